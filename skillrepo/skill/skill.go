@@ -1,0 +1,334 @@
+package skill
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Limits and names shared by every writer and checker of skills.
+const (
+	// FileName is the name of a skill's main file.
+	FileName = "SKILL.md"
+	// MaxNameLength is the longest skill or category name.
+	MaxNameLength = 64
+	// MaxDescriptionLength is the longest frontmatter description.
+	MaxDescriptionLength = 1024
+	// PromptDescriptionLimit is the longest description a create accepts:
+	// the Hermes index cuts longer ones to 57 characters plus "...".
+	PromptDescriptionLimit = 60
+	// MaxContentChars caps SKILL.md and support-file text, in characters.
+	MaxContentChars = 100_000
+	// MaxFileBytes caps a support file, in bytes.
+	MaxFileBytes = 1 << 20
+)
+
+// SupportDirs are the folders a skill's support files may live under.
+var SupportDirs = []string{"assets", "references", "scripts", "templates"}
+
+var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+
+// ErrInvalid is wrapped by every validation error of this package.
+var ErrInvalid = errors.New("invalid skill")
+
+// ValidationError is a rule violation with a message the reference system
+// would show (and, for a model, a message it can act on).
+type ValidationError struct {
+	Field string // "name", "category", "content", "file_path", ...
+	Msg   string
+}
+
+func (e *ValidationError) Error() string { return e.Msg }
+
+// Unwrap lets callers test errors.Is(err, ErrInvalid).
+func (e *ValidationError) Unwrap() error { return ErrInvalid }
+
+func invalid(field, format string, args ...any) error {
+	return &ValidationError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ValidateName checks a skill name: at most 64 characters of
+// [a-z0-9._-], starting with a letter or digit.
+func ValidateName(name string) error {
+	return validateSegment("name", "skill name", name)
+}
+
+// ValidateCategory checks a category folder name: empty (no category) or a
+// single folder name following the skill-name rules.
+func ValidateCategory(category string) error {
+	if category == "" {
+		return nil
+	}
+	if strings.ContainsAny(category, `/\`) {
+		return invalid("category", "invalid category %q: must be a single folder name, not a path", category)
+	}
+	return validateSegment("category", "category", category)
+}
+
+func validateSegment(field, what, s string) error {
+	switch {
+	case s == "":
+		return invalid(field, "%s is required", what)
+	case len(s) > MaxNameLength:
+		return invalid(field, "%s %q is %d characters long; the limit is %d", what, s, len(s), MaxNameLength)
+	case !nameRE.MatchString(s):
+		return invalid(field, "invalid %s %q: use lowercase letters, digits, '.', '_' and '-', starting with a letter or digit", what, s)
+	}
+	return nil
+}
+
+// ValidateSupportPath checks a path relative to the skill folder for a
+// write_file or remove_file: no "..", not absolute, SKILL.md itself or a
+// file at least one level below an allowed support folder. It returns the
+// cleaned slash path.
+func ValidateSupportPath(p string) (string, error) {
+	if strings.TrimSpace(p) == "" {
+		return "", invalid("file_path", "file path is required")
+	}
+	if strings.ContainsRune(p, '\x00') {
+		return "", invalid("file_path", "file path %q contains a NUL byte", p)
+	}
+	p = strings.ReplaceAll(p, `\`, "/")
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return "", invalid("file_path", "path traversal ('..') is not allowed: %q", p)
+		}
+	}
+	if strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':') {
+		return "", invalid("file_path", "absolute paths are not allowed: %q", p)
+	}
+	clean := path.Clean(p)
+	if clean == FileName {
+		return clean, nil
+	}
+	parts := strings.Split(clean, "/")
+	for _, seg := range parts {
+		if seg == ".git" {
+			return "", invalid("file_path", "%q: .git is never writable", p)
+		}
+	}
+	if !isSupportDir(parts[0]) {
+		return "", invalid("file_path", "file must be under one of: %s; got %q", strings.Join(SupportDirs, ", "), p)
+	}
+	if len(parts) < 2 {
+		return "", invalid("file_path", "provide a file path, not just a directory: %q (e.g. %s/example.md)", p, parts[0])
+	}
+	return clean, nil
+}
+
+func isSupportDir(s string) bool {
+	for _, d := range SupportDirs {
+		if s == d {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidateFileContent checks support-file content against the size caps.
+func ValidateFileContent(content []byte) error {
+	if len(content) > MaxFileBytes {
+		return invalid("file_content", "file is %d bytes; the limit is %d (1 MiB)", len(content), MaxFileBytes)
+	}
+	if utf8.Valid(content) {
+		if n := utf8.RuneCount(content); n > MaxContentChars {
+			return invalid("file_content", "file is %d characters; the limit is %d", n, MaxContentChars)
+		}
+	}
+	return nil
+}
+
+// Document is a parsed SKILL.md.
+type Document struct {
+	// Fields is the frontmatter decoded as a YAML mapping.
+	Fields map[string]any
+	// Name and Description are the frontmatter values as strings (empty
+	// when missing or not scalars).
+	Name, Description string
+	// Frontmatter is the raw YAML text between the delimiters.
+	Frontmatter string
+	// Body is the Markdown after the closing delimiter.
+	Body string
+	// BodyLine is the 1-based line number the body starts on.
+	BodyLine int
+}
+
+// ParseError is a SKILL.md that cannot be parsed; Line is 1-based, 0 when
+// unknown.
+type ParseError struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	var b strings.Builder
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
+	} else if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Unwrap lets callers test errors.Is(err, ErrInvalid).
+func (e *ParseError) Unwrap() error { return ErrInvalid }
+
+var bom = []byte("\ufeff")
+
+// Split separates frontmatter from body with the reference system's rules:
+// a leading BOM is tolerated, the content must start with "---", and the
+// frontmatter ends at the first line that is "---" (trailing blanks
+// allowed) after it. fmLine is the line the YAML starts on (2), bodyLine
+// the line the body starts on.
+func Split(content []byte) (frontmatter, body string, bodyLine int, err error) {
+	content = bytes.TrimPrefix(content, bom)
+	s := string(content)
+	if !strings.HasPrefix(s, "---") {
+		return "", "", 0, &ParseError{Line: 1, Msg: "SKILL.md must start with YAML frontmatter (---)"}
+	}
+	// The closing delimiter: "\n---" followed by optional blanks and a
+	// newline, searched from position 3 as the reference's regex is.
+	i := 3
+	for {
+		j := strings.Index(s[i:], "\n---")
+		if j < 0 {
+			return "", "", 0, &ParseError{Line: 1, Msg: "SKILL.md frontmatter is not closed (no closing --- line)"}
+		}
+		start := i + j + 1 // at the "---"
+		k := start + 3
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r') {
+			k++
+		}
+		if k < len(s) && s[k] == '\n' {
+			frontmatter = s[3 : start-1]
+			frontmatter = strings.TrimPrefix(strings.TrimPrefix(frontmatter, "\r"), "\n")
+			body = s[k+1:]
+			bodyLine = strings.Count(s[:k+1], "\n") + 1
+			return frontmatter, body, bodyLine, nil
+		}
+		i = start + 3
+	}
+}
+
+// Parse splits and decodes a SKILL.md. It returns a *ParseError when the
+// frontmatter is missing, unclosed or not a YAML mapping; it does not
+// require name or description (see [Validate] for the write rules).
+func Parse(content []byte) (*Document, error) {
+	fm, body, bodyLine, err := Split(content)
+	if err != nil {
+		return nil, err
+	}
+	var node yaml.Node
+	if err := yaml.Unmarshal([]byte(fm), &node); err != nil {
+		return nil, &ParseError{Line: yamlErrorLine(err) + 1, Msg: "invalid YAML in frontmatter: " + yamlErrorMsg(err)}
+	}
+	fields := map[string]any{}
+	if len(node.Content) > 0 {
+		if node.Content[0].Kind != yaml.MappingNode {
+			return nil, &ParseError{Line: 2, Msg: "frontmatter must be a YAML mapping (key: value lines)"}
+		}
+		if err := node.Content[0].Decode(&fields); err != nil {
+			return nil, &ParseError{Line: 2, Msg: "invalid YAML in frontmatter: " + yamlErrorMsg(err)}
+		}
+	}
+	doc := &Document{Fields: fields, Frontmatter: fm, Body: body, BodyLine: bodyLine}
+	doc.Name = scalarString(fields["name"])
+	doc.Description = scalarString(fields["description"])
+	return doc, nil
+}
+
+func scalarString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case nil:
+		return ""
+	case map[string]any, []any:
+		return ""
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+
+// yamlErrorLine extracts the 1-based line from a yaml.v3 error, relative to
+// the YAML text; 1 when the error names none.
+func yamlErrorLine(err error) int {
+	m := yamlLineRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 1
+	}
+	n := 0
+	fmt.Sscanf(m[1], "%d", &n)
+	if n < 1 {
+		return 1
+	}
+	return n
+}
+
+func yamlErrorMsg(err error) string {
+	return strings.TrimPrefix(err.Error(), "yaml: ")
+}
+
+// ValidateOptions chooses which of the write rules apply.
+type ValidateOptions struct {
+	// NewSkill applies the create-only rule: the description must fit the
+	// 60-character index limit.
+	NewSkill bool
+}
+
+// Validate checks SKILL.md content the way skill_manage does before any
+// write: not blank, within the character cap, frontmatter present, closed
+// and a mapping with name and description, description within limits, and a
+// non-blank body. The returned error wraps [ErrInvalid].
+func Validate(content []byte, opts ValidateOptions) (*Document, error) {
+	if len(bytes.TrimSpace(bytes.TrimPrefix(content, bom))) == 0 {
+		return nil, invalid("content", "SKILL.md content is empty")
+	}
+	if !utf8.Valid(content) {
+		return nil, invalid("content", "SKILL.md is not valid UTF-8")
+	}
+	if n := utf8.RuneCount(content); n > MaxContentChars {
+		return nil, invalid("content", "SKILL.md is %d characters; the limit is %d (move detail into references/)", n, MaxContentChars)
+	}
+	doc, err := Parse(content)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := doc.Fields["name"]; !ok {
+		return nil, invalid("content", "frontmatter must include 'name'")
+	}
+	if _, ok := doc.Fields["description"]; !ok {
+		return nil, invalid("content", "frontmatter must include 'description'")
+	}
+	desc := strings.TrimSpace(doc.Description)
+	if desc == "" {
+		return nil, invalid("content", "frontmatter 'description' must be a non-empty string")
+	}
+	if n := utf8.RuneCountInString(desc); n > MaxDescriptionLength {
+		return nil, invalid("content", "description is %d characters; the limit is %d", n, MaxDescriptionLength)
+	}
+	if opts.NewSkill {
+		d := strings.Trim(desc, `"'`)
+		if n := utf8.RuneCountInString(d); n > PromptDescriptionLimit {
+			return nil, invalid("content", "description is %d characters; a new skill's description must be at most %d because the skills index cuts it to 57 characters plus \"...\": lead with a self-contained trigger (\"Use when ...\")", n, PromptDescriptionLimit)
+		}
+	}
+	if strings.TrimSpace(doc.Body) == "" {
+		return nil, invalid("content", "SKILL.md must have instructions after the frontmatter")
+	}
+	return doc, nil
+}
