@@ -27,8 +27,7 @@ import (
 
 // BlameOptions chooses where [Library.SkillBlame] starts.
 type BlameOptions struct {
-	// Rev is the branch or commit ("" = the checked-out branch, or the
-	// main branch when HEAD is detached).
+	// Rev is the branch or commit to start from ("" = the main branch).
 	Rev string
 }
 

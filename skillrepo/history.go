@@ -27,6 +27,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // Kinds of change a log entry records.
@@ -46,8 +48,7 @@ const (
 
 // LogOptions chooses what [Library.SkillLog] returns.
 type LogOptions struct {
-	// Rev is the branch or commit to start from ("" = the checked-out
-	// branch, or the main branch when HEAD is detached).
+	// Rev is the branch or commit to start from ("" = the main branch).
 	Rev string
 	// Patch adds the unified diff of the skill's files to each entry.
 	Patch bool
@@ -135,23 +136,20 @@ func logEntry(n walkNode) LogEntry {
 	return e
 }
 
-// defaultRev is the branch history commands read: the checked-out branch,
-// else the main branch.
+// defaultRev is the revision history commands read by default: the main
+// branch, as every read command.
 func (l *Library) defaultRev(rev string) string {
 	if rev != "" {
 		return rev
 	}
-	if b, err := l.HeadBranch(); err == nil && b != "" {
-		if _, err := l.ReadRef(branchRef(b)); err == nil {
-			return b
-		}
-	}
 	return l.MainBranch()
 }
 
-// locateSkill resolves rev and finds the skill's folder there. A skill
+// locateSkill resolves rev and finds the skill's folder there. A name
 // that is not in the tip is looked for in history: the newest commit that
-// deleted a folder of that name (the walk then starts at that commit).
+// changed a folder of that name; from there the folder's later moves lead
+// to where the skill is now (an old name finds the renamed skill), or to
+// the commit that deleted it (the walk then starts at that commit).
 func (l *Library) locateSkill(h *historyIndex, rev, name string) (plumbing.Hash, string, error) {
 	rev = l.defaultRev(rev)
 	snap, err := l.Snapshot(rev)
@@ -165,13 +163,27 @@ func (l *Library) locateSkill(h *historyIndex, rev, name string) (plumbing.Hash,
 	if err == nil {
 		return snap.Commit(), si.Dir, nil
 	}
-	var found plumbing.Hash
-	var dir string
-	base := path.Base(strings.Trim(name, "/"))
+	name = strings.Trim(name, "/")
+	base := path.Base(name)
+	movedTo := map[string]string{}          // newest move of each folder
+	deletedIn := map[string]plumbing.Hash{} // newest deletion of each folder
+	candidate := ""
 	werr := h.walkAll(snap.Commit(), func(r *commitRecord) bool {
 		for _, c := range r.Changes[0] {
-			if !c.Old.IsZero() && c.New.IsZero() && (c.Path == name || path.Base(c.Path) == base) && !movedAway(r.Changes[0], c.Path) {
-				found, dir = r.Hash, c.Path
+			if c.From != "" {
+				if _, ok := movedTo[c.From]; !ok {
+					movedTo[c.From] = c.Path
+				}
+			}
+			if !c.Old.IsZero() && c.New.IsZero() && !movedAway(r.Changes[0], c.Path) {
+				if _, ok := deletedIn[c.Path]; !ok {
+					deletedIn[c.Path] = r.Hash
+				}
+			}
+		}
+		for _, c := range r.Changes[0] {
+			if c.Path == name || path.Base(c.Path) == base {
+				candidate = c.Path
 				return false
 			}
 		}
@@ -180,21 +192,17 @@ func (l *Library) locateSkill(h *historyIndex, rev, name string) (plumbing.Hash,
 	if werr != nil {
 		return plumbing.ZeroHash, "", werr
 	}
-	if found.IsZero() {
-		return plumbing.ZeroHash, "", withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list --all' to see the skills")
-	}
-	return found, dir, nil
-}
-
-// movedAway reports whether the folder at p was moved elsewhere in the
-// same change list.
-func movedAway(changes []folderChange, p string) bool {
-	for _, c := range changes {
-		if c.From == p {
-			return true
+	notFound := withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list --all' to see the skills")
+	for p, hops := candidate, 0; p != "" && hops < 1000; hops++ {
+		if snap.Exists(p + "/" + skill.FileName) {
+			return snap.Commit(), p, nil
 		}
+		if c, ok := deletedIn[p]; ok {
+			return c, p, nil
+		}
+		p = movedTo[p]
 	}
-	return false
+	return plumbing.ZeroHash, "", notFound
 }
 
 // walkNode is a commit that changed the tracked folder (or a meta commit
@@ -499,4 +507,15 @@ func isBinary(s string) bool {
 		s = s[:8000]
 	}
 	return strings.IndexByte(s, 0) >= 0
+}
+
+// movedAway reports whether the folder at p was moved elsewhere in the
+// same change list.
+func movedAway(changes []folderChange, p string) bool {
+	for _, c := range changes {
+		if c.From == p {
+			return true
+		}
+	}
+	return false
 }

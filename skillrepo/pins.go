@@ -425,3 +425,13 @@ func renameFrontmatter(data []byte, old, new string) ([]byte, bool) {
 	}
 	return nil, false
 }
+
+// refusePinned is the reference's pinned guard for delete (and the
+// archive an autonomous delete becomes): a pinned skill stays; patches and
+// edits are allowed.
+func refusePinned(tx *Tx, si SkillInfo) error {
+	if tx.IsPinned(si.Name) {
+		return refusedf("skill %q is pinned and cannot be deleted or archived; patches and edits are allowed; run 'skillrepo skill unpin %s' first", si.Name, si.Name)
+	}
+	return nil
+}
