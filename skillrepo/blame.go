@@ -85,7 +85,7 @@ func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, erro
 		rel = file
 	}
 	h := l.history()
-	defer h.save()
+	defer h.done()
 	tip, dir, err := l.locateSkill(h, opts.Rev, name)
 	if err != nil {
 		return nil, err

@@ -87,7 +87,7 @@ var metaActions = map[string]bool{ActionAdopt: true, ActionDisown: true, ActionP
 // skill.
 func (l *Library) SkillLog(name string, opts LogOptions) ([]LogEntry, error) {
 	h := l.history()
-	defer h.save()
+	defer h.done()
 	tip, dir, err := l.locateSkill(h, opts.Rev, name)
 	if err != nil {
 		return nil, err

@@ -114,6 +114,12 @@ func (l *Library) history() *historyIndex {
 	return h
 }
 
+// done saves the cache and releases the pack files.
+func (h *historyIndex) done() {
+	_ = h.save() // a cache: failing to save costs the next command time only
+	h.raw.close()
+}
+
 // save writes the cache when records were added: a temp file renamed over
 // the old one, so a reader never sees a torn file. Failing to save only
 // costs the next command time, so errors are returned for the caller to
@@ -384,7 +390,11 @@ func (h *historyIndex) skillBlob(folder plumbing.Hash) (plumbing.Hash, error) {
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	for _, e := range t.entries {
+	entries, err := t.all()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	for _, e := range entries {
 		if !e.dir && string(e.name) == skill.FileName {
 			return e.hash, nil
 		}
@@ -488,23 +498,34 @@ func parseSignature(s string) (name, email string, when int64, tz int) {
 	return name, email, when, tz
 }
 
-// rawReader reads objects' raw content through go-git's storer (with its
-// object cache and KeepDescriptors) and decodes trees without allocating
-// a string per entry.
+// rawReader reads objects' raw content: from the packs through our own
+// pack reader (packreader.go), else through go-git's storer (loose
+// objects, alternates). Trees are decoded without a string per entry.
 type rawReader struct {
 	l     *Library
+	packs *packReader
 	trees map[plumbing.Hash]*rawTree
 }
 
 func newRawReader(l *Library) *rawReader {
-	return &rawReader{l: l, trees: map[plumbing.Hash]*rawTree{}}
+	return &rawReader{l: l, packs: openPackReader(l.GitDir), trees: map[plumbing.Hash]*rawTree{}}
 }
 
-// maxRawTrees bounds the decoded-tree memo (root trees of a large flat
-// library are half a megabyte each).
+func (r *rawReader) close() { r.packs.close() }
+
+// maxRawTrees bounds the decoded small-tree memo.
 const maxRawTrees = 4096
 
 func (r *rawReader) read(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	if obj, ok, err := r.packs.read(h); ok {
+		if obj.typ != typ {
+			return nil, fmt.Errorf("read %s %s: it is a %s", typ, h, obj.typ)
+		}
+		return obj.data, nil
+	} else if err != nil {
+		// A pack we cannot read: let go-git try.
+		_ = err
+	}
 	obj, err := r.l.repo.Storer.EncodedObject(typ, h)
 	if err != nil {
 		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
@@ -514,8 +535,7 @@ func (r *rawReader) read(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, erro
 		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
 	}
 	defer rd.Close()
-	b := make([]byte, 0, obj.Size())
-	buf := bytes.NewBuffer(b)
+	buf := bytes.NewBuffer(make([]byte, 0, obj.Size()))
 	if _, err := io.Copy(buf, rd); err != nil {
 		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
 	}
@@ -530,12 +550,14 @@ type rawEntry struct {
 	dir  bool
 }
 
+// rawTree is a tree's bytes; entries are decoded for small trees only
+// (the big root trees are compared as bytes by mergeRawTrees).
 type rawTree struct {
+	data    []byte
 	entries []rawEntry
 }
 
-// tree decodes a tree (zero hash: the empty tree). Small trees are
-// memoised; the big root trees are only held while in use.
+// tree reads a tree (zero hash: the empty tree).
 func (r *rawReader) tree(h plumbing.Hash) (*rawTree, error) {
 	if h.IsZero() {
 		return &rawTree{}, nil
@@ -547,11 +569,11 @@ func (r *rawReader) tree(h plumbing.Hash) (*rawTree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := decodeRawTree(data)
-	if err != nil {
-		return nil, fmt.Errorf("tree %s: %w", h, err)
-	}
-	if len(t.entries) <= 64 {
+	t := &rawTree{data: data}
+	if bytes.Count(data, []byte{0}) <= 64 {
+		if t.entries, err = decodeRawEntries(data); err != nil {
+			return nil, fmt.Errorf("tree %s: %w", h, err)
+		}
 		if len(r.trees) >= maxRawTrees {
 			r.trees = map[plumbing.Hash]*rawTree{}
 		}
@@ -560,35 +582,56 @@ func (r *rawReader) tree(h plumbing.Hash) (*rawTree, error) {
 	return t, nil
 }
 
-func decodeRawTree(b []byte) (*rawTree, error) {
-	t := &rawTree{entries: make([]rawEntry, 0, bytes.Count(b, []byte{0}))}
-	for len(b) > 0 {
-		sp := bytes.IndexByte(b, ' ')
-		if sp <= 0 {
-			return nil, errors.New("malformed tree entry")
-		}
-		var mode uint32
-		for _, c := range b[:sp] {
-			if c < '0' || c > '7' {
-				return nil, errors.New("malformed tree mode")
-			}
-			mode = mode<<3 | uint32(c-'0')
-		}
-		rest := b[sp+1:]
-		nul := bytes.IndexByte(rest, 0)
-		if nul < 0 || nul+21 > len(rest) {
-			return nil, errors.New("malformed tree entry")
-		}
-		e := rawEntry{name: rest[:nul], mode: mode, dir: mode == 0o40000}
-		copy(e.hash[:], rest[nul+1:nul+21])
-		t.entries = append(t.entries, e)
-		b = rest[nul+21:]
+// all returns the entries, decoding them when they were not.
+func (t *rawTree) all() ([]rawEntry, error) {
+	if t.entries != nil || len(t.data) == 0 {
+		return t.entries, nil
 	}
-	return t, nil
+	return decodeRawEntries(t.data)
+}
+
+// nextRawEntry decodes the entry at the start of b and returns its length.
+func nextRawEntry(b []byte) (rawEntry, int, error) {
+	sp := bytes.IndexByte(b, ' ')
+	if sp <= 0 {
+		return rawEntry{}, 0, errors.New("malformed tree entry")
+	}
+	var mode uint32
+	for _, c := range b[:sp] {
+		if c < '0' || c > '7' {
+			return rawEntry{}, 0, errors.New("malformed tree mode")
+		}
+		mode = mode<<3 | uint32(c-'0')
+	}
+	nul := bytes.IndexByte(b[sp+1:], 0)
+	if nul < 0 || sp+1+nul+21 > len(b) {
+		return rawEntry{}, 0, errors.New("malformed tree entry")
+	}
+	end := sp + 1 + nul
+	e := rawEntry{name: b[sp+1 : end], mode: mode, dir: mode == 0o40000}
+	copy(e.hash[:], b[end+1:end+21])
+	return e, end + 21, nil
+}
+
+func decodeRawEntries(b []byte) ([]rawEntry, error) {
+	out := make([]rawEntry, 0, bytes.Count(b, []byte{0}))
+	for len(b) > 0 {
+		e, n, err := nextRawEntry(b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+		b = b[n:]
+	}
+	return out, nil
 }
 
 func hasRawSkillFile(t *rawTree) bool {
-	for _, e := range t.entries {
+	entries, err := t.all()
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
 		if !e.dir && string(e.name) == skill.FileName {
 			return true
 		}
@@ -620,50 +663,55 @@ func compareTreeNames(a []byte, aDir bool, b []byte, bDir bool) int {
 	case ca > cb:
 		return 1
 	}
-	if len(a) != len(b) {
-		// Equal up to the shorter name plus its implied "/": order by
-		// length (git does the same).
-		if len(a) < len(b) {
-			return -1
-		}
-		return 1
-	}
 	return 0
 }
 
-// mergeRawTrees calls fn for every name in a or b (a missing side is a
-// zero rawEntry), walking both sorted entry lists once. Entries whose
-// name and hash are equal on both sides are skipped without a call.
+// mergeRawTrees calls fn for every name whose entry differs between a
+// and b (a missing side is a zero rawEntry), walking both trees' bytes
+// once: an entry identical on both sides (mode, name and hash: the
+// overwhelming case between two commits) is skipped with one byte
+// comparison and never decoded.
 func mergeRawTrees(a, b *rawTree, fn func(name []byte, ea, eb rawEntry) error) error {
-	i, j := 0, 0
-	for i < len(a.entries) || j < len(b.entries) {
-		var c int
-		switch {
-		case i == len(a.entries):
-			c = 1
-		case j == len(b.entries):
-			c = -1
-		default:
-			ea, eb := &a.entries[i], &b.entries[j]
-			if ea.hash == eb.hash && ea.mode == eb.mode && bytes.Equal(ea.name, eb.name) {
-				i++
-				j++
+	da, db := a.data, b.data
+	for len(da) > 0 || len(db) > 0 {
+		if len(da) > 0 && len(db) > 0 {
+			if nul := bytes.IndexByte(da, 0); nul > 0 && nul+21 <= len(da) && nul+21 <= len(db) && bytes.Equal(da[:nul+21], db[:nul+21]) {
+				da, db = da[nul+21:], db[nul+21:]
 				continue
 			}
+		}
+		var ea, eb rawEntry
+		var na, nb int
+		var err error
+		if len(da) > 0 {
+			if ea, na, err = nextRawEntry(da); err != nil {
+				return err
+			}
+		}
+		if len(db) > 0 {
+			if eb, nb, err = nextRawEntry(db); err != nil {
+				return err
+			}
+		}
+		var c int
+		switch {
+		case len(da) == 0:
+			c = 1
+		case len(db) == 0:
+			c = -1
+		default:
 			c = compareTreeNames(ea.name, ea.dir, eb.name, eb.dir)
 		}
-		var err error
 		switch {
 		case c < 0:
-			err = fn(a.entries[i].name, a.entries[i], rawEntry{})
-			i++
+			err = fn(ea.name, ea, rawEntry{})
+			da = da[na:]
 		case c > 0:
-			err = fn(b.entries[j].name, rawEntry{}, b.entries[j])
-			j++
+			err = fn(eb.name, rawEntry{}, eb)
+			db = db[nb:]
 		default:
-			err = fn(a.entries[i].name, a.entries[i], b.entries[j])
-			i++
-			j++
+			err = fn(ea.name, ea, eb)
+			da, db = da[na:], db[nb:]
 		}
 		if err != nil {
 			return err
@@ -682,7 +730,11 @@ func (h *historyIndex) folderFiles(folder plumbing.Hash) (map[string]plumbing.Ha
 		if err != nil {
 			return err
 		}
-		for _, e := range rt.entries {
+		entries, err := rt.all()
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
 			p := prefix + string(e.name)
 			switch {
 			case e.dir:
@@ -714,8 +766,12 @@ func (h *historyIndex) fileIn(folder plumbing.Hash, rel string) (plumbing.Hash, 
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
+		entries, err := t.all()
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
 		next := plumbing.ZeroHash
-		for _, e := range t.entries {
+		for _, e := range entries {
 			if string(e.name) != part {
 				continue
 			}
@@ -744,8 +800,12 @@ func (h *historyIndex) folderAt(root plumbing.Hash, dir string) (plumbing.Hash, 
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
+		entries, err := t.all()
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
 		next := plumbing.ZeroHash
-		for _, e := range t.entries {
+		for _, e := range entries {
 			if e.dir && string(e.name) == part {
 				next = e.hash
 				break

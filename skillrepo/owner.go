@@ -160,7 +160,7 @@ func (l *Library) ownersAt(tip plumbing.Hash) (map[string]Ownership, error) {
 		}
 	}
 	h := l.history()
-	defer h.save()
+	defer h.done()
 	states, err := h.ownership(tip)
 	if err != nil {
 		return nil, err
