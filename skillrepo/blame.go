@@ -147,6 +147,20 @@ func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, erro
 func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blameSuspect, assign func(*commitRecord, string, blameSuspect)) error {
 	q := &walkQueue{}
 	pending := map[string]*blameOrigin{}
+	// Each version of the file is read as a node's and as its child's
+	// parent version: split it into lines once.
+	texts := map[plumbing.Hash][]string{}
+	linesOf := func(b plumbing.Hash) ([]string, error) {
+		if l, ok := texts[b]; ok {
+			return l, nil
+		}
+		t, err := h.blobText(b)
+		if err != nil {
+			return nil, err
+		}
+		texts[b] = splitLines(t)
+		return texts[b], nil
+	}
 	seq := 0
 	add := func(c plumbing.Hash, d string, ss []blameSuspect) error {
 		if len(ss) == 0 {
@@ -216,20 +230,19 @@ func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blam
 		}
 		rest := o.suspects
 		if len(s.edges) > 0 {
-			cur, err := h.blobText(blob)
+			curLines, err := linesOf(blob)
 			if err != nil {
 				return err
 			}
-			curLines := splitLines(cur)
 			for k, e := range s.edges {
 				if len(rest) == 0 || parentBlobs[k].IsZero() {
 					continue
 				}
-				pt, err := h.blobText(parentBlobs[k])
+				pl, err := linesOf(parentBlobs[k])
 				if err != nil {
 					return err
 				}
-				passed, kept := passLines(diffLines(splitLines(pt), curLines), rest)
+				passed, kept := passLines(diffLines(pl, curLines), rest)
 				if err := add(e.parent, e.path, passed); err != nil {
 					return err
 				}

@@ -11,14 +11,13 @@ package skillrepo
 // equal are never opened, and the diff stops at the first folder holding a
 // SKILL.md, so a commit that patches one skill costs the two root trees
 // plus one or two small trees. Records describe immutable commits, so they
-// never go stale: they are kept in .git/skillrepo/cache/history.gob and a
+// never go stale: they are kept in .git/skillrepo/cache/history.bin and a
 // later walk computes only the commits it has not seen (the index is
 // incremental for every branch tip at once). The cache is disposable: a
 // missing, unreadable or older-version file is rebuilt from the objects.
 
 import (
 	"bytes"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -76,11 +75,6 @@ type commitRecord struct {
 	Changes [][]folderChange
 }
 
-type historyCacheFile struct {
-	Version int
-	Records []*commitRecord
-}
-
 // historyIndex reads and extends the cached records. It is not safe for
 // concurrent use (nor is the Library it reads).
 type historyIndex struct {
@@ -91,25 +85,22 @@ type historyIndex struct {
 }
 
 func (l *Library) historyCachePath() string {
-	return filepath.Join(l.StateDir(), "cache", "history.gob")
+	return filepath.Join(l.StateDir(), "cache", "history.bin")
 }
 
 // history opens the history index, loading the cache when it is usable.
 func (l *Library) history() *historyIndex {
 	h := &historyIndex{l: l, recs: map[plumbing.Hash]*commitRecord{}, raw: newRawReader(l)}
-	f, err := os.Open(l.historyCachePath())
+	data, err := os.ReadFile(l.historyCachePath())
 	if err != nil {
 		return h
 	}
-	defer f.Close()
-	var c historyCacheFile
-	if err := gob.NewDecoder(f).Decode(&c); err != nil || c.Version != historyCacheVersion {
-		return h
+	recs, err := decodeHistory(historyCacheVersion, data)
+	if err != nil {
+		return h // unreadable or older: rebuilt as needed
 	}
-	for _, r := range c.Records {
-		if r != nil {
-			h.recs[r.Hash] = r
-		}
+	for _, r := range recs {
+		h.recs[r.Hash] = r
 	}
 	return h
 }
@@ -136,11 +127,7 @@ func (h *historyIndex) save() error {
 	for _, r := range h.recs {
 		recs = append(recs, r)
 	}
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(historyCacheFile{Version: historyCacheVersion, Records: recs}); err != nil {
-		return err
-	}
-	if err := writeFileAtomic(p, b.Bytes()); err != nil {
+	if err := writeFileAtomic(p, encodeHistory(historyCacheVersion, recs)); err != nil {
 		return err
 	}
 	h.dirty = false
@@ -626,15 +613,23 @@ func decodeRawEntries(b []byte) ([]rawEntry, error) {
 	return out, nil
 }
 
+// hasRawSkillFile reports whether the tree holds a SKILL.md file, walking
+// its bytes without decoding entries.
 func hasRawSkillFile(t *rawTree) bool {
-	entries, err := t.all()
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if !e.dir && string(e.name) == skill.FileName {
+	b := t.data
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		if sp <= 0 {
+			return false
+		}
+		nul := bytes.IndexByte(b[sp:], 0)
+		if nul < 0 || sp+nul+21 > len(b) {
+			return false
+		}
+		if string(b[sp+1:sp+nul]) == skill.FileName && string(b[:sp]) != "40000" {
 			return true
 		}
+		b = b[sp+nul+21:]
 	}
 	return false
 }

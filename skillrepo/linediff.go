@@ -32,9 +32,48 @@ func splitLines(s string) []string {
 	return lines
 }
 
-// diffLines returns the edit script turning a into b.
+// diffLines returns the edit script turning a into b. The common head
+// and tail are matched first (a revision usually changes a few lines of
+// a long file), so only the middle goes through the diff.
 func diffLines(a, b []string) []lineOp {
-	ids := map[string]rune{}
+	head := 0
+	for head < len(a) && head < len(b) && a[head] == b[head] {
+		head++
+	}
+	tail := 0
+	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail] == b[len(b)-1-tail] {
+		tail++
+	}
+	var ops []lineOp
+	add := func(k byte, n int) {
+		if n == 0 {
+			return
+		}
+		if len(ops) > 0 && ops[len(ops)-1].kind == k {
+			ops[len(ops)-1].n += n
+			return
+		}
+		ops = append(ops, lineOp{k, n})
+	}
+	add('=', head)
+	for _, op := range diffMiddle(a[head:len(a)-tail], b[head:len(b)-tail]) {
+		add(op.kind, op.n)
+	}
+	add('=', tail)
+	return ops
+}
+
+// diffMiddle is the Myers diff of two line lists.
+func diffMiddle(a, b []string) []lineOp {
+	switch {
+	case len(a) == 0 && len(b) == 0:
+		return nil
+	case len(a) == 0:
+		return []lineOp{{'+', len(b)}}
+	case len(b) == 0:
+		return []lineOp{{'-', len(a)}}
+	}
+	ids := make(map[string]rune, len(a)+len(b))
 	encode := func(lines []string) []rune {
 		out := make([]rune, len(lines))
 		for i, l := range lines {

@@ -22,13 +22,13 @@ package skillrepo
 // keeps its source's, and at a merge a folder that came from the merged
 // branch keeps that branch's evidence (a proposal's background-review
 // creation stays curator-managed after approval). The result is cached
-// per branch tip in .git/skillrepo/cache/owners.gob, so asking for 10,000
+// per branch tip in .git/skillrepo/cache/owners.bin, so asking for 10,000
 // skills again costs one file read.
 
 import (
-	"bytes"
-	"encoding/gob"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path"
 	"path/filepath"
@@ -121,30 +121,79 @@ const ownersCacheVersion = 1
 // a proposal or two, a curator run).
 const ownersCacheTips = 4
 
+const ownersMagic = "skillrepo-owners\n"
+
 type ownersCacheEntry struct {
 	Tip    plumbing.Hash
 	Owners map[string]Ownership
 }
 
-type ownersCacheFile struct {
-	Version int
-	Entries []ownersCacheEntry
-}
-
 func (l *Library) ownersCachePath() string {
-	return filepath.Join(l.StateDir(), "cache", "owners.gob")
+	return filepath.Join(l.StateDir(), "cache", "owners.bin")
 }
 
-func (l *Library) loadOwnersCache() ownersCacheFile {
-	var c ownersCacheFile
+// The owners cache file: magic, version, entries (tip, count, then name,
+// dir, owner, reason, commit per skill), CRC-32 of all that; the same
+// encoding as the history cache (historycodec.go).
+func encodeOwners(entries []ownersCacheEntry) []byte {
+	w := &recordWriter{}
+	w.b = append(w.b, ownersMagic...)
+	w.uvarint(ownersCacheVersion)
+	w.uvarint(uint64(len(entries)))
+	for _, e := range entries {
+		w.hash(e.Tip)
+		w.uvarint(uint64(len(e.Owners)))
+		for _, o := range e.Owners {
+			w.str(o.Name)
+			w.str(o.Dir)
+			w.str(o.Owner)
+			w.str(o.Reason)
+			w.hash(o.Commit)
+		}
+	}
+	return binary.BigEndian.AppendUint32(w.b, crc32.ChecksumIEEE(w.b))
+}
+
+func decodeOwners(data []byte) ([]ownersCacheEntry, error) {
+	if len(data) < len(ownersMagic)+4 || string(data[:len(ownersMagic)]) != ownersMagic {
+		return nil, errBadHistoryCache
+	}
+	body := data[:len(data)-4]
+	if crc32.ChecksumIEEE(body) != binary.BigEndian.Uint32(data[len(data)-4:]) {
+		return nil, errBadHistoryCache
+	}
+	r := &recordReader{b: body[len(ownersMagic):]}
+	if r.uvarint() != ownersCacheVersion || r.err != nil {
+		return nil, errBadHistoryCache
+	}
+	n := r.count(24)
+	var out []ownersCacheEntry
+	for i := 0; i < n && r.err == nil; i++ {
+		e := ownersCacheEntry{Tip: r.hash()}
+		k := r.count(24)
+		e.Owners = make(map[string]Ownership, k)
+		for j := 0; j < k && r.err == nil; j++ {
+			o := Ownership{Name: r.str(), Dir: r.str(), Owner: r.str(), Reason: r.str(), Commit: r.hash()}
+			e.Owners[o.Dir] = o
+		}
+		out = append(out, e)
+	}
+	if r.err != nil || len(r.b) != 0 {
+		return nil, errBadHistoryCache
+	}
+	return out, nil
+}
+
+func (l *Library) loadOwnersCache() []ownersCacheEntry {
 	data, err := os.ReadFile(l.ownersCachePath())
 	if err != nil {
-		return ownersCacheFile{Version: ownersCacheVersion}
+		return nil
 	}
-	if gob.NewDecoder(bytes.NewReader(data)).Decode(&c) != nil || c.Version != ownersCacheVersion {
-		return ownersCacheFile{Version: ownersCacheVersion}
+	entries, err := decodeOwners(data)
+	if err != nil {
+		return nil
 	}
-	return c
+	return entries
 }
 
 // ownersAt computes (or reads from the cache) the ownership of every skill
@@ -154,7 +203,7 @@ func (l *Library) ownersAt(tip plumbing.Hash) (map[string]Ownership, error) {
 		return map[string]Ownership{}, nil
 	}
 	cache := l.loadOwnersCache()
-	for _, e := range cache.Entries {
+	for _, e := range cache {
 		if e.Tip == tip && e.Owners != nil {
 			return e.Owners, nil
 		}
@@ -186,16 +235,13 @@ func (l *Library) ownersAt(tip plumbing.Hash) (map[string]Ownership, error) {
 		out[si.Dir] = o
 	}
 	entries := []ownersCacheEntry{{Tip: tip, Owners: out}}
-	for _, e := range cache.Entries {
+	for _, e := range cache {
 		if len(entries) < ownersCacheTips && e.Tip != tip {
 			entries = append(entries, e)
 		}
 	}
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(ownersCacheFile{Version: ownersCacheVersion, Entries: entries}); err == nil {
-		if err := os.MkdirAll(filepath.Dir(l.ownersCachePath()), 0o755); err == nil {
-			_ = writeFileAtomic(l.ownersCachePath(), b.Bytes()) // a cache: failing costs time only
-		}
+	if err := os.MkdirAll(filepath.Dir(l.ownersCachePath()), 0o755); err == nil {
+		_ = writeFileAtomic(l.ownersCachePath(), encodeOwners(entries)) // a cache: failing costs time only
 	}
 	return out, nil
 }
@@ -253,6 +299,10 @@ func (h *historyIndex) ownership(tip plumbing.Hash) (map[string]*ownState, error
 // applyOwnership turns the first parent's state into commit r's.
 func applyOwnership(r *commitRecord, cur map[string]*ownState, others []map[string]*ownState) {
 	changes := r.Changes[0]
+	imported := make(map[string]bool, len(r.Imported))
+	for _, n := range r.Imported {
+		imported[n] = true
+	}
 	// Moves read their source before any deletion is applied.
 	moved := map[string]*ownState{}
 	for _, c := range changes {
@@ -278,7 +328,7 @@ func applyOwnership(r *commitRecord, cur map[string]*ownState, others []map[stri
 				cur[c.Path] = st
 				continue
 			}
-			cur[c.Path] = creationState(r, c.Path)
+			cur[c.Path] = creationState(r, c.Path, imported)
 		}
 	}
 	// A merge keeps the newer decision for folders both sides have (an
@@ -333,18 +383,15 @@ func foldersNamed(cur map[string]*ownState, name string) []string {
 }
 
 // creationState is the ownership a commit gives a skill it creates.
-func creationState(r *commitRecord, p string) *ownState {
-	name := path.Base(p)
+// imported is the commit's Skill-Imported-Agent set.
+func creationState(r *commitRecord, p string, imported map[string]bool) *ownState {
 	st := &ownState{Commit: r.Hash, Time: r.CommitTime}
-	for _, n := range r.Imported {
-		if n == name {
-			st.Curator = true
-			st.Reason = fmt.Sprintf("imported as agent-created in %s", shortHash(r.Hash))
-			return st
-		}
+	if imported[path.Base(p)] {
+		st.Curator = true
+		st.Reason = fmt.Sprintf("imported as agent-created in %s", shortHash(r.Hash))
+		return st
 	}
-	origin := r.Origin
-	switch origin {
+	switch origin := r.Origin; origin {
 	case OriginBackgroundReview, OriginCurator:
 		st.Curator = true
 		st.Reason = fmt.Sprintf("created by %s in %s", origin, shortHash(r.Hash))

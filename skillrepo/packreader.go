@@ -27,7 +27,7 @@ import (
 )
 
 // packCacheBytes bounds the resolved objects kept for delta bases.
-const packCacheBytes = 96 << 20
+const packCacheBytes = 24 << 20
 
 type packIndex struct {
 	fanout  [256]uint32
@@ -37,8 +37,35 @@ type packIndex struct {
 }
 
 type packFile struct {
-	f   *os.File
-	idx packIndex
+	f    *os.File
+	data []byte // the mapped pack, when mmap works; else ReadAt on f
+	idx  packIndex
+}
+
+// readAt reads up to len(b) bytes at off.
+func (p *packFile) readAt(b []byte, off int64) (int, error) {
+	if p.data != nil {
+		if off < 0 || off >= int64(len(p.data)) {
+			return 0, io.EOF
+		}
+		n := copy(b, p.data[off:])
+		if n < len(b) {
+			return n, io.EOF
+		}
+		return n, nil
+	}
+	return p.f.ReadAt(b, off)
+}
+
+// section is a reader of the pack from off on.
+func (p *packFile) section(off int64) io.Reader {
+	if p.data != nil {
+		if off < 0 || off > int64(len(p.data)) {
+			return bytes.NewReader(nil)
+		}
+		return bytes.NewReader(p.data[off:])
+	}
+	return io.NewSectionReader(p.f, off, 1<<62)
 }
 
 type packObject struct {
@@ -82,13 +109,20 @@ func openPackReader(gitDir string) *packReader {
 		if err != nil {
 			continue
 		}
-		r.packs = append(r.packs, &packFile{f: f, idx: idx})
+		pf := &packFile{f: f, idx: idx}
+		if data, err := mmapFile(f); err == nil {
+			pf.data = data
+		}
+		r.packs = append(r.packs, pf)
 	}
 	return r
 }
 
 func (r *packReader) close() {
 	for _, p := range r.packs {
+		if p.data != nil {
+			unmapFile(p.data)
+		}
 		p.f.Close()
 	}
 	r.packs = nil
@@ -172,7 +206,7 @@ func (r *packReader) at(i int, off int64, depth int) (packObject, error) {
 	}
 	p := r.packs[i]
 	var hdr [32]byte
-	n, err := p.f.ReadAt(hdr[:], off)
+	n, err := p.readAt(hdr[:], off)
 	if err != nil && !(errors.Is(err, io.EOF) && n > 0) {
 		return packObject{}, err
 	}
@@ -265,17 +299,22 @@ func (r *packReader) put(key packCacheKey, obj packObject) {
 
 // inflate reads size bytes of zlib data starting at off.
 func (r *packReader) inflate(p *packFile, off, size int64) ([]byte, error) {
-	sr := io.NewSectionReader(p.f, off, 1<<62)
-	if r.br == nil {
-		r.br = bufio.NewReaderSize(sr, 16<<10)
-	} else {
-		r.br.Reset(sr)
+	var src io.Reader = p.section(off)
+	if p.data == nil {
+		// flate reads a byte at a time: buffer the file reads (a
+		// mapped pack is a bytes.Reader, which needs none).
+		if r.br == nil {
+			r.br = bufio.NewReaderSize(src, 16<<10)
+		} else {
+			r.br.Reset(src)
+		}
+		src = r.br
 	}
 	var err error
 	if r.zr == nil {
-		r.zr, err = zlib.NewReader(r.br)
+		r.zr, err = zlib.NewReader(src)
 	} else {
-		err = r.zr.(zlib.Resetter).Reset(r.br, nil)
+		err = r.zr.(zlib.Resetter).Reset(src, nil)
 	}
 	if err != nil {
 		return nil, err
