@@ -4,12 +4,12 @@
 # ~200 commits, renamed into a category, archived, restored and patched on
 # a merged proposal), side by side with git log --follow and git blame on
 # the same file. Checks first that both list the same commits and blame
-# the same lines. Prints the median wall time and user+sys CPU time.
+# the same lines. Prints the mean wall and user+sys CPU time per run.
 #
-#   bash bench/history.sh [flat|category] [runs]
+#   bash bench/history.sh [flat|category] [runs]   (default: flat 10)
 set -euo pipefail
 layout=${1:-flat}
-runs=${2:-5}
+runs=${2:-10}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -31,29 +31,22 @@ git blame --line-porcelain "$file" | grep -E '^[0-9a-f]{40} ' | cut -c1-8 > "$wo
 cmp -s "$work/ours.blame" "$work/git.blame" || { echo "skill blame and git blame differ" >&2; exit 1; }
 echo "$layout layout: $(wc -l < "$work/ours.log") commits touch $file; $(wc -l < "$work/ours.blame") lines blamed; both agree with git"
 
-# time LABEL PREP CMD...: median wall and CPU over $runs runs; PREP runs
-# before each (untimed).
+# measure LABEL PREP CMD: runs PREP then CMD $runs times inside one timed
+# shell (time(1) counts in 10 ms steps, too coarse for one run) and prints
+# the mean wall and CPU (user+sys) per run and the peak RSS. PREP is cheap
+# (removing two cache files) next to CMD.
 measure() {
-  local label=$1 prep=$2
-  shift 2
-  : > "$work/t"
-  for _ in $(seq 1 "$runs"); do
-    eval "$prep"
-    /usr/bin/time -f "%e %U %S %M" -a -o "$work/t" "$@" > /dev/null
-  done
-  median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-  local wall cpu rss
-  wall=$(awk '{print $1}' "$work/t" | median)
-  cpu=$(awk '{print $2+$3}' "$work/t" | median)
-  rss=$(awk '{print $4}' "$work/t" | median)
-  awk -v l="$label" -v w="$wall" -v c="$cpu" -v m="$rss" 'BEGIN {printf "%-40s wall %6.0f ms   cpu %6.0f ms   rss %4.0f MB\n", l, w*1000, c*1000, m/1024}'
+  local label=$1 prep=$2 cmd=$3
+  /usr/bin/time -f "%e %U %S %M" -o "$work/t" bash -c "for i in \$(seq $runs); do $prep; $cmd > /dev/null; done"
+  awk -v l="$label" -v n="$runs" '{printf "%-40s wall %6.1f ms   cpu %6.1f ms   rss %4.0f MB\n", l, $1*1000/n, ($2+$3)*1000/n, $4/1024}' "$work/t"
 }
 cold='rm -rf .git/skillrepo/cache'
-measure "skillrepo skill log (cold cache)" "$cold" "$sr" skill log hot-tool
-measure "skillrepo skill log (warm)" ":" "$sr" skill log hot-tool
-measure "git log --follow -- PATH" ":" git log --follow --format=%H -- "$file"
-measure "skillrepo skill blame (cold cache)" "$cold" "$sr" skill blame hot-tool
-measure "skillrepo skill blame (warm)" ":" "$sr" skill blame hot-tool
-measure "git blame PATH" ":" git blame "$file"
-measure "skillrepo skill list, 10k owners (cold)" "$cold" "$sr" skill list
-measure "skillrepo skill list (warm)" ":" "$sr" skill list
+measure "skillrepo skill log (cold cache)" "$cold" "'$sr' skill log hot-tool"
+measure "skillrepo skill log (warm)" ":" "'$sr' skill log hot-tool"
+measure "git log --follow -- PATH" ":" "git log --follow --format=%H -- '$file'"
+measure "skillrepo skill blame (cold cache)" "$cold" "'$sr' skill blame hot-tool"
+measure "skillrepo skill blame (warm)" ":" "'$sr' skill blame hot-tool"
+measure "git blame PATH" ":" "git blame '$file'"
+measure "skillrepo skill list + 10k owners (cold)" "$cold" "'$sr' skill list"
+measure "skillrepo skill list (warm)" ":" "'$sr' skill list"
+measure "skillrepo process start (--help)" ":" "'$sr' --help"

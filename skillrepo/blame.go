@@ -145,6 +145,9 @@ func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, erro
 // blame runs the suspects back through history from (tip, dir) and calls
 // assign for each line with the commit that wrote it.
 func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blameSuspect, assign func(*commitRecord, string, blameSuspect)) error {
+	if err := h.chooseMode(tip); err != nil {
+		return err
+	}
 	q := &walkQueue{}
 	pending := map[string]*blameOrigin{}
 	// Each version of the file is read as a node's and as its child's
@@ -171,7 +174,7 @@ func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blam
 			o.suspects = append(o.suspects, ss...)
 			return nil
 		}
-		r, err := h.record(c)
+		r, err := h.head(c)
 		if err != nil {
 			return err
 		}
@@ -188,11 +191,10 @@ func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blam
 		key := it.commit.String() + "\x00" + it.path
 		o := pending[key]
 		delete(pending, key)
-		r, err := h.record(it.commit)
+		r, s, err := h.stepAt(it.commit, it.path)
 		if err != nil {
 			return err
 		}
-		s := step(r, it.path)
 		if !s.node {
 			if s.pass >= 0 {
 				if err := add(r.Parents[s.pass], it.path, o.suspects); err != nil {

@@ -241,6 +241,85 @@ func findChange(changes []folderChange, p string) (folderChange, bool) {
 	return folderChange{}, false
 }
 
+// stepAt decides what commit c did to the folder at p, returning the
+// commit's record. A cached record answers at once. Otherwise, in warm
+// mode (the cache covers recent history: see chooseMode) the commit's
+// full record is computed and cached, so the next walk of any skill is a
+// pure cache read; in cold mode the folder's tree hash is compared with
+// each parent's by path lookups only, as git's path-limited walk does,
+// and the full record (diff, move pairing) is computed only for commits
+// that changed the folder. A root commit is never diffed here: diffing
+// the import of a 10,000-skill library against the empty tree opens every
+// skill folder, while the walk only needs to know whether this one is
+// there (ownership computes it when it needs it).
+func (h *historyIndex) stepAt(c plumbing.Hash, p string) (*commitRecord, stepResult, error) {
+	if r, ok := h.recs[c]; ok {
+		return r, step(r, p), nil
+	}
+	r, err := h.head(c)
+	if err != nil {
+		return nil, stepResult{}, err
+	}
+	if len(r.Parents) == 0 || h.cold {
+		f, err := h.folderAtCached(r.Tree, p)
+		if err != nil {
+			return nil, stepResult{}, err
+		}
+		if len(r.Parents) == 0 {
+			if f.IsZero() {
+				return r, stepResult{pass: -1}, nil
+			}
+			return r, stepResult{node: true, folder: f, kind: ChangeCreated}, nil
+		}
+		for k, par := range r.Parents {
+			pr, err := h.head(par)
+			if err != nil {
+				return nil, stepResult{}, err
+			}
+			pf, err := h.folderAtCached(pr.Tree, p)
+			if err != nil {
+				return nil, stepResult{}, err
+			}
+			if pf == f {
+				return r, stepResult{pass: k}, nil
+			}
+		}
+	}
+	full, err := h.record(c)
+	if err != nil {
+		return nil, stepResult{}, err
+	}
+	return full, step(full, p), nil
+}
+
+// coldProbe is how many first-parent ancestors of the tip chooseMode
+// looks at for a cached record.
+const coldProbe = 64
+
+// chooseMode picks the walk mode for a walk from tip: warm when the tip or
+// one of its recent first-parent ancestors has a cached record (the cache
+// is being kept up: extend it), cold otherwise (walk by path lookups, as
+// git does, instead of indexing all history first).
+func (h *historyIndex) chooseMode(tip plumbing.Hash) error {
+	h.cold = true
+	c := tip
+	for i := 0; i < coldProbe && !c.IsZero(); i++ {
+		if _, ok := h.recs[c]; ok {
+			h.cold = false
+			return nil
+		}
+		r, err := h.head(c)
+		if err != nil {
+			return err
+		}
+		if len(r.Parents) == 0 {
+			return nil
+		}
+		c = r.Parents[0]
+	}
+	return nil
+}
+
 // step decides what commit r did to the folder at p.
 func step(r *commitRecord, p string) stepResult {
 	if len(r.Parents) == 0 {
@@ -329,6 +408,9 @@ func (q *walkQueue) Pop() any {
 // walk follows the folder at dir from commit tip backwards and calls fn
 // for every node, newest first, until fn returns false.
 func (h *historyIndex) walk(tip plumbing.Hash, dir string, fn func(walkNode) bool) error {
+	if err := h.chooseMode(tip); err != nil {
+		return err
+	}
 	q := &walkQueue{}
 	seen := map[string]bool{}
 	seq := 0
@@ -338,7 +420,7 @@ func (h *historyIndex) walk(tip plumbing.Hash, dir string, fn func(walkNode) boo
 			return nil
 		}
 		seen[key] = true
-		r, err := h.record(c)
+		r, err := h.head(c)
 		if err != nil {
 			return err
 		}
@@ -351,11 +433,10 @@ func (h *historyIndex) walk(tip plumbing.Hash, dir string, fn func(walkNode) boo
 	}
 	for q.Len() > 0 {
 		it := heap.Pop(q).(walkItem)
-		r, err := h.record(it.commit)
+		r, s, err := h.stepAt(it.commit, it.path)
 		if err != nil {
 			return err
 		}
-		s := step(r, it.path)
 		if !s.node {
 			if metaActions[r.Action] && slices.Contains(r.Names, path.Base(it.path)) {
 				if !fn(walkNode{rec: r, path: it.path, kind: ChangeMeta}) {

@@ -81,3 +81,15 @@ func BenchmarkOwnersWarmHistory(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkSkillBlameCold(b *testing.B) {
+	l, name := benchLibrary(b)
+	for b.Loop() {
+		b.StopTimer()
+		dropHistoryCache(b, l)
+		b.StartTimer()
+		if _, err := l.SkillBlame(name, "", BlameOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -79,9 +79,36 @@ type commitRecord struct {
 // concurrent use (nor is the Library it reads).
 type historyIndex struct {
 	l     *Library
-	recs  map[plumbing.Hash]*commitRecord
+	recs  map[plumbing.Hash]*commitRecord // complete records (cached on disk)
+	heads map[plumbing.Hash]*commitRecord // parsed commits without Changes (this run only)
 	dirty bool
 	raw   *rawReader
+	// cold selects path-lookup walks (history.go, chooseMode); folders
+	// memoises their lookups: a commit's tree is its child's parent tree.
+	cold    bool
+	folders map[folderKey]plumbing.Hash
+}
+
+type folderKey struct {
+	tree plumbing.Hash
+	dir  string
+}
+
+// folderAtCached is folderAt, memoised for the walk.
+func (h *historyIndex) folderAtCached(root plumbing.Hash, dir string) (plumbing.Hash, error) {
+	k := folderKey{root, dir}
+	if f, ok := h.folders[k]; ok {
+		return f, nil
+	}
+	f, err := h.folderAt(root, dir)
+	if err != nil {
+		return f, err
+	}
+	if h.folders == nil || len(h.folders) > 1<<16 {
+		h.folders = map[folderKey]plumbing.Hash{}
+	}
+	h.folders[k] = f
+	return f, nil
 }
 
 func (l *Library) historyCachePath() string {
@@ -90,7 +117,7 @@ func (l *Library) historyCachePath() string {
 
 // history opens the history index, loading the cache when it is usable.
 func (l *Library) history() *historyIndex {
-	h := &historyIndex{l: l, recs: map[plumbing.Hash]*commitRecord{}, raw: newRawReader(l)}
+	h := &historyIndex{l: l, recs: map[plumbing.Hash]*commitRecord{}, heads: map[plumbing.Hash]*commitRecord{}, raw: newRawReader(l)}
 	data, err := os.ReadFile(l.historyCachePath())
 	if err != nil {
 		return h
@@ -153,9 +180,15 @@ func writeFileAtomic(p string, data []byte) error {
 	return os.Rename(tmp, p)
 }
 
-// record returns the record of commit c, computing it when missing.
-func (h *historyIndex) record(c plumbing.Hash) (*commitRecord, error) {
+// head returns commit c parsed (metadata, trailers, parents), with the
+// Changes only when its full record is known. Walks that follow one
+// skill read heads: the full record is computed only for commits that
+// touched the skill.
+func (h *historyIndex) head(c plumbing.Hash) (*commitRecord, error) {
 	if r, ok := h.recs[c]; ok {
+		return r, nil
+	}
+	if r, ok := h.heads[c]; ok {
 		return r, nil
 	}
 	data, err := h.raw.read(plumbing.CommitObject, c)
@@ -166,8 +199,24 @@ func (h *historyIndex) record(c plumbing.Hash) (*commitRecord, error) {
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", c, err)
 	}
+	h.heads[c] = r
+	return r, nil
+}
+
+// record returns the complete record of commit c, computing its changes
+// when missing.
+func (h *historyIndex) record(c plumbing.Hash) (*commitRecord, error) {
+	if r, ok := h.recs[c]; ok {
+		return r, nil
+	}
+	head, err := h.head(c)
+	if err != nil {
+		return nil, err
+	}
+	r := *head
+	r.Changes = nil
 	if len(r.Parents) == 0 {
-		ch, err := h.diff(plumbing.ZeroHash, r.Tree, r)
+		ch, err := h.diff(plumbing.ZeroHash, r.Tree, &r)
 		if err != nil {
 			return nil, err
 		}
@@ -178,28 +227,25 @@ func (h *historyIndex) record(c plumbing.Hash) (*commitRecord, error) {
 		if err != nil {
 			return nil, err
 		}
-		ch, err := h.diff(pt, r.Tree, r)
+		ch, err := h.diff(pt, r.Tree, &r)
 		if err != nil {
 			return nil, err
 		}
 		r.Changes = append(r.Changes, ch)
 	}
-	h.recs[c] = r
+	delete(h.heads, c)
+	h.recs[c] = &r
 	h.dirty = true
-	return r, nil
+	return &r, nil
 }
 
 // treeOf returns a commit's root tree.
 func (h *historyIndex) treeOf(c plumbing.Hash) (plumbing.Hash, error) {
-	if r, ok := h.recs[c]; ok {
-		return r.Tree, nil
-	}
-	data, err := h.raw.read(plumbing.CommitObject, c)
+	r, err := h.head(c)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	tree, _, err := parseCommitHeader(data)
-	return tree, err
+	return r.Tree, nil
 }
 
 // diff lists the skill folders that differ between two root trees, with
@@ -786,8 +832,8 @@ func (h *historyIndex) fileIn(folder plumbing.Hash, rel string) (plumbing.Hash, 
 	return plumbing.ZeroHash, nil
 }
 
-// folderAt returns the tree of dir in a commit's root tree (zero when
-// absent).
+// folderAt returns the tree of dir in a root tree (zero when absent),
+// looking names up in the trees' bytes.
 func (h *historyIndex) folderAt(root plumbing.Hash, dir string) (plumbing.Hash, error) {
 	cur := root
 	for _, part := range strings.Split(dir, "/") {
@@ -795,23 +841,35 @@ func (h *historyIndex) folderAt(root plumbing.Hash, dir string) (plumbing.Hash, 
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		entries, err := t.all()
-		if err != nil {
-			return plumbing.ZeroHash, err
-		}
-		next := plumbing.ZeroHash
-		for _, e := range entries {
-			if e.dir && string(e.name) == part {
-				next = e.hash
-				break
-			}
-		}
-		if next.IsZero() {
-			return next, nil
+		next, ok := rawLookupDir(t, part)
+		if !ok {
+			return plumbing.ZeroHash, nil
 		}
 		cur = next
 	}
 	return cur, nil
+}
+
+// rawLookupDir finds the directory entry name in a tree's bytes.
+func rawLookupDir(t *rawTree, name string) (plumbing.Hash, bool) {
+	b := t.data
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		if sp <= 0 {
+			return plumbing.ZeroHash, false
+		}
+		nul := bytes.IndexByte(b[sp:], 0)
+		if nul < 0 || sp+nul+21 > len(b) {
+			return plumbing.ZeroHash, false
+		}
+		if string(b[:sp]) == "40000" && string(b[sp+1:sp+nul]) == name {
+			var h plumbing.Hash
+			copy(h[:], b[sp+nul+1:sp+nul+21])
+			return h, true
+		}
+		b = b[sp+nul+21:]
+	}
+	return plumbing.ZeroHash, false
 }
 
 // errNotInHistory marks a name no commit of the walk ever had.
