@@ -345,3 +345,105 @@ func TestOwnershipFromImportTrailerAndProposalMerge(t *testing.T) {
 		t.Errorf("log of merged skill = %+v", log)
 	}
 }
+
+// TestColdAndWarmWalksAgree runs log and blame with no cache (path-lookup
+// walk), then after Owners indexed all history (cached records): the
+// answers must be the same.
+func TestColdAndWarmWalksAgree(t *testing.T) {
+	l, _ := newTestLibrary(t)
+	buildHistory(t, l)
+	os.RemoveAll(filepath.Join(l.StateDir(), "cache"))
+	coldLog, err := l.SkillLog("demo-tool", LogOptions{Patch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	coldBlame, err := l.SkillBlame("demo-tool", "", BlameOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Owners(); err != nil {
+		t.Fatal(err)
+	}
+	h := l.history()
+	n := len(h.recs)
+	h.done()
+	if n < 7 { // every commit: the import and six writes
+		t.Fatalf("Owners cached %d records", n)
+	}
+	warmLog, err := l.SkillLog("demo-tool", LogOptions{Patch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warmBlame, err := l.SkillBlame("demo-tool", "", BlameOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(coldLog, warmLog) {
+		t.Errorf("cold log %+v\nwarm log %+v", coldLog, warmLog)
+	}
+	if !reflect.DeepEqual(coldBlame, warmBlame) {
+		t.Errorf("cold blame %+v\nwarm blame %+v", coldBlame, warmBlame)
+	}
+}
+
+// TestMergeWithChangesOnBothSides: a proposal and main both patch the
+// skill, git merges them; log lists both sides and the merge, as git log
+// does, and blame gives each line to its side, as git blame does.
+func TestMergeWithChangesOnBothSides(t *testing.T) {
+	l, env := newTestLibrary(t)
+	ctx := context.Background()
+	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionCreate, Name: "demo", Content: strp(demoSkill)}}}); err != nil {
+		t.Fatal(err)
+	}
+	patch := func(branch, from, old, new string, prov Provenance) {
+		t.Helper()
+		if _, err := l.Apply(ctx, ApplyOptions{Branch: branch, From: from, Ops: []Op{{Action: ActionPatch, Name: "demo", OldString: strp(old), NewString: strp(new)}}, Provenance: prov}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	patch("proposals/r-5", "main", "1. First step.", "1. First step, reviewed.", Provenance{Origin: OriginBackgroundReview, ReviewID: "r-5"})
+	patch("", "", "3. Third step.", "3. Third step, by hand.", Provenance{Origin: OriginUser})
+	gitCmd(t, l, env, "merge", "--no-ff", "-m", "Merge proposal r-5", "proposals/r-5")
+
+	for _, cold := range []bool{true, false} {
+		if cold {
+			os.RemoveAll(filepath.Join(l.StateDir(), "cache"))
+		} else if _, err := l.Owners(); err != nil {
+			t.Fatal(err)
+		}
+		log, err := l.SkillLog("demo", LogOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ours []string
+		for _, e := range log {
+			ours = append(ours, e.Commit.String())
+		}
+		want := strings.Fields(gitCmd(t, l, env, "log", "--format=%H", "--", "demo/SKILL.md"))
+		if !reflect.DeepEqual(ours, want) {
+			t.Errorf("cold=%v: skill log %v\ngit log %v", cold, ours, want)
+		}
+		if len(log) != 4 || log[0].Change != ChangeMerged {
+			t.Errorf("cold=%v: log = %+v", cold, log)
+		}
+		b, err := l.SkillBlame("demo", "", BlameOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gitHashes, blamed []string
+		for _, line := range strings.Split(gitCmd(t, l, env, "blame", "--line-porcelain", "demo/SKILL.md"), "\n") {
+			if f := strings.Fields(line); len(f) >= 3 && plumbing.IsHash(f[0]) {
+				gitHashes = append(gitHashes, f[0])
+			}
+		}
+		for _, ln := range b.Lines {
+			blamed = append(blamed, ln.Commit.String())
+			if strings.HasPrefix(ln.Text, "1. ") && ln.ReviewID != "r-5" {
+				t.Errorf("cold=%v: line 1 blamed on %+v", cold, ln)
+			}
+		}
+		if !reflect.DeepEqual(blamed, gitHashes) {
+			t.Errorf("cold=%v: blame %v\ngit   %v", cold, blamed, gitHashes)
+		}
+	}
+}
