@@ -238,21 +238,30 @@ func usedOrUnder(used map[string]bool, rel string) bool {
 	return false
 }
 
-// namedElsewhere reports whether another text file of the skill contains
-// rel's file name (or, for a Python module, imports it).
+// namedElsewhere reports whether another text file of the skill names
+// rel: its file name, a folder it is in (other than the four support
+// folders, which explicit mentions cover), or for Python its module path.
 func namedElsewhere(rel string, texts []skillText) bool {
 	base := path.Base(rel)
-	stem := strings.TrimSuffix(base, path.Ext(base))
-	py := path.Ext(base) == ".py"
+	needles := []string{base}
+	if path.Ext(base) == ".py" {
+		stem := strings.TrimSuffix(base, ".py")
+		mod := strings.ReplaceAll(strings.TrimSuffix(rel, ".py"), "/", ".")
+		needles = append(needles, "import "+stem, "from "+stem, mod)
+	}
+	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+		if !isSupportDir(d) {
+			needles = append(needles, d+"/", "./"+d, "`"+d+"`")
+		}
+	}
 	for _, tx := range texts {
 		if tx.rel == rel {
 			continue
 		}
-		if strings.Contains(tx.text, base) {
-			return true
-		}
-		if py && (strings.Contains(tx.text, "import "+stem) || strings.Contains(tx.text, "from "+stem)) {
-			return true
+		for _, n := range needles {
+			if strings.Contains(tx.text, n) {
+				return true
+			}
 		}
 	}
 	return false
