@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -64,7 +65,7 @@ func scanMarkdown(text string, firstLine int) []ref {
 				fenceLen = 0
 				continue
 			}
-			refs = appendMentions(refs, line, lineNo, true)
+			refs = appendMentions(refs, line, line, lineNo, true)
 			continue
 		}
 		if ch, n, ok := fenceOpen(line); ok {
@@ -128,7 +129,7 @@ func blankComments(line string, inComment bool) (string, bool) {
 	k := 0
 	for k < len(b) {
 		if inComment {
-			end := strings.Index(string(b[k:]), "-->")
+			end := bytes.Index(b[k:], []byte("-->"))
 			stop := len(b)
 			if end >= 0 {
 				stop = k + end + 3
@@ -140,7 +141,7 @@ func blankComments(line string, inComment bool) (string, bool) {
 			inComment = end < 0
 			continue
 		}
-		start := strings.Index(string(b[k:]), "<!--")
+		start := bytes.Index(b[k:], []byte("<!--"))
 		if start < 0 {
 			break
 		}
@@ -211,13 +212,20 @@ func scanLine(refs []ref, line string, lineNo int) []ref {
 	if mentionText != nil {
 		text = string(mentionText)
 	}
-	return appendMentions(refs, text, lineNo, false)
+	return appendMentions(refs, text, line, lineNo, false)
 }
+
+// maxLinkScan bounds how far a link's destination or text is searched
+// for, keeping a line full of "](" linear rather than quadratic.
+const maxLinkScan = 2048
 
 // linkTarget parses the destination of an inline link starting at byte
 // open (just after "("): <angle-bracketed>, or up to white space or the
 // parenthesis closing the link, with balanced parentheses inside.
 func linkTarget(s string, open int) (start, end int, ok bool) {
+	if len(s) > open+maxLinkScan {
+		s = s[:open+maxLinkScan]
+	}
 	k := open
 	for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
 		k++
@@ -254,7 +262,7 @@ func linkTarget(s string, open int) (start, end int, ok bool) {
 // i.e. the matching "[" is preceded by "!".
 func isImage(s string, close int) bool {
 	depth := 0
-	for k := close; k >= 0; k-- {
+	for k := close; k >= 0 && k > close-maxLinkScan; k-- {
 		switch s[k] {
 		case ']':
 			depth++
@@ -270,45 +278,46 @@ func isImage(s string, close int) bool {
 
 // blankCodeSpans replaces inline code spans (delimiters and content) with
 // spaces, keeping byte offsets. A backtick run without a closing run of the
-// same length is literal text, as in CommonMark.
+// same length is literal text, as in CommonMark. It is linear: each run
+// finds its closer through a per-length queue of the runs after it.
 func blankCodeSpans(line string) string {
 	if strings.IndexByte(line, '`') < 0 {
 		return line
 	}
-	b := []byte(line)
-	for k := 0; k < len(b); {
-		if b[k] != '`' {
+	type run struct{ start, n int }
+	var runs []run
+	byLen := map[int][]int{} // run length → indexes into runs, ascending
+	for k := 0; k < len(line); {
+		if line[k] != '`' {
 			k++
 			continue
 		}
 		n := 0
-		for k+n < len(b) && b[k+n] == '`' {
+		for k+n < len(line) && line[k+n] == '`' {
 			n++
 		}
-		end := -1
-		for j := k + n; j < len(b); {
-			if b[j] != '`' {
-				j++
-				continue
-			}
-			m := 0
-			for j+m < len(b) && b[j+m] == '`' {
-				m++
-			}
-			if m == n {
-				end = j + m
-				break
-			}
-			j += m
+		byLen[n] = append(byLen[n], len(runs))
+		runs = append(runs, run{k, n})
+		k += n
+	}
+	b := []byte(line)
+	for i := 0; i < len(runs); {
+		r := runs[i]
+		q := byLen[r.n]
+		for len(q) > 0 && q[0] <= i {
+			q = q[1:]
 		}
-		if end < 0 {
-			k += n
+		byLen[r.n] = q
+		if len(q) == 0 {
+			i++ // no closer: literal backticks
 			continue
 		}
-		for j := k; j < end; j++ {
-			b[j] = ' '
+		j := q[0]
+		end := runs[j].start + runs[j].n
+		for k := r.start; k < end; k++ {
+			b[k] = ' '
 		}
-		k = end
+		i = j + 1
 	}
 	return string(b)
 }
@@ -318,8 +327,9 @@ func blankCodeSpans(line string) string {
 // would make it part of a longer path, a URL or a variable).
 var mentionRE = regexp.MustCompile("(?:^|[^A-Za-z0-9_./$~-])((?:\\./)?(?:references|templates|scripts|assets)/[^\\s\"'`()<>\\[\\]{}|,;*?#\\\\]*)")
 
-// appendMentions adds the support-path mentions in line.
-func appendMentions(refs []ref, line string, lineNo int, inFence bool) []ref {
+// appendMentions adds the support-path mentions in line, which is orig
+// with some bytes blanked (same length); columns are counted in orig.
+func appendMentions(refs []ref, line, orig string, lineNo int, inFence bool) []ref {
 	if !strings.Contains(line, "s/") {
 		return refs
 	}
@@ -333,7 +343,7 @@ func appendMentions(refs []ref, line string, lineNo int, inFence bool) []ref {
 		if strings.Contains(t, "..") || strings.Contains(t, "…") {
 			continue // "references/..." is an ellipsis, not a file
 		}
-		refs = append(refs, ref{Target: t, Line: lineNo, Col: column(line, start), Kind: refMention, InFence: inFence})
+		refs = append(refs, ref{Target: t, Line: lineNo, Col: column(orig, start), Kind: refMention, InFence: inFence})
 	}
 	return refs
 }
