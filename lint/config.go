@@ -134,9 +134,9 @@ func (c Config) severity(id string, p Profile, strict bool) Severity {
 	return s
 }
 
-// excluded reports whether the slash path p or one of its parent folders
+// Excluded reports whether the slash path p or one of its parent folders
 // matches an exclude pattern.
-func (c Config) excluded(p string) bool {
+func (c Config) Excluded(p string) bool {
 	if len(c.Exclude) == 0 {
 		return false
 	}

@@ -21,7 +21,7 @@ type walker struct {
 // else descends into its sub-folders. Hidden folders (.git, .archive, ...)
 // and node_modules are skipped unless given explicitly.
 func (w *walker) discover(dir string, depth int, explicit bool) {
-	if !explicit && w.c.opts.Config.excluded(dir) {
+	if !explicit && w.c.opts.Config.Excluded(dir) {
 		return
 	}
 	entries, err := fs.ReadDir(w.c.fsys, dir)
