@@ -30,7 +30,7 @@ type InstallOptions struct {
 	DryRun bool
 }
 
-// InstallResult says what [InstallGit] did.
+// InstallResult says what [InstallGit] did. Paths are absolute.
 type InstallResult struct {
 	// Path is the hook file written.
 	Path string
@@ -47,6 +47,10 @@ type InstallResult struct {
 // a no-op. It refuses (without writing) when both a foreign hook and a
 // chained hook exist, since renaming would overwrite one of them.
 func InstallGit(ctx context.Context, dir string, opts InstallOptions) (*InstallResult, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
 	g := git{dir: dir, env: opts.Env}
 	hooksDir, err := g.line(ctx, "rev-parse", "--git-path", "hooks")
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"path"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -103,6 +104,15 @@ func (c *checker) checkSkill(s skillRef) skillResult {
 
 	t := c.collect(s.dir, fl)
 	sc.checkReferences(t, text, fm)
+	// Within a skill, findings read top to bottom, file by file; the
+	// stable sort keeps check order on one line.
+	sort.SliceStable(fl.list, func(a, b int) bool {
+		x, y := fl.list[a], fl.list[b]
+		if x.Path != y.Path {
+			return x.Path < y.Path
+		}
+		return x.Line < y.Line
+	})
 	res.findings = fl.list
 	return res
 }

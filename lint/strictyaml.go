@@ -140,8 +140,14 @@ type strictError struct {
 	line, col int
 }
 
+// errorAt builds the error; its position is the earlier mark, which is
+// where the offending token starts.
 func (t *yamlText) errorAt(context string, cm mark, problem string, pm mark) *strictError {
-	return &strictError{msg: t.markedError(context, &cm, problem, &pm), line: pm.line + 1, col: pm.col + 1}
+	at := pm
+	if cm.pointer < pm.pointer {
+		at = cm
+	}
+	return &strictError{msg: t.markedError(context, &cm, problem, &pm), line: at.line + 1, col: at.col + 1}
 }
 
 // strictLoad parses YAML text the way strictyaml.load does and returns the
