@@ -7,8 +7,7 @@
 // # Model
 //
 // [Check] reads only through an fs.FS, so the same code lints a folder
-// (os.DirFS, or an os.Root's FS, which refuses symbolic links leaving the
-// root), a commit's tree and a proposal's tree before it is approved. It
+// (os.DirFS), a commit's tree and a proposal's tree before it is approved. It
 // imports neither go-git nor the skillrepo library, only the pure SKILL.md
 // model (package skillrepo/skill) for the limits.
 //
@@ -16,7 +15,8 @@
 // folder, or one SKILL.md. Below a folder, every folder holding a SKILL.md
 // is a skill and is not searched further (flat and category layouts both
 // work); hidden folders (.git, .archive) and node_modules are skipped;
-// symbolic links are followed only when they stay inside the root.
+// symbolic links are followed only when, resolved through every component,
+// they stay inside the root (and never into one of their own parents).
 //
 // # Rules and profiles
 //

@@ -105,10 +105,11 @@ func (r *Report) Count(s Severity) int {
 func (r *Report) HasErrors() bool { return r.Count(Error) > 0 }
 
 // Check lints the skills under opts.Paths in fsys. It reads only through
-// fsys, so it works on a folder (os.DirFS, or better an os.Root's FS, which
-// refuses symbolic links that leave the root), a commit's tree or a
-// proposal's tree. Problems with the skills are findings, never errors; the
-// error is non-nil only for invalid options.
+// fsys, so it works on a folder (os.DirFS or an os.Root's FS), a commit's
+// tree or a proposal's tree. It follows a symbolic link only when fsys
+// can read links (fs.ReadLinkFS) and the link, resolved through every
+// component, stays inside the root. Problems with the skills are findings,
+// never errors; the error is non-nil only for invalid options.
 //
 // Check is safe for concurrent use; fsys must be safe for concurrent reads.
 func Check(fsys fs.FS, opts Options) (*Report, error) {
@@ -166,11 +167,13 @@ type checker struct {
 	opts Options
 }
 
-// skillRef is a skill folder found on disk and the name of its main file
-// (SKILL.md, or skill.md when only that exists).
+// skillRef is a skill folder found on disk, the name of its main file
+// (SKILL.md, or skill.md when only that exists) and, when discovery read
+// it, the folder's listing.
 type skillRef struct {
-	dir  string
-	file string
+	dir     string
+	file    string
+	entries []fs.DirEntry
 }
 
 // finding returns the finding for rule id with its effective severity, and

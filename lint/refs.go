@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"io"
 	"io/fs"
 	"net/url"
 	"path"
@@ -43,47 +44,81 @@ type skillText struct {
 
 // checkReferences checks the links and path mentions in SKILL.md and the
 // skill's other Markdown files, then reports support files nothing names.
+// Other text files (scripts, templates) are read only when some support
+// file is still unreferenced after the Markdown: they can only rescue an
+// orphan, and most skills have none.
 func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
 	mainRel := path.Base(sc.file)
 	used := map[string]bool{}
 	texts := []skillText{{rel: mainRel, text: skillMD}}
 
 	sc.checkMarkdown(t, used, mainRel, fm.body, fm.bodyAt)
+	var others []string
 	for _, rel := range t.files {
 		if rel == mainRel || hidden(rel) || !textExts[strings.ToLower(path.Ext(rel))] {
 			continue
 		}
-		full := path.Join(sc.dir, rel)
-		data, err := readLimited(sc.c.fsys, full, maxTextFile)
-		if err != nil || data == nil {
+		if !isMarkdown(rel) {
+			others = append(others, rel)
 			continue
 		}
-		data = bytes.TrimPrefix(data, []byte("\ufeff"))
-		if !utf8.Valid(data) {
-			if isMarkdown(rel) {
-				sc.fl.add("utf8-invalid", full, invalidUTF8Line(data), 0, "save the file as UTF-8", "%s is not valid UTF-8; its links were not checked", rel)
-			}
+		text, ok := sc.readText(rel)
+		if !ok {
 			continue
 		}
-		text := string(data)
 		texts = append(texts, skillText{rel: rel, text: text})
-		if isMarkdown(rel) {
-			sc.checkMarkdown(t, used, rel, text, 1)
+		sc.checkMarkdown(t, used, rel, text, 1)
+	}
+	if len(sc.orphans(t, used)) > 0 {
+		for _, rel := range others {
+			if text, ok := sc.readText(rel); ok {
+				texts = append(texts, skillText{rel: rel, text: text})
+			}
 		}
 	}
-	sc.checkOrphans(t, used, texts)
+	for _, rel := range sc.orphans(t, used) {
+		if namedElsewhere(rel, texts) {
+			continue
+		}
+		sc.fl.add("file-orphan", path.Join(sc.dir, rel), 0, 0, "link it from SKILL.md, e.g. ["+path.Base(rel)+"]("+rel+"), or delete it", "%s is never referenced by SKILL.md or the skill's other files", rel)
+	}
 }
 
-// readLimited reads a file unless it is larger than limit (then nil).
+// readText reads a text file of the skill (rel to the skill folder): not
+// when larger than maxTextFile, and with a finding for invalid UTF-8 in
+// Markdown.
+func (sc *skillCheck) readText(rel string) (string, bool) {
+	full := path.Join(sc.dir, rel)
+	data, err := readLimited(sc.c.fsys, full, maxTextFile)
+	if err != nil || data == nil {
+		return "", false
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if !utf8.Valid(data) {
+		if isMarkdown(rel) {
+			sc.fl.add("utf8-invalid", full, invalidUTF8Line(data), 0, "save the file as UTF-8", "%s is not valid UTF-8; its links were not checked", rel)
+		}
+		return "", false
+	}
+	return string(data), true
+}
+
+// readLimited reads a file unless it is larger than limit (then nil),
+// without a separate stat: open, read, close.
 func readLimited(fsys fs.FS, name string, limit int64) ([]byte, error) {
-	fi, err := fs.Stat(fsys, name)
+	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	if fi.Size() > limit || !fi.Mode().IsRegular() {
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
 		return nil, nil
 	}
-	return fs.ReadFile(fsys, name)
+	return data, nil
 }
 
 // checkMarkdown checks one Markdown file of the skill; rel is its path in
@@ -194,19 +229,17 @@ func hasScheme(s string) bool {
 	return false
 }
 
-// checkOrphans reports support files that no link or mention resolved to
-// and whose name appears in no other text file of the skill.
-func (sc *skillCheck) checkOrphans(t *tree, used map[string]bool, texts []skillText) {
+// orphans lists the support files no link or mention resolved to.
+func (sc *skillCheck) orphans(t *tree, used map[string]bool) []string {
 	mainRel := path.Base(sc.file)
+	var out []string
 	for _, rel := range t.files {
-		if rel == mainRel || strings.EqualFold(rel, "skill.md") || hidden(rel) || metaFile(rel) {
+		if rel == mainRel || strings.EqualFold(rel, "skill.md") || hidden(rel) || metaFile(rel) || usedOrUnder(used, rel) {
 			continue
 		}
-		if usedOrUnder(used, rel) || namedElsewhere(rel, texts) {
-			continue
-		}
-		sc.fl.add("file-orphan", path.Join(sc.dir, rel), 0, 0, "link it from SKILL.md, e.g. ["+path.Base(rel)+"]("+rel+"), or delete it", "%s is never referenced by SKILL.md or the skill's other files", rel)
+		out = append(out, rel)
 	}
+	return out
 }
 
 // metaFile reports files that describe the package rather than teach the

@@ -102,7 +102,7 @@ func (c *checker) checkSkill(s skillRef) skillResult {
 		}
 	}
 
-	t := c.collect(s.dir, fl)
+	t := c.collect(s, fl)
 	sc.checkReferences(t, text, fm)
 	// Within a skill, findings read top to bottom, file by file; the
 	// stable sort keeps check order on one line.
