@@ -290,9 +290,9 @@ func (tb *toolbox) plan(ops []Op, v View, skills []SkillRef) ([]plannedOp, toolR
 		}
 		return r
 	}
-	created := map[string]SkillRef{}   // skills this batch creates
-	destroyed := map[string]bool{}     // (skill, path) already clobbered by an earlier op
-	owners := map[string]toolResult{}  // ownership verdicts, per skill
+	created := map[string]SkillRef{}  // skills this batch creates
+	destroyed := map[string]bool{}    // (skill, path) already clobbered by an earlier op
+	owners := map[string]toolResult{} // ownership verdicts, per skill
 	var out []plannedOp
 	for i, op := range ops {
 		op.Action = strings.TrimSpace(op.Action)
