@@ -75,9 +75,10 @@ type Writer interface {
 
 // Merger lands a finished review's proposal branch on the main branch.
 type Merger interface {
-	// Merge merges branch into the main branch and returns the new main
-	// tip. It fails, changing nothing, when the merge conflicts.
-	Merge(ctx context.Context, branch string, prov Provenance) (string, error)
+	// Merge merges branch, forked from main at base, into the main branch
+	// and returns the new main tip. It fails, changing nothing, when the
+	// merge conflicts.
+	Merge(ctx context.Context, branch, base string, prov Provenance) (string, error)
 }
 
 // Library is everything a review needs.

@@ -243,7 +243,7 @@ func (tb *toolbox) finish(sum *Summary, opts Options) *Summary {
 	if merge {
 		// The review's own context may be cancelled by now; landing what
 		// it wrote must not be cut short half way, so it gets its own.
-		tip, err := tb.lib.Merge(context.WithoutCancel(tb.ctx), tb.branch, tb.prov)
+		tip, err := tb.lib.Merge(context.WithoutCancel(tb.ctx), tb.branch, tb.base, tb.prov)
 		if err != nil {
 			sum.MergeError = err.Error()
 			merge = false

@@ -252,7 +252,12 @@ func (tb *toolbox) skillManage(data []byte) toolResult {
 	}
 	commit, err := tb.lib.Apply(tb.ctx, tb.branch, tb.base, clean, tb.prov)
 	if err != nil {
-		return failure(err.Error())
+		r := failure(err.Error())
+		var pe *previewError
+		if errors.As(err, &pe) {
+			r["file_preview"] = pe.preview
+		}
+		return r
 	}
 	tb.branchMade, tb.view = true, nil
 	results := []map[string]any{}

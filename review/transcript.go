@@ -226,10 +226,10 @@ func readOpenAI(data []byte, name string) (*Transcript, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {
-		msg, off := jsonError(err, int64(len(data)))
 		if len(bytes.TrimSpace(data)) == 0 {
-			msg = "empty file"
+			return nil, &ParseError{Name: name, Msg: "empty file"}
 		}
+		msg, off := jsonError(err, int64(len(data)))
 		return nil, fail(off, "%s", msg)
 	}
 	t := &Transcript{}
