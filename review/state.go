@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"time"
 
 	"github.com/gofrs/flock"
 )
@@ -115,4 +116,50 @@ func writeFileAtomic(name string, data []byte) error {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return nil
+}
+
+// Check advances a session's counters over t and decides whether a review
+// is due, holding the session's lock; with save it stores the new
+// counters (a dry run does not). The counters are saved before any review
+// runs, so two hooks of one session never start the same review twice.
+func (s CounterStore) Check(session string, t *Transcript, iv Intervals, now time.Time, save bool) (Decision, error) {
+	unlock, err := s.Lock(session)
+	if err != nil {
+		return Decision{}, err
+	}
+	defer unlock()
+	c, err := s.Load(session)
+	if err != nil {
+		return Decision{}, err
+	}
+	c, d := Advance(c, t, iv)
+	if !save {
+		return d, nil
+	}
+	c.UpdatedAt = now.UTC()
+	return d, s.Save(c)
+}
+
+// Reviewed records that a review of t ran outside the counters (asked for
+// by hand): everything in t counts as seen, and the counters of what was
+// reviewed start again from 0.
+func (s CounterStore) Reviewed(session string, t *Transcript, iv Intervals, memory, skills bool, reviewID string, now time.Time) error {
+	unlock, err := s.Lock(session)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	c, err := s.Load(session)
+	if err != nil {
+		return err
+	}
+	c, _ = Advance(c, t, iv)
+	if memory {
+		c.TurnsSinceMemory = 0
+	}
+	if skills {
+		c.IterationsSinceSkill = 0
+	}
+	c.LastReviewID, c.UpdatedAt = reviewID, now.UTC()
+	return s.Save(c)
 }
