@@ -92,28 +92,28 @@ func (l *Library) OwnerForReview(rev, name string) (ReviewOwner, error) {
 		if named && (action == "adopt" || action == "disown") && (adopt == nil || when > adopt.when) {
 			adopt = &verdict{when: when, managed: action == "adopt", commit: h}
 		}
-		tree, parents, err := store.commitInfo(h)
+		// Every commit queued holds the file; the walk follows the parents
+		// that hold it too, and stops where it was introduced (evidence
+		// older than the newest creation does not count).
+		_, parents, err := store.commitInfo(h)
 		if err != nil {
 			return o, fmt.Errorf("read history of %s: %w", name, err)
 		}
-		if here, _ := l.lookupPath(store, tree, file); !here.IsZero() {
-			introduced := true
-			for _, p := range parents {
-				pt, _, err := store.commitInfo(p)
-				if err != nil {
-					return o, fmt.Errorf("read history of %s: %w", name, err)
-				}
-				if had, _ := l.lookupPath(store, pt, file); !had.IsZero() {
-					introduced = false
-					break
-				}
+		introduced := true
+		for _, p := range parents {
+			pt, _, err := store.commitInfo(p)
+			if err != nil {
+				return o, fmt.Errorf("read history of %s: %w", name, err)
 			}
-			if introduced && (created == nil || when > created.when) {
-				managed := origin == OriginBackgroundReview || origin == OriginCurator || (action == ActionImport && imported)
-				created = &verdict{when: when, managed: managed, commit: h}
+			if had, _ := l.lookupPath(store, pt, file); !had.IsZero() {
+				introduced = false
+				queue = append(queue, p)
 			}
 		}
-		queue = append(queue, parents...)
+		if introduced && (created == nil || when > created.when) {
+			managed := origin == OriginBackgroundReview || origin == OriginCurator || (action == ActionImport && imported)
+			created = &verdict{when: when, managed: managed, commit: h}
+		}
 	}
 	switch {
 	case adopt != nil && (created == nil || adopt.when >= created.when):
