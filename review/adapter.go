@@ -81,11 +81,7 @@ func provenance(p Provenance) skillrepo.Provenance {
 }
 
 func (a *adapter) Apply(ctx context.Context, branch, from string, ops []Op, prov Provenance) (string, error) {
-	sops := make([]skillrepo.Op, len(ops))
-	for i, op := range ops {
-		sops[i] = skillrepo.Op(op)
-	}
-	res, err := a.l.Apply(ctx, skillrepo.ApplyOptions{Branch: branch, From: from, Ops: sops, Provenance: provenance(prov)})
+	res, err := a.l.Apply(ctx, skillrepo.ApplyOptions{Branch: branch, From: from, Ops: ops, Provenance: provenance(prov)})
 	if err != nil {
 		return "", toolError(err)
 	}

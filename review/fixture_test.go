@@ -13,6 +13,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
+	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -39,35 +40,11 @@ func newFixture(t *testing.T) *fixture {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("the git binary is needed to check what a review writes")
 	}
-	home := t.TempDir()
-	env := map[string]string{
-		"HOME":                home,
-		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME":     "Test Author",
-		"GIT_AUTHOR_EMAIL":    "author@example.com",
-		"GIT_COMMITTER_NAME":  "Test Committer",
-		"GIT_COMMITTER_EMAIL": "committer@example.com",
-		"GIT_AUTHOR_DATE":     "@1764500000 +0000",
-		"GIT_COMMITTER_DATE":  "@1764500000 +0000",
-	}
-	opts := skillrepo.OpenOptions{
-		Getenv:      func(k string) string { return env[k] },
-		Now:         func() time.Time { return time.Unix(1764500000, 0).UTC() },
-		LockTimeout: time.Second,
-	}
-	dir := filepath.Join(t.TempDir(), "lib")
+	lib, env := testlib.ExampleLibrary(t)
+	dir := lib.Root
 	ctx := context.Background()
-	if _, err := skillrepo.Init(ctx, dir, skillrepo.InitOptions{OpenOptions: opts, Example: true}); err != nil {
-		t.Fatalf("init: %v", err)
-	}
-	lib, err := skillrepo.Open(dir, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lib.Close() })
 	a, b := deployChecklist, pinnedGuide
-	_, err = lib.Apply(ctx, skillrepo.ApplyOptions{
+	_, err := lib.Apply(ctx, skillrepo.ApplyOptions{
 		Ops:        []skillrepo.Op{{Action: "create", Name: "deploy-checklist", Content: &a}, {Action: "create", Name: "pinned-guide", Content: &b}},
 		Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: "r-seed"},
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 
+	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 )
 
@@ -90,17 +91,7 @@ type Library interface {
 	MainBranch() string
 }
 
-// Op is one skill_manage operation in the tool's shape (spec §4.1).
-// Pointers tell "absent" from "empty" where the reference does.
-type Op struct {
-	Action       string  `json:"action"`
-	Name         string  `json:"name"`
-	Category     string  `json:"category,omitempty"`
-	Content      *string `json:"content,omitempty"`
-	OldString    *string `json:"old_string,omitempty"`
-	NewString    *string `json:"new_string,omitempty"`
-	ReplaceAll   bool    `json:"replace_all,omitempty"`
-	FilePath     string  `json:"file_path,omitempty"`
-	FileContent  *string `json:"file_content,omitempty"`
-	AbsorbedInto *string `json:"absorbed_into,omitempty"`
-}
+// Op is one skill_manage operation in the tool's shape (spec §4.1); the
+// write engine defines it, with pointers that tell "absent" from "empty"
+// where the reference does.
+type Op = skillrepo.Op

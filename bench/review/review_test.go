@@ -9,36 +9,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
+	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 func newLibrary(b *testing.B) *skillrepo.Library {
-	b.Helper()
-	home := b.TempDir()
-	env := map[string]string{
-		"HOME": home, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@example.com",
-		"GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@example.com",
-	}
-	opts := skillrepo.OpenOptions{Getenv: func(k string) string { return env[k] }, LockTimeout: time.Second}
-	dir := filepath.Join(b.TempDir(), "lib")
-	if _, err := skillrepo.Init(context.Background(), dir, skillrepo.InitOptions{OpenOptions: opts, Example: true}); err != nil {
-		b.Fatal(err)
-	}
-	lib, err := skillrepo.Open(dir, opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { lib.Close() })
+	lib, _ := testlib.ExampleLibrary(b)
 	return lib
 }
 
