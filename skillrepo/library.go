@@ -38,6 +38,9 @@ type Library struct {
 	// indexNames caches the skill folders the index lists (a lookup hint).
 	indexNames []string
 	indexCache *indexCache
+
+	// testOnlyCrashAt stops a write at this step (see testOnlyCrash).
+	testOnlyCrashAt string
 }
 
 // OpenOptions are the process-level inputs of a library; zero values mean

@@ -32,6 +32,8 @@ type worktreeUpdate struct {
 	old     map[string]treeEntry
 	skipped map[string]bool // recovery only: user edits left alone
 	same    map[string]bool // work tree already holds the target: index only
+
+	testOnlyCrash func(step string) error
 }
 
 func (l *Library) indexPath() string { return filepath.Join(l.GitDir, "index") }
@@ -218,6 +220,11 @@ func (u *worktreeUpdate) apply() error {
 		}
 		if err := writeWorktreeFile(tmpDir, full, data, t.Mode); err != nil {
 			return fmt.Errorf("write %s: %w", p, err)
+		}
+		if u.testOnlyCrash != nil {
+			if err := u.testOnlyCrash("file"); err != nil {
+				return err
+			}
 		}
 	}
 	return u.updateIndex()
