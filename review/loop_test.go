@@ -604,3 +604,36 @@ func TestReviewBatchAllOrNothing(t *testing.T) {
 	}
 	f.clean()
 }
+
+// TestReviewRealTranscripts replays the real Claude Code sessions: the
+// small one whole, the 2,385-line one as a digest under the default
+// budget (its replay is far over 120k tokens), each a request every
+// provider accepts (tool calls answered right after them).
+func TestReviewRealTranscripts(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for _, tt := range []struct {
+		file   string
+		digest bool
+	}{
+		{"subagent.jsonl", false},
+		{"ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl", true},
+	} {
+		tr, err := readFile(t, claudeDir+"/"+tt.file, FormatClaudeCode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := f.review(`[{"content": "Nothing to save."}]`, tr, func(o *Options) { o.ReviewID = "r-real" })
+		if run.sum.Status != StatusCompleted || run.sum.Digest != tt.digest {
+			t.Fatalf("%s: %s digest=%v %s", tt.file, run.sum.Status, run.sum.Digest, run.sum.Reason)
+		}
+		req := run.requests[0]
+		assertReplayPairedMsgs(t, req)
+		if n := len(req.Messages); tt.digest && n > digestTail+4 {
+			t.Errorf("%s: %d messages in a digest", tt.file, n)
+		}
+		if req.Messages[0].Role == "system" {
+			t.Errorf("%s: a Claude Code session has no system prompt to replay", tt.file)
+		}
+	}
+}

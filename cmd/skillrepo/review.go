@@ -152,6 +152,14 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		return usageErrorf("--if-due needs --session: the transcript names no session")
 	}
 
+	// The model is settled before the counters move: a review found due
+	// must not be lost to a missing setting.
+	model := firstNonEmpty(opts.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
+	baseURL := firstNonEmpty(opts.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	if model == "" && !opts.DryRun {
+		return usageErrorf("no model: pass --model, set review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
+	}
+
 	// Memory is reviewed when the library can version it.
 	_, memErr := lib.MemoryPath("memory")
 	memoryOK := memErr == nil
@@ -174,13 +182,8 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		reviewMemory, reviewSkills = d.Memory && memoryOK, d.Skills
 	}
 
-	model := firstNonEmpty(opts.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
-	baseURL := firstNonEmpty(opts.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
 	if opts.DryRun {
 		return printReviewPlan(f, tr, session, model, baseURL, reviewMemory, reviewSkills, due)
-	}
-	if model == "" {
-		return usageErrorf("no model: pass --model, set review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
 	}
 	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
 	if baseURL != "" {
@@ -225,6 +228,8 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		return err
 	}
 	switch {
+	case sum.Status == review.StatusFailed && cmd.Context().Err() != nil:
+		return &silentError{code: exitInterrupted}
 	case sum.Status == review.StatusFailed:
 		return &silentError{code: exitFailure}
 	case sum.MergeError != "":
