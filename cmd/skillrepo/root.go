@@ -139,6 +139,8 @@ archive, restore and rollback are git operations.`,
 		newSkillCmd(f),
 		newSyncCmd(f),
 		newUsageCmd(f),
+		newReviewCmd(f),
+		newMemoryCmd(f),
 	)
 	return cmd
 }
