@@ -47,16 +47,19 @@ func (o *Options) Validate() error {
 	if !o.Profile.valid() {
 		return fmt.Errorf("unknown profile %q: want one of %s", o.Profile, profileList())
 	}
-	if len(o.Paths) == 0 {
-		o.Paths = []string{"."}
-	}
-	for k, p := range o.Paths {
-		c := path.Clean(strings.TrimPrefix(p, "./"))
-		if !fs.ValidPath(c) {
-			return fmt.Errorf("path %q: not a slash-separated path inside the linted root", p)
+	paths := []string{"."}
+	if len(o.Paths) > 0 {
+		// A copy: cleaning must not rewrite the caller's slice.
+		paths = make([]string, len(o.Paths))
+		for k, p := range o.Paths {
+			c := path.Clean(strings.TrimPrefix(p, "./"))
+			if !fs.ValidPath(c) {
+				return fmt.Errorf("path %q: not a slash-separated path inside the linted root", p)
+			}
+			paths[k] = c
 		}
-		o.Paths[k] = c
 	}
+	o.Paths = paths
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
 	}

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -248,21 +249,9 @@ func TestDeterministicOrder(t *testing.T) {
 	}
 	one := check(t, files, Options{Workers: 1})
 	many := check(t, files, Options{Workers: 8})
-	if len(one.Findings) != 16 || !equalFindings(one.Findings, many.Findings) {
+	if len(one.Findings) != 16 || !slices.Equal(one.Findings, many.Findings) {
 		t.Fatalf("reports differ or wrong size:\n%+v\n%+v", one.Findings, many.Findings)
 	}
-}
-
-func equalFindings(a, b []Finding) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestSymlinks uses a real folder: links inside the root are followed,

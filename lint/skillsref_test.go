@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -164,7 +165,7 @@ func TestSkillsRefConformance(t *testing.T) {
 						// the API's validate() result is the message.
 						want = apiErrors
 					}
-					if !equalStrings(got, want) {
+					if !slices.Equal(got, want) {
 						t.Errorf("validate %s:\n got %q\nwant %q", run.target, got, want)
 					}
 					if rep.HasErrors() != (run.exit != 0) {
@@ -212,16 +213,4 @@ func messages(rep *Report) []string {
 		out = append(out, f.Message)
 	}
 	return out
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
 }
