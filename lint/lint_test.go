@@ -317,3 +317,26 @@ func TestSymlinks(t *testing.T) {
 		})
 	}
 }
+
+// TestRuleTable checks the rule table itself: unique kebab-case IDs, a
+// summary, and a valid letter per profile.
+func TestRuleTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range ruleTable {
+		if seen[r.ID] || r.ID != strings.ToLower(r.ID) || strings.ContainsAny(r.ID, " _") || r.Summary == "" {
+			t.Errorf("bad or duplicate rule %+v", r)
+		}
+		seen[r.ID] = true
+		if len(r.levels) != len(Profiles()) || strings.Trim(r.levels, "ewi-") != "" {
+			t.Errorf("rule %s: levels %q", r.ID, r.levels)
+		}
+	}
+	if r, ok := LookupRule("link-dangling"); !ok || r.Default(ProfileSpec) != Error || r.Default(ProfileSkillsRef) != Off {
+		t.Errorf("link-dangling = %+v", r)
+	}
+	for _, s := range []string{"error", "warning", "info", "off"} {
+		if v, err := ParseSeverity(s); err != nil || v.String() != s {
+			t.Errorf("ParseSeverity(%q) = %v, %v", s, v, err)
+		}
+	}
+}

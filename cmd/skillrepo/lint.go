@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -17,11 +18,12 @@ import (
 )
 
 type lintOptions struct {
-	f       *factory
-	Paths   []string
-	Profile string
-	Format  string
-	Strict  bool
+	f         *factory
+	Paths     []string
+	Profile   string
+	Format    string
+	Strict    bool
+	ListRules bool
 }
 
 func newLintCmd(f *factory) *cobra.Command {
@@ -48,9 +50,13 @@ Exit status: 0 no errors, 1 errors found, 2 usage error.`,
   skillrepo lint ~/.hermes/skills --profile hermes
   skillrepo lint skills/ --format github
   skillrepo lint --format sarif > lint.sarif
-  skillrepo lint my-skill/SKILL.md --profile skills-ref`,
+  skillrepo lint my-skill/SKILL.md --profile skills-ref
+  skillrepo lint --list-rules`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths = args
+			if opts.ListRules {
+				return listRules(f)
+			}
 			if f.JSON {
 				if cmd.Flags().Changed("format") && opts.Format != "json" {
 					return usageErrorf("--json and --format %s disagree", opts.Format)
@@ -63,7 +69,44 @@ Exit status: 0 no errors, 1 errors found, 2 usage error.`,
 	cmd.Flags().StringVar(&opts.Profile, "profile", "", "runtime rules: spec, skills-ref, claude-code, codex or hermes (default from config, else spec)")
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output: text, json, github or sarif")
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "treat warnings as errors")
+	cmd.Flags().BoolVar(&opts.ListRules, "list-rules", false, "list the rule IDs and their severity under each profile")
 	return cmd
+}
+
+// lintRuleJSON is one rule in `lint --list-rules --json`.
+type lintRuleJSON struct {
+	ID       string            `json:"id"`
+	Summary  string            `json:"summary"`
+	Severity map[string]string `json:"severity"`
+}
+
+func listRules(f *factory) error {
+	rules := lint.Rules()
+	if f.JSON {
+		out := make([]lintRuleJSON, 0, len(rules))
+		for _, r := range rules {
+			sev := map[string]string{}
+			for _, p := range lint.Profiles() {
+				sev[string(p)] = r.Default(p).String()
+			}
+			out = append(out, lintRuleJSON{ID: r.ID, Summary: r.Summary, Severity: sev})
+		}
+		return printJSON(f.IO.Out, out)
+	}
+	w := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprint(w, "RULE")
+	for _, p := range lint.Profiles() {
+		fmt.Fprintf(w, "\t%s", strings.ToUpper(string(p)))
+	}
+	fmt.Fprintln(w, "\tSUMMARY")
+	for _, r := range rules {
+		fmt.Fprint(w, r.ID)
+		for _, p := range lint.Profiles() {
+			fmt.Fprintf(w, "\t%s", r.Default(p))
+		}
+		fmt.Fprintf(w, "\t%s\n", r.Summary)
+	}
+	return w.Flush()
 }
 
 // lintRun is one Check: a root folder, the paths in it, and the prefix
