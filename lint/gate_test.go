@@ -9,9 +9,9 @@ import (
 
 func TestGate(t *testing.T) {
 	fsys := fstest.MapFS{
-		"good/SKILL.md": {Data: []byte("---\nname: good\ndescription: Use when testing the gate.\n---\n# Good\nSee [r](references/r.md).\n")},
+		"good/SKILL.md":        {Data: []byte("---\nname: good\ndescription: Use when testing the gate.\n---\n# Good\nSee [r](references/r.md).\n")},
 		"good/references/r.md": {Data: []byte("r\n")},
-		"bad/SKILL.md":  {Data: []byte("---\nname: bad\ndescription: Use when testing the gate.\n---\n# Bad\nSee [missing](references/missing.md).\n")},
+		"bad/SKILL.md":         {Data: []byte("---\nname: bad\ndescription: Use when testing the gate.\n---\n# Bad\nSee [missing](references/missing.md).\n")},
 	}
 	if err := Gate(fsys, []string{"good", "gone"}, nil); err != nil {
 		t.Errorf("clean tree refused: %v", err)
