@@ -196,10 +196,7 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts Met
 	if err != nil {
 		return nil, err
 	}
-	out.Update = res
-	if len(res.Commits) > 0 {
-		out.Commit = res.Commits[len(res.Commits)-1]
-	}
+	out.Update, out.Commit = res, lastCommit(res)
 	if out.Changed && res.CheckedOut && !opts.DryRun {
 		// Best effort, as all telemetry: the commit already landed.
 		_ = l.Usage().Update(func(recs map[string]*UsageRecord) error {
@@ -274,10 +271,7 @@ func (l *Library) setOwner(ctx context.Context, name string, curator bool, opts 
 	if err != nil {
 		return nil, err
 	}
-	out.Update = res
-	if len(res.Commits) > 0 {
-		out.Commit = res.Commits[len(res.Commits)-1]
-	}
+	out.Update, out.Commit = res, lastCommit(res)
 	return out, nil
 }
 
@@ -393,10 +387,7 @@ func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) 
 	if err != nil {
 		return nil, err
 	}
-	out.Update = res
-	if len(res.Commits) > 0 {
-		out.Commit = res.Commits[len(res.Commits)-1]
-	}
+	out.Update, out.Commit = res, lastCommit(res)
 	return out, nil
 }
 
@@ -434,4 +425,12 @@ func refusePinned(tx *Tx, si SkillInfo) error {
 		return refusedf("skill %q is pinned and cannot be deleted or archived; patches and edits are allowed; run 'skillrepo skill unpin %s' first", si.Name, si.Name)
 	}
 	return nil
+}
+
+// lastCommit is the newest commit an update made (zero: none).
+func lastCommit(res *UpdateResult) plumbing.Hash {
+	if res == nil || len(res.Commits) == 0 {
+		return plumbing.ZeroHash
+	}
+	return res.Commits[len(res.Commits)-1]
 }

@@ -4,7 +4,8 @@
 // 240 lines is patched by every tenth commit (about 200 touches, by all
 // origins, with review ids and models), renamed into a category, archived,
 // restored, and patched on a proposal branch that is merged with a merge
-// commit. The other commits patch random skills, as bench/genrepo does.
+// commit. The other commits append a lesson to a random skill. The skills'
+// content comes from bench/genlib (one support file each).
 //
 //	go run ./bench/histgen -out /tmp/lib -skills 10000 -commits 2000 -layout flat
 //
@@ -18,44 +19,31 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"path"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/bench/genlib"
 )
 
 func main() {
 	out := flag.String("out", "", "library folder to create (must not exist)")
 	skills := flag.Int("skills", 10000, "number of skills besides the hot one")
 	commits := flag.Int("commits", 2000, "number of commits on main, the import included")
-	layout := flag.String("layout", "flat", "flat (<name>/SKILL.md) or category (<cat>/<name>/SKILL.md, 100 per category)")
+	layout := flag.String("layout", "flat", "flat (<name>/SKILL.md) or category (100 folders of <cat>/<name>/SKILL.md)")
 	seed := flag.Int64("seed", 1, "random seed")
 	flag.Parse()
 	if *out == "" || (*layout != "flat" && *layout != "category") || *commits < 100 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := generate(*out, *skills, *commits, *layout, *seed); err != nil {
+	o := genlib.Options{Skills: *skills, Support: 1, BodyLines: 20, Seed: *seed}
+	if *layout == "category" {
+		o.Categories = 100
+	}
+	if err := generate(*out, o, *commits); err != nil {
 		fmt.Fprintln(os.Stderr, "histgen:", err)
 		os.Exit(1)
 	}
-}
-
-func skillDir(i int, layout string) string {
-	name := fmt.Sprintf("skill-%05d", i)
-	if layout == "flat" {
-		return name
-	}
-	return fmt.Sprintf("cat-%03d/%s", i/100, name)
-}
-
-func skillMD(i, rev int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "---\nname: skill-%05d\ndescription: Use when task %d comes up. Steps and pitfalls.\n---\n# Skill %d\n\n", i, i, i)
-	for k := 0; k < 8; k++ {
-		fmt.Fprintf(&b, "%d. Step %d of the procedure for task %d.\n", k+1, k+1, i)
-	}
-	for r := 1; r <= rev; r++ {
-		fmt.Fprintf(&b, "- lesson %d learned in revision %d\n", r, r)
-	}
-	return b.String()
 }
 
 // hot is the heavily edited skill: its name and 240 body lines.
@@ -77,7 +65,8 @@ func (h *hot) render() string {
 var origins = []string{"background-review", "user", "foreground", "curator"}
 var models = []string{"qwen3-32b", "llama-3.3-70b", "gpt-4.1-mini"}
 
-func generate(out string, nSkills, nCommits int, layout string, seed int64) error {
+func generate(out string, o genlib.Options, nCommits int) error {
+	nSkills := o.Skills
 	if _, err := os.Stat(out); err == nil {
 		return fmt.Errorf("%s exists", out)
 	}
@@ -95,7 +84,7 @@ func generate(out string, nSkills, nCommits int, layout string, seed int64) erro
 		return err
 	}
 	w := bufio.NewWriterSize(stdin, 1<<20)
-	rng := rand.New(rand.NewSource(seed))
+	rng := rand.New(rand.NewSource(o.Seed))
 	when := int64(1764000000)
 	mark := 0
 	data := func(s string) { fmt.Fprintf(w, "data %d\n%s\n", len(s), s) }
@@ -134,22 +123,35 @@ func generate(out string, nSkills, nCommits int, layout string, seed int64) erro
 		msg += fmt.Sprintf("Skill-Imported-Agent: skill-%05d\n", i)
 	}
 	tip := commit("refs/heads/main", msg)
-	fmt.Fprintf(w, "M 100644 inline .skillrepo/config.yaml\n")
-	data("version: 1\nmain_branch: main\n")
 	fmt.Fprintf(w, "M 100644 inline .gitignore\n")
 	data("/.usage.json\n/.usage.json.*\n")
-	for i := 0; i < nSkills; i++ {
-		fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", skillDir(i, layout))
-		data(skillMD(i, 0))
-		if i%10 == 0 {
-			fmt.Fprintf(w, "M 100644 inline %s/references/notes.md\n", skillDir(i, layout))
-			data(fmt.Sprintf("# Notes for skill %d\n\nDetails.\n", i))
+	skillMD := make([]string, nSkills) // current SKILL.md of each skill
+	if err := genlib.Files(o, func(f genlib.File) error {
+		if strings.HasSuffix(f.Path, "/SKILL.md") {
+			var i int
+			if _, err := fmt.Sscanf(path.Base(path.Dir(f.Path)), "skill-%d", &i); err == nil && i < nSkills {
+				skillMD[i] = string(f.Data)
+			}
 		}
+		fmt.Fprintf(w, "M 100644 inline %s\n", f.Path)
+		data(string(f.Data))
+		return nil
+	}); err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", hotDir)
 	data(h.render())
 
-	revs := make([]int, nSkills)
+	lessons := make([]int, nSkills)
+	// patchSkill appends a lesson to skill i on main.
+	patchSkill := func(i int, origin string, c int) {
+		lessons[i]++
+		skillMD[i] += fmt.Sprintf("- lesson %d learned in commit %d\n", lessons[i], c)
+		name := genlib.SkillName(i)
+		tip = commit("refs/heads/main", fmt.Sprintf("skill: patch %s\n\n%s", name, trailers("patch", name, origin, c)), tip)
+		fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", genlib.SkillDir(i, o))
+		data(skillMD[i])
+	}
 	patchHot := func(ref string, c int, parents ...int) int {
 		k := rng.Intn(len(h.lines))
 		h.lines[k] = fmt.Sprintf("%d. Hot step %d, revised in commit %d.", k+1, k+1, c)
@@ -191,10 +193,7 @@ func generate(out string, nSkills, nCommits int, layout string, seed int64) erro
 			for k := 0; k < 3; k++ {
 				p = patchHot("refs/heads/proposals/r-9000", 9000+k, p)
 			}
-			tip = commit("refs/heads/main", "skill: patch skill-00001\n\n"+trailers("patch", "skill-00001", "user", c), tip)
-			revs[1]++
-			fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", skillDir(1, layout))
-			data(skillMD(1, revs[1]))
+			patchSkill(1, "user", c)
 			tip = commit("refs/heads/main", "Merge proposal r-9000\n\nApproved-By: Bench <bench@example.com>\n", tip, p)
 			fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", hotDir)
 			data(h.render())
@@ -202,12 +201,7 @@ func generate(out string, nSkills, nCommits int, layout string, seed int64) erro
 		case c%10 == 0:
 			tip = patchHot("refs/heads/main", c, tip)
 		default:
-			i := rng.Intn(nSkills)
-			revs[i]++
-			origin := origins[rng.Intn(len(origins))]
-			tip = commit("refs/heads/main", fmt.Sprintf("skill: patch skill-%05d\n\n%s", i, trailers("patch", fmt.Sprintf("skill-%05d", i), origin, c)), tip)
-			fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", skillDir(i, layout))
-			data(skillMD(i, revs[i]))
+			patchSkill(rng.Intn(nSkills), origins[rng.Intn(len(origins))], c)
 		}
 	}
 	if err := w.Flush(); err != nil {
