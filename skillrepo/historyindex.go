@@ -550,14 +550,14 @@ func (r *rawReader) close() { r.packs.close() }
 const maxRawTrees = 4096
 
 func (r *rawReader) read(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
-	if obj, ok, err := r.packs.read(h); ok {
+	// The pack reader answers for packed objects; what it does not have
+	// or cannot read (a loose object, an alternate, a damaged pack) is
+	// left to go-git, whose error is the one reported.
+	if obj, ok, _ := r.packs.read(h); ok {
 		if obj.typ != typ {
 			return nil, fmt.Errorf("read %s %s: it is a %s", typ, h, obj.typ)
 		}
 		return obj.data, nil
-	} else if err != nil {
-		// A pack we cannot read: let go-git try.
-		_ = err
 	}
 	obj, err := r.l.repo.Storer.EncodedObject(typ, h)
 	if err != nil {
@@ -871,6 +871,3 @@ func rawLookupDir(t *rawTree, name string) (plumbing.Hash, bool) {
 	}
 	return plumbing.ZeroHash, false
 }
-
-// errNotInHistory marks a name no commit of the walk ever had.
-var errNotInHistory = fmt.Errorf("skill never existed on this branch: %w", ErrNotFound)
