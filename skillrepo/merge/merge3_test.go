@@ -218,4 +218,3 @@ func TestMerge3(t *testing.T) {
 		})
 	}
 }
-
