@@ -126,17 +126,22 @@ func checkAgainstGit(t testing.TB, base, ours, theirs string, got Result) {
 // diffs agree must merge identically.
 func sameDiffsAsGit(t testing.TB, base, ours, theirs string) bool {
 	t.Helper()
+	return sameDiffAsGit(t, base, ours) && sameDiffAsGit(t, base, theirs)
+}
+
+// sameDiffAsGit reports whether our line diff of a to b is git's.
+func sameDiffAsGit(t testing.TB, a, b string) bool {
+	t.Helper()
 	tok := tokenizer{ids: make(map[string]rune)}
-	toks := func(s string) []rune {
-		r, err := tok.tokens(splitLines([]byte(s)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
+	at, err := tok.tokens(splitLines([]byte(a)))
+	if err != nil {
+		t.Fatal(err)
 	}
-	b, o, th := toks(base), toks(ours), toks(theirs)
-	return slices.Equal(diffHunks(b, o), gitDiffHunks(t, base, ours)) &&
-		slices.Equal(diffHunks(b, th), gitDiffHunks(t, base, theirs))
+	bt, err := tok.tokens(splitLines([]byte(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.Equal(diffHunks(at, bt), gitDiffHunks(t, a, b))
 }
 
 // randomLines returns up to n lines drawn from a small alphabet, so that
