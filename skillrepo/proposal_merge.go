@@ -1,0 +1,325 @@
+package skillrepo
+
+// Approving a proposal is a three-way merge of trees (design.md §4, §7):
+// go-git only fast-forwards, so the merge base, the per-path merge and the
+// merge commit are ours. The merge base is found by git's own walk
+// ("paint down to common": both tips are walked newest first until every
+// path from them meets), which visits only the commits since the fork.
+// The trees are compared level by level by hash, so a 10,000-skill tree
+// costs the directories that differ, not the whole tree.
+
+import (
+	"bytes"
+	"container/heap"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/skillrepo/skillrepo/skillrepo/merge"
+)
+
+// commitMeta is what ancestry walks need from a commit.
+type commitMeta struct {
+	parents []plumbing.Hash
+	time    int64 // committer time, seconds
+}
+
+// history reads commit headers, caching them for one operation.
+type history struct {
+	store *objectStore
+	metas map[plumbing.Hash]commitMeta
+}
+
+func newHistory(store *objectStore) *history {
+	return &history{store: store, metas: map[plumbing.Hash]commitMeta{}}
+}
+
+func (h *history) meta(c plumbing.Hash) (commitMeta, error) {
+	if m, ok := h.metas[c]; ok {
+		return m, nil
+	}
+	var raw []byte
+	if b, ok := h.store.pending[c]; ok {
+		raw = b
+	} else {
+		obj, err := h.store.l.repo.Storer.EncodedObject(plumbing.CommitObject, c)
+		if err != nil {
+			return commitMeta{}, fmt.Errorf("read commit %s: %w", c, err)
+		}
+		r, err := obj.Reader()
+		if err != nil {
+			return commitMeta{}, err
+		}
+		raw, err = io.ReadAll(io.LimitReader(r, 1<<16))
+		r.Close()
+		if err != nil {
+			return commitMeta{}, fmt.Errorf("read commit %s: %w", c, err)
+		}
+	}
+	m := commitMeta{}
+	for _, line := range bytes.Split(raw, []byte("\n")) {
+		if len(line) == 0 {
+			break
+		}
+		switch {
+		case bytes.HasPrefix(line, []byte("parent ")) && len(line) >= 47:
+			m.parents = append(m.parents, plumbing.NewHash(string(line[7:47])))
+		case bytes.HasPrefix(line, []byte("committer ")):
+			// "committer Name <email> 1764500000 +0000"
+			f := strings.Fields(string(line[bytes.LastIndexByte(line, '>')+1:]))
+			if len(f) > 0 {
+				m.time, _ = strconv.ParseInt(f[0], 10, 64)
+			}
+		}
+	}
+	h.metas[c] = m
+	return m, nil
+}
+
+// Paint flags of the merge-base walk.
+const (
+	fromOurs uint8 = 1 << iota
+	fromTheirs
+	stale
+	found
+)
+
+// mergeBase returns the best common ancestor of a and b (zero when they
+// share no history) and the commits reachable from b but not from a (b's
+// own commits since the fork, newest first). When there are several best
+// ancestors (criss-cross merges) the most recent one is used.
+func (h *history) mergeBase(a, b plumbing.Hash) (base plumbing.Hash, onlyB []plumbing.Hash, err error) {
+	if a == b {
+		return a, nil, nil
+	}
+	flags := map[plumbing.Hash]uint8{a: fromOurs, b: fromTheirs}
+	q := &commitQueue{}
+	for _, c := range []plumbing.Hash{a, b} {
+		m, err := h.meta(c)
+		if err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		heap.Push(q, queued{c, m.time})
+	}
+	var bases []plumbing.Hash
+	for q.hasNonStale(flags) {
+		c := heap.Pop(q).(queued).hash
+		f := flags[c] & (fromOurs | fromTheirs | stale)
+		switch {
+		case f == fromOurs|fromTheirs:
+			if flags[c]&found == 0 {
+				flags[c] |= found
+				bases = append(bases, c)
+			}
+			f |= stale
+		case f == fromTheirs:
+			onlyB = append(onlyB, c)
+		}
+		m, err := h.meta(c)
+		if err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		for _, p := range m.parents {
+			if flags[p]&f == f {
+				continue
+			}
+			pm, err := h.meta(p)
+			if err != nil {
+				return plumbing.ZeroHash, nil, err
+			}
+			flags[p] |= f
+			heap.Push(q, queued{p, pm.time})
+		}
+	}
+	// A commit first reached from b alone may have been reached from a
+	// later (clock skew); keep only commits a cannot reach.
+	kept := onlyB[:0]
+	for _, c := range onlyB {
+		if flags[c]&fromOurs == 0 {
+			kept = append(kept, c)
+		}
+	}
+	if len(bases) == 0 {
+		return plumbing.ZeroHash, kept, nil
+	}
+	return bases[0], kept, nil
+}
+
+type queued struct {
+	hash plumbing.Hash
+	time int64
+}
+
+// commitQueue pops the newest commit first.
+type commitQueue []queued
+
+func (q commitQueue) Len() int           { return len(q) }
+func (q commitQueue) Less(i, j int) bool { return q[i].time > q[j].time }
+func (q commitQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *commitQueue) Push(x any)        { *q = append(*q, x.(queued)) }
+func (q *commitQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
+func (q commitQueue) hasNonStale(flags map[plumbing.Hash]uint8) bool {
+	for _, c := range q {
+		if flags[c.hash]&stale == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// treeCache decodes each tree once per operation: proposals forked from
+// the same main share their base and ours trees.
+type treeCache struct {
+	store *objectStore
+	trees map[plumbing.Hash][]treeEntry
+}
+
+func newTreeCache(store *objectStore) *treeCache {
+	return &treeCache{store: store, trees: map[plumbing.Hash][]treeEntry{}}
+}
+
+func (c *treeCache) entries(h plumbing.Hash) ([]treeEntry, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	if e, ok := c.trees[h]; ok {
+		return e, nil
+	}
+	e, err := c.store.tree(h)
+	if err != nil {
+		return nil, err
+	}
+	c.trees[h] = e
+	return e, nil
+}
+
+// differingFiles returns the files of each tree that lie in directories
+// whose hashes are not equal in all of them: exactly what a merge or a
+// diff needs (a subtree equal everywhere is skipped unread).
+func (c *treeCache) differingFiles(roots ...plumbing.Hash) ([]merge.Tree, error) {
+	out := make([]merge.Tree, len(roots))
+	for i := range out {
+		out[i] = merge.Tree{}
+	}
+	var walk func(dir string, trees []plumbing.Hash) error
+	walk = func(dir string, trees []plumbing.Hash) error {
+		if allEqual(trees) {
+			return nil
+		}
+		byName := map[string][]*treeEntry{}
+		var names []string
+		for i, t := range trees {
+			entries, err := c.entries(t)
+			if err != nil {
+				return err
+			}
+			for k := range entries {
+				e := &entries[k]
+				if byName[e.Name] == nil {
+					byName[e.Name] = make([]*treeEntry, len(trees))
+					names = append(names, e.Name)
+				}
+				byName[e.Name][i] = e
+			}
+		}
+		for _, name := range names {
+			es := byName[name]
+			p := name
+			if dir != "" {
+				p = dir + "/" + name
+			}
+			subtrees := make([]plumbing.Hash, len(trees))
+			hasDir := false
+			for i, e := range es {
+				switch {
+				case e == nil:
+				case e.Mode == filemode.Dir:
+					subtrees[i], hasDir = e.Hash, true
+				default:
+					out[i][p] = merge.Entry{ID: e.Hash.String(), Mode: merge.Mode(e.Mode)}
+				}
+			}
+			if hasDir {
+				if err := walk(p, subtrees); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk("", roots); err != nil {
+		return nil, err
+	}
+	// Files equal in every tree came along with a differing directory:
+	// drop them, the merge does not need them.
+	for p, e := range out[0] {
+		same := true
+		for _, t := range out[1:] {
+			if o, ok := t[p]; !ok || o != e {
+				same = false
+				break
+			}
+		}
+		if same {
+			for _, t := range out {
+				delete(t, p)
+			}
+		}
+	}
+	return out, nil
+}
+
+func allEqual(hs []plumbing.Hash) bool {
+	for _, h := range hs[1:] {
+		if h != hs[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// blobReader adapts the object store to merge.BlobReader.
+type blobReader struct{ store *objectStore }
+
+func (b blobReader) ReadBlob(id string) ([]byte, error) {
+	return b.store.blob(plumbing.NewHash(id))
+}
+
+// mergeTrees merges theirs into ours from base, all given as root trees.
+func mergeTrees(cache *treeCache, base, ours, theirs plumbing.Hash, labels merge.Labels) (merge.TreeResult, error) {
+	trees, err := cache.differingFiles(base, ours, theirs)
+	if err != nil {
+		return merge.TreeResult{}, err
+	}
+	return merge.MergeTrees(trees[0], trees[1], trees[2], blobReader{cache.store}, labels)
+}
+
+// stageMerge stages a clean merge's changes on top of the transaction's
+// tree (which must be "ours").
+func stageMerge(tx *Tx, changes []merge.Change) error {
+	for _, c := range changes {
+		switch {
+		case c.Deleted:
+			tx.stage(c.Path, change{del: true})
+		case c.Entry.ID == "":
+			h, err := tx.store.put(plumbing.BlobObject, c.Content)
+			if err != nil {
+				return err
+			}
+			tx.stage(c.Path, change{hash: h, mode: filemode.FileMode(c.Entry.Mode)})
+		default:
+			tx.stage(c.Path, change{hash: plumbing.NewHash(c.Entry.ID), mode: filemode.FileMode(c.Entry.Mode)})
+		}
+	}
+	return nil
+}
