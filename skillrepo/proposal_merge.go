@@ -13,6 +13,7 @@ import (
 	"container/heap"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -91,62 +92,164 @@ const (
 // mergeBase returns the best common ancestor of a and b (zero when they
 // share no history) and the commits reachable from b but not from a (b's
 // own commits since the fork, newest first). When there are several best
-// ancestors (criss-cross merges) the most recent one is used.
+// ancestors (criss-cross merges) the first one met is used.
 func (h *history) mergeBase(a, b plumbing.Hash) (base plumbing.Hash, onlyB []plumbing.Hash, err error) {
 	if a == b {
 		return a, nil, nil
 	}
-	flags := map[plumbing.Hash]uint8{a: fromOurs, b: fromTheirs}
-	q := &commitQueue{}
-	for _, c := range []plumbing.Hash{a, b} {
-		m, err := h.meta(c)
-		if err != nil {
-			return plumbing.ZeroHash, nil, err
-		}
-		heap.Push(q, queued{c, m.time})
+	w := &paintWalk{h: h, flags: map[plumbing.Hash]uint8{}}
+	if err := w.paint(a, fromOurs); err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	if err := w.paint(b, fromTheirs); err != nil {
+		return plumbing.ZeroHash, nil, err
 	}
 	var bases []plumbing.Hash
-	for q.hasNonStale(flags) {
-		c := heap.Pop(q).(queued).hash
-		f := flags[c] & (fromOurs | fromTheirs | stale)
+	for w.hasNonStale() {
+		c := heap.Pop(&w.q).(queued).hash
+		f := w.flags[c] & (fromOurs | fromTheirs | stale)
 		switch {
 		case f == fromOurs|fromTheirs:
-			if flags[c]&found == 0 {
-				flags[c] |= found
+			if w.flags[c]&found == 0 {
+				w.flags[c] |= found
 				bases = append(bases, c)
 			}
 			f |= stale
 		case f == fromTheirs:
 			onlyB = append(onlyB, c)
 		}
-		m, err := h.meta(c)
-		if err != nil {
+		if err := w.paintParents(c, f); err != nil {
 			return plumbing.ZeroHash, nil, err
 		}
-		for _, p := range m.parents {
-			if flags[p]&f == f {
-				continue
-			}
-			pm, err := h.meta(p)
-			if err != nil {
+	}
+	// A commit first reached from b alone can still be an ancestor of a
+	// through a common ancestor the walk left in the queue (commit times
+	// tie). Finish painting down to the oldest such commit, then keep only
+	// commits a cannot reach. (With clock skew this may keep a commit a can
+	// reach, as git rev-list may.)
+	if len(onlyB) > 0 {
+		oldest := int64(math.MaxInt64)
+		for _, c := range onlyB {
+			oldest = min(oldest, h.metas[c].time)
+		}
+		for w.q.Len() > 0 && w.q[0].time >= oldest {
+			c := heap.Pop(&w.q).(queued).hash
+			if err := w.paintParents(c, w.flags[c]&(fromOurs|fromTheirs|stale)); err != nil {
 				return plumbing.ZeroHash, nil, err
 			}
-			flags[p] |= f
-			heap.Push(q, queued{p, pm.time})
 		}
 	}
-	// A commit first reached from b alone may have been reached from a
-	// later (clock skew); keep only commits a cannot reach.
 	kept := onlyB[:0]
 	for _, c := range onlyB {
-		if flags[c]&fromOurs == 0 {
+		if w.flags[c]&fromOurs == 0 {
 			kept = append(kept, c)
 		}
 	}
 	if len(bases) == 0 {
 		return plumbing.ZeroHash, kept, nil
 	}
-	return bases[0], kept, nil
+	best, err := h.removeRedundant(bases)
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	return best[0], kept, nil
+}
+
+// paintWalk is the state of one merge-base walk: paint flags and the queue
+// of commits to visit, newest first.
+type paintWalk struct {
+	h     *history
+	flags map[plumbing.Hash]uint8
+	q     commitQueue
+}
+
+// paint adds flags f to commit c and queues it when that is news.
+func (w *paintWalk) paint(c plumbing.Hash, f uint8) error {
+	if w.flags[c]&f == f {
+		return nil
+	}
+	m, err := w.h.meta(c)
+	if err != nil {
+		return err
+	}
+	w.flags[c] |= f
+	heap.Push(&w.q, queued{c, m.time})
+	return nil
+}
+
+func (w *paintWalk) paintParents(c plumbing.Hash, f uint8) error {
+	m, err := w.h.meta(c)
+	if err != nil {
+		return err
+	}
+	for _, p := range m.parents {
+		if err := w.paint(p, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *paintWalk) hasNonStale() bool {
+	for _, c := range w.q {
+		if w.flags[c.hash]&stale == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// removeRedundant drops the candidates that are ancestors of another: the
+// walk can meet an older common ancestor before a newer one when commit
+// times tie or lie.
+func (h *history) removeRedundant(bases []plumbing.Hash) ([]plumbing.Hash, error) {
+	var best []plumbing.Hash
+	for i, c := range bases {
+		redundant := false
+		for j, d := range bases {
+			if i == j {
+				continue
+			}
+			r, err := h.reaches(d, c)
+			if err != nil {
+				return nil, err
+			}
+			if r {
+				redundant = true
+				break
+			}
+		}
+		if !redundant {
+			best = append(best, c)
+		}
+	}
+	return best, nil
+}
+
+// reaches reports whether target is an ancestor of from. It walks the
+// whole history below from when it must (commit times can lie, so no
+// cut-off is safe); it runs only when the walk met several candidates.
+func (h *history) reaches(from, target plumbing.Hash) (bool, error) {
+	seen := map[plumbing.Hash]bool{from: true}
+	todo := []plumbing.Hash{from}
+	for len(todo) > 0 {
+		c := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if c == target {
+			return true, nil
+		}
+		m, err := h.meta(c)
+		if err != nil {
+			return false, err
+		}
+		for _, p := range m.parents {
+			if !seen[p] {
+				seen[p] = true
+				todo = append(todo, p)
+			}
+		}
+	}
+	return false, nil
 }
 
 type queued struct {
@@ -166,15 +269,6 @@ func (q *commitQueue) Pop() any {
 	x := old[len(old)-1]
 	*q = old[:len(old)-1]
 	return x
-}
-
-func (q commitQueue) hasNonStale(flags map[plumbing.Hash]uint8) bool {
-	for _, c := range q {
-		if flags[c.hash]&stale == 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // treeCache decodes each tree once per operation: proposals forked from
