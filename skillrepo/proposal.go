@@ -350,52 +350,16 @@ func contains(ss []string, s string) bool {
 
 // readFiles fills the changed files, line counts and skills touched.
 func (r *proposalReader) readFiles(p *Proposal, baseTree, tipTree plumbing.Hash) error {
-	trees, err := r.trees.differingFiles(baseTree, tipTree)
+	diffs, err := r.fileDiffs(baseTree, tipTree, -1)
 	if err != nil {
 		return err
 	}
-	before, after := trees[0], trees[1]
-	paths := make([]string, 0, len(before)+len(after))
-	for q := range before {
-		paths = append(paths, q)
-	}
-	for q := range after {
-		if _, ok := before[q]; !ok {
-			paths = append(paths, q)
-		}
-	}
-	sort.Strings(paths)
 	skills := map[string]bool{}
-	for _, q := range paths {
-		b, inBefore := before[q]
-		a, inAfter := after[q]
-		fs := FileStat{Path: q, Status: "modified"}
-		switch {
-		case !inBefore:
-			fs.Status = "added"
-		case !inAfter:
-			fs.Status = "deleted"
-		}
-		var old, new []byte
-		if inBefore {
-			if old, err = r.store.blob(plumbing.NewHash(b.ID)); err != nil {
-				return err
-			}
-		}
-		if inAfter {
-			if new, err = r.store.blob(plumbing.NewHash(a.ID)); err != nil {
-				return err
-			}
-		}
-		if merge.IsBinary(old) || merge.IsBinary(new) {
-			fs.Binary = true
-		} else if fs.Added, fs.Deleted, err = merge.DiffStat(old, new); err != nil {
-			return err
-		}
-		p.Added += fs.Added
-		p.Deleted += fs.Deleted
-		p.Files = append(p.Files, fs)
-		if name := r.skillOf(q, baseTree, tipTree); name != "" {
+	for _, d := range diffs {
+		p.Added += d.Added
+		p.Deleted += d.Deleted
+		p.Files = append(p.Files, d.FileStat)
+		if name := r.skillOf(d.Path, baseTree, tipTree); name != "" {
 			skills[name] = true
 		}
 	}
@@ -405,6 +369,117 @@ func (r *proposalReader) readFiles(p *Proposal, baseTree, tipTree plumbing.Hash)
 	}
 	sort.Strings(p.Skills)
 	return nil
+}
+
+// FileDiff is one changed file of a proposal with its unified diff.
+type FileDiff struct {
+	FileStat
+	// OldID and NewID are the blob hashes (zero for an added or deleted
+	// file); OldMode and NewMode the git modes (0 when absent).
+	OldID, NewID     plumbing.Hash
+	OldMode, NewMode uint32
+	// Hunks are the "@@" sections (nil for binary files).
+	Hunks []byte
+}
+
+// fileDiffs compares two trees file by file, sorted by path; with
+// context < 0 it counts lines without producing hunks.
+func (r *proposalReader) fileDiffs(before, after plumbing.Hash, context int) ([]FileDiff, error) {
+	trees, err := r.trees.differingFiles(before, after)
+	if err != nil {
+		return nil, err
+	}
+	old, new := trees[0], trees[1]
+	paths := make([]string, 0, len(old)+len(new))
+	for q := range old {
+		paths = append(paths, q)
+	}
+	for q := range new {
+		if _, ok := old[q]; !ok {
+			paths = append(paths, q)
+		}
+	}
+	sort.Strings(paths)
+	out := make([]FileDiff, 0, len(paths))
+	for _, q := range paths {
+		d := FileDiff{FileStat: FileStat{Path: q, Status: "modified"}}
+		var a, b []byte
+		if e, ok := old[q]; ok {
+			d.OldID, d.OldMode = plumbing.NewHash(e.ID), uint32(e.Mode)
+			if a, err = r.store.blob(d.OldID); err != nil {
+				return nil, err
+			}
+		} else {
+			d.Status = "added"
+		}
+		if e, ok := new[q]; ok {
+			d.NewID, d.NewMode = plumbing.NewHash(e.ID), uint32(e.Mode)
+			if b, err = r.store.blob(d.NewID); err != nil {
+				return nil, err
+			}
+		} else {
+			d.Status = "deleted"
+		}
+		switch {
+		case merge.IsBinary(a) || merge.IsBinary(b):
+			d.Binary = true
+		case context < 0:
+			if d.Added, d.Deleted, err = merge.DiffStat(a, b); err != nil {
+				return nil, err
+			}
+		default:
+			if d.Hunks, err = merge.Unified(a, b, context); err != nil {
+				return nil, err
+			}
+			d.Added, d.Deleted = countDiffLines(d.Hunks)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// countDiffLines counts the "+" and "-" lines of hunks.
+func countDiffLines(hunks []byte) (added, deleted int) {
+	for _, line := range strings.Split(string(hunks), "\n") {
+		switch {
+		case strings.HasPrefix(line, "+"):
+			added++
+		case strings.HasPrefix(line, "-"):
+			deleted++
+		}
+	}
+	return added, deleted
+}
+
+// ProposalDiff returns the proposal and its changes against the merge base
+// with main, as unified diffs with context lines of context. Errors:
+// ErrNotFound.
+func (l *Library) ProposalDiff(id string, context int) (*Proposal, []FileDiff, error) {
+	p, err := l.Proposal(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := l.newProposalReader()
+	if err != nil {
+		return nil, nil, err
+	}
+	before, after := p.Base, p.Tip
+	if p.State == ProposalApproved && len(p.Commits) > 0 {
+		// Merged by git: show what its tip commit changed.
+		before = plumbing.ZeroHash
+		if c, err := l.repo.CommitObject(p.Tip); err == nil && len(c.ParentHashes) > 0 {
+			before = c.ParentHashes[0]
+		}
+	}
+	beforeTree, afterTree, err := r.trees2(before, after)
+	if err != nil {
+		return nil, nil, err
+	}
+	diffs, err := r.fileDiffs(beforeTree, afterTree, max(context, 0))
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, diffs, nil
 }
 
 // skillOf names the skill a file belongs to: the nearest folder above it

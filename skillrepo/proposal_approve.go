@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // ProposalConflictError is a proposal that does not merge into main:
@@ -144,12 +146,15 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 			return err
 		}
 		out.Commit = commit
+		changed := make([]string, len(merged.Changes))
+		for i, c := range merged.Changes {
+			changed[i] = c.Path
+		}
+		snap := &Snapshot{l: l, store: tx.store, commit: commit, tree: tx.tree}
+		if invalid := invalidSkills(snap, changed); len(invalid) > 0 {
+			return &ProposalConflictError{ID: id, Conflicts: invalid}
+		}
 		if opts.Check != nil {
-			changed := make([]string, len(merged.Changes))
-			for i, c := range merged.Changes {
-				changed[i] = c.Path
-			}
-			snap := &Snapshot{l: l, store: tx.store, commit: commit, tree: tx.tree}
 			if err := opts.Check(snap.FS(), changed); err != nil {
 				return &RefusedError{Reason: fmt.Sprintf("approval of %s refused: %v", id, err)}
 			}
@@ -180,6 +185,29 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		out.BranchKept = true
 	}
 	return out, nil
+}
+
+// ReasonInvalidSkill is a merge whose result is not a valid SKILL.md
+// (each side was valid, their combination is not).
+const ReasonInvalidSkill merge.Reason = "invalid"
+
+// invalidSkills validates every SKILL.md the merge changes, as every direct
+// write is validated: a merge must not produce what a write could not.
+func invalidSkills(snap *Snapshot, changed []string) []merge.PathConflict {
+	var out []merge.PathConflict
+	for _, p := range changed {
+		if path.Base(p) != skill.FileName {
+			continue
+		}
+		content, err := snap.ReadFile(p)
+		if err != nil {
+			continue // deleted by the merge
+		}
+		if _, err := skill.Validate(content, skill.ValidateOptions{}); err != nil {
+			out = append(out, merge.PathConflict{Path: p, Reason: ReasonInvalidSkill, Detail: "the merged file is not a valid SKILL.md: " + err.Error()})
+		}
+	}
+	return out
 }
 
 // approvalMessage is the merge commit's message: git's shape ("Merge

@@ -336,3 +336,45 @@ func gitExec(t *testing.T, dir string, env map[string]string, args ...string) *e
 	}
 	return cmd
 }
+
+// TestApproveRefusesInvalidMerge: each side leaves a valid SKILL.md, the
+// line merge of both does not (the proposal drops the steps, main drops
+// the pitfalls, and the body left is blank): approval refuses like a
+// conflict and writes nothing.
+func TestApproveRefusesInvalidMerge(t *testing.T) {
+	l, env := newTestLibrary(t)
+	ctx := context.Background()
+	snap, err := l.Snapshot("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := snap.ReadFile("ci-debugging/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := string(b)
+	title, pitfalls := strings.Index(content, "# Debugging"), strings.Index(content, "\n\n## Pitfalls")
+	if title < 0 || pitfalls < 0 {
+		t.Fatalf("example skill changed shape:\n%s", content)
+	}
+	withoutSteps := content[:title] + content[pitfalls+1:]
+	withoutPitfalls := content[:pitfalls+2]
+	edit := func(branch, from, text string) {
+		t.Helper()
+		if _, err := l.Apply(ctx, ApplyOptions{Branch: branch, From: from, Ops: []Op{{Action: ActionEdit, Name: "ci-debugging", Content: &text}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit(ProposalBranch("v1"), l.MainBranch(), withoutSteps)
+	edit("", "", withoutPitfalls)
+	head := gitCmd(t, l, env, "rev-parse", "main")
+	_, err = l.ApproveProposal(ctx, "v1", ApproveOptions{})
+	var ce *ProposalConflictError
+	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Reason != ReasonInvalidSkill {
+		t.Fatalf("err = %v, want an invalid-skill conflict", err)
+	}
+	if gitCmd(t, l, env, "rev-parse", "main") != head {
+		t.Error("main moved")
+	}
+	assertConsistent(t, l, env)
+}
