@@ -6,11 +6,12 @@ import (
 )
 
 // Unified returns the hunks of a unified diff turning a into b, with
-// context lines of context around each change, as git diff prints them
-// after its file header (without git's function-name suffix on "@@"
-// lines). Changes whose contexts touch share one hunk. A line without a
-// final newline is followed by "\ No newline at end of file". Equal
-// inputs give nil.
+// context lines of context around each change, byte for byte as git diff
+// prints them after its file header when the two line diffs agree.
+// Changes whose contexts touch share one hunk; an "@@" line ends with
+// git's default function name (the nearest earlier line of a that starts
+// with a letter, "_" or "$"); a line without a final newline is followed
+// by "\ No newline at end of file". Equal inputs give nil.
 func Unified(a, b []byte, context int) ([]byte, error) {
 	t := tokenizer{ids: make(map[string]rune)}
 	aLines, bLines := splitLines(a), splitLines(b)
@@ -39,7 +40,11 @@ func Unified(a, b []byte, context int) ([]byte, error) {
 		aEnd := min(last.baseEnd+context, len(aLines))
 		bStart := first.sideStart - (first.baseStart - aStart)
 		bEnd := last.sideEnd + (aEnd - last.baseEnd)
-		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(aStart, aEnd-aStart), hunkRange(bStart, bEnd-bStart))
+		fmt.Fprintf(&out, "@@ -%s +%s @@", hunkRange(aStart, aEnd-aStart), hunkRange(bStart, bEnd-bStart))
+		if fn := funcName(aLines, aStart); fn != "" {
+			out.WriteString(" " + fn)
+		}
+		out.WriteByte('\n')
 		pos := aStart
 		for _, h := range hunks[i:j] {
 			writePrefixed(&out, ' ', aLines[pos:h.baseStart])
@@ -65,6 +70,21 @@ func hunkRange(start, count int) string {
 	default:
 		return fmt.Sprintf("%d,%d", start+1, count)
 	}
+}
+
+// funcName is git's default "function name" of a hunk starting at line
+// start: the nearest line above it that starts like an identifier,
+// truncated to 80 bytes and trimmed of trailing white space.
+func funcName(lines [][]byte, start int) string {
+	for i := start - 1; i >= 0; i-- {
+		l := lines[i]
+		if len(l) == 0 || !(l[0] >= 'a' && l[0] <= 'z' || l[0] >= 'A' && l[0] <= 'Z' || l[0] == '_' || l[0] == '$') {
+			continue
+		}
+		l = l[:min(len(l), 80)]
+		return string(bytes.TrimRight(l, " \t\n\v\f\r"))
+	}
+	return ""
 }
 
 func writePrefixed(out *bytes.Buffer, prefix byte, lines [][]byte) {

@@ -2,14 +2,12 @@ package merge
 
 import (
 	"math/rand/v2"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// gitUnified returns git diff's hunks of a to b, without the file header
-// and without the function-name suffix of "@@" lines.
+// gitUnified returns git diff's hunks of a to b, without the file header.
 func gitUnified(t *testing.T, a, b string, context int) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -21,7 +19,7 @@ func gitUnified(t *testing.T, a, b string, context int) string {
 	if i < 0 {
 		return ""
 	}
-	return regexp.MustCompile(`(?m)^(@@ [^@]* @@).*$`).ReplaceAllString(s[i+1:], "$1")
+	return s[i+1:]
 }
 
 func TestUnified(t *testing.T) {
@@ -37,6 +35,8 @@ func TestUnified(t *testing.T) {
 		{"no newline at end, both", "a\nb", "a\nc"},
 		{"newline added at end", "a\nb", "a\nb\n"},
 		{"newline removed at end", "a\nb\n", "a\nb"},
+		{"function name from an earlier line", "name:\n  x\n  y\n  z\n  w\n  v\n", "name:\n  x\n  y\n  z\n  w\n  V\n"},
+		{"function name cut at 80 bytes", strings.Repeat("L", 90) + " \n1\n2\n3\n4\n", strings.Repeat("L", 90) + " \n1\n2\n3\n4\n5\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
