@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -224,14 +223,13 @@ type proposalReader struct {
 	l        *Library
 	store    *objectStore
 	hist     *history
-	trees    *treeCache
 	main     plumbing.Hash
 	mainTree plumbing.Hash
 }
 
 func (l *Library) newProposalReader() (*proposalReader, error) {
 	store := newObjectStore(l, true)
-	r := &proposalReader{l: l, store: store, hist: newHistory(store), trees: newTreeCache(store)}
+	r := &proposalReader{l: l, store: store, hist: newHistory(store)}
 	main, err := l.ResolveBranch(l.MainBranch())
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err
@@ -281,7 +279,7 @@ func (r *proposalReader) read(id, ref string, tip plumbing.Hash, checkMerge bool
 		return nil, err
 	}
 	if checkMerge && p.State == ProposalOpen && !r.main.IsZero() {
-		res, err := mergeTrees(r.trees, baseTree, r.mainTree, tipTree, proposalLabels(r.l, id))
+		res, err := mergeTrees(r.store, baseTree, r.mainTree, tipTree, proposalLabels(r.l, id))
 		if err != nil {
 			return nil, err
 		}
@@ -385,7 +383,7 @@ type FileDiff struct {
 // fileDiffs compares two trees file by file, sorted by path; with
 // context < 0 it counts lines without producing hunks.
 func (r *proposalReader) fileDiffs(before, after plumbing.Hash, context int) ([]FileDiff, error) {
-	trees, err := r.trees.differingFiles(before, after)
+	trees, err := differingFiles(r.store, before, after)
 	if err != nil {
 		return nil, err
 	}
@@ -487,48 +485,12 @@ func (l *Library) ProposalDiff(id string, context int) (*Proposal, []FileDiff, e
 func (r *proposalReader) skillOf(p string, trees ...plumbing.Hash) string {
 	for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
 		for _, t := range trees {
-			if r.trees.isFile(t, dir+"/"+skill.FileName) {
+			if h, _ := r.l.lookupPath(r.store, t, dir+"/"+skill.FileName); !h.IsZero() {
 				return path.Base(dir)
 			}
 		}
 	}
 	return ""
-}
-
-// isFile reports whether p is a file in the tree rooted at root.
-func (c *treeCache) isFile(root plumbing.Hash, p string) bool {
-	cur := root
-	parts := strings.Split(p, "/")
-	for i, name := range parts {
-		entries, err := c.entries(cur)
-		if err != nil {
-			return false
-		}
-		hit := findTreeEntry(entries, name)
-		if hit == nil {
-			return false
-		}
-		if i == len(parts)-1 {
-			return hit.Mode != filemode.Dir
-		}
-		if hit.Mode != filemode.Dir {
-			return false
-		}
-		cur = hit.Hash
-	}
-	return false
-}
-
-// findTreeEntry finds name in entries sorted in git's tree order, where a
-// directory sorts as "name/": one binary search per possible kind.
-func findTreeEntry(entries []treeEntry, name string) *treeEntry {
-	for _, key := range []string{name, name + "/"} {
-		k := sort.Search(len(entries), func(k int) bool { return treeSortKey(entries[k]) >= key })
-		if k < len(entries) && entries[k].Name == name {
-			return &entries[k]
-		}
-	}
-	return nil
 }
 
 // readRejection reads a rejection record commit: its trailers and the

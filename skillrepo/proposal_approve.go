@@ -119,7 +119,6 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		if base == tip {
 			return errAlreadyMerged
 		}
-		trees := newTreeCache(tx.store)
 		var baseTree plumbing.Hash
 		if !base.IsZero() {
 			if baseTree, _, err = tx.store.commitInfo(base); err != nil {
@@ -130,7 +129,7 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		if err != nil {
 			return err
 		}
-		merged, err := mergeTrees(trees, baseTree, tx.tree, tipTree, proposalLabels(l, id))
+		merged, err := mergeTrees(tx.store, baseTree, tx.tree, tipTree, proposalLabels(l, id))
 		if err != nil {
 			return err
 		}

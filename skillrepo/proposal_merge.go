@@ -271,36 +271,12 @@ func (q *commitQueue) Pop() any {
 	return x
 }
 
-// treeCache decodes each tree once per operation: proposals forked from
-// the same main share their base and ours trees.
-type treeCache struct {
-	store *objectStore
-	trees map[plumbing.Hash][]treeEntry
-}
-
-func newTreeCache(store *objectStore) *treeCache {
-	return &treeCache{store: store, trees: map[plumbing.Hash][]treeEntry{}}
-}
-
-func (c *treeCache) entries(h plumbing.Hash) ([]treeEntry, error) {
-	if h.IsZero() {
-		return nil, nil
-	}
-	if e, ok := c.trees[h]; ok {
-		return e, nil
-	}
-	e, err := c.store.tree(h)
-	if err != nil {
-		return nil, err
-	}
-	c.trees[h] = e
-	return e, nil
-}
-
 // differingFiles returns the files of each tree that lie in directories
 // whose hashes are not equal in all of them: exactly what a merge or a
-// diff needs (a subtree equal everywhere is skipped unread).
-func (c *treeCache) differingFiles(roots ...plumbing.Hash) ([]merge.Tree, error) {
+// diff needs (a subtree equal everywhere is skipped unread, and the store
+// decodes each tree once, so proposals forked from the same main share
+// the work).
+func differingFiles(store *objectStore, roots ...plumbing.Hash) ([]merge.Tree, error) {
 	out := make([]merge.Tree, len(roots))
 	for i := range out {
 		out[i] = merge.Tree{}
@@ -313,7 +289,7 @@ func (c *treeCache) differingFiles(roots ...plumbing.Hash) ([]merge.Tree, error)
 		byName := map[string][]*treeEntry{}
 		var names []string
 		for i, t := range trees {
-			entries, err := c.entries(t)
+			entries, err := store.tree(t)
 			if err != nil {
 				return err
 			}
@@ -390,12 +366,12 @@ func (b blobReader) ReadBlob(id string) ([]byte, error) {
 }
 
 // mergeTrees merges theirs into ours from base, all given as root trees.
-func mergeTrees(cache *treeCache, base, ours, theirs plumbing.Hash, labels merge.Labels) (merge.TreeResult, error) {
-	trees, err := cache.differingFiles(base, ours, theirs)
+func mergeTrees(store *objectStore, base, ours, theirs plumbing.Hash, labels merge.Labels) (merge.TreeResult, error) {
+	trees, err := differingFiles(store, base, ours, theirs)
 	if err != nil {
 		return merge.TreeResult{}, err
 	}
-	return merge.MergeTrees(trees[0], trees[1], trees[2], blobReader{cache.store}, labels)
+	return merge.MergeTrees(trees[0], trees[1], trees[2], blobReader{store}, labels)
 }
 
 // stageMerge stages a clean merge's changes on top of the transaction's

@@ -327,7 +327,7 @@ func (tx *Tx) fastForward(to plumbing.Hash) error {
 	if err != nil {
 		return err
 	}
-	files, err := newTreeCache(tx.store).differingFiles(tx.tree, tree)
+	files, err := differingFiles(tx.store, tx.tree, tree)
 	if err != nil {
 		return err
 	}
