@@ -15,7 +15,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -114,6 +116,10 @@ type Proposal struct {
 	// merge (empty: it merges cleanly).
 	Checked   bool
 	Conflicts []merge.PathConflict
+	// Applied is set for a checked proposal whose changes main already
+	// has (a squash or rebase merge on GitHub, or the same edit made on
+	// main): approving it records the approval and changes no file.
+	Applied bool
 	// Rejection is set for rejected proposals.
 	Rejection *Rejection
 }
@@ -284,6 +290,7 @@ func (r *proposalReader) read(id, ref string, tip plumbing.Hash, checkMerge bool
 			return nil, err
 		}
 		p.Checked, p.Conflicts = true, res.Conflicts
+		p.Applied = res.Clean() && len(res.Changes) == 0 && len(p.Files) > 0
 	}
 	return p, nil
 }
@@ -319,7 +326,7 @@ func (r *proposalReader) readCommits(p *Proposal, own []plumbing.Hash) error {
 			Trailers: ParseTrailers(c.Message),
 		}
 		p.Commits = append(p.Commits, pc)
-		if o := TrailerValue(pc.Trailers, TrailerOrigin); o != "" && !contains(origins, o) {
+		if o := TrailerValue(pc.Trailers, TrailerOrigin); o != "" && !slices.Contains(origins, o) {
 			origins = append(origins, o)
 		}
 		if v := TrailerValue(pc.Trailers, TrailerReviewID); v != "" {
@@ -337,15 +344,6 @@ func (r *proposalReader) readCommits(p *Proposal, own []plumbing.Hash) error {
 	return nil
 }
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // readFiles fills the changed files, line counts and skills touched.
 func (r *proposalReader) readFiles(p *Proposal, baseTree, tipTree plumbing.Hash) error {
 	diffs, err := r.fileDiffs(baseTree, tipTree, -1)
@@ -361,11 +359,7 @@ func (r *proposalReader) readFiles(p *Proposal, baseTree, tipTree plumbing.Hash)
 			skills[name] = true
 		}
 	}
-	p.Skills = make([]string, 0, len(skills))
-	for s := range skills {
-		p.Skills = append(p.Skills, s)
-	}
-	sort.Strings(p.Skills)
+	p.Skills = slices.Sorted(maps.Keys(skills))
 	return nil
 }
 

@@ -25,9 +25,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
-	"sort"
+	"slices"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
@@ -154,7 +155,7 @@ func (l *Library) Push(ctx context.Context, opts RemoteOptions) (*PushResult, er
 
 	// Phase 1: proposals and rejection records, each on its own.
 	var independent []RefUpdate
-	for _, name := range sortedKeys(local) {
+	for _, name := range slices.Sorted(maps.Keys(local)) {
 		if !strings.HasPrefix(name, proposalRefPrefix) && !strings.HasPrefix(name, RejectedRefPrefix) {
 			continue
 		}
@@ -167,7 +168,7 @@ func (l *Library) Push(ctx context.Context, opts RemoteOptions) (*PushResult, er
 	if h, ok := local[mainRef]; ok && h != remote[mainRef] {
 		settled = append(settled, RefUpdate{Ref: mainRef, Old: remote[mainRef], New: h})
 	}
-	for _, name := range sortedKeys(remote) {
+	for _, name := range slices.Sorted(maps.Keys(remote)) {
 		if !strings.HasPrefix(name, proposalRefPrefix) {
 			continue
 		}
@@ -234,15 +235,6 @@ func (l *Library) settledHere(hist *history, local map[string]plumbing.Hash, id 
 		return base == tip, nil
 	}
 	return false, nil
-}
-
-func sortedKeys(m map[string]plumbing.Hash) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // Pull fetches from the remote, brings in its proposal branches and
@@ -345,7 +337,7 @@ func (tx *Tx) fastForward(to plumbing.Hash) error {
 // that fast-forward ours).
 func (l *Library) pullRecords(hist *history, local map[string]plumbing.Hash, opts RemoteOptions, res *PullResult) error {
 	prefix := "refs/skillrepo/remotes/" + opts.Remote + "/rejected/"
-	for _, name := range sortedKeys(local) {
+	for _, name := range slices.Sorted(maps.Keys(local)) {
 		if !strings.HasPrefix(name, prefix) {
 			continue
 		}
@@ -373,7 +365,7 @@ func (l *Library) pullRecords(hist *history, local map[string]plumbing.Hash, opt
 // remote's, skipping settled ones, and deletes local ones main contains.
 func (l *Library) pullProposals(hist *history, local map[string]plumbing.Hash, opts RemoteOptions, res *PullResult) error {
 	prefix := "refs/remotes/" + opts.Remote + "/" + ProposalBranchPrefix
-	for _, name := range sortedKeys(local) {
+	for _, name := range slices.Sorted(maps.Keys(local)) {
 		if !strings.HasPrefix(name, prefix) {
 			continue
 		}
@@ -418,7 +410,7 @@ func (l *Library) pullProposals(hist *history, local map[string]plumbing.Hash, o
 	if !ok {
 		return nil
 	}
-	for _, ref := range sortedKeys(local) {
+	for _, ref := range slices.Sorted(maps.Keys(local)) {
 		if !strings.HasPrefix(ref, proposalRefPrefix) {
 			continue
 		}

@@ -105,6 +105,7 @@ type proposalJSON struct {
 	Deleted    int            `json:"deleted"`
 	Commits    int            `json:"commits"`
 	Mergeable  *bool          `json:"mergeable"`
+	Applied    bool           `json:"applied"`
 	Conflicts  []conflictJSON `json:"conflicts"`
 	RejectedBy string         `json:"rejected_by,omitempty"`
 	Reason     string         `json:"reason,omitempty"`
@@ -130,7 +131,7 @@ func toProposalJSON(p *skillrepo.Proposal) proposalJSON {
 		ID: p.ID, State: string(p.State), Ref: p.Ref, Tip: hashString(p.Tip), Base: hashString(p.Base),
 		Created: rfc3339(p.Created), Updated: rfc3339(p.Updated), Origin: p.Origin, ReviewID: p.ReviewID,
 		Skills: p.Skills, Files: []fileStatJSON{}, Added: p.Added, Deleted: p.Deleted, Commits: len(p.Commits),
-		Conflicts: conflictsJSON(p.Conflicts),
+		Conflicts: conflictsJSON(p.Conflicts), Applied: p.Applied,
 	}
 	if out.Skills == nil {
 		out.Skills = []string{}
@@ -165,6 +166,8 @@ func mergeState(p *skillrepo.Proposal) string {
 		return "rejected"
 	case !p.Checked:
 		return "?"
+	case p.Applied:
+		return "applied"
 	case p.Mergeable():
 		return "yes"
 	}

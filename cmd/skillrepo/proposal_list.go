@@ -22,8 +22,9 @@ func newProposalListCmd(f *factory) *cobra.Command {
 		Short: "List proposals, oldest first, and whether each still merges",
 		Long: `List the proposal branches, oldest first: id, age, origin, review id, skills
 touched, lines added and deleted against the fork point, and whether the
-proposal still merges into main cleanly ("yes", "conflict", or "merged" for a
-branch that git or GitHub already merged). --rejected lists rejected proposals
+proposal still merges into main cleanly: "yes", "conflict", "merged" for a
+branch that git or GitHub already merged, or "applied" when main already has
+its changes (a squash or rebase merge on GitHub). --rejected lists rejected proposals
 with who rejected them and why.`,
 		Example: `  skillrepo proposal list
   skillrepo proposal list --rejected
