@@ -1,5 +1,7 @@
 // Package merge is skillrepo's own three-way merge: a line-level diff3 for
-// one file ([Merge3]) and a path-level merge of whole trees ([MergeTrees]).
+// one file ([Merge3]) and a path-level merge of whole trees ([MergeTrees]),
+// plus the unified diff ([Unified], [DiffStat]) that reviewing a proposal
+// needs, on the same line diff.
 // go-git only fast-forwards, so approving a proposal after main has moved
 // needs this package (design.md §7).
 //
