@@ -11,7 +11,7 @@ import (
 )
 
 // testEnv is a hermetic environment for the library and the git binary.
-func testEnv(t *testing.T) map[string]string {
+func testEnv(t testing.TB) map[string]string {
 	t.Helper()
 	home := t.TempDir()
 	return map[string]string{

@@ -137,6 +137,8 @@ archive, restore and rollback are git operations.`,
 		newSkillCmd(f),
 		newSyncCmd(f),
 		newUsageCmd(f),
+		newReviewCmd(f),
+		newMemoryCmd(f),
 		newProposalCmd(f), newPushCmd(f), newPullCmd(f),
 	)
 	return cmd
