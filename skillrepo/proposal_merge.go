@@ -286,65 +286,67 @@ func differingFiles(store *objectStore, roots ...plumbing.Hash) ([]merge.Tree, e
 		if allEqual(trees) {
 			return nil
 		}
-		byName := map[string][]*treeEntry{}
-		var names []string
+		// Tree entries are sorted in git's order, so one merge pass over
+		// the lists pairs them up without building maps: a flat library's
+		// 10,000-entry root costs comparisons, not allocations.
+		lists := make([][]treeEntry, len(trees))
 		for i, t := range trees {
-			entries, err := store.tree(t)
-			if err != nil {
+			var err error
+			if lists[i], err = store.tree(t); err != nil {
 				return err
 			}
-			for k := range entries {
-				e := &entries[k]
-				if byName[e.Name] == nil {
-					byName[e.Name] = make([]*treeEntry, len(trees))
-					names = append(names, e.Name)
-				}
-				byName[e.Name][i] = e
-			}
 		}
-		for _, name := range names {
-			es := byName[name]
-			p := name
+		idx := make([]int, len(trees))
+		cur := make([]*treeEntry, len(trees))
+		for {
+			var least *treeEntry
+			for i, l := range lists {
+				if idx[i] < len(l) && (least == nil || treeEntryLess(l[idx[i]], *least)) {
+					least = &l[idx[i]]
+				}
+			}
+			if least == nil {
+				return nil
+			}
+			key := *least
+			same := true
+			for i, l := range lists {
+				cur[i] = nil
+				// Not less than the least: the same name and kind.
+				if idx[i] < len(l) && !treeEntryLess(key, l[idx[i]]) {
+					cur[i] = &l[idx[i]]
+					idx[i]++
+				}
+				same = same && cur[i] != nil && cur[i].Hash == key.Hash && cur[i].Mode == key.Mode
+			}
+			if same {
+				continue
+			}
+			p := key.Name
 			if dir != "" {
-				p = dir + "/" + name
+				p = dir + "/" + key.Name
+			}
+			if key.Mode != filemode.Dir {
+				for i, e := range cur {
+					if e != nil {
+						out[i][p] = merge.Entry{ID: e.Hash.String(), Mode: merge.Mode(e.Mode)}
+					}
+				}
+				continue
 			}
 			subtrees := make([]plumbing.Hash, len(trees))
-			hasDir := false
-			for i, e := range es {
-				switch {
-				case e == nil:
-				case e.Mode == filemode.Dir:
-					subtrees[i], hasDir = e.Hash, true
-				default:
-					out[i][p] = merge.Entry{ID: e.Hash.String(), Mode: merge.Mode(e.Mode)}
+			for i, e := range cur {
+				if e != nil {
+					subtrees[i] = e.Hash
 				}
 			}
-			if hasDir {
-				if err := walk(p, subtrees); err != nil {
-					return err
-				}
+			if err := walk(p, subtrees); err != nil {
+				return err
 			}
 		}
-		return nil
 	}
 	if err := walk("", roots); err != nil {
 		return nil, err
-	}
-	// Files equal in every tree came along with a differing directory:
-	// drop them, the merge does not need them.
-	for p, e := range out[0] {
-		same := true
-		for _, t := range out[1:] {
-			if o, ok := t[p]; !ok || o != e {
-				same = false
-				break
-			}
-		}
-		if same {
-			for _, t := range out {
-				delete(t, p)
-			}
-		}
 	}
 	return out, nil
 }
