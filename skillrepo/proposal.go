@@ -277,7 +277,7 @@ func (r *proposalReader) read(id, ref string, tip plumbing.Hash, checkMerge bool
 	if p.State == ProposalApproved {
 		return p, nil
 	}
-	baseTree, tipTree, err := r.trees2(p.Base, p.Tip)
+	baseTree, tipTree, err := r.commitTrees(p.Base, p.Tip)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +295,8 @@ func (r *proposalReader) read(id, ref string, tip plumbing.Hash, checkMerge bool
 	return p, nil
 }
 
-func (r *proposalReader) trees2(base, tip plumbing.Hash) (baseTree, tipTree plumbing.Hash, err error) {
+// commitTrees returns the root trees of two commits (zero base: no tree).
+func (r *proposalReader) commitTrees(base, tip plumbing.Hash) (baseTree, tipTree plumbing.Hash, err error) {
 	if !base.IsZero() {
 		if baseTree, _, err = r.store.commitInfo(base); err != nil {
 			return
@@ -463,7 +464,7 @@ func (l *Library) ProposalDiff(id string, context int) (*Proposal, []FileDiff, e
 			before = c.ParentHashes[0]
 		}
 	}
-	beforeTree, afterTree, err := r.trees2(before, after)
+	beforeTree, afterTree, err := r.commitTrees(before, after)
 	if err != nil {
 		return nil, nil, err
 	}
