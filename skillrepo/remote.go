@@ -159,14 +159,20 @@ func (l *Library) Push(ctx context.Context, opts RemoteOptions) (*PushResult, er
 		if !strings.HasPrefix(name, proposalRefPrefix) && !strings.HasPrefix(name, RejectedRefPrefix) {
 			continue
 		}
-		if local[name] != remote[name] {
+		if send, err := l.hasNews(hist, local[name], remote[name]); err != nil {
+			return nil, err
+		} else if send {
 			independent = append(independent, RefUpdate{Ref: name, Old: remote[name], New: local[name]})
 		}
 	}
 	// Phase 2: main, and the deletion of settled proposals, atomically.
 	var settled []RefUpdate
-	if h, ok := local[mainRef]; ok && h != remote[mainRef] {
-		settled = append(settled, RefUpdate{Ref: mainRef, Old: remote[mainRef], New: h})
+	if h, ok := local[mainRef]; ok {
+		if send, err := l.hasNews(hist, h, remote[mainRef]); err != nil {
+			return nil, err
+		} else if send {
+			settled = append(settled, RefUpdate{Ref: mainRef, Old: remote[mainRef], New: h})
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(remote)) {
 		if !strings.HasPrefix(name, proposalRefPrefix) {
@@ -209,6 +215,21 @@ func (l *Library) Push(ctx context.Context, opts RemoteOptions) (*PushResult, er
 		}
 	}
 	return res, nil
+}
+
+// hasNews reports whether pushing ours over the remote's theirs sends
+// anything: not when they are equal, nor when ours is behind (an ancestor
+// of theirs; pull brings the rest). A diverged ref is sent, and the remote
+// refuses it with a reason.
+func (l *Library) hasNews(hist *history, ours, theirs plumbing.Hash) (bool, error) {
+	switch {
+	case ours == theirs:
+		return false, nil
+	case theirs.IsZero() || l.repo.Storer.HasEncodedObject(theirs) != nil:
+		return true, nil
+	}
+	base, _, err := hist.mergeBase(ours, theirs)
+	return base != ours, err
 }
 
 // settledHere reports whether a remote proposal branch that this library

@@ -223,3 +223,35 @@ func refNames(us []RefUpdate) string {
 	}
 	return strings.Join(names, " ")
 }
+
+// TestPushBehindSendsNothing: a clone that fetched, and whose main and
+// proposal are therefore known to be behind the remote's, pushes nothing
+// and is not refused; one that did not fetch is refused with the hint.
+func TestPushBehindSendsNothing(t *testing.T) {
+	a, env := newTestLibrary(t)
+	ctx := context.Background()
+	url := gitServer(t, env)
+	gitCmd(t, a, env, "remote", "add", "origin", url)
+	propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
+	if _, err := a.Push(ctx, RemoteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	b := cloneLibrary(t, url, env)
+	if _, err := b.Pull(ctx, RemoteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	propose(t, a, "p1", "ci-debugging", "first** error", "first** error line")
+	patchMain(t, a, "git-bisect-regressions", "when done.", "when done, always.")
+	if _, err := a.Push(ctx, RemoteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var rr *RemoteRejectedError
+	if _, err := b.Push(ctx, RemoteOptions{}); !errors.As(err, &rr) || len(rr.Refs) != 2 {
+		t.Fatalf("push before fetching = %v, want main and p1 refused", err)
+	}
+	gitCmd(t, b, env, "fetch", "-q", "origin")
+	res, err := b.Push(ctx, RemoteOptions{})
+	if err != nil || len(res.Updates) != 0 {
+		t.Fatalf("push from behind = %+v, %v; want nothing sent", res, err)
+	}
+}
