@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 )
@@ -81,7 +82,11 @@ func provenance(p Provenance) skillrepo.Provenance {
 }
 
 func (a *adapter) Apply(ctx context.Context, branch, from string, ops []Op, prov Provenance) (string, error) {
-	res, err := a.l.Apply(ctx, skillrepo.ApplyOptions{Branch: branch, From: from, Ops: ops, Provenance: provenance(prov)})
+	// Every review write is linted before it lands: a write that leaves
+	// lint errors (a dangling references/ link, broken frontmatter) is
+	// refused, and the model reads why.
+	verify := func(fsys fs.FS, dirs []string) error { return lint.Gate(fsys, dirs, a.l.Config.Raw) }
+	res, err := a.l.Apply(ctx, skillrepo.ApplyOptions{Branch: branch, From: from, Ops: ops, Provenance: provenance(prov), Verify: verify})
 	if err != nil {
 		return "", toolError(err)
 	}

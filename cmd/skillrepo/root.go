@@ -133,7 +133,9 @@ archive, restore and rollback are git operations.`,
 		Long:  exitCodesHelp,
 	})
 	cmd.AddCommand(
+		newHooksCmd(f),
 		newInitCmd(f),
+		newLintCmd(f),
 		newSkillCmd(f),
 		newSyncCmd(f),
 		newUsageCmd(f),
