@@ -478,10 +478,19 @@ func (l *Library) ProposalDiff(id string, context int) (*Proposal, []FileDiff, e
 // skillOf names the skill a file belongs to: the nearest folder above it
 // holding a SKILL.md, before or after the change.
 func (r *proposalReader) skillOf(p string, trees ...plumbing.Hash) string {
+	if dir := skillDirOf(r.l, r.store, p, trees...); dir != "" {
+		return path.Base(dir)
+	}
+	return ""
+}
+
+// skillDirOf is the skill folder a file belongs to: the nearest folder
+// above it holding a SKILL.md in one of the trees ("" for none).
+func skillDirOf(l *Library, store *objectStore, p string, trees ...plumbing.Hash) string {
 	for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
 		for _, t := range trees {
-			if h, _ := r.l.lookupPath(r.store, t, dir+"/"+skill.FileName); !h.IsZero() {
-				return path.Base(dir)
+			if h, _ := l.lookupPath(store, t, dir+"/"+skill.FileName); !h.IsZero() {
+				return dir
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -42,12 +43,13 @@ func (e *ProposalConflictError) Hint() string {
 type ApproveOptions struct {
 	// By is the Approved-By trailer ("" = the committer, "Name <email>").
 	By string
-	// DryRun computes the merge and runs Check, writes nothing.
+	// DryRun computes the merge and runs Verify, writes nothing.
 	DryRun bool
-	// Check runs on the merged tree, before anything is written, with the
-	// paths the merge changes on main; an error refuses the approval.
-	// This is the hook where the linter vets what main would become.
-	Check func(merged fs.FS, changed []string) error
+	// Verify runs on the merged tree, before anything is written, with
+	// the folders of the skills the merge changes on main (as
+	// ApplyOptions.Verify); an error refuses the approval. The CLI lints
+	// what main would become here.
+	Verify func(merged fs.FS, skillDirs []string) error
 }
 
 // ApproveResult says what an approval did.
@@ -81,7 +83,7 @@ var errAlreadyMerged = errors.New("already merged")
 // the touched paths only, as for every write.
 //
 // Errors: ErrNotFound; *ProposalConflictError (ErrConflict); the error of
-// opts.Check, wrapped in a *RefusedError (ErrRefused); those of
+// opts.Verify, wrapped in a *RefusedError (ErrRefused); those of
 // [Library.Update].
 func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOptions) (*ApproveResult, error) {
 	if err := ValidateProposalID(id); err != nil {
@@ -129,7 +131,8 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		if err != nil {
 			return err
 		}
-		merged, err := mergeTrees(tx.store, baseTree, tx.tree, tipTree, proposalLabels(l, id))
+		mainTree := tx.tree
+		merged, err := mergeTrees(tx.store, baseTree, mainTree, tipTree, proposalLabels(l, id))
 		if err != nil {
 			return err
 		}
@@ -153,8 +156,14 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		if invalid := invalidSkills(snap, changed); len(invalid) > 0 {
 			return &ProposalConflictError{ID: id, Conflicts: invalid}
 		}
-		if opts.Check != nil {
-			if err := opts.Check(snap.FS(), changed); err != nil {
+		if opts.Verify != nil {
+			var dirs []string
+			for _, p := range changed {
+				if d := skillDirOf(l, tx.store, p, tx.tree, mainTree); d != "" && !slices.Contains(dirs, d) {
+					dirs = append(dirs, d)
+				}
+			}
+			if err := opts.Verify(snap.FS(), dirs); err != nil {
 				return &RefusedError{Reason: fmt.Sprintf("approval of %s refused: %v", id, err)}
 			}
 		}
@@ -240,7 +249,7 @@ type ApproveOutcome struct {
 }
 
 // ApproveAll approves every open proposal, oldest first. A proposal that
-// conflicts or that opts.Check refuses is skipped (its outcome carries the
+// conflicts or that opts.Verify refuses is skipped (its outcome carries the
 // error) and the queue goes on, so the ones merged earlier may make later
 // ones conflict or not. Any other error stops the queue and is returned.
 func (l *Library) ApproveAll(ctx context.Context, opts ApproveOptions) ([]ApproveOutcome, error) {

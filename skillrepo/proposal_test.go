@@ -276,22 +276,22 @@ func TestApproveAllAndCheck(t *testing.T) {
 	propose(t, l, "a2", "ci-debugging", "Fix the cause, push", "Fix it, push")
 	propose(t, l, "a3", "git-bisect-regressions", "when done.", "when done, always.")
 
-	// A refusing check writes nothing.
+	// A refusing verifier writes nothing.
 	head := gitCmd(t, l, env, "rev-parse", "main")
 	var seen []string
-	_, err := l.ApproveProposal(ctx, "a1", ApproveOptions{Check: func(merged fs.FS, changed []string) error {
+	_, err := l.ApproveProposal(ctx, "a1", ApproveOptions{Verify: func(merged fs.FS, skillDirs []string) error {
 		b, err := fs.ReadFile(merged, "ci-debugging/SKILL.md")
 		if err != nil || !strings.Contains(string(b), "root cause") {
-			t.Errorf("check sees %q, %v", b, err)
+			t.Errorf("verify sees %q, %v", b, err)
 		}
-		seen = changed
+		seen = skillDirs
 		return errors.New("lint: 1 error")
 	}})
-	if !errors.Is(err, ErrRefused) || strings.Join(seen, ",") != "ci-debugging/SKILL.md" {
+	if !errors.Is(err, ErrRefused) || strings.Join(seen, ",") != "ci-debugging" {
 		t.Fatalf("err = %v, changed = %v", err, seen)
 	}
 	if gitCmd(t, l, env, "rev-parse", "main") != head {
-		t.Fatal("main moved after a refused check")
+		t.Fatal("main moved after a refused verify")
 	}
 
 	// A dry run writes nothing either.

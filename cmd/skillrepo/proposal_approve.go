@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -31,7 +32,9 @@ touched paths only, and the proposal branch is deleted.
 When main moved since the proposal forked, the merge is three-way per file, and
 line by line inside a file both sides changed. Overlapping edits are a
 conflict: every conflicting path is reported, nothing is written, and the exit
-code is 3. A merge that would leave an invalid SKILL.md is refused the same way.
+code is 3. A merge that would leave an invalid SKILL.md is refused the same way,
+and one whose skills would fail lint (errors, with the library's lint
+settings) is refused with exit 1.
 
 --all approves every open proposal, oldest first, skipping the ones that
 conflict (exit 3 when any did).`,
@@ -69,13 +72,13 @@ type approveJSON struct {
 	Error      string         `json:"error,omitempty"`
 }
 
-// lintMergedTree is the hook where approval runs the linter on the tree
-// main would become, so a proposal cannot make main fail lint (issue 4).
-// Package lint is not on main yet; until it is, approval checks only what
-// the library always checks (the merge itself and that every SKILL.md it
-// changes is valid). TODO(lint issue): return lint's error findings here.
-func lintMergedTree(lib *skillrepo.Library) func(merged fs.FS, changed []string) error {
-	return nil
+// lintMergedTree vets the tree main would become: approval refuses a merge
+// whose skills have lint errors (lint's settings come from the library's
+// config), as review writes are gated.
+func lintMergedTree(lib *skillrepo.Library) func(merged fs.FS, skillDirs []string) error {
+	return func(merged fs.FS, skillDirs []string) error {
+		return lint.Gate(merged, skillDirs, lib.Config.Raw)
+	}
 }
 
 func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error {
@@ -84,7 +87,7 @@ func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error 
 	if err != nil {
 		return err
 	}
-	aopts := skillrepo.ApproveOptions{By: opts.By, DryRun: opts.DryRun, Check: lintMergedTree(lib)}
+	aopts := skillrepo.ApproveOptions{By: opts.By, DryRun: opts.DryRun, Verify: lintMergedTree(lib)}
 	if !opts.All {
 		res, err := lib.ApproveProposal(cmd.Context(), opts.ID, aopts)
 		if err != nil {
