@@ -86,7 +86,7 @@ func runSkillBlame(opts *skillBlameOptions) error {
 	// Aligned like git blame: fixed-width columns, then the line.
 	wOrigin, wReview, wModel := 1, 1, 1
 	for _, ln := range b.Lines {
-		wOrigin = max(wOrigin, len(originLabel(ln.Origin)))
+		wOrigin = max(wOrigin, len(dash(ln.Origin)))
 		wReview = max(wReview, len(dash(ln.ReviewID)))
 		wModel = max(wModel, len(dash(ln.Model)))
 	}
@@ -94,15 +94,8 @@ func runSkillBlame(opts *skillBlameOptions) error {
 	for _, ln := range b.Lines {
 		fmt.Fprintf(f.IO.Out, "%s (%-*s %-*s %-*s %s %*d) %s\n",
 			f.IO.Yellow(ln.Commit.String()[:8]),
-			wOrigin, originLabel(ln.Origin), wReview, dash(ln.ReviewID), wModel, dash(ln.Model),
+			wOrigin, dash(ln.Origin), wReview, dash(ln.ReviewID), wModel, dash(ln.Model),
 			ln.AuthorDate.Format("2006-01-02"), wLine, ln.Line, ln.Text)
 	}
 	return nil
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

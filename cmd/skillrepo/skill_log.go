@@ -99,7 +99,7 @@ func runSkillLog(opts *skillLogOptions) error {
 		if i > 0 && opts.Patch {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s %s %s %s\n", f.IO.Yellow("commit "+e.Commit.String()), e.Change, originLabel(e.Origin), f.IO.Faint(e.Subject))
+		fmt.Fprintf(w, "%s %s %s %s\n", f.IO.Yellow("commit "+e.Commit.String()), e.Change, dash(e.Origin), f.IO.Faint(e.Subject))
 		fmt.Fprintf(w, "    Author: %s <%s>  Date: %s\n", e.AuthorName, e.AuthorEmail, e.AuthorDate.Format("2006-01-02 15:04:05 -0700"))
 		if d := logDetails(e); d != "" {
 			fmt.Fprintf(w, "    %s\n", d)
@@ -110,14 +110,6 @@ func runSkillLog(opts *skillLogOptions) error {
 		}
 	}
 	return nil
-}
-
-// originLabel shows a commit without provenance trailers as "-".
-func originLabel(o string) string {
-	if o == "" {
-		return "-"
-	}
-	return o
 }
 
 // logDetails is the second line of an entry: path changes and agent
