@@ -28,6 +28,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -568,8 +569,12 @@ func (h *historyIndex) folderPatch(oldDir string, oldTree plumbing.Hash, newDir 
 			fmt.Fprintf(&out, "Binary files %s and %s differ\n", from, to)
 			continue
 		}
+		hunks, err := merge.Unified([]byte(ta), []byte(tb), 3)
+		if err != nil {
+			return "", err
+		}
 		fmt.Fprintf(&out, "--- %s\n+++ %s\n", from, to)
-		writeUnified(&out, splitLines(ta), splitLines(tb), 3)
+		out.Write(hunks)
 	}
 	return out.String(), nil
 }
@@ -583,12 +588,7 @@ func (h *historyIndex) blobText(b plumbing.Hash) (string, error) {
 }
 
 // isBinary uses git's rule: a NUL byte in the first 8000 bytes.
-func isBinary(s string) bool {
-	if len(s) > 8000 {
-		s = s[:8000]
-	}
-	return strings.IndexByte(s, 0) >= 0
-}
+func isBinary(s string) bool { return merge.IsBinary([]byte(s)) }
 
 // movedAway reports whether the folder at p was moved elsewhere in the
 // same change list.

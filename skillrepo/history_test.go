@@ -142,6 +142,12 @@ func TestSkillLogFollowsRenamesAndArchive(t *testing.T) {
 	if p := withPatch[0].Patch; !strings.Contains(p, "similarity index 100%") {
 		t.Errorf("restore patch:\n%s", p)
 	}
+	// The hunks are git's, byte for byte.
+	hunks := func(p string) string { return p[strings.Index(p, "+++ "):] }
+	gitShow := gitCmd(t, l, env, "show", "--format=", c["user"].String(), "--", "demo/SKILL.md")
+	if ours, theirs := hunks(withPatch[3].Patch), hunks(gitShow); ours != theirs {
+		t.Errorf("patch hunks:\n%s\ngit show:\n%s", ours, theirs)
+	}
 
 	// Every entry of git log --follow on SKILL.md is in skill log, and
 	// the other way round.

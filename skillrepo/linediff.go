@@ -1,11 +1,13 @@
 package skillrepo
 
-// Line diffs for skill log --patch and skill blame: a Myers diff over whole
-// lines (sergi/go-diff on lines encoded as runes, no time limit, so the
-// result is deterministic) and a unified-diff writer in git's format.
+// Line diffs for skill blame: a Myers diff over whole lines (sergi/go-diff
+// on lines encoded as runes, no time limit, so the result is
+// deterministic), reduced to runs of equal, deleted and inserted lines:
+// blame needs which line of one version is which line of the other,
+// which the merge package's unified diff (used by skill log --patch) does
+// not expose.
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -119,93 +121,4 @@ func lineRune(i int) rune {
 		r += 0x800
 	}
 	return r
-}
-
-// writeUnified writes the hunks of a unified diff of a and b with ctx lines
-// of context, the way git diff prints them (including "\ No newline at end
-// of file").
-func writeUnified(b *strings.Builder, a, bl []string, ctx int) {
-	ops := diffLines(a, bl)
-	type line struct {
-		kind byte
-		text string
-	}
-	var all []line
-	ia, ib := 0, 0
-	for _, op := range ops {
-		for k := 0; k < op.n; k++ {
-			switch op.kind {
-			case '=':
-				all = append(all, line{' ', a[ia]})
-				ia++
-				ib++
-			case '-':
-				all = append(all, line{'-', a[ia]})
-				ia++
-			case '+':
-				all = append(all, line{'+', bl[ib]})
-				ib++
-			}
-		}
-	}
-	// Group changed lines into hunks with ctx lines around them.
-	i := 0
-	oldNo, newNo := 1, 1 // line numbers at all[i]
-	for i < len(all) {
-		if all[i].kind == ' ' {
-			oldNo++
-			newNo++
-			i++
-			continue
-		}
-		start := max(i-ctx, 0)
-		oldStart, newStart := oldNo-(i-start), newNo-(i-start)
-		end := i
-		for j := i; j < len(all); j++ {
-			if all[j].kind != ' ' {
-				end = j
-				continue
-			}
-			if j-end > 2*ctx {
-				break
-			}
-		}
-		stop := min(end+ctx+1, len(all))
-		oldCount, newCount := 0, 0
-		for _, ln := range all[start:stop] {
-			if ln.kind != '+' {
-				oldCount++
-			}
-			if ln.kind != '-' {
-				newCount++
-			}
-		}
-		fmt.Fprintf(b, "@@ -%s +%s @@\n", hunkRange(oldStart, oldCount), hunkRange(newStart, newCount))
-		for _, ln := range all[start:stop] {
-			b.WriteByte(ln.kind)
-			b.WriteString(ln.text)
-			if !strings.HasSuffix(ln.text, "\n") {
-				b.WriteString("\n\\ No newline at end of file\n")
-			}
-		}
-		for _, ln := range all[i:stop] {
-			if ln.kind != '+' {
-				oldNo++
-			}
-			if ln.kind != '-' {
-				newNo++
-			}
-		}
-		i = stop
-	}
-}
-
-func hunkRange(start, count int) string {
-	if count == 0 {
-		return fmt.Sprintf("%d,0", start-1)
-	}
-	if count == 1 {
-		return fmt.Sprintf("%d", start)
-	}
-	return fmt.Sprintf("%d,%d", start, count)
 }
