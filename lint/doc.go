@@ -18,6 +18,15 @@
 // symbolic links are followed only when, resolved through every component,
 // they stay inside the root (and never into one of their own parents).
 //
+// # Markdown
+//
+// Links, images, link definitions and HTML links are what goldmark's
+// CommonMark parser says they are (markdown.go): nothing in code spans,
+// code blocks, HTML blocks or comments is a link, and each target's line
+// and column are found in the original file. Mentions of support paths
+// (references/x.md written as text) are a small scan of each block's text,
+// since Markdown has no such construct.
+//
 // # Rules and profiles
 //
 // Every rule has a stable ID ([Rules]) and a severity per [Profile]: the
@@ -34,6 +43,10 @@
 //   - Bad input is a finding, never a panic or an error: non-UTF-8 files,
 //     byte order marks, CRLF, YAML bombs (the YAML is parsed into nodes,
 //     aliases are never expanded, and frontmatter over 256 KiB is refused).
+//   - Work and memory grow linearly with a file's size: Markdown is parsed
+//     in units of at most 32 KiB, cut where a new block starts, with lines
+//     cut at 64 KiB and nesting limited (mdunits.go), because goldmark is
+//     quadratic on some crafted text.
 //   - Output is deterministic: skills are reported in path order whatever
 //     the number of workers, and within a skill in check order.
 //   - Paths in findings are slash-separated and relative to the root of

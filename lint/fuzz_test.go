@@ -100,7 +100,8 @@ func FuzzFrontmatter(f *testing.F) {
 }
 
 // FuzzMarkdown checks the link scanner: no panic, and every reference
-// points at text that is really on the line and column it names.
+// points at text that is really on the line and column it names, with
+// the real parse units and with tiny ones.
 func FuzzMarkdown(f *testing.F) {
 	for _, s := range []string{
 		"See [a](references/a.md) and ![b](assets/b.png \"t\").",
@@ -111,20 +112,22 @@ func FuzzMarkdown(f *testing.F) {
 		"~~~~\n```\n~~~~\n[a](b)",
 		"<!-- open\n[a](b)\n-->[c](d)",
 		"é [ü](references/ö.md) scripts/ä.sh",
+		"[![a](b.md)](b.md) [x\\]](<y>)\n> [q]:\n> z.md 't'\n\n[q]",
+		"- a\n\n\t[t](u)\n  \t[v](w)\n\n    [c](d)\n[^1]: [e](f)\n",
 	} {
 		f.Add(s)
 	}
+	md := newMarkdownParser()
 	f.Fuzz(func(t *testing.T, text string) {
 		lines := strings.Split(text, "\n")
 		runes := map[int][]rune{}
-		for _, r := range scanMarkdown(text, 1) {
+		// Tiny parse units exercise every way a unit is cut.
+		refs := append(scanMarkdown(md, text, 1), scanMarkdownUnits(md, text, 1, 64)...)
+		for _, r := range refs {
 			if r.Line < 1 || r.Line > len(lines) || r.Col < 1 {
 				t.Fatalf("position %d:%d out of range in %q", r.Line, r.Col, text)
 			}
 			line := strings.TrimSuffix(lines[r.Line-1], "\r")
-			if len(line) > maxScanLine {
-				line = line[:maxScanLine]
-			}
 			rs, ok := runes[r.Line]
 			if !ok {
 				rs = []rune(line)
@@ -141,4 +144,49 @@ func FuzzMarkdown(f *testing.F) {
 		linkPath(text)
 		hasScheme(text)
 	})
+}
+
+// markdownBombs are texts that make a CommonMark parser slow or large:
+// deep nesting on one line or many, unclosed link and comment openers
+// (goldmark's quadratic cases), brackets, a paragraph of link definitions,
+// and one very long line.
+func markdownBombs() map[string]string {
+	return map[string]string{
+		"deep block quote":      strings.Repeat(">", 1<<20),
+		"deep quote lines":      strings.Repeat(strings.Repeat("> ", 2<<10)+"[a](b.md)\n", 64),
+		"deep list line":        strings.Repeat(strings.Repeat("- ", 4<<10)+"x\n", 32),
+		"unclosed links":        strings.Repeat(strings.Repeat("[a](", 256)+"\n", 256),
+		"unclosed comments":     strings.Repeat("a <!--a\n", 32<<10),
+		"nested brackets":       strings.Repeat("[", 512<<10) + strings.Repeat("]", 512<<10),
+		"nested images":         strings.Repeat("![", 16<<10) + "a" + strings.Repeat("](x.png)", 16<<10),
+		"link definitions":      strings.Repeat("[a]: b.md\n", 32<<10),
+		"long line":             strings.Repeat("[a](references/a.md) ", 64<<10),
+		"unclosed fence":        "```\n" + strings.Repeat("[a](b.md) <!--\n\n", 32<<10),
+		"emphasis":              strings.Repeat("*a_b*c_d**e_f*g**h*i_j**", 16<<10),
+		"blank lines and lists": strings.Repeat("- a\n\n  b [c](d.md)\n\n", 16<<10),
+	}
+}
+
+// TestMarkdownBombs checks that hostile Markdown is scanned within a
+// fixed allocation budget and with every position on its line: the parse
+// units and the nesting limit bound what goldmark is given.
+func TestMarkdownBombs(t *testing.T) {
+	md := newMarkdownParser()
+	for name, text := range markdownBombs() {
+		t.Run(name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			refs := scanMarkdown(md, text, 1)
+			runtime.ReadMemStats(&after)
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 512<<20 {
+				t.Errorf("allocated %d MiB for %d KiB", alloc>>20, len(text)>>10)
+			}
+			lines := strings.Count(text, "\n") + 1
+			for _, r := range refs {
+				if r.Line < 1 || r.Line > lines || r.Col < 1 {
+					t.Fatalf("position %d:%d out of range", r.Line, r.Col)
+				}
+			}
+		})
+	}
 }

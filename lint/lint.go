@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/yuin/goldmark/parser"
 )
 
 // Options says what to lint and how.
@@ -119,7 +121,7 @@ func Check(fsys fs.FS, opts Options) (*Report, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
-	c := &checker{fsys: fsys, opts: opts}
+	c := &checker{fsys: fsys, opts: opts, md: newMarkdownParser()}
 	var top []Finding
 	var skills []skillRef
 	seen := map[string]bool{}
@@ -168,6 +170,7 @@ func Check(fsys fs.FS, opts Options) (*Report, error) {
 type checker struct {
 	fsys fs.FS
 	opts Options
+	md   parser.Parser // shared by the workers; see newMarkdownParser
 }
 
 // skillRef is a skill folder found on disk, the name of its main file

@@ -3,323 +3,321 @@ package lint
 import (
 	"bytes"
 	"regexp"
-	"strings"
+	"sort"
 	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/util"
 )
 
-// refKind says how a Markdown file refers to another file.
+// refKind says how a Markdown file refers to another file. The order is
+// the order references on one line are reported in.
 type refKind uint8
 
 const (
-	refLink       refKind = iota // [text](target)
+	refDefinition refKind = iota // [label]: target
+	refLink                      // [text](target)
 	refImage                     // ![alt](target)
-	refDefinition                // [label]: target
 	refHTML                      // <a href="target">, <img src="target">
 	refMention                   // references/x.md named in the text
 )
 
 // ref is one reference found in Markdown. Target is as written (angle
 // brackets removed, not URL-decoded). Line and Col are 1-based; Col counts
-// characters. InFence marks a mention inside fenced code: it shows the file
-// is used, but fenced code is an example, so it is never reported dangling.
+// characters. InFence marks a mention inside a code block: it shows the
+// file is used, but code is an example, so it is never reported dangling.
 type ref struct {
 	Target  string
 	Line    int
 	Col     int
 	Kind    refKind
 	InFence bool
+	off     int // byte offset of Target in the text
 }
 
-// maxScanLine bounds the work on one line: minified or generated Markdown
-// can have megabyte lines, and links past this point are not looked for.
-const maxScanLine = 64 << 10
+// newMarkdownParser returns the parser skills are read with: CommonMark,
+// plus footnote blocks so that a footnote's text is Markdown whose links
+// are links and "[^1]: note" is not taken for a link definition. The
+// footnote extension's tree transformer is left out: it drops footnotes
+// nothing refers to, and their links are still the skill's links. goldmark
+// keeps a document's state in a per-parse context, so one parser serves
+// every worker.
+func newMarkdownParser() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers(append(parser.DefaultBlockParsers(), util.Prioritized(extension.NewFootnoteBlockParser(), 999))...),
+		parser.WithInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(extension.NewFootnoteParser(), 101))...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)
+}
 
 // scanMarkdown finds the links, images, link definitions, HTML links and
-// support-path mentions in Markdown text whose first line is firstLine.
-// Links inside fenced code, inline code spans and HTML comments are not
-// links; mentions inside inline code are kept (agents write paths that way)
-// and mentions inside fenced code are kept with InFence set.
+// support-path mentions in Markdown text whose first line is file line
+// firstLine, in reading order (within a line: definitions, links and
+// images, HTML, mentions).
 //
-// It is a line scanner, not a CommonMark parser: it is linear in the input,
-// never fails, and gets positions exactly for the constructs skills use.
-func scanMarkdown(text string, firstLine int) []ref {
+// goldmark decides what is a link: links in code spans, code blocks
+// (fenced or indented), HTML blocks and comments are not links, reference
+// links are reported once, at their definition. goldmark gives node
+// offsets but not where a destination is, so each destination is found in
+// the source after the end of its link text (see locateLink). Mentions
+// are looked for in the text of every block with link destinations and
+// HTML comments blanked: inside inline code they are kept (agents write
+// paths that way), inside code blocks they are kept with InFence set.
+func scanMarkdown(p parser.Parser, textIn string, firstLine int) []ref {
+	return scanMarkdownUnits(p, textIn, firstLine, mdWindow)
+}
+
+// scanMarkdownUnits is scanMarkdown with parse units of window bytes (see
+// mdunits.go).
+func scanMarkdownUnits(p parser.Parser, textIn string, firstLine, window int) []ref {
+	src := []byte(textIn)
 	var refs []ref
-	var fenceChar byte
-	fenceLen := 0
-	inComment := false
-	lineNo := firstLine - 1
-	for len(text) > 0 {
-		lineNo++
-		line := text
-		if k := strings.IndexByte(text, '\n'); k >= 0 {
-			line, text = text[:k], text[k+1:]
-		} else {
-			text = ""
-		}
-		line = strings.TrimSuffix(line, "\r")
-		if len(line) > maxScanLine {
-			line = line[:maxScanLine]
-		}
-		if fenceLen > 0 {
-			if isFenceClose(line, fenceChar, fenceLen) {
-				fenceLen = 0
-				continue
-			}
-			refs = appendMentions(refs, line, line, lineNo, true)
-			continue
-		}
-		if ch, n, ok := fenceOpen(line); ok {
-			fenceChar, fenceLen = ch, n
-			continue
-		}
-		line, inComment = blankComments(line, inComment)
-		refs = scanLine(refs, line, lineNo)
+	for start := 0; start < len(src); {
+		start, refs = scanUnit(p, src, start, window, refs)
 	}
+	positions(src, refs, firstLine)
+	sort.SliceStable(refs, func(a, b int) bool {
+		x, y := &refs[a], &refs[b]
+		if x.Line != y.Line {
+			return x.Line < y.Line
+		}
+		if x.Kind != y.Kind {
+			return kindOrder(x.Kind) < kindOrder(y.Kind)
+		}
+		return x.off < y.off
+	})
 	return refs
 }
 
-// fenceOpen recognises a fenced code block opening: up to three spaces,
-// then three or more backticks or tildes (a backtick fence's info string
-// may not contain a backtick).
-func fenceOpen(line string) (byte, int, bool) {
-	s := trimIndent(line)
-	if s == "" || (s[0] != '`' && s[0] != '~') {
-		return 0, 0, false
+// kindOrder puts links and images in one group, as they are written.
+func kindOrder(k refKind) refKind {
+	if k == refImage {
+		return refLink
 	}
-	ch := s[0]
-	n := 0
-	for n < len(s) && s[n] == ch {
-		n++
-	}
-	if n < 3 {
-		return 0, 0, false
-	}
-	if ch == '`' && strings.IndexByte(s[n:], '`') >= 0 {
-		return 0, 0, false
-	}
-	return ch, n, true
+	return k
 }
 
-func isFenceClose(line string, ch byte, n int) bool {
-	s := trimIndent(line)
-	k := 0
-	for k < len(s) && s[k] == ch {
+// mdScan is the state of one parse unit's scan; offsets are in src, the
+// unit's text.
+type mdScan struct {
+	src []byte
+	// mask is src with link destinations and HTML comments blanked (same
+	// length), for the mention search; made on the first blank.
+	mask  []byte
+	spans []span
+	refs  []ref
+}
+
+// span is a range of the source searched for mentions.
+type span struct {
+	start, stop int
+	code        bool
+}
+
+func (s *mdScan) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	switch n := n.(type) {
+	case *ast.Link:
+		if n.Reference == nil {
+			s.locateLink(n, n.Destination, refLink)
+		}
+	case *ast.Image:
+		if n.Reference == nil {
+			s.locateLink(n, n.Destination, refImage)
+		}
+	case *ast.LinkReferenceDefinition:
+		s.definition(n)
+		s.addLines(n, false)
+	case *ast.RawHTML:
+		if n.Segments.Len() > 0 {
+			s.html(n.Segments.At(0).Start, n.Segments.At(n.Segments.Len()-1).Stop)
+		}
+	case *ast.HTMLBlock:
+		if l := n.Lines(); l.Len() > 0 {
+			stop := l.At(l.Len() - 1).Stop
+			if n.HasClosure() {
+				stop = n.ClosureLine.Stop
+			}
+			s.html(l.At(0).Start, stop)
+		}
+		s.addLines(n, false)
+		if n.HasClosure() {
+			s.spans = append(s.spans, span{n.ClosureLine.Start, n.ClosureLine.Stop, false})
+		}
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		s.addLines(n, true)
+		return ast.WalkSkipChildren, nil
+	case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+		s.addLines(n, false)
+	}
+	return ast.WalkContinue, nil
+}
+
+// addLines adds a block's source lines to the mention search.
+func (s *mdScan) addLines(n ast.Node, code bool) {
+	l := n.Lines()
+	for k := 0; k < l.Len(); k++ {
+		seg := l.At(k)
+		s.spans = append(s.spans, span{seg.Start, seg.Stop, code})
+	}
+}
+
+// add records a reference whose target starts at byte off and blanks the
+// target for the mention search, so a linked path is not also a mention.
+func (s *mdScan) add(off int, target []byte, kind refKind) {
+	s.refs = append(s.refs, ref{Target: string(target), Kind: kind, off: off})
+	s.blank(off, off+len(target))
+}
+
+func (s *mdScan) blank(start, stop int) {
+	if s.mask == nil {
+		s.mask = bytes.Clone(s.src)
+	}
+	for k := start; k < stop && k < len(s.mask); k++ {
+		if s.mask[k] != '\n' {
+			s.mask[k] = ' '
+		}
+	}
+}
+
+// locateLink records an inline link or image. Its destination is the
+// first occurrence of the destination's bytes after the "]" closing its
+// text: goldmark's destination is the source text as written, and what
+// lies between "](" and it (white space, one line break, block quote
+// markers, "<") cannot spell a path. An empty destination is no file.
+func (s *mdScan) locateLink(n ast.Node, dest []byte, kind refKind) {
+	if len(dest) == 0 {
+		return
+	}
+	off, ok := s.findDest(n, dest)
+	if !ok {
+		// Not in the source as written (goldmark expanded a tab): report
+		// it where the link starts rather than lose it.
+		s.refs = append(s.refs, ref{Target: string(dest), Kind: kind, off: max(n.Pos(), 0)})
+		return
+	}
+	s.add(off, dest, kind)
+}
+
+// findDest finds the destination of link or image n in the source.
+func (s *mdScan) findDest(n ast.Node, dest []byte) (int, bool) {
+	from := s.textEnd(n)
+	if k := bytes.IndexByte(s.src[from:], ']'); k >= 0 {
+		from += k + 1
+	}
+	k := bytes.Index(s.src[from:], dest)
+	if k < 0 {
+		return 0, false
+	}
+	return from + k, true
+}
+
+// textEnd is where the text of a link or image ends in the source: after
+// its last piece of text, or just after its "[" when the text is empty.
+// The "]" ending the text is the first one after that.
+func (s *mdScan) textEnd(n ast.Node) int {
+	end := n.Pos() + 1
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		end = max(end, s.inlineEnd(c))
+	}
+	return min(max(end, 0), len(s.src))
+}
+
+// inlineEnd is the end in the source of inline node n and its children.
+func (s *mdScan) inlineEnd(n ast.Node) int {
+	end := n.Pos() + 1
+	var dest []byte
+	switch n := n.(type) {
+	case *ast.Text:
+		end = n.Segment.Stop
+	case *ast.RawHTML:
+		if n.Segments.Len() > 0 {
+			end = n.Segments.At(n.Segments.Len() - 1).Stop
+		}
+	case *ast.Link:
+		dest = n.Destination
+	case *ast.Image:
+		dest = n.Destination
+	}
+	if len(dest) > 0 {
+		// An image in a link's text (or a link in an image's): the outer
+		// text ends after the inner destination, which may contain "]".
+		if off, ok := s.findDest(n, dest); ok {
+			return off + len(dest)
+		}
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		end = max(end, s.inlineEnd(c))
+	}
+	return end
+}
+
+// definition records a link reference definition. Its destination is
+// the first occurrence of the destination's bytes after the "]" ending
+// the label (a label's own "]" must be escaped).
+func (s *mdScan) definition(n *ast.LinkReferenceDefinition) {
+	if len(n.Destination) == 0 || n.Pos() < 0 {
+		return
+	}
+	k := n.Pos()
+	for k < len(s.src) && s.src[k] != ']' {
+		if s.src[k] == '\\' {
+			k++
+		}
 		k++
 	}
-	return k >= n && strings.TrimSpace(s[k:]) == ""
+	if k >= len(s.src) {
+		return
+	}
+	if j := bytes.Index(s.src[k:], n.Destination); j >= 0 {
+		s.add(k+j, n.Destination, refDefinition)
+	}
 }
 
-// trimIndent removes up to three leading spaces; four or more make an
-// indented code line, returned unchanged so no fence is recognised.
-func trimIndent(line string) string {
-	k := 0
-	for k < 3 && k < len(line) && line[k] == ' ' {
-		k++
+// htmlRE finds the URL attributes of the HTML elements that name files.
+var htmlRE = regexp.MustCompile(`(?i)<(?:a|img|link|source|script)\b[^>]*?\s(?:href|src)\s*=\s*("[^"]*"|'[^']*')`)
+
+// html records the file links in raw HTML (an inline tag or an HTML
+// block) at src[start:stop]; comments are blanked first, as they are no
+// links and name no files.
+func (s *mdScan) html(start, stop int) {
+	if start < 0 || stop > len(s.src) || start >= stop {
+		return
 	}
-	return line[k:]
+	b := s.src[start:stop]
+	if bytes.Contains(b, []byte("<!--")) {
+		s.blankComments(start, stop)
+		b = s.mask[start:stop]
+	}
+	if !bytes.Contains(b, []byte("=")) {
+		return
+	}
+	for _, m := range htmlRE.FindAllSubmatchIndex(b, -1) {
+		off := start + m[2] + 1
+		s.add(off, s.src[off:start+m[3]-1], refHTML)
+	}
 }
 
-// blankComments replaces HTML comment text with spaces (keeping byte
-// offsets) and reports whether a comment is still open at the line's end.
-func blankComments(line string, inComment bool) (string, bool) {
-	if !inComment && !strings.Contains(line, "<!--") {
-		return line, false
-	}
-	b := []byte(line)
-	k := 0
-	for k < len(b) {
-		if inComment {
-			end := bytes.Index(b[k:], []byte("-->"))
-			stop := len(b)
-			if end >= 0 {
-				stop = k + end + 3
-			}
-			for j := k; j < stop; j++ {
-				b[j] = ' '
-			}
-			k = stop
-			inComment = end < 0
-			continue
+// blankComments blanks the HTML comments in src[start:stop]; a comment
+// left open runs to stop (goldmark ends the HTML block there).
+func (s *mdScan) blankComments(start, stop int) {
+	for k := start; k < stop; {
+		open := bytes.Index(s.src[k:stop], []byte("<!--"))
+		if open < 0 {
+			return
 		}
-		start := bytes.Index(b[k:], []byte("<!--"))
-		if start < 0 {
-			break
+		open += k
+		end := stop
+		if c := bytes.Index(s.src[open+4:stop], []byte("-->")); c >= 0 {
+			end = open + 4 + c + 3
 		}
-		k += start
-		inComment = true
-	}
-	return string(b), inComment
-}
-
-var (
-	refDefRE = regexp.MustCompile(`^ {0,3}\[([^\]]+)\]:[ \t]*(<[^>]*>|\S+)`)
-	htmlRE   = regexp.MustCompile(`(?i)<(?:a|img|link|source|script)\b[^>]*?\s(?:href|src)\s*=\s*("[^"]*"|'[^']*')`)
-)
-
-// scanLine finds links and mentions in one line outside fenced code.
-func scanLine(refs []ref, line string, lineNo int) []ref {
-	if line == "" {
-		return refs
-	}
-	code := blankCodeSpans(line)
-	// mentionText has link targets blanked so a linked path is not also
-	// reported as a mention; code spans stay, since `references/x.md` in
-	// inline code is how agents name files.
-	var mentionText []byte
-	blank := func(start, end int) {
-		if mentionText == nil {
-			mentionText = []byte(line)
-		}
-		for j := start; j < end; j++ {
-			mentionText[j] = ' '
-		}
-	}
-	add := func(target string, off int, kind refKind) {
-		refs = append(refs, ref{Target: target, Line: lineNo, Col: column(line, off), Kind: kind})
-		blank(off, off+len(target))
-	}
-	if m := refDefRE.FindStringSubmatchIndex(code); m != nil && code[m[2]] != '^' {
-		t, off := code[m[4]:m[5]], m[4]
-		if strings.HasPrefix(t, "<") {
-			t, off = strings.TrimSuffix(t[1:], ">"), off+1
-		}
-		add(line[off:off+len(t)], off, refDefinition)
-	}
-	for k := 0; ; {
-		j := strings.Index(code[k:], "](")
-		if j < 0 {
-			break
-		}
-		open := k + j + 2
-		k = open
-		start, end, ok := linkTarget(code, open)
-		if !ok {
-			continue
-		}
-		kind := refLink
-		if isImage(code, open-2) {
-			kind = refImage
-		}
-		add(line[start:end], start, kind)
+		s.blank(open, end)
 		k = end
 	}
-	if strings.Contains(code, "=") && (strings.Contains(code, "href") || strings.Contains(code, "src") || strings.Contains(code, "HREF") || strings.Contains(code, "SRC")) {
-		for _, m := range htmlRE.FindAllStringSubmatchIndex(code, -1) {
-			add(line[m[2]+1:m[3]-1], m[2]+1, refHTML)
-		}
-	}
-	text := line
-	if mentionText != nil {
-		text = string(mentionText)
-	}
-	return appendMentions(refs, text, line, lineNo, false)
-}
-
-// maxLinkScan bounds how far a link's destination or text is searched
-// for, keeping a line full of "](" linear rather than quadratic.
-const maxLinkScan = 2048
-
-// linkTarget parses the destination of an inline link starting at byte
-// open (just after "("): <angle-bracketed>, or up to white space or the
-// parenthesis closing the link, with balanced parentheses inside.
-func linkTarget(s string, open int) (start, end int, ok bool) {
-	if len(s) > open+maxLinkScan {
-		s = s[:open+maxLinkScan]
-	}
-	k := open
-	for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
-		k++
-	}
-	if k < len(s) && s[k] == '<' {
-		e := strings.IndexAny(s[k+1:], ">\n")
-		if e < 0 || s[k+1+e] != '>' {
-			return 0, 0, false
-		}
-		return k + 1, k + 1 + e, true
-	}
-	start = k
-	depth := 0
-	for k < len(s) {
-		switch c := s[k]; {
-		case c == '\\' && k+1 < len(s):
-			k++
-		case c == '(':
-			depth++
-		case c == ')':
-			if depth == 0 {
-				return start, k, k > start
-			}
-			depth--
-		case c == ' ' || c == '\t':
-			return start, k, k > start && depth == 0
-		}
-		k++
-	}
-	return 0, 0, false // no closing parenthesis on the line: not a link
-}
-
-// isImage reports whether the "]" at byte close ends the text of an image,
-// i.e. the matching "[" is preceded by "!".
-func isImage(s string, close int) bool {
-	depth := 0
-	for k := close; k >= 0 && k > close-maxLinkScan; k-- {
-		switch s[k] {
-		case ']':
-			depth++
-		case '[':
-			depth--
-			if depth == 0 {
-				return k > 0 && s[k-1] == '!'
-			}
-		}
-	}
-	return false
-}
-
-// blankCodeSpans replaces inline code spans (delimiters and content) with
-// spaces, keeping byte offsets. A backtick run without a closing run of the
-// same length is literal text, as in CommonMark. It is linear: each run
-// finds its closer through a per-length queue of the runs after it.
-func blankCodeSpans(line string) string {
-	if strings.IndexByte(line, '`') < 0 {
-		return line
-	}
-	type run struct{ start, n int }
-	var runs []run
-	byLen := map[int][]int{} // run length → indexes into runs, ascending
-	for k := 0; k < len(line); {
-		if line[k] != '`' {
-			k++
-			continue
-		}
-		n := 0
-		for k+n < len(line) && line[k+n] == '`' {
-			n++
-		}
-		byLen[n] = append(byLen[n], len(runs))
-		runs = append(runs, run{k, n})
-		k += n
-	}
-	b := []byte(line)
-	for i := 0; i < len(runs); {
-		r := runs[i]
-		q := byLen[r.n]
-		for len(q) > 0 && q[0] <= i {
-			q = q[1:]
-		}
-		byLen[r.n] = q
-		if len(q) == 0 {
-			i++ // no closer: literal backticks
-			continue
-		}
-		j := q[0]
-		end := runs[j].start + runs[j].n
-		for k := r.start; k < end; k++ {
-			b[k] = ' '
-		}
-		i = j + 1
-	}
-	return string(b)
 }
 
 // mentionRE matches a path under one of the support folders that starts a
@@ -327,31 +325,48 @@ func blankCodeSpans(line string) string {
 // would make it part of a longer path, a URL or a variable).
 var mentionRE = regexp.MustCompile("(?:^|[^A-Za-z0-9_./$~-])((?:\\./)?(?:references|templates|scripts|assets)/[^\\s\"'`()<>\\[\\]{}|,;*?#\\\\]*)")
 
-// appendMentions adds the support-path mentions in line, which is orig
-// with some bytes blanked (same length); columns are counted in orig.
-func appendMentions(refs []ref, line, orig string, lineNo int, inFence bool) []ref {
-	if !strings.Contains(line, "s/") {
-		return refs
+// appendMentions adds the support-path mentions in one span of text.
+func (s *mdScan) appendMentions(sp span) {
+	text := s.src
+	if s.mask != nil {
+		text = s.mask
 	}
-	for _, m := range mentionRE.FindAllStringSubmatchIndex(line, -1) {
+	if sp.start < 0 || sp.stop > len(text) || sp.start >= sp.stop {
+		return
+	}
+	line := text[sp.start:sp.stop]
+	if !bytes.Contains(line, []byte("s/")) {
+		return
+	}
+	for _, m := range mentionRE.FindAllSubmatchIndex(line, -1) {
 		start, end := m[2], m[3]
-		t := line[start:end]
-		if end < len(line) && strings.IndexByte("<{$*", line[end]) >= 0 {
+		if end < len(line) && bytes.IndexByte([]byte("<{$*"), line[end]) >= 0 {
 			continue // a template placeholder such as references/<name>.md
 		}
-		t = strings.TrimRight(t, ".:!")
-		if strings.Contains(t, "..") || strings.Contains(t, "…") {
+		t := bytes.TrimRight(line[start:end], ".:!")
+		if bytes.Contains(t, []byte("..")) || bytes.Contains(t, []byte("…")) {
 			continue // "references/..." is an ellipsis, not a file
 		}
-		refs = append(refs, ref{Target: t, Line: lineNo, Col: column(orig, start), Kind: refMention, InFence: inFence})
+		s.refs = append(s.refs, ref{Target: string(t), Kind: refMention, InFence: sp.code, off: sp.start + start})
 	}
-	return refs
 }
 
-// column is the 1-based character column of byte offset off in line.
-func column(line string, off int) int {
-	if off > len(line) {
-		off = len(line)
+// positions sets every reference's line (counting from firstLine) and
+// character column from its byte offset in src, in one pass.
+func positions(src []byte, refs []ref, firstLine int) {
+	sort.SliceStable(refs, func(a, b int) bool { return refs[a].off < refs[b].off })
+	line, k, col := firstLine, 0, 1
+	for i := range refs {
+		r := &refs[i]
+		for ; k < r.off && k < len(src); k++ {
+			switch c := src[k]; {
+			case c == '\n':
+				line++
+				col = 1
+			case utf8.RuneStart(c):
+				col++
+			}
+		}
+		r.Line, r.Col = line, col
 	}
-	return utf8.RuneCountInString(line[:off]) + 1
 }

@@ -128,7 +128,7 @@ func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel, text str
 	fileDir := path.Dir(rel)
 	full := path.Join(sc.dir, rel)
 	reported := map[string]bool{}
-	for _, r := range scanMarkdown(text, first) {
+	for _, r := range scanMarkdown(sc.c.md, text, first) {
 		if r.Kind == refMention {
 			sc.checkMention(t, used, reported, full, fileDir, r)
 			continue

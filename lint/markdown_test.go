@@ -1,0 +1,120 @@
+package lint
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// refString renders a reference for comparison: kind, target, position,
+// and "code" for a mention in a code block.
+func refString(r ref) string {
+	kinds := map[refKind]string{refDefinition: "def", refLink: "link", refImage: "image", refHTML: "html", refMention: "mention"}
+	s := fmt.Sprintf("%s %s %d:%d", kinds[r.Kind], r.Target, r.Line, r.Col)
+	if r.InFence {
+		s += " code"
+	}
+	return s
+}
+
+func refStrings(refs []ref) []string {
+	out := []string{}
+	for _, r := range refs {
+		out = append(out, refString(r))
+	}
+	return out
+}
+
+// TestScanMarkdown pins what counts as a link and where each target is:
+// the cases where CommonMark (goldmark) and a line scanner disagree, and
+// positions that goldmark does not give directly.
+func TestScanMarkdown(t *testing.T) {
+	md := newMarkdownParser()
+	tests := []struct {
+		name  string
+		text  string
+		first int // the text's first line in its file; 0 means 1
+		want  []string
+	}{
+		{"inline link, image and HTML on one line",
+			"See [a *b*](references/a.md) and ![i `c]`](x.png \"t\") <img src=\"y.png\">\n", 0,
+			[]string{"link references/a.md 1:13", "image x.png 1:44", "html y.png 1:65"}},
+		{"characters, not bytes, in columns", "é ü [ö](références/ö.md)\n", 0, []string{"link références/ö.md 1:9"}},
+		{"first line offset", "[a](b.md)\n", 5, []string{"link b.md 5:5"}},
+		{"target equal to the link text", "[references/a.md](references/a.md)\n", 0, []string{"link references/a.md 1:19", "mention references/a.md 1:2"}},
+		{"image inside a link", "[![a](b.md)](b.md)\n", 0, []string{"image b.md 1:7", "link b.md 1:14"}},
+		{"destination on the next line", "[a](\n  next.md)\n", 0, []string{"link next.md 2:3"}},
+		{"angle brackets", "[a](<my file.md>)\n", 0, []string{"link my file.md 1:6"}},
+		{"escaped brackets are text", "\\[a\\](b.md) and [c\\]](d.md)\n", 0, []string{"link d.md 1:23"}},
+		{"code span", "`[a](b.md)` and `references/c.md`\n", 0, []string{"mention references/c.md 1:18"}},
+		{"fenced code", "```\n[a](b.md) scripts/x.sh\n```\n", 0, []string{"mention scripts/x.sh 2:11 code"}},
+		{"fence in a list item, indented four", "1.  step\n\n    ```\n    [a](b.md) scripts/x.sh\n    ```\n", 0, []string{"mention scripts/x.sh 4:15 code"}},
+		{"indented code", "text\n\n    [a](b.md) scripts/x.sh\n", 0, []string{"mention scripts/x.sh 3:15 code"}},
+		{"reference definition and use", "Use [api] and [x][api].\n\n[api]: references/api.md \"t\"\n", 0, []string{"def references/api.md 3:8"}},
+		{"definition in a block quote over two lines", "> [q]:\n>   z.md 't'\n", 0, []string{"def z.md 2:5"}},
+		{"definition label with an escaped bracket", "[a\\]b.md]: b.md\n", 0, []string{"def b.md 1:12"}},
+		{"unused definition still names a file", "[old]: gone.md\n", 0, []string{"def gone.md 1:8"}},
+		{"footnotes are not definitions, their text is Markdown", "Text[^1].\n\n[^1]: see [e](f.md)\n[^2]: note\n", 0, []string{"link f.md 3:15"}},
+		{"HTML comment", "a <!-- [c](d.md) references/x.md --> b\n<!--\n[e](f.md)\n-->\n", 0, []string{}},
+		{"HTML block: Markdown inside is HTML, tags are read", "<div>\n[a](b.md) <img src='c.png'>\n<!-- <img src=\"d.png\"> -->\n</div>\n", 0, []string{"html c.png 2:21"}},
+		{"autolinks and URLs are not files", "<https://x.y/scripts/a.sh> [u](https://x.y/a.md)\n", 0, []string{"link https://x.y/a.md 1:32"}},
+		{"template placeholders; an ellipsis leaves a folder", "references/<topic>.md templates/{n}.md scripts/...\n", 0, []string{"mention scripts/ 1:40"}},
+		{"CRLF", "a\r\n[b](c.md)\r\n", 0, []string{"link c.md 2:5"}},
+		{"empty destination", "[a]() [b](<>)\n", 0, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			first := max(tt.first, 1)
+			got := refStrings(scanMarkdown(md, tt.text, first))
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("scan(%q)\n got %q\nwant %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestUnitsAreExact checks that parsing in units finds what one parse of
+// the whole text finds, on every Markdown file of the shared corpora and
+// with windows far smaller than the real one, so that cuts fall inside
+// fenced code, lists and HTML blocks.
+func TestUnitsAreExact(t *testing.T) {
+	md := newMarkdownParser()
+	root := sharedDir(t, "corpora")
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && isMarkdown(p) {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d Markdown files in %s", len(files), root)
+	}
+	cuts := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		whole := strings.Join(refStrings(scanMarkdownUnits(md, text, 1, len(text)+1)), "\n")
+		for _, window := range []int{mdWindow, 4 << 10} {
+			if len(text) > window {
+				cuts++
+			}
+			got := strings.Join(refStrings(scanMarkdownUnits(md, text, 1, window)), "\n")
+			if got != whole {
+				t.Errorf("%s, window %d: units differ from one parse\n%s", f, window, lineDiff(whole, got))
+			}
+		}
+	}
+	if cuts == 0 {
+		t.Fatal("no file was long enough to be cut")
+	}
+}
