@@ -18,7 +18,7 @@
 // symbolic links are followed only when, resolved through every component,
 // they stay inside the root (and never into one of their own parents).
 //
-// # Markdown
+// # Markdown and frontmatter
 //
 // Links, images, link definitions and HTML links are what goldmark's
 // CommonMark parser says they are (markdown.go): nothing in code spans,
@@ -26,6 +26,12 @@
 // and column are found in the original file. Mentions of support paths
 // (references/x.md written as text) are a small scan of each block's text,
 // since Markdown has no such construct.
+//
+// The frontmatter is split by our own code, not adrg/frontmatter: that
+// library skips blank lines before the opening "---", accepts indented
+// delimiters (so an indented "---" inside a block scalar ends the
+// frontmatter), and cannot tell an unclosed frontmatter from none, while
+// each profile must reproduce its runtime's delimiter rules exactly.
 //
 // # Rules and profiles
 //

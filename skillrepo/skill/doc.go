@@ -12,4 +12,8 @@
 // closing delimiter is the first "\n---" line after it, the YAML must be a
 // mapping with name and description, the body must not be blank) and the
 // same support-file layout (references/, templates/, scripts/, assets/).
+// [Split] is our own code rather than adrg/frontmatter because that
+// library's delimiters differ from the reference's: it skips leading blank
+// lines, trims indentation around "---" and accepts a closing "---" at the
+// end of the file, all of which the reference rejects.
 package skill
