@@ -357,16 +357,16 @@ func positions(src []byte, refs []ref, firstLine int) {
 	sort.SliceStable(refs, func(a, b int) bool { return refs[a].off < refs[b].off })
 	line, k, col := firstLine, 0, 1
 	for i := range refs {
-		r := &refs[i]
-		for ; k < r.off && k < len(src); k++ {
-			switch c := src[k]; {
-			case c == '\n':
-				line++
-				col = 1
-			case utf8.RuneStart(c):
-				col++
+		off := min(refs[i].off, len(src))
+		for {
+			j := bytes.IndexByte(src[k:off], '\n')
+			if j < 0 {
+				break
 			}
+			line, k, col = line+1, k+j+1, 1
 		}
-		r.Line, r.Col = line, col
+		col += utf8.RuneCount(src[k:off])
+		k = off
+		refs[i].Line, refs[i].Col = line, col
 	}
 }
