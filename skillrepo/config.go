@@ -1,0 +1,144 @@
+package skillrepo
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ConfigPath is the tracked settings file, relative to the library root.
+const ConfigPath = ".skillrepo/config.yaml"
+
+// Config is .skillrepo/config.yaml. Zero fields take the defaults of
+// [DefaultConfig]; unknown keys are kept in Raw for packages that own their
+// own section (lint).
+type Config struct {
+	Version    int           `yaml:"version"`
+	MainBranch string        `yaml:"main_branch,omitempty"`
+	Review     ReviewConfig  `yaml:"review"`
+	Curator    CuratorConfig `yaml:"curator"`
+	Memory     MemoryConfig  `yaml:"memory"`
+	// Protected skills are never written by a background review or the
+	// curator, whatever their history says.
+	Protected []string `yaml:"protected,omitempty"`
+
+	// Raw is the file as read, for sections other packages parse.
+	Raw []byte `yaml:"-"`
+}
+
+// ReviewConfig is the review: section.
+type ReviewConfig struct {
+	// WriteApproval leaves non-user writes as proposals instead of
+	// merging them.
+	WriteApproval  bool   `yaml:"write_approval"`
+	MemoryInterval *int   `yaml:"memory_interval,omitempty"`
+	SkillInterval  *int   `yaml:"skill_interval,omitempty"`
+	Model          string `yaml:"model,omitempty"`
+	BaseURL        string `yaml:"base_url,omitempty"`
+	ContextWindow  int    `yaml:"context_window,omitempty"`
+}
+
+// CuratorConfig is the curator: section.
+type CuratorConfig struct {
+	Enabled          *bool    `yaml:"enabled,omitempty"`
+	IntervalHours    int      `yaml:"interval_hours,omitempty"`
+	StaleAfterDays   int      `yaml:"stale_after_days,omitempty"`
+	ArchiveAfterDays int      `yaml:"archive_after_days,omitempty"`
+	ScheduledSkills  []string `yaml:"scheduled_skills,omitempty"`
+}
+
+// MemoryConfig is the memory: section.
+type MemoryConfig struct {
+	// Dir holds MEMORY.md and USER.md, relative to the library root or
+	// absolute (e.g. ~/.hermes/memories).
+	Dir string `yaml:"dir,omitempty"`
+}
+
+// DefaultConfig is what init writes and what missing fields mean.
+func DefaultConfig() Config {
+	ten := 10
+	on := true
+	return Config{
+		Version:    1,
+		MainBranch: "main",
+		Review:     ReviewConfig{MemoryInterval: &ten, SkillInterval: &ten},
+		Curator:    CuratorConfig{Enabled: &on, IntervalHours: 168, StaleAfterDays: 14, ArchiveAfterDays: 30},
+		Memory:     MemoryConfig{Dir: ".memory"},
+	}
+}
+
+// loadConfig reads the config from the work tree; a missing file means the
+// defaults. A malformed file is an error naming the file.
+func loadConfig(root string) (Config, error) {
+	cfg := DefaultConfig()
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigPath)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("read %s: %w", ConfigPath, err)
+	}
+	if err := yaml.Unmarshal(b, &cfg); err != nil {
+		return cfg, fmt.Errorf("parse %s: %w", ConfigPath, err)
+	}
+	d := DefaultConfig()
+	if cfg.MainBranch == "" {
+		cfg.MainBranch = d.MainBranch
+	}
+	if cfg.Review.MemoryInterval == nil {
+		cfg.Review.MemoryInterval = d.Review.MemoryInterval
+	}
+	if cfg.Review.SkillInterval == nil {
+		cfg.Review.SkillInterval = d.Review.SkillInterval
+	}
+	if cfg.Curator.Enabled == nil {
+		cfg.Curator.Enabled = d.Curator.Enabled
+	}
+	if cfg.Curator.IntervalHours <= 0 {
+		cfg.Curator.IntervalHours = d.Curator.IntervalHours
+	}
+	if cfg.Curator.StaleAfterDays <= 0 {
+		cfg.Curator.StaleAfterDays = d.Curator.StaleAfterDays
+	}
+	if cfg.Curator.ArchiveAfterDays <= 0 {
+		cfg.Curator.ArchiveAfterDays = d.Curator.ArchiveAfterDays
+	}
+	if cfg.Memory.Dir == "" {
+		cfg.Memory.Dir = d.Memory.Dir
+	}
+	cfg.Raw = b
+	return cfg, nil
+}
+
+const defaultConfigYAML = `# skillrepo library settings (tracked: shared by everyone who clones the library)
+version: 1
+main_branch: main
+
+review:
+  # true: background-review writes wait as proposals for 'skillrepo proposal approve'
+  write_approval: false
+  # user turns / model iterations between automatic reviews; 0 disables
+  memory_interval: 10
+  skill_interval: 10
+
+curator:
+  enabled: true
+  interval_hours: 168
+  stale_after_days: 14
+  archive_after_days: 30
+  # skills a scheduled job uses: never aged out
+  scheduled_skills: []
+
+memory:
+  dir: .memory
+
+# lint:
+#   profile: spec
+#   rules:
+#     orphan-file: off
+#     description-index-cut: warning
+`

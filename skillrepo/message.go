@@ -1,0 +1,180 @@
+package skillrepo
+
+import (
+	"strings"
+)
+
+// Trailer keys written by skillrepo (design.md §3).
+const (
+	TrailerAction        = "Skill-Action"
+	TrailerName          = "Skill-Name"
+	TrailerOrigin        = "Skill-Origin"
+	TrailerReviewID      = "Review-Id"
+	TrailerSessionID     = "Session-Id"
+	TrailerModel         = "Model"
+	TrailerAbsorbedInto  = "Absorbed-Into"
+	TrailerCuratorRun    = "Curator-Run"
+	TrailerApprovedBy    = "Approved-By"
+	TrailerRejectedBy    = "Rejected-By"
+	TrailerTranscriptSHA = "Transcript-Sha256"
+	TrailerReason        = "Reason"
+	TrailerFrom          = "Skill-From"
+	TrailerImported      = "Skill-Imported-Agent"
+)
+
+// Origins of a write.
+const (
+	OriginUser             = "user"
+	OriginForeground       = "foreground"
+	OriginBackgroundReview = "background-review"
+	OriginCurator          = "curator"
+	OriginImport           = "import"
+)
+
+// ValidOrigin reports whether o is one of the five origins.
+func ValidOrigin(o string) bool {
+	switch o {
+	case OriginUser, OriginForeground, OriginBackgroundReview, OriginCurator, OriginImport:
+		return true
+	}
+	return false
+}
+
+// Trailer is one "Key: value" line of a commit message's trailer block.
+type Trailer struct {
+	Key, Value string
+}
+
+// Message is a commit message: a subject, an optional body and a trailer
+// block that git interpret-trailers reads.
+type Message struct {
+	Subject  string
+	Body     string
+	Trailers []Trailer
+}
+
+// String renders the message: subject, blank line, body, blank line,
+// trailers. Every line of the trailer block is a trailer (so git's parser
+// and ours agree); values are folded to one line.
+func (m Message) String() string {
+	var b strings.Builder
+	b.WriteString(oneLine(m.Subject))
+	b.WriteString("\n")
+	if body := strings.TrimSpace(m.Body); body != "" {
+		b.WriteString("\n")
+		b.WriteString(body)
+		b.WriteString("\n")
+	}
+	if len(m.Trailers) > 0 {
+		b.WriteString("\n")
+		for _, t := range m.Trailers {
+			if t.Key == "" || strings.TrimSpace(t.Value) == "" {
+				continue
+			}
+			b.WriteString(t.Key)
+			b.WriteString(": ")
+			b.WriteString(oneLine(t.Value))
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Add appends a trailer when value is not empty.
+func (m *Message) Add(key, value string) {
+	if strings.TrimSpace(value) != "" {
+		m.Trailers = append(m.Trailers, Trailer{key, value})
+	}
+}
+
+// ParseTrailers reads the trailer block of a commit message with git's
+// rules: the last paragraph (never the subject), parsing stops at a "---"
+// line, continuation lines start with whitespace, and the paragraph counts
+// only when every line is a trailer or at least 25 % are and one is a
+// git-generated trailer (Signed-off-by, "(cherry picked from ...)").
+func ParseTrailers(message string) []Trailer {
+	lines := strings.Split(strings.ReplaceAll(message, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		if l == "---" || strings.HasPrefix(l, "--- ") {
+			lines = lines[:i]
+			break
+		}
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	start := len(lines)
+	for start > 0 && strings.TrimSpace(lines[start-1]) != "" {
+		start--
+	}
+	if start == 0 {
+		return nil // the only paragraph is the subject paragraph
+	}
+	var out []Trailer
+	trailerLines, other, generated := 0, 0, false
+	for _, l := range lines[start:] {
+		if (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t")) && len(out) > 0 {
+			out[len(out)-1].Value += " " + strings.TrimSpace(l)
+			continue
+		}
+		if strings.HasPrefix(l, "(cherry picked from commit ") {
+			generated = true
+			trailerLines++
+			continue
+		}
+		k, v, ok := splitTrailer(l)
+		if !ok {
+			other++
+			continue
+		}
+		if strings.EqualFold(k, "Signed-off-by") {
+			generated = true
+		}
+		trailerLines++
+		out = append(out, Trailer{k, v})
+	}
+	if other == 0 || (generated && trailerLines*4 >= (trailerLines+other)) {
+		return out
+	}
+	return nil
+}
+
+func splitTrailer(l string) (key, value string, ok bool) {
+	i := strings.IndexByte(l, ':')
+	if i <= 0 {
+		return "", "", false
+	}
+	key = l[:i]
+	for _, r := range key {
+		if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "", "", false
+		}
+	}
+	return key, strings.TrimSpace(l[i+1:]), true
+}
+
+// TrailerValue returns the last value of key (case-insensitive), or "".
+func TrailerValue(ts []Trailer, key string) string {
+	v := ""
+	for _, t := range ts {
+		if strings.EqualFold(t.Key, key) {
+			v = t.Value
+		}
+	}
+	return v
+}
+
+// TrailerValues returns every value of key (case-insensitive).
+func TrailerValues(ts []Trailer, key string) []string {
+	var vs []string
+	for _, t := range ts {
+		if strings.EqualFold(t.Key, key) {
+			vs = append(vs, t.Value)
+		}
+	}
+	return vs
+}

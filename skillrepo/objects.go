@@ -1,0 +1,278 @@
+package skillrepo
+
+// Objects are written as loose objects by this file rather than through
+// go-git's storer, for two reasons the write engine depends on: the temp
+// file lives in .git/skillrepo/tmp (so a killed writer leaves its debris
+// where recovery removes it, never under objects/ or in the work tree), and
+// each object is fsynced before it is renamed into place (so after a power
+// loss a ref never points at an object that did not reach the disk).
+
+import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// objectStore writes new objects and reads them back, layered over the
+// repository. In dry-run mode new objects stay in memory.
+type objectStore struct {
+	l       *Library
+	dryRun  bool
+	pending map[plumbing.Hash][]byte // dry-run objects, and trees we built (a read cache)
+	written []string                 // directories to fsync
+}
+
+func newObjectStore(l *Library, dryRun bool) *objectStore {
+	return &objectStore{l: l, dryRun: dryRun, pending: map[plumbing.Hash][]byte{}}
+}
+
+func (s *objectStore) objectPath(h plumbing.Hash) string {
+	hs := h.String()
+	return filepath.Join(s.l.GitDir, "objects", hs[:2], hs[2:])
+}
+
+// put stores an object and returns its hash. An object that exists is not
+// written again.
+func (s *objectStore) put(typ plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
+	h := plumbing.ComputeHash(typ, data)
+	if typ == plumbing.TreeObject {
+		s.pending[h] = data
+	}
+	if s.dryRun {
+		s.pending[h] = data
+		return h, nil
+	}
+	if s.l.repo.Storer.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	if err := s.writeLoose(h, typ, data); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write %s %s: %w", typ, h, err)
+	}
+	return h, nil
+}
+
+func (s *objectStore) writeLoose(h plumbing.Hash, typ plumbing.ObjectType, data []byte) error {
+	tmpDir := filepath.Join(s.l.StateDir(), "tmp")
+	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(tmpDir, "obj-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // a no-op after the rename
+	zw, _ := zlib.NewWriterLevel(f, zlib.BestSpeed)
+	header := typ.String() + " " + strconv.Itoa(len(data)) + "\x00"
+	if _, err := io.WriteString(zw, header); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := zw.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o444); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	dst := s.objectPath(h)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		return err
+	}
+	s.written = append(s.written, filepath.Dir(dst))
+	return nil
+}
+
+// sync makes the renames of written objects durable.
+func (s *objectStore) sync() {
+	seen := map[string]bool{}
+	for _, d := range s.written {
+		if !seen[d] {
+			seen[d] = true
+			syncDir(d)
+		}
+	}
+	s.written = nil
+}
+
+// blob reads a blob's content.
+func (s *objectStore) blob(h plumbing.Hash) ([]byte, error) {
+	if b, ok := s.pending[h]; ok {
+		return b, nil
+	}
+	obj, err := s.l.repo.Storer.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+// treeEntry is one entry of a git tree.
+type treeEntry struct {
+	Name string
+	Mode filemode.FileMode
+	Hash plumbing.Hash
+}
+
+// tree reads a tree's entries (zero hash: the empty tree).
+func (s *objectStore) tree(h plumbing.Hash) ([]treeEntry, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	if b, ok := s.pending[h]; ok {
+		return decodeTree(b)
+	}
+	obj, err := s.l.repo.Storer.EncodedObject(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", h, err)
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return decodeTree(b)
+}
+
+func decodeTree(b []byte) ([]treeEntry, error) {
+	var out []treeEntry
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		nul := bytes.IndexByte(b, 0)
+		if sp < 0 || nul < sp || nul+21 > len(b) {
+			return nil, fmt.Errorf("malformed tree object")
+		}
+		mode, err := strconv.ParseUint(string(b[:sp]), 8, 32)
+		if err != nil {
+			return nil, fmt.Errorf("malformed tree mode %q", b[:sp])
+		}
+		var h plumbing.Hash
+		copy(h[:], b[nul+1:nul+21])
+		out = append(out, treeEntry{Name: string(b[sp+1 : nul]), Mode: filemode.FileMode(mode), Hash: h})
+		b = b[nul+21:]
+	}
+	return out, nil
+}
+
+// encodeTree sorts entries the way git does (a directory sorts as if its
+// name ended in "/") and encodes them; git fsck --strict accepts the result.
+func encodeTree(entries []treeEntry) []byte {
+	sort.Slice(entries, func(i, j int) bool { return treeSortKey(entries[i]) < treeSortKey(entries[j]) })
+	var b bytes.Buffer
+	for _, e := range entries {
+		b.WriteString(strconv.FormatUint(uint64(e.Mode), 8))
+		b.WriteByte(' ')
+		b.WriteString(e.Name)
+		b.WriteByte(0)
+		b.Write(e.Hash[:])
+	}
+	return b.Bytes()
+}
+
+func treeSortKey(e treeEntry) string {
+	if e.Mode == filemode.Dir {
+		return e.Name + "/"
+	}
+	return e.Name
+}
+
+// encodeCommit formats a commit object.
+func encodeCommit(tree plumbing.Hash, parents []plumbing.Hash, author, committer object.Signature, message string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "tree %s\n", tree)
+	for _, p := range parents {
+		fmt.Fprintf(&b, "parent %s\n", p)
+	}
+	fmt.Fprintf(&b, "author %s\n", formatSignature(author))
+	fmt.Fprintf(&b, "committer %s\n", formatSignature(committer))
+	b.WriteString("\n")
+	b.WriteString(message)
+	return b.Bytes()
+}
+
+func formatSignature(s object.Signature) string {
+	return fmt.Sprintf("%s <%s> %d %s", sanitizeIdent(s.Name), sanitizeIdent(s.Email), s.When.Unix(), s.When.Format("-0700"))
+}
+
+// sanitizeIdent drops the characters git forbids in an identity.
+func sanitizeIdent(s string) string {
+	return string(bytes.Map(func(r rune) rune {
+		switch r {
+		case '<', '>', '\n', '\r', 0:
+			return -1
+		}
+		return r
+	}, []byte(s)))
+}
+
+// commitTree returns the tree and parents of a commit.
+func (s *objectStore) commitInfo(h plumbing.Hash) (tree plumbing.Hash, parents []plumbing.Hash, err error) {
+	if b, ok := s.pending[h]; ok {
+		return parseCommitHeader(b)
+	}
+	obj, err := s.l.repo.Storer.EncodedObject(plumbing.CommitObject, h)
+	if err != nil {
+		return plumbing.ZeroHash, nil, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	defer r.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(r, head)
+	return parseCommitHeader(head[:n])
+}
+
+func parseCommitHeader(b []byte) (tree plumbing.Hash, parents []plumbing.Hash, err error) {
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		switch {
+		case len(line) == 0:
+			if tree.IsZero() {
+				return tree, nil, fmt.Errorf("commit without tree")
+			}
+			return tree, parents, nil
+		case bytes.HasPrefix(line, []byte("tree ")) && len(line) >= 45:
+			tree = plumbing.NewHash(string(line[5:45]))
+		case bytes.HasPrefix(line, []byte("parent ")) && len(line) >= 47:
+			parents = append(parents, plumbing.NewHash(string(line[7:47])))
+		}
+	}
+	if tree.IsZero() {
+		return tree, nil, fmt.Errorf("commit without tree")
+	}
+	return tree, parents, nil
+}

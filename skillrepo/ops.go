@@ -1,0 +1,616 @@
+package skillrepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+// Skill actions (the reference skill_manage vocabulary plus ours).
+const (
+	ActionCreate     = "create"
+	ActionPatch      = "patch"
+	ActionEdit       = "edit"
+	ActionDelete     = "delete"
+	ActionWriteFile  = "write_file"
+	ActionRemoveFile = "remove_file"
+	ActionArchive    = "archive"
+	ActionImport     = "import"
+	ActionSync       = "sync"
+)
+
+// MaxBatchOps is the most operations one Apply takes.
+const MaxBatchOps = 20
+
+// Op is one skill_manage operation, in the reference's JSON shape
+// (spec.md §4.1). Pointer fields distinguish "absent" from "empty".
+type Op struct {
+	Action       string  `json:"action"`
+	Name         string  `json:"name"`
+	Category     string  `json:"category,omitempty"`
+	Content      *string `json:"content,omitempty"`
+	OldString    *string `json:"old_string,omitempty"`
+	NewString    *string `json:"new_string,omitempty"`
+	ReplaceAll   bool    `json:"replace_all,omitempty"`
+	FilePath     string  `json:"file_path,omitempty"`
+	FileContent  *string `json:"file_content,omitempty"`
+	AbsorbedInto *string `json:"absorbed_into,omitempty"`
+}
+
+// Provenance is who wrote a change; it becomes the commit's trailers.
+type Provenance struct {
+	Origin           string // user, foreground, background-review, curator, import
+	ReviewID         string
+	SessionID        string
+	Model            string
+	TranscriptSHA256 string
+	CuratorRun       string
+}
+
+func (p Provenance) addTrailers(m *Message) {
+	origin := p.Origin
+	if origin == "" {
+		origin = OriginUser
+	}
+	m.Add(TrailerOrigin, origin)
+	m.Add(TrailerReviewID, p.ReviewID)
+	m.Add(TrailerSessionID, p.SessionID)
+	m.Add(TrailerModel, p.Model)
+	m.Add(TrailerTranscriptSHA, p.TranscriptSHA256)
+	m.Add(TrailerCuratorRun, p.CuratorRun)
+}
+
+// Autonomous reports whether the origin is an agent acting on its own
+// (background review or curator), which may not hard-delete.
+func (p Provenance) Autonomous() bool {
+	return p.Origin == OriginBackgroundReview || p.Origin == OriginCurator
+}
+
+// ApplyOptions is one atomic batch of skill operations.
+type ApplyOptions struct {
+	// Branch to write ("" = main); From creates it when missing (e.g.
+	// proposals/<id> from main).
+	Branch, From string
+	Ops          []Op
+	Provenance   Provenance
+	DryRun       bool
+	// Check, when set, runs before each operation with the transaction
+	// as it stands (the review's guards); an error refuses the batch.
+	Check func(tx *Tx, i int, op Op) error
+}
+
+// OpResult is what one operation did.
+type OpResult struct {
+	Name         string `json:"name"`
+	Action       string `json:"action"`
+	Path         string `json:"path"`
+	FilePath     string `json:"file_path,omitempty"`
+	Message      string `json:"message"`
+	Replacements int    `json:"replacements,omitempty"`
+	Archived     bool   `json:"archived,omitempty"`
+	ArchivedTo   string `json:"archived_to,omitempty"`
+}
+
+// ApplyResult is the outcome of a batch: one commit.
+type ApplyResult struct {
+	Commit  plumbing.Hash
+	Update  *UpdateResult
+	Results []OpResult
+}
+
+// OpError is a batch that failed at one operation; nothing was written.
+type OpError struct {
+	Index           int // 0-based
+	Op              Op
+	CompletedBefore int
+	Err             error
+}
+
+func (e *OpError) Error() string {
+	return fmt.Sprintf("operation %d (%s %s): %v", e.Index+1, e.Op.Action, e.Op.Name, e.Err)
+}
+
+func (e *OpError) Unwrap() error { return e.Err }
+
+// Apply runs a batch of skill operations as one commit: every operation is
+// validated and applied in order against the branch as the batch leaves it,
+// and the first failure discards the whole batch. Errors: *OpError wrapping
+// skill.ErrInvalid, ErrNotFound, ErrExists or ErrRefused; and those of
+// [Library.Update].
+func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
+	if err := validateBatch(opts.Ops); err != nil {
+		return nil, err
+	}
+	if opts.Provenance.Origin == "" {
+		opts.Provenance.Origin = OriginUser
+	}
+	if !ValidOrigin(opts.Provenance.Origin) {
+		return nil, fmt.Errorf("unknown origin %q: use user, foreground, background-review, curator or import", opts.Provenance.Origin)
+	}
+	var results []OpResult
+	var msg Message
+	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
+		results = results[:0]
+		for i, op := range opts.Ops {
+			if opts.Check != nil {
+				if err := opts.Check(tx, i, op); err != nil {
+					return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err}
+				}
+			}
+			r, err := applyOp(tx, op, opts.Provenance)
+			if err != nil {
+				return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err}
+			}
+			results = append(results, r)
+		}
+		msg = batchMessage(opts.Ops, results, opts.Provenance)
+		_, err := tx.Commit(msg)
+		if errors.Is(err, ErrNoChanges) {
+			return fmt.Errorf("the operations change nothing: %w", ErrNoChanges)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !opts.DryRun {
+		l.recordUsage(res, opts)
+	}
+	out := &ApplyResult{Update: res, Results: results}
+	if len(res.Commits) > 0 {
+		out.Commit = res.Commits[len(res.Commits)-1]
+	}
+	return out, nil
+}
+
+// validateBatch applies the reference's batch rules (spec.md §4.7) before
+// anything is read.
+func validateBatch(ops []Op) error {
+	if len(ops) == 0 {
+		return fmt.Errorf("operations must be a non-empty list: %w", skill.ErrInvalid)
+	}
+	if len(ops) > MaxBatchOps {
+		return fmt.Errorf("%d operations in one batch; the limit is %d: %w", len(ops), MaxBatchOps, skill.ErrInvalid)
+	}
+	created := map[string]int{}
+	touched := map[string]bool{}
+	for i, op := range ops {
+		fail := func(format string, args ...any) error {
+			return &OpError{Index: i, Op: op, CompletedBefore: 0, Err: fmt.Errorf(format+": %w", append(args, skill.ErrInvalid)...)}
+		}
+		if op.Action == "" {
+			return fail("action is required")
+		}
+		if op.Name == "" {
+			return fail("name is required")
+		}
+		switch op.Action {
+		case ActionCreate, ActionPatch, ActionEdit, ActionWriteFile, ActionRemoveFile:
+		case ActionDelete:
+			if len(ops) > 1 {
+				return fail("delete must be the only operation of its call")
+			}
+		default:
+			return fail("unknown action %q (want create, patch, edit, delete, write_file or remove_file)", op.Action)
+		}
+		if op.Action == ActionCreate {
+			if _, dup := created[op.Name]; dup {
+				return fail("skill %q is created twice", op.Name)
+			}
+			for j := 0; j < i; j++ {
+				if ops[j].Name == op.Name {
+					return fail("create of %q must come before its other operations", op.Name)
+				}
+			}
+			created[op.Name] = i
+		}
+		// Clobber guard: a destructive op on a (skill, file) an earlier op
+		// already touched. Patch chains are allowed.
+		target := op.Name + "\x00" + normalizedTarget(op)
+		destructive := op.Action != ActionPatch || (op.Content != nil && op.OldString == nil)
+		if destructive && touched[target] {
+			return fail("%s would overwrite what an earlier operation wrote to %s", op.Action, normalizedTarget(op))
+		}
+		touched[target] = true
+	}
+	return nil
+}
+
+func normalizedTarget(op Op) string {
+	if op.FilePath == "" || op.Action == ActionCreate || op.Action == ActionEdit {
+		return skill.FileName
+	}
+	p, err := skill.ValidateSupportPath(op.FilePath)
+	if err != nil {
+		return op.FilePath
+	}
+	return p
+}
+
+func applyOp(tx *Tx, op Op, prov Provenance) (OpResult, error) {
+	r := OpResult{Name: op.Name, Action: op.Action}
+	switch op.Action {
+	case ActionCreate:
+		return r, createSkill(tx, op, &r)
+	case ActionEdit:
+		if op.Content == nil {
+			return r, fmt.Errorf("content is required for edit: %w", skill.ErrInvalid)
+		}
+		return r, editSkill(tx, op, &r)
+	case ActionPatch:
+		if op.Content != nil && (op.OldString != nil || op.NewString != nil) {
+			return r, fmt.Errorf("pass either content (a full rewrite) or old_string/new_string (a patch), not both: %w", skill.ErrInvalid)
+		}
+		if op.Content != nil {
+			r.Action = ActionEdit
+			return r, editSkill(tx, op, &r)
+		}
+		return r, patchSkill(tx, op, &r)
+	case ActionDelete:
+		return r, deleteSkill(tx, op, prov, &r)
+	case ActionWriteFile:
+		return r, writeFile(tx, op, &r)
+	case ActionRemoveFile:
+		return r, removeFile(tx, op, &r)
+	}
+	return r, fmt.Errorf("unknown action %q: %w", op.Action, skill.ErrInvalid)
+}
+
+func createSkill(tx *Tx, op Op, r *OpResult) error {
+	if err := skill.ValidateName(op.Name); err != nil {
+		return err
+	}
+	if err := skill.ValidateCategory(op.Category); err != nil {
+		return err
+	}
+	if op.Content == nil {
+		return fmt.Errorf("content is required for create: %w", skill.ErrInvalid)
+	}
+	if _, err := skill.Validate([]byte(*op.Content), skill.ValidateOptions{NewSkill: true}); err != nil {
+		return err
+	}
+	if si, err := tx.FindSkill(op.Name); err == nil {
+		return fmt.Errorf("a skill named %q already exists at %s: %w", op.Name, si.Dir, ErrExists)
+	} else if !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	dir := path.Join(op.Category, op.Name)
+	if tx.IsDir(dir) {
+		return fmt.Errorf("folder %s already holds files: %w", dir, ErrExists)
+	}
+	if err := tx.WriteFile(dir+"/"+skill.FileName, []byte(*op.Content), false); err != nil {
+		return err
+	}
+	r.Path = dir
+	r.Message = fmt.Sprintf("Skill '%s' created.", op.Name)
+	return nil
+}
+
+func editSkill(tx *Tx, op Op, r *OpResult) error {
+	si, err := tx.FindSkill(op.Name)
+	if err != nil {
+		return err
+	}
+	if err := refuseArchived(si); err != nil {
+		return err
+	}
+	if _, err := skill.Validate([]byte(*op.Content), skill.ValidateOptions{}); err != nil {
+		return err
+	}
+	if err := tx.WriteFile(si.Dir+"/"+skill.FileName, []byte(*op.Content), false); err != nil {
+		return err
+	}
+	r.Path = si.Dir
+	r.Message = fmt.Sprintf("Skill '%s' updated (full rewrite).", op.Name)
+	return nil
+}
+
+func refuseArchived(si SkillInfo) error {
+	if si.Archived {
+		return fmt.Errorf("skill %q is archived (%s); restore it first with 'skillrepo skill restore %s': %w", si.Name, si.Dir, si.Name, ErrNotFound)
+	}
+	return nil
+}
+
+func patchSkill(tx *Tx, op Op, r *OpResult) error {
+	if op.OldString == nil || *op.OldString == "" {
+		return fmt.Errorf("old_string is required: view the file first and pass the exact text to replace (do not fall back to write_file): %w", skill.ErrInvalid)
+	}
+	if op.NewString == nil {
+		return fmt.Errorf("new_string is required (an empty string deletes the match): %w", skill.ErrInvalid)
+	}
+	si, err := tx.FindSkill(op.Name)
+	if err != nil {
+		return err
+	}
+	if err := refuseArchived(si); err != nil {
+		return err
+	}
+	rel := skill.FileName
+	if op.FilePath != "" {
+		if rel, err = skill.ValidateSupportPath(op.FilePath); err != nil {
+			return err
+		}
+	}
+	target := si.Dir + "/" + rel
+	if err := checkNoSymlink(tx, si.Dir, rel); err != nil {
+		return err
+	}
+	old, err := tx.ReadFile(target)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("file not found: %s: %w", target, ErrNotFound)
+	}
+	if err != nil {
+		return err
+	}
+	updated, n, _, err := skill.Replace(string(old), *op.OldString, *op.NewString, op.ReplaceAll)
+	if err != nil {
+		preview := string(old)
+		if len(preview) > 500 {
+			preview = preview[:500]
+			for !utf8.ValidString(preview) {
+				preview = preview[:len(preview)-1]
+			}
+		}
+		return fmt.Errorf("%s: %w", target, &PatchError{Err: err, Preview: preview})
+	}
+	if rel == skill.FileName {
+		if _, err := skill.Validate([]byte(updated), skill.ValidateOptions{}); err != nil {
+			return fmt.Errorf("patch would break SKILL.md structure: %w", err)
+		}
+	} else if err := skill.ValidateFileContent([]byte(updated)); err != nil {
+		return err
+	}
+	if err := tx.WriteFile(target, []byte(updated), isExecutable(tx, target)); err != nil {
+		return err
+	}
+	r.Path = si.Dir
+	if rel != skill.FileName {
+		r.FilePath = rel
+	}
+	r.Replacements = n
+	plural := "replacement"
+	if n != 1 {
+		plural += "s"
+	}
+	r.Message = fmt.Sprintf("Patched %s in skill '%s' (%d %s).", rel, op.Name, n, plural)
+	return nil
+}
+
+// PatchError is a patch whose old_string did not match (uniquely); Preview
+// is the start of the file, so a model can correct itself.
+type PatchError struct {
+	Err     error
+	Preview string
+}
+
+func (e *PatchError) Error() string { return e.Err.Error() }
+func (e *PatchError) Unwrap() error { return e.Err }
+
+func isExecutable(tx *Tx, p string) bool {
+	_, m, ok := tx.stat(p)
+	return ok && m == 0o100755
+}
+
+// checkNoSymlink refuses a path inside a skill that goes through a symlink
+// in the tree (which could point outside the skill).
+func checkNoSymlink(tx *Tx, dir, rel string) error {
+	parts := strings.Split(rel, "/")
+	cur := dir
+	for _, p := range parts {
+		cur += "/" + p
+		if _, m, ok := tx.stat(cur); ok && m == 0o120000 {
+			return fmt.Errorf("path escapes the skill through the symlink %s: %w", cur, skill.ErrInvalid)
+		}
+	}
+	return nil
+}
+
+func deleteSkill(tx *Tx, op Op, prov Provenance, r *OpResult) error {
+	si, err := tx.FindSkill(op.Name)
+	if err != nil {
+		return err
+	}
+	if err := refuseArchived(si); err != nil {
+		return err
+	}
+	absorbed := ""
+	if op.AbsorbedInto != nil {
+		absorbed = strings.TrimSpace(*op.AbsorbedInto)
+	}
+	if prov.Autonomous() && absorbed == "" {
+		return refusedf("a %s may only archive a skill it has absorbed into an umbrella: pass absorbed_into naming the skill that now holds %q's content; keeping %q active", prov.Origin, op.Name, op.Name)
+	}
+	if absorbed != "" {
+		if absorbed == op.Name {
+			return fmt.Errorf("absorbed_into must name another skill, not %q itself: %w", op.Name, skill.ErrInvalid)
+		}
+		if _, err := tx.FindSkill(absorbed); err != nil {
+			return fmt.Errorf("absorbed_into skill %q does not exist; create or patch the umbrella skill first: %w", absorbed, ErrNotFound)
+		}
+	}
+	r.Path = si.Dir
+	if prov.Autonomous() {
+		to, err := ArchiveSkill(tx, si)
+		if err != nil {
+			return err
+		}
+		r.Archived, r.ArchivedTo = true, to
+		r.Message = fmt.Sprintf("Skill '%s' archived (archived to %s). Content absorbed into '%s'.", op.Name, to, absorbed)
+		return nil
+	}
+	if err := tx.RemoveAll(si.Dir); err != nil {
+		return err
+	}
+	r.Message = fmt.Sprintf("Skill '%s' deleted.", op.Name)
+	if absorbed != "" {
+		r.Message += fmt.Sprintf(" Content absorbed into '%s'.", absorbed)
+	}
+	return nil
+}
+
+// ArchiveSkill stages moving a skill to .archive/<name>/ (with a
+// -YYYYMMDDHHMMSS suffix when that is taken) and returns the new folder.
+func ArchiveSkill(tx *Tx, si SkillInfo) (string, error) {
+	if si.Archived {
+		return "", fmt.Errorf("skill %q is already archived at %s: %w", si.Name, si.Dir, ErrExists)
+	}
+	to := ArchiveDir + "/" + si.Name
+	if tx.IsDir(to) {
+		to += "-" + tx.l.now().UTC().Format("20060102150405")
+	}
+	if tx.IsDir(to) {
+		return "", fmt.Errorf("archive folder %s is taken: %w", to, ErrExists)
+	}
+	return to, tx.Move(si.Dir, to)
+}
+
+func writeFile(tx *Tx, op Op, r *OpResult) error {
+	rel, err := skill.ValidateSupportPath(op.FilePath)
+	if err != nil {
+		return err
+	}
+	if op.FileContent == nil {
+		return fmt.Errorf("file_content is required (an empty string is allowed): %w", skill.ErrInvalid)
+	}
+	content := []byte(*op.FileContent)
+	if err := skill.ValidateFileContent(content); err != nil {
+		return err
+	}
+	si, err := tx.FindSkill(op.Name)
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("skill %q not found; create it first with action=create: %w", op.Name, ErrNotFound)
+	}
+	if err != nil {
+		return err
+	}
+	if err := refuseArchived(si); err != nil {
+		return err
+	}
+	if rel == skill.FileName {
+		if _, err := skill.Validate(content, skill.ValidateOptions{}); err != nil {
+			return err
+		}
+	}
+	if err := checkNoSymlink(tx, si.Dir, rel); err != nil {
+		return err
+	}
+	target := si.Dir + "/" + rel
+	if tx.IsDir(target) {
+		return fmt.Errorf("%s is a folder: %w", target, skill.ErrInvalid)
+	}
+	if err := tx.WriteFile(target, content, isExecutable(tx, target) || strings.HasPrefix(rel, "scripts/") && strings.HasPrefix(string(content), "#!")); err != nil {
+		return err
+	}
+	r.Path, r.FilePath = si.Dir, rel
+	r.Message = fmt.Sprintf("File '%s' written to skill '%s'.", rel, op.Name)
+	return nil
+}
+
+func removeFile(tx *Tx, op Op, r *OpResult) error {
+	rel, err := skill.ValidateSupportPath(op.FilePath)
+	if err != nil {
+		return err
+	}
+	if rel == skill.FileName {
+		return fmt.Errorf("SKILL.md cannot be removed; delete the skill instead: %w", skill.ErrInvalid)
+	}
+	si, err := tx.FindSkill(op.Name)
+	if err != nil {
+		return err
+	}
+	if err := refuseArchived(si); err != nil {
+		return err
+	}
+	target := si.Dir + "/" + rel
+	if !tx.Exists(target) {
+		var avail []string
+		for _, d := range skill.SupportDirs {
+			files, _ := tx.List(si.Dir + "/" + d)
+			for _, f := range files {
+				avail = append(avail, strings.TrimPrefix(f, si.Dir+"/"))
+			}
+		}
+		list := "none"
+		if len(avail) > 0 {
+			list = strings.Join(avail, ", ")
+		}
+		return fmt.Errorf("file not found: %s (available files: %s): %w", rel, list, ErrNotFound)
+	}
+	if err := tx.Remove(target); err != nil {
+		return err
+	}
+	r.Path, r.FilePath = si.Dir, rel
+	r.Message = fmt.Sprintf("File '%s' removed from skill '%s'.", rel, op.Name)
+	return nil
+}
+
+// batchMessage is the commit message of a batch: "skill: <action> <name>"
+// for one operation, a summary for several; the trailers name every skill.
+func batchMessage(ops []Op, results []OpResult, prov Provenance) Message {
+	action := ops[0].Action
+	if len(results) > 0 {
+		action = results[0].Action
+	}
+	names := []string{}
+	seen := map[string]bool{}
+	for i, op := range ops {
+		a := op.Action
+		if i < len(results) {
+			a = results[i].Action
+		}
+		if a != action {
+			action = "batch"
+		}
+		if !seen[op.Name] {
+			seen[op.Name] = true
+			names = append(names, op.Name)
+		}
+	}
+	if action == ActionDelete && len(results) == 1 && results[0].Archived {
+		action = ActionArchive
+	}
+	var m Message
+	switch {
+	case len(ops) == 1 && ops[0].FilePath != "" && action != ActionEdit:
+		m.Subject = fmt.Sprintf("skill: %s %s %s", action, ops[0].Name, normalizedTarget(ops[0]))
+	case len(ops) == 1:
+		m.Subject = fmt.Sprintf("skill: %s %s", action, ops[0].Name)
+	default:
+		m.Subject = fmt.Sprintf("skill: %s of %d operations on %s", action, len(ops), strings.Join(names, ", "))
+	}
+	var body []string
+	if len(ops) > 1 {
+		for _, r := range results {
+			body = append(body, "- "+r.Message)
+		}
+	}
+	m.Body = strings.Join(body, "\n")
+	m.Add(TrailerAction, action)
+	sorted := append([]string(nil), names...)
+	sort.Strings(sorted)
+	for _, n := range sorted {
+		m.Add(TrailerName, n)
+	}
+	prov.addTrailers(&m)
+	for _, op := range ops {
+		if op.AbsorbedInto != nil {
+			m.Add(TrailerAbsorbedInto, *op.AbsorbedInto)
+		}
+	}
+	for _, r := range results {
+		if r.Archived {
+			m.Add(TrailerFrom, r.Path)
+		}
+	}
+	return m
+}

@@ -1,0 +1,406 @@
+package skillrepo
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+// ArchiveDir holds archived skills: tracked, not discovered as active.
+const ArchiveDir = ".archive"
+
+// Snapshot is a read-only view of one commit of the library.
+type Snapshot struct {
+	l      *Library
+	store  *objectStore
+	commit plumbing.Hash
+	tree   plumbing.Hash
+	skills []SkillInfo // discovered lazily
+}
+
+// SkillInfo locates one skill in a snapshot.
+type SkillInfo struct {
+	// Name is the skill's directory name (what skill_manage looks up).
+	Name string `json:"name"`
+	// Dir is the skill folder, relative to the library root.
+	Dir string `json:"path"`
+	// Category is the folder above the skill ("" in the flat layout; for
+	// archived skills, the folder it was archived from is not known here).
+	Category string `json:"category,omitempty"`
+	// Archived is true for skills under .archive/.
+	Archived bool `json:"archived"`
+}
+
+// Snapshot opens a read-only view of rev: a branch name, a full ref or a
+// commit hash ("" = the main branch). An unborn main branch gives an empty
+// snapshot.
+func (l *Library) Snapshot(rev string) (*Snapshot, error) {
+	if rev == "" {
+		rev = l.MainBranch()
+	}
+	store := newObjectStore(l, true)
+	h, err := l.resolveRev(rev)
+	if err != nil {
+		if errors.Is(err, ErrNotFound) && rev == l.MainBranch() && l.isUnborn() {
+			return &Snapshot{l: l, store: store}, nil
+		}
+		return nil, err
+	}
+	tree, _, err := store.commitInfo(h)
+	if err != nil {
+		return nil, err
+	}
+	return &Snapshot{l: l, store: store, commit: h, tree: tree}, nil
+}
+
+// Commit is the snapshot's commit (zero for an unborn branch).
+func (s *Snapshot) Commit() plumbing.Hash { return s.commit }
+
+// Tree is the snapshot's root tree.
+func (s *Snapshot) Tree() plumbing.Hash { return s.tree }
+
+// ReadFile returns a file's content; the error wraps fs.ErrNotExist when
+// absent.
+func (s *Snapshot) ReadFile(p string) ([]byte, error) {
+	h, _ := s.l.lookupPath(s.store, s.tree, p)
+	if h.IsZero() {
+		return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
+	}
+	return s.store.blob(h)
+}
+
+// Exists reports whether p is a file in the snapshot.
+func (s *Snapshot) Exists(p string) bool {
+	h, _ := s.l.lookupPath(s.store, s.tree, p)
+	return !h.IsZero()
+}
+
+// List returns the files below dir, sorted.
+func (s *Snapshot) List(dir string) ([]string, error) {
+	sub := s.l.subtree(s.store, s.tree, dir)
+	if sub.IsZero() {
+		return nil, nil
+	}
+	var out []string
+	err := s.l.walkTree(s.store, sub, dir, func(p string, _ plumbing.Hash, _ filemode.FileMode) error {
+		out = append(out, p)
+		return nil
+	})
+	return out, err
+}
+
+// Skills lists every skill: flat (<name>/SKILL.md), in a category
+// (<category>/<name>/SKILL.md, nested categories allowed up to three
+// levels) and archived (.archive/<name>/SKILL.md). Hidden folders other
+// than .archive are not searched.
+func (s *Snapshot) Skills() ([]SkillInfo, error) {
+	if s.skills != nil {
+		return s.skills, nil
+	}
+	out, err := discoverSkills(s.store, s.tree)
+	if err != nil {
+		return nil, err
+	}
+	s.skills = out
+	return out, nil
+}
+
+func discoverSkills(store *objectStore, root plumbing.Hash) ([]SkillInfo, error) {
+	out := []SkillInfo{}
+	var walk func(tree plumbing.Hash, dir string, depth int, archived bool) error
+	walk = func(tree plumbing.Hash, dir string, depth int, archived bool) error {
+		entries, err := store.tree(tree)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if e.Mode != filemode.Dir {
+				continue
+			}
+			if strings.HasPrefix(e.Name, ".") {
+				if depth == 0 && e.Name == ArchiveDir {
+					if err := walk(e.Hash, ArchiveDir, 1, true); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			p := path.Join(dir, e.Name)
+			sub, err := store.tree(e.Hash)
+			if err != nil {
+				return err
+			}
+			if hasSkillFile(sub) {
+				cat := dir
+				if archived {
+					cat = strings.TrimPrefix(strings.TrimPrefix(dir, ArchiveDir), "/")
+				}
+				out = append(out, SkillInfo{Name: e.Name, Dir: p, Category: cat, Archived: archived})
+				continue
+			}
+			if depth < 3 {
+				if err := walk(e.Hash, p, depth+1, archived); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if root.IsZero() {
+		return out, nil
+	}
+	if err := walk(root, "", 0, false); err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Archived != out[j].Archived {
+			return !out[i].Archived
+		}
+		return out[i].Dir < out[j].Dir
+	})
+	return out, nil
+}
+
+func hasSkillFile(entries []treeEntry) bool {
+	for _, e := range entries {
+		if e.Name == skill.FileName && e.Mode != filemode.Dir {
+			return true
+		}
+	}
+	return false
+}
+
+// FindSkill looks a skill up by name ("name" or "category/name"); active
+// skills win over archived ones. Error wraps ErrNotFound.
+func (s *Snapshot) FindSkill(name string) (SkillInfo, error) {
+	return findSkill(s.l, s.store, s.tree, name, func() ([]SkillInfo, error) { return s.Skills() })
+}
+
+func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string, all func() ([]SkillInfo, error)) (SkillInfo, error) {
+	name = strings.Trim(name, "/")
+	if name == "" {
+		return SkillInfo{}, fmt.Errorf("skill name is required")
+	}
+	// Fast path: the flat layout or an exact category/name path.
+	if !strings.HasPrefix(name, ".") {
+		if h, _ := l.lookupPath(store, tree, name+"/"+skill.FileName); !h.IsZero() {
+			return SkillInfo{Name: path.Base(name), Dir: name, Category: strings.TrimSuffix(strings.TrimSuffix(name, path.Base(name)), "/")}, nil
+		}
+	}
+	skills, err := all()
+	if err != nil {
+		return SkillInfo{}, err
+	}
+	var archived *SkillInfo
+	for i, si := range skills {
+		if si.Name != name && si.Dir != name {
+			continue
+		}
+		if !si.Archived {
+			return si, nil
+		}
+		if archived == nil {
+			archived = &skills[i]
+		}
+	}
+	if archived != nil {
+		return *archived, nil
+	}
+	return SkillInfo{}, withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+}
+
+// FindSkill looks a skill up in the transaction's current state.
+func (tx *Tx) FindSkill(name string) (SkillInfo, error) {
+	if len(tx.changes) > 0 {
+		// Staged changes are not in a tree yet: look them up directly.
+		if tx.Exists(name + "/" + skill.FileName) {
+			return SkillInfo{Name: path.Base(name), Dir: name, Category: strings.TrimSuffix(strings.TrimSuffix(name, path.Base(name)), "/")}, nil
+		}
+		for p, c := range tx.changes {
+			if !c.del && strings.HasSuffix(p, "/"+name+"/"+skill.FileName) && !strings.HasPrefix(p, ".") {
+				dir := strings.TrimSuffix(p, "/"+skill.FileName)
+				return SkillInfo{Name: name, Dir: dir, Category: path.Dir(dir)}, nil
+			}
+		}
+	}
+	si, err := findSkill(tx.l, tx.store, tx.tree, name, func() ([]SkillInfo, error) { return discoverSkills(tx.store, tx.tree) })
+	if err == nil && len(tx.changes) > 0 && !tx.Exists(si.Dir+"/"+skill.FileName) {
+		return SkillInfo{}, fmt.Errorf("skill %q: %w", name, ErrNotFound)
+	}
+	return si, err
+}
+
+// FS returns the snapshot as an fs.FS (for lint).
+func (s *Snapshot) FS() fs.FS { return &treeFS{s: s} }
+
+type treeFS struct{ s *Snapshot }
+
+func (t *treeFS) entryAt(name string) (treeEntry, error) {
+	if !fs.ValidPath(name) {
+		return treeEntry{}, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	if name == "." {
+		return treeEntry{Name: ".", Mode: filemode.Dir, Hash: t.s.tree}, nil
+	}
+	cur := t.s.tree
+	parts := strings.Split(name, "/")
+	for i, part := range parts {
+		entries, err := t.s.store.tree(cur)
+		if err != nil {
+			return treeEntry{}, err
+		}
+		var found *treeEntry
+		for k := range entries {
+			if entries[k].Name == part {
+				found = &entries[k]
+				break
+			}
+		}
+		if found == nil || (i < len(parts)-1 && found.Mode != filemode.Dir) {
+			return treeEntry{}, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+		}
+		if i == len(parts)-1 {
+			return *found, nil
+		}
+		cur = found.Hash
+	}
+	return treeEntry{}, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+func (t *treeFS) Open(name string) (fs.File, error) {
+	e, err := t.entryAt(name)
+	if err != nil {
+		return nil, err
+	}
+	if e.Mode == filemode.Dir {
+		entries, err := t.s.store.tree(e.Hash)
+		if err != nil {
+			return nil, err
+		}
+		return &treeDir{name: name, entries: entries, fsys: t}, nil
+	}
+	data, err := t.s.store.blob(e.Hash)
+	if err != nil {
+		return nil, err
+	}
+	return &treeFile{name: name, mode: e.Mode, r: strings.NewReader(string(data)), size: int64(len(data))}, nil
+}
+
+func (t *treeFS) ReadFile(name string) ([]byte, error) {
+	e, err := t.entryAt(name)
+	if err != nil {
+		return nil, err
+	}
+	if e.Mode == filemode.Dir {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
+	}
+	return t.s.store.blob(e.Hash)
+}
+
+func (t *treeFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	e, err := t.entryAt(name)
+	if err != nil {
+		return nil, err
+	}
+	if e.Mode != filemode.Dir {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not a directory")}
+	}
+	entries, err := t.s.store.tree(e.Hash)
+	if err != nil {
+		return nil, err
+	}
+	return dirEntries(entries), nil
+}
+
+func dirEntries(entries []treeEntry) []fs.DirEntry {
+	out := make([]fs.DirEntry, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, treeDirEntry{e})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}
+
+type treeFileInfo struct {
+	name string
+	mode filemode.FileMode
+	size int64
+}
+
+func (i treeFileInfo) Name() string { return path.Base(i.name) }
+func (i treeFileInfo) Size() int64  { return i.size }
+func (i treeFileInfo) Mode() fs.FileMode {
+	switch i.mode {
+	case filemode.Dir:
+		return fs.ModeDir | 0o755
+	case filemode.Executable:
+		return 0o755
+	case filemode.Symlink:
+		return fs.ModeSymlink | 0o777
+	}
+	return 0o644
+}
+func (i treeFileInfo) ModTime() time.Time { return time.Time{} }
+func (i treeFileInfo) IsDir() bool        { return i.mode == filemode.Dir }
+func (i treeFileInfo) Sys() any           { return nil }
+
+type treeDirEntry struct{ e treeEntry }
+
+func (d treeDirEntry) Name() string               { return d.e.Name }
+func (d treeDirEntry) IsDir() bool                { return d.e.Mode == filemode.Dir }
+func (d treeDirEntry) Type() fs.FileMode          { return treeFileInfo{mode: d.e.Mode}.Mode().Type() }
+func (d treeDirEntry) Info() (fs.FileInfo, error) { return treeFileInfo{name: d.e.Name, mode: d.e.Mode}, nil }
+
+type treeFile struct {
+	name string
+	mode filemode.FileMode
+	r    *strings.Reader
+	size int64
+}
+
+func (f *treeFile) Stat() (fs.FileInfo, error) {
+	return treeFileInfo{name: f.name, mode: f.mode, size: f.size}, nil
+}
+func (f *treeFile) Read(b []byte) (int, error) { return f.r.Read(b) }
+func (f *treeFile) Close() error               { return nil }
+
+type treeDir struct {
+	name    string
+	entries []treeEntry
+	fsys    *treeFS
+	off     int
+}
+
+func (d *treeDir) Stat() (fs.FileInfo, error) {
+	return treeFileInfo{name: d.name, mode: filemode.Dir}, nil
+}
+func (d *treeDir) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.name, Err: errors.New("is a directory")}
+}
+func (d *treeDir) Close() error { return nil }
+func (d *treeDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	all := dirEntries(d.entries)
+	rest := all[d.off:]
+	if n <= 0 {
+		d.off = len(all)
+		return rest, nil
+	}
+	if len(rest) == 0 {
+		return nil, io.EOF
+	}
+	if n > len(rest) {
+		n = len(rest)
+	}
+	d.off += n
+	return rest[:n], nil
+}

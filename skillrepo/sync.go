@@ -1,0 +1,280 @@
+package skillrepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// SyncOptions records edits made outside skillrepo.
+type SyncOptions struct {
+	// Origin overrides the inferred origin ("" = infer: user, or what the
+	// usage sidecar implies for files an agent wrote).
+	Origin string
+	// Message is an optional subject.
+	Message string
+	DryRun  bool
+}
+
+// FileChange is one path a sync records.
+type FileChange struct {
+	Path   string `json:"path"`
+	Status string `json:"status"` // added, modified, deleted
+}
+
+// SyncResult says what sync recorded.
+type SyncResult struct {
+	Commit  plumbing.Hash
+	Origin  string
+	Changes []FileChange
+	Skills  []string
+	DryRun  bool
+}
+
+// worktreeDelta compares the work tree with a tree: files added or
+// modified (content read) and tracked files deleted.
+type worktreeDelta struct {
+	changes []FileChange
+	content map[string][]byte
+	modes   map[string]filemode.FileMode
+}
+
+func (l *Library) worktreeDelta(store *objectStore, tree plumbing.Hash) (*worktreeDelta, error) {
+	files, err := l.scanWorktree()
+	if err != nil {
+		return nil, fmt.Errorf("scan work tree: %w", err)
+	}
+	idx, idxTime, err := l.readIndex()
+	if err != nil {
+		return nil, err
+	}
+	tracked := map[string]treeEntry{}
+	if !tree.IsZero() {
+		if err := l.walkTree(store, tree, "", func(p string, h plumbing.Hash, m filemode.FileMode) error {
+			tracked[p] = treeEntry{Hash: h, Mode: m}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	d := &worktreeDelta{content: map[string][]byte{}, modes: map[string]filemode.FileMode{}}
+	seen := map[string]bool{}
+	for _, f := range files {
+		seen[f.Path] = true
+		mode := modeOf(f.Info)
+		h, _, err := l.worktreeHash(idx, idxTime, f.Path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f.Path, err)
+		}
+		t, ok := tracked[f.Path]
+		if ok && t.Hash == h && t.Mode == mode {
+			continue
+		}
+		data, err := readWorktreeContent(filepath.Join(l.Root, filepath.FromSlash(f.Path)), f.Info)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f.Path, err)
+		}
+		status := "added"
+		if ok {
+			status = "modified"
+		}
+		d.changes = append(d.changes, FileChange{Path: f.Path, Status: status})
+		d.content[f.Path] = data
+		d.modes[f.Path] = mode
+	}
+	for p := range tracked {
+		if seen[p] {
+			continue
+		}
+		// Tracked but not listed: deleted, or ignored yet still present.
+		full := filepath.Join(l.Root, filepath.FromSlash(p))
+		if info, err := os.Lstat(full); err == nil && !info.IsDir() {
+			h, _, err := l.worktreeHash(idx, idxTime, p)
+			if err == nil && h != tracked[p].Hash {
+				data, err := readWorktreeContent(full, info)
+				if err != nil {
+					return nil, err
+				}
+				d.changes = append(d.changes, FileChange{Path: p, Status: "modified"})
+				d.content[p] = data
+				d.modes[p] = modeOf(info)
+			}
+			continue
+		}
+		d.changes = append(d.changes, FileChange{Path: p, Status: "deleted"})
+	}
+	sort.Slice(d.changes, func(i, j int) bool { return d.changes[i].Path < d.changes[j].Path })
+	return d, nil
+}
+
+func modeOf(fi os.FileInfo) filemode.FileMode {
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		return filemode.Symlink
+	case fi.Mode()&0o111 != 0:
+		return filemode.Executable
+	}
+	return filemode.Regular
+}
+
+func readWorktreeContent(full string, fi os.FileInfo) ([]byte, error) {
+	if fi.Mode()&os.ModeSymlink != 0 {
+		t, err := os.Readlink(full)
+		return []byte(t), err
+	}
+	return os.ReadFile(full)
+}
+
+// stage puts a delta into a transaction.
+func (d *worktreeDelta) stage(tx *Tx) error {
+	for _, c := range d.changes {
+		if c.Status == "deleted" {
+			tx.stage(c.Path, change{del: true})
+			continue
+		}
+		h, err := tx.store.put(plumbing.BlobObject, d.content[c.Path])
+		if err != nil {
+			return err
+		}
+		tx.stage(c.Path, change{hash: h, mode: d.modes[c.Path]})
+	}
+	return nil
+}
+
+// skillsOf names the skills a set of paths belongs to (the folder holding
+// SKILL.md, found in the transaction's state).
+func skillsOf(tx *Tx, changes []FileChange) []string {
+	set := map[string]bool{}
+	for _, c := range changes {
+		dir := filepath.ToSlash(filepath.Dir(c.Path))
+		for dir != "." && dir != "" {
+			if tx.Exists(dir+"/SKILL.md") || (c.Status == "deleted" && strings.HasSuffix(c.Path, dir+"/SKILL.md")) {
+				set[filepath.Base(dir)] = true
+				break
+			}
+			dir = filepath.ToSlash(filepath.Dir(dir))
+		}
+	}
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Sync records every edit made to the checked-out branch's files outside
+// skillrepo (by a person, or an agent writing files directly) as one
+// commit. The origin is opts.Origin, else inferred: when every changed
+// skill's usage record shows a write after the branch tip's commit time,
+// an agent wrote it (background-review when the record says created_by
+// agent, foreground otherwise); else user. No change: a nil Commit.
+func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error) {
+	head, err := l.HeadBranch()
+	if err != nil {
+		return nil, err
+	}
+	if head == "" {
+		return nil, fmt.Errorf("HEAD is detached: check out a branch before sync")
+	}
+	if opts.Origin != "" && !ValidOrigin(opts.Origin) {
+		return nil, fmt.Errorf("unknown origin %q", opts.Origin)
+	}
+	out := &SyncResult{DryRun: opts.DryRun}
+	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, recordsWorktree: true}, func(tx *Tx) error {
+		d, err := l.worktreeDelta(tx.store, tx.tree)
+		if err != nil {
+			return err
+		}
+		if len(d.changes) == 0 {
+			return nil
+		}
+		out.Changes = d.changes
+		beforeTip := tx.tip
+		if err := d.stage(tx); err != nil {
+			return err
+		}
+		// Skills touched: look both before (deletions) and after.
+		out.Skills = skillsOf(tx, d.changes)
+		origin := opts.Origin
+		if origin == "" {
+			origin = l.inferOrigin(beforeTip, out.Skills)
+		}
+		out.Origin = origin
+		m := Message{Subject: opts.Message}
+		if m.Subject == "" {
+			m.Subject = syncSubject(out.Skills, d.changes)
+		}
+		m.Add(TrailerAction, ActionSync)
+		for _, s := range out.Skills {
+			m.Add(TrailerName, s)
+		}
+		Provenance{Origin: origin}.addTrailers(&m)
+		h, err := tx.Commit(m)
+		if errors.Is(err, ErrNoChanges) {
+			out.Changes = nil
+			return nil
+		}
+		out.Commit = h
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func syncSubject(skills []string, changes []FileChange) string {
+	switch {
+	case len(skills) == 1:
+		return "sync: record edits to " + skills[0]
+	case len(skills) > 1 && len(skills) <= 3:
+		return "sync: record edits to " + strings.Join(skills, ", ")
+	case len(skills) > 3:
+		return fmt.Sprintf("sync: record edits to %d skills", len(skills))
+	}
+	return fmt.Sprintf("sync: record %d changed files", len(changes))
+}
+
+// inferOrigin decides who wrote edits found in the work tree.
+func (l *Library) inferOrigin(tip plumbing.Hash, skills []string) string {
+	if len(skills) == 0 || tip.IsZero() {
+		return OriginUser
+	}
+	c, err := l.repo.CommitObject(tip)
+	if err != nil {
+		return OriginUser
+	}
+	since := c.Committer.When
+	recs, err := l.Usage().Load()
+	if err != nil {
+		return OriginUser
+	}
+	agent := true
+	for _, s := range skills {
+		r, ok := recs[s]
+		if !ok {
+			return OriginUser
+		}
+		last, _ := ParseUsageTime(r.LastPatchedAt)
+		if created, ok := ParseUsageTime(r.CreatedAt); ok && created.After(last) {
+			last = created
+		}
+		if !last.After(since.Add(-time.Second)) {
+			return OriginUser
+		}
+		agent = agent && r.AgentCreated()
+	}
+	if agent {
+		return OriginBackgroundReview
+	}
+	return OriginForeground
+}

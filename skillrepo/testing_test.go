@@ -1,0 +1,83 @@
+package skillrepo
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testEnv is a hermetic environment for the library and the git binary.
+func testEnv(t *testing.T) map[string]string {
+	t.Helper()
+	home := t.TempDir()
+	return map[string]string{
+		"HOME":                home,
+		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME":     "Test Author",
+		"GIT_AUTHOR_EMAIL":    "author@example.com",
+		"GIT_COMMITTER_NAME":  "Test Committer",
+		"GIT_COMMITTER_EMAIL": "committer@example.com",
+		"GIT_AUTHOR_DATE":     "@1764500000 +0000",
+		"GIT_COMMITTER_DATE":  "@1764500000 +0000",
+	}
+}
+
+func openOpts(env map[string]string) OpenOptions {
+	return OpenOptions{
+		Getenv:      func(k string) string { return env[k] },
+		Now:         func() time.Time { return time.Unix(1764500000, 0).UTC() },
+		LockTimeout: 200 * time.Millisecond,
+	}
+}
+
+// newTestLibrary initialises the example library in a temp folder.
+func newTestLibrary(t *testing.T) (*Library, map[string]string) {
+	t.Helper()
+	env := testEnv(t)
+	dir := filepath.Join(t.TempDir(), "lib")
+	if _, err := Init(context.Background(), dir, InitOptions{OpenOptions: openOpts(env), Example: true}); err != nil {
+		t.Fatalf("init: %v", err)
+	}
+	l, err := Open(dir, openOpts(env))
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l, env
+}
+
+// gitCmd runs the real git binary in the library and returns its output.
+func gitCmd(t *testing.T, l *Library, env map[string]string, args ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not on PATH")
+	}
+	cmd := exec.Command("git", args...)
+	cmd.Dir = l.Root
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// assertConsistent checks what every write must leave: a clean status and
+// a clean fsck.
+func assertConsistent(t *testing.T, l *Library, env map[string]string) {
+	t.Helper()
+	if st := gitCmd(t, l, env, "status", "--porcelain"); st != "" {
+		t.Errorf("git status not clean:\n%s", st)
+	}
+	gitCmd(t, l, env, "fsck", "--strict", "--no-progress")
+}
+
+func strp(s string) *string { return &s }

@@ -1,0 +1,360 @@
+package skillrepo
+
+// The work tree and the index are updated for the touched paths only, the
+// way git checkout would update them, so that "git status" is clean after a
+// write. The index is read and written with git's protocol: index.lock
+// created exclusively, written, fsynced and renamed over .git/index. The
+// cache-tree extension is dropped on rewrite (git rebuilds it), which is
+// what makes editing entries behind git's back safe.
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+)
+
+// worktreeUpdate is a checked plan to bring paths to a new tree.
+type worktreeUpdate struct {
+	l     *Library
+	store *objectStore
+	idx   *index.Index
+	// target entries per path; zero hash = delete.
+	paths   []string
+	target  map[string]treeEntry
+	old     map[string]treeEntry
+	skipped map[string]bool // recovery only: user edits left alone
+	same    map[string]bool // work tree already holds the target: index only
+}
+
+func (l *Library) indexPath() string { return filepath.Join(l.GitDir, "index") }
+
+// readIndex decodes .git/index (an empty index when there is none).
+func (l *Library) readIndex() (*index.Index, time.Time, error) {
+	f, err := os.Open(l.indexPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return &index.Index{Version: 2}, time.Time{}, nil
+	}
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("read index: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	idx := &index.Index{}
+	if err := index.NewDecoder(bufio.NewReaderSize(f, 1<<16)).Decode(idx); err != nil {
+		return nil, time.Time{}, fmt.Errorf("read index %s: %w (run 'git status' to check it)", l.indexPath(), err)
+	}
+	return idx, fi.ModTime(), nil
+}
+
+// writeIndex replaces .git/index through index.lock.
+func (l *Library) writeIndex(idx *index.Index) error {
+	idx.Cache = nil
+	idx.ResolveUndo = nil
+	idx.EndOfIndexEntry = nil
+	if idx.Version < 2 || idx.Version > index.EncodeVersionSupported {
+		idx.Version = 2
+	}
+	lockPath := l.indexPath() + ".lock"
+	f, err := os.OpenFile(lockPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s exists: another git process is running (remove it if not): %w", lockPath, ErrConflict)
+		}
+		return fmt.Errorf("write index: %w", err)
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	err = index.NewEncoder(w).Encode(idx)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(lockPath, l.indexPath())
+	}
+	if err != nil {
+		os.Remove(lockPath)
+		return fmt.Errorf("write index: %w", err)
+	}
+	return nil
+}
+
+func findEntry(idx *index.Index, p string) (int, bool) {
+	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Name >= p })
+	for j := i; j < len(idx.Entries) && idx.Entries[j].Name == p; j++ {
+		if idx.Entries[j].Stage == 0 { // go-git's index.Merged is 1, but a merged entry has stage 0
+			return j, true
+		}
+	}
+	return i, false
+}
+
+// prepareWorktree checks that no path holds an uncommitted change (in the
+// index or the work tree) and returns the update to run after the ref
+// moved. A path whose work tree content already equals the target is not
+// dirty (the same edit made twice loses nothing).
+func (l *Library) prepareWorktree(store *objectStore, oldTree, newTree plumbing.Hash, paths []string, fromWorktree bool) (*worktreeUpdate, error) {
+	idx, idxTime, err := l.readIndex()
+	if err != nil {
+		return nil, err
+	}
+	u := &worktreeUpdate{l: l, store: store, idx: idx, paths: paths, target: map[string]treeEntry{}, old: map[string]treeEntry{}, same: map[string]bool{}}
+	var dirty []string
+	for _, p := range paths {
+		oh, om := l.lookupPath(store, oldTree, p)
+		nh, nm := l.lookupPath(store, newTree, p)
+		u.old[p] = treeEntry{Mode: om, Hash: oh}
+		u.target[p] = treeEntry{Mode: nm, Hash: nh}
+		if err := l.checkInsideRoot(p); err != nil {
+			return nil, err
+		}
+		if h, present, err := l.worktreeHash(idx, idxTime, p); err == nil && present && h == nh && !nh.IsZero() {
+			if fi, err := os.Lstat(filepath.Join(l.Root, filepath.FromSlash(p))); err == nil && modeOf(fi) == nm {
+				u.same[p] = true
+			}
+		}
+		if !fromWorktree && l.pathDirty(idx, idxTime, p, oh, om, nh) {
+			dirty = append(dirty, p)
+		}
+	}
+	if len(dirty) > 0 {
+		return nil, &DirtyError{Paths: dirty}
+	}
+	return u, nil
+}
+
+// pathDirty reports whether p holds a change that is in neither the old
+// nor the new tree.
+func (l *Library) pathDirty(idx *index.Index, idxTime time.Time, p string, oh plumbing.Hash, om filemode.FileMode, nh plumbing.Hash) bool {
+	// Staged: the index entry differs from the old tree.
+	if i, ok := findEntry(idx, p); ok {
+		if idx.Entries[i].Hash != oh && idx.Entries[i].Hash != nh {
+			return true
+		}
+	} else if !oh.IsZero() {
+		// "git rm --cached" of a tracked path: a staged deletion.
+		if _, err := os.Lstat(filepath.Join(l.Root, filepath.FromSlash(p))); err == nil {
+			return true
+		}
+	}
+	h, present, err := l.worktreeHash(idx, idxTime, p)
+	if err != nil {
+		return true // unreadable: never risk it
+	}
+	switch {
+	case !present:
+		// Deleted by the user: dirty unless we delete it too, or it was
+		// never there.
+		return !oh.IsZero() && !nh.IsZero()
+	case h == oh || h == nh:
+		return false
+	}
+	return true
+}
+
+// worktreeHash returns the blob hash of the work tree file at p, using the
+// index's stat data to avoid reading it when git would.
+func (l *Library) worktreeHash(idx *index.Index, idxTime time.Time, p string) (plumbing.Hash, bool, error) {
+	full := filepath.Join(l.Root, filepath.FromSlash(p))
+	fi, err := os.Lstat(full)
+	if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+		return plumbing.ZeroHash, false, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	if fi.IsDir() {
+		return plumbing.ZeroHash, true, nil // a directory where a file goes: dirty
+	}
+	if i, ok := findEntry(idx, p); ok {
+		e := idx.Entries[i]
+		if int64(e.Size) == fi.Size() && e.ModifiedAt.Equal(fi.ModTime()) && fi.ModTime().Before(idxTime) {
+			return e.Hash, true, nil
+		}
+	}
+	var data []byte
+	if fi.Mode()&os.ModeSymlink != 0 {
+		t, err := os.Readlink(full)
+		if err != nil {
+			return plumbing.ZeroHash, true, err
+		}
+		data = []byte(t)
+	} else if data, err = os.ReadFile(full); err != nil {
+		return plumbing.ZeroHash, true, err
+	}
+	return plumbing.ComputeHash(plumbing.BlobObject, data), true, nil
+}
+
+func isNotDir(err error) bool {
+	return err != nil && errors.Is(err, syscall.ENOTDIR)
+}
+
+// apply writes the target content of each path (temp file in
+// .git/skillrepo/tmp, then rename) or removes it, then rewrites the index
+// entries of those paths with fresh stat data.
+func (u *worktreeUpdate) apply() error {
+	tmpDir := filepath.Join(u.l.StateDir(), "tmp")
+	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
+		return err
+	}
+	for _, p := range u.paths {
+		if u.skipped[p] || u.same[p] {
+			continue
+		}
+		t := u.target[p]
+		full := filepath.Join(u.l.Root, filepath.FromSlash(p))
+		if t.Hash.IsZero() {
+			if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) && !isNotDir(err) {
+				return fmt.Errorf("remove %s: %w", p, err)
+			}
+			removeEmptyParents(u.l.Root, filepath.Dir(full))
+			continue
+		}
+		data, err := u.store.blob(t.Hash)
+		if err != nil {
+			return err
+		}
+		if err := writeWorktreeFile(tmpDir, full, data, t.Mode); err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+	}
+	return u.updateIndex()
+}
+
+func (u *worktreeUpdate) updateIndex() error {
+	idx := u.idx
+	drop := map[string]bool{}
+	var add []*index.Entry
+	for _, p := range u.paths {
+		drop[p] = true
+		t := u.target[p]
+		if t.Hash.IsZero() {
+			continue
+		}
+		e := &index.Entry{Name: p, Hash: t.Hash, Mode: t.Mode}
+		if !u.skipped[p] {
+			if fi, err := os.Lstat(filepath.Join(u.l.Root, filepath.FromSlash(p))); err == nil {
+				fillStat(e, fi)
+			}
+		}
+		add = append(add, e)
+	}
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if !drop[e.Name] {
+			kept = append(kept, e)
+		}
+	}
+	idx.Entries = append(kept, add...)
+	sort.Slice(idx.Entries, func(i, j int) bool {
+		if idx.Entries[i].Name != idx.Entries[j].Name {
+			return idx.Entries[i].Name < idx.Entries[j].Name
+		}
+		return idx.Entries[i].Stage < idx.Entries[j].Stage
+	})
+	return u.l.writeIndex(idx)
+}
+
+func fillStat(e *index.Entry, fi os.FileInfo) {
+	e.ModifiedAt = fi.ModTime()
+	e.Size = uint32(fi.Size())
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		e.CreatedAt = time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
+		e.Dev = uint32(st.Dev)
+		e.Inode = uint32(st.Ino)
+		e.UID = st.Uid
+		e.GID = st.Gid
+	}
+}
+
+// writeWorktreeFile atomically replaces full with data: temp file, fsync,
+// chmod, rename. A symlink entry becomes a symlink.
+func writeWorktreeFile(tmpDir, full string, data []byte, mode filemode.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return err
+	}
+	if mode == filemode.Symlink {
+		tmp := filepath.Join(tmpDir, fmt.Sprintf("link-%d-%d", os.Getpid(), time.Now().UnixNano()))
+		if err := os.Symlink(string(data), tmp); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, full); err != nil {
+			os.Remove(tmp)
+			return err
+		}
+		return nil
+	}
+	f, err := os.CreateTemp(tmpDir, "file-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	perm := os.FileMode(0o644)
+	if mode == filemode.Executable {
+		perm = 0o755
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, full)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// checkInsideRoot refuses a path whose parent folders in the work tree go
+// through a symlink: writing there could land outside the library.
+func (l *Library) checkInsideRoot(p string) error {
+	dir := l.Root
+	parts := strings.Split(p, "/")
+	for _, part := range parts[:len(parts)-1] {
+		dir = filepath.Join(dir, part)
+		fi, err := os.Lstat(dir)
+		if err != nil {
+			return nil // missing: we create real folders
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%s: the folder %s is a symlink in the work tree; refusing to write through it", p, dir)
+		}
+	}
+	return nil
+}
+
+// removeEmptyParents removes dir and its parents while they are empty,
+// stopping at root.
+func removeEmptyParents(root, dir string) {
+	for dir != root && strings.HasPrefix(dir, root) {
+		if os.Remove(dir) != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
