@@ -356,10 +356,12 @@ func (i treeFileInfo) Sys() any           { return nil }
 
 type treeDirEntry struct{ e treeEntry }
 
-func (d treeDirEntry) Name() string               { return d.e.Name }
-func (d treeDirEntry) IsDir() bool                { return d.e.Mode == filemode.Dir }
-func (d treeDirEntry) Type() fs.FileMode          { return treeFileInfo{mode: d.e.Mode}.Mode().Type() }
-func (d treeDirEntry) Info() (fs.FileInfo, error) { return treeFileInfo{name: d.e.Name, mode: d.e.Mode}, nil }
+func (d treeDirEntry) Name() string      { return d.e.Name }
+func (d treeDirEntry) IsDir() bool       { return d.e.Mode == filemode.Dir }
+func (d treeDirEntry) Type() fs.FileMode { return treeFileInfo{mode: d.e.Mode}.Mode().Type() }
+func (d treeDirEntry) Info() (fs.FileInfo, error) {
+	return treeFileInfo{name: d.e.Name, mode: d.e.Mode}, nil
+}
 
 type treeFile struct {
 	name string
