@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type initOptions struct {
+	f       *factory
+	Dir     string
+	Example bool
+}
+
+func newInitCmd(f *factory) *cobra.Command {
+	opts := &initOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "init [<dir>] [--example]",
+		Short: "Turn a skills folder into a library, in place",
+		Long: `Turn an existing skills folder (flat <name>/SKILL.md or with categories
+<category>/<name>/SKILL.md, e.g. ~/.claude/skills or ~/.hermes/skills) into a
+skillrepo library in place. An existing git repository keeps its history;
+nothing of yours is moved or rewritten. init writes .skillrepo/config.yaml,
+adds the usage sidecar to .gitignore and records everything in one import
+commit. Running it again changes nothing.
+
+With --example, a small sample library is created first (the folder must be
+new or empty), so you can try every command.`,
+		Example: `  skillrepo init ~/.hermes/skills
+  skillrepo init --example /tmp/demo-skills`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Dir = f.Dir
+			if len(args) == 1 {
+				opts.Dir = args[0]
+			}
+			return runInit(cmd, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.Example, "example", false, "create a sample library first")
+	return cmd
+}
+
+type initJSON struct {
+	Root        string   `json:"root"`
+	Branch      string   `json:"branch"`
+	Created     bool     `json:"created_repository"`
+	Already     bool     `json:"already_library"`
+	Commit      string   `json:"commit,omitempty"`
+	Files       int      `json:"files"`
+	Skills      []string `json:"skills"`
+	AgentSkills []string `json:"agent_skills"`
+}
+
+func runInit(cmd *cobra.Command, opts *initOptions) error {
+	f := opts.f
+	res, err := skillrepo.Init(cmd.Context(), opts.Dir, skillrepo.InitOptions{
+		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now},
+		Example:     opts.Example,
+	})
+	if err != nil {
+		return err
+	}
+	skills := []string{}
+	for _, s := range res.Skills {
+		if !s.Archived {
+			skills = append(skills, s.Dir)
+		}
+	}
+	if f.JSON {
+		return printJSON(f.IO.Out, initJSON{Root: res.Root, Branch: res.Branch, Created: res.Created, Already: res.Already,
+			Commit: hashString(res.Commit), Files: res.Files, Skills: skills, AgentSkills: nonNil(res.AgentSkills)})
+	}
+	w := f.IO.ErrOut
+	if res.Already {
+		fmt.Fprintf(w, "%s is already a library on branch %s; nothing to do (%d skills)\n", res.Root, res.Branch, len(skills))
+		return nil
+	}
+	if res.Created {
+		fmt.Fprintf(w, "initialised a git repository in %s\n", res.Root)
+	}
+	fmt.Fprintf(w, "%s imported %d skills (%d files) on %s as %s\n", f.IO.Green("✓"), len(skills), res.Files, res.Branch, short(res.Commit))
+	if len(res.AgentSkills) > 0 {
+		fmt.Fprintf(w, "  %d skills the usage sidecar marks as agent-created stay curator-managed\n", len(res.AgentSkills))
+	}
+	return nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// factory hands commands their dependencies lazily, so nothing expensive
+// runs at start-up and tests can replace any one of them.
+type factory struct {
+	IO     *iostreams
+	Getenv func(string) string
+	// Now is the clock; --now (hidden) fixes it for deterministic tests.
+	Now func() time.Time
+	// Dir is the library directory from -C, $SKILLREPO_LIBRARY or ".".
+	Dir  string
+	JSON bool
+
+	lib *skillrepo.Library
+}
+
+// Library opens the library once per process.
+func (f *factory) Library() (*skillrepo.Library, error) {
+	if f.lib != nil {
+		return f.lib, nil
+	}
+	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now})
+	if err != nil {
+		return nil, err
+	}
+	f.lib = lib
+	return lib, nil
+}
+
+func (f *factory) close() {
+	if f.lib != nil {
+		f.lib.Close()
+		f.lib = nil
+	}
+}
+
+// run is main without os.Exit, so tests and testscript call it directly.
+func run(args []string, io *iostreams, getenv func(string) string) int {
+	f := &factory{IO: io, Getenv: getenv, Now: time.Now}
+	defer f.close()
+	root := newRootCmd(f)
+	root.SetArgs(args)
+	root.SetIn(io.In)
+	root.SetOut(io.Out)
+	root.SetErr(io.ErrOut)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		if !isFlagParseError(err) {
+			reportError(io, err, f.JSON)
+		} else {
+			reportError(io, &flagError{err}, f.JSON)
+			err = &flagError{err}
+		}
+	}
+	return exitCodeFor(err)
+}
+
+// isFlagParseError recognises cobra's own argument and flag errors, which
+// arrive as plain errors.
+func isFlagParseError(err error) bool {
+	var fe *flagError
+	if errors.As(err, &fe) {
+		return false
+	}
+	msg := err.Error()
+	for _, p := range []string{"unknown flag", "unknown shorthand flag", "unknown command", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires at most", "requires exactly", "required flag", "if any flags in the group", "none of the others can be", "at least one of the flags"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func newRootCmd(f *factory) *cobra.Command {
+	var noColor bool
+	var now string
+	cmd := &cobra.Command{
+		Use:   "skillrepo <command> [flags]",
+		Short: "Keep an agent's skills library as a git repository",
+		Long: `skillrepo turns an AI agent's skills folder into a git repository and runs the
+agent's self-improvement loop on it: every skill write is a commit with
+provenance trailers, staged proposals are branches, approval is a merge, and
+archive, restore and rollback are git operations.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if f.Dir == "" {
+				f.Dir = f.Getenv("SKILLREPO_LIBRARY")
+			}
+			if f.Dir == "" {
+				f.Dir = "."
+			}
+			f.IO.setColor(f.Getenv, noColor)
+			if now != "" {
+				t, err := time.Parse(time.RFC3339, now)
+				if err != nil {
+					return usageErrorf("--now: want an RFC 3339 time such as 2026-11-30T12:00:00Z: %v", err)
+				}
+				f.Now = func() time.Time { return t }
+			}
+			return nil
+		},
+	}
+	pf := cmd.PersistentFlags()
+	pf.StringVarP(&f.Dir, "dir", "C", "", "library `directory` (default $SKILLREPO_LIBRARY, else the current directory)")
+	pf.BoolVar(&f.JSON, "json", false, "machine-readable JSON output")
+	pf.BoolVar(&noColor, "no-color", false, "disable colour output")
+	pf.StringVar(&now, "now", "", "fix the clock to this RFC 3339 time (for tests)")
+	_ = pf.MarkHidden("now")
+
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &flagError{err} })
+
+	// A command with no Run is a help topic: "skillrepo help exit-codes".
+	cmd.AddCommand(&cobra.Command{
+		Use:   "exit-codes",
+		Short: "What skillrepo's exit codes mean",
+		Long:  exitCodesHelp,
+	})
+	cmd.AddCommand(
+		newInitCmd(f),
+		newSkillCmd(f),
+		newSyncCmd(f),
+		newUsageCmd(f),
+	)
+	return cmd
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden sections of testscript files")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"skillrepo": main,
+	})
+}
+
+func TestScript(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("the git binary is needed to check what skillrepo writes")
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       *update,
+		Setup:               scriptSetup,
+		Cmds:                scriptCmds(),
+	})
+}
+
+// scriptSetup makes git and skillrepo hermetic: a private HOME, no system
+// config, fixed identities and dates (so hashes are stable), no colour.
+func scriptSetup(env *testscript.Env) error {
+	home := filepath.Join(env.WorkDir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	for k, v := range map[string]string{
+		"HOME":                   home,
+		"XDG_CONFIG_HOME":        filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM":    "1",
+		"GIT_AUTHOR_NAME":        "Ada Author",
+		"GIT_AUTHOR_EMAIL":       "ada@example.com",
+		"GIT_COMMITTER_NAME":     "Ada Author",
+		"GIT_COMMITTER_EMAIL":    "ada@example.com",
+		"GIT_AUTHOR_DATE":        "2026-11-30T12:00:00Z",
+		"GIT_COMMITTER_DATE":     "2026-11-30T12:00:00Z",
+		"NO_COLOR":               "1",
+		"SKILLREPO_LOCK_TIMEOUT": "300ms",
+		"SKILLREPO_LIBRARY":      "",
+	} {
+		env.Setenv(k, v)
+	}
+	return nil
+}
+
+func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		// holdlock DIR: take the library lock until the script ends, as
+		// another skillrepo process would.
+		"holdlock": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 1 {
+				ts.Fatalf("usage: holdlock DIR")
+			}
+			lib, err := skillrepo.Open(ts.MkAbs(args[0]), skillrepo.OpenOptions{Getenv: ts.Getenv})
+			ts.Check(err)
+			unlock, err := lib.Lock(context.Background())
+			ts.Check(err)
+			ts.Defer(func() { unlock(); lib.Close() })
+		},
+		// gitclean DIR: git status is clean and git fsck --strict passes.
+		"gitclean": func(ts *testscript.TestScript, neg bool, args []string) {
+			if len(args) != 1 {
+				ts.Fatalf("usage: gitclean DIR")
+			}
+			dir := ts.MkAbs(args[0])
+			st := gitOutput(ts, dir, "status", "--porcelain")
+			fsckErr := gitRun(ts, dir, "fsck", "--strict", "--no-progress")
+			clean := st == "" && fsckErr == nil
+			if clean == neg {
+				ts.Fatalf("gitclean %s: status %q, fsck: %v", args[0], st, fsckErr)
+			}
+		},
+		// sleep DURATION
+		"sleep": func(ts *testscript.TestScript, neg bool, args []string) {
+			d, err := time.ParseDuration(args[0])
+			ts.Check(err)
+			time.Sleep(d)
+		},
+	}
+}
+
+func gitEnv(ts *testscript.TestScript) []string {
+	var env []string
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE", "PATH"} {
+		env = append(env, k+"="+ts.Getenv(k))
+	}
+	return env
+}
+
+func gitOutput(ts *testscript.TestScript, dir string, args ...string) string {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv(ts)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		ts.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func gitRun(ts *testscript.TestScript, dir string, args ...string) error {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv(ts)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		ts.Logf("git %s: %s", strings.Join(args, " "), out)
+	}
+	return err
+}

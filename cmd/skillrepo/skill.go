@@ -1,0 +1,147 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+func newSkillCmd(f *factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "skill <command>",
+		Short: "Read and write skills (every write is a commit)",
+		Example: `  skillrepo skill list
+  skillrepo skill view ci-debugging
+  skillrepo skill patch ci-debugging --old "step one" --new "step 1"`,
+	}
+	cmd.AddCommand(
+		newSkillListCmd(f),
+		newSkillViewCmd(f),
+		newSkillCreateCmd(f),
+		newSkillEditCmd(f),
+		newSkillPatchCmd(f),
+		newSkillDeleteCmd(f),
+		newSkillWriteFileCmd(f),
+		newSkillRemoveFileCmd(f),
+		newSkillApplyCmd(f),
+	)
+	return cmd
+}
+
+// writeFlags are the flags every skill write takes.
+type writeFlags struct {
+	Origin    string
+	ReviewID  string
+	SessionID string
+	Model     string
+	DryRun    bool
+	Branch    string
+}
+
+func addWriteFlags(cmd *cobra.Command, w *writeFlags) {
+	fl := cmd.Flags()
+	fl.StringVar(&w.Origin, "origin", skillrepo.OriginUser, "who is writing: user, foreground, background-review, curator or import")
+	fl.StringVar(&w.ReviewID, "review-id", "", "Review-Id trailer (background reviews)")
+	fl.StringVar(&w.SessionID, "session-id", "", "Session-Id trailer")
+	fl.StringVar(&w.Model, "model", "", "Model trailer")
+	fl.BoolVar(&w.DryRun, "dry-run", false, "validate and show what would be committed, write nothing")
+	fl.StringVar(&w.Branch, "branch", "", "write to this branch instead of the main branch")
+	_ = fl.MarkHidden("branch")
+}
+
+func (w *writeFlags) provenance() (skillrepo.Provenance, error) {
+	if !skillrepo.ValidOrigin(w.Origin) {
+		return skillrepo.Provenance{}, usageErrorf("--origin %q: want user, foreground, background-review, curator or import", w.Origin)
+	}
+	return skillrepo.Provenance{Origin: w.Origin, ReviewID: w.ReviewID, SessionID: w.SessionID, Model: w.Model}, nil
+}
+
+// readContent reads --content-file (a path, or - for stdin).
+func readContent(f *factory, path string) (string, error) {
+	if path == "" {
+		return "", usageErrorf("--content-file is required (a path, or - for standard input)")
+	}
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(io.LimitReader(f.IO.In, 16<<20))
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return "", fmt.Errorf("read content: %w", err)
+	}
+	return string(b), nil
+}
+
+type applyJSON struct {
+	Commit  string               `json:"commit,omitempty"`
+	Branch  string               `json:"branch"`
+	DryRun  bool                 `json:"dry_run"`
+	Paths   []string             `json:"paths"`
+	Results []skillrepo.OpResult `json:"results"`
+}
+
+// applyOps runs a batch and reports it.
+func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op) error {
+	prov, err := w.provenance()
+	if err != nil {
+		return err
+	}
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	res, err := lib.Apply(cmd.Context(), skillrepo.ApplyOptions{Branch: w.Branch, Ops: ops, Provenance: prov, DryRun: w.DryRun})
+	if err != nil {
+		return explainApplyError(err)
+	}
+	if f.JSON {
+		paths := res.Update.Paths
+		if paths == nil {
+			paths = []string{}
+		}
+		return printJSON(f.IO.Out, applyJSON{Commit: hashString(res.Commit), Branch: res.Update.Branch, DryRun: w.DryRun, Paths: paths, Results: res.Results})
+	}
+	out := f.IO.ErrOut
+	for _, r := range res.Results {
+		fmt.Fprintf(out, "%s %s\n", f.IO.Green("✓"), r.Message)
+	}
+	if w.DryRun {
+		fmt.Fprintf(out, "dry run: would commit to %s, changing:\n", res.Update.Branch)
+	} else {
+		fmt.Fprintf(out, "committed %s on %s, changing:\n", short(res.Commit), res.Update.Branch)
+	}
+	for _, p := range res.Update.Paths {
+		fmt.Fprintf(out, "  %s\n", p)
+	}
+	return nil
+}
+
+// explainApplyError adds the file preview a failed patch carries.
+func explainApplyError(err error) error {
+	var pe *skillrepo.PatchError
+	if errors.As(err, &pe) && pe.Preview != "" {
+		lines := strings.Split(strings.TrimRight(pe.Preview, "\n"), "\n")
+		if len(lines) > 12 {
+			lines = lines[:12]
+		}
+		return &hintedError{err: err, hint: "the file starts with:\n  " + strings.Join(lines, "\n  ")}
+	}
+	return err
+}
+
+type hintedError struct {
+	err  error
+	hint string
+}
+
+func (e *hintedError) Error() string { return e.err.Error() }
+func (e *hintedError) Unwrap() error { return e.err }
+func (e *hintedError) Hint() string  { return e.hint }

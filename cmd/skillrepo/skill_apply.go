@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type skillApplyOptions struct {
+	f       *factory
+	w       writeFlags
+	OpsFile string
+}
+
+func newSkillApplyCmd(f *factory) *cobra.Command {
+	opts := &skillApplyOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "apply --ops <file|->",
+		Short: "Apply a batch of up to 20 operations as one commit",
+		Long: `Apply a batch of skill operations atomically: all of them land in one commit,
+or none does. The file holds the skill_manage "operations" shape:
+
+  {"operations": [
+    {"action": "create", "name": "x", "category": "c", "content": "---\n..."},
+    {"action": "patch", "name": "x", "old_string": "a", "new_string": "b"},
+    {"action": "write_file", "name": "x", "file_path": "references/r.md", "file_content": "..."},
+    {"action": "remove_file", "name": "x", "file_path": "references/old.md"}
+  ]}
+
+A bare list of operations, and the legacy single-operation object, are
+accepted too. delete must be the only operation of its batch.`,
+		Example: `  skillrepo skill apply --ops batch.json
+  skillrepo skill apply --ops - --origin background-review --review-id r-42 < batch.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ops, err := readOps(f, opts.OpsFile)
+			if err != nil {
+				return err
+			}
+			return applyOps(cmd, f, &opts.w, ops)
+		},
+	}
+	cmd.Flags().StringVar(&opts.OpsFile, "ops", "", "JSON file of operations (- for standard input)")
+	addWriteFlags(cmd, &opts.w)
+	return cmd
+}
+
+// readOps accepts {"operations": [...]}, a bare list, or one legacy op.
+func readOps(f *factory, path string) ([]skillrepo.Op, error) {
+	if path == "" {
+		return nil, usageErrorf("--ops is required (a JSON file, or - for standard input)")
+	}
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(io.LimitReader(f.IO.In, 64<<20))
+	} else {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read operations: %w", err)
+	}
+	b = bytes.TrimSpace(b)
+	var ops []skillrepo.Op
+	if len(b) > 0 && b[0] == '[' {
+		err = json.Unmarshal(b, &ops)
+	} else {
+		var wrapper struct {
+			Operations []skillrepo.Op `json:"operations"`
+		}
+		var probe map[string]json.RawMessage
+		if err = json.Unmarshal(b, &probe); err == nil {
+			if _, ok := probe["operations"]; ok {
+				err = json.Unmarshal(b, &wrapper)
+				ops = wrapper.Operations
+			} else {
+				var op skillrepo.Op
+				err = json.Unmarshal(b, &op)
+				ops = []skillrepo.Op{op}
+			}
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("parse operations in %s: %w", path, err)
+	}
+	return ops, nil
+}

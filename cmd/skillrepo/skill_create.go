@@ -1,0 +1,69 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type skillCreateOptions struct {
+	f           *factory
+	w           writeFlags
+	Name        string
+	Category    string
+	ContentFile string
+}
+
+func newSkillCreateCmd(f *factory) *cobra.Command {
+	opts := &skillCreateOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "create <name> --content-file <file|-> [--category <c>]",
+		Short: "Create a skill from a SKILL.md",
+		Long: `Create a skill from SKILL.md content (YAML frontmatter with name and
+description, then Markdown). The name follows the skill-name rules (lowercase
+letters, digits, '.', '_' and '-', at most 64 characters) and must be unique in
+the library; a new skill's description must fit 60 characters so the index
+shows it whole.`,
+		Example: `  skillrepo skill create pdf-forms --content-file SKILL.md
+  cat SKILL.md | skillrepo skill create pdf-forms --category docs --content-file -`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Name = args[0]
+			content, err := readContent(f, opts.ContentFile)
+			if err != nil {
+				return err
+			}
+			return applyOps(cmd, f, &opts.w, []skillrepo.Op{{Action: skillrepo.ActionCreate, Name: opts.Name, Category: opts.Category, Content: &content}})
+		},
+	}
+	cmd.Flags().StringVar(&opts.ContentFile, "content-file", "", "SKILL.md to read (- for standard input)")
+	cmd.Flags().StringVar(&opts.Category, "category", "", "category folder to create the skill in")
+	addWriteFlags(cmd, &opts.w)
+	return cmd
+}
+
+type skillEditOptions struct {
+	f           *factory
+	w           writeFlags
+	ContentFile string
+}
+
+func newSkillEditCmd(f *factory) *cobra.Command {
+	opts := &skillEditOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "edit <name> --content-file <file|->",
+		Short:   "Replace a skill's SKILL.md",
+		Example: `  skillrepo skill edit ci-debugging --content-file new-SKILL.md`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			content, err := readContent(f, opts.ContentFile)
+			if err != nil {
+				return err
+			}
+			return applyOps(cmd, f, &opts.w, []skillrepo.Op{{Action: skillrepo.ActionEdit, Name: args[0], Content: &content}})
+		},
+	}
+	cmd.Flags().StringVar(&opts.ContentFile, "content-file", "", "new SKILL.md (- for standard input)")
+	addWriteFlags(cmd, &opts.w)
+	return cmd
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+type skillListOptions struct {
+	f     *factory
+	State string
+	All   bool
+	Rev   string
+}
+
+func newSkillListCmd(f *factory) *cobra.Command {
+	opts := &skillListOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "list [--state <active|stale|archived>] [--all]",
+		Short: "List the skills of the library",
+		Example: `  skillrepo skill list
+  skillrepo skill list --state stale --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch opts.State {
+			case "", skillrepo.StateActive, skillrepo.StateStale, skillrepo.StateArchived:
+			default:
+				return usageErrorf("--state %q: want active, stale or archived", opts.State)
+			}
+			return runSkillList(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.State, "state", "", "only skills in this state")
+	cmd.Flags().BoolVar(&opts.All, "all", false, "include archived skills")
+	cmd.Flags().StringVar(&opts.Rev, "rev", "", "read this branch or commit instead of the main branch")
+	return cmd
+}
+
+type skillListItem struct {
+	Name        string `json:"name"`
+	Category    string `json:"category"`
+	Path        string `json:"path"`
+	State       string `json:"state"`
+	Description string `json:"description"`
+	Error       string `json:"error,omitempty"`
+}
+
+// listSkills reads every skill with its description and state.
+func listSkills(lib *skillrepo.Library, rev string) ([]skillListItem, error) {
+	snap, err := lib.Snapshot(rev)
+	if err != nil {
+		return nil, err
+	}
+	infos, err := snap.Skills()
+	if err != nil {
+		return nil, err
+	}
+	recs, err := lib.Usage().Load()
+	if err != nil {
+		return nil, err
+	}
+	items := make([]skillListItem, 0, len(infos))
+	for _, si := range infos {
+		it := skillListItem{Name: si.Name, Category: si.Category, Path: si.Dir, State: skillrepo.StateActive}
+		if r, ok := recs[si.Name]; ok && r.State == skillrepo.StateStale {
+			it.State = skillrepo.StateStale
+		}
+		if si.Archived {
+			it.State = skillrepo.StateArchived
+		}
+		b, err := snap.ReadFile(si.Dir + "/" + skill.FileName)
+		if err == nil {
+			var doc *skill.Document
+			if doc, err = skill.Parse(b); err == nil {
+				it.Description = doc.Description
+			}
+		}
+		if err != nil {
+			it.Error = err.Error()
+		}
+		items = append(items, it)
+	}
+	return items, nil
+}
+
+func runSkillList(opts *skillListOptions) error {
+	f := opts.f
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	all, err := listSkills(lib, opts.Rev)
+	if err != nil {
+		return err
+	}
+	items := []skillListItem{}
+	for _, it := range all {
+		if opts.State != "" && it.State != opts.State {
+			continue
+		}
+		if opts.State == "" && !opts.All && it.State == skillrepo.StateArchived {
+			continue
+		}
+		items = append(items, it)
+	}
+	if f.JSON {
+		return printJSON(f.IO.Out, items)
+	}
+	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+	if f.IO.IsStdoutTTY() {
+		fmt.Fprintln(tw, f.IO.Bold("NAME\tCATEGORY\tSTATE\tDESCRIPTION"))
+	}
+	for _, it := range items {
+		desc := it.Description
+		if it.Error != "" {
+			desc = "(unreadable SKILL.md: " + it.Error + ")"
+		}
+		desc = strings.Join(strings.Fields(desc), " ")
+		if f.IO.IsStdoutTTY() && len([]rune(desc)) > 80 {
+			desc = string([]rune(desc)[:77]) + "..."
+		}
+		cat := it.Category
+		if cat == "" {
+			cat = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", it.Name, cat, it.State, desc)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+type skillViewOptions struct {
+	f        *factory
+	Name     string
+	File     string
+	Rev      string
+	NoRecord bool
+}
+
+func newSkillViewCmd(f *factory) *cobra.Command {
+	opts := &skillViewOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "view <name> [<file>]",
+		Short: "Print a skill's SKILL.md or one of its files",
+		Long: `Print a skill's SKILL.md, or a support file given relative to the skill
+folder. A view counts as a view and a use in the usage sidecar (as the
+reference's skill_view does); --no-record skips that.`,
+		Example: `  skillrepo skill view ci-debugging
+  skillrepo skill view ci-debugging references/common-failures.md
+  skillrepo skill view ci-debugging --json`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Name = args[0]
+			if len(args) == 2 {
+				opts.File = args[1]
+			}
+			return runSkillView(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Rev, "rev", "", "read this branch or commit instead of the main branch")
+	cmd.Flags().BoolVar(&opts.NoRecord, "no-record", false, "do not count this view in the usage sidecar")
+	return cmd
+}
+
+type skillViewJSON struct {
+	Name        string   `json:"name"`
+	Category    string   `json:"category"`
+	Path        string   `json:"path"`
+	Archived    bool     `json:"archived"`
+	File        string   `json:"file"`
+	Description string   `json:"description,omitempty"`
+	Content     string   `json:"content"`
+	Files       []string `json:"files"`
+}
+
+func runSkillView(opts *skillViewOptions) error {
+	f := opts.f
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	snap, err := lib.Snapshot(opts.Rev)
+	if err != nil {
+		return err
+	}
+	si, err := snap.FindSkill(opts.Name)
+	if err != nil {
+		return err
+	}
+	rel := skill.FileName
+	if opts.File != "" {
+		if rel, err = skill.ValidateSupportPath(opts.File); err != nil {
+			return err
+		}
+	}
+	content, err := snap.ReadFile(si.Dir + "/" + rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("skill %s has no file %s: %w", si.Name, rel, skillrepo.ErrNotFound)
+	}
+	if err != nil {
+		return err
+	}
+	if !opts.NoRecord && opts.Rev == "" && !si.Archived {
+		// Telemetry is best effort: a read never fails on it.
+		_ = lib.Usage().BumpView(si.Name)
+	}
+	if !f.JSON {
+		_, err = f.IO.Out.Write(content)
+		return err
+	}
+	all, err := snap.List(si.Dir)
+	if err != nil {
+		return err
+	}
+	files := []string{}
+	for _, p := range all {
+		r := strings.TrimPrefix(p, si.Dir+"/")
+		if r != skill.FileName {
+			files = append(files, r)
+		}
+	}
+	out := skillViewJSON{Name: si.Name, Category: si.Category, Path: si.Dir, Archived: si.Archived, File: rel, Content: string(content), Files: files}
+	if rel == skill.FileName {
+		if doc, err := skill.Parse(content); err == nil {
+			out.Description = doc.Description
+		}
+	}
+	return printJSON(f.IO.Out, out)
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type syncOptions struct {
+	f       *factory
+	Origin  string
+	Message string
+	DryRun  bool
+}
+
+func newSyncCmd(f *factory) *cobra.Command {
+	opts := &syncOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "sync [--origin <o>] [-m <subject>] [--dry-run]",
+		Short: "Record edits made outside skillrepo as one commit",
+		Long: `Record every change in the work tree (files edited, added or deleted by a
+person, or by an agent writing files directly) as one commit. The origin is
+"user" unless the usage sidecar shows an agent wrote the changed skills after
+the last commit (then "foreground", or "background-review" for agent-created
+skills); --origin overrides it.`,
+		Example: `  skillrepo sync
+  skillrepo sync --origin foreground -m "hermes: tune ci-debugging"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Origin != "" && !skillrepo.ValidOrigin(opts.Origin) {
+				return usageErrorf("--origin %q: want user, foreground, background-review, curator or import", opts.Origin)
+			}
+			return runSync(cmd, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Origin, "origin", "", "origin to record (default: inferred)")
+	cmd.Flags().StringVarP(&opts.Message, "message", "m", "", "commit subject")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would be recorded, write nothing")
+	return cmd
+}
+
+type syncJSON struct {
+	Commit  string                 `json:"commit,omitempty"`
+	Origin  string                 `json:"origin,omitempty"`
+	DryRun  bool                   `json:"dry_run"`
+	Skills  []string               `json:"skills"`
+	Changes []skillrepo.FileChange `json:"changes"`
+}
+
+func runSync(cmd *cobra.Command, opts *syncOptions) error {
+	f := opts.f
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{Origin: opts.Origin, Message: opts.Message, DryRun: opts.DryRun})
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		changes := res.Changes
+		if changes == nil {
+			changes = []skillrepo.FileChange{}
+		}
+		return printJSON(f.IO.Out, syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes})
+	}
+	w := f.IO.ErrOut
+	if len(res.Changes) == 0 {
+		fmt.Fprintln(w, "nothing to record: the work tree matches the branch")
+		return nil
+	}
+	for _, c := range res.Changes {
+		fmt.Fprintf(w, "  %-8s %s\n", c.Status, c.Path)
+	}
+	if res.DryRun {
+		fmt.Fprintf(w, "dry run: would record %d changes as origin %s\n", len(res.Changes), res.Origin)
+		return nil
+	}
+	fmt.Fprintf(w, "%s recorded %d changes as %s (origin %s)\n", f.IO.Green("✓"), len(res.Changes), short(res.Commit), res.Origin)
+	return nil
+}
