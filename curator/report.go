@@ -37,6 +37,7 @@ type Run struct {
 	Seeded          []string   `json:"seeded"`
 	Summary         string     `json:"summary"`
 	Recovery        []string   `json:"recovery"`
+	RolledBack      *Rollback  `json:"rolled_back,omitempty"`
 }
 
 // Moved is one archived skill: where it was and where it went.
@@ -198,6 +199,9 @@ func (r *Run) Markdown() string {
 	}
 	if r.PreRunRef != "" {
 		fmt.Fprintf(&b, "\nThe library as it was before this run is kept at `%s` (%s).\n", r.PreRunRef, short(r.PreRunCommit))
+	}
+	if r.RolledBack != nil {
+		fmt.Fprintf(&b, "\nRolled back at %s by %s.\n", r.RolledBack.At.UTC().Format(time.RFC3339), short(r.RolledBack.Commit))
 	}
 	return b.String()
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -106,6 +107,16 @@ func (r *treeReader) lookup(root plumbing.Hash, p string) (treeEntry, bool, erro
 		cur = e.Hash
 	}
 	return treeEntry{}, false, nil
+}
+
+// dirEntries returns the entries of the folder dir below root (nil when
+// absent).
+func (r *treeReader) dirEntries(root plumbing.Hash, dir string) (map[string]treeEntry, error) {
+	h, err := r.dirHash(root, dir)
+	if err != nil || h.IsZero() {
+		return nil, err
+	}
+	return r.entries(h)
 }
 
 // dirHash is the tree hash of dir below root, zero when absent or a file.
@@ -280,14 +291,15 @@ func (l *Library) ArchivedFrom(rev, dir string) (from string, at plumbing.Hash, 
 	return "", plumbing.ZeroHash, fmt.Errorf("%s has been archived since the first commit: %w", dir, ErrNotFound)
 }
 
-// sourceOf finds, in ptree, the skill folder whose tree is want.
+// sourceOf finds, in ptree, the skill folder whose tree is want: the
+// Skill-From trailers of the commit and the skill's name first, then
+// every skill of ptree.
 func (l *Library) sourceOf(r *treeReader, commit, ptree, want plumbing.Hash, dir string) (string, error) {
 	var candidates []string
 	if c, err := l.ReadCommit(commit); err == nil {
 		candidates = append(candidates, TrailerValues(c.Trailers(), TrailerFrom)...)
 	}
-	name := ArchivedName(dir)
-	candidates = append(candidates, name)
+	candidates = append(candidates, ArchivedName(dir))
 	for _, c := range candidates {
 		if h, err := r.dirHash(ptree, c); err == nil && h == want && !strings.HasPrefix(c, ".") {
 			return c, nil
@@ -306,6 +318,84 @@ func (l *Library) sourceOf(r *treeReader, commit, ptree, want plumbing.Hash, dir
 		}
 	}
 	return "", fmt.Errorf("no folder with the content of %s before %s: %w", dir, shortHash(commit), ErrNotFound)
+}
+
+// ArchiveMoves returns the skill folders commit h moved into .archive/
+// relative to its first parent, each with the folder's tree hash at h
+// (Hash): every .archive/<x> that h added, matched to a folder of the
+// parent with the same tree that h removed, tried among the Skill-From
+// trailers first. Works for hand archives, curator commits and merges.
+func (l *Library) ArchiveMoves(h plumbing.Hash) ([]ArchivedMove, error) {
+	store := newObjectStore(l, true)
+	r := newTreeReader(store)
+	tree, parents, err := store.commitInfo(h)
+	if err != nil {
+		return nil, err
+	}
+	if len(parents) == 0 {
+		return nil, nil
+	}
+	ptree, _, err := store.commitInfo(parents[0])
+	if err != nil {
+		return nil, err
+	}
+	now, err := r.dirEntries(tree, ArchiveDir)
+	if err != nil {
+		return nil, err
+	}
+	before, err := r.dirEntries(ptree, ArchiveDir)
+	if err != nil {
+		return nil, err
+	}
+	var froms []string
+	if c, err := l.ReadCommit(h); err == nil {
+		froms = TrailerValues(c.Trailers(), TrailerFrom)
+	}
+	used := map[string]bool{}
+	var out []ArchivedMove
+	names := make([]string, 0, len(now))
+	for name := range now {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		e := now[name]
+		if e.Mode != filemode.Dir {
+			continue
+		}
+		if b, ok := before[name]; ok && b.Hash == e.Hash {
+			continue
+		}
+		if _, ok := before[name]; ok {
+			continue // changed inside the archive, not moved in
+		}
+		to := ArchiveDir + "/" + name
+		for _, f := range append(froms, ArchivedName(to)) {
+			if used[f] || strings.HasPrefix(f, ".") {
+				continue
+			}
+			ph, err := r.dirHash(ptree, f)
+			if err != nil {
+				return nil, err
+			}
+			nh, err := r.dirHash(tree, f)
+			if err != nil {
+				return nil, err
+			}
+			if ph == e.Hash && nh.IsZero() {
+				used[f] = true
+				out = append(out, ArchivedMove{Move: Move{From: f, To: to}, Hash: e.Hash})
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// ArchivedMove is a folder moved into the archive and its tree there.
+type ArchivedMove struct {
+	Move
+	Hash plumbing.Hash `json:"-"`
 }
 
 // ArchiveOptions is a hand archive of one skill.
