@@ -575,7 +575,7 @@ type ConflictError struct {
 
 func (e *ConflictError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d skill(s) changed since, nothing was written:", e.Op, len(e.Conflicts))
+	fmt.Fprintf(&b, "%s: %d conflict(s), nothing was written:", e.Op, len(e.Conflicts))
 	sort.Slice(e.Conflicts, func(i, j int) bool { return e.Conflicts[i].Path < e.Conflicts[j].Path })
 	for _, c := range e.Conflicts {
 		fmt.Fprintf(&b, "\n  %s (%s): %s", c.Name, c.Path, c.Reason)

@@ -260,22 +260,22 @@ func NewPlan(in Input) (*Plan, error) {
 				continue
 			}
 			change.Action, change.To = ActionReactivate, StateActive
-			change.Reason = fmt.Sprintf("never used, %s %d days ago (inside the %d-day stale window)",
-				kind, idle, th.StaleAfterDays)
+			change.Reason = fmt.Sprintf("never used, %s %s ago (inside the %d-day stale window)",
+				kind, daysText(idle), th.StaleAfterDays)
 			p.Counts.Reactivated++
 		case !anchor.After(archiveCutoff):
 			change.Action, change.To = ActionArchive, StateArchived
 			change.ArchiveDir = archiveDest(s.Name, now, taken)
 			taken[path.Base(change.ArchiveDir)] = true
-			change.Reason = fmt.Sprintf("inactive %d days since %s (archive after %d)", idle, kind, th.ArchiveAfterDays)
+			change.Reason = fmt.Sprintf("inactive %s since %s (archive after %d)", daysText(idle), kind, th.ArchiveAfterDays)
 			p.Counts.Archived++
 		case !anchor.After(staleCutoff) && current == StateActive:
 			change.Action, change.To = ActionStale, StateStale
-			change.Reason = fmt.Sprintf("inactive %d days since %s (stale after %d)", idle, kind, th.StaleAfterDays)
+			change.Reason = fmt.Sprintf("inactive %s since %s (stale after %d)", daysText(idle), kind, th.StaleAfterDays)
 			p.Counts.MarkedStale++
 		case anchor.After(staleCutoff) && current == StateStale:
 			change.Action, change.To = ActionReactivate, StateActive
-			change.Reason = fmt.Sprintf("active again: %s %d days ago", kind, idle)
+			change.Reason = fmt.Sprintf("active again: %s %s ago", kind, daysText(idle))
 			p.Counts.Reactivated++
 		default:
 			continue
@@ -296,4 +296,11 @@ func archiveDest(name string, now time.Time, taken map[string]bool) string {
 		}
 	}
 	return ArchiveDir + "/" + base
+}
+
+func daysText(n int) string {
+	if n == 1 {
+		return "1 day"
+	}
+	return fmt.Sprintf("%d days", n)
 }

@@ -137,6 +137,7 @@ archive, restore and rollback are git operations.`,
 		newSkillCmd(f),
 		newSyncCmd(f),
 		newUsageCmd(f),
+		newCuratorCmd(f),
 	)
 	return cmd
 }

@@ -30,6 +30,7 @@ func newSkillCmd(f *factory) *cobra.Command {
 		newSkillWriteFileCmd(f),
 		newSkillRemoveFileCmd(f),
 		newSkillApplyCmd(f),
+		newSkillArchiveCmd(f), newSkillRestoreCmd(f),
 	)
 	return cmd
 }
