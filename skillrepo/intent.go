@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 const intentVersion = 1
@@ -158,7 +157,7 @@ func (l *Library) finishWorktree(in *intent) error {
 		u.old[p] = treeEntry{Hash: oh, Mode: om}
 		u.target[p] = treeEntry{Hash: nh, Mode: nm}
 		// Hash every file (no stat shortcut): it may have changed since.
-		h, present, err := l.worktreeHash(&index.Index{}, idxTime, p)
+		h, present, err := l.worktreeHash(&gitIndex{}, idxTime, p)
 		if err != nil {
 			u.skipped[p] = true
 			continue

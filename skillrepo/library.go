@@ -35,6 +35,8 @@ type Library struct {
 	lockTimeout time.Duration
 	command     string
 	identity    [2]string
+	// indexNames caches the skill folders the index lists (a lookup hint).
+	indexNames []string
 }
 
 // OpenOptions are the process-level inputs of a library; zero values mean

@@ -10,12 +10,14 @@ package skillrepo
 import (
 	"bytes"
 	"compress/zlib"
+	"crypto/sha1"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -29,10 +31,35 @@ type objectStore struct {
 	dryRun  bool
 	pending map[plumbing.Hash][]byte // dry-run objects, and trees we built (a read cache)
 	written []string                 // directories to fsync
+	// trees caches decoded trees: they are immutable, and a flat library's
+	// root tree (10,000 entries) would otherwise be decoded per lookup.
+	trees map[plumbing.Hash]*decodedTree
+}
+
+// decodedTree is a tree's entries with a by-name index for large trees.
+type decodedTree struct {
+	entries []treeEntry
+	byName  map[string]int
+}
+
+func (d *decodedTree) find(name string) (treeEntry, bool) {
+	if d.byName != nil {
+		i, ok := d.byName[name]
+		if !ok {
+			return treeEntry{}, false
+		}
+		return d.entries[i], true
+	}
+	for _, e := range d.entries {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return treeEntry{}, false
 }
 
 func newObjectStore(l *Library, dryRun bool) *objectStore {
-	return &objectStore{l: l, dryRun: dryRun, pending: map[plumbing.Hash][]byte{}}
+	return &objectStore{l: l, dryRun: dryRun, pending: map[plumbing.Hash][]byte{}, trees: map[plumbing.Hash]*decodedTree{}}
 }
 
 func (s *objectStore) objectPath(h plumbing.Hash) string {
@@ -43,7 +70,7 @@ func (s *objectStore) objectPath(h plumbing.Hash) string {
 // put stores an object and returns its hash. An object that exists is not
 // written again.
 func (s *objectStore) put(typ plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
-	h := plumbing.ComputeHash(typ, data)
+	h := hashObject(typ, data)
 	if typ == plumbing.TreeObject {
 		s.pending[h] = data
 	}
@@ -58,6 +85,22 @@ func (s *objectStore) put(typ plumbing.ObjectType, data []byte) (plumbing.Hash, 
 		return plumbing.ZeroHash, fmt.Errorf("write %s %s: %w", typ, h, err)
 	}
 	return h, nil
+}
+
+// hashObject is git's object id. crypto/sha1 (hardware-accelerated) rather
+// than go-git's collision-detecting SHA-1: these are objects we write, and
+// the 400 KB root tree of a flat 10,000-skill library is hashed on every
+// write.
+func hashObject(typ plumbing.ObjectType, data []byte) plumbing.Hash {
+	h := sha1.New()
+	h.Write([]byte(typ.String()))
+	h.Write([]byte{' '})
+	h.Write([]byte(strconv.Itoa(len(data))))
+	h.Write([]byte{0})
+	h.Write(data)
+	var out plumbing.Hash
+	copy(out[:], h.Sum(nil))
+	return out
 }
 
 func (s *objectStore) writeLoose(h plumbing.Hash, typ plumbing.ObjectType, data []byte) error {
@@ -143,11 +186,49 @@ type treeEntry struct {
 	Hash plumbing.Hash
 }
 
-// tree reads a tree's entries (zero hash: the empty tree).
+// tree reads a tree's entries (zero hash: the empty tree). The slice is
+// shared: callers must not modify it.
 func (s *objectStore) tree(h plumbing.Hash) ([]treeEntry, error) {
-	if h.IsZero() {
-		return nil, nil
+	d, err := s.decoded(h)
+	if err != nil {
+		return nil, err
 	}
+	return d.entries, nil
+}
+
+// entry finds one entry of a tree by name.
+func (s *objectStore) entry(tree plumbing.Hash, name string) (treeEntry, bool, error) {
+	d, err := s.decoded(tree)
+	if err != nil {
+		return treeEntry{}, false, err
+	}
+	e, ok := d.find(name)
+	return e, ok, nil
+}
+
+func (s *objectStore) decoded(h plumbing.Hash) (*decodedTree, error) {
+	if h.IsZero() {
+		return &decodedTree{}, nil
+	}
+	if d, ok := s.trees[h]; ok {
+		return d, nil
+	}
+	entries, err := s.readTree(h)
+	if err != nil {
+		return nil, err
+	}
+	d := &decodedTree{entries: entries}
+	if len(entries) > 32 {
+		d.byName = make(map[string]int, len(entries))
+		for i, e := range entries {
+			d.byName[e.Name] = i
+		}
+	}
+	s.trees[h] = d
+	return d, nil
+}
+
+func (s *objectStore) readTree(h plumbing.Hash) ([]treeEntry, error) {
 	if b, ok := s.pending[h]; ok {
 		return decodeTree(b)
 	}
@@ -187,11 +268,34 @@ func decodeTree(b []byte) ([]treeEntry, error) {
 	return out, nil
 }
 
-// encodeTree sorts entries the way git does (a directory sorts as if its
-// name ended in "/") and encodes them; git fsck --strict accepts the result.
+// sortTreeEntries sorts entries the way git does: a directory sorts as if
+// its name ended in "/".
+func sortTreeEntries(entries []treeEntry) {
+	sort.Slice(entries, func(i, j int) bool { return treeEntryLess(entries[i], entries[j]) })
+}
+
+func treeEntryLess(a, b treeEntry) bool {
+	n := min(len(a.Name), len(b.Name))
+	if c := strings.Compare(a.Name[:n], b.Name[:n]); c != 0 {
+		return c < 0
+	}
+	next := func(e treeEntry) byte {
+		if len(e.Name) > n {
+			return e.Name[n]
+		}
+		if e.Mode == filemode.Dir {
+			return '/'
+		}
+		return 0
+	}
+	return next(a) < next(b)
+}
+
+// encodeTree encodes entries, which must be in git's order (see
+// sortTreeEntries); git fsck --strict accepts the result.
 func encodeTree(entries []treeEntry) []byte {
-	sort.Slice(entries, func(i, j int) bool { return treeSortKey(entries[i]) < treeSortKey(entries[j]) })
 	var b bytes.Buffer
+	b.Grow(len(entries) * 48)
 	for _, e := range entries {
 		b.WriteString(strconv.FormatUint(uint64(e.Mode), 8))
 		b.WriteByte(' ')
@@ -200,13 +304,6 @@ func encodeTree(entries []treeEntry) []byte {
 		b.Write(e.Hash[:])
 	}
 	return b.Bytes()
-}
-
-func treeSortKey(e treeEntry) string {
-	if e.Mode == filemode.Dir {
-		return e.Name + "/"
-	}
-	return e.Name
 }
 
 // encodeCommit formats a commit object.

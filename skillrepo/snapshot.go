@@ -186,37 +186,126 @@ func (s *Snapshot) FindSkill(name string) (SkillInfo, error) {
 	return findSkill(s.l, s.store, s.tree, name, func() ([]SkillInfo, error) { return s.Skills() })
 }
 
-func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string, all func() ([]SkillInfo, error)) (SkillInfo, error) {
+func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string, _ func() ([]SkillInfo, error)) (SkillInfo, error) {
 	name = strings.Trim(name, "/")
 	if name == "" {
 		return SkillInfo{}, fmt.Errorf("skill name is required")
 	}
-	// Fast path: the flat layout or an exact category/name path.
-	if !strings.HasPrefix(name, ".") {
-		if h, _ := l.lookupPath(store, tree, name+"/"+skill.FileName); !h.IsZero() {
-			return SkillInfo{Name: path.Base(name), Dir: name, Category: strings.TrimSuffix(strings.TrimSuffix(name, path.Base(name)), "/")}, nil
+	isSkill := func(dir string) bool {
+		h, _ := l.lookupPath(store, tree, dir+"/"+skill.FileName)
+		return !h.IsZero()
+	}
+	info := func(dir string) SkillInfo {
+		si := SkillInfo{Name: path.Base(dir), Dir: dir, Category: strings.TrimSuffix(strings.TrimSuffix(dir, path.Base(dir)), "/")}
+		if rest, ok := strings.CutPrefix(dir, ArchiveDir+"/"); ok {
+			si.Archived = true
+			si.Category = strings.TrimSuffix(strings.TrimSuffix(rest, si.Name), "/")
+		}
+		return si
+	}
+	// A path: the flat layout, or an exact category/name.
+	if !strings.HasPrefix(name, ".") && isSkill(name) {
+		return info(name), nil
+	}
+	if strings.Contains(name, "/") {
+		return SkillInfo{}, withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+	}
+	// A hint from the index (the checked-out branch's paths): verified in
+	// the tree, so a stale index can only cost time, never a wrong answer.
+	for _, dir := range l.indexSkillDirs(name) {
+		if !strings.HasPrefix(dir, ArchiveDir+"/") && isSkill(dir) {
+			return info(dir), nil
 		}
 	}
-	skills, err := all()
+	// Scan the category folders: one tree read per top-level folder.
+	var archived []string
+	var scan func(t plumbing.Hash, dir string, depth int) (string, error)
+	scan = func(t plumbing.Hash, dir string, depth int) (string, error) {
+		entries, err := store.tree(t)
+		if err != nil {
+			return "", err
+		}
+		for _, e := range entries {
+			if e.Mode != filemode.Dir {
+				continue
+			}
+			p := path.Join(dir, e.Name)
+			if depth == 0 && strings.HasPrefix(e.Name, ".") {
+				if e.Name == ArchiveDir {
+					if sub, err := store.tree(e.Hash); err == nil {
+						for _, a := range sub {
+							if a.Mode == filemode.Dir && (a.Name == name || strings.HasPrefix(a.Name, name+"-")) && isSkill(ArchiveDir+"/"+a.Name) {
+								archived = append(archived, ArchiveDir+"/"+a.Name)
+							}
+						}
+					}
+				}
+				continue
+			}
+			if strings.HasPrefix(e.Name, ".") {
+				continue
+			}
+			if e.Name == name && isSkill(p) {
+				return p, nil
+			}
+			if depth >= 3 {
+				continue
+			}
+			d, err := store.decoded(e.Hash)
+			if err != nil {
+				return "", err
+			}
+			if _, ok := d.find(skill.FileName); ok {
+				continue // a skill folder: nothing nested is a skill
+			}
+			if found, err := scan(e.Hash, p, depth+1); err != nil || found != "" {
+				return found, err
+			}
+		}
+		return "", nil
+	}
+	found, err := scan(tree, "", 0)
 	if err != nil {
 		return SkillInfo{}, err
 	}
-	var archived *SkillInfo
-	for i, si := range skills {
-		if si.Name != name && si.Dir != name {
-			continue
-		}
-		if !si.Archived {
-			return si, nil
-		}
-		if archived == nil {
-			archived = &skills[i]
+	if found != "" {
+		return info(found), nil
+	}
+	for _, a := range archived {
+		if path.Base(a) == name {
+			return info(a), nil
 		}
 	}
-	if archived != nil {
-		return *archived, nil
+	if len(archived) > 0 {
+		sort.Strings(archived)
+		return info(archived[len(archived)-1]), nil
 	}
 	return SkillInfo{}, withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+}
+
+// indexSkillDirs returns the folders the index lists a SKILL.md under
+// whose name is name. The index is read once per Library.
+func (l *Library) indexSkillDirs(name string) []string {
+	if l.indexNames == nil {
+		idx, _, err := l.readIndex()
+		if err != nil {
+			l.indexNames = []string{}
+			return nil
+		}
+		l.indexNames = make([]string, 0, len(idx.Entries)/2)
+		for _, e := range idx.Entries {
+			if strings.HasSuffix(e.Name, "/"+skill.FileName) {
+				l.indexNames = append(l.indexNames, strings.TrimSuffix(e.Name, "/"+skill.FileName))
+			}
+		}
+	}
+	var out []string
+	for _, d := range l.indexNames {
+		if d == name || strings.HasSuffix(d, "/"+name) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // FindSkill looks a skill up in the transaction's current state.

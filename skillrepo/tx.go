@@ -204,6 +204,7 @@ func (l *Library) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx
 		}
 	}
 	l.removeIntent()
+	l.indexNames = nil
 	return res, nil
 }
 
@@ -242,34 +243,23 @@ func firstMessageLine(commit []byte) string {
 // absent or a directory).
 func (l *Library) lookupPath(store *objectStore, tree plumbing.Hash, p string) (plumbing.Hash, filemode.FileMode) {
 	cur := tree
-	parts := strings.Split(p, "/")
-	for i, name := range parts {
-		entries, err := store.tree(cur)
-		if err != nil {
+	for {
+		name, rest, nested := strings.Cut(p, "/")
+		e, ok, err := store.entry(cur, name)
+		if err != nil || !ok {
 			return plumbing.ZeroHash, 0
 		}
-		found := false
-		for _, e := range entries {
-			if e.Name != name {
-				continue
-			}
-			if i == len(parts)-1 {
-				if e.Mode == filemode.Dir {
-					return plumbing.ZeroHash, 0
-				}
-				return e.Hash, e.Mode
-			}
-			if e.Mode != filemode.Dir {
+		if !nested {
+			if e.Mode == filemode.Dir {
 				return plumbing.ZeroHash, 0
 			}
-			cur, found = e.Hash, true
-			break
+			return e.Hash, e.Mode
 		}
-		if !found {
+		if e.Mode != filemode.Dir {
 			return plumbing.ZeroHash, 0
 		}
+		cur, p = e.Hash, rest
 	}
-	return plumbing.ZeroHash, 0
 }
 
 // subtree returns the tree hash at dir ("" = root), zero when absent.
@@ -279,21 +269,11 @@ func (l *Library) subtree(store *objectStore, tree plumbing.Hash, dir string) pl
 	}
 	cur := tree
 	for _, name := range strings.Split(dir, "/") {
-		entries, err := store.tree(cur)
-		if err != nil {
+		e, ok, err := store.entry(cur, name)
+		if err != nil || !ok || e.Mode != filemode.Dir {
 			return plumbing.ZeroHash
 		}
-		next := plumbing.ZeroHash
-		for _, e := range entries {
-			if e.Name == name && e.Mode == filemode.Dir {
-				next = e.Hash
-				break
-			}
-		}
-		if next.IsZero() {
-			return next
-		}
-		cur = next
+		cur = e.Hash
 	}
 	return cur
 }
@@ -514,30 +494,59 @@ func (tx *Tx) Commit(msg Message) (plumbing.Hash, error) {
 
 // buildTree applies changes (paths relative to this tree) to the tree at
 // base and stores the trees that changed. It returns the zero hash for a
-// tree left empty (git does not store empty directories).
+// tree left empty (git does not store empty directories). Entries keep the
+// base tree's order; a sort runs only when names were added.
 func (tx *Tx) buildTree(base plumbing.Hash, dir string, changes map[string]change) (plumbing.Hash, error) {
 	if len(changes) == 0 {
 		return base, nil
 	}
-	entries, err := tx.store.tree(base)
+	d, err := tx.store.decoded(base)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	byName := make(map[string]treeEntry, len(entries))
-	for _, e := range entries {
-		byName[e.Name] = e
+	entries := append([]treeEntry(nil), d.entries...)
+	removed := make([]bool, len(entries))
+	added := false
+	pos := func(name string) int {
+		if d.byName != nil {
+			if i, ok := d.byName[name]; ok {
+				return i
+			}
+		} else {
+			for i := range d.entries {
+				if d.entries[i].Name == name {
+					return i
+				}
+			}
+		}
+		for i := len(d.entries); i < len(entries); i++ {
+			if entries[i].Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	set := func(e treeEntry) {
+		if i := pos(e.Name); i >= 0 {
+			entries[i] = e
+			removed[i] = false
+			return
+		}
+		entries = append(entries, e)
+		removed = append(removed, false)
+		added = true
 	}
 	sub := map[string]map[string]change{}
 	for p, c := range changes {
 		name, rest, nested := strings.Cut(p, "/")
 		if !nested {
 			if c.del {
-				if e, ok := byName[name]; ok && e.Mode != filemode.Dir {
-					delete(byName, name)
+				if i := pos(name); i >= 0 && entries[i].Mode != filemode.Dir {
+					removed[i] = true
 				}
 				continue
 			}
-			byName[name] = treeEntry{Name: name, Mode: c.mode, Hash: c.hash}
+			set(treeEntry{Name: name, Mode: c.mode, Hash: c.hash})
 			continue
 		}
 		if sub[name] == nil {
@@ -547,27 +556,33 @@ func (tx *Tx) buildTree(base plumbing.Hash, dir string, changes map[string]chang
 	}
 	for name, subChanges := range sub {
 		var childBase plumbing.Hash
-		if e, ok := byName[name]; ok && e.Mode == filemode.Dir {
-			childBase = e.Hash
+		i := pos(name)
+		if i >= 0 && entries[i].Mode == filemode.Dir && !removed[i] {
+			childBase = entries[i].Hash
 		}
 		h, err := tx.buildTree(childBase, path.Join(dir, name), subChanges)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
 		if h.IsZero() {
-			if e, ok := byName[name]; ok && e.Mode == filemode.Dir {
-				delete(byName, name)
+			if i >= 0 && entries[i].Mode == filemode.Dir {
+				removed[i] = true
 			}
 			continue
 		}
-		byName[name] = treeEntry{Name: name, Mode: filemode.Dir, Hash: h}
+		set(treeEntry{Name: name, Mode: filemode.Dir, Hash: h})
 	}
-	if len(byName) == 0 {
+	out := entries[:0]
+	for i, e := range entries {
+		if !removed[i] {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
 		return plumbing.ZeroHash, nil
 	}
-	out := make([]treeEntry, 0, len(byName))
-	for _, e := range byName {
-		out = append(out, e)
+	if added {
+		sortTreeEntries(out)
 	}
 	return tx.store.put(plumbing.TreeObject, encodeTree(out))
 }

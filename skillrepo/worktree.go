@@ -8,27 +8,24 @@ package skillrepo
 // what makes editing entries behind git's back safe.
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // worktreeUpdate is a checked plan to bring paths to a new tree.
 type worktreeUpdate struct {
 	l     *Library
 	store *objectStore
-	idx   *index.Index
+	idx   *gitIndex
 	// target entries per path; zero hash = delete.
 	paths   []string
 	target  map[string]treeEntry
@@ -39,35 +36,29 @@ type worktreeUpdate struct {
 
 func (l *Library) indexPath() string { return filepath.Join(l.GitDir, "index") }
 
-// readIndex decodes .git/index (an empty index when there is none).
-func (l *Library) readIndex() (*index.Index, time.Time, error) {
-	f, err := os.Open(l.indexPath())
+// readIndex decodes .git/index (an empty index when there is none) and
+// returns its modification time (for git's racy-clean rule).
+func (l *Library) readIndex() (*gitIndex, time.Time, error) {
+	b, err := os.ReadFile(l.indexPath())
 	if errors.Is(err, fs.ErrNotExist) {
-		return &index.Index{Version: 2}, time.Time{}, nil
+		return &gitIndex{Version: 2}, time.Time{}, nil
 	}
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("read index: %w", err)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
+	fi, err := os.Stat(l.indexPath())
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	idx := &index.Index{}
-	if err := index.NewDecoder(bufio.NewReaderSize(f, 1<<16)).Decode(idx); err != nil {
-		return nil, time.Time{}, fmt.Errorf("read index %s: %w (run 'git status' to check it)", l.indexPath(), err)
+	idx, err := decodeIndex(b)
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("read index %s: %w", l.indexPath(), err)
 	}
 	return idx, fi.ModTime(), nil
 }
 
-// writeIndex replaces .git/index through index.lock.
-func (l *Library) writeIndex(idx *index.Index) error {
-	idx.Cache = nil
-	idx.ResolveUndo = nil
-	idx.EndOfIndexEntry = nil
-	if idx.Version < 2 || idx.Version > index.EncodeVersionSupported {
-		idx.Version = 2
-	}
+// writeIndex replaces .git/index through index.lock, as git does.
+func (l *Library) writeIndex(idx *gitIndex) error {
 	lockPath := l.indexPath() + ".lock"
 	f, err := os.OpenFile(lockPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -76,11 +67,7 @@ func (l *Library) writeIndex(idx *index.Index) error {
 		}
 		return fmt.Errorf("write index: %w", err)
 	}
-	w := bufio.NewWriterSize(f, 1<<16)
-	err = index.NewEncoder(w).Encode(idx)
-	if err == nil {
-		err = w.Flush()
-	}
+	_, err = f.Write(idx.encode())
 	if err == nil {
 		err = f.Sync()
 	}
@@ -95,16 +82,6 @@ func (l *Library) writeIndex(idx *index.Index) error {
 		return fmt.Errorf("write index: %w", err)
 	}
 	return nil
-}
-
-func findEntry(idx *index.Index, p string) (int, bool) {
-	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Name >= p })
-	for j := i; j < len(idx.Entries) && idx.Entries[j].Name == p; j++ {
-		if idx.Entries[j].Stage == 0 { // go-git's index.Merged is 1, but a merged entry has stage 0
-			return j, true
-		}
-	}
-	return i, false
 }
 
 // prepareWorktree checks that no path holds an uncommitted change (in the
@@ -143,9 +120,9 @@ func (l *Library) prepareWorktree(store *objectStore, oldTree, newTree plumbing.
 
 // pathDirty reports whether p holds a change that is in neither the old
 // nor the new tree.
-func (l *Library) pathDirty(idx *index.Index, idxTime time.Time, p string, oh plumbing.Hash, om filemode.FileMode, nh plumbing.Hash) bool {
+func (l *Library) pathDirty(idx *gitIndex, idxTime time.Time, p string, oh plumbing.Hash, om filemode.FileMode, nh plumbing.Hash) bool {
 	// Staged: the index entry differs from the old tree.
-	if i, ok := findEntry(idx, p); ok {
+	if i, ok := idx.find(p); ok {
 		if idx.Entries[i].Hash != oh && idx.Entries[i].Hash != nh {
 			return true
 		}
@@ -172,7 +149,7 @@ func (l *Library) pathDirty(idx *index.Index, idxTime time.Time, p string, oh pl
 
 // worktreeHash returns the blob hash of the work tree file at p, using the
 // index's stat data to avoid reading it when git would.
-func (l *Library) worktreeHash(idx *index.Index, idxTime time.Time, p string) (plumbing.Hash, bool, error) {
+func (l *Library) worktreeHash(idx *gitIndex, idxTime time.Time, p string) (plumbing.Hash, bool, error) {
 	full := filepath.Join(l.Root, filepath.FromSlash(p))
 	fi, err := os.Lstat(full)
 	if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
@@ -184,9 +161,9 @@ func (l *Library) worktreeHash(idx *index.Index, idxTime time.Time, p string) (p
 	if fi.IsDir() {
 		return plumbing.ZeroHash, true, nil // a directory where a file goes: dirty
 	}
-	if i, ok := findEntry(idx, p); ok {
+	if i, ok := idx.find(p); ok {
 		e := idx.Entries[i]
-		if int64(e.Size) == fi.Size() && e.ModifiedAt.Equal(fi.ModTime()) && fi.ModTime().Before(idxTime) {
+		if int64(e.Size) == fi.Size()&0xffffffff && e.modTime().Equal(fi.ModTime()) && fi.ModTime().Before(idxTime) {
 			return e.Hash, true, nil
 		}
 	}
@@ -200,7 +177,7 @@ func (l *Library) worktreeHash(idx *index.Index, idxTime time.Time, p string) (p
 	} else if data, err = os.ReadFile(full); err != nil {
 		return plumbing.ZeroHash, true, err
 	}
-	return plumbing.ComputeHash(plumbing.BlobObject, data), true, nil
+	return hashObject(plumbing.BlobObject, data), true, nil
 }
 
 func isNotDir(err error) bool {
@@ -242,20 +219,18 @@ func (u *worktreeUpdate) apply() error {
 func (u *worktreeUpdate) updateIndex() error {
 	idx := u.idx
 	drop := map[string]bool{}
-	var add []*index.Entry
+	var add []*indexEntry
 	for _, p := range u.paths {
 		drop[p] = true
 		t := u.target[p]
 		if t.Hash.IsZero() {
 			continue
 		}
-		e := &index.Entry{Name: p, Hash: t.Hash, Mode: t.Mode}
+		var fi os.FileInfo
 		if !u.skipped[p] {
-			if fi, err := os.Lstat(filepath.Join(u.l.Root, filepath.FromSlash(p))); err == nil {
-				fillStat(e, fi)
-			}
+			fi, _ = os.Lstat(filepath.Join(u.l.Root, filepath.FromSlash(p)))
 		}
-		add = append(add, e)
+		add = append(add, newIndexEntry(p, t.Hash, t.Mode, fi))
 	}
 	kept := idx.Entries[:0]
 	for _, e := range idx.Entries {
@@ -264,25 +239,8 @@ func (u *worktreeUpdate) updateIndex() error {
 		}
 	}
 	idx.Entries = append(kept, add...)
-	sort.Slice(idx.Entries, func(i, j int) bool {
-		if idx.Entries[i].Name != idx.Entries[j].Name {
-			return idx.Entries[i].Name < idx.Entries[j].Name
-		}
-		return idx.Entries[i].Stage < idx.Entries[j].Stage
-	})
+	idx.sortEntries()
 	return u.l.writeIndex(idx)
-}
-
-func fillStat(e *index.Entry, fi os.FileInfo) {
-	e.ModifiedAt = fi.ModTime()
-	e.Size = uint32(fi.Size())
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		e.CreatedAt = time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
-		e.Dev = uint32(st.Dev)
-		e.Inode = uint32(st.Ino)
-		e.UID = st.Uid
-		e.GID = st.Gid
-	}
 }
 
 // writeWorktreeFile atomically replaces full with data: temp file, fsync,
