@@ -174,3 +174,32 @@ func writeSkill(t *testing.T, dir, name string) {
 		t.Fatal(err)
 	}
 }
+
+func TestMoveRenamesWorkTreeFiles(t *testing.T) {
+	l, env := newTestLibrary(t)
+	ctx := context.Background()
+	before, err := os.Stat(filepath.Join(l.Root, "ci-debugging/references/common-failures.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The user deleted one file of the skill: the move still lands it
+	// from the object store.
+	if err := os.Remove(filepath.Join(l.Root, "ci-debugging/scripts/rerun-failed.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Archive(ctx, ArchiveOptions{Name: "ci-debugging"}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(filepath.Join(l.Root, ".archive/ci-debugging/references/common-failures.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Error("a moved file was rewritten instead of renamed")
+	}
+	fi, err := os.Stat(filepath.Join(l.Root, ".archive/ci-debugging/scripts/rerun-failed.sh"))
+	if err != nil || fi.Mode().Perm()&0o100 == 0 {
+		t.Errorf("file deleted by the user was not restored executable: %v %v", fi, err)
+	}
+	assertConsistent(t, l, env)
+}
