@@ -2,6 +2,7 @@ package curator
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -301,5 +302,38 @@ func TestThresholdsValidate(t *testing.T) {
 func TestNewPlanNeedsTime(t *testing.T) {
 	if _, err := NewPlan(Input{}); err == nil {
 		t.Fatal("NewPlan without a time succeeded")
+	}
+}
+
+// BenchmarkNewPlan decides a 10,000-skill library where 1,000 skills
+// change state: the pure half of a run.
+func BenchmarkNewPlan(b *testing.B) {
+	in := Input{Now: testNow, Usage: map[string]Usage{}}
+	for i := 0; i < 10000; i++ {
+		name := "skill-" + strconv.Itoa(i)
+		in.Skills = append(in.Skills, Skill{Name: name, Dir: "cat-" + strconv.Itoa(i/100) + "/" + name, Managed: true})
+		u := Usage{UseCount: 3, LastUsedAt: ago(time.Hour), CreatedAt: ago(days(400)), State: StateActive}
+		switch i % 10 {
+		case 0:
+			if i < 5000 {
+				u.LastUsedAt = ago(days(40))
+			}
+		case 1:
+			if i < 4000 {
+				u.LastUsedAt = ago(days(20))
+			}
+		case 2:
+			if i < 1000 {
+				u.LastUsedAt, u.LastViewedAt, u.State = ago(days(25)), ago(days(1)), StateStale
+			}
+		}
+		in.Usage[name] = u
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		p, err := NewPlan(in)
+		if err != nil || len(p.Changes) != 1000 {
+			b.Fatalf("%v, %d changes", err, len(p.Changes))
+		}
 	}
 }
