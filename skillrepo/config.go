@@ -139,6 +139,6 @@ memory:
 # lint:
 #   profile: spec
 #   rules:
-#     orphan-file: off
+#     file-orphan: off
 #     description-index-cut: warning
 `

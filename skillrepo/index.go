@@ -202,6 +202,19 @@ func (idx *gitIndex) encode() []byte {
 	return append(b, sum[:]...)
 }
 
+// indexCache is a decoded index and the stat data it was read with.
+type indexCache struct {
+	idx   *gitIndex
+	mtime time.Time
+	size  int64
+}
+
+// clone copies the entry list (entries themselves are never modified in
+// place, only replaced).
+func (idx *gitIndex) clone() *gitIndex {
+	return &gitIndex{Version: idx.Version, Entries: append([]*indexEntry(nil), idx.Entries...)}
+}
+
 // find returns the position of the stage-0 entry named p.
 func (idx *gitIndex) find(p string) (int, bool) {
 	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Name >= p })

@@ -65,7 +65,7 @@ func (l *Library) removeIntent() {
 // recoverIfNeeded takes the lock and recovers when an intent record or
 // temp debris is present; otherwise it costs one stat.
 func (l *Library) recoverIfNeeded(ctx context.Context) error {
-	if !exists(l.intentPath()) && !exists(filepath.Join(l.StateDir(), "tmp")) {
+	if !exists(l.intentPath()) && dirEmpty(filepath.Join(l.StateDir(), "tmp")) {
 		return nil
 	}
 	unlock, err := l.Lock(ctx)
@@ -80,7 +80,12 @@ func (l *Library) recoverIfNeeded(ctx context.Context) error {
 // holds the library lock.
 func (l *Library) recoverLocked() error {
 	// Debris of killed writers: temp objects and files never renamed.
-	os.RemoveAll(filepath.Join(l.StateDir(), "tmp"))
+	tmp := filepath.Join(l.StateDir(), "tmp")
+	if entries, err := os.ReadDir(tmp); err == nil {
+		for _, e := range entries {
+			os.RemoveAll(filepath.Join(tmp, e.Name()))
+		}
+	}
 	os.Remove(l.intentPath() + ".tmp")
 
 	b, err := os.ReadFile(l.intentPath())
@@ -171,6 +176,17 @@ func (l *Library) finishWorktree(in *intent) error {
 		}
 	}
 	return u.apply()
+}
+
+// dirEmpty reports whether dir is missing or has no entries.
+func dirEmpty(dir string) bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(1)
+	return len(names) == 0
 }
 
 func processAlive(pid int) bool {

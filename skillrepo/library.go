@@ -37,6 +37,10 @@ type Library struct {
 	identity    [2]string
 	// indexNames caches the skill folders the index lists (a lookup hint).
 	indexNames []string
+	indexCache *indexCache
+
+	// testOnlyCrashAt stops a write at this step (see testOnlyCrash).
+	testOnlyCrashAt string
 }
 
 // OpenOptions are the process-level inputs of a library; zero values mean
@@ -106,7 +110,7 @@ func openAt(root string, opts OpenOptions) (*Library, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%s: .git is a file (a linked worktree or submodule); open the main work tree instead", root)
 	}
-	st := filesystem.NewStorageWithOptions(osfs.New(gitDir), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	st := filesystem.NewStorageWithOptions(idxBufferedFS{osfs.New(gitDir)}, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
 	repo, err := git.Open(st, osfs.New(root))
 	if err != nil {
 		st.Close()

@@ -86,6 +86,10 @@ type ApplyOptions struct {
 	// Check, when set, runs before each operation with the transaction
 	// as it stands (the review's guards); an error refuses the batch.
 	Check func(tx *Tx, i int, op Op) error
+	// Verify, when set, runs on the tree the batch produces, with the
+	// folders of the skills it touched, before the ref moves (a linter);
+	// an error refuses the batch.
+	Verify func(fsys fs.FS, skillDirs []string) error
 }
 
 // OpResult is what one operation did.
@@ -153,11 +157,23 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 			results = append(results, r)
 		}
 		msg = batchMessage(opts.Ops, results, opts.Provenance)
-		_, err := tx.Commit(msg)
+		h, err := tx.Commit(msg)
 		if errors.Is(err, ErrNoChanges) {
 			return fmt.Errorf("the operations change nothing: %w", ErrNoChanges)
 		}
-		return err
+		if err != nil || opts.Verify == nil {
+			return err
+		}
+		var dirs []string
+		seen := map[string]bool{}
+		for _, r := range results {
+			if r.Path != "" && !r.Archived && !seen[r.Path] {
+				seen[r.Path] = true
+				dirs = append(dirs, r.Path)
+			}
+		}
+		snap := &Snapshot{l: l, store: tx.store, commit: h, tree: tx.tree}
+		return opts.Verify(snap.FS(), dirs)
 	})
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 )
 
 // testEnv is a hermetic environment for the library and the git binary.
-func testEnv(t *testing.T) map[string]string {
+func testEnv(t testing.TB) map[string]string {
 	t.Helper()
 	home := t.TempDir()
 	return map[string]string{
@@ -81,3 +81,14 @@ func assertConsistent(t *testing.T, l *Library, env map[string]string) {
 }
 
 func strp(s string) *string { return &s }
+
+// gitTry runs git and returns its error instead of failing the test.
+func gitTry(l *Library, env map[string]string, args ...string) error {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = l.Root
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	return cmd.Run()
+}

@@ -188,15 +188,25 @@ func (l *Library) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx
 	if msg == "" {
 		msg = "skillrepo: " + l.commitSubject(store, tx.tip)
 	}
+	if err := l.testOnlyCrash("objects"); err != nil {
+		return nil, err
+	}
 	in := &intent{Ref: ref, Old: old.String(), New: tx.tip.String(), CheckedOut: res.CheckedOut, Paths: res.Paths}
 	if err := l.writeIntent(in); err != nil {
+		return nil, err
+	}
+	if err := l.testOnlyCrash("intent"); err != nil {
 		return nil, err
 	}
 	if err := l.UpdateRef(ref, tx.tip, oldOrZero(old, created), msg); err != nil {
 		l.removeIntent()
 		return nil, err
 	}
+	if err := l.testOnlyCrash("ref"); err != nil {
+		return nil, err
+	}
 	if wt != nil {
+		wt.testOnlyCrash = l.testOnlyCrash
 		if err := wt.apply(); err != nil {
 			// The ref moved; the intent record stays so the next command
 			// finishes the work tree. Say so.
@@ -207,6 +217,17 @@ func (l *Library) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx
 	l.indexNames = nil
 	return res, nil
 }
+
+// testOnlyCrash stops a write at a named step, as a crash would, when a
+// test set testOnlyCrashAt (in-package tests only).
+func (l *Library) testOnlyCrash(step string) error {
+	if l.testOnlyCrashAt != "" && l.testOnlyCrashAt == step {
+		return errTestOnlyCrash
+	}
+	return nil
+}
+
+var errTestOnlyCrash = errors.New("test-only crash")
 
 func oldOrZero(old plumbing.Hash, created bool) plumbing.Hash {
 	if created {

@@ -32,6 +32,8 @@ type worktreeUpdate struct {
 	old     map[string]treeEntry
 	skipped map[string]bool // recovery only: user edits left alone
 	same    map[string]bool // work tree already holds the target: index only
+
+	testOnlyCrash func(step string) error
 }
 
 func (l *Library) indexPath() string { return filepath.Join(l.GitDir, "index") }
@@ -39,6 +41,12 @@ func (l *Library) indexPath() string { return filepath.Join(l.GitDir, "index") }
 // readIndex decodes .git/index (an empty index when there is none) and
 // returns its modification time (for git's racy-clean rule).
 func (l *Library) readIndex() (*gitIndex, time.Time, error) {
+	// One decode per command: the lookup hint and the write both need it.
+	if c := l.indexCache; c != nil {
+		if fi, err := os.Stat(l.indexPath()); err == nil && fi.ModTime().Equal(c.mtime) && fi.Size() == c.size {
+			return c.idx.clone(), c.mtime, nil
+		}
+	}
 	b, err := os.ReadFile(l.indexPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return &gitIndex{Version: 2}, time.Time{}, nil
@@ -54,7 +62,8 @@ func (l *Library) readIndex() (*gitIndex, time.Time, error) {
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("read index %s: %w", l.indexPath(), err)
 	}
-	return idx, fi.ModTime(), nil
+	l.indexCache = &indexCache{idx: idx, mtime: fi.ModTime(), size: fi.Size()}
+	return idx.clone(), fi.ModTime(), nil
 }
 
 // writeIndex replaces .git/index through index.lock, as git does.
@@ -212,6 +221,11 @@ func (u *worktreeUpdate) apply() error {
 		}
 		if err := writeWorktreeFile(tmpDir, full, data, t.Mode); err != nil {
 			return fmt.Errorf("write %s: %w", p, err)
+		}
+		if u.testOnlyCrash != nil {
+			if err := u.testOnlyCrash("file"); err != nil {
+				return err
+			}
 		}
 	}
 	return u.updateIndex()

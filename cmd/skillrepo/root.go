@@ -133,10 +133,14 @@ archive, restore and rollback are git operations.`,
 		Long:  exitCodesHelp,
 	})
 	cmd.AddCommand(
+		newHooksCmd(f),
 		newInitCmd(f),
+		newLintCmd(f),
 		newSkillCmd(f),
 		newSyncCmd(f),
 		newUsageCmd(f),
+		newReviewCmd(f),
+		newMemoryCmd(f),
 		newCuratorCmd(f),
 	)
 	return cmd

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/skillrepo/skillrepo/internal/fakemodel"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -65,6 +66,9 @@ func scriptSetup(env *testscript.Env) error {
 
 func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		// fakemodel [-log FILE] SCRIPT: a scripted chat-completions server
+		// for the rest of the script (sets OPENAI_BASE_URL).
+		"fakemodel": fakemodel.Cmd,
 		// holdlock DIR: take the library lock until the script ends, as
 		// another skillrepo process would.
 		"holdlock": func(ts *testscript.TestScript, neg bool, args []string) {

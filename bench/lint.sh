@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Benchmark: `skillrepo lint` (whole process) on a generated library of
+# 10,000 skills (40,001 files, category layout, 3 support files each)
+# against the floor of reading the same files: `tar` piped to /dev/null
+# (piped, because GNU tar skips reading files when its archive is
+# /dev/null) and `find | xargs cat`. Runs are interleaved after one warm-up
+# of each, so all read from the page cache. Prints the medians, the
+# ratio to the faster floor and lint's peak RSS.
+#
+#   bash bench/lint.sh [skills] [runs]
+set -euo pipefail
+skills=${1:-10000}
+runs=${2:-7}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/skillrepo" "$root/cmd/skillrepo"
+(cd "$root" && go run ./bench/cmd/genlib -out "$work/lib" -skills "$skills" -categories $((skills / 100)) -support 3)
+cd "$work"
+
+lint() { ./skillrepo lint lib --format json > /dev/null || [ $? = 1 ]; }
+tarfloor() { tar -cf - lib | cat > /dev/null; }
+catfloor() { find lib -type f -print0 | xargs -0 cat > /dev/null; }
+now() { date +%s%N; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+lint; tarfloor; catfloor # warm the page cache
+: > lint.t; : > tar.t; : > cat.t
+for _ in $(seq 1 "$runs"); do
+  t0=$(now); lint; echo $(( $(now) - t0 )) >> lint.t
+  t0=$(now); tarfloor; echo $(( $(now) - t0 )) >> tar.t
+  t0=$(now); catfloor; echo $(( $(now) - t0 )) >> cat.t
+done
+rss=$(/usr/bin/time -v ./skillrepo lint lib --format json 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ {print $2}')
+l=$(median < lint.t); t=$(median < tar.t); c=$(median < cat.t)
+floor=$(( t < c ? t : c ))
+echo "skills=$skills files=$(find lib -type f | wc -l) bytes=$(find lib -type f -printf '%s\n' | awk '{s+=$1} END {print s}') runs=$runs cpus=$(nproc)"
+awk -v l="$l" -v t="$t" -v c="$c" -v f="$floor" -v rss="$rss" 'BEGIN {
+  printf "skillrepo lint (whole process): median %.0f ms, peak RSS %.1f MiB\n", l/1e6, rss/1024
+  printf "tar -cf - | cat > /dev/null:    median %.0f ms\n", t/1e6
+  printf "find | xargs cat > /dev/null:   median %.0f ms\n", c/1e6
+  printf "ratio lint / faster floor: %.2f (target <= 3)\n", l/f
+}'

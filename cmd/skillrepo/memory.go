@@ -1,0 +1,218 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/memory"
+)
+
+// The memory commands read and change MEMORY.md (target memory) and
+// USER.md (target user) in the library's memory folder (memory.dir,
+// default .memory). Every change is one commit.
+
+func newMemoryCmd(f *factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "memory <command>",
+		Short: "Read and change the agent's memory (MEMORY.md, USER.md); every change is a commit",
+		Long: `The agent's memory is two files of entries separated by a line holding only
+'§': MEMORY.md (target memory: notes about the environment, 2200 characters)
+and USER.md (target user: the user profile, 1375 characters). The limits
+are memory.memory_char_limit and memory.user_char_limit in the config.
+replace and remove find the entry that contains the text given.`,
+		Example: `  skillrepo memory show --target user
+  skillrepo memory add "The CI runs on GitHub Actions with pnpm"
+  skillrepo memory replace "GitHub Actions" "The CI runs on Buildkite with pnpm"
+  skillrepo memory remove Buildkite`,
+	}
+	cmd.AddCommand(newMemoryShowCmd(f), newMemoryAddCmd(f), newMemoryReplaceCmd(f), newMemoryRemoveCmd(f))
+	return cmd
+}
+
+type memoryShowJSON struct {
+	Target  string   `json:"target"`
+	Path    string   `json:"path"`
+	Entries []string `json:"entries"`
+	Chars   int      `json:"chars"`
+	Limit   int      `json:"limit"`
+}
+
+func newMemoryShowCmd(f *factory) *cobra.Command {
+	var target string
+	cmd := &cobra.Command{
+		Use:     "show [--target {memory|user}]",
+		Short:   "Print a memory store's entries",
+		Example: "  skillrepo memory show\n  skillrepo memory show --target user --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			t, err := memory.ParseTarget(target)
+			if err != nil {
+				return usageErrorf("--target: %v", err)
+			}
+			lib, err := f.Library()
+			if err != nil {
+				return err
+			}
+			file, err := lib.ReadMemory("", t)
+			if err != nil {
+				return err
+			}
+			p, _ := lib.MemoryPath(t)
+			entries := file.Entries()
+			if entries == nil {
+				entries = []string{}
+			}
+			if f.JSON {
+				return printJSON(f.IO.Out, memoryShowJSON{Target: string(t), Path: p, Entries: entries, Chars: memory.Size(entries), Limit: file.Limit})
+			}
+			for i, e := range entries {
+				if i > 0 {
+					fmt.Fprintln(f.IO.Out, "§")
+				}
+				fmt.Fprintln(f.IO.Out, e)
+			}
+			fmt.Fprintf(f.IO.ErrOut, "%s: %d entries, %d/%d characters\n", p, len(entries), memory.Size(entries), file.Limit)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&target, "target", "memory", "memory or user")
+	return cmd
+}
+
+// memoryWriteFlags are what every memory change takes.
+type memoryWriteFlags struct {
+	Target string
+	w      writeFlags
+}
+
+func addMemoryWriteFlags(cmd *cobra.Command, m *memoryWriteFlags) {
+	cmd.Flags().StringVar(&m.Target, "target", "memory", "memory or user")
+	addWriteFlags(cmd, &m.w)
+}
+
+func newMemoryAddCmd(f *factory) *cobra.Command {
+	m := &memoryWriteFlags{}
+	cmd := &cobra.Command{
+		Use:     "add <text> [--target {memory|user}]",
+		Short:   "Add an entry (an exact duplicate changes nothing)",
+		Example: `  skillrepo memory add --target user "Prefers short answers with the command first"`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return changeMemory(cmd, f, m, skillrepo.MemoryOptions{Action: "add", Content: args[0]})
+		},
+	}
+	addMemoryWriteFlags(cmd, m)
+	return cmd
+}
+
+func newMemoryReplaceCmd(f *factory) *cobra.Command {
+	m := &memoryWriteFlags{}
+	cmd := &cobra.Command{
+		Use:     "replace <old-text> <new-entry> [--target {memory|user}]",
+		Short:   "Replace the entry containing old-text",
+		Example: `  skillrepo memory replace "uses npm" "The project uses pnpm 9"`,
+		Args:    cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return changeMemory(cmd, f, m, skillrepo.MemoryOptions{Action: "replace", OldText: args[0], Content: args[1]})
+		},
+	}
+	addMemoryWriteFlags(cmd, m)
+	return cmd
+}
+
+func newMemoryRemoveCmd(f *factory) *cobra.Command {
+	m := &memoryWriteFlags{}
+	cmd := &cobra.Command{
+		Use:     "remove <old-text> [--target {memory|user}]",
+		Short:   "Remove the entry containing old-text",
+		Example: `  skillrepo memory remove "Buildkite"`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return changeMemory(cmd, f, m, skillrepo.MemoryOptions{Action: "remove", OldText: args[0]})
+		},
+	}
+	addMemoryWriteFlags(cmd, m)
+	return cmd
+}
+
+type memoryChangeJSON struct {
+	Target  string `json:"target"`
+	Path    string `json:"path"`
+	Commit  string `json:"commit,omitempty"`
+	Branch  string `json:"branch"`
+	DryRun  bool   `json:"dry_run"`
+	Changed bool   `json:"changed"`
+	Message string `json:"message"`
+	Entries int    `json:"entries"`
+	Chars   int    `json:"chars"`
+	Limit   int    `json:"limit"`
+}
+
+func changeMemory(cmd *cobra.Command, f *factory, m *memoryWriteFlags, opts skillrepo.MemoryOptions) error {
+	t, err := memory.ParseTarget(m.Target)
+	if err != nil {
+		return usageErrorf("--target: %v", err)
+	}
+	prov, err := m.w.provenance()
+	if err != nil {
+		return err
+	}
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	opts.Target, opts.Provenance, opts.Branch, opts.DryRun = t, prov, m.w.Branch, m.w.DryRun
+	res, err := lib.ChangeMemory(cmd.Context(), opts)
+	var merr *memory.Error
+	if errors.As(err, &merr) {
+		return memoryErrorWithEntries(merr)
+	}
+	if err != nil {
+		return err
+	}
+	branch := opts.Branch
+	if branch == "" {
+		branch = lib.MainBranch()
+	}
+	if f.JSON {
+		return printJSON(f.IO.Out, memoryChangeJSON{
+			Target: string(t), Path: res.Path, Commit: hashString(res.Commit), Branch: branch, DryRun: m.w.DryRun,
+			Changed: res.Changed, Message: res.Message, Entries: res.Entries, Chars: res.Chars, Limit: res.Limit,
+		})
+	}
+	out := f.IO.ErrOut
+	switch {
+	case !res.Changed:
+		fmt.Fprintf(out, "%s %s nothing to commit\n", f.IO.Green("✓"), res.Message)
+	case m.w.DryRun:
+		fmt.Fprintf(out, "%s %s dry run: would commit %s on %s (%s)\n", f.IO.Green("✓"), res.Message, res.Path, branch, res.Usage())
+	default:
+		fmt.Fprintf(out, "%s %s committed %s on %s (%s)\n", f.IO.Green("✓"), res.Message, short(res.Commit), branch, res.Usage())
+	}
+	return nil
+}
+
+// memoryErrorWithEntries shows the current entries under a refused change,
+// so the person can pick the text to match.
+func memoryErrorWithEntries(e *memory.Error) error {
+	var lines []string
+	if len(e.Matches) > 0 {
+		lines = append(lines, "matching entries:")
+		for _, m := range e.Matches {
+			lines = append(lines, "  "+m)
+		}
+	} else if len(e.Current) > 0 {
+		lines = append(lines, "current entries:")
+		for _, c := range e.Current {
+			lines = append(lines, "  "+strings.ReplaceAll(c, "\n", "\n    "))
+		}
+	}
+	if len(lines) == 0 {
+		return e
+	}
+	return &hintedError{err: e, hint: strings.Join(lines, "\n")}
+}

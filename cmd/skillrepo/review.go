@@ -1,0 +1,319 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+
+	"github.com/skillrepo/skillrepo/review"
+)
+
+type reviewOptions struct {
+	f          *factory
+	Transcript string
+	Format     string
+	Focus      string
+	Session    string
+	IfDue      bool
+	Model      string
+	BaseURL    string
+	Timeout    time.Duration
+	DryRun     bool
+
+	// hidden, for tests
+	ReviewID     string
+	MaxCalls     int
+	RetryBackoff time.Duration
+}
+
+func newReviewCmd(f *factory) *cobra.Command {
+	opts := &reviewOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "review <transcript> [--format {auto|openai|claude-code}] [--focus <text>] [--session <id> --if-due]",
+		Short: "Learn from a finished conversation: skill and memory writes on a proposal branch",
+		Long: `Review a finished conversation the way the agent's background review does: the
+conversation is replayed to a model with review instructions, and the model
+may only read the library and call skill_manage and memory. Every write it
+makes is a commit on proposals/<review-id> with Skill-Origin:
+background-review; the proposal is merged into the main branch at the end,
+unless review.write_approval is true (then it waits for 'skillrepo proposal
+approve'). Memory replace and remove from an automatic review always wait
+on proposals/<review-id>-memory. Guards run in code: only curator-managed,
+unpinned skills are written, a file must be viewed before it is changed,
+delete archives and needs absorbed_into, secrets are refused.
+
+TRANSCRIPT is OpenAI chat-messages JSON (a list, or an object with
+"messages") or a Claude Code session file (JSONL); - reads standard input.
+
+With --session ID --if-due, the review runs only when the session's
+counters say it is due: review.memory_interval user turns since the last
+memory review, or review.skill_interval model iterations since the last
+skill review (0 disables either), counting only the part of the transcript
+not seen before. No review runs when the last turn was interrupted or has
+no final answer. --focus TEXT always runs, with TEXT as the user's priority.
+
+The model: --model, else review.model, else $SKILLREPO_MODEL; the endpoint
+(any OpenAI-compatible server): --base-url, else review.base_url, else
+$OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
+		Example: `  skillrepo review ~/.claude/projects/app/3f2a….jsonl --model qwen3-32b
+  skillrepo review chat.json --focus "remember how we deploy"
+  skillrepo review session.jsonl --session 3f2a… --if-due
+  skillrepo review chat.json --dry-run --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Transcript = args[0]
+			return runReview(cmd, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Format, "format", "auto", "transcript format: auto, openai or claude-code")
+	fl.StringVar(&opts.Focus, "focus", "", "review now, giving this text priority (the manual /refine)")
+	fl.StringVar(&opts.Session, "session", "", "session `id` whose counters --if-due uses (default: the transcript's)")
+	fl.BoolVar(&opts.IfDue, "if-due", false, "review only when the session's counters say a review is due")
+	fl.StringVar(&opts.Model, "model", "", "model name (default review.model, then $SKILLREPO_MODEL)")
+	fl.StringVar(&opts.BaseURL, "base-url", "", "OpenAI-compatible endpoint (default review.base_url, then $OPENAI_BASE_URL)")
+	fl.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "time limit of one model call")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "read the transcript and decide, but call no model and write nothing")
+	fl.StringVar(&opts.ReviewID, "review-id", "", "review id (default r-<date>-<random>)")
+	fl.IntVar(&opts.MaxCalls, "max-calls", 0, "cap on model calls (default 16)")
+	fl.DurationVar(&opts.RetryBackoff, "retry-backoff", 0, "first back-off before retrying a failed model call")
+	for _, h := range []string{"review-id", "max-calls", "retry-backoff"} {
+		_ = fl.MarkHidden(h)
+	}
+	return cmd
+}
+
+// reviewSettings are the review: keys the foundation's Config does not
+// model yet, read from the raw config.
+type reviewSettings struct {
+	MaxInputTokens int `yaml:"max_input_tokens"`
+}
+
+func readReviewSettings(raw []byte) reviewSettings {
+	var doc struct {
+		Review reviewSettings `yaml:"review"`
+	}
+	// Open already parsed these bytes, so they are valid YAML.
+	_ = yaml.Unmarshal(raw, &doc)
+	return doc.Review
+}
+
+// jsonLine is one line of --json output (design: long-running commands
+// write JSON Lines with a message_type).
+func jsonLine(w io.Writer, messageType string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	m["message_type"] = messageType
+	b, err = json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, string(b))
+	return err
+}
+
+func runReview(cmd *cobra.Command, opts *reviewOptions) error {
+	f := opts.f
+	format, err := review.ParseFormat(opts.Format)
+	if err != nil {
+		return usageErrorf("--format: %v", err)
+	}
+	if opts.IfDue && opts.Focus != "" {
+		return usageErrorf("--focus always runs; it cannot be combined with --if-due")
+	}
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	tr, err := readTranscript(f, opts.Transcript, format)
+	if err != nil {
+		return err
+	}
+	session := opts.Session
+	if session == "" {
+		session = tr.SessionID
+	}
+	if opts.IfDue && session == "" {
+		return usageErrorf("--if-due needs --session: the transcript names no session")
+	}
+
+	// The model is settled before the counters move: a review found due
+	// must not be lost to a missing setting.
+	model := firstNonEmpty(opts.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
+	baseURL := firstNonEmpty(opts.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	if model == "" && !opts.DryRun {
+		return usageErrorf("no model: pass --model, set review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
+	}
+
+	// Memory is reviewed when the library can version it.
+	_, memErr := lib.MemoryPath("memory")
+	memoryOK := memErr == nil
+	iv := review.Intervals{Memory: *lib.Config.Review.MemoryInterval, Skill: *lib.Config.Review.SkillInterval}
+	if !memoryOK {
+		iv.Memory = 0
+	}
+	counters := review.CounterStore{Dir: filepath.Join(lib.StateDir(), "review", "sessions")}
+	reviewMemory, reviewSkills := memoryOK, true
+	var due *review.DueReport
+	if opts.IfDue {
+		d, err := counters.Check(session, tr, iv, f.Now(), !opts.DryRun)
+		if err != nil {
+			return err
+		}
+		due = &review.DueReport{Memory: d.Memory, Skills: d.Skills, NewTurns: d.NewTurns, NewIterations: d.NewIterations, Skip: d.Skip}
+		if !d.Due() {
+			return printReview(f, review.Skipped(session, d))
+		}
+		reviewMemory, reviewSkills = d.Memory && memoryOK, d.Skills
+	}
+
+	if opts.DryRun {
+		return printReviewPlan(f, tr, session, model, baseURL, reviewMemory, reviewSkills, due)
+	}
+	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
+	if baseURL != "" {
+		cfg.BaseURL = strings.TrimRight(baseURL, "/")
+	}
+	cfg.HTTPClient = &http.Client{}
+	ropts := review.Options{
+		Transcript:     tr,
+		Memory:         reviewMemory,
+		Skills:         reviewSkills,
+		Focus:          opts.Focus,
+		SessionID:      session,
+		ReviewID:       opts.ReviewID,
+		Model:          model,
+		Client:         openai.NewClientWithConfig(cfg),
+		MaxCalls:       opts.MaxCalls,
+		MaxInputTokens: readReviewSettings(lib.Config.Raw).MaxInputTokens,
+		ContextWindow:  lib.Config.Review.ContextWindow,
+		WriteApproval:  lib.Config.Review.WriteApproval,
+		RetryBackoff:   opts.RetryBackoff,
+		RequestTimeout: opts.Timeout,
+		Now:            f.Now,
+	}
+	if f.JSON {
+		ropts.Progress = func(c review.Change) { _ = jsonLine(f.IO.Out, "change", c) }
+	} else {
+		ropts.Progress = func(c review.Change) {
+			fmt.Fprintf(f.IO.ErrOut, "%s %s (%s)\n", f.IO.Green("✓"), c.Summary, c.Commit[:min(7, len(c.Commit))])
+		}
+	}
+	sum, err := review.Run(cmd.Context(), review.Open(lib), ropts)
+	if err != nil {
+		return err
+	}
+	sum.Due = due
+	if session != "" && !opts.IfDue {
+		if err := counters.Reviewed(session, tr, iv, reviewMemory, reviewSkills, sum.ReviewID, f.Now()); err != nil {
+			fmt.Fprintf(f.IO.ErrOut, "warning: review counters not updated: %v\n", err)
+		}
+	}
+	if err := printReview(f, sum); err != nil {
+		return err
+	}
+	switch {
+	case sum.Status == review.StatusFailed && cmd.Context().Err() != nil:
+		return &silentError{code: exitInterrupted}
+	case sum.Status == review.StatusFailed:
+		return &silentError{code: exitFailure}
+	case sum.MergeError != "":
+		return &silentError{code: exitConflict}
+	}
+	return nil
+}
+
+func readTranscript(f *factory, path string, format review.Format) (*review.Transcript, error) {
+	var r io.Reader
+	name := path
+	if path == "-" {
+		r, name = f.IO.In, "standard input"
+	} else {
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("read transcript: %w", err)
+		}
+		defer fh.Close()
+		r = fh
+	}
+	return review.Read(r, name, format)
+}
+
+func printReview(f *factory, sum *review.Summary) error {
+	if f.JSON {
+		return jsonLine(f.IO.Out, "summary", sum)
+	}
+	sum.WriteText(f.IO.Out)
+	if h := sum.Headline(); h != "" {
+		fmt.Fprintln(f.IO.ErrOut, h)
+	}
+	return nil
+}
+
+// reviewPlan is what --dry-run reports.
+type reviewPlan struct {
+	Format           string            `json:"format"`
+	SessionID        string            `json:"session_id,omitempty"`
+	TranscriptSHA256 string            `json:"transcript_sha256"`
+	Messages         int               `json:"messages"`
+	UserTurns        int               `json:"user_turns"`
+	Iterations       int               `json:"model_iterations"`
+	FinalAnswer      bool              `json:"final_answer"`
+	Interrupted      bool              `json:"interrupted"`
+	Memory           bool              `json:"memory"`
+	Skills           bool              `json:"skills"`
+	Model            string            `json:"model"`
+	BaseURL          string            `json:"base_url"`
+	Due              *review.DueReport `json:"due,omitempty"`
+}
+
+func printReviewPlan(f *factory, tr *review.Transcript, session, model, baseURL string, mem, skills bool, due *review.DueReport) error {
+	p := reviewPlan{
+		Format: string(tr.Format), SessionID: session, TranscriptSHA256: tr.SHA256, Messages: len(tr.Messages),
+		UserTurns: tr.UserTurns(), Iterations: tr.Iterations(), FinalAnswer: tr.Final, Interrupted: tr.Interrupted,
+		Memory: mem, Skills: skills, Model: model, BaseURL: baseURL, Due: due,
+	}
+	if f.JSON {
+		return jsonLine(f.IO.Out, "status", p)
+	}
+	w := f.IO.Out
+	fmt.Fprintf(w, "transcript: %s, %d messages, %d user turns, %d model iterations\n", p.Format, p.Messages, p.UserTurns, p.Iterations)
+	last := "ended with a final answer"
+	switch {
+	case p.Interrupted:
+		last = "was interrupted"
+	case !p.FinalAnswer:
+		last = "has no final answer"
+	}
+	fmt.Fprintf(w, "last turn: %s\n", last)
+	kind := "skills"
+	if mem {
+		kind = "memory and skills"
+	}
+	fmt.Fprintf(w, "dry run: would review %s with model %q; nothing called, nothing written\n", kind, model)
+	return nil
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

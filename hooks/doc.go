@@ -1,0 +1,22 @@
+// Package hooks installs skillrepo's git hook shims and implements the
+// hook entry points they call back into.
+//
+// # Shims
+//
+// [InstallGit] writes a small generated shell script as the repository's
+// pre-commit hook (in the folder `git rev-parse --git-path hooks` names,
+// so core.hooksPath and linked worktrees are honoured). The script is
+// marked as generated and only calls `skillrepo hooks run pre-commit`; the
+// logic stays in Go. A pre-commit hook the user already had is renamed to
+// pre-commit.skillrepo-chained and run first, so installing never loses a
+// hook. Installing again rewrites the shim and changes nothing else.
+//
+// # Entry points
+//
+// [PreCommit] lints what is about to be committed: the staged version of
+// every skill the commit touches, read from git's index (GIT_INDEX_FILE is
+// honoured, so `git commit -a` and partial commits are checked as they
+// will be recorded), never the work tree. It shells out to the git binary,
+// which is always present when a git hook runs; package lint itself stays
+// pure and sees the index only as an fs.FS ([IndexFS]).
+package hooks

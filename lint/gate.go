@@ -1,0 +1,66 @@
+package lint
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+)
+
+// ErrorsFound is a gate's refusal: the lint errors in what a write or an
+// approval would produce.
+type ErrorsFound struct {
+	Findings []Finding // errors only
+}
+
+func (e *ErrorsFound) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the result fails lint with %d error(s):", len(e.Findings))
+	for i, f := range e.Findings {
+		if i == 5 {
+			fmt.Fprintf(&b, " (and %d more)", len(e.Findings)-5)
+			break
+		}
+		loc := f.Path
+		if f.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", f.Path, f.Line)
+		}
+		fmt.Fprintf(&b, " %s: %s %s;", loc, f.Rule, f.Message)
+	}
+	return strings.TrimSuffix(b.String(), ";")
+}
+
+// Gate lints the skill folders dirs of fsys (a tree a write or a merge
+// would produce) with the library's lint settings (configYAML is the whole
+// .skillrepo/config.yaml, nil for defaults) and returns *ErrorsFound when
+// any finding is an error. Folders that no longer hold a skill (a delete)
+// are fine.
+func Gate(fsys fs.FS, dirs []string, configYAML []byte) error {
+	var present []string
+	for _, d := range dirs {
+		if _, err := fs.Stat(fsys, d); err == nil {
+			present = append(present, d)
+		}
+	}
+	if len(present) == 0 {
+		return nil
+	}
+	dirs = present
+	cfg, err := ParseConfig(configYAML)
+	if err != nil {
+		return fmt.Errorf("lint settings in .skillrepo/config.yaml: %w", err)
+	}
+	rep, err := Check(fsys, Options{Paths: dirs, Config: cfg, AllowEmpty: true})
+	if err != nil {
+		return err
+	}
+	var errs []Finding
+	for _, f := range rep.Findings {
+		if f.Severity == Error {
+			errs = append(errs, f)
+		}
+	}
+	if len(errs) > 0 {
+		return &ErrorsFound{Findings: errs}
+	}
+	return nil
+}

@@ -1,0 +1,29 @@
+package lint
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestGate(t *testing.T) {
+	fsys := fstest.MapFS{
+		"good/SKILL.md":        {Data: []byte("---\nname: good\ndescription: Use when testing the gate.\n---\n# Good\nSee [r](references/r.md).\n")},
+		"good/references/r.md": {Data: []byte("r\n")},
+		"bad/SKILL.md":         {Data: []byte("---\nname: bad\ndescription: Use when testing the gate.\n---\n# Bad\nSee [missing](references/missing.md).\n")},
+	}
+	if err := Gate(fsys, []string{"good", "gone"}, nil); err != nil {
+		t.Errorf("clean tree refused: %v", err)
+	}
+	err := Gate(fsys, []string{"bad"}, nil)
+	var ef *ErrorsFound
+	if !errors.As(err, &ef) || !strings.Contains(err.Error(), "references/missing.md") {
+		t.Fatalf("Gate = %v, want the dangling link", err)
+	}
+	// The library's settings apply: a disabled rule does not gate.
+	cfg := []byte("lint:\n  disable: [" + ef.Findings[0].Rule + "]\n")
+	if err := Gate(fsys, []string{"bad"}, cfg); err != nil {
+		t.Errorf("disabled rule still gates: %v", err)
+	}
+}

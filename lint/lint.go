@@ -1,0 +1,263 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Options says what to lint and how.
+type Options struct {
+	// Profile is the runtime whose rules apply; empty means Config.Profile,
+	// then [ProfileSpec].
+	Profile Profile
+	// Paths are the slash-separated paths inside the file system to lint: a
+	// library or any folder of skills, one skill folder, or one SKILL.md.
+	// Empty means ".".
+	Paths []string
+	// RootName is the name of the folder the file system is rooted at. The
+	// name = folder rule needs it when a skill is the root itself.
+	RootName string
+	// Config holds the library's rule settings (see [ParseConfig]).
+	Config Config
+	// Strict turns warnings into errors.
+	Strict bool
+	// AllowEmpty makes a path that holds no skill at all clean instead of a
+	// skill-md-missing finding: a new library has no skills yet.
+	AllowEmpty bool
+	// Workers bounds how many skills are checked at once; 0 means
+	// GOMAXPROCS.
+	Workers int
+}
+
+// Validate fills in defaults and rejects an unknown profile or a path that
+// is not a valid fs.FS path.
+func (o *Options) Validate() error {
+	if o.Profile == "" {
+		o.Profile = o.Config.Profile
+	}
+	if o.Profile == "" {
+		o.Profile = ProfileSpec
+	}
+	if !o.Profile.valid() {
+		return fmt.Errorf("unknown profile %q: want one of %s", o.Profile, profileList())
+	}
+	paths := []string{"."}
+	if len(o.Paths) > 0 {
+		// A copy: cleaning must not rewrite the caller's slice.
+		paths = make([]string, len(o.Paths))
+		for k, p := range o.Paths {
+			c := path.Clean(strings.TrimPrefix(p, "./"))
+			if !fs.ValidPath(c) {
+				return fmt.Errorf("path %q: not a slash-separated path inside the linted root", p)
+			}
+			paths[k] = c
+		}
+	}
+	o.Paths = paths
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	return nil
+}
+
+// Finding is one problem. Path is slash-separated and relative to the root
+// of the linted file system; Line and Column are 1-based, 0 when the
+// finding is about a whole file or folder. Column counts characters.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Path     string   `json:"path"`
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	Message  string   `json:"message"`
+	Hint     string   `json:"hint,omitempty"`
+	// Skill is the skill folder the finding belongs to ("" for findings
+	// about the paths given).
+	Skill string `json:"skill,omitempty"`
+}
+
+// Report is the result of a [Check].
+type Report struct {
+	Profile Profile
+	// Skills are the skill folders checked, sorted.
+	Skills []string
+	// Findings come first for the paths given, then by skill folder and
+	// within a skill in the order the checks ran (for skills-ref: the
+	// reference validator's order). Never nil.
+	Findings []Finding
+}
+
+// Count returns how many findings have severity s.
+func (r *Report) Count(s Severity) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+// HasErrors reports whether any finding is an error.
+func (r *Report) HasErrors() bool { return r.Count(Error) > 0 }
+
+// Check lints the skills under opts.Paths in fsys. It reads only through
+// fsys, so it works on a folder (os.DirFS or an os.Root's FS), a commit's
+// tree or a proposal's tree. It follows a symbolic link only when fsys
+// can read links (fs.ReadLinkFS) and the link, resolved through every
+// component, stays inside the root. Problems with the skills are findings,
+// never errors; the error is non-nil only for invalid options.
+//
+// Check is safe for concurrent use; fsys must be safe for concurrent reads.
+func Check(fsys fs.FS, opts Options) (*Report, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	c := &checker{fsys: fsys, opts: opts}
+	var top []Finding
+	var skills []skillRef
+	seen := map[string]bool{}
+	for _, p := range opts.Paths {
+		found, fnd := c.resolveTarget(p)
+		top = append(top, fnd...)
+		for _, s := range found {
+			if !seen[s.dir] {
+				seen[s.dir] = true
+				skills = append(skills, s)
+			}
+		}
+	}
+	sort.Slice(skills, func(a, b int) bool { return skills[a].dir < skills[b].dir })
+
+	results := make([]skillResult, len(skills))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for k := 0; k < opts.Workers && k < len(skills); k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range next {
+				results[n] = c.checkSkill(skills[n])
+			}
+		}()
+	}
+	for n := range skills {
+		next <- n
+	}
+	close(next)
+	wg.Wait()
+
+	c.duplicates(results)
+	rep := &Report{Profile: opts.Profile, Skills: make([]string, 0, len(skills)), Findings: []Finding{}}
+	rep.Findings = append(rep.Findings, top...)
+	for k, s := range skills {
+		rep.Skills = append(rep.Skills, s.dir)
+		rep.Findings = append(rep.Findings, results[k].findings...)
+	}
+	return rep, nil
+}
+
+// checker holds one Check's inputs; its methods only read it, so workers
+// share it.
+type checker struct {
+	fsys fs.FS
+	opts Options
+}
+
+// skillRef is a skill folder found on disk, the name of its main file
+// (SKILL.md, or skill.md when only that exists) and, when discovery read
+// it, the folder's listing.
+type skillRef struct {
+	dir     string
+	file    string
+	entries []fs.DirEntry
+}
+
+// finding returns the finding for rule id with its effective severity, and
+// false when the rule is off.
+func (c *checker) finding(id, p string, line, col int, hint, format string, args ...any) (Finding, bool) {
+	sev := c.opts.Config.severity(id, c.opts.Profile, c.opts.Strict)
+	if sev == Off {
+		return Finding{}, false
+	}
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	return Finding{Rule: id, Severity: sev, Path: p, Line: line, Column: col, Message: msg, Hint: hint}, true
+}
+
+// findings collects a list of findings, dropping those whose rule is off.
+type findings struct {
+	c     *checker
+	skill string
+	list  []Finding
+}
+
+func (fl *findings) add(id, p string, line, col int, hint, format string, args ...any) {
+	if f, ok := fl.c.finding(id, p, line, col, hint, format, args...); ok {
+		f.Skill = fl.skill
+		fl.list = append(fl.list, f)
+	}
+}
+
+func (c *checker) skillsRef() bool { return c.opts.Profile == ProfileSkillsRef }
+
+// resolveTarget turns one path argument into skill folders, with findings
+// for a path that does not exist or holds no skill.
+func (c *checker) resolveTarget(p string) ([]skillRef, []Finding) {
+	fl := &findings{c: c}
+	fi, err := fs.Stat(c.fsys, p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if c.skillsRef() {
+				fl.add("target-missing", p, 0, 0, "", "Path does not exist: %s", p)
+			} else {
+				fl.add("target-missing", p, 0, 0, "check the path", "path %s does not exist", p)
+			}
+		} else {
+			fl.add("read-error", p, 0, 0, "", "cannot read %s: %v", p, err)
+		}
+		return nil, fl.list
+	}
+	if !fi.IsDir() {
+		if strings.EqualFold(path.Base(p), "skill.md") {
+			dir := path.Dir(p)
+			return []skillRef{{dir: dir, file: c.skillFile(dir, path.Base(p))}}, nil
+		}
+		if c.skillsRef() {
+			fl.add("target-not-skill", p, 0, 0, "", "Not a directory: %s", p)
+		} else {
+			fl.add("target-not-skill", p, 0, 0, "pass a skill folder, a folder of skills or a SKILL.md", "%s is not a skill folder or a SKILL.md", p)
+		}
+		return nil, fl.list
+	}
+	w := walker{c: c, fl: fl}
+	w.discover(p, 0, true)
+	if len(w.skills) == 0 && len(fl.list) == 0 && !c.opts.AllowEmpty {
+		if c.skillsRef() {
+			fl.add("skill-md-missing", p, 0, 0, "", "Missing required file: SKILL.md")
+		} else {
+			fl.add("skill-md-missing", p, 0, 0, "create "+path.Join(p, "SKILL.md")+" with name and description frontmatter", "no SKILL.md found in %s", p)
+		}
+	}
+	return w.skills, fl.list
+}
+
+// skillFile picks the main file of a skill folder: SKILL.md when it
+// exists (the reference prefers it), else the name given.
+func (c *checker) skillFile(dir, given string) string {
+	if given == "SKILL.md" {
+		return given
+	}
+	if fi, err := fs.Stat(c.fsys, path.Join(dir, "SKILL.md")); err == nil && !fi.IsDir() {
+		return "SKILL.md"
+	}
+	return given
+}

@@ -1,0 +1,301 @@
+package lint
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"net/url"
+	"path"
+	"strings"
+	"unicode/utf8"
+)
+
+// textExts are the support files read to see which other files they
+// name: Markdown is also checked for dangling links, code and templates
+// only count as references (a script that loads templates/x.j2 uses it).
+var textExts = map[string]bool{
+	".md": true, ".markdown": true, ".txt": true, ".py": true, ".sh": true, ".bash": true,
+	".zsh": true, ".js": true, ".mjs": true, ".cjs": true, ".ts": true, ".rb": true, ".go": true,
+	".pl": true, ".ps1": true, ".bat": true, ".html": true, ".htm": true, ".j2": true,
+	".jinja": true, ".tmpl": true, ".tpl": true, ".yaml": true, ".yml": true, ".json": true,
+	".toml": true, ".xml": true, ".css": true,
+}
+
+func isMarkdown(p string) bool {
+	ext := strings.ToLower(path.Ext(p))
+	return ext == ".md" || ext == ".markdown"
+}
+
+// hidden reports whether a slash path has a segment starting with '.'.
+func hidden(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if strings.HasPrefix(seg, ".") && seg != "." && seg != ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// skillText is one text file of a skill, by path relative to the skill.
+type skillText struct {
+	rel  string
+	text string
+}
+
+// checkReferences checks the links and path mentions in SKILL.md and the
+// skill's other Markdown files, then reports support files nothing names.
+// Other text files (scripts, templates) are read only when some support
+// file is still unreferenced after the Markdown: they can only rescue an
+// orphan, and most skills have none.
+func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
+	mainRel := path.Base(sc.file)
+	used := map[string]bool{}
+	texts := []skillText{{rel: mainRel, text: skillMD}}
+
+	sc.checkMarkdown(t, used, mainRel, fm.body, fm.bodyAt)
+	var others []string
+	for _, rel := range t.files {
+		if rel == mainRel || hidden(rel) || !textExts[strings.ToLower(path.Ext(rel))] {
+			continue
+		}
+		if !isMarkdown(rel) {
+			others = append(others, rel)
+			continue
+		}
+		text, ok := sc.readText(rel)
+		if !ok {
+			continue
+		}
+		texts = append(texts, skillText{rel: rel, text: text})
+		sc.checkMarkdown(t, used, rel, text, 1)
+	}
+	if len(sc.orphans(t, used)) > 0 {
+		for _, rel := range others {
+			if text, ok := sc.readText(rel); ok {
+				texts = append(texts, skillText{rel: rel, text: text})
+			}
+		}
+	}
+	for _, rel := range sc.orphans(t, used) {
+		if namedElsewhere(rel, texts) {
+			continue
+		}
+		sc.fl.add("file-orphan", path.Join(sc.dir, rel), 0, 0, "link it from SKILL.md, e.g. ["+path.Base(rel)+"]("+rel+"), or delete it", "%s is never referenced by SKILL.md or the skill's other files", rel)
+	}
+}
+
+// readText reads a text file of the skill (rel to the skill folder): not
+// when larger than maxTextFile, and with a finding for invalid UTF-8 in
+// Markdown.
+func (sc *skillCheck) readText(rel string) (string, bool) {
+	full := path.Join(sc.dir, rel)
+	data, err := readLimited(sc.c.fsys, full, maxTextFile)
+	if err != nil || data == nil {
+		return "", false
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if !utf8.Valid(data) {
+		if isMarkdown(rel) {
+			sc.fl.add("utf8-invalid", full, invalidUTF8Line(data), 0, "save the file as UTF-8", "%s is not valid UTF-8; its links were not checked", rel)
+		}
+		return "", false
+	}
+	return string(data), true
+}
+
+// readLimited reads a file unless it is larger than limit (then nil),
+// without a separate stat: open, read, close.
+func readLimited(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, nil
+	}
+	return data, nil
+}
+
+// checkMarkdown checks one Markdown file of the skill; rel is its path in
+// the skill, text starts on line first. Targets that exist are added to
+// used.
+func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel, text string, first int) {
+	fileDir := path.Dir(rel)
+	full := path.Join(sc.dir, rel)
+	reported := map[string]bool{}
+	for _, r := range scanMarkdown(text, first) {
+		if r.Kind == refMention {
+			sc.checkMention(t, used, reported, full, fileDir, r)
+			continue
+		}
+		target, ok := linkPath(r.Target)
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(target, "/") || strings.HasPrefix(target, "~") {
+			if !reported[target] {
+				reported[target] = true
+				sc.fl.add("link-outside-skill", full, r.Line, r.Col, "keep what the skill needs inside its folder and link it relatively", "link %q points outside the skill folder (an absolute path)", r.Target)
+			}
+			continue
+		}
+		p := path.Join(fileDir, target)
+		if p == ".." || strings.HasPrefix(p, "../") {
+			if !reported[p] {
+				reported[p] = true
+				sc.fl.add("link-outside-skill", full, r.Line, r.Col, "a skill is installed on its own; copy what it needs into its folder", "link %q leaves the skill folder", r.Target)
+			}
+			continue
+		}
+		if t.has(p) {
+			used[p] = true
+			continue
+		}
+		if !reported[p] {
+			reported[p] = true
+			what := "link"
+			if r.Kind == refImage {
+				what = "image"
+			}
+			sc.fl.add("link-dangling", full, r.Line, r.Col, "create "+path.Join(sc.dir, p)+" or fix the link", "%s target %q does not exist in the skill", what, r.Target)
+		}
+	}
+}
+
+// checkMention resolves a support path named in the text: from the skill
+// folder first (the specification's convention), then from the file's
+// own folder.
+func (sc *skillCheck) checkMention(t *tree, used, reported map[string]bool, full, fileDir string, r ref) {
+	m := strings.TrimPrefix(r.Target, "./")
+	if strings.HasSuffix(m, "/") {
+		if d := strings.TrimSuffix(m, "/"); t.dirs[d] {
+			used[d] = true
+		}
+		return
+	}
+	for _, p := range []string{path.Clean(m), path.Join(fileDir, m)} {
+		if t.has(p) {
+			used[p] = true
+			return
+		}
+	}
+	if r.InFence || reported[m] {
+		return
+	}
+	reported[m] = true
+	sc.fl.add("path-dangling", full, r.Line, r.Col, "write "+path.Join(sc.dir, m)+" or remove the mention", "%q is named but does not exist in the skill", m)
+}
+
+// linkPath turns a link destination into a relative file path: false for
+// URLs, same-file anchors and template placeholders; the query and
+// fragment are dropped and %-escapes decoded.
+func linkPath(dest string) (string, bool) {
+	s := strings.TrimSpace(dest)
+	if s == "" || strings.HasPrefix(s, "#") || strings.HasPrefix(s, "//") || hasScheme(s) {
+		return "", false
+	}
+	if k := strings.IndexAny(s, "#?"); k >= 0 {
+		s = s[:k]
+	}
+	if s == "" || strings.ContainsAny(s, "{}<>$*|") || strings.Contains(s, "...") || strings.Contains(s, "…") {
+		return "", false
+	}
+	if d, err := url.PathUnescape(s); err == nil {
+		s = d
+	}
+	return s, true
+}
+
+// hasScheme reports whether s starts with a URL scheme ("https:",
+// "mailto:", ...). A single letter before ':' is a Windows drive, not a
+// scheme, but such a path is not a relative link either.
+func hasScheme(s string) bool {
+	for k := 0; k < len(s); k++ {
+		c := s[k]
+		switch {
+		case c == ':':
+			return k > 0
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case k > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// orphans lists the support files no link or mention resolved to.
+func (sc *skillCheck) orphans(t *tree, used map[string]bool) []string {
+	mainRel := path.Base(sc.file)
+	var out []string
+	for _, rel := range t.files {
+		if rel == mainRel || strings.EqualFold(rel, "skill.md") || hidden(rel) || metaFile(rel) || usedOrUnder(used, rel) {
+			continue
+		}
+		out = append(out, rel)
+	}
+	return out
+}
+
+// metaFile reports files that describe the package rather than teach the
+// agent: licences, read-mes, Codex's agents/openai.yaml.
+func metaFile(rel string) bool {
+	if rel == "agents/openai.yaml" {
+		return true
+	}
+	if strings.Contains(rel, "/") {
+		return false
+	}
+	up := strings.ToUpper(rel)
+	for _, p := range []string{"LICENSE", "LICENCE", "README", "CHANGELOG", "NOTICE", "COPYING"} {
+		if strings.HasPrefix(up, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// usedOrUnder reports whether rel or one of its parent folders was linked
+// or mentioned.
+func usedOrUnder(used map[string]bool, rel string) bool {
+	for p := rel; p != "." && p != ""; p = path.Dir(p) {
+		if used[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// namedElsewhere reports whether another text file of the skill names
+// rel: its file name, a folder it is in (other than the four support
+// folders, which explicit mentions cover), or for Python its module path.
+func namedElsewhere(rel string, texts []skillText) bool {
+	base := path.Base(rel)
+	needles := []string{base}
+	if path.Ext(base) == ".py" {
+		stem := strings.TrimSuffix(base, ".py")
+		mod := strings.ReplaceAll(strings.TrimSuffix(rel, ".py"), "/", ".")
+		needles = append(needles, "import "+stem, "from "+stem, mod)
+	}
+	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+		if !isSupportDir(d) {
+			needles = append(needles, d+"/", "./"+d, "`"+d+"`")
+		}
+	}
+	for _, tx := range texts {
+		if tx.rel == rel {
+			continue
+		}
+		for _, n := range needles {
+			if strings.Contains(tx.text, n) {
+				return true
+			}
+		}
+	}
+	return false
+}

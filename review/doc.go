@@ -1,0 +1,82 @@
+// Package review is the background review: it reads a finished
+// conversation and lets a model improve the skills library (and the
+// agent's memory) from it, through a small set of tools whose every write
+// is a commit on a proposal branch. It reproduces the reference system's
+// review fork (Hermes Agent; spec §1–§4, §7) with git underneath.
+//
+// # Reading transcripts
+//
+// [Read] turns OpenAI chat-messages JSON (a list, or an object with
+// "messages") and Claude Code session files (JSON Lines) into one model:
+// [Message]s in chat-completions shape and [Event]s, the user turns and
+// model iterations the nudge counters count. For Claude Code:
+//   - one API response is spread over one line per content block sharing a
+//     message id; those lines make one assistant message and one iteration,
+//     even with tool results between them;
+//   - a user turn is text the user typed or a custom slash command; tool
+//     results, isMeta lines (skill text, caveats), local command output,
+//     compaction summaries, "[Request interrupted by user…]" markers and
+//     local commands (/compact, /mcp: followed by local output) are not;
+//   - sidechain lines (subagents) and lines written by Claude Code itself
+//     (model "<synthetic>", API error notices) are left out;
+//   - thinking blocks are not replayed.
+//
+// Errors are [*ParseError]s naming the file and line.
+//
+// # Triggers
+//
+// [Advance] counts the part of a transcript a session's [Counters] have not
+// seen yet, with the reference's rules: user turns toward the memory
+// interval, model iterations toward the skill interval, a counter reset
+// when the agent itself called memory or skill_manage successfully, and no
+// review when the last turn was interrupted or has no final answer.
+// [CounterStore] keeps the counters as versioned JSON under
+// .git/skillrepo/review/sessions/, one locked file per session.
+//
+// # The loop
+//
+// [Run] replays the conversation (a system prompt byte for byte, so a
+// provider's prefix cache hits; tool calls paired with their results the
+// way every provider demands), appends the review instructions (embedded
+// text files in prompts/, our paraphrase of spec §3), and offers
+// skills_list, skill_view, skill_manage, memory (only when memory is
+// reviewed), read_file and search_files. It allows at most 16 model calls
+// and an input budget of min(600k, 75% of the context window) tokens, 120k
+// when the window is unknown, checked before each call; a conversation
+// that would not fit is sent as a digest (spec §2.6). Failed calls are
+// retried a bounded number of times (HTTP 408, 409, 429, 5xx, network
+// errors, timeouts).
+//
+// # Guards
+//
+// Every guard is code in the tool dispatch, never a sentence in a prompt,
+// and every refusal is a tool result the model can read (recorded in the
+// [Summary]), never an error of the loop:
+//   - a tool not offered is refused naming what is allowed;
+//   - writes go only to curator-managed skills (ownership from the
+//     library's history; missing or unreadable evidence means user-owned)
+//     that are not pinned or protected;
+//   - an existing file must have been read in this review (skill_view, or
+//     a whole read_file) before it is patched, rewritten or removed;
+//   - delete needs absorbed_into naming another existing skill, and
+//     archives;
+//   - names, paths and sizes are checked by package skill; paths with "..",
+//     absolute paths and .git are refused for reads too;
+//   - content that looks like a secret (private key blocks, AWS, Google,
+//     OpenAI, Anthropic, GitHub, Slack, Stripe key shapes) is refused with a
+//     request to redact.
+//
+// # Where writes land
+//
+// The first write creates proposals/<review-id> from the main branch as it
+// was when the review started; each successful tool call is one commit
+// there (Skill-Origin: background-review, Review-Id, Session-Id, Model,
+// Transcript-Sha256), and the review reads its own writes from it. A
+// review that completes (or stops at the call cap) is merged into main
+// unless review.write_approval is set; one that fails (model error, budget)
+// leaves its branch unmerged. Memory replace and remove from an automatic
+// review go to proposals/<review-id>-memory, which always waits.
+//
+// The library is reached through the small interfaces of library.go;
+// [Open] wires them to package skillrepo.
+package review

@@ -1,0 +1,337 @@
+package review
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Limits of a review (spec §2.4).
+const (
+	DefaultMaxCalls     = 16
+	maxInputCeiling     = 600_000
+	unknownWindowBudget = 120_000
+)
+
+// ChatClient is the one call a review makes to a model; *openai.Client
+// implements it.
+type ChatClient interface {
+	CreateChatCompletion(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error)
+}
+
+// Options configure one review.
+type Options struct {
+	Transcript *Transcript
+	// Memory and Skills choose what is reviewed (spec §2.1); neither means
+	// skills.
+	Memory bool
+	Skills bool
+	// Focus, when set, makes this a review the user asked for (/refine):
+	// the focus is appended to the prompt, and the review is attended, so
+	// memory replace and remove are not held back (spec §1.7, §7.6).
+	Focus     string
+	Attended  bool
+	SessionID string
+	ReviewID  string // empty: generated
+	Model     string
+	Client    ChatClient
+	// MaxCalls caps model calls (0: 16).
+	MaxCalls int
+	// MaxInputTokens is the input budget across all calls: > 0 that many
+	// tokens, < 0 unlimited, 0 the reference's default (see InputBudget).
+	MaxInputTokens int
+	// ContextWindow is the model's context length in tokens (0: unknown).
+	ContextWindow int
+	// WriteApproval leaves the proposal unmerged for a person to approve.
+	WriteApproval bool
+	// Retries is how many times a failed model call is retried (HTTP 408,
+	// 409, 429, 5xx, network errors and timeouts); 0 means 2, < 0 none.
+	Retries        int
+	RetryBackoff   time.Duration // first back-off (0: 1 s), doubled per retry
+	RequestTimeout time.Duration // per model call (0: 5 min)
+	Now            func() time.Time
+	// Progress, when set, hears of every write as it lands.
+	Progress func(Change)
+}
+
+// InputBudget is the reference's input-token budget (spec §2.4): an
+// explicit value when positive, unlimited (0) when negative, else
+// min(600k, 75% of the context window), or 120k when the window is
+// unknown.
+func InputBudget(maxInput, contextWindow int) int {
+	switch {
+	case maxInput > 0:
+		return maxInput
+	case maxInput < 0:
+		return 0
+	case contextWindow <= 0:
+		return unknownWindowBudget
+	}
+	return min(maxInputCeiling, contextWindow*3/4)
+}
+
+var reviewIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+
+// NewReviewID makes an id like r-20261130-0a1b2c.
+func NewReviewID(now time.Time) string {
+	var b [3]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("r-%s-%s", now.UTC().Format("20060102"), hex.EncodeToString(b[:]))
+}
+
+// estimateTokens guesses a request's input tokens from its JSON size (about
+// four bytes a token for English and code); used to choose digest mode and
+// when a server reports no usage.
+func estimateTokens(req openai.ChatCompletionRequest) int {
+	data, err := json.Marshal(req)
+	if err != nil {
+		return 0
+	}
+	return len(data) / 4
+}
+
+// Run reviews a transcript: it replays the conversation to the model with
+// the review instructions last, runs the model's tool calls through the
+// guards, and commits each successful write on proposals/<review-id>. At
+// the end the proposal is merged into the main branch unless WriteApproval
+// is set or the review failed. Run returns a summary in every case where
+// it got as far as calling the model; the error is for what stopped it
+// before that (bad options, an unreadable library).
+func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
+	if opts.Transcript == nil {
+		return nil, errors.New("review: no transcript")
+	}
+	if opts.Client == nil {
+		return nil, errors.New("review: no model client")
+	}
+	if opts.Model == "" {
+		return nil, errors.New("review: no model: pass --model, set review.model in the config, or SKILLREPO_MODEL")
+	}
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	if opts.ReviewID == "" {
+		opts.ReviewID = NewReviewID(now())
+	}
+	if !reviewIDRE.MatchString(opts.ReviewID) {
+		return nil, fmt.Errorf("review: invalid review id %q", opts.ReviewID)
+	}
+	if !opts.Memory && !opts.Skills {
+		opts.Skills = true
+	}
+	if opts.Focus != "" {
+		opts.Attended = true
+	}
+	maxCalls := opts.MaxCalls
+	if maxCalls <= 0 {
+		maxCalls = DefaultMaxCalls
+	}
+	mainBranch := lib.MainBranch()
+	baseView, err := lib.View(ctx, mainBranch)
+	if err != nil {
+		return nil, fmt.Errorf("review: read %s: %w", mainBranch, err)
+	}
+	t := opts.Transcript
+	sessionID := opts.SessionID
+	if sessionID == "" {
+		sessionID = t.SessionID
+	}
+	tb := &toolbox{
+		ctx:          ctx,
+		lib:          lib,
+		prov:         Provenance{ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256},
+		base:         baseView.Commit(),
+		branch:       "proposals/" + opts.ReviewID,
+		stagedBranch: "proposals/" + opts.ReviewID + "-memory",
+		memory:       opts.Memory,
+		attended:     opts.Attended,
+		reads:        map[string]bool{},
+		progress:     opts.Progress,
+	}
+	tb.allowed = []string{toolSkillsList, toolSkillView, toolSkillManage}
+	if opts.Memory {
+		tb.allowed = append(tb.allowed, toolMemory)
+	}
+	tb.allowed = append(tb.allowed, toolReadFile, toolSearchFiles)
+	tools, err := toolDefs(tb.allowed)
+	if err != nil {
+		return nil, err
+	}
+
+	sum := &Summary{
+		ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256,
+		Memory: opts.Memory, Skills: opts.Skills, Base: tb.base, MainBranch: mainBranch,
+	}
+	prompt := openai.ChatCompletionMessage{Role: "user", Content: buildPrompt(opts.Memory, opts.Skills, tb.allowed, opts.Focus)}
+	req := openai.ChatCompletionRequest{Model: opts.Model, Tools: tools}
+	req.Messages = append(replayMessages(t.Messages), prompt)
+	budget := InputBudget(opts.MaxInputTokens, opts.ContextWindow)
+	if budget > 0 && estimateTokens(req) > budget {
+		// The conversation does not fit: send the older part as a digest
+		// and the recent messages verbatim (spec §2.6).
+		req.Messages = append(replayMessages(digest(t.Messages)), prompt)
+		sum.Digest = true
+		if est := estimateTokens(req); est > budget {
+			sum.Status, sum.Reason = StatusFailed, fmt.Sprintf("the transcript does not fit the input budget of %d tokens even as a digest (about %d tokens)", budget, est)
+			return tb.finish(sum, opts), nil
+		}
+	}
+
+	caller := &modelCaller{client: opts.Client, opts: opts}
+	for {
+		if sum.ModelCalls >= maxCalls {
+			sum.Status, sum.Reason = StatusCapped, fmt.Sprintf("stopped at the cap of %d model calls", maxCalls)
+			break
+		}
+		if budget > 0 && sum.TokensIn >= budget {
+			sum.Status, sum.Reason = StatusFailed, fmt.Sprintf("input budget exhausted: %d of %d tokens used after %d model calls", sum.TokensIn, budget, sum.ModelCalls)
+			break
+		}
+		resp, err := caller.call(ctx, req)
+		if err != nil {
+			sum.Status, sum.Reason = StatusFailed, "model call failed: "+err.Error()
+			break
+		}
+		sum.ModelCalls++
+		in := resp.Usage.PromptTokens
+		if in == 0 {
+			in = estimateTokens(req)
+		}
+		sum.TokensIn += in
+		sum.TokensOut += resp.Usage.CompletionTokens
+		if len(resp.Choices) == 0 {
+			sum.Status, sum.Reason = StatusFailed, "the model returned no choices"
+			break
+		}
+		msg := resp.Choices[0].Message
+		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "assistant", Content: msg.Content, ToolCalls: msg.ToolCalls})
+		if len(msg.ToolCalls) == 0 {
+			sum.Status, sum.Final = StatusCompleted, msg.Content
+			break
+		}
+		for _, call := range msg.ToolCalls {
+			if err := ctx.Err(); err != nil {
+				sum.Status, sum.Reason = StatusFailed, "interrupted: "+err.Error()
+				return tb.finish(sum, opts), nil
+			}
+			out := tb.dispatch(call)
+			req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "tool", ToolCallID: call.ID, Content: out})
+		}
+	}
+	return tb.finish(sum, opts), nil
+}
+
+// finish lands or leaves the proposal and fills in the summary.
+func (tb *toolbox) finish(sum *Summary, opts Options) *Summary {
+	sum.Refused = append([]Refusal{}, tb.refused...)
+	if tb.branchMade {
+		sum.Proposal, sum.Branch = opts.ReviewID, tb.branch
+	}
+	if tb.stagedMade {
+		sum.StagedProposals = append(sum.StagedProposals, tb.stagedBranch[len("proposals/"):])
+	}
+	merge := tb.branchMade && sum.Status != StatusFailed && !opts.WriteApproval
+	if merge {
+		// The review's own context may be cancelled by now; landing what
+		// it wrote must not be cut short half way, so it gets its own.
+		tip, err := tb.lib.Merge(context.WithoutCancel(tb.ctx), tb.branch, tb.base, tb.prov)
+		if err != nil {
+			sum.MergeError = err.Error()
+			merge = false
+		} else {
+			sum.Merged, sum.MergeCommit = true, tip
+		}
+	}
+	for _, c := range tb.changes {
+		sum.Commits = appendUnique(sum.Commits, c.Commit)
+		if merge && !c.Staged {
+			sum.Applied = append(sum.Applied, c)
+		} else {
+			sum.Staged = append(sum.Staged, c)
+		}
+	}
+	sum.normalize()
+	return sum
+}
+
+func appendUnique(list []string, s string) []string {
+	if s == "" || contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// modelCaller makes model calls with a per-call timeout and bounded
+// retries.
+type modelCaller struct {
+	client ChatClient
+	opts   Options
+}
+
+func (c *modelCaller) call(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
+	retries := c.opts.Retries
+	switch {
+	case retries == 0:
+		retries = 2
+	case retries < 0:
+		retries = 0
+	}
+	backoff := c.opts.RetryBackoff
+	if backoff <= 0 {
+		backoff = time.Second
+	}
+	timeout := c.opts.RequestTimeout
+	if timeout <= 0 {
+		timeout = 5 * time.Minute
+	}
+	var lastErr error
+	for attempt := 0; attempt <= retries; attempt++ {
+		if attempt > 0 {
+			select {
+			case <-time.After(backoff):
+			case <-ctx.Done():
+				return openai.ChatCompletionResponse{}, ctx.Err()
+			}
+			backoff *= 2
+		}
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		resp, err := c.client.CreateChatCompletion(cctx, req)
+		cancel()
+		if err == nil {
+			return resp, nil
+		}
+		lastErr = err
+		if ctx.Err() != nil || !retryable(err) {
+			break
+		}
+	}
+	return openai.ChatCompletionResponse{}, lastErr
+}
+
+// retryable says whether a failed call is worth another try: the server
+// was busy or broken, or the network was, but not a request it rejected.
+func retryable(err error) bool {
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	status := 0
+	switch {
+	case errors.As(err, &apiErr):
+		status = apiErr.HTTPStatusCode
+	case errors.As(err, &reqErr):
+		status = reqErr.HTTPStatusCode
+	}
+	if status != 0 {
+		return status == 408 || status == 409 || status == 429 || status >= 500
+	}
+	var netErr net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &netErr)
+}

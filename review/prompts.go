@@ -1,0 +1,45 @@
+package review
+
+import (
+	"embed"
+	"strings"
+)
+
+// The review instructions are text files so they can be read and reviewed
+// as prose; they paraphrase the reference's prompts (spec §3) in our own
+// words.
+//
+//go:embed prompts
+var promptFiles embed.FS
+
+func promptText(name string) string {
+	data, err := promptFiles.ReadFile("prompts/" + name)
+	if err != nil {
+		// The files are compiled in; a missing one is a build mistake that
+		// the tests catch, not a runtime condition.
+		return ""
+	}
+	return strings.TrimRight(string(data), "\n")
+}
+
+// buildPrompt assembles the last user message of a review: the memory,
+// skill or combined instructions (spec §2.1: skills alone, or neither, get
+// the skill prompt), the rules about the transcript and the tools, and the
+// user's focus when the review was asked for by hand.
+func buildPrompt(reviewMemory, reviewSkills bool, tools []string, focus string) string {
+	var p string
+	switch {
+	case reviewMemory && reviewSkills:
+		p = promptText("combined.md")
+	case reviewMemory:
+		p = promptText("memory.md")
+	default:
+		p = promptText("skill.md")
+	}
+	p = strings.ReplaceAll(p, "{{LESSONS}}", promptText("lessons.md"))
+	p += strings.ReplaceAll(promptText("rules.md"), "{{TOOLS}}", "these tools: "+strings.Join(tools, ", "))
+	if focus = strings.TrimSpace(focus); focus != "" {
+		p += strings.ReplaceAll(promptText("focus.md"), "{{FOCUS}}", focus)
+	}
+	return p
+}

@@ -1,0 +1,198 @@
+package skillrepo
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/memory"
+)
+
+const managedSkill = "---\nname: managed\ndescription: Use when testing ownership.\n---\n# Managed\n\nbody\n"
+
+func TestOwnerForReview(t *testing.T) {
+	l, env := newTestLibrary(t)
+	ctx := context.Background()
+	bg := Provenance{Origin: OriginBackgroundReview, ReviewID: "r-1"}
+	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionCreate, Name: "managed", Content: strp(managedSkill)}}, Provenance: bg}); err != nil {
+		t.Fatal(err)
+	}
+	// A person patches it later: still managed (the creation decides).
+	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "managed", OldString: strp("body"), NewString: strp("new body")}}}); err != nil {
+		t.Fatal(err)
+	}
+	// trailerCommit writes a marker file with the given trailers, the way
+	// adopt and disown commits name a skill.
+	trailerCommit := func(action, name string) {
+		t.Helper()
+		_, err := l.Update(ctx, UpdateOptions{}, func(tx *Tx) error {
+			if err := tx.WriteFile(".skillrepo/marker-"+action, []byte(action), false); err != nil {
+				return err
+			}
+			m := Message{Subject: "skill: " + action + " " + name}
+			m.Add(TrailerAction, action)
+			m.Add(TrailerName, name)
+			m.Add(TrailerOrigin, OriginUser)
+			_, err := tx.Commit(m)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(name string, managed, pinned bool) {
+		t.Helper()
+		o, err := l.OwnerForReview("", name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if o.Managed != managed || o.Pinned != pinned {
+			t.Errorf("%s: managed %v pinned %v, want %v %v", name, o.Managed, o.Pinned, managed, pinned)
+		}
+		if managed && len(o.Evidence) != 40 {
+			t.Errorf("%s: evidence %q", name, o.Evidence)
+		}
+	}
+	check("managed", true, false)
+	check("ci-debugging", false, false) // imported by a person: user-owned
+	trailerCommit("adopt", "ci-debugging")
+	check("ci-debugging", true, false)
+	trailerCommit("disown", "managed")
+	check("managed", false, false)
+
+	l.Config.Protected = []string{"ci-debugging"}
+	check("ci-debugging", true, true)
+	if err := l.Usage().Update(func(recs map[string]*UsageRecord) error {
+		recs["release-notes"] = &UsageRecord{State: StateActive, Pinned: true}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check("release-notes", false, true)
+
+	if _, err := l.OwnerForReview("", "no-such-skill"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing skill: %v", err)
+	}
+	assertConsistent(t, l, env)
+}
+
+func TestMergeReview(t *testing.T) {
+	l, env := newTestLibrary(t)
+	ctx := context.Background()
+	base, err := l.ResolveBranch("main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := Provenance{Origin: OriginBackgroundReview, ReviewID: "r-1"}
+	apply := func(branch string, op Op, prov Provenance) {
+		t.Helper()
+		if _, err := l.Apply(ctx, ApplyOptions{Branch: branch, From: base.String(), Ops: []Op{op}, Provenance: prov}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	apply("proposals/r-1", Op{Action: ActionCreate, Name: "managed", Content: strp(managedSkill)}, bg)
+	apply("proposals/r-1", Op{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}, bg)
+	// main moves on a path the proposal did not touch: still merges.
+	apply("", Op{Action: ActionPatch, Name: "release-notes", OldString: strp("release"), NewString: strp("Release"), ReplaceAll: true}, Provenance{})
+
+	tip, err := l.MergeReview(ctx, "proposals/r-1", base, bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parents := strings.Fields(gitCmd(t, l, env, "log", "-1", "--format=%P", "main"))
+	if len(parents) != 2 {
+		t.Fatalf("merge parents %v", parents)
+	}
+	if got := gitCmd(t, l, env, "rev-parse", "main"); strings.TrimSpace(got) != tip.String() {
+		t.Errorf("main %s, merge %s", got, tip)
+	}
+	if !strings.Contains(gitCmd(t, l, env, "show", "main:ci-debugging/SKILL.md"), "## Traps") ||
+		!strings.Contains(gitCmd(t, l, env, "show", "main:managed/SKILL.md"), "name: managed") {
+		t.Error("the proposal's changes are not on main")
+	}
+	if _, err := l.ReadRef("refs/heads/proposals/r-1"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the merged branch is still there: %v", err)
+	}
+	if got := gitCmd(t, l, env, "log", "-1", "--format=%(trailers:key=Approved-By,valueonly,separator=%x2C)", "main"); !strings.HasPrefix(got, "auto") {
+		t.Errorf("Approved-By = %q", got)
+	}
+	assertConsistent(t, l, env)
+
+	// Both sides changed the same file: a conflict, nothing written.
+	base2, _ := l.ResolveBranch("main")
+	base = base2
+	apply("proposals/r-2", Op{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Traps"), NewString: strp("Snares")}, bg)
+	apply("", Op{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Traps"), NewString: strp("Gotchas")}, Provenance{})
+	before, _ := l.ResolveBranch("main")
+	_, err = l.MergeReview(ctx, "proposals/r-2", base2, bg)
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "ci-debugging/SKILL.md") {
+		t.Fatalf("err = %v", err)
+	}
+	if after, _ := l.ResolveBranch("main"); after != before {
+		t.Error("main moved on a conflict")
+	}
+	if _, err := l.ReadRef("refs/heads/proposals/r-2"); err != nil {
+		t.Errorf("the conflicting proposal was lost: %v", err)
+	}
+	assertConsistent(t, l, env)
+}
+
+func TestChangeMemory(t *testing.T) {
+	l, env := newTestLibrary(t)
+	ctx := context.Background()
+	res, err := l.ChangeMemory(ctx, MemoryOptions{Target: memory.User, Action: "add", Content: "Likes tables"})
+	if err != nil || res.Commit.IsZero() || res.Path != ".memory/USER.md" {
+		t.Fatalf("add: %+v %v", res, err)
+	}
+	if got := gitCmd(t, l, env, "show", "main:.memory/USER.md"); got != "Likes tables\n" {
+		t.Errorf("USER.md = %q", got)
+	}
+	// A duplicate changes nothing and commits nothing.
+	res, err = l.ChangeMemory(ctx, MemoryOptions{Target: memory.User, Action: "add", Content: "Likes tables"})
+	if err != nil || !res.Commit.IsZero() || res.Changed {
+		t.Fatalf("duplicate: %+v %v", res, err)
+	}
+	// A refused change is a *memory.Error and writes nothing.
+	before, _ := l.ResolveBranch("main")
+	_, err = l.ChangeMemory(ctx, MemoryOptions{Target: memory.User, Action: "remove", OldText: "absent"})
+	var merr *memory.Error
+	if !errors.As(err, &merr) || !errors.Is(err, memory.ErrNoMatch) {
+		t.Fatalf("remove absent: %v", err)
+	}
+	if after, _ := l.ResolveBranch("main"); after != before {
+		t.Error("a refused change moved main")
+	}
+	// A branch from main, as a staged review change uses.
+	res, err = l.ChangeMemory(ctx, MemoryOptions{Branch: "proposals/x-memory", From: before.String(), Target: memory.User, Action: "replace", OldText: "tables", Content: "Likes lists",
+		Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: "x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gitCmd(t, l, env, "log", "-1", "--format=%s|%(trailers:key=Skill-Action,valueonly,separator=%x2C)|%(trailers:key=Review-Id,valueonly,separator=%x2C)", "proposals/x-memory"); strings.TrimSpace(got) != "memory: replace in user profile|memory-replace|x" {
+		t.Errorf("commit = %q", got)
+	}
+	if after, _ := l.ResolveBranch("main"); after != before {
+		t.Error("a write to a branch moved main")
+	}
+	assertConsistent(t, l, env)
+}
+
+func TestMemoryPath(t *testing.T) {
+	l, _ := newTestLibrary(t)
+	for dir, want := range map[string]string{
+		"":                      ".memory/MEMORY.md",
+		"notes/mem":             "notes/mem/MEMORY.md",
+		l.Root + "/inside":      "inside/MEMORY.md",
+		"/somewhere/else":       "",
+		"~/.hermes/memories":    "",
+		"../outside":            "",
+		".git/skillrepo/memory": "",
+	} {
+		l.Config.Memory.Dir = dir
+		got, err := l.MemoryPath(memory.Memory)
+		if got != want || (want == "") != (err != nil) {
+			t.Errorf("memory.dir %q: %q, %v; want %q", dir, got, err, want)
+		}
+	}
+}
