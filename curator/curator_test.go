@@ -477,7 +477,7 @@ func TestMergeReplaysOverAMovedMainAndRefusesConflicts(t *testing.T) {
 			f := newFixture(t)
 			c := f.curator()
 			src := libSource{f.lib}
-			inv, err := c.read(src)
+			inv, err := c.read(src, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

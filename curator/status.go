@@ -84,7 +84,7 @@ func (c *Curator) Status() (*Status, error) {
 		out.NextRunAt = &next
 	}
 
-	inv, err := c.read(src)
+	inv, err := c.read(src, nil)
 	if err != nil {
 		return nil, err
 	}
