@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -34,21 +35,6 @@ type fixture struct {
 	now time.Time
 }
 
-func hermeticEnv(t *testing.T) map[string]string {
-	home := t.TempDir()
-	return map[string]string{
-		"HOME":                home,
-		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME":     "Test Author",
-		"GIT_AUTHOR_EMAIL":    "author@example.com",
-		"GIT_COMMITTER_NAME":  "Test Author",
-		"GIT_COMMITTER_EMAIL": "author@example.com",
-		"GIT_AUTHOR_DATE":     "2026-06-01T12:00:00Z",
-		"GIT_COMMITTER_DATE":  "2026-06-01T12:00:00Z",
-	}
-}
-
 func skillMD(name string) string {
 	return "---\nname: " + name + "\ndescription: Does " + name + " things.\n---\n\nSteps for " + name + ".\n"
 }
@@ -60,7 +46,7 @@ func newFixture(t *testing.T) *fixture {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not on PATH")
 	}
-	env := hermeticEnv(t)
+	env := testlib.Env(t.TempDir())
 	dir := filepath.Join(t.TempDir(), "lib")
 	files := map[string]string{
 		".skillrepo/config.yaml": "version: 1\nmain_branch: main\ncurator:\n  scheduled_skills: [nightly]\n",
@@ -122,6 +108,16 @@ func (ownedByHistory) Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillI
 
 func (f *fixture) curator() *Curator {
 	return &Curator{Lib: f.lib, Now: func() time.Time { return f.now }, Owners: ownedByHistory{}}
+}
+
+// run runs the curator at f.now and fails the test on an error.
+func (f *fixture) run(c *Curator) *Run {
+	f.t.Helper()
+	out, err := c.Run(context.Background(), RunOptions{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return out.Run
 }
 
 func (f *fixture) git(args ...string) string {
@@ -368,11 +364,7 @@ func TestRollbackKeepsLaterWork(t *testing.T) {
 	f := newFixture(t)
 	c := f.curator()
 	ctx := context.Background()
-	out, err := c.Run(ctx, RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := out.Run.ID
+	id := f.run(c).ID
 	// Later, unrelated work.
 	content := skillMD("later")
 	if _, err := f.lib.Apply(ctx, skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: skillrepo.ActionCreate, Name: "later", Content: &content}}}); err != nil {
@@ -436,10 +428,7 @@ func TestRollbackRefusedWhenALaterCommitChangedTheSkill(t *testing.T) {
 	f := newFixture(t)
 	c := f.curator()
 	ctx := context.Background()
-	out, err := c.Run(ctx, RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := f.run(c).ID
 	// Someone restores alpha by hand and edits it.
 	r, err := f.lib.Restore(ctx, skillrepo.RestoreOptions{Name: "alpha"})
 	if err != nil {
@@ -449,7 +438,7 @@ func TestRollbackRefusedWhenALaterCommitChangedTheSkill(t *testing.T) {
 		t.Fatalf("restore = %+v", r)
 	}
 	tip := strings.TrimSpace(f.git("rev-parse", "main"))
-	_, err = c.Rollback(ctx, out.Run.ID, RollbackOptions{})
+	_, err = c.Rollback(ctx, id, RollbackOptions{})
 	var ce *ConflictError
 	if !errors.As(err, &ce) || !errors.Is(err, skillrepo.ErrConflict) {
 		t.Fatalf("rollback over a restored skill: %v", err)

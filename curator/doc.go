@@ -19,6 +19,30 @@
 //     .archive/<name>/); stale and active are states recorded in the usage
 //     sidecar, which is per clone and not tracked, as in the reference.
 //
+// # A run in git
+//
+// The archive moves of a run are a branch curator/<run-id> forked from
+// the main branch: one commit per [ArchiveBatch] skills ("curator: archive
+// N skills", trailers Skill-Action: archive, Skill-Name per skill,
+// Skill-Origin: curator, Curator-Run: <run-id>, Skill-From per skill). It
+// lands as one merge commit (first parent the main branch, second the
+// branch tip; Skill-Action: merge, the same names and Curator-Run) whose
+// tree is the main branch with the same moves replayed, so a main branch
+// that moved meanwhile merges cleanly unless a moved skill itself changed
+// (then [ConflictError] and nothing lands). The branch is deleted after
+// the merge; the main branch's tip before it is kept at
+// refs/skillrepo/curator/<run-id>. A run that archives nothing makes no
+// commit but still keeps that ref.
+//
+// Rollback finds the run's merge on the main branch's first-parent line
+// (stopping at the pre-run ref), reads the moves back from it
+// (skillrepo.Library.ArchiveMoves matches each new .archive/<x> to the
+// folder with the same tree in the first parent), and moves them back in
+// one new commit (Skill-Action: rollback, Curator-Run), refusing when a
+// later commit changed an archived skill or took its old folder. The
+// sidecar states the run set are put back from run.json when they are
+// still what the run left.
+//
 // # Invariants
 //
 //   - Only curator-managed skills are judged; ownership comes from
@@ -27,6 +51,10 @@
 //   - The anchor is the latest of last used, viewed and patched, else the
 //     creation time, else now. Thresholds are whole days of 24 hours; a
 //     skill exactly at a threshold crosses it.
+//   - A dry run holds only a read-only source (see source in curator.go):
+//     it takes no lock and writes no ref, object, file, sidecar, state or
+//     report. The command layer also opens the library without recovery
+//     for it, since recovery removes temp files.
 //   - Time comes from the caller (a Now func in the command layer), never
 //     from the wall clock inside this package, so every decision can be
 //     replayed with --now.

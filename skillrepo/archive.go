@@ -435,11 +435,7 @@ func (l *Library) Archive(ctx context.Context, opts ArchiveOptions) (*ArchiveRes
 			return err
 		}
 		out.Name, out.From, out.To = si.Name, si.Dir, to
-		m := Message{Subject: "skill: archive " + si.Name, Body: opts.Reason}
-		m.Add(TrailerAction, ActionArchive)
-		m.Add(TrailerName, si.Name)
-		prov.addTrailers(&m)
-		m.Add(TrailerFrom, si.Dir)
+		m := moveMessage(ActionArchive, si.Name, si.Dir, opts.Reason, prov)
 		m.Add(TrailerReason, opts.Reason)
 		out.Commit, err = tx.Commit(m)
 		return err
@@ -448,10 +444,28 @@ func (l *Library) Archive(ctx context.Context, opts ArchiveOptions) (*ArchiveRes
 		return nil, err
 	}
 	out.Update = res
-	if !opts.DryRun && res.CheckedOut {
-		_ = l.Usage().SetState(out.Name, StateArchived) // telemetry: best effort
-	}
+	l.recordMove(res, out.Name, StateArchived)
 	return out, nil
+}
+
+// moveMessage is the message of a hand archive or restore: "skill:
+// <action> <name>", and Skill-From naming the folder the skill left.
+func moveMessage(action, name, from, body string, prov Provenance) Message {
+	m := Message{Subject: "skill: " + action + " " + name, Body: body}
+	m.Add(TrailerAction, action)
+	m.Add(TrailerName, name)
+	prov.addTrailers(&m)
+	m.Add(TrailerFrom, from)
+	return m
+}
+
+// recordMove records the state a landed archive or restore leaves in the
+// usage sidecar (best effort, as all telemetry; only for the checked-out
+// branch, whose files agents read).
+func (l *Library) recordMove(res *UpdateResult, name, state string) {
+	if !res.DryRun && res.CheckedOut {
+		_ = l.Usage().SetState(name, state)
+	}
 }
 
 // RestoreOptions is the restore of one archived skill.
@@ -535,23 +549,17 @@ func (l *Library) Restore(ctx context.Context, opts RestoreOptions) (*RestoreRes
 			return err
 		}
 		*out = RestoreResult{Name: path.Base(to), From: si.Dir, To: to, Guessed: guessed}
-		m := Message{Subject: "skill: restore " + out.Name}
+		body := ""
 		if guessed {
-			m.Body = fmt.Sprintf("History does not say where %s lived; restored as %s.", si.Dir, to)
+			body = fmt.Sprintf("History does not say where %s lived; restored as %s.", si.Dir, to)
 		}
-		m.Add(TrailerAction, ActionRestore)
-		m.Add(TrailerName, out.Name)
-		prov.addTrailers(&m)
-		m.Add(TrailerFrom, si.Dir)
-		out.Commit, err = tx.Commit(m)
+		out.Commit, err = tx.Commit(moveMessage(ActionRestore, out.Name, si.Dir, body, prov))
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	out.Update = res
-	if !opts.DryRun && res.CheckedOut {
-		_ = l.Usage().SetState(out.Name, StateActive)
-	}
+	l.recordMove(res, out.Name, StateActive)
 	return out, nil
 }
