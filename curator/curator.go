@@ -456,7 +456,8 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 				}
 			}
 			if len(conflicts) > 0 {
-				return &ConflictError{Op: "merge curator run " + run.ID, Conflicts: conflicts}
+				return &ConflictError{Op: "merge curator run " + run.ID, Conflicts: conflicts,
+					Advice: "run the curator again: it decides from the library as it is now"}
 			}
 		}
 		if err := tx.MoveDirs(movesOf(archives)); err != nil {
@@ -576,13 +577,15 @@ type Conflict struct {
 type ConflictError struct {
 	Op        string
 	Conflicts []Conflict
+	Advice    string // the hint
 }
 
 func (e *ConflictError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d conflict(s), nothing was written:", e.Op, len(e.Conflicts))
-	sort.Slice(e.Conflicts, func(i, j int) bool { return e.Conflicts[i].Path < e.Conflicts[j].Path })
-	for _, c := range e.Conflicts {
+	cs := append([]Conflict(nil), e.Conflicts...)
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Path < cs[j].Path })
+	for _, c := range cs {
 		fmt.Fprintf(&b, "\n  %s (%s): %s", c.Name, c.Path, c.Reason)
 		if c.Commit != "" {
 			fmt.Fprintf(&b, " by %.12s %q", c.Commit, c.Subject)
@@ -595,6 +598,4 @@ func (e *ConflictError) Error() string {
 func (e *ConflictError) Is(target error) bool { return target == skillrepo.ErrConflict }
 
 // Hint says how to go on.
-func (e *ConflictError) Hint() string {
-	return "restore the skills that are free one by one with 'skillrepo skill restore NAME', or revert the later commits first"
-}
+func (e *ConflictError) Hint() string { return e.Advice }

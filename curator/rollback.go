@@ -172,7 +172,8 @@ func (c *Curator) revertMoves(ctx context.Context, id string, merge plumbing.Has
 			for i := range conflicts {
 				c.blame(tx.Base(), merge, &conflicts[i])
 			}
-			return &ConflictError{Op: "roll back curator run " + id, Conflicts: conflicts}
+			return &ConflictError{Op: "roll back curator run " + id, Conflicts: conflicts,
+				Advice: "restore the skills that are free one by one with 'skillrepo skill restore NAME', or revert the later commits first"}
 		}
 		if err := tx.MoveDirs(back); err != nil {
 			return err
