@@ -122,8 +122,10 @@ func (l *Library) recoverLocked() error {
 		// An index.lock from the killed writer (git's own would belong to
 		// a live git command; ours is older than nothing we can tell, so
 		// only remove it when the writer is gone).
+		// File times come from the kernel's coarse clock, which can lag
+		// time.Now by a few milliseconds: allow a margin.
 		if !processAlive(in.PID) {
-			if fi, err := os.Stat(l.indexPath() + ".lock"); err == nil && !fi.ModTime().Before(in.Created) {
+			if fi, err := os.Stat(l.indexPath() + ".lock"); err == nil && !fi.ModTime().Before(in.Created.Add(-2*time.Second)) {
 				os.Remove(l.indexPath() + ".lock")
 			}
 		}

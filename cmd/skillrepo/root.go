@@ -141,6 +141,7 @@ archive, restore and rollback are git operations.`,
 		newUsageCmd(f),
 		newReviewCmd(f),
 		newMemoryCmd(f),
+		newProposalCmd(f), newPushCmd(f), newPullCmd(f),
 		newCuratorCmd(f),
 	)
 	return cmd

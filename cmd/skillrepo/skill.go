@@ -43,6 +43,8 @@ type writeFlags struct {
 	Model     string
 	DryRun    bool
 	Branch    string
+	Propose   bool   // commit to a new proposal branch (proposal.go)
+	Proposal  string // add to this proposal (proposal.go)
 }
 
 func addWriteFlags(cmd *cobra.Command, w *writeFlags) {
@@ -54,6 +56,8 @@ func addWriteFlags(cmd *cobra.Command, w *writeFlags) {
 	fl.BoolVar(&w.DryRun, "dry-run", false, "validate and show what would be committed, write nothing")
 	fl.StringVar(&w.Branch, "branch", "", "write to this branch instead of the main branch")
 	_ = fl.MarkHidden("branch")
+	fl.BoolVar(&w.Propose, "propose", false, "commit to a new proposal branch proposals/<id> (id: --review-id, else generated) instead of main")
+	fl.StringVar(&w.Proposal, "proposal", "", "add the write to proposal `id` (created from main when new)")
 }
 
 func (w *writeFlags) provenance() (skillrepo.Provenance, error) {
@@ -82,11 +86,12 @@ func readContent(f *factory, path string) (string, error) {
 }
 
 type applyJSON struct {
-	Commit  string               `json:"commit,omitempty"`
-	Branch  string               `json:"branch"`
-	DryRun  bool                 `json:"dry_run"`
-	Paths   []string             `json:"paths"`
-	Results []skillrepo.OpResult `json:"results"`
+	Commit   string               `json:"commit,omitempty"`
+	Branch   string               `json:"branch"`
+	Proposal string               `json:"proposal,omitempty"`
+	DryRun   bool                 `json:"dry_run"`
+	Paths    []string             `json:"paths"`
+	Results  []skillrepo.OpResult `json:"results"`
 }
 
 // applyOps runs a batch and reports it.
@@ -99,7 +104,11 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 	if err != nil {
 		return err
 	}
-	res, err := lib.Apply(cmd.Context(), skillrepo.ApplyOptions{Branch: w.Branch, Ops: ops, Provenance: prov, DryRun: w.DryRun})
+	branch, from, proposal, err := w.writeTarget(f, lib)
+	if err != nil {
+		return err
+	}
+	res, err := lib.Apply(cmd.Context(), skillrepo.ApplyOptions{Branch: branch, From: from, Ops: ops, Provenance: prov, DryRun: w.DryRun})
 	if err != nil {
 		return explainApplyError(err)
 	}
@@ -108,7 +117,7 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 		if paths == nil {
 			paths = []string{}
 		}
-		return printJSON(f.IO.Out, applyJSON{Commit: hashString(res.Commit), Branch: res.Update.Branch, DryRun: w.DryRun, Paths: paths, Results: res.Results})
+		return printJSON(f.IO.Out, applyJSON{Commit: hashString(res.Commit), Branch: res.Update.Branch, Proposal: proposal, DryRun: w.DryRun, Paths: paths, Results: res.Results})
 	}
 	out := f.IO.ErrOut
 	for _, r := range res.Results {
@@ -121,6 +130,9 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 	}
 	for _, p := range res.Update.Paths {
 		fmt.Fprintf(out, "  %s\n", p)
+	}
+	if proposal != "" && !w.DryRun {
+		reportProposed(f, proposal)
 	}
 	return nil
 }

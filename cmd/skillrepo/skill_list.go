@@ -12,10 +12,11 @@ import (
 )
 
 type skillListOptions struct {
-	f     *factory
-	State string
-	All   bool
-	Rev   string
+	f        *factory
+	State    string
+	All      bool
+	Rev      string
+	Proposal string
 }
 
 func newSkillListCmd(f *factory) *cobra.Command {
@@ -32,12 +33,17 @@ func newSkillListCmd(f *factory) *cobra.Command {
 			default:
 				return usageErrorf("--state %q: want active, stale or archived", opts.State)
 			}
+			var err error
+			if opts.Rev, err = proposalRev(opts.Proposal, opts.Rev); err != nil {
+				return err
+			}
 			return runSkillList(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.State, "state", "", "only skills in this state")
 	cmd.Flags().BoolVar(&opts.All, "all", false, "include archived skills")
 	cmd.Flags().StringVar(&opts.Rev, "rev", "", "read this branch or commit instead of the main branch")
+	cmd.Flags().StringVar(&opts.Proposal, "proposal", "", "read proposal `id` (its branch) instead of the main branch")
 	return cmd
 }
 

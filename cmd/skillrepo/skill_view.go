@@ -17,6 +17,7 @@ type skillViewOptions struct {
 	Name     string
 	File     string
 	Rev      string
+	Proposal string
 	NoRecord bool
 }
 
@@ -37,10 +38,15 @@ reference's skill_view does); --no-record skips that.`,
 			if len(args) == 2 {
 				opts.File = args[1]
 			}
+			var err error
+			if opts.Rev, err = proposalRev(opts.Proposal, opts.Rev); err != nil {
+				return err
+			}
 			return runSkillView(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Rev, "rev", "", "read this branch or commit instead of the main branch")
+	cmd.Flags().StringVar(&opts.Proposal, "proposal", "", "read proposal `id` (its branch) instead of the main branch")
 	cmd.Flags().BoolVar(&opts.NoRecord, "no-record", false, "do not count this view in the usage sidecar")
 	return cmd
 }

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/merge"
+)
+
+func newProposalCmd(f *factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "proposal <command>",
+		Short: "Review staged writes: proposals are branches, approval is a merge",
+		Long: `A write made with --propose (or by a non-user origin when the config sets
+review.write_approval: true) becomes a commit on the branch proposals/<id>,
+forked from main, instead of changing main. Review it with list, show and
+diff; approve merges it into main with a merge commit carrying Approved-By;
+reject keeps its tip under refs/skillrepo/rejected/<id>.
+
+Proposal branches are ordinary git branches: 'git push origin "proposals/*"'
+(or 'skillrepo push') lets a team review them as pull requests, and a
+proposal merged by git or on GitHub counts as approved.`,
+		Example: `  skillrepo skill patch ci-debugging --old "step one" --new "step 1" --propose
+  skillrepo proposal list
+  skillrepo proposal diff p-20261130-0a1b2c
+  skillrepo proposal approve p-20261130-0a1b2c --by "Ada <ada@example.com>"`,
+	}
+	cmd.AddCommand(
+		newProposalListCmd(f),
+		newProposalShowCmd(f),
+		newProposalDiffCmd(f),
+		newProposalApproveCmd(f),
+		newProposalRejectCmd(f),
+	)
+	return cmd
+}
+
+// writeTarget decides where a skill write goes: a proposal branch (with
+// --proposal ID, --propose, or review.write_approval for a non-user
+// origin) or the branch --branch names (main by default). A review id
+// names the proposal, so a review's writes gather on proposals/<review-id>
+// (design.md §4).
+func (w *writeFlags) writeTarget(f *factory, lib *skillrepo.Library) (branch, from, proposal string, err error) {
+	if w.Proposal != "" && w.Propose {
+		return "", "", "", usageErrorf("--propose and --proposal are exclusive: --proposal ID already proposes")
+	}
+	propose := w.Propose || w.Proposal != "" ||
+		(lib.Config.Review.WriteApproval && w.Origin != skillrepo.OriginUser)
+	if !propose {
+		return w.Branch, "", "", nil
+	}
+	if w.Branch != "" {
+		return "", "", "", usageErrorf("--branch cannot be combined with a proposal")
+	}
+	id := w.Proposal
+	switch {
+	case id != "":
+	case w.ReviewID != "" && skillrepo.ValidateProposalID(w.ReviewID) == nil:
+		id = w.ReviewID
+	default:
+		id = skillrepo.NewProposalID(f.Now())
+	}
+	if err := skillrepo.ValidateProposalID(id); err != nil {
+		return "", "", "", &flagError{err}
+	}
+	return skillrepo.ProposalBranch(id), lib.MainBranch(), id, nil
+}
+
+// reportProposed tells the user where a proposed write went.
+func reportProposed(f *factory, id string) {
+	fmt.Fprintf(f.IO.ErrOut, "proposal %s: review with 'skillrepo proposal diff %s', approve with 'skillrepo proposal approve %s'\n", id, id, id)
+}
+
+// proposalRev is the revision a read with --proposal ID looks at.
+func proposalRev(id, rev string) (string, error) {
+	if id == "" {
+		return rev, nil
+	}
+	if rev != "" {
+		return "", usageErrorf("--proposal and --rev are exclusive")
+	}
+	if err := skillrepo.ValidateProposalID(id); err != nil {
+		return "", &flagError{err}
+	}
+	return skillrepo.ProposalBranch(id), nil
+}
+
+// proposalJSON is one proposal in list and show output.
+type proposalJSON struct {
+	ID         string         `json:"id"`
+	State      string         `json:"state"`
+	Ref        string         `json:"ref"`
+	Tip        string         `json:"tip"`
+	Base       string         `json:"base"`
+	Created    string         `json:"created"`
+	Updated    string         `json:"updated"`
+	Origin     string         `json:"origin"`
+	ReviewID   string         `json:"review_id"`
+	Skills     []string       `json:"skills"`
+	Files      []fileStatJSON `json:"files"`
+	Added      int            `json:"added"`
+	Deleted    int            `json:"deleted"`
+	Commits    int            `json:"commits"`
+	Mergeable  *bool          `json:"mergeable"`
+	Applied    bool           `json:"applied"`
+	Conflicts  []conflictJSON `json:"conflicts"`
+	RejectedBy string         `json:"rejected_by,omitempty"`
+	Reason     string         `json:"reason,omitempty"`
+	RejectedAt string         `json:"rejected_at,omitempty"`
+}
+
+type fileStatJSON struct {
+	Path    string `json:"path"`
+	Status  string `json:"status"`
+	Added   int    `json:"added"`
+	Deleted int    `json:"deleted"`
+	Binary  bool   `json:"binary"`
+}
+
+type conflictJSON struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+}
+
+func toProposalJSON(p *skillrepo.Proposal) proposalJSON {
+	out := proposalJSON{
+		ID: p.ID, State: string(p.State), Ref: p.Ref, Tip: hashString(p.Tip), Base: hashString(p.Base),
+		Created: rfc3339(p.Created), Updated: rfc3339(p.Updated), Origin: p.Origin, ReviewID: p.ReviewID,
+		Skills: p.Skills, Files: []fileStatJSON{}, Added: p.Added, Deleted: p.Deleted, Commits: len(p.Commits),
+		Conflicts: conflictsJSON(p.Conflicts), Applied: p.Applied,
+	}
+	if out.Skills == nil {
+		out.Skills = []string{}
+	}
+	for _, fs := range p.Files {
+		out.Files = append(out.Files, fileStatJSON{Path: fs.Path, Status: fs.Status, Added: fs.Added, Deleted: fs.Deleted, Binary: fs.Binary})
+	}
+	if p.Checked {
+		m := p.Mergeable()
+		out.Mergeable = &m
+	}
+	if r := p.Rejection; r != nil {
+		out.RejectedBy, out.Reason, out.RejectedAt = r.By, r.Reason, rfc3339(r.When)
+	}
+	return out
+}
+
+func conflictsJSON(cs []merge.PathConflict) []conflictJSON {
+	out := []conflictJSON{}
+	for _, c := range cs {
+		out = append(out, conflictJSON{Path: c.Path, Reason: string(c.Reason), Detail: c.Detail})
+	}
+	return out
+}
+
+// mergeState is the list's MERGES column.
+func mergeState(p *skillrepo.Proposal) string {
+	switch {
+	case p.State == skillrepo.ProposalApproved:
+		return "merged"
+	case p.State == skillrepo.ProposalRejected:
+		return "rejected"
+	case !p.Checked:
+		return "?"
+	case p.Applied:
+		return "applied"
+	case p.Mergeable():
+		return "yes"
+	}
+	return "conflict"
+}
+
+// age formats how long ago t was, the way a queue is read: 45s, 12m, 3h, 5d.
+func age(now, t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}

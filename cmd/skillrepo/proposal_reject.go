@@ -1,0 +1,68 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type proposalRejectOptions struct {
+	f      *factory
+	ID     string
+	By     string
+	Reason string
+	DryRun bool
+}
+
+func newProposalRejectCmd(f *factory) *cobra.Command {
+	opts := &proposalRejectOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "reject <id> [--reason <text>] [--by <who>] [--dry-run]",
+		Short: "Reject a proposal, keeping its commits for the record",
+		Long: `Delete a proposal's branch and keep its tip under refs/skillrepo/rejected/<id>
+with a record commit carrying Rejected-By and Reason, so the audit trail
+stays ('skillrepo proposal list --rejected' shows them, and 'skillrepo push'
+shares them).`,
+		Example: `  skillrepo proposal reject p-20261130-0a1b2c --reason "duplicates ci-debugging"`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			return runProposalReject(cmd, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Reason, "reason", "", "why the proposal is rejected")
+	cmd.Flags().StringVar(&opts.By, "by", "", "Rejected-By value (default: your git identity)")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "report what would be recorded, write nothing")
+	return cmd
+}
+
+type rejectJSON struct {
+	ID     string `json:"id"`
+	Tip    string `json:"tip"`
+	Record string `json:"record"`
+	Ref    string `json:"ref"`
+	DryRun bool   `json:"dry_run"`
+}
+
+func runProposalReject(cmd *cobra.Command, opts *proposalRejectOptions) error {
+	f := opts.f
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	res, err := lib.RejectProposal(cmd.Context(), opts.ID, skillrepo.RejectOptions{By: opts.By, Reason: opts.Reason, DryRun: opts.DryRun})
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return printJSON(f.IO.Out, rejectJSON{ID: res.ID, Tip: hashString(res.Tip), Record: hashString(res.Record), Ref: res.Ref, DryRun: res.DryRun})
+	}
+	if res.DryRun {
+		fmt.Fprintf(f.IO.ErrOut, "dry run: would reject %s and keep %s under %s\n", res.ID, short(res.Tip), res.Ref)
+		return nil
+	}
+	fmt.Fprintf(f.IO.ErrOut, "%s rejected %s: its tip %s is kept under %s\n", f.IO.Green("✓"), res.ID, short(res.Tip), res.Ref)
+	return nil
+}

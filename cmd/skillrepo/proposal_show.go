@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type proposalShowOptions struct {
+	f  *factory
+	ID string
+}
+
+func newProposalShowCmd(f *factory) *cobra.Command {
+	opts := &proposalShowOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "show <id>",
+		Short: "Show a proposal: its state, files, and commits with their trailers",
+		Example: `  skillrepo proposal show p-20261130-0a1b2c
+  skillrepo proposal show p-20261130-0a1b2c --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			return runProposalShow(opts)
+		},
+	}
+	return cmd
+}
+
+type proposalShowJSON struct {
+	proposalJSON
+	CommitList []commitJSON `json:"commit_list"`
+}
+
+type commitJSON struct {
+	Hash     string        `json:"hash"`
+	Subject  string        `json:"subject"`
+	Message  string        `json:"message"`
+	Author   string        `json:"author"`
+	Date     string        `json:"date"`
+	Trailers []trailerJSON `json:"trailers"`
+}
+
+type trailerJSON struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+func runProposalShow(opts *proposalShowOptions) error {
+	f := opts.f
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	p, err := lib.Proposal(opts.ID)
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		out := proposalShowJSON{proposalJSON: toProposalJSON(p), CommitList: []commitJSON{}}
+		for _, c := range p.Commits {
+			cj := commitJSON{Hash: c.Hash.String(), Subject: c.Subject, Message: c.Message, Author: c.Author, Date: rfc3339(c.When), Trailers: []trailerJSON{}}
+			for _, t := range c.Trailers {
+				cj.Trailers = append(cj.Trailers, trailerJSON{Key: t.Key, Value: t.Value})
+			}
+			out.CommitList = append(out.CommitList, cj)
+		}
+		return printJSON(f.IO.Out, out)
+	}
+	w := f.IO.Out
+	fmt.Fprintf(w, "%s %s (%s)\n", f.IO.Bold("proposal"), f.IO.Bold(p.ID), p.State)
+	fmt.Fprintf(w, "ref:      %s at %s, forked from %s at %s\n", p.Ref, short(p.Tip), lib.MainBranch(), short(p.Base))
+	if p.Rejection != nil {
+		fmt.Fprintf(w, "rejected: by %s on %s: %s\n", dash(p.Rejection.By), rfc3339(p.Rejection.When), dash(p.Rejection.Reason))
+	}
+	fmt.Fprintf(w, "origin:   %s, review %s\n", dash(p.Origin), dash(p.ReviewID))
+	fmt.Fprintf(w, "skills:   %s\n", dash(strings.Join(p.Skills, ", ")))
+	fmt.Fprintf(w, "changes:  %d %s, +%d -%d\n", len(p.Files), plural(len(p.Files), "file", "files"), p.Added, p.Deleted)
+	for _, fs := range p.Files {
+		fmt.Fprintf(w, "  %-8s %s\n", fs.Status, fs.Path)
+	}
+	switch {
+	case p.State != skillrepo.ProposalOpen:
+	case p.Mergeable():
+		fmt.Fprintf(w, "merge:    %s\n", f.IO.Green("merges cleanly into "+lib.MainBranch()))
+	case p.Checked:
+		fmt.Fprintf(w, "merge:    %s\n", f.IO.Red("conflicts with "+lib.MainBranch()))
+		for _, c := range p.Conflicts {
+			fmt.Fprintf(w, "  %s (%s): %s\n", c.Path, c.Reason, c.Detail)
+		}
+	}
+	for _, c := range p.Commits {
+		fmt.Fprintf(w, "\n%s %s\n", f.IO.Yellow("commit"), f.IO.Yellow(c.Hash.String()))
+		fmt.Fprintf(w, "Author: %s\nDate:   %s\n\n", c.Author, rfc3339(c.When))
+		for _, line := range strings.Split(strings.TrimRight(c.Message, "\n"), "\n") {
+			fmt.Fprintln(w, strings.TrimRight("    "+line, " "))
+		}
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+type pullOptions struct {
+	f      *factory
+	Remote string
+	DryRun bool
+}
+
+func newPullCmd(f *factory) *cobra.Command {
+	opts := &pullOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "pull [--remote <name>] [--dry-run]",
+		Short: "Fast-forward main and bring in proposals from a git remote",
+		Long: `Fetch from the remote (default origin), fast-forward main and the work tree
+(touched paths only; an uncommitted edit on one of them stops the pull with
+exit 3), bring in the remote's proposal branches and rejection records, and
+delete local proposal branches that main now contains (approved elsewhere,
+or merged on GitHub). Nothing is merged or forced: when main has diverged
+from the remote's, pull says so and exits 3.`,
+		Example: `  skillrepo pull
+  skillrepo pull --dry-run --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lib, err := f.Library()
+			if err != nil {
+				return err
+			}
+			res, err := lib.Pull(cmd.Context(), remoteOptions(f, opts.Remote, opts.DryRun))
+			if res == nil {
+				return err
+			}
+			if f.JSON {
+				out := remoteJSON{Remote: res.Remote, Transport: res.Transport, DryRun: res.DryRun, Updates: refUpdatesJSON(res.Refs), Diverged: res.Diverged}
+				if m := res.Main; m != nil {
+					out.Main = &mainMoveJSON{Old: hashString(m.Old), New: hashString(m.New), Paths: m.Paths}
+					if out.Main.Paths == nil {
+						out.Main.Paths = []string{}
+					}
+				}
+				if perr := printJSON(f.IO.Out, out); perr != nil {
+					return perr
+				}
+				return err
+			}
+			w := f.IO.ErrOut
+			prefix := ""
+			if res.DryRun {
+				prefix = "dry run: would "
+			}
+			if m := res.Main; m != nil {
+				fmt.Fprintf(w, "%sfast-forward %s %s..%s (%d %s)\n", prefix, lib.MainBranch(), short(m.Old), short(m.New), len(m.Paths), plural(len(m.Paths), "file", "files"))
+			}
+			for _, u := range res.Refs {
+				name := strings.TrimPrefix(strings.TrimPrefix(u.Ref, "refs/heads/"), "refs/")
+				fmt.Fprintf(w, "%s%s %s\n", prefix, refStatus(u), name)
+			}
+			for _, d := range res.Diverged {
+				fmt.Fprintf(w, "%s differs here and on %s with commits on both sides: left as it is\n", d, res.Remote)
+			}
+			if res.Main == nil && len(res.Refs) == 0 && len(res.Diverged) == 0 && err == nil {
+				fmt.Fprintf(w, "up to date with %s\n", res.Remote)
+			}
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&opts.Remote, "remote", "origin", "remote to pull from")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would change, change nothing (still fetches)")
+	return cmd
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type pushOptions struct {
+	f      *factory
+	Remote string
+	DryRun bool
+}
+
+func newPushCmd(f *factory) *cobra.Command {
+	opts := &pushOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "push [--remote <name>] [--dry-run]",
+		Short: "Share main, proposals and rejections with a git remote",
+		Long: `Push the proposal branches and rejection records, then main, to the remote
+(default origin), and delete the remote's proposal branches that were approved
+or rejected here. Nothing is forced: when the remote's main has commits this
+library lacks, the push is refused with exit 3; run 'skillrepo pull' first.
+
+The git binary does the transport when it is on PATH; otherwise go-git does
+(much slower). SKILLREPO_TRANSPORT=go-git forces go-git.`,
+		Example: `  skillrepo push
+  skillrepo push --remote team --dry-run`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lib, err := f.Library()
+			if err != nil {
+				return err
+			}
+			res, err := lib.Push(cmd.Context(), remoteOptions(f, opts.Remote, opts.DryRun))
+			if res != nil {
+				if perr := reportRefUpdates(f, res.Remote, res.Transport, res.Updates, res.DryRun, "pushed to"); perr != nil {
+					return perr
+				}
+			}
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&opts.Remote, "remote", "origin", "remote to push to")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would be pushed, push nothing")
+	return cmd
+}
+
+// remoteOptions builds the transport options shared by push and pull.
+func remoteOptions(f *factory, remote string, dryRun bool) skillrepo.RemoteOptions {
+	return skillrepo.RemoteOptions{Remote: remote, DryRun: dryRun, GoGit: f.Getenv("SKILLREPO_TRANSPORT") == "go-git"}
+}
+
+type refUpdateJSON struct {
+	Ref      string `json:"ref"`
+	Old      string `json:"old"`
+	New      string `json:"new"`
+	Status   string `json:"status"` // created, updated, deleted, rejected
+	Rejected string `json:"rejected,omitempty"`
+}
+
+type remoteJSON struct {
+	Remote    string          `json:"remote"`
+	Transport string          `json:"transport"`
+	DryRun    bool            `json:"dry_run"`
+	Updates   []refUpdateJSON `json:"updates"`
+	Main      *mainMoveJSON   `json:"main,omitempty"`
+	Diverged  []string        `json:"diverged,omitempty"`
+}
+
+type mainMoveJSON struct {
+	Old   string   `json:"old"`
+	New   string   `json:"new"`
+	Paths []string `json:"paths"`
+}
+
+func refStatus(u skillrepo.RefUpdate) string {
+	switch {
+	case u.Rejected != "":
+		return "rejected"
+	case u.Old.IsZero():
+		return "created"
+	case u.New.IsZero():
+		return "deleted"
+	}
+	return "updated"
+}
+
+func refUpdatesJSON(us []skillrepo.RefUpdate) []refUpdateJSON {
+	out := []refUpdateJSON{}
+	for _, u := range us {
+		out = append(out, refUpdateJSON{Ref: u.Ref, Old: hashString(u.Old), New: hashString(u.New), Status: refStatus(u), Rejected: u.Rejected})
+	}
+	return out
+}
+
+// reportRefUpdates prints push results: JSON on stdout, or one line per
+// ref on stderr.
+func reportRefUpdates(f *factory, remote, transport string, us []skillrepo.RefUpdate, dryRun bool, verb string) error {
+	if f.JSON {
+		return printJSON(f.IO.Out, remoteJSON{Remote: remote, Transport: transport, DryRun: dryRun, Updates: refUpdatesJSON(us)})
+	}
+	w := f.IO.ErrOut
+	if len(us) == 0 {
+		fmt.Fprintf(w, "%s is up to date\n", remote)
+		return nil
+	}
+	if dryRun {
+		verb = "would push to"
+	}
+	fmt.Fprintf(w, "%s %s (%s):\n", verb, remote, transport)
+	for _, u := range us {
+		name := strings.TrimPrefix(strings.TrimPrefix(u.Ref, "refs/heads/"), "refs/")
+		switch st := refStatus(u); st {
+		case "rejected":
+			fmt.Fprintf(w, "  %s %s: %s\n", f.IO.Red("!"), name, u.Rejected)
+		case "updated":
+			fmt.Fprintf(w, "  %s..%s %s\n", short(u.Old), short(u.New), name)
+		default:
+			fmt.Fprintf(w, "  %s %s\n", st, name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,367 @@
+package skillrepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/merge"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+// ProposalConflictError is a proposal that does not merge into main:
+// nothing was written. It matches ErrConflict.
+type ProposalConflictError struct {
+	ID        string
+	Conflicts []merge.PathConflict
+}
+
+func (e *ProposalConflictError) Error() string {
+	parts := make([]string, len(e.Conflicts))
+	for i, c := range e.Conflicts {
+		parts[i] = fmt.Sprintf("%s (%s)", c.Path, c.Reason)
+	}
+	return fmt.Sprintf("proposal %s does not merge into main: %s", e.ID, strings.Join(parts, ", "))
+}
+
+// Is makes errors.Is(err, ErrConflict) true.
+func (e *ProposalConflictError) Is(target error) bool { return target == ErrConflict }
+
+// Hint says how to resolve it.
+func (e *ProposalConflictError) Hint() string {
+	return fmt.Sprintf("merge main into the proposal in a separate work tree (git worktree add ../%s %s; then git merge main there and commit), then approve again; or reject it with 'skillrepo proposal reject %s'",
+		e.ID, ProposalBranch(e.ID), e.ID)
+}
+
+// ApproveOptions tune [Library.ApproveProposal].
+type ApproveOptions struct {
+	// By is the Approved-By trailer ("" = the committer, "Name <email>").
+	By string
+	// DryRun computes the merge and runs Verify, writes nothing.
+	DryRun bool
+	// Verify runs on the merged tree, before anything is written, with
+	// the folders of the skills the merge changes on main (as
+	// ApplyOptions.Verify); an error refuses the approval. The CLI lints
+	// what main would become here.
+	Verify func(merged fs.FS, skillDirs []string) error
+}
+
+// ApproveResult says what an approval did.
+type ApproveResult struct {
+	ID string
+	// Tip is the proposal commit that was merged.
+	Tip plumbing.Hash
+	// Commit is the merge commit on main (zero when AlreadyMerged).
+	Commit plumbing.Hash
+	// Update is the write of main (nil when AlreadyMerged).
+	Update *UpdateResult
+	// AlreadyMerged: the tip was already reachable from main (merged by
+	// git or on GitHub); only the branch was deleted.
+	AlreadyMerged bool
+	// BranchKept: the proposal received new commits while it was being
+	// approved; the merged tip is in main and the branch stays open with
+	// the newer commits.
+	BranchKept bool
+	DryRun     bool
+}
+
+// errAlreadyMerged stops the write of an approval that has nothing to do.
+var errAlreadyMerged = errors.New("already merged")
+
+// ApproveProposal merges proposal id into main with a merge commit (first
+// parent main, second parent the proposal tip) carrying Approved-By and
+// Proposal-Id trailers, then deletes the branch. When main moved since the
+// proposal forked, the merge is three-way per path and line by line within
+// files both sides changed; any conflict stops it with a
+// *ProposalConflictError and nothing written. The work tree is updated for
+// the touched paths only, as for every write.
+//
+// Errors: ErrNotFound; *ProposalConflictError (ErrConflict); the error of
+// opts.Verify, wrapped in a *RefusedError (ErrRefused); those of
+// [Library.Update].
+func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOptions) (*ApproveResult, error) {
+	if err := ValidateProposalID(id); err != nil {
+		return nil, err
+	}
+	ref := proposalRefPrefix + id
+	if head, err := l.HeadBranch(); err != nil {
+		return nil, err
+	} else if head == ProposalBranch(id) {
+		return nil, refusedf("proposal %s is checked out; switch the library back to %s first", id, l.MainBranch())
+	}
+	by := opts.By
+	if by == "" {
+		_, committer, err := l.signatures()
+		if err != nil {
+			return nil, err
+		}
+		by = committer.Name + " <" + committer.Email + ">"
+	}
+	out := &ApproveResult{ID: id, DryRun: opts.DryRun}
+	res, err := l.Update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: approve proposal " + id}, func(tx *Tx) error {
+		tip, err := l.ReadRef(ref)
+		if errors.Is(err, ErrNotFound) {
+			return withHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the proposals")
+		}
+		if err != nil {
+			return err
+		}
+		out.Tip = tip
+		hist := newHistory(tx.store)
+		base, own, err := hist.mergeBase(tx.Base(), tip)
+		if err != nil {
+			return err
+		}
+		if base == tip {
+			return errAlreadyMerged
+		}
+		var baseTree plumbing.Hash
+		if !base.IsZero() {
+			if baseTree, _, err = tx.store.commitInfo(base); err != nil {
+				return err
+			}
+		}
+		tipTree, _, err := tx.store.commitInfo(tip)
+		if err != nil {
+			return err
+		}
+		mainTree := tx.tree
+		merged, err := mergeTrees(tx.store, baseTree, mainTree, tipTree, proposalLabels(l, id))
+		if err != nil {
+			return err
+		}
+		if !merged.Clean() {
+			return &ProposalConflictError{ID: id, Conflicts: merged.Conflicts}
+		}
+		if err := stageMerge(tx, merged.Changes); err != nil {
+			return err
+		}
+		tx.AddParent(tip)
+		commit, err := tx.Commit(l.approvalMessage(id, by, own))
+		if err != nil {
+			return err
+		}
+		out.Commit = commit
+		changed := make([]string, len(merged.Changes))
+		for i, c := range merged.Changes {
+			changed[i] = c.Path
+		}
+		snap := &Snapshot{l: l, store: tx.store, commit: commit, tree: tx.tree}
+		if invalid := invalidSkills(snap, changed); len(invalid) > 0 {
+			return &ProposalConflictError{ID: id, Conflicts: invalid}
+		}
+		if opts.Verify != nil {
+			var dirs []string
+			for _, p := range changed {
+				if d := skillDirOf(l, tx.store, p, tx.tree, mainTree); d != "" && !slices.Contains(dirs, d) {
+					dirs = append(dirs, d)
+				}
+			}
+			if err := opts.Verify(snap.FS(), dirs); err != nil {
+				return &RefusedError{Reason: fmt.Sprintf("approval of %s refused: %v", id, err)}
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errAlreadyMerged) {
+		out.AlreadyMerged = true
+		if !opts.DryRun {
+			if err := l.DeleteRef(ref, out.Tip); err != nil && !errors.Is(err, ErrNotFound) {
+				return nil, fmt.Errorf("delete merged proposal branch %s: %w", ProposalBranch(id), err)
+			}
+		}
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.Update = res
+	if opts.DryRun {
+		return out, nil
+	}
+	if err := l.DeleteRef(ref, out.Tip); err != nil {
+		var moved *RefMovedError
+		if !errors.As(err, &moved) {
+			return out, fmt.Errorf("proposal %s is merged, but deleting its branch failed: %w", id, err)
+		}
+		out.BranchKept = true
+	}
+	return out, nil
+}
+
+// ReasonInvalidSkill is a merge whose result is not a valid SKILL.md
+// (each side was valid, their combination is not).
+const ReasonInvalidSkill merge.Reason = "invalid"
+
+// invalidSkills validates every SKILL.md the merge changes, as every direct
+// write is validated: a merge must not produce what a write could not.
+func invalidSkills(snap *Snapshot, changed []string) []merge.PathConflict {
+	var out []merge.PathConflict
+	for _, p := range changed {
+		if path.Base(p) != skill.FileName {
+			continue
+		}
+		content, err := snap.ReadFile(p)
+		if err != nil {
+			continue // deleted by the merge
+		}
+		if _, err := skill.Validate(content, skill.ValidateOptions{}); err != nil {
+			out = append(out, merge.PathConflict{Path: p, Reason: ReasonInvalidSkill, Detail: "the merged file is not a valid SKILL.md: " + err.Error()})
+		}
+	}
+	return out
+}
+
+// approvalMessage is the merge commit's message: git's shape ("Merge
+// proposal <id>"), the proposal's commit subjects, and the trailers.
+func (l *Library) approvalMessage(id, by string, own []plumbing.Hash) Message {
+	m := Message{Subject: "Merge proposal " + id}
+	var body []string
+	reviewID := ""
+	for i := len(own) - 1; i >= 0; i-- { // oldest first
+		c, err := l.repo.CommitObject(own[i])
+		if err != nil {
+			continue // a pending dry-run object: the subject list is cosmetic
+		}
+		body = append(body, "- "+strings.SplitN(c.Message, "\n", 2)[0])
+		if reviewID == "" {
+			reviewID = TrailerValue(ParseTrailers(c.Message), TrailerReviewID)
+		}
+	}
+	m.Body = strings.Join(body, "\n")
+	m.Add(TrailerProposalID, id)
+	m.Add(TrailerReviewID, reviewID)
+	m.Add(TrailerApprovedBy, by)
+	return m
+}
+
+// ApproveOutcome is one proposal's result in [Library.ApproveAll].
+type ApproveOutcome struct {
+	ID     string
+	Result *ApproveResult
+	Err    error
+}
+
+// ApproveAll approves every open proposal, oldest first. A proposal that
+// conflicts or that opts.Verify refuses is skipped (its outcome carries the
+// error) and the queue goes on, so the ones merged earlier may make later
+// ones conflict or not. Any other error stops the queue and is returned.
+func (l *Library) ApproveAll(ctx context.Context, opts ApproveOptions) ([]ApproveOutcome, error) {
+	props, err := l.Proposals(ProposalQuery{})
+	if err != nil {
+		return nil, err
+	}
+	out := []ApproveOutcome{}
+	for _, p := range props {
+		if p.State != ProposalOpen {
+			continue
+		}
+		res, err := l.ApproveProposal(ctx, p.ID, opts)
+		out = append(out, ApproveOutcome{ID: p.ID, Result: res, Err: err})
+		if err != nil && !errors.Is(err, ErrConflict) && !errors.Is(err, ErrRefused) {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// RejectOptions tune [Library.RejectProposal].
+type RejectOptions struct {
+	// By is the Rejected-By trailer ("" = the committer).
+	By     string
+	Reason string
+	DryRun bool
+}
+
+// RejectResult says what a rejection did.
+type RejectResult struct {
+	ID string
+	// Tip is the rejected proposal commit; Record the commit under
+	// refs/skillrepo/rejected/<id> that keeps it (parent: Tip).
+	Tip, Record plumbing.Hash
+	Ref         string
+	DryRun      bool
+}
+
+// RejectProposal deletes proposal id's branch and keeps its tip under
+// refs/skillrepo/rejected/<id>: a record commit with the tip's tree, the
+// tip as parent (and an earlier rejection of the same id as second
+// parent) and the trailers Proposal-Id, Rejected-By and Reason. A proposal
+// already merged into main cannot be rejected (ErrRefused). Errors:
+// ErrNotFound, ErrRefused, ErrLocked, ErrConflict (a ref moved).
+func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOptions) (*RejectResult, error) {
+	if err := ValidateProposalID(id); err != nil {
+		return nil, err
+	}
+	if !opts.DryRun {
+		unlock, err := l.Lock(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+	}
+	branchRef, recordRef := proposalRefPrefix+id, RejectedRefPrefix+id
+	tip, err := l.ReadRef(branchRef)
+	if errors.Is(err, ErrNotFound) {
+		return nil, withHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the open proposals")
+	}
+	if err != nil {
+		return nil, err
+	}
+	store := newObjectStore(l, opts.DryRun)
+	if main, err := l.ResolveBranch(l.MainBranch()); err == nil {
+		if base, _, err := newHistory(store).mergeBase(main, tip); err != nil {
+			return nil, err
+		} else if base == tip {
+			return nil, refusedf("proposal %s is already merged into %s; revert it there instead of rejecting it", id, l.MainBranch())
+		}
+	}
+	prev, err := l.ReadRef(recordRef)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	by := opts.By
+	author, committer, err := l.signatures()
+	if err != nil {
+		return nil, err
+	}
+	if by == "" {
+		by = committer.Name + " <" + committer.Email + ">"
+	}
+	tree, _, err := store.commitInfo(tip)
+	if err != nil {
+		return nil, err
+	}
+	m := Message{Subject: "Reject proposal " + id, Body: opts.Reason}
+	m.Add(TrailerProposalID, id)
+	m.Add(TrailerRejectedBy, by)
+	m.Add(TrailerReason, opts.Reason)
+	parents := []plumbing.Hash{tip}
+	if !prev.IsZero() {
+		parents = append(parents, prev)
+	}
+	record, err := store.put(plumbing.CommitObject, encodeCommit(tree, parents, author, committer, m.String()))
+	if err != nil {
+		return nil, err
+	}
+	out := &RejectResult{ID: id, Tip: tip, Record: record, Ref: recordRef, DryRun: opts.DryRun}
+	if opts.DryRun {
+		return out, nil
+	}
+	store.sync()
+	// Record first, branch second: a crash in between leaves the proposal
+	// both open and recorded, never lost.
+	if err := l.UpdateRef(recordRef, record, prev, "skillrepo: reject proposal "+id); err != nil {
+		return nil, err
+	}
+	if err := l.DeleteRef(branchRef, tip); err != nil {
+		return nil, fmt.Errorf("proposal %s is recorded as rejected, but deleting its branch failed: %w", id, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,397 @@
+package skillrepo
+
+// Approving a proposal is a three-way merge of trees (design.md §4, §7):
+// go-git only fast-forwards, so the merge base, the per-path merge and the
+// merge commit are ours. The merge base is found by git's own walk
+// ("paint down to common": both tips are walked newest first until every
+// path from them meets), which visits only the commits since the fork.
+// The trees are compared level by level by hash, so a 10,000-skill tree
+// costs the directories that differ, not the whole tree.
+
+import (
+	"bytes"
+	"container/heap"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/skillrepo/skillrepo/skillrepo/merge"
+)
+
+// commitMeta is what ancestry walks need from a commit.
+type commitMeta struct {
+	parents []plumbing.Hash
+	time    int64 // committer time, seconds
+}
+
+// history reads commit headers, caching them for one operation.
+type history struct {
+	store *objectStore
+	metas map[plumbing.Hash]commitMeta
+}
+
+func newHistory(store *objectStore) *history {
+	return &history{store: store, metas: map[plumbing.Hash]commitMeta{}}
+}
+
+func (h *history) meta(c plumbing.Hash) (commitMeta, error) {
+	if m, ok := h.metas[c]; ok {
+		return m, nil
+	}
+	var raw []byte
+	if b, ok := h.store.pending[c]; ok {
+		raw = b
+	} else {
+		obj, err := h.store.l.repo.Storer.EncodedObject(plumbing.CommitObject, c)
+		if err != nil {
+			return commitMeta{}, fmt.Errorf("read commit %s: %w", c, err)
+		}
+		r, err := obj.Reader()
+		if err != nil {
+			return commitMeta{}, err
+		}
+		raw, err = io.ReadAll(io.LimitReader(r, 1<<16))
+		r.Close()
+		if err != nil {
+			return commitMeta{}, fmt.Errorf("read commit %s: %w", c, err)
+		}
+	}
+	m := commitMeta{}
+	for _, line := range bytes.Split(raw, []byte("\n")) {
+		if len(line) == 0 {
+			break
+		}
+		switch {
+		case bytes.HasPrefix(line, []byte("parent ")) && len(line) >= 47:
+			m.parents = append(m.parents, plumbing.NewHash(string(line[7:47])))
+		case bytes.HasPrefix(line, []byte("committer ")):
+			// "committer Name <email> 1764500000 +0000"
+			f := strings.Fields(string(line[bytes.LastIndexByte(line, '>')+1:]))
+			if len(f) > 0 {
+				m.time, _ = strconv.ParseInt(f[0], 10, 64)
+			}
+		}
+	}
+	h.metas[c] = m
+	return m, nil
+}
+
+// Paint flags of the merge-base walk.
+const (
+	fromOurs uint8 = 1 << iota
+	fromTheirs
+	stale
+	found
+)
+
+// mergeBase returns the best common ancestor of a and b (zero when they
+// share no history) and the commits reachable from b but not from a (b's
+// own commits since the fork, newest first). When there are several best
+// ancestors (criss-cross merges) the first one met is used.
+func (h *history) mergeBase(a, b plumbing.Hash) (base plumbing.Hash, onlyB []plumbing.Hash, err error) {
+	if a == b {
+		return a, nil, nil
+	}
+	w := &paintWalk{h: h, flags: map[plumbing.Hash]uint8{}}
+	if err := w.paint(a, fromOurs); err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	if err := w.paint(b, fromTheirs); err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	var bases []plumbing.Hash
+	for w.hasNonStale() {
+		c := heap.Pop(&w.q).(queued).hash
+		f := w.flags[c] & (fromOurs | fromTheirs | stale)
+		switch {
+		case f == fromOurs|fromTheirs:
+			if w.flags[c]&found == 0 {
+				w.flags[c] |= found
+				bases = append(bases, c)
+			}
+			f |= stale
+		case f == fromTheirs:
+			onlyB = append(onlyB, c)
+		}
+		if err := w.paintParents(c, f); err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+	}
+	// A commit first reached from b alone can still be an ancestor of a
+	// through a common ancestor the walk left in the queue (commit times
+	// tie). Finish painting down to the oldest such commit, then keep only
+	// commits a cannot reach. (With clock skew this may keep a commit a can
+	// reach, as git rev-list may.)
+	if len(onlyB) > 0 {
+		oldest := int64(math.MaxInt64)
+		for _, c := range onlyB {
+			oldest = min(oldest, h.metas[c].time)
+		}
+		for w.q.Len() > 0 && w.q[0].time >= oldest {
+			c := heap.Pop(&w.q).(queued).hash
+			if err := w.paintParents(c, w.flags[c]&(fromOurs|fromTheirs|stale)); err != nil {
+				return plumbing.ZeroHash, nil, err
+			}
+		}
+	}
+	kept := onlyB[:0]
+	for _, c := range onlyB {
+		if w.flags[c]&fromOurs == 0 {
+			kept = append(kept, c)
+		}
+	}
+	if len(bases) == 0 {
+		return plumbing.ZeroHash, kept, nil
+	}
+	best, err := h.removeRedundant(bases)
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	return best[0], kept, nil
+}
+
+// paintWalk is the state of one merge-base walk: paint flags and the queue
+// of commits to visit, newest first.
+type paintWalk struct {
+	h     *history
+	flags map[plumbing.Hash]uint8
+	q     commitQueue
+}
+
+// paint adds flags f to commit c and queues it when that is news.
+func (w *paintWalk) paint(c plumbing.Hash, f uint8) error {
+	if w.flags[c]&f == f {
+		return nil
+	}
+	m, err := w.h.meta(c)
+	if err != nil {
+		return err
+	}
+	w.flags[c] |= f
+	heap.Push(&w.q, queued{c, m.time})
+	return nil
+}
+
+func (w *paintWalk) paintParents(c plumbing.Hash, f uint8) error {
+	m, err := w.h.meta(c)
+	if err != nil {
+		return err
+	}
+	for _, p := range m.parents {
+		if err := w.paint(p, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *paintWalk) hasNonStale() bool {
+	for _, c := range w.q {
+		if w.flags[c.hash]&stale == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// removeRedundant drops the candidates that are ancestors of another: the
+// walk can meet an older common ancestor before a newer one when commit
+// times tie or lie.
+func (h *history) removeRedundant(bases []plumbing.Hash) ([]plumbing.Hash, error) {
+	var best []plumbing.Hash
+	for i, c := range bases {
+		redundant := false
+		for j, d := range bases {
+			if i == j {
+				continue
+			}
+			r, err := h.reaches(d, c)
+			if err != nil {
+				return nil, err
+			}
+			if r {
+				redundant = true
+				break
+			}
+		}
+		if !redundant {
+			best = append(best, c)
+		}
+	}
+	return best, nil
+}
+
+// reaches reports whether target is an ancestor of from. It walks the
+// whole history below from when it must (commit times can lie, so no
+// cut-off is safe); it runs only when the walk met several candidates.
+func (h *history) reaches(from, target plumbing.Hash) (bool, error) {
+	seen := map[plumbing.Hash]bool{from: true}
+	todo := []plumbing.Hash{from}
+	for len(todo) > 0 {
+		c := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if c == target {
+			return true, nil
+		}
+		m, err := h.meta(c)
+		if err != nil {
+			return false, err
+		}
+		for _, p := range m.parents {
+			if !seen[p] {
+				seen[p] = true
+				todo = append(todo, p)
+			}
+		}
+	}
+	return false, nil
+}
+
+type queued struct {
+	hash plumbing.Hash
+	time int64
+}
+
+// commitQueue pops the newest commit first.
+type commitQueue []queued
+
+func (q commitQueue) Len() int           { return len(q) }
+func (q commitQueue) Less(i, j int) bool { return q[i].time > q[j].time }
+func (q commitQueue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *commitQueue) Push(x any)        { *q = append(*q, x.(queued)) }
+func (q *commitQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
+// differingFiles returns the files of each tree that lie in directories
+// whose hashes are not equal in all of them: exactly what a merge or a
+// diff needs (a subtree equal everywhere is skipped unread, and the store
+// decodes each tree once, so proposals forked from the same main share
+// the work).
+func differingFiles(store *objectStore, roots ...plumbing.Hash) ([]merge.Tree, error) {
+	out := make([]merge.Tree, len(roots))
+	for i := range out {
+		out[i] = merge.Tree{}
+	}
+	var walk func(dir string, trees []plumbing.Hash) error
+	walk = func(dir string, trees []plumbing.Hash) error {
+		if allEqual(trees) {
+			return nil
+		}
+		// Tree entries are sorted in git's order, so one merge pass over
+		// the lists pairs them up without building maps: a flat library's
+		// 10,000-entry root costs comparisons, not allocations.
+		lists := make([][]treeEntry, len(trees))
+		for i, t := range trees {
+			var err error
+			if lists[i], err = store.tree(t); err != nil {
+				return err
+			}
+		}
+		idx := make([]int, len(trees))
+		cur := make([]*treeEntry, len(trees))
+		for {
+			var least *treeEntry
+			for i, l := range lists {
+				if idx[i] < len(l) && (least == nil || treeEntryLess(l[idx[i]], *least)) {
+					least = &l[idx[i]]
+				}
+			}
+			if least == nil {
+				return nil
+			}
+			key := *least
+			same := true
+			for i, l := range lists {
+				cur[i] = nil
+				// Not less than the least: the same name and kind.
+				if idx[i] < len(l) && !treeEntryLess(key, l[idx[i]]) {
+					cur[i] = &l[idx[i]]
+					idx[i]++
+				}
+				same = same && cur[i] != nil && cur[i].Hash == key.Hash && cur[i].Mode == key.Mode
+			}
+			if same {
+				continue
+			}
+			p := key.Name
+			if dir != "" {
+				p = dir + "/" + key.Name
+			}
+			if key.Mode != filemode.Dir {
+				for i, e := range cur {
+					if e != nil {
+						out[i][p] = merge.Entry{ID: e.Hash.String(), Mode: merge.Mode(e.Mode)}
+					}
+				}
+				continue
+			}
+			subtrees := make([]plumbing.Hash, len(trees))
+			for i, e := range cur {
+				if e != nil {
+					subtrees[i] = e.Hash
+				}
+			}
+			if err := walk(p, subtrees); err != nil {
+				return err
+			}
+		}
+	}
+	if err := walk("", roots); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func allEqual(hs []plumbing.Hash) bool {
+	for _, h := range hs[1:] {
+		if h != hs[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// blobReader adapts the object store to merge.BlobReader.
+type blobReader struct{ store *objectStore }
+
+func (b blobReader) ReadBlob(id string) ([]byte, error) {
+	return b.store.blob(plumbing.NewHash(id))
+}
+
+// mergeTrees merges theirs into ours from base, all given as root trees.
+func mergeTrees(store *objectStore, base, ours, theirs plumbing.Hash, labels merge.Labels) (merge.TreeResult, error) {
+	trees, err := differingFiles(store, base, ours, theirs)
+	if err != nil {
+		return merge.TreeResult{}, err
+	}
+	return merge.MergeTrees(trees[0], trees[1], trees[2], blobReader{store}, labels)
+}
+
+// stageMerge stages a clean merge's changes on top of the transaction's
+// tree (which must be "ours").
+func stageMerge(tx *Tx, changes []merge.Change) error {
+	for _, c := range changes {
+		switch {
+		case c.Deleted:
+			tx.stage(c.Path, change{del: true})
+		case c.Entry.ID == "":
+			h, err := tx.store.put(plumbing.BlobObject, c.Content)
+			if err != nil {
+				return err
+			}
+			tx.stage(c.Path, change{hash: h, mode: filemode.FileMode(c.Entry.Mode)})
+		default:
+			tx.stage(c.Path, change{hash: plumbing.NewHash(c.Entry.ID), mode: filemode.FileMode(c.Entry.Mode)})
+		}
+	}
+	return nil
+}
