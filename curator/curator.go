@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -441,7 +442,7 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 	mres, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Reflog: "curator: merge run " + run.ID}, func(tx *skillrepo.Tx) error {
 		if tx.Base() != pre {
 			// The main branch moved since we read it: the run still
-			// applies to every skill nobody touched meanwhile.
+			// applies when nobody touched the skills it archives.
 			now, err := tx.DirHashes(append(dirsOf(archives), archiveDirsOf(archives)...))
 			if err != nil {
 				return err
@@ -460,11 +461,23 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 					Advice: "run the curator again: it decides from the library as it is now"}
 			}
 		}
-		if err := tx.MoveDirs(movesOf(archives)); err != nil {
+		// The proposals' three-way merge does the rest; the check above
+		// keeps it from leaving half a skill behind (a file added on main
+		// to a skill the run archived would merge cleanly, in the old
+		// folder).
+		pcs, err := tx.MergeTip(pre, tip, branch)
+		if err != nil {
 			return err
 		}
-		tx.AddParent(tip)
-		_, err := tx.Commit(mergeMessage(run, archives, len(res.Commits)))
+		if len(pcs) > 0 {
+			conflicts := make([]Conflict, len(pcs))
+			for i, pc := range pcs {
+				conflicts[i] = Conflict{Name: path.Base(path.Dir(pc.Path)), Path: pc.Path, Reason: pc.Detail}
+			}
+			return &ConflictError{Op: "merge curator run " + run.ID, Conflicts: conflicts,
+				Advice: "run the curator again: it decides from the library as it is now"}
+		}
+		_, err = tx.Commit(mergeMessage(run, archives, len(res.Commits)))
 		return err
 	})
 	if err != nil {

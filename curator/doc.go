@@ -26,10 +26,12 @@
 // N skills", trailers Skill-Action: archive, Skill-Name per skill,
 // Skill-Origin: curator, Curator-Run: <run-id>, Skill-From per skill). It
 // lands as one merge commit (first parent the main branch, second the
-// branch tip; Skill-Action: merge, the same names and Curator-Run) whose
-// tree is the main branch with the same moves replayed, so a main branch
-// that moved meanwhile merges cleanly unless a moved skill itself changed
-// (then [ConflictError] and nothing lands). The branch is deleted after
+// branch tip; Skill-Action: merge, the same names and Curator-Run) built by
+// the proposals' three-way merge (skillrepo.Tx.MergeTip), so a main branch
+// that moved meanwhile merges cleanly unless a moved skill itself changed;
+// that is checked per skill folder first (a file-level merge would leave a
+// file added on main in the archived skill's old folder), and a conflict
+// is a [ConflictError] with nothing landed. The branch is deleted after
 // the merge; the main branch's tip before it is kept at
 // refs/skillrepo/curator/<run-id>. A run that archives nothing makes no
 // commit but still keeps that ref.

@@ -21,6 +21,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
+	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -562,4 +563,38 @@ func (l *Library) Restore(ctx context.Context, opts RestoreOptions) (*RestoreRes
 	out.Update = res
 	l.recordMove(res, out.Name, StateActive)
 	return out, nil
+}
+
+// MergeTip stages the three-way merge of the commit tip into the
+// transaction's branch, with base as the merge base, by the same merge as
+// proposal approval (per path, line by line within files both sides
+// changed), and makes the next [Tx.Commit] a merge with tip as its second
+// parent. On conflicts nothing is staged and they are returned; theirs
+// labels tip's side in conflict details. Call it before staging anything
+// else.
+func (tx *Tx) MergeTip(base, tip plumbing.Hash, theirs string) ([]merge.PathConflict, error) {
+	var baseTree plumbing.Hash
+	if !base.IsZero() {
+		var err error
+		if baseTree, _, err = tx.store.commitInfo(base); err != nil {
+			return nil, err
+		}
+	}
+	tipTree, _, err := tx.store.commitInfo(tip)
+	if err != nil {
+		return nil, err
+	}
+	labels := merge.Labels{Ours: tx.branch, Base: "merge base", Theirs: theirs}
+	merged, err := mergeTrees(tx.store, baseTree, tx.tree, tipTree, labels)
+	if err != nil {
+		return nil, err
+	}
+	if !merged.Clean() {
+		return merged.Conflicts, nil
+	}
+	if err := stageMerge(tx, merged.Changes); err != nil {
+		return nil, err
+	}
+	tx.AddParent(tip)
+	return nil, nil
 }

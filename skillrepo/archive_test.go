@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 func TestArchiveRestoreKeepsCategoryAndHistory(t *testing.T) {
@@ -202,4 +204,56 @@ func TestMoveRenamesWorkTreeFiles(t *testing.T) {
 		t.Errorf("file deleted by the user was not restored executable: %v %v", fi, err)
 	}
 	assertConsistent(t, l, env)
+}
+
+func TestMergeTip(t *testing.T) {
+	l, env := newTestLibrary(t)
+	ctx := context.Background()
+	base, _ := l.ResolveBranch("main")
+	patch := func(branch, old, nu string) plumbing.Hash {
+		t.Helper()
+		res, err := l.Apply(ctx, ApplyOptions{Branch: branch, From: base.String(), Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: &old, NewString: &nu}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Commit
+	}
+	side := patch("side", "Pitfalls", "Traps")
+	patch("main", "first** error", "first** failing line")
+
+	merge := func(tip plumbing.Hash) ([]string, error) {
+		var got []string
+		_, err := l.Update(ctx, UpdateOptions{}, func(tx *Tx) error {
+			pcs, err := tx.MergeTip(base, tip, "side")
+			if err != nil || len(pcs) > 0 {
+				for _, pc := range pcs {
+					got = append(got, pc.Path)
+				}
+				return errors.New("conflict")
+			}
+			_, err = tx.Commit(Message{Subject: "merge side"})
+			return err
+		})
+		return got, err
+	}
+	if got, err := merge(side); err != nil {
+		t.Fatalf("clean merge: %v %v", got, err)
+	}
+	assertConsistent(t, l, env)
+	if out := gitCmd(t, l, env, "show", "main:ci-debugging/SKILL.md"); !strings.Contains(out, "Traps") || !strings.Contains(out, "failing line") {
+		t.Errorf("merged file lacks a side:\n%s", out)
+	}
+	if parents := strings.Fields(gitCmd(t, l, env, "log", "-1", "--format=%P")); len(parents) != 2 || parents[1] != side.String() {
+		t.Errorf("merge parents = %v", parents)
+	}
+
+	clash := patch("clash", "first** error", "first** bad line")
+	tip, _ := l.ResolveBranch("main")
+	got, err := merge(clash)
+	if err == nil || len(got) != 1 || got[0] != "ci-debugging/SKILL.md" {
+		t.Errorf("conflicting merge: %v %v", got, err)
+	}
+	if now, _ := l.ResolveBranch("main"); now != tip {
+		t.Error("a conflicting merge moved main")
+	}
 }
