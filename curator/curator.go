@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/gofrs/flock"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -397,7 +396,7 @@ func (c *Curator) apply(ctx context.Context, run *Run, plan *Plan, inv *inventor
 		pre = before
 	}
 	if !pre.IsZero() {
-		if err := c.Lib.UpdateRef(RefPrefix+run.ID, pre, plumbing.ZeroHash, "curator: before run "+run.ID); err != nil {
+		if err := c.Lib.UpdateRef(RefPrefix+run.ID, pre, skillrepo.ZeroHash, "curator: before run "+run.ID); err != nil {
 			return fmt.Errorf("keep the pre-run tip: %w", err)
 		}
 	}
@@ -406,9 +405,9 @@ func (c *Curator) apply(ctx context.Context, run *Run, plan *Plan, inv *inventor
 
 // commitArchives writes the run branch and merges it. It returns the merge
 // commit, the main branch's tip it was merged onto, and the branch commits.
-func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Change, pre plumbing.Hash) (merge, before plumbing.Hash, commits []string, err error) {
+func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Change, pre skillrepo.Hash) (merge, before skillrepo.Hash, commits []string, err error) {
 	branch := BranchPrefix + run.ID
-	var preHashes map[string]plumbing.Hash
+	var preHashes map[string]skillrepo.Hash
 	res, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Branch: branch, From: pre.String(), Reflog: "curator: run " + run.ID}, func(tx *skillrepo.Tx) error {
 		if tx.Base() != pre {
 			return fmt.Errorf("branch %s already exists: %w", branch, skillrepo.ErrExists)

@@ -7,8 +7,6 @@ import (
 	"path"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -106,22 +104,22 @@ func (c *Curator) Rollback(ctx context.Context, id string, opts RollbackOptions)
 // findMerge walks the main branch's first-parent history for the merge of
 // run id, stopping at the run's pre-run tip. A rollback commit of the run
 // met on the way means it was undone already.
-func (c *Curator) findMerge(id string) (plumbing.Hash, error) {
+func (c *Curator) findMerge(id string) (skillrepo.Hash, error) {
 	stop, _ := c.Lib.ReadRef(RefPrefix + id)
 	h, err := c.Lib.ResolveBranch(c.Lib.MainBranch())
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return skillrepo.ZeroHash, err
 	}
 	for !h.IsZero() && h != stop {
 		ci, err := c.Lib.ReadCommit(h)
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return skillrepo.ZeroHash, err
 		}
 		tr := ci.Trailers()
 		if skillrepo.TrailerValue(tr, skillrepo.TrailerCuratorRun) == id {
 			switch skillrepo.TrailerValue(tr, skillrepo.TrailerAction) {
 			case ActionRollback:
-				return plumbing.ZeroHash, fmt.Errorf("run %s: %w by %s", id, ErrRolledBack, short(h.String()))
+				return skillrepo.ZeroHash, fmt.Errorf("run %s: %w by %s", id, ErrRolledBack, short(h.String()))
 			case ActionMerge:
 				return h, nil
 			}
@@ -131,11 +129,11 @@ func (c *Curator) findMerge(id string) (plumbing.Hash, error) {
 		}
 		h = ci.Parents[0]
 	}
-	return plumbing.ZeroHash, nil
+	return skillrepo.ZeroHash, nil
 }
 
 // revertMoves moves the run's archived skills back in one commit.
-func (c *Curator) revertMoves(ctx context.Context, id string, merge plumbing.Hash, dryRun bool, out *RollbackResult) error {
+func (c *Curator) revertMoves(ctx context.Context, id string, merge skillrepo.Hash, dryRun bool, out *RollbackResult) error {
 	moves, err := c.Lib.ArchiveMoves(merge)
 	if err != nil {
 		return err
@@ -205,7 +203,7 @@ func (c *Curator) revertMoves(ctx context.Context, id string, merge plumbing.Has
 
 // blame finds the newest commit after merge (first parent, from tip) that
 // changed the conflict's path, for the report.
-func (c *Curator) blame(tip, merge plumbing.Hash, cf *Conflict) {
+func (c *Curator) blame(tip, merge skillrepo.Hash, cf *Conflict) {
 	h := tip
 	for !h.IsZero() && h != merge {
 		ci, err := c.Lib.ReadCommit(h)

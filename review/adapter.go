@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-
-	"github.com/go-git/go-git/v5/plumbing"
+	"strings"
 
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -108,11 +107,18 @@ func (a *adapter) Memory(ctx context.Context, branch, from string, ch MemoryChan
 }
 
 func (a *adapter) Merge(ctx context.Context, branch string, base string, prov Provenance) (string, error) {
-	h, err := a.l.MergeReview(ctx, branch, plumbing.NewHash(base), provenance(prov))
+	// A finished review lands the way a person's approval does: a
+	// three-way merge commit, linted, with an Approved-By naming the
+	// automatic approval (review.write_approval is off).
+	id := strings.TrimPrefix(branch, "proposals/")
+	res, err := a.l.ApproveProposal(ctx, id, skillrepo.ApproveOptions{
+		By:     "auto (review " + prov.ReviewID + ", review.write_approval: false)",
+		Verify: func(fsys fs.FS, dirs []string) error { return lint.Gate(fsys, dirs, a.l.Config.Raw) },
+	})
 	if err != nil {
 		return "", err
 	}
-	return h.String(), nil
+	return res.Commit.String(), nil
 }
 
 // previewError is a write error that carries the start of the file, so

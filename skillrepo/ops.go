@@ -439,6 +439,9 @@ func deleteSkill(tx *Tx, op Op, prov Provenance, r *OpResult) error {
 	if err := refuseArchived(si); err != nil {
 		return err
 	}
+	if err := refusePinned(tx, si); err != nil { // pins.go
+		return err
+	}
 	absorbed := ""
 	if op.AbsorbedInto != nil {
 		absorbed = strings.TrimSpace(*op.AbsorbedInto)

@@ -77,67 +77,6 @@ func TestOwnerForReview(t *testing.T) {
 	assertConsistent(t, l, env)
 }
 
-func TestMergeReview(t *testing.T) {
-	l, env := newTestLibrary(t)
-	ctx := context.Background()
-	base, err := l.ResolveBranch("main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bg := Provenance{Origin: OriginBackgroundReview, ReviewID: "r-1"}
-	apply := func(branch string, op Op, prov Provenance) {
-		t.Helper()
-		if _, err := l.Apply(ctx, ApplyOptions{Branch: branch, From: base.String(), Ops: []Op{op}, Provenance: prov}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	apply("proposals/r-1", Op{Action: ActionCreate, Name: "managed", Content: strp(managedSkill)}, bg)
-	apply("proposals/r-1", Op{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}, bg)
-	// main moves on a path the proposal did not touch: still merges.
-	apply("", Op{Action: ActionPatch, Name: "release-notes", OldString: strp("release"), NewString: strp("Release"), ReplaceAll: true}, Provenance{})
-
-	tip, err := l.MergeReview(ctx, "proposals/r-1", base, bg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parents := strings.Fields(gitCmd(t, l, env, "log", "-1", "--format=%P", "main"))
-	if len(parents) != 2 {
-		t.Fatalf("merge parents %v", parents)
-	}
-	if got := gitCmd(t, l, env, "rev-parse", "main"); strings.TrimSpace(got) != tip.String() {
-		t.Errorf("main %s, merge %s", got, tip)
-	}
-	if !strings.Contains(gitCmd(t, l, env, "show", "main:ci-debugging/SKILL.md"), "## Traps") ||
-		!strings.Contains(gitCmd(t, l, env, "show", "main:managed/SKILL.md"), "name: managed") {
-		t.Error("the proposal's changes are not on main")
-	}
-	if _, err := l.ReadRef("refs/heads/proposals/r-1"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("the merged branch is still there: %v", err)
-	}
-	if got := gitCmd(t, l, env, "log", "-1", "--format=%(trailers:key=Approved-By,valueonly,separator=%x2C)", "main"); !strings.HasPrefix(got, "auto") {
-		t.Errorf("Approved-By = %q", got)
-	}
-	assertConsistent(t, l, env)
-
-	// Both sides changed the same file: a conflict, nothing written.
-	base2, _ := l.ResolveBranch("main")
-	base = base2
-	apply("proposals/r-2", Op{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Traps"), NewString: strp("Snares")}, bg)
-	apply("", Op{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Traps"), NewString: strp("Gotchas")}, Provenance{})
-	before, _ := l.ResolveBranch("main")
-	_, err = l.MergeReview(ctx, "proposals/r-2", base2, bg)
-	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "ci-debugging/SKILL.md") {
-		t.Fatalf("err = %v", err)
-	}
-	if after, _ := l.ResolveBranch("main"); after != before {
-		t.Error("main moved on a conflict")
-	}
-	if _, err := l.ReadRef("refs/heads/proposals/r-2"); err != nil {
-		t.Errorf("the conflicting proposal was lost: %v", err)
-	}
-	assertConsistent(t, l, env)
-}
-
 func TestChangeMemory(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()

@@ -142,6 +142,7 @@ archive, restore and rollback are git operations.`,
 		newReviewCmd(f),
 		newMemoryCmd(f),
 		newProposalCmd(f), newPushCmd(f), newPullCmd(f),
+		newIndexCmd(f),
 		newCuratorCmd(f),
 	)
 	return cmd

@@ -53,6 +53,8 @@ type skillListItem struct {
 	Path        string `json:"path"`
 	State       string `json:"state"`
 	Description string `json:"description"`
+	Owner       string `json:"owner"`
+	Pinned      bool   `json:"pinned"`
 	Error       string `json:"error,omitempty"`
 }
 
@@ -70,9 +72,14 @@ func listSkills(lib *skillrepo.Library, rev string) ([]skillListItem, error) {
 	if err != nil {
 		return nil, err
 	}
+	owners, pins, err := ownersAndPins(lib, snap) // skill_pin.go
+	if err != nil {
+		return nil, err
+	}
 	items := make([]skillListItem, 0, len(infos))
 	for _, si := range infos {
-		it := skillListItem{Name: si.Name, Category: si.Category, Path: si.Dir, State: skillrepo.StateActive}
+		it := skillListItem{Name: si.Name, Category: si.Category, Path: si.Dir, State: skillrepo.StateActive,
+			Owner: owners[si.Dir].Owner, Pinned: pins[si.Name]}
 		if r, ok := recs[si.Name]; ok && r.State == skillrepo.StateStale {
 			it.State = skillrepo.StateStale
 		}
@@ -119,7 +126,7 @@ func runSkillList(opts *skillListOptions) error {
 	}
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 	if f.IO.IsStdoutTTY() {
-		fmt.Fprintln(tw, f.IO.Bold("NAME\tCATEGORY\tSTATE\tDESCRIPTION"))
+		fmt.Fprintln(tw, f.IO.Bold("NAME\tCATEGORY\tSTATE\tOWNER\tPINNED\tDESCRIPTION"))
 	}
 	for _, it := range items {
 		desc := it.Description
@@ -134,7 +141,7 @@ func runSkillList(opts *skillListOptions) error {
 		if cat == "" {
 			cat = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", it.Name, cat, it.State, desc)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.Name, cat, it.State, it.Owner, map[bool]string{true: "pinned", false: "-"}[it.Pinned], desc)
 	}
 	return tw.Flush()
 }

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type indexOptions struct {
+	f      *factory
+	Format string
+	States []string
+	Budget int
+	Rev    string
+}
+
+func newIndexCmd(f *factory) *cobra.Command {
+	opts := &indexOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "index [--format xml|markdown|hermes|json] [--state <state>...] [--budget <chars>]",
+		Short: "Print the skill catalogue an agent puts in its system prompt",
+		Long: `Print the catalogue of the checked-out branch's skills (archived skills are
+never listed) for an agent's system prompt:
+
+  xml       the Agent Skills <available_skills> block, byte for byte what the
+            reference validator's 'skills-ref to-prompt' prints
+  markdown  Codex's list: "- name: description (file: path)"
+  hermes    Hermes' index: grouped by category, descriptions cut to 60 characters
+  json      the entries as data (also with the global --json)
+
+--state keeps only skills in the given usage states (active, stale). --budget
+caps the output in characters: the least recently used skills are dropped until
+it fits, and the dropped names are reported on stderr.`,
+		Example: `  skillrepo index > catalogue.xml
+  skillrepo index --format markdown --budget 8000
+  skillrepo index --format hermes --state active`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.JSON {
+				opts.Format = skillrepo.IndexJSON
+			}
+			if opts.Budget < 0 {
+				return usageErrorf("--budget must be a number of characters (0 = no limit)")
+			}
+			switch opts.Format {
+			case skillrepo.IndexXML, skillrepo.IndexMarkdown, skillrepo.IndexHermes, skillrepo.IndexJSON:
+			default:
+				return usageErrorf("--format %q: want xml, markdown, hermes or json", opts.Format)
+			}
+			for _, s := range opts.States {
+				if s != skillrepo.StateActive && s != skillrepo.StateStale {
+					return usageErrorf("--state %q: want active or stale (archived skills are never listed)", s)
+				}
+			}
+			return runIndex(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Format, "format", skillrepo.IndexXML, "xml, markdown, hermes or json")
+	cmd.Flags().StringSliceVar(&opts.States, "state", nil, "only skills in these usage states (active, stale)")
+	cmd.Flags().IntVar(&opts.Budget, "budget", 0, "at most this many characters (0 = no limit)")
+	cmd.Flags().StringVar(&opts.Rev, "rev", "", "read this branch or commit instead of the checked-out branch")
+	return cmd
+}
+
+func runIndex(opts *indexOptions) error {
+	f := opts.f
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	res, err := lib.PromptIndex(skillrepo.IndexOptions{Rev: opts.Rev, Format: opts.Format, States: opts.States, Budget: opts.Budget})
+	if err != nil {
+		return err
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(f.IO.ErrOut, "warning: %s left out: %s\n", s.Path, s.Reason)
+	}
+	if len(res.Omitted) > 0 {
+		fmt.Fprintf(f.IO.ErrOut, "budget: left out %d skills: %s\n", len(res.Omitted), strings.Join(res.Omitted, ", "))
+	}
+	_, err = fmt.Fprint(f.IO.Out, res.Text)
+	return err
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type skillBlameOptions struct {
+	f    *factory
+	Name string
+	File string
+	Rev  string
+}
+
+func newSkillBlameCmd(f *factory) *cobra.Command {
+	opts := &skillBlameOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "blame <name> [<file>]",
+		Short: "Show which commit, origin, review and model last wrote each line of a skill",
+		Long: `Show, for each line of a skill's SKILL.md (or a support file given relative to
+the skill folder), the commit that last wrote it, its date, its origin (user,
+foreground, background-review, curator, import), review id and model. The
+skill is followed through renames, moves, archive and restore, and into merged
+proposals. Columns: commit, origin, review id, model, date, line number, text.`,
+		Example: `  skillrepo skill blame ci-debugging
+  skillrepo skill blame ci-debugging references/common-failures.md
+  skillrepo skill blame ci-debugging --json`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Name = args[0]
+			if len(args) == 2 {
+				opts.File = args[1]
+			}
+			return runSkillBlame(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Rev, "rev", "", "read this branch or commit instead of the main branch")
+	return cmd
+}
+
+type blameLineJSON struct {
+	Line        int    `json:"line"`
+	Text        string `json:"text"`
+	Commit      string `json:"commit"`
+	OrigLine    int    `json:"orig_line"`
+	Path        string `json:"path"`
+	AuthorName  string `json:"author_name"`
+	AuthorEmail string `json:"author_email"`
+	AuthorDate  string `json:"author_date"`
+	CommitDate  string `json:"commit_date"`
+	Subject     string `json:"subject"`
+	Action      string `json:"action"`
+	Origin      string `json:"origin"`
+	ReviewID    string `json:"review_id,omitempty"`
+	SessionID   string `json:"session_id,omitempty"`
+	Model       string `json:"model,omitempty"`
+}
+
+func runSkillBlame(opts *skillBlameOptions) error {
+	f := opts.f
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	b, err := lib.SkillBlame(opts.Name, opts.File, skillrepo.BlameOptions{Rev: opts.Rev})
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		out := make([]blameLineJSON, 0, len(b.Lines))
+		for _, ln := range b.Lines {
+			out = append(out, blameLineJSON{
+				Line: ln.Line, Text: ln.Text, Commit: ln.Commit.String(), OrigLine: ln.OrigLine, Path: ln.Path,
+				AuthorName: ln.AuthorName, AuthorEmail: ln.AuthorEmail,
+				AuthorDate: rfc3339(ln.AuthorDate), CommitDate: rfc3339(ln.CommitDate),
+				Subject: ln.Subject, Action: ln.Action, Origin: ln.Origin,
+				ReviewID: ln.ReviewID, SessionID: ln.SessionID, Model: ln.Model,
+			})
+		}
+		return printJSON(f.IO.Out, out)
+	}
+	// Aligned like git blame: fixed-width columns, then the line.
+	wOrigin, wReview, wModel := 1, 1, 1
+	for _, ln := range b.Lines {
+		wOrigin = max(wOrigin, len(dash(ln.Origin)))
+		wReview = max(wReview, len(dash(ln.ReviewID)))
+		wModel = max(wModel, len(dash(ln.Model)))
+	}
+	wLine := len(strconv.Itoa(len(b.Lines)))
+	for _, ln := range b.Lines {
+		fmt.Fprintf(f.IO.Out, "%s (%-*s %-*s %-*s %s %*d) %s\n",
+			f.IO.Yellow(ln.Commit.String()[:8]),
+			wOrigin, dash(ln.Origin), wReview, dash(ln.ReviewID), wModel, dash(ln.Model),
+			ln.AuthorDate.Format("2006-01-02"), wLine, ln.Line, ln.Text)
+	}
+	return nil
+}

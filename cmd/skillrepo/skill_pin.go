@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// skill pin, unpin, adopt and disown: one file, four small commands that
+// each record one commit (see skillrepo/pins.go).
+
+type skillMetaOptions struct {
+	f      *factory
+	w      writeFlags
+	Name   string
+	Reason string
+	Action string
+}
+
+type skillMetaJSON struct {
+	Name    string `json:"name"`
+	Action  string `json:"action"`
+	Changed bool   `json:"changed"`
+	Commit  string `json:"commit,omitempty"`
+	Branch  string `json:"branch"`
+	DryRun  bool   `json:"dry_run"`
+	Message string `json:"message"`
+}
+
+func newSkillPinCmd(f *factory) *cobra.Command {
+	return newSkillMetaCmd(f, skillrepo.ActionPin,
+		"Pin a skill: it cannot be deleted or archived (patches stay allowed)",
+		`Pin a skill. Pins live in the tracked file .skillrepo/pins, so a pin is a
+commit (Skill-Action: pin) that travels with the library. A pinned skill cannot
+be deleted or archived, by a person or an agent; patches and edits stay
+allowed. The usage sidecar's "pinned" flag is kept in step for Hermes.`,
+		`  skillrepo skill pin ci-debugging
+  skillrepo skill pin ci-debugging --reason "the release checklist depends on it"`)
+}
+
+func newSkillUnpinCmd(f *factory) *cobra.Command {
+	return newSkillMetaCmd(f, skillrepo.ActionUnpin,
+		"Unpin a skill",
+		`Remove a skill from .skillrepo/pins in one commit (Skill-Action: unpin).`,
+		`  skillrepo skill unpin ci-debugging`)
+}
+
+func newSkillAdoptCmd(f *factory) *cobra.Command {
+	return newSkillMetaCmd(f, skillrepo.ActionAdopt,
+		"Let the curator and background reviews manage a skill",
+		`Make a user-owned skill curator-managed. Ownership is read from history: a
+skill is curator-managed when a background review or the curator created it,
+or when its newest adopt/disown commit is an adopt. This records that commit
+(an empty commit with Skill-Action: adopt); it follows the skill through later
+renames and moves.`,
+		`  skillrepo skill adopt release-notes`)
+}
+
+func newSkillDisownCmd(f *factory) *cobra.Command {
+	return newSkillMetaCmd(f, skillrepo.ActionDisown,
+		"Take a skill back from the curator and background reviews",
+		`Make a curator-managed skill user-owned with an empty commit carrying
+Skill-Action: disown. Background reviews and the curator leave user-owned
+skills alone.`,
+		`  skillrepo skill disown release-notes`)
+}
+
+func newSkillMetaCmd(f *factory, action, short, long, example string) *cobra.Command {
+	opts := &skillMetaOptions{f: f, Action: action}
+	cmd := &cobra.Command{
+		Use:     action + " <name> [--reason <text>]",
+		Short:   short,
+		Long:    long,
+		Example: example,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Name = args[0]
+			return runSkillMeta(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Reason, "reason", "", "why (recorded as a Reason trailer)")
+	addWriteFlags(cmd, &opts.w)
+	return cmd
+}
+
+func runSkillMeta(ctx context.Context, opts *skillMetaOptions) error {
+	f := opts.f
+	prov, err := opts.w.provenance()
+	if err != nil {
+		return err
+	}
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	mo := skillrepo.MetaOptions{Branch: opts.w.Branch, Provenance: prov, Reason: opts.Reason, DryRun: opts.w.DryRun}
+	var res *skillrepo.MetaResult
+	switch opts.Action {
+	case skillrepo.ActionPin:
+		res, err = lib.Pin(ctx, opts.Name, mo)
+	case skillrepo.ActionUnpin:
+		res, err = lib.Unpin(ctx, opts.Name, mo)
+	case skillrepo.ActionAdopt:
+		res, err = lib.Adopt(ctx, opts.Name, mo)
+	case skillrepo.ActionDisown:
+		res, err = lib.Disown(ctx, opts.Name, mo)
+	}
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return printJSON(f.IO.Out, skillMetaJSON{Name: res.Name, Action: res.Action, Changed: res.Changed,
+			Commit: hashString(res.Commit), Branch: res.Update.Branch, DryRun: opts.w.DryRun, Message: res.Message})
+	}
+	out := f.IO.ErrOut
+	switch {
+	case !res.Changed:
+		fmt.Fprintf(out, "%s\n", res.Message)
+	case opts.w.DryRun:
+		fmt.Fprintf(out, "dry run: would commit to %s: %s\n", res.Update.Branch, res.Message)
+	default:
+		fmt.Fprintf(out, "%s %s\ncommitted %s on %s\n", f.IO.Green("✓"), res.Message, short(res.Commit), res.Update.Branch)
+	}
+	return nil
+}
+
+// ownersAndPins reads, for skill list, the owner of every skill (keyed by
+// folder; a skill missing from the result is user-owned) and the pins.
+func ownersAndPins(lib *skillrepo.Library, snap *skillrepo.Snapshot) (map[string]skillrepo.Ownership, map[string]bool, error) {
+	owners, err := lib.OwnersAt(snap.Commit().String())
+	if snap.Commit().IsZero() {
+		owners, err = map[string]skillrepo.Ownership{}, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	for dir, o := range owners {
+		if o.Owner == "" {
+			o.Owner = skillrepo.OwnerUser
+			owners[dir] = o
+		}
+	}
+	pins := map[string]bool{}
+	if !snap.Commit().IsZero() {
+		list, err := lib.Pins(snap.Commit().String())
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, n := range list {
+			pins[n] = true
+		}
+	}
+	return owners, pins, nil
+}

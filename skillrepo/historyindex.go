@@ -1,0 +1,873 @@
+package skillrepo
+
+// The history index: for every commit, which skill folders differ from
+// each of its parents, plus the commit's metadata and provenance trailers.
+// skill log, skill blame and ownership all read history through it.
+//
+// Why our own index instead of go-git's Log with a path filter, DiffTree or
+// Blame: on a 10,000-skill library those take minutes (design.md §7,
+// git-notes.md §2.2). A record is computed by a hash-pruned diff of the
+// commit's tree against each parent's: directories whose entry hashes are
+// equal are never opened, and the diff stops at the first folder holding a
+// SKILL.md, so a commit that patches one skill costs the two root trees
+// plus one or two small trees. Records describe immutable commits, so they
+// never go stale: they are kept in .git/skillrepo/cache/history.bin and a
+// later walk computes only the commits it has not seen (the index is
+// incremental for every branch tip at once). The cache is disposable: a
+// missing, unreadable or older-version file is rebuilt from the objects.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+// historyCacheVersion changes whenever commitRecord or the diff rules
+// change; an older cache is discarded.
+const historyCacheVersion = 1
+
+// maxSkillDepth is how deep below the root (or below .archive) a skill
+// folder may sit: <cat>/<cat>/<cat>/<name>, as discovery allows.
+const maxSkillDepth = 4
+
+// folderChange is one skill folder that differs between a commit and one
+// of its parents. Old and New are the folder's tree hashes (zero: absent
+// on that side). From, set on a folder that appeared, is the folder in the
+// parent it was moved or renamed from.
+type folderChange struct {
+	Path     string
+	Old, New plumbing.Hash
+	From     string
+}
+
+// commitRecord is what the history index knows about one commit.
+type commitRecord struct {
+	Hash    plumbing.Hash
+	Tree    plumbing.Hash
+	Parents []plumbing.Hash
+
+	AuthorName, AuthorEmail string
+	AuthorTime              int64
+	AuthorTZ                int // seconds east of UTC
+	CommitTime              int64
+	CommitTZ                int
+	Subject                 string
+
+	// Trailers skillrepo reads (last value wins, as git's %(trailers)).
+	Action, Origin, ReviewID, SessionID, Model, CuratorRun string
+	Names                                                  []string // Skill-Name
+	Imported                                               []string // Skill-Imported-Agent
+	From                                                   []string // Skill-From: folders moved away
+
+	// Changes[i] are the skill folders that differ from Parents[i]; a root
+	// commit has one list, against the empty tree.
+	Changes [][]folderChange
+}
+
+// historyIndex reads and extends the cached records. It is not safe for
+// concurrent use (nor is the Library it reads).
+type historyIndex struct {
+	l     *Library
+	recs  map[plumbing.Hash]*commitRecord // complete records (cached on disk)
+	heads map[plumbing.Hash]*commitRecord // parsed commits without Changes (this run only)
+	dirty bool
+	raw   *rawReader
+	// cold selects path-lookup walks (history.go, chooseMode); folders
+	// memoises their lookups: a commit's tree is its child's parent tree.
+	cold    bool
+	folders map[folderKey]plumbing.Hash
+}
+
+type folderKey struct {
+	tree plumbing.Hash
+	dir  string
+}
+
+// folderAtCached is folderAt, memoised for the walk.
+func (h *historyIndex) folderAtCached(root plumbing.Hash, dir string) (plumbing.Hash, error) {
+	k := folderKey{root, dir}
+	if f, ok := h.folders[k]; ok {
+		return f, nil
+	}
+	f, err := h.folderAt(root, dir)
+	if err != nil {
+		return f, err
+	}
+	if h.folders == nil || len(h.folders) > 1<<16 {
+		h.folders = map[folderKey]plumbing.Hash{}
+	}
+	h.folders[k] = f
+	return f, nil
+}
+
+func (l *Library) historyCachePath() string {
+	return filepath.Join(l.StateDir(), "cache", "history.bin")
+}
+
+// history opens the history index, loading the cache when it is usable.
+func (l *Library) history() *historyIndex {
+	h := &historyIndex{l: l, recs: map[plumbing.Hash]*commitRecord{}, heads: map[plumbing.Hash]*commitRecord{}, raw: newRawReader(l)}
+	data, err := os.ReadFile(l.historyCachePath())
+	if err != nil {
+		return h
+	}
+	recs, err := decodeHistory(historyCacheVersion, data)
+	if err != nil {
+		return h // unreadable or older: rebuilt as needed
+	}
+	for _, r := range recs {
+		h.recs[r.Hash] = r
+	}
+	return h
+}
+
+// done saves the cache and releases the pack files.
+func (h *historyIndex) done() {
+	_ = h.save() // a cache: failing to save costs the next command time only
+	h.raw.close()
+}
+
+// save writes the cache when records were added: a temp file renamed over
+// the old one, so a reader never sees a torn file. Failing to save only
+// costs the next command time, so errors are returned for the caller to
+// ignore.
+func (h *historyIndex) save() error {
+	if !h.dirty {
+		return nil
+	}
+	p := h.l.historyCachePath()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	recs := make([]*commitRecord, 0, len(h.recs))
+	for _, r := range h.recs {
+		recs = append(recs, r)
+	}
+	if err := writeFileAtomic(p, encodeHistory(historyCacheVersion, recs)); err != nil {
+		return err
+	}
+	h.dirty = false
+	return nil
+}
+
+// writeFileAtomic writes data to a temp file beside p and renames it over
+// p.
+func writeFileAtomic(p string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // a no-op after the rename
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, p)
+}
+
+// head returns commit c parsed (metadata, trailers, parents), with the
+// Changes only when its full record is known. Walks that follow one
+// skill read heads: the full record is computed only for commits that
+// touched the skill.
+func (h *historyIndex) head(c plumbing.Hash) (*commitRecord, error) {
+	if r, ok := h.recs[c]; ok {
+		return r, nil
+	}
+	if r, ok := h.heads[c]; ok {
+		return r, nil
+	}
+	data, err := h.raw.read(plumbing.CommitObject, c)
+	if err != nil {
+		return nil, err
+	}
+	r, err := parseCommitRecord(c, data)
+	if err != nil {
+		return nil, fmt.Errorf("commit %s: %w", c, err)
+	}
+	h.heads[c] = r
+	return r, nil
+}
+
+// record returns the complete record of commit c, computing its changes
+// when missing.
+func (h *historyIndex) record(c plumbing.Hash) (*commitRecord, error) {
+	if r, ok := h.recs[c]; ok {
+		return r, nil
+	}
+	head, err := h.head(c)
+	if err != nil {
+		return nil, err
+	}
+	r := *head
+	r.Changes = nil
+	if len(r.Parents) == 0 {
+		ch, err := h.diff(plumbing.ZeroHash, r.Tree, &r)
+		if err != nil {
+			return nil, err
+		}
+		r.Changes = [][]folderChange{ch}
+	}
+	for _, p := range r.Parents {
+		pt, err := h.treeOf(p)
+		if err != nil {
+			return nil, err
+		}
+		ch, err := h.diff(pt, r.Tree, &r)
+		if err != nil {
+			return nil, err
+		}
+		r.Changes = append(r.Changes, ch)
+	}
+	delete(h.heads, c)
+	h.recs[c] = &r
+	h.dirty = true
+	return &r, nil
+}
+
+// treeOf returns a commit's root tree.
+func (h *historyIndex) treeOf(c plumbing.Hash) (plumbing.Hash, error) {
+	r, err := h.head(c)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.Tree, nil
+}
+
+// diff lists the skill folders that differ between two root trees, with
+// moves paired; r's trailers may declare moves.
+func (h *historyIndex) diff(a, b plumbing.Hash, r *commitRecord) ([]folderChange, error) {
+	var out []folderChange
+	if err := h.diffDir(a, b, "", 0, &out); err != nil {
+		return nil, err
+	}
+	if err := h.pairMoves(out, r); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// diffDir compares two trees at dir. A folder holding SKILL.md on either
+// side is a skill folder: it is recorded and not descended into. Only
+// directories that differ are opened.
+func (h *historyIndex) diffDir(a, b plumbing.Hash, dir string, depth int, out *[]folderChange) error {
+	if a == b {
+		return nil
+	}
+	ta, err := h.raw.tree(a)
+	if err != nil {
+		return err
+	}
+	tb, err := h.raw.tree(b)
+	if err != nil {
+		return err
+	}
+	if dir != "" && (hasRawSkillFile(ta) || hasRawSkillFile(tb)) {
+		*out = append(*out, folderChange{Path: dir, Old: a, New: b})
+		return nil
+	}
+	if depth >= maxSkillDepth {
+		return nil
+	}
+	return mergeRawTrees(ta, tb, func(name []byte, ea, eb rawEntry) error {
+		if ea.hash == eb.hash && ea.dir == eb.dir {
+			return nil
+		}
+		var ha, hb plumbing.Hash
+		if ea.dir {
+			ha = ea.hash
+		}
+		if eb.dir {
+			hb = eb.hash
+		}
+		if ha == hb {
+			return nil
+		}
+		n := string(name)
+		if dir == "" && strings.HasPrefix(n, ".") && n != ArchiveDir {
+			return nil // .git-like and tool folders: never skills
+		}
+		if dir != "" && strings.HasPrefix(n, ".") {
+			return nil
+		}
+		childDepth := depth + 1
+		if dir == "" && n == ArchiveDir {
+			childDepth = 0 // .archive/<...> counts from zero again
+		}
+		return h.diffDir(ha, hb, path.Join(dir, n), childDepth, out)
+	})
+}
+
+// pairMoves sets From on folders that appeared in this diff and came from
+// a folder that disappeared in it: a move the commit declares (Skill-From
+// naming the old folder, Skill-Name the new one: skillrepo's own moves and
+// archives), then the same tree (a pure move or rename), then the same
+// SKILL.md, then the same folder name (a category move with edits), then
+// SKILL.md line similarity of at least 50 % (a rename with edits; only
+// tried when few folders are unpaired, as git limits rename detection).
+func (h *historyIndex) pairMoves(changes []folderChange, r *commitRecord) error {
+	var added, gone []int
+	for i, c := range changes {
+		switch {
+		case c.Old.IsZero() && !c.New.IsZero():
+			added = append(added, i)
+		case !c.Old.IsZero() && c.New.IsZero():
+			gone = append(gone, i)
+		}
+	}
+	if len(added) == 0 || len(gone) == 0 {
+		return nil
+	}
+	used := map[int]bool{}
+	pair := func(match func(a, g folderChange) (bool, error)) error {
+		for _, ai := range added {
+			if changes[ai].From != "" {
+				continue
+			}
+			for _, gi := range gone {
+				if used[gi] {
+					continue
+				}
+				ok, err := match(changes[ai], changes[gi])
+				if err != nil {
+					return err
+				}
+				if ok {
+					changes[ai].From = changes[gi].Path
+					used[gi] = true
+					break
+				}
+			}
+		}
+		return nil
+	}
+	if err := pair(func(a, g folderChange) (bool, error) {
+		return slices.Contains(r.From, g.Path) && slices.Contains(r.Names, path.Base(a.Path)), nil
+	}); err != nil {
+		return err
+	}
+	if err := pair(func(a, g folderChange) (bool, error) { return a.New == g.Old, nil }); err != nil {
+		return err
+	}
+	if err := pair(func(a, g folderChange) (bool, error) {
+		ba, err := h.skillBlob(a.New)
+		if err != nil {
+			return false, err
+		}
+		bg, err := h.skillBlob(g.Old)
+		if err != nil {
+			return false, err
+		}
+		return !ba.IsZero() && ba == bg, nil
+	}); err != nil {
+		return err
+	}
+	if err := pair(func(a, g folderChange) (bool, error) { return path.Base(a.Path) == path.Base(g.Path), nil }); err != nil {
+		return err
+	}
+	unpairedA, unpairedG := 0, 0
+	for _, ai := range added {
+		if changes[ai].From == "" {
+			unpairedA++
+		}
+	}
+	unpairedG = len(gone) - len(used)
+	if unpairedA == 0 || unpairedG == 0 || unpairedA*unpairedG > 400 {
+		return nil
+	}
+	for _, ai := range added {
+		if changes[ai].From != "" {
+			continue
+		}
+		best, bestScore := -1, 0.5
+		for _, gi := range gone {
+			if used[gi] {
+				continue
+			}
+			s, err := h.skillSimilarity(changes[gi].Old, changes[ai].New)
+			if err != nil {
+				return err
+			}
+			if s >= bestScore {
+				if s > bestScore || best < 0 {
+					best, bestScore = gi, s
+				}
+			}
+		}
+		if best >= 0 {
+			changes[ai].From = changes[best].Path
+			used[best] = true
+		}
+	}
+	return nil
+}
+
+// skillBlob returns the SKILL.md blob of a skill folder tree (zero when
+// it has none).
+func (h *historyIndex) skillBlob(folder plumbing.Hash) (plumbing.Hash, error) {
+	t, err := h.raw.tree(folder)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	entries, err := t.all()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	for _, e := range entries {
+		if !e.dir && string(e.name) == skill.FileName {
+			return e.hash, nil
+		}
+	}
+	return plumbing.ZeroHash, nil
+}
+
+// skillSimilarity scores how alike two folders' SKILL.md files are: twice
+// the shared lines over the total (1 = same lines).
+func (h *historyIndex) skillSimilarity(a, b plumbing.Hash) (float64, error) {
+	ba, err := h.skillBlob(a)
+	if err != nil || ba.IsZero() {
+		return 0, err
+	}
+	bb, err := h.skillBlob(b)
+	if err != nil || bb.IsZero() {
+		return 0, err
+	}
+	da, err := h.raw.read(plumbing.BlobObject, ba)
+	if err != nil {
+		return 0, err
+	}
+	db, err := h.raw.read(plumbing.BlobObject, bb)
+	if err != nil {
+		return 0, err
+	}
+	la, lb := splitLines(string(da)), splitLines(string(db))
+	if len(la)+len(lb) == 0 {
+		return 1, nil
+	}
+	count := map[string]int{}
+	for _, s := range la {
+		count[s]++
+	}
+	shared := 0
+	for _, s := range lb {
+		if count[s] > 0 {
+			count[s]--
+			shared++
+		}
+	}
+	return 2 * float64(shared) / float64(len(la)+len(lb)), nil
+}
+
+// parseCommitRecord reads a raw commit object: headers, then the message.
+func parseCommitRecord(h plumbing.Hash, data []byte) (*commitRecord, error) {
+	r := &commitRecord{Hash: h}
+	header, msg, _ := bytes.Cut(data, []byte("\n\n"))
+	for _, line := range bytes.Split(header, []byte("\n")) {
+		key, val, _ := bytes.Cut(line, []byte(" "))
+		switch string(key) {
+		case "tree":
+			r.Tree = plumbing.NewHash(string(val))
+		case "parent":
+			r.Parents = append(r.Parents, plumbing.NewHash(string(val)))
+		case "author":
+			r.AuthorName, r.AuthorEmail, r.AuthorTime, r.AuthorTZ = parseSignature(string(val))
+		case "committer":
+			_, _, r.CommitTime, r.CommitTZ = parseSignature(string(val))
+		}
+	}
+	if r.Tree.IsZero() {
+		return nil, errors.New("commit without tree")
+	}
+	m := string(msg)
+	r.Subject = strings.TrimSpace(strings.SplitN(strings.TrimLeft(m, "\n"), "\n", 2)[0])
+	ts := ParseTrailers(m)
+	r.Action = TrailerValue(ts, TrailerAction)
+	r.Origin = TrailerValue(ts, TrailerOrigin)
+	r.ReviewID = TrailerValue(ts, TrailerReviewID)
+	r.SessionID = TrailerValue(ts, TrailerSessionID)
+	r.Model = TrailerValue(ts, TrailerModel)
+	r.CuratorRun = TrailerValue(ts, TrailerCuratorRun)
+	r.Names = TrailerValues(ts, TrailerName)
+	r.Imported = TrailerValues(ts, TrailerImported)
+	r.From = TrailerValues(ts, TrailerFrom)
+	return r, nil
+}
+
+// parseSignature reads "Name <email> 1700000000 +0100".
+func parseSignature(s string) (name, email string, when int64, tz int) {
+	lt := strings.IndexByte(s, '<')
+	gt := strings.LastIndexByte(s, '>')
+	if lt < 0 || gt < lt {
+		return strings.TrimSpace(s), "", 0, 0
+	}
+	name = strings.TrimSpace(s[:lt])
+	email = s[lt+1 : gt]
+	fields := strings.Fields(s[gt+1:])
+	if len(fields) > 0 {
+		when, _ = strconv.ParseInt(fields[0], 10, 64)
+	}
+	if len(fields) > 1 && len(fields[1]) == 5 {
+		hh, _ := strconv.Atoi(fields[1][1:3])
+		mm, _ := strconv.Atoi(fields[1][3:5])
+		tz = (hh*60 + mm) * 60
+		if fields[1][0] == '-' {
+			tz = -tz
+		}
+	}
+	return name, email, when, tz
+}
+
+// rawReader reads objects' raw content: from the packs through our own
+// pack reader (packreader.go), else through go-git's storer (loose
+// objects, alternates). Trees are decoded without a string per entry.
+type rawReader struct {
+	l     *Library
+	packs *packReader
+	trees map[plumbing.Hash]*rawTree
+}
+
+func newRawReader(l *Library) *rawReader {
+	return &rawReader{l: l, packs: openPackReader(l.GitDir), trees: map[plumbing.Hash]*rawTree{}}
+}
+
+func (r *rawReader) close() { r.packs.close() }
+
+// maxRawTrees bounds the decoded small-tree memo.
+const maxRawTrees = 4096
+
+func (r *rawReader) read(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	// The pack reader answers for packed objects; what it does not have
+	// or cannot read (a loose object, an alternate, a damaged pack) is
+	// left to go-git, whose error is the one reported.
+	if obj, ok, _ := r.packs.read(h); ok {
+		if obj.typ != typ {
+			return nil, fmt.Errorf("read %s %s: it is a %s", typ, h, obj.typ)
+		}
+		return obj.data, nil
+	}
+	obj, err := r.l.repo.Storer.EncodedObject(typ, h)
+	if err != nil {
+		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
+	}
+	defer rd.Close()
+	buf := bytes.NewBuffer(make([]byte, 0, obj.Size()))
+	if _, err := io.Copy(buf, rd); err != nil {
+		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// rawEntry is a tree entry whose name points into the tree's bytes.
+type rawEntry struct {
+	name []byte
+	mode uint32
+	hash plumbing.Hash
+	dir  bool
+}
+
+// rawTree is a tree's bytes; entries are decoded for small trees only
+// (the big root trees are compared as bytes by mergeRawTrees).
+type rawTree struct {
+	data    []byte
+	entries []rawEntry
+}
+
+// tree reads a tree (zero hash: the empty tree).
+func (r *rawReader) tree(h plumbing.Hash) (*rawTree, error) {
+	if h.IsZero() {
+		return &rawTree{}, nil
+	}
+	if t, ok := r.trees[h]; ok {
+		return t, nil
+	}
+	data, err := r.read(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, err
+	}
+	t := &rawTree{data: data}
+	if bytes.Count(data, []byte{0}) <= 64 {
+		if t.entries, err = decodeRawEntries(data); err != nil {
+			return nil, fmt.Errorf("tree %s: %w", h, err)
+		}
+		if len(r.trees) >= maxRawTrees {
+			r.trees = map[plumbing.Hash]*rawTree{}
+		}
+		r.trees[h] = t
+	}
+	return t, nil
+}
+
+// all returns the entries, decoding them when they were not.
+func (t *rawTree) all() ([]rawEntry, error) {
+	if t.entries != nil || len(t.data) == 0 {
+		return t.entries, nil
+	}
+	return decodeRawEntries(t.data)
+}
+
+// nextRawEntry decodes the entry at the start of b and returns its length.
+func nextRawEntry(b []byte) (rawEntry, int, error) {
+	sp := bytes.IndexByte(b, ' ')
+	if sp <= 0 {
+		return rawEntry{}, 0, errors.New("malformed tree entry")
+	}
+	var mode uint32
+	for _, c := range b[:sp] {
+		if c < '0' || c > '7' {
+			return rawEntry{}, 0, errors.New("malformed tree mode")
+		}
+		mode = mode<<3 | uint32(c-'0')
+	}
+	nul := bytes.IndexByte(b[sp+1:], 0)
+	if nul < 0 || sp+1+nul+21 > len(b) {
+		return rawEntry{}, 0, errors.New("malformed tree entry")
+	}
+	end := sp + 1 + nul
+	e := rawEntry{name: b[sp+1 : end], mode: mode, dir: mode == 0o40000}
+	copy(e.hash[:], b[end+1:end+21])
+	return e, end + 21, nil
+}
+
+func decodeRawEntries(b []byte) ([]rawEntry, error) {
+	out := make([]rawEntry, 0, bytes.Count(b, []byte{0}))
+	for len(b) > 0 {
+		e, n, err := nextRawEntry(b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+		b = b[n:]
+	}
+	return out, nil
+}
+
+// hasRawSkillFile reports whether the tree holds a SKILL.md file, walking
+// its bytes without decoding entries.
+func hasRawSkillFile(t *rawTree) bool {
+	b := t.data
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		if sp <= 0 {
+			return false
+		}
+		nul := bytes.IndexByte(b[sp:], 0)
+		if nul < 0 || sp+nul+21 > len(b) {
+			return false
+		}
+		if string(b[sp+1:sp+nul]) == skill.FileName && string(b[:sp]) != "40000" {
+			return true
+		}
+		b = b[sp+nul+21:]
+	}
+	return false
+}
+
+// compareTreeNames orders entries the way git sorts a tree: by name, a
+// directory comparing as if its name ended in "/".
+func compareTreeNames(a []byte, aDir bool, b []byte, bDir bool) int {
+	n := min(len(a), len(b))
+	if c := bytes.Compare(a[:n], b[:n]); c != 0 {
+		return c
+	}
+	var ca, cb byte
+	if len(a) > n {
+		ca = a[n]
+	} else if aDir {
+		ca = '/'
+	}
+	if len(b) > n {
+		cb = b[n]
+	} else if bDir {
+		cb = '/'
+	}
+	switch {
+	case ca < cb:
+		return -1
+	case ca > cb:
+		return 1
+	}
+	return 0
+}
+
+// mergeRawTrees calls fn for every name whose entry differs between a
+// and b (a missing side is a zero rawEntry), walking both trees' bytes
+// once: an entry identical on both sides (mode, name and hash: the
+// overwhelming case between two commits) is skipped with one byte
+// comparison and never decoded.
+func mergeRawTrees(a, b *rawTree, fn func(name []byte, ea, eb rawEntry) error) error {
+	da, db := a.data, b.data
+	for len(da) > 0 || len(db) > 0 {
+		if len(da) > 0 && len(db) > 0 {
+			if nul := bytes.IndexByte(da, 0); nul > 0 && nul+21 <= len(da) && nul+21 <= len(db) && bytes.Equal(da[:nul+21], db[:nul+21]) {
+				da, db = da[nul+21:], db[nul+21:]
+				continue
+			}
+		}
+		var ea, eb rawEntry
+		var na, nb int
+		var err error
+		if len(da) > 0 {
+			if ea, na, err = nextRawEntry(da); err != nil {
+				return err
+			}
+		}
+		if len(db) > 0 {
+			if eb, nb, err = nextRawEntry(db); err != nil {
+				return err
+			}
+		}
+		var c int
+		switch {
+		case len(da) == 0:
+			c = 1
+		case len(db) == 0:
+			c = -1
+		default:
+			c = compareTreeNames(ea.name, ea.dir, eb.name, eb.dir)
+		}
+		switch {
+		case c < 0:
+			err = fn(ea.name, ea, rawEntry{})
+			da = da[na:]
+		case c > 0:
+			err = fn(eb.name, rawEntry{}, eb)
+			db = db[nb:]
+		default:
+			err = fn(ea.name, ea, eb)
+			da, db = da[na:], db[nb:]
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// folderFiles lists the files of a skill folder tree with their blob
+// hashes, keyed by slash path relative to the folder.
+func (h *historyIndex) folderFiles(folder plumbing.Hash) (map[string]plumbing.Hash, error) {
+	out := map[string]plumbing.Hash{}
+	var walk func(t plumbing.Hash, prefix string) error
+	walk = func(t plumbing.Hash, prefix string) error {
+		rt, err := h.raw.tree(t)
+		if err != nil {
+			return err
+		}
+		entries, err := rt.all()
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			p := prefix + string(e.name)
+			switch {
+			case e.dir:
+				if err := walk(e.hash, p+"/"); err != nil {
+					return err
+				}
+			case e.mode == 0o160000: // a submodule: no blob here
+			default:
+				out[p] = e.hash
+			}
+		}
+		return nil
+	}
+	if folder.IsZero() {
+		return out, nil
+	}
+	return out, walk(folder, "")
+}
+
+// fileIn returns the blob of rel inside a folder tree (zero when absent).
+func (h *historyIndex) fileIn(folder plumbing.Hash, rel string) (plumbing.Hash, error) {
+	cur := folder
+	parts := strings.Split(rel, "/")
+	for i, part := range parts {
+		if cur.IsZero() {
+			return plumbing.ZeroHash, nil
+		}
+		t, err := h.raw.tree(cur)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		entries, err := t.all()
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		next := plumbing.ZeroHash
+		for _, e := range entries {
+			if string(e.name) != part {
+				continue
+			}
+			if i == len(parts)-1 {
+				if e.dir {
+					return plumbing.ZeroHash, nil
+				}
+				return e.hash, nil
+			}
+			if e.dir {
+				next = e.hash
+			}
+			break
+		}
+		cur = next
+	}
+	return plumbing.ZeroHash, nil
+}
+
+// folderAt returns the tree of dir in a root tree (zero when absent),
+// looking names up in the trees' bytes.
+func (h *historyIndex) folderAt(root plumbing.Hash, dir string) (plumbing.Hash, error) {
+	cur := root
+	for _, part := range strings.Split(dir, "/") {
+		t, err := h.raw.tree(cur)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		next, ok := rawLookupDir(t, part)
+		if !ok {
+			return plumbing.ZeroHash, nil
+		}
+		cur = next
+	}
+	return cur, nil
+}
+
+// rawLookupDir finds the directory entry name in a tree's bytes.
+func rawLookupDir(t *rawTree, name string) (plumbing.Hash, bool) {
+	b := t.data
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		if sp <= 0 {
+			return plumbing.ZeroHash, false
+		}
+		nul := bytes.IndexByte(b[sp:], 0)
+		if nul < 0 || sp+nul+21 > len(b) {
+			return plumbing.ZeroHash, false
+		}
+		if string(b[:sp]) == "40000" && string(b[sp+1:sp+nul]) == name {
+			var h plumbing.Hash
+			copy(h[:], b[sp+nul+1:sp+nul+21])
+			return h, true
+		}
+		b = b[sp+nul+21:]
+	}
+	return plumbing.ZeroHash, false
+}

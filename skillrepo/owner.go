@@ -1,0 +1,438 @@
+package skillrepo
+
+// Ownership from history. A skill is curator-managed (the curator and
+// background reviews may change it) when:
+//
+//   - the commit that created it carries Skill-Origin: background-review
+//     or curator;
+//   - or the import commit that recorded it names it in a
+//     Skill-Imported-Agent trailer (init writes one per skill a Hermes
+//     .usage.json marks created_by: agent);
+//   - or, whatever the above says, the newest Skill-Action: adopt|disown
+//     commit naming it says adopt.
+//
+// Anything else is user-owned: no evidence means user-owned (fail closed,
+// the lesson of hermes-agent #67140). Evidence follows the skill folder
+// through moves, renames, archive and restore (history.go pairs them), so
+// unlike a flag in a side file it survives a rename.
+//
+// All skills are computed at once by one pass over history, oldest commit
+// first, carrying a map folder -> ownership from parent to child: a
+// created folder takes its creating commit's evidence, a moved folder
+// keeps its source's, and at a merge a folder that came from the merged
+// branch keeps that branch's evidence (a proposal's background-review
+// creation stays curator-managed after approval). The result is cached
+// per branch tip in .git/skillrepo/cache/owners.bin, so asking for 10,000
+// skills again costs one file read.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Owners of a skill.
+const (
+	OwnerCurator = "curator"
+	OwnerUser    = "user"
+)
+
+// Ownership says who owns a skill and why.
+type Ownership struct {
+	// Name and Dir locate the skill at the branch tip.
+	Name string
+	Dir  string
+	// Owner is OwnerCurator or OwnerUser.
+	Owner string
+	// Reason is the evidence, in words ("created by background-review in
+	// 1a2b3c4", "adopted in 5d6e7f8", "no provenance: user-owned").
+	Reason string
+	// Commit is the commit that decided (zero when nothing did).
+	Commit plumbing.Hash
+}
+
+// CuratorManaged reports whether the curator and background reviews may
+// change the skill.
+func (o Ownership) CuratorManaged() bool { return o.Owner == OwnerCurator }
+
+// ownState is the ownership of one folder during the forward pass. States
+// are shared between folders and commits and never mutated.
+type ownState struct {
+	Curator bool
+	Reason  string
+	Commit  plumbing.Hash
+	// Time orders decisions at merges: the newer one wins.
+	Time int64
+}
+
+// Owner returns the ownership of skill name on the main branch. On error
+// the returned Ownership is user-owned, so a caller that ignores the
+// error still fails closed.
+func (l *Library) Owner(name string) (Ownership, error) {
+	return l.OwnerAt("", name)
+}
+
+// OwnerAt returns the ownership of skill name at rev ("" = the main
+// branch). Error wraps ErrNotFound for an unknown skill.
+func (l *Library) OwnerAt(rev, name string) (Ownership, error) {
+	closed := Ownership{Name: name, Owner: OwnerUser, Reason: "ownership unknown: user-owned"}
+	snap, err := l.Snapshot(rev)
+	if err != nil {
+		return closed, err
+	}
+	si, err := snap.FindSkill(name)
+	if err != nil {
+		return closed, err
+	}
+	closed.Name, closed.Dir = si.Name, si.Dir
+	all, err := l.ownersAt(snap.Commit())
+	if err != nil {
+		return closed, err
+	}
+	if o, ok := all[si.Dir]; ok {
+		return o, nil
+	}
+	return closed, nil
+}
+
+// Owners returns the ownership of every skill on the main branch, keyed by
+// skill folder (SkillInfo.Dir), archived skills included.
+func (l *Library) Owners() (map[string]Ownership, error) {
+	return l.OwnersAt("")
+}
+
+// OwnersAt is [Library.Owners] for rev ("" = the main branch).
+func (l *Library) OwnersAt(rev string) (map[string]Ownership, error) {
+	snap, err := l.Snapshot(rev)
+	if err != nil {
+		return nil, err
+	}
+	return l.ownersAt(snap.Commit())
+}
+
+const ownersCacheVersion = 1
+
+// ownersCacheTips is how many branch tips the owners cache keeps (main,
+// a proposal or two, a curator run).
+const ownersCacheTips = 4
+
+const ownersMagic = "skillrepo-owners\n"
+
+type ownersCacheEntry struct {
+	Tip    plumbing.Hash
+	Owners map[string]Ownership
+}
+
+func (l *Library) ownersCachePath() string {
+	return filepath.Join(l.StateDir(), "cache", "owners.bin")
+}
+
+// The owners cache file: magic, version, entries (tip, count, then name,
+// dir, owner, reason, commit per skill), CRC-32 of all that; the same
+// encoding as the history cache (historycodec.go).
+func encodeOwners(entries []ownersCacheEntry) []byte {
+	w := &recordWriter{}
+	w.b = append(w.b, ownersMagic...)
+	w.uvarint(ownersCacheVersion)
+	w.uvarint(uint64(len(entries)))
+	for _, e := range entries {
+		w.hash(e.Tip)
+		w.uvarint(uint64(len(e.Owners)))
+		for _, o := range e.Owners {
+			w.str(o.Name)
+			w.str(o.Dir)
+			w.str(o.Owner)
+			w.str(o.Reason)
+			w.hash(o.Commit)
+		}
+	}
+	return binary.BigEndian.AppendUint32(w.b, crc32.ChecksumIEEE(w.b))
+}
+
+func decodeOwners(data []byte) ([]ownersCacheEntry, error) {
+	if len(data) < len(ownersMagic)+4 || string(data[:len(ownersMagic)]) != ownersMagic {
+		return nil, errBadHistoryCache
+	}
+	body := data[:len(data)-4]
+	if crc32.ChecksumIEEE(body) != binary.BigEndian.Uint32(data[len(data)-4:]) {
+		return nil, errBadHistoryCache
+	}
+	r := &recordReader{b: body[len(ownersMagic):]}
+	if r.uvarint() != ownersCacheVersion || r.err != nil {
+		return nil, errBadHistoryCache
+	}
+	n := r.count(24)
+	var out []ownersCacheEntry
+	for i := 0; i < n && r.err == nil; i++ {
+		e := ownersCacheEntry{Tip: r.hash()}
+		k := r.count(24)
+		e.Owners = make(map[string]Ownership, k)
+		for j := 0; j < k && r.err == nil; j++ {
+			o := Ownership{Name: r.str(), Dir: r.str(), Owner: r.str(), Reason: r.str(), Commit: r.hash()}
+			e.Owners[o.Dir] = o
+		}
+		out = append(out, e)
+	}
+	if r.err != nil || len(r.b) != 0 {
+		return nil, errBadHistoryCache
+	}
+	return out, nil
+}
+
+func (l *Library) loadOwnersCache() []ownersCacheEntry {
+	data, err := os.ReadFile(l.ownersCachePath())
+	if err != nil {
+		return nil
+	}
+	entries, err := decodeOwners(data)
+	if err != nil {
+		return nil
+	}
+	return entries
+}
+
+// ownersAt computes (or reads from the cache) the ownership of every skill
+// at commit tip.
+func (l *Library) ownersAt(tip plumbing.Hash) (map[string]Ownership, error) {
+	if tip.IsZero() {
+		return map[string]Ownership{}, nil
+	}
+	cache := l.loadOwnersCache()
+	for _, e := range cache {
+		if e.Tip == tip && e.Owners != nil {
+			return e.Owners, nil
+		}
+	}
+	h := l.history()
+	defer h.done()
+	states, err := h.ownership(tip)
+	if err != nil {
+		return nil, err
+	}
+	store := newObjectStore(l, true)
+	tree, _, err := store.commitInfo(tip)
+	if err != nil {
+		return nil, err
+	}
+	skills, err := discoverSkills(store, tree)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Ownership, len(skills))
+	for _, si := range skills {
+		o := Ownership{Name: si.Name, Dir: si.Dir, Owner: OwnerUser, Reason: "no provenance in history: user-owned"}
+		if st := states[si.Dir]; st != nil {
+			o.Reason, o.Commit = st.Reason, st.Commit
+			if st.Curator {
+				o.Owner = OwnerCurator
+			}
+		}
+		out[si.Dir] = o
+	}
+	entries := []ownersCacheEntry{{Tip: tip, Owners: out}}
+	for _, e := range cache {
+		if len(entries) < ownersCacheTips && e.Tip != tip {
+			entries = append(entries, e)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(l.ownersCachePath()), 0o755); err == nil {
+		_ = writeFileAtomic(l.ownersCachePath(), encodeOwners(entries)) // a cache: failing costs time only
+	}
+	return out, nil
+}
+
+// ownership runs the forward pass over every commit reachable from tip
+// and returns the folder -> state map at tip.
+func (h *historyIndex) ownership(tip plumbing.Hash) (map[string]*ownState, error) {
+	order, err := h.topoOrder(tip)
+	if err != nil {
+		return nil, err
+	}
+	// children counts how many commits still need a commit's state, so
+	// a state map is dropped (or handed over without a copy) when its
+	// last child takes it.
+	children := map[plumbing.Hash]int{}
+	for _, c := range order {
+		for _, p := range h.recs[c].Parents {
+			children[p]++
+		}
+	}
+	states := map[plumbing.Hash]map[string]*ownState{}
+	take := func(p plumbing.Hash) map[string]*ownState {
+		st := states[p]
+		children[p]--
+		if children[p] == 0 {
+			delete(states, p)
+			return st
+		}
+		cp := make(map[string]*ownState, len(st))
+		for k, v := range st {
+			cp[k] = v
+		}
+		return cp
+	}
+	for _, c := range order {
+		r := h.recs[c]
+		var cur map[string]*ownState
+		if len(r.Parents) == 0 {
+			cur = map[string]*ownState{}
+		} else {
+			cur = take(r.Parents[0])
+		}
+		var others []map[string]*ownState
+		if len(r.Parents) > 1 {
+			for _, p := range r.Parents[1:] {
+				others = append(others, take(p))
+			}
+		}
+		applyOwnership(r, cur, others)
+		states[c] = cur
+	}
+	return states[tip], nil
+}
+
+// applyOwnership turns the first parent's state into commit r's.
+func applyOwnership(r *commitRecord, cur map[string]*ownState, others []map[string]*ownState) {
+	changes := r.Changes[0]
+	imported := make(map[string]bool, len(r.Imported))
+	for _, n := range r.Imported {
+		imported[n] = true
+	}
+	// Moves read their source before any deletion is applied.
+	moved := map[string]*ownState{}
+	for _, c := range changes {
+		if c.Old.IsZero() && c.From != "" {
+			moved[c.Path] = cur[c.From]
+		}
+	}
+	for _, c := range changes {
+		switch {
+		case c.New.IsZero():
+			delete(cur, c.Path)
+		case !c.Old.IsZero():
+			// modified: keeps its state (a merge may update it below)
+		default: // appeared here
+			if st := fromOtherParent(c.Path, others); st != nil {
+				cur[c.Path] = st // brought in by the merged branch
+				continue
+			}
+			if st, ok := moved[c.Path]; ok {
+				if st == nil {
+					st = &ownState{Reason: "moved from a folder without provenance: user-owned", Commit: r.Hash}
+				}
+				cur[c.Path] = st
+				continue
+			}
+			cur[c.Path] = creationState(r, c.Path, imported)
+		}
+	}
+	// A merge keeps the newer decision for folders both sides have (an
+	// adopt on a proposal branch survives its approval).
+	for _, o := range others {
+		for p, st := range o {
+			if have, ok := cur[p]; ok && have != st && st.Time > have.Time {
+				cur[p] = st
+			}
+		}
+	}
+	if r.Action == ActionAdopt || r.Action == ActionDisown {
+		for _, name := range r.Names {
+			for _, p := range foldersNamed(cur, name) {
+				reason := fmt.Sprintf("adopted in %s", shortHash(r.Hash))
+				if r.Action == ActionDisown {
+					reason = fmt.Sprintf("disowned in %s", shortHash(r.Hash))
+				}
+				cur[p] = &ownState{Curator: r.Action == ActionAdopt, Reason: reason, Commit: r.Hash, Time: r.CommitTime}
+			}
+		}
+	}
+}
+
+func fromOtherParent(p string, others []map[string]*ownState) *ownState {
+	for _, o := range others {
+		if st := o[p]; st != nil {
+			return st
+		}
+	}
+	return nil
+}
+
+// foldersNamed returns the folders whose skill is called name: the active
+// one when there is one, else the archived ones.
+func foldersNamed(cur map[string]*ownState, name string) []string {
+	var active, archived []string
+	for p := range cur {
+		if path.Base(p) != name {
+			continue
+		}
+		if len(p) > len(ArchiveDir) && p[:len(ArchiveDir)+1] == ArchiveDir+"/" {
+			archived = append(archived, p)
+		} else {
+			active = append(active, p)
+		}
+	}
+	if len(active) > 0 {
+		return active
+	}
+	return archived
+}
+
+// creationState is the ownership a commit gives a skill it creates.
+// imported is the commit's Skill-Imported-Agent set.
+func creationState(r *commitRecord, p string, imported map[string]bool) *ownState {
+	st := &ownState{Commit: r.Hash, Time: r.CommitTime}
+	if imported[path.Base(p)] {
+		st.Curator = true
+		st.Reason = fmt.Sprintf("imported as agent-created in %s", shortHash(r.Hash))
+		return st
+	}
+	switch origin := r.Origin; origin {
+	case OriginBackgroundReview, OriginCurator:
+		st.Curator = true
+		st.Reason = fmt.Sprintf("created by %s in %s", origin, shortHash(r.Hash))
+	case "":
+		st.Reason = fmt.Sprintf("created in %s without provenance: user-owned", shortHash(r.Hash))
+	default:
+		st.Reason = fmt.Sprintf("created by %s in %s", origin, shortHash(r.Hash))
+	}
+	return st
+}
+
+// topoOrder lists every commit reachable from tip with parents before
+// children (an iterative depth-first post-order), computing records as it
+// goes.
+func (h *historyIndex) topoOrder(tip plumbing.Hash) ([]plumbing.Hash, error) {
+	var order []plumbing.Hash
+	done := map[plumbing.Hash]bool{}
+	type frame struct {
+		c    plumbing.Hash
+		next int
+	}
+	stack := []frame{{c: tip}}
+	onStack := map[plumbing.Hash]bool{tip: true}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		r, err := h.record(top.c)
+		if err != nil {
+			return nil, err
+		}
+		if top.next < len(r.Parents) {
+			p := r.Parents[top.next]
+			top.next++
+			if !done[p] && !onStack[p] {
+				onStack[p] = true
+				stack = append(stack, frame{c: p})
+			}
+			continue
+		}
+		done[top.c] = true
+		order = append(order, top.c)
+		stack = stack[:len(stack)-1]
+	}
+	return order, nil
+}

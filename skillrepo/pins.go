@@ -1,0 +1,436 @@
+package skillrepo
+
+// Pins, adoption and moves: small writes that are each one commit.
+//
+// Pins live in the tracked file .skillrepo/pins, one skill name per line
+// (blank lines and lines starting with "#" are ignored; skillrepo keeps
+// the names sorted). Being tracked, a pin travels with the library through
+// the remote and shows in history. A pinned skill cannot be deleted or
+// archived (the reference's pinned guard); patches and edits stay allowed.
+// Pin and unpin also mirror the flag into the usage sidecar's "pinned"
+// field, so a Hermes agent reading .usage.json sees the same pins.
+//
+// Adopt and disown change no file: they are empty commits whose trailers
+// (Skill-Action: adopt|disown, Skill-Name) are the evidence ownership is
+// read from (owner.go), so they follow the skill through later renames.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+// PinsFile is the tracked list of pinned skills.
+const PinsFile = ".skillrepo/pins"
+
+// Actions of the commits this file writes.
+const (
+	ActionPin    = "pin"
+	ActionUnpin  = "unpin"
+	ActionAdopt  = "adopt"
+	ActionDisown = "disown"
+	ActionMove   = "move"
+	ActionRename = "rename"
+)
+
+const pinsHeader = `# Pinned skills, one name per line (written by 'skillrepo skill pin').
+# A pinned skill cannot be deleted or archived; patches and edits are allowed.
+`
+
+// parsePins reads the pins file.
+func parsePins(data []byte) []string {
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if !slices.Contains(out, line) {
+			out = append(out, line)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func formatPins(names []string) []byte {
+	var b strings.Builder
+	b.WriteString(pinsHeader)
+	for _, n := range names {
+		b.WriteString(n)
+		b.WriteString("\n")
+	}
+	return []byte(b.String())
+}
+
+// Pins returns the pinned skills of rev ("" = the main branch), sorted.
+func (l *Library) Pins(rev string) ([]string, error) {
+	snap, err := l.Snapshot(rev)
+	if err != nil {
+		return nil, err
+	}
+	data, err := snap.ReadFile(PinsFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return []string{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return parsePins(data), nil
+}
+
+// IsPinned reports whether the skill name is pinned on the main branch.
+func (l *Library) IsPinned(name string) (bool, error) {
+	pins, err := l.Pins("")
+	if err != nil {
+		return false, err
+	}
+	return slices.Contains(pins, path.Base(name)), nil
+}
+
+// IsPinned reports whether the skill name is pinned in the transaction's
+// current state (for guards running inside a write).
+func (tx *Tx) IsPinned(name string) bool {
+	data, err := tx.ReadFile(PinsFile)
+	if err != nil {
+		return false
+	}
+	return slices.Contains(parsePins(data), path.Base(name))
+}
+
+// MetaOptions configures [Library.Pin], [Library.Unpin], [Library.Adopt]
+// and [Library.Disown].
+type MetaOptions struct {
+	// Branch to write ("" = the main branch).
+	Branch string
+	// Provenance of the commit (origin "" = user).
+	Provenance Provenance
+	// Reason is recorded as a Reason trailer when set.
+	Reason string
+	DryRun bool
+}
+
+// MetaResult says what a pin, unpin, adopt or disown did.
+type MetaResult struct {
+	Name   string
+	Action string
+	// Changed is false when there was nothing to do (already pinned,
+	// already curator-managed, ...): no commit was made.
+	Changed bool
+	Commit  plumbing.Hash
+	// Message says what happened, for the CLI.
+	Message string
+	Update  *UpdateResult
+}
+
+// Pin adds the skill to the pins file in one commit (Skill-Action: pin).
+// Pinning a pinned skill changes nothing. Error wraps ErrNotFound when the
+// skill does not exist on the branch.
+func (l *Library) Pin(ctx context.Context, name string, opts MetaOptions) (*MetaResult, error) {
+	return l.setPinned(ctx, name, true, opts)
+}
+
+// Unpin removes the skill from the pins file in one commit
+// (Skill-Action: unpin). A skill that is no longer in the library can
+// still be unpinned.
+func (l *Library) Unpin(ctx context.Context, name string, opts MetaOptions) (*MetaResult, error) {
+	return l.setPinned(ctx, name, false, opts)
+}
+
+func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts MetaOptions) (*MetaResult, error) {
+	action := ActionUnpin
+	if pin {
+		action = ActionPin
+	}
+	out := &MetaResult{Action: action}
+	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, DryRun: opts.DryRun}, func(tx *Tx) error {
+		var pins []string
+		if data, err := tx.ReadFile(PinsFile); err == nil {
+			pins = parsePins(data)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		base := path.Base(strings.Trim(name, "/"))
+		si, err := tx.FindSkill(name)
+		switch {
+		case err == nil:
+			base = si.Name
+		case errors.Is(err, ErrNotFound) && !pin && slices.Contains(pins, base):
+			// unpinning a skill that is gone: allowed, cleans the list
+		default:
+			return err
+		}
+		out.Name = base
+		has := slices.Contains(pins, base)
+		if has == pin {
+			out.Message = fmt.Sprintf("skill %s is already %s", base, map[bool]string{true: "pinned", false: "not pinned"}[pin])
+			return nil
+		}
+		if pin {
+			pins = append(pins, base)
+			sort.Strings(pins)
+		} else {
+			pins = slices.DeleteFunc(pins, func(s string) bool { return s == base })
+		}
+		if err := tx.WriteFile(PinsFile, formatPins(pins), false); err != nil {
+			return err
+		}
+		_, err = tx.Commit(metaMessage(action, base, opts))
+		out.Changed = err == nil
+		if pin {
+			out.Message = fmt.Sprintf("pinned %s: it cannot be deleted or archived", base)
+		} else {
+			out.Message = fmt.Sprintf("unpinned %s", base)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Update, out.Commit = res, lastCommit(res)
+	if out.Changed && res.CheckedOut && !opts.DryRun {
+		// Best effort, as all telemetry: the commit already landed.
+		_ = l.Usage().Update(func(recs map[string]*UsageRecord) error {
+			if r, ok := recs[out.Name]; ok {
+				r.Pinned = pin
+			}
+			return nil
+		})
+	}
+	return out, nil
+}
+
+func metaMessage(action, name string, opts MetaOptions) Message {
+	m := Message{Subject: fmt.Sprintf("skill: %s %s", action, name)}
+	m.Add(TrailerAction, action)
+	m.Add(TrailerName, name)
+	opts.Provenance.addTrailers(&m)
+	m.Add(TrailerReason, opts.Reason)
+	return m
+}
+
+// Adopt makes a user-owned skill curator-managed with an empty commit
+// carrying Skill-Action: adopt. Adopting a curator-managed skill changes
+// nothing. Error wraps ErrNotFound for an unknown skill.
+func (l *Library) Adopt(ctx context.Context, name string, opts MetaOptions) (*MetaResult, error) {
+	return l.setOwner(ctx, name, true, opts)
+}
+
+// Disown hands a curator-managed skill back to the user with an empty
+// commit carrying Skill-Action: disown.
+func (l *Library) Disown(ctx context.Context, name string, opts MetaOptions) (*MetaResult, error) {
+	return l.setOwner(ctx, name, false, opts)
+}
+
+func (l *Library) setOwner(ctx context.Context, name string, curator bool, opts MetaOptions) (*MetaResult, error) {
+	action := ActionDisown
+	if curator {
+		action = ActionAdopt
+	}
+	branch := opts.Branch
+	if branch == "" {
+		branch = l.MainBranch()
+	}
+	out := &MetaResult{Action: action}
+	res, err := l.Update(ctx, UpdateOptions{Branch: branch, DryRun: opts.DryRun}, func(tx *Tx) error {
+		si, err := tx.FindSkill(name)
+		if err != nil {
+			return err
+		}
+		out.Name = si.Name
+		// Ownership as of this branch tip; the lock is held, so it
+		// cannot move while we decide.
+		own, err := l.ownersAt(tx.Base())
+		if err != nil {
+			return err
+		}
+		if o, ok := own[si.Dir]; ok && o.CuratorManaged() == curator {
+			out.Message = fmt.Sprintf("skill %s is already %s (%s)", si.Name, o.Owner, o.Reason)
+			return nil
+		}
+		if _, err := tx.commitEmpty(metaMessage(action, si.Name, opts)); err != nil {
+			return err
+		}
+		out.Changed = true
+		if curator {
+			out.Message = fmt.Sprintf("adopted %s: the curator and background reviews may now change it", si.Name)
+		} else {
+			out.Message = fmt.Sprintf("disowned %s: only you change it now", si.Name)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Update, out.Commit = res, lastCommit(res)
+	return out, nil
+}
+
+// commitEmpty records a commit whose tree is the current one: the
+// evidence-only commits of adopt and disown ([Tx.Commit] refuses an
+// unchanged tree).
+func (tx *Tx) commitEmpty(msg Message) (plumbing.Hash, error) {
+	if len(tx.changes) > 0 || tx.tip.IsZero() {
+		return tx.Commit(msg)
+	}
+	author, committer, err := tx.l.signatures()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	parents := append([]plumbing.Hash{tx.tip}, tx.extra...)
+	h, err := tx.store.put(plumbing.CommitObject, encodeCommit(tx.tree, parents, author, committer, msg.String()))
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	tx.tip = h
+	tx.extra = nil
+	tx.commits = append(tx.commits, h)
+	return h, nil
+}
+
+// MoveOptions configures [Library.MoveSkill].
+type MoveOptions struct {
+	Branch string
+	// Category is the new category folder ("" = the flat layout).
+	Category string
+	// NewName renames the skill ("" = keep the name); SKILL.md's name
+	// field is rewritten to match.
+	NewName    string
+	Provenance Provenance
+	DryRun     bool
+}
+
+// MoveSkill moves a skill to another category and/or renames it, in one
+// commit (Skill-Action: move or rename, Skill-From: the old folder). The
+// skill keeps its history, ownership and pin. Errors: ErrNotFound,
+// ErrExists when the destination is taken, skill.ErrInvalid for a bad
+// name or category.
+func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) (*MetaResult, error) {
+	if err := skill.ValidateCategory(opts.Category); err != nil {
+		return nil, err
+	}
+	if opts.NewName != "" {
+		if err := skill.ValidateName(opts.NewName); err != nil {
+			return nil, err
+		}
+	}
+	out := &MetaResult{}
+	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, DryRun: opts.DryRun}, func(tx *Tx) error {
+		si, err := tx.FindSkill(name)
+		if err != nil {
+			return err
+		}
+		if err := refuseArchived(si); err != nil {
+			return err
+		}
+		newName := si.Name
+		if opts.NewName != "" {
+			newName = opts.NewName
+		}
+		to := path.Join(opts.Category, newName)
+		if to == si.Dir {
+			return fmt.Errorf("skill %q is already at %s: %w", si.Name, to, ErrExists)
+		}
+		if newName != si.Name {
+			if other, err := tx.FindSkill(newName); err == nil {
+				return fmt.Errorf("a skill named %q already exists at %s: %w", newName, other.Dir, ErrExists)
+			}
+		}
+		if err := tx.Move(si.Dir, to); err != nil {
+			return err
+		}
+		action := ActionMove
+		if newName != si.Name {
+			action = ActionRename
+			md := to + "/" + skill.FileName
+			data, err := tx.ReadFile(md)
+			if err != nil {
+				return err
+			}
+			if renamed, ok := renameFrontmatter(data, si.Name, newName); ok {
+				if err := tx.WriteFile(md, renamed, false); err != nil {
+					return err
+				}
+			}
+			if tx.IsPinned(si.Name) {
+				pins, _ := tx.ReadFile(PinsFile)
+				list := slices.DeleteFunc(parsePins(pins), func(s string) bool { return s == si.Name })
+				list = append(list, newName)
+				sort.Strings(list)
+				if err := tx.WriteFile(PinsFile, formatPins(list), false); err != nil {
+					return err
+				}
+			}
+		}
+		out.Name, out.Action = newName, action
+		m := Message{Subject: fmt.Sprintf("skill: %s %s to %s", action, si.Dir, to)}
+		m.Add(TrailerAction, action)
+		m.Add(TrailerName, newName)
+		opts.Provenance.addTrailers(&m)
+		m.Add(TrailerFrom, si.Dir)
+		if _, err := tx.Commit(m); err != nil {
+			return err
+		}
+		out.Changed = true
+		out.Message = fmt.Sprintf("moved %s to %s", si.Dir, to)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Update, out.Commit = res, lastCommit(res)
+	return out, nil
+}
+
+// renameFrontmatter rewrites the "name:" line of SKILL.md's frontmatter
+// when it holds old; other lines are kept byte for byte.
+func renameFrontmatter(data []byte, old, new string) ([]byte, bool) {
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "---" {
+		return nil, false
+	}
+	for i := 1; i < len(lines); i++ {
+		t := strings.TrimRight(lines[i], "\r\n")
+		if strings.TrimSpace(t) == "---" {
+			break
+		}
+		key, val, ok := strings.Cut(t, ":")
+		if !ok || key != "name" {
+			continue
+		}
+		v := strings.Trim(strings.TrimSpace(val), `"'`)
+		if v != old {
+			return nil, false
+		}
+		lines[i] = "name: " + new + lines[i][len(t):]
+		return []byte(strings.Join(lines, "")), true
+	}
+	return nil, false
+}
+
+// refusePinned is the reference's pinned guard for delete (and the
+// archive an autonomous delete becomes): a pinned skill stays; patches and
+// edits are allowed.
+func refusePinned(tx *Tx, si SkillInfo) error {
+	if tx.IsPinned(si.Name) {
+		return refusedf("skill %q is pinned and cannot be deleted or archived; patches and edits are allowed; run 'skillrepo skill unpin %s' first", si.Name, si.Name)
+	}
+	return nil
+}
+
+// lastCommit is the newest commit an update made (zero: none).
+func lastCommit(res *UpdateResult) plumbing.Hash {
+	if res == nil || len(res.Commits) == 0 {
+		return plumbing.ZeroHash
+	}
+	return res.Commits[len(res.Commits)-1]
+}
