@@ -40,10 +40,48 @@ type Ownership interface {
 	Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*skillrepo.UsageRecord) (map[string]Owner, error)
 }
 
-// UsageOwnership is the reference's rule, read from the usage sidecar: a
-// skill is curator-managed when its record says created_by "agent" (or the
-// legacy agent_created), pinned when the record says pinned. It stands in
-// until ownership is read from history.
+// HistoryOwnership reads ownership from history (skillrepo.Library.OwnersAt:
+// who created the skill, adopt and disown, following moves) and pins from
+// the tracked pin list at the same commit. A skill the usage sidecar marks
+// pinned (a Hermes agent pins there) counts as pinned too: pins only ever
+// protect.
+type HistoryOwnership struct {
+	Lib *skillrepo.Library
+}
+
+// Owners implements [Ownership].
+func (h HistoryOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*skillrepo.UsageRecord) (map[string]Owner, error) {
+	rev := snap.Commit().String()
+	if snap.Commit().IsZero() {
+		return map[string]Owner{}, nil
+	}
+	owners, err := h.Lib.OwnersAt(rev)
+	if err != nil {
+		return nil, err
+	}
+	pins, err := h.Lib.Pins(rev)
+	if err != nil {
+		return nil, err
+	}
+	pinned := make(map[string]bool, len(pins))
+	for _, p := range pins {
+		pinned[p] = true
+	}
+	out := make(map[string]Owner, len(skills))
+	for _, si := range skills {
+		o := Owner{Managed: owners[si.Dir].CuratorManaged(), Pinned: pinned[si.Name]}
+		if r, ok := usage[si.Name]; ok && r.Pinned {
+			o.Pinned = true
+		}
+		out[si.Dir] = o
+	}
+	return out, nil
+}
+
+// UsageOwnership is the reference's rule, read from the usage sidecar
+// alone: curator-managed when the record says created_by "agent" (or the
+// legacy agent_created), pinned when it says pinned. For libraries whose
+// history carries no provenance, and for tests.
 type UsageOwnership struct{}
 
 // Owners implements [Ownership].
@@ -62,7 +100,7 @@ func (UsageOwnership) Owners(_ *skillrepo.Snapshot, skills []skillrepo.SkillInfo
 type Curator struct {
 	Lib    *skillrepo.Library
 	Now    func() time.Time
-	Owners Ownership // nil: UsageOwnership
+	Owners Ownership // nil: HistoryOwnership
 }
 
 // source is everything deciding reads. None of its methods writes, and a
@@ -109,7 +147,7 @@ func (c *Curator) ownership() Ownership {
 	if c.Owners != nil {
 		return c.Owners
 	}
-	return UsageOwnership{}
+	return HistoryOwnership{Lib: c.Lib}
 }
 
 // ScheduleOf is the library's schedule from its config.

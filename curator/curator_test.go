@@ -558,3 +558,36 @@ func TestStatus(t *testing.T) {
 		t.Errorf("next = %v due %v", st.NextRunAt, st.Due)
 	}
 }
+
+func TestHistoryOwnership(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	c := &Curator{Lib: f.lib, Now: func() time.Time { return f.now }} // ownership from history
+	plan := func() []string {
+		t.Helper()
+		out, err := c.Run(ctx, RunOptions{DryRun: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return actions(out.Run)
+	}
+	// The import named the sidecar's agent-made skills; fresh has no
+	// record, so history says user-owned and it is not even seeded.
+	if got := strings.Join(plan(), " "); got != "alpha:active->archived beta:active->stale gamma:stale->active" {
+		t.Errorf("plan from history = %s", got)
+	}
+	// A tracked pin and a disown take skills out of the curator's hands.
+	if _, err := f.lib.Pin(ctx, "beta", skillrepo.MetaOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.lib.Disown(ctx, "alpha", skillrepo.MetaOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(plan(), " "); got != "gamma:stale->active" {
+		t.Errorf("plan after pin and disown = %s", got)
+	}
+	// A pinned skill is refused by hand too.
+	if _, err := c.Archive(ctx, "beta", "", false); !errors.Is(err, skillrepo.ErrRefused) {
+		t.Errorf("archive of a pinned skill: %v", err)
+	}
+}

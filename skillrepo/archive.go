@@ -418,8 +418,9 @@ type ArchiveResult struct {
 
 // Archive moves one skill to .archive/<name>/ (suffix -YYYYMMDDHHMMSS when
 // taken) as one commit with Skill-Action archive and Skill-From naming the
-// folder it left, and records the state in the usage sidecar. Errors wrap
-// ErrNotFound, ErrExists (already archived) and those of [Library.Update].
+// folder it left, and records the state in the usage sidecar. A pinned
+// skill is refused. Errors wrap ErrNotFound, ErrExists (already
+// archived), ErrRefused (pinned) and those of [Library.Update].
 func (l *Library) Archive(ctx context.Context, opts ArchiveOptions) (*ArchiveResult, error) {
 	prov := opts.Provenance
 	if prov.Origin == "" {
@@ -429,6 +430,9 @@ func (l *Library) Archive(ctx context.Context, opts ArchiveOptions) (*ArchiveRes
 	res, err := l.Update(ctx, UpdateOptions{DryRun: opts.DryRun}, func(tx *Tx) error {
 		si, err := tx.FindSkill(opts.Name)
 		if err != nil {
+			return err
+		}
+		if err := refusePinned(tx, si); err != nil { // pins.go
 			return err
 		}
 		to, err := ArchiveSkill(tx, si)

@@ -23,12 +23,13 @@ func main() {
 	commits := flag.Int("commits", 2000, "number of commits, the import included")
 	layout := flag.String("layout", "category", "flat (<name>/SKILL.md) or category (<cat>/<name>/SKILL.md, 100 per category)")
 	seed := flag.Int64("seed", 1, "random seed")
+	agent := flag.Bool("agent", false, "the import names every skill agent-made (Skill-Imported-Agent), so all are curator-managed")
 	flag.Parse()
 	if *out == "" || (*layout != "flat" && *layout != "category") {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := generate(*out, *skills, *commits, *layout, *seed); err != nil {
+	if err := generate(*out, *skills, *commits, *layout, *seed, *agent); err != nil {
 		fmt.Fprintln(os.Stderr, "genrepo:", err)
 		os.Exit(1)
 	}
@@ -55,7 +56,7 @@ func skillMD(i, rev int) string {
 	return b.String()
 }
 
-func generate(out string, nSkills, nCommits int, layout string, seed int64) error {
+func generate(out string, nSkills, nCommits int, layout string, seed int64, agent bool) error {
 	if _, err := os.Stat(out); err == nil {
 		return fmt.Errorf("%s exists", out)
 	}
@@ -86,7 +87,15 @@ func generate(out string, nSkills, nCommits int, layout string, seed int64) erro
 		}
 		when += 60
 	}
-	commit(fmt.Sprintf("import: %d skills into skillrepo\n\nSkill-Action: import\nSkill-Origin: import\n", nSkills), 1)
+	importMsg := fmt.Sprintf("import: %d skills into skillrepo\n\nSkill-Action: import\nSkill-Origin: import\n", nSkills)
+	if agent {
+		var b strings.Builder
+		for i := 0; i < nSkills; i++ {
+			fmt.Fprintf(&b, "Skill-Imported-Agent: skill-%05d\n", i)
+		}
+		importMsg += b.String()
+	}
+	commit(importMsg, 1)
 	fmt.Fprintf(w, "M 100644 inline .skillrepo/config.yaml\n")
 	data("version: 1\nmain_branch: main\n")
 	fmt.Fprintf(w, "M 100644 inline .gitignore\n")

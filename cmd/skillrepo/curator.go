@@ -41,11 +41,12 @@ func newCurator(f *factory) (*curator.Curator, error) {
 	return &curator.Curator{Lib: lib, Now: f.Now}, nil
 }
 
-// newDryRunCurator opens the library without finishing an interrupted
-// earlier write (recovery removes temp files and takes the lock, and a dry
-// run must leave every byte as it was). The caller calls done.
+// newDryRunCurator opens the library read-only: no recovery of an
+// interrupted earlier write (it removes temp files and takes the lock) and
+// no history or owners cache written, since a dry run must leave every
+// byte as it was. The caller calls done.
 func newDryRunCurator(f *factory) (c *curator.Curator, done func(), err error) {
-	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, SkipRecovery: true})
+	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true})
 	if err != nil {
 		return nil, nil, err
 	}
