@@ -604,7 +604,7 @@ const ActionMerge = "merge"
 
 func mergeMessage(run *Run, cs []Change, commits int) skillrepo.Message {
 	m := skillrepo.Message{
-		Subject: fmt.Sprintf("curator: run %s, archive %d skills", run.ID, len(cs)),
+		Subject: fmt.Sprintf("curator: run %s, archive %s", run.ID, skillsText(len(cs))),
 		Body: fmt.Sprintf("Merge branch %s%s (%d commits).\n\n%s", BranchPrefix, run.ID, commits, run.Summary) +
 			"\n\nUndo with: skillrepo curator rollback " + run.ID,
 	}
@@ -649,3 +649,10 @@ func (e *ConflictError) Is(target error) bool { return target == skillrepo.ErrCo
 
 // Hint says how to go on.
 func (e *ConflictError) Hint() string { return e.Advice }
+
+func skillsText(n int) string {
+	if n == 1 {
+		return "1 skill"
+	}
+	return fmt.Sprintf("%d skills", n)
+}

@@ -177,7 +177,7 @@ func (c *Curator) revertMoves(ctx context.Context, id string, merge skillrepo.Ha
 			return err
 		}
 		m := skillrepo.Message{
-			Subject: fmt.Sprintf("curator: roll back run %s, restore %d skills", id, len(moves)),
+			Subject: fmt.Sprintf("curator: roll back run %s, restore %s", id, skillsText(len(moves))),
 			Body:    fmt.Sprintf("Undo curator run %s (merge %s); later commits are kept.", id, short(merge.String())),
 		}
 		m.Add(skillrepo.TrailerAction, ActionRollback)
