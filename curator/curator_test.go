@@ -591,3 +591,31 @@ func TestHistoryOwnership(t *testing.T) {
 		t.Errorf("archive of a pinned skill: %v", err)
 	}
 }
+
+func TestRunRefusesToArchiveOverAnUncommittedEdit(t *testing.T) {
+	f := newFixture(t)
+	c := f.curator()
+	edited := filepath.Join(f.lib.Root, "alpha/SKILL.md")
+	if err := os.WriteFile(edited, []byte(skillMD("alpha")+"my note\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tip := f.git("rev-parse", "main")
+	usage, _ := os.ReadFile(filepath.Join(f.lib.Root, ".usage.json"))
+	_, err := c.Run(context.Background(), RunOptions{})
+	var dirty *skillrepo.DirtyError
+	if !errors.As(err, &dirty) || !errors.Is(err, skillrepo.ErrConflict) {
+		t.Fatalf("run over a dirty skill: %v", err)
+	}
+	if f.git("rev-parse", "main") != tip || f.git("branch", "--list", "curator/*") != "" || f.git("for-each-ref", RefPrefix) != "" {
+		t.Error("a refused run left a commit, a branch or a ref")
+	}
+	if after, _ := os.ReadFile(filepath.Join(f.lib.Root, ".usage.json")); string(after) != string(usage) {
+		t.Error("a refused run changed the sidecar")
+	}
+	if b, _ := os.ReadFile(edited); !strings.Contains(string(b), "my note") {
+		t.Error("the edit was lost")
+	}
+	if st, _ := NewStore(f.lib.StateDir()).Load(); st.RunCount != 0 {
+		t.Errorf("a refused run counted: %+v", st)
+	}
+}
