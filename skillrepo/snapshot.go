@@ -183,10 +183,10 @@ func hasSkillFile(entries []treeEntry) bool {
 // FindSkill looks a skill up by name ("name" or "category/name"); active
 // skills win over archived ones. Error wraps ErrNotFound.
 func (s *Snapshot) FindSkill(name string) (SkillInfo, error) {
-	return findSkill(s.l, s.store, s.tree, name, func() ([]SkillInfo, error) { return s.Skills() })
+	return findSkill(s.l, s.store, s.tree, name)
 }
 
-func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string, _ func() ([]SkillInfo, error)) (SkillInfo, error) {
+func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string) (SkillInfo, error) {
 	name = strings.Trim(name, "/")
 	if name == "" {
 		return SkillInfo{}, fmt.Errorf("skill name is required")
@@ -322,7 +322,7 @@ func (tx *Tx) FindSkill(name string) (SkillInfo, error) {
 			}
 		}
 	}
-	si, err := findSkill(tx.l, tx.store, tx.tree, name, func() ([]SkillInfo, error) { return discoverSkills(tx.store, tx.tree) })
+	si, err := findSkill(tx.l, tx.store, tx.tree, name)
 	if err == nil && len(tx.changes) > 0 && !tx.Exists(si.Dir+"/"+skill.FileName) {
 		return SkillInfo{}, fmt.Errorf("skill %q: %w", name, ErrNotFound)
 	}

@@ -232,12 +232,12 @@ func (u *Usage) write(recs map[string]*UsageRecord) error {
 		return fmt.Errorf("write %s: %w", UsageFile, err)
 	}
 	tmp := f.Name()
+	// Replaced by rename, never torn; not fsynced: this is telemetry (the
+	// reference does not sync it either), and a power loss may cost the
+	// last bump, never the file.
 	_, err = f.Write(append(b, '\n'))
 	if err == nil {
 		err = f.Chmod(0o600)
-	}
-	if err == nil {
-		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
