@@ -7,14 +7,14 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/bench/genlib"
 )
 
 func main() {
@@ -57,36 +57,12 @@ func skillMD(i, rev int) string {
 }
 
 func generate(out string, nSkills, nCommits int, layout string, seed int64, agent bool) error {
-	if _, err := os.Stat(out); err == nil {
-		return fmt.Errorf("%s exists", out)
-	}
-	if err := run("", "git", "init", "-q", "-b", "main", out); err != nil {
-		return err
-	}
-	cmd := exec.Command("git", "fast-import", "--quiet")
-	cmd.Dir = out
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
+	fi, err := genlib.NewFastImport(out)
 	if err != nil {
 		return err
 	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(stdin, 1<<20)
 	rng := rand.New(rand.NewSource(seed))
 	revs := make([]int, nSkills)
-	when := int64(1764000000)
-	data := func(s string) { fmt.Fprintf(w, "data %d\n%s\n", len(s), s) }
-	commit := func(msg string, mark int) {
-		fmt.Fprintf(w, "commit refs/heads/main\nmark :%d\n", mark)
-		fmt.Fprintf(w, "author Bench <bench@example.com> %d +0000\ncommitter Bench <bench@example.com> %d +0000\n", when, when)
-		data(msg)
-		if mark > 1 {
-			fmt.Fprintf(w, "from :%d\n", mark-1)
-		}
-		when += 60
-	}
 	importMsg := fmt.Sprintf("import: %d skills into skillrepo\n\nSkill-Action: import\nSkill-Origin: import\n", nSkills)
 	if agent {
 		var b strings.Builder
@@ -95,17 +71,13 @@ func generate(out string, nSkills, nCommits int, layout string, seed int64, agen
 		}
 		importMsg += b.String()
 	}
-	commit(importMsg, 1)
-	fmt.Fprintf(w, "M 100644 inline .skillrepo/config.yaml\n")
-	data("version: 1\nmain_branch: main\n")
-	fmt.Fprintf(w, "M 100644 inline .gitignore\n")
-	data("/.usage.json\n/.usage.json.*\n")
+	tip := fi.Commit("refs/heads/main", importMsg)
+	fi.File(".skillrepo/config.yaml", "version: 1\nmain_branch: main\n")
+	fi.File(".gitignore", "/.usage.json\n/.usage.json.*\n")
 	for i := 0; i < nSkills; i++ {
-		fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", skillDir(i, layout))
-		data(skillMD(i, 0))
+		fi.File(skillDir(i, layout)+"/SKILL.md", skillMD(i, 0))
 		if i%10 == 0 {
-			fmt.Fprintf(w, "M 100644 inline %s/references/notes.md\n", skillDir(i, layout))
-			data(fmt.Sprintf("# Notes for skill %d\n\nDetails.\n", i))
+			fi.File(skillDir(i, layout)+"/references/notes.md", fmt.Sprintf("# Notes for skill %d\n\nDetails.\n", i))
 		}
 	}
 	origins := []string{"background-review", "user", "foreground", "curator"}
@@ -113,34 +85,13 @@ func generate(out string, nSkills, nCommits int, layout string, seed int64, agen
 		i := rng.Intn(nSkills)
 		revs[i]++
 		origin := origins[rng.Intn(len(origins))]
-		commit(fmt.Sprintf("skill: patch skill-%05d\n\nSkill-Action: patch\nSkill-Name: skill-%05d\nSkill-Origin: %s\n", i, i, origin), c)
-		fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", skillDir(i, layout))
-		data(skillMD(i, revs[i]))
+		tip = fi.Commit("refs/heads/main", fmt.Sprintf("skill: patch skill-%05d\n\nSkill-Action: patch\nSkill-Name: skill-%05d\nSkill-Origin: %s\n", i, i, origin), tip)
+		fi.File(skillDir(i, layout)+"/SKILL.md", skillMD(i, revs[i]))
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("fast-import: %w", err)
-	}
-	if err := run(out, "git", "checkout", "-q", "-f", "main"); err != nil {
-		return err
-	}
-	if err := run(out, "git", "repack", "-adq"); err != nil {
+	if err := fi.Finish(); err != nil {
 		return err
 	}
 	abs, _ := filepath.Abs(out)
 	fmt.Printf("%s: %d skills (%s layout), %d commits\n", abs, nSkills, layout, nCommits)
-	return nil
-}
-
-func run(dir string, name string, args ...string) error {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
-	}
 	return nil
 }
