@@ -53,11 +53,17 @@ for i in $(seq 1 "$runs"); do
 done
 git_mem=$( (cd "$lib" && export GIT_INDEX_FILE="$work/tmp2.index"; /usr/bin/time -f %M git read-tree HEAD) 2>&1 | tail -1)
 
+# CPU time (user + system) per run, from one timed loop of each: less
+# sensitive than wall time to other load on the machine.
+cpu_loop() { /usr/bin/time -f "%U %S" -o "$work/cpu" bash -c "$1" >/dev/null 2>&1; tail -1 "$work/cpu" | awk -v n="$runs" '{printf "%.1f", ($1+$2)*1000/n}'; }
+sr_cpu=$(cpu_loop "for i in \$(seq 1 $runs); do if [ \$((i % 2)) = 1 ]; then o='Step 1 of'; n='Step one of'; else o='Step one of'; n='Step 1 of'; fi; '$work/skillrepo' -C '$lib' skill patch skill-04242 --old \"\$o\" --new \"\$n\"; done")
+git_cpu=$(cpu_loop "cd '$lib'; for i in \$(seq 1 $runs); do parent=\$(git rev-parse refs/heads/main); blob=\$(git cat-file blob \$parent:$path | sed 's/Step 4 of/Step four \$i of/' | git hash-object -w --stdin); export GIT_INDEX_FILE='$work/cpu.index'; git read-tree \$parent; git update-index --cacheinfo 100644,\$blob,$path; tree=\$(git write-tree); c=\$(echo m | git commit-tree \$tree -p \$parent); git update-ref refs/heads/main \$c \$parent; rm -f \$GIT_INDEX_FILE; done")
+
 sr=$(stats < "$work/sr.times")
 gt=$(stats < "$work/git.times")
 sr_med=$(sort -n "$work/sr.times" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
 gt_med=$(sort -n "$work/git.times" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
 echo "layout=$layout skills=10000 commits=2000 runs=$runs"
-echo "skillrepo skill patch (whole process): $sr  peak RSS ${sr_mem} KiB"
-echo "git plumbing (7 processes):            $gt  (read-tree peak RSS ${git_mem} KiB)"
-awk -v a="$sr_med" -v b="$gt_med" 'BEGIN {printf "ratio skillrepo/git: %.2f\n", a/b}'
+echo "skillrepo skill patch (whole process): wall $sr  cpu ${sr_cpu} ms  peak RSS ${sr_mem} KiB"
+echo "git plumbing (7 processes):            wall $gt  cpu ${git_cpu} ms  (read-tree peak RSS ${git_mem} KiB)"
+awk -v a="$sr_med" -v b="$gt_med" -v c="$sr_cpu" -v d="$git_cpu" 'BEGIN {printf "ratio skillrepo/git: wall %.2f  cpu %.2f\n", a/b, c/d}'

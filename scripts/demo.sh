@@ -24,9 +24,7 @@ run skill create flaky-tests --category testing --content-file "$work/SKILL.md"
 run skill patch flaky-tests --old "20 times" --new "50 times" --origin background-review --review-id r-demo-1 --model demo-model
 run skill list
 run skill view flaky-tests
-if "$bin" skill --help | grep -q "^  log "; then
-  run skill log flaky-tests
-else
-  printf '\n$ git log\n'; git -C "$lib" log --format='%h %s%n    %(trailers:key=Skill-Origin,valueonly,separator=%x2C)' 
-fi
+run skill log flaky-tests
+run skill blame flaky-tests
+run lint
 printf '\nThe library is in %s; try: %s -C %s --help\n' "$lib" "$bin" "$lib"

@@ -143,7 +143,7 @@ func (h *historyIndex) done() {
 // costs the next command time, so errors are returned for the caller to
 // ignore.
 func (h *historyIndex) save() error {
-	if !h.dirty {
+	if !h.dirty || h.l.readOnly {
 		return nil
 	}
 	p := h.l.historyCachePath()

@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -246,10 +245,6 @@ func newIndexEntry(name string, h plumbing.Hash, mode filemode.FileMode, fi os.F
 	mt := fi.ModTime()
 	e.MtimeS, e.MtimeN = uint32(mt.Unix()), uint32(mt.Nanosecond())
 	e.Size = uint32(fi.Size())
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		e.CtimeS, e.CtimeN = uint32(st.Ctim.Sec), uint32(st.Ctim.Nsec)
-		e.Dev, e.Ino = uint32(st.Dev), uint32(st.Ino)
-		e.UID, e.GID = st.Uid, st.Gid
-	}
+	fillPlatformStat(e, fi)
 	return e
 }

@@ -104,6 +104,9 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	}
 	l.Config.MainBranch = branch
 	res.AgentSkills = agentSkillsFromUsage(l)
+	if err := seedPinsFromUsage(l); err != nil {
+		return nil, err
+	}
 	var files int
 	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, recordsWorktree: true}, func(tx *Tx) error {
 		d, err := l.worktreeDelta(tx.store, tx.tree)
@@ -239,4 +242,32 @@ func agentSkillsFromUsage(l *Library) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// seedPinsFromUsage writes .skillrepo/pins from the records a Hermes
+// .usage.json marks pinned, when the library has no pins file yet, so
+// the import commit carries the pins (they are tracked from then on).
+func seedPinsFromUsage(l *Library) error {
+	p := filepath.Join(l.Root, filepath.FromSlash(PinsFile))
+	if _, err := os.Stat(p); err == nil {
+		return nil
+	}
+	recs, err := l.Usage().Load()
+	if err != nil {
+		return nil // telemetry never blocks an import
+	}
+	var pinned []string
+	for name, r := range recs {
+		if r.Pinned {
+			pinned = append(pinned, name)
+		}
+	}
+	if len(pinned) == 0 {
+		return nil
+	}
+	sort.Strings(pinned)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, formatPins(pinned), 0o644)
 }

@@ -39,6 +39,9 @@ type Library struct {
 	indexNames []string
 	indexCache *indexCache
 
+	// readOnly: write no cache (OpenOptions.ReadOnly).
+	readOnly bool
+
 	// testOnlyCrashAt stops a write at this step (see testOnlyCrash).
 	testOnlyCrashAt string
 }
@@ -52,6 +55,11 @@ type OpenOptions struct {
 	// SkipRecovery opens without completing an interrupted write (for
 	// read-only inspection of a broken library).
 	SkipRecovery bool
+	// ReadOnly opens for a dry run: no recovery and no cache written
+	// (history, owners), so nothing under the library changes. Writes
+	// through the library are still possible; the caller does not make
+	// them.
+	ReadOnly bool
 }
 
 func (o *OpenOptions) fill() {
@@ -91,7 +99,7 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !opts.SkipRecovery {
+	if !opts.SkipRecovery && !opts.ReadOnly {
 		if err := l.recoverIfNeeded(context.Background()); err != nil {
 			l.Close()
 			return nil, err
@@ -125,7 +133,7 @@ func openAt(root string, opts OpenOptions) (*Library, error) {
 		Root: root, GitDir: gitDir, Config: cfg,
 		repo: repo, storage: st,
 		getenv: opts.Getenv, clock: opts.Now, lockTimeout: opts.LockTimeout,
-		command: commandLine(),
+		command: commandLine(), readOnly: opts.ReadOnly,
 	}, nil
 }
 

@@ -240,6 +240,9 @@ func (l *Library) ownersAt(tip plumbing.Hash) (map[string]Ownership, error) {
 			entries = append(entries, e)
 		}
 	}
+	if l.readOnly {
+		return out, nil
+	}
 	if err := os.MkdirAll(filepath.Dir(l.ownersCachePath()), 0o755); err == nil {
 		_ = writeFileAtomic(l.ownersCachePath(), encodeOwners(entries)) // a cache: failing costs time only
 	}

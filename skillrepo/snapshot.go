@@ -183,10 +183,10 @@ func hasSkillFile(entries []treeEntry) bool {
 // FindSkill looks a skill up by name ("name" or "category/name"); active
 // skills win over archived ones. Error wraps ErrNotFound.
 func (s *Snapshot) FindSkill(name string) (SkillInfo, error) {
-	return findSkill(s.l, s.store, s.tree, name, func() ([]SkillInfo, error) { return s.Skills() })
+	return findSkill(s.l, s.store, s.tree, name)
 }
 
-func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string, _ func() ([]SkillInfo, error)) (SkillInfo, error) {
+func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string) (SkillInfo, error) {
 	name = strings.Trim(name, "/")
 	if name == "" {
 		return SkillInfo{}, fmt.Errorf("skill name is required")
@@ -195,17 +195,9 @@ func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string, 
 		h, _ := l.lookupPath(store, tree, dir+"/"+skill.FileName)
 		return !h.IsZero()
 	}
-	info := func(dir string) SkillInfo {
-		si := SkillInfo{Name: path.Base(dir), Dir: dir, Category: strings.TrimSuffix(strings.TrimSuffix(dir, path.Base(dir)), "/")}
-		if rest, ok := strings.CutPrefix(dir, ArchiveDir+"/"); ok {
-			si.Archived = true
-			si.Category = strings.TrimSuffix(strings.TrimSuffix(rest, si.Name), "/")
-		}
-		return si
-	}
 	// A path: the flat layout, or an exact category/name.
 	if !strings.HasPrefix(name, ".") && isSkill(name) {
-		return info(name), nil
+		return skillInfoAt(name), nil
 	}
 	if strings.Contains(name, "/") {
 		return SkillInfo{}, withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
@@ -214,7 +206,7 @@ func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string, 
 	// the tree, so a stale index can only cost time, never a wrong answer.
 	for _, dir := range l.indexSkillDirs(name) {
 		if !strings.HasPrefix(dir, ArchiveDir+"/") && isSkill(dir) {
-			return info(dir), nil
+			return skillInfoAt(dir), nil
 		}
 	}
 	// Scan the category folders: one tree read per top-level folder.
@@ -269,18 +261,29 @@ func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string, 
 		return SkillInfo{}, err
 	}
 	if found != "" {
-		return info(found), nil
+		return skillInfoAt(found), nil
 	}
 	for _, a := range archived {
 		if path.Base(a) == name {
-			return info(a), nil
+			return skillInfoAt(a), nil
 		}
 	}
 	if len(archived) > 0 {
 		sort.Strings(archived)
-		return info(archived[len(archived)-1]), nil
+		return skillInfoAt(archived[len(archived)-1]), nil
 	}
 	return SkillInfo{}, withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+}
+
+// skillInfoAt describes the skill in folder dir (flat, in a category, or
+// archived).
+func skillInfoAt(dir string) SkillInfo {
+	si := SkillInfo{Name: path.Base(dir), Dir: dir, Category: strings.TrimSuffix(strings.TrimSuffix(dir, path.Base(dir)), "/")}
+	if rest, ok := strings.CutPrefix(dir, ArchiveDir+"/"); ok {
+		si.Archived = true
+		si.Category = strings.TrimSuffix(strings.TrimSuffix(rest, si.Name), "/")
+	}
+	return si
 }
 
 // indexSkillDirs returns the folders the index lists a SKILL.md under
@@ -313,16 +316,15 @@ func (tx *Tx) FindSkill(name string) (SkillInfo, error) {
 	if len(tx.changes) > 0 {
 		// Staged changes are not in a tree yet: look them up directly.
 		if tx.Exists(name + "/" + skill.FileName) {
-			return SkillInfo{Name: path.Base(name), Dir: name, Category: strings.TrimSuffix(strings.TrimSuffix(name, path.Base(name)), "/")}, nil
+			return skillInfoAt(name), nil
 		}
 		for p, c := range tx.changes {
 			if !c.del && strings.HasSuffix(p, "/"+name+"/"+skill.FileName) && !strings.HasPrefix(p, ".") {
-				dir := strings.TrimSuffix(p, "/"+skill.FileName)
-				return SkillInfo{Name: name, Dir: dir, Category: path.Dir(dir)}, nil
+				return skillInfoAt(strings.TrimSuffix(p, "/"+skill.FileName)), nil
 			}
 		}
 	}
-	si, err := findSkill(tx.l, tx.store, tx.tree, name, func() ([]SkillInfo, error) { return discoverSkills(tx.store, tx.tree) })
+	si, err := findSkill(tx.l, tx.store, tx.tree, name)
 	if err == nil && len(tx.changes) > 0 && !tx.Exists(si.Dir+"/"+skill.FileName) {
 		return SkillInfo{}, fmt.Errorf("skill %q: %w", name, ErrNotFound)
 	}

@@ -35,19 +35,22 @@ const (
 // the file holds (ISO 8601), so a rewrite changes nothing it did not mean
 // to; use [ParseUsageTime] to read them.
 type UsageRecord struct {
+	// Fields are in key order, so a record without extra keys marshals
+	// sorted (as the reference's json.dump(sort_keys=True) writes) in one
+	// pass.
+	ArchivedAt                *string `json:"archived_at"`
+	CreatedAt                 *string `json:"created_at"`
 	CreatedBy                 *string `json:"created_by"`
-	UseCount                  int     `json:"use_count"`
-	ViewCount                 int     `json:"view_count"`
-	PatchCount                int     `json:"patch_count"`
-	PatchGeneration           int     `json:"patch_generation"`
+	LastPatchedAt             *string `json:"last_patched_at"`
 	LastReusedPatchGeneration int     `json:"last_reused_patch_generation"`
 	LastUsedAt                *string `json:"last_used_at"`
 	LastViewedAt              *string `json:"last_viewed_at"`
-	LastPatchedAt             *string `json:"last_patched_at"`
-	CreatedAt                 *string `json:"created_at"`
-	State                     string  `json:"state"`
+	PatchCount                int     `json:"patch_count"`
+	PatchGeneration           int     `json:"patch_generation"`
 	Pinned                    bool    `json:"pinned"`
-	ArchivedAt                *string `json:"archived_at"`
+	State                     string  `json:"state"`
+	UseCount                  int     `json:"use_count"`
+	ViewCount                 int     `json:"view_count"`
 
 	// Extra holds keys this version does not know (sync, agent_created,
 	// newer fields), written back unchanged.
@@ -91,8 +94,8 @@ func (r *UsageRecord) UnmarshalJSON(b []byte) error {
 func (r UsageRecord) MarshalJSON() ([]byte, error) {
 	type plain UsageRecord
 	b, err := json.Marshal(plain(r))
-	if err != nil {
-		return nil, err
+	if err != nil || len(r.Extra) == 0 {
+		return b, err
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
@@ -232,12 +235,12 @@ func (u *Usage) write(recs map[string]*UsageRecord) error {
 		return fmt.Errorf("write %s: %w", UsageFile, err)
 	}
 	tmp := f.Name()
+	// Replaced by rename, never torn; not fsynced: this is telemetry (the
+	// reference does not sync it either), and a power loss may cost the
+	// last bump, never the file.
 	_, err = f.Write(append(b, '\n'))
 	if err == nil {
 		err = f.Chmod(0o600)
-	}
-	if err == nil {
-		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

@@ -201,6 +201,7 @@ func (u *worktreeUpdate) apply() error {
 	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
 		return err
 	}
+	u.renameMoves() // moved files: rename, no rewrite (worktree_moves.go)
 	for _, p := range u.paths {
 		if u.skipped[p] || u.same[p] {
 			continue

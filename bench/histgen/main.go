@@ -13,12 +13,10 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path"
 	"strings"
 
@@ -67,43 +65,12 @@ var models = []string{"qwen3-32b", "llama-3.3-70b", "gpt-4.1-mini"}
 
 func generate(out string, o genlib.Options, nCommits int) error {
 	nSkills := o.Skills
-	if _, err := os.Stat(out); err == nil {
-		return fmt.Errorf("%s exists", out)
-	}
-	if err := run("", "git", "init", "-q", "-b", "main", out); err != nil {
-		return err
-	}
-	cmd := exec.Command("git", "fast-import", "--quiet")
-	cmd.Dir = out
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
+	fi, err := genlib.NewFastImport(out)
 	if err != nil {
 		return err
 	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(stdin, 1<<20)
 	rng := rand.New(rand.NewSource(o.Seed))
-	when := int64(1764000000)
-	mark := 0
-	data := func(s string) { fmt.Fprintf(w, "data %d\n%s\n", len(s), s) }
-	// commit starts a commit on ref with parents; the file commands follow.
-	commit := func(ref, msg string, parents ...int) int {
-		mark++
-		fmt.Fprintf(w, "commit %s\nmark :%d\n", ref, mark)
-		fmt.Fprintf(w, "author Bench <bench@example.com> %d +0000\ncommitter Bench <bench@example.com> %d +0000\n", when, when)
-		data(msg)
-		for i, p := range parents {
-			if i == 0 {
-				fmt.Fprintf(w, "from :%d\n", p)
-			} else {
-				fmt.Fprintf(w, "merge :%d\n", p)
-			}
-		}
-		when += 60
-		return mark
-	}
+	commit := fi.Commit
 	trailers := func(action, name, origin string, n int) string {
 		s := fmt.Sprintf("Skill-Action: %s\nSkill-Name: %s\nSkill-Origin: %s\n", action, name, origin)
 		if origin == "background-review" || origin == "curator" {
@@ -123,8 +90,7 @@ func generate(out string, o genlib.Options, nCommits int) error {
 		msg += fmt.Sprintf("Skill-Imported-Agent: skill-%05d\n", i)
 	}
 	tip := commit("refs/heads/main", msg)
-	fmt.Fprintf(w, "M 100644 inline .gitignore\n")
-	data("/.usage.json\n/.usage.json.*\n")
+	fi.File(".gitignore", "/.usage.json\n/.usage.json.*\n")
 	skillMD := make([]string, nSkills) // current SKILL.md of each skill
 	if err := genlib.Files(o, func(f genlib.File) error {
 		if strings.HasSuffix(f.Path, "/SKILL.md") {
@@ -133,14 +99,12 @@ func generate(out string, o genlib.Options, nCommits int) error {
 				skillMD[i] = string(f.Data)
 			}
 		}
-		fmt.Fprintf(w, "M 100644 inline %s\n", f.Path)
-		data(string(f.Data))
+		fi.File(f.Path, string(f.Data))
 		return nil
 	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", hotDir)
-	data(h.render())
+	fi.File(hotDir+"/SKILL.md", h.render())
 
 	lessons := make([]int, nSkills)
 	// patchSkill appends a lesson to skill i on main.
@@ -149,16 +113,14 @@ func generate(out string, o genlib.Options, nCommits int) error {
 		skillMD[i] += fmt.Sprintf("- lesson %d learned in commit %d\n", lessons[i], c)
 		name := genlib.SkillName(i)
 		tip = commit("refs/heads/main", fmt.Sprintf("skill: patch %s\n\n%s", name, trailers("patch", name, origin, c)), tip)
-		fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", genlib.SkillDir(i, o))
-		data(skillMD[i])
+		fi.File(genlib.SkillDir(i, o)+"/SKILL.md", skillMD[i])
 	}
 	patchHot := func(ref string, c int, parents ...int) int {
 		k := rng.Intn(len(h.lines))
 		h.lines[k] = fmt.Sprintf("%d. Hot step %d, revised in commit %d.", k+1, k+1, c)
 		origin := origins[rng.Intn(len(origins))]
 		m := commit(ref, fmt.Sprintf("skill: patch %s\n\n%s", h.name, trailers("patch", h.name, origin, c)), parents...)
-		fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", hotDir)
-		data(h.render())
+		fi.File(hotDir+"/SKILL.md", h.render())
 		return m
 	}
 	move := func(to, action, origin string, c int, rename string) {
@@ -167,12 +129,11 @@ func generate(out string, o genlib.Options, nCommits int) error {
 			name = rename
 		}
 		tip = commit("refs/heads/main", fmt.Sprintf("skill: %s %s to %s\n\n%sSkill-From: %s\n", action, hotDir, to, trailers(action, name, origin, c), hotDir), tip)
-		fmt.Fprintf(w, "R %s %s\n", hotDir, to)
+		fi.Rename(hotDir, to)
 		hotDir = to
 		if rename != "" {
 			h.name = rename
-			fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", hotDir)
-			data(h.render())
+			fi.File(hotDir+"/SKILL.md", h.render())
 		}
 	}
 	proposalAt := nCommits * 3 / 4
@@ -195,8 +156,7 @@ func generate(out string, o genlib.Options, nCommits int) error {
 			}
 			patchSkill(1, "user", c)
 			tip = commit("refs/heads/main", "Merge proposal r-9000\n\nApproved-By: Bench <bench@example.com>\n", tip, p)
-			fmt.Fprintf(w, "M 100644 inline %s/SKILL.md\n", hotDir)
-			data(h.render())
+			fi.File(hotDir+"/SKILL.md", h.render())
 			c++
 		case c%10 == 0:
 			tip = patchHot("refs/heads/main", c, tip)
@@ -204,29 +164,9 @@ func generate(out string, o genlib.Options, nCommits int) error {
 			patchSkill(rng.Intn(nSkills), origins[rng.Intn(len(origins))], c)
 		}
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("fast-import: %w", err)
-	}
-	if err := run(out, "git", "checkout", "-q", "-f", "main"); err != nil {
-		return err
-	}
-	if err := run(out, "git", "repack", "-adq"); err != nil {
+	if err := fi.Finish(); err != nil {
 		return err
 	}
 	fmt.Println(hotDir)
-	return nil
-}
-
-func run(dir string, name string, args ...string) error {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
-	}
 	return nil
 }

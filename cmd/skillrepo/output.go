@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 // printJSON writes one JSON document (indented, newline-terminated).
@@ -17,14 +17,14 @@ func printJSON(w io.Writer, v any) error {
 }
 
 // hashString is the full hash, or "" for zero.
-func hashString(h plumbing.Hash) string {
+func hashString(h skillrepo.Hash) string {
 	if h.IsZero() {
 		return ""
 	}
 	return h.String()
 }
 
-func short(h plumbing.Hash) string {
+func short(h skillrepo.Hash) string {
 	if h.IsZero() {
 		return "(none)"
 	}

@@ -143,6 +143,7 @@ archive, restore and rollback are git operations.`,
 		newMemoryCmd(f),
 		newProposalCmd(f), newPushCmd(f), newPullCmd(f),
 		newIndexCmd(f),
+		newCuratorCmd(f),
 	)
 	return cmd
 }

@@ -31,6 +31,7 @@ func newSkillCmd(f *factory) *cobra.Command {
 		newSkillRemoveFileCmd(f),
 		newSkillApplyCmd(f),
 		newSkillLogCmd(f), newSkillBlameCmd(f), newSkillPinCmd(f), newSkillUnpinCmd(f), newSkillAdoptCmd(f), newSkillDisownCmd(f),
+		newSkillArchiveCmd(f), newSkillRestoreCmd(f),
 	)
 	return cmd
 }

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/curator"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+func newCuratorCmd(f *factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "curator <command>",
+		Short: "Age idle agent-made skills: active → stale → archived",
+		Long: `The curator moves curator-managed skills (made by a background review, or
+adopted) through active → stale → archived by how long they went unused,
+viewed or patched. Pinned skills and skills a scheduled job uses are never
+touched, and user-owned skills are never curated. A run is one branch merged
+into the main branch; 'curator rollback RUN' undoes it.`,
+		Example: `  skillrepo curator status
+  skillrepo curator run --dry-run
+  skillrepo curator run --if-due
+  skillrepo curator rollback 20261130-120000`,
+	}
+	cmd.AddCommand(
+		newCuratorStatusCmd(f),
+		newCuratorRunCmd(f),
+		newCuratorPauseCmd(f),
+		newCuratorResumeCmd(f),
+		newCuratorRollbackCmd(f),
+	)
+	return cmd
+}
+
+// newCurator is the curator over the command's library, on the command's
+// clock (--now).
+func newCurator(f *factory) (*curator.Curator, error) {
+	lib, err := f.Library()
+	if err != nil {
+		return nil, err
+	}
+	return &curator.Curator{Lib: lib, Now: f.Now}, nil
+}
+
+// newDryRunCurator opens the library read-only: no recovery of an
+// interrupted earlier write (it removes temp files and takes the lock) and
+// no history or owners cache written, since a dry run must leave every
+// byte as it was. The caller calls done.
+func newDryRunCurator(f *factory) (c *curator.Curator, done func(), err error) {
+	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &curator.Curator{Lib: lib, Now: f.Now}, func() { lib.Close() }, nil
+}
+
+// curatorFor picks the curator for a command that may be a dry run.
+func curatorFor(f *factory, dryRun bool) (*curator.Curator, func(), error) {
+	if dryRun {
+		return newDryRunCurator(f)
+	}
+	c, err := newCurator(f)
+	return c, func() {}, err
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/curator"
+)
+
+func newCuratorStatusCmd(f *factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show the curator's schedule, last run and the library by state",
+		Example: `  skillrepo curator status
+  skillrepo curator status --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := newCurator(f)
+			if err != nil {
+				return err
+			}
+			st, err := c.Status()
+			if err != nil {
+				return err
+			}
+			if f.JSON {
+				return printJSON(f.IO.Out, st)
+			}
+			printCuratorStatus(f, st)
+			return nil
+		},
+	}
+}
+
+func printCuratorStatus(f *factory, st *curator.Status) {
+	w := f.IO.Out
+	state := "enabled"
+	switch {
+	case !st.Enabled:
+		state = "disabled"
+	case st.Paused:
+		state = "paused"
+	}
+	fmt.Fprintf(w, "curator: %s\n", state)
+	if st.LastRunAt == nil {
+		fmt.Fprintln(w, "last run: never (the first scheduled call starts the clock)")
+	} else {
+		id := st.LastRunID
+		if id == "" {
+			id = "seeded"
+		}
+		fmt.Fprintf(w, "last run: %s (%s), %d runs: %s\n", rfc3339(*st.LastRunAt), id, st.RunCount, st.LastRunSummary)
+	}
+	if st.LastReportPath != "" {
+		missing := ""
+		if st.LastReportMissing {
+			missing = " (missing)"
+		}
+		fmt.Fprintf(w, "last report: %s%s\n", st.LastReportPath, missing)
+	}
+	switch {
+	case st.NextRunAt == nil:
+		fmt.Fprintln(w, "next run: not scheduled")
+	case st.Due:
+		fmt.Fprintf(w, "next run: due now (since %s)\n", rfc3339(*st.NextRunAt))
+	default:
+		fmt.Fprintf(w, "next run: %s\n", rfc3339(*st.NextRunAt))
+	}
+	fmt.Fprintf(w, "interval: %dh; stale after %d days, archive after %d days\n", st.IntervalHours, st.Thresholds.StaleAfterDays, st.Thresholds.ArchiveAfterDays)
+	fmt.Fprintf(w, "scheduled skills: %s\n", listOrNone(st.ScheduledSkills))
+	for _, owner := range []string{curator.OwnerCurator, curator.OwnerUser} {
+		var parts []string
+		for _, s := range []curator.State{curator.StateActive, curator.StateStale, curator.StateArchived} {
+			parts = append(parts, fmt.Sprintf("%d %s", st.Counts[owner+"/"+string(s)], s))
+		}
+		label := "curator-managed"
+		if owner == curator.OwnerUser {
+			label = "user-owned"
+		}
+		fmt.Fprintf(w, "%s: %s\n", label, strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(w, "pinned: %s\n", listOrNone(st.Pinned))
+	fmt.Fprintf(w, "least recently active: %s\n", activityList(st.LeastRecentlyActive))
+	fmt.Fprintf(w, "most recently active: %s\n", activityList(st.MostRecentlyActive))
+}
+
+func listOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+func activityList(as []curator.Activity) string {
+	if len(as) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, a := range as {
+		when := "never"
+		if a.LastActivityAt != nil {
+			when = a.LastActivityAt.UTC().Format(time.DateOnly)
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s, %s)", a.Name, when, a.State))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+type skillArchiveOptions struct {
+	f      *factory
+	Name   string
+	Reason string
+	DryRun bool
+}
+
+type archiveJSON struct {
+	Name   string `json:"name"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Commit string `json:"commit,omitempty"`
+	DryRun bool   `json:"dry_run"`
+}
+
+func newSkillArchiveCmd(f *factory) *cobra.Command {
+	opts := &skillArchiveOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "archive <name> [--reason <text>] [--dry-run]",
+		Short: "Move a skill to .archive/<name>/ (one commit)",
+		Long: `Archive a skill by hand: its folder moves to .archive/<name>/ (with a
+-YYYYMMDDHHMMSS suffix when that is taken) in one commit, so agents stop seeing
+it and 'skill restore' can bring it back where it was. Pinned skills are
+refused.`,
+		Example: `  skillrepo skill archive docker-cleanup --reason "replaced by devops-hygiene"`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Name = args[0]
+			c, err := newCurator(f)
+			if err != nil {
+				return err
+			}
+			res, err := c.Archive(cmd.Context(), opts.Name, opts.Reason, opts.DryRun)
+			if err != nil {
+				return err
+			}
+			if f.JSON {
+				return printJSON(f.IO.Out, archiveJSON{Name: res.Name, From: res.From, To: res.To, Commit: hashString(res.Commit), DryRun: opts.DryRun})
+			}
+			if opts.DryRun {
+				fmt.Fprintf(f.IO.ErrOut, "dry run: would archive %s: %s -> %s\n", res.Name, res.From, res.To)
+				return nil
+			}
+			fmt.Fprintf(f.IO.ErrOut, "%s archived %s: %s -> %s (%s)\n", f.IO.Green("✓"), res.Name, res.From, res.To, short(res.Commit))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&opts.Reason, "reason", "", "why (the commit message body)")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show where it would go, write nothing")
+	return cmd
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type skillRestoreOptions struct {
+	f      *factory
+	Name   string
+	DryRun bool
+}
+
+func newSkillRestoreCmd(f *factory) *cobra.Command {
+	opts := &skillRestoreOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "restore <name> [--dry-run]",
+		Short: "Bring an archived skill back where it was (one commit)",
+		Long: `Restore an archived skill to the folder it was archived from, category
+included (read from history), in one commit; its history stays continuous.
+NAME is the skill's name or its archive folder (.archive/<x>). When history
+does not say where it lived, it comes back as <name>/. A taken destination is
+refused.`,
+		Example: `  skillrepo skill restore docker-cleanup
+  skillrepo skill restore .archive/docker-cleanup-20261130120000`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Name = args[0]
+			lib, err := f.Library()
+			if err != nil {
+				return err
+			}
+			res, err := lib.Restore(cmd.Context(), skillrepo.RestoreOptions{Name: opts.Name, DryRun: opts.DryRun})
+			if err != nil {
+				return err
+			}
+			if f.JSON {
+				return printJSON(f.IO.Out, archiveJSON{Name: res.Name, From: res.From, To: res.To, Commit: hashString(res.Commit), DryRun: opts.DryRun})
+			}
+			if res.Guessed {
+				fmt.Fprintf(f.IO.ErrOut, "history does not say where %s lived: restoring it as %s\n", res.From, res.To)
+			}
+			if opts.DryRun {
+				fmt.Fprintf(f.IO.ErrOut, "dry run: would restore %s: %s -> %s\n", res.Name, res.From, res.To)
+				return nil
+			}
+			fmt.Fprintf(f.IO.ErrOut, "%s restored %s: %s -> %s (%s)\n", f.IO.Green("✓"), res.Name, res.From, res.To, short(res.Commit))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show where it would go, write nothing")
+	return cmd
+}

@@ -1,0 +1,658 @@
+package curator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// ArchiveBatch is the most skills one commit of a run archives: a run
+// that archives a thousand skills is ten commits and one merge, not a
+// thousand tree rewrites.
+const ArchiveBatch = 100
+
+// BranchPrefix names a run's branch: curator/<run-id>. It exists only
+// while the run writes; the merge keeps its commits reachable.
+const BranchPrefix = "curator/"
+
+// Owner is what the curator needs to know about who owns a skill.
+type Owner struct {
+	Managed bool // curator-managed: the curator may change it
+	Pinned  bool // never changed by the curator
+}
+
+// Ownership says, per skill folder, whether the curator manages the skill
+// and whether it is pinned. Implementations read history (who created
+// the skill, adopt/disown, the tracked pin list); they must fail closed:
+// no evidence means user-owned.
+type Ownership interface {
+	Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*skillrepo.UsageRecord) (map[string]Owner, error)
+}
+
+// HistoryOwnership reads ownership from history (skillrepo.Library.OwnersAt:
+// who created the skill, adopt and disown, following moves) and pins from
+// the tracked pin list at the same commit. A skill the usage sidecar marks
+// pinned (a Hermes agent pins there) counts as pinned too: pins only ever
+// protect.
+type HistoryOwnership struct {
+	Lib *skillrepo.Library
+}
+
+// Owners implements [Ownership].
+func (h HistoryOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*skillrepo.UsageRecord) (map[string]Owner, error) {
+	rev := snap.Commit().String()
+	if snap.Commit().IsZero() {
+		return map[string]Owner{}, nil
+	}
+	owners, err := h.Lib.OwnersAt(rev)
+	if err != nil {
+		return nil, err
+	}
+	pins, err := h.Lib.Pins(rev)
+	if err != nil {
+		return nil, err
+	}
+	pinned := make(map[string]bool, len(pins))
+	for _, p := range pins {
+		pinned[p] = true
+	}
+	out := make(map[string]Owner, len(skills))
+	for _, si := range skills {
+		o := Owner{Managed: owners[si.Dir].CuratorManaged(), Pinned: pinned[si.Name]}
+		if r, ok := usage[si.Name]; ok && r.Pinned {
+			o.Pinned = true
+		}
+		out[si.Dir] = o
+	}
+	return out, nil
+}
+
+// UsageOwnership is the reference's rule, read from the usage sidecar
+// alone: curator-managed when the record says created_by "agent" (or the
+// legacy agent_created), pinned when it says pinned. For libraries whose
+// history carries no provenance, and for tests.
+type UsageOwnership struct{}
+
+// Owners implements [Ownership].
+func (UsageOwnership) Owners(_ *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*skillrepo.UsageRecord) (map[string]Owner, error) {
+	out := make(map[string]Owner, len(skills))
+	for _, si := range skills {
+		if r, ok := usage[si.Name]; ok {
+			out[si.Dir] = Owner{Managed: r.AgentCreated(), Pinned: r.Pinned}
+		}
+	}
+	return out, nil
+}
+
+// Curator runs the lifecycle over one library. Now is the clock; every
+// time decision reads it, so --now replays any run.
+type Curator struct {
+	Lib    *skillrepo.Library
+	Now    func() time.Time
+	Owners Ownership // nil: HistoryOwnership
+}
+
+// source is everything deciding reads. None of its methods writes, and a
+// dry run only ever holds a source: it cannot change a ref, a file, the
+// sidecar or the curator state, whatever else the code around it does.
+type source interface {
+	Snapshot(rev string) (*skillrepo.Snapshot, error)
+	MainBranch() string
+	Config() skillrepo.CuratorConfig
+	LoadUsage() (map[string]*skillrepo.UsageRecord, error)
+	LoadState() (RunState, error)
+	RunTaken(id string) bool
+	ReportDir(id string) string
+}
+
+type libSource struct{ l *skillrepo.Library }
+
+func (s libSource) Snapshot(rev string) (*skillrepo.Snapshot, error) { return s.l.Snapshot(rev) }
+func (s libSource) MainBranch() string                               { return s.l.MainBranch() }
+func (s libSource) Config() skillrepo.CuratorConfig                  { return s.l.Config.Curator }
+func (s libSource) LoadUsage() (map[string]*skillrepo.UsageRecord, error) {
+	return s.l.Usage().Load()
+}
+func (s libSource) LoadState() (RunState, error) { return NewStore(s.l.StateDir()).Load() }
+func (s libSource) ReportDir(id string) string {
+	return filepath.Join(s.l.StateDir(), ReportsDir, id)
+}
+func (s libSource) RunTaken(id string) bool {
+	if _, err := os.Stat(s.ReportDir(id)); !errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	if _, err := s.l.ReadRef(RefPrefix + id); !errors.Is(err, skillrepo.ErrNotFound) {
+		return true
+	}
+	if _, err := s.l.ResolveBranch(BranchPrefix + id); !errors.Is(err, skillrepo.ErrNotFound) {
+		return true
+	}
+	return false
+}
+
+func (c *Curator) now() time.Time { return c.Now().UTC() }
+
+func (c *Curator) ownership() Ownership {
+	if c.Owners != nil {
+		return c.Owners
+	}
+	return HistoryOwnership{Lib: c.Lib}
+}
+
+// ScheduleOf is the library's schedule from its config.
+func ScheduleOf(cfg skillrepo.CuratorConfig) Schedule {
+	return Schedule{Enabled: cfg.Enabled == nil || *cfg.Enabled, IntervalHours: cfg.IntervalHours}
+}
+
+// ThresholdsOf are the library's thresholds from its config.
+func ThresholdsOf(cfg skillrepo.CuratorConfig) Thresholds {
+	return Thresholds{StaleAfterDays: cfg.StaleAfterDays, ArchiveAfterDays: cfg.ArchiveAfterDays}
+}
+
+// UsageOf converts a sidecar record into what the rules read.
+func UsageOf(r *skillrepo.UsageRecord) Usage {
+	t := func(s *string) time.Time {
+		v, _ := skillrepo.ParseUsageTime(s)
+		return v
+	}
+	return Usage{
+		UseCount:      r.UseCount,
+		LastUsedAt:    t(r.LastUsedAt),
+		LastViewedAt:  t(r.LastViewedAt),
+		LastPatchedAt: t(r.LastPatchedAt),
+		CreatedAt:     t(r.CreatedAt),
+		State:         State(r.State),
+	}
+}
+
+// inventory is a library as deciding sees it at one commit.
+type inventory struct {
+	snap   *skillrepo.Snapshot
+	skills []skillrepo.SkillInfo
+	usage  map[string]*skillrepo.UsageRecord
+	owners map[string]Owner
+}
+
+// read takes the library as deciding sees it; usage nil means load the
+// sidecar (without its lock).
+func (c *Curator) read(src source, usage map[string]*skillrepo.UsageRecord) (*inventory, error) {
+	snap, err := src.Snapshot(src.MainBranch())
+	if err != nil {
+		return nil, err
+	}
+	skills, err := snap.Skills()
+	if err != nil {
+		return nil, err
+	}
+	if usage == nil {
+		if usage, err = src.LoadUsage(); err != nil {
+			return nil, err
+		}
+	}
+	owners, err := c.ownership().Owners(snap, skills, usage)
+	if err != nil {
+		return nil, fmt.Errorf("skill ownership: %w", err)
+	}
+	return &inventory{snap: snap, skills: skills, usage: usage, owners: owners}, nil
+}
+
+// plan decides a run at now from what src reads.
+func (c *Curator) plan(src source, inv *inventory, now time.Time) (*Plan, error) {
+	cfg := src.Config()
+	scheduled := map[string]bool{}
+	for _, n := range cfg.ScheduledSkills {
+		scheduled[n] = true
+	}
+	in := Input{Now: now, Thresholds: ThresholdsOf(cfg), Usage: make(map[string]Usage, len(inv.usage))}
+	for _, si := range inv.skills {
+		o := inv.owners[si.Dir]
+		in.Skills = append(in.Skills, Skill{
+			Name: si.Name, Dir: si.Dir, Archived: si.Archived,
+			Managed: o.Managed, Pinned: o.Pinned, Scheduled: scheduled[si.Name],
+		})
+	}
+	for name, r := range inv.usage {
+		in.Usage[name] = UsageOf(r)
+	}
+	// Folders under .archive/ that are not skills still block a name.
+	if entries, err := fs.ReadDir(inv.snap.FS(), skillrepo.ArchiveDir); err == nil {
+		for _, e := range entries {
+			in.Occupied = append(in.Occupied, e.Name())
+		}
+	}
+	return NewPlan(in)
+}
+
+// RunOptions chooses how a run goes.
+type RunOptions struct {
+	// DryRun decides and reports exactly what a run would do and writes
+	// nothing at all.
+	DryRun bool
+	// IfDue runs only when the schedule says so (the first call on a
+	// library seeds the schedule instead).
+	IfDue bool
+	// Force runs even when the curator is disabled or paused.
+	Force bool
+}
+
+// Outcome is what [Curator.Run] did.
+type Outcome struct {
+	// Run is the run (or, for a dry run, the plan); nil when none ran.
+	Run *Run `json:"run"`
+	// Skipped says why no run happened (not due, seeded, paused …).
+	Skipped string `json:"skipped,omitempty"`
+	// Seeded is true when this call seeded the schedule.
+	Seeded bool `json:"seeded"`
+	// Next is when the next scheduled run is due (zero: not scheduled).
+	Next time.Time `json:"next"`
+	// ReportPath is the run's REPORT.md (real runs).
+	ReportPath string `json:"report_path,omitempty"`
+}
+
+// ErrDisabled is returned by a run of a disabled curator without Force.
+var ErrDisabled = errors.New("the curator is disabled (curator.enabled: false in .skillrepo/config.yaml)")
+
+// Run decides and, unless DryRun, applies one curator run: archive moves as
+// one branch (curator/<run-id>, a commit per ArchiveBatch skills, each with
+// a Curator-Run trailer) merged into the main branch as one merge commit;
+// the main branch's tip before the merge kept at
+// refs/skillrepo/curator/<run-id>; stale and active states recorded in the
+// usage sidecar; the schedule and a report under .git/skillrepo updated.
+//
+// A dry run goes through [Curator.Preview] and never reaches the code that
+// writes. Errors: ErrDisabled; skillrepo.ErrLocked when another run holds
+// the curator lock; skillrepo.ErrConflict (*ConflictError, *DirtyError)
+// when the main branch changed a skill under the run — nothing is merged.
+func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
+	if opts.DryRun {
+		return c.Preview(opts)
+	}
+	unlock, err := c.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	src := libSource{c.Lib}
+	now := c.now()
+	out, proceed, err := c.gate(src, opts, now)
+	if err != nil || !proceed {
+		if out != nil && out.Seeded {
+			if _, serr := NewStore(c.Lib.StateDir()).Seed(now); serr != nil {
+				return nil, serr
+			}
+		}
+		return out, err
+	}
+	// Decide and write under the sidecar's lock: the records the plan
+	// reads are the ones it updates (read once, not twice: 10,000 records
+	// cost a tenth of a second to parse), and no telemetry bump lands
+	// between deciding and recording. Git is written first; an error
+	// leaves the sidecar as it was.
+	var run *Run
+	err = c.Lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+		inv, err := c.read(src, recs)
+		if err != nil {
+			return err
+		}
+		plan, err := c.plan(src, inv, now)
+		if err != nil {
+			return err
+		}
+		run = NewRun(NewRunID(now, src.RunTaken), plan, src.MainBranch(), inv.snap.Commit().String(), false)
+		if err := c.apply(ctx, run, plan, inv); err != nil {
+			return err
+		}
+		setStates(recs, plan)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	id := run.ID
+	run.DurationSeconds = c.now().Sub(now).Seconds()
+	report, err := WriteReport(src.ReportDir(id), run)
+	if err != nil {
+		return nil, err
+	}
+	st, err := NewStore(c.Lib.StateDir()).Update(func(st *RunState) error {
+		t := now
+		st.LastRunAt = &t
+		st.LastRunID = id
+		st.RunCount++
+		st.LastRunDuration = run.DurationSeconds
+		st.LastRunSummary = run.Summary
+		st.LastReportPath = report
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Run, out.ReportPath = run, report
+	out.Next = Due(st, ScheduleOf(src.Config()), now).Next
+	return out, nil
+}
+
+// Preview decides a run and reports it as a plan, marked DryRun. It reads
+// through a source only: no ref, file, sidecar or state is written, and
+// no lock is taken (a lock file would be a write). With IfDue on a
+// library never seen, it reports that a real call would seed the
+// schedule.
+func (c *Curator) Preview(opts RunOptions) (*Outcome, error) {
+	return c.preview(libSource{c.Lib}, opts)
+}
+
+func (c *Curator) preview(src source, opts RunOptions) (*Outcome, error) {
+	now := c.now()
+	out, proceed, err := c.gate(src, opts, now)
+	if err != nil || !proceed {
+		if out != nil && out.Seeded {
+			out.Seeded = false
+			out.Skipped = "dry run: " + out.Skipped + " (nothing recorded)"
+		}
+		return out, err
+	}
+	inv, err := c.read(src, nil)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := c.plan(src, inv, now)
+	if err != nil {
+		return nil, err
+	}
+	id := NewRunID(now, src.RunTaken)
+	out.Run = NewRun(id, plan, src.MainBranch(), inv.snap.Commit().String(), true)
+	return out, nil
+}
+
+// gate applies the schedule and the enabled switch: proceed is false with
+// an outcome saying why when no run should happen.
+func (c *Curator) gate(src source, opts RunOptions, now time.Time) (*Outcome, bool, error) {
+	sched := ScheduleOf(src.Config())
+	st, err := src.LoadState()
+	if err != nil {
+		return nil, false, err
+	}
+	out := &Outcome{}
+	if !sched.Enabled && !opts.Force {
+		if opts.IfDue {
+			out.Skipped = "curator disabled (curator.enabled: false)"
+			return out, false, nil
+		}
+		return nil, false, ErrDisabled
+	}
+	d := Due(st, sched, now)
+	out.Next = d.Next
+	if opts.IfDue && !opts.Force && !d.Due {
+		out.Skipped, out.Seeded = d.Reason, d.Seed
+		return out, false, nil
+	}
+	return out, true, nil
+}
+
+// lock serialises curator runs and rollbacks of one clone (the library
+// lock is taken per write and is not reentrant, so it cannot span a run).
+func (c *Curator) lock() (func(), error) {
+	dir := c.Lib.StateDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	fl := flock.New(filepath.Join(dir, "curator.lock"))
+	ok, err := fl.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("curator lock: %w", err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("another curator run or rollback is in progress: %w", skillrepo.ErrLocked)
+	}
+	return func() { fl.Unlock() }, nil
+}
+
+// apply writes a decided run's git side: the archive moves as a branch and
+// a merge, and the pre-run ref.
+func (c *Curator) apply(ctx context.Context, run *Run, plan *Plan, inv *inventory) error {
+	pre := inv.snap.Commit()
+	archives := plan.Archives()
+	if len(archives) > 0 {
+		merge, before, commits, err := c.commitArchives(ctx, run, archives, pre)
+		if err != nil {
+			return err
+		}
+		run.Commits = append(commits, merge.String())
+		run.MergeCommit = merge.String()
+		run.PreRunCommit = before.String()
+		pre = before
+	}
+	if !pre.IsZero() {
+		if err := c.Lib.UpdateRef(RefPrefix+run.ID, pre, skillrepo.ZeroHash, "curator: before run "+run.ID); err != nil {
+			return fmt.Errorf("keep the pre-run tip: %w", err)
+		}
+	}
+	return nil
+}
+
+// commitArchives writes the run branch and merges it. It returns the merge
+// commit, the main branch's tip it was merged onto, and the branch commits.
+func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Change, pre skillrepo.Hash) (merge, before skillrepo.Hash, commits []string, err error) {
+	branch := BranchPrefix + run.ID
+	var preHashes map[string]skillrepo.Hash
+	res, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Branch: branch, From: pre.String(), Reflog: "curator: run " + run.ID}, func(tx *skillrepo.Tx) error {
+		if tx.Base() != pre {
+			return fmt.Errorf("branch %s already exists: %w", branch, skillrepo.ErrExists)
+		}
+		var err error
+		if preHashes, err = tx.DirHashes(dirsOf(archives)); err != nil {
+			return err
+		}
+		for start := 0; start < len(archives); start += ArchiveBatch {
+			batch := archives[start:min(start+ArchiveBatch, len(archives))]
+			if err := tx.MoveDirs(movesOf(batch)); err != nil {
+				return err
+			}
+			if _, err := tx.Commit(batchMessage(run.ID, batch)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return merge, before, nil, fmt.Errorf("curator run %s: %w", run.ID, err)
+	}
+	tip := res.New
+	for _, h := range res.Commits {
+		commits = append(commits, h.String())
+	}
+	// The branch has done its job once merged (or failed): its commits
+	// stay reachable through the merge's second parent.
+	defer c.Lib.DeleteRef("refs/heads/"+branch, tip)
+
+	mres, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Reflog: "curator: merge run " + run.ID}, func(tx *skillrepo.Tx) error {
+		if tx.Base() != pre {
+			// The main branch moved since we read it: the run still
+			// applies when nobody touched the skills it archives.
+			now, err := tx.DirHashes(append(dirsOf(archives), archiveDirsOf(archives)...))
+			if err != nil {
+				return err
+			}
+			var conflicts []Conflict
+			for _, a := range archives {
+				switch {
+				case now[a.Dir] != preHashes[a.Dir]:
+					conflicts = append(conflicts, Conflict{Name: a.Name, Path: a.Dir, Reason: "changed on " + run.Branch + " during the run"})
+				case !now[a.ArchiveDir].IsZero():
+					conflicts = append(conflicts, Conflict{Name: a.Name, Path: a.ArchiveDir, Reason: "created on " + run.Branch + " during the run"})
+				}
+			}
+			if len(conflicts) > 0 {
+				return &ConflictError{Op: "merge curator run " + run.ID, Conflicts: conflicts,
+					Advice: "run the curator again: it decides from the library as it is now"}
+			}
+		}
+		// The proposals' three-way merge does the rest; the check above
+		// keeps it from leaving half a skill behind (a file added on main
+		// to a skill the run archived would merge cleanly, in the old
+		// folder).
+		pcs, err := tx.MergeTip(pre, tip, branch)
+		if err != nil {
+			return err
+		}
+		if len(pcs) > 0 {
+			conflicts := make([]Conflict, len(pcs))
+			for i, pc := range pcs {
+				conflicts[i] = Conflict{Name: path.Base(path.Dir(pc.Path)), Path: pc.Path, Reason: pc.Detail}
+			}
+			return &ConflictError{Op: "merge curator run " + run.ID, Conflicts: conflicts,
+				Advice: "run the curator again: it decides from the library as it is now"}
+		}
+		_, err = tx.Commit(mergeMessage(run, archives, len(res.Commits)))
+		return err
+	})
+	if err != nil {
+		return merge, before, nil, fmt.Errorf("curator run %s: %w", run.ID, err)
+	}
+	return mres.New, mres.Old, commits, nil
+}
+
+// setStates records the plan's states in the sidecar records: stale,
+// active again, archived (with archived_at), and a fresh record (clock
+// starting now) for each seeded skill.
+func setStates(recs map[string]*skillrepo.UsageRecord, plan *Plan) {
+	stamp := skillrepo.FormatUsageTime(plan.Now)
+	for _, ch := range plan.Changes {
+		r, ok := recs[ch.Name]
+		if !ok {
+			r = &skillrepo.UsageRecord{CreatedAt: stamp}
+			recs[ch.Name] = r
+		}
+		r.State = string(ch.To)
+		if ch.To == StateArchived {
+			r.ArchivedAt = stamp
+		} else {
+			r.ArchivedAt = nil
+		}
+	}
+	for _, name := range plan.Seeded {
+		if _, ok := recs[name]; !ok {
+			recs[name] = &skillrepo.UsageRecord{CreatedAt: stamp, State: skillrepo.StateActive}
+		}
+	}
+}
+
+func dirsOf(cs []Change) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Dir
+	}
+	return out
+}
+
+func archiveDirsOf(cs []Change) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.ArchiveDir
+	}
+	return out
+}
+
+func movesOf(cs []Change) []skillrepo.Move {
+	out := make([]skillrepo.Move, len(cs))
+	for i, c := range cs {
+		out[i] = skillrepo.Move{From: c.Dir, To: c.ArchiveDir}
+	}
+	return out
+}
+
+// archiveTrailers name every archived skill and where it lived.
+func archiveTrailers(m *skillrepo.Message, action, runID string, cs []Change) {
+	m.Add(skillrepo.TrailerAction, action)
+	for _, c := range cs {
+		m.Add(skillrepo.TrailerName, c.Name)
+	}
+	m.Add(skillrepo.TrailerOrigin, skillrepo.OriginCurator)
+	m.Add(skillrepo.TrailerCuratorRun, runID)
+	for _, c := range cs {
+		m.Add(skillrepo.TrailerFrom, c.Dir)
+	}
+}
+
+func batchMessage(runID string, cs []Change) skillrepo.Message {
+	m := skillrepo.Message{Subject: fmt.Sprintf("curator: archive %d skills", len(cs))}
+	if len(cs) == 1 {
+		m.Subject = "curator: archive " + cs[0].Name
+	}
+	var body []string
+	for _, c := range cs {
+		body = append(body, fmt.Sprintf("- %s: %s -> %s (%s)", c.Name, c.Dir, c.ArchiveDir, c.Reason))
+	}
+	m.Body = strings.Join(body, "\n")
+	archiveTrailers(&m, skillrepo.ActionArchive, runID, cs)
+	return m
+}
+
+// ActionMerge is the Skill-Action of the merge that lands a curator run.
+const ActionMerge = "merge"
+
+func mergeMessage(run *Run, cs []Change, commits int) skillrepo.Message {
+	m := skillrepo.Message{
+		Subject: fmt.Sprintf("curator: run %s, archive %s", run.ID, skillsText(len(cs))),
+		Body: fmt.Sprintf("Merge branch %s%s (%d commits).\n\n%s", BranchPrefix, run.ID, commits, run.Summary) +
+			"\n\nUndo with: skillrepo curator rollback " + run.ID,
+	}
+	archiveTrailers(&m, ActionMerge, run.ID, cs)
+	return m
+}
+
+// Conflict is one skill a merge or rollback cannot apply to.
+type Conflict struct {
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+	// Commit is the later commit that changed it, when known.
+	Commit  string `json:"commit,omitempty"`
+	Subject string `json:"subject,omitempty"`
+}
+
+// ConflictError lists the skills that stop a merge or rollback. Nothing
+// was written. It matches skillrepo.ErrConflict.
+type ConflictError struct {
+	Op        string
+	Conflicts []Conflict
+	Advice    string // the hint
+}
+
+func (e *ConflictError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d conflict(s), nothing was written:", e.Op, len(e.Conflicts))
+	cs := append([]Conflict(nil), e.Conflicts...)
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Path < cs[j].Path })
+	for _, c := range cs {
+		fmt.Fprintf(&b, "\n  %s (%s): %s", c.Name, c.Path, c.Reason)
+		if c.Commit != "" {
+			fmt.Fprintf(&b, " by %.12s %q", c.Commit, c.Subject)
+		}
+	}
+	return b.String()
+}
+
+// Is makes errors.Is(err, skillrepo.ErrConflict) true.
+func (e *ConflictError) Is(target error) bool { return target == skillrepo.ErrConflict }
+
+// Hint says how to go on.
+func (e *ConflictError) Hint() string { return e.Advice }
+
+func skillsText(n int) string {
+	if n == 1 {
+		return "1 skill"
+	}
+	return fmt.Sprintf("%d skills", n)
+}

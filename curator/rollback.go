@@ -1,0 +1,268 @@
+package curator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"time"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// ActionRollback is the Skill-Action of the commit that undoes a run.
+const ActionRollback = "rollback"
+
+// Rollback records that a run was undone.
+type Rollback struct {
+	At     time.Time `json:"at"`
+	Commit string    `json:"commit,omitempty"`
+}
+
+// RollbackOptions chooses how a rollback goes.
+type RollbackOptions struct {
+	DryRun bool
+}
+
+// RollbackResult is what a rollback did (or, dry, would do).
+type RollbackResult struct {
+	Run    string `json:"run"`
+	DryRun bool   `json:"dry_run"`
+	// Merge is the run's merge commit; Commit the commit undoing it.
+	Merge    string  `json:"merge,omitempty"`
+	Commit   string  `json:"commit,omitempty"`
+	Restored []Moved `json:"restored"`
+	// States are the sidecar states put back, from the run's "to" to its
+	// "from".
+	States []Change `json:"states"`
+}
+
+// ErrRolledBack is returned for a run that was already undone.
+var ErrRolledBack = errors.New("curator run already rolled back")
+
+// Rollback undoes exactly one run with a new commit on the main branch:
+// every skill the run archived moves back to where it was, every later
+// commit stays. It is refused with a *ConflictError naming the skill and
+// the later commit when a later commit changed an archived skill or took
+// its old folder; nothing is written then. Sidecar states the run set are
+// put back when they are still what the run left. Errors: ErrNotFound (no
+// such run), ErrRolledBack, *ConflictError (skillrepo.ErrConflict), and
+// those of skillrepo.Library.Update.
+func (c *Curator) Rollback(ctx context.Context, id string, opts RollbackOptions) (*RollbackResult, error) {
+	if !opts.DryRun {
+		unlock, err := c.lock()
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+	}
+	src := libSource{c.Lib}
+	rec, recErr := ReadRun(src.ReportDir(id))
+	if recErr != nil {
+		rec = nil
+	}
+	if rec != nil && rec.RolledBack != nil {
+		return nil, fmt.Errorf("run %s: %w by %s at %s", id, ErrRolledBack, short(rec.RolledBack.Commit), rec.RolledBack.At.Format(time.RFC3339))
+	}
+	merge, err := c.findMerge(id)
+	if err != nil {
+		return nil, err
+	}
+	if merge.IsZero() && (rec == nil || rec.MergeCommit != "") {
+		if rec == nil {
+			return nil, fmt.Errorf("curator run %q: %w (see 'skillrepo curator status' for the last run)", id, skillrepo.ErrNotFound)
+		}
+		return nil, fmt.Errorf("curator run %s: its merge %s is not in the history of %s: %w", id, short(rec.MergeCommit), c.Lib.MainBranch(), skillrepo.ErrNotFound)
+	}
+	out := &RollbackResult{Run: id, DryRun: opts.DryRun, Restored: []Moved{}, States: []Change{}}
+	if !merge.IsZero() {
+		out.Merge = merge.String()
+		if err := c.revertMoves(ctx, id, merge, opts.DryRun, out); err != nil {
+			return nil, err
+		}
+	}
+	if rec != nil {
+		for _, t := range rec.Transitions {
+			out.States = append(out.States, Change{Name: t.Name, Dir: t.Dir, Action: t.Action, From: t.To, To: t.From, Reason: "rollback of run " + id})
+		}
+	}
+	if opts.DryRun {
+		return out, nil
+	}
+	if err := c.revertStates(out); err != nil {
+		return nil, err
+	}
+	if rec != nil {
+		rec.RolledBack = &Rollback{At: c.now(), Commit: out.Commit}
+		if _, err := WriteReport(src.ReportDir(id), rec); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// findMerge walks the main branch's first-parent history for the merge of
+// run id, stopping at the run's pre-run tip. A rollback commit of the run
+// met on the way means it was undone already.
+func (c *Curator) findMerge(id string) (skillrepo.Hash, error) {
+	stop, _ := c.Lib.ReadRef(RefPrefix + id)
+	h, err := c.Lib.ResolveBranch(c.Lib.MainBranch())
+	if err != nil {
+		return skillrepo.ZeroHash, err
+	}
+	for !h.IsZero() && h != stop {
+		ci, err := c.Lib.ReadCommit(h)
+		if err != nil {
+			return skillrepo.ZeroHash, err
+		}
+		tr := ci.Trailers()
+		if skillrepo.TrailerValue(tr, skillrepo.TrailerCuratorRun) == id {
+			switch skillrepo.TrailerValue(tr, skillrepo.TrailerAction) {
+			case ActionRollback:
+				return skillrepo.ZeroHash, fmt.Errorf("run %s: %w by %s", id, ErrRolledBack, short(h.String()))
+			case ActionMerge:
+				return h, nil
+			}
+		}
+		if len(ci.Parents) == 0 {
+			break
+		}
+		h = ci.Parents[0]
+	}
+	return skillrepo.ZeroHash, nil
+}
+
+// revertMoves moves the run's archived skills back in one commit.
+func (c *Curator) revertMoves(ctx context.Context, id string, merge skillrepo.Hash, dryRun bool, out *RollbackResult) error {
+	moves, err := c.Lib.ArchiveMoves(merge)
+	if err != nil {
+		return err
+	}
+	if len(moves) == 0 {
+		return nil
+	}
+	var back []skillrepo.Move
+	var paths []string
+	for _, m := range moves {
+		back = append(back, skillrepo.Move{From: m.To, To: m.From})
+		paths = append(paths, m.From, m.To)
+		out.Restored = append(out.Restored, Moved{Name: path.Base(m.From), From: m.To, To: m.From})
+	}
+	res, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{DryRun: dryRun, Reflog: "curator: roll back run " + id}, func(tx *skillrepo.Tx) error {
+		now, err := tx.DirHashes(paths)
+		if err != nil {
+			return err
+		}
+		var conflicts []Conflict
+		for _, m := range moves {
+			name := path.Base(m.From)
+			switch h := now[m.To]; {
+			case h.IsZero():
+				conflicts = append(conflicts, Conflict{Name: name, Path: m.To, Reason: "no longer in the archive (restored or removed since the run)"})
+			case h != m.Hash:
+				conflicts = append(conflicts, Conflict{Name: name, Path: m.To, Reason: "changed in the archive since the run"})
+			}
+			if !now[m.From].IsZero() {
+				conflicts = append(conflicts, Conflict{Name: name, Path: m.From, Reason: "its old folder is taken again"})
+			}
+		}
+		if len(conflicts) > 0 {
+			for i := range conflicts {
+				c.blame(tx.Base(), merge, &conflicts[i])
+			}
+			return &ConflictError{Op: "roll back curator run " + id, Conflicts: conflicts,
+				Advice: "restore the skills that are free one by one with 'skillrepo skill restore NAME', or revert the later commits first"}
+		}
+		if err := tx.MoveDirs(back); err != nil {
+			return err
+		}
+		m := skillrepo.Message{
+			Subject: fmt.Sprintf("curator: roll back run %s, restore %s", id, skillsText(len(moves))),
+			Body:    fmt.Sprintf("Undo curator run %s (merge %s); later commits are kept.", id, short(merge.String())),
+		}
+		m.Add(skillrepo.TrailerAction, ActionRollback)
+		for _, r := range out.Restored {
+			m.Add(skillrepo.TrailerName, r.Name)
+		}
+		m.Add(skillrepo.TrailerOrigin, skillrepo.OriginUser)
+		m.Add(skillrepo.TrailerCuratorRun, id)
+		for _, r := range out.Restored {
+			m.Add(skillrepo.TrailerFrom, r.From)
+		}
+		_, err = tx.Commit(m)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if !dryRun {
+		out.Commit = res.New.String()
+	}
+	return nil
+}
+
+// blame finds the newest commit after merge (first parent, from tip) that
+// changed the conflict's path, for the report.
+func (c *Curator) blame(tip, merge skillrepo.Hash, cf *Conflict) {
+	h := tip
+	for !h.IsZero() && h != merge {
+		ci, err := c.Lib.ReadCommit(h)
+		if err != nil || len(ci.Parents) == 0 {
+			return
+		}
+		a, err1 := c.Lib.Snapshot(h.String())
+		b, err2 := c.Lib.Snapshot(ci.Parents[0].String())
+		if err1 != nil || err2 != nil {
+			return
+		}
+		if a.DirHash(cf.Path) != b.DirHash(cf.Path) {
+			cf.Commit = h.String()
+			cf.Subject = firstLine(ci.Message)
+			return
+		}
+		h = ci.Parents[0]
+	}
+}
+
+func firstLine(s string) string {
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// revertStates puts back the sidecar states the run set, skipping any a
+// later event changed (a skill used again is not forced back to stale).
+func (c *Curator) revertStates(out *RollbackResult) error {
+	if len(out.States) == 0 && len(out.Restored) == 0 {
+		return nil
+	}
+	restored := map[string]bool{}
+	for _, r := range out.Restored {
+		restored[r.Name] = true
+	}
+	return c.Lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+		kept := out.States[:0]
+		for _, s := range out.States {
+			r, ok := recs[s.Name]
+			if !ok || State(r.State) != s.From {
+				continue
+			}
+			r.State = string(s.To)
+			r.ArchivedAt = nil
+			kept = append(kept, s)
+			delete(restored, s.Name)
+		}
+		out.States = kept
+		// A run record from another clone may be missing: the skills
+		// git brought back are active in any case.
+		for name := range restored {
+			if r, ok := recs[name]; ok && r.State == skillrepo.StateArchived {
+				r.State, r.ArchivedAt = skillrepo.StateActive, nil
+			}
+		}
+		return nil
+	})
+}

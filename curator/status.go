@@ -1,0 +1,146 @@
+package curator
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// Owner labels used in [Status.Counts].
+const (
+	OwnerCurator = "curator"
+	OwnerUser    = "user"
+)
+
+// Status is what `curator status` reports: the switch, the schedule, the
+// last run and the library by state and owner.
+type Status struct {
+	Enabled           bool           `json:"enabled"`
+	Paused            bool           `json:"paused"`
+	RunCount          int            `json:"run_count"`
+	LastRunAt         *time.Time     `json:"last_run_at"`
+	LastRunID         string         `json:"last_run_id"`
+	LastRunSummary    string         `json:"last_run_summary"`
+	LastReportPath    string         `json:"last_report_path"`
+	LastReportMissing bool           `json:"last_report_missing"`
+	Due               bool           `json:"due"`
+	NextRunAt         *time.Time     `json:"next_run_at"`
+	IntervalHours     int            `json:"interval_hours"`
+	Thresholds        Thresholds     `json:"thresholds"`
+	ScheduledSkills   []string       `json:"scheduled_skills"`
+	Counts            map[string]int `json:"counts"` // "<owner>/<state>" → skills
+	Pinned            []string       `json:"pinned"`
+	// LeastRecentlyActive and MostRecentlyActive are the five curated
+	// skills with the oldest and newest activity (never active first).
+	LeastRecentlyActive []Activity `json:"least_recently_active"`
+	MostRecentlyActive  []Activity `json:"most_recently_active"`
+}
+
+// Activity is one skill's last activity.
+type Activity struct {
+	Name           string     `json:"name"`
+	State          State      `json:"state"`
+	LastActivityAt *time.Time `json:"last_activity_at"`
+	ActivityCount  int        `json:"activity_count"`
+}
+
+// Status reads the curator's state and the library; it writes nothing.
+func (c *Curator) Status() (*Status, error) {
+	src := libSource{c.Lib}
+	cfg := src.Config()
+	st, err := src.LoadState()
+	if err != nil {
+		return nil, err
+	}
+	sched := ScheduleOf(cfg)
+	th := ThresholdsOf(cfg)
+	if err := th.Validate(); err != nil {
+		return nil, err
+	}
+	out := &Status{
+		Enabled: sched.Enabled, Paused: st.Paused, RunCount: st.RunCount, LastRunAt: st.LastRunAt,
+		LastRunID: st.LastRunID, LastRunSummary: st.LastRunSummary,
+		IntervalHours: int(sched.Interval() / time.Hour), Thresholds: th,
+		ScheduledSkills: append([]string{}, cfg.ScheduledSkills...),
+		Counts:          map[string]int{}, Pinned: []string{},
+		LeastRecentlyActive: []Activity{}, MostRecentlyActive: []Activity{},
+	}
+	if st.LastReportPath != "" {
+		out.LastReportPath = st.LastReportPath
+		if rel, err := filepath.Rel(c.Lib.Root, st.LastReportPath); err == nil {
+			out.LastReportPath = filepath.ToSlash(rel)
+		}
+		if _, err := os.Stat(st.LastReportPath); errors.Is(err, fs.ErrNotExist) {
+			out.LastReportMissing = true
+		}
+	}
+	d := Due(st, sched, c.now())
+	out.Due = d.Due
+	if !d.Next.IsZero() {
+		next := d.Next
+		out.NextRunAt = &next
+	}
+
+	inv, err := c.read(src, nil)
+	if err != nil {
+		return nil, err
+	}
+	var curated []Activity
+	for _, si := range inv.skills {
+		o := inv.owners[si.Dir]
+		owner := OwnerUser
+		if o.Managed {
+			owner = OwnerCurator
+		}
+		state := StateActive
+		r, hasRec := inv.usage[si.Name]
+		if hasRec && r.State == string(StateStale) {
+			state = StateStale
+		}
+		if si.Archived {
+			state = StateArchived
+		}
+		out.Counts[owner+"/"+string(state)]++
+		if o.Pinned && !si.Archived {
+			out.Pinned = append(out.Pinned, si.Name)
+		}
+		if !o.Managed || si.Archived {
+			continue
+		}
+		a := Activity{Name: si.Name, State: state}
+		if hasRec {
+			if t, _, ok := UsageOf(r).LastActivity(); ok {
+				a.LastActivityAt = &t
+			}
+			a.ActivityCount = r.UseCount + r.ViewCount + r.PatchCount
+		}
+		curated = append(curated, a)
+	}
+	sort.Strings(out.Pinned)
+	sort.SliceStable(curated, func(i, j int) bool { return activityBefore(curated[i], curated[j]) })
+	out.LeastRecentlyActive = append(out.LeastRecentlyActive, curated[:min(5, len(curated))]...)
+	for i := len(curated) - 1; i >= 0 && len(out.MostRecentlyActive) < 5; i-- {
+		if curated[i].LastActivityAt != nil {
+			out.MostRecentlyActive = append(out.MostRecentlyActive, curated[i])
+		}
+	}
+	return out, nil
+}
+
+// activityBefore orders never-active skills first, then by time, then name.
+func activityBefore(a, b Activity) bool {
+	switch {
+	case a.LastActivityAt == nil && b.LastActivityAt == nil:
+		return a.Name < b.Name
+	case a.LastActivityAt == nil:
+		return true
+	case b.LastActivityAt == nil:
+		return false
+	case !a.LastActivityAt.Equal(*b.LastActivityAt):
+		return a.LastActivityAt.Before(*b.LastActivityAt)
+	}
+	return a.Name < b.Name
+}

@@ -1,0 +1,95 @@
+package archtest
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/skillrepo/skillrepo"
+
+type pkg struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+func listPackages(t *testing.T) map[string]pkg {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is needed to list packages")
+	}
+	cmd := exec.Command("go", "list", "-deps=false", "-json", module+"/...")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pkgs := map[string]pkg{}
+	dec := json.NewDecoder(out)
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs[p.ImportPath] = p
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+func TestDependencyArrows(t *testing.T) {
+	pkgs := listPackages(t)
+	has := func(list []string, prefix string) bool {
+		for _, d := range list {
+			if d == prefix || strings.HasPrefix(d, prefix+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	for path, p := range pkgs {
+		rel := strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
+		if strings.HasPrefix(rel, "bench") || rel == "tmpdeps" {
+			continue // tools, not the product
+		}
+		if rel != "skillrepo" && has(p.Imports, "github.com/go-git/go-git/v5") {
+			t.Errorf("%s imports go-git: only package skillrepo may", rel)
+		}
+		if rel != "cmd/skillrepo" && has(p.Deps, "github.com/spf13/cobra") {
+			t.Errorf("%s depends on cobra: only cmd/skillrepo may", rel)
+		}
+		if rel == "lint" || rel == "skillrepo/skill" || rel == "skillrepo/merge" || rel == "skillrepo/memory" {
+			for _, banned := range []string{"github.com/go-git/go-git/v5", module + "/skillrepo", "net/http"} {
+				if banned == module+"/skillrepo" {
+					for _, d := range p.Deps {
+						if d == banned {
+							t.Errorf("%s depends on the library package %s", rel, banned)
+						}
+					}
+					continue
+				}
+				if has(p.Deps, banned) {
+					t.Errorf("%s depends on %s", rel, banned)
+				}
+			}
+		}
+		if rel == "review" && has(p.Deps, module+"/curator") {
+			t.Errorf("review depends on curator")
+		}
+		if rel == "curator" && has(p.Deps, module+"/review") {
+			t.Errorf("curator depends on review")
+		}
+		if !strings.HasPrefix(rel, "cmd/") && has(p.Deps, module+"/cmd") {
+			t.Errorf("%s imports a command", rel)
+		}
+	}
+}
