@@ -8,23 +8,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillrepo/skillrepo/internal/testenv"
 )
 
 // testEnv is a hermetic environment for the library and the git binary.
 func testEnv(t testing.TB) map[string]string {
 	t.Helper()
-	home := t.TempDir()
-	return map[string]string{
-		"HOME":                home,
-		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME":     "Test Author",
-		"GIT_AUTHOR_EMAIL":    "author@example.com",
-		"GIT_COMMITTER_NAME":  "Test Committer",
-		"GIT_COMMITTER_EMAIL": "committer@example.com",
-		"GIT_AUTHOR_DATE":     "@1764500000 +0000",
-		"GIT_COMMITTER_DATE":  "@1764500000 +0000",
-	}
+	return testenv.Env(t.TempDir())
 }
 
 func openOpts(env map[string]string) OpenOptions {

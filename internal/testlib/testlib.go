@@ -10,27 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillrepo/skillrepo/internal/testenv"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 // Epoch is the fixed time of every commit a test library makes.
-const Epoch = 1764500000
+const Epoch = testenv.Epoch
 
 // Env is a hermetic environment for the library and the git binary, with
-// home as HOME.
-func Env(home string) map[string]string {
-	return map[string]string{
-		"HOME":                home,
-		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
-		"GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_AUTHOR_NAME":     "Test Author",
-		"GIT_AUTHOR_EMAIL":    "author@example.com",
-		"GIT_COMMITTER_NAME":  "Test Committer",
-		"GIT_COMMITTER_EMAIL": "committer@example.com",
-		"GIT_AUTHOR_DATE":     "@1764500000 +0000",
-		"GIT_COMMITTER_DATE":  "@1764500000 +0000",
-	}
-}
+// home as HOME (see package testenv).
+func Env(home string) map[string]string { return testenv.Env(home) }
 
 // ExampleLibrary initialises the example library in a temp folder and
 // opens it (closed at the end of the test). It returns the library and
