@@ -30,9 +30,11 @@
 //     compare-and-swap git itself honours; a moved ref reruns the write on
 //     the new tip (up to three times);
 //  6. when the branch is checked out, writes each touched file (temp file
-//     in .git/skillrepo/tmp, fsync, rename) or removes it, then rewrites
-//     the index through index.lock with fresh stat data for those paths
-//     only, so git status is clean afterwards;
+//     in .git/skillrepo/tmp, fsync, rename; a moved file is renamed) or
+//     removes it, then rewrites the index through index.lock with fresh
+//     stat data for those paths only, so git status is clean afterwards,
+//     and fsyncs the touched folders (up to 64; a bulk move relies on the
+//     file system journaling metadata in order, as ext4 and xfs do);
 //  7. removes the intent record.
 //
 // Why this survives a crash (kill -9 or power loss) at any instant:

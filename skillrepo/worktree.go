@@ -228,7 +228,35 @@ func (u *worktreeUpdate) apply() error {
 			}
 		}
 	}
-	return u.updateIndex()
+	if err := u.updateIndex(); err != nil {
+		return err
+	}
+	u.syncDirs()
+	return nil
+}
+
+// maxDirSyncs bounds the directory fsyncs of one work-tree update. A
+// file's own content is fsynced before its rename; the rename itself is
+// made durable by syncing the folder, which a normal write (a few paths)
+// does. A bulk move (a curator run archiving a thousand skills) would pay
+// a thousand folder syncs; there we rely on the file system journaling
+// metadata in order (ext4, xfs), so the renames are durable no later than
+// the removal of the intent record that follows them.
+const maxDirSyncs = 64
+
+func (u *worktreeUpdate) syncDirs() {
+	dirs := map[string]bool{}
+	for _, p := range u.paths {
+		dirs[filepath.Dir(filepath.Join(u.l.Root, filepath.FromSlash(p)))] = true
+		if len(dirs) > maxDirSyncs {
+			return
+		}
+	}
+	for d := range dirs {
+		if exists(d) {
+			syncDir(d)
+		}
+	}
 }
 
 func (u *worktreeUpdate) updateIndex() error {
