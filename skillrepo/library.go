@@ -38,6 +38,8 @@ type Library struct {
 	// indexNames caches the skill folders the index lists (a lookup hint).
 	indexNames []string
 	indexCache *indexCache
+	// packs reads packed objects (opened on first use, closed by Close).
+	packs *packReader
 
 	// readOnly: write no cache (OpenOptions.ReadOnly).
 	readOnly bool
@@ -153,6 +155,10 @@ func findRoot(dir string) (string, error) {
 
 // Close releases the repository's open files.
 func (l *Library) Close() error {
+	if l.packs != nil {
+		l.packs.close()
+		l.packs = nil
+	}
 	if l.storage != nil {
 		err := l.storage.Close()
 		l.storage = nil

@@ -162,21 +162,16 @@ func (s *objectStore) sync() {
 	s.written = nil
 }
 
-// blob reads a blob's content.
+// blob reads a blob's content. The slice is the caller's.
 func (s *objectStore) blob(h plumbing.Hash) ([]byte, error) {
 	if b, ok := s.pending[h]; ok {
 		return b, nil
 	}
-	obj, err := s.l.repo.Storer.EncodedObject(plumbing.BlobObject, h)
-	if err != nil {
-		return nil, fmt.Errorf("read blob %s: %w", h, err)
-	}
-	r, err := obj.Reader()
+	b, err := s.l.readObject(plumbing.BlobObject, h)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	return io.ReadAll(r)
+	return append([]byte(nil), b...), nil
 }
 
 // treeEntry is one entry of a git tree.
@@ -232,16 +227,7 @@ func (s *objectStore) readTree(h plumbing.Hash) ([]treeEntry, error) {
 	if b, ok := s.pending[h]; ok {
 		return decodeTree(b)
 	}
-	obj, err := s.l.repo.Storer.EncodedObject(plumbing.TreeObject, h)
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", h, err)
-	}
-	r, err := obj.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	b, err := io.ReadAll(r)
+	b, err := s.l.readObject(plumbing.TreeObject, h)
 	if err != nil {
 		return nil, err
 	}
@@ -340,18 +326,11 @@ func (s *objectStore) commitInfo(h plumbing.Hash) (tree plumbing.Hash, parents [
 	if b, ok := s.pending[h]; ok {
 		return parseCommitHeader(b)
 	}
-	obj, err := s.l.repo.Storer.EncodedObject(plumbing.CommitObject, h)
-	if err != nil {
-		return plumbing.ZeroHash, nil, fmt.Errorf("read commit %s: %w", h, err)
-	}
-	r, err := obj.Reader()
+	b, err := s.l.readObject(plumbing.CommitObject, h)
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}
-	defer r.Close()
-	head := make([]byte, 4096)
-	n, _ := io.ReadFull(r, head)
-	return parseCommitHeader(head[:n])
+	return parseCommitHeader(b)
 }
 
 func parseCommitHeader(b []byte) (tree plumbing.Hash, parents []plumbing.Hash, err error) {
@@ -372,4 +351,64 @@ func parseCommitHeader(b []byte) (tree plumbing.Hash, parents []plumbing.Hash, e
 		return tree, nil, fmt.Errorf("commit without tree")
 	}
 	return tree, parents, nil
+}
+
+// readObject reads an object's content: a loose object by our own reader,
+// a packed one through the pack reader (packreader.go), and anything else
+// (alternates, a pack written after the reader opened) through go-git.
+// The slice may be shared with a cache: callers must not modify it.
+func (l *Library) readObject(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	if b, ok, err := l.readLoose(typ, h); ok || err != nil {
+		return b, err
+	}
+	if l.packs == nil {
+		l.packs = openPackReader(l.GitDir)
+	}
+	if obj, ok, _ := l.packs.read(h); ok {
+		if obj.typ != typ {
+			return nil, fmt.Errorf("read %s %s: it is a %s", typ, h, obj.typ)
+		}
+		return obj.data, nil
+	}
+	obj, err := l.repo.Storer.EncodedObject(typ, h)
+	if err != nil {
+		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+// readLoose reads a loose object; ok is false when there is none.
+func (l *Library) readLoose(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, bool, error) {
+	hs := h.String()
+	f, err := os.Open(filepath.Join(l.GitDir, "objects", hs[:2], hs[2:]))
+	if err != nil {
+		return nil, false, nil
+	}
+	defer f.Close()
+	zr, err := zlib.NewReader(f)
+	if err != nil {
+		return nil, true, fmt.Errorf("read %s %s: %w", typ, h, err)
+	}
+	defer zr.Close()
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, true, fmt.Errorf("read %s %s: %w", typ, h, err)
+	}
+	nul := bytes.IndexByte(b, 0)
+	if nul < 0 {
+		return nil, true, fmt.Errorf("read %s %s: malformed loose object", typ, h)
+	}
+	kind, size, _ := strings.Cut(string(b[:nul]), " ")
+	if kind != typ.String() {
+		return nil, true, fmt.Errorf("read %s %s: it is a %s", typ, h, kind)
+	}
+	if n, err := strconv.Atoi(size); err != nil || n != len(b)-nul-1 {
+		return nil, true, fmt.Errorf("read %s %s: size mismatch", typ, h)
+	}
+	return b[nul+1:], true, nil
 }

@@ -71,3 +71,38 @@ func TestEncodings(t *testing.T) {
 		t.Errorf("CRLF content not kept byte for byte: %q %v", b, err)
 	}
 }
+
+// After git packs every object (and deltifies them), the engine reads
+// them through its own pack reader and writes on top as before.
+func TestWriteAfterRepack(t *testing.T) {
+	l, env := newTestLibrary(t)
+	ctx := context.Background()
+	for i, pair := range [][2]string{{"Pitfalls", "Traps"}, {"Traps", "Snares"}} {
+		if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp(pair[0]), NewString: strp(pair[1])}}}); err != nil {
+			t.Fatalf("patch %d: %v", i, err)
+		}
+	}
+	gitCmd(t, l, env, "repack", "-adf", "-q")
+	gitCmd(t, l, env, "prune-packed")
+	l.Close()
+	l2, err := Open(l.Root, openOpts(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	snap, err := l2.Snapshot("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := snap.ReadFile("ci-debugging/SKILL.md")
+	if err != nil || !strings.Contains(string(b), "## Snares") {
+		t.Fatalf("read from the pack: %v\n%s", err, b)
+	}
+	if want := gitCmd(t, l2, env, "show", "HEAD:ci-debugging/SKILL.md"); string(b) != want {
+		t.Errorf("pack read differs from git show")
+	}
+	if _, err := l2.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "docker-cleanup", OldString: strp("Measure first"), NewString: strp("Measure")}}}); err != nil {
+		t.Fatal(err)
+	}
+	assertConsistent(t, l2, env)
+}
