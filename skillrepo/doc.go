@@ -56,6 +56,17 @@
 //   - A stale <ref>.lock holding nothing or our new tip, and an index.lock
 //     newer than the record whose writer is dead, are removed by recovery.
 //
+// Durability comes in one of two forms, the same ordering either way. By
+// default on Linux (work tree and .git on one file system) nothing is
+// fsynced as it is written; instead syncfs(2) runs twice: after step 4,
+// so the objects and the intent record are on disk before the ref moves,
+// and after step 6, before the record is removed. Elsewhere, or with
+// SKILLREPO_SYNC=file, every object, the intent record, the ref lock, each
+// work-tree file, the index and their folders are fsynced as written.
+// syncfs flushes the whole file system: on a machine busy writing large
+// files it can take longer than per-file fsyncs, which is what
+// SKILLREPO_SYNC=file is for.
+//
 // Recovery runs at [Open] (one stat when there is nothing to do) and at
 // the start of every write, under the lock. Afterwards the branch, the
 // index and the work tree agree and git fsck is clean.

@@ -47,19 +47,19 @@ func (l *Library) writeIntent(in *intent) error {
 		return err
 	}
 	tmp := l.intentPath() + ".tmp"
-	if err := writeSynced(tmp, b); err != nil {
+	if err := l.writeDurable(tmp, b); err != nil {
 		return fmt.Errorf("write intent record: %w", err)
 	}
 	if err := os.Rename(tmp, l.intentPath()); err != nil {
 		return fmt.Errorf("write intent record: %w", err)
 	}
-	syncDir(l.StateDir())
+	l.syncDir(l.StateDir())
 	return nil
 }
 
 func (l *Library) removeIntent() {
 	os.Remove(l.intentPath())
-	syncDir(l.StateDir())
+	l.syncDir(l.StateDir())
 }
 
 // recoverIfNeeded takes the lock and recovers when an intent record or

@@ -44,6 +44,10 @@ type Library struct {
 	// readOnly: write no cache (OpenOptions.ReadOnly).
 	readOnly bool
 
+	// deferSync: inside a write whose durability comes from two barriers
+	// (see Update), per-file fsyncs are skipped.
+	deferSync bool
+
 	// testOnlyCrashAt stops a write at this step (see testOnlyCrash).
 	testOnlyCrashAt string
 }

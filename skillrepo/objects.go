@@ -132,9 +132,11 @@ func (s *objectStore) writeLoose(h plumbing.Hash, typ plumbing.ObjectType, data 
 		f.Close()
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
+	if !s.l.deferSync {
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return err
+		}
 	}
 	if err := f.Close(); err != nil {
 		return err
@@ -156,7 +158,7 @@ func (s *objectStore) sync() {
 	for _, d := range s.written {
 		if !seen[d] {
 			seen[d] = true
-			syncDir(d)
+			s.l.syncDir(d)
 		}
 	}
 	s.written = nil

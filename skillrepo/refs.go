@@ -124,7 +124,7 @@ func (l *Library) UpdateRef(name string, new, old plumbing.Hash, reflogMsg strin
 		}
 	}()
 	lockPath := path + ".lock"
-	if err := writeSynced(lockPath, []byte(new.String()+"\n")); err != nil {
+	if err := l.writeDurable(lockPath, []byte(new.String()+"\n")); err != nil {
 		return fmt.Errorf("update ref %s: %w", name, err)
 	}
 	cur, err := l.ReadRef(name)
@@ -138,7 +138,7 @@ func (l *Library) UpdateRef(name string, new, old plumbing.Hash, reflogMsg strin
 		return fmt.Errorf("update ref %s: %w", name, err)
 	}
 	committed = true
-	syncDir(filepath.Dir(path))
+	l.syncDir(filepath.Dir(path))
 	l.appendReflog(name, old, new, reflogMsg)
 	return nil
 }
@@ -317,6 +317,22 @@ func (l *Library) HeadBranch() (string, error) {
 		return ref, nil
 	}
 	return "", nil
+}
+
+// writeDurable is writeSynced, except inside a write that ends with a
+// durability barrier (see barrier_linux.go), where the barrier syncs it.
+func (l *Library) writeDurable(path string, data []byte) error {
+	if l.deferSync {
+		return os.WriteFile(path, data, 0o644)
+	}
+	return writeSynced(path, data)
+}
+
+// syncDir is the package's syncDir, deferred to the barrier the same way.
+func (l *Library) syncDir(dir string) {
+	if !l.deferSync {
+		syncDir(dir)
+	}
 }
 
 // writeSynced writes data to path (created or truncated), fsyncs and closes.

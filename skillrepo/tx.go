@@ -183,6 +183,16 @@ func (l *Library) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx
 	if opts.DryRun {
 		return res, nil
 	}
+	// Durability: either every object, the intent record, the ref and each
+	// work-tree file and the index are fsynced as they are written, or
+	// (Linux, one file system) none is and two syncfs barriers order them:
+	// the first after the objects and the intent record, before the ref
+	// moves; the second after the work tree and index, before the record
+	// is removed. The crash argument in doc.go holds for both.
+	if l.canBarrier() {
+		l.deferSync = true
+		defer func() { l.deferSync = false }()
+	}
 	store.sync()
 	msg := opts.Reflog
 	if msg == "" {
@@ -194,6 +204,12 @@ func (l *Library) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx
 	in := &intent{Ref: ref, Old: old.String(), New: tx.tip.String(), CheckedOut: res.CheckedOut, Paths: res.Paths}
 	if err := l.writeIntent(in); err != nil {
 		return nil, err
+	}
+	if l.deferSync {
+		if err := l.barrier(); err != nil {
+			l.removeIntent()
+			return nil, fmt.Errorf("sync before moving %s: %w", ref, err)
+		}
 	}
 	if err := l.testOnlyCrash("intent"); err != nil {
 		return nil, err
@@ -211,6 +227,13 @@ func (l *Library) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx
 			// The ref moved; the intent record stays so the next command
 			// finishes the work tree. Say so.
 			return res, fmt.Errorf("branch %s is at %s but the work tree update failed (the next skillrepo command completes it): %w", opts.Branch, shortHash(tx.tip), err)
+		}
+	}
+	if l.deferSync {
+		if err := l.barrier(); err != nil {
+			// The intent record stays: the next command redoes the work
+			// tree, which is idempotent.
+			return res, fmt.Errorf("sync after updating %s: %w", ref, err)
 		}
 	}
 	l.removeIntent()

@@ -78,7 +78,9 @@ func (l *Library) writeIndex(idx *gitIndex) error {
 	}
 	_, err = f.Write(idx.encode())
 	if err == nil {
-		err = f.Sync()
+		if !l.deferSync {
+			err = f.Sync()
+		}
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -219,7 +221,7 @@ func (u *worktreeUpdate) apply() error {
 		if err != nil {
 			return err
 		}
-		if err := writeWorktreeFile(tmpDir, full, data, t.Mode); err != nil {
+		if err := writeWorktreeFile(tmpDir, full, data, t.Mode, !u.l.deferSync); err != nil {
 			return fmt.Errorf("write %s: %w", p, err)
 		}
 		if u.testOnlyCrash != nil {
@@ -245,6 +247,9 @@ func (u *worktreeUpdate) apply() error {
 const maxDirSyncs = 64
 
 func (u *worktreeUpdate) syncDirs() {
+	if u.l.deferSync {
+		return // the barrier after the update covers them
+	}
 	dirs := map[string]bool{}
 	for _, p := range u.paths {
 		dirs[filepath.Dir(filepath.Join(u.l.Root, filepath.FromSlash(p)))] = true
@@ -288,7 +293,7 @@ func (u *worktreeUpdate) updateIndex() error {
 
 // writeWorktreeFile atomically replaces full with data: temp file, fsync,
 // chmod, rename. A symlink entry becomes a symlink.
-func writeWorktreeFile(tmpDir, full string, data []byte, mode filemode.FileMode) error {
+func writeWorktreeFile(tmpDir, full string, data []byte, mode filemode.FileMode, sync bool) error {
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 		return err
 	}
@@ -317,7 +322,9 @@ func writeWorktreeFile(tmpDir, full string, data []byte, mode filemode.FileMode)
 		err = f.Chmod(perm)
 	}
 	if err == nil {
-		err = f.Sync()
+		if sync {
+			err = f.Sync()
+		}
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
