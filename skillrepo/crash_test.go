@@ -23,38 +23,49 @@ func TestCrashAtEveryStep(t *testing.T) {
 		{"ref", true},
 		{"file", true},
 	}
-	for _, tt := range steps {
-		t.Run(tt.step, func(t *testing.T) {
-			l, env := newTestLibrary(t)
-			head := gitCmd(t, l, env, "rev-parse", "HEAD")
-			l.testOnlyCrashAt = tt.step
-			_, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{
-				{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")},
-				{Action: ActionPatch, Name: "docker-cleanup", OldString: strp("Measure first"), NewString: strp("Measure")},
-			}})
-			if !errors.Is(err, errTestOnlyCrash) {
-				t.Fatalf("err = %v, want the test crash", err)
-			}
-			// Nothing recovers in-process: open anew, as the next command.
-			l.Close()
-			l2, err := Open(l.Root, openOpts(env))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer l2.Close()
-			assertConsistent(t, l2, env)
-			newHead := gitCmd(t, l2, env, "rev-parse", "HEAD")
-			if moved := newHead != head; moved != tt.committed {
-				t.Errorf("HEAD moved = %v, want %v", moved, tt.committed)
-			}
-			b, _ := os.ReadFile(filepath.Join(l2.Root, "ci-debugging", "SKILL.md"))
-			if strings.Contains(string(b), "Traps") != tt.committed {
-				t.Errorf("work tree content does not match the branch")
-			}
-			if exists(l2.intentPath()) || !dirEmpty(filepath.Join(l2.StateDir(), "tmp")) {
-				t.Errorf("recovery left its records behind")
-			}
-		})
+	for _, mode := range []string{"barrier", "file"} {
+		for _, tt := range steps {
+			t.Run(mode+"/"+tt.step, func(t *testing.T) {
+				crashAtStep(t, mode, tt.step, tt.committed)
+			})
+		}
+	}
+}
+
+// crashAtStep is one case of TestCrashAtEveryStep; mode "file" asks for
+// per-file fsyncs instead of the syncfs barriers.
+func crashAtStep(t *testing.T, mode, step string, committed bool) {
+	l, env := newTestLibrary(t)
+	if mode == "file" {
+		env["SKILLREPO_SYNC"] = "file"
+	}
+	head := gitCmd(t, l, env, "rev-parse", "HEAD")
+	l.testOnlyCrashAt = step
+	_, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{
+		{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")},
+		{Action: ActionPatch, Name: "docker-cleanup", OldString: strp("Measure first"), NewString: strp("Measure")},
+	}})
+	if !errors.Is(err, errTestOnlyCrash) {
+		t.Fatalf("err = %v, want the test crash", err)
+	}
+	// Nothing recovers in-process: open anew, as the next command.
+	l.Close()
+	l2, err := Open(l.Root, openOpts(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	assertConsistent(t, l2, env)
+	newHead := gitCmd(t, l2, env, "rev-parse", "HEAD")
+	if moved := newHead != head; moved != committed {
+		t.Errorf("HEAD moved = %v, want %v", moved, committed)
+	}
+	b, _ := os.ReadFile(filepath.Join(l2.Root, "ci-debugging", "SKILL.md"))
+	if strings.Contains(string(b), "Traps") != committed {
+		t.Errorf("work tree content does not match the branch")
+	}
+	if exists(l2.intentPath()) || !dirEmpty(filepath.Join(l2.StateDir(), "tmp")) {
+		t.Errorf("recovery left its records behind")
 	}
 }
 
