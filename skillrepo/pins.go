@@ -257,7 +257,7 @@ func (l *Library) setOwner(ctx context.Context, name string, curator bool, opts 
 			out.Message = fmt.Sprintf("skill %s is already %s (%s)", si.Name, o.Owner, o.Reason)
 			return nil
 		}
-		if _, err := tx.commitEmpty(metaMessage(action, si.Name, opts)); err != nil {
+		if _, err := tx.commit(metaMessage(action, si.Name, opts), true); err != nil {
 			return err
 		}
 		out.Changed = true
@@ -273,28 +273,6 @@ func (l *Library) setOwner(ctx context.Context, name string, curator bool, opts 
 	}
 	out.Update, out.Commit = res, lastCommit(res)
 	return out, nil
-}
-
-// commitEmpty records a commit whose tree is the current one: the
-// evidence-only commits of adopt and disown ([Tx.Commit] refuses an
-// unchanged tree).
-func (tx *Tx) commitEmpty(msg Message) (plumbing.Hash, error) {
-	if len(tx.changes) > 0 || tx.tip.IsZero() {
-		return tx.Commit(msg)
-	}
-	author, committer, err := tx.l.signatures()
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	parents := append([]plumbing.Hash{tx.tip}, tx.extra...)
-	h, err := tx.store.put(plumbing.CommitObject, encodeCommit(tx.tree, parents, author, committer, msg.String()))
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	tx.tip = h
-	tx.extra = nil
-	tx.commits = append(tx.commits, h)
-	return h, nil
 }
 
 // MoveOptions configures [Library.MoveSkill].

@@ -501,12 +501,16 @@ func (tx *Tx) AddParent(h plumbing.Hash) { tx.extra = append(tx.extra, h) }
 // Commit records what is staged as one commit on top of the series and
 // returns its hash. Error: ErrNoChanges when the tree is unchanged and no
 // extra parent was added.
-func (tx *Tx) Commit(msg Message) (plumbing.Hash, error) {
+func (tx *Tx) Commit(msg Message) (plumbing.Hash, error) { return tx.commit(msg, false) }
+
+// commit is Commit; allowEmpty records a commit even when the tree is
+// unchanged (the evidence-only commits of adopt and disown).
+func (tx *Tx) commit(msg Message, allowEmpty bool) (plumbing.Hash, error) {
 	newTree, err := tx.buildTree(tx.tree, "", tx.changes)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	if newTree == tx.tree && len(tx.extra) == 0 && !tx.tip.IsZero() {
+	if !allowEmpty && newTree == tx.tree && len(tx.extra) == 0 && !tx.tip.IsZero() {
 		tx.changes = map[string]change{}
 		return plumbing.ZeroHash, ErrNoChanges
 	}
