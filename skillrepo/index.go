@@ -3,13 +3,22 @@ package skillrepo
 // Our own reader and writer of git's index file (.git/index), versions 2,
 // 3 and 4. go-git has one, but on a 10,000-entry index it spends ~20 ms
 // per write in reflection-based field encoding and collision-detecting
-// SHA-1, which alone would exceed our budget for a whole `skill patch`;
-// this codec does the same work in about 1 ms. Entries we do not touch
-// round-trip byte for byte (their stat data is kept raw). Optional
-// extensions (cache tree, untracked cache, fsmonitor, resolve-undo, ...)
-// are dropped on rewrite: git rebuilds them, and a stale cache tree would
-// make git commit write wrong trees. Mandatory extensions (split index
-// "link", sparse index "sdir") are refused rather than mangled.
+// SHA-1, which alone would exceed our budget for a whole `skill patch`.
+//
+// A write changes a handful of entries of an index that may hold tens of
+// thousands, so the index is not decoded into entries at all: reading it
+// records where each entry starts in the file's bytes, a lookup decodes the
+// one entry it finds, and writing splices the changed entries between the
+// untouched ones, which are copied byte for byte (their stat data, flags
+// and padding exactly as git wrote them). A version-4 index (prefix-
+// compressed names, which cannot be spliced) is converted to version 2 or
+// 3 when read.
+//
+// Optional extensions (cache tree, untracked cache, fsmonitor,
+// resolve-undo, ...) are dropped on rewrite: git rebuilds them, and a
+// stale cache tree would make git commit write wrong trees. Mandatory
+// extensions (split index "link", sparse index "sdir") are refused rather
+// than mangled.
 
 import (
 	"bytes"
@@ -25,13 +34,18 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// gitIndex is a decoded index.
+// gitIndex is an index as read, plus the edits of this command. The read
+// part (raw, offs) is never modified, so a cached index is shared safely.
 type gitIndex struct {
 	Version uint32
-	Entries []*indexEntry // sorted by name, then stage
+	raw     []byte   // entries in the version 2/3 layout
+	offs    []uint32 // where each entry of raw starts; sorted by name, then stage
+	// edits replaces every entry (all stages) of a path with one stage-0
+	// entry, or removes them (nil).
+	edits map[string]*indexEntry
 }
 
-// indexEntry is one index entry with its stat data kept raw.
+// indexEntry is one decoded index entry.
 type indexEntry struct {
 	CtimeS, CtimeN, MtimeS, MtimeN uint32
 	Dev, Ino, Mode, UID, GID, Size uint32
@@ -41,8 +55,10 @@ type indexEntry struct {
 }
 
 const (
+	indexEntryFixed   = 62 // stat data, hash and flags
 	indexFlagExtended = 0x4000
 	indexFlagStage    = 0x3000
+	indexFlagNameMask = 0x0fff
 	indexXFlagMask    = 0x6000 // skip-worktree, intent-to-add
 )
 
@@ -54,6 +70,8 @@ func (e *indexEntry) fileMode() filemode.FileMode { return filemode.FileMode(e.M
 
 var errIndexCorrupt = errors.New("index file corrupt")
 
+// decodeIndex checks an index file and records where its entries start.
+// b is kept (not copied): the caller must not modify it afterwards.
 func decodeIndex(b []byte) (*gitIndex, error) {
 	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
 		return nil, fmt.Errorf("%w: bad signature", errIndexCorrupt)
@@ -63,77 +81,184 @@ func decodeIndex(b []byte) (*gitIndex, error) {
 		return nil, fmt.Errorf("%w: bad checksum", errIndexCorrupt)
 	}
 	be := binary.BigEndian
-	idx := &gitIndex{Version: be.Uint32(b[4:8])}
-	if idx.Version < 2 || idx.Version > 4 {
-		return nil, fmt.Errorf("index version %d is not supported", idx.Version)
+	version := be.Uint32(b[4:8])
+	if version < 2 || version > 4 {
+		return nil, fmt.Errorf("index version %d is not supported", version)
 	}
 	n := int(be.Uint32(b[8:12]))
 	body := b[:len(b)-20]
-	off := 12
-	idx.Entries = make([]*indexEntry, 0, n)
-	// One backing array and one string for all names: an index of 11,000
-	// entries is otherwise 22,000 allocations per command.
-	backing := make([]indexEntry, n)
-	all := string(body)
-	prev := ""
-	for i := 0; i < n; i++ {
-		if off+62 > len(body) {
-			return nil, fmt.Errorf("%w: entry %d truncated", errIndexCorrupt, i)
-		}
-		start := off
-		e := &backing[i]
-		*e = indexEntry{
-			CtimeS: be.Uint32(b[off:]), CtimeN: be.Uint32(b[off+4:]),
-			MtimeS: be.Uint32(b[off+8:]), MtimeN: be.Uint32(b[off+12:]),
-			Dev: be.Uint32(b[off+16:]), Ino: be.Uint32(b[off+20:]), Mode: be.Uint32(b[off+24:]),
-			UID: be.Uint32(b[off+28:]), GID: be.Uint32(b[off+32:]), Size: be.Uint32(b[off+36:]),
-		}
-		copy(e.Hash[:], b[off+40:off+60])
-		e.Flags = be.Uint16(b[off+60:])
-		off += 62
-		if e.Flags&indexFlagExtended != 0 {
-			if idx.Version < 3 || off+2 > len(body) {
-				return nil, fmt.Errorf("%w: extended flags in entry %d", errIndexCorrupt, i)
-			}
-			e.XFlags = be.Uint16(b[off:])
-			off += 2
-		}
-		if idx.Version == 4 {
-			strip, k := readIndexVarint(body[off:])
-			if k == 0 || strip > len(prev) {
-				return nil, fmt.Errorf("%w: name of entry %d", errIndexCorrupt, i)
-			}
-			off += k
-			end := bytes.IndexByte(body[off:], 0)
-			if end < 0 {
-				return nil, fmt.Errorf("%w: name of entry %d", errIndexCorrupt, i)
-			}
-			e.Name = prev[:len(prev)-strip] + string(body[off:off+end])
-			off += end + 1
-		} else {
-			end := bytes.IndexByte(body[off:], 0)
-			if end < 0 {
-				return nil, fmt.Errorf("%w: name of entry %d", errIndexCorrupt, i)
-			}
-			e.Name = all[off : off+end]
-			// Entries are NUL-padded to a multiple of 8 bytes.
-			off = start + ((off+end-start)/8+1)*8
-			if off > len(body) {
-				return nil, fmt.Errorf("%w: entry %d truncated", errIndexCorrupt, i)
-			}
-		}
-		prev = e.Name
-		idx.Entries = append(idx.Entries, e)
+	if n > len(body)/indexEntryFixed {
+		return nil, fmt.Errorf("%w: %d entries cannot fit in %d bytes", errIndexCorrupt, n, len(body))
 	}
-	for off+8 <= len(body) {
+	var idx *gitIndex
+	var end int
+	var err error
+	if version == 4 {
+		idx, end, err = decodeIndexV4(body, n)
+	} else {
+		idx, end, err = scanIndexEntries(body, version, n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for off := end; off+8 <= len(body); {
 		sig := body[off : off+4]
-		size := int(be.Uint32(body[off+4:]))
 		if sig[0] < 'A' || sig[0] > 'Z' {
 			return nil, fmt.Errorf("the index uses the %q extension (split or sparse index), which skillrepo cannot update safely; run 'git update-index --no-split-index' or 'git sparse-checkout disable'", sig)
 		}
-		off += 8 + size
+		off += 8 + int(be.Uint32(body[off+4:]))
 	}
 	return idx, nil
+}
+
+// scanIndexEntries records the start of each of the n version 2/3 entries
+// of body and returns where the entries end.
+func scanIndexEntries(body []byte, version uint32, n int) (*gitIndex, int, error) {
+	idx := &gitIndex{Version: version, raw: body, offs: make([]uint32, n)}
+	off := 12
+	for i := 0; i < n; i++ {
+		idx.offs[i] = uint32(off)
+		next, err := idx.entryEnd(off)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%w: entry %d: %v", errIndexCorrupt, i, err)
+		}
+		off = next
+	}
+	return idx, off, nil
+}
+
+// nameAt returns where the name of the raw entry at off starts and ends.
+func (idx *gitIndex) nameAt(off int) (start, end int, err error) {
+	b := idx.raw
+	if off+indexEntryFixed > len(b) {
+		return 0, 0, errors.New("truncated")
+	}
+	flags := binary.BigEndian.Uint16(b[off+60:])
+	start = off + indexEntryFixed
+	if flags&indexFlagExtended != 0 {
+		if idx.Version < 3 {
+			return 0, 0, errors.New("extended flags in a version 2 index")
+		}
+		start += 2
+	}
+	if nameLen := int(flags & indexFlagNameMask); nameLen < indexFlagNameMask {
+		end = start + nameLen
+		if end >= len(b) || b[end] != 0 {
+			return 0, 0, errors.New("bad name length")
+		}
+		return start, end, nil
+	}
+	if start > len(b) {
+		return 0, 0, errors.New("truncated")
+	}
+	k := bytes.IndexByte(b[start:], 0) // a name of 4095 bytes or more
+	if k < 0 {
+		return 0, 0, errors.New("unterminated name")
+	}
+	return start, start + k, nil
+}
+
+// entryEnd returns where the raw entry at off ends: entries are
+// NUL-padded to a multiple of 8 bytes.
+func (idx *gitIndex) entryEnd(off int) (int, error) {
+	_, end, err := idx.nameAt(off)
+	if err != nil {
+		return 0, err
+	}
+	next := off + ((end-off)/8+1)*8
+	if next > len(idx.raw) {
+		return 0, errors.New("truncated")
+	}
+	return next, nil
+}
+
+// rawName is the name of raw entry i, without copying it.
+func (idx *gitIndex) rawName(i int) []byte {
+	s, e, _ := idx.nameAt(int(idx.offs[i])) // checked by scanIndexEntries
+	return idx.raw[s:e]
+}
+
+func (idx *gitIndex) rawStage(i int) int {
+	return int(binary.BigEndian.Uint16(idx.raw[idx.offs[i]+60:])&indexFlagStage) >> 12
+}
+
+// rawEntry decodes raw entry i.
+func (idx *gitIndex) rawEntry(i int) *indexEntry {
+	be := binary.BigEndian
+	off := int(idx.offs[i])
+	b := idx.raw[off:]
+	e := &indexEntry{
+		CtimeS: be.Uint32(b), CtimeN: be.Uint32(b[4:]),
+		MtimeS: be.Uint32(b[8:]), MtimeN: be.Uint32(b[12:]),
+		Dev: be.Uint32(b[16:]), Ino: be.Uint32(b[20:]), Mode: be.Uint32(b[24:]),
+		UID: be.Uint32(b[28:]), GID: be.Uint32(b[32:]), Size: be.Uint32(b[36:]),
+		Flags: be.Uint16(b[60:]),
+		Name:  string(idx.rawName(i)),
+	}
+	copy(e.Hash[:], b[40:60])
+	if e.Flags&indexFlagExtended != 0 {
+		e.XFlags = be.Uint16(b[62:])
+	}
+	return e
+}
+
+// decodeIndexV4 decodes a version-4 index (each name stored as a suffix
+// of the previous one) and re-encodes it in the version 2/3 layout.
+func decodeIndexV4(body []byte, n int) (*gitIndex, int, error) {
+	be := binary.BigEndian
+	entries := make([]*indexEntry, 0, n)
+	off := 12
+	prev := ""
+	for i := 0; i < n; i++ {
+		if off+indexEntryFixed > len(body) {
+			return nil, 0, fmt.Errorf("%w: entry %d truncated", errIndexCorrupt, i)
+		}
+		b := body[off:]
+		e := &indexEntry{
+			CtimeS: be.Uint32(b), CtimeN: be.Uint32(b[4:]),
+			MtimeS: be.Uint32(b[8:]), MtimeN: be.Uint32(b[12:]),
+			Dev: be.Uint32(b[16:]), Ino: be.Uint32(b[20:]), Mode: be.Uint32(b[24:]),
+			UID: be.Uint32(b[28:]), GID: be.Uint32(b[32:]), Size: be.Uint32(b[36:]),
+			Flags: be.Uint16(b[60:]),
+		}
+		copy(e.Hash[:], b[40:60])
+		off += indexEntryFixed
+		if e.Flags&indexFlagExtended != 0 {
+			if off+2 > len(body) {
+				return nil, 0, fmt.Errorf("%w: entry %d truncated", errIndexCorrupt, i)
+			}
+			e.XFlags = be.Uint16(body[off:])
+			off += 2
+		}
+		strip, k := readIndexVarint(body[off:])
+		if k == 0 || strip > len(prev) {
+			return nil, 0, fmt.Errorf("%w: name of entry %d", errIndexCorrupt, i)
+		}
+		off += k
+		end := bytes.IndexByte(body[off:], 0)
+		if end < 0 {
+			return nil, 0, fmt.Errorf("%w: name of entry %d", errIndexCorrupt, i)
+		}
+		e.Name = prev[:len(prev)-strip] + string(body[off:off+end])
+		off += end + 1
+		prev = e.Name
+		entries = append(entries, e)
+	}
+	version := uint32(2)
+	for _, e := range entries {
+		if e.XFlags&indexXFlagMask != 0 {
+			version = 3
+		}
+	}
+	raw := make([]byte, 12)
+	copy(raw, "DIRC")
+	idx := &gitIndex{Version: version, offs: make([]uint32, 0, n)}
+	for _, e := range entries {
+		idx.offs = append(idx.offs, uint32(len(raw)))
+		raw = appendIndexEntry(raw, e, version)
+	}
+	idx.raw = raw
+	return idx, off, nil
 }
 
 func readIndexVarint(b []byte) (int, int) {
@@ -154,91 +279,145 @@ func readIndexVarint(b []byte) (int, int) {
 	return v, i + 1
 }
 
-// encode writes the index as version 2 (3 when an entry needs extended
-// flags), without extensions, followed by its SHA-1.
+// appendIndexEntry appends e in the version 2/3 layout.
+func appendIndexEntry(b []byte, e *indexEntry, version uint32) []byte {
+	be := binary.BigEndian
+	var fixed [indexEntryFixed + 2]byte
+	for i, v := range []uint32{e.CtimeS, e.CtimeN, e.MtimeS, e.MtimeN, e.Dev, e.Ino, e.Mode, e.UID, e.GID, e.Size} {
+		be.PutUint32(fixed[i*4:], v)
+	}
+	copy(fixed[40:60], e.Hash[:])
+	nameLen := len(e.Name)
+	if nameLen > indexFlagNameMask {
+		nameLen = indexFlagNameMask
+	}
+	flags := e.Flags&(indexFlagStage|0x8000) | uint16(nameLen)
+	xflags := e.XFlags & indexXFlagMask
+	if version >= 3 && xflags != 0 {
+		flags |= indexFlagExtended
+	}
+	be.PutUint16(fixed[60:], flags)
+	n := indexEntryFixed
+	if flags&indexFlagExtended != 0 {
+		be.PutUint16(fixed[62:], xflags)
+		n += 2
+	}
+	start := len(b)
+	b = append(b, fixed[:n]...)
+	b = append(b, e.Name...)
+	pad := 8 - (len(b)-start)%8
+	return append(b, make([]byte, pad)...)
+}
+
+// encode writes the index in its version (2 or 3) without extensions,
+// followed by its SHA-1: the untouched entries copied as read, the edited
+// ones at their sorted places.
 func (idx *gitIndex) encode() []byte {
-	version := uint32(2)
-	for _, e := range idx.Entries {
-		if e.XFlags&indexXFlagMask != 0 {
-			version = 3
-			break
+	version := idx.Version
+	if version < 2 || version > 3 {
+		version = 2
+	}
+	names := make([]string, 0, len(idx.edits))
+	extra := 0
+	for p, e := range idx.edits {
+		names = append(names, p)
+		if e != nil {
+			extra += indexEntryFixed + 2 + len(p) + 8
 		}
 	}
-	size := 12 + 20
-	for _, e := range idx.Entries {
-		size += 72 + len(e.Name)
-	}
-	b := make([]byte, 12, size)
+	sort.Strings(names)
+	b := make([]byte, 12, len(idx.raw)+extra+20)
 	copy(b, "DIRC")
+	count := 0
+	j := 0
+	emitEdits := func(upTo []byte, all bool) {
+		for ; j < len(names) && (all || names[j] < string(upTo)); j++ {
+			if e := idx.edits[names[j]]; e != nil {
+				b = appendIndexEntry(b, e, version)
+				count++
+			}
+		}
+	}
+	for i := range idx.offs {
+		name := idx.rawName(i)
+		emitEdits(name, false)
+		if _, edited := idx.edits[string(name)]; edited {
+			continue
+		}
+		start := int(idx.offs[i])
+		end, _ := idx.entryEnd(start)
+		b = append(b, idx.raw[start:end]...)
+		count++
+	}
+	emitEdits(nil, true)
 	be := binary.BigEndian
 	be.PutUint32(b[4:], version)
-	be.PutUint32(b[8:], uint32(len(idx.Entries)))
-	var fixed [64]byte
-	for _, e := range idx.Entries {
-		for i, v := range []uint32{e.CtimeS, e.CtimeN, e.MtimeS, e.MtimeN, e.Dev, e.Ino, e.Mode, e.UID, e.GID, e.Size} {
-			be.PutUint32(fixed[i*4:], v)
-		}
-		copy(fixed[40:60], e.Hash[:])
-		nameLen := len(e.Name)
-		if nameLen > 0xfff {
-			nameLen = 0xfff
-		}
-		flags := e.Flags&(indexFlagStage|0x8000) | uint16(nameLen)
-		xflags := e.XFlags & indexXFlagMask
-		if version >= 3 && xflags != 0 {
-			flags |= indexFlagExtended
-		}
-		be.PutUint16(fixed[60:], flags)
-		n := 62
-		if flags&indexFlagExtended != 0 {
-			be.PutUint16(fixed[62:], xflags)
-			n = 64
-		}
-		start := len(b)
-		b = append(b, fixed[:n]...)
-		b = append(b, e.Name...)
-		pad := 8 - (len(b)-start)%8
-		for i := 0; i < pad; i++ {
-			b = append(b, 0)
-		}
-	}
+	be.PutUint32(b[8:], uint32(count))
 	sum := sha1.Sum(b)
 	return append(b, sum[:]...)
 }
 
-// indexCache is a decoded index and the stat data it was read with.
+// indexCache is a read index and the stat data it was read with.
 type indexCache struct {
 	idx   *gitIndex
 	mtime time.Time
 	size  int64
 }
 
-// clone copies the entry list (entries themselves are never modified in
-// place, only replaced).
+// clone returns an index sharing the read entries, with its own edits.
 func (idx *gitIndex) clone() *gitIndex {
-	return &gitIndex{Version: idx.Version, Entries: append([]*indexEntry(nil), idx.Entries...)}
+	c := *idx
+	c.edits = make(map[string]*indexEntry, len(idx.edits))
+	for p, e := range idx.edits {
+		c.edits[p] = e
+	}
+	return &c
 }
 
-// find returns the position of the stage-0 entry named p.
-func (idx *gitIndex) find(p string) (int, bool) {
-	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Name >= p })
-	for j := i; j < len(idx.Entries) && idx.Entries[j].Name == p; j++ {
-		if idx.Entries[j].stage() == 0 {
-			return j, true
+// lookup returns the stage-0 entry of p.
+func (idx *gitIndex) lookup(p string) (*indexEntry, bool) {
+	if e, ok := idx.edits[p]; ok {
+		return e, e != nil
+	}
+	i := sort.Search(len(idx.offs), func(i int) bool { return string(idx.rawName(i)) >= p })
+	for ; i < len(idx.offs) && string(idx.rawName(i)) == p; i++ {
+		if idx.rawStage(i) == 0 {
+			return idx.rawEntry(i), true
 		}
 	}
-	return i, false
+	return nil, false
 }
 
-// sortEntries orders entries as git requires: by name bytes, then stage.
-func (idx *gitIndex) sortEntries() {
-	sort.Slice(idx.Entries, func(i, j int) bool {
-		a, b := idx.Entries[i], idx.Entries[j]
-		if a.Name != b.Name {
-			return a.Name < b.Name
+// set makes e the only entry of its path.
+func (idx *gitIndex) set(e *indexEntry) {
+	if idx.edits == nil {
+		idx.edits = map[string]*indexEntry{}
+	}
+	idx.edits[e.Name] = e
+}
+
+// remove drops every entry of p.
+func (idx *gitIndex) remove(p string) {
+	if idx.edits == nil {
+		idx.edits = map[string]*indexEntry{}
+	}
+	idx.edits[p] = nil
+}
+
+// eachName calls fn with the name of every entry (edited entries last, in
+// no particular order). The slice is only valid during the call.
+func (idx *gitIndex) eachName(fn func(name []byte)) {
+	for i := range idx.offs {
+		name := idx.rawName(i)
+		if _, edited := idx.edits[string(name)]; !edited {
+			fn(name)
 		}
-		return a.stage() < b.stage()
-	})
+	}
+	for p, e := range idx.edits {
+		if e != nil {
+			fn([]byte(p))
+		}
+	}
 }
 
 // newIndexEntry makes a stage-0 entry with the stat data of fi.

@@ -35,9 +35,7 @@ type Library struct {
 	lockTimeout time.Duration
 	command     string
 	identity    [2]string
-	// indexNames caches the skill folders the index lists (a lookup hint).
-	indexNames []string
-	indexCache *indexCache
+	indexCache  *indexCache
 	// packs reads packed objects (opened on first use, closed by Close).
 	packs *packReader
 

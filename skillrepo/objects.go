@@ -78,7 +78,7 @@ func (s *objectStore) put(typ plumbing.ObjectType, data []byte) (plumbing.Hash, 
 		s.pending[h] = data
 		return h, nil
 	}
-	if s.l.repo.Storer.HasEncodedObject(h) == nil {
+	if s.l.hasObject(h) {
 		return h, nil
 	}
 	if err := s.writeLoose(h, typ, data); err != nil {
@@ -382,6 +382,22 @@ func (l *Library) readObject(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, 
 	}
 	defer r.Close()
 	return io.ReadAll(r)
+}
+
+// hasObject reports whether h is stored loose or in a pack the pack
+// reader knows. A wrong "no" (the object sits in an alternate, or in a
+// pack written since the reader opened) only costs a loose copy of an
+// object git already has, which git tolerates and gc folds away; go-git's
+// own check is not used because it loads its own copy of every pack index.
+func (l *Library) hasObject(h plumbing.Hash) bool {
+	hs := h.String()
+	if _, err := os.Lstat(filepath.Join(l.GitDir, "objects", hs[:2], hs[2:])); err == nil {
+		return true
+	}
+	if l.packs == nil {
+		l.packs = openPackReader(l.GitDir)
+	}
+	return l.packs.has(h)
 }
 
 // readLoose reads a loose object; ok is false when there is none.

@@ -183,6 +183,16 @@ func (idx *packIndex) find(h plumbing.Hash) (int64, bool) {
 	return 0, false
 }
 
+// has reports whether a pack holds h.
+func (r *packReader) has(h plumbing.Hash) bool {
+	for _, p := range r.packs {
+		if _, ok := p.idx.find(h); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // read returns the object h, ok false when no pack has it.
 func (r *packReader) read(h plumbing.Hash) (packObject, bool, error) {
 	for i, p := range r.packs {

@@ -1,6 +1,7 @@
 package skillrepo
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -287,27 +288,20 @@ func skillInfoAt(dir string) SkillInfo {
 }
 
 // indexSkillDirs returns the folders the index lists a SKILL.md under
-// whose name is name. The index is read once per Library.
+// whose name is name: a hint, checked against the tree by the caller. It
+// scans the index's names in place; nothing is decoded.
 func (l *Library) indexSkillDirs(name string) []string {
-	if l.indexNames == nil {
-		idx, _, err := l.readIndex()
-		if err != nil {
-			l.indexNames = []string{}
-			return nil
-		}
-		l.indexNames = make([]string, 0, len(idx.Entries)/2)
-		for _, e := range idx.Entries {
-			if strings.HasSuffix(e.Name, "/"+skill.FileName) {
-				l.indexNames = append(l.indexNames, strings.TrimSuffix(e.Name, "/"+skill.FileName))
-			}
-		}
+	idx, _, err := l.readIndex()
+	if err != nil {
+		return nil
 	}
+	suffix := []byte("/" + name + "/" + skill.FileName)
 	var out []string
-	for _, d := range l.indexNames {
-		if d == name || strings.HasSuffix(d, "/"+name) {
-			out = append(out, d)
+	idx.eachName(func(n []byte) {
+		if bytes.HasSuffix(n, suffix) || bytes.Equal(n, suffix[1:]) {
+			out = append(out, string(n[:len(n)-len(skill.FileName)-1]))
 		}
-	}
+	})
 	return out
 }
 

@@ -237,7 +237,6 @@ func (l *Library) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx
 		}
 	}
 	l.removeIntent()
-	l.indexNames = nil
 	return res, nil
 }
 

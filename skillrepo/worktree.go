@@ -133,8 +133,8 @@ func (l *Library) prepareWorktree(store *objectStore, oldTree, newTree plumbing.
 // nor the new tree.
 func (l *Library) pathDirty(idx *gitIndex, idxTime time.Time, p string, oh plumbing.Hash, om filemode.FileMode, nh plumbing.Hash) bool {
 	// Staged: the index entry differs from the old tree.
-	if i, ok := idx.find(p); ok {
-		if idx.Entries[i].Hash != oh && idx.Entries[i].Hash != nh {
+	if e, ok := idx.lookup(p); ok {
+		if e.Hash != oh && e.Hash != nh {
 			return true
 		}
 	} else if !oh.IsZero() {
@@ -172,8 +172,7 @@ func (l *Library) worktreeHash(idx *gitIndex, idxTime time.Time, p string) (plum
 	if fi.IsDir() {
 		return plumbing.ZeroHash, true, nil // a directory where a file goes: dirty
 	}
-	if i, ok := idx.find(p); ok {
-		e := idx.Entries[i]
+	if e, ok := idx.lookup(p); ok {
 		if int64(e.Size) == fi.Size()&0xffffffff && e.modTime().Equal(fi.ModTime()) && fi.ModTime().Before(idxTime) {
 			return e.Hash, true, nil
 		}
@@ -265,30 +264,19 @@ func (u *worktreeUpdate) syncDirs() {
 }
 
 func (u *worktreeUpdate) updateIndex() error {
-	idx := u.idx
-	drop := map[string]bool{}
-	var add []*indexEntry
 	for _, p := range u.paths {
-		drop[p] = true
 		t := u.target[p]
 		if t.Hash.IsZero() {
+			u.idx.remove(p)
 			continue
 		}
 		var fi os.FileInfo
 		if !u.skipped[p] {
 			fi, _ = os.Lstat(filepath.Join(u.l.Root, filepath.FromSlash(p)))
 		}
-		add = append(add, newIndexEntry(p, t.Hash, t.Mode, fi))
+		u.idx.set(newIndexEntry(p, t.Hash, t.Mode, fi))
 	}
-	kept := idx.Entries[:0]
-	for _, e := range idx.Entries {
-		if !drop[e.Name] {
-			kept = append(kept, e)
-		}
-	}
-	idx.Entries = append(kept, add...)
-	idx.sortEntries()
-	return u.l.writeIndex(idx)
+	return u.l.writeIndex(u.idx)
 }
 
 // writeWorktreeFile atomically replaces full with data: temp file, fsync,
