@@ -680,33 +680,6 @@ func hasRawSkillFile(t *rawTree) bool {
 	return false
 }
 
-// compareTreeNames orders entries the way git sorts a tree: by name, a
-// directory comparing as if its name ended in "/".
-func compareTreeNames(a []byte, aDir bool, b []byte, bDir bool) int {
-	n := min(len(a), len(b))
-	if c := bytes.Compare(a[:n], b[:n]); c != 0 {
-		return c
-	}
-	var ca, cb byte
-	if len(a) > n {
-		ca = a[n]
-	} else if aDir {
-		ca = '/'
-	}
-	if len(b) > n {
-		cb = b[n]
-	} else if bDir {
-		cb = '/'
-	}
-	switch {
-	case ca < cb:
-		return -1
-	case ca > cb:
-		return 1
-	}
-	return 0
-}
-
 // mergeRawTrees calls fn for every name whose entry differs between a
 // and b (a missing side is a zero rawEntry), walking both trees' bytes
 // once: an entry identical on both sides (mode, name and hash: the

@@ -8,19 +8,19 @@ package skillrepo
 // loss a ref never points at an object that did not reach the disk).
 
 import (
+	"bufio"
 	"bytes"
 	"compress/zlib"
 	"crypto/sha1"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -34,28 +34,6 @@ type objectStore struct {
 	// trees caches decoded trees: they are immutable, and a flat library's
 	// root tree (10,000 entries) would otherwise be decoded per lookup.
 	trees map[plumbing.Hash]*decodedTree
-}
-
-// decodedTree is a tree's entries with a by-name index for large trees.
-type decodedTree struct {
-	entries []treeEntry
-	byName  map[string]int
-}
-
-func (d *decodedTree) find(name string) (treeEntry, bool) {
-	if d.byName != nil {
-		i, ok := d.byName[name]
-		if !ok {
-			return treeEntry{}, false
-		}
-		return d.entries[i], true
-	}
-	for _, e := range d.entries {
-		if e.Name == name {
-			return e, true
-		}
-	}
-	return treeEntry{}, false
 }
 
 func newObjectStore(l *Library, dryRun bool) *objectStore {
@@ -177,12 +155,6 @@ func (s *objectStore) blob(h plumbing.Hash) ([]byte, error) {
 }
 
 // treeEntry is one entry of a git tree.
-type treeEntry struct {
-	Name string
-	Mode filemode.FileMode
-	Hash plumbing.Hash
-}
-
 // tree reads a tree's entries (zero hash: the empty tree). The slice is
 // shared: callers must not modify it.
 func (s *objectStore) tree(h plumbing.Hash) ([]treeEntry, error) {
@@ -190,7 +162,7 @@ func (s *objectStore) tree(h plumbing.Hash) ([]treeEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.entries, nil
+	return d.entries(), nil
 }
 
 // entry finds one entry of a tree by name.
@@ -203,95 +175,28 @@ func (s *objectStore) entry(tree plumbing.Hash, name string) (treeEntry, bool, e
 	return e, ok, nil
 }
 
+// decoded reads and checks a tree (tree.go), once per store: trees are
+// immutable.
 func (s *objectStore) decoded(h plumbing.Hash) (*decodedTree, error) {
 	if h.IsZero() {
-		return &decodedTree{}, nil
+		return &decodedTree{sorted: true, canonical: true}, nil
 	}
 	if d, ok := s.trees[h]; ok {
 		return d, nil
 	}
-	entries, err := s.readTree(h)
-	if err != nil {
-		return nil, err
-	}
-	d := &decodedTree{entries: entries}
-	if len(entries) > 32 {
-		d.byName = make(map[string]int, len(entries))
-		for i, e := range entries {
-			d.byName[e.Name] = i
+	b, ok := s.pending[h]
+	if !ok {
+		var err error
+		if b, err = s.l.readObject(plumbing.TreeObject, h); err != nil {
+			return nil, err
 		}
+	}
+	d, err := parseTree(b)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s: %w", h, err)
 	}
 	s.trees[h] = d
 	return d, nil
-}
-
-func (s *objectStore) readTree(h plumbing.Hash) ([]treeEntry, error) {
-	if b, ok := s.pending[h]; ok {
-		return decodeTree(b)
-	}
-	b, err := s.l.readObject(plumbing.TreeObject, h)
-	if err != nil {
-		return nil, err
-	}
-	return decodeTree(b)
-}
-
-func decodeTree(b []byte) ([]treeEntry, error) {
-	var out []treeEntry
-	for len(b) > 0 {
-		sp := bytes.IndexByte(b, ' ')
-		nul := bytes.IndexByte(b, 0)
-		if sp < 0 || nul < sp || nul+21 > len(b) {
-			return nil, fmt.Errorf("malformed tree object")
-		}
-		mode, err := strconv.ParseUint(string(b[:sp]), 8, 32)
-		if err != nil {
-			return nil, fmt.Errorf("malformed tree mode %q", b[:sp])
-		}
-		var h plumbing.Hash
-		copy(h[:], b[nul+1:nul+21])
-		out = append(out, treeEntry{Name: string(b[sp+1 : nul]), Mode: filemode.FileMode(mode), Hash: h})
-		b = b[nul+21:]
-	}
-	return out, nil
-}
-
-// sortTreeEntries sorts entries the way git does: a directory sorts as if
-// its name ended in "/".
-func sortTreeEntries(entries []treeEntry) {
-	sort.Slice(entries, func(i, j int) bool { return treeEntryLess(entries[i], entries[j]) })
-}
-
-func treeEntryLess(a, b treeEntry) bool {
-	n := min(len(a.Name), len(b.Name))
-	if c := strings.Compare(a.Name[:n], b.Name[:n]); c != 0 {
-		return c < 0
-	}
-	next := func(e treeEntry) byte {
-		if len(e.Name) > n {
-			return e.Name[n]
-		}
-		if e.Mode == filemode.Dir {
-			return '/'
-		}
-		return 0
-	}
-	return next(a) < next(b)
-}
-
-// encodeTree encodes entries, which must be in git's order (see
-// sortTreeEntries); git fsck --strict accepts the result.
-func encodeTree(entries []treeEntry) []byte {
-	var b bytes.Buffer
-	b.Grow(len(entries) * 48)
-	for _, e := range entries {
-		b.WriteString(strconv.FormatUint(uint64(e.Mode), 8))
-		b.WriteByte(' ')
-		b.WriteString(e.Name)
-		b.WriteByte(0)
-		b.Write(e.Hash[:])
-	}
-	return b.Bytes()
 }
 
 // encodeCommit formats a commit object.
@@ -400,7 +305,10 @@ func (l *Library) hasObject(h plumbing.Hash) bool {
 	return l.packs.has(h)
 }
 
-// readLoose reads a loose object; ok is false when there is none.
+// readLoose reads a loose object; ok is false when there is none. The
+// header gives the size, so the content is inflated into one buffer of
+// exactly that size (a flat library's root tree is 400 KB, read on every
+// write).
 func (l *Library) readLoose(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, bool, error) {
 	hs := h.String()
 	f, err := os.Open(filepath.Join(l.GitDir, "objects", hs[:2], hs[2:]))
@@ -408,25 +316,38 @@ func (l *Library) readLoose(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, b
 		return nil, false, nil
 	}
 	defer f.Close()
-	zr, err := zlib.NewReader(f)
-	if err != nil {
+	fail := func(err error) ([]byte, bool, error) {
 		return nil, true, fmt.Errorf("read %s %s: %w", typ, h, err)
+	}
+	zr, err := zlib.NewReader(bufio.NewReaderSize(f, 32<<10))
+	if err != nil {
+		return fail(err)
 	}
 	defer zr.Close()
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, true, fmt.Errorf("read %s %s: %w", typ, h, err)
+	br := bufio.NewReaderSize(zr, 64)
+	header, err := br.ReadString(0)
+	if err != nil || len(header) > 32 {
+		return fail(errors.New("malformed loose object"))
 	}
-	nul := bytes.IndexByte(b, 0)
-	if nul < 0 {
-		return nil, true, fmt.Errorf("read %s %s: malformed loose object", typ, h)
-	}
-	kind, size, _ := strings.Cut(string(b[:nul]), " ")
+	kind, sizeText, _ := strings.Cut(header[:len(header)-1], " ")
 	if kind != typ.String() {
-		return nil, true, fmt.Errorf("read %s %s: it is a %s", typ, h, kind)
+		return fail(fmt.Errorf("it is a %s", kind))
 	}
-	if n, err := strconv.Atoi(size); err != nil || n != len(b)-nul-1 {
-		return nil, true, fmt.Errorf("read %s %s: size mismatch", typ, h)
+	size, err := strconv.Atoi(sizeText)
+	if err != nil || size < 0 {
+		return fail(errors.New("malformed loose object"))
 	}
-	return b[nul+1:], true, nil
+	// deflate expands at most about 1032:1: a larger size is a lie that
+	// must not become an allocation.
+	if fi, err := f.Stat(); err != nil || int64(size) > fi.Size()*1032+1024 {
+		return fail(errors.New("malformed loose object: size out of range"))
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(br, b); err != nil {
+		return fail(fmt.Errorf("size mismatch: %w", err))
+	}
+	if n, _ := br.Read(make([]byte, 1)); n != 0 {
+		return fail(errors.New("size mismatch: longer than its header says"))
+	}
+	return b, true, nil
 }

@@ -541,8 +541,8 @@ func (tx *Tx) commit(msg Message, allowEmpty bool) (plumbing.Hash, error) {
 
 // buildTree applies changes (paths relative to this tree) to the tree at
 // base and stores the trees that changed. It returns the zero hash for a
-// tree left empty (git does not store empty directories). Entries keep the
-// base tree's order; a sort runs only when names were added.
+// tree left empty (git does not store empty directories). The untouched
+// entries of each level are copied from base as bytes.
 func (tx *Tx) buildTree(base plumbing.Hash, dir string, changes map[string]change) (plumbing.Hash, error) {
 	if len(changes) == 0 {
 		return base, nil
@@ -551,85 +551,57 @@ func (tx *Tx) buildTree(base plumbing.Hash, dir string, changes map[string]chang
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	entries := append([]treeEntry(nil), d.entries...)
-	removed := make([]bool, len(entries))
-	added := false
-	pos := func(name string) int {
-		if d.byName != nil {
-			if i, ok := d.byName[name]; ok {
-				return i
+	// edits: the new entry of each changed name at this level, nil for a
+	// removed one; everything else is copied from base (tree.go).
+	edits := map[string]*treeEntry{}
+	current := func(name string) (treeEntry, bool) {
+		if e, ok := edits[name]; ok {
+			if e == nil {
+				return treeEntry{}, false
 			}
-		} else {
-			for i := range d.entries {
-				if d.entries[i].Name == name {
-					return i
-				}
-			}
+			return *e, true
 		}
-		for i := len(d.entries); i < len(entries); i++ {
-			if entries[i].Name == name {
-				return i
-			}
-		}
-		return -1
-	}
-	set := func(e treeEntry) {
-		if i := pos(e.Name); i >= 0 {
-			entries[i] = e
-			removed[i] = false
-			return
-		}
-		entries = append(entries, e)
-		removed = append(removed, false)
-		added = true
+		return d.find(name)
 	}
 	sub := map[string]map[string]change{}
 	for p, c := range changes {
 		name, rest, nested := strings.Cut(p, "/")
-		if !nested {
-			if c.del {
-				if i := pos(name); i >= 0 && entries[i].Mode != filemode.Dir {
-					removed[i] = true
-				}
-				continue
+		if nested {
+			if sub[name] == nil {
+				sub[name] = map[string]change{}
 			}
-			set(treeEntry{Name: name, Mode: c.mode, Hash: c.hash})
+			sub[name][rest] = c
 			continue
 		}
-		if sub[name] == nil {
-			sub[name] = map[string]change{}
+		if c.del {
+			if e, ok := current(name); ok && e.Mode != filemode.Dir {
+				edits[name] = nil
+			}
+			continue
 		}
-		sub[name][rest] = c
+		edits[name] = &treeEntry{Name: name, Mode: c.mode, Hash: c.hash}
 	}
 	for name, subChanges := range sub {
 		var childBase plumbing.Hash
-		i := pos(name)
-		if i >= 0 && entries[i].Mode == filemode.Dir && !removed[i] {
-			childBase = entries[i].Hash
+		e, ok := current(name)
+		if ok && e.Mode == filemode.Dir {
+			childBase = e.Hash
 		}
 		h, err := tx.buildTree(childBase, path.Join(dir, name), subChanges)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
 		if h.IsZero() {
-			if i >= 0 && entries[i].Mode == filemode.Dir {
-				removed[i] = true
+			if ok && e.Mode == filemode.Dir {
+				edits[name] = nil
 			}
 			continue
 		}
-		set(treeEntry{Name: name, Mode: filemode.Dir, Hash: h})
+		edits[name] = &treeEntry{Name: name, Mode: filemode.Dir, Hash: h}
 	}
-	out := entries[:0]
-	for i, e := range entries {
-		if !removed[i] {
-			out = append(out, e)
-		}
-	}
-	if len(out) == 0 {
+	data := d.splice(edits)
+	if len(data) == 0 {
 		return plumbing.ZeroHash, nil
 	}
-	if added {
-		sortTreeEntries(out)
-	}
-	return tx.store.put(plumbing.TreeObject, encodeTree(out))
+	return tx.store.put(plumbing.TreeObject, data)
 }

@@ -1,0 +1,75 @@
+package skillrepo
+
+import (
+	"bytes"
+	"compress/zlib"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Loose objects git wrote read back as git prints them; damaged ones are
+// errors, never panics or huge allocations.
+func TestReadLoose(t *testing.T) {
+	l, env := newTestLibrary(t)
+	content := strings.Repeat("line of a big reference file\n", 5000)
+	if err := os.WriteFile(filepath.Join(l.Root, "big.txt"), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := plumbing.NewHash(strings.TrimSpace(gitCmd(t, l, env, "hash-object", "-w", "big.txt")))
+	got, ok, err := l.readLoose(plumbing.BlobObject, h)
+	if err != nil || !ok || string(got) != content {
+		t.Fatalf("readLoose = %d bytes, %v, %v", len(got), ok, err)
+	}
+	if _, _, err := l.readLoose(plumbing.TreeObject, h); err == nil || !strings.Contains(err.Error(), "it is a blob") {
+		t.Errorf("wrong type: err = %v", err)
+	}
+	if _, ok, err := l.readLoose(plumbing.BlobObject, plumbing.NewHash(strings.Repeat("ab", 20))); ok || err != nil {
+		t.Errorf("missing object: ok=%v err=%v", ok, err)
+	}
+
+	deflate := func(s string) []byte {
+		var b bytes.Buffer
+		zw := zlib.NewWriter(&b)
+		zw.Write([]byte(s))
+		zw.Close()
+		return b.Bytes()
+	}
+	good := deflate("blob 5\x00hello")
+	for name, data := range map[string][]byte{
+		"not zlib":       []byte("plain text"),
+		"truncated":      good[:len(good)/2],
+		"no header end":  deflate("blob 5 hello"),
+		"size too small": deflate("blob 3\x00hello"),
+		"size too large": deflate("blob 9\x00hello"),
+		"huge size":      deflate("blob 999999999999\x00hello"),
+		"bad size":       deflate("blob x\x00hello"),
+		"long header":    deflate("blob " + strings.Repeat("1", 40) + "\x00hello"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			bad := plumbing.NewHash(strings.Repeat("cd", 20))
+			p := filepath.Join(l.GitDir, "objects", "cd", strings.Repeat("cd", 19))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Remove(p)
+			if _, ok, err := l.readLoose(plumbing.BlobObject, bad); !ok || err == nil {
+				t.Errorf("ok=%v err=%v, want an error", ok, err)
+			}
+		})
+	}
+	p := filepath.Join(l.GitDir, "objects", "cd", strings.Repeat("cd", 19))
+	if err := os.WriteFile(p, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _, err := l.readLoose(plumbing.BlobObject, plumbing.NewHash(strings.Repeat("cd", 20))); err != nil || string(b) != "hello" {
+		t.Errorf("well-formed object: %q %v", b, err)
+	}
+	os.Remove(p)
+}
