@@ -45,6 +45,9 @@ type Library struct {
 	// deferSync: inside a write whose durability comes from two barriers
 	// (see Update), per-file fsyncs are skipped.
 	deferSync bool
+	// fsyncs counts the per-file and per-folder fsyncs of this Library's
+	// writes (what the barrier form saves; tests check it).
+	fsyncs int
 
 	// testOnlyCrashAt stops a write at this step (see testOnlyCrash).
 	testOnlyCrashAt string

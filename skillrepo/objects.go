@@ -110,11 +110,9 @@ func (s *objectStore) writeLoose(h plumbing.Hash, typ plumbing.ObjectType, data 
 		f.Close()
 		return err
 	}
-	if !s.l.deferSync {
-		if err := f.Sync(); err != nil {
-			f.Close()
-			return err
-		}
+	if err := s.l.syncFile(f); err != nil {
+		f.Close()
+		return err
 	}
 	if err := f.Close(); err != nil {
 		return err

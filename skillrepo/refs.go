@@ -325,12 +325,24 @@ func (l *Library) writeDurable(path string, data []byte) error {
 	if l.deferSync {
 		return os.WriteFile(path, data, 0o644)
 	}
+	l.fsyncs++
 	return writeSynced(path, data)
+}
+
+// syncFile fsyncs f, except inside a write that ends with a durability
+// barrier.
+func (l *Library) syncFile(f *os.File) error {
+	if l.deferSync {
+		return nil
+	}
+	l.fsyncs++
+	return f.Sync()
 }
 
 // syncDir is the package's syncDir, deferred to the barrier the same way.
 func (l *Library) syncDir(dir string) {
 	if !l.deferSync {
+		l.fsyncs++
 		syncDir(dir)
 	}
 }

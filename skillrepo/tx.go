@@ -141,6 +141,17 @@ func (l *Library) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx
 	default:
 		return nil, fmt.Errorf("branch %s: %w", opts.Branch, err)
 	}
+	// Durability: either every object, the intent record, the ref and each
+	// work-tree file and the index are fsynced as they are written, or
+	// (Linux, one file system) none is and two syncfs barriers order them:
+	// the first after the objects (written by fn) and the intent record,
+	// before the ref moves; the second after the work tree and index,
+	// before the record is removed. The crash argument in doc.go holds for
+	// both.
+	if !opts.DryRun && l.canBarrier() {
+		l.deferSync = true
+		defer func() { l.deferSync = false }()
+	}
 	store := newObjectStore(l, opts.DryRun)
 	tx := &Tx{l: l, store: store, branch: opts.Branch, tip: base, changes: map[string]change{}, touched: map[string]bool{}}
 	if !base.IsZero() {
@@ -182,16 +193,6 @@ func (l *Library) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx
 	}
 	if opts.DryRun {
 		return res, nil
-	}
-	// Durability: either every object, the intent record, the ref and each
-	// work-tree file and the index are fsynced as they are written, or
-	// (Linux, one file system) none is and two syncfs barriers order them:
-	// the first after the objects and the intent record, before the ref
-	// moves; the second after the work tree and index, before the record
-	// is removed. The crash argument in doc.go holds for both.
-	if l.canBarrier() {
-		l.deferSync = true
-		defer func() { l.deferSync = false }()
 	}
 	store.sync()
 	msg := opts.Reflog

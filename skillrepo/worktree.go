@@ -78,9 +78,7 @@ func (l *Library) writeIndex(idx *gitIndex) error {
 	}
 	_, err = f.Write(idx.encode())
 	if err == nil {
-		if !l.deferSync {
-			err = f.Sync()
-		}
+		err = l.syncFile(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -220,7 +218,7 @@ func (u *worktreeUpdate) apply() error {
 		if err != nil {
 			return err
 		}
-		if err := writeWorktreeFile(tmpDir, full, data, t.Mode, !u.l.deferSync); err != nil {
+		if err := writeWorktreeFile(tmpDir, full, data, t.Mode, u.l.syncFile); err != nil {
 			return fmt.Errorf("write %s: %w", p, err)
 		}
 		if u.testOnlyCrash != nil {
@@ -258,7 +256,7 @@ func (u *worktreeUpdate) syncDirs() {
 	}
 	for d := range dirs {
 		if exists(d) {
-			syncDir(d)
+			u.l.syncDir(d)
 		}
 	}
 }
@@ -281,7 +279,7 @@ func (u *worktreeUpdate) updateIndex() error {
 
 // writeWorktreeFile atomically replaces full with data: temp file, fsync,
 // chmod, rename. A symlink entry becomes a symlink.
-func writeWorktreeFile(tmpDir, full string, data []byte, mode filemode.FileMode, sync bool) error {
+func writeWorktreeFile(tmpDir, full string, data []byte, mode filemode.FileMode, sync func(*os.File) error) error {
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 		return err
 	}
@@ -310,9 +308,7 @@ func writeWorktreeFile(tmpDir, full string, data []byte, mode filemode.FileMode,
 		err = f.Chmod(perm)
 	}
 	if err == nil {
-		if sync {
-			err = f.Sync()
-		}
+		err = sync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
