@@ -34,6 +34,8 @@ type objectStore struct {
 	// trees caches decoded trees: they are immutable, and a flat library's
 	// root tree (10,000 entries) would otherwise be decoded per lookup.
 	trees map[plumbing.Hash]*decodedTree
+	zw    *zlib.Writer // compresses into zbuf, reused for every object
+	zbuf  bytes.Buffer
 }
 
 func newObjectStore(l *Library, dryRun bool) *objectStore {
@@ -92,17 +94,18 @@ func (s *objectStore) writeLoose(h plumbing.Hash, typ plumbing.ObjectType, data 
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // a no-op after the rename
-	zw, _ := zlib.NewWriterLevel(f, zlib.BestSpeed)
-	header := typ.String() + " " + strconv.Itoa(len(data)) + "\x00"
-	if _, err := io.WriteString(zw, header); err != nil {
-		f.Close()
-		return err
+	// One compressor per store, reset per object: setting one up
+	// allocates about a megabyte, more than compressing a skill costs.
+	s.zbuf.Reset()
+	if s.zw == nil {
+		s.zw, _ = zlib.NewWriterLevel(&s.zbuf, zlib.BestSpeed)
+	} else {
+		s.zw.Reset(&s.zbuf)
 	}
-	if _, err := zw.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := zw.Close(); err != nil {
+	s.zw.Write([]byte(typ.String() + " " + strconv.Itoa(len(data)) + "\x00"))
+	s.zw.Write(data)
+	s.zw.Close() // writes to a bytes.Buffer cannot fail
+	if _, err := f.Write(s.zbuf.Bytes()); err != nil {
 		f.Close()
 		return err
 	}

@@ -37,9 +37,10 @@ type packIndex struct {
 }
 
 type packFile struct {
-	f    *os.File
-	data []byte // the mapped pack, when mmap works; else ReadAt on f
-	idx  packIndex
+	f       *os.File
+	data    []byte // the mapped pack, when mmap works; else ReadAt on f
+	idx     packIndex
+	idxData []byte // the mapped index, when mmap worked (idx points into it)
 }
 
 // readAt reads up to len(b) bytes at off.
@@ -101,15 +102,18 @@ func openPackReader(gitDir string) *packReader {
 	idxs, _ := filepath.Glob(filepath.Join(gitDir, "objects", "pack", "pack-*.idx"))
 	sort.Strings(idxs)
 	for _, p := range idxs {
-		idx, err := readPackIndex(p)
+		idx, idxData, err := openPackIndex(p)
 		if err != nil {
 			continue
 		}
 		f, err := os.Open(p[:len(p)-len(".idx")] + ".pack")
 		if err != nil {
+			if idxData != nil {
+				unmapFile(idxData)
+			}
 			continue
 		}
-		pf := &packFile{f: f, idx: idx}
+		pf := &packFile{f: f, idx: idx, idxData: idxData}
 		if data, err := mmapFile(f); err == nil {
 			pf.data = data
 		}
@@ -118,27 +122,55 @@ func openPackReader(gitDir string) *packReader {
 	return r
 }
 
+// openPackIndex maps a pack index (a lookup touches a few of its pages;
+// reading a 10,000-skill library's 0.9 MB index into the heap cost more
+// than the rest of a small write), falling back to reading it. mapped is
+// the mapping to release, nil when the file was read.
+func openPackIndex(p string) (idx packIndex, mapped []byte, err error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return idx, nil, err
+	}
+	defer f.Close() // a mapping outlives its descriptor
+	b, err := mmapFile(f)
+	if err == nil {
+		mapped = b
+	} else if b, err = io.ReadAll(f); err != nil {
+		return idx, nil, err
+	}
+	if idx, err = parsePackIndex(b); err != nil && mapped != nil {
+		unmapFile(mapped)
+		mapped = nil
+	}
+	return idx, mapped, err
+}
+
 func (r *packReader) close() {
 	for _, p := range r.packs {
 		if p.data != nil {
 			unmapFile(p.data)
+		}
+		if p.idxData != nil {
+			unmapFile(p.idxData)
 		}
 		p.f.Close()
 	}
 	r.packs = nil
 }
 
-func readPackIndex(p string) (packIndex, error) {
+// parsePackIndex checks a version-2 pack index; idx points into b.
+func parsePackIndex(b []byte) (packIndex, error) {
 	var idx packIndex
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return idx, err
-	}
 	if len(b) < 8+256*4 || !bytes.Equal(b[:4], []byte{0xff, 't', 'O', 'c'}) || binary.BigEndian.Uint32(b[4:8]) != 2 {
 		return idx, errors.New("not a version 2 pack index")
 	}
 	for i := range idx.fanout {
 		idx.fanout[i] = binary.BigEndian.Uint32(b[8+4*i:])
+		// A lookup searches between two fanout values: they must not
+		// decrease, or a damaged index would send it out of range.
+		if i > 0 && idx.fanout[i] < idx.fanout[i-1] {
+			return idx, errors.New("damaged pack index fanout")
+		}
 	}
 	n := int(idx.fanout[255])
 	pos := 8 + 256*4

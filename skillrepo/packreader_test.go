@@ -3,6 +3,7 @@ package skillrepo
 import (
 	"bytes"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,5 +100,47 @@ func TestApplyDeltaRejectsBadInput(t *testing.T) {
 	got, err := applyDelta(base, []byte{11, 8, 0x90, 5, 3, '!', '!', '!'})
 	if err != nil || string(got) != "hello!!!" {
 		t.Errorf("applyDelta = %q, %v", got, err)
+	}
+}
+
+// has agrees with git on every packed object and on a missing one; a
+// damaged index is refused (its pack is then left to go-git), never read
+// out of range.
+func TestPackIndexHasAndDamage(t *testing.T) {
+	l, env := newTestLibrary(t)
+	gitCmd(t, l, env, "repack", "-adq")
+	pr := openPackReader(l.GitDir)
+	defer pr.close()
+	list := strings.Fields(gitCmd(t, l, env, "cat-file", "--batch-all-objects", "--batch-check=%(objectname)"))
+	for _, h := range list {
+		if !pr.has(plumbing.NewHash(h)) {
+			t.Errorf("has(%s) = false", h)
+		}
+	}
+	if pr.has(plumbing.NewHash(strings.Repeat("ef", 20))) {
+		t.Error("has(missing) = true")
+	}
+	if !l.hasObject(plumbing.NewHash(list[0])) {
+		t.Error("hasObject misses a packed object")
+	}
+
+	idxs, _ := filepath.Glob(filepath.Join(l.GitDir, "objects", "pack", "*.idx"))
+	good, err := os.ReadFile(idxs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parsePackIndex(good); err != nil {
+		t.Fatalf("git's index refused: %v", err)
+	}
+	for name, damage := range map[string]func(b []byte) []byte{
+		"truncated":         func(b []byte) []byte { return b[:len(b)/2] },
+		"bad magic":         func(b []byte) []byte { b[0] = 0; return b },
+		"version 3":         func(b []byte) []byte { b[7] = 3; return b },
+		"fanout decreasing": func(b []byte) []byte { b[8+4*10+3] = 0xff; return b },
+		"count too large":   func(b []byte) []byte { b[8+4*255] = 0x7f; return b },
+	} {
+		if _, err := parsePackIndex(damage(append([]byte(nil), good...))); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
 	}
 }
