@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -67,7 +68,9 @@ func yamlHint(msg string) string {
 
 // sessionArtefactRE matches names that describe one session's task rather
 // than a class of tasks: issue and PR numbers, dates, fix-/debug- prefixes.
-var sessionArtefactRE = regexp.MustCompile(`(?:^|-)(?:pr|issue|issues|bug|ticket|gh|jira)-?\d+(?:-|$)|(?:^|-)\d{4}-\d{2}-\d{2}(?:-|$)|(?:^|-)(?:19|20)\d{6}(?:-|$)|^(?:fix|fixes|fixed|debug|debugging|hotfix|wip|tmp|temp|session)-`)
+var sessionArtefactRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|-)(?:pr|issue|issues|bug|ticket|gh|jira)-?\d+(?:-|$)|(?:^|-)\d{4}-\d{2}-\d{2}(?:-|$)|(?:^|-)(?:19|20)\d{6}(?:-|$)|^(?:fix|fixes|fixed|debug|debugging|hotfix|wip|tmp|temp|session)-`)
+})
 
 func (sc *skillCheck) checkName(byKey map[string]field) {
 	file := sc.file
@@ -120,7 +123,7 @@ func (sc *skillCheck) checkName(byKey map[string]field) {
 	if strings.Contains(lower, "anthropic") || strings.Contains(lower, "claude") {
 		sc.fl.add("name-reserved-word", file, l, col, "", "name %q contains a reserved word (anthropic, claude); uploads to the Claude API refuse it", name)
 	}
-	if sessionArtefactRE.MatchString(lower) {
+	if sessionArtefactRE().MatchString(lower) {
 		sc.fl.add("name-session-artefact", file, l, col, "name the class of task the skill teaches (e.g. ci-flaky-tests), not the session that produced it", "name %q looks like a one-off session artefact (issue or PR number, date, fix-/debug- prefix)", name)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"sort"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
@@ -279,7 +280,9 @@ func (s *mdScan) definition(n *ast.LinkReferenceDefinition) {
 }
 
 // htmlRE finds the URL attributes of the HTML elements that name files.
-var htmlRE = regexp.MustCompile(`(?i)<(?:a|img|link|source|script)\b[^>]*?\s(?:href|src)\s*=\s*("[^"]*"|'[^']*')`)
+var htmlRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)<(?:a|img|link|source|script)\b[^>]*?\s(?:href|src)\s*=\s*("[^"]*"|'[^']*')`)
+})
 
 // html records the file links in raw HTML (an inline tag or an HTML
 // block) at src[start:stop]; comments are blanked first, as they are no
@@ -296,7 +299,7 @@ func (s *mdScan) html(start, stop int) {
 	if !bytes.Contains(b, []byte("=")) {
 		return
 	}
-	for _, m := range htmlRE.FindAllSubmatchIndex(b, -1) {
+	for _, m := range htmlRE().FindAllSubmatchIndex(b, -1) {
 		off := start + m[2] + 1
 		s.add(off, s.src[off:start+m[3]-1], refHTML)
 	}
@@ -323,7 +326,9 @@ func (s *mdScan) blankComments(start, stop int) {
 // mentionRE matches a path under one of the support folders that starts a
 // word: not preceded by a letter, digit, '.', '/', '-', '_' or '$' (which
 // would make it part of a longer path, a URL or a variable).
-var mentionRE = regexp.MustCompile("(?:^|[^A-Za-z0-9_./$~-])((?:\\./)?(?:references|templates|scripts|assets)/[^\\s\"'`()<>\\[\\]{}|,;*?#\\\\]*)")
+var mentionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?:^|[^A-Za-z0-9_./$~-])((?:\\./)?(?:references|templates|scripts|assets)/[^\\s\"'`()<>\\[\\]{}|,;*?#\\\\]*)")
+})
 
 // appendMentions adds the support-path mentions in one span of text.
 func (s *mdScan) appendMentions(sp span) {
@@ -338,7 +343,7 @@ func (s *mdScan) appendMentions(sp span) {
 	if !bytes.Contains(line, []byte("s/")) {
 		return
 	}
-	for _, m := range mentionRE.FindAllSubmatchIndex(line, -1) {
+	for _, m := range mentionRE().FindAllSubmatchIndex(line, -1) {
 		start, end := m[2], m[3]
 		if end < len(line) && bytes.IndexByte([]byte("<{$*"), line[end]) >= 0 {
 			continue // a template placeholder such as references/<name>.md

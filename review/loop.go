@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"regexp"
+	"sync"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -78,7 +79,7 @@ func InputBudget(maxInput, contextWindow int) int {
 	return min(maxInputCeiling, contextWindow*3/4)
 }
 
-var reviewIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+var reviewIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 
 // NewReviewID makes an id like r-20261130-0a1b2c.
 func NewReviewID(now time.Time) string {
@@ -122,7 +123,7 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	if opts.ReviewID == "" {
 		opts.ReviewID = NewReviewID(now())
 	}
-	if !reviewIDRE.MatchString(opts.ReviewID) {
+	if !reviewIDRE().MatchString(opts.ReviewID) {
 		return nil, fmt.Errorf("review: invalid review id %q", opts.ReviewID)
 	}
 	if !opts.Memory && !opts.Skills {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -19,19 +20,23 @@ type secretPattern struct {
 	random bool // the match must mix upper, lower and digits
 }
 
-var secretPatterns = []secretPattern{
-	{kind: "private key block", re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
-	{kind: "AWS access key id", re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`)},
-	{kind: "AWS secret access key", re: regexp.MustCompile(`(?i)aws_?secret_?access_?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}`)},
-	{kind: "Google API key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`)},
-	{kind: "GCP service-account key", re: regexp.MustCompile(`"private_key_id"\s*:\s*"[0-9a-f]{40}"`)},
-	{kind: "OpenAI API key", re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}`), random: true},
-	{kind: "Anthropic API key", re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{32,}`), random: true},
-	{kind: "GitHub token", re: regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{40,}`), random: true},
-	{kind: "Slack token", re: regexp.MustCompile(`\bxox[abposr]-[0-9]+-[A-Za-z0-9\-]{8,}`)},
-	{kind: "Slack webhook URL", re: regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}`)},
-	{kind: "Stripe secret key", re: regexp.MustCompile(`\b[rs]k_live_[A-Za-z0-9]{20,}`)},
-}
+// secretPatterns are compiled on first use: every skillrepo command
+// starts the review package, few scan for secrets.
+var secretPatterns = sync.OnceValue(func() []secretPattern {
+	return []secretPattern{
+		{kind: "private key block", re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
+		{kind: "AWS access key id", re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`)},
+		{kind: "AWS secret access key", re: regexp.MustCompile(`(?i)aws_?secret_?access_?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}`)},
+		{kind: "Google API key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`)},
+		{kind: "GCP service-account key", re: regexp.MustCompile(`"private_key_id"\s*:\s*"[0-9a-f]{40}"`)},
+		{kind: "OpenAI API key", re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}`), random: true},
+		{kind: "Anthropic API key", re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{32,}`), random: true},
+		{kind: "GitHub token", re: regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{40,}`), random: true},
+		{kind: "Slack token", re: regexp.MustCompile(`\bxox[abposr]-[0-9]+-[A-Za-z0-9\-]{8,}`)},
+		{kind: "Slack webhook URL", re: regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}`)},
+		{kind: "Stripe secret key", re: regexp.MustCompile(`\b[rs]k_live_[A-Za-z0-9]{20,}`)},
+	}
+})
 
 // secretFinding is a likely secret in a text.
 type secretFinding struct {
@@ -42,7 +47,7 @@ type secretFinding struct {
 // findSecrets returns the likely secrets in text, at most one per kind.
 func findSecrets(text string) []secretFinding {
 	var out []secretFinding
-	for _, p := range secretPatterns {
+	for _, p := range secretPatterns() {
 		for _, loc := range p.re.FindAllStringIndex(text, -1) {
 			m := text[loc[0]:loc[1]]
 			if strings.Contains(m, "EXAMPLE") || (p.random && !looksRandom(m)) {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -29,13 +30,13 @@ type CounterStore struct {
 	Dir string // e.g. <state dir>/review/sessions
 }
 
-var safeSessionRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+var safeSessionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`) })
 
 // file is the counters file of a session. Ids that are not safe file
 // names are hashed.
 func (s CounterStore) file(session string) string {
 	name := session
-	if !safeSessionRE.MatchString(session) {
+	if !safeSessionRE().MatchString(session) {
 		sum := sha256.Sum256([]byte(session))
 		name = "h-" + hex.EncodeToString(sum[:16])
 	}

@@ -38,6 +38,7 @@ type Library struct {
 	indexCache  *indexCache
 	// packs reads packed objects (opened on first use, closed by Close).
 	packs *packReader
+	loose looseReaders // reused by readLoose
 
 	// readOnly: write no cache (OpenOptions.ReadOnly).
 	readOnly bool

@@ -306,6 +306,14 @@ func (l *Library) hasObject(h plumbing.Hash) bool {
 	return l.packs.has(h)
 }
 
+// looseReaders are readLoose's buffered file reader, inflater and header
+// reader.
+type looseReaders struct {
+	file   *bufio.Reader
+	z      io.ReadCloser
+	header *bufio.Reader
+}
+
 // readLoose reads a loose object; ok is false when there is none. The
 // header gives the size, so the content is inflated into one buffer of
 // exactly that size (a flat library's root tree is 400 KB, read on every
@@ -320,12 +328,28 @@ func (l *Library) readLoose(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, b
 	fail := func(err error) ([]byte, bool, error) {
 		return nil, true, fmt.Errorf("read %s %s: %w", typ, h, err)
 	}
-	zr, err := zlib.NewReader(bufio.NewReaderSize(f, 32<<10))
-	if err != nil {
+	// The readers are the Library's, reset per object: a zlib reader
+	// allocates its 32 KB window, and a write reads several objects.
+	lr := &l.loose
+	if lr.file == nil {
+		lr.file = bufio.NewReaderSize(f, 32<<10)
+	} else {
+		lr.file.Reset(f)
+	}
+	if lr.z == nil {
+		if lr.z, err = zlib.NewReader(lr.file); err != nil {
+			lr.z = nil
+			return fail(err)
+		}
+	} else if err := lr.z.(zlib.Resetter).Reset(lr.file, nil); err != nil {
 		return fail(err)
 	}
-	defer zr.Close()
-	br := bufio.NewReaderSize(zr, 64)
+	if lr.header == nil {
+		lr.header = bufio.NewReaderSize(lr.z, 64)
+	} else {
+		lr.header.Reset(lr.z)
+	}
+	br := lr.header
 	header, err := br.ReadString(0)
 	if err != nil || len(header) > 32 {
 		return fail(errors.New("malformed loose object"))
