@@ -3,12 +3,15 @@ package skillrepo
 import (
 	"bytes"
 	"compress/zlib"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
 // Loose objects git wrote read back as git prints them; damaged ones are
@@ -72,4 +75,48 @@ func TestReadLoose(t *testing.T) {
 		t.Errorf("well-formed object: %q %v", b, err)
 	}
 	os.Remove(p)
+}
+
+// A big tree is written stored (uncompressed), a small object deflated;
+// git reads both back byte for byte.
+func TestLooseCompressionBySize(t *testing.T) {
+	l, env := newTestLibrary(t)
+	blob := plumbing.NewHash(strings.Repeat("ab", 20))
+	var entries []treeEntry
+	for i := 0; i < 3000; i++ {
+		entries = append(entries, treeEntry{Name: fmt.Sprintf("skill-%05d", i), Mode: filemode.Regular, Hash: blob})
+	}
+	big := encodeTree(entries)
+	small := []byte(strings.Repeat("a small, very compressible blob\n", 20))
+	store := newObjectStore(l, false)
+	for _, c := range []struct {
+		typ        plumbing.ObjectType
+		data       []byte
+		compressed bool
+	}{
+		{plumbing.TreeObject, big, false},
+		{plumbing.BlobObject, small, true},
+	} {
+		h, err := store.put(c.typ, c.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(store.objectPath(h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if compressed := fi.Size() < int64(len(c.data)); compressed != c.compressed {
+			t.Errorf("%s of %d bytes: loose file %d bytes, want compressed=%v", c.typ, len(c.data), fi.Size(), c.compressed)
+		}
+		cmd := exec.Command("git", "cat-file", c.typ.String(), h.String())
+		cmd.Dir = l.Root
+		got, err := cmd.Output()
+		if err != nil || !bytes.Equal(got, c.data) {
+			t.Errorf("git cat-file %s: %d bytes, %v", h, len(got), err)
+		}
+		if back, err := l.readObject(c.typ, h); err != nil || !bytes.Equal(back, c.data) {
+			t.Errorf("read back: %v", err)
+		}
+	}
+	gitCmd(t, l, env, "fsck", "--strict", "--no-progress")
 }
