@@ -21,11 +21,13 @@ package skillrepo
 // than mangled.
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha1"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"time"
@@ -235,7 +237,7 @@ func decodeIndexV4(body []byte, n int) (*gitIndex, int, error) {
 			off += 2
 		}
 		strip, k := readIndexVarint(body[off:])
-		if k == 0 || strip > len(prev) {
+		if k == 0 || strip < 0 || strip > len(prev) {
 			return nil, 0, fmt.Errorf("%w: name of entry %d", errIndexCorrupt, i)
 		}
 		off += k
@@ -313,52 +315,83 @@ func appendIndexEntry(b []byte, e *indexEntry, version uint32) []byte {
 	return append(b, make([]byte, pad)...)
 }
 
-// encode writes the index in its version (2 or 3) without extensions,
-// followed by its SHA-1: the untouched entries copied as read, the edited
-// ones at their sorted places.
-func (idx *gitIndex) encode() []byte {
+// writeTo writes the index in its version (2 or 3) without extensions,
+// followed by its SHA-1: runs of untouched entries are written straight
+// from the bytes read, the edited entries at their sorted places. Nothing
+// index-sized is allocated.
+func (idx *gitIndex) writeTo(w io.Writer) error {
 	version := idx.Version
 	if version < 2 || version > 3 {
 		version = 2
 	}
 	names := make([]string, 0, len(idx.edits))
-	extra := 0
+	count := len(idx.offs)
 	for p, e := range idx.edits {
 		names = append(names, p)
+		for i := idx.search(p); i < len(idx.offs) && string(idx.rawName(i)) == p; i++ {
+			count-- // every stage of an edited path is replaced
+		}
 		if e != nil {
-			extra += indexEntryFixed + 2 + len(p) + 8
+			count++
 		}
 	}
 	sort.Strings(names)
-	b := make([]byte, 12, len(idx.raw)+extra+20)
-	copy(b, "DIRC")
-	count := 0
+
+	sum := sha1.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(w, sum), 64<<10)
+	var header [12]byte
+	copy(header[:], "DIRC")
+	binary.BigEndian.PutUint32(header[4:], version)
+	binary.BigEndian.PutUint32(header[8:], uint32(count))
+	bw.Write(header[:])
+	var scratch []byte
+	run := -1 // start of the run of untouched entries not yet written
+	flush := func(end int) {
+		if run >= 0 {
+			bw.Write(idx.raw[run:end])
+			run = -1
+		}
+	}
 	j := 0
-	emitEdits := func(upTo []byte, all bool) {
-		for ; j < len(names) && (all || names[j] < string(upTo)); j++ {
+	writeEditsBefore := func(at int, name []byte, all bool) {
+		for ; j < len(names) && (all || names[j] < string(name)); j++ {
 			if e := idx.edits[names[j]]; e != nil {
-				b = appendIndexEntry(b, e, version)
-				count++
+				flush(at)
+				scratch = appendIndexEntry(scratch[:0], e, version)
+				bw.Write(scratch)
 			}
 		}
 	}
 	for i := range idx.offs {
+		start := int(idx.offs[i])
 		name := idx.rawName(i)
-		emitEdits(name, false)
-		if _, edited := idx.edits[string(name)]; edited {
+		writeEditsBefore(start, name, false)
+		if j < len(names) && names[j] == string(name) {
+			flush(start) // replaced: its edit is written before the next name
 			continue
 		}
-		start := int(idx.offs[i])
-		end, _ := idx.entryEnd(start)
-		b = append(b, idx.raw[start:end]...)
-		count++
+		if run < 0 {
+			run = start
+		}
 	}
-	emitEdits(nil, true)
-	be := binary.BigEndian
-	be.PutUint32(b[4:], version)
-	be.PutUint32(b[8:], uint32(count))
-	sum := sha1.Sum(b)
-	return append(b, sum[:]...)
+	end := 12
+	if n := len(idx.offs); n > 0 {
+		end, _ = idx.entryEnd(int(idx.offs[n-1])) // checked by decodeIndex
+	}
+	flush(end)
+	writeEditsBefore(end, nil, true)
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err := w.Write(sum.Sum(nil))
+	return err
+}
+
+// encode is writeTo into memory.
+func (idx *gitIndex) encode() []byte {
+	var b bytes.Buffer
+	idx.writeTo(&b) // a bytes.Buffer does not fail
+	return b.Bytes()
 }
 
 // indexCache is a read index and the stat data it was read with.
@@ -383,13 +416,17 @@ func (idx *gitIndex) lookup(p string) (*indexEntry, bool) {
 	if e, ok := idx.edits[p]; ok {
 		return e, e != nil
 	}
-	i := sort.Search(len(idx.offs), func(i int) bool { return string(idx.rawName(i)) >= p })
-	for ; i < len(idx.offs) && string(idx.rawName(i)) == p; i++ {
+	for i := idx.search(p); i < len(idx.offs) && string(idx.rawName(i)) == p; i++ {
 		if idx.rawStage(i) == 0 {
 			return idx.rawEntry(i), true
 		}
 	}
 	return nil, false
+}
+
+// search returns the position of the first raw entry named p or after.
+func (idx *gitIndex) search(p string) int {
+	return sort.Search(len(idx.offs), func(i int) bool { return string(idx.rawName(i)) >= p })
 }
 
 // set makes e the only entry of its path.

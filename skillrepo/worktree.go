@@ -76,7 +76,7 @@ func (l *Library) writeIndex(idx *gitIndex) error {
 		}
 		return fmt.Errorf("write index: %w", err)
 	}
-	_, err = f.Write(idx.encode())
+	err = idx.writeTo(f)
 	if err == nil {
 		err = l.syncFile(f)
 	}
