@@ -15,9 +15,10 @@
 //     interrupted earlier write (step 7 below);
 //  2. reads the branch tip and builds the new blobs, trees and commit(s)
 //     directly in the object store, rebuilding only the trees on the
-//     changed paths; each object is written to a temp file under
-//     .git/skillrepo/tmp, fsynced and renamed into objects/ — unreachable
-//     until a ref names it, so an abandoned write is garbage git ignores;
+//     changed paths (tree.go: the untouched entries of a tree are copied
+//     as bytes); each object is written to a temp file under
+//     .git/skillrepo/tmp and renamed into objects/ — unreachable until a
+//     ref names it, so an abandoned write is garbage git ignores;
 //  3. when the branch is checked out, checks every touched path against
 //     the index and the work tree and refuses ([DirtyError], exit 3) if
 //     one holds content that is neither the old nor the new version: an
@@ -45,8 +46,8 @@
 //   - Between 4 and 5 the intent record exists but the ref still holds
 //     the old tip: recovery sees ref == old and discards the record.
 //     A torn record cannot exist: it is published by a rename.
-//   - After 5 the ref holds the new tip, and objects it names were
-//     fsynced in step 2 before it moved. The work tree and index may hold
+//   - After 5 the ref holds the new tip, and the objects it names were
+//     made durable before it moved (see Durability). The work tree and index may hold
 //     any mix of old and new versions of the touched paths (each file is
 //     replaced by a rename, never half-written; the index by a rename).
 //     Recovery rewrites exactly the recorded paths to the new version,
@@ -60,9 +61,12 @@
 // default on Linux (work tree and .git on one file system) nothing is
 // fsynced as it is written; instead syncfs(2) runs twice: after step 4,
 // so the objects and the intent record are on disk before the ref moves,
-// and after step 6, before the record is removed. Elsewhere, or with
+// and after step 6, before the record is removed. The form is chosen
+// before step 2, so the objects are covered too. Elsewhere, or with
 // SKILLREPO_SYNC=file, every object, the intent record, the ref lock, each
 // work-tree file, the index and their folders are fsynced as written.
+// Every fsync goes through Library.syncFile, syncDir or writeDurable, and
+// a test counts them in both forms.
 // syncfs flushes the whole file system: on a machine busy writing large
 // files it can take longer than per-file fsyncs, which is what
 // SKILLREPO_SYNC=file is for.

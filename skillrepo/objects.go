@@ -12,8 +12,10 @@ import (
 	"bytes"
 	"compress/zlib"
 	"crypto/sha1"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/adler32"
 	"io"
 	"os"
 	"path/filepath"
@@ -34,11 +36,8 @@ type objectStore struct {
 	// trees caches decoded trees: they are immutable, and a flat library's
 	// root tree (10,000 entries) would otherwise be decoded per lookup.
 	trees map[plumbing.Hash]*decodedTree
-	// zw compresses into zbuf, one writer per level, reset per object:
-	// setting one up allocates about a megabyte, more than compressing a
-	// skill costs.
-	zw   map[int]*zlib.Writer
-	zbuf bytes.Buffer
+	zw    *zlib.Writer // compresses into zbuf (see compress)
+	zbuf  bytes.Buffer
 }
 
 // storedTreeSize is the size from which a tree is written as a stored
@@ -49,23 +48,61 @@ type objectStore struct {
 // core.looseCompression=0 writes), and git gc deltas the copies away.
 const storedTreeSize = 64 << 10
 
-// compressor returns the store's zlib writer for an object, reset onto
-// zbuf.
-func (s *objectStore) compressor(typ plumbing.ObjectType, size int) *zlib.Writer {
-	level := zlib.BestSpeed
-	if typ == plumbing.TreeObject && size >= storedTreeSize {
-		level = zlib.NoCompression
+// compress returns the loose-object form of an object: its header and
+// content, zlib-compressed. The slice is the store's buffer, valid until
+// the next call.
+func (s *objectStore) compress(typ plumbing.ObjectType, data []byte) []byte {
+	header := []byte(typ.String() + " " + strconv.Itoa(len(data)) + "\x00")
+	s.zbuf.Reset()
+	if typ == plumbing.TreeObject && len(data) >= storedTreeSize {
+		s.zbuf.Grow(len(header) + len(data) + len(data)/65535*5 + 64)
+		return appendStoredZlib(s.zbuf.Bytes(), header, data)
 	}
-	if zw := s.zw[level]; zw != nil {
-		zw.Reset(&s.zbuf)
-		return zw
-	}
+	// One compressor per store, reset per object: setting one up
+	// allocates about a megabyte, more than compressing a skill costs.
 	if s.zw == nil {
-		s.zw = map[int]*zlib.Writer{}
+		s.zw, _ = zlib.NewWriterLevel(&s.zbuf, zlib.BestSpeed) // a valid level
+	} else {
+		s.zw.Reset(&s.zbuf)
 	}
-	zw, _ := zlib.NewWriterLevel(&s.zbuf, level) // level is valid
-	s.zw[level] = zw
-	return zw
+	s.zw.Write(header)
+	s.zw.Write(data)
+	s.zw.Close() // writes to a bytes.Buffer cannot fail
+	return s.zbuf.Bytes()
+}
+
+// appendStoredZlib appends a zlib stream (RFC 1950) of the concatenated
+// parts in stored deflate blocks (RFC 1951 3.2.4): what compress/flate
+// writes at level 0, without copying everything through its window.
+func appendStoredZlib(dst []byte, parts ...[]byte) []byte {
+	dst = append(dst, 0x78, 0x01) // deflate, 32 KiB window; 0x7801 is a multiple of 31
+	sum := adler32.New()
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	for {
+		size := min(n, 0xffff)
+		n -= size
+		final := byte(0)
+		if n == 0 {
+			final = 1
+		}
+		dst = append(dst, final, byte(size), byte(size>>8), ^byte(size), ^byte(size>>8))
+		for size > 0 {
+			for len(parts[0]) == 0 {
+				parts = parts[1:]
+			}
+			k := min(size, len(parts[0]))
+			dst = append(dst, parts[0][:k]...)
+			sum.Write(parts[0][:k])
+			parts[0] = parts[0][k:]
+			size -= k
+		}
+		if n == 0 {
+			return binary.BigEndian.AppendUint32(dst, sum.Sum32())
+		}
+	}
 }
 
 func newObjectStore(l *Library, dryRun bool) *objectStore {
@@ -124,12 +161,7 @@ func (s *objectStore) writeLoose(h plumbing.Hash, typ plumbing.ObjectType, data 
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // a no-op after the rename
-	s.zbuf.Reset()
-	zw := s.compressor(typ, len(data))
-	zw.Write([]byte(typ.String() + " " + strconv.Itoa(len(data)) + "\x00"))
-	zw.Write(data)
-	zw.Close() // writes to a bytes.Buffer cannot fail
-	if _, err := f.Write(s.zbuf.Bytes()); err != nil {
+	if _, err := f.Write(s.compress(typ, data)); err != nil {
 		f.Close()
 		return err
 	}

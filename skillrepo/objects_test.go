@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -119,4 +120,36 @@ func TestLooseCompressionBySize(t *testing.T) {
 		}
 	}
 	gitCmd(t, l, env, "fsck", "--strict", "--no-progress")
+}
+
+// Stored zlib streams decode (Go's zlib, which checks the Adler-32) to the
+// concatenated parts, at block boundaries and across them.
+func TestAppendStoredZlib(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789abcdef"), 20000) // 320,000 bytes
+	cases := map[string][][]byte{
+		"empty":               {},
+		"empty parts":         {{}, {}, []byte("x"), {}},
+		"one byte":            {[]byte("x")},
+		"one full block":      {big[:0xffff]},
+		"a block and a byte":  {big[:0x10000]},
+		"header and big data": {[]byte("tree 320000\x00"), big},
+		"split across blocks": {big[:0xfff0], big[:40], big[:0x20000]},
+	}
+	for name, parts := range cases {
+		t.Run(name, func(t *testing.T) {
+			want := bytes.Join(parts, nil)
+			stream := appendStoredZlib([]byte("prefix"), append([][]byte(nil), parts...)...)
+			if !bytes.HasPrefix(stream, []byte("prefix")) {
+				t.Fatal("dst not appended to")
+			}
+			zr, err := zlib.NewReader(bytes.NewReader(stream[len("prefix"):]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(zr)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("decoded %d bytes (%v), want %d", len(got), err, len(want))
+			}
+		})
+	}
 }
