@@ -42,6 +42,8 @@ type Library struct {
 
 	// readOnly: write no cache (OpenOptions.ReadOnly).
 	readOnly bool
+	// maintenance says when a write starts git gc (maintenance.go).
+	maintenance maintenancePolicy
 
 	// deferSync: inside a write whose durability comes from two barriers
 	// (see Update), per-file fsyncs are skipped.
@@ -142,6 +144,7 @@ func openAt(root string, opts OpenOptions) (*Library, error) {
 		repo: repo, storage: st,
 		getenv: opts.Getenv, clock: opts.Now, lockTimeout: opts.LockTimeout,
 		command: commandLine(), readOnly: opts.ReadOnly,
+		maintenance: defaultMaintenance,
 	}, nil
 }
 

@@ -328,11 +328,23 @@ func (l *Library) readObject(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, 
 	if l.packs == nil {
 		l.packs = openPackReader(l.GitDir)
 	}
-	if obj, ok, _ := l.packs.read(h); ok {
-		if obj.typ != typ {
-			return nil, fmt.Errorf("read %s %s: it is a %s", typ, h, obj.typ)
+	for reopened := false; ; reopened = true {
+		if obj, ok, _ := l.packs.read(h); ok {
+			if obj.typ != typ {
+				return nil, fmt.Errorf("read %s %s: it is a %s", typ, h, obj.typ)
+			}
+			return obj.data, nil
 		}
-		return obj.data, nil
+		if reopened {
+			break
+		}
+		// A git gc since the packs were listed may have packed the
+		// object and deleted its loose file: list them again, once.
+		l.packs.close()
+		l.packs = openPackReader(l.GitDir)
+		if b, ok, err := l.readLoose(typ, h); ok || err != nil {
+			return b, err
+		}
 	}
 	obj, err := l.repo.Storer.EncodedObject(typ, h)
 	if err != nil {

@@ -26,7 +26,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -472,14 +471,7 @@ func (g *gitCLI) name() string { return "git" }
 func (g *gitCLI) run(ctx context.Context, args ...string) (stdout, stderr []byte, err error) {
 	cmd := exec.CommandContext(ctx, g.git, args...)
 	cmd.Dir = g.l.Root
-	cmd.Env = os.Environ()
-	// The library may run with an environment of its own (tests, hooks):
-	// git must see the same configuration and identity.
-	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "GIT_SSH_COMMAND"} {
-		if v := g.l.getenv(k); v != "" {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-	}
+	cmd.Env = g.l.gitEnv()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err = cmd.Run()

@@ -117,6 +117,9 @@ func (l *Library) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx
 			lastErr = err
 			continue
 		}
+		if err == nil && !opts.DryRun && len(res.Commits) > 0 {
+			l.maintain() // maintenance.go: keep loose objects bounded
+		}
 		return res, err
 	}
 	return nil, lastErr
