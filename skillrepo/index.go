@@ -190,21 +190,27 @@ func (idx *gitIndex) rawStage(i int) int {
 
 // rawEntry decodes raw entry i.
 func (idx *gitIndex) rawEntry(i int) *indexEntry {
+	b := idx.raw[idx.offs[i]:]
+	e := decodeEntryFixed(b)
+	e.Name = string(idx.rawName(i))
+	if e.Flags&indexFlagExtended != 0 {
+		e.XFlags = binary.BigEndian.Uint16(b[indexEntryFixed:])
+	}
+	return e
+}
+
+// decodeEntryFixed decodes the stat data, hash and flags that start every
+// entry (b holds at least indexEntryFixed bytes).
+func decodeEntryFixed(b []byte) *indexEntry {
 	be := binary.BigEndian
-	off := int(idx.offs[i])
-	b := idx.raw[off:]
 	e := &indexEntry{
 		CtimeS: be.Uint32(b), CtimeN: be.Uint32(b[4:]),
 		MtimeS: be.Uint32(b[8:]), MtimeN: be.Uint32(b[12:]),
 		Dev: be.Uint32(b[16:]), Ino: be.Uint32(b[20:]), Mode: be.Uint32(b[24:]),
 		UID: be.Uint32(b[28:]), GID: be.Uint32(b[32:]), Size: be.Uint32(b[36:]),
 		Flags: be.Uint16(b[60:]),
-		Name:  string(idx.rawName(i)),
 	}
 	copy(e.Hash[:], b[40:60])
-	if e.Flags&indexFlagExtended != 0 {
-		e.XFlags = be.Uint16(b[62:])
-	}
 	return e
 }
 
@@ -219,15 +225,7 @@ func decodeIndexV4(body []byte, n int) (*gitIndex, int, error) {
 		if off+indexEntryFixed > len(body) {
 			return nil, 0, fmt.Errorf("%w: entry %d truncated", errIndexCorrupt, i)
 		}
-		b := body[off:]
-		e := &indexEntry{
-			CtimeS: be.Uint32(b), CtimeN: be.Uint32(b[4:]),
-			MtimeS: be.Uint32(b[8:]), MtimeN: be.Uint32(b[12:]),
-			Dev: be.Uint32(b[16:]), Ino: be.Uint32(b[20:]), Mode: be.Uint32(b[24:]),
-			UID: be.Uint32(b[28:]), GID: be.Uint32(b[32:]), Size: be.Uint32(b[36:]),
-			Flags: be.Uint16(b[60:]),
-		}
-		copy(e.Hash[:], b[40:60])
+		e := decodeEntryFixed(body[off:])
 		off += indexEntryFixed
 		if e.Flags&indexFlagExtended != 0 {
 			if off+2 > len(body) {

@@ -17,18 +17,12 @@ import (
 type indexRepo struct {
 	t   *testing.T
 	dir string
-	env []string
+	env map[string]string
 }
 
 func newIndexRepo(t *testing.T) *indexRepo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not on PATH")
-	}
-	r := &indexRepo{t: t, dir: t.TempDir(), env: os.Environ()}
-	for k, v := range testEnv(t) {
-		r.env = append(r.env, k+"="+v)
-	}
+	r := &indexRepo{t: t, dir: t.TempDir(), env: testEnv(t)}
 	r.git("init", "-q", "-b", "main")
 	for _, f := range []string{"a.txt", "dir/b.txt", "dir/sub/c.txt", "dir-x.txt", "z.txt"} {
 		r.write(f, "content of "+f+"\n")
@@ -40,14 +34,7 @@ func newIndexRepo(t *testing.T) *indexRepo {
 
 func (r *indexRepo) git(args ...string) string {
 	r.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = r.dir
-	cmd.Env = r.env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
+	return gitIn(r.t, r.dir, r.env, false, args...)
 }
 
 func (r *indexRepo) write(p, content string) {
@@ -161,11 +148,7 @@ func TestIndexSplice(t *testing.T) {
 			base, ours, theirs := r.hashObject("a.txt"), r.hashObject("z.txt"), r.hashObject("dir-x.txt")
 			r.git("update-index", "--force-remove", "dir/sub/c.txt")
 			info := "100644 " + base.String() + " 1\tdir/sub/c.txt\n100644 " + ours.String() + " 2\tdir/sub/c.txt\n100644 " + theirs.String() + " 3\tdir/sub/c.txt\n"
-			cmd := exec.Command("git", "update-index", "--index-info")
-			cmd.Dir, cmd.Env, cmd.Stdin = r.dir, r.env, strings.NewReader(info)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("index-info: %v\n%s", err, out)
-			}
+			gitStdin(t, r.dir, r.env, info, "update-index", "--index-info")
 			untouched := map[string]string{}
 			for _, line := range strings.SplitAfter(r.git("ls-files", "--stage", "--debug", "a.txt", "dir-x.txt"), "\n") {
 				untouched[line] = line

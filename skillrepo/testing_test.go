@@ -42,18 +42,18 @@ func newTestLibrary(t *testing.T) (*Library, map[string]string) {
 	return l, env
 }
 
-// gitCmd runs the real git binary in the library and returns its output.
+// gitCmd runs the real git binary in the library and returns its output
+// (gitIn and gitExec are in proposal_test.go).
 func gitCmd(t *testing.T, l *Library, env map[string]string, args ...string) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not on PATH")
-	}
-	cmd := exec.Command("git", args...)
-	cmd.Dir = l.Root
-	cmd.Env = os.Environ()
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	return gitIn(t, l.Root, env, false, args...)
+}
+
+// gitStdin runs git in dir with stdin as its input.
+func gitStdin(t *testing.T, dir string, env map[string]string, stdin string, args ...string) string {
+	t.Helper()
+	cmd := gitExec(t, dir, env, args...)
+	cmd.Stdin = strings.NewReader(stdin)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)

@@ -3,7 +3,6 @@ package skillrepo
 import (
 	"bytes"
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -23,19 +22,8 @@ func (r *indexRepo) mktree(entries []treeEntry) (plumbing.Hash, []byte) {
 		}
 		fmt.Fprintf(&in, "%06o %s %s\t%s\n", uint32(e.Mode), kind, e.Hash, e.Name)
 	}
-	cmd := exec.Command("git", "mktree")
-	cmd.Dir, cmd.Env, cmd.Stdin = r.dir, r.env, strings.NewReader(in.String())
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		r.t.Fatalf("git mktree: %v\n%s", err, out)
-	}
-	h := plumbing.NewHash(strings.TrimSpace(string(out)))
-	cmd = exec.Command("git", "cat-file", "tree", h.String())
-	cmd.Dir, cmd.Env = r.dir, r.env
-	data, err := cmd.Output()
-	if err != nil {
-		r.t.Fatalf("cat-file: %v", err)
-	}
+	h := plumbing.NewHash(strings.TrimSpace(gitStdin(r.t, r.dir, r.env, in.String(), "mktree")))
+	data := []byte(gitIn(r.t, r.dir, r.env, false, "cat-file", "tree", h.String()))
 	return h, data
 }
 
