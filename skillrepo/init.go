@@ -24,6 +24,9 @@ type InitOptions struct {
 	// Example writes the sample library first (into an empty or new
 	// folder).
 	Example bool
+	// DryRun reports what Init would do and changes nothing: no
+	// repository, no file, no commit.
+	DryRun bool
 }
 
 // InitResult says what Init did.
@@ -40,6 +43,11 @@ type InitResult struct {
 	// AgentSkills are skills the usage sidecar marks as agent-created;
 	// the import commit names them so they stay curator-managed.
 	AgentSkills []string
+	// Writes are the files init creates or extends: the config, the
+	// .gitignore entries, pins carried over from a Hermes .usage.json.
+	Writes []string
+	// DryRun: nothing was changed; the result says what would be.
+	DryRun bool
 }
 
 // Init turns dir (an existing skills folder, flat or with categories, or a
@@ -53,10 +61,16 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	if err != nil {
 		return nil, err
 	}
+	if opts.Example && opts.DryRun {
+		return nil, fmt.Errorf("init --example --dry-run: --example only writes a new sample library; there is nothing of yours to preview")
+	}
 	if opts.Example {
 		if err := writeExample(abs); err != nil {
 			return nil, err
 		}
+	}
+	if opts.DryRun {
+		return planInit(abs, opts)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
@@ -96,17 +110,26 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		return nil, err
 	}
 	unlock()
-	if err := writeInitFiles(abs, branch); err != nil {
+	usage := l.Usage()
+	plan, err := initFiles(abs, branch, usage)
+	if err != nil {
 		return nil, err
+	}
+	for _, p := range sortedKeys(plan) {
+		full := filepath.Join(abs, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(full, plan[p], 0o644); err != nil {
+			return nil, fmt.Errorf("write %s: %w", p, err)
+		}
+		res.Writes = append(res.Writes, p)
 	}
 	if l.Config, err = loadConfig(abs); err != nil {
 		return nil, err
 	}
 	l.Config.MainBranch = branch
-	res.AgentSkills = agentSkillsFromUsage(l)
-	if err := seedPinsFromUsage(l); err != nil {
-		return nil, err
-	}
+	res.AgentSkills = agentSkillsFromUsage(usage)
 	var files int
 	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, recordsWorktree: true}, func(tx *Tx) error {
 		d, err := l.worktreeDelta(tx.store, tx.tree)
@@ -170,8 +193,14 @@ func discoverSkillsTx(tx *Tx) ([]SkillInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	return skillsFromPaths(files), nil
+}
+
+// skillsFromPaths finds the skills among a tree's file paths: every
+// <dir>/SKILL.md outside dot-folders other than the archive.
+func skillsFromPaths(paths []string) []SkillInfo {
 	var out []SkillInfo
-	for _, f := range files {
+	for _, f := range paths {
 		if !strings.HasSuffix(f, "/SKILL.md") {
 			continue
 		}
@@ -181,26 +210,22 @@ func discoverSkillsTx(tx *Tx) ([]SkillInfo, error) {
 		}
 		out = append(out, SkillInfo{Name: filepath.Base(dir), Dir: dir, Archived: strings.HasPrefix(dir, ArchiveDir+"/")})
 	}
-	return out, nil
+	return out
 }
 
-// writeInitFiles writes the config when missing and appends the missing
-// .gitignore entries (never rewriting the user's lines).
-func writeInitFiles(root, branch string) error {
-	cfgPath := filepath.Join(root, filepath.FromSlash(ConfigPath))
-	if _, err := os.Stat(cfgPath); errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(filepath.Dir(cfgPath), 0o755); err != nil {
-			return err
-		}
-		content := strings.Replace(defaultConfigYAML, "main_branch: main", "main_branch: "+branch, 1)
-		if err := os.WriteFile(cfgPath, []byte(content), 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", ConfigPath, err)
-		}
+// initFiles returns the files init writes (slash path -> content): the
+// config when missing, .gitignore with the missing entries appended
+// (never rewriting the user's lines), and .skillrepo/pins from the
+// records a Hermes .usage.json marks pinned when there is no pins file
+// yet (so the import commit carries the pins).
+func initFiles(root, branch string, usage *Usage) (map[string][]byte, error) {
+	plan := map[string][]byte{}
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(ConfigPath))); errors.Is(err, fs.ErrNotExist) {
+		plan[ConfigPath] = []byte(strings.Replace(defaultConfigYAML, "main_branch: main", "main_branch: "+branch, 1))
 	}
-	giPath := filepath.Join(root, ".gitignore")
-	existing, err := os.ReadFile(giPath)
+	existing, err := os.ReadFile(filepath.Join(root, ".gitignore"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+		return nil, err
 	}
 	have := map[string]bool{}
 	for _, line := range strings.Split(string(existing), "\n") {
@@ -212,25 +237,39 @@ func writeInitFiles(root, branch string) error {
 			add = append(add, e)
 		}
 	}
-	if len(add) == 0 {
-		return nil
+	if len(add) > 0 {
+		var b strings.Builder
+		b.Write(existing)
+		if len(existing) > 0 && !strings.HasSuffix(string(existing), "\n") {
+			b.WriteString("\n")
+		}
+		b.WriteString("# skillrepo: per-clone usage telemetry\n")
+		for _, e := range add {
+			b.WriteString(e + "\n")
+		}
+		plan[".gitignore"] = []byte(b.String())
 	}
-	var b strings.Builder
-	b.Write(existing)
-	if len(existing) > 0 && !strings.HasSuffix(string(existing), "\n") {
-		b.WriteString("\n")
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(PinsFile))); errors.Is(err, fs.ErrNotExist) {
+		if recs, err := usage.Load(); err == nil { // telemetry never blocks an import
+			var pinned []string
+			for name, r := range recs {
+				if r.Pinned {
+					pinned = append(pinned, name)
+				}
+			}
+			if len(pinned) > 0 {
+				sort.Strings(pinned)
+				plan[PinsFile] = formatPins(pinned)
+			}
+		}
 	}
-	b.WriteString("# skillrepo: per-clone usage telemetry\n")
-	for _, e := range add {
-		b.WriteString(e + "\n")
-	}
-	return os.WriteFile(giPath, []byte(b.String()), 0o644)
+	return plan, nil
 }
 
 // agentSkillsFromUsage lists the skills a Hermes .usage.json marks as
 // created by the agent, so the import keeps them curator-managed.
-func agentSkillsFromUsage(l *Library) []string {
-	recs, err := l.Usage().Load()
+func agentSkillsFromUsage(usage *Usage) []string {
+	recs, err := usage.Load()
 	if err != nil {
 		return nil
 	}
@@ -242,32 +281,4 @@ func agentSkillsFromUsage(l *Library) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// seedPinsFromUsage writes .skillrepo/pins from the records a Hermes
-// .usage.json marks pinned, when the library has no pins file yet, so
-// the import commit carries the pins (they are tracked from then on).
-func seedPinsFromUsage(l *Library) error {
-	p := filepath.Join(l.Root, filepath.FromSlash(PinsFile))
-	if _, err := os.Stat(p); err == nil {
-		return nil
-	}
-	recs, err := l.Usage().Load()
-	if err != nil {
-		return nil // telemetry never blocks an import
-	}
-	var pinned []string
-	for name, r := range recs {
-		if r.Pinned {
-			pinned = append(pinned, name)
-		}
-	}
-	if len(pinned) == 0 {
-		return nil
-	}
-	sort.Strings(pinned)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(p, formatPins(pinned), 0o644)
 }

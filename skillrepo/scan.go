@@ -20,8 +20,17 @@ type worktreeFile struct {
 // the walk descends. It reads no file content. Tracked files are the
 // caller's business: git keeps tracking an ignored file that is tracked.
 func (l *Library) scanWorktree() ([]worktreeFile, error) {
+	return scanFolder(l.Root, l.GitDir, nil)
+}
+
+// scanFolder is scanWorktree for any folder (gitDir need not exist),
+// with extra root-level ignore lines (the ones init is about to add).
+func scanFolder(root, gitDir string, extraIgnores []string) ([]worktreeFile, error) {
 	var patterns []gitignore.Pattern
-	patterns = append(patterns, readIgnoreFile(filepath.Join(l.GitDir, "info", "exclude"), nil)...)
+	patterns = append(patterns, readIgnoreFile(filepath.Join(gitDir, "info", "exclude"), nil)...)
+	for _, line := range extraIgnores {
+		patterns = append(patterns, gitignore.ParsePattern(line, nil))
+	}
 	var out []worktreeFile
 	var walk func(dir string, parts []string) error
 	walk = func(dir string, parts []string) error {
@@ -61,7 +70,7 @@ func (l *Library) scanWorktree() ([]worktreeFile, error) {
 		}
 		return nil
 	}
-	if err := walk(l.Root, nil); err != nil {
+	if err := walk(root, nil); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -52,6 +52,13 @@ func (l *Library) worktreeDelta(store *objectStore, tree plumbing.Hash) (*worktr
 	if err != nil {
 		return nil, fmt.Errorf("scan work tree: %w", err)
 	}
+	return l.deltaOf(store, tree, files, nil)
+}
+
+// deltaOf is worktreeDelta over a given file list, with planned files
+// (path -> content, regular files) standing in for what is on disk: what
+// init --dry-run compares.
+func (l *Library) deltaOf(store *objectStore, tree plumbing.Hash, files []worktreeFile, planned map[string][]byte) (*worktreeDelta, error) {
 	idx, idxTime, err := l.readIndex()
 	if err != nil {
 		return nil, err
@@ -67,7 +74,23 @@ func (l *Library) worktreeDelta(store *objectStore, tree plumbing.Hash) (*worktr
 	}
 	d := &worktreeDelta{content: map[string][]byte{}, modes: map[string]filemode.FileMode{}}
 	seen := map[string]bool{}
+	for _, p := range sortedKeys(planned) {
+		seen[p] = true
+		if t, ok := tracked[p]; ok && t.Hash == hashObject(plumbing.BlobObject, planned[p]) && t.Mode == filemode.Regular {
+			continue
+		}
+		status := "added"
+		if _, ok := tracked[p]; ok {
+			status = "modified"
+		}
+		d.changes = append(d.changes, FileChange{Path: p, Status: status})
+		d.content[p] = planned[p]
+		d.modes[p] = filemode.Regular
+	}
 	for _, f := range files {
+		if seen[f.Path] {
+			continue // planned
+		}
 		seen[f.Path] = true
 		mode := modeOf(f.Info)
 		h, _, err := l.worktreeHash(idx, idxTime, f.Path)
@@ -113,6 +136,15 @@ func (l *Library) worktreeDelta(store *objectStore, tree plumbing.Hash) (*worktr
 	}
 	sort.Slice(d.changes, func(i, j int) bool { return d.changes[i].Path < d.changes[j].Path })
 	return d, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func modeOf(fi os.FileInfo) filemode.FileMode {

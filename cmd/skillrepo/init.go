@@ -12,12 +12,13 @@ type initOptions struct {
 	f       *factory
 	Dir     string
 	Example bool
+	DryRun  bool
 }
 
 func newInitCmd(f *factory) *cobra.Command {
 	opts := &initOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "init [<dir>] [--example]",
+		Use:   "init [<dir>] [--example | --dry-run]",
 		Short: "Turn a skills folder into a library, in place",
 		Long: `Turn an existing skills folder (flat <name>/SKILL.md or with categories
 <category>/<name>/SKILL.md, e.g. ~/.claude/skills or ~/.hermes/skills) into a
@@ -27,8 +28,11 @@ adds the usage sidecar to .gitignore and records everything in one import
 commit. Running it again changes nothing.
 
 With --example, a small sample library is created first (the folder must be
-new or empty), so you can try every command.`,
-		Example: `  skillrepo init ~/.hermes/skills
+new or empty), so you can try every command. With --dry-run, init says what
+it would do (the repository, the branch, the files it would write, the
+skills and files the import commit would record) and changes nothing.`,
+		Example: `  skillrepo init ~/.hermes/skills --dry-run
+  skillrepo init ~/.hermes/skills
   skillrepo init --example /tmp/demo-skills`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -40,6 +44,8 @@ new or empty), so you can try every command.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.Example, "example", false, "create a sample library first")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what init would do; change nothing")
+	cmd.MarkFlagsMutuallyExclusive("example", "dry-run")
 	return cmd
 }
 
@@ -52,6 +58,8 @@ type initJSON struct {
 	Files       int      `json:"files"`
 	Skills      []string `json:"skills"`
 	AgentSkills []string `json:"agent_skills"`
+	Writes      []string `json:"writes"`
+	DryRun      bool     `json:"dry_run"`
 }
 
 func runInit(cmd *cobra.Command, opts *initOptions) error {
@@ -59,6 +67,7 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	res, err := skillrepo.Init(cmd.Context(), opts.Dir, skillrepo.InitOptions{
 		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now},
 		Example:     opts.Example,
+		DryRun:      opts.DryRun,
 	})
 	if err != nil {
 		return err
@@ -71,9 +80,13 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	}
 	if f.JSON {
 		return printJSON(f.IO.Out, initJSON{Root: res.Root, Branch: res.Branch, Created: res.Created, Already: res.Already,
-			Commit: hashString(res.Commit), Files: res.Files, Skills: skills, AgentSkills: nonNil(res.AgentSkills)})
+			Commit: hashString(res.Commit), Files: res.Files, Skills: skills, AgentSkills: nonNil(res.AgentSkills),
+			Writes: nonNil(res.Writes), DryRun: res.DryRun})
 	}
 	w := f.IO.ErrOut
+	if res.DryRun {
+		return printInitPlan(f, res, skills)
+	}
 	if res.Already {
 		fmt.Fprintf(w, "%s is already a library on branch %s; nothing to do (%d skills)\n", res.Root, res.Branch, len(skills))
 		return nil
@@ -84,6 +97,32 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	fmt.Fprintf(w, "%s imported %d skills (%d files) on %s as %s\n", f.IO.Green("✓"), len(skills), res.Files, res.Branch, short(res.Commit))
 	if len(res.AgentSkills) > 0 {
 		fmt.Fprintf(w, "  %d skills the usage sidecar marks as agent-created stay curator-managed\n", len(res.AgentSkills))
+	}
+	return nil
+}
+
+// printInitPlan tells what init --dry-run found.
+func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string) error {
+	w := f.IO.Out
+	fmt.Fprintf(w, "dry run: nothing was changed in %s\n", res.Root)
+	if res.Already {
+		fmt.Fprintf(w, "already a library on branch %s: init would do nothing (%d skills)\n", res.Branch, len(skills))
+		return nil
+	}
+	if res.Created {
+		fmt.Fprintf(w, "would create a git repository (branch %s)\n", res.Branch)
+	} else {
+		fmt.Fprintf(w, "would keep the git repository and its history (branch %s)\n", res.Branch)
+	}
+	for _, p := range res.Writes {
+		fmt.Fprintf(w, "would write %s\n", p)
+	}
+	fmt.Fprintf(w, "would commit %d files with %d skills in one import commit\n", res.Files, len(skills))
+	for _, s := range skills {
+		fmt.Fprintf(w, "  %s\n", s)
+	}
+	if len(res.AgentSkills) > 0 {
+		fmt.Fprintf(w, "%d skills the usage sidecar marks as agent-created would stay curator-managed\n", len(res.AgentSkills))
 	}
 	return nil
 }

@@ -1,0 +1,84 @@
+package skillrepo
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// planInit is Init with DryRun: the same decisions (the repository to
+// create or keep, the branch, the files init writes, what the import
+// commit records, the skills) computed without writing anything.
+func planInit(abs string, opts InitOptions) (*InitResult, error) {
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("init %s: %w", abs, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("init %s: not a folder", abs)
+	}
+	res := &InitResult{Root: abs, Branch: "main", DryRun: true}
+	gitDir := filepath.Join(abs, ".git")
+	var l *Library
+	if _, err := os.Lstat(gitDir); errors.Is(err, fs.ErrNotExist) {
+		res.Created = true
+	} else {
+		o := opts.OpenOptions
+		o.ReadOnly, o.SkipRecovery = true, true
+		if l, err = openAt(abs, o); err != nil {
+			return nil, err
+		}
+		defer l.Close()
+		if res.Branch, err = l.HeadBranch(); err != nil {
+			return nil, err
+		}
+		if res.Branch == "" {
+			return nil, fmt.Errorf("init %s: HEAD is detached; check out a branch first", abs)
+		}
+		gitDir = l.GitDir
+	}
+	usage := &Usage{path: filepath.Join(abs, UsageFile), now: opts.Now}
+	plan, err := initFiles(abs, res.Branch, usage)
+	if err != nil {
+		return nil, err
+	}
+	res.Writes = sortedKeys(plan)
+	res.AgentSkills = agentSkillsFromUsage(usage)
+
+	files, err := scanFolder(abs, gitDir, gitignoreEntries)
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", abs, err)
+	}
+	paths := map[string]bool{}
+	for _, f := range files {
+		paths[f.Path] = true
+	}
+	for p := range plan {
+		paths[p] = true
+	}
+	res.Files = len(paths)
+	if l != nil {
+		store := newObjectStore(l, true)
+		var tree plumbing.Hash
+		switch head, err := l.ReadRef(branchRef(res.Branch)); {
+		case err == nil:
+			if tree, _, err = store.commitInfo(head); err != nil {
+				return nil, err
+			}
+		case !errors.Is(err, ErrNotFound):
+			return nil, err
+		}
+		d, err := l.deltaOf(store, tree, files, plan)
+		if err != nil {
+			return nil, err
+		}
+		res.Files = len(d.changes)
+		res.Already = len(d.changes) == 0
+	}
+	res.Skills = skillsFromPaths(sortedKeys(paths))
+	return res, nil
+}
