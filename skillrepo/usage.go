@@ -267,28 +267,50 @@ func (u *Usage) record(recs map[string]*UsageRecord, name string) *UsageRecord {
 // BumpView counts a view of a skill as both a view and a use, as the
 // reference's skill_view does.
 func (u *Usage) BumpView(name string) error {
-	return u.Update(func(recs map[string]*UsageRecord) error {
-		r := u.record(recs, name)
-		now := FormatUsageTime(u.now())
-		r.ViewCount++
-		r.LastViewedAt = now
-		r.UseCount++
-		r.LastUsedAt = now
-		if r.PatchGeneration > r.LastReusedPatchGeneration {
-			r.LastReusedPatchGeneration = r.PatchGeneration
-		}
-		return nil
-	})
+	_, err := u.Bump(name, true, false)
+	return err
 }
 
 // BumpUse counts a use (a slash-command or preloaded skill).
 func (u *Usage) BumpUse(name string) error {
-	return u.Update(func(recs map[string]*UsageRecord) error {
+	_, err := u.Bump(name, false, false)
+	return err
+}
+
+// Bump counts a view (view true; also a use) or a use of a skill and
+// returns a copy of its record afterwards. With dryRun the sidecar is read
+// but not written.
+func (u *Usage) Bump(name string, view, dryRun bool) (*UsageRecord, error) {
+	var after UsageRecord
+	bump := func(recs map[string]*UsageRecord) error {
 		r := u.record(recs, name)
+		now := FormatUsageTime(u.now())
 		r.UseCount++
-		r.LastUsedAt = FormatUsageTime(u.now())
+		r.LastUsedAt = now
+		if view {
+			r.ViewCount++
+			r.LastViewedAt = now
+			if r.PatchGeneration > r.LastReusedPatchGeneration {
+				r.LastReusedPatchGeneration = r.PatchGeneration
+			}
+		}
+		after = *r
 		return nil
-	})
+	}
+	if dryRun {
+		recs, err := u.Load()
+		if err != nil {
+			return nil, err
+		}
+		if err := bump(recs); err != nil {
+			return nil, err
+		}
+		return &after, nil
+	}
+	if err := u.Update(bump); err != nil {
+		return nil, err
+	}
+	return &after, nil
 }
 
 // BumpPatch counts a write to the skill.

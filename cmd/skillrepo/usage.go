@@ -79,12 +79,16 @@ func newUsageShowCmd(f *factory) *cobra.Command {
 }
 
 func newUsageBumpCmd(f *factory) *cobra.Command {
-	var view, use bool
+	var view, use, dryRun bool
 	cmd := &cobra.Command{
-		Use:     "bump <name> {--view | --use}",
-		Short:   "Count a view or a use of a skill",
-		Example: `  skillrepo usage bump ci-debugging --use`,
-		Args:    cobra.ExactArgs(1),
+		Use:   "bump <name> {--view | --use} [--dry-run]",
+		Short: "Count a view or a use of a skill",
+		Long: `Count a view (which is also a use, as the agent's skill_view counts it) or a
+use of a skill in the usage sidecar, and print its counts afterwards. With
+--dry-run the counts are shown as they would be and nothing is written.`,
+		Example: `  skillrepo usage bump ci-debugging --use
+  skillrepo usage bump ci-debugging --view --dry-run --json`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if view == use {
 				return usageErrorf("give exactly one of --view or --use")
@@ -101,13 +105,26 @@ func newUsageBumpCmd(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if view {
-				return lib.Usage().BumpView(si.Name)
+			r, err := lib.Usage().Bump(si.Name, view, dryRun)
+			if err != nil {
+				return err
 			}
-			return lib.Usage().BumpUse(si.Name)
+			if f.JSON {
+				return printJSON(f.IO.Out, r)
+			}
+			verb, kind := "counted", "use"
+			if dryRun {
+				verb = "would count"
+			}
+			if view {
+				kind = "view"
+			}
+			fmt.Fprintf(f.IO.Out, "%s a %s of %s: %d views, %d uses\n", verb, kind, si.Name, r.ViewCount, r.UseCount)
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&view, "view", false, "count a view (also a use)")
 	cmd.Flags().BoolVar(&use, "use", false, "count a use")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show the counts after the bump; write nothing")
 	return cmd
 }
