@@ -112,6 +112,9 @@ func (tx *Tx) IsPinned(name string) bool {
 type MetaOptions struct {
 	// Branch to write ("" = the main branch).
 	Branch string
+	// From creates Branch from this revision when it does not exist (a
+	// new proposal branch starts at main).
+	From string
 	// Provenance of the commit (origin "" = user).
 	Provenance Provenance
 	// Reason is recorded as a Reason trailer when set.
@@ -152,7 +155,7 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts Met
 		action = ActionPin
 	}
 	out := &MetaResult{Action: action}
-	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, DryRun: opts.DryRun}, func(tx *Tx) error {
+	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
 		var pins []string
 		if data, err := tx.ReadFile(PinsFile); err == nil {
 			pins = parsePins(data)
@@ -241,7 +244,7 @@ func (l *Library) setOwner(ctx context.Context, name string, curator bool, opts 
 		branch = l.MainBranch()
 	}
 	out := &MetaResult{Action: action}
-	res, err := l.Update(ctx, UpdateOptions{Branch: branch, DryRun: opts.DryRun}, func(tx *Tx) error {
+	res, err := l.Update(ctx, UpdateOptions{Branch: branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
 		si, err := tx.FindSkill(name)
 		if err != nil {
 			return err
@@ -278,6 +281,7 @@ func (l *Library) setOwner(ctx context.Context, name string, curator bool, opts 
 // MoveOptions configures [Library.MoveSkill].
 type MoveOptions struct {
 	Branch string
+	From   string // creates Branch from this revision when new
 	// Category is the new category folder ("" = the flat layout).
 	Category string
 	// NewName renames the skill ("" = keep the name); SKILL.md's name
@@ -302,7 +306,7 @@ func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) 
 		}
 	}
 	out := &MetaResult{}
-	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, DryRun: opts.DryRun}, func(tx *Tx) error {
+	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
 		si, err := tx.FindSkill(name)
 		if err != nil {
 			return err

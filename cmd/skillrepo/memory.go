@@ -140,16 +140,17 @@ func newMemoryRemoveCmd(f *factory) *cobra.Command {
 }
 
 type memoryChangeJSON struct {
-	Target  string `json:"target"`
-	Path    string `json:"path"`
-	Commit  string `json:"commit,omitempty"`
-	Branch  string `json:"branch"`
-	DryRun  bool   `json:"dry_run"`
-	Changed bool   `json:"changed"`
-	Message string `json:"message"`
-	Entries int    `json:"entries"`
-	Chars   int    `json:"chars"`
-	Limit   int    `json:"limit"`
+	Target   string `json:"target"`
+	Path     string `json:"path"`
+	Commit   string `json:"commit,omitempty"`
+	Branch   string `json:"branch"`
+	Proposal string `json:"proposal,omitempty"`
+	DryRun   bool   `json:"dry_run"`
+	Changed  bool   `json:"changed"`
+	Message  string `json:"message"`
+	Entries  int    `json:"entries"`
+	Chars    int    `json:"chars"`
+	Limit    int    `json:"limit"`
 }
 
 func changeMemory(cmd *cobra.Command, f *factory, m *memoryWriteFlags, opts skillrepo.MemoryOptions) error {
@@ -165,7 +166,11 @@ func changeMemory(cmd *cobra.Command, f *factory, m *memoryWriteFlags, opts skil
 	if err != nil {
 		return err
 	}
-	opts.Target, opts.Provenance, opts.Branch, opts.DryRun = t, prov, m.w.Branch, m.w.DryRun
+	branch, from, proposal, err := m.w.writeTarget(f, lib)
+	if err != nil {
+		return err
+	}
+	opts.Target, opts.Provenance, opts.Branch, opts.From, opts.DryRun = t, prov, branch, from, m.w.DryRun
 	res, err := lib.ChangeMemory(cmd.Context(), opts)
 	var merr *memory.Error
 	if errors.As(err, &merr) {
@@ -174,13 +179,12 @@ func changeMemory(cmd *cobra.Command, f *factory, m *memoryWriteFlags, opts skil
 	if err != nil {
 		return err
 	}
-	branch := opts.Branch
 	if branch == "" {
 		branch = lib.MainBranch()
 	}
 	if f.JSON {
 		return printJSON(f.IO.Out, memoryChangeJSON{
-			Target: string(t), Path: res.Path, Commit: hashString(res.Commit), Branch: branch, DryRun: m.w.DryRun,
+			Target: string(t), Path: res.Path, Commit: hashString(res.Commit), Branch: branch, Proposal: proposal, DryRun: m.w.DryRun,
 			Changed: res.Changed, Message: res.Message, Entries: res.Entries, Chars: res.Chars, Limit: res.Limit,
 		})
 	}
@@ -192,6 +196,9 @@ func changeMemory(cmd *cobra.Command, f *factory, m *memoryWriteFlags, opts skil
 		fmt.Fprintf(out, "%s %s dry run: would commit %s on %s (%s)\n", f.IO.Green("✓"), res.Message, res.Path, branch, res.Usage())
 	default:
 		fmt.Fprintf(out, "%s %s committed %s on %s (%s)\n", f.IO.Green("✓"), res.Message, short(res.Commit), branch, res.Usage())
+		if proposal != "" {
+			reportProposed(f, proposal)
+		}
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ func newSkillCmd(f *factory) *cobra.Command {
 		newSkillWriteFileCmd(f),
 		newSkillRemoveFileCmd(f),
 		newSkillApplyCmd(f),
-		newSkillLogCmd(f), newSkillBlameCmd(f), newSkillPinCmd(f), newSkillUnpinCmd(f), newSkillAdoptCmd(f), newSkillDisownCmd(f),
+		newSkillLogCmd(f), newSkillBlameCmd(f), newSkillPinCmd(f), newSkillUnpinCmd(f), newSkillAdoptCmd(f), newSkillDisownCmd(f), newSkillMoveCmd(f),
 		newSkillArchiveCmd(f), newSkillRestoreCmd(f),
 	)
 	return cmd

@@ -21,13 +21,14 @@ type skillMetaOptions struct {
 }
 
 type skillMetaJSON struct {
-	Name    string `json:"name"`
-	Action  string `json:"action"`
-	Changed bool   `json:"changed"`
-	Commit  string `json:"commit,omitempty"`
-	Branch  string `json:"branch"`
-	DryRun  bool   `json:"dry_run"`
-	Message string `json:"message"`
+	Name     string `json:"name"`
+	Action   string `json:"action"`
+	Changed  bool   `json:"changed"`
+	Commit   string `json:"commit,omitempty"`
+	Branch   string `json:"branch"`
+	Proposal string `json:"proposal,omitempty"`
+	DryRun   bool   `json:"dry_run"`
+	Message  string `json:"message"`
 }
 
 func newSkillPinCmd(f *factory) *cobra.Command {
@@ -96,7 +97,11 @@ func runSkillMeta(ctx context.Context, opts *skillMetaOptions) error {
 	if err != nil {
 		return err
 	}
-	mo := skillrepo.MetaOptions{Branch: opts.w.Branch, Provenance: prov, Reason: opts.Reason, DryRun: opts.w.DryRun}
+	branch, from, proposal, err := opts.w.writeTarget(f, lib)
+	if err != nil {
+		return err
+	}
+	mo := skillrepo.MetaOptions{Branch: branch, From: from, Provenance: prov, Reason: opts.Reason, DryRun: opts.w.DryRun}
 	var res *skillrepo.MetaResult
 	switch opts.Action {
 	case skillrepo.ActionPin:
@@ -111,18 +116,26 @@ func runSkillMeta(ctx context.Context, opts *skillMetaOptions) error {
 	if err != nil {
 		return err
 	}
+	return reportMeta(f, res, opts.w.DryRun, proposal)
+}
+
+// reportMeta prints what a pin, unpin, adopt, disown or move did.
+func reportMeta(f *factory, res *skillrepo.MetaResult, dryRun bool, proposal string) error {
 	if f.JSON {
 		return printJSON(f.IO.Out, skillMetaJSON{Name: res.Name, Action: res.Action, Changed: res.Changed,
-			Commit: hashString(res.Commit), Branch: res.Update.Branch, DryRun: opts.w.DryRun, Message: res.Message})
+			Commit: hashString(res.Commit), Branch: res.Update.Branch, Proposal: proposal, DryRun: dryRun, Message: res.Message})
 	}
 	out := f.IO.ErrOut
 	switch {
 	case !res.Changed:
 		fmt.Fprintf(out, "%s\n", res.Message)
-	case opts.w.DryRun:
+	case dryRun:
 		fmt.Fprintf(out, "dry run: would commit to %s: %s\n", res.Update.Branch, res.Message)
 	default:
 		fmt.Fprintf(out, "%s %s\ncommitted %s on %s\n", f.IO.Green("✓"), res.Message, short(res.Commit), res.Update.Branch)
+		if proposal != "" {
+			reportProposed(f, proposal)
+		}
 	}
 	return nil
 }
