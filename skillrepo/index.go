@@ -45,6 +45,9 @@ type gitIndex struct {
 	// edits replaces every entry (all stages) of a path with one stage-0
 	// entry, or removes them (nil).
 	edits map[string]*indexEntry
+	// src is the file the entries were read from (nil: there was none),
+	// to tell whether git rewrote it since.
+	src os.FileInfo
 }
 
 // indexEntry is one decoded index entry.
@@ -394,9 +397,7 @@ func (idx *gitIndex) encode() []byte {
 
 // indexCache is a read index and the stat data it was read with.
 type indexCache struct {
-	idx   *gitIndex
-	mtime time.Time
-	size  int64
+	idx *gitIndex // idx.src is the file's stat data
 }
 
 // clone returns an index sharing the read entries, with its own edits.

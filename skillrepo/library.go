@@ -54,6 +54,9 @@ type Library struct {
 
 	// testOnlyCrashAt stops a write at this step (see testOnlyCrash).
 	testOnlyCrashAt string
+	// testOnlyBeforeIndexLock runs just before writeIndex takes
+	// index.lock (a test plays a concurrent git there).
+	testOnlyBeforeIndexLock func()
 }
 
 // OpenOptions are the process-level inputs of a library; zero values mean

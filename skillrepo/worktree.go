@@ -10,6 +10,7 @@ package skillrepo
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -43,31 +44,62 @@ func (l *Library) indexPath() string { return filepath.Join(l.GitDir, "index") }
 func (l *Library) readIndex() (*gitIndex, time.Time, error) {
 	// One decode per command: the lookup hint and the write both need it.
 	if c := l.indexCache; c != nil {
-		if fi, err := os.Stat(l.indexPath()); err == nil && fi.ModTime().Equal(c.mtime) && fi.Size() == c.size {
-			return c.idx.clone(), c.mtime, nil
+		if fi, err := os.Stat(l.indexPath()); err == nil && sameFile(c.idx.src, fi) {
+			return c.idx.clone(), fi.ModTime(), nil
 		}
 	}
-	b, err := os.ReadFile(l.indexPath())
-	if errors.Is(err, fs.ErrNotExist) {
-		return &gitIndex{Version: 2}, time.Time{}, nil
-	}
-	if err != nil {
-		return nil, time.Time{}, fmt.Errorf("read index: %w", err)
-	}
-	fi, err := os.Stat(l.indexPath())
+	idx, err := l.loadIndex()
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	idx, err := decodeIndex(b)
-	if err != nil {
-		return nil, time.Time{}, fmt.Errorf("read index %s: %w", l.indexPath(), err)
+	if idx.src == nil {
+		return idx, time.Time{}, nil
 	}
-	l.indexCache = &indexCache{idx: idx, mtime: fi.ModTime(), size: fi.Size()}
-	return idx.clone(), fi.ModTime(), nil
+	l.indexCache = &indexCache{idx: idx}
+	return idx.clone(), idx.src.ModTime(), nil
 }
 
-// writeIndex replaces .git/index through index.lock, as git does.
+// loadIndex reads and decodes .git/index, with the stat data of the file
+// it read (no index: an empty one with none).
+func (l *Library) loadIndex() (*gitIndex, error) {
+	f, err := os.Open(l.indexPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return &gitIndex{Version: 2}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	idx, err := decodeIndex(b)
+	if err != nil {
+		return nil, fmt.Errorf("read index %s: %w", l.indexPath(), err)
+	}
+	idx.src = fi
+	return idx, nil
+}
+
+// sameFile reports whether fi is still the file a was (nil: no file).
+func sameFile(a, fi os.FileInfo) bool {
+	return a != nil && os.SameFile(a, fi) && a.ModTime().Equal(fi.ModTime()) && a.Size() == fi.Size()
+}
+
+// writeIndex replaces .git/index through index.lock, as git does. git
+// honours index.lock, not our lock: a git add or checkout may have
+// rewritten the index since we read it. Under index.lock it is read
+// again if so, and our edits (whole paths) are put on top of what git
+// wrote, which is kept.
 func (l *Library) writeIndex(idx *gitIndex) error {
+	if l.testOnlyBeforeIndexLock != nil {
+		l.testOnlyBeforeIndexLock()
+	}
 	lockPath := l.indexPath() + ".lock"
 	f, err := os.OpenFile(lockPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -75,6 +107,17 @@ func (l *Library) writeIndex(idx *gitIndex) error {
 			return fmt.Errorf("%s exists: another git process is running (remove it if not): %w", lockPath, ErrConflict)
 		}
 		return fmt.Errorf("write index: %w", err)
+	}
+	cur, statErr := os.Stat(l.indexPath())
+	if changed := (idx.src == nil) != (statErr != nil) || (statErr == nil && idx.src != nil && !sameFile(idx.src, cur)); changed {
+		fresh, err := l.loadIndex()
+		if err != nil {
+			f.Close()
+			os.Remove(lockPath)
+			return err
+		}
+		fresh.edits = idx.edits
+		idx = fresh
 	}
 	err = idx.writeTo(f)
 	if err == nil {

@@ -106,3 +106,22 @@ func TestWriteAfterRepack(t *testing.T) {
 	}
 	assertConsistent(t, l2, env)
 }
+
+// git does not take our lock: a git add that lands between our read of
+// the index and our write of it is kept, with our entries on top.
+func TestIndexWriteKeepsConcurrentGitAdd(t *testing.T) {
+	l, env := newTestLibrary(t)
+	if err := os.WriteFile(filepath.Join(l.Root, "notes.txt"), []byte("staged by the user\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l.testOnlyBeforeIndexLock = func() { gitCmd(t, l, env, "add", "notes.txt") }
+	writeSome(t, l, "while-git-adds")
+	l.testOnlyBeforeIndexLock = nil
+	if got := gitCmd(t, l, env, "diff", "--cached", "--name-only"); got != "notes.txt\n" {
+		t.Errorf("staged after our write: %q, want the user's notes.txt", got)
+	}
+	if got := gitCmd(t, l, env, "status", "--porcelain"); got != "A  notes.txt\n" {
+		t.Errorf("status: %q", got)
+	}
+	gitCmd(t, l, env, "fsck", "--strict", "--no-progress")
+}
