@@ -1,10 +1,12 @@
 package skillrepo
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +14,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // SyncOptions records edits made outside skillrepo.
@@ -36,7 +40,10 @@ type SyncResult struct {
 	Origin  string
 	Changes []FileChange
 	Skills  []string
-	DryRun  bool
+	// PinsCarried maps a pinned skill renamed outside skillrepo (old
+	// name) to its new name; the sync commit moved the pin along.
+	PinsCarried map[string]string
+	DryRun      bool
 }
 
 // worktreeDelta compares the work tree with a tree: files added or
@@ -230,8 +237,11 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 			return nil
 		}
 		out.Changes = d.changes
-		beforeTip := tx.tip
+		beforeTip, beforeTree := tx.tip, tx.tree
 		if err := d.stage(tx); err != nil {
+			return err
+		}
+		if out.PinsCarried, err = carryPins(tx, beforeTree, d.changes); err != nil {
 			return err
 		}
 		// Skills touched: look both before (deletions) and after.
@@ -262,6 +272,70 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		return nil, err
 	}
 	return out, nil
+}
+
+// carryPins keeps the pin of a pinned skill whose folder was renamed
+// outside skillrepo (git mv, or a file manager): pins are kept by name, so
+// the pin would otherwise be lost. A skill that vanished is taken to be a
+// new skill folder of this sync when their SKILL.md is the same, or the
+// same once its name field is changed; exactly one such folder must match.
+func carryPins(tx *Tx, before plumbing.Hash, changes []FileChange) (map[string]string, error) {
+	data, err := tx.ReadFile(PinsFile)
+	if err != nil {
+		return nil, nil // no pins
+	}
+	pins := parsePins(data)
+	var added []string // folders of new SKILL.md files
+	for _, c := range changes {
+		if c.Status == "added" && path.Base(c.Path) == skill.FileName {
+			added = append(added, path.Dir(c.Path))
+		}
+	}
+	if len(added) == 0 {
+		return nil, nil
+	}
+	carried := map[string]string{}
+	for i, name := range pins {
+		if _, err := tx.FindSkill(name); err == nil {
+			continue // still there
+		}
+		old, err := findSkill(tx.l, tx.store, before, name)
+		if err != nil {
+			continue // not a skill before either: a stale pin
+		}
+		oldBlob, _ := tx.l.lookupPath(tx.store, before, old.Dir+"/"+skill.FileName)
+		if oldBlob.IsZero() {
+			continue
+		}
+		oldMD, err := tx.store.blob(oldBlob)
+		if err != nil {
+			return nil, err
+		}
+		match := ""
+		for _, dir := range added {
+			newMD, err := tx.ReadFile(dir + "/" + skill.FileName)
+			if err != nil {
+				continue
+			}
+			renamed, _ := renameFrontmatter(oldMD, name, path.Base(dir))
+			if bytes.Equal(newMD, oldMD) || (renamed != nil && bytes.Equal(newMD, renamed)) {
+				if match != "" {
+					match = "" // two candidates: do not guess
+					break
+				}
+				match = dir
+			}
+		}
+		if match != "" {
+			pins[i] = path.Base(match)
+			carried[name] = pins[i]
+		}
+	}
+	if len(carried) == 0 {
+		return nil, nil
+	}
+	sort.Strings(pins)
+	return carried, tx.WriteFile(PinsFile, formatPins(pins), false)
 }
 
 func syncSubject(skills []string, changes []FileChange) string {

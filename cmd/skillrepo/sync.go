@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/spf13/cobra"
 
@@ -47,6 +48,8 @@ type syncJSON struct {
 	DryRun  bool                   `json:"dry_run"`
 	Skills  []string               `json:"skills"`
 	Changes []skillrepo.FileChange `json:"changes"`
+	// PinsCarried: pinned skills renamed outside skillrepo, old -> new.
+	PinsCarried map[string]string `json:"pins_carried,omitempty"`
 }
 
 func runSync(cmd *cobra.Command, opts *syncOptions) error {
@@ -64,7 +67,7 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 		if changes == nil {
 			changes = []skillrepo.FileChange{}
 		}
-		return printJSON(f.IO.Out, syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes})
+		return printJSON(f.IO.Out, syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes, PinsCarried: res.PinsCarried})
 	}
 	w := f.IO.ErrOut
 	if len(res.Changes) == 0 {
@@ -73,6 +76,14 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 	}
 	for _, c := range res.Changes {
 		fmt.Fprintf(w, "  %-8s %s\n", c.Status, c.Path)
+	}
+	carried := make([]string, 0, len(res.PinsCarried))
+	for old, new := range res.PinsCarried {
+		carried = append(carried, fmt.Sprintf("  pin of %s carried to its new name %s", old, new))
+	}
+	sort.Strings(carried)
+	for _, line := range carried {
+		fmt.Fprintln(w, line)
 	}
 	if res.DryRun {
 		fmt.Fprintf(w, "dry run: would record %d changes as origin %s\n", len(res.Changes), res.Origin)
