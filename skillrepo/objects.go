@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"hash/adler32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -37,7 +38,9 @@ type objectStore struct {
 	// root tree (10,000 entries) would otherwise be decoded per lookup.
 	trees map[plumbing.Hash]*decodedTree
 	zw    *zlib.Writer // compresses into zbuf (see compress)
-	zbuf  bytes.Buffer
+	// tmpReady: .git/skillrepo/tmp exists (checked once per store).
+	tmpReady bool
+	zbuf     bytes.Buffer
 }
 
 // storedTreeSize is the size from which a tree is written as a stored
@@ -150,37 +153,46 @@ func hashObject(typ plumbing.ObjectType, data []byte) plumbing.Hash {
 	return out
 }
 
-func (s *objectStore) writeLoose(h plumbing.Hash, typ plumbing.ObjectType, data []byte) error {
+func (s *objectStore) writeLoose(h plumbing.Hash, typ plumbing.ObjectType, data []byte) (err error) {
 	tmpDir := filepath.Join(s.l.StateDir(), "tmp")
-	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
-		return err
+	if !s.tmpReady {
+		if err := os.MkdirAll(tmpDir, 0o755); err != nil {
+			return err
+		}
+		s.tmpReady = true
 	}
 	f, err := os.CreateTemp(tmpDir, "obj-*")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op after the rename
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
 	if _, err := f.Write(s.compress(typ, data)); err != nil {
-		f.Close()
 		return err
 	}
 	if err := f.Chmod(0o444); err != nil {
-		f.Close()
 		return err
 	}
 	if err := s.l.syncFile(f); err != nil {
-		f.Close()
 		return err
 	}
 	if err := f.Close(); err != nil {
 		return err
 	}
 	dst := s.objectPath(h)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
+	// The fan-out folder usually exists: make it only when the rename
+	// says it is missing (one system call per object instead of three).
+	if err = os.Rename(tmp, dst); errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(filepath.Dir(dst), 0o755); err == nil {
+			err = os.Rename(tmp, dst)
+		}
 	}
-	if err := os.Rename(tmp, dst); err != nil {
+	if err != nil {
 		return err
 	}
 	s.written = append(s.written, filepath.Dir(dst))
