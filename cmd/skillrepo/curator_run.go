@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -95,7 +94,7 @@ func printRun(w io.Writer, r *curator.Run) {
 	c := r.Counts
 	fmt.Fprintf(w, "checked %d: %d marked stale, %d archived, %d reactivated, %d seeded; skipped %d pinned, %d scheduled; %d user-owned\n",
 		c.Checked, c.MarkedStale, c.Archived, c.Reactivated, c.Seeded, c.Pinned, c.Scheduled, c.Unmanaged)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := newTable(w)
 	for _, t := range r.Transitions {
 		where := t.Dir
 		if t.ArchiveDir != "" {

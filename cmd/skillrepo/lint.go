@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -93,7 +92,7 @@ func listRules(f *factory) error {
 		}
 		return printJSON(f.IO.Out, out)
 	}
-	w := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+	w := newTable(f.IO.Out)
 	fmt.Fprint(w, "RULE")
 	for _, p := range lint.Profiles() {
 		fmt.Fprintf(w, "\t%s", strings.ToUpper(string(p)))

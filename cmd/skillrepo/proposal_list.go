@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -55,7 +54,7 @@ func runProposalList(opts *proposalListOptions) error {
 		}
 		return printJSON(f.IO.Out, out)
 	}
-	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+	tw := newTable(f.IO.Out)
 	if f.IO.IsStdoutTTY() {
 		last := "MERGES"
 		if opts.Rejected {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -124,7 +123,7 @@ func runSkillList(opts *skillListOptions) error {
 	if f.JSON {
 		return printJSON(f.IO.Out, items)
 	}
-	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+	tw := newTable(f.IO.Out)
 	if f.IO.IsStdoutTTY() {
 		fmt.Fprintln(tw, f.IO.Bold("NAME\tCATEGORY\tSTATE\tOWNER\tPINNED\tDESCRIPTION"))
 	}
@@ -141,7 +140,11 @@ func runSkillList(opts *skillListOptions) error {
 		if cat == "" {
 			cat = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.Name, cat, it.State, it.Owner, map[bool]string{true: "pinned", false: "-"}[it.Pinned], desc)
+		pinned := "-"
+		if it.Pinned {
+			pinned = "pinned"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.Name, cat, it.State, it.Owner, pinned, desc)
 	}
 	return tw.Flush()
 }

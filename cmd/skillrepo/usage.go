@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"sort"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -59,7 +58,7 @@ func newUsageShowCmd(f *factory) *cobra.Command {
 				names = append(names, n)
 			}
 			sort.Strings(names)
-			tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+			tw := newTable(f.IO.Out)
 			fmt.Fprintln(tw, "NAME\tSTATE\tVIEWS\tUSES\tPATCHES\tLAST ACTIVITY\tCREATED BY")
 			for _, n := range names {
 				r := recs[n]
