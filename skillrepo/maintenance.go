@@ -3,9 +3,9 @@ package skillrepo
 // Loose objects are kept bounded the way git keeps them (design.md §7):
 // every write adds loose objects (a flat library's root tree alone is
 // 380 KB per write), and nothing else would ever pack them. After a write,
-// when the loose objects are estimated to pass gc.auto's 6,700 objects or
-// 64 MiB, `git gc` is started in the background, detached, as git commit
-// starts `git gc --auto`. The estimate reads one fan-out folder (objects/17,
+// when the loose objects are estimated to pass 6,700 objects (git's
+// gc.auto default, or the user's if higher) or 64 MiB, `git gc` is started
+// in the background, detached, as git commit starts `git gc --auto`. The estimate reads one fan-out folder (objects/17,
 // a 256th of the objects), as git's own does: one readdir per write.
 //
 // The git binary does the work: go-git's repack of a 10,000-skill library
@@ -60,15 +60,15 @@ func (l *Library) looseEstimate() (count int, size int64) {
 func (l *Library) maintain() {
 	p := l.maintenance
 	count, size := l.looseEstimate()
-	if count == 0 {
+	if count <= p.looseObjects && size <= p.looseBytes {
 		return
 	}
-	threshold, set := l.gcAuto()
-	if !set {
-		threshold = p.looseObjects
-	}
-	if (set && threshold <= 0) || (count <= threshold && size <= p.looseBytes) {
-		return // gc.auto=0 is the user's opt-out, for both rules
+	// Past a bound (rare): the user's gc.auto has the last word. 0 turns
+	// both rules off; a higher value raises the count rule. (A lower one
+	// is left to git's own gc --auto: reading git's configuration on
+	// every write would cost more than this check.)
+	if threshold, set := l.gcAuto(); set && (threshold <= 0 || (count <= threshold && size <= p.looseBytes)) {
+		return
 	}
 	gitPath, err := exec.LookPath("git")
 	if err != nil || l.gcRunning() {

@@ -49,6 +49,8 @@ func TestMaintenanceBoundsLooseObjects(t *testing.T) {
 		{"past the count", maintenancePolicy{looseObjects: 0, looseBytes: 1 << 40}, "", true},
 		{"past the size", maintenancePolicy{looseObjects: 1 << 30, looseBytes: 0}, "", true},
 		{"gc.auto=0", maintenancePolicy{looseObjects: 0, looseBytes: 0}, "0", false},
+		{"a higher gc.auto", maintenancePolicy{looseObjects: 0, looseBytes: 1 << 40}, "100000000", false},
+		{"a higher gc.auto, past the size", maintenancePolicy{looseObjects: 0, looseBytes: 0}, "100000000", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
