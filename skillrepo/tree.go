@@ -9,6 +9,7 @@ package skillrepo
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"sort"
 	"strconv"
@@ -224,30 +225,20 @@ func compareTreeNames[A, B ~string | ~[]byte](a A, aDir bool, b B, bDir bool) in
 			return 1
 		}
 	}
-	next := func(l int, dir bool, c byte) byte {
-		if l > n {
-			return c
-		}
-		if dir {
-			return '/'
-		}
-		return 0
-	}
+	// The names agree up to the shorter one: compare the next byte, a
+	// folder's name going on with '/' and a file's ending.
 	var ca, cb byte
 	if len(a) > n {
 		ca = a[n]
+	} else if aDir {
+		ca = '/'
 	}
 	if len(b) > n {
 		cb = b[n]
+	} else if bDir {
+		cb = '/'
 	}
-	x, y := next(len(a), aDir, ca), next(len(b), bDir, cb)
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
+	return cmp.Compare(ca, cb)
 }
 
 func treeEntryLess(a, b treeEntry) bool {
