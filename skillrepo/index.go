@@ -117,6 +117,9 @@ func decodeIndex(b []byte) (*gitIndex, error) {
 		}
 		off += 8 + int(be.Uint32(body[off+4:]))
 	}
+	if err := idx.checkOrder(); err != nil {
+		return nil, err
+	}
 	return idx, nil
 }
 
@@ -134,6 +137,18 @@ func scanIndexEntries(body []byte, version uint32, n int) (*gitIndex, int, error
 		off = next
 	}
 	return idx, off, nil
+}
+
+// checkOrder refuses entries out of git's order (by name, then stage), as
+// git does: lookups search and writes merge by that order.
+func (idx *gitIndex) checkOrder() error {
+	for i := 1; i < len(idx.offs); i++ {
+		c := bytes.Compare(idx.rawName(i-1), idx.rawName(i))
+		if c > 0 || (c == 0 && idx.rawStage(i-1) >= idx.rawStage(i)) {
+			return fmt.Errorf("%w: entries out of order at %q", errIndexCorrupt, idx.rawName(i))
+		}
+	}
+	return nil
 }
 
 // nameAt returns where the name of the raw entry at off starts and ends.
