@@ -162,16 +162,28 @@ func (h *historyIndex) save() error {
 }
 
 // writeFileAtomic writes data to a temp file beside p and renames it over
-// p.
-func writeFileAtomic(p string, data []byte) error {
+// p, keeping p's permissions (0644 for a new file): a crash leaves p as it
+// was or as it is meant to be, never cut short.
+func writeFileAtomic(p string, data []byte) (err error) {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(p); err == nil {
+		mode = fi.Mode().Perm()
+	}
 	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	defer os.Remove(tmp) // a no-op after the rename
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
 	if _, err := f.Write(data); err != nil {
-		f.Close()
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
 		return err
 	}
 	if err := f.Close(); err != nil {

@@ -120,7 +120,9 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(full, plan[p], 0o644); err != nil {
+		// The user's .gitignore is rewritten with lines appended: a crash
+		// must not leave it cut short.
+		if err := writeFileAtomic(full, plan[p]); err != nil {
 			return nil, fmt.Errorf("write %s: %w", p, err)
 		}
 		res.Writes = append(res.Writes, p)

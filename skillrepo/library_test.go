@@ -216,3 +216,36 @@ func TestLockTimeout(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// init appends its entries to the user's .gitignore, keeping the user's
+// lines and the file's permissions (it is replaced whole, by a rename).
+func TestInitAppendsToGitignore(t *testing.T) {
+	env := testEnv(t)
+	dir := filepath.Join(t.TempDir(), "skills")
+	if err := os.MkdirAll(filepath.Join(dir, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a", "SKILL.md"), []byte("---\nname: a\ndescription: Use when a.\n---\nBody.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gi := filepath.Join(dir, ".gitignore")
+	if err := os.WriteFile(gi, []byte("node_modules/"), 0o600); err != nil { // no final newline
+		t.Fatal(err)
+	}
+	if _, err := Init(context.Background(), dir, InitOptions{OpenOptions: openOpts(env)}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(gi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), "node_modules/\n") || !strings.Contains(string(b), "\n/"+UsageFile+"\n") {
+		t.Errorf(".gitignore after init:\n%s", b)
+	}
+	if fi, err := os.Stat(gi); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf(".gitignore mode %v, want the user's 0600 (%v)", fi.Mode().Perm(), err)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*")); len(leftovers) > 0 {
+		t.Errorf("temp files left: %v", leftovers)
+	}
+}
