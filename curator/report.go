@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
 
 // RunVersion is the version of run.json this code writes.
@@ -123,11 +125,11 @@ func WriteReport(dir string, r *Run) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("encode run.json: %w", err)
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, "run.json"), append(b, '\n'), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, "run.json"), append(b, '\n'), 0o644, true); err != nil {
 		return "", fmt.Errorf("write run.json: %w", err)
 	}
 	md := filepath.Join(dir, "REPORT.md")
-	if err := WriteFileAtomic(md, []byte(r.Markdown()), 0o644); err != nil {
+	if err := atomicfile.Write(md, []byte(r.Markdown()), 0o644, true); err != nil {
 		return "", fmt.Errorf("write REPORT.md: %w", err)
 	}
 	return md, nil

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
 
 // StateFileName is the curator's per-clone state file inside the
@@ -147,7 +149,7 @@ func (s *Store) Update(fn func(*RunState) error) (RunState, error) {
 	if err != nil {
 		return RunState{}, fmt.Errorf("encode curator state: %w", err)
 	}
-	if err := WriteFileAtomic(s.Path, append(b, '\n'), 0o644); err != nil {
+	if err := atomicfile.Write(s.Path, append(b, '\n'), 0o644, true); err != nil {
 		return RunState{}, fmt.Errorf("write curator state: %w", err)
 	}
 	return st, nil
@@ -173,40 +175,4 @@ func (s *Store) SetPaused(paused bool) (RunState, error) {
 		st.Paused = paused
 		return nil
 	})
-}
-
-// WriteFileAtomic writes data to a temporary file in path's directory,
-// syncs it and renames it over path: readers see the old or the new
-// content, never a prefix.
-func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		return err
-	}
-	ok = true
-	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
 
 // generatedMarker identifies a shim this package wrote; a hook file
@@ -143,29 +145,13 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// writeExecutable writes a file atomically (temporary file in the same
-// folder, then rename) with mode 0755.
+// writeExecutable replaces a file atomically with mode 0755 (a hook that
+// is not executable does not run, so an existing file's mode is not kept).
 func writeExecutable(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
+	if err := atomicfile.Write(path, data, 0o755, true); err != nil {
 		return fmt.Errorf("write hook: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write hook: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write hook: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write hook: %w", err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o755); err != nil {
-		return fmt.Errorf("write hook: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := os.Chmod(path, 0o755); err != nil {
 		return fmt.Errorf("write hook: %w", err)
 	}
 	return nil

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
 
 // Counters live under the library's per-clone state directory, one file
@@ -93,27 +95,10 @@ func (s CounterStore) Save(c Counters) error {
 // writeFileAtomic writes through a temp file in the same directory: fsync,
 // then rename, so a reader sees the old file or the new one, never half.
 func writeFileAtomic(name string, data []byte) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
-	f, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(name)+"-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(name, data, 0o600, true); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return nil

@@ -30,6 +30,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
+
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -154,42 +156,11 @@ func (h *historyIndex) save() error {
 	for _, r := range h.recs {
 		recs = append(recs, r)
 	}
-	if err := writeFileAtomic(p, encodeHistory(historyCacheVersion, recs)); err != nil {
+	if err := atomicfile.Write(p, encodeHistory(historyCacheVersion, recs), 0o644, false); err != nil {
 		return err
 	}
 	h.dirty = false
 	return nil
-}
-
-// writeFileAtomic writes data to a temp file beside p and renames it over
-// p, keeping p's permissions (0644 for a new file): a crash leaves p as it
-// was or as it is meant to be, never cut short.
-func writeFileAtomic(p string, data []byte) (err error) {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(p); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Chmod(mode); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, p)
 }
 
 // head returns commit c parsed (metadata, trailers, parents), with the

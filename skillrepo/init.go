@@ -12,6 +12,8 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
 
 // gitignoreEntries are what init makes sure .gitignore holds: the usage
@@ -122,7 +124,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		}
 		// The user's .gitignore is rewritten with lines appended: a crash
 		// must not leave it cut short.
-		if err := writeFileAtomic(full, plan[p]); err != nil {
+		if err := atomicfile.Write(full, plan[p], 0o644, false); err != nil {
 			return nil, fmt.Errorf("write %s: %w", p, err)
 		}
 		res.Writes = append(res.Writes, p)

@@ -34,6 +34,8 @@ import (
 	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
 
 // Owners of a skill.
@@ -244,7 +246,7 @@ func (l *Library) ownersAt(tip plumbing.Hash) (map[string]Ownership, error) {
 		return out, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(l.ownersCachePath()), 0o755); err == nil {
-		_ = writeFileAtomic(l.ownersCachePath(), encodeOwners(entries)) // a cache: failing costs time only
+		_ = atomicfile.Write(l.ownersCachePath(), encodeOwners(entries), 0o644, false) // a cache: failing costs time only
 	}
 	return out, nil
 }
