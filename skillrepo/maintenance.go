@@ -36,30 +36,36 @@ type maintenancePolicy struct {
 
 var defaultMaintenance = maintenancePolicy{looseObjects: 6700, looseBytes: 64 << 20}
 
-// looseEstimate estimates the number and total size of loose objects
-// from objects/17.
-func (l *Library) looseEstimate() (count int, size int64) {
+// looseEstimate estimates the number of loose objects from objects/17,
+// and their total size unless the number alone passes countBound (sizes
+// cost a stat per file).
+func (l *Library) looseEstimate(countBound int) (count int, size int64) {
 	entries, err := os.ReadDir(filepath.Join(l.GitDir, "objects", "17"))
 	if err != nil {
 		return 0, 0
 	}
+	var objects []os.DirEntry
 	for _, e := range entries {
-		if len(e.Name()) != 38 || e.IsDir() {
-			continue // temp files and strays
+		if len(e.Name()) == 38 && !e.IsDir() { // not temp files and strays
+			objects = append(objects, e)
 		}
-		count++
+	}
+	if count = len(objects) * 256; count > countBound {
+		return count, 0
+	}
+	for _, e := range objects {
 		if fi, err := e.Info(); err == nil {
 			size += fi.Size()
 		}
 	}
-	return count * 256, size * 256
+	return count, size * 256
 }
 
 // maintain starts git gc in the background when the loose objects passed
 // the policy's bounds. It never fails a write: maintenance is best effort.
 func (l *Library) maintain() {
 	p := l.maintenance
-	count, size := l.looseEstimate()
+	count, size := l.looseEstimate(p.looseObjects)
 	if count <= p.looseObjects && size <= p.looseBytes {
 		return
 	}
