@@ -16,6 +16,7 @@ package skillrepo
 // whose pack list went stale reopens it (readObject).
 
 import (
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,7 +39,7 @@ var defaultMaintenance = maintenancePolicy{looseObjects: 6700, looseBytes: 64 <<
 
 // looseEstimate estimates the number of loose objects from objects/17,
 // and their total size unless the number alone passes countBound (sizes
-// cost a stat per file).
+// cost a stat per file; size is then -1).
 func (l *Library) looseEstimate(countBound int) (count int, size int64) {
 	entries, err := os.ReadDir(filepath.Join(l.GitDir, "objects", "17"))
 	if err != nil {
@@ -51,7 +52,7 @@ func (l *Library) looseEstimate(countBound int) (count int, size int64) {
 		}
 	}
 	if count = len(objects) * 256; count > countBound {
-		return count, 0
+		return count, -1
 	}
 	for _, e := range objects {
 		if fi, err := e.Info(); err == nil {
@@ -73,8 +74,18 @@ func (l *Library) maintain() {
 	// both rules off; a higher value raises the count rule. (A lower one
 	// is left to git's own gc --auto: reading git's configuration on
 	// every write would cost more than this check.)
-	if threshold, set := l.gcAuto(); set && (threshold <= 0 || (count <= threshold && size <= p.looseBytes)) {
-		return
+	if threshold, set := l.gcAuto(); set {
+		if threshold <= 0 {
+			return
+		}
+		if count <= threshold {
+			if size < 0 {
+				_, size = l.looseEstimate(math.MaxInt)
+			}
+			if size <= p.looseBytes {
+				return
+			}
+		}
 	}
 	gitPath, err := exec.LookPath("git")
 	if err != nil || l.gcRunning() {
