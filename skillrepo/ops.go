@@ -27,9 +27,9 @@ const (
 	// (the curator's consolidation): one git rename, so history and blame
 	// can follow the file into its new skill.
 	ActionMoveFile = "move_file"
-	ActionArchive    = "archive"
-	ActionImport     = "import"
-	ActionSync       = "sync"
+	ActionArchive  = "archive"
+	ActionImport   = "import"
+	ActionSync     = "sync"
 )
 
 // MaxBatchOps is the most operations one Apply takes.
