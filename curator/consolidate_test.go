@@ -386,3 +386,133 @@ func dumpCalls(cs []ToolCall) string {
 	}
 	return b.String()
 }
+
+// A dry run gets the same prompt and tools; every write answers "dry run:
+// not written", is recorded, and nothing in the library changes — not a
+// ref, an object, a file, the sidecar or the curator's state.
+func TestConsolidationDryRunWritesNothing(t *testing.T) {
+	f := newConsFixture(t)
+	c := f.curator()
+	tc := func(calls ...fakemodel.ToolCall) fakemodel.Reply { return fakemodel.Reply{ToolCalls: calls} }
+	o, srv := startModel(t,
+		tc(view("gateway-retry"), view("gateway-auth"), view("pr-workflow"), view("old-hack"), view("gateway-auth", "references/extra.md")),
+		tc(manage(map[string]any{"action": "create", "name": "gateway", "content": umbrellaMD}),
+			patch("pr-workflow", "Read the diff first.", "Read it."),
+			manage(map[string]any{"action": "edit", "name": "pr-workflow", "content": "---\nname: pr-workflow\ndescription: Use when PRs.\n---\n\nNew.\n"}),
+			manage(map[string]any{"action": "write_file", "name": "gateway-retry", "file_path": "references/more.md", "file_content": "more\n"}),
+			manage(map[string]any{"action": "remove_file", "name": "gateway-auth", "file_path": "references/extra.md"}),
+			move("gateway-retry", "references/retry.md", "gateway", "references/retry.md"),
+			del("gateway-retry", "gateway"),
+			del("old-hack", ""),
+			patch("gateway-pinned", "Pinned text.", "x")),
+		fakemodel.Reply{Content: "Would fold the gateway skills.\n\n## Structured summary (required)\n\n```yaml\nconsolidations:\n  - {from: gateway-retry, into: gateway, reason: r}\nprunings:\n  - {name: old-hack, reason: r}\n```\n"},
+	)
+	before := fingerprint(t, f.lib.Root)
+	out, err := c.Run(context.Background(), RunOptions{DryRun: true, Consolidate: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := fingerprint(t, f.lib.Root); after != before {
+		t.Fatalf("dry run changed the library:\nbefore\n%s\nafter\n%s", before, after)
+	}
+	if srv.Remaining() != 0 {
+		t.Errorf("%d replies left", srv.Remaining())
+	}
+	rec := out.Run.Consolidation
+	var would []string
+	for _, w := range rec.WouldWrite {
+		would = append(would, w.Would)
+	}
+	want := []string{
+		"create gateway", "patch pr-workflow", "edit pr-workflow", "write_file gateway-retry references/more.md",
+		"remove_file gateway-auth references/extra.md", "move gateway-retry/references/retry.md → gateway/references/retry.md",
+		"delete gateway-retry (absorbed into gateway)", "delete old-hack (prune)",
+	}
+	if strings.Join(would, "\n") != strings.Join(want, "\n") {
+		t.Errorf("would write:\n%s\nwant:\n%s\ncalls:\n%s", strings.Join(would, "\n"), strings.Join(want, "\n"), dumpCalls(rec.ToolCalls))
+	}
+	for _, w := range rec.WouldWrite {
+		if !strings.HasPrefix(w.Result, "dry run: not written") {
+			t.Errorf("%s answered %q", w.Would, w.Result)
+		}
+	}
+	if len(rec.Commits) != 0 || out.Run.MergeCommit != "" || len(rec.Consolidated) != 0 {
+		t.Errorf("a dry run recorded writes: %+v", rec)
+	}
+	// The pinned sibling is refused in a dry run too.
+	if last := rec.ToolCalls[len(rec.ToolCalls)-1]; last.OK || !strings.Contains(last.Result, "pinned") {
+		t.Errorf("pinned patch in a dry run: %+v", last)
+	}
+	md := out.Run.Markdown()
+	for _, w := range []string{"dry run: nothing was changed", "### Would write (dry run: not written)", "- skill_move_file move gateway-retry/references/retry.md → gateway/references/retry.md"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("report lacks %q:\n%s", w, md)
+		}
+	}
+	// The prompt carried the dry-run banner and the starting map.
+	reqs := srv.Requests()
+	if len(reqs) == 0 || !strings.Contains(string(reqs[0].Body), "DRY RUN") || !strings.Contains(string(reqs[0].Body), "gateway-auth, gateway-pinned, gateway-retry, gateway-timeouts") {
+		t.Errorf("first request lacks the banner or the clusters:\n%.2000s", reqs[0].Body)
+	}
+}
+
+// Rolling back a consolidating run undoes phase 1 and phase 2 in one
+// commit: every sibling is back, byte for byte, with its history; the
+// new umbrella is gone; a later commit elsewhere stays.
+func TestConsolidationRollback(t *testing.T) {
+	f := newConsFixture(t)
+	c := f.curator()
+	o, _ := startModel(t, consolidationScript()...)
+	pre := strings.TrimSpace(f.git("rev-parse", "main"))
+	out, err := c.Run(context.Background(), RunOptions{Consolidate: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Later work on a skill the run did not touch.
+	later := "Later edit."
+	if _, err := f.lib.Apply(context.Background(), skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: "patch", Name: "notes", OldString: strp("For gateway"), NewString: &later}}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Rollback(context.Background(), out.Run.ID, RollbackOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.assertClean()
+	for _, d := range []string{"gateway-retry", "gateway-timeouts", "gateway-auth", "pr-rebase", "pr-workflow", "old-hack", "legacy-x", "stale-one", "gateway-pinned"} {
+		if a, b := f.git("rev-parse", pre+":"+d), f.git("rev-parse", "main:"+d); a != b {
+			t.Errorf("%s not restored byte for byte", d)
+		}
+	}
+	for _, gone := range []string{"gateway", "scratch", ".archive"} {
+		if _, err := os.Stat(filepath.Join(f.lib.Root, gone)); !os.IsNotExist(err) {
+			t.Errorf("%s still there after the rollback", gone)
+		}
+	}
+	if !strings.Contains(f.git("show", "main:notes/SKILL.md"), "Later edit.") {
+		t.Error("the later commit was undone")
+	}
+	if len(res.Restored) != 8 {
+		t.Errorf("restored = %+v", res.Restored)
+	}
+	// History follows each sibling back through the archive and the run.
+	log, err := f.lib.SkillLog("gateway-retry", skillrepo.LogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range log {
+		kinds = append(kinds, e.Change)
+	}
+	if got := strings.Join(kinds, " "); !strings.HasPrefix(got, "restored archived modified") || !strings.HasSuffix(got, "created") {
+		t.Errorf("skill log gateway-retry: %s", got)
+	}
+	recs, _ := f.lib.Usage().Load()
+	if recs["gateway-retry"].State != skillrepo.StateActive || recs["stale-one"].State != skillrepo.StateActive {
+		t.Errorf("sidecar states not put back: %q %q", recs["gateway-retry"].State, recs["stale-one"].State)
+	}
+	if _, err := c.Rollback(context.Background(), out.Run.ID, RollbackOptions{}); err == nil {
+		t.Error("a second rollback was accepted")
+	}
+}
+
+func strp(s string) *string { return &s }
