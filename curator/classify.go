@@ -134,11 +134,17 @@ func classify(in classifyInput) (cons, pruned []Classified, renames map[string]s
 		case ev.into != "" && ok:
 			got.Into = final
 			got.Evidence = fmt.Sprintf("Absorbed-Into: %s (trailer of %s)", ev.into, short(ev.commit))
+			if ev.commit == "" {
+				got.Evidence = fmt.Sprintf("absorbed_into: %s (the dry run's delete)", ev.into)
+			}
 			if final != ev.into {
 				got.Evidence += fmt.Sprintf(", itself consolidated into %s", final)
 			}
 		case ev.pruned:
 			got.Evidence = fmt.Sprintf("absorbed_into \"\" declared at delete (Reason trailer of %s)", short(ev.commit))
+			if ev.commit == "" {
+				got.Evidence = "absorbed_into \"\" (the dry run's delete)"
+			}
 		default:
 			y, hasY := yamlInto[name]
 			yFinal, yOK := resolve(y)

@@ -558,16 +558,34 @@ func (c *Curator) finishPass(rec *Consolidation, tools *passTools, in passInput)
 			before[si.Name] = true
 		}
 	}
+	events, err := gitEvidence(c.Lib, tools.commits)
+	if err != nil {
+		return err
+	}
+	if in.dryRun {
+		// A dry run classifies what it would have done: its would-be
+		// archives stand in for the commits, its would-be umbrellas for
+		// the skills they would create.
+		for _, call := range tools.calls {
+			for _, op := range call.Ops {
+				switch {
+				case !call.DryRun:
+				case op.Action == skillrepo.ActionDelete && op.AbsorbedInto != nil:
+					into := strings.TrimSpace(*op.AbsorbedInto)
+					events[op.Name] = archiveEvent{name: op.Name, into: into, pruned: into == ""}
+					delete(active, op.Name)
+				case op.Action == skillrepo.ActionCreate:
+					active[op.Name] = true
+				}
+			}
+		}
+	}
 	for n := range active {
 		if !before[n] {
 			rec.Added = append(rec.Added, n)
 		}
 	}
 	sort.Strings(rec.Added)
-	events, err := gitEvidence(c.Lib, tools.commits)
-	if err != nil {
-		return err
-	}
 	var archived []string
 	for n := range events {
 		if !active[n] {
@@ -618,7 +636,7 @@ func (c *Curator) finishPass(rec *Consolidation, tools *passTools, in passInput)
 			dirs = append(dirs, si.Dir)
 		}
 	}
-	if err := lint.Gate(end.FS(), dirs, in.raw); err != nil {
+	if err := lint.Gate(serial(end.FS()), dirs, in.raw); err != nil {
 		var ef *lint.ErrorsFound
 		if !errors.As(err, &ef) {
 			return err

@@ -436,8 +436,12 @@ func TestConsolidationDryRunWritesNothing(t *testing.T) {
 			t.Errorf("%s answered %q", w.Would, w.Result)
 		}
 	}
-	if len(rec.Commits) != 0 || out.Run.MergeCommit != "" || len(rec.Consolidated) != 0 {
-		t.Errorf("a dry run recorded writes: %+v", rec)
+	if len(rec.Commits) != 0 || out.Run.MergeCommit != "" {
+		t.Errorf("a dry run recorded commits: %v %q", rec.Commits, out.Run.MergeCommit)
+	}
+	// It classifies what it would have done.
+	if len(rec.Consolidated) != 1 || rec.Consolidated[0].Into != "gateway" || rec.Consolidated[0].Evidence != "absorbed_into: gateway (the dry run's delete)" {
+		t.Errorf("would consolidate %+v", rec.Consolidated)
 	}
 	// The pinned sibling is refused in a dry run too.
 	if last := rec.ToolCalls[len(rec.ToolCalls)-1]; last.OK || !strings.Contains(last.Result, "pinned") {

@@ -569,7 +569,7 @@ func (t *passTools) integrity(fsys fs.FS, ops []skillrepo.Op, dirs []string) ([]
 			}
 		}
 	}
-	if err := lint.Gate(fsys, check, t.raw); err != nil {
+	if err := lint.Gate(serial(fsys), check, t.raw); err != nil {
 		var ef *lint.ErrorsFound
 		if !errors.As(err, &ef) {
 			return nil, err
@@ -581,7 +581,7 @@ func (t *passTools) integrity(fsys fs.FS, ops []skillrepo.Op, dirs []string) ([]
 		return nil, &integrityError{action: first.Action, name: first.Name, problems: probs}
 	}
 	var warnings []string
-	if err := lint.Gate(fsys, sources, t.raw); err != nil {
+	if err := lint.Gate(serial(fsys), sources, t.raw); err != nil {
 		var ef *lint.ErrorsFound
 		if errors.As(err, &ef) {
 			for _, f := range ef.Findings {

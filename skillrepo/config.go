@@ -49,6 +49,16 @@ type CuratorConfig struct {
 	StaleAfterDays   int      `yaml:"stale_after_days,omitempty"`
 	ArchiveAfterDays int      `yaml:"archive_after_days,omitempty"`
 	ScheduledSkills  []string `yaml:"scheduled_skills,omitempty"`
+	// Consolidate adds the model pass (phase 2) to every run, scheduled
+	// ones included; `curator run --consolidate` adds it to one run.
+	Consolidate bool `yaml:"consolidate,omitempty"`
+	// Model and BaseURL choose phase 2's model; empty falls back to the
+	// review's (review.model, review.base_url).
+	Model   string `yaml:"model,omitempty"`
+	BaseURL string `yaml:"base_url,omitempty"`
+	// WriteApproval leaves a consolidating run waiting as proposal
+	// curator-<run-id> instead of merging it.
+	WriteApproval bool `yaml:"write_approval,omitempty"`
 }
 
 // MemoryConfig is the memory: section.

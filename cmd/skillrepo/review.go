@@ -4,13 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
@@ -185,11 +182,6 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	if opts.DryRun {
 		return printReviewPlan(f, tr, session, model, baseURL, reviewMemory, reviewSkills, due)
 	}
-	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
-	if baseURL != "" {
-		cfg.BaseURL = strings.TrimRight(baseURL, "/")
-	}
-	cfg.HTTPClient = &http.Client{}
 	ropts := review.Options{
 		Transcript:     tr,
 		Memory:         reviewMemory,
@@ -198,7 +190,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		SessionID:      session,
 		ReviewID:       opts.ReviewID,
 		Model:          model,
-		Client:         openai.NewClientWithConfig(cfg),
+		Client:         newModelClient(f, baseURL),
 		MaxCalls:       opts.MaxCalls,
 		MaxInputTokens: readReviewSettings(lib.Config.Raw).MaxInputTokens,
 		ContextWindow:  lib.Config.Review.ContextWindow,
