@@ -182,6 +182,9 @@ func TestNoPathOutsideModule(t *testing.T) {
 				return err
 			}
 			for i, line := range strings.Split(string(src), "\n") {
+				if strings.HasPrefix(strings.TrimSpace(line), "#") {
+					continue // a comment may say what is not done
+				}
 				if strings.Contains(line, "../shared") || strings.Contains(line, "/work/shared") {
 					bad = append(bad, p+":"+strconv.Itoa(i+1)+": "+strings.TrimSpace(line))
 				}
