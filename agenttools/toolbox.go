@@ -99,7 +99,7 @@ type Change struct {
 	Branch   string `json:"branch"`
 	Summary  string `json:"summary"`
 	// Staged: the change waits on its own proposal whatever happens to the
-	// main proposal (memory replace and remove, spec §7.6).
+	// main proposal (memory replace and remove, docs/reference-behaviour.md §7.6).
 	Staged bool `json:"staged,omitempty"`
 	// DryRun: validated, not written.
 	DryRun bool `json:"dry_run,omitempty"`
@@ -249,7 +249,7 @@ func (tb *Toolbox) Call(ctx context.Context, name, args string) Result {
 	return Result{Text: encode(res), OK: true, Changes: c.changes}
 }
 
-// deniedMessage names what the caller may use instead (spec §2.5).
+// deniedMessage names what the caller may use instead (docs/reference-behaviour.md §2.5).
 func (tb *Toolbox) deniedMessage(name string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Tool '%s' is not available in this %s. ", name, tb.opts.Label)
