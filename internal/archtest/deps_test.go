@@ -82,6 +82,15 @@ func TestDependencyArrows(t *testing.T) {
 				}
 			}
 		}
+		if rel == "goals" {
+			// The goal loop is pure policy: hooks hand it a turn and
+			// write its outcome; it never reaches the library or git.
+			for _, banned := range []string{module + "/skillrepo", "github.com/go-git/go-git/v5", module + "/review", module + "/hooks"} {
+				if has(p.Deps, banned) {
+					t.Errorf("goals depends on %s", banned)
+				}
+			}
+		}
 		if rel == "review" && has(p.Deps, module+"/curator") {
 			t.Errorf("review depends on curator")
 		}
