@@ -84,7 +84,9 @@ func (a *adapter) Apply(ctx context.Context, branch, from string, ops []Op, prov
 	// Every review write is linted before it lands: a write that leaves
 	// lint errors (a dangling references/ link, broken frontmatter) is
 	// refused, and the model reads why.
-	verify := func(fsys fs.FS, dirs []string) error { return lint.Gate(fsys, dirs, a.l.Config.Raw) }
+	verify := func(fsys fs.FS, dirs []string) error {
+		return lint.GateFor(fsys, dirs, a.l.Config.Raw, a.l.Config.Runtime)
+	}
 	res, err := a.l.Apply(ctx, skillrepo.ApplyOptions{Branch: branch, From: from, Ops: ops, Provenance: provenance(prov), Verify: verify})
 	if err != nil {
 		return "", toolError(err)
@@ -112,8 +114,10 @@ func (a *adapter) Merge(ctx context.Context, branch string, base string, prov Pr
 	// automatic approval (review.write_approval is off).
 	id := strings.TrimPrefix(branch, "proposals/")
 	res, err := a.l.ApproveProposal(ctx, id, skillrepo.ApproveOptions{
-		By:     "auto (review " + prov.ReviewID + ", review.write_approval: false)",
-		Verify: func(fsys fs.FS, dirs []string) error { return lint.Gate(fsys, dirs, a.l.Config.Raw) },
+		By: "auto (review " + prov.ReviewID + ", review.write_approval: false)",
+		Verify: func(fsys fs.FS, dirs []string) error {
+			return lint.GateFor(fsys, dirs, a.l.Config.Raw, a.l.Config.Runtime)
+		},
 	})
 	if err != nil {
 		return "", err
