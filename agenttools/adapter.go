@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 )
 
@@ -23,6 +24,9 @@ type adapter struct {
 }
 
 func (a *adapter) MainBranch() string { return a.l.MainBranch() }
+
+// Rules are the library runtime's write rules (see Toolbox.rules).
+func (a *adapter) Rules() skill.Rules { return a.l.Rules() }
 
 func (a *adapter) View(ctx context.Context, rev string) (View, error) {
 	s, err := a.l.Snapshot(rev)
