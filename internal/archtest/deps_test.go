@@ -88,6 +88,18 @@ func TestDependencyArrows(t *testing.T) {
 		if rel == "curator" && has(p.Deps, module+"/review") {
 			t.Errorf("curator depends on review")
 		}
+		if rel == "queue" {
+			// The queue is files and a lock: hooks (which must be fast)
+			// and the worker share it without pulling in the engine.
+			for _, banned := range []string{module + "/skillrepo", module + "/review", module + "/curator", module + "/worker", module + "/hooks"} {
+				if has(p.Deps, banned) {
+					t.Errorf("queue depends on %s", banned)
+				}
+			}
+		}
+		if (rel == "review" || rel == "curator" || rel == "queue") && has(p.Deps, module+"/worker") {
+			t.Errorf("%s depends on worker: the worker runs them, not the other way", rel)
+		}
 		if !strings.HasPrefix(rel, "cmd/") && has(p.Deps, module+"/cmd") {
 			t.Errorf("%s imports a command", rel)
 		}

@@ -1,7 +1,8 @@
 // Package archtest holds no code: its test keeps the package dependency
 // arrows of docs/style.md honest (modelled on go/build's deps_test.go).
 //
-//	cmd/skillrepo -> review, curator, hooks, lint
+//	cmd/skillrepo -> review, curator, hooks, worker, queue, lint
+//	hooks -> worker -> review, curator, queue
 //	review, curator, hooks -> skillrepo -> skillrepo/skill
 //	hooks -> lint -> skillrepo/skill
 //
