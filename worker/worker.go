@@ -44,7 +44,7 @@ type Options struct {
 // Result counts what a worker did.
 type Result struct {
 	// AlreadyRunning: another worker holds the lock; this one did nothing.
-	AlreadyRunning bool
+	AlreadyRunning                   bool
 	Done, Failed, Retried, Recovered int
 }
 
@@ -104,7 +104,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res := &Result{}
 	w.logf("", "worker started (pid %d)", os.Getpid())
-	defer func() { w.logf("", "worker stopped: %d done, %d failed, %d retried, %d recovered", res.Done, res.Failed, res.Retried, res.Recovered) }()
+	defer func() {
+		w.logf("", "worker stopped: %d done, %d failed, %d retried, %d recovered", res.Done, res.Failed, res.Retried, res.Recovered)
+	}()
 	if err := w.recover(res); err != nil {
 		return res, err
 	}
