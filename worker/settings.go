@@ -27,11 +27,14 @@ type Settings struct {
 	Idle time.Duration
 	// MaxInputTokens is review.max_input_tokens (0: the reference's).
 	MaxInputTokens int
+	// FinalReview: the end of a session queues a review of what the
+	// nudge counters had not yet sent to one (review.final_review, true).
+	FinalReview bool
 }
 
 // DefaultSettings are the defaults of every key.
 func DefaultSettings() Settings {
-	return Settings{DeferQuiet: 15 * time.Second, DeferMax: 30 * time.Minute, MaxAttempts: 5, RetryBackoff: 30 * time.Second, Idle: 60 * time.Second}
+	return Settings{DeferQuiet: 15 * time.Second, DeferMax: 30 * time.Minute, MaxAttempts: 5, RetryBackoff: 30 * time.Second, Idle: 60 * time.Second, FinalReview: true}
 }
 
 // Environment overrides, for operators and tests (a test cannot wait 30 s
@@ -89,6 +92,9 @@ func SettingsFrom(raw []byte, getenv func(string) string) Settings {
 	dur("worker_idle", &s.Idle)
 	if n, err := strconv.Atoi(strings.TrimSpace(val("max_attempts"))); err == nil && n > 0 {
 		s.MaxAttempts = n
+	}
+	if b, ok := doc.Review["final_review"].(bool); ok {
+		s.FinalReview = b
 	}
 	if n, ok := doc.Review["max_input_tokens"].(int); ok {
 		s.MaxInputTokens = n

@@ -37,6 +37,8 @@ type Options struct {
 	Once bool
 	// Log hears progress and outcomes; nil: the library's worker.log.
 	Log io.Writer
+	// Echo, when set, hears every log line too (a person watching).
+	Echo io.Writer
 	// Poll bounds each wait (0: 1 s).
 	Poll time.Duration
 }
@@ -152,7 +154,11 @@ func (w *worker) logf(id, format string, args ...any) {
 	if id != "" {
 		prefix += " " + id
 	}
-	fmt.Fprintf(w.log, "%s %s\n", prefix, fmt.Sprintf(format, args...))
+	line := fmt.Sprintf("%s %s\n", prefix, fmt.Sprintf(format, args...))
+	io.WriteString(w.log, line)
+	if w.opts.Echo != nil {
+		io.WriteString(w.opts.Echo, line)
+	}
 }
 
 func sleep(ctx context.Context, d time.Duration) bool {
