@@ -303,14 +303,15 @@ func newGoalListCmd(f *factory) *cobra.Command {
 				if s == "" {
 					s = "(next)"
 				}
-				fmt.Fprintf(t, "%s\t%s\t%d/%d\t%s\n", s, st.Status, st.TurnsUsed, st.MaxTurns, oneLine(st.Goal, 60))
+				fmt.Fprintf(t, "%s\t%s\t%d/%d\t%s\n", s, st.Status, st.TurnsUsed, st.MaxTurns, goalLine(st.Goal, 60))
 			}
 			return t.Flush()
 		},
 	}
 }
 
-func oneLine(s string, n int) string {
+// goalLine is a goal folded onto one line of at most n characters.
+func goalLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"

@@ -145,6 +145,7 @@ archive, restore and rollback are git operations.`,
 		newIndexCmd(f),
 		newCuratorCmd(f),
 		newGoalCmd(f),
+		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f),
 	)
 	return cmd
 }
