@@ -428,11 +428,13 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 		ctx: ctx, lib: c.Lib, runID: in.runID, model: o.Model, branch: in.branch, base: in.base, made: in.made,
 		dryRun: in.dryRun, raw: in.raw, writable: map[string]bool{}, untouchable: map[string]string{},
 		reads: map[string]bool{}, dryCreated: map[string]bool{}, touched: map[string]bool{}, wrote: map[string]bool{},
+		managed: map[string]bool{}, pinned: map[string]bool{},
 		moved: map[string]Moved{},
 	}
 	var clusterIn []ClusterInput
 	for _, cd := range cands {
 		rec.Candidates = append(rec.Candidates, cd.Name)
+		tools.managed[cd.Name], tools.pinned[cd.Name] = true, cd.Pinned
 		switch {
 		case cd.Pinned:
 			tools.untouchable[cd.Name] = "the skill is pinned, which blocks every automatic change (`skillrepo skill unpin " + cd.Name + "` lifts it)"
@@ -471,7 +473,11 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 	if maxCalls <= 0 {
 		maxCalls = DefaultMaxModelCalls
 	}
-	req := openai.ChatCompletionRequest{Model: o.Model, Tools: tools.definitions(), Messages: []openai.ChatCompletionMessage{
+	defs, err := tools.definitions()
+	if err != nil {
+		return nil, nil, err
+	}
+	req := openai.ChatCompletionRequest{Model: o.Model, Tools: defs, Messages: []openai.ChatCompletionMessage{
 		{Role: "system", Content: systemPrompt},
 		{Role: "user", Content: prompt},
 	}}

@@ -425,7 +425,7 @@ func TestConsolidationDryRunWritesNothing(t *testing.T) {
 	}
 	want := []string{
 		"create gateway", "patch pr-workflow", "edit pr-workflow", "write_file gateway-retry references/more.md",
-		"remove_file gateway-auth references/extra.md", "move gateway-retry/references/retry.md → gateway/references/retry.md",
+		"move gateway-retry/references/retry.md → gateway/references/retry.md",
 		"delete gateway-retry (absorbed into gateway)", "delete old-hack (prune)",
 	}
 	if strings.Join(would, "\n") != strings.Join(want, "\n") {
@@ -443,7 +443,17 @@ func TestConsolidationDryRunWritesNothing(t *testing.T) {
 	if len(rec.Consolidated) != 1 || rec.Consolidated[0].Into != "gateway" || rec.Consolidated[0].Evidence != "absorbed_into: gateway (the dry run's delete)" {
 		t.Errorf("would consolidate %+v", rec.Consolidated)
 	}
-	// The pinned sibling is refused in a dry run too.
+	// A dry run validates like a real write: removing a linked file is
+	// refused, and so is any change to the pinned sibling.
+	var refusedRemove bool
+	for _, c := range rec.ToolCalls {
+		if !c.OK && strings.Contains(c.Arguments, "remove_file") && strings.Contains(c.Result, "link-dangling") {
+			refusedRemove = true
+		}
+	}
+	if !refusedRemove {
+		t.Errorf("the dry run let a dangling link through:\n%s", dumpCalls(rec.ToolCalls))
+	}
 	if last := rec.ToolCalls[len(rec.ToolCalls)-1]; last.OK || !strings.Contains(last.Result, "pinned") {
 		t.Errorf("pinned patch in a dry run: %+v", last)
 	}

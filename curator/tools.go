@@ -13,6 +13,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/skillrepo/skillrepo/agenttools"
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -29,22 +30,28 @@ const (
 // dryRunAnswer is what every write tool says in a dry run.
 const dryRunAnswer = "dry run: not written"
 
-// passTools runs the model's tool calls of one consolidation pass. Every
-// guard is code here or in the write engine, and every refusal is a tool
-// result the model reads, never an error of the pass:
-//   - only candidates are written: curator-managed, not pinned, not named
-//     by a scheduled job, not archived by phase 1 of this run; skills the
-//     pass created are its own;
-//   - a file is read (skill_view) before it is patched, rewritten,
-//     removed or moved, and a skill before it is archived;
-//   - delete archives, and must say absorbed_into: an existing umbrella,
-//     or "" for a true prune;
+// passTools runs the model's tool calls of one consolidation pass.
+// skills_list, skill_view and skill_manage are package agenttools' (the
+// review's tools, guards and messages, under the Autonomous policy with
+// the label "curator"); skill_move_file is the curator's own. Every guard
+// is code, and every refusal is a tool result the model reads, never an
+// error of the pass. On top of agenttools' guards (curator-managed only,
+// pinned refused, read before write, delete names an existing umbrella
+// and archives, secrets, batches):
+//   - only candidates are written: not named by a scheduled job, not
+//     archived by phase 1 of this run; skills the pass created are its
+//     own;
+//   - a skill is read (skill_view) before it is archived or a file is
+//     moved out of it;
+//   - delete with absorbed_into "" is a true prune: it archives too;
 //   - package integrity: the tree a write would leave is linted (the
 //     skills it touched: a dangling link or path is refused), and an
-//     archive is refused while a skill this run wrote still points into
-//     the archived skill's files; the refusal names what is left behind;
+//     archive is refused while a skill this pass wrote, or the umbrella,
+//     still names a file in the archived skill's folder; the refusal
+//     names what is left behind;
 //   - in a dry run every write answers "dry run: not written" and is
-//     recorded; nothing reaches the library.
+//     recorded; nothing reaches the library. A write that depends on a
+//     skill the dry run only pretended to create is recorded unchecked.
 type passTools struct {
 	ctx    context.Context
 	lib    *skillrepo.Library
@@ -57,17 +64,65 @@ type passTools struct {
 	raw    []byte // .skillrepo/config.yaml, for lint settings
 
 	writable    map[string]bool   // candidates the pass may change
+	managed     map[string]bool   // every curator-managed skill (candidates)
+	pinned      map[string]bool   // pinned candidates
 	untouchable map[string]string // name → why not (pinned, scheduled …)
-	reads       map[string]bool   // library paths read in this pass
+	reads       map[string]bool   // library paths read in this pass (shared with agenttools)
 	dryCreated  map[string]bool   // skills a dry run "created"
+
+	tb *agenttools.Toolbox
 
 	calls   []ToolCall
 	commits []string
 	touched map[string]bool  // folders changed by phase 2
 	wrote   map[string]bool  // skills changed by phase 2 (by name)
 	moved   map[string]Moved // skills archived by phase 2: from → to
+	last    *skillrepo.ApplyResult
+	// leftBehind are the last write's warnings: links a move left in its
+	// source skill.
+	leftBehind []string
 
 	snap *skillrepo.Snapshot // cached view of rev()
+}
+
+// toolbox is agenttools' toolbox over the run branch as it stands; it is
+// made again after each write of the curator's own, so its cached view is
+// never stale (the read-before-write memory is shared).
+func (t *passTools) toolbox() *agenttools.Toolbox {
+	if t.tb == nil {
+		t.tb = agenttools.New(passLibrary{Library: agenttools.Open(t.lib), t: t}, agenttools.Options{
+			Policy: agenttools.Autonomous, Label: "curator",
+			Tools:      []string{agenttools.SkillsList, agenttools.SkillView, agenttools.SkillManage},
+			Provenance: t.provenance(),
+			Base:       t.base, Branch: t.branch, BranchExists: t.made,
+			DryRun: t.dryRun, Reads: t.reads,
+		})
+	}
+	return t.tb
+}
+
+func (t *passTools) provenance() skillrepo.Provenance {
+	return skillrepo.Provenance{Origin: skillrepo.OriginCurator, CuratorRun: t.runID, Model: t.model}
+}
+
+// passLibrary is agenttools' adapter with the curator's two differences:
+// ownership is what the curator decided for this run (its Ownership
+// interface; a skill the pass created is its own by history), and every
+// write goes through the package-integrity check.
+type passLibrary struct {
+	agenttools.Library
+	t *passTools
+}
+
+func (p passLibrary) Ownership(ctx context.Context, rev, name string) (agenttools.Ownership, error) {
+	if p.t.managed[name] || p.t.pinned[name] {
+		return agenttools.Ownership{Managed: p.t.managed[name], Pinned: p.t.pinned[name]}, nil
+	}
+	return p.Library.Ownership(ctx, rev, name)
+}
+
+func (p passLibrary) Apply(ctx context.Context, target agenttools.Target, ops []skillrepo.Op) (string, error) {
+	return p.t.write(ctx, target.DryRun, ops)
 }
 
 func (t *passTools) rev() string {
@@ -126,21 +181,23 @@ type result map[string]any
 
 func fail(msg string) result { return result{"success": false, "error": msg} }
 
-// definitions are the tools offered, in the OpenAI function shape.
-func (t *passTools) definitions() []openai.Tool {
-	def := func(name, desc, params string) openai.Tool {
-		return openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: name, Description: desc, Parameters: json.RawMessage(params)}}
+// definitions are the tools offered, in the OpenAI function shape:
+// agenttools' words for its three, ours for skill_move_file.
+func (t *passTools) definitions() ([]openai.Tool, error) {
+	defs, err := agenttools.Definitions([]string{agenttools.SkillsList, agenttools.SkillView, agenttools.SkillManage})
+	if err != nil {
+		return nil, err
 	}
-	return []openai.Tool{
-		def(toolSkillsList, "List the active skills of the library (name, category, description). Candidates you may change are marked writable.",
-			`{"type":"object","properties":{"category":{"type":"string","description":"only this category"}}}`),
-		def(toolSkillView, "Read a skill's SKILL.md (and the list of its files), or one of its files with file_path. Reading is required before changing a file or archiving a skill.",
-			`{"type":"object","properties":{"name":{"type":"string"},"file_path":{"type":"string"}},"required":["name"]}`),
-		def(toolSkillManage, "Change skills: operations is a list of {action, name, ...}; action create (content: the whole SKILL.md), patch (old_string, new_string, optional file_path), edit (content), write_file (file_path, file_content), remove_file (file_path), delete (archive; absorbed_into REQUIRED: the umbrella that now holds the skill, or \"\" for a true prune; delete must be alone in its call). All operations of one call land as one commit or not at all.",
-			`{"type":"object","properties":{"operations":{"type":"array","items":{"type":"object","properties":{"action":{"type":"string","enum":["create","patch","edit","write_file","remove_file","delete"]},"name":{"type":"string"},"category":{"type":"string"},"content":{"type":"string"},"old_string":{"type":"string"},"new_string":{"type":"string"},"replace_all":{"type":"boolean"},"file_path":{"type":"string"},"file_content":{"type":"string"},"absorbed_into":{"type":"string"}},"required":["action","name"]}}},"required":["operations"]}`),
-		def(toolSkillMoveFile, "Move a support file (or folder) from one skill into another, e.g. a sibling's references/retry.md into the umbrella as references/retry.md, as a git rename that keeps its history. Rewrite the links to it afterwards.",
-			`{"type":"object","properties":{"name":{"type":"string","description":"the skill the file is in"},"file_path":{"type":"string"},"to_skill":{"type":"string"},"to_file_path":{"type":"string","description":"default: the same path"}},"required":["name","file_path","to_skill"]}`),
+	var out []openai.Tool
+	for _, d := range defs {
+		out = append(out, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: d.Name, Description: d.Description, Parameters: d.Parameters}})
 	}
+	out = append(out, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+		Name:        toolSkillMoveFile,
+		Description: "Move a support file (or folder) from one skill into another, e.g. a sibling's references/retry.md into the umbrella as references/retry.md, as a git rename that keeps its history. View the source skill first; rewrite the links to the file afterwards.",
+		Parameters:  json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","description":"the skill the file is in"},"file_path":{"type":"string"},"to_skill":{"type":"string"},"to_file_path":{"type":"string","description":"default: the same path"}},"required":["name","file_path","to_skill"]}`),
+	}})
+	return out, nil
 }
 
 // dispatch runs one tool call and returns its result text; it never
@@ -150,24 +207,44 @@ func (t *passTools) dispatch(call openai.ToolCall) string {
 	if args == "" {
 		args = "{}"
 	}
-	rec := ToolCall{Name: call.Function.Name, Arguments: clip(args, 400), DryRun: false}
-	var res result
-	if !json.Valid([]byte(args)) || args[0] != '{' {
-		res = fail(fmt.Sprintf("the arguments of %s are not a valid JSON object", call.Function.Name))
-	} else {
-		switch call.Function.Name {
-		case toolSkillsList:
-			res = t.skillsList([]byte(args))
-		case toolSkillView:
-			res = t.skillView([]byte(args))
-		case toolSkillManage:
-			res = t.skillManage([]byte(args), &rec)
-		case toolSkillMoveFile:
-			res = t.moveFile([]byte(args), &rec)
-		default:
-			res = fail(fmt.Sprintf("Tool '%s' is not available in the curator. Allowed tools: skills_list, skill_view, skill_manage, skill_move_file. There is no shell; do not retry %s.", call.Function.Name, call.Function.Name))
+	rec := ToolCall{Name: call.Function.Name, Arguments: clip(args, 400)}
+	var text string
+	switch call.Function.Name {
+	case toolSkillManage:
+		text = t.skillManage(args, &rec)
+	case toolSkillMoveFile:
+		text = t.encode(t.moveFile([]byte(args), &rec), &rec)
+	default:
+		r := t.toolbox().Call(t.ctx, call.Function.Name, args)
+		text = t.record(r, &rec)
+	}
+	t.calls = append(t.calls, rec)
+	return text
+}
+
+// record fills the audit from an agenttools result.
+func (t *passTools) record(r agenttools.Result, rec *ToolCall) string {
+	rec.OK = r.OK
+	var fields struct {
+		Message string `json:"message"`
+		Error   string `json:"error"`
+		Commit  string `json:"commit"`
+	}
+	_ = json.Unmarshal([]byte(r.Text), &fields)
+	rec.Result, rec.Commit = fields.Message, fields.Commit
+	if !r.OK {
+		rec.Result = fields.Error
+	}
+	for _, ch := range r.Changes {
+		if ch.DryRun {
+			rec.DryRun = true
 		}
 	}
+	return r.Text
+}
+
+// encode renders a result of the curator's own and fills the audit.
+func (t *passTools) encode(res result, rec *ToolCall) string {
 	rec.OK, _ = res["success"].(bool)
 	if d, _ := res["dry_run"].(bool); d {
 		rec.DryRun = true
@@ -178,53 +255,11 @@ func (t *passTools) dispatch(call openai.ToolCall) string {
 		rec.Result, _ = res["error"].(string)
 	}
 	rec.Commit, _ = res["commit"].(string)
-	t.calls = append(t.calls, rec)
 	data, err := json.Marshal(res)
 	if err != nil {
 		return `{"success":false,"error":"encode tool result"}`
 	}
 	return string(data)
-}
-
-func (t *passTools) skillsList(data []byte) result {
-	var args struct {
-		Category string `json:"category"`
-	}
-	if err := json.Unmarshal(data, &args); err != nil {
-		return fail("skills_list: " + err.Error())
-	}
-	skills, err := t.activeSkills()
-	if err != nil {
-		return fail("skills_list: " + err.Error())
-	}
-	s, _ := t.view()
-	list := []map[string]any{}
-	for _, si := range skills {
-		if args.Category != "" && si.Category != args.Category {
-			continue
-		}
-		e := map[string]any{"name": si.Name, "category": si.Category, "description": describe(s.FS(), si.Dir), "writable": t.mayWrite(si.Name) == ""}
-		if why := t.untouchable[si.Name]; why != "" {
-			e["untouchable"] = why
-		}
-		list = append(list, e)
-		if len(list) == 500 {
-			break
-		}
-	}
-	return result{"success": true, "skills": list, "count": len(list)}
-}
-
-func describe(fsys fs.FS, dir string) string {
-	data, err := fs.ReadFile(fsys, path.Join(dir, skill.FileName))
-	if err != nil {
-		return ""
-	}
-	doc, err := skill.Parse(data)
-	if err != nil {
-		return ""
-	}
-	return clip(strings.TrimSpace(doc.Description), skill.MaxDescriptionLength)
 }
 
 // filesOf lists a skill's support files (paths inside the skill).
@@ -239,50 +274,6 @@ func filesOf(fsys fs.FS, dir string) []string {
 		})
 	}
 	return out
-}
-
-func (t *passTools) skillView(data []byte) result {
-	var args struct {
-		Name     string `json:"name"`
-		FilePath string `json:"file_path"`
-	}
-	if err := json.Unmarshal(data, &args); err != nil {
-		return fail("skill_view: " + err.Error())
-	}
-	si, ok := t.find(args.Name)
-	if !ok {
-		return fail(fmt.Sprintf("Skill '%s' not found. Use skills_list to see the skills.", args.Name))
-	}
-	rel := skill.FileName
-	if args.FilePath != "" && args.FilePath != skill.FileName {
-		var err error
-		if rel, err = skill.ValidateSupportPath(args.FilePath); err != nil {
-			return fail(err.Error())
-		}
-	}
-	s, err := t.view()
-	if err != nil {
-		return fail("skill_view: " + err.Error())
-	}
-	p := si.Dir + "/" + rel
-	content, err := fs.ReadFile(s.FS(), p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return result{"success": false, "error": fmt.Sprintf("File not found: %s in skill '%s'.", rel, si.Name), "files": filesOf(s.FS(), si.Dir)}
-	}
-	if err != nil {
-		return fail("skill_view: " + err.Error())
-	}
-	t.reads[p] = true
-	res := result{"success": true, "name": si.Name, "category": si.Category, "path": p, "file": rel, "content": string(content)}
-	if rel == skill.FileName {
-		res["files"] = filesOf(s.FS(), si.Dir)
-	}
-	if why := t.mayWrite(si.Name); why != "" {
-		res["writable"], res["why_not"] = false, why
-	} else {
-		res["writable"] = true
-	}
-	return res
 }
 
 // mayWrite says why the pass may not change skill name ("" = it may).
@@ -308,58 +299,101 @@ type manageArgs struct {
 	skillrepo.Op
 }
 
-func (t *passTools) skillManage(data []byte, rec *ToolCall) result {
-	var args manageArgs
-	if err := json.Unmarshal(data, &args); err != nil {
-		return fail("skill_manage: invalid arguments: " + err.Error())
-	}
-	ops := []skillrepo.Op{args.Op}
-	if args.Operations != nil {
-		if args.Op.Action != "" {
-			return fail("pass either operations (a list) or the fields of one operation, not both")
+// skillManage runs the curator's guards, then agenttools' skill_manage;
+// a prune (delete with absorbed_into "", which agenttools refuses to an
+// autonomous caller) and a dry-run write that depends on a skill the dry
+// run only pretended to create are handled here.
+func (t *passTools) skillManage(args string, rec *ToolCall) string {
+	var a manageArgs
+	if err := json.Unmarshal([]byte(args), &a); err == nil {
+		ops := []skillrepo.Op{a.Op}
+		if a.Operations != nil {
+			ops = *a.Operations
 		}
-		ops = *args.Operations
-	}
-	if len(ops) == 0 || len(ops) > skillrepo.MaxBatchOps {
-		return fail(fmt.Sprintf("operations must hold 1 to %d operations", skillrepo.MaxBatchOps))
-	}
-	created := map[string]bool{}
-	for i := range ops {
-		op := &ops[i]
-		op.Action, op.Name = strings.TrimSpace(op.Action), strings.TrimSpace(op.Name)
-		if op.Action == "move_file" {
-			return fail("use the skill_move_file tool to move files")
+		for i := range ops {
+			ops[i].Action, ops[i].Name = strings.TrimSpace(ops[i].Action), strings.TrimSpace(ops[i].Name)
 		}
-		if op.Action == skillrepo.ActionDelete && len(ops) > 1 {
-			return fail("delete must be the only operation of its call")
+		rec.Ops = ops
+		if res := t.curatorGuards(ops); res != nil {
+			return t.encode(res, rec)
 		}
-		if op.Action == skillrepo.ActionCreate {
-			if _, exists := t.find(op.Name); exists || t.dryCreated[op.Name] {
-				return fail(fmt.Sprintf("A skill named '%s' already exists. View it and patch it instead.", op.Name))
+		if len(ops) == 1 && ops[0].Action == skillrepo.ActionDelete && ops[0].AbsorbedInto != nil && strings.TrimSpace(*ops[0].AbsorbedInto) == "" {
+			return t.encode(t.prune(ops[0]), rec)
+		}
+		if t.dryRun && t.dependsOnDryCreate(ops) {
+			return t.encode(result{"success": true, "dry_run": true, "message": dryRunAnswer + " (recorded as what this pass would do; it builds on a skill the dry run did not create)"}, rec)
+		}
+	}
+	text := t.record(t.toolbox().Call(t.ctx, toolSkillManage, args), rec)
+	if rec.OK && t.dryRun {
+		for _, op := range rec.Ops {
+			if op.Action == skillrepo.ActionCreate {
+				t.dryCreated[op.Name] = true
 			}
+		}
+	}
+	return text
+}
+
+// curatorGuards are the checks agenttools does not make: untouchable
+// candidates (scheduled, archived by phase 1), and a read of the skill
+// before it is archived.
+func (t *passTools) curatorGuards(ops []skillrepo.Op) result {
+	created := map[string]bool{}
+	for i, op := range ops {
+		if op.Action == skillrepo.ActionCreate {
 			created[op.Name] = true
 			continue
 		}
-		if created[op.Name] {
+		if created[op.Name] || t.dryCreated[op.Name] {
 			continue
 		}
-		if r := t.guardExisting(op.Action, *op); r != nil {
+		si, ok := t.find(op.Name)
+		if !ok {
+			continue // agenttools says it is not found, in its words
+		}
+		if why := t.untouchable[si.Name]; why != "" && !t.pinned[si.Name] {
+			r := t.refuse(op.Action, si.Name, why)
 			if len(ops) > 1 {
 				r["failed_index"] = i
 			}
 			return r
 		}
-	}
-	rec.Ops = ops
-	if t.dryRun {
-		for _, op := range ops {
-			if op.Action == skillrepo.ActionCreate {
-				t.dryCreated[op.Name] = true
-			}
+		if op.Action == skillrepo.ActionDelete && !t.pinned[si.Name] && t.mayWrite(si.Name) == "" && !t.reads[si.Dir+"/"+skill.FileName] {
+			r := t.refuse("delete", si.Name, fmt.Sprintf("it has not been read in this pass; view it (skill_view(name='%s')) and its files before archiving it, then retry once", si.Name))
+			r["read_before_write_required"] = true
+			return r
 		}
+	}
+	return nil
+}
+
+// dependsOnDryCreate reports whether ops name a skill the dry run only
+// pretended to create.
+func (t *passTools) dependsOnDryCreate(ops []skillrepo.Op) bool {
+	for _, op := range ops {
+		if t.dryCreated[op.Name] || t.dryCreated[op.ToSkill] || op.AbsorbedInto != nil && t.dryCreated[strings.TrimSpace(*op.AbsorbedInto)] {
+			return true
+		}
+	}
+	return false
+}
+
+// prune archives a skill no umbrella absorbed (delete with absorbed_into
+// ""): the curator's vocabulary, which agenttools refuses to a review.
+func (t *passTools) prune(op skillrepo.Op) result {
+	if r := t.guardExisting(skillrepo.ActionDelete, op); r != nil {
+		return r
+	}
+	if t.dryRun {
 		return result{"success": true, "dry_run": true, "message": dryRunAnswer + " (recorded as what this pass would do)"}
 	}
-	return t.apply(ops)
+	commit, err := t.write(t.ctx, false, []skillrepo.Op{op})
+	if err != nil {
+		return t.writeFailure(err)
+	}
+	t.tb = nil
+	return result{"success": true, "commit": commit, "message": t.lastMessage()}
 }
 
 // guardExisting checks a write to a skill that existed before the call:
@@ -446,41 +480,79 @@ func (t *passTools) moveFile(data []byte, rec *ToolCall) result {
 	if t.dryRun {
 		return result{"success": true, "dry_run": true, "message": dryRunAnswer + " (recorded as what this pass would do)"}
 	}
-	return t.apply([]skillrepo.Op{op})
+	commit, err := t.write(t.ctx, false, []skillrepo.Op{op})
+	if err != nil {
+		return t.writeFailure(err)
+	}
+	t.tb = nil
+	out := result{"success": true, "commit": commit, "message": t.lastMessage()}
+	if len(t.leftBehind) > 0 {
+		out["left_behind"] = t.leftBehind
+		out["hint"] = "the skill the file left still points at it: archive that skill into the umbrella (delete with absorbed_into) or patch its links"
+	}
+	return out
 }
 
-// apply writes ops as one commit on the run branch, refusing a result
-// that breaks a package.
-func (t *passTools) apply(ops []skillrepo.Op) result {
-	var leftBehind []string
+func (t *passTools) lastMessage() string {
+	var msgs []string
+	if t.last != nil {
+		for _, r := range t.last.Results {
+			msgs = append(msgs, r.Message)
+		}
+	}
+	return strings.Join(msgs, " ")
+}
+
+func (t *passTools) writeFailure(err error) result {
+	r := fail(err.Error())
+	var pe *skillrepo.PatchError
+	if errors.As(err, &pe) {
+		r["file_preview"] = pe.Preview
+	}
+	var ie *integrityError
+	if errors.As(err, &ie) {
+		r["left_behind"] = ie.problems
+		r["guard"] = true
+	}
+	return r
+}
+
+// write is every write of the pass, agenttools' and the curator's own:
+// one commit on the run branch with the curator's provenance, refused
+// when it would break a package. A dry run validates and writes nothing.
+// It keeps the pass's books: the branch exists, what was touched, what
+// was archived where.
+func (t *passTools) write(ctx context.Context, dryRun bool, ops []skillrepo.Op) (string, error) {
+	t.leftBehind = nil
+	// A move's source is changed too; find it before the write.
+	var sources []string
+	for _, op := range ops {
+		if op.Action == skillrepo.ActionMoveFile {
+			if si, ok := t.find(op.Name); ok {
+				sources = append(sources, si.Dir)
+			}
+		}
+	}
 	verify := func(fsys fs.FS, dirs []string) error {
 		var err error
-		leftBehind, err = t.integrity(fsys, ops, dirs)
+		t.leftBehind, err = t.integrity(fsys, ops, dirs)
 		return err
 	}
-	res, err := t.lib.Apply(t.ctx, skillrepo.ApplyOptions{
-		Branch: t.branch, From: t.base, Ops: ops, Verify: verify,
-		Provenance: skillrepo.Provenance{Origin: skillrepo.OriginCurator, CuratorRun: t.runID, Model: t.model},
+	res, err := t.lib.Apply(ctx, skillrepo.ApplyOptions{
+		Branch: t.branch, From: t.base, Ops: ops, Verify: verify, DryRun: dryRun,
+		Provenance: t.provenance(),
 	})
 	if err != nil {
-		r := fail(err.Error())
-		var pe *skillrepo.PatchError
-		if errors.As(err, &pe) {
-			r["file_preview"] = pe.Preview
-		}
-		var ie *integrityError
-		if errors.As(err, &ie) {
-			r["left_behind"] = ie.problems
-			r["guard"] = true
-		}
-		return r
+		return "", err
 	}
+	if dryRun {
+		return "", nil
+	}
+	t.last = res
 	t.made, t.snap = true, nil
 	commit := res.Commit.String()
 	t.commits = append(t.commits, commit)
-	var msgs []string
 	for i, r := range res.Results {
-		msgs = append(msgs, r.Message)
 		op := ops[i]
 		switch {
 		case op.Action == skillrepo.ActionMoveFile:
@@ -489,7 +561,7 @@ func (t *passTools) apply(ops []skillrepo.Op) result {
 			t.wrote[op.Name] = true
 		}
 		if op.Action == skillrepo.ActionCreate {
-			t.writable[op.Name] = true
+			t.writable[op.Name], t.managed[op.Name] = true, true
 		}
 		if r.Path != "" {
 			t.touched[r.Path] = true
@@ -503,7 +575,7 @@ func (t *passTools) apply(ops []skillrepo.Op) result {
 		// What the pass wrote it knows: no need to view it again.
 		if r.Path != "" {
 			t.reads[r.Path+"/"+skill.FileName] = true
-			if r.FilePath != "" {
+			if r.FilePath != "" && op.Action != skillrepo.ActionMoveFile {
 				t.reads[r.Path+"/"+r.FilePath] = true
 			}
 		}
@@ -511,19 +583,10 @@ func (t *passTools) apply(ops []skillrepo.Op) result {
 			t.reads[r.MovedTo] = true
 		}
 	}
-	for _, op := range ops {
-		if op.Action == skillrepo.ActionMoveFile {
-			if si, ok := t.find(op.Name); ok {
-				t.touched[si.Dir] = true
-			}
-		}
+	for _, d := range sources {
+		t.touched[d] = true
 	}
-	out := result{"success": true, "commit": commit, "message": strings.Join(msgs, " ")}
-	if len(leftBehind) > 0 {
-		out["left_behind"] = leftBehind
-		out["hint"] = "the skill the file left still points at it: archive that skill into the umbrella (delete with absorbed_into) or patch its links"
-	}
-	return out
+	return commit, nil
 }
 
 // integrityError refuses a write that would break a package.
@@ -569,7 +632,7 @@ func (t *passTools) integrity(fsys fs.FS, ops []skillrepo.Op, dirs []string) ([]
 			}
 		}
 	}
-	if err := lint.Gate(serial(fsys), check, t.raw); err != nil {
+	if err := lint.GateFor(serial(fsys), check, t.raw, t.lib.Config.Runtime); err != nil {
 		var ef *lint.ErrorsFound
 		if !errors.As(err, &ef) {
 			return nil, err
@@ -581,7 +644,7 @@ func (t *passTools) integrity(fsys fs.FS, ops []skillrepo.Op, dirs []string) ([]
 		return nil, &integrityError{action: first.Action, name: first.Name, problems: probs}
 	}
 	var warnings []string
-	if err := lint.Gate(serial(fsys), sources, t.raw); err != nil {
+	if err := lint.GateFor(serial(fsys), sources, t.raw, t.lib.Config.Runtime); err != nil {
 		var ef *lint.ErrorsFound
 		if errors.As(err, &ef) {
 			for _, f := range ef.Findings {
