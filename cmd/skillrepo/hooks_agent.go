@@ -192,6 +192,8 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 			StartWorker: func(lib *skillrepo.Library) error {
 				return worker.Start(selfExecutable(), lib.Root, lib.StateDir(), nil)
 			},
+			StopJudge: goalStopJudge(f),
+			Goals:     goalHooks{f: f},
 		})
 	}
 	var lines []string
