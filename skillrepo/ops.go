@@ -62,6 +62,9 @@ type Provenance struct {
 	Model            string
 	TranscriptSHA256 string
 	CuratorRun       string
+	// GoalID names the standing goal the writing session pursued
+	// (package goals), so skill log shows what was learned for which goal.
+	GoalID string
 }
 
 func (p Provenance) addTrailers(m *Message) {
@@ -75,6 +78,7 @@ func (p Provenance) addTrailers(m *Message) {
 	m.Add(TrailerModel, p.Model)
 	m.Add(TrailerTranscriptSHA, p.TranscriptSHA256)
 	m.Add(TrailerCuratorRun, p.CuratorRun)
+	m.Add(TrailerGoalID, p.GoalID)
 }
 
 // Autonomous reports whether the origin is an agent acting on its own
