@@ -45,6 +45,21 @@ func TestApplyMoveFile(t *testing.T) {
 			t.Errorf("git show lacks %q:\n%s", want, st)
 		}
 	}
+	// skill blame follows the file into its old skill: every line was
+	// written by the import, at the old path.
+	bl, err := l.SkillBlame("ci-debugging", "references/docker-prune-policy.yaml", BlameOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	importCommit := gitCmd(t, l, env, "rev-list", "--max-parents=0", "HEAD")
+	for _, line := range bl.Lines {
+		if line.Commit.String()+"\n" != importCommit || line.Path != "devops/docker-cleanup/templates/prune-policy.yaml" {
+			t.Errorf("line %d blamed on %s at %s, want the import at the old path", line.Line, line.Commit, line.Path)
+		}
+	}
+	if len(bl.Lines) == 0 {
+		t.Error("nothing blamed")
+	}
 	// git blame follows the file to its old home.
 	if bl := gitCmd(t, l, env, "blame", "--porcelain", "ci-debugging/references/docker-prune-policy.yaml"); !strings.Contains(bl, "filename devops/docker-cleanup/templates/prune-policy.yaml") {
 		t.Errorf("git blame does not follow the move:\n%s", bl)
