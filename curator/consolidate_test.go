@@ -227,6 +227,16 @@ func TestConsolidationRun(t *testing.T) {
 			if !strings.Contains(follow, "skill: move "+sib+"/references/"+p+".md to gateway/references/"+p+".md\n") || strings.Count(follow, "\n") != 2 {
 				t.Errorf("git log --follow does not reach the file's old home:\n%s", follow)
 			}
+			// skill blame follows the file back into its sibling.
+			bl, err := f.lib.SkillBlame("gateway", "references/"+p+".md", skillrepo.BlameOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range bl.Lines {
+				if line.Commit.String() != pre || line.Path != sib+"/references/"+p+".md" {
+					t.Errorf("%s line %d blamed on %.12s at %s", p, line.Line, line.Commit, line.Path)
+				}
+			}
 			if _, err := os.Stat(filepath.Join(f.lib.Root, ".archive", sib, "SKILL.md")); err != nil {
 				t.Errorf("%s not archived: %v", sib, err)
 			}

@@ -71,6 +71,11 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 	}
 	fmt.Fprintf(w, "interval: %dh; stale after %d days, archive after %d days\n", st.IntervalHours, st.Thresholds.StaleAfterDays, st.Thresholds.ArchiveAfterDays)
 	fmt.Fprintf(w, "scheduled skills: %s\n", listOrNone(st.ScheduledSkills))
+	if st.Consolidate {
+		fmt.Fprintf(w, "consolidation: on (curator.consolidate)\n")
+	} else {
+		fmt.Fprintf(w, "consolidation: off (curator run --consolidate for one run)\n")
+	}
 	for _, owner := range []string{curator.OwnerCurator, curator.OwnerUser} {
 		var parts []string
 		for _, s := range []curator.State{curator.StateActive, curator.StateStale, curator.StateArchived} {
