@@ -3,9 +3,11 @@
 //
 //	cmd/skillrepo -> review, curator, hooks, lint
 //	review, curator, hooks -> skillrepo -> skillrepo/skill
+//	skillrepo -> skillrepo/internal/gitstore (the git engine) -> go-git
 //	hooks -> lint -> skillrepo/skill
 //
-// Only package skillrepo imports go-git; only cmd/skillrepo imports
-// cobra; lint never reaches go-git or the library; review and curator
-// never import each other.
+// Only the engine, skillrepo/internal/gitstore, imports go-git, and it
+// imports no domain package (skillrepo, skillrepo/skill, review, …);
+// only cmd/skillrepo imports cobra; lint never reaches go-git or the
+// library; review and curator never import each other.
 package archtest
