@@ -42,6 +42,8 @@ type Library struct {
 
 	// readOnly: write no cache (OpenOptions.ReadOnly).
 	readOnly bool
+	// reporter hears about long work (OpenOptions.Progress; progress.go).
+	reporter Progress
 	// maintenance says when a write starts git gc (maintenance.go).
 	maintenance maintenancePolicy
 
@@ -68,6 +70,9 @@ type OpenOptions struct {
 	// SkipRecovery opens without completing an interrupted write (for
 	// read-only inspection of a broken library).
 	SkipRecovery bool
+	// Progress, when set, hears about long work (a large import, building
+	// the history index); see [Progress].
+	Progress Progress
 	// ReadOnly opens for a dry run: no recovery and no cache written
 	// (history, owners), so nothing under the library changes. Writes
 	// through the library are still possible; the caller does not make
@@ -145,7 +150,7 @@ func openAt(root string, opts OpenOptions) (*Library, error) {
 	return &Library{
 		Root: root, GitDir: gitDir, Config: cfg,
 		repo: repo, storage: st,
-		getenv: opts.Getenv, clock: opts.Now, lockTimeout: opts.LockTimeout,
+		getenv: opts.Getenv, clock: opts.Now, lockTimeout: opts.LockTimeout, reporter: opts.Progress,
 		command: commandLine(), readOnly: opts.ReadOnly,
 		maintenance: defaultMaintenance,
 	}, nil

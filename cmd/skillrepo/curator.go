@@ -46,7 +46,7 @@ func newCurator(f *factory) (*curator.Curator, error) {
 // no history or owners cache written, since a dry run must leave every
 // byte as it was. The caller calls done.
 func newDryRunCurator(f *factory) (c *curator.Curator, done func(), err error) {
-	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true})
+	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true, Progress: f.libraryProgress()})
 	if err != nil {
 		return nil, nil, err
 	}

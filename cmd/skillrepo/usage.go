@@ -59,7 +59,7 @@ func newUsageShowCmd(f *factory) *cobra.Command {
 			}
 			sort.Strings(names)
 			tw := newTable(f.IO.Out)
-			fmt.Fprintln(tw, "NAME\tSTATE\tVIEWS\tUSES\tPATCHES\tLAST ACTIVITY\tCREATED BY")
+			tw.header(f.IO, "NAME", "STATE", "VIEWS", "USES", "PATCHES", "LAST ACTIVITY", "CREATED BY")
 			for _, n := range names {
 				r := recs[n]
 				last := "-"
