@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -105,4 +106,16 @@ func (t *table) Flush() error {
 		return err
 	}
 	return t.buf.Flush()
+}
+
+// nounCount is "1 skill", "2 skills", "0 skills"; a noun ending in a
+// consonant and y takes "ies" ("1 entry", "3 entries").
+func nounCount(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	if strings.HasSuffix(noun, "y") && !strings.ContainsAny(noun[len(noun)-2:len(noun)-1], "aeiou") {
+		return fmt.Sprintf("%d %sies", n, noun[:len(noun)-1])
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -118,7 +118,7 @@ use of a skill in the usage sidecar, and print its counts afterwards. With
 			if view {
 				kind = "view"
 			}
-			fmt.Fprintf(f.IO.Out, "%s a %s of %s: %d views, %d uses\n", verb, kind, si.Name, r.ViewCount, r.UseCount)
+			fmt.Fprintf(f.IO.Out, "%s a %s of %s: %s, %s\n", verb, kind, si.Name, nounCount(r.ViewCount, "view"), nounCount(r.UseCount, "use"))
 			return nil
 		},
 	}
