@@ -1,4 +1,4 @@
-package review
+package agenttools
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -17,7 +18,7 @@ import (
 const maxListed = 500
 
 // maxBatchOps is the reference's batch limit (docs/reference-behaviour.md §4.7).
-const maxBatchOps = 20
+const maxBatchOps = skillrepo.MaxBatchOps
 
 // findSkill resolves a name as the reference does: the bare folder name
 // (first match) or category/name.
@@ -53,20 +54,37 @@ func describe(fsys fs.FS, dir string) string {
 	return ""
 }
 
-func (tb *toolbox) skillsList(data []byte) toolResult {
+func (tb *Toolbox) skillsList(cl *call, data []byte) toolResult {
 	var args struct {
 		Category string `json:"category"`
+		Offset   int    `json:"offset"`
+		Limit    int    `json:"limit"`
 	}
-	if r := decodeArgs(toolSkillsList, data, &args); r != nil {
+	if r := decodeArgs(SkillsList, data, &args); r != nil {
 		return r
 	}
-	v, err := tb.currentView()
+	if args.Offset < 0 || args.Limit < 0 {
+		return argsRefusal("offset and limit must not be negative")
+	}
+	limit := maxListed
+	if args.Limit > 0 {
+		limit = min(args.Limit, maxListed)
+	}
+	v, err := tb.currentView(cl.ctx)
 	if err != nil {
 		return failure("list skills: " + err.Error())
 	}
 	skills, err := v.Skills()
 	if err != nil {
 		return failure("list skills: " + err.Error())
+	}
+	// A person-facing caller also sees each skill's lifecycle state and
+	// pin; the review decides from skill_view's ownership instead.
+	var status map[string]SkillStatus
+	if tb.opts.Policy == Foreground {
+		if status, err = tb.lib.Status(cl.ctx, tb.rev()); err != nil {
+			return failure("list skills: " + err.Error())
+		}
 	}
 	sort.Slice(skills, func(i, j int) bool {
 		if skills[i].Category != skills[j].Category {
@@ -75,7 +93,7 @@ func (tb *toolbox) skillsList(data []byte) toolResult {
 		return skills[i].Name < skills[j].Name
 	})
 	cats := map[string]bool{}
-	list := []map[string]string{}
+	list := []map[string]any{}
 	total := 0
 	for _, s := range skills {
 		if s.Category != "" {
@@ -85,13 +103,30 @@ func (tb *toolbox) skillsList(data []byte) toolResult {
 			continue
 		}
 		total++
-		if len(list) < maxListed {
-			list = append(list, map[string]string{"name": s.Name, "category": s.Category, "description": describe(v.FS(), s.Dir)})
+		if total <= args.Offset || len(list) >= limit {
+			continue
 		}
+		entry := map[string]any{"name": s.Name, "category": s.Category, "description": describe(v.FS(), s.Dir)}
+		if status != nil {
+			st := status[s.Name]
+			if st.State == "" {
+				st.State = skillrepo.StateActive
+			}
+			entry["state"], entry["pinned"] = st.State, st.Pinned
+		}
+		list = append(list, entry)
 	}
 	res := toolResult{"success": true, "skills": list, "categories": sortedKeys(cats), "count": total}
-	if total > len(list) {
-		res["hint"] = fmt.Sprintf("showing %d of %d skills; pass category to narrow the list", len(list), total)
+	if args.Offset > 0 || args.Limit > 0 {
+		res["offset"] = args.Offset
+	}
+	if next := args.Offset + len(list); next < total {
+		if args.Offset > 0 || args.Limit > 0 || tb.opts.Policy == Foreground {
+			res["next_offset"] = next
+			res["hint"] = fmt.Sprintf("showing %d of %d skills from offset %d; call again with offset %d for more, or pass category to narrow the list", len(list), total, args.Offset, next)
+		} else {
+			res["hint"] = fmt.Sprintf("showing %d of %d skills; pass category to narrow the list", len(list), total)
+		}
 	}
 	return res
 }
@@ -146,15 +181,15 @@ func readText(fsys fs.FS, p string) (string, bool, error) {
 	return string(data), false, nil
 }
 
-func (tb *toolbox) skillView(data []byte) toolResult {
+func (tb *Toolbox) skillView(cl *call, data []byte) toolResult {
 	var args struct {
 		Name     string `json:"name"`
 		FilePath string `json:"file_path"`
 	}
-	if r := decodeArgs(toolSkillView, data, &args); r != nil {
+	if r := decodeArgs(SkillView, data, &args); r != nil {
 		return r
 	}
-	v, err := tb.currentView()
+	v, err := tb.currentView(cl.ctx)
 	if err != nil {
 		return failure("view skill: " + err.Error())
 	}
@@ -191,12 +226,14 @@ func (tb *toolbox) skillView(data []byte) toolResult {
 	if file == skill.FileName {
 		res["linked_files"] = linkedFiles(v.FS(), s.Dir)
 	}
-	if own, err := tb.lib.Ownership(tb.ctx, tb.rev(), s.Name); err == nil {
+	if own, err := tb.lib.Ownership(cl.ctx, tb.rev(), s.Name); err == nil {
 		res["owner"], res["pinned"] = "user", own.Pinned
 		if own.Managed {
 			res["owner"] = "curator"
 		}
-		res["writable"] = own.Managed && !own.Pinned
+		if tb.opts.Policy == Autonomous {
+			res["writable"] = own.Managed && !own.Pinned
+		}
 	}
 	return res
 }
@@ -216,9 +253,9 @@ type plannedOp struct {
 	created bool   // the skill is created by this batch
 }
 
-func (tb *toolbox) skillManage(data []byte) toolResult {
+func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	var args manageArgs
-	if r := decodeArgs(toolSkillManage, data, &args); r != nil {
+	if r := decodeArgs(SkillManage, data, &args); r != nil {
 		return r
 	}
 	ops := []Op{args.Op}
@@ -234,7 +271,7 @@ func (tb *toolbox) skillManage(data []byte) toolResult {
 	if len(ops) > maxBatchOps {
 		return argsRefusal(fmt.Sprintf("operations has %d entries; the limit is %d per call", len(ops), maxBatchOps))
 	}
-	v, err := tb.currentView()
+	v, err := tb.currentView(cl.ctx)
 	if err != nil {
 		return failure("skill_manage: " + err.Error())
 	}
@@ -242,7 +279,7 @@ func (tb *toolbox) skillManage(data []byte) toolResult {
 	if err != nil {
 		return failure("skill_manage: " + err.Error())
 	}
-	planned, res := tb.plan(ops, v, skills)
+	planned, res := tb.plan(cl, ops, v, skills)
 	if res != nil {
 		return res
 	}
@@ -250,7 +287,7 @@ func (tb *toolbox) skillManage(data []byte) toolResult {
 	for i, p := range planned {
 		clean[i] = p.Op
 	}
-	commit, err := tb.lib.Apply(tb.ctx, tb.branch, tb.base, clean, tb.prov)
+	commit, err := tb.lib.Apply(cl.ctx, tb.target(tb.opts.Branch), clean)
 	if err != nil {
 		r := failure(err.Error())
 		var pe *previewError
@@ -259,15 +296,23 @@ func (tb *toolbox) skillManage(data []byte) toolResult {
 		}
 		return r
 	}
-	tb.branchMade, tb.view = true, nil
+	if !tb.opts.DryRun {
+		tb.branchMade, tb.view = true, nil
+	}
 	results := []map[string]any{}
 	var msgs []string
 	for _, p := range planned {
-		tb.reads[p.target] = true // this review wrote it, so it knows it
-		c := Change{Kind: "skill", Action: p.Action, Skill: p.Name, FilePath: p.FilePath, Commit: commit, Branch: tb.branch, Summary: skillSummary(p)}
-		tb.record(c)
+		if !tb.opts.DryRun {
+			tb.reads[p.target] = true // the caller wrote it, so it knows it
+		}
+		c := Change{Kind: "skill", Action: p.Action, Skill: p.Name, FilePath: p.FilePath, Commit: commit, Branch: tb.opts.Branch, Summary: skillSummary(p), DryRun: tb.opts.DryRun}
+		tb.record(cl, c)
 		msgs = append(msgs, c.Summary+".")
 		results = append(results, map[string]any{"name": p.Name, "action": p.Action, "file_path": p.FilePath, "success": true})
+	}
+	if tb.opts.DryRun {
+		return toolResult{"success": true, "dry_run": true, "operations_applied": 0, "results": results,
+			"message": "dry run: not written. Validated, and would have done: " + strings.Join(msgs, " ")}
 	}
 	return toolResult{"success": true, "operations_applied": len(planned), "results": results, "commit": commit, "message": strings.Join(msgs, " ")}
 }
@@ -287,7 +332,7 @@ func skillSummary(p plannedOp) string {
 
 // plan normalises the operations and runs every guard (docs/reference-behaviour.md §4.5, §4.7)
 // before anything is written; the first refusal refuses the whole call.
-func (tb *toolbox) plan(ops []Op, v View, skills []SkillRef) ([]plannedOp, toolResult) {
+func (tb *Toolbox) plan(cl *call, ops []Op, v View, skills []SkillRef) ([]plannedOp, toolResult) {
 	refuse := func(i int, r toolResult) toolResult {
 		if len(ops) > 1 {
 			r["failed_index"] = i
@@ -335,11 +380,13 @@ func (tb *toolbox) plan(ops []Op, v View, skills []SkillRef) ([]plannedOp, toolR
 			if s, ok = findSkill(skills, p.Name); !ok {
 				return nil, refuse(i, failure(fmt.Sprintf("Skill '%s' not found. Use skills_list to see the available skills, or create it first with action 'create'.", p.Name)))
 			}
-			if _, seen := owners[s.Name]; !seen {
-				owners[s.Name] = tb.ownershipGuard(p.Action, s.Name)
-			}
-			if r := owners[s.Name]; r != nil {
-				return nil, refuse(i, copyResult(r))
+			if tb.opts.Policy == Autonomous {
+				if _, seen := owners[s.Name]; !seen {
+					owners[s.Name] = tb.ownershipGuard(cl, p.Action, s.Name)
+				}
+				if r := owners[s.Name]; r != nil {
+					return nil, refuse(i, copyResult(r))
+				}
 			}
 		}
 		p.Name, p.dir = s.Name, s.Dir
@@ -347,7 +394,7 @@ func (tb *toolbox) plan(ops []Op, v View, skills []SkillRef) ([]plannedOp, toolR
 		if p.FilePath != "" {
 			p.target = s.Dir + "/" + p.FilePath
 		}
-		if p.Action == "delete" {
+		if p.Action == "delete" && tb.opts.Policy == Autonomous {
 			if r := tb.deleteGuard(p, skills, created); r != nil {
 				return nil, refuse(i, r)
 			}
@@ -360,12 +407,12 @@ func (tb *toolbox) plan(ops []Op, v View, skills []SkillRef) ([]plannedOp, toolR
 		}
 		// Read before write: an existing file must have been read in this
 		// review (or written by it) before it is changed (docs/reference-behaviour.md §4.5).
-		if _, err := fs.Stat(v.FS(), p.target); err == nil && !tb.reads[p.target] && !p.created {
+		if _, err := fs.Stat(v.FS(), p.target); err == nil && tb.opts.Policy == Autonomous && !tb.reads[p.target] && !p.created {
 			view := fmt.Sprintf("skill_view(name='%s')", p.Name)
 			if p.FilePath != "" && p.FilePath != skill.FileName {
 				view = fmt.Sprintf("skill_view(name='%s', file_path='%s')", p.Name, p.FilePath)
 			}
-			r := guardRefusal(fmt.Sprintf("Refusing background review %s for '%s': %s has not been read in this review. Call %s first, then retry once; text quoted in the conversation does not count as a read.", p.Action, p.Name, strings.TrimPrefix(p.target, s.Dir+"/"), view))
+			r := guardRefusal(fmt.Sprintf("Refusing background %s %s for '%s': %s has not been read in this %s. Call %s first, then retry once; text quoted in the conversation does not count as a read.", tb.opts.Label, p.Action, p.Name, strings.TrimPrefix(p.target, s.Dir+"/"), tb.opts.Label, view))
 			r["read_before_write_required"] = true
 			return nil, refuse(i, r)
 		}
@@ -378,7 +425,16 @@ func (tb *toolbox) plan(ops []Op, v View, skills []SkillRef) ([]plannedOp, toolR
 }
 
 // normalise checks an operation's shape and fields (docs/reference-behaviour.md §4.1, §4.2).
-func (tb *toolbox) normalise(op Op) (plannedOp, toolResult) {
+// rules are the write rules of the library's runtime; a library that
+// does not say (a test double) gets Hermes' rules, the strictest.
+func (tb *Toolbox) rules() skill.Rules {
+	if r, ok := tb.lib.(interface{ Rules() skill.Rules }); ok {
+		return r.Rules()
+	}
+	return skill.RulesFor(skill.Hermes)
+}
+
+func (tb *Toolbox) normalise(op Op) (plannedOp, toolResult) {
 	p := plannedOp{Op: op}
 	if p.Name == "" {
 		return p, argsRefusal("each operation needs a name")
@@ -416,7 +472,7 @@ func (tb *toolbox) normalise(op Op) (plannedOp, toolResult) {
 			return p, argsRefusal("patch needs new_string (an empty string deletes old_string)")
 		}
 		if p.FilePath != "" {
-			fp, err := skill.ValidateSupportPath(p.FilePath)
+			fp, err := tb.rules().ValidateSupportPath(p.FilePath)
 			if err != nil {
 				return p, argsRefusal(err.Error())
 			}
@@ -426,7 +482,7 @@ func (tb *toolbox) normalise(op Op) (plannedOp, toolResult) {
 			p.FilePath = fp
 		}
 	case "write_file", "remove_file":
-		fp, err := skill.ValidateSupportPath(p.FilePath)
+		fp, err := tb.rules().ValidateSupportPath(p.FilePath)
 		if err != nil {
 			return p, argsRefusal(err.Error())
 		}
@@ -451,35 +507,30 @@ func (tb *toolbox) normalise(op Op) (plannedOp, toolResult) {
 	return p, nil
 }
 
-// ownershipGuard refuses writes to skills a review may not touch: pinned,
-// or not curator-managed — including when the evidence cannot be read
-// (fail closed, docs/reference-behaviour.md §4.5).
-func (tb *toolbox) ownershipGuard(action, name string) toolResult {
-	own, err := tb.lib.Ownership(tb.ctx, tb.rev(), name)
-	switch {
-	case err != nil:
-		return guardRefusal(fmt.Sprintf("Refusing background review %s for '%s': its ownership could not be read from history (%v), so it is treated as user-owned.", action, name, err))
-	case own.Pinned:
-		return guardRefusal(fmt.Sprintf("Refusing background review %s for '%s': the skill is pinned, which blocks every automatic write. Ask the user to run `skillrepo skill unpin %s` if it should change.", action, name, name))
-	case !own.Managed:
-		return guardRefusal(fmt.Sprintf("Refusing background review %s for '%s': it is not curator-managed (no commit in its history shows a review or the curator created it, or a person adopted it), so it belongs to the user. Recommend `skillrepo skill adopt %s` in your reply instead.", action, name, name))
+// ownershipGuard refuses writes to skills an autonomous caller may not
+// touch: pinned, or not curator-managed — including when the evidence
+// cannot be read (fail closed, docs/reference-behaviour.md §4.5).
+func (tb *Toolbox) ownershipGuard(cl *call, action, name string) toolResult {
+	own, err := tb.lib.Ownership(cl.ctx, tb.rev(), name)
+	if msg := OwnershipRefusal(tb.opts.Label, action, name, own, err); msg != "" {
+		return guardRefusal(msg)
 	}
 	return nil
 }
 
 // deleteGuard lets a review delete only a skill it absorbed into another
 // existing skill; the delete then archives (docs/reference-behaviour.md §4.4, §6.6).
-func (tb *toolbox) deleteGuard(p plannedOp, skills []SkillRef, created map[string]SkillRef) toolResult {
+func (tb *Toolbox) deleteGuard(p plannedOp, skills []SkillRef, created map[string]SkillRef) toolResult {
 	if p.AbsorbedInto == nil || strings.TrimSpace(*p.AbsorbedInto) == "" {
-		return guardRefusal(fmt.Sprintf("Refusing background review delete for '%s': a review may only archive a skill whose content it has absorbed into an umbrella skill; pass absorbed_into naming that skill. Keeping '%s' active.", p.Name, p.Name))
+		return guardRefusal(AbsorbedIntoRefusal(tb.opts.Label, p.Name))
 	}
 	into := strings.TrimSpace(*p.AbsorbedInto)
 	if into == p.Name {
-		return guardRefusal(fmt.Sprintf("Refusing background review delete for '%s': absorbed_into must name a different skill.", p.Name))
+		return guardRefusal(fmt.Sprintf("Refusing background %s delete for '%s': absorbed_into must name a different skill.", tb.opts.Label, p.Name))
 	}
 	if _, ok := findSkill(skills, into); !ok {
 		if _, ok := created[into]; !ok {
-			return guardRefusal(fmt.Sprintf("Refusing background review delete for '%s': absorbed_into '%s' does not exist. Create or patch the umbrella skill first.", p.Name, into))
+			return guardRefusal(fmt.Sprintf("Refusing background %s delete for '%s': absorbed_into '%s' does not exist. Create or patch the umbrella skill first.", tb.opts.Label, p.Name, into))
 		}
 	}
 	*p.AbsorbedInto = into

@@ -1,4 +1,4 @@
-package review
+package agenttools
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 )
 
-func (tb *toolbox) memoryTool(data []byte) toolResult {
+func (tb *Toolbox) memoryTool(cl *call, data []byte) toolResult {
 	var args struct {
 		Action     string      `json:"action"`
 		Target     string      `json:"target"`
@@ -19,7 +19,7 @@ func (tb *toolbox) memoryTool(data []byte) toolResult {
 		OldText    string      `json:"old_text"`
 		Operations []memory.Op `json:"operations"`
 	}
-	if r := decodeArgs(toolMemory, data, &args); r != nil {
+	if r := decodeArgs(Memory, data, &args); r != nil {
 		return r
 	}
 	target, err := memory.ParseTarget(args.Target)
@@ -55,12 +55,12 @@ func (tb *toolbox) memoryTool(data []byte) toolResult {
 	// An automatic review may add to memory; its replace and remove (and a
 	// batch holding one) wait on a proposal of their own (docs/reference-behaviour.md §7.6), so a
 	// skill review can never silently delete what the user told the agent.
-	staged := destructive && !tb.attended
-	branch := tb.branch
+	staged := destructive && !tb.opts.Attended && tb.opts.Policy == Autonomous && tb.opts.StagedBranch != ""
+	branch := tb.opts.Branch
 	if staged {
-		branch = tb.stagedBranch
+		branch = tb.opts.StagedBranch
 	}
-	res, commit, err := tb.lib.Memory(tb.ctx, branch, tb.base, ch, tb.prov)
+	res, commit, err := tb.lib.Memory(cl.ctx, tb.target(branch), ch)
 	var merr *memory.Error
 	if errors.As(err, &merr) {
 		out := toolResult{"success": false, "error": merr.Msg}
@@ -78,6 +78,13 @@ func (tb *toolbox) memoryTool(data []byte) toolResult {
 	if err != nil {
 		return failure("memory: " + err.Error())
 	}
+	if tb.opts.DryRun {
+		c := Change{Kind: "memory", Action: ch.Action, Target: string(target), Branch: branch, Staged: staged, DryRun: true,
+			Summary: fmt.Sprintf("memory %s of %s (dry run)", ch.Action, target)}
+		tb.record(cl, c)
+		return toolResult{"success": true, "dry_run": true, "target": string(target), "usage": res.Usage(), "entry_count": res.Entries,
+			"message": "dry run: not written. " + res.Message}
+	}
 	if commit == "" { // nothing changed (a duplicate add)
 		return toolResult{"success": true, "done": true, "target": string(target), "usage": res.Usage(), "entry_count": res.Entries, "message": res.Message}
 	}
@@ -89,14 +96,14 @@ func (tb *toolbox) memoryTool(data []byte) toolResult {
 		Summary: fmt.Sprintf("%s updated (%s)", label, ch.Action)}
 	if staged {
 		tb.stagedMade = true
-		id := strings.TrimPrefix(tb.stagedBranch, "proposals/")
+		id := strings.TrimPrefix(tb.opts.StagedBranch, "proposals/")
 		c.Summary = fmt.Sprintf("%s %s staged as proposal %s", label, ch.Action, id)
-		tb.record(c)
+		tb.record(cl, c)
 		return toolResult{"success": true, "staged": true, "proposal_staged": true, "proposal": id,
 			"message": fmt.Sprintf("Staged as proposal %s: a %s of %s from an automatic review waits for the user's approval. Not applied yet; do not repeat it.", id, ch.Action, label)}
 	}
 	tb.branchMade, tb.view = true, nil
-	tb.record(c)
+	tb.record(cl, c)
 	return toolResult{"success": true, "done": true, "target": string(target), "usage": res.Usage(), "entry_count": res.Entries,
 		"message": res.Message, "note": "Write saved. This update is complete — do not repeat it."}
 }
@@ -104,20 +111,20 @@ func (tb *toolbox) memoryTool(data []byte) toolResult {
 // maxReadChars caps one read_file result.
 const maxReadChars = 100_000
 
-func (tb *toolbox) readFile(data []byte) toolResult {
+func (tb *Toolbox) readFile(cl *call, data []byte) toolResult {
 	var args struct {
 		Path   string `json:"path"`
 		Offset int    `json:"offset"`
 		Limit  int    `json:"limit"`
 	}
-	if r := decodeArgs(toolReadFile, data, &args); r != nil {
+	if r := decodeArgs(ReadFile, data, &args); r != nil {
 		return r
 	}
 	p, err := cleanRel(args.Path)
 	if err != nil {
 		return argsRefusal(err.Error())
 	}
-	v, err := tb.currentView()
+	v, err := tb.currentView(cl.ctx)
 	if err != nil {
 		return failure("read_file: " + err.Error())
 	}
@@ -160,14 +167,14 @@ func (tb *toolbox) readFile(data []byte) toolResult {
 	return res
 }
 
-func (tb *toolbox) searchFiles(data []byte) toolResult {
+func (tb *Toolbox) searchFiles(cl *call, data []byte) toolResult {
 	var args struct {
 		Pattern string `json:"pattern"`
 		Target  string `json:"target"`
 		Path    string `json:"path"`
 		Limit   int    `json:"limit"`
 	}
-	if r := decodeArgs(toolSearchFiles, data, &args); r != nil {
+	if r := decodeArgs(SearchFiles, data, &args); r != nil {
 		return r
 	}
 	if args.Pattern == "" {
@@ -185,7 +192,7 @@ func (tb *toolbox) searchFiles(data []byte) toolResult {
 	if limit <= 0 || limit > 200 {
 		limit = 50
 	}
-	v, err := tb.currentView()
+	v, err := tb.currentView(cl.ctx)
 	if err != nil {
 		return failure("search_files: " + err.Error())
 	}
