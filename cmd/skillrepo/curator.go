@@ -38,7 +38,11 @@ func newCurator(f *factory) (*curator.Curator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &curator.Curator{Lib: lib, Now: f.Now}, nil
+	c := &curator.Curator{Lib: lib, Now: f.Now}
+	if p := f.progress(); p != nil {
+		c.Progress = p
+	}
+	return c, nil
 }
 
 // newDryRunCurator opens the library read-only: no recovery of an
