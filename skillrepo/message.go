@@ -20,6 +20,7 @@ const (
 	TrailerReason        = "Reason"
 	TrailerFrom          = "Skill-From"
 	TrailerImported      = "Skill-Imported-Agent"
+	TrailerGoalID        = "Goal-Id"
 )
 
 // Origins of a write.

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -54,6 +52,9 @@ type Provenance struct {
 	Model            string
 	TranscriptSHA256 string
 	CuratorRun       string
+	// GoalID names the standing goal the writing session pursued
+	// (package goals), so skill log shows what was learned for which goal.
+	GoalID string
 }
 
 func (p Provenance) addTrailers(m *Message) {
@@ -67,6 +68,7 @@ func (p Provenance) addTrailers(m *Message) {
 	m.Add(TrailerModel, p.Model)
 	m.Add(TrailerTranscriptSHA, p.TranscriptSHA256)
 	m.Add(TrailerCuratorRun, p.CuratorRun)
+	m.Add(TrailerGoalID, p.GoalID)
 }
 
 // Autonomous reports whether the origin is an agent acting on its own
@@ -106,7 +108,7 @@ type OpResult struct {
 
 // ApplyResult is the outcome of a batch: one commit.
 type ApplyResult struct {
-	Commit  plumbing.Hash
+	Commit  Hash
 	Update  *UpdateResult
 	Results []OpResult
 }
@@ -178,7 +180,7 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 				dirs = append(dirs, r.Path)
 			}
 		}
-		snap := &Snapshot{l: l, store: tx.store, commit: h, tree: tx.tree}
+		snap := &Snapshot{l: l, store: tx.Store(), commit: h, tree: tx.Tree()}
 		return opts.Verify(snap.FS(), dirs)
 	})
 	if err != nil {
@@ -419,7 +421,7 @@ func (e *PatchError) Error() string { return e.Err.Error() }
 func (e *PatchError) Unwrap() error { return e.Err }
 
 func isExecutable(tx *Tx, p string) bool {
-	_, m, ok := tx.stat(p)
+	_, m, ok := tx.Stat(p)
 	return ok && m == 0o100755
 }
 
@@ -430,7 +432,7 @@ func checkNoSymlink(tx *Tx, dir, rel string) error {
 	cur := dir
 	for _, p := range parts {
 		cur += "/" + p
-		if _, m, ok := tx.stat(cur); ok && m == 0o120000 {
+		if _, m, ok := tx.Stat(cur); ok && m == 0o120000 {
 			return fmt.Errorf("path escapes the skill through the symlink %s: %w", cur, skill.ErrInvalid)
 		}
 	}
@@ -491,7 +493,7 @@ func ArchiveSkill(tx *Tx, si SkillInfo) (string, error) {
 	}
 	to := ArchiveDir + "/" + si.Name
 	if tx.IsDir(to) {
-		to += "-" + tx.l.now().UTC().Format("20060102150405")
+		to += "-" + tx.l.Now().UTC().Format("20060102150405")
 	}
 	if tx.IsDir(to) {
 		return "", fmt.Errorf("archive folder %s is taken: %w", to, ErrExists)

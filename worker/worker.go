@@ -489,6 +489,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 		MaxInputTokens: s.MaxInputTokens,
 		ContextWindow:  lib.Config.Review.ContextWindow,
 		WriteApproval:  lib.Config.Review.WriteApproval,
+		GoalID:         e.GoalID,
 		RetryBackoff:   min(s.RetryBackoff, time.Second),
 		Now:            w.opts.Now,
 	})

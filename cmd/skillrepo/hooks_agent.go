@@ -190,8 +190,15 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 			Agent: agent, Event: opts.Event, Library: library,
 			In: f.IO.In, Out: f.IO.Out, Getenv: f.Getenv, Now: f.Now,
 			StartWorker: func(lib *skillrepo.Library) error {
+				// Whoever runs 'skillrepo worker' from cron or a service
+				// manager (and tests) keeps the hooks from starting one.
+				if f.Getenv("SKILLREPO_NO_WORKER") != "" {
+					return errors.New("SKILLREPO_NO_WORKER is set: the queue waits for 'skillrepo worker'")
+				}
 				return worker.Start(selfExecutable(), lib.Root, lib.StateDir(), nil)
 			},
+			StopJudge: goalStopJudge(f),
+			Goals:     goalHooks{f: f},
 		})
 	}
 	var lines []string
