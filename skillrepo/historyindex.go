@@ -87,6 +87,8 @@ type historyIndex struct {
 	// memoises their lookups: a commit's tree is its child's parent tree.
 	cold    bool
 	folders map[folderKey]Hash
+	// progress hears each computed record; nil until the first one.
+	progress Progress
 }
 
 type folderKey struct {
@@ -134,6 +136,10 @@ func (l *Library) history() *historyIndex {
 
 // done saves the cache and releases the pack files.
 func (h *historyIndex) done() {
+	if h.progress != nil {
+		h.progress.Done()
+		h.progress = nil
+	}
 	_ = h.save() // a cache: failing to save costs the next command time only
 	h.raw.close()
 }
@@ -194,6 +200,13 @@ func (h *historyIndex) record(c Hash) (*commitRecord, error) {
 	if err != nil {
 		return nil, err
 	}
+	if h.progress == nil {
+		// Computing records is the slow part of a first walk over a long
+		// history; a cached walk never gets here.
+		h.progress = h.l.progress()
+		h.progress.Start("indexing history", 0)
+	}
+	h.progress.Add(1)
 	r := *head
 	r.Changes = nil
 	if len(r.Parents) == 0 {

@@ -24,6 +24,8 @@ type Library struct {
 
 	// readOnly: write no cache (OpenOptions.ReadOnly).
 	readOnly bool
+	// reporter hears about long work (OpenOptions.Progress; progress.go).
+	reporter Progress
 }
 
 // OpenOptions are the process-level inputs of a library; zero values mean
@@ -35,6 +37,9 @@ type OpenOptions struct {
 	// SkipRecovery opens without completing an interrupted write (for
 	// read-only inspection of a broken library).
 	SkipRecovery bool
+	// Progress, when set, hears about long work (a large import, building
+	// the history index); see [Progress].
+	Progress Progress
 	// ReadOnly opens for a dry run: no recovery and no cache written
 	// (history, owners), so nothing under the library changes. Writes
 	// through the library are still possible; the caller does not make
@@ -106,7 +111,7 @@ func openAt(root string, opts OpenOptions) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Library{Repo: repo, Config: cfg, readOnly: opts.ReadOnly}, nil
+	return &Library{Repo: repo, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress}, nil
 }
 
 // findRoot walks up from dir to the directory holding .git.

@@ -119,9 +119,15 @@ type OpError struct {
 	Op              Op
 	CompletedBefore int
 	Err             error
+	// Of is how many operations the batch held; a batch of one (every
+	// single-skill command) is not numbered.
+	Of int
 }
 
 func (e *OpError) Error() string {
+	if e.Of == 1 {
+		return e.Err.Error()
+	}
 	return fmt.Sprintf("operation %d (%s %s): %v", e.Index+1, e.Op.Action, e.Op.Name, e.Err)
 }
 
@@ -149,12 +155,12 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 		for i, op := range opts.Ops {
 			if opts.Check != nil {
 				if err := opts.Check(tx, i, op); err != nil {
-					return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err}
+					return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err, Of: len(opts.Ops)}
 				}
 			}
 			r, err := applyOp(tx, op, opts.Provenance)
 			if err != nil {
-				return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err}
+				return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err, Of: len(opts.Ops)}
 			}
 			results = append(results, r)
 		}
@@ -203,7 +209,7 @@ func validateBatch(ops []Op) error {
 	touched := map[string]bool{}
 	for i, op := range ops {
 		fail := func(format string, args ...any) error {
-			return &OpError{Index: i, Op: op, CompletedBefore: 0, Err: fmt.Errorf(format+": %w", append(args, skill.ErrInvalid)...)}
+			return &OpError{Index: i, Op: op, CompletedBefore: 0, Err: fmt.Errorf(format+": %w", append(args, skill.ErrInvalid)...), Of: len(ops)}
 		}
 		if op.Action == "" {
 			return fail("action is required")

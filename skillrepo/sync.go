@@ -162,7 +162,11 @@ func readWorktreeContent(full string, fi os.FileInfo) ([]byte, error) {
 
 // stage puts a delta into a transaction.
 func (d *worktreeDelta) stage(tx *Tx) error {
+	p := tx.l.progress()
+	p.Start("importing files", len(d.changes))
+	defer p.Done()
 	for _, c := range d.changes {
+		p.Add(1)
 		if c.Status == "deleted" {
 			tx.Stage(c.Path, gitstore.Change{Delete: true})
 			continue
