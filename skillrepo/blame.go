@@ -17,10 +17,9 @@ package skillrepo
 import (
 	"container/heap"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -41,7 +40,7 @@ type BlameLine struct {
 	// Path the file's library path there (it moves with the skill).
 	OrigLine int
 	Path     string
-	Commit   plumbing.Hash
+	Commit   Hash
 
 	AuthorName, AuthorEmail string
 	AuthorDate, CommitDate  time.Time
@@ -55,7 +54,7 @@ type BlameLine struct {
 type Blame struct {
 	// Skill is the skill's folder at Rev; File the file inside it.
 	Skill, File string
-	Commit      plumbing.Hash // the commit blamed from
+	Commit      Hash // the commit blamed from
 	Lines       []BlameLine
 }
 
@@ -64,7 +63,7 @@ type Blame struct {
 type blameSuspect struct{ final, cur int }
 
 type blameOrigin struct {
-	commit   plumbing.Hash
+	commit   Hash
 	dir      string
 	rel      string // the file's path in the skill there: a moved file had another
 	suspects []blameSuspect
@@ -104,7 +103,7 @@ func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, erro
 		return nil, err
 	}
 	if blob.IsZero() {
-		return nil, fmt.Errorf("file %s of skill %q at %s: %w", rel, name, shortHash(tip), ErrNotFound)
+		return nil, fmt.Errorf("file %s of skill %q at %s: %w", rel, name, gitstore.ShortHash(tip), ErrNotFound)
 	}
 	text, err := h.blobText(blob)
 	if err != nil {
@@ -148,7 +147,7 @@ func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, erro
 // in the skill in a commit that removed the very same content from
 // another skill (the curator's move_file re-homing a sibling's reference
 // into an umbrella) is followed to its old skill and path.
-func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blameSuspect, assign func(*commitRecord, string, string, blameSuspect)) error {
+func (h *historyIndex) blame(tip Hash, dir, rel string, suspects []blameSuspect, assign func(*commitRecord, string, string, blameSuspect)) error {
 	if err := h.chooseMode(tip); err != nil {
 		return err
 	}
@@ -156,8 +155,8 @@ func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blam
 	pending := map[string]*blameOrigin{}
 	// Each version of the file is read as a node's and as its child's
 	// parent version: split it into lines once.
-	texts := map[plumbing.Hash][]string{}
-	linesOf := func(b plumbing.Hash) ([]string, error) {
+	texts := map[Hash][]string{}
+	linesOf := func(b Hash) ([]string, error) {
 		if l, ok := texts[b]; ok {
 			return l, nil
 		}
@@ -169,7 +168,7 @@ func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blam
 		return texts[b], nil
 	}
 	seq := 0
-	add := func(c plumbing.Hash, d, rel string, ss []blameSuspect) error {
+	add := func(c Hash, d, rel string, ss []blameSuspect) error {
 		if len(ss) == 0 {
 			return nil
 		}
@@ -218,7 +217,7 @@ func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blam
 		}
 		// A parent with the very same file takes every line.
 		same := -1
-		parentBlobs := make([]plumbing.Hash, len(s.edges))
+		parentBlobs := make([]Hash, len(s.edges))
 		for k, e := range s.edges {
 			pb, err := h.fileIn(e.folder, rel)
 			if err != nil {
@@ -276,7 +275,7 @@ func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blam
 // from: another skill folder that r changed against its first parent and
 // that held the very same blob there (a move_file). ok is false when the
 // file is new in every sense, or was in dir's folder already.
-func (h *historyIndex) movedFrom(r *commitRecord, dir string, blob plumbing.Hash, parentBlobs []plumbing.Hash) (from, rel string, ok bool, err error) {
+func (h *historyIndex) movedFrom(r *commitRecord, dir string, blob Hash, parentBlobs []Hash) (from, rel string, ok bool, err error) {
 	if blob.IsZero() || len(r.Parents) == 0 || len(r.Changes) == 0 {
 		return "", "", false, nil
 	}
@@ -299,7 +298,7 @@ func (h *historyIndex) movedFrom(r *commitRecord, dir string, blob plumbing.Hash
 
 // findBlob looks for blob in the support folders of a skill folder's
 // tree (depth-bounded); rel is its path inside the skill.
-func (h *historyIndex) findBlob(tree plumbing.Hash, prefix string, blob plumbing.Hash, depth int) (string, bool, error) {
+func (h *historyIndex) findBlob(tree Hash, prefix string, blob Hash, depth int) (string, bool, error) {
 	if depth > 4 {
 		return "", false, nil
 	}

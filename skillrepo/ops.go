@@ -10,8 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -122,7 +121,7 @@ type OpResult struct {
 
 // ApplyResult is the outcome of a batch: one commit.
 type ApplyResult struct {
-	Commit  plumbing.Hash
+	Commit  Hash
 	Update  *UpdateResult
 	Results []OpResult
 }
@@ -133,9 +132,15 @@ type OpError struct {
 	Op              Op
 	CompletedBefore int
 	Err             error
+	// Of is how many operations the batch held; a batch of one (every
+	// single-skill command) is not numbered.
+	Of int
 }
 
 func (e *OpError) Error() string {
+	if e.Of == 1 {
+		return e.Err.Error()
+	}
 	return fmt.Sprintf("operation %d (%s %s): %v", e.Index+1, e.Op.Action, e.Op.Name, e.Err)
 }
 
@@ -163,12 +168,12 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 		for i, op := range opts.Ops {
 			if opts.Check != nil {
 				if err := opts.Check(tx, i, op); err != nil {
-					return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err}
+					return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err, Of: len(opts.Ops)}
 				}
 			}
 			r, err := applyOp(tx, op, opts.Provenance)
 			if err != nil {
-				return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err}
+				return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err, Of: len(opts.Ops)}
 			}
 			results = append(results, r)
 		}
@@ -188,7 +193,7 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 				dirs = append(dirs, r.Path)
 			}
 		}
-		snap := &Snapshot{l: l, store: tx.store, commit: h, tree: tx.tree}
+		snap := &Snapshot{l: l, store: tx.Store(), commit: h, tree: tx.Tree()}
 		return opts.Verify(snap.FS(), dirs)
 	})
 	if err != nil {
@@ -217,7 +222,7 @@ func validateBatch(ops []Op) error {
 	touched := map[string]bool{}
 	for i, op := range ops {
 		fail := func(format string, args ...any) error {
-			return &OpError{Index: i, Op: op, CompletedBefore: 0, Err: fmt.Errorf(format+": %w", append(args, skill.ErrInvalid)...)}
+			return &OpError{Index: i, Op: op, CompletedBefore: 0, Err: fmt.Errorf(format+": %w", append(args, skill.ErrInvalid)...), Of: len(ops)}
 		}
 		if op.Action == "" {
 			return fail("action is required")
@@ -431,7 +436,7 @@ func (e *PatchError) Error() string { return e.Err.Error() }
 func (e *PatchError) Unwrap() error { return e.Err }
 
 func isExecutable(tx *Tx, p string) bool {
-	_, m, ok := tx.stat(p)
+	_, m, ok := tx.Stat(p)
 	return ok && m == 0o100755
 }
 
@@ -442,7 +447,7 @@ func checkNoSymlink(tx *Tx, dir, rel string) error {
 	cur := dir
 	for _, p := range parts {
 		cur += "/" + p
-		if _, m, ok := tx.stat(cur); ok && m == 0o120000 {
+		if _, m, ok := tx.Stat(cur); ok && m == 0o120000 {
 			return fmt.Errorf("path escapes the skill through the symlink %s: %w", cur, skill.ErrInvalid)
 		}
 	}
@@ -511,7 +516,7 @@ func ArchiveSkill(tx *Tx, si SkillInfo) (string, error) {
 	}
 	to := ArchiveDir + "/" + si.Name
 	if tx.IsDir(to) {
-		to += "-" + tx.l.now().UTC().Format("20060102150405")
+		to += "-" + tx.l.Now().UTC().Format("20060102150405")
 	}
 	if tx.IsDir(to) {
 		return "", fmt.Errorf("archive folder %s is taken: %w", to, ErrExists)
@@ -650,9 +655,9 @@ func moveFile(tx *Tx, op Op, r *OpResult) error {
 	if tx.Exists(to) || tx.IsDir(to) {
 		return fmt.Errorf("%s already exists in skill '%s'; choose another to_file_path: %w", toRel, dst.Name, ErrExists)
 	}
-	if h, m, ok := tx.stat(from); ok {
-		tx.stage(to, change{hash: h, mode: m})
-		tx.stage(from, change{del: true})
+	if h, m, ok := tx.Stat(from); ok {
+		tx.Stage(to, gitstore.Change{Hash: h, Mode: m})
+		tx.Stage(from, gitstore.Change{Delete: true})
 	} else if err := tx.Move(from, to); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("file not found: %s in skill '%s': %w", rel, src.Name, ErrNotFound)
 	} else if err != nil {

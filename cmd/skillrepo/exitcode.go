@@ -89,13 +89,14 @@ func reportError(io *iostreams, err error, jsonMode bool) {
 	}
 	fmt.Fprintf(io.ErrOut, "error: %s\n", err)
 	var h hinter
-	if errors.As(err, &h) && h.Hint() != "" {
+	hinted := errors.As(err, &h) && h.Hint() != ""
+	if hinted {
 		for _, line := range strings.Split(h.Hint(), "\n") {
 			fmt.Fprintf(io.ErrOut, "hint: %s\n", line)
 		}
 	}
 	var fe *flagError
-	if errors.As(err, &fe) {
+	if errors.As(err, &fe) && !hinted {
 		fmt.Fprintln(io.ErrOut, "hint: run with --help for usage")
 	}
 }

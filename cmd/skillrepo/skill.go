@@ -169,7 +169,30 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 	if proposal != "" && !w.DryRun {
 		reportProposed(f, proposal)
 	}
+	if !w.DryRun && proposal == "" {
+		for _, r := range res.Results {
+			if hint := undeleteHint(f, r, res.Commit); hint != "" {
+				fmt.Fprintf(out, "hint: %s\n", hint)
+			}
+		}
+	}
 	return nil
+}
+
+// undeleteHint says how a deleted skill comes back: an archived one is
+// restored, a deleted one is in history and the delete commit reverts.
+func undeleteHint(f *factory, r skillrepo.OpResult, commit skillrepo.Hash) string {
+	if r.Action != skillrepo.ActionDelete {
+		return ""
+	}
+	if r.Archived {
+		return fmt.Sprintf("bring it back with 'skillrepo skill restore %s'", r.Name)
+	}
+	git := "git"
+	if f.Dir != "" && f.Dir != "." {
+		git = "git -C " + f.Dir
+	}
+	return fmt.Sprintf("bring it back with '%s revert --no-edit %s'", git, short(commit))
 }
 
 // explainApplyError adds the file preview a failed patch carries.
