@@ -642,7 +642,7 @@ func (c *Curator) finishPass(rec *Consolidation, tools *passTools, in passInput)
 			dirs = append(dirs, si.Dir)
 		}
 	}
-	if err := lint.Gate(serial(end.FS()), dirs, in.raw); err != nil {
+	if err := lint.GateFor(end.FS(), dirs, in.raw, c.Lib.Config.Runtime); err != nil {
 		var ef *lint.ErrorsFound
 		if !errors.As(err, &ef) {
 			return err

@@ -632,7 +632,7 @@ func (t *passTools) integrity(fsys fs.FS, ops []skillrepo.Op, dirs []string) ([]
 			}
 		}
 	}
-	if err := lint.GateFor(serial(fsys), check, t.raw, t.lib.Config.Runtime); err != nil {
+	if err := lint.GateFor(fsys, check, t.raw, t.lib.Config.Runtime); err != nil {
 		var ef *lint.ErrorsFound
 		if !errors.As(err, &ef) {
 			return nil, err
@@ -644,7 +644,7 @@ func (t *passTools) integrity(fsys fs.FS, ops []skillrepo.Op, dirs []string) ([]
 		return nil, &integrityError{action: first.Action, name: first.Name, problems: probs}
 	}
 	var warnings []string
-	if err := lint.GateFor(serial(fsys), sources, t.raw, t.lib.Config.Runtime); err != nil {
+	if err := lint.GateFor(fsys, sources, t.raw, t.lib.Config.Runtime); err != nil {
 		var ef *lint.ErrorsFound
 		if errors.As(err, &ef) {
 			for _, f := range ef.Findings {
