@@ -19,18 +19,14 @@ import (
 // iterations, ending with a final answer; MIT, see its folder's LICENSE).
 func claudeTranscript(t *testing.T) string {
 	t.Helper()
-	for _, p := range []string{
-		"../../review/testdata/claude-code/subagent.jsonl",
-		// TODO(#11): drop once review/testdata/claude-code lands on main.
-		"../../../../shared/testdata/transcripts/claude-code/subagent.jsonl",
-	} {
-		if _, err := os.Stat(p); err == nil {
-			abs, _ := filepath.Abs(p)
-			return abs
-		}
+	abs, err := filepath.Abs("../../review/testdata/claude-code/subagent.jsonl")
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Skip("no Claude Code transcript in review/testdata")
-	return ""
+	if _, err := os.Stat(abs); err != nil {
+		t.Fatal(err)
+	}
+	return abs
 }
 
 const e2eSession = "491e126e-1e71-469c-ade2-fcc8af567c74"
