@@ -234,8 +234,9 @@ func (w *worker) recover(res *Result) error {
 			continue
 		}
 		if err := w.resolve(e, res); err != nil {
+			// The entry stays running: a later worker tries again, and
+			// the rest of the queue goes on meanwhile.
 			w.logf(e.ID, "could not resolve an interrupted attempt: %v", err)
-			return err
 		}
 	}
 	return nil
@@ -278,7 +279,9 @@ func (w *worker) resolve(e queue.Entry, res *Result) error {
 		return err
 	}
 	if err := rejectAttempt(context.Background(), lib, e.ReviewID, "the worker was stopped during this attempt; the queue runs the review again"); err != nil {
-		return err
+		// The partial proposal stays open for a person to see; the next
+		// attempt has a review id of its own, so it cannot land twice.
+		w.logf(e.ID, "left the interrupted attempt's proposal open: %v", err)
 	}
 	return requeue("nothing landed")
 }
