@@ -38,7 +38,7 @@ type reviewOptions struct {
 func newReviewCmd(f *factory) *cobra.Command {
 	opts := &reviewOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "review <transcript> [--format {auto|openai|claude-code}] [--focus <text>] [--session <id> --if-due]",
+		Use:   "review <transcript> [--format {auto|openai|claude-code|codex}] [--focus <text>] [--session <id> --if-due]",
 		Short: "Learn from a finished conversation: skill and memory writes on a proposal branch",
 		Long: `Review a finished conversation the way the agent's background review does: the
 conversation is replayed to a model with review instructions, and the model
@@ -52,7 +52,8 @@ unpinned skills are written, a file must be viewed before it is changed,
 delete archives and needs absorbed_into, secrets are refused.
 
 TRANSCRIPT is OpenAI chat-messages JSON (a list, or an object with
-"messages") or a Claude Code session file (JSONL); - reads standard input.
+"messages"), a Claude Code session file (JSONL) or a Codex rollout
+(~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl); - reads standard input.
 
 With --session ID --if-due, the review runs only when the session's
 counters say it is due: review.memory_interval user turns since the last
@@ -75,7 +76,7 @@ $OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Format, "format", "auto", "transcript format: auto, openai or claude-code")
+	fl.StringVar(&opts.Format, "format", "auto", "transcript format: auto, openai, claude-code or codex")
 	fl.StringVar(&opts.Focus, "focus", "", "review now, giving this text priority (the manual /refine)")
 	fl.StringVar(&opts.Session, "session", "", "session `id` whose counters --if-due uses (default: the transcript's)")
 	fl.BoolVar(&opts.IfDue, "if-due", false, "review only when the session's counters say a review is due")
