@@ -310,6 +310,15 @@ func TestReviewCodexTranscript(t *testing.T) {
 	if got := f.trailer(run.sum.Applied[0].Commit, "Session-Id"); got != "019a93b9-f380-7600-98ff-940e6b99603c" {
 		t.Errorf("Session-Id = %q", got)
 	}
+	// The review's create reached the usage sidecar as the agent's, as the
+	// reference's record_created(agent_created=True) marks it.
+	recs, err := f.lib.Usage().Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := recs["lmstudio-openai-compat"]; r == nil || !r.AgentCreated() || r.CreatedAt == nil {
+		t.Errorf("usage record = %+v", r)
+	}
 	req := run.requests[0]
 	assertReplayPairedMsgs(t, req)
 	if !strings.Contains(req.text(1), "finish up the users work") {
