@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // Format names a transcript format.
@@ -22,6 +24,11 @@ const (
 	FormatClaudeCode Format = "claude-code" // a Claude Code session file (JSON Lines)
 	FormatCodex      Format = "codex"       // a Codex rollout file (JSON Lines)
 )
+
+// MaxTranscriptBytes bounds a transcript: [Read] refuses a larger one
+// without loading more than this (a long Claude Code session is a few MiB;
+// the review digests anything long anyway).
+const MaxTranscriptBytes = 32 << 20
 
 // ParseFormat accepts the --format values.
 func ParseFormat(s string) (Format, error) {
@@ -131,9 +138,9 @@ func (e *ParseError) Error() string {
 // [FormatAuto] the format is the one [Detect] finds. Errors are
 // [*ParseError]s naming the line.
 func Read(r io.Reader, name string, format Format) (*Transcript, error) {
-	data, err := io.ReadAll(r)
+	data, err := boundedread.ReadAll(r, name, MaxTranscriptBytes)
 	if err != nil {
-		return nil, fmt.Errorf("read transcript %s: %w", name, err)
+		return nil, fmt.Errorf("read transcript: %w", err)
 	}
 	if format == FormatAuto || format == "" {
 		format = Detect(data)

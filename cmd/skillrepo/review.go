@@ -2,10 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/review"
 )
 
@@ -245,14 +246,21 @@ func readTranscript(f *factory, path string, format review.Format) (*review.Tran
 	if path == "-" {
 		r, name = f.IO.In, "standard input"
 	} else {
-		fh, err := os.Open(path)
+		// A transcript must be a file: a FIFO would hang the review, a
+		// device never end.
+		fh, err := boundedread.Open(path)
 		if err != nil {
-			return nil, fmt.Errorf("read transcript: %w", err)
+			return nil, inputError("transcript", err)
 		}
 		defer fh.Close()
 		r = fh
 	}
-	return review.Read(r, name, format)
+	tr, err := review.Read(r, name, format)
+	var big *boundedread.TooLargeError
+	if errors.As(err, &big) {
+		return nil, &hintedError{err: err, hint: "review the recent part: tail -n 5000 of a JSON Lines transcript is a valid transcript"}
+	}
+	return tr, err
 }
 
 func printReview(f *factory, sum *review.Summary) error {

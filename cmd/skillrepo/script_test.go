@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +95,22 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 			if clean == neg {
 				ts.Fatalf("gitclean %s: status %q, fsck: %v", args[0], st, fsckErr)
 			}
+		},
+		// bigfile PATH SIZE: a file of SIZE bytes of "x" (for input limits).
+		"bigfile": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 2 {
+				ts.Fatalf("usage: bigfile PATH SIZE")
+			}
+			n, err := strconv.Atoi(args[1])
+			ts.Check(err)
+			ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte("x"), n), 0o644))
+		},
+		// mkfifo PATH: a named pipe nobody writes to.
+		"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 1 {
+				ts.Fatalf("usage: mkfifo PATH")
+			}
+			ts.Check(mkfifo(ts.MkAbs(args[0])))
 		},
 		// sleep DURATION
 		"sleep": func(ts *testscript.TestScript, neg bool, args []string) {

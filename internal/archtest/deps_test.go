@@ -107,6 +107,14 @@ func TestDependencyArrows(t *testing.T) {
 		if rel != "mcpserver" && !strings.HasPrefix(rel, "mcpserver/") && has(p.Imports, "github.com/modelcontextprotocol/go-sdk") {
 			t.Errorf("%s imports the MCP SDK: only package mcpserver may", rel)
 		}
+		// Leaf helpers every package may use import nothing of ours.
+		if rel == "internal/boundedread" || rel == "internal/atomicfile" {
+			for _, d := range p.Imports {
+				if strings.HasPrefix(d, module+"/") {
+					t.Errorf("%s imports %s: it must stay a leaf", rel, d)
+				}
+			}
+		}
 		if !strings.HasPrefix(rel, "cmd/") && has(p.Deps, module+"/cmd") {
 			t.Errorf("%s imports a command", rel)
 		}
