@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
-	"strings"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -15,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/endpoint"
 	"github.com/skillrepo/skillrepo/review"
 )
 
@@ -161,6 +161,13 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	if model == "" && !opts.DryRun {
 		return usageErrorf("no model: pass --model, set review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
 	}
+	var ep *endpoint.Endpoint
+	if baseURL != "" {
+		var err error
+		if ep, err = endpoint.Parse(baseURL); err != nil {
+			return usageErrorf("%v", err)
+		}
+	}
 
 	// Memory is reviewed when the library can version it.
 	_, memErr := lib.MemoryPath("memory")
@@ -185,13 +192,21 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	}
 
 	if opts.DryRun {
-		return printReviewPlan(f, tr, session, model, baseURL, reviewMemory, reviewSkills, due)
+		shown := ""
+		if ep != nil {
+			shown = ep.String()
+		}
+		return printReviewPlan(f, tr, session, model, shown, reviewMemory, reviewSkills, due)
 	}
 	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
-	if baseURL != "" {
-		cfg.BaseURL = strings.TrimRight(baseURL, "/")
-	}
 	cfg.HTTPClient = &http.Client{}
+	if ep != nil {
+		// The client appends its paths to BaseURL; the query and the
+		// credentials are added per request, so a base with ?key=… gets
+		// …/v1/chat/completions?key=…, never …/v1?key=…/chat/completions.
+		cfg.BaseURL = ep.BaseURL()
+		cfg.HTTPClient = ep.Doer(&http.Client{})
+	}
 	ropts := review.Options{
 		Transcript:     tr,
 		Memory:         reviewMemory,
@@ -264,6 +279,8 @@ func readTranscript(f *factory, path string, format review.Format) (*review.Tran
 }
 
 func printReview(f *factory, sum *review.Summary) error {
+	// A model error quotes the request URL: never its credentials.
+	sum.Reason, sum.MergeError = endpoint.RedactText(sum.Reason), endpoint.RedactText(sum.MergeError)
 	if f.JSON {
 		return jsonLine(f.IO.Out, "summary", sum)
 	}
