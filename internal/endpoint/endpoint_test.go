@@ -52,11 +52,11 @@ func TestParse(t *testing.T) {
 
 func TestRedact(t *testing.T) {
 	for in, want := range map[string]string{
-		"https://h/v1":                                       "https://h/v1",
-		"https://u:p@h/v1?key=abc&x":                         "https://REDACTED@h/v1?key=REDACTED&x",
-		"https://sk-123@h/v1":                                "https://REDACTED@h/v1",
+		"https://h/v1":               "https://h/v1",
+		"https://u:p@h/v1?key=abc&x": "https://REDACTED@h/v1?key=REDACTED&x",
+		"https://sk-123@h/v1":        "https://REDACTED@h/v1",
 		"http://h/v1/chat/completions?key=abc&api-version=1": "http://h/v1/chat/completions?key=REDACTED&api-version=REDACTED",
-		"not a url ?key=abc":                                 "not a url ?key=REDACTED",
+		"not a url ?key=abc": "not a url ?key=REDACTED",
 	} {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
