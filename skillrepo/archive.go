@@ -463,12 +463,14 @@ func moveMessage(action, name, from, body string, prov Provenance) Message {
 }
 
 // recordMove records the state a landed archive or restore leaves in the
-// usage sidecar (best effort, as all telemetry; only for the checked-out
-// branch, whose files agents read).
+// usage sidecar: state and archived_at (best effort, as all telemetry;
+// see [Library.recordUsage] for writes to a proposal branch).
 func (l *Library) recordMove(res *UpdateResult, name, state string) {
-	if !res.DryRun && res.CheckedOut {
-		_ = l.Usage().SetState(name, state)
+	action := usageRestored
+	if state == StateArchived {
+		action = usageArchived
 	}
+	l.recordUsage(res, []usageEvent{{Name: name, Action: action}})
 }
 
 // RestoreOptions is the restore of one archived skill.

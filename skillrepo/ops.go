@@ -187,7 +187,7 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 		return nil, err
 	}
 	if !opts.DryRun {
-		l.recordUsage(res, opts)
+		l.recordUsage(res, opsUsage(opts.Ops, opts.Provenance))
 	}
 	out := &ApplyResult{Update: res, Results: results}
 	if len(res.Commits) > 0 {

@@ -128,6 +128,14 @@ func TestDependencyArrows(t *testing.T) {
 		if rel != "mcpserver" && !strings.HasPrefix(rel, "mcpserver/") && has(p.Imports, "github.com/modelcontextprotocol/go-sdk") {
 			t.Errorf("%s imports the MCP SDK: only package mcpserver may", rel)
 		}
+		// Leaf helpers every package may use import nothing of ours.
+		if rel == "internal/boundedread" || rel == "internal/atomicfile" {
+			for _, d := range p.Imports {
+				if strings.HasPrefix(d, module+"/") {
+					t.Errorf("%s imports %s: it must stay a leaf", rel, d)
+				}
+			}
+		}
 		if rel == "queue" {
 			// The queue is files and a lock: hooks (which must be fast)
 			// and the worker share it without pulling in the engine.
