@@ -7,5 +7,6 @@
 //
 // Only package skillrepo imports go-git; only cmd/skillrepo imports
 // cobra; lint never reaches go-git or the library; review and curator
-// never import each other.
+// never import each other; overlap is pure (no git, no network, at most
+// skillrepo/skill).
 package archtest
