@@ -231,9 +231,9 @@ func commonPrefix(names []string) string {
 }
 
 // umbrella suggests a name for the cluster's umbrella: the shared prefix;
-// else the name words most members share, in the order the most central
-// member uses them; else the most central member itself (the one most
-// similar to the rest), which the others fold into.
+// else two or three name words most members share, in the order the most
+// central member uses them; else the most central member itself (the one
+// most similar to the rest), which the others fold into.
 func (ix *Index) umbrella(c *Cluster, docs []int) (string, bool) {
 	central, best := docs[0], -1.0
 	for _, d := range docs {
@@ -271,7 +271,11 @@ func (ix *Index) umbrella(c *Cluster, docs []int) (string, bool) {
 				count[t] = 0 // once
 			}
 		}
-		name = strings.Join(words, "-")
+		// One shared word ("image") is a topic, not a name: fold into
+		// the central member instead.
+		if len(words) >= 2 {
+			name = strings.Join(words, "-")
+		}
 	}
 	if name == "" {
 		return ix.skills[central].Name, true

@@ -66,7 +66,7 @@ func TestFindPlantedClusters(t *testing.T) {
 		bySimilar bool // at least one content pair is evidence
 	}{
 		{family: namesOf(dockerCleanup), umbrella: "docker-image", bySimilar: true},
-		{family: namesOf(pgBloat), umbrella: "bloat", bySimilar: true},
+		{family: namesOf(pgBloat), umbrella: "pg-vacuum-bloat", bySimilar: true},
 		{family: namesOf(gateway), prefix: "gateway-", umbrella: "gateway"},
 		{family: namesOf(prFamily), prefix: "pr-", umbrella: "pr"},
 	}
@@ -211,5 +211,22 @@ func TestDeterministic(t *testing.T) {
 	}
 	if !reflect.DeepEqual(strip(a), strip(b)) {
 		t.Errorf("order changes the result:\n%v\n%v", strip(a), strip(b))
+	}
+}
+
+func TestFromSKILLMD(t *testing.T) {
+	tests := []struct{ name, in, desc, body string }{
+		{"plain", "---\nname: a\ndescription: Use when X. Do Y.\n---\n# A\n", "Use when X. Do Y.", "# A\n"},
+		{"quoted", "---\nname: a\ndescription: \"Use when X.\"\nmetadata:\n  k: v\n---\nbody\n", "Use when X.", "body\n"},
+		{"folded", "---\nname: a\ndescription: >\n  Use when X,\n  then Y.\nlicense: MIT\n---\nbody\n", "Use when X, then Y.", "body\n"},
+		{"no frontmatter", "# just text\n", "", "# just text\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := FromSKILLMD("a", "cat", []byte(tc.in))
+			if s.Description != tc.desc || s.Body != tc.body || s.Name != "a" || s.Category != "cat" {
+				t.Errorf("got %+v", s)
+			}
+		})
 	}
 }

@@ -27,6 +27,7 @@ into the main branch; 'curator rollback RUN' undoes it.`,
 		newCuratorPauseCmd(f),
 		newCuratorResumeCmd(f),
 		newCuratorRollbackCmd(f),
+		newCuratorOverlapCmd(f),
 	)
 	return cmd
 }
