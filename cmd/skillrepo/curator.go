@@ -28,6 +28,9 @@ into the main branch; 'curator rollback RUN' undoes it.`,
 		newCuratorResumeCmd(f),
 		newCuratorRollbackCmd(f),
 		newCuratorOverlapCmd(f),
+		newCuratorPruneCmd(f),
+		newCuratorPurgeCmd(f),
+		newCuratorListUnmanagedCmd(f),
 	)
 	return cmd
 }
