@@ -32,7 +32,7 @@ const (
 const MaxBatchOps = 20
 
 // Op is one skill_manage operation, in the reference's JSON shape
-// (spec.md §4.1). Pointer fields distinguish "absent" from "empty".
+// (docs/reference-behaviour.md §4.1). Pointer fields distinguish "absent" from "empty".
 type Op struct {
 	Action       string  `json:"action"`
 	Name         string  `json:"name"`
@@ -188,7 +188,7 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 	return out, nil
 }
 
-// validateBatch applies the reference's batch rules (spec.md §4.7) before
+// validateBatch applies the reference's batch rules (docs/reference-behaviour.md §4.7) before
 // anything is read.
 func validateBatch(ops []Op) error {
 	if len(ops) == 0 {
@@ -291,7 +291,7 @@ func createSkill(tx *Tx, op Op, r *OpResult) error {
 	if op.Content == nil {
 		return fmt.Errorf("content is required for create: %w", skill.ErrInvalid)
 	}
-	if _, err := skill.Validate([]byte(*op.Content), skill.ValidateOptions{NewSkill: true}); err != nil {
+	if _, err := skill.Validate([]byte(*op.Content), tx.l.Rules().ValidateOptions(true)); err != nil {
 		return err
 	}
 	if si, err := tx.FindSkill(op.Name); err == nil {
@@ -353,7 +353,7 @@ func patchSkill(tx *Tx, op Op, r *OpResult) error {
 	}
 	rel := skill.FileName
 	if op.FilePath != "" {
-		if rel, err = skill.ValidateSupportPath(op.FilePath); err != nil {
+		if rel, err = tx.l.Rules().ValidateSupportPath(op.FilePath); err != nil {
 			return err
 		}
 	}
@@ -494,7 +494,7 @@ func ArchiveSkill(tx *Tx, si SkillInfo) (string, error) {
 }
 
 func writeFile(tx *Tx, op Op, r *OpResult) error {
-	rel, err := skill.ValidateSupportPath(op.FilePath)
+	rel, err := tx.l.Rules().ValidateSupportPath(op.FilePath)
 	if err != nil {
 		return err
 	}
@@ -536,7 +536,7 @@ func writeFile(tx *Tx, op Op, r *OpResult) error {
 }
 
 func removeFile(tx *Tx, op Op, r *OpResult) error {
-	rel, err := skill.ValidateSupportPath(op.FilePath)
+	rel, err := tx.l.Rules().ValidateSupportPath(op.FilePath)
 	if err != nil {
 		return err
 	}
