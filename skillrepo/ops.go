@@ -42,6 +42,10 @@ type Op struct {
 	FilePath     string  `json:"file_path,omitempty"`
 	FileContent  *string `json:"file_content,omitempty"`
 	AbsorbedInto *string `json:"absorbed_into,omitempty"`
+	// ForceNew (create only) creates the skill although it overlaps an
+	// existing one; Reason says why, and goes into a Force-New trailer.
+	ForceNew bool   `json:"force_new,omitempty"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // Provenance is who wrote a change; it becomes the commit's trailers.
@@ -225,6 +229,12 @@ func validateBatch(ops []Op) error {
 			}
 		default:
 			return fail("unknown action %q (want create, patch, edit, delete, write_file or remove_file)", op.Action)
+		}
+		if op.ForceNew && op.Action != ActionCreate {
+			return fail("force_new applies to create only")
+		}
+		if op.ForceNew && strings.TrimSpace(op.Reason) == "" {
+			return fail("force_new needs a reason: say why this is not the existing skill")
 		}
 		if op.Action == ActionCreate {
 			if _, dup := created[op.Name]; dup {
@@ -632,6 +642,11 @@ func batchMessage(ops []Op, results []OpResult, prov Provenance) Message {
 	for _, op := range ops {
 		if op.AbsorbedInto != nil {
 			m.Add(TrailerAbsorbedInto, *op.AbsorbedInto)
+		}
+	}
+	for _, op := range ops {
+		if op.ForceNew {
+			m.Add(TrailerForceNew, oneLine(op.Reason))
 		}
 	}
 	for _, r := range results {
