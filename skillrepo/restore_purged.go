@@ -14,8 +14,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -30,7 +28,7 @@ type PurgedArchive struct {
 	Dir string
 	// Removed is the commit that removed it; Parent its first parent,
 	// where the folder still is.
-	Removed, Parent plumbing.Hash
+	Removed, Parent Hash
 }
 
 // FindPurged walks the first-parent history of rev, newest first, for the
@@ -40,7 +38,7 @@ type PurgedArchive struct {
 // whose first parent holds .archive/<name> and which does not, restores,
 // rollbacks and moves excepted. Error wraps ErrNotFound.
 func (l *Library) FindPurged(rev, name string) (*PurgedArchive, error) {
-	h, err := l.resolveRev(rev)
+	h, err := l.ResolveRev(rev)
 	if err != nil {
 		return nil, err
 	}
@@ -137,13 +135,16 @@ func (l *Library) restorePurged(tx *Tx, p *PurgedArchive, prov Provenance, out *
 		return tx.WriteFile(to+strings.TrimPrefix(f, p.Dir), data, info.Mode().IsRegular() && info.Mode()&0o111 != 0)
 	})
 	if err != nil {
-		return fmt.Errorf("restore %s from %s: %w", name, shortHash(p.Parent), err)
+		return fmt.Errorf("restore %s from %s: %w", name, abbrev(p.Parent), err)
 	}
 	*out = RestoreResult{Name: path.Base(to), From: p.Dir, To: to, Guessed: guessed, PurgedIn: p.Removed.String()}
-	body := fmt.Sprintf("Restored from history: %s was purged by %s; read from %s.", p.Dir, shortHash(p.Removed), shortHash(p.Parent))
+	body := fmt.Sprintf("Restored from history: %s was purged by %s; read from %s.", p.Dir, abbrev(p.Removed), abbrev(p.Parent))
 	if guessed {
 		body += fmt.Sprintf("\n\nHistory does not say where %s lived; restored as %s.", p.Dir, to)
 	}
 	out.Commit, err = tx.Commit(moveMessage(ActionRestore, out.Name, p.Dir, body, prov))
 	return err
 }
+
+// abbrev is a commit's 12-character abbreviation, for messages.
+func abbrev(h Hash) string { return h.String()[:12] }
