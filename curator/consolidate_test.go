@@ -164,7 +164,7 @@ func consolidationScript() []fakemodel.Reply {
 		tc(call("skills_list", map[string]any{})),
 		tc(view("gateway-retry"), view("gateway-timeouts"), view("gateway-auth"), view("gateway-pinned"),
 			view("pr-workflow"), view("pr-rebase"), view("old-hack"), view("legacy-x")),
-		tc(manage(map[string]any{"action": "create", "name": "gateway", "content": umbrellaMD})),
+		tc(manage(map[string]any{"action": "create", "name": "gateway", "content": umbrellaMD, "force_new": true, "reason": "umbrella for gateway-retry, gateway-timeouts, gateway-auth"})),
 		// 3: a link to a file not moved yet: refused (dangling).
 		tc(patch("gateway", "Retry with backoff.", "Retry with backoff; see [retry](references/retry.md) and [auth](references/auth.md).")),
 		tc(move("gateway-retry", "references/retry.md", "gateway", "references/retry.md"),
@@ -406,7 +406,7 @@ func TestConsolidationDryRunWritesNothing(t *testing.T) {
 	tc := func(calls ...fakemodel.ToolCall) fakemodel.Reply { return fakemodel.Reply{ToolCalls: calls} }
 	o, srv := startModel(t,
 		tc(view("gateway-retry"), view("gateway-auth"), view("pr-workflow"), view("old-hack"), view("gateway-auth", "references/extra.md")),
-		tc(manage(map[string]any{"action": "create", "name": "gateway", "content": umbrellaMD}),
+		tc(manage(map[string]any{"action": "create", "name": "gateway", "content": umbrellaMD, "force_new": true, "reason": "umbrella for the gateway skills"}),
 			patch("pr-workflow", "Read the diff first.", "Read it."),
 			manage(map[string]any{"action": "edit", "name": "pr-workflow", "content": "---\nname: pr-workflow\ndescription: Use when PRs.\n---\n\nNew.\n"}),
 			manage(map[string]any{"action": "write_file", "name": "gateway-retry", "file_path": "references/more.md", "file_content": "more\n"}),
@@ -475,7 +475,7 @@ func TestConsolidationDryRunWritesNothing(t *testing.T) {
 	}
 	// The prompt carried the dry-run banner and the starting map.
 	reqs := srv.Requests()
-	if len(reqs) == 0 || !strings.Contains(string(reqs[0].Body), "DRY RUN") || !strings.Contains(string(reqs[0].Body), "gateway-auth, gateway-pinned, gateway-retry, gateway-timeouts") {
+	if len(reqs) == 0 || !strings.Contains(string(reqs[0].Body), "DRY RUN") || !strings.Contains(string(reqs[0].Body), "1. gateway-retry, gateway-timeouts  (suggested umbrella: gateway)  — shared name prefix gateway-") {
 		t.Errorf("first request lacks the banner or the clusters:\n%.2000s", reqs[0].Body)
 	}
 }

@@ -219,6 +219,15 @@ func (c *Curator) read(src source, usage map[string]*skillrepo.UsageRecord) (*in
 
 // plan decides a run at now from what src reads.
 func (c *Curator) plan(src source, inv *inventory, now time.Time) (*Plan, error) {
+	in, err := c.input(src, inv, now)
+	if err != nil {
+		return nil, err
+	}
+	return NewPlan(in)
+}
+
+// input is what the planners decide from, read through src.
+func (c *Curator) input(src source, inv *inventory, now time.Time) (Input, error) {
 	cfg := src.Config()
 	scheduled := map[string]bool{}
 	for _, n := range cfg.ScheduledSkills {
@@ -241,7 +250,7 @@ func (c *Curator) plan(src source, inv *inventory, now time.Time) (*Plan, error)
 			in.Occupied = append(in.Occupied, e.Name())
 		}
 	}
-	return NewPlan(in)
+	return in, nil
 }
 
 // RunOptions chooses how a run goes.

@@ -65,6 +65,10 @@ type CuratorConfig struct {
 	// WriteApproval leaves a consolidating run waiting as proposal
 	// curator-<run-id> instead of merging it.
 	WriteApproval bool `yaml:"write_approval,omitempty"`
+	// ArchiveTTLDays is how long an archived skill stays in the tree
+	// before `curator purge` removes it (history keeps it); 0, the
+	// default, turns purging off as in the reference.
+	ArchiveTTLDays int `yaml:"archive_ttl_days,omitempty"`
 }
 
 // MemoryConfig is the memory: section.

@@ -21,6 +21,9 @@ const (
 	TrailerFrom          = "Skill-From"
 	TrailerImported      = "Skill-Imported-Agent"
 	TrailerGoalID        = "Goal-Id"
+	// TrailerForceNew carries the reason an agent gave for creating a
+	// skill that overlaps an existing one (force_new).
+	TrailerForceNew = "Force-New"
 )
 
 // Origins of a write.

@@ -51,6 +51,10 @@ type Op struct {
 	// path in another skill (ToPath "" keeps FilePath).
 	ToSkill string `json:"to_skill,omitempty"`
 	ToPath  string `json:"to_file_path,omitempty"`
+	// ForceNew (create only) creates the skill although it overlaps an
+	// existing one; Reason says why, and goes into a Force-New trailer.
+	ForceNew bool   `json:"force_new,omitempty"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // Provenance is who wrote a change; it becomes the commit's trailers.
@@ -200,7 +204,7 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 		return nil, err
 	}
 	if !opts.DryRun {
-		l.recordUsage(res, opts)
+		l.recordUsage(res, opsUsage(opts.Ops, opts.Provenance))
 	}
 	out := &ApplyResult{Update: res, Results: results}
 	if len(res.Commits) > 0 {
@@ -238,6 +242,12 @@ func validateBatch(ops []Op) error {
 			}
 		default:
 			return fail("unknown action %q (want create, patch, edit, delete, write_file, remove_file or move_file)", op.Action)
+		}
+		if op.ForceNew && op.Action != ActionCreate {
+			return fail("force_new applies to create only")
+		}
+		if op.ForceNew && strings.TrimSpace(op.Reason) == "" {
+			return fail("force_new needs a reason: say why this is not the existing skill")
 		}
 		if op.Action == ActionCreate {
 			if _, dup := created[op.Name]; dup {
@@ -723,6 +733,11 @@ func batchMessage(ops []Op, results []OpResult, prov Provenance) Message {
 	for _, op := range ops {
 		if op.AbsorbedInto != nil {
 			m.Add(TrailerAbsorbedInto, *op.AbsorbedInto)
+		}
+	}
+	for _, op := range ops {
+		if op.ForceNew {
+			m.Add(TrailerForceNew, oneLine(op.Reason))
 		}
 	}
 	for _, r := range results {

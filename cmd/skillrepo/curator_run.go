@@ -96,10 +96,13 @@ func consolidateOptions(f *factory, c *curator.Curator, opts *curatorRunOptions)
 	if model == "" {
 		return nil, usageErrorf("no model for --consolidate: pass --model, set curator.model or review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
 	}
-	baseURL := firstNonEmpty(opts.BaseURL, cfg.Curator.BaseURL, cfg.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	ep, err := parseEndpoint(firstNonEmpty(opts.BaseURL, cfg.Curator.BaseURL, cfg.Review.BaseURL, f.Getenv("OPENAI_BASE_URL")))
+	if err != nil {
+		return nil, err
+	}
 	return &curator.ConsolidateOptions{
 		Model:          model,
-		Client:         newModelClient(f, baseURL),
+		Client:         newModelClient(f, ep),
 		MaxCalls:       opts.MaxCalls,
 		RetryBackoff:   opts.RetryBackoff,
 		RequestTimeout: opts.Timeout,

@@ -94,6 +94,19 @@ func TestDependencyArrows(t *testing.T) {
 				}
 			}
 		}
+		if rel == "overlap" {
+			// Pure: text in, clusters out; at most the SKILL.md model.
+			for _, imp := range p.Imports {
+				if strings.HasPrefix(imp, module) && imp != module+"/skillrepo/skill" {
+					t.Errorf("overlap imports %s: it may import only skillrepo/skill", imp)
+				}
+			}
+			for _, banned := range []string{"github.com/go-git/go-git/v5", "net/http", "os/exec"} {
+				if has(p.Deps, banned) {
+					t.Errorf("overlap depends on %s", banned)
+				}
+			}
+		}
 		if rel == "goals" {
 			// The goal loop is pure policy: hooks hand it a turn and
 			// write its outcome; it never reaches the library or git.
@@ -127,6 +140,14 @@ func TestDependencyArrows(t *testing.T) {
 		}
 		if rel != "mcpserver" && !strings.HasPrefix(rel, "mcpserver/") && has(p.Imports, "github.com/modelcontextprotocol/go-sdk") {
 			t.Errorf("%s imports the MCP SDK: only package mcpserver may", rel)
+		}
+		// Leaf helpers every package may use import nothing of ours.
+		if rel == "internal/boundedread" || rel == "internal/atomicfile" {
+			for _, d := range p.Imports {
+				if strings.HasPrefix(d, module+"/") {
+					t.Errorf("%s imports %s: it must stay a leaf", rel, d)
+				}
+			}
 		}
 		if rel == "queue" {
 			// The queue is files and a lock: hooks (which must be fast)
