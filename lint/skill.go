@@ -95,7 +95,9 @@ func (c *checker) checkSkill(s skillRef) skillResult {
 	if fm.closed || !fm.present {
 		body := fm.body
 		if strings.TrimSpace(body) == "" && fm.closed {
-			fl.add("body-empty", file, fm.bodyAt, 0, "write the instructions after the frontmatter", "%s has no instructions after the frontmatter", s.file)
+			// The body may start after the last line (nothing follows the
+			// closing ---): point at the last line, which exists.
+			fl.add("body-empty", file, min(fm.bodyAt, max(lines, 1)), 0, "write the instructions after the frontmatter", "%s has no instructions after the frontmatter", s.file)
 		}
 		if n := estimateTokens(body); n > maxBodyTokens {
 			fl.add("body-too-many-tokens", file, fm.bodyAt, 0, "move detail into references/ files and link them", "the body is about %d tokens; keep it under %d", n, maxBodyTokens)
