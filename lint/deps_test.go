@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestDependencies keeps the arrows of design.md honest: lint is pure (no
+// TestDependencies keeps the arrows of docs/architecture.md §1 honest: lint is pure (no
 // go-git, no skillrepo library, no cobra, no network client), and hooks
 // reaches the CLI framework neither.
 func TestDependencies(t *testing.T) {

@@ -2,7 +2,7 @@
 // conversation and lets a model improve the skills library (and the
 // agent's memory) from it, through a small set of tools whose every write
 // is a commit on a proposal branch. It reproduces the reference system's
-// review fork (Hermes Agent; spec §1–§4, §7) with git underneath.
+// review fork (Hermes Agent; docs/reference-behaviour.md §1–§4, §7) with git underneath.
 //
 // # Reading transcripts
 //
@@ -38,12 +38,12 @@
 // [Run] replays the conversation (a system prompt byte for byte, so a
 // provider's prefix cache hits; tool calls paired with their results the
 // way every provider demands), appends the review instructions (embedded
-// text files in prompts/, our paraphrase of spec §3), and offers
+// text files in prompts/, our paraphrase of docs/reference-behaviour.md §3), and offers
 // skills_list, skill_view, skill_manage, memory (only when memory is
 // reviewed), read_file and search_files. It allows at most 16 model calls
 // and an input budget of min(600k, 75% of the context window) tokens, 120k
 // when the window is unknown, checked before each call; a conversation
-// that would not fit is sent as a digest (spec §2.6). Failed calls are
+// that would not fit is sent as a digest (docs/reference-behaviour.md §2.6). Failed calls are
 // retried a bounded number of times (HTTP 408, 409, 429, 5xx, network
 // errors, timeouts).
 //

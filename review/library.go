@@ -91,7 +91,7 @@ type Library interface {
 	MainBranch() string
 }
 
-// Op is one skill_manage operation in the tool's shape (spec §4.1); the
+// Op is one skill_manage operation in the tool's shape (docs/reference-behaviour.md §4.1); the
 // write engine defines it, with pointers that tell "absent" from "empty"
 // where the reference does.
 type Op = skillrepo.Op

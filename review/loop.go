@@ -15,7 +15,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// Limits of a review (spec §2.4).
+// Limits of a review (docs/reference-behaviour.md §2.4).
 const (
 	DefaultMaxCalls     = 16
 	maxInputCeiling     = 600_000
@@ -31,13 +31,13 @@ type ChatClient interface {
 // Options configure one review.
 type Options struct {
 	Transcript *Transcript
-	// Memory and Skills choose what is reviewed (spec §2.1); neither means
+	// Memory and Skills choose what is reviewed (docs/reference-behaviour.md §2.1); neither means
 	// skills.
 	Memory bool
 	Skills bool
 	// Focus, when set, makes this a review the user asked for (/refine):
 	// the focus is appended to the prompt, and the review is attended, so
-	// memory replace and remove are not held back (spec §1.7, §7.6).
+	// memory replace and remove are not held back (docs/reference-behaviour.md §1.7, §7.6).
 	Focus     string
 	Attended  bool
 	SessionID string
@@ -63,7 +63,7 @@ type Options struct {
 	Progress func(Change)
 }
 
-// InputBudget is the reference's input-token budget (spec §2.4): an
+// InputBudget is the reference's input-token budget (docs/reference-behaviour.md §2.4): an
 // explicit value when positive, unlimited (0) when negative, else
 // min(600k, 75% of the context window), or 120k when the window is
 // unknown.
@@ -178,7 +178,7 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	budget := InputBudget(opts.MaxInputTokens, opts.ContextWindow)
 	if budget > 0 && estimateTokens(req) > budget {
 		// The conversation does not fit: send the older part as a digest
-		// and the recent messages verbatim (spec §2.6).
+		// and the recent messages verbatim (docs/reference-behaviour.md §2.6).
 		req.Messages = append(replayMessages(digest(t.Messages)), prompt)
 		sum.Digest = true
 		if est := estimateTokens(req); est > budget {

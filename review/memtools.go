@@ -53,7 +53,7 @@ func (tb *toolbox) memoryTool(data []byte) toolResult {
 		}
 	}
 	// An automatic review may add to memory; its replace and remove (and a
-	// batch holding one) wait on a proposal of their own (spec §7.6), so a
+	// batch holding one) wait on a proposal of their own (docs/reference-behaviour.md §7.6), so a
 	// skill review can never silently delete what the user told the agent.
 	staged := destructive && !tb.attended
 	branch := tb.branch
@@ -148,7 +148,7 @@ func (tb *toolbox) readFile(data []byte) toolResult {
 	}
 	whole := from == 0 && to == len(lines) && !truncated
 	if whole {
-		tb.reads[p] = true // a full read counts as a view (spec §2.5)
+		tb.reads[p] = true // a full read counts as a view (docs/reference-behaviour.md §2.5)
 	}
 	res := toolResult{"success": true, "path": p, "content": part, "total_lines": len(lines)}
 	if !whole {

@@ -6,7 +6,7 @@ import (
 )
 
 // The review instructions are text files so they can be read and reviewed
-// as prose; they paraphrase the reference's prompts (spec §3) in our own
+// as prose; they paraphrase the reference's prompts (docs/reference-behaviour.md §3) in our own
 // words.
 //
 //go:embed prompts
@@ -23,7 +23,7 @@ func promptText(name string) string {
 }
 
 // buildPrompt assembles the last user message of a review: the memory,
-// skill or combined instructions (spec §2.1: skills alone, or neither, get
+// skill or combined instructions (docs/reference-behaviour.md §2.1: skills alone, or neither, get
 // the skill prompt), the rules about the transcript and the tools, and the
 // user's focus when the review was asked for by hand.
 func buildPrompt(reviewMemory, reviewSkills bool, tools []string, focus string) string {

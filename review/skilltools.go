@@ -16,7 +16,7 @@ import (
 // the category filter narrows it.
 const maxListed = 500
 
-// maxBatchOps is the reference's batch limit (spec §4.7).
+// maxBatchOps is the reference's batch limit (docs/reference-behaviour.md §4.7).
 const maxBatchOps = 20
 
 // findSkill resolves a name as the reference does: the bare folder name
@@ -32,7 +32,7 @@ func findSkill(skills []SkillRef, name string) (SkillRef, bool) {
 }
 
 // describe is a skill's one-line description: the frontmatter's, or the
-// first body line that is not a heading (as skills_list does, spec §8.2).
+// first body line that is not a heading (as skills_list does, docs/reference-behaviour.md §8.2).
 func describe(fsys fs.FS, dir string) string {
 	data, err := fs.ReadFile(fsys, path.Join(dir, skill.FileName))
 	if err != nil {
@@ -272,7 +272,7 @@ func (tb *toolbox) skillManage(data []byte) toolResult {
 	return toolResult{"success": true, "operations_applied": len(planned), "results": results, "commit": commit, "message": strings.Join(msgs, " ")}
 }
 
-// skillSummary is the summary line of a change (spec §2.9).
+// skillSummary is the summary line of a change (docs/reference-behaviour.md §2.9).
 func skillSummary(p plannedOp) string {
 	verb := map[string]string{"create": "created", "patch": "patched", "edit": "rewritten", "write_file": "written", "remove_file": "removed", "delete": "archived"}[p.Action]
 	s := fmt.Sprintf("Skill '%s' %s", p.Name, verb)
@@ -285,7 +285,7 @@ func skillSummary(p plannedOp) string {
 	return s
 }
 
-// plan normalises the operations and runs every guard (spec §4.5, §4.7)
+// plan normalises the operations and runs every guard (docs/reference-behaviour.md §4.5, §4.7)
 // before anything is written; the first refusal refuses the whole call.
 func (tb *toolbox) plan(ops []Op, v View, skills []SkillRef) ([]plannedOp, toolResult) {
 	refuse := func(i int, r toolResult) toolResult {
@@ -359,7 +359,7 @@ func (tb *toolbox) plan(ops []Op, v View, skills []SkillRef) ([]plannedOp, toolR
 			return nil, refuse(i, argsRefusal(fmt.Sprintf("%s of %s overwrites what an earlier operation of this call wrote; merge them into one operation", p.Action, p.target)))
 		}
 		// Read before write: an existing file must have been read in this
-		// review (or written by it) before it is changed (spec §4.5).
+		// review (or written by it) before it is changed (docs/reference-behaviour.md §4.5).
 		if _, err := fs.Stat(v.FS(), p.target); err == nil && !tb.reads[p.target] && !p.created {
 			view := fmt.Sprintf("skill_view(name='%s')", p.Name)
 			if p.FilePath != "" && p.FilePath != skill.FileName {
@@ -377,7 +377,7 @@ func (tb *toolbox) plan(ops []Op, v View, skills []SkillRef) ([]plannedOp, toolR
 	return out, nil
 }
 
-// normalise checks an operation's shape and fields (spec §4.1, §4.2).
+// normalise checks an operation's shape and fields (docs/reference-behaviour.md §4.1, §4.2).
 func (tb *toolbox) normalise(op Op) (plannedOp, toolResult) {
 	p := plannedOp{Op: op}
 	if p.Name == "" {
@@ -453,7 +453,7 @@ func (tb *toolbox) normalise(op Op) (plannedOp, toolResult) {
 
 // ownershipGuard refuses writes to skills a review may not touch: pinned,
 // or not curator-managed — including when the evidence cannot be read
-// (fail closed, spec §4.5).
+// (fail closed, docs/reference-behaviour.md §4.5).
 func (tb *toolbox) ownershipGuard(action, name string) toolResult {
 	own, err := tb.lib.Ownership(tb.ctx, tb.rev(), name)
 	switch {
@@ -468,7 +468,7 @@ func (tb *toolbox) ownershipGuard(action, name string) toolResult {
 }
 
 // deleteGuard lets a review delete only a skill it absorbed into another
-// existing skill; the delete then archives (spec §4.4, §6.6).
+// existing skill; the delete then archives (docs/reference-behaviour.md §4.4, §6.6).
 func (tb *toolbox) deleteGuard(p plannedOp, skills []SkillRef, created map[string]SkillRef) toolResult {
 	if p.AbsorbedInto == nil || strings.TrimSpace(*p.AbsorbedInto) == "" {
 		return guardRefusal(fmt.Sprintf("Refusing background review delete for '%s': a review may only archive a skill whose content it has absorbed into an umbrella skill; pass absorbed_into naming that skill. Keeping '%s' active.", p.Name, p.Name))

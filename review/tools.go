@@ -81,7 +81,7 @@ type Change struct {
 	Branch   string `json:"branch"`
 	Summary  string `json:"summary"`
 	// Staged: the change waits on its own proposal whatever happens to the
-	// review's main proposal (memory replace and remove, spec §7.6).
+	// review's main proposal (memory replace and remove, docs/reference-behaviour.md §7.6).
 	Staged bool `json:"staged,omitempty"`
 }
 
@@ -179,7 +179,7 @@ func (tb *toolbox) dispatch(call openai.ToolCall) string {
 	return encode(res)
 }
 
-// deniedMessage names what a review may use instead (spec §2.5).
+// deniedMessage names what a review may use instead (docs/reference-behaviour.md §2.5).
 func (tb *toolbox) deniedMessage(name string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Tool '%s' is not available in this review. ", name)

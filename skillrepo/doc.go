@@ -77,7 +77,7 @@
 //
 // go-git's worktree Status/Add and its ref and index writers are not on
 // this path: Status walks the whole tree, and go-git rewrites refs and the
-// index in place without git's lock files (design.md §7).
+// index in place without git's lock files (docs/git-format.md §11).
 //
 // # Reading
 //

@@ -32,7 +32,7 @@ const (
 const MaxBatchOps = 20
 
 // Op is one skill_manage operation, in the reference's JSON shape
-// (spec.md §4.1). Pointer fields distinguish "absent" from "empty".
+// (docs/reference-behaviour.md §4.1). Pointer fields distinguish "absent" from "empty".
 type Op struct {
 	Action       string  `json:"action"`
 	Name         string  `json:"name"`
@@ -188,7 +188,7 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 	return out, nil
 }
 
-// validateBatch applies the reference's batch rules (spec.md §4.7) before
+// validateBatch applies the reference's batch rules (docs/reference-behaviour.md §4.7) before
 // anything is read.
 func validateBatch(ops []Op) error {
 	if len(ops) == 0 {

@@ -1,5 +1,5 @@
 // Package archtest holds no code: its test keeps the package dependency
-// arrows of docs/style.md honest (modelled on go/build's deps_test.go).
+// arrows of docs/architecture.md §1 honest (modelled on go/build's deps_test.go).
 //
 //	cmd/skillrepo -> review, curator, hooks, lint
 //	review, curator, hooks -> skillrepo -> skillrepo/skill
