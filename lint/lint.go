@@ -137,6 +137,9 @@ func Check(fsys fs.FS, opts Options) (*Report, error) {
 		}
 	}
 	sort.Slice(skills, func(a, b int) bool { return skills[a].dir < skills[b].dir })
+	if !c.skillsRef() {
+		c.archives(skills)
+	}
 
 	results := make([]skillResult, len(skills))
 	var wg sync.WaitGroup
@@ -181,6 +184,9 @@ type skillRef struct {
 	dir     string
 	file    string
 	entries []fs.DirEntry
+	// archived is the archive of the skill's library, nil when it has
+	// none (see archived.go).
+	archived *archiveSet
 }
 
 // finding returns the finding for rule id with its effective severity, and

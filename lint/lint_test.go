@@ -176,6 +176,16 @@ func TestRules(t *testing.T) {
 		{"hidden skill folders are found", "", map[string]string{".claude/skills/demo/SKILL.md": skillMD("name: other\ndescription: d\n", "x\n")}, nil, "name-dir-mismatch", true, ".claude/skills/demo/SKILL.md:2:7"},
 		{"dependency trees are skipped", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "x\n"), "node_modules/p/SKILL.md": "x", "vendor/p/SKILL.md": "x", ".venv/p/SKILL.md": "x"}, nil, "frontmatter-missing", false, ""},
 		{"no skills is an error", "", map[string]string{"README.md": "x"}, nil, "skill-md-missing", true, "."},
+		// skill-ref-archived (#13 item 3).
+		{"names an archived skill", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "# Demo\nOn timeouts see the `gateway-retry` skill.\n"), ".archive/gateway-retry/SKILL.md": skillMD("name: gateway-retry\ndescription: d\n", "x\n")}, nil, "skill-ref-archived", true, "demo/SKILL.md:6:22"},
+		{"archived with a collision suffix, in a reference file", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Read references/a.md.\n"), "demo/references/a.md": "Use gateway-retry first.\n", ".archive/gateway-retry-20261130120000/SKILL.md": "x"}, nil, "skill-ref-archived", true, "demo/references/a.md:1:5"},
+		{"related_skills names an archived skill", "", map[string]string{"demo/SKILL.md": skillMD(okFront+"metadata:\n  related: gateway-retry\n", "x\n"), ".archive/gateway-retry/SKILL.md": "x"}, nil, "skill-ref-archived", true, "demo/SKILL.md:5:12"},
+		{"one-word archived name needs context", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Use docker to build.\n"), ".archive/docker/SKILL.md": "x"}, nil, "skill-ref-archived", false, ""},
+		{"one-word archived name as a skill", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "See the docker skill.\n"), ".archive/docker/SKILL.md": "x"}, nil, "skill-ref-archived", true, "demo/SKILL.md:5:9"},
+		{"a path is not a skill reference", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "See https://x.y/gateway-retry and gateway-retry.py.\n"), ".archive/gateway-retry/SKILL.md": "x"}, nil, "skill-ref-archived", false, ""},
+		{"restored name is active", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "See gateway-retry.\n"), "gateway-retry/SKILL.md": skillMD("name: gateway-retry\ndescription: d\n", "x\n"), ".archive/gateway-retry/SKILL.md": "x"}, nil, "skill-ref-archived", false, ""},
+		{"restored name is active when one skill is linted", "", map[string]string{"lib/demo/SKILL.md": skillMD(okFront, "See gateway-retry.\n"), "lib/ops/gateway-retry/SKILL.md": skillMD("name: gateway-retry\ndescription: d\n", "x\n"), "lib/.archive/gateway-retry/SKILL.md": "x"}, []string{"lib/demo"}, "skill-ref-archived", false, ""},
+		{"archive of the skill's own library when one skill is linted", "", map[string]string{"lib/demo/SKILL.md": skillMD(okFront, "See gateway-retry.\n"), "lib/.archive/gateway-retry/SKILL.md": "x"}, []string{"lib/demo"}, "skill-ref-archived", true, "lib/demo/SKILL.md:5:5"},
 		{"duplicate names", "", map[string]string{"a/demo/SKILL.md": skillMD(okFront, "x\n"), "b/demo/SKILL.md": skillMD(okFront, "x\n")}, nil, "duplicate-name", true, "b/demo/SKILL.md:2:7"},
 		{"hidden folders skipped", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "x\n"), ".archive/demo/SKILL.md": skillMD(okFront, "x\n")}, nil, "duplicate-name", false, ""},
 	}

@@ -70,6 +70,7 @@ func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
 		texts = append(texts, skillText{rel: rel, text: text})
 		sc.checkMarkdown(t, used, rel, text, 1)
 	}
+	sc.checkArchivedRefs(sc.archived, texts)
 	var left []string
 	for _, rel := range t.files {
 		if orphanCandidate(rel) && !usedOrUnder(used, rel) {

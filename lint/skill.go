@@ -75,7 +75,7 @@ func (c *checker) checkSkill(s skillRef) skillResult {
 	}
 
 	fm := splitFrontmatter(text)
-	sc := &skillCheck{c: c, fl: fl, file: file, dir: s.dir, res: &res}
+	sc := &skillCheck{c: c, fl: fl, file: file, dir: s.dir, res: &res, archived: s.archived}
 	switch {
 	case !fm.present:
 		fl.add("frontmatter-missing", file, 1, 1, "start the file with ---, name: and description: lines, and a closing ---", "%s must start with YAML frontmatter (a --- line)", s.file)
@@ -134,6 +134,8 @@ type skillCheck struct {
 	res  *skillResult
 	// yamlLine is the file line of the first YAML line.
 	yamlLine int
+	// archived is the archive of the skill's library, or nil.
+	archived *archiveSet
 }
 
 // pos converts a yaml.v3 node position to a file line and column.
