@@ -49,22 +49,11 @@
 //
 // # Guards
 //
-// Every guard is code in the tool dispatch, never a sentence in a prompt,
-// and every refusal is a tool result the model can read (recorded in the
-// [Summary]), never an error of the loop:
-//   - a tool not offered is refused naming what is allowed;
-//   - writes go only to curator-managed skills (ownership from the
-//     library's history; missing or unreadable evidence means user-owned)
-//     that are not pinned or protected;
-//   - an existing file must have been read in this review (skill_view, or
-//     a whole read_file) before it is patched, rewritten or removed;
-//   - delete needs absorbed_into naming another existing skill, and
-//     archives;
-//   - names, paths and sizes are checked by package skill; paths with "..",
-//     absolute paths and .git are refused for reads too;
-//   - content that looks like a secret (private key blocks, AWS, Google,
-//     OpenAI, Anthropic, GitHub, Slack, Stripe key shapes) is refused with a
-//     request to redact.
+// The tools and every guard are package agenttools's, under its
+// Autonomous policy: writes only to curator-managed skills that are not
+// pinned, read before write, delete only with absorbed_into (archiving),
+// the secret scan, the batch rules; every refusal is a tool result the
+// model can read, recorded in the [Summary].
 //
 // # Where writes land
 //
@@ -77,6 +66,6 @@
 // leaves its branch unmerged. Memory replace and remove from an automatic
 // review go to proposals/<review-id>-memory, which always waits.
 //
-// The library is reached through the small interfaces of library.go;
-// [Open] wires them to package skillrepo.
+// The library is reached through the interfaces of package agenttools
+// and a [Merger]; [Open] wires them to package skillrepo.
 package review

@@ -1,6 +1,10 @@
 package review
 
 import (
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/skillrepo/skillrepo/agenttools"
+
 	"embed"
 	"strings"
 )
@@ -42,4 +46,20 @@ func buildPrompt(reviewMemory, reviewSkills bool, tools []string, focus string) 
 		p += strings.ReplaceAll(promptText("focus.md"), "{{FOCUS}}", focus)
 	}
 	return p
+}
+
+// toolDefs returns the definitions of the named tools, in that order, in
+// the chat-completions shape.
+func toolDefs(names []string) ([]openai.Tool, error) {
+	defs, err := agenttools.Definitions(names)
+	if err != nil {
+		return nil, err
+	}
+	tools := make([]openai.Tool, len(defs))
+	for i, d := range defs {
+		tools[i] = openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: d.Name, Description: d.Description, Parameters: d.Parameters,
+		}}
+	}
+	return tools, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agenttools"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -109,7 +110,11 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 	if err != nil {
 		return err
 	}
-	res, err := lib.Apply(cmd.Context(), skillrepo.ApplyOptions{Branch: branch, From: from, Ops: ops, Provenance: prov, DryRun: w.DryRun})
+	// An autonomous origin passes the guards the agent's tools enforce
+	// (curator-managed only, pinned refused, delete needs absorbed_into),
+	// so the CLI is no way around them.
+	res, err := lib.Apply(cmd.Context(), skillrepo.ApplyOptions{Branch: branch, From: from, Ops: ops, Provenance: prov, DryRun: w.DryRun,
+		Check: agenttools.AutonomousCheck(lib, prov)})
 	if err != nil {
 		return explainApplyError(err)
 	}

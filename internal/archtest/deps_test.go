@@ -90,6 +90,25 @@ func TestDependencyArrows(t *testing.T) {
 		if rel == "curator" && has(p.Deps, module+"/review") {
 			t.Errorf("curator depends on review")
 		}
+		// The agent's tools are shared by the review, the curator and the
+		// MCP server, so they depend on none of them.
+		if rel == "agenttools" {
+			for _, banned := range []string{"review", "curator", "mcpserver", "hooks"} {
+				if has(p.Deps, module+"/"+banned) {
+					t.Errorf("agenttools depends on %s", banned)
+				}
+			}
+		}
+		if rel == "mcpserver" {
+			for _, banned := range []string{"review", "curator"} {
+				if has(p.Deps, module+"/"+banned) {
+					t.Errorf("mcpserver depends on %s", banned)
+				}
+			}
+		}
+		if rel != "mcpserver" && !strings.HasPrefix(rel, "mcpserver/") && has(p.Imports, "github.com/modelcontextprotocol/go-sdk") {
+			t.Errorf("%s imports the MCP SDK: only package mcpserver may", rel)
+		}
 		if !strings.HasPrefix(rel, "cmd/") && has(p.Deps, module+"/cmd") {
 			t.Errorf("%s imports a command", rel)
 		}

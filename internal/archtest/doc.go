@@ -1,11 +1,14 @@
 // Package archtest holds no code: its test keeps the package dependency
 // arrows of docs/architecture.md §1 honest (modelled on go/build's deps_test.go).
 //
-//	cmd/skillrepo -> review, curator, hooks, lint
+//	cmd/skillrepo -> review, curator, mcpserver, hooks, lint
+//	review, curator, mcpserver -> agenttools -> skillrepo, lint
 //	review, curator, hooks -> skillrepo -> skillrepo/skill
 //	hooks -> lint -> skillrepo/skill
 //
 // Only package skillrepo imports go-git; only cmd/skillrepo imports
-// cobra; lint never reaches go-git or the library; review and curator
-// never import each other.
+// cobra; only mcpserver imports the MCP SDK; lint never reaches go-git or
+// the library; review and curator never import each other; agenttools
+// imports none of review, curator, mcpserver or hooks, and mcpserver
+// neither review nor curator.
 package archtest
