@@ -176,6 +176,8 @@ func TestRules(t *testing.T) {
 		{"hidden skill folders are found", "", map[string]string{".claude/skills/demo/SKILL.md": skillMD("name: other\ndescription: d\n", "x\n")}, nil, "name-dir-mismatch", true, ".claude/skills/demo/SKILL.md:2:7"},
 		{"dependency trees are skipped", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "x\n"), "node_modules/p/SKILL.md": "x", "vendor/p/SKILL.md": "x", ".venv/p/SKILL.md": "x"}, nil, "frontmatter-missing", false, ""},
 		{"no skills is an error", "", map[string]string{"README.md": "x"}, nil, "skill-md-missing", true, "."},
+		{"a template's links point into its output", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Render templates/page.md.\n"), "demo/templates/page.md": "- [Diagrams](diagrams/)\n- [API](references/api.md)\n"}, nil, "link-dangling", false, ""},
+		{"a template's links still reach", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Render templates/page.md.\n"), "demo/templates/page.md": "- [part](part.md)\n", "demo/templates/part.md": "p\n"}, nil, "file-orphan", false, ""},
 		// skill-ref-archived (#13 item 3).
 		{"names an archived skill", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "# Demo\nOn timeouts see the `gateway-retry` skill.\n"), ".archive/gateway-retry/SKILL.md": skillMD("name: gateway-retry\ndescription: d\n", "x\n")}, nil, "skill-ref-archived", true, "demo/SKILL.md:6:22"},
 		{"archived with a collision suffix, in a reference file", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Read references/a.md.\n"), "demo/references/a.md": "Use gateway-retry first.\n", ".archive/gateway-retry-20261130120000/SKILL.md": "x"}, nil, "skill-ref-archived", true, "demo/references/a.md:1:5"},

@@ -368,10 +368,11 @@ func (s *mdScan) appendMentions(sp span) {
 		if k := bytes.IndexByte(t, ':'); k >= 0 {
 			t = t[:k]
 		}
+		trim := ".:!"
 		if open == '_' {
-			t = bytes.TrimRight(t, "_")
+			trim += "_" // _italics_.
 		}
-		t = bytes.TrimRight(t, ".:!")
+		t = bytes.TrimRight(t, trim)
 		if bytes.Contains(t, []byte("..")) || bytes.Contains(t, []byte("…")) {
 			continue // "references/..." is an ellipsis, not a file
 		}

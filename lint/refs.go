@@ -152,8 +152,26 @@ func readLimited(fsys fs.FS, name string, limit int64) ([]byte, error) {
 func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel, text string, first int) {
 	fileDir := path.Dir(rel)
 	full := path.Join(sc.dir, rel)
+	// A template's links point into what is made from it (the generated
+	// wiki's diagrams/), not into the skill: they count as uses, but are
+	// never reported.
+	template := strings.HasPrefix(rel, "templates/") || strings.HasPrefix(rel, "assets/")
 	reported := map[string]bool{}
 	for _, r := range scanMarkdown(sc.c.md, text, first) {
+		if template {
+			r.InFence = true
+			if r.Kind != refMention {
+				r.Target = strings.TrimPrefix(r.Target, "./")
+				if target, ok := linkPath(r.Target); ok {
+					for _, p := range []string{path.Join(fileDir, target), path.Clean(target)} {
+						if t.has(p) && p != rel {
+							used[p] = true
+						}
+					}
+				}
+				continue
+			}
+		}
 		if r.Kind == refMention {
 			sc.checkMention(t, used, reported, rel, r)
 			continue
