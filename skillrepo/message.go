@@ -20,6 +20,8 @@ const (
 	TrailerReason        = "Reason"
 	TrailerFrom          = "Skill-From"
 	TrailerImported      = "Skill-Imported-Agent"
+	// TrailerAgent names the MCP client that wrote ("name/version").
+	TrailerAgent = "Agent"
 )
 
 // Origins of a write.

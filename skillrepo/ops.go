@@ -54,6 +54,9 @@ type Provenance struct {
 	Model            string
 	TranscriptSHA256 string
 	CuratorRun       string
+	// Agent is the client that wrote through the MCP server
+	// ("name/version" from its initialize handshake).
+	Agent string
 }
 
 func (p Provenance) addTrailers(m *Message) {
@@ -67,6 +70,7 @@ func (p Provenance) addTrailers(m *Message) {
 	m.Add(TrailerModel, p.Model)
 	m.Add(TrailerTranscriptSHA, p.TranscriptSHA256)
 	m.Add(TrailerCuratorRun, p.CuratorRun)
+	m.Add(TrailerAgent, p.Agent)
 }
 
 // Autonomous reports whether the origin is an agent acting on its own

@@ -144,6 +144,7 @@ archive, restore and rollback are git operations.`,
 		newProposalCmd(f), newPushCmd(f), newPullCmd(f),
 		newIndexCmd(f),
 		newCuratorCmd(f),
+		newMCPCmd(f),
 	)
 	return cmd
 }
