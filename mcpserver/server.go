@@ -338,4 +338,3 @@ func cliText(err error) string {
 
 // errorResult is a failed call's result in the CLI's words.
 func errorResult(err error) *mcp.CallToolResult { return textResult(cliText(err), true) }
-
