@@ -222,46 +222,44 @@ func (s *Server) agentTool(name string) mcp.ToolHandler {
 // runAgentTool runs one call of an agenttools tool under the server's
 // mutex and reports whether it moved main.
 func (s *Server) runAgentTool(ctx context.Context, req *mcp.CallToolRequest, name string) (*mcp.CallToolResult, bool) {
-	{
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		prov := s.provenance(req)
-		branch, exists := s.target()
-		policy := agenttools.Foreground
-		if prov.Autonomous() {
-			policy = agenttools.Autonomous
-		}
-		tb := agenttools.New(s.tools, agenttools.Options{
-			Policy:       policy,
-			Label:        agenttools.LabelFor(prov.Origin),
-			Tools:        []string{agenttools.SkillsList, agenttools.SkillView, agenttools.SkillManage, agenttools.Memory},
-			Provenance:   prov,
-			Base:         s.lib.MainBranch(),
-			Branch:       branch,
-			BranchExists: exists,
-			Reads:        s.reads,
-		})
-		var args string
-		if req.Params != nil {
-			args = string(req.Params.Arguments)
-		}
-		r := tb.Call(ctx, name, args)
-		text, changed := r.Text, false
-		switch {
-		case r.OK && name == agenttools.SkillView:
-			text = s.countView(text)
-		case r.OK && len(r.Changes) > 0:
-			if branch != s.lib.MainBranch() {
-				s.proposed = true
-				text = s.annotateProposal(text, r.Changes)
-			}
-			var err error
-			if changed, err = s.refresh(); err != nil {
-				s.log.Warn("refresh resources", "error", err)
-			}
-		}
-		return textResult(text, !r.OK), changed
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prov := s.provenance(req)
+	branch, exists := s.target()
+	policy := agenttools.Foreground
+	if prov.Autonomous() {
+		policy = agenttools.Autonomous
 	}
+	tb := agenttools.New(s.tools, agenttools.Options{
+		Policy:       policy,
+		Label:        agenttools.LabelFor(prov.Origin),
+		Tools:        []string{agenttools.SkillsList, agenttools.SkillView, agenttools.SkillManage, agenttools.Memory},
+		Provenance:   prov,
+		Base:         s.lib.MainBranch(),
+		Branch:       branch,
+		BranchExists: exists,
+		Reads:        s.reads,
+	})
+	var args string
+	if req.Params != nil {
+		args = string(req.Params.Arguments)
+	}
+	r := tb.Call(ctx, name, args)
+	text, changed := r.Text, false
+	switch {
+	case r.OK && name == agenttools.SkillView:
+		text = s.countView(text)
+	case r.OK && len(r.Changes) > 0:
+		if branch != s.lib.MainBranch() {
+			s.proposed = true
+			text = s.annotateProposal(text, r.Changes)
+		}
+		var err error
+		if changed, err = s.refresh(); err != nil {
+			s.log.Warn("refresh resources", "error", err)
+		}
+	}
+	return textResult(text, !r.OK), changed
 }
 
 // countView counts a successful skill_view as a view and a use in
