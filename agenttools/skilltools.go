@@ -425,6 +425,15 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View, skills []SkillRef) ([]planne
 }
 
 // normalise checks an operation's shape and fields (docs/reference-behaviour.md §4.1, §4.2).
+// rules are the write rules of the library's runtime; a library that
+// does not say (a test double) gets Hermes' rules, the strictest.
+func (tb *Toolbox) rules() skill.Rules {
+	if r, ok := tb.lib.(interface{ Rules() skill.Rules }); ok {
+		return r.Rules()
+	}
+	return skill.RulesFor(skill.Hermes)
+}
+
 func (tb *Toolbox) normalise(op Op) (plannedOp, toolResult) {
 	p := plannedOp{Op: op}
 	if p.Name == "" {
@@ -463,7 +472,7 @@ func (tb *Toolbox) normalise(op Op) (plannedOp, toolResult) {
 			return p, argsRefusal("patch needs new_string (an empty string deletes old_string)")
 		}
 		if p.FilePath != "" {
-			fp, err := skill.ValidateSupportPath(p.FilePath)
+			fp, err := tb.rules().ValidateSupportPath(p.FilePath)
 			if err != nil {
 				return p, argsRefusal(err.Error())
 			}
@@ -473,7 +482,7 @@ func (tb *Toolbox) normalise(op Op) (plannedOp, toolResult) {
 			p.FilePath = fp
 		}
 	case "write_file", "remove_file":
-		fp, err := skill.ValidateSupportPath(p.FilePath)
+		fp, err := tb.rules().ValidateSupportPath(p.FilePath)
 		if err != nil {
 			return p, argsRefusal(err.Error())
 		}

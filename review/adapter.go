@@ -39,8 +39,10 @@ func (a *adapter) Merge(ctx context.Context, branch string, base string, prov Pr
 	// automatic approval (review.write_approval is off).
 	id := strings.TrimPrefix(branch, "proposals/")
 	res, err := a.l.ApproveProposal(ctx, id, skillrepo.ApproveOptions{
-		By:     "auto (review " + prov.ReviewID + ", review.write_approval: false)",
-		Verify: func(fsys fs.FS, dirs []string) error { return lint.Gate(fsys, dirs, a.l.Config.Raw) },
+		By: "auto (review " + prov.ReviewID + ", review.write_approval: false)",
+		Verify: func(fsys fs.FS, dirs []string) error {
+			return lint.GateFor(fsys, dirs, a.l.Config.Raw, a.l.Config.Runtime)
+		},
 	})
 	if err != nil {
 		return "", err

@@ -295,7 +295,7 @@ func createSkill(tx *Tx, op Op, r *OpResult) error {
 	if op.Content == nil {
 		return fmt.Errorf("content is required for create: %w", skill.ErrInvalid)
 	}
-	if _, err := skill.Validate([]byte(*op.Content), skill.ValidateOptions{NewSkill: true}); err != nil {
+	if _, err := skill.Validate([]byte(*op.Content), tx.l.Rules().ValidateOptions(true)); err != nil {
 		return err
 	}
 	if si, err := tx.FindSkill(op.Name); err == nil {
@@ -357,7 +357,7 @@ func patchSkill(tx *Tx, op Op, r *OpResult) error {
 	}
 	rel := skill.FileName
 	if op.FilePath != "" {
-		if rel, err = skill.ValidateSupportPath(op.FilePath); err != nil {
+		if rel, err = tx.l.Rules().ValidateSupportPath(op.FilePath); err != nil {
 			return err
 		}
 	}
@@ -498,7 +498,7 @@ func ArchiveSkill(tx *Tx, si SkillInfo) (string, error) {
 }
 
 func writeFile(tx *Tx, op Op, r *OpResult) error {
-	rel, err := skill.ValidateSupportPath(op.FilePath)
+	rel, err := tx.l.Rules().ValidateSupportPath(op.FilePath)
 	if err != nil {
 		return err
 	}
@@ -540,7 +540,7 @@ func writeFile(tx *Tx, op Op, r *OpResult) error {
 }
 
 func removeFile(tx *Tx, op Op, r *OpResult) error {
-	rel, err := skill.ValidateSupportPath(op.FilePath)
+	rel, err := tx.l.Rules().ValidateSupportPath(op.FilePath)
 	if err != nil {
 		return err
 	}

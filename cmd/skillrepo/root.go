@@ -145,6 +145,8 @@ archive, restore and rollback are git operations.`,
 		newIndexCmd(f),
 		newCuratorCmd(f),
 		newMCPCmd(f),
+		newGoalCmd(f),
+		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f),
 	)
 	return cmd
 }

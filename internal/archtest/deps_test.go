@@ -82,6 +82,15 @@ func TestDependencyArrows(t *testing.T) {
 				}
 			}
 		}
+		if rel == "goals" {
+			// The goal loop is pure policy: hooks hand it a turn and
+			// write its outcome; it never reaches the library or git.
+			for _, banned := range []string{module + "/skillrepo", "github.com/go-git/go-git/v5", module + "/review", module + "/hooks"} {
+				if has(p.Deps, banned) {
+					t.Errorf("goals depends on %s", banned)
+				}
+			}
+		}
 		if rel == "review" && has(p.Deps, module+"/curator") {
 			t.Errorf("review depends on curator")
 		}
@@ -106,6 +115,18 @@ func TestDependencyArrows(t *testing.T) {
 		}
 		if rel != "mcpserver" && !strings.HasPrefix(rel, "mcpserver/") && has(p.Imports, "github.com/modelcontextprotocol/go-sdk") {
 			t.Errorf("%s imports the MCP SDK: only package mcpserver may", rel)
+		}
+		if rel == "queue" {
+			// The queue is files and a lock: hooks (which must be fast)
+			// and the worker share it without pulling in the engine.
+			for _, banned := range []string{module + "/skillrepo", module + "/review", module + "/curator", module + "/worker", module + "/hooks"} {
+				if has(p.Deps, banned) {
+					t.Errorf("queue depends on %s", banned)
+				}
+			}
+		}
+		if (rel == "review" || rel == "curator" || rel == "queue") && has(p.Deps, module+"/worker") {
+			t.Errorf("%s depends on worker: the worker runs them, not the other way", rel)
 		}
 		if !strings.HasPrefix(rel, "cmd/") && has(p.Deps, module+"/cmd") {
 			t.Errorf("%s imports a command", rel)

@@ -1,8 +1,9 @@
 // Package archtest holds no code: its test keeps the package dependency
 // arrows of docs/architecture.md §1 honest (modelled on go/build's deps_test.go).
 //
-//	cmd/skillrepo -> review, curator, mcpserver, hooks, lint
+//	cmd/skillrepo -> review, curator, mcpserver, hooks, worker, queue, lint
 //	review, curator, mcpserver -> agenttools -> skillrepo, lint
+//	hooks -> worker -> review, curator, queue
 //	review, curator, hooks -> skillrepo -> skillrepo/skill
 //	hooks -> lint -> skillrepo/skill
 //
