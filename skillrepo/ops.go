@@ -68,6 +68,9 @@ type Provenance struct {
 	// GoalID names the standing goal the writing session pursued
 	// (package goals), so skill log shows what was learned for which goal.
 	GoalID string
+	// Agent is the client that wrote through the MCP server
+	// ("name/version" from its initialize handshake).
+	Agent string
 }
 
 func (p Provenance) addTrailers(m *Message) {
@@ -82,6 +85,7 @@ func (p Provenance) addTrailers(m *Message) {
 	m.Add(TrailerTranscriptSHA, p.TranscriptSHA256)
 	m.Add(TrailerCuratorRun, p.CuratorRun)
 	m.Add(TrailerGoalID, p.GoalID)
+	m.Add(TrailerAgent, p.Agent)
 }
 
 // Autonomous reports whether the origin is an agent acting on its own
