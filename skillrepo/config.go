@@ -55,6 +55,10 @@ type CuratorConfig struct {
 	StaleAfterDays   int      `yaml:"stale_after_days,omitempty"`
 	ArchiveAfterDays int      `yaml:"archive_after_days,omitempty"`
 	ScheduledSkills  []string `yaml:"scheduled_skills,omitempty"`
+	// ArchiveTTLDays is how long an archived skill stays in the tree
+	// before `curator purge` removes it (history keeps it); 0, the
+	// default, turns purging off as in the reference.
+	ArchiveTTLDays int `yaml:"archive_ttl_days,omitempty"`
 	// Consolidate adds the model pass (phase 2) to every run, scheduled
 	// ones included; `curator run --consolidate` adds it to one run.
 	Consolidate bool `yaml:"consolidate,omitempty"`
@@ -65,10 +69,6 @@ type CuratorConfig struct {
 	// WriteApproval leaves a consolidating run waiting as proposal
 	// curator-<run-id> instead of merging it.
 	WriteApproval bool `yaml:"write_approval,omitempty"`
-	// ArchiveTTLDays is how long an archived skill stays in the tree
-	// before `curator purge` removes it (history keeps it); 0, the
-	// default, turns purging off as in the reference.
-	ArchiveTTLDays int `yaml:"archive_ttl_days,omitempty"`
 }
 
 // MemoryConfig is the memory: section.

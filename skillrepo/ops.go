@@ -47,14 +47,14 @@ type Op struct {
 	FilePath     string  `json:"file_path,omitempty"`
 	FileContent  *string `json:"file_content,omitempty"`
 	AbsorbedInto *string `json:"absorbed_into,omitempty"`
-	// ToSkill and ToPath are where move_file puts FilePath: a support
-	// path in another skill (ToPath "" keeps FilePath).
-	ToSkill string `json:"to_skill,omitempty"`
-	ToPath  string `json:"to_file_path,omitempty"`
 	// ForceNew (create only) creates the skill although it overlaps an
 	// existing one; Reason says why, and goes into a Force-New trailer.
 	ForceNew bool   `json:"force_new,omitempty"`
 	Reason   string `json:"reason,omitempty"`
+	// ToSkill and ToPath are where move_file puts FilePath: a support
+	// path in another skill (ToPath "" keeps FilePath).
+	ToSkill string `json:"to_skill,omitempty"`
+	ToPath  string `json:"to_file_path,omitempty"`
 }
 
 // Provenance is who wrote a change; it becomes the commit's trailers.
@@ -68,6 +68,9 @@ type Provenance struct {
 	// GoalID names the standing goal the writing session pursued
 	// (package goals), so skill log shows what was learned for which goal.
 	GoalID string
+	// Agent is the client that wrote through the MCP server
+	// ("name/version" from its initialize handshake).
+	Agent string
 }
 
 func (p Provenance) addTrailers(m *Message) {
@@ -82,6 +85,7 @@ func (p Provenance) addTrailers(m *Message) {
 	m.Add(TrailerTranscriptSHA, p.TranscriptSHA256)
 	m.Add(TrailerCuratorRun, p.CuratorRun)
 	m.Add(TrailerGoalID, p.GoalID)
+	m.Add(TrailerAgent, p.Agent)
 }
 
 // Autonomous reports whether the origin is an agent acting on its own

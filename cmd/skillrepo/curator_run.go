@@ -96,13 +96,14 @@ func consolidateOptions(f *factory, c *curator.Curator, opts *curatorRunOptions)
 	if model == "" {
 		return nil, usageErrorf("no model for --consolidate: pass --model, set curator.model or review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
 	}
-	ep, err := parseEndpoint(firstNonEmpty(opts.BaseURL, cfg.Curator.BaseURL, cfg.Review.BaseURL, f.Getenv("OPENAI_BASE_URL")))
+	baseURL := firstNonEmpty(opts.BaseURL, cfg.Curator.BaseURL, cfg.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	client, err := newModelClient(f, baseURL)
 	if err != nil {
 		return nil, err
 	}
 	return &curator.ConsolidateOptions{
 		Model:          model,
-		Client:         newModelClient(f, ep),
+		Client:         client,
 		MaxCalls:       opts.MaxCalls,
 		RetryBackoff:   opts.RetryBackoff,
 		RequestTimeout: opts.Timeout,

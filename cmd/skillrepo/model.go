@@ -9,9 +9,24 @@ import (
 )
 
 // newModelClient is the client of an OpenAI-compatible endpoint, shared by
-// the review and the curator: ep (nil = the provider's default) and the
-// key from $OPENAI_API_KEY.
-func newModelClient(f *factory, ep *endpoint.Endpoint) *openai.Client {
+// the review, the curator and the goal judge: baseURL ("" = the
+// provider's default) and the key from $OPENAI_API_KEY. A base URL with a
+// query or credentials is parsed by package endpoint, so paths are joined
+// before the query and every error message redacts them.
+func newModelClient(f *factory, baseURL string) (*openai.Client, error) {
+	var ep *endpoint.Endpoint
+	if baseURL != "" {
+		var err error
+		if ep, err = endpoint.Parse(baseURL); err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+	}
+	return modelClient(f, ep), nil
+}
+
+// modelClient is newModelClient for an endpoint already parsed (nil: the
+// provider's default).
+func modelClient(f *factory, ep *endpoint.Endpoint) *openai.Client {
 	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
 	cfg.HTTPClient = &http.Client{}
 	if ep != nil {
@@ -22,17 +37,4 @@ func newModelClient(f *factory, ep *endpoint.Endpoint) *openai.Client {
 		cfg.HTTPClient = ep.Doer(&http.Client{})
 	}
 	return openai.NewClientWithConfig(cfg)
-}
-
-// parseEndpoint parses a configured endpoint ("" = none); a bad one is a
-// usage error.
-func parseEndpoint(baseURL string) (*endpoint.Endpoint, error) {
-	if baseURL == "" {
-		return nil, nil
-	}
-	ep, err := endpoint.Parse(baseURL)
-	if err != nil {
-		return nil, usageErrorf("%v", err)
-	}
-	return ep, nil
 }

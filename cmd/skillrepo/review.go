@@ -204,7 +204,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		SessionID:      session,
 		ReviewID:       opts.ReviewID,
 		Model:          model,
-		Client:         newModelClient(f, ep),
+		Client:         modelClient(f, ep),
 		MaxCalls:       opts.MaxCalls,
 		MaxInputTokens: readReviewSettings(lib.Config.Raw).MaxInputTokens,
 		ContextWindow:  lib.Config.Review.ContextWindow,
