@@ -540,3 +540,45 @@ func TestConsolidationRollback(t *testing.T) {
 }
 
 func strp(s string) *string { return &s }
+
+// With write approval the run waits as proposal curator-<run-id>: main
+// does not move; approving it lands the run, and rollback finds it there.
+func TestConsolidationWaitsForApproval(t *testing.T) {
+	f := newConsFixture(t)
+	c := f.curator()
+	o, _ := startModel(t, consolidationScript()...)
+	o.WriteApproval = true
+	pre := strings.TrimSpace(f.git("rev-parse", "main"))
+	out, err := c.Run(context.Background(), RunOptions{Consolidate: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := out.Run.Consolidation
+	id := ProposalPrefix + out.Run.ID
+	if rec.Proposal != id || out.Run.MergeCommit != "" {
+		t.Fatalf("proposal %q merge %q", rec.Proposal, out.Run.MergeCommit)
+	}
+	if got := strings.TrimSpace(f.git("rev-parse", "main")); got != pre {
+		t.Error("main moved although the run waits for approval")
+	}
+	if f.git("branch", "--list", "curator/*") != "" {
+		t.Error("the run branch is still there")
+	}
+	f.assertClean()
+	if !strings.Contains(out.Run.Summary, "waits as proposal "+id) || !strings.Contains(strings.Join(out.Run.Recovery, "\n"), "skillrepo proposal approve "+id) {
+		t.Errorf("summary %q, recovery %v", out.Run.Summary, out.Run.Recovery)
+	}
+	if _, err := f.lib.ApproveProposal(context.Background(), id, skillrepo.ApproveOptions{By: "tester"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(f.lib.Root, "gateway", "references", "retry.md")); err != nil {
+		t.Fatalf("approval did not land the run: %v", err)
+	}
+	if _, err := c.Rollback(context.Background(), out.Run.ID, RollbackOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.assertClean()
+	if a, b := f.git("rev-parse", pre+":gateway-retry"), f.git("rev-parse", "main:gateway-retry"); a != b {
+		t.Error("gateway-retry not restored")
+	}
+}
