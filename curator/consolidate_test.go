@@ -582,3 +582,52 @@ func TestConsolidationWaitsForApproval(t *testing.T) {
 		t.Error("gateway-retry not restored")
 	}
 }
+
+// hookClient runs hook before its nth call: a person writing to the
+// library while the model works.
+type hookClient struct {
+	ChatClient
+	n, calls int
+	hook     func()
+}
+
+func (h *hookClient) CreateChatCompletion(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
+	h.calls++
+	if h.calls == h.n {
+		h.hook()
+	}
+	return h.ChatClient.CreateChatCompletion(ctx, req)
+}
+
+// A main branch that changed a folder the run changed does not lose the
+// model's work: the run waits as a proposal naming the conflict, and
+// main keeps the person's edit.
+func TestConsolidationConflictWaits(t *testing.T) {
+	f := newConsFixture(t)
+	c := f.curator()
+	o, _ := startModel(t, consolidationScript()...)
+	edit := "Read the diff first, twice."
+	o.Client = &hookClient{ChatClient: o.Client, n: 8, hook: func() {
+		if _, err := f.lib.Apply(context.Background(), skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: "patch", Name: "pr-workflow", OldString: strp("Read the diff first."), NewString: &edit}}}); err != nil {
+			t.Error(err)
+		}
+	}}
+	out, err := c.Run(context.Background(), RunOptions{Consolidate: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := out.Run.Consolidation
+	if rec.Proposal == "" || out.Run.MergeCommit != "" || !strings.Contains(rec.Reason, "pr-workflow") {
+		t.Fatalf("proposal %q merge %q reason %q", rec.Proposal, out.Run.MergeCommit, rec.Reason)
+	}
+	if !strings.Contains(f.git("show", "main:pr-workflow/SKILL.md"), edit) {
+		t.Error("the person's edit is gone")
+	}
+	if _, err := os.Stat(filepath.Join(f.lib.Root, "gateway")); !os.IsNotExist(err) {
+		t.Error("the run landed despite the conflict")
+	}
+	if !strings.Contains(f.git("show", "proposals/"+rec.Proposal+":gateway/SKILL.md"), "[retry](references/retry.md)") {
+		t.Error("the model's work is not on the proposal")
+	}
+	f.assertClean()
+}
