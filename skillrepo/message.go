@@ -21,6 +21,9 @@ const (
 	TrailerFrom          = "Skill-From"
 	TrailerImported      = "Skill-Imported-Agent"
 	TrailerGoalID        = "Goal-Id"
+	// TrailerLintError records a lint error a sync recorded anyway (the
+	// edit was made outside skillrepo; the gate can only report it).
+	TrailerLintError = "Lint-Error"
 	// TrailerForceNew carries the reason an agent gave for creating a
 	// skill that overlaps an existing one (force_new).
 	TrailerForceNew = "Force-New"

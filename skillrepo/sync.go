@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -24,6 +25,11 @@ type SyncOptions struct {
 	// Message is an optional subject.
 	Message string
 	DryRun  bool
+	// Lint, when set, checks the skill folders the sync records, in the
+	// work tree (which is what is recorded), and returns their lint
+	// errors. A sync never refuses for them — the edits are made already —
+	// but each is recorded as a Lint-Error trailer and in the result.
+	Lint func(fsys fs.FS, dirs []string) []string
 }
 
 // FileChange is one path a sync records.
@@ -42,6 +48,8 @@ type SyncResult struct {
 	// name) to its new name; the sync commit moved the pin along.
 	PinsCarried map[string]string
 	DryRun      bool
+	// LintErrors are what SyncOptions.Lint found in the recorded skills.
+	LintErrors []string
 }
 
 // worktreeDelta compares the work tree with a tree: files added or
@@ -250,6 +258,20 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		m.Add(TrailerAction, ActionSync)
 		for _, s := range out.Skills {
 			m.Add(TrailerName, s)
+		}
+		if opts.Lint != nil {
+			var present []string
+			for _, s := range out.Skills {
+				if tx.Exists(s + "/" + skill.FileName) {
+					present = append(present, s)
+				}
+			}
+			if len(present) > 0 {
+				out.LintErrors = opts.Lint(os.DirFS(l.Root), present)
+			}
+			for _, e := range out.LintErrors {
+				m.Add(TrailerLintError, e)
+			}
 		}
 		Provenance{Origin: origin}.addTrailers(&m)
 		h, err := tx.Commit(m)

@@ -1,13 +1,35 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"sort"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
+
+// lintErrorLines are the lint errors of dirs under the library's profile,
+// one line each ("path:line: rule message").
+func lintErrorLines(lib *skillrepo.Library, fsys fs.FS, dirs []string) []string {
+	err := lint.GateFor(fsys, dirs, lib.Config.Raw, lib.Config.Runtime)
+	var ef *lint.ErrorsFound
+	if !errors.As(err, &ef) {
+		return nil
+	}
+	var out []string
+	for _, fd := range ef.Findings {
+		loc := fd.Path
+		if fd.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", fd.Path, fd.Line)
+		}
+		out = append(out, fmt.Sprintf("%s: %s %s", loc, fd.Rule, fd.Message))
+	}
+	return out
+}
 
 type syncOptions struct {
 	f       *factory
@@ -50,6 +72,8 @@ type syncJSON struct {
 	Changes []skillrepo.FileChange `json:"changes"`
 	// PinsCarried: pinned skills renamed outside skillrepo, old -> new.
 	PinsCarried map[string]string `json:"pins_carried,omitempty"`
+	// LintErrors were recorded anyway (Lint-Error trailers).
+	LintErrors []string `json:"lint_errors"`
 }
 
 func runSync(cmd *cobra.Command, opts *syncOptions) error {
@@ -58,7 +82,8 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{Origin: opts.Origin, Message: opts.Message, DryRun: opts.DryRun})
+	res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{Origin: opts.Origin, Message: opts.Message, DryRun: opts.DryRun,
+		Lint: func(fsys fs.FS, dirs []string) []string { return lintErrorLines(lib, fsys, dirs) }})
 	if err != nil {
 		return err
 	}
@@ -67,7 +92,7 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 		if changes == nil {
 			changes = []skillrepo.FileChange{}
 		}
-		return printJSON(f.IO.Out, syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes, PinsCarried: res.PinsCarried})
+		return printJSON(f.IO.Out, syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes, PinsCarried: res.PinsCarried, LintErrors: nonNil(res.LintErrors)})
 	}
 	w := f.IO.ErrOut
 	if len(res.Changes) == 0 {
@@ -76,6 +101,12 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 	}
 	for _, c := range res.Changes {
 		fmt.Fprintf(w, "  %-8s %s\n", c.Status, c.Path)
+	}
+	if n := len(res.LintErrors); n > 0 {
+		fmt.Fprintf(w, "%s recorded with %d lint %s (Lint-Error trailers): edits made outside skillrepo are recorded as they are\n", f.IO.Yellow("warning:"), n, plural(n, "error", "errors"))
+		for _, e := range res.LintErrors {
+			fmt.Fprintf(w, "  %s\n", e)
+		}
 	}
 	carried := make([]string, 0, len(res.PinsCarried))
 	for old, new := range res.PinsCarried {
