@@ -183,12 +183,43 @@ type candidate struct {
 
 func (c candidate) untouchable() bool { return c.Pinned || c.Scheduled }
 
+// Prompt caps: a library of 10,000 skills must not become a prompt of
+// two megabytes. The clusters come first, then the candidates in them,
+// then the rest; the model pages through skills_list for more.
+const (
+	maxPromptClusters   = 100
+	maxPromptCandidates = 400
+)
+
 // renderCandidates is the candidate list of the prompt, one line a skill
-// (the reference's _render_candidate_list, plus the description).
-func renderCandidates(cs []candidate) string {
+// (the reference's _render_candidate_list, plus the description): the
+// members of the clusters first, then the others, at most
+// maxPromptCandidates.
+func renderCandidates(cs []candidate, clusters []Cluster) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Candidate skills (%d):\n", len(cs))
-	for _, c := range cs {
+	inCluster := map[string]int{}
+	for i, cl := range clusters {
+		for _, m := range cl.Members {
+			if _, ok := inCluster[m]; !ok {
+				inCluster[m] = i
+			}
+		}
+	}
+	ordered := append([]candidate(nil), cs...)
+	sort.SliceStable(ordered, func(i, j int) bool {
+		ci, iok := inCluster[ordered[i].Name]
+		cj, jok := inCluster[ordered[j].Name]
+		if iok != jok {
+			return iok
+		}
+		return iok && ci < cj
+	})
+	if len(ordered) > maxPromptCandidates {
+		defer fmt.Fprintf(&b, "… and %d more candidates: skills_list (by category, or with offset and limit) shows them.\n", len(ordered)-maxPromptCandidates)
+		ordered = ordered[:maxPromptCandidates]
+	}
+	for _, c := range ordered {
 		yes := func(v bool) string {
 			if v {
 				return "yes"
@@ -222,6 +253,10 @@ func renderClusters(cl []Cluster) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Clusters found in code (%d), a starting map:\n", len(cl))
 	for i, c := range cl {
+		if i == maxPromptClusters {
+			fmt.Fprintf(&b, "… and %d more clusters, smaller ones.\n", len(cl)-i)
+			break
+		}
 		fmt.Fprintf(&b, "%d. %s", i+1, strings.Join(c.Members, ", "))
 		if c.Umbrella != "" {
 			fmt.Fprintf(&b, "  (suggested umbrella: %s)", c.Umbrella)
@@ -253,7 +288,7 @@ func buildPrompt(cs []candidate, clusters []Cluster, dryRun bool) (string, error
 	b.WriteString("\n")
 	b.WriteString(renderClusters(clusters))
 	b.WriteString("\n")
-	b.WriteString(renderCandidates(cs))
+	b.WriteString(renderCandidates(cs, clusters))
 	return b.String(), nil
 }
 
