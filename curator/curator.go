@@ -112,6 +112,7 @@ type source interface {
 	Config() skillrepo.CuratorConfig
 	LoadUsage() (map[string]*skillrepo.UsageRecord, error)
 	LoadState() (RunState, error)
+	RolledBack() (map[string]RolledBackSkill, error)
 	RunTaken(id string) bool
 	ReportDir(id string) string
 }
@@ -125,6 +126,9 @@ func (s libSource) LoadUsage() (map[string]*skillrepo.UsageRecord, error) {
 	return s.l.Usage().Load()
 }
 func (s libSource) LoadState() (RunState, error) { return NewStore(s.l.StateDir()).Load() }
+func (s libSource) RolledBack() (map[string]RolledBackSkill, error) {
+	return readRolledBack(s.l.StateDir())
+}
 func (s libSource) ReportDir(id string) string {
 	return filepath.Join(s.l.StateDir(), ReportsDir, id)
 }
@@ -215,15 +219,23 @@ func (c *Curator) plan(src source, inv *inventory, now time.Time) (*Plan, error)
 		scheduled[n] = true
 	}
 	in := Input{Now: now, Thresholds: ThresholdsOf(cfg), Usage: make(map[string]Usage, len(inv.usage))}
-	for _, si := range inv.skills {
-		o := inv.owners[si.Dir]
-		in.Skills = append(in.Skills, Skill{
-			Name: si.Name, Dir: si.Dir, Archived: si.Archived,
-			Managed: o.Managed, Pinned: o.Pinned, Scheduled: scheduled[si.Name],
-		})
-	}
 	for name, r := range inv.usage {
 		in.Usage[name] = UsageOf(r)
+	}
+	rolledBack, err := src.RolledBack()
+	if err != nil {
+		return nil, err
+	}
+	for _, si := range inv.skills {
+		o := inv.owners[si.Dir]
+		rb := false
+		if e, ok := rolledBack[si.Name]; ok && !si.Archived {
+			rb = e.untouched(si.Dir, inv.snap.DirHash(si.Dir).String(), in.Usage[si.Name])
+		}
+		in.Skills = append(in.Skills, Skill{
+			Name: si.Name, Dir: si.Dir, Archived: si.Archived,
+			Managed: o.Managed, Pinned: o.Pinned, Scheduled: scheduled[si.Name], RolledBack: rb,
+		})
 	}
 	// Folders under .archive/ that are not skills still block a name.
 	if entries, err := fs.ReadDir(inv.snap.FS(), skillrepo.ArchiveDir); err == nil {
