@@ -131,6 +131,8 @@ type Toolbox struct {
 
 	changes []Change
 	refused []Refusal
+
+	dups DuplicateIndex // the overlap index of the current view, for creates
 }
 
 // New makes a toolbox over lib.

@@ -101,6 +101,16 @@ type Curator struct {
 	Lib    *skillrepo.Library
 	Now    func() time.Time
 	Owners Ownership // nil: HistoryOwnership
+	// Progress, when set, hears the skills a run archives as it goes.
+	Progress Progress
+}
+
+// Progress hears how far a long run has got; the CLI draws it on a
+// terminal. Calls come from one goroutine; a total of 0 means unknown.
+type Progress interface {
+	Start(what string, total int)
+	Add(n int)
+	Done()
 }
 
 // source is everything deciding reads. None of its methods writes, and a
@@ -213,6 +223,15 @@ func (c *Curator) read(src source, usage map[string]*skillrepo.UsageRecord) (*in
 
 // plan decides a run at now from what src reads.
 func (c *Curator) plan(src source, inv *inventory, now time.Time) (*Plan, error) {
+	in, err := c.input(src, inv, now)
+	if err != nil {
+		return nil, err
+	}
+	return NewPlan(in)
+}
+
+// input is what the planners decide from, read through src.
+func (c *Curator) input(src source, inv *inventory, now time.Time) (Input, error) {
 	cfg := src.Config()
 	scheduled := map[string]bool{}
 	for _, n := range cfg.ScheduledSkills {
@@ -243,7 +262,7 @@ func (c *Curator) plan(src source, inv *inventory, now time.Time) (*Plan, error)
 			in.Occupied = append(in.Occupied, e.Name())
 		}
 	}
-	return NewPlan(in)
+	return in, nil
 }
 
 // RunOptions chooses how a run goes.
@@ -466,6 +485,10 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 		if preHashes, err = tx.DirHashes(dirsOf(archives)); err != nil {
 			return err
 		}
+		if c.Progress != nil {
+			c.Progress.Start("archiving skills", len(archives))
+			defer c.Progress.Done()
+		}
 		for start := 0; start < len(archives); start += ArchiveBatch {
 			batch := archives[start:min(start+ArchiveBatch, len(archives))]
 			if err := tx.MoveDirs(movesOf(batch)); err != nil {
@@ -473,6 +496,9 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 			}
 			if _, err := tx.Commit(batchMessage(run.ID, batch)); err != nil {
 				return err
+			}
+			if c.Progress != nil {
+				c.Progress.Add(len(batch))
 			}
 		}
 		return nil

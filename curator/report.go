@@ -22,8 +22,10 @@ const ReportsDir = "curator"
 // prints; a dry run fills the same fields except the commits, with
 // DryRun set.
 type Run struct {
-	Version         int        `json:"version"`
-	ID              string     `json:"id"`
+	Version int    `json:"version"`
+	ID      string `json:"id"`
+	// Kind is "" for a curator run, "prune" for `curator prune`.
+	Kind            string     `json:"kind,omitempty"`
 	DryRun          bool       `json:"dry_run"`
 	StartedAt       time.Time  `json:"started_at"`
 	DurationSeconds float64    `json:"duration_seconds"`
@@ -165,7 +167,11 @@ func (r *Run) Markdown() string {
 	if r.MergeCommit != "" {
 		fmt.Fprintf(&b, "- merged as: %s (%d commits)\n", short(r.MergeCommit), len(r.Commits))
 	}
-	fmt.Fprintf(&b, "- thresholds: stale after %d days, archive after %d days\n", r.Thresholds.StaleAfterDays, r.Thresholds.ArchiveAfterDays)
+	if r.Kind == RunKindPrune {
+		fmt.Fprintf(&b, "- prune: archive skills idle at least %d days\n", r.Thresholds.ArchiveAfterDays)
+	} else {
+		fmt.Fprintf(&b, "- thresholds: stale after %d days, archive after %d days\n", r.Thresholds.StaleAfterDays, r.Thresholds.ArchiveAfterDays)
+	}
 	fmt.Fprintf(&b, "- summary: %s\n\n", r.Summary)
 
 	c := r.Counts

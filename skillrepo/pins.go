@@ -24,8 +24,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -129,7 +127,7 @@ type MetaResult struct {
 	// Changed is false when there was nothing to do (already pinned,
 	// already curator-managed, ...): no commit was made.
 	Changed bool
-	Commit  plumbing.Hash
+	Commit  Hash
 	// Message says what happened, for the CLI.
 	Message string
 	Update  *UpdateResult
@@ -411,9 +409,9 @@ func refusePinned(tx *Tx, si SkillInfo) error {
 }
 
 // lastCommit is the newest commit an update made (zero: none).
-func lastCommit(res *UpdateResult) plumbing.Hash {
+func lastCommit(res *UpdateResult) Hash {
 	if res == nil || len(res.Commits) == 0 {
-		return plumbing.ZeroHash
+		return ZeroHash
 	}
 	return res.Commits[len(res.Commits)-1]
 }

@@ -168,7 +168,7 @@ type Usage struct {
 
 // Usage returns the library's sidecar.
 func (l *Library) Usage() *Usage {
-	return &Usage{path: filepath.Join(l.Root, UsageFile), now: l.now}
+	return &Usage{path: filepath.Join(l.Root, UsageFile), now: l.Now}
 }
 
 // Path is the sidecar's file.

@@ -238,8 +238,9 @@ func (w *worker) recover(res *Result) error {
 			continue
 		}
 		if err := w.resolve(e, res); err != nil {
+			// The entry stays running: a later worker tries again, and
+			// the rest of the queue goes on meanwhile.
 			w.logf(e.ID, "could not resolve an interrupted attempt: %v", err)
-			return err
 		}
 	}
 	return nil
@@ -282,7 +283,9 @@ func (w *worker) resolve(e queue.Entry, res *Result) error {
 		return err
 	}
 	if err := rejectAttempt(context.Background(), lib, e.ReviewID, "the worker was stopped during this attempt; the queue runs the review again"); err != nil {
-		return err
+		// The partial proposal stays open for a person to see; the next
+		// attempt has a review id of its own, so it cannot land twice.
+		w.logf(e.ID, "left the interrupted attempt's proposal open: %v", err)
 	}
 	return requeue("nothing landed")
 }
@@ -502,6 +505,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 		MaxInputTokens: s.MaxInputTokens,
 		ContextWindow:  lib.Config.Review.ContextWindow,
 		WriteApproval:  lib.Config.Review.WriteApproval,
+		GoalID:         e.GoalID,
 		RetryBackoff:   min(s.RetryBackoff, time.Second),
 		Now:            w.opts.Now,
 	})

@@ -92,13 +92,14 @@ func reportError(io *iostreams, err error, jsonMode bool) {
 	// server's, a remote's) never shows credentials or query values.
 	fmt.Fprintf(io.ErrOut, "error: %s\n", endpoint.RedactText(err.Error()))
 	var h hinter
-	if errors.As(err, &h) && h.Hint() != "" {
+	hinted := errors.As(err, &h) && h.Hint() != ""
+	if hinted {
 		for _, line := range strings.Split(h.Hint(), "\n") {
 			fmt.Fprintf(io.ErrOut, "hint: %s\n", line)
 		}
 	}
 	var fe *flagError
-	if errors.As(err, &fe) {
+	if errors.As(err, &fe) && !hinted {
 		fmt.Fprintln(io.ErrOut, "hint: run with --help for usage")
 	}
 }

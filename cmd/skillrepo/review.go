@@ -318,7 +318,7 @@ func printReviewPlan(f *factory, tr *review.Transcript, session, model, baseURL 
 		return jsonLine(f.IO.Out, "status", p)
 	}
 	w := f.IO.Out
-	fmt.Fprintf(w, "transcript: %s, %d messages, %d user turns, %d model iterations\n", p.Format, p.Messages, p.UserTurns, p.Iterations)
+	fmt.Fprintf(w, "transcript: %s, %s, %s, %s\n", p.Format, nounCount(p.Messages, "message"), nounCount(p.UserTurns, "user turn"), nounCount(p.Iterations, "model iteration"))
 	last := "ended with a final answer"
 	switch {
 	case p.Interrupted:

@@ -149,6 +149,9 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 	if err != nil {
 		return err
 	}
+	if err := checkDuplicates(cmd, f, lib, prov, branch, from, ops); err != nil {
+		return err
+	}
 	// An autonomous origin passes the guards the agent's tools enforce
 	// (curator-managed only, pinned refused, delete needs absorbed_into),
 	// so the CLI is no way around them.
@@ -179,7 +182,30 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 	if proposal != "" && !w.DryRun {
 		reportProposed(f, proposal)
 	}
+	if !w.DryRun && proposal == "" {
+		for _, r := range res.Results {
+			if hint := undeleteHint(f, r, res.Commit); hint != "" {
+				fmt.Fprintf(out, "hint: %s\n", hint)
+			}
+		}
+	}
 	return nil
+}
+
+// undeleteHint says how a deleted skill comes back: an archived one is
+// restored, a deleted one is in history and the delete commit reverts.
+func undeleteHint(f *factory, r skillrepo.OpResult, commit skillrepo.Hash) string {
+	if r.Action != skillrepo.ActionDelete {
+		return ""
+	}
+	if r.Archived {
+		return fmt.Sprintf("bring it back with 'skillrepo skill restore %s'", r.Name)
+	}
+	git := "git"
+	if f.Dir != "" && f.Dir != "." {
+		git = "git -C " + f.Dir
+	}
+	return fmt.Sprintf("bring it back with '%s revert --no-edit %s'", git, short(commit))
 }
 
 // explainApplyError adds the file preview a failed patch carries.
@@ -203,3 +229,34 @@ type hintedError struct {
 func (e *hintedError) Error() string { return e.err.Error() }
 func (e *hintedError) Unwrap() error { return e.err }
 func (e *hintedError) Hint() string  { return e.hint }
+
+// checkDuplicates runs the agent tools' duplicate check on the creates
+// among ops: from an autonomous origin a create that overlaps an existing
+// skill is refused, naming it (the agent patches it, or passes
+// --force-new with a reason); a person's create only warns.
+func checkDuplicates(cmd *cobra.Command, f *factory, lib *skillrepo.Library, prov skillrepo.Provenance, branch, from string, ops []skillrepo.Op) error {
+	rev := branch
+	if rev == "" {
+		rev = lib.MainBranch()
+	}
+	if _, err := lib.ResolveBranch(rev); errors.Is(err, skillrepo.ErrNotFound) && from != "" {
+		rev = from
+	}
+	dups, err := agenttools.CreateDuplicates(cmd.Context(), agenttools.Open(lib), rev, ops, agenttools.DuplicateThreshold)
+	if err != nil {
+		return fmt.Errorf("duplicate check: %w", err)
+	}
+	for i := range ops {
+		ms := dups[i]
+		if len(ms) == 0 {
+			continue
+		}
+		if prov.Autonomous() {
+			err := &skillrepo.RefusedError{Reason: fmt.Sprintf("refusing to create %q from origin %s: it overlaps the existing skill %q (similarity %.2f; shared: %s)",
+				ops[i].Name, prov.Origin, ms[0].Name, ms[0].Similarity, strings.Join(ms[0].Shared, ", "))}
+			return &hintedError{err, fmt.Sprintf("patch it instead: skillrepo skill view %s, then skillrepo skill patch %s\nonly if it is truly a different skill: add --force-new --reason 'how it differs'", ms[0].Name, ms[0].Name)}
+		}
+		fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", agenttools.DuplicateWarning(ops[i].Name, ms))
+	}
+	return nil
+}

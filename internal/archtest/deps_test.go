@@ -10,6 +10,9 @@ import (
 
 const module = "github.com/skillrepo/skillrepo"
 
+// engine is the git engine's package, relative to the module.
+const engine = "skillrepo/internal/gitstore"
+
 type pkg struct {
 	ImportPath string
 	Imports    []string
@@ -61,8 +64,17 @@ func TestDependencyArrows(t *testing.T) {
 		if strings.HasPrefix(rel, "bench") || rel == "tmpdeps" {
 			continue // tools, not the product
 		}
-		if rel != "skillrepo" && has(p.Imports, "github.com/go-git/go-git/v5") {
-			t.Errorf("%s imports go-git: only package skillrepo may", rel)
+		if rel != engine && has(p.Imports, "github.com/go-git/go-git/v5") {
+			t.Errorf("%s imports go-git: only the engine (%s) may", rel, engine)
+		}
+		if rel == engine {
+			// The engine speaks git and knows nothing of skills: it
+			// imports no package of ours but internal helpers.
+			for _, d := range p.Imports {
+				if strings.HasPrefix(d, module+"/") && !strings.HasPrefix(d, module+"/internal/") {
+					t.Errorf("the engine %s imports the domain package %s", rel, d)
+				}
+			}
 		}
 		if rel != "cmd/skillrepo" && has(p.Deps, "github.com/spf13/cobra") {
 			t.Errorf("%s depends on cobra: only cmd/skillrepo may", rel)
@@ -79,6 +91,19 @@ func TestDependencyArrows(t *testing.T) {
 				}
 				if has(p.Deps, banned) {
 					t.Errorf("%s depends on %s", rel, banned)
+				}
+			}
+		}
+		if rel == "overlap" {
+			// Pure: text in, clusters out; at most the SKILL.md model.
+			for _, imp := range p.Imports {
+				if strings.HasPrefix(imp, module) && imp != module+"/skillrepo/skill" {
+					t.Errorf("overlap imports %s: it may import only skillrepo/skill", imp)
+				}
+			}
+			for _, banned := range []string{"github.com/go-git/go-git/v5", "net/http", "os/exec"} {
+				if has(p.Deps, banned) {
+					t.Errorf("overlap depends on %s", banned)
 				}
 			}
 		}
