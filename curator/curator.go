@@ -243,7 +243,7 @@ func (c *Curator) input(src source, inv *inventory, now time.Time) (Input, error
 	}
 	rolledBack, err := src.RolledBack()
 	if err != nil {
-		return nil, err
+		return Input{}, err
 	}
 	for _, si := range inv.skills {
 		o := inv.owners[si.Dir]
