@@ -62,7 +62,7 @@ func TestRollbackIsNotRedone(t *testing.T) {
 	if _, err := f.lib.Apply(ctx, skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: skillrepo.ActionPatch, Name: "alpha", OldString: &old, NewString: &nu}}}); err != nil {
 		t.Fatal(err)
 	}
-	plan, err := c.Preview(RunOptions{DryRun: true, Force: true})
+	plan, err := c.Preview(ctx, RunOptions{DryRun: true, Force: true})
 	if err != nil {
 		t.Fatal(err)
 	}
