@@ -43,7 +43,11 @@
 // one new commit (Skill-Action: rollback, Curator-Run), refusing when a
 // later commit changed an archived skill or took its old folder. The
 // sidecar states the run set are put back from run.json when they are
-// still what the run left.
+// still what the run left. The skills it brought back from the archive or
+// from stale are remembered in .git/skillrepo/curator-rolled-back.json
+// with their folder's tree, and later runs skip them while they are
+// untouched (same tree, no use, view or patch since): a rollback is a
+// person's decision, which the next scheduled run must not redo.
 //
 // # Phase 2: consolidation
 //
