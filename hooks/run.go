@@ -605,6 +605,13 @@ func (h *hookRun) readTranscript() (*review.Transcript, error) {
 		return nil, nil
 	}
 	p := expandHome(h.in.TranscriptPath, h.opts.Getenv("HOME"))
+	if !filepath.IsAbs(p) && h.in.Cwd != "" {
+		p = filepath.Join(h.in.Cwd, p)
+	}
+	// The worker runs elsewhere: the queue keeps an absolute path.
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)

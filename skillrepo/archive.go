@@ -463,12 +463,14 @@ func moveMessage(action, name, from, body string, prov Provenance) Message {
 }
 
 // recordMove records the state a landed archive or restore leaves in the
-// usage sidecar (best effort, as all telemetry; only for the checked-out
-// branch, whose files agents read).
+// usage sidecar: state and archived_at (best effort, as all telemetry;
+// see [Library.recordUsage] for writes to a proposal branch).
 func (l *Library) recordMove(res *UpdateResult, name, state string) {
-	if !res.DryRun && res.CheckedOut {
-		_ = l.Usage().SetState(name, state)
+	action := usageRestored
+	if state == StateArchived {
+		action = usageArchived
 	}
+	l.recordUsage(res, []usageEvent{{Name: name, Action: action}})
 }
 
 // RestoreOptions is the restore of one archived skill.
@@ -486,9 +488,12 @@ type RestoreResult struct {
 	To   string `json:"to"`
 	// Guessed is true when history did not say where the skill lived and
 	// it was restored flat, as <name>/ (the reference's behaviour).
-	Guessed bool          `json:"guessed"`
-	Commit  Hash          `json:"-"`
-	Update  *UpdateResult `json:"-"`
+	Guessed bool `json:"guessed"`
+	// PurgedIn is the commit that purged the skill from the tree, when it
+	// was restored from history.
+	PurgedIn string        `json:"purged_in,omitempty"`
+	Commit   Hash          `json:"-"`
+	Update   *UpdateResult `json:"-"`
 }
 
 // FindArchived finds an archived skill by name: .archive/<name> exactly,
@@ -516,7 +521,8 @@ func FindArchived(skills []SkillInfo, name string) (SkillInfo, error) {
 // Restore moves an archived skill back to the folder it was archived from
 // (category included, read from history; <name>/ when history does not
 // say) as one commit with Skill-Action restore, and marks it active in the
-// usage sidecar. Errors: ErrNotFound (no such archived skill), ErrExists
+// usage sidecar. A skill purged from .archive/ is read back from the
+// commit before the purge ([Library.FindPurged]). Errors: ErrNotFound (no such archived skill), ErrExists
 // (the destination is taken) and those of [Library.Update].
 func (l *Library) Restore(ctx context.Context, opts RestoreOptions) (*RestoreResult, error) {
 	prov := opts.Provenance
@@ -530,6 +536,14 @@ func (l *Library) Restore(ctx context.Context, opts RestoreOptions) (*RestoreRes
 			return err
 		}
 		si, err := FindArchived(skills, strings.Trim(opts.Name, "/"))
+		if errors.Is(err, ErrNotFound) && !activeSkill(skills, opts.Name) {
+			// Purged from the tree: history still has it.
+			p, perr := l.FindPurged(tx.Base().String(), opts.Name)
+			if perr != nil {
+				return err
+			}
+			return l.restorePurged(tx, p, prov, out)
+		}
 		if err != nil {
 			return err
 		}

@@ -198,14 +198,15 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts Met
 		return nil, err
 	}
 	out.Update, out.Commit = res, lastCommit(res)
-	if out.Changed && res.CheckedOut && !opts.DryRun {
-		// Best effort, as all telemetry: the commit already landed.
-		_ = l.Usage().Update(func(recs map[string]*UsageRecord) error {
-			if r, ok := recs[out.Name]; ok {
-				r.Pinned = pin
-			}
-			return nil
-		})
+	if out.Changed && !opts.DryRun {
+		// The sidecar's pinned mirrors .skillrepo/pins, so a Hermes
+		// install sharing the folder sees the same pin (best effort, as
+		// all telemetry: the commit already landed).
+		action := usageUnpinned
+		if pin {
+			action = usagePinned
+		}
+		l.recordUsage(res, []usageEvent{{Name: out.Name, Action: action}})
 	}
 	return out, nil
 }

@@ -171,6 +171,7 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 	if errors.Is(err, errAlreadyMerged) {
 		out.AlreadyMerged = true
 		if !opts.DryRun {
+			l.settlePendingUsage(id, true)
 			if err := l.DeleteRef(ref, out.Tip); err != nil && !errors.Is(err, ErrNotFound) {
 				return nil, fmt.Errorf("delete merged proposal branch %s: %w", ProposalBranch(id), err)
 			}
@@ -183,6 +184,11 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 	out.Update = res
 	if opts.DryRun {
 		return out, nil
+	}
+	if res.CheckedOut {
+		// The proposal's writes reached the branch agents read: their
+		// usage records land now (recordUsage kept them pending).
+		l.settlePendingUsage(id, true)
 	}
 	if err := l.DeleteRef(ref, out.Tip); err != nil {
 		var moved *RefMovedError
@@ -362,5 +368,6 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 	if err := l.DeleteRef(branchRef, tip); err != nil {
 		return nil, fmt.Errorf("proposal %s is recorded as rejected, but deleting its branch failed: %w", id, err)
 	}
+	l.settlePendingUsage(id, false)
 	return out, nil
 }

@@ -362,8 +362,14 @@ func (l *Library) inferOrigin(tip Hash, skills []string) string {
 		if !ok {
 			return OriginUser
 		}
+		// Only a write is evidence: last_patched_at, or created_at of a
+		// record a create made. A view or use of a skill without a record
+		// starts one (created_at now, as the reference's seeding does);
+		// such a record has counts and no created_by, and says nothing
+		// about who edited the files.
 		last, _ := ParseUsageTime(r.LastPatchedAt)
-		if created, ok := ParseUsageTime(r.CreatedAt); ok && created.After(last) {
+		createdByWrite := r.CreatedBy != nil || (r.UseCount == 0 && r.ViewCount == 0)
+		if created, ok := ParseUsageTime(r.CreatedAt); ok && createdByWrite && created.After(last) {
 			last = created
 		}
 		if !last.After(since.Add(-time.Second)) {

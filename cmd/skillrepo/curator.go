@@ -27,6 +27,10 @@ into the main branch; 'curator rollback RUN' undoes it.`,
 		newCuratorPauseCmd(f),
 		newCuratorResumeCmd(f),
 		newCuratorRollbackCmd(f),
+		newCuratorOverlapCmd(f),
+		newCuratorPruneCmd(f),
+		newCuratorPurgeCmd(f),
+		newCuratorListUnmanagedCmd(f),
 	)
 	return cmd
 }

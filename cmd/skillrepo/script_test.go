@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,6 +103,22 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 			if clean == neg {
 				ts.Fatalf("gitclean %s: status %q, fsck: %v", args[0], st, fsckErr)
 			}
+		},
+		// bigfile PATH SIZE: a file of SIZE bytes of "x" (for input limits).
+		"bigfile": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 2 {
+				ts.Fatalf("usage: bigfile PATH SIZE")
+			}
+			n, err := strconv.Atoi(args[1])
+			ts.Check(err)
+			ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte("x"), n), 0o644))
+		},
+		// mkfifo PATH: a named pipe nobody writes to.
+		"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 1 {
+				ts.Fatalf("usage: mkfifo PATH")
+			}
+			ts.Check(mkfifo(ts.MkAbs(args[0])))
 		},
 		// sleep DURATION
 		"sleep": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -13,5 +13,6 @@
 // only cmd/skillrepo imports cobra; only mcpserver imports the MCP SDK;
 // lint never reaches go-git or the library; review and curator never
 // import each other; agenttools imports none of review, curator,
-// mcpserver or hooks, and mcpserver neither review nor curator.
+// mcpserver or hooks, and mcpserver neither review nor curator; overlap
+// is pure (no git, no network, at most skillrepo/skill).
 package archtest
