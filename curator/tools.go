@@ -96,6 +96,7 @@ func (t *passTools) toolbox() *agenttools.Toolbox {
 			Provenance: t.provenance(),
 			Base:       t.base, Branch: t.branch, BranchExists: t.made,
 			DryRun: t.dryRun, Reads: t.reads,
+			AllowOverlap: true,
 		})
 	}
 	return t.tb

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,7 +142,30 @@ func (f *fixture) usage(name string) *skillrepo.UsageRecord {
 func ops(list ...map[string]any) map[string]any { return map[string]any{"operations": list} }
 
 func create(name string) map[string]any {
-	return map[string]any{"action": "create", "name": name, "content": strings.ReplaceAll(freshSkill, "fresh", name)}
+	content := strings.ReplaceAll(freshSkill, "fresh", name)
+	if name != "fresh" {
+		// Skills that differ only in their name are duplicates, which a
+		// create refuses; give each its own vocabulary.
+		content += "\n" + distinctWords(name) + "\n"
+	}
+	return map[string]any{"action": "create", "name": name, "content": content}
+}
+
+// distinctWords is a line of made-up words chosen by name, so two test
+// skills share little text.
+func distinctWords(name string) string {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	r := rand.New(rand.NewPCG(h.Sum64(), 7))
+	var words []string
+	for range 40 {
+		w := make([]byte, 7)
+		for i := range w {
+			w[i] = byte('a' + r.IntN(26))
+		}
+		words = append(words, string(w))
+	}
+	return strings.Join(words, " ")
 }
 
 func patch(name, old, new string) map[string]any {
