@@ -108,7 +108,7 @@ const exitCodesHelp = `skillrepo exits with one of these codes:
 
   0    success, including "nothing found"
   1    failure, lint errors found, or a guard refused the write
-  2    usage error (bad flag or argument)
+  2    usage error (an unknown command, flag or argument)
   3    conflict: a proposal does not merge, a ref moved under us, or an
        uncommitted edit would be overwritten (nothing was written)
   4    the library is locked by another skillrepo process

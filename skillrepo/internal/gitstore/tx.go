@@ -527,13 +527,25 @@ func (tx *Tx) AddParent(h plumbing.Hash) { tx.extra = append(tx.extra, h) }
 // Commit records what is staged as one commit on top of the series and
 // returns its hash. Error: ErrNoChanges when the tree is unchanged and no
 // extra parent was added.
-func (tx *Tx) Commit(msg string) (plumbing.Hash, error) { return tx.commit(msg, false) }
+func (tx *Tx) Commit(msg string) (plumbing.Hash, error) { return tx.commit(msg, false, nil) }
 
 // CommitEmpty is Commit, recording a commit even when the tree is
 // unchanged (the evidence-only commits of adopt and disown).
-func (tx *Tx) CommitEmpty(msg string) (plumbing.Hash, error) { return tx.commit(msg, true) }
+func (tx *Tx) CommitEmpty(msg string) (plumbing.Hash, error) { return tx.commit(msg, true, nil) }
 
-func (tx *Tx) commit(msg string, allowEmpty bool) (plumbing.Hash, error) {
+// Author names who wrote a commit when that is not the person running the
+// command: a program acting for them (an agent's model). The person stays
+// the committer, so git log --author tells the two apart.
+type Author struct{ Name, Email string }
+
+// CommitAs is Commit (CommitEmpty when allowEmpty) with author as the
+// commit's author; the author date and the committer are the person's as
+// usual.
+func (tx *Tx) CommitAs(msg string, author Author, allowEmpty bool) (plumbing.Hash, error) {
+	return tx.commit(msg, allowEmpty, &author)
+}
+
+func (tx *Tx) commit(msg string, allowEmpty bool, as *Author) (plumbing.Hash, error) {
 	newTree, err := tx.buildTree(tx.tree, "", tx.changes)
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -551,6 +563,9 @@ func (tx *Tx) commit(msg string, allowEmpty bool) (plumbing.Hash, error) {
 	author, committer, err := tx.l.Signatures()
 	if err != nil {
 		return plumbing.ZeroHash, err
+	}
+	if as != nil {
+		author.Name, author.Email = as.Name, as.Email
 	}
 	var parents []plumbing.Hash
 	if !tx.tip.IsZero() {
