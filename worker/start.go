@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/gofrs/flock"
 
@@ -29,10 +30,8 @@ func Running(stateDir string) bool {
 }
 
 // Start starts `exe -C library worker` fully detached and returns at
-// once: a new session, standard input on /dev/null, output appended to
-// the worker log, the process released. Nothing of the caller's (an
-// agent hook's pipes) is held, so the agent never waits for it. env is
-// the child's environment (nil: the caller's); EnvInReview is added.
+// once (see [StartDetached]), its output appended to the worker log. env
+// is the child's environment (nil: the caller's); EnvInReview is added.
 func Start(exe, library, stateDir string, env []string) error {
 	if env == nil {
 		env = os.Environ()
@@ -42,23 +41,34 @@ func Start(exe, library, stateDir string, env []string) error {
 	if err != nil {
 		return err
 	}
+	return StartDetached(exe, []string{"-C", library, "worker"}, library, logPath, env)
+}
+
+// StartDetached starts exe with args fully detached and returns at once:
+// a new session, standard input on /dev/null, standard output and error
+// appended to logPath, the process released. Nothing of the caller's (an
+// agent hook's pipes) is held, so the agent never waits for it.
+func StartDetached(exe string, args []string, dir, logPath string, env []string) error {
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+		return fmt.Errorf("start %s: %w", filepath.Base(exe), err)
+	}
 	out, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return fmt.Errorf("start worker: %w", err)
+		return fmt.Errorf("start %s: %w", filepath.Base(exe), err)
 	}
 	defer out.Close()
 	in, err := os.Open(os.DevNull)
 	if err != nil {
-		return fmt.Errorf("start worker: %w", err)
+		return fmt.Errorf("start %s: %w", filepath.Base(exe), err)
 	}
 	defer in.Close()
-	cmd := exec.Command(exe, "-C", library, "worker")
+	cmd := exec.Command(exe, args...)
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = in, out, out
-	cmd.Dir = library
+	cmd.Dir = dir
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start worker: %w", err)
+		return fmt.Errorf("start %s %s: %w", filepath.Base(exe), strings.Join(args, " "), err)
 	}
 	return cmd.Process.Release()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/worker"
 )
@@ -190,11 +191,16 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 			Agent: agent, Event: opts.Event, Library: library,
 			In: f.IO.In, Out: f.IO.Out, Getenv: f.Getenv, Now: f.Now,
 		}
-		// SKILLREPO_WORKER=off leaves the queue to a worker you run
-		// yourself (cron: skillrepo worker --once).
+		// SKILLREPO_WORKER=off: hooks start no background process. The
+		// queue waits for a worker you run yourself (cron: skillrepo
+		// worker --once) and the session-start sync runs in the hook.
 		if f.Getenv("SKILLREPO_WORKER") != "off" {
 			ropts.StartWorker = func(lib *skillrepo.Library) error {
 				return worker.Start(selfExecutable(), lib.Root, lib.StateDir(), nil)
+			}
+			ropts.StartSync = func(lib *skillrepo.Library) error {
+				env := append(os.Environ(), queue.EnvInReview+"=1")
+				return worker.StartDetached(selfExecutable(), []string{"-C", lib.Root, "sync"}, lib.Root, hooks.LogPath(lib.StateDir()), env)
 			}
 		}
 		rep, err = hooks.RunAgentHook(cmd.Context(), ropts)
