@@ -289,7 +289,7 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	}
 	commit, err := tb.lib.Apply(cl.ctx, tb.target(tb.opts.Branch), clean)
 	if err != nil {
-		r := failure(err.Error())
+		r := errFailure("", err)
 		var pe *previewError
 		if errors.As(err, &pe) {
 			r["file_preview"] = pe.preview
@@ -363,6 +363,25 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View, skills []SkillRef) ([]planne
 			}
 			if _, exists := created[p.Name]; exists {
 				return nil, refuse(i, failure(fmt.Sprintf("operation creates '%s' twice", p.Name)))
+			}
+			// The same skill twice under two names is the library's
+			// failure the curator otherwise cleans up later: patch the
+			// existing one, or say why this one is different.
+			if !p.ForceNew {
+				ms, err := tb.dups.Duplicates(v, p.Name, p.Category, *p.Content, DuplicateThreshold)
+				if err != nil {
+					return nil, refuse(i, failure("skill_manage: "+err.Error()))
+				}
+				if len(ms) > 0 {
+					r := guardRefusal(DuplicateRefusal(p.Name, ms))
+					existing := make([]map[string]any, len(ms))
+					for k, m := range ms {
+						existing[k] = map[string]any{"name": m.Name, "similarity": m.Similarity, "shared_terms": m.Shared}
+					}
+					r["existing"] = existing
+					r["duplicate"] = true
+					return nil, refuse(i, r)
+				}
 			}
 			dir := p.Name
 			if p.Category != "" {
@@ -439,8 +458,14 @@ func (tb *Toolbox) normalise(op Op) (plannedOp, toolResult) {
 	if p.Name == "" {
 		return p, argsRefusal("each operation needs a name")
 	}
+	if p.ForceNew && p.Action != "create" {
+		return p, argsRefusal("force_new applies to create only")
+	}
 	switch p.Action {
 	case "create":
+		if p.ForceNew && strings.TrimSpace(p.Reason) == "" {
+			return p, argsRefusal("force_new needs a reason: say how this skill differs from the existing one it overlaps")
+		}
 		if err := skill.ValidateName(p.Name); err != nil {
 			return p, argsRefusal(err.Error())
 		}

@@ -87,6 +87,9 @@ type Entry struct {
 	Transcript string `json:"transcript,omitempty"` // absolute path
 	Format     string `json:"format,omitempty"`     // transcript format (auto, claude-code, openai, …)
 	Due        Due    `json:"due"`
+	// GoalID names the standing goal whose completion queued this review
+	// (its commits carry a Goal-Id trailer).
+	GoalID string `json:"goal_id,omitempty"`
 
 	EnqueuedAt time.Time `json:"enqueued_at"`
 	UpdatedAt  time.Time `json:"updated_at"`
@@ -302,6 +305,9 @@ func (s *Store) Enqueue(e Entry) (Entry, bool, error) {
 		}
 		if e.Transcript != "" {
 			old.Transcript, old.Format = e.Transcript, e.Format
+		}
+		if e.GoalID != "" {
+			old.GoalID = e.GoalID
 		}
 		old.UpdatedAt = now
 		return old, true, s.write(old)

@@ -19,15 +19,15 @@ const ConfigPath = ".skillrepo/config.yaml"
 // [DefaultConfig]; unknown keys are kept in Raw for packages that own their
 // own section (lint).
 type Config struct {
-	Version    int           `yaml:"version"`
-	MainBranch string        `yaml:"main_branch,omitempty"`
+	Version    int    `yaml:"version"`
+	MainBranch string `yaml:"main_branch,omitempty"`
 	// Runtime is the agent that reads the library (hermes, claude-code,
 	// codex, generic): the write rules and the default lint profile follow
 	// it. Absent from the file, it is detected from the library's path.
 	Runtime skill.Runtime `yaml:"runtime,omitempty"`
-	Review     ReviewConfig  `yaml:"review"`
-	Curator    CuratorConfig `yaml:"curator"`
-	Memory     MemoryConfig  `yaml:"memory"`
+	Review  ReviewConfig  `yaml:"review"`
+	Curator CuratorConfig `yaml:"curator"`
+	Memory  MemoryConfig  `yaml:"memory"`
 	// Protected skills are never written by a background review or the
 	// curator, whatever their history says.
 	Protected []string `yaml:"protected,omitempty"`
@@ -55,6 +55,20 @@ type CuratorConfig struct {
 	StaleAfterDays   int      `yaml:"stale_after_days,omitempty"`
 	ArchiveAfterDays int      `yaml:"archive_after_days,omitempty"`
 	ScheduledSkills  []string `yaml:"scheduled_skills,omitempty"`
+	// ArchiveTTLDays is how long an archived skill stays in the tree
+	// before `curator purge` removes it (history keeps it); 0, the
+	// default, turns purging off as in the reference.
+	ArchiveTTLDays int `yaml:"archive_ttl_days,omitempty"`
+	// Consolidate adds the model pass (phase 2) to every run, scheduled
+	// ones included; `curator run --consolidate` adds it to one run.
+	Consolidate bool `yaml:"consolidate,omitempty"`
+	// Model and BaseURL choose phase 2's model; empty falls back to the
+	// review's (review.model, review.base_url).
+	Model   string `yaml:"model,omitempty"`
+	BaseURL string `yaml:"base_url,omitempty"`
+	// WriteApproval leaves a consolidating run waiting as proposal
+	// curator-<run-id> instead of merging it.
+	WriteApproval bool `yaml:"write_approval,omitempty"`
 }
 
 // MemoryConfig is the memory: section.

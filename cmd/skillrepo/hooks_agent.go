@@ -190,6 +190,8 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		ropts := hooks.RunOptions{
 			Agent: agent, Event: opts.Event, Library: library,
 			In: f.IO.In, Out: f.IO.Out, Getenv: f.Getenv, Now: f.Now,
+			StopJudge: goalStopJudge(f),
+			Goals:     goalHooks{f: f},
 		}
 		// SKILLREPO_WORKER=off: hooks start no background process. The
 		// queue waits for a worker you run yourself (cron: skillrepo
