@@ -65,6 +65,11 @@ func setup(b *testing.B) {
 		if _, setupErr = skillrepo.Init(context.Background(), library, skillrepo.InitOptions{OpenOptions: skillrepo.OpenOptions{Getenv: getenv}}); setupErr != nil {
 			return
 		}
+		// Every skill has a usage record, as in a library in use: a
+		// counted use rewrites the whole sidecar.
+		if setupErr = seedUsage(); setupErr != nil {
+			return
+		}
 		binary = filepath.Join(root, "skillrepo")
 		cmd := exec.Command("go", "build", "-o", binary, "github.com/skillrepo/skillrepo/cmd/skillrepo")
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -94,6 +99,21 @@ func setup(b *testing.B) {
 	if setupErr != nil {
 		b.Fatal(setupErr)
 	}
+}
+
+func seedUsage() error {
+	lib, err := skillrepo.Open(library, skillrepo.OpenOptions{Getenv: getenv})
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	at := skillrepo.FormatUsageTime(time.Unix(testenv.Epoch, 0))
+	return lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+		for i := 0; i < 1000; i++ {
+			recs[genlib.SkillName(i)] = &skillrepo.UsageRecord{CreatedAt: at, LastUsedAt: at, State: skillrepo.StateActive, UseCount: 3}
+		}
+		return nil
+	})
 }
 
 func transcriptPath(b *testing.B, name string) string {
@@ -190,7 +210,8 @@ func procEnv() []string {
 func BenchmarkSync(b *testing.B) {
 	setup(b)
 	for i := 0; i < b.N; i++ {
-		lib, err := skillrepo.Open(library, skillrepo.OpenOptions{Getenv: getenv})
+		// Syncs a SessionStart benchmark started may still hold the lock.
+		lib, err := skillrepo.Open(library, skillrepo.OpenOptions{Getenv: getenv, LockTimeout: 5 * time.Minute})
 		if err != nil {
 			b.Fatal(err)
 		}
