@@ -49,28 +49,51 @@ func Start(exe, library, stateDir string, env []string) error {
 // appended to logPath, the process released. Nothing of the caller's (an
 // agent hook's pipes) is held, so the agent never waits for it.
 func StartDetached(exe string, args []string, dir, logPath string, env []string) error {
+	_, err := startDetached(exe, args, dir, logPath, env, "")
+	return err
+}
+
+// StartDetachedOnce is [StartDetached] for work of which one run at a
+// time is enough (a sync): the child holds an exclusive lock on lockPath
+// for its life, and while one does, no other is started (started false).
+func StartDetachedOnce(lockPath, exe string, args []string, dir, logPath string, env []string) (started bool, err error) {
+	return startDetached(exe, args, dir, logPath, env, lockPath)
+}
+
+func startDetached(exe string, args []string, dir, logPath string, env []string, lockPath string) (bool, error) {
+	fail := func(err error) (bool, error) { return false, fmt.Errorf("start %s: %w", filepath.Base(exe), err) }
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
-		return fmt.Errorf("start %s: %w", filepath.Base(exe), err)
+		return fail(err)
+	}
+	cmd := exec.Command(exe, args...)
+	if lockPath != "" {
+		release, ok, err := holdOnce(cmd, lockPath)
+		if err != nil {
+			return fail(err)
+		}
+		if !ok {
+			return false, nil
+		}
+		defer release()
 	}
 	out, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return fmt.Errorf("start %s: %w", filepath.Base(exe), err)
+		return fail(err)
 	}
 	defer out.Close()
 	in, err := os.Open(os.DevNull)
 	if err != nil {
-		return fmt.Errorf("start %s: %w", filepath.Base(exe), err)
+		return fail(err)
 	}
 	defer in.Close()
-	cmd := exec.Command(exe, args...)
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = in, out, out
 	cmd.Dir = dir
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start %s %s: %w", filepath.Base(exe), strings.Join(args, " "), err)
+		return false, fmt.Errorf("start %s %s: %w", filepath.Base(exe), strings.Join(args, " "), err)
 	}
-	return cmd.Process.Release()
+	return true, cmd.Process.Release()
 }
 
 // LogPath is the worker log of a library state directory.

@@ -202,7 +202,11 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 			}
 			ropts.StartSync = func(lib *skillrepo.Library) error {
 				env := append(os.Environ(), queue.EnvInReview+"=1")
-				return worker.StartDetached(selfExecutable(), []string{"-C", lib.Root, "sync"}, lib.Root, hooks.LogPath(lib.StateDir()), env)
+				// One sync at a time is enough: sessions starting together
+				// do not queue scans on the library lock.
+				_, err := worker.StartDetachedOnce(filepath.Join(lib.StateDir(), "hooks", "sync.lock"), selfExecutable(),
+					[]string{"-C", lib.Root, "sync"}, lib.Root, hooks.LogPath(lib.StateDir()), env)
+				return err
 			}
 		}
 		rep, err = hooks.RunAgentHook(cmd.Context(), ropts)
