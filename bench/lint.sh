@@ -41,14 +41,21 @@ for lib in uniform real; do
     t0=$(now); catfloor $lib; echo $(( $(now) - t0 )) >> cat.t
   done
   rss=$(/usr/bin/time -v ./skillrepo lint $lib --format json 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ {print $2}')
+  # CPU seconds (user + system, children included) of one run each: less
+  # sensitive than wall time to other load on a shared machine.
+  cpu() { /usr/bin/time -f '%U %S' sh -c "$1" 2>&1 >/dev/null | tail -1 | awk '{print $1 + $2}'; }
+  lcpu=$(cpu "./skillrepo lint $lib --format json > /dev/null || true")
+  tcpu=$(cpu "tar -cf - $lib | cat > /dev/null")
+  ccpu=$(cpu "find $lib -type f -print0 | xargs -0 cat > /dev/null")
+  load=$(cut -d' ' -f1 /proc/loadavg)
   l=$(median < lint.t); t=$(median < tar.t); c=$(median < cat.t)
   floor=$(( t < c ? t : c ))
   echo
   echo "$lib: skills=$(find $lib -name SKILL.md | wc -l) files=$(find $lib -type f | wc -l) bytes=$(find $lib -type f -printf '%s\n' | awk '{s+=$1} END {print s}')"
-  awk -v l="$l" -v t="$t" -v c="$c" -v f="$floor" -v rss="$rss" 'BEGIN {
-    printf "  skillrepo lint (whole process): median %.0f ms, peak RSS %.1f MiB\n", l/1e6, rss/1024
-    printf "  tar -cf - | cat > /dev/null:    median %.0f ms\n", t/1e6
-    printf "  find | xargs cat > /dev/null:   median %.0f ms\n", c/1e6
-    printf "  ratio lint / faster floor: %.2f (target <= 3)\n", l/f
+  awk -v l="$l" -v t="$t" -v c="$c" -v f="$floor" -v rss="$rss" -v lc="$lcpu" -v tc="$tcpu" -v cc="$ccpu" -v load="$load" 'BEGIN {
+    printf "  skillrepo lint (whole process): median %.0f ms, peak RSS %.1f MiB, CPU %.2f s\n", l/1e6, rss/1024, lc
+    printf "  tar -cf - | cat > /dev/null:    median %.0f ms, CPU %.2f s\n", t/1e6, tc
+    printf "  find | xargs cat > /dev/null:   median %.0f ms, CPU %.2f s\n", c/1e6, cc
+    printf "  ratio lint / faster floor: %.2f wall (target <= 3), %.2f CPU; load average %s\n", l/f, lc/(tc < cc ? tc : cc), load
   }'
 done
