@@ -8,6 +8,7 @@ import (
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // Open wires the tools to a library. The adapter is the one place the
@@ -23,6 +24,9 @@ type adapter struct {
 }
 
 func (a *adapter) MainBranch() string { return a.l.MainBranch() }
+
+// Rules are the library runtime's write rules (see Toolbox.rules).
+func (a *adapter) Rules() skill.Rules { return a.l.Rules() }
 
 func (a *adapter) View(ctx context.Context, rev string) (View, error) {
 	s, err := a.l.Snapshot(rev)
@@ -94,7 +98,7 @@ func (a *adapter) Status(ctx context.Context, rev string) (map[string]SkillStatu
 // errors (a dangling references/ link, broken frontmatter) is refused, and
 // the model reads why.
 func (a *adapter) verify(fsys fs.FS, dirs []string) error {
-	return lint.Gate(fsys, dirs, a.l.Config.Raw)
+	return lint.GateFor(fsys, dirs, a.l.Config.Raw, a.l.Config.Runtime)
 }
 
 func (a *adapter) Apply(ctx context.Context, t Target, ops []Op) (string, error) {

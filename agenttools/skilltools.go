@@ -289,7 +289,7 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	}
 	commit, err := tb.lib.Apply(cl.ctx, tb.target(tb.opts.Branch), clean)
 	if err != nil {
-		r := failure(err.Error())
+		r := errFailure("", err)
 		var pe *previewError
 		if errors.As(err, &pe) {
 			r["file_preview"] = pe.preview
@@ -364,6 +364,25 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View, skills []SkillRef) ([]planne
 			if _, exists := created[p.Name]; exists {
 				return nil, refuse(i, failure(fmt.Sprintf("operation creates '%s' twice", p.Name)))
 			}
+			// The same skill twice under two names is the library's
+			// failure the curator otherwise cleans up later: patch the
+			// existing one, or say why this one is different.
+			if !p.ForceNew {
+				ms, err := tb.dups.Duplicates(v, p.Name, p.Category, *p.Content, DuplicateThreshold)
+				if err != nil {
+					return nil, refuse(i, failure("skill_manage: "+err.Error()))
+				}
+				if len(ms) > 0 {
+					r := guardRefusal(DuplicateRefusal(p.Name, ms))
+					existing := make([]map[string]any, len(ms))
+					for k, m := range ms {
+						existing[k] = map[string]any{"name": m.Name, "similarity": m.Similarity, "shared_terms": m.Shared}
+					}
+					r["existing"] = existing
+					r["duplicate"] = true
+					return nil, refuse(i, r)
+				}
+			}
 			dir := p.Name
 			if p.Category != "" {
 				dir = p.Category + "/" + p.Name
@@ -425,13 +444,28 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View, skills []SkillRef) ([]planne
 }
 
 // normalise checks an operation's shape and fields (docs/reference-behaviour.md §4.1, §4.2).
+// rules are the write rules of the library's runtime; a library that
+// does not say (a test double) gets Hermes' rules, the strictest.
+func (tb *Toolbox) rules() skill.Rules {
+	if r, ok := tb.lib.(interface{ Rules() skill.Rules }); ok {
+		return r.Rules()
+	}
+	return skill.RulesFor(skill.Hermes)
+}
+
 func (tb *Toolbox) normalise(op Op) (plannedOp, toolResult) {
 	p := plannedOp{Op: op}
 	if p.Name == "" {
 		return p, argsRefusal("each operation needs a name")
 	}
+	if p.ForceNew && p.Action != "create" {
+		return p, argsRefusal("force_new applies to create only")
+	}
 	switch p.Action {
 	case "create":
+		if p.ForceNew && strings.TrimSpace(p.Reason) == "" {
+			return p, argsRefusal("force_new needs a reason: say how this skill differs from the existing one it overlaps")
+		}
 		if err := skill.ValidateName(p.Name); err != nil {
 			return p, argsRefusal(err.Error())
 		}
@@ -463,7 +497,7 @@ func (tb *Toolbox) normalise(op Op) (plannedOp, toolResult) {
 			return p, argsRefusal("patch needs new_string (an empty string deletes old_string)")
 		}
 		if p.FilePath != "" {
-			fp, err := skill.ValidateSupportPath(p.FilePath)
+			fp, err := tb.rules().ValidateSupportPath(p.FilePath)
 			if err != nil {
 				return p, argsRefusal(err.Error())
 			}
@@ -473,7 +507,7 @@ func (tb *Toolbox) normalise(op Op) (plannedOp, toolResult) {
 			p.FilePath = fp
 		}
 	case "write_file", "remove_file":
-		fp, err := skill.ValidateSupportPath(p.FilePath)
+		fp, err := tb.rules().ValidateSupportPath(p.FilePath)
 		if err != nil {
 			return p, argsRefusal(err.Error())
 		}

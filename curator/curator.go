@@ -101,6 +101,16 @@ type Curator struct {
 	Lib    *skillrepo.Library
 	Now    func() time.Time
 	Owners Ownership // nil: HistoryOwnership
+	// Progress, when set, hears the skills a run archives as it goes.
+	Progress Progress
+}
+
+// Progress hears how far a long run has got; the CLI draws it on a
+// terminal. Calls come from one goroutine; a total of 0 means unknown.
+type Progress interface {
+	Start(what string, total int)
+	Add(n int)
+	Done()
 }
 
 // source is everything deciding reads. None of its methods writes, and a
@@ -209,6 +219,15 @@ func (c *Curator) read(src source, usage map[string]*skillrepo.UsageRecord) (*in
 
 // plan decides a run at now from what src reads.
 func (c *Curator) plan(src source, inv *inventory, now time.Time) (*Plan, error) {
+	in, err := c.input(src, inv, now)
+	if err != nil {
+		return nil, err
+	}
+	return NewPlan(in)
+}
+
+// input is what the planners decide from, read through src.
+func (c *Curator) input(src source, inv *inventory, now time.Time) (Input, error) {
 	cfg := src.Config()
 	scheduled := map[string]bool{}
 	for _, n := range cfg.ScheduledSkills {
@@ -231,7 +250,7 @@ func (c *Curator) plan(src source, inv *inventory, now time.Time) (*Plan, error)
 			in.Occupied = append(in.Occupied, e.Name())
 		}
 	}
-	return NewPlan(in)
+	return in, nil
 }
 
 // RunOptions chooses how a run goes.
@@ -244,6 +263,9 @@ type RunOptions struct {
 	IfDue bool
 	// Force runs even when the curator is disabled or paused.
 	Force bool
+	// Consolidate, when set, adds phase 2: a model folds clusters of
+	// narrow skills into umbrellas on the run's branch (nil: phase 1 only).
+	Consolidate *ConsolidateOptions
 }
 
 // Outcome is what [Curator.Run] did.
@@ -276,7 +298,7 @@ var ErrDisabled = errors.New("the curator is disabled (curator.enabled: false in
 // when the main branch changed a skill under the run — nothing is merged.
 func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	if opts.DryRun {
-		return c.Preview(opts)
+		return c.Preview(ctx, opts)
 	}
 	unlock, err := c.lock()
 	if err != nil {
@@ -293,6 +315,13 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			}
 		}
 		return out, err
+	}
+	if opts.Consolidate != nil {
+		run, err := c.runConsolidating(ctx, src, now, opts.Consolidate)
+		if err != nil {
+			return nil, err
+		}
+		return c.record(src, out, run, now)
 	}
 	// Decide and write under the sidecar's lock: the records the plan
 	// reads are the ones it updates (read once, not twice: 10,000 records
@@ -319,6 +348,11 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.record(src, out, run, now)
+}
+
+// record writes a finished run's report and the schedule's state.
+func (c *Curator) record(src source, out *Outcome, run *Run, now time.Time) (*Outcome, error) {
 	id := run.ID
 	run.DurationSeconds = c.now().Sub(now).Seconds()
 	report, err := WriteReport(src.ReportDir(id), run)
@@ -348,11 +382,16 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 // no lock is taken (a lock file would be a write). With IfDue on a
 // library never seen, it reports that a real call would seed the
 // schedule.
-func (c *Curator) Preview(opts RunOptions) (*Outcome, error) {
-	return c.preview(libSource{c.Lib}, opts)
+//
+// With opts.Consolidate, the model pass runs too, with the same prompt
+// (after a dry-run banner) and the same tools, but every write tool
+// answers "dry run: not written" and is recorded in
+// Consolidation.WouldWrite; nothing reaches the library.
+func (c *Curator) Preview(ctx context.Context, opts RunOptions) (*Outcome, error) {
+	return c.preview(ctx, libSource{c.Lib}, opts)
 }
 
-func (c *Curator) preview(src source, opts RunOptions) (*Outcome, error) {
+func (c *Curator) preview(ctx context.Context, src source, opts RunOptions) (*Outcome, error) {
 	now := c.now()
 	out, proceed, err := c.gate(src, opts, now)
 	if err != nil || !proceed {
@@ -372,6 +411,21 @@ func (c *Curator) preview(src source, opts RunOptions) (*Outcome, error) {
 	}
 	id := NewRunID(now, src.RunTaken)
 	out.Run = NewRun(id, plan, src.MainBranch(), inv.snap.Commit().String(), true)
+	if opts.Consolidate != nil {
+		in := passInput{
+			runID: id, inv: inv, plan: plan, cfg: src.Config(), raw: c.Lib.Config.Raw,
+			branch: BranchPrefix + id, base: inv.snap.Commit().String(), dryRun: true,
+		}
+		rec, tools, err := c.consolidate(ctx, in, opts.Consolidate)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.finishPass(rec, tools, in); err != nil {
+			return nil, err
+		}
+		out.Run.Consolidation = rec
+		out.Run.Summary = consolidationSummary(out.Run, rec)
+	}
 	return out, nil
 }
 
@@ -454,6 +508,10 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 		if preHashes, err = tx.DirHashes(dirsOf(archives)); err != nil {
 			return err
 		}
+		if c.Progress != nil {
+			c.Progress.Start("archiving skills", len(archives))
+			defer c.Progress.Done()
+		}
 		for start := 0; start < len(archives); start += ArchiveBatch {
 			batch := archives[start:min(start+ArchiveBatch, len(archives))]
 			if err := tx.MoveDirs(movesOf(batch)); err != nil {
@@ -461,6 +519,9 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 			}
 			if _, err := tx.Commit(batchMessage(run.ID, batch)); err != nil {
 				return err
+			}
+			if c.Progress != nil {
+				c.Progress.Add(len(batch))
 			}
 		}
 		return nil

@@ -30,6 +30,7 @@ func provenance(p Provenance) skillrepo.Provenance {
 		SessionID:        p.SessionID,
 		Model:            p.Model,
 		TranscriptSHA256: p.TranscriptSHA256,
+		GoalID:           p.GoalID,
 	}
 }
 
@@ -39,8 +40,10 @@ func (a *adapter) Merge(ctx context.Context, branch string, base string, prov Pr
 	// automatic approval (review.write_approval is off).
 	id := strings.TrimPrefix(branch, "proposals/")
 	res, err := a.l.ApproveProposal(ctx, id, skillrepo.ApproveOptions{
-		By:     "auto (review " + prov.ReviewID + ", review.write_approval: false)",
-		Verify: func(fsys fs.FS, dirs []string) error { return lint.Gate(fsys, dirs, a.l.Config.Raw) },
+		By: "auto (review " + prov.ReviewID + ", review.write_approval: false)",
+		Verify: func(fsys fs.FS, dirs []string) error {
+			return lint.GateFor(fsys, dirs, a.l.Config.Raw, a.l.Config.Runtime)
+		},
 	})
 	if err != nil {
 		return "", err

@@ -4,16 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // gitignoreEntries are what init makes sure .gitignore holds: the usage
@@ -29,6 +28,9 @@ type InitOptions struct {
 	// DryRun reports what Init would do and changes nothing: no
 	// repository, no file, no commit.
 	DryRun bool
+	// Runtime is written into a new config; empty: detected from the
+	// folder's path (skill.DetectRuntime).
+	Runtime skill.Runtime
 }
 
 // InitResult says what Init did.
@@ -39,7 +41,7 @@ type InitResult struct {
 	// Already is true when the folder was a library with nothing to do.
 	Already bool
 	Branch  string
-	Commit  plumbing.Hash
+	Commit  Hash
 	Skills  []SkillInfo
 	Files   int
 	// AgentSkills are skills the usage sidecar marks as agent-created;
@@ -84,10 +86,8 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	res := &InitResult{Root: abs}
 	if _, err := os.Lstat(filepath.Join(abs, ".git")); errors.Is(err, fs.ErrNotExist) {
 		res.Created = true
-		if _, err := git.PlainInitWithOptions(abs, &git.PlainInitOptions{
-			InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
-		}); err != nil {
-			return nil, fmt.Errorf("init git repository in %s: %w", abs, err)
+		if err := gitstore.Init(abs, "main"); err != nil {
+			return nil, err
 		}
 	}
 	l, err := openAt(abs, opts.OpenOptions)
@@ -107,13 +107,13 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	if err != nil {
 		return nil, err
 	}
-	if err := l.recoverLocked(); err != nil {
+	if err := l.RecoverLocked(); err != nil {
 		unlock()
 		return nil, err
 	}
 	unlock()
 	usage := l.Usage()
-	plan, err := initFiles(abs, branch, usage)
+	plan, err := initFiles(abs, branch, opts.runtime(abs), usage)
 	if err != nil {
 		return nil, err
 	}
@@ -135,8 +135,8 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	l.Config.MainBranch = branch
 	res.AgentSkills = agentSkillsFromUsage(usage)
 	var files int
-	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, recordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.store, tx.tree)
+	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, RecordsWorktree: true}, func(tx *Tx) error {
+		d, err := l.worktreeDelta(tx.Store(), tx.Tree())
 		if err != nil {
 			return err
 		}
@@ -217,15 +217,26 @@ func skillsFromPaths(paths []string) []SkillInfo {
 	return out
 }
 
+// runtime is the runtime a new config names: the one asked for, else the
+// one the path suggests.
+func (o InitOptions) runtime(abs string) skill.Runtime {
+	if o.Runtime != "" {
+		return o.Runtime
+	}
+	return skill.DetectRuntime(abs)
+}
+
 // initFiles returns the files init writes (slash path -> content): the
 // config when missing, .gitignore with the missing entries appended
 // (never rewriting the user's lines), and .skillrepo/pins from the
 // records a Hermes .usage.json marks pinned when there is no pins file
 // yet (so the import commit carries the pins).
-func initFiles(root, branch string, usage *Usage) (map[string][]byte, error) {
+func initFiles(root, branch string, runtime skill.Runtime, usage *Usage) (map[string][]byte, error) {
 	plan := map[string][]byte{}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(ConfigPath))); errors.Is(err, fs.ErrNotExist) {
-		plan[ConfigPath] = []byte(strings.Replace(defaultConfigYAML, "main_branch: main", "main_branch: "+branch, 1))
+		cfg := strings.Replace(defaultConfigYAML, "main_branch: main", "main_branch: "+branch, 1)
+		cfg = strings.Replace(cfg, "runtime: generic", "runtime: "+string(runtime), 1)
+		plan[ConfigPath] = []byte(cfg)
 	}
 	existing, err := os.ReadFile(filepath.Join(root, ".gitignore"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 type initOptions struct {
@@ -13,6 +14,7 @@ type initOptions struct {
 	Dir     string
 	Example bool
 	DryRun  bool
+	Runtime string
 }
 
 func newInitCmd(f *factory) *cobra.Command {
@@ -30,7 +32,14 @@ commit. Running it again changes nothing.
 With --example, a small sample library is created first (the folder must be
 new or empty), so you can try every command. With --dry-run, init says what
 it would do (the repository, the branch, the files it would write, the
-skills and files the import commit would record) and changes nothing.`,
+skills and files the import commit would record) and changes nothing.
+
+The library's runtime (--runtime: hermes, claude-code, codex or generic)
+decides which write rules apply and the default lint profile; by default it
+is detected from the path: ~/.hermes/skills is hermes, .claude/skills is
+claude-code, .agents/skills and .codex/skills are codex, anything else is
+generic. Only hermes refuses a new skill's description over 60 characters and
+support files outside references/, templates/, scripts/ and assets/.`,
 		Example: `  skillrepo init ~/.hermes/skills --dry-run
   skillrepo init ~/.hermes/skills
   skillrepo init --example /tmp/demo-skills`,
@@ -45,7 +54,15 @@ skills and files the import commit would record) and changes nothing.`,
 	}
 	cmd.Flags().BoolVar(&opts.Example, "example", false, "create a sample library first")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what init would do; change nothing")
+	cmd.Flags().StringVar(&opts.Runtime, "runtime", "", "the agent that reads the library: hermes, claude-code, codex or generic (default: detected from the path)")
 	cmd.MarkFlagsMutuallyExclusive("example", "dry-run")
+	_ = cmd.RegisterFlagCompletionFunc("runtime", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for _, r := range skill.Runtimes() {
+			out = append(out, string(r))
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	})
 	return cmd
 }
 
@@ -64,10 +81,18 @@ type initJSON struct {
 
 func runInit(cmd *cobra.Command, opts *initOptions) error {
 	f := opts.f
+	var runtime skill.Runtime
+	if opts.Runtime != "" {
+		var err error
+		if runtime, err = skill.ParseRuntime(opts.Runtime); err != nil {
+			return usageErrorf("--runtime: %v", err)
+		}
+	}
 	res, err := skillrepo.Init(cmd.Context(), opts.Dir, skillrepo.InitOptions{
-		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now},
+		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Progress: f.libraryProgress()},
 		Example:     opts.Example,
 		DryRun:      opts.DryRun,
+		Runtime:     runtime,
 	})
 	if err != nil {
 		return err
@@ -88,15 +113,15 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		return printInitPlan(f, res, skills)
 	}
 	if res.Already {
-		fmt.Fprintf(w, "%s is already a library on branch %s; nothing to do (%d skills)\n", res.Root, res.Branch, len(skills))
+		fmt.Fprintf(w, "%s is already a library on branch %s; nothing to do (%s)\n", res.Root, res.Branch, nounCount(len(skills), "skill"))
 		return nil
 	}
 	if res.Created {
 		fmt.Fprintf(w, "initialised a git repository in %s\n", res.Root)
 	}
-	fmt.Fprintf(w, "%s imported %d skills (%d files) on %s as %s\n", f.IO.Green("✓"), len(skills), res.Files, res.Branch, short(res.Commit))
+	fmt.Fprintf(w, "%s imported %s (%s) on %s as %s\n", f.IO.Green("✓"), nounCount(len(skills), "skill"), nounCount(res.Files, "file"), res.Branch, short(res.Commit))
 	if len(res.AgentSkills) > 0 {
-		fmt.Fprintf(w, "  %d skills the usage sidecar marks as agent-created stay curator-managed\n", len(res.AgentSkills))
+		fmt.Fprintf(w, "  %s the usage sidecar marks as agent-created stay curator-managed\n", nounCount(len(res.AgentSkills), "skill"))
 	}
 	return nil
 }
@@ -106,7 +131,7 @@ func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string) error
 	w := f.IO.Out
 	fmt.Fprintf(w, "dry run: nothing was changed in %s\n", res.Root)
 	if res.Already {
-		fmt.Fprintf(w, "already a library on branch %s: init would do nothing (%d skills)\n", res.Branch, len(skills))
+		fmt.Fprintf(w, "already a library on branch %s: init would do nothing (%s)\n", res.Branch, nounCount(len(skills), "skill"))
 		return nil
 	}
 	if res.Created {
@@ -117,12 +142,12 @@ func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string) error
 	for _, p := range res.Writes {
 		fmt.Fprintf(w, "would write %s\n", p)
 	}
-	fmt.Fprintf(w, "would commit %d files with %d skills in one import commit\n", res.Files, len(skills))
+	fmt.Fprintf(w, "would commit %s with %s in one import commit\n", nounCount(res.Files, "file"), nounCount(len(skills), "skill"))
 	for _, s := range skills {
 		fmt.Fprintf(w, "  %s\n", s)
 	}
 	if len(res.AgentSkills) > 0 {
-		fmt.Fprintf(w, "%d skills the usage sidecar marks as agent-created would stay curator-managed\n", len(res.AgentSkills))
+		fmt.Fprintf(w, "%s the usage sidecar marks as agent-created would stay curator-managed\n", nounCount(len(res.AgentSkills), "skill"))
 	}
 	return nil
 }

@@ -11,9 +11,11 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
 
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 type lintOptions struct {
@@ -108,11 +110,11 @@ func listRules(f *factory) error {
 		return printJSON(f.IO.Out, out)
 	}
 	w := newTable(f.IO.Out)
-	fmt.Fprint(w, "RULE")
+	cols := []string{"RULE"}
 	for _, p := range lint.Profiles() {
-		fmt.Fprintf(w, "\t%s", strings.ToUpper(string(p)))
+		cols = append(cols, strings.ToUpper(string(p)))
 	}
-	fmt.Fprintln(w, "\tSUMMARY")
+	w.header(f.IO, append(cols, "SUMMARY")...)
 	for _, r := range rules {
 		fmt.Fprint(w, r.ID)
 		for _, p := range lint.Profiles() {
@@ -172,10 +174,14 @@ func runLint(opts *lintOptions) error {
 	// memory (bench/README.md). The live heap stays bounded either way.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	total := &lint.Report{Findings: []lint.Finding{}, Skills: []string{}}
+	var progress lint.Progress
+	if opts.Format == "text" {
+		progress = f.lintProgress() // machine formats get no progress
+	}
 	for _, r := range runs {
 		rep, err := checkFolder(r, lint.Options{
 			Profile: profile, Paths: r.paths, RootName: r.rootName, Config: cfg,
-			Strict: opts.Strict, AllowEmpty: opts.AllowEmpty,
+			Strict: opts.Strict, AllowEmpty: opts.AllowEmpty, Progress: progress,
 		})
 		if err != nil {
 			return err
@@ -379,7 +385,24 @@ func readLintConfig(base string) (lint.Config, error) {
 	if err != nil {
 		return lint.Config{}, fmt.Errorf("%s: %w", p, err)
 	}
+	if cfg.Profile == "" {
+		cfg.Profile = runtimeProfile(base, b)
+	}
 	return cfg, nil
+}
+
+// runtimeProfile is the lint profile a library's runtime implies when
+// its config names none: the rules of the agent that reads it.
+func runtimeProfile(base string, config []byte) lint.Profile {
+	var c struct {
+		Runtime string `yaml:"runtime"`
+	}
+	_ = yaml.Unmarshal(config, &c) // a broken file was already reported by lint.ParseConfig
+	rt, err := skill.ParseRuntime(c.Runtime)
+	if c.Runtime == "" || err != nil {
+		rt = skill.DetectRuntime(base)
+	}
+	return lint.ProfileFor(rt)
 }
 
 // toolVersion is the module version the binary was built from.

@@ -77,7 +77,7 @@ type approveJSON struct {
 // config), as review writes are gated.
 func lintMergedTree(lib *skillrepo.Library) func(merged fs.FS, skillDirs []string) error {
 	return func(merged fs.FS, skillDirs []string) error {
-		return lint.Gate(merged, skillDirs, lib.Config.Raw)
+		return lint.GateFor(merged, skillDirs, lib.Config.Raw, lib.Config.Runtime)
 	}
 }
 
@@ -129,7 +129,7 @@ func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error 
 	}
 	if failed > 0 {
 		if !f.JSON {
-			fmt.Fprintf(f.IO.ErrOut, "%d of %d proposals approved; %d left open\n", len(outcomes)-failed, len(outcomes), failed)
+			fmt.Fprintf(f.IO.ErrOut, "%d of %s approved; %d left open\n", len(outcomes)-failed, nounCount(len(outcomes), "proposal"), failed)
 		}
 		return &silentError{code: exitConflict}
 	}

@@ -19,6 +19,8 @@ type archiveJSON struct {
 	To     string `json:"to"`
 	Commit string `json:"commit,omitempty"`
 	DryRun bool   `json:"dry_run"`
+	// PurgedIn is the commit that purged a skill restored from history.
+	PurgedIn string `json:"purged_in,omitempty"`
 }
 
 func newSkillArchiveCmd(f *factory) *cobra.Command {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -12,6 +14,8 @@ type skillCreateOptions struct {
 	Name        string
 	Category    string
 	ContentFile string
+	ForceNew    bool
+	Reason      string
 }
 
 func newSkillCreateCmd(f *factory) *cobra.Command {
@@ -23,7 +27,13 @@ func newSkillCreateCmd(f *factory) *cobra.Command {
 description, then Markdown). The name follows the skill-name rules (lowercase
 letters, digits, '.', '_' and '-', at most 64 characters) and must be unique in
 the library; a new skill's description must fit 60 characters so the index
-shows it whole.`,
+shows it whole.
+
+A skill that overlaps an existing one (name, description and body compared
+as 'curator overlap' does) is refused when --origin is background-review or
+curator, naming the existing skill to patch instead; --force-new with a
+--reason creates it anyway and records the reason in a Force-New trailer. A
+person's create only warns.`,
 		Example: `  skillrepo skill create pdf-forms --content-file SKILL.md
   cat SKILL.md | skillrepo skill create pdf-forms --category docs --content-file -`,
 		Args: cobra.ExactArgs(1),
@@ -33,10 +43,18 @@ shows it whole.`,
 			if err != nil {
 				return err
 			}
-			return applyOps(cmd, f, &opts.w, []skillrepo.Op{{Action: skillrepo.ActionCreate, Name: opts.Name, Category: opts.Category, Content: &content}})
+			if opts.ForceNew && strings.TrimSpace(opts.Reason) == "" {
+				return usageErrorf("--force-new needs --reason: say how this skill differs from the one it overlaps")
+			}
+			if !opts.ForceNew && opts.Reason != "" {
+				return usageErrorf("--reason goes with --force-new")
+			}
+			return applyOps(cmd, f, &opts.w, []skillrepo.Op{{Action: skillrepo.ActionCreate, Name: opts.Name, Category: opts.Category, Content: &content, ForceNew: opts.ForceNew, Reason: opts.Reason}})
 		},
 	}
 	cmd.Flags().StringVar(&opts.ContentFile, "content-file", "", "SKILL.md to read (- for standard input)")
+	cmd.Flags().BoolVar(&opts.ForceNew, "force-new", false, "create although the skill overlaps an existing one (needs --reason)")
+	cmd.Flags().StringVar(&opts.Reason, "reason", "", "with --force-new: how this skill differs (goes into a Force-New trailer)")
 	cmd.Flags().StringVar(&opts.Category, "category", "", "category folder to create the skill in")
 	addWriteFlags(cmd, &opts.w)
 	return cmd

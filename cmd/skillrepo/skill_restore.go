@@ -21,9 +21,10 @@ func newSkillRestoreCmd(f *factory) *cobra.Command {
 		Short: "Bring an archived skill back where it was (one commit)",
 		Long: `Restore an archived skill to the folder it was archived from, category
 included (read from history), in one commit; its history stays continuous.
-NAME is the skill's name or its archive folder (.archive/<x>). When history
-does not say where it lived, it comes back as <name>/. A taken destination is
-refused.`,
+NAME is the skill's name or its archive folder (.archive/<x>). A skill that
+'curator purge' removed from the tree is read back from the commit before the
+purge. When history does not say where it lived, it comes back as <name>/. A
+taken destination is refused.`,
 		Example: `  skillrepo skill restore docker-cleanup
   skillrepo skill restore .archive/docker-cleanup-20261130120000`,
 		Args: cobra.ExactArgs(1),
@@ -38,7 +39,10 @@ refused.`,
 				return err
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, archiveJSON{Name: res.Name, From: res.From, To: res.To, Commit: hashString(res.Commit), DryRun: opts.DryRun})
+				return printJSON(f.IO.Out, archiveJSON{Name: res.Name, From: res.From, To: res.To, Commit: hashString(res.Commit), DryRun: opts.DryRun, PurgedIn: res.PurgedIn})
+			}
+			if res.PurgedIn != "" {
+				fmt.Fprintf(f.IO.ErrOut, "%s was purged from the tree in %.7s: restoring it from history\n", res.From, res.PurgedIn)
 			}
 			if res.Guessed {
 				fmt.Fprintf(f.IO.ErrOut, "history does not say where %s lived: restoring it as %s\n", res.From, res.To)

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func newCuratorListUnmanagedCmd(f *factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list-unmanaged [--json]",
+		Short: "List the skills the curator does not manage (yours)",
+		Long: `List every skill outside .archive/ that is not curator-managed, with the
+evidence for its owner. The curator never ages, archives or consolidates
+these; 'skillrepo skill adopt NAME' hands one to it. Nothing is written.`,
+		Example: `  skillrepo curator list-unmanaged
+  skillrepo curator list-unmanaged --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, done, err := newDryRunCurator(f)
+			if err != nil {
+				return err
+			}
+			defer done()
+			list, err := c.ListUnmanaged()
+			if err != nil {
+				return err
+			}
+			if f.JSON {
+				return printJSON(f.IO.Out, list)
+			}
+			tw := newTable(f.IO.Out)
+			for _, s := range list {
+				pinned := ""
+				if s.Pinned {
+					pinned = "pinned"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, s.Dir, pinned, s.Reason)
+			}
+			tw.Flush()
+			if len(list) == 0 {
+				fmt.Fprintln(f.IO.ErrOut, "every skill is curator-managed")
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/curator"
+	"github.com/skillrepo/skillrepo/overlap"
+)
+
+type curatorOverlapOptions struct {
+	f         *factory
+	Threshold float64
+}
+
+func newCuratorOverlapCmd(f *factory) *cobra.Command {
+	opts := &curatorOverlapOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "overlap [--threshold X] [--json]",
+		Short: "List clusters of curator-managed skills that belong under one umbrella",
+		Long: `Compare every curator-managed skill outside .archive/ with every other and
+list the clusters that likely belong under one umbrella skill: skills whose
+name, description and body are similar (TF-IDF cosine at or above the
+threshold, default 0.45), and skills sharing a name prefix (gateway-*, pr-*)
+with at least half that similarity. Each cluster names its members (pinned
+and scheduled ones flagged: the curator never changes them), the evidence
+(shared prefix; each linked pair with its similarity and the words that
+weigh most in it) and a suggested umbrella name.
+
+No model is involved and nothing is written.`,
+		Example: `  skillrepo curator overlap
+  skillrepo curator overlap --threshold 0.6 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Threshold < 0 || opts.Threshold > 1 {
+				return usageErrorf("--threshold %v: want a similarity between 0 and 1", opts.Threshold)
+			}
+			return runCuratorOverlap(opts)
+		},
+	}
+	cmd.Flags().Float64Var(&opts.Threshold, "threshold", overlap.DefaultThreshold, "similarity (0..1) at or above which two skills overlap")
+	return cmd
+}
+
+func runCuratorOverlap(opts *curatorOverlapOptions) error {
+	f := opts.f
+	// Read-only: no recovery, no cache written, no lock.
+	c, done, err := newDryRunCurator(f)
+	if err != nil {
+		return err
+	}
+	defer done()
+	rep, err := c.Overlap(curator.OverlapOptions{Threshold: opts.Threshold})
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return printJSON(f.IO.Out, rep)
+	}
+	printOverlap(f.IO.Out, rep)
+	for _, d := range rep.Unreadable {
+		fmt.Fprintf(f.IO.ErrOut, "warning: %s/SKILL.md could not be read; left out\n", d)
+	}
+	return nil
+}
+
+func printOverlap(w io.Writer, rep *curator.OverlapReport) {
+	fmt.Fprintf(w, "%d %s among %d curator-managed %s (threshold %.2f)\n",
+		len(rep.Clusters), plural(len(rep.Clusters), "cluster", "clusters"), rep.Skills, plural(rep.Skills, "skill", "skills"), rep.Threshold)
+	for _, c := range rep.Clusters {
+		fmt.Fprintln(w)
+		umbrella := "new umbrella " + c.Umbrella
+		if c.UmbrellaExists {
+			umbrella = "fold into " + c.Umbrella
+		}
+		prefix := ""
+		if c.Prefix != "" {
+			prefix = ", prefix " + c.Prefix + "*"
+		}
+		fmt.Fprintf(w, "%s: %d skills%s\n", umbrella, len(c.Members), prefix)
+		for _, m := range c.Members {
+			var flags []string
+			if m.Pinned {
+				flags = append(flags, "pinned")
+			}
+			if m.Scheduled {
+				flags = append(flags, "scheduled")
+			}
+			line := "  " + m.Name
+			if len(flags) > 0 {
+				line += "  [" + strings.Join(flags, ", ") + ": never changed]"
+			}
+			fmt.Fprintln(w, line)
+		}
+		for _, p := range c.Pairs {
+			why := ""
+			if p.Prefix != "" {
+				why = " (shared prefix " + p.Prefix + ")"
+			}
+			fmt.Fprintf(w, "  ~ %s, %s: %.2f%s: %s\n", p.A, p.B, p.Similarity, why, strings.Join(p.Shared, ", "))
+		}
+	}
+}
