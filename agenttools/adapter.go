@@ -7,8 +7,8 @@ import (
 
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
-	"github.com/skillrepo/skillrepo/skillrepo/skill"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // Open wires the tools to a library. The adapter is the one place the

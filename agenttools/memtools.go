@@ -57,10 +57,23 @@ func (tb *Toolbox) memoryTool(cl *call, data []byte) toolResult {
 	// skill review can never silently delete what the user told the agent.
 	staged := destructive && !tb.opts.Attended && tb.opts.Policy == Autonomous && tb.opts.StagedBranch != ""
 	branch := tb.opts.Branch
+	dest := tb.target(branch)
 	if staged {
 		branch = tb.opts.StagedBranch
+		dest = tb.target(branch)
+		if tb.branchMade && !tb.opts.DryRun {
+			// The staged branch starts from the review's own branch when
+			// the review has written, so a replace or remove sees what
+			// this review added (an entry it adds, then rewords). The
+			// reference applies a staged change at approval to the
+			// memory as it is then, which holds the review's adds; here
+			// the proposal carries them (merged with the review, they
+			// are already in main and the proposal shows only its own
+			// commits).
+			dest.From = tb.opts.Branch
+		}
 	}
-	res, commit, err := tb.lib.Memory(cl.ctx, tb.target(branch), ch)
+	res, commit, err := tb.lib.Memory(cl.ctx, dest, ch)
 	var merr *memory.Error
 	if errors.As(err, &merr) {
 		out := toolResult{"success": false, "error": merr.Msg}

@@ -23,7 +23,7 @@ go build -o "$work/skillrepo" "$root/cmd/skillrepo"
 (cd "$root" && go run ./bench/genrepo -out "$work/lib" -layout "$layout" >/dev/null)
 lib="$work/lib"
 # A write starts git gc in the background once loose objects pass 64 MiB
-# (skillrepo/maintenance.go), which a flat run of this script reaches: keep
+# (skillrepo/internal/gitstore/maintenance.go), which a flat run of this script reaches: keep
 # it out of the timings (git plumbing never starts one).
 git -C "$lib" config gc.auto 0
 if [ "$layout" = flat ]; then dir=skill-04242 gitdir=skill-04243; else dir=cat-042/skill-04242 gitdir=cat-042/skill-04243; fi

@@ -101,6 +101,16 @@ type Curator struct {
 	Lib    *skillrepo.Library
 	Now    func() time.Time
 	Owners Ownership // nil: HistoryOwnership
+	// Progress, when set, hears the skills a run archives as it goes.
+	Progress Progress
+}
+
+// Progress hears how far a long run has got; the CLI draws it on a
+// terminal. Calls come from one goroutine; a total of 0 means unknown.
+type Progress interface {
+	Start(what string, total int)
+	Add(n int)
+	Done()
 }
 
 // source is everything deciding reads. None of its methods writes, and a
@@ -463,6 +473,10 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 		if preHashes, err = tx.DirHashes(dirsOf(archives)); err != nil {
 			return err
 		}
+		if c.Progress != nil {
+			c.Progress.Start("archiving skills", len(archives))
+			defer c.Progress.Done()
+		}
 		for start := 0; start < len(archives); start += ArchiveBatch {
 			batch := archives[start:min(start+ArchiveBatch, len(archives))]
 			if err := tx.MoveDirs(movesOf(batch)); err != nil {
@@ -470,6 +484,9 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 			}
 			if _, err := tx.Commit(batchMessage(run.ID, batch)); err != nil {
 				return err
+			}
+			if c.Progress != nil {
+				c.Progress.Add(len(batch))
 			}
 		}
 		return nil

@@ -49,6 +49,7 @@ const (
 	EventUserPromptExpansion = "UserPromptExpansion"
 	EventStop                = "Stop"
 	EventSessionEnd          = "SessionEnd"
+	EventUserPromptSubmit    = "UserPromptSubmit"
 )
 
 // Handler is one hook entry skillrepo installs: an event, an optional
@@ -64,7 +65,9 @@ type Handler struct {
 // typed /name (UserPromptExpansion); Codex has no Skill tool, so every
 // shell command is looked at for a SKILL.md it reads. SessionEnd carries
 // no timeout: one would raise Claude Code's 1.5 s SessionEnd budget, and
-// the handler returns well within it.
+// the handler returns well within it. Stop may ask a goal judge (30 s at
+// most, failing open), so it gets 45 s; UserPromptSubmit lets a typed
+// prompt pause a goal whose continuation it interrupted.
 func Handlers(a Agent) []Handler {
 	switch a {
 	case ClaudeCode:
@@ -72,14 +75,16 @@ func Handlers(a Agent) []Handler {
 			{Event: EventSessionStart, Timeout: 10},
 			{Event: EventPostToolUse, Matcher: "Skill", Timeout: 5},
 			{Event: EventUserPromptExpansion, Timeout: 5},
-			{Event: EventStop, Timeout: 10},
+			{Event: EventUserPromptSubmit, Timeout: 5},
+			{Event: EventStop, Timeout: 45},
 			{Event: EventSessionEnd},
 		}
 	case Codex:
 		return []Handler{
 			{Event: EventSessionStart, Timeout: 10},
 			{Event: EventPostToolUse, Matcher: "Bash", Timeout: 5},
-			{Event: EventStop, Timeout: 10},
+			{Event: EventUserPromptSubmit, Timeout: 5},
+			{Event: EventStop, Timeout: 45},
 			{Event: EventSessionEnd},
 		}
 	}

@@ -44,8 +44,19 @@ type Input struct {
 	CommandName   string `json:"command_name"`
 	PromptID      string `json:"prompt_id"`
 	// Stop.
-	StopHookActive       bool   `json:"stop_hook_active"`
-	LastAssistantMessage string `json:"last_assistant_message"`
+	StopHookActive       bool             `json:"stop_hook_active"`
+	LastAssistantMessage string           `json:"last_assistant_message"`
+	BackgroundTasks      []BackgroundTask `json:"background_tasks"`
+}
+
+// BackgroundTask is one of the agent's background jobs as Claude Code's
+// Stop event lists them.
+type BackgroundTask struct {
+	ID          string `json:"id"`
+	Type        string `json:"type"`
+	Status      string `json:"status"`
+	Description string `json:"description"`
+	Command     string `json:"command"`
 }
 
 // StopDecision is what a Stop judge returns: Block with Reason keeps the
@@ -55,6 +66,20 @@ type StopDecision struct {
 	Block   bool
 	Reason  string
 	Context string
+	// Message is a line for the user (the agent's systemMessage).
+	Message string
+	// ReviewGoal, when set, is a goal this turn completed: the session's
+	// transcript is queued for review with the goal's id in its trailers.
+	ReviewGoal string
+}
+
+// GoalLoop is the standing-goal loop as the hooks see it: a session that
+// starts takes the goal set for the next session, and a prompt the user
+// types while a continuation is pending pauses the goal (the turn was
+// interrupted). Each returns a line to show, or "".
+type GoalLoop interface {
+	SessionStarted(lib *skillrepo.Library, session string) (string, error)
+	UserPrompt(lib *skillrepo.Library, session string) (string, error)
 }
 
 // StopJudge is consulted first on every Stop, before the nudge counters
@@ -78,6 +103,8 @@ type RunOptions struct {
 	StartWorker func(lib *skillrepo.Library) error
 	// StopJudge, when set, is asked first on Stop.
 	StopJudge StopJudge
+	// Goals, when set, hears of session starts and typed prompts.
+	Goals GoalLoop
 }
 
 // Report says what a hook did, for the hooks log.
@@ -101,12 +128,12 @@ const hookLockTimeout = 500 * time.Millisecond
 // ParseEvent accepts an event name in any case, with or without dashes.
 func ParseEvent(s string) (string, error) {
 	k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(s))
-	for _, e := range []string{EventSessionStart, EventPostToolUse, EventUserPromptExpansion, EventStop, EventSessionEnd} {
+	for _, e := range []string{EventSessionStart, EventPostToolUse, EventUserPromptExpansion, EventUserPromptSubmit, EventStop, EventSessionEnd} {
 		if strings.ToLower(e) == k {
 			return e, nil
 		}
 	}
-	return "", fmt.Errorf("unknown hook event %q: want SessionStart, PostToolUse, UserPromptExpansion, Stop or SessionEnd", s)
+	return "", fmt.Errorf("unknown hook event %q: want SessionStart, PostToolUse, UserPromptExpansion, UserPromptSubmit, Stop or SessionEnd", s)
 }
 
 // RunAgentHook runs one agent hook: it reads the event JSON, does the
@@ -153,6 +180,8 @@ func RunAgentHook(ctx context.Context, opts RunOptions) (*Report, error) {
 		err = h.postToolUse()
 	case EventUserPromptExpansion:
 		err = h.expansion()
+	case EventUserPromptSubmit:
+		err = h.userPrompt()
 	case EventStop:
 		err = h.stop(ctx)
 	case EventSessionEnd:
@@ -215,6 +244,14 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 		}
 	}
 	h.curatorIfDue()
+	if h.opts.Goals != nil && h.in.SessionID != "" {
+		line, err := h.opts.Goals.SessionStarted(h.lib, h.in.SessionID)
+		if err != nil {
+			h.rep.notef("goal: %v", err)
+		} else if line != "" {
+			blocks = append(blocks, line)
+		}
+	}
 	if len(blocks) == 0 && !reload {
 		return nil
 	}
@@ -514,14 +551,39 @@ func (h *hookRun) stop(ctx context.Context) error {
 		if perr := h.printDecision(decision); perr != nil {
 			return perr
 		}
+		if decision.ReviewGoal != "" {
+			due := queue.Due{Memory: true, Skills: true, Reason: "goal " + decision.ReviewGoal + " achieved"}
+			if qerr := h.enqueueReview(due, decision.ReviewGoal); qerr != nil && err == nil {
+				err = qerr
+			}
+		}
 	}
 	return err
 }
 
+// userPrompt tells the goal loop a person typed a prompt. A line it
+// returns goes to the user; stdout of UserPromptSubmit is context for the
+// model, so it is sent as a systemMessage.
+func (h *hookRun) userPrompt() error {
+	h.touch()
+	if h.opts.Goals == nil || h.in.SessionID == "" {
+		return nil
+	}
+	msg, err := h.opts.Goals.UserPrompt(h.lib, h.in.SessionID)
+	if err != nil || msg == "" {
+		return err
+	}
+	return h.reply(map[string]any{"systemMessage": msg})
+}
+
 func (h *hookRun) printDecision(d *StopDecision) error {
 	switch {
+	case d.Block && d.Reason != "" && d.Message != "":
+		return h.reply(map[string]any{"decision": "block", "reason": d.Reason, "systemMessage": d.Message})
 	case d.Block && d.Reason != "":
 		return h.reply(map[string]any{"decision": "block", "reason": d.Reason})
+	case d.Message != "" && d.Context == "":
+		return h.reply(map[string]any{"systemMessage": d.Message})
 	case d.Context != "" && h.opts.Agent == ClaudeCode:
 		return h.reply(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": EventStop, "additionalContext": d.Context}})
 	case d.Context != "":
@@ -543,6 +605,13 @@ func (h *hookRun) readTranscript() (*review.Transcript, error) {
 		return nil, nil
 	}
 	p := expandHome(h.in.TranscriptPath, h.opts.Getenv("HOME"))
+	if !filepath.IsAbs(p) && h.in.Cwd != "" {
+		p = filepath.Join(h.in.Cwd, p)
+	}
+	// The worker runs elsewhere: the queue keeps an absolute path.
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
@@ -591,13 +660,13 @@ func (h *hookRun) nudge() error {
 		return nil
 	}
 	reason := fmt.Sprintf("due at Stop: %d new turns, %d new model iterations", d.NewTurns, d.NewIterations)
-	return h.enqueueReview(queue.Due{Memory: d.Memory && memoryOK, Skills: d.Skills, Reason: reason})
+	return h.enqueueReview(queue.Due{Memory: d.Memory && memoryOK, Skills: d.Skills, Reason: reason}, "")
 }
 
-func (h *hookRun) enqueueReview(due queue.Due) error {
+func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
 	format := string(h.transcriptFormat())
 	e, merged, err := queue.New(h.state()).Enqueue(queue.Entry{Kind: queue.KindReview, Agent: string(h.opts.Agent), SessionID: h.in.SessionID,
-		Transcript: h.in.TranscriptPath, Format: format, Due: due})
+		Transcript: h.in.TranscriptPath, Format: format, Due: due, GoalID: goalID})
 	if err != nil {
 		return err
 	}
@@ -660,7 +729,7 @@ func (h *hookRun) finalReview() error {
 	if err := store.Save(c); err != nil {
 		return err
 	}
-	return h.enqueueReview(queue.Due{Memory: memoryDue, Skills: skillsDue, Final: true, Reason: reason})
+	return h.enqueueReview(queue.Due{Memory: memoryDue, Skills: skillsDue, Final: true, Reason: reason}, "")
 }
 
 // ensureWorker starts a worker when work is queued and none runs.

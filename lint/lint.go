@@ -35,6 +35,8 @@ type Options struct {
 	// Workers bounds how many skills are checked at once; 0 means
 	// GOMAXPROCS.
 	Workers int
+	// Progress, when set, hears each skill as it is checked.
+	Progress Progress
 }
 
 // Validate fills in defaults and rejects an unknown profile or a path that
@@ -137,6 +139,12 @@ func Check(fsys fs.FS, opts Options) (*Report, error) {
 	}
 	sort.Slice(skills, func(a, b int) bool { return skills[a].dir < skills[b].dir })
 
+	progress := opts.Progress
+	if progress == nil {
+		progress = noProgress{}
+	}
+	progress.Start("linting skills", len(skills))
+	defer progress.Done()
 	results := make([]skillResult, len(skills))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -151,6 +159,7 @@ func Check(fsys fs.FS, opts Options) (*Report, error) {
 	}
 	for n := range skills {
 		next <- n
+		progress.Add(1)
 	}
 	close(next)
 	wg.Wait()

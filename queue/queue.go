@@ -87,6 +87,9 @@ type Entry struct {
 	Transcript string `json:"transcript,omitempty"` // absolute path
 	Format     string `json:"format,omitempty"`     // transcript format (auto, claude-code, openai, …)
 	Due        Due    `json:"due"`
+	// GoalID names the standing goal whose completion queued this review
+	// (its commits carry a Goal-Id trailer).
+	GoalID string `json:"goal_id,omitempty"`
 
 	EnqueuedAt time.Time `json:"enqueued_at"`
 	UpdatedAt  time.Time `json:"updated_at"`
@@ -303,6 +306,9 @@ func (s *Store) Enqueue(e Entry) (Entry, bool, error) {
 		if e.Transcript != "" {
 			old.Transcript, old.Format = e.Transcript, e.Format
 		}
+		if e.GoalID != "" {
+			old.GoalID = e.GoalID
+		}
 		old.UpdatedAt = now
 		return old, true, s.write(old)
 	}
@@ -398,7 +404,8 @@ func (s *Store) Drop(id string, force bool) (Entry, error) {
 }
 
 // Prune removes done entries beyond the newest keep, so the folder stays
-// small; failed entries stay until a person retries or drops them.
+// small, and temp files a killed writer left; failed entries stay until a
+// person retries or drops them.
 func (s *Store) Prune(keep int) error {
 	unlock, err := s.lock()
 	if err != nil {
@@ -413,6 +420,17 @@ func (s *Store) Prune(keep int) error {
 	for _, e := range all {
 		if e.State == Done {
 			done = append(done, e)
+		}
+	}
+	// Temp files of writes cut short by a kill (a minute old: no write
+	// takes that long).
+	if des, err := os.ReadDir(s.Dir); err == nil {
+		for _, de := range des {
+			if n := de.Name(); strings.HasPrefix(n, ".q-") && strings.Contains(n, ".tmp-") {
+				if fi, err := de.Info(); err == nil && s.now().Sub(fi.ModTime()) > time.Minute {
+					os.Remove(filepath.Join(s.Dir, n))
+				}
+			}
 		}
 	}
 	for i := 0; i < len(done)-keep; i++ {

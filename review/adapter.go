@@ -30,6 +30,7 @@ func provenance(p Provenance) skillrepo.Provenance {
 		SessionID:        p.SessionID,
 		Model:            p.Model,
 		TranscriptSHA256: p.TranscriptSHA256,
+		GoalID:           p.GoalID,
 	}
 }
 

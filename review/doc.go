@@ -7,7 +7,8 @@
 // # Reading transcripts
 //
 // [Read] turns OpenAI chat-messages JSON (a list, or an object with
-// "messages") and Claude Code session files (JSON Lines) into one model:
+// "messages"), Claude Code session files and Codex rollouts (both JSON
+// Lines) into one model:
 // [Message]s in chat-completions shape and [Event]s, the user turns and
 // model iterations the nudge counters count. For Claude Code:
 //   - one API response is spread over one line per content block sharing a
@@ -20,6 +21,16 @@
 //   - sidechain lines (subagents) and lines written by Claude Code itself
 //     (model "<synthetic>", API error notices) are left out;
 //   - thinking blocks are not replayed.
+//
+// For Codex (enveloped rollouts and the older bare-item shape):
+//   - a user turn is a user_message event, or, in files without those, a
+//     user message that is not Codex's own context (environment,
+//     AGENTS.md, an aborted-turn notice); developer messages are left out;
+//   - a model iteration is a run of model output (reasoning, text, calls)
+//     that a tool result or a user message ends; calls are paired with
+//     their outputs by call_id; freeform calls (apply_patch) carry their
+//     input as {"input": …};
+//   - turn_aborted after the last turn's answer marks it interrupted.
 //
 // Errors are [*ParseError]s naming the file and line.
 //

@@ -16,6 +16,7 @@ type Provenance struct {
 	SessionID        string
 	Model            string
 	TranscriptSHA256 string
+	GoalID           string
 }
 
 // Merger lands a finished review's proposal branch on the main branch.

@@ -55,6 +55,9 @@ type Options struct {
 	ContextWindow int
 	// WriteApproval leaves the proposal unmerged for a person to approve.
 	WriteApproval bool
+	// GoalID, when set, is the standing goal the session pursued; every
+	// commit of the review carries it in a Goal-Id trailer.
+	GoalID string
 	// Retries is how many times a failed model call is retried (HTTP 408,
 	// 409, 429, 5xx, network errors and timeouts); 0 means 2, < 0 none.
 	Retries        int
@@ -148,7 +151,7 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	if sessionID == "" {
 		sessionID = t.SessionID
 	}
-	prov := Provenance{ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256}
+	prov := Provenance{ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256, GoalID: opts.GoalID}
 	allowed := []string{agenttools.SkillsList, agenttools.SkillView, agenttools.SkillManage}
 	if opts.Memory {
 		allowed = append(allowed, agenttools.Memory)

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // Format names a transcript format.
@@ -20,17 +22,23 @@ const (
 	FormatAuto       Format = "auto"
 	FormatOpenAI     Format = "openai"      // chat-messages JSON: a list, or {"messages": [...]}
 	FormatClaudeCode Format = "claude-code" // a Claude Code session file (JSON Lines)
+	FormatCodex      Format = "codex"       // a Codex rollout file (JSON Lines)
 )
+
+// MaxTranscriptBytes bounds a transcript: [Read] refuses a larger one
+// without loading more than this (a long Claude Code session is a few MiB;
+// the review digests anything long anyway).
+const MaxTranscriptBytes = 32 << 20
 
 // ParseFormat accepts the --format values.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(s); f {
 	case "", FormatAuto:
 		return FormatAuto, nil
-	case FormatOpenAI, FormatClaudeCode:
+	case FormatOpenAI, FormatClaudeCode, FormatCodex:
 		return f, nil
 	}
-	return "", fmt.Errorf("unknown transcript format %q: use auto, openai or claude-code", s)
+	return "", fmt.Errorf("unknown transcript format %q: use auto, openai, claude-code or codex", s)
 }
 
 // Message is one message of a conversation, in chat-completions shape.
@@ -127,13 +135,12 @@ func (e *ParseError) Error() string {
 }
 
 // Read reads a transcript. name is used in error messages. With
-// [FormatAuto], a file whose first line is a JSON object with a "type" field
-// is a Claude Code session and anything else chat-messages JSON. Errors are
+// [FormatAuto] the format is the one [Detect] finds. Errors are
 // [*ParseError]s naming the line.
 func Read(r io.Reader, name string, format Format) (*Transcript, error) {
-	data, err := io.ReadAll(r)
+	data, err := boundedread.ReadAll(r, name, MaxTranscriptBytes)
 	if err != nil {
-		return nil, fmt.Errorf("read transcript %s: %w", name, err)
+		return nil, fmt.Errorf("read transcript: %w", err)
 	}
 	if format == FormatAuto || format == "" {
 		format = Detect(data)
@@ -144,6 +151,8 @@ func Read(r io.Reader, name string, format Format) (*Transcript, error) {
 		t, err = readOpenAI(data, name)
 	case FormatClaudeCode:
 		t, err = readClaudeCode(data, name)
+	case FormatCodex:
+		t, err = readCodex(data, name)
 	default:
 		return nil, fmt.Errorf("read transcript %s: unknown format %q", name, format)
 	}
@@ -159,9 +168,16 @@ func Read(r io.Reader, name string, format Format) (*Transcript, error) {
 	return t, nil
 }
 
-// Detect guesses the format of a transcript's bytes.
+// Detect guesses the format of a transcript's bytes from its first line:
+// a Codex rollout envelope ({"type":"session_meta","payload":…}) or the
+// bare header of an older rollout ({"id","timestamp"}) is Codex, another
+// JSON object with a "type" field a Claude Code session, and anything else
+// chat-messages JSON.
 func Detect(data []byte) Format {
 	first, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("\n"))
+	if isCodexFirstLine(first) {
+		return FormatCodex
+	}
 	var probe struct {
 		Type     *string         `json:"type"`
 		Messages json.RawMessage `json:"messages"`

@@ -12,14 +12,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"path"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -30,8 +28,8 @@ const ActionRestore = "restore"
 
 // CommitInfo is one commit as history readers need it.
 type CommitInfo struct {
-	Hash    plumbing.Hash
-	Parents []plumbing.Hash
+	Hash    Hash
+	Parents []Hash
 	Message string
 	When    time.Time // committer time
 }
@@ -41,41 +39,41 @@ func (c *CommitInfo) Trailers() []Trailer { return ParseTrailers(c.Message) }
 
 // ReadCommit reads a commit's parents, message and time. Error wraps
 // ErrNotFound for a missing commit.
-func (l *Library) ReadCommit(h plumbing.Hash) (*CommitInfo, error) {
-	c, err := l.repo.CommitObject(h)
+func (l *Library) ReadCommit(h Hash) (*CommitInfo, error) {
+	c, err := l.CommitObject(h)
 	if err != nil {
-		return nil, fmt.Errorf("commit %s: %w", shortHash(h), ErrNotFound)
+		return nil, fmt.Errorf("commit %s: %w", gitstore.ShortHash(h), ErrNotFound)
 	}
 	return &CommitInfo{Hash: h, Parents: c.ParentHashes, Message: c.Message, When: c.Committer.When.UTC()}, nil
 }
 
 // DirHash is the tree hash of dir in the snapshot (zero when absent):
 // two folders with the same hash hold exactly the same files.
-func (s *Snapshot) DirHash(dir string) plumbing.Hash {
-	return s.l.subtree(s.store, s.tree, dir)
+func (s *Snapshot) DirHash(dir string) Hash {
+	return s.store.Subtree(s.tree, dir)
 }
 
 // treeReader reads trees once per operation: a flat library's root tree
 // has an entry per skill, and decoding it again for every one of a
 // thousand moved skills would cost seconds.
 type treeReader struct {
-	store *objectStore
-	trees map[plumbing.Hash]map[string]treeEntry
+	store *gitstore.Store
+	trees map[Hash]map[string]gitstore.TreeEntry
 }
 
-func newTreeReader(store *objectStore) *treeReader {
-	return &treeReader{store: store, trees: map[plumbing.Hash]map[string]treeEntry{}}
+func newTreeReader(store *gitstore.Store) *treeReader {
+	return &treeReader{store: store, trees: map[Hash]map[string]gitstore.TreeEntry{}}
 }
 
-func (r *treeReader) entries(h plumbing.Hash) (map[string]treeEntry, error) {
+func (r *treeReader) entries(h Hash) (map[string]gitstore.TreeEntry, error) {
 	if m, ok := r.trees[h]; ok {
 		return m, nil
 	}
-	list, err := r.store.tree(h)
+	list, err := r.store.Tree(h)
 	if err != nil {
 		return nil, err
 	}
-	m := make(map[string]treeEntry, len(list))
+	m := make(map[string]gitstore.TreeEntry, len(list))
 	for _, e := range list {
 		m[e.Name] = e
 	}
@@ -84,35 +82,35 @@ func (r *treeReader) entries(h plumbing.Hash) (map[string]treeEntry, error) {
 }
 
 // lookup returns the entry at p below root (ok false when absent).
-func (r *treeReader) lookup(root plumbing.Hash, p string) (treeEntry, bool, error) {
+func (r *treeReader) lookup(root Hash, p string) (gitstore.TreeEntry, bool, error) {
 	if p == "" {
-		return treeEntry{Mode: filemode.Dir, Hash: root}, !root.IsZero(), nil
+		return gitstore.TreeEntry{Mode: gitstore.ModeDir, Hash: root}, !root.IsZero(), nil
 	}
 	cur := root
 	parts := strings.Split(p, "/")
 	for i, name := range parts {
 		m, err := r.entries(cur)
 		if err != nil {
-			return treeEntry{}, false, err
+			return gitstore.TreeEntry{}, false, err
 		}
 		e, ok := m[name]
 		if !ok {
-			return treeEntry{}, false, nil
+			return gitstore.TreeEntry{}, false, nil
 		}
 		if i == len(parts)-1 {
 			return e, true, nil
 		}
-		if e.Mode != filemode.Dir {
-			return treeEntry{}, false, nil
+		if e.Mode != gitstore.ModeDir {
+			return gitstore.TreeEntry{}, false, nil
 		}
 		cur = e.Hash
 	}
-	return treeEntry{}, false, nil
+	return gitstore.TreeEntry{}, false, nil
 }
 
 // dirEntries returns the entries of the folder dir below root (nil when
 // absent).
-func (r *treeReader) dirEntries(root plumbing.Hash, dir string) (map[string]treeEntry, error) {
+func (r *treeReader) dirEntries(root Hash, dir string) (map[string]gitstore.TreeEntry, error) {
 	h, err := r.dirHash(root, dir)
 	if err != nil || h.IsZero() {
 		return nil, err
@@ -121,29 +119,29 @@ func (r *treeReader) dirEntries(root plumbing.Hash, dir string) (map[string]tree
 }
 
 // dirHash is the tree hash of dir below root, zero when absent or a file.
-func (r *treeReader) dirHash(root plumbing.Hash, dir string) (plumbing.Hash, error) {
+func (r *treeReader) dirHash(root Hash, dir string) (Hash, error) {
 	e, ok, err := r.lookup(root, dir)
-	if err != nil || !ok || e.Mode != filemode.Dir {
-		return plumbing.ZeroHash, err
+	if err != nil || !ok || e.Mode != gitstore.ModeDir {
+		return ZeroHash, err
 	}
 	return e.Hash, nil
 }
 
 // walk calls fn for every file below the tree h, paths prefixed by dir.
-func (r *treeReader) walk(h plumbing.Hash, dir string, fn func(p string, e treeEntry)) error {
+func (r *treeReader) walk(h Hash, dir string, fn func(p string, e gitstore.TreeEntry)) error {
 	m, err := r.entries(h)
 	if err != nil {
 		return err
 	}
 	for name, e := range m {
 		p := dir + "/" + name
-		if e.Mode == filemode.Dir {
+		if e.Mode == gitstore.ModeDir {
 			if err := r.walk(e.Hash, p, fn); err != nil {
 				return err
 			}
 			continue
 		}
-		if e.Mode != filemode.Submodule {
+		if e.Mode != gitstore.ModeSubmodule {
 			fn(p, e)
 		}
 	}
@@ -152,11 +150,11 @@ func (r *treeReader) walk(h plumbing.Hash, dir string, fn func(p string, e treeE
 
 // DirHashes returns the tree hash of each folder at the transaction's last
 // commit (staged changes are not seen); absent folders are left out.
-func (tx *Tx) DirHashes(dirs []string) (map[string]plumbing.Hash, error) {
-	r := newTreeReader(tx.store)
-	out := make(map[string]plumbing.Hash, len(dirs))
+func (tx *Tx) DirHashes(dirs []string) (map[string]Hash, error) {
+	r := newTreeReader(tx.Store())
+	out := make(map[string]Hash, len(dirs))
 	for _, d := range dirs {
-		h, err := r.dirHash(tx.tree, d)
+		h, err := r.dirHash(tx.Tree(), d)
 		if err != nil {
 			return nil, err
 		}
@@ -179,46 +177,46 @@ type Move struct {
 // staged change below it, every destination free; otherwise nothing is
 // staged and the error names the first offending move.
 func (tx *Tx) MoveDirs(moves []Move) error {
-	r := newTreeReader(tx.store)
+	r := newTreeReader(tx.Store())
 	type staged struct {
 		p string
-		c change
+		c gitstore.Change
 	}
 	var out []staged
 	dest := map[string]bool{}
 	for _, m := range moves {
-		if _, err := cleanPath(m.From); err != nil {
+		if _, err := gitstore.CleanPath(m.From); err != nil {
 			return err
 		}
-		if _, err := cleanPath(m.To); err != nil {
+		if _, err := gitstore.CleanPath(m.To); err != nil {
 			return err
 		}
-		for p := range tx.changes {
+		for p := range tx.Staged() {
 			if strings.HasPrefix(p, m.From+"/") || strings.HasPrefix(p, m.To+"/") {
 				return fmt.Errorf("move %s to %s: a change is already staged below it", m.From, m.To)
 			}
 		}
-		src, err := r.dirHash(tx.tree, m.From)
+		src, err := r.dirHash(tx.Tree(), m.From)
 		if err != nil {
 			return err
 		}
 		if src.IsZero() {
 			return fmt.Errorf("move %s: %w", m.From, ErrNotFound)
 		}
-		if _, ok, err := r.lookup(tx.tree, m.To); err != nil {
+		if _, ok, err := r.lookup(tx.Tree(), m.To); err != nil {
 			return err
 		} else if ok || dest[m.To] {
 			return fmt.Errorf("move %s to %s: destination %w", m.From, m.To, ErrExists)
 		}
 		dest[m.To] = true
-		if err := r.walk(src, "", func(rel string, e treeEntry) {
-			out = append(out, staged{m.To + rel, change{hash: e.Hash, mode: e.Mode}}, staged{m.From + rel, change{del: true}})
+		if err := r.walk(src, "", func(rel string, e gitstore.TreeEntry) {
+			out = append(out, staged{m.To + rel, gitstore.Change{Hash: e.Hash, Mode: e.Mode}}, staged{m.From + rel, gitstore.Change{Delete: true}})
 		}); err != nil {
 			return err
 		}
 	}
 	for _, s := range out {
-		tx.stage(s.p, s.c)
+		tx.Stage(s.p, s.c)
 	}
 	return nil
 }
@@ -240,43 +238,43 @@ func ArchivedName(dir string) string {
 // first, then every skill of that parent). Error wraps ErrNotFound when
 // history does not say (the folder was imported already archived, or its
 // content changed in the archiving commit).
-func (l *Library) ArchivedFrom(rev, dir string) (from string, at plumbing.Hash, err error) {
-	h, err := l.resolveRev(rev)
+func (l *Library) ArchivedFrom(rev, dir string) (from string, at Hash, err error) {
+	h, err := l.ResolveRev(rev)
 	if err != nil {
-		return "", plumbing.ZeroHash, err
+		return "", ZeroHash, err
 	}
-	store := newObjectStore(l, true)
+	store := l.NewStore(true)
 	r := newTreeReader(store)
-	tree, parents, err := store.commitInfo(h)
+	tree, parents, err := store.CommitInfo(h)
 	if err != nil {
-		return "", plumbing.ZeroHash, err
+		return "", ZeroHash, err
 	}
 	cur, err := r.dirHash(tree, dir)
 	if err != nil {
-		return "", plumbing.ZeroHash, err
+		return "", ZeroHash, err
 	}
 	if cur.IsZero() {
-		return "", plumbing.ZeroHash, fmt.Errorf("%s at %s: %w", dir, shortHash(h), ErrNotFound)
+		return "", ZeroHash, fmt.Errorf("%s at %s: %w", dir, gitstore.ShortHash(h), ErrNotFound)
 	}
 	for len(parents) > 0 {
-		ptree, pparents, err := store.commitInfo(parents[0])
+		ptree, pparents, err := store.CommitInfo(parents[0])
 		if err != nil {
-			return "", plumbing.ZeroHash, err
+			return "", ZeroHash, err
 		}
 		// Cheap test first: an unchanged .archive tree means dir did not
 		// appear in this commit.
 		a, _, err := r.lookup(tree, ArchiveDir)
 		if err != nil {
-			return "", plumbing.ZeroHash, err
+			return "", ZeroHash, err
 		}
 		b, _, err := r.lookup(ptree, ArchiveDir)
 		if err != nil {
-			return "", plumbing.ZeroHash, err
+			return "", ZeroHash, err
 		}
 		if a.Hash != b.Hash {
 			prev, err := r.dirHash(ptree, dir)
 			if err != nil {
-				return "", plumbing.ZeroHash, err
+				return "", ZeroHash, err
 			}
 			if prev.IsZero() {
 				from, err := l.sourceOf(r, h, ptree, cur, dir)
@@ -289,13 +287,13 @@ func (l *Library) ArchivedFrom(rev, dir string) (from string, at plumbing.Hash, 
 		delete(r.trees, tree)
 		h, tree, parents = parents[0], ptree, pparents
 	}
-	return "", plumbing.ZeroHash, fmt.Errorf("%s has been archived since the first commit: %w", dir, ErrNotFound)
+	return "", ZeroHash, fmt.Errorf("%s has been archived since the first commit: %w", dir, ErrNotFound)
 }
 
 // sourceOf finds, in ptree, the skill folder whose tree is want: the
 // Skill-From trailers of the commit and the skill's name first, then
 // every skill of ptree.
-func (l *Library) sourceOf(r *treeReader, commit, ptree, want plumbing.Hash, dir string) (string, error) {
+func (l *Library) sourceOf(r *treeReader, commit, ptree, want Hash, dir string) (string, error) {
 	var candidates []string
 	if c, err := l.ReadCommit(commit); err == nil {
 		candidates = append(candidates, TrailerValues(c.Trailers(), TrailerFrom)...)
@@ -318,7 +316,7 @@ func (l *Library) sourceOf(r *treeReader, commit, ptree, want plumbing.Hash, dir
 			return si.Dir, nil
 		}
 	}
-	return "", fmt.Errorf("no folder with the content of %s before %s: %w", dir, shortHash(commit), ErrNotFound)
+	return "", fmt.Errorf("no folder with the content of %s before %s: %w", dir, gitstore.ShortHash(commit), ErrNotFound)
 }
 
 // ArchiveMoves returns the skill folders commit h moved into .archive/
@@ -326,17 +324,17 @@ func (l *Library) sourceOf(r *treeReader, commit, ptree, want plumbing.Hash, dir
 // (Hash): every .archive/<x> that h added, matched to a folder of the
 // parent with the same tree that h removed, tried among the Skill-From
 // trailers first. Works for hand archives, curator commits and merges.
-func (l *Library) ArchiveMoves(h plumbing.Hash) ([]ArchivedMove, error) {
-	store := newObjectStore(l, true)
+func (l *Library) ArchiveMoves(h Hash) ([]ArchivedMove, error) {
+	store := l.NewStore(true)
 	r := newTreeReader(store)
-	tree, parents, err := store.commitInfo(h)
+	tree, parents, err := store.CommitInfo(h)
 	if err != nil {
 		return nil, err
 	}
 	if len(parents) == 0 {
 		return nil, nil
 	}
-	ptree, _, err := store.commitInfo(parents[0])
+	ptree, _, err := store.CommitInfo(parents[0])
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +359,7 @@ func (l *Library) ArchiveMoves(h plumbing.Hash) ([]ArchivedMove, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		e := now[name]
-		if e.Mode != filemode.Dir {
+		if e.Mode != gitstore.ModeDir {
 			continue
 		}
 		if b, ok := before[name]; ok && b.Hash == e.Hash {
@@ -396,7 +394,7 @@ func (l *Library) ArchiveMoves(h plumbing.Hash) ([]ArchivedMove, error) {
 // ArchivedMove is a folder moved into the archive and its tree there.
 type ArchivedMove struct {
 	Move
-	Hash plumbing.Hash `json:"-"`
+	Hash Hash `json:"-"`
 }
 
 // ArchiveOptions is a hand archive of one skill.
@@ -412,7 +410,7 @@ type ArchiveResult struct {
 	Name   string        `json:"name"`
 	From   string        `json:"from"`
 	To     string        `json:"to"`
-	Commit plumbing.Hash `json:"-"`
+	Commit Hash          `json:"-"`
 	Update *UpdateResult `json:"-"`
 }
 
@@ -465,12 +463,14 @@ func moveMessage(action, name, from, body string, prov Provenance) Message {
 }
 
 // recordMove records the state a landed archive or restore leaves in the
-// usage sidecar (best effort, as all telemetry; only for the checked-out
-// branch, whose files agents read).
+// usage sidecar: state and archived_at (best effort, as all telemetry;
+// see [Library.recordUsage] for writes to a proposal branch).
 func (l *Library) recordMove(res *UpdateResult, name, state string) {
-	if !res.DryRun && res.CheckedOut {
-		_ = l.Usage().SetState(name, state)
+	action := usageRestored
+	if state == StateArchived {
+		action = usageArchived
 	}
+	l.recordUsage(res, []usageEvent{{Name: name, Action: action}})
 }
 
 // RestoreOptions is the restore of one archived skill.
@@ -492,7 +492,7 @@ type RestoreResult struct {
 	// PurgedIn is the commit that purged the skill from the tree, when it
 	// was restored from history.
 	PurgedIn string        `json:"purged_in,omitempty"`
-	Commit   plumbing.Hash `json:"-"`
+	Commit   Hash          `json:"-"`
 	Update   *UpdateResult `json:"-"`
 }
 
@@ -531,7 +531,7 @@ func (l *Library) Restore(ctx context.Context, opts RestoreOptions) (*RestoreRes
 	}
 	out := &RestoreResult{}
 	res, err := l.Update(ctx, UpdateOptions{DryRun: opts.DryRun}, func(tx *Tx) error {
-		skills, err := discoverSkills(tx.store, tx.tree)
+		skills, err := discoverSkills(tx.Store(), tx.Tree())
 		if err != nil {
 			return err
 		}
@@ -588,20 +588,20 @@ func (l *Library) Restore(ctx context.Context, opts RestoreOptions) (*RestoreRes
 // parent. On conflicts nothing is staged and they are returned; theirs
 // labels tip's side in conflict details. Call it before staging anything
 // else.
-func (tx *Tx) MergeTip(base, tip plumbing.Hash, theirs string) ([]merge.PathConflict, error) {
-	var baseTree plumbing.Hash
+func (tx *Tx) MergeTip(base, tip Hash, theirs string) ([]merge.PathConflict, error) {
+	var baseTree Hash
 	if !base.IsZero() {
 		var err error
-		if baseTree, _, err = tx.store.commitInfo(base); err != nil {
+		if baseTree, _, err = tx.Store().CommitInfo(base); err != nil {
 			return nil, err
 		}
 	}
-	tipTree, _, err := tx.store.commitInfo(tip)
+	tipTree, _, err := tx.Store().CommitInfo(tip)
 	if err != nil {
 		return nil, err
 	}
-	labels := merge.Labels{Ours: tx.branch, Base: "merge base", Theirs: theirs}
-	merged, err := mergeTrees(tx.store, baseTree, tx.tree, tipTree, labels)
+	labels := merge.Labels{Ours: tx.Branch(), Base: "merge base", Theirs: theirs}
+	merged, err := mergeTrees(tx.Store(), baseTree, tx.Tree(), tipTree, labels)
 	if err != nil {
 		return nil, err
 	}

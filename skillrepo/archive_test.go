@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 func TestArchiveRestoreKeepsCategoryAndHistory(t *testing.T) {
@@ -210,7 +208,7 @@ func TestMergeTip(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
 	base, _ := l.ResolveBranch("main")
-	patch := func(branch, old, nu string) plumbing.Hash {
+	patch := func(branch, old, nu string) Hash {
 		t.Helper()
 		res, err := l.Apply(ctx, ApplyOptions{Branch: branch, From: base.String(), Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: &old, NewString: &nu}}})
 		if err != nil {
@@ -221,7 +219,7 @@ func TestMergeTip(t *testing.T) {
 	side := patch("side", "Pitfalls", "Traps")
 	patch("main", "first** error", "first** failing line")
 
-	merge := func(tip plumbing.Hash) ([]string, error) {
+	merge := func(tip Hash) ([]string, error) {
 		var got []string
 		_, err := l.Update(ctx, UpdateOptions{}, func(tx *Tx) error {
 			pcs, err := tx.MergeTip(base, tip, "side")

@@ -17,10 +17,9 @@ package skillrepo
 import (
 	"container/heap"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -41,7 +40,7 @@ type BlameLine struct {
 	// Path the file's library path there (it moves with the skill).
 	OrigLine int
 	Path     string
-	Commit   plumbing.Hash
+	Commit   Hash
 
 	AuthorName, AuthorEmail string
 	AuthorDate, CommitDate  time.Time
@@ -55,7 +54,7 @@ type BlameLine struct {
 type Blame struct {
 	// Skill is the skill's folder at Rev; File the file inside it.
 	Skill, File string
-	Commit      plumbing.Hash // the commit blamed from
+	Commit      Hash // the commit blamed from
 	Lines       []BlameLine
 }
 
@@ -64,7 +63,7 @@ type Blame struct {
 type blameSuspect struct{ final, cur int }
 
 type blameOrigin struct {
-	commit   plumbing.Hash
+	commit   Hash
 	dir      string
 	suspects []blameSuspect
 }
@@ -103,7 +102,7 @@ func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, erro
 		return nil, err
 	}
 	if blob.IsZero() {
-		return nil, fmt.Errorf("file %s of skill %q at %s: %w", rel, name, shortHash(tip), ErrNotFound)
+		return nil, fmt.Errorf("file %s of skill %q at %s: %w", rel, name, gitstore.ShortHash(tip), ErrNotFound)
 	}
 	text, err := h.blobText(blob)
 	if err != nil {
@@ -144,7 +143,7 @@ func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, erro
 
 // blame runs the suspects back through history from (tip, dir) and calls
 // assign for each line with the commit that wrote it.
-func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blameSuspect, assign func(*commitRecord, string, blameSuspect)) error {
+func (h *historyIndex) blame(tip Hash, dir, rel string, suspects []blameSuspect, assign func(*commitRecord, string, blameSuspect)) error {
 	if err := h.chooseMode(tip); err != nil {
 		return err
 	}
@@ -152,8 +151,8 @@ func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blam
 	pending := map[string]*blameOrigin{}
 	// Each version of the file is read as a node's and as its child's
 	// parent version: split it into lines once.
-	texts := map[plumbing.Hash][]string{}
-	linesOf := func(b plumbing.Hash) ([]string, error) {
+	texts := map[Hash][]string{}
+	linesOf := func(b Hash) ([]string, error) {
 		if l, ok := texts[b]; ok {
 			return l, nil
 		}
@@ -165,7 +164,7 @@ func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blam
 		return texts[b], nil
 	}
 	seq := 0
-	add := func(c plumbing.Hash, d string, ss []blameSuspect) error {
+	add := func(c Hash, d string, ss []blameSuspect) error {
 		if len(ss) == 0 {
 			return nil
 		}
@@ -213,7 +212,7 @@ func (h *historyIndex) blame(tip plumbing.Hash, dir, rel string, suspects []blam
 		}
 		// A parent with the very same file takes every line.
 		same := -1
-		parentBlobs := make([]plumbing.Hash, len(s.edges))
+		parentBlobs := make([]Hash, len(s.edges))
 		for k, e := range s.edges {
 			pb, err := h.fileIn(e.folder, rel)
 			if err != nil {

@@ -19,15 +19,15 @@ const ConfigPath = ".skillrepo/config.yaml"
 // [DefaultConfig]; unknown keys are kept in Raw for packages that own their
 // own section (lint).
 type Config struct {
-	Version    int           `yaml:"version"`
-	MainBranch string        `yaml:"main_branch,omitempty"`
+	Version    int    `yaml:"version"`
+	MainBranch string `yaml:"main_branch,omitempty"`
 	// Runtime is the agent that reads the library (hermes, claude-code,
 	// codex, generic): the write rules and the default lint profile follow
 	// it. Absent from the file, it is detected from the library's path.
 	Runtime skill.Runtime `yaml:"runtime,omitempty"`
-	Review     ReviewConfig  `yaml:"review"`
-	Curator    CuratorConfig `yaml:"curator"`
-	Memory     MemoryConfig  `yaml:"memory"`
+	Review  ReviewConfig  `yaml:"review"`
+	Curator CuratorConfig `yaml:"curator"`
+	Memory  MemoryConfig  `yaml:"memory"`
 	// Protected skills are never written by a background review or the
 	// curator, whatever their history says.
 	Protected []string `yaml:"protected,omitempty"`

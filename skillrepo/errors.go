@@ -3,65 +3,43 @@ package skillrepo
 import (
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
 // Sentinel errors. Functions document which they return; callers test them
-// with errors.Is.
+// with errors.Is. The git-level ones are the engine's (package gitstore).
 var (
 	// ErrNotFound: a skill, file, branch or proposal does not exist.
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = gitstore.ErrNotFound
 	// ErrExists: a create would replace something that exists.
-	ErrExists = errors.New("already exists")
+	ErrExists = gitstore.ErrExists
 	// ErrConflict: nothing was written because it would overwrite an
 	// uncommitted edit, a ref moved under us, or a merge does not apply.
-	ErrConflict = errors.New("conflict")
+	ErrConflict = gitstore.ErrConflict
 	// ErrLocked: another process holds the library lock.
-	ErrLocked = errors.New("library is locked")
+	ErrLocked = gitstore.ErrLocked
 	// ErrRefused: a guard refused the write (pinned, user-owned, ...).
 	ErrRefused = errors.New("refused")
 	// ErrNotLibrary: the directory is not a skillrepo library.
 	ErrNotLibrary = errors.New("not a skillrepo library")
+	// ErrNoChanges is returned by [Tx.Commit] when the staged changes
+	// leave the tree as it was.
+	ErrNoChanges = gitstore.ErrNoChanges
 )
 
 // DirtyError is returned when a write would touch paths that hold
 // uncommitted changes. Nothing was written. It matches ErrConflict.
-type DirtyError struct {
-	Paths []string // slash paths relative to the library root
-}
-
-func (e *DirtyError) Error() string {
-	return fmt.Sprintf("uncommitted changes would be overwritten: %s", strings.Join(e.Paths, ", "))
-}
-
-// Is makes errors.Is(err, ErrConflict) true.
-func (e *DirtyError) Is(target error) bool { return target == ErrConflict }
-
-// Hint says how to keep the edit.
-func (e *DirtyError) Hint() string {
-	return "commit the edit with 'skillrepo sync' (or git commit), or discard it with 'git checkout -- <path>', then retry"
-}
+type DirtyError = gitstore.DirtyError
 
 // LockedError names who holds the library lock. It matches ErrLocked.
-type LockedError struct {
-	Holder string // "pid 123 on host h: skillrepo skill patch ...", or "" if unknown
-	Path   string
-}
+type LockedError = gitstore.LockedError
 
-func (e *LockedError) Error() string {
-	if e.Holder == "" {
-		return "library is locked by another process"
-	}
-	return "library is locked by " + e.Holder
-}
+// RefMovedError: the branch moved under a write, after the retries.
+type RefMovedError = gitstore.RefMovedError
 
-// Is makes errors.Is(err, ErrLocked) true.
-func (e *LockedError) Is(target error) bool { return target == ErrLocked }
-
-// Hint says what to do about it.
-func (e *LockedError) Hint() string {
-	return fmt.Sprintf("wait for it to finish; if that process is gone, remove %s", e.Path)
-}
+// DefaultLockTimeout is how long a writer waits for another one.
+const DefaultLockTimeout = gitstore.DefaultLockTimeout
 
 // RefusedError is a guard's refusal with the reason a caller (or a model)
 // can act on. It matches ErrRefused.

@@ -20,13 +20,12 @@ package skillrepo
 import (
 	"container/heap"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"path"
 	"slices"
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -59,8 +58,8 @@ type LogOptions struct {
 
 // LogEntry is one commit of a skill's history.
 type LogEntry struct {
-	Commit      plumbing.Hash
-	Parents     []plumbing.Hash
+	Commit      Hash
+	Parents     []Hash
 	AuthorName  string
 	AuthorEmail string
 	AuthorDate  time.Time
@@ -151,14 +150,14 @@ func (l *Library) defaultRev(rev string) string {
 // changed a folder of that name; from there the folder's later moves lead
 // to where the skill is now (an old name finds the renamed skill), or to
 // the commit that deleted it (the walk then starts at that commit).
-func (l *Library) locateSkill(h *historyIndex, rev, name string) (plumbing.Hash, string, error) {
+func (l *Library) locateSkill(h *historyIndex, rev, name string) (Hash, string, error) {
 	rev = l.defaultRev(rev)
 	snap, err := l.Snapshot(rev)
 	if err != nil {
-		return plumbing.ZeroHash, "", err
+		return ZeroHash, "", err
 	}
 	if snap.Commit().IsZero() {
-		return plumbing.ZeroHash, "", fmt.Errorf("skill %q: branch %s has no commits: %w", name, rev, ErrNotFound)
+		return ZeroHash, "", fmt.Errorf("skill %q: branch %s has no commits: %w", name, rev, ErrNotFound)
 	}
 	si, err := snap.FindSkill(name)
 	if err == nil {
@@ -166,8 +165,8 @@ func (l *Library) locateSkill(h *historyIndex, rev, name string) (plumbing.Hash,
 	}
 	name = strings.Trim(name, "/")
 	base := path.Base(name)
-	movedTo := map[string]string{}          // newest move of each folder
-	deletedIn := map[string]plumbing.Hash{} // newest deletion of each folder
+	movedTo := map[string]string{} // newest move of each folder
+	deletedIn := map[string]Hash{} // newest deletion of each folder
 	candidate := ""
 	werr := h.walkAll(snap.Commit(), func(r *commitRecord) bool {
 		for _, c := range r.Changes[0] {
@@ -191,7 +190,7 @@ func (l *Library) locateSkill(h *historyIndex, rev, name string) (plumbing.Hash,
 		return true
 	})
 	if werr != nil {
-		return plumbing.ZeroHash, "", werr
+		return ZeroHash, "", werr
 	}
 	notFound := withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list --all' to see the skills")
 	for p, hops := candidate, 0; p != "" && hops < 1000; hops++ {
@@ -203,24 +202,24 @@ func (l *Library) locateSkill(h *historyIndex, rev, name string) (plumbing.Hash,
 		}
 		p = movedTo[p]
 	}
-	return plumbing.ZeroHash, "", notFound
+	return ZeroHash, "", notFound
 }
 
 // walkNode is a commit that changed the tracked folder (or a meta commit
 // about it).
 type walkNode struct {
 	rec    *commitRecord
-	path   string        // the folder at this commit
-	folder plumbing.Hash // its tree at this commit (zero when deleted)
+	path   string // the folder at this commit
+	folder Hash   // its tree at this commit (zero when deleted)
 	kind   string
 	edges  []walkEdge // the parents followed, with the folder there
 }
 
 // walkEdge is a parent a node's folder came from.
 type walkEdge struct {
-	parent plumbing.Hash
+	parent Hash
 	path   string
-	folder plumbing.Hash
+	folder Hash
 }
 
 // stepResult says what one commit means for a tracked folder: pass to one
@@ -228,7 +227,7 @@ type walkEdge struct {
 type stepResult struct {
 	node   bool
 	pass   int // parent index to continue with; -1 = stop
-	folder plumbing.Hash
+	folder Hash
 	kind   string
 	edges  []walkEdge
 }
@@ -253,7 +252,7 @@ func findChange(changes []folderChange, p string) (folderChange, bool) {
 // the import of a 10,000-skill library against the empty tree opens every
 // skill folder, while the walk only needs to know whether this one is
 // there (ownership computes it when it needs it).
-func (h *historyIndex) stepAt(c plumbing.Hash, p string) (*commitRecord, stepResult, error) {
+func (h *historyIndex) stepAt(c Hash, p string) (*commitRecord, stepResult, error) {
 	if r, ok := h.recs[c]; ok {
 		return r, step(r, p), nil
 	}
@@ -301,7 +300,7 @@ const coldProbe = 64
 // one of its recent first-parent ancestors has a cached record (the cache
 // is being kept up: extend it), cold otherwise (walk by path lookups, as
 // git does, instead of indexing all history first).
-func (h *historyIndex) chooseMode(tip plumbing.Hash) error {
+func (h *historyIndex) chooseMode(tip Hash) error {
 	h.cold = true
 	c := tip
 	for i := 0; i < coldProbe && !c.IsZero(); i++ {
@@ -381,7 +380,7 @@ func moveKind(from, to string) string {
 
 // walkItem is a (commit, folder) pair waiting in the walk's queue.
 type walkItem struct {
-	commit plumbing.Hash
+	commit Hash
 	path   string
 	time   int64
 	seq    int
@@ -408,14 +407,14 @@ func (q *walkQueue) Pop() any {
 
 // walk follows the folder at dir from commit tip backwards and calls fn
 // for every node, newest first, until fn returns false.
-func (h *historyIndex) walk(tip plumbing.Hash, dir string, fn func(walkNode) bool) error {
+func (h *historyIndex) walk(tip Hash, dir string, fn func(walkNode) bool) error {
 	if err := h.chooseMode(tip); err != nil {
 		return err
 	}
 	q := &walkQueue{}
 	seen := map[string]bool{}
 	seq := 0
-	push := func(c plumbing.Hash, p string) error {
+	push := func(c Hash, p string) error {
 		key := c.String() + "\x00" + p
 		if seen[key] {
 			return nil
@@ -465,11 +464,11 @@ func (h *historyIndex) walk(tip plumbing.Hash, dir string, fn func(walkNode) boo
 
 // walkAll calls fn for every commit reachable from tip, newest first,
 // until fn returns false.
-func (h *historyIndex) walkAll(tip plumbing.Hash, fn func(*commitRecord) bool) error {
+func (h *historyIndex) walkAll(tip Hash, fn func(*commitRecord) bool) error {
 	q := &walkQueue{}
-	seen := map[plumbing.Hash]bool{}
+	seen := map[Hash]bool{}
 	seq := 0
-	push := func(c plumbing.Hash) error {
+	push := func(c Hash) error {
 		if seen[c] {
 			return nil
 		}
@@ -503,7 +502,7 @@ func (h *historyIndex) walkAll(tip plumbing.Hash, fn func(*commitRecord) bool) e
 // folderPatch is the unified diff between a skill folder before (oldDir,
 // oldTree; zero when created) and after (newDir, newTree; zero when
 // deleted), file by file in path order, in git's format.
-func (h *historyIndex) folderPatch(oldDir string, oldTree plumbing.Hash, newDir string, newTree plumbing.Hash) (string, error) {
+func (h *historyIndex) folderPatch(oldDir string, oldTree Hash, newDir string, newTree Hash) (string, error) {
 	if oldDir == "" {
 		oldDir = newDir
 	}
@@ -579,11 +578,11 @@ func (h *historyIndex) folderPatch(oldDir string, oldTree plumbing.Hash, newDir 
 	return out.String(), nil
 }
 
-func (h *historyIndex) blobText(b plumbing.Hash) (string, error) {
+func (h *historyIndex) blobText(b Hash) (string, error) {
 	if b.IsZero() {
 		return "", nil
 	}
-	data, err := h.raw.read(plumbing.BlobObject, b)
+	data, err := h.raw.read(gitstore.BlobObject, b)
 	return string(data), err
 }
 

@@ -8,8 +8,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 const demoSkill = `---
@@ -32,10 +30,10 @@ description: Use when demonstrating skill history.
 //	  -> rename demo into tools/ as demo-tool (move)
 //	  -> archive demo-tool
 //	  -> restore demo-tool to tools/demo-tool
-func buildHistory(t *testing.T, l *Library) map[string]plumbing.Hash {
+func buildHistory(t *testing.T, l *Library) map[string]Hash {
 	t.Helper()
 	ctx := context.Background()
-	c := map[string]plumbing.Hash{}
+	c := map[string]Hash{}
 	apply := func(key string, op Op, prov Provenance) {
 		t.Helper()
 		res, err := l.Apply(ctx, ApplyOptions{Ops: []Op{op}, Provenance: prov})
@@ -168,7 +166,7 @@ func TestSkillBlameAttributesLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]plumbing.Hash{
+	want := map[string]Hash{
 		"name: demo-tool":          c["move"],
 		"2. Second step, checked.": c["review"],
 		"3. Third step, by hand.":  c["user"],
@@ -197,7 +195,7 @@ func TestSkillBlameAttributesLines(t *testing.T) {
 	out := gitCmd(t, l, env, "blame", "--line-porcelain", "tools/demo-tool/SKILL.md")
 	var gitHashes []string
 	for _, line := range strings.Split(out, "\n") {
-		if f := strings.Fields(line); len(f) >= 3 && len(f[0]) == 40 && plumbing.IsHash(f[0]) {
+		if f := strings.Fields(line); len(f) >= 3 && len(f[0]) == 40 && IsHash(f[0]) {
 			gitHashes = append(gitHashes, f[0])
 		}
 	}
@@ -438,7 +436,7 @@ func TestMergeWithChangesOnBothSides(t *testing.T) {
 		}
 		var gitHashes, blamed []string
 		for _, line := range strings.Split(gitCmd(t, l, env, "blame", "--line-porcelain", "demo/SKILL.md"), "\n") {
-			if f := strings.Fields(line); len(f) >= 3 && plumbing.IsHash(f[0]) {
+			if f := strings.Fields(line); len(f) >= 3 && IsHash(f[0]) {
 				gitHashes = append(gitHashes, f[0])
 			}
 		}
@@ -451,5 +449,29 @@ func TestMergeWithChangesOnBothSides(t *testing.T) {
 		if !reflect.DeepEqual(blamed, gitHashes) {
 			t.Errorf("cold=%v: blame %v\ngit   %v", cold, blamed, gitHashes)
 		}
+	}
+}
+
+// A history read through the packs gives the same log: git packs (and
+// deltifies) the whole history, and the log is read through the engine's
+// pack reader (the objects themselves are checked in gitstore).
+func TestSkillLogAfterRepack(t *testing.T) {
+	for _, args := range [][]string{
+		{"repack", "-adfq", "--depth=50", "--window=50"},
+		{"-c", "repack.useDeltaBaseOffset=false", "repack", "-adfq", "--depth=50", "--window=50"},
+	} {
+		l, env := newTestLibrary(t)
+		buildHistory(t, l)
+		gitCmd(t, l, env, args...)
+		l.Close()
+		l, err := Open(l.Root, openOpts(env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		log, err := l.SkillLog("demo-tool", LogOptions{})
+		if err != nil || len(log) != 6 {
+			t.Errorf("log after %v: %d entries, %v", args, len(log), err)
+		}
+		l.Close()
 	}
 }

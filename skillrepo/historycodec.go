@@ -15,8 +15,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 const historyMagic = "skillrepo-history\n"
@@ -27,7 +25,7 @@ type recordWriter struct{ b []byte }
 
 func (w *recordWriter) uvarint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
 func (w *recordWriter) varint(v int64)   { w.b = binary.AppendVarint(w.b, v) }
-func (w *recordWriter) hash(h plumbing.Hash) {
+func (w *recordWriter) hash(h Hash) {
 	w.b = append(w.b, h[:]...)
 }
 func (w *recordWriter) str(s string) {
@@ -118,8 +116,8 @@ func (r *recordReader) count(min int) int {
 	return int(v)
 }
 
-func (r *recordReader) hash() plumbing.Hash {
-	var h plumbing.Hash
+func (r *recordReader) hash() Hash {
+	var h Hash
 	if len(r.b) < 20 {
 		r.fail()
 		return h

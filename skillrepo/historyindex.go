@@ -20,15 +20,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 
@@ -49,15 +47,15 @@ const maxSkillDepth = 4
 // parent it was moved or renamed from.
 type folderChange struct {
 	Path     string
-	Old, New plumbing.Hash
+	Old, New Hash
 	From     string
 }
 
 // commitRecord is what the history index knows about one commit.
 type commitRecord struct {
-	Hash    plumbing.Hash
-	Tree    plumbing.Hash
-	Parents []plumbing.Hash
+	Hash    Hash
+	Tree    Hash
+	Parents []Hash
 
 	AuthorName, AuthorEmail string
 	AuthorTime              int64
@@ -81,23 +79,25 @@ type commitRecord struct {
 // concurrent use (nor is the Library it reads).
 type historyIndex struct {
 	l     *Library
-	recs  map[plumbing.Hash]*commitRecord // complete records (cached on disk)
-	heads map[plumbing.Hash]*commitRecord // parsed commits without Changes (this run only)
+	recs  map[Hash]*commitRecord // complete records (cached on disk)
+	heads map[Hash]*commitRecord // parsed commits without Changes (this run only)
 	dirty bool
 	raw   *rawReader
 	// cold selects path-lookup walks (history.go, chooseMode); folders
 	// memoises their lookups: a commit's tree is its child's parent tree.
 	cold    bool
-	folders map[folderKey]plumbing.Hash
+	folders map[folderKey]Hash
+	// progress hears each computed record; nil until the first one.
+	progress Progress
 }
 
 type folderKey struct {
-	tree plumbing.Hash
+	tree Hash
 	dir  string
 }
 
 // folderAtCached is folderAt, memoised for the walk.
-func (h *historyIndex) folderAtCached(root plumbing.Hash, dir string) (plumbing.Hash, error) {
+func (h *historyIndex) folderAtCached(root Hash, dir string) (Hash, error) {
 	k := folderKey{root, dir}
 	if f, ok := h.folders[k]; ok {
 		return f, nil
@@ -107,7 +107,7 @@ func (h *historyIndex) folderAtCached(root plumbing.Hash, dir string) (plumbing.
 		return f, err
 	}
 	if h.folders == nil || len(h.folders) > 1<<16 {
-		h.folders = map[folderKey]plumbing.Hash{}
+		h.folders = map[folderKey]Hash{}
 	}
 	h.folders[k] = f
 	return f, nil
@@ -119,7 +119,7 @@ func (l *Library) historyCachePath() string {
 
 // history opens the history index, loading the cache when it is usable.
 func (l *Library) history() *historyIndex {
-	h := &historyIndex{l: l, recs: map[plumbing.Hash]*commitRecord{}, heads: map[plumbing.Hash]*commitRecord{}, raw: newRawReader(l)}
+	h := &historyIndex{l: l, recs: map[Hash]*commitRecord{}, heads: map[Hash]*commitRecord{}, raw: newRawReader(l)}
 	data, err := os.ReadFile(l.historyCachePath())
 	if err != nil {
 		return h
@@ -136,6 +136,10 @@ func (l *Library) history() *historyIndex {
 
 // done saves the cache and releases the pack files.
 func (h *historyIndex) done() {
+	if h.progress != nil {
+		h.progress.Done()
+		h.progress = nil
+	}
 	_ = h.save() // a cache: failing to save costs the next command time only
 	h.raw.close()
 }
@@ -167,14 +171,14 @@ func (h *historyIndex) save() error {
 // Changes only when its full record is known. Walks that follow one
 // skill read heads: the full record is computed only for commits that
 // touched the skill.
-func (h *historyIndex) head(c plumbing.Hash) (*commitRecord, error) {
+func (h *historyIndex) head(c Hash) (*commitRecord, error) {
 	if r, ok := h.recs[c]; ok {
 		return r, nil
 	}
 	if r, ok := h.heads[c]; ok {
 		return r, nil
 	}
-	data, err := h.raw.read(plumbing.CommitObject, c)
+	data, err := h.raw.read(gitstore.CommitObject, c)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +192,7 @@ func (h *historyIndex) head(c plumbing.Hash) (*commitRecord, error) {
 
 // record returns the complete record of commit c, computing its changes
 // when missing.
-func (h *historyIndex) record(c plumbing.Hash) (*commitRecord, error) {
+func (h *historyIndex) record(c Hash) (*commitRecord, error) {
 	if r, ok := h.recs[c]; ok {
 		return r, nil
 	}
@@ -196,10 +200,17 @@ func (h *historyIndex) record(c plumbing.Hash) (*commitRecord, error) {
 	if err != nil {
 		return nil, err
 	}
+	if h.progress == nil {
+		// Computing records is the slow part of a first walk over a long
+		// history; a cached walk never gets here.
+		h.progress = h.l.progress()
+		h.progress.Start("indexing history", 0)
+	}
+	h.progress.Add(1)
 	r := *head
 	r.Changes = nil
 	if len(r.Parents) == 0 {
-		ch, err := h.diff(plumbing.ZeroHash, r.Tree, &r)
+		ch, err := h.diff(ZeroHash, r.Tree, &r)
 		if err != nil {
 			return nil, err
 		}
@@ -223,17 +234,17 @@ func (h *historyIndex) record(c plumbing.Hash) (*commitRecord, error) {
 }
 
 // treeOf returns a commit's root tree.
-func (h *historyIndex) treeOf(c plumbing.Hash) (plumbing.Hash, error) {
+func (h *historyIndex) treeOf(c Hash) (Hash, error) {
 	r, err := h.head(c)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	return r.Tree, nil
 }
 
 // diff lists the skill folders that differ between two root trees, with
 // moves paired; r's trailers may declare moves.
-func (h *historyIndex) diff(a, b plumbing.Hash, r *commitRecord) ([]folderChange, error) {
+func (h *historyIndex) diff(a, b Hash, r *commitRecord) ([]folderChange, error) {
 	var out []folderChange
 	if err := h.diffDir(a, b, "", 0, &out); err != nil {
 		return nil, err
@@ -247,7 +258,7 @@ func (h *historyIndex) diff(a, b plumbing.Hash, r *commitRecord) ([]folderChange
 // diffDir compares two trees at dir. A folder holding SKILL.md on either
 // side is a skill folder: it is recorded and not descended into. Only
 // directories that differ are opened.
-func (h *historyIndex) diffDir(a, b plumbing.Hash, dir string, depth int, out *[]folderChange) error {
+func (h *historyIndex) diffDir(a, b Hash, dir string, depth int, out *[]folderChange) error {
 	if a == b {
 		return nil
 	}
@@ -270,7 +281,7 @@ func (h *historyIndex) diffDir(a, b plumbing.Hash, dir string, depth int, out *[
 		if ea.hash == eb.hash && ea.dir == eb.dir {
 			return nil
 		}
-		var ha, hb plumbing.Hash
+		var ha, hb Hash
 		if ea.dir {
 			ha = ea.hash
 		}
@@ -401,26 +412,26 @@ func (h *historyIndex) pairMoves(changes []folderChange, r *commitRecord) error 
 
 // skillBlob returns the SKILL.md blob of a skill folder tree (zero when
 // it has none).
-func (h *historyIndex) skillBlob(folder plumbing.Hash) (plumbing.Hash, error) {
+func (h *historyIndex) skillBlob(folder Hash) (Hash, error) {
 	t, err := h.raw.tree(folder)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	entries, err := t.all()
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	for _, e := range entries {
 		if !e.dir && string(e.name) == skill.FileName {
 			return e.hash, nil
 		}
 	}
-	return plumbing.ZeroHash, nil
+	return ZeroHash, nil
 }
 
 // skillSimilarity scores how alike two folders' SKILL.md files are: twice
 // the shared lines over the total (1 = same lines).
-func (h *historyIndex) skillSimilarity(a, b plumbing.Hash) (float64, error) {
+func (h *historyIndex) skillSimilarity(a, b Hash) (float64, error) {
 	ba, err := h.skillBlob(a)
 	if err != nil || ba.IsZero() {
 		return 0, err
@@ -429,11 +440,11 @@ func (h *historyIndex) skillSimilarity(a, b plumbing.Hash) (float64, error) {
 	if err != nil || bb.IsZero() {
 		return 0, err
 	}
-	da, err := h.raw.read(plumbing.BlobObject, ba)
+	da, err := h.raw.read(gitstore.BlobObject, ba)
 	if err != nil {
 		return 0, err
 	}
-	db, err := h.raw.read(plumbing.BlobObject, bb)
+	db, err := h.raw.read(gitstore.BlobObject, bb)
 	if err != nil {
 		return 0, err
 	}
@@ -456,16 +467,16 @@ func (h *historyIndex) skillSimilarity(a, b plumbing.Hash) (float64, error) {
 }
 
 // parseCommitRecord reads a raw commit object: headers, then the message.
-func parseCommitRecord(h plumbing.Hash, data []byte) (*commitRecord, error) {
+func parseCommitRecord(h Hash, data []byte) (*commitRecord, error) {
 	r := &commitRecord{Hash: h}
 	header, msg, _ := bytes.Cut(data, []byte("\n\n"))
 	for _, line := range bytes.Split(header, []byte("\n")) {
 		key, val, _ := bytes.Cut(line, []byte(" "))
 		switch string(key) {
 		case "tree":
-			r.Tree = plumbing.NewHash(string(val))
+			r.Tree = NewHash(string(val))
 		case "parent":
-			r.Parents = append(r.Parents, plumbing.NewHash(string(val)))
+			r.Parents = append(r.Parents, NewHash(string(val)))
 		case "author":
 			r.AuthorName, r.AuthorEmail, r.AuthorTime, r.AuthorTZ = parseSignature(string(val))
 		case "committer":
@@ -514,55 +525,31 @@ func parseSignature(s string) (name, email string, when int64, tz int) {
 	return name, email, when, tz
 }
 
-// rawReader reads objects' raw content: from the packs through our own
-// pack reader (packreader.go), else through go-git's storer (loose
-// objects, alternates). Trees are decoded without a string per entry.
+// rawReader reads objects' raw content through the engine's
+// [gitstore.ObjectReader]. Trees are decoded without a string per entry.
 type rawReader struct {
-	l     *Library
-	packs *packReader
-	trees map[plumbing.Hash]*rawTree
+	objs  *gitstore.ObjectReader
+	trees map[Hash]*rawTree
 }
 
 func newRawReader(l *Library) *rawReader {
-	return &rawReader{l: l, packs: openPackReader(l.GitDir), trees: map[plumbing.Hash]*rawTree{}}
+	return &rawReader{objs: l.NewObjectReader(), trees: map[Hash]*rawTree{}}
 }
 
-func (r *rawReader) close() { r.packs.close() }
+func (r *rawReader) close() { r.objs.Close() }
 
 // maxRawTrees bounds the decoded small-tree memo.
 const maxRawTrees = 4096
 
-func (r *rawReader) read(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
-	// The pack reader answers for packed objects; what it does not have
-	// or cannot read (a loose object, an alternate, a damaged pack) is
-	// left to go-git, whose error is the one reported.
-	if obj, ok, _ := r.packs.read(h); ok {
-		if obj.typ != typ {
-			return nil, fmt.Errorf("read %s %s: it is a %s", typ, h, obj.typ)
-		}
-		return obj.data, nil
-	}
-	obj, err := r.l.repo.Storer.EncodedObject(typ, h)
-	if err != nil {
-		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
-	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
-	}
-	defer rd.Close()
-	buf := bytes.NewBuffer(make([]byte, 0, obj.Size()))
-	if _, err := io.Copy(buf, rd); err != nil {
-		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
-	}
-	return buf.Bytes(), nil
+func (r *rawReader) read(typ gitstore.ObjectType, h Hash) ([]byte, error) {
+	return r.objs.Read(typ, h)
 }
 
 // rawEntry is a tree entry whose name points into the tree's bytes.
 type rawEntry struct {
 	name []byte
 	mode uint32
-	hash plumbing.Hash
+	hash Hash
 	dir  bool
 }
 
@@ -574,14 +561,14 @@ type rawTree struct {
 }
 
 // tree reads a tree (zero hash: the empty tree).
-func (r *rawReader) tree(h plumbing.Hash) (*rawTree, error) {
+func (r *rawReader) tree(h Hash) (*rawTree, error) {
 	if h.IsZero() {
 		return &rawTree{}, nil
 	}
 	if t, ok := r.trees[h]; ok {
 		return t, nil
 	}
-	data, err := r.read(plumbing.TreeObject, h)
+	data, err := r.read(gitstore.TreeObject, h)
 	if err != nil {
 		return nil, err
 	}
@@ -591,7 +578,7 @@ func (r *rawReader) tree(h plumbing.Hash) (*rawTree, error) {
 			return nil, fmt.Errorf("tree %s: %w", h, err)
 		}
 		if len(r.trees) >= maxRawTrees {
-			r.trees = map[plumbing.Hash]*rawTree{}
+			r.trees = map[Hash]*rawTree{}
 		}
 		r.trees[h] = t
 	}
@@ -697,7 +684,7 @@ func mergeRawTrees(a, b *rawTree, fn func(name []byte, ea, eb rawEntry) error) e
 		case len(db) == 0:
 			c = -1
 		default:
-			c = compareTreeNames(ea.name, ea.dir, eb.name, eb.dir)
+			c = gitstore.CompareTreeNames(ea.name, ea.dir, eb.name, eb.dir)
 		}
 		switch {
 		case c < 0:
@@ -719,10 +706,10 @@ func mergeRawTrees(a, b *rawTree, fn func(name []byte, ea, eb rawEntry) error) e
 
 // folderFiles lists the files of a skill folder tree with their blob
 // hashes, keyed by slash path relative to the folder.
-func (h *historyIndex) folderFiles(folder plumbing.Hash) (map[string]plumbing.Hash, error) {
-	out := map[string]plumbing.Hash{}
-	var walk func(t plumbing.Hash, prefix string) error
-	walk = func(t plumbing.Hash, prefix string) error {
+func (h *historyIndex) folderFiles(folder Hash) (map[string]Hash, error) {
+	out := map[string]Hash{}
+	var walk func(t Hash, prefix string) error
+	walk = func(t Hash, prefix string) error {
 		rt, err := h.raw.tree(t)
 		if err != nil {
 			return err
@@ -752,29 +739,29 @@ func (h *historyIndex) folderFiles(folder plumbing.Hash) (map[string]plumbing.Ha
 }
 
 // fileIn returns the blob of rel inside a folder tree (zero when absent).
-func (h *historyIndex) fileIn(folder plumbing.Hash, rel string) (plumbing.Hash, error) {
+func (h *historyIndex) fileIn(folder Hash, rel string) (Hash, error) {
 	cur := folder
 	parts := strings.Split(rel, "/")
 	for i, part := range parts {
 		if cur.IsZero() {
-			return plumbing.ZeroHash, nil
+			return ZeroHash, nil
 		}
 		t, err := h.raw.tree(cur)
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return ZeroHash, err
 		}
 		entries, err := t.all()
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return ZeroHash, err
 		}
-		next := plumbing.ZeroHash
+		next := ZeroHash
 		for _, e := range entries {
 			if string(e.name) != part {
 				continue
 			}
 			if i == len(parts)-1 {
 				if e.dir {
-					return plumbing.ZeroHash, nil
+					return ZeroHash, nil
 				}
 				return e.hash, nil
 			}
@@ -785,21 +772,21 @@ func (h *historyIndex) fileIn(folder plumbing.Hash, rel string) (plumbing.Hash, 
 		}
 		cur = next
 	}
-	return plumbing.ZeroHash, nil
+	return ZeroHash, nil
 }
 
 // folderAt returns the tree of dir in a root tree (zero when absent),
 // looking names up in the trees' bytes.
-func (h *historyIndex) folderAt(root plumbing.Hash, dir string) (plumbing.Hash, error) {
+func (h *historyIndex) folderAt(root Hash, dir string) (Hash, error) {
 	cur := root
 	for _, part := range strings.Split(dir, "/") {
 		t, err := h.raw.tree(cur)
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return ZeroHash, err
 		}
 		next, ok := rawLookupDir(t, part)
 		if !ok {
-			return plumbing.ZeroHash, nil
+			return ZeroHash, nil
 		}
 		cur = next
 	}
@@ -807,23 +794,23 @@ func (h *historyIndex) folderAt(root plumbing.Hash, dir string) (plumbing.Hash, 
 }
 
 // rawLookupDir finds the directory entry name in a tree's bytes.
-func rawLookupDir(t *rawTree, name string) (plumbing.Hash, bool) {
+func rawLookupDir(t *rawTree, name string) (Hash, bool) {
 	b := t.data
 	for len(b) > 0 {
 		sp := bytes.IndexByte(b, ' ')
 		if sp <= 0 {
-			return plumbing.ZeroHash, false
+			return ZeroHash, false
 		}
 		nul := bytes.IndexByte(b[sp:], 0)
 		if nul < 0 || sp+nul+21 > len(b) {
-			return plumbing.ZeroHash, false
+			return ZeroHash, false
 		}
 		if string(b[:sp]) == "40000" && string(b[sp+1:sp+nul]) == name {
-			var h plumbing.Hash
+			var h Hash
 			copy(h[:], b[sp+nul+1:sp+nul+21])
 			return h, true
 		}
 		b = b[sp+nul+21:]
 	}
-	return plumbing.ZeroHash, false
+	return ZeroHash, false
 }

@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -43,7 +41,7 @@ type InitResult struct {
 	// Already is true when the folder was a library with nothing to do.
 	Already bool
 	Branch  string
-	Commit  plumbing.Hash
+	Commit  Hash
 	Skills  []SkillInfo
 	Files   int
 	// AgentSkills are skills the usage sidecar marks as agent-created;
@@ -88,10 +86,8 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	res := &InitResult{Root: abs}
 	if _, err := os.Lstat(filepath.Join(abs, ".git")); errors.Is(err, fs.ErrNotExist) {
 		res.Created = true
-		if _, err := git.PlainInitWithOptions(abs, &git.PlainInitOptions{
-			InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
-		}); err != nil {
-			return nil, fmt.Errorf("init git repository in %s: %w", abs, err)
+		if err := gitstore.Init(abs, "main"); err != nil {
+			return nil, err
 		}
 	}
 	l, err := openAt(abs, opts.OpenOptions)
@@ -111,7 +107,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	if err != nil {
 		return nil, err
 	}
-	if err := l.recoverLocked(); err != nil {
+	if err := l.RecoverLocked(); err != nil {
 		unlock()
 		return nil, err
 	}
@@ -139,8 +135,8 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	l.Config.MainBranch = branch
 	res.AgentSkills = agentSkillsFromUsage(usage)
 	var files int
-	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, recordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.store, tx.tree)
+	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, RecordsWorktree: true}, func(tx *Tx) error {
+		d, err := l.worktreeDelta(tx.Store(), tx.Tree())
 		if err != nil {
 			return err
 		}

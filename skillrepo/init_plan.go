@@ -3,11 +3,10 @@ package skillrepo
 import (
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // planInit is Init with DryRun: the same decisions (the repository to
@@ -49,7 +48,7 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 	res.Writes = sortedKeys(plan)
 	res.AgentSkills = agentSkillsFromUsage(usage)
 
-	files, err := scanFolder(abs, gitDir, gitignoreEntries)
+	files, err := gitstore.ScanFolder(abs, gitDir, gitignoreEntries)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", abs, err)
 	}
@@ -62,11 +61,11 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 	}
 	res.Files = len(paths)
 	if l != nil {
-		store := newObjectStore(l, true)
-		var tree plumbing.Hash
+		store := l.NewStore(true)
+		var tree Hash
 		switch head, err := l.ReadRef(branchRef(res.Branch)); {
 		case err == nil:
-			if tree, _, err = store.commitInfo(head); err != nil {
+			if tree, _, err = store.CommitInfo(head); err != nil {
 				return nil, err
 			}
 		case !errors.Is(err, ErrNotFound):

@@ -4,59 +4,28 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
-
-	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // Library is an open skills library: a directory that is also a git work
-// tree, with .skillrepo/config.yaml. A Library is not safe for concurrent
-// use by several goroutines (go-git's repository is not); processes are
-// serialised by [Library.Lock].
+// tree, with .skillrepo/config.yaml. The git repository (objects, refs,
+// index, work tree, lock, recovery) is the embedded [gitstore.Repo]; the
+// Library adds the skills domain on top. A Library is not safe for
+// concurrent use by several goroutines; processes are serialised by
+// [gitstore.Repo.Lock].
 type Library struct {
-	// Root is the work tree; GitDir its .git directory.
-	Root, GitDir string
+	*gitstore.Repo
 	// Config is .skillrepo/config.yaml as read at Open.
 	Config Config
 
-	repo    *git.Repository
-	storage *filesystem.Storage
-
-	getenv      func(string) string
-	clock       func() time.Time
-	lockTimeout time.Duration
-	command     string
-	identity    [2]string
-	indexCache  *indexCache
-	// packs reads packed objects (opened on first use, closed by Close).
-	packs *packReader
-	loose looseReaders // reused by readLoose
-
 	// readOnly: write no cache (OpenOptions.ReadOnly).
 	readOnly bool
-	// maintenance says when a write starts git gc (maintenance.go).
-	maintenance maintenancePolicy
-
-	// deferSync: inside a write whose durability comes from two barriers
-	// (see Update), per-file fsyncs are skipped.
-	deferSync bool
-	// fsyncs counts the per-file and per-folder fsyncs of this Library's
-	// writes (what the barrier form saves; tests check it).
-	fsyncs int
-
-	// testOnlyCrashAt stops a write at this step (see testOnlyCrash).
-	testOnlyCrashAt string
-	// testOnlyBeforeIndexLock runs just before writeIndex takes
-	// index.lock (a test plays a concurrent git there).
-	testOnlyBeforeIndexLock func()
+	// reporter hears about long work (OpenOptions.Progress; progress.go).
+	reporter Progress
 }
 
 // OpenOptions are the process-level inputs of a library; zero values mean
@@ -68,6 +37,9 @@ type OpenOptions struct {
 	// SkipRecovery opens without completing an interrupted write (for
 	// read-only inspection of a broken library).
 	SkipRecovery bool
+	// Progress, when set, hears about long work (a large import, building
+	// the history index); see [Progress].
+	Progress Progress
 	// ReadOnly opens for a dry run: no recovery and no cache written
 	// (history, owners), so nothing under the library changes. Writes
 	// through the library are still possible; the caller does not make
@@ -113,7 +85,7 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 		return nil, err
 	}
 	if !opts.SkipRecovery && !opts.ReadOnly {
-		if err := l.recoverIfNeeded(context.Background()); err != nil {
+		if err := l.Recover(context.Background()); err != nil {
 			l.Close()
 			return nil, err
 		}
@@ -131,24 +103,15 @@ func openAt(root string, opts OpenOptions) (*Library, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%s: .git is a file (a linked worktree or submodule); open the main work tree instead", root)
 	}
-	st := filesystem.NewStorageWithOptions(idxBufferedFS{osfs.New(gitDir)}, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
-	repo, err := git.Open(st, osfs.New(root))
-	if err != nil {
-		st.Close()
-		return nil, fmt.Errorf("open git repository %s: %w", gitDir, err)
-	}
 	cfg, err := loadConfig(root)
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
-	return &Library{
-		Root: root, GitDir: gitDir, Config: cfg,
-		repo: repo, storage: st,
-		getenv: opts.Getenv, clock: opts.Now, lockTimeout: opts.LockTimeout,
-		command: commandLine(), readOnly: opts.ReadOnly,
-		maintenance: defaultMaintenance,
-	}, nil
+	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: opts.LockTimeout, DefaultBranch: cfg.MainBranch})
+	if err != nil {
+		return nil, err
+	}
+	return &Library{Repo: repo, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress}, nil
 }
 
 // findRoot walks up from dir to the directory holding .git.
@@ -165,63 +128,10 @@ func findRoot(dir string) (string, error) {
 	}
 }
 
-// Close releases the repository's open files.
-func (l *Library) Close() error {
-	if l.packs != nil {
-		l.packs.close()
-		l.packs = nil
-	}
-	if l.storage != nil {
-		err := l.storage.Close()
-		l.storage = nil
-		return err
-	}
-	return nil
-}
-
-// StateDir is the per-clone state directory, .git/skillrepo.
-func (l *Library) StateDir() string { return filepath.Join(l.GitDir, "skillrepo") }
-
 // MainBranch is the branch agents read skills from ("main").
 func (l *Library) MainBranch() string { return l.Config.MainBranch }
 
-// Now is the library's clock (fixed by --now in tests).
-func (l *Library) Now() time.Time { return l.clock() }
-
-func (l *Library) now() time.Time { return l.clock() }
-
-// Getenv reads the process environment the library was opened with.
-func (l *Library) Getenv(k string) string { return l.getenv(k) }
-
-// ResolveBranch returns the tip of branch (a short name such as "main" or
-// "proposals/r-1", or a full ref name).
-func (l *Library) ResolveBranch(branch string) (plumbing.Hash, error) {
-	return l.ReadRef(branchRef(branch))
-}
-
-func branchRef(branch string) string {
-	if strings.HasPrefix(branch, "refs/") {
-		return branch
-	}
-	return "refs/heads/" + branch
-}
-
-// resolveRev resolves a branch name, a full ref or a (full) commit hash.
-func (l *Library) resolveRev(rev string) (plumbing.Hash, error) {
-	if plumbing.IsHash(rev) {
-		return plumbing.NewHash(rev), nil
-	}
-	if h, err := l.ReadRef(branchRef(rev)); err == nil {
-		return h, nil
-	} else if !errors.Is(err, ErrNotFound) {
-		return plumbing.ZeroHash, err
-	}
-	h, err := l.repo.ResolveRevision(plumbing.Revision(rev))
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("revision %q: %w", rev, ErrNotFound)
-	}
-	return *h, nil
-}
+func branchRef(branch string) string { return gitstore.BranchRef(branch) }
 
 func exists(p string) bool {
 	_, err := os.Lstat(p)

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"io/fs"
 	"path"
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"gopkg.in/yaml.v3"
 
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
@@ -53,7 +53,7 @@ func (l *Library) MemoryPath(target memory.Target) (string, error) {
 	if strings.HasPrefix(dir, "~") || filepath.IsAbs(dir) {
 		abs := dir
 		if strings.HasPrefix(dir, "~") {
-			abs = filepath.Join(l.getenv("HOME"), strings.TrimPrefix(dir, "~"))
+			abs = filepath.Join(l.Getenv("HOME"), strings.TrimPrefix(dir, "~"))
 		}
 		rel, err := filepath.Rel(l.Root, abs)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -61,7 +61,7 @@ func (l *Library) MemoryPath(target memory.Target) (string, error) {
 		}
 		dir = filepath.ToSlash(rel)
 	}
-	p, err := cleanPath(path.Join(filepath.ToSlash(dir), target.FileName()))
+	p, err := gitstore.CleanPath(path.Join(filepath.ToSlash(dir), target.FileName()))
 	if err != nil {
 		return "", fmt.Errorf("memory.dir %s: %w", dir, err)
 	}
@@ -105,7 +105,7 @@ type MemoryOptions struct {
 type MemoryResult struct {
 	memory.Result
 	Path   string
-	Commit plumbing.Hash
+	Commit Hash
 	Update *UpdateResult
 }
 

@@ -20,6 +20,7 @@ const (
 	TrailerReason        = "Reason"
 	TrailerFrom          = "Skill-From"
 	TrailerImported      = "Skill-Imported-Agent"
+	TrailerGoalID        = "Goal-Id"
 	// TrailerForceNew carries the reason an agent gave for creating a
 	// skill that overlaps an existing one (force_new).
 	TrailerForceNew = "Force-New"

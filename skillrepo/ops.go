@@ -10,8 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -58,6 +56,9 @@ type Provenance struct {
 	Model            string
 	TranscriptSHA256 string
 	CuratorRun       string
+	// GoalID names the standing goal the writing session pursued
+	// (package goals), so skill log shows what was learned for which goal.
+	GoalID string
 }
 
 func (p Provenance) addTrailers(m *Message) {
@@ -71,6 +72,7 @@ func (p Provenance) addTrailers(m *Message) {
 	m.Add(TrailerModel, p.Model)
 	m.Add(TrailerTranscriptSHA, p.TranscriptSHA256)
 	m.Add(TrailerCuratorRun, p.CuratorRun)
+	m.Add(TrailerGoalID, p.GoalID)
 }
 
 // Autonomous reports whether the origin is an agent acting on its own
@@ -110,7 +112,7 @@ type OpResult struct {
 
 // ApplyResult is the outcome of a batch: one commit.
 type ApplyResult struct {
-	Commit  plumbing.Hash
+	Commit  Hash
 	Update  *UpdateResult
 	Results []OpResult
 }
@@ -121,9 +123,15 @@ type OpError struct {
 	Op              Op
 	CompletedBefore int
 	Err             error
+	// Of is how many operations the batch held; a batch of one (every
+	// single-skill command) is not numbered.
+	Of int
 }
 
 func (e *OpError) Error() string {
+	if e.Of == 1 {
+		return e.Err.Error()
+	}
 	return fmt.Sprintf("operation %d (%s %s): %v", e.Index+1, e.Op.Action, e.Op.Name, e.Err)
 }
 
@@ -151,12 +159,12 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 		for i, op := range opts.Ops {
 			if opts.Check != nil {
 				if err := opts.Check(tx, i, op); err != nil {
-					return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err}
+					return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err, Of: len(opts.Ops)}
 				}
 			}
 			r, err := applyOp(tx, op, opts.Provenance)
 			if err != nil {
-				return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err}
+				return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err, Of: len(opts.Ops)}
 			}
 			results = append(results, r)
 		}
@@ -176,14 +184,14 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 				dirs = append(dirs, r.Path)
 			}
 		}
-		snap := &Snapshot{l: l, store: tx.store, commit: h, tree: tx.tree}
+		snap := &Snapshot{l: l, store: tx.Store(), commit: h, tree: tx.Tree()}
 		return opts.Verify(snap.FS(), dirs)
 	})
 	if err != nil {
 		return nil, err
 	}
 	if !opts.DryRun {
-		l.recordUsage(res, opts)
+		l.recordUsage(res, opsUsage(opts.Ops, opts.Provenance))
 	}
 	out := &ApplyResult{Update: res, Results: results}
 	if len(res.Commits) > 0 {
@@ -205,7 +213,7 @@ func validateBatch(ops []Op) error {
 	touched := map[string]bool{}
 	for i, op := range ops {
 		fail := func(format string, args ...any) error {
-			return &OpError{Index: i, Op: op, CompletedBefore: 0, Err: fmt.Errorf(format+": %w", append(args, skill.ErrInvalid)...)}
+			return &OpError{Index: i, Op: op, CompletedBefore: 0, Err: fmt.Errorf(format+": %w", append(args, skill.ErrInvalid)...), Of: len(ops)}
 		}
 		if op.Action == "" {
 			return fail("action is required")
@@ -423,7 +431,7 @@ func (e *PatchError) Error() string { return e.Err.Error() }
 func (e *PatchError) Unwrap() error { return e.Err }
 
 func isExecutable(tx *Tx, p string) bool {
-	_, m, ok := tx.stat(p)
+	_, m, ok := tx.Stat(p)
 	return ok && m == 0o100755
 }
 
@@ -434,7 +442,7 @@ func checkNoSymlink(tx *Tx, dir, rel string) error {
 	cur := dir
 	for _, p := range parts {
 		cur += "/" + p
-		if _, m, ok := tx.stat(cur); ok && m == 0o120000 {
+		if _, m, ok := tx.Stat(cur); ok && m == 0o120000 {
 			return fmt.Errorf("path escapes the skill through the symlink %s: %w", cur, skill.ErrInvalid)
 		}
 	}
@@ -495,7 +503,7 @@ func ArchiveSkill(tx *Tx, si SkillInfo) (string, error) {
 	}
 	to := ArchiveDir + "/" + si.Name
 	if tx.IsDir(to) {
-		to += "-" + tx.l.now().UTC().Format("20060102150405")
+		to += "-" + tx.l.Now().UTC().Format("20060102150405")
 	}
 	if tx.IsDir(to) {
 		return "", fmt.Errorf("archive folder %s is taken: %w", to, ErrExists)

@@ -28,12 +28,11 @@ package skillrepo
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"hash/crc32"
 	"os"
 	"path"
 	"path/filepath"
-
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
@@ -55,7 +54,7 @@ type Ownership struct {
 	// 1a2b3c4", "adopted in 5d6e7f8", "no provenance: user-owned").
 	Reason string
 	// Commit is the commit that decided (zero when nothing did).
-	Commit plumbing.Hash
+	Commit Hash
 }
 
 // CuratorManaged reports whether the curator and background reviews may
@@ -67,7 +66,7 @@ func (o Ownership) CuratorManaged() bool { return o.Owner == OwnerCurator }
 type ownState struct {
 	Curator bool
 	Reason  string
-	Commit  plumbing.Hash
+	Commit  Hash
 	// Time orders decisions at merges: the newer one wins.
 	Time int64
 }
@@ -126,7 +125,7 @@ const ownersCacheTips = 4
 const ownersMagic = "skillrepo-owners\n"
 
 type ownersCacheEntry struct {
-	Tip    plumbing.Hash
+	Tip    Hash
 	Owners map[string]Ownership
 }
 
@@ -200,7 +199,7 @@ func (l *Library) loadOwnersCache() []ownersCacheEntry {
 
 // ownersAt computes (or reads from the cache) the ownership of every skill
 // at commit tip.
-func (l *Library) ownersAt(tip plumbing.Hash) (map[string]Ownership, error) {
+func (l *Library) ownersAt(tip Hash) (map[string]Ownership, error) {
 	if tip.IsZero() {
 		return map[string]Ownership{}, nil
 	}
@@ -216,8 +215,8 @@ func (l *Library) ownersAt(tip plumbing.Hash) (map[string]Ownership, error) {
 	if err != nil {
 		return nil, err
 	}
-	store := newObjectStore(l, true)
-	tree, _, err := store.commitInfo(tip)
+	store := l.NewStore(true)
+	tree, _, err := store.CommitInfo(tip)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +252,7 @@ func (l *Library) ownersAt(tip plumbing.Hash) (map[string]Ownership, error) {
 
 // ownership runs the forward pass over every commit reachable from tip
 // and returns the folder -> state map at tip.
-func (h *historyIndex) ownership(tip plumbing.Hash) (map[string]*ownState, error) {
+func (h *historyIndex) ownership(tip Hash) (map[string]*ownState, error) {
 	order, err := h.topoOrder(tip)
 	if err != nil {
 		return nil, err
@@ -261,14 +260,14 @@ func (h *historyIndex) ownership(tip plumbing.Hash) (map[string]*ownState, error
 	// children counts how many commits still need a commit's state, so
 	// a state map is dropped (or handed over without a copy) when its
 	// last child takes it.
-	children := map[plumbing.Hash]int{}
+	children := map[Hash]int{}
 	for _, c := range order {
 		for _, p := range h.recs[c].Parents {
 			children[p]++
 		}
 	}
-	states := map[plumbing.Hash]map[string]*ownState{}
-	take := func(p plumbing.Hash) map[string]*ownState {
+	states := map[Hash]map[string]*ownState{}
+	take := func(p Hash) map[string]*ownState {
 		st := states[p]
 		children[p]--
 		if children[p] == 0 {
@@ -348,9 +347,9 @@ func applyOwnership(r *commitRecord, cur map[string]*ownState, others []map[stri
 	if r.Action == ActionAdopt || r.Action == ActionDisown {
 		for _, name := range r.Names {
 			for _, p := range foldersNamed(cur, name) {
-				reason := fmt.Sprintf("adopted in %s", shortHash(r.Hash))
+				reason := fmt.Sprintf("adopted in %s", gitstore.ShortHash(r.Hash))
 				if r.Action == ActionDisown {
-					reason = fmt.Sprintf("disowned in %s", shortHash(r.Hash))
+					reason = fmt.Sprintf("disowned in %s", gitstore.ShortHash(r.Hash))
 				}
 				cur[p] = &ownState{Curator: r.Action == ActionAdopt, Reason: reason, Commit: r.Hash, Time: r.CommitTime}
 			}
@@ -393,17 +392,17 @@ func creationState(r *commitRecord, p string, imported map[string]bool) *ownStat
 	st := &ownState{Commit: r.Hash, Time: r.CommitTime}
 	if imported[path.Base(p)] {
 		st.Curator = true
-		st.Reason = fmt.Sprintf("imported as agent-created in %s", shortHash(r.Hash))
+		st.Reason = fmt.Sprintf("imported as agent-created in %s", gitstore.ShortHash(r.Hash))
 		return st
 	}
 	switch origin := r.Origin; origin {
 	case OriginBackgroundReview, OriginCurator:
 		st.Curator = true
-		st.Reason = fmt.Sprintf("created by %s in %s", origin, shortHash(r.Hash))
+		st.Reason = fmt.Sprintf("created by %s in %s", origin, gitstore.ShortHash(r.Hash))
 	case "":
-		st.Reason = fmt.Sprintf("created in %s without provenance: user-owned", shortHash(r.Hash))
+		st.Reason = fmt.Sprintf("created in %s without provenance: user-owned", gitstore.ShortHash(r.Hash))
 	default:
-		st.Reason = fmt.Sprintf("created by %s in %s", origin, shortHash(r.Hash))
+		st.Reason = fmt.Sprintf("created by %s in %s", origin, gitstore.ShortHash(r.Hash))
 	}
 	return st
 }
@@ -411,15 +410,15 @@ func creationState(r *commitRecord, p string, imported map[string]bool) *ownStat
 // topoOrder lists every commit reachable from tip with parents before
 // children (an iterative depth-first post-order), computing records as it
 // goes.
-func (h *historyIndex) topoOrder(tip plumbing.Hash) ([]plumbing.Hash, error) {
-	var order []plumbing.Hash
-	done := map[plumbing.Hash]bool{}
+func (h *historyIndex) topoOrder(tip Hash) ([]Hash, error) {
+	var order []Hash
+	done := map[Hash]bool{}
 	type frame struct {
-		c    plumbing.Hash
+		c    Hash
 		next int
 	}
 	stack := []frame{{c: tip}}
-	onStack := map[plumbing.Hash]bool{tip: true}
+	onStack := map[Hash]bool{tip: true}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		r, err := h.record(top.c)

@@ -24,8 +24,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -129,7 +127,7 @@ type MetaResult struct {
 	// Changed is false when there was nothing to do (already pinned,
 	// already curator-managed, ...): no commit was made.
 	Changed bool
-	Commit  plumbing.Hash
+	Commit  Hash
 	// Message says what happened, for the CLI.
 	Message string
 	Update  *UpdateResult
@@ -200,14 +198,15 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts Met
 		return nil, err
 	}
 	out.Update, out.Commit = res, lastCommit(res)
-	if out.Changed && res.CheckedOut && !opts.DryRun {
-		// Best effort, as all telemetry: the commit already landed.
-		_ = l.Usage().Update(func(recs map[string]*UsageRecord) error {
-			if r, ok := recs[out.Name]; ok {
-				r.Pinned = pin
-			}
-			return nil
-		})
+	if out.Changed && !opts.DryRun {
+		// The sidecar's pinned mirrors .skillrepo/pins, so a Hermes
+		// install sharing the folder sees the same pin (best effort, as
+		// all telemetry: the commit already landed).
+		action := usageUnpinned
+		if pin {
+			action = usagePinned
+		}
+		l.recordUsage(res, []usageEvent{{Name: out.Name, Action: action}})
 	}
 	return out, nil
 }
@@ -410,9 +409,9 @@ func refusePinned(tx *Tx, si SkillInfo) error {
 }
 
 // lastCommit is the newest commit an update made (zero: none).
-func lastCommit(res *UpdateResult) plumbing.Hash {
+func lastCommit(res *UpdateResult) Hash {
 	if res == nil || len(res.Commits) == 0 {
-		return plumbing.ZeroHash
+		return ZeroHash
 	}
 	return res.Commits[len(res.Commits)-1]
 }

@@ -15,14 +15,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"maps"
 	"path"
 	"slices"
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -98,7 +97,7 @@ type Proposal struct {
 	Ref string
 	// Tip is the proposal's last commit; Base its merge base with main
 	// (zero when they share no history).
-	Tip, Base plumbing.Hash
+	Tip, Base Hash
 	// Commits are the proposal's own commits since it forked, newest first.
 	Commits []ProposalCommit
 	// Created and Updated are the author times of its oldest and newest
@@ -129,7 +128,7 @@ func (p *Proposal) Mergeable() bool { return p.Checked && len(p.Conflicts) == 0 
 
 // ProposalCommit is one commit of a proposal.
 type ProposalCommit struct {
-	Hash     plumbing.Hash
+	Hash     Hash
 	Subject  string
 	Message  string
 	Author   string // "Name <email>"
@@ -148,10 +147,10 @@ type FileStat struct {
 
 // Rejection is the record of a rejected proposal.
 type Rejection struct {
-	Record       plumbing.Hash // the record commit (its first parent is the tip)
+	Record       Hash // the record commit (its first parent is the tip)
 	By, Reason   string
 	When         time.Time
-	PreviousTips []plumbing.Hash // earlier rejections of the same id
+	PreviousTips []Hash // earlier rejections of the same id
 }
 
 // ProposalQuery chooses what [Library.Proposals] returns.
@@ -227,14 +226,14 @@ func (l *Library) Proposal(id string) (*Proposal, error) {
 // one listing.
 type proposalReader struct {
 	l        *Library
-	store    *objectStore
+	store    *gitstore.Store
 	hist     *history
-	main     plumbing.Hash
-	mainTree plumbing.Hash
+	main     Hash
+	mainTree Hash
 }
 
 func (l *Library) newProposalReader() (*proposalReader, error) {
-	store := newObjectStore(l, true)
+	store := l.NewStore(true)
 	r := &proposalReader{l: l, store: store, hist: newHistory(store)}
 	main, err := l.ResolveBranch(l.MainBranch())
 	if err != nil && !errors.Is(err, ErrNotFound) {
@@ -242,14 +241,14 @@ func (l *Library) newProposalReader() (*proposalReader, error) {
 	}
 	r.main = main
 	if !main.IsZero() {
-		if r.mainTree, _, err = store.commitInfo(main); err != nil {
+		if r.mainTree, _, err = store.CommitInfo(main); err != nil {
 			return nil, err
 		}
 	}
 	return r, nil
 }
 
-func (r *proposalReader) read(id, ref string, tip plumbing.Hash, checkMerge bool) (*Proposal, error) {
+func (r *proposalReader) read(id, ref string, tip Hash, checkMerge bool) (*Proposal, error) {
 	p := &Proposal{ID: id, Ref: ref, Tip: tip, State: ProposalOpen}
 	if strings.HasPrefix(ref, RejectedRefPrefix) {
 		rej, proposalTip, err := r.readRejection(tip)
@@ -258,18 +257,18 @@ func (r *proposalReader) read(id, ref string, tip plumbing.Hash, checkMerge bool
 		}
 		p.State, p.Rejection, p.Tip = ProposalRejected, rej, proposalTip
 	}
-	var own []plumbing.Hash
+	var own []Hash
 	if !r.main.IsZero() {
 		var err error
 		if p.Base, own, err = r.hist.mergeBase(r.main, p.Tip); err != nil {
 			return nil, err
 		}
 	} else {
-		own = []plumbing.Hash{p.Tip}
+		own = []Hash{p.Tip}
 	}
 	if p.Base == p.Tip && p.State == ProposalOpen {
 		p.State = ProposalApproved
-		own = []plumbing.Hash{p.Tip}
+		own = []Hash{p.Tip}
 	}
 	if err := r.readCommits(p, own); err != nil {
 		return nil, err
@@ -296,13 +295,13 @@ func (r *proposalReader) read(id, ref string, tip plumbing.Hash, checkMerge bool
 }
 
 // commitTrees returns the root trees of two commits (zero base: no tree).
-func (r *proposalReader) commitTrees(base, tip plumbing.Hash) (baseTree, tipTree plumbing.Hash, err error) {
+func (r *proposalReader) commitTrees(base, tip Hash) (baseTree, tipTree Hash, err error) {
 	if !base.IsZero() {
-		if baseTree, _, err = r.store.commitInfo(base); err != nil {
+		if baseTree, _, err = r.store.CommitInfo(base); err != nil {
 			return
 		}
 	}
-	tipTree, _, err = r.store.commitInfo(tip)
+	tipTree, _, err = r.store.CommitInfo(tip)
 	return
 }
 
@@ -311,10 +310,10 @@ func proposalLabels(l *Library, id string) merge.Labels {
 	return merge.Labels{Ours: l.MainBranch(), Base: "merge base", Theirs: ProposalBranch(id)}
 }
 
-func (r *proposalReader) readCommits(p *Proposal, own []plumbing.Hash) error {
+func (r *proposalReader) readCommits(p *Proposal, own []Hash) error {
 	origins := []string{}
 	for _, h := range own {
-		c, err := r.l.repo.CommitObject(h)
+		c, err := r.l.CommitObject(h)
 		if err != nil {
 			return fmt.Errorf("read commit %s: %w", h, err)
 		}
@@ -346,7 +345,7 @@ func (r *proposalReader) readCommits(p *Proposal, own []plumbing.Hash) error {
 }
 
 // readFiles fills the changed files, line counts and skills touched.
-func (r *proposalReader) readFiles(p *Proposal, baseTree, tipTree plumbing.Hash) error {
+func (r *proposalReader) readFiles(p *Proposal, baseTree, tipTree Hash) error {
 	diffs, err := r.fileDiffs(baseTree, tipTree, -1)
 	if err != nil {
 		return err
@@ -369,7 +368,7 @@ type FileDiff struct {
 	FileStat
 	// OldID and NewID are the blob hashes (zero for an added or deleted
 	// file); OldMode and NewMode the git modes (0 when absent).
-	OldID, NewID     plumbing.Hash
+	OldID, NewID     Hash
 	OldMode, NewMode uint32
 	// Hunks are the "@@" sections (nil for binary files).
 	Hunks []byte
@@ -377,7 +376,7 @@ type FileDiff struct {
 
 // fileDiffs compares two trees file by file, sorted by path; with
 // context < 0 it counts lines without producing hunks.
-func (r *proposalReader) fileDiffs(before, after plumbing.Hash, context int) ([]FileDiff, error) {
+func (r *proposalReader) fileDiffs(before, after Hash, context int) ([]FileDiff, error) {
 	trees, err := differingFiles(r.store, before, after)
 	if err != nil {
 		return nil, err
@@ -398,16 +397,16 @@ func (r *proposalReader) fileDiffs(before, after plumbing.Hash, context int) ([]
 		d := FileDiff{FileStat: FileStat{Path: q, Status: "modified"}}
 		var a, b []byte
 		if e, ok := old[q]; ok {
-			d.OldID, d.OldMode = plumbing.NewHash(e.ID), uint32(e.Mode)
-			if a, err = r.store.blob(d.OldID); err != nil {
+			d.OldID, d.OldMode = NewHash(e.ID), uint32(e.Mode)
+			if a, err = r.store.Blob(d.OldID); err != nil {
 				return nil, err
 			}
 		} else {
 			d.Status = "added"
 		}
 		if e, ok := new[q]; ok {
-			d.NewID, d.NewMode = plumbing.NewHash(e.ID), uint32(e.Mode)
-			if b, err = r.store.blob(d.NewID); err != nil {
+			d.NewID, d.NewMode = NewHash(e.ID), uint32(e.Mode)
+			if b, err = r.store.Blob(d.NewID); err != nil {
 				return nil, err
 			}
 		} else {
@@ -459,8 +458,8 @@ func (l *Library) ProposalDiff(id string, context int) (*Proposal, []FileDiff, e
 	before, after := p.Base, p.Tip
 	if p.State == ProposalApproved && len(p.Commits) > 0 {
 		// Merged by git: show what its tip commit changed.
-		before = plumbing.ZeroHash
-		if c, err := l.repo.CommitObject(p.Tip); err == nil && len(c.ParentHashes) > 0 {
+		before = ZeroHash
+		if c, err := l.CommitObject(p.Tip); err == nil && len(c.ParentHashes) > 0 {
 			before = c.ParentHashes[0]
 		}
 	}
@@ -477,7 +476,7 @@ func (l *Library) ProposalDiff(id string, context int) (*Proposal, []FileDiff, e
 
 // skillOf names the skill a file belongs to: the nearest folder above it
 // holding a SKILL.md, before or after the change.
-func (r *proposalReader) skillOf(p string, trees ...plumbing.Hash) string {
+func (r *proposalReader) skillOf(p string, trees ...Hash) string {
 	if dir := skillDirOf(r.l, r.store, p, trees...); dir != "" {
 		return path.Base(dir)
 	}
@@ -486,10 +485,10 @@ func (r *proposalReader) skillOf(p string, trees ...plumbing.Hash) string {
 
 // skillDirOf is the skill folder a file belongs to: the nearest folder
 // above it holding a SKILL.md in one of the trees ("" for none).
-func skillDirOf(l *Library, store *objectStore, p string, trees ...plumbing.Hash) string {
+func skillDirOf(l *Library, store *gitstore.Store, p string, trees ...Hash) string {
 	for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
 		for _, t := range trees {
-			if h, _ := l.lookupPath(store, t, dir+"/"+skill.FileName); !h.IsZero() {
+			if h, _ := store.LookupPath(t, dir+"/"+skill.FileName); !h.IsZero() {
 				return dir
 			}
 		}
@@ -499,13 +498,13 @@ func skillDirOf(l *Library, store *objectStore, p string, trees ...plumbing.Hash
 
 // readRejection reads a rejection record commit: its trailers and the
 // proposal tip it keeps (first parent).
-func (r *proposalReader) readRejection(record plumbing.Hash) (*Rejection, plumbing.Hash, error) {
-	c, err := r.l.repo.CommitObject(record)
+func (r *proposalReader) readRejection(record Hash) (*Rejection, Hash, error) {
+	c, err := r.l.CommitObject(record)
 	if err != nil {
-		return nil, plumbing.ZeroHash, fmt.Errorf("read rejection record %s: %w", record, err)
+		return nil, ZeroHash, fmt.Errorf("read rejection record %s: %w", record, err)
 	}
 	if len(c.ParentHashes) == 0 {
-		return nil, plumbing.ZeroHash, fmt.Errorf("rejection record %s has no parent", record)
+		return nil, ZeroHash, fmt.Errorf("rejection record %s has no parent", record)
 	}
 	ts := ParseTrailers(c.Message)
 	rej := &Rejection{

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"io/fs"
 	"path"
 	"slices"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -56,9 +55,9 @@ type ApproveOptions struct {
 type ApproveResult struct {
 	ID string
 	// Tip is the proposal commit that was merged.
-	Tip plumbing.Hash
+	Tip Hash
 	// Commit is the merge commit on main (zero when AlreadyMerged).
-	Commit plumbing.Hash
+	Commit Hash
 	// Update is the write of main (nil when AlreadyMerged).
 	Update *UpdateResult
 	// AlreadyMerged: the tip was already reachable from main (merged by
@@ -97,7 +96,7 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 	}
 	by := opts.By
 	if by == "" {
-		_, committer, err := l.signatures()
+		_, committer, err := l.Signatures()
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +112,7 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 			return err
 		}
 		out.Tip = tip
-		hist := newHistory(tx.store)
+		hist := newHistory(tx.Store())
 		base, own, err := hist.mergeBase(tx.Base(), tip)
 		if err != nil {
 			return err
@@ -121,18 +120,18 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		if base == tip {
 			return errAlreadyMerged
 		}
-		var baseTree plumbing.Hash
+		var baseTree Hash
 		if !base.IsZero() {
-			if baseTree, _, err = tx.store.commitInfo(base); err != nil {
+			if baseTree, _, err = tx.Store().CommitInfo(base); err != nil {
 				return err
 			}
 		}
-		tipTree, _, err := tx.store.commitInfo(tip)
+		tipTree, _, err := tx.Store().CommitInfo(tip)
 		if err != nil {
 			return err
 		}
-		mainTree := tx.tree
-		merged, err := mergeTrees(tx.store, baseTree, mainTree, tipTree, proposalLabels(l, id))
+		mainTree := tx.Tree()
+		merged, err := mergeTrees(tx.Store(), baseTree, mainTree, tipTree, proposalLabels(l, id))
 		if err != nil {
 			return err
 		}
@@ -152,14 +151,14 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		for i, c := range merged.Changes {
 			changed[i] = c.Path
 		}
-		snap := &Snapshot{l: l, store: tx.store, commit: commit, tree: tx.tree}
+		snap := &Snapshot{l: l, store: tx.Store(), commit: commit, tree: tx.Tree()}
 		if invalid := invalidSkills(snap, changed); len(invalid) > 0 {
 			return &ProposalConflictError{ID: id, Conflicts: invalid}
 		}
 		if opts.Verify != nil {
 			var dirs []string
 			for _, p := range changed {
-				if d := skillDirOf(l, tx.store, p, tx.tree, mainTree); d != "" && !slices.Contains(dirs, d) {
+				if d := skillDirOf(l, tx.Store(), p, tx.Tree(), mainTree); d != "" && !slices.Contains(dirs, d) {
 					dirs = append(dirs, d)
 				}
 			}
@@ -172,6 +171,7 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 	if errors.Is(err, errAlreadyMerged) {
 		out.AlreadyMerged = true
 		if !opts.DryRun {
+			l.settlePendingUsage(id, true)
 			if err := l.DeleteRef(ref, out.Tip); err != nil && !errors.Is(err, ErrNotFound) {
 				return nil, fmt.Errorf("delete merged proposal branch %s: %w", ProposalBranch(id), err)
 			}
@@ -184,6 +184,11 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 	out.Update = res
 	if opts.DryRun {
 		return out, nil
+	}
+	if res.CheckedOut {
+		// The proposal's writes reached the branch agents read: their
+		// usage records land now (recordUsage kept them pending).
+		l.settlePendingUsage(id, true)
 	}
 	if err := l.DeleteRef(ref, out.Tip); err != nil {
 		var moved *RefMovedError
@@ -220,12 +225,12 @@ func invalidSkills(snap *Snapshot, changed []string) []merge.PathConflict {
 
 // approvalMessage is the merge commit's message: git's shape ("Merge
 // proposal <id>"), the proposal's commit subjects, and the trailers.
-func (l *Library) approvalMessage(id, by string, own []plumbing.Hash) Message {
+func (l *Library) approvalMessage(id, by string, own []Hash) Message {
 	m := Message{Subject: "Merge proposal " + id}
 	var body []string
 	reviewID := ""
 	for i := len(own) - 1; i >= 0; i-- { // oldest first
-		c, err := l.repo.CommitObject(own[i])
+		c, err := l.CommitObject(own[i])
 		if err != nil {
 			continue // a pending dry-run object: the subject list is cosmetic
 		}
@@ -284,7 +289,7 @@ type RejectResult struct {
 	ID string
 	// Tip is the rejected proposal commit; Record the commit under
 	// refs/skillrepo/rejected/<id> that keeps it (parent: Tip).
-	Tip, Record plumbing.Hash
+	Tip, Record Hash
 	Ref         string
 	DryRun      bool
 }
@@ -314,7 +319,7 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 	if err != nil {
 		return nil, err
 	}
-	store := newObjectStore(l, opts.DryRun)
+	store := l.NewStore(opts.DryRun)
 	if main, err := l.ResolveBranch(l.MainBranch()); err == nil {
 		if base, _, err := newHistory(store).mergeBase(main, tip); err != nil {
 			return nil, err
@@ -327,14 +332,14 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 		return nil, err
 	}
 	by := opts.By
-	author, committer, err := l.signatures()
+	author, committer, err := l.Signatures()
 	if err != nil {
 		return nil, err
 	}
 	if by == "" {
 		by = committer.Name + " <" + committer.Email + ">"
 	}
-	tree, _, err := store.commitInfo(tip)
+	tree, _, err := store.CommitInfo(tip)
 	if err != nil {
 		return nil, err
 	}
@@ -342,11 +347,11 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 	m.Add(TrailerProposalID, id)
 	m.Add(TrailerRejectedBy, by)
 	m.Add(TrailerReason, opts.Reason)
-	parents := []plumbing.Hash{tip}
+	parents := []Hash{tip}
 	if !prev.IsZero() {
 		parents = append(parents, prev)
 	}
-	record, err := store.put(plumbing.CommitObject, encodeCommit(tree, parents, author, committer, m.String()))
+	record, err := store.Put(gitstore.CommitObject, gitstore.EncodeCommit(tree, parents, author, committer, m.String()))
 	if err != nil {
 		return nil, err
 	}
@@ -354,7 +359,7 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 	if opts.DryRun {
 		return out, nil
 	}
-	store.sync()
+	store.Sync()
 	// Record first, branch second: a crash in between leaves the proposal
 	// both open and recorded, never lost.
 	if err := l.UpdateRef(recordRef, record, prev, "skillrepo: reject proposal "+id); err != nil {
@@ -363,5 +368,6 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 	if err := l.DeleteRef(branchRef, tip); err != nil {
 		return nil, fmt.Errorf("proposal %s is recorded as rejected, but deleting its branch failed: %w", id, err)
 	}
+	l.settlePendingUsage(id, false)
 	return out, nil
 }

@@ -11,55 +11,37 @@ package skillrepo
 import (
 	"bytes"
 	"container/heap"
-	"fmt"
-	"io"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 )
 
 // commitMeta is what ancestry walks need from a commit.
 type commitMeta struct {
-	parents []plumbing.Hash
+	parents []Hash
 	time    int64 // committer time, seconds
 }
 
 // history reads commit headers, caching them for one operation.
 type history struct {
-	store *objectStore
-	metas map[plumbing.Hash]commitMeta
+	store *gitstore.Store
+	metas map[Hash]commitMeta
 }
 
-func newHistory(store *objectStore) *history {
-	return &history{store: store, metas: map[plumbing.Hash]commitMeta{}}
+func newHistory(store *gitstore.Store) *history {
+	return &history{store: store, metas: map[Hash]commitMeta{}}
 }
 
-func (h *history) meta(c plumbing.Hash) (commitMeta, error) {
+func (h *history) meta(c Hash) (commitMeta, error) {
 	if m, ok := h.metas[c]; ok {
 		return m, nil
 	}
-	var raw []byte
-	if b, ok := h.store.pending[c]; ok {
-		raw = b
-	} else {
-		obj, err := h.store.l.repo.Storer.EncodedObject(plumbing.CommitObject, c)
-		if err != nil {
-			return commitMeta{}, fmt.Errorf("read commit %s: %w", c, err)
-		}
-		r, err := obj.Reader()
-		if err != nil {
-			return commitMeta{}, err
-		}
-		raw, err = io.ReadAll(io.LimitReader(r, 1<<16))
-		r.Close()
-		if err != nil {
-			return commitMeta{}, fmt.Errorf("read commit %s: %w", c, err)
-		}
+	raw, err := h.store.RawCommit(c)
+	if err != nil {
+		return commitMeta{}, err
 	}
 	m := commitMeta{}
 	for _, line := range bytes.Split(raw, []byte("\n")) {
@@ -68,7 +50,7 @@ func (h *history) meta(c plumbing.Hash) (commitMeta, error) {
 		}
 		switch {
 		case bytes.HasPrefix(line, []byte("parent ")) && len(line) >= 47:
-			m.parents = append(m.parents, plumbing.NewHash(string(line[7:47])))
+			m.parents = append(m.parents, NewHash(string(line[7:47])))
 		case bytes.HasPrefix(line, []byte("committer ")):
 			// "committer Name <email> 1764500000 +0000"
 			f := strings.Fields(string(line[bytes.LastIndexByte(line, '>')+1:]))
@@ -93,18 +75,18 @@ const (
 // share no history) and the commits reachable from b but not from a (b's
 // own commits since the fork, newest first). When there are several best
 // ancestors (criss-cross merges) the first one met is used.
-func (h *history) mergeBase(a, b plumbing.Hash) (base plumbing.Hash, onlyB []plumbing.Hash, err error) {
+func (h *history) mergeBase(a, b Hash) (base Hash, onlyB []Hash, err error) {
 	if a == b {
 		return a, nil, nil
 	}
-	w := &paintWalk{h: h, flags: map[plumbing.Hash]uint8{}}
+	w := &paintWalk{h: h, flags: map[Hash]uint8{}}
 	if err := w.paint(a, fromOurs); err != nil {
-		return plumbing.ZeroHash, nil, err
+		return ZeroHash, nil, err
 	}
 	if err := w.paint(b, fromTheirs); err != nil {
-		return plumbing.ZeroHash, nil, err
+		return ZeroHash, nil, err
 	}
-	var bases []plumbing.Hash
+	var bases []Hash
 	for w.hasNonStale() {
 		c := heap.Pop(&w.q).(queued).hash
 		f := w.flags[c] & (fromOurs | fromTheirs | stale)
@@ -119,7 +101,7 @@ func (h *history) mergeBase(a, b plumbing.Hash) (base plumbing.Hash, onlyB []plu
 			onlyB = append(onlyB, c)
 		}
 		if err := w.paintParents(c, f); err != nil {
-			return plumbing.ZeroHash, nil, err
+			return ZeroHash, nil, err
 		}
 	}
 	// A commit first reached from b alone can still be an ancestor of a
@@ -135,7 +117,7 @@ func (h *history) mergeBase(a, b plumbing.Hash) (base plumbing.Hash, onlyB []plu
 		for w.q.Len() > 0 && w.q[0].time >= oldest {
 			c := heap.Pop(&w.q).(queued).hash
 			if err := w.paintParents(c, w.flags[c]&(fromOurs|fromTheirs|stale)); err != nil {
-				return plumbing.ZeroHash, nil, err
+				return ZeroHash, nil, err
 			}
 		}
 	}
@@ -146,11 +128,11 @@ func (h *history) mergeBase(a, b plumbing.Hash) (base plumbing.Hash, onlyB []plu
 		}
 	}
 	if len(bases) == 0 {
-		return plumbing.ZeroHash, kept, nil
+		return ZeroHash, kept, nil
 	}
 	best, err := h.removeRedundant(bases)
 	if err != nil {
-		return plumbing.ZeroHash, nil, err
+		return ZeroHash, nil, err
 	}
 	return best[0], kept, nil
 }
@@ -159,12 +141,12 @@ func (h *history) mergeBase(a, b plumbing.Hash) (base plumbing.Hash, onlyB []plu
 // of commits to visit, newest first.
 type paintWalk struct {
 	h     *history
-	flags map[plumbing.Hash]uint8
+	flags map[Hash]uint8
 	q     commitQueue
 }
 
 // paint adds flags f to commit c and queues it when that is news.
-func (w *paintWalk) paint(c plumbing.Hash, f uint8) error {
+func (w *paintWalk) paint(c Hash, f uint8) error {
 	if w.flags[c]&f == f {
 		return nil
 	}
@@ -177,7 +159,7 @@ func (w *paintWalk) paint(c plumbing.Hash, f uint8) error {
 	return nil
 }
 
-func (w *paintWalk) paintParents(c plumbing.Hash, f uint8) error {
+func (w *paintWalk) paintParents(c Hash, f uint8) error {
 	m, err := w.h.meta(c)
 	if err != nil {
 		return err
@@ -202,8 +184,8 @@ func (w *paintWalk) hasNonStale() bool {
 // removeRedundant drops the candidates that are ancestors of another: the
 // walk can meet an older common ancestor before a newer one when commit
 // times tie or lie.
-func (h *history) removeRedundant(bases []plumbing.Hash) ([]plumbing.Hash, error) {
-	var best []plumbing.Hash
+func (h *history) removeRedundant(bases []Hash) ([]Hash, error) {
+	var best []Hash
 	for i, c := range bases {
 		redundant := false
 		for j, d := range bases {
@@ -229,9 +211,9 @@ func (h *history) removeRedundant(bases []plumbing.Hash) ([]plumbing.Hash, error
 // reaches reports whether target is an ancestor of from. It walks the
 // whole history below from when it must (commit times can lie, so no
 // cut-off is safe); it runs only when the walk met several candidates.
-func (h *history) reaches(from, target plumbing.Hash) (bool, error) {
-	seen := map[plumbing.Hash]bool{from: true}
-	todo := []plumbing.Hash{from}
+func (h *history) reaches(from, target Hash) (bool, error) {
+	seen := map[Hash]bool{from: true}
+	todo := []Hash{from}
 	for len(todo) > 0 {
 		c := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
@@ -253,7 +235,7 @@ func (h *history) reaches(from, target plumbing.Hash) (bool, error) {
 }
 
 type queued struct {
-	hash plumbing.Hash
+	hash Hash
 	time int64
 }
 
@@ -276,32 +258,32 @@ func (q *commitQueue) Pop() any {
 // diff needs (a subtree equal everywhere is skipped unread, and the store
 // decodes each tree once, so proposals forked from the same main share
 // the work).
-func differingFiles(store *objectStore, roots ...plumbing.Hash) ([]merge.Tree, error) {
+func differingFiles(store *gitstore.Store, roots ...Hash) ([]merge.Tree, error) {
 	out := make([]merge.Tree, len(roots))
 	for i := range out {
 		out[i] = merge.Tree{}
 	}
-	var walk func(dir string, trees []plumbing.Hash) error
-	walk = func(dir string, trees []plumbing.Hash) error {
+	var walk func(dir string, trees []Hash) error
+	walk = func(dir string, trees []Hash) error {
 		if allEqual(trees) {
 			return nil
 		}
 		// Tree entries are sorted in git's order, so one merge pass over
 		// the lists pairs them up without building maps: a flat library's
 		// 10,000-entry root costs comparisons, not allocations.
-		lists := make([][]treeEntry, len(trees))
+		lists := make([][]gitstore.TreeEntry, len(trees))
 		for i, t := range trees {
 			var err error
-			if lists[i], err = store.tree(t); err != nil {
+			if lists[i], err = store.Tree(t); err != nil {
 				return err
 			}
 		}
 		idx := make([]int, len(trees))
-		cur := make([]*treeEntry, len(trees))
+		cur := make([]*gitstore.TreeEntry, len(trees))
 		for {
-			var least *treeEntry
+			var least *gitstore.TreeEntry
 			for i, l := range lists {
-				if idx[i] < len(l) && (least == nil || treeEntryLess(l[idx[i]], *least)) {
+				if idx[i] < len(l) && (least == nil || gitstore.TreeEntryLess(l[idx[i]], *least)) {
 					least = &l[idx[i]]
 				}
 			}
@@ -313,7 +295,7 @@ func differingFiles(store *objectStore, roots ...plumbing.Hash) ([]merge.Tree, e
 			for i, l := range lists {
 				cur[i] = nil
 				// Not less than the least: the same name and kind.
-				if idx[i] < len(l) && !treeEntryLess(key, l[idx[i]]) {
+				if idx[i] < len(l) && !gitstore.TreeEntryLess(key, l[idx[i]]) {
 					cur[i] = &l[idx[i]]
 					idx[i]++
 				}
@@ -326,7 +308,7 @@ func differingFiles(store *objectStore, roots ...plumbing.Hash) ([]merge.Tree, e
 			if dir != "" {
 				p = dir + "/" + key.Name
 			}
-			if key.Mode != filemode.Dir {
+			if key.Mode != gitstore.ModeDir {
 				for i, e := range cur {
 					if e != nil {
 						out[i][p] = merge.Entry{ID: e.Hash.String(), Mode: merge.Mode(e.Mode)}
@@ -334,7 +316,7 @@ func differingFiles(store *objectStore, roots ...plumbing.Hash) ([]merge.Tree, e
 				}
 				continue
 			}
-			subtrees := make([]plumbing.Hash, len(trees))
+			subtrees := make([]Hash, len(trees))
 			for i, e := range cur {
 				if e != nil {
 					subtrees[i] = e.Hash
@@ -351,7 +333,7 @@ func differingFiles(store *objectStore, roots ...plumbing.Hash) ([]merge.Tree, e
 	return out, nil
 }
 
-func allEqual(hs []plumbing.Hash) bool {
+func allEqual(hs []Hash) bool {
 	for _, h := range hs[1:] {
 		if h != hs[0] {
 			return false
@@ -361,14 +343,14 @@ func allEqual(hs []plumbing.Hash) bool {
 }
 
 // blobReader adapts the object store to merge.BlobReader.
-type blobReader struct{ store *objectStore }
+type blobReader struct{ store *gitstore.Store }
 
 func (b blobReader) ReadBlob(id string) ([]byte, error) {
-	return b.store.blob(plumbing.NewHash(id))
+	return b.store.Blob(NewHash(id))
 }
 
 // mergeTrees merges theirs into ours from base, all given as root trees.
-func mergeTrees(store *objectStore, base, ours, theirs plumbing.Hash, labels merge.Labels) (merge.TreeResult, error) {
+func mergeTrees(store *gitstore.Store, base, ours, theirs Hash, labels merge.Labels) (merge.TreeResult, error) {
 	trees, err := differingFiles(store, base, ours, theirs)
 	if err != nil {
 		return merge.TreeResult{}, err
@@ -382,15 +364,15 @@ func stageMerge(tx *Tx, changes []merge.Change) error {
 	for _, c := range changes {
 		switch {
 		case c.Deleted:
-			tx.stage(c.Path, change{del: true})
+			tx.Stage(c.Path, gitstore.Change{Delete: true})
 		case c.Entry.ID == "":
-			h, err := tx.store.put(plumbing.BlobObject, c.Content)
+			h, err := tx.Store().Put(gitstore.BlobObject, c.Content)
 			if err != nil {
 				return err
 			}
-			tx.stage(c.Path, change{hash: h, mode: filemode.FileMode(c.Entry.Mode)})
+			tx.Stage(c.Path, gitstore.Change{Hash: h, Mode: gitstore.FileMode(c.Entry.Mode)})
 		default:
-			tx.stage(c.Path, change{hash: plumbing.NewHash(c.Entry.ID), mode: filemode.FileMode(c.Entry.Mode)})
+			tx.Stage(c.Path, gitstore.Change{Hash: NewHash(c.Entry.ID), Mode: gitstore.FileMode(c.Entry.Mode)})
 		}
 	}
 	return nil

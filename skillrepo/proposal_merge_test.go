@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"maps"
 	"math/rand/v2"
 	"path"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 )
@@ -58,10 +56,10 @@ func testMergeBase(t *testing.T, skew bool) {
 		}
 		commits = append(commits, strings.TrimSpace(string(out)))
 	}
-	hist := newHistory(newObjectStore(l, true))
+	hist := newHistory(l.NewStore(true))
 	for range 60 {
 		a, b := commits[r.IntN(len(commits))], commits[r.IntN(len(commits))]
-		base, onlyB, err := hist.mergeBase(plumbing.NewHash(a), plumbing.NewHash(b))
+		base, onlyB, err := hist.mergeBase(NewHash(a), NewHash(b))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +97,7 @@ func testDifferingFiles(t *testing.T, seed uint64) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(7, seed))
 	paths := []string{"a/SKILL.md", "a/references/r.md", "b/SKILL.md", "c", "c/d.md", "d/e/f.md", "d/e", "x/y/z.md", "x/y"}
-	var roots []plumbing.Hash
+	var roots []Hash
 	for i := range 4 {
 		branch := fmt.Sprintf("t%d", i)
 		res, err := l.Update(ctx, UpdateOptions{Branch: branch, From: l.MainBranch()}, func(tx *Tx) error {
@@ -138,20 +136,20 @@ func testDifferingFiles(t *testing.T, seed uint64) {
 		}
 		roots = append(roots, res.New)
 	}
-	store := newObjectStore(l, true)
-	var trees []plumbing.Hash
+	store := l.NewStore(true)
+	var trees []Hash
 	full := make([]map[string]merge.Entry, len(roots))
 	for i, c := range roots {
 		if c.IsZero() {
 			c, _ = l.ResolveBranch(l.MainBranch())
 		}
-		tree, _, err := store.commitInfo(c)
+		tree, _, err := store.CommitInfo(c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		trees = append(trees, tree)
 		full[i] = map[string]merge.Entry{}
-		if err := l.walkTree(store, tree, "", func(p string, h plumbing.Hash, m filemode.FileMode) error {
+		if err := store.WalkTree(tree, "", func(p string, h Hash, m gitstore.FileMode) error {
 			full[i][p] = merge.Entry{ID: h.String(), Mode: merge.Mode(m)}
 			return nil
 		}); err != nil {

@@ -25,15 +25,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"maps"
 	"os/exec"
 	"slices"
 	"strings"
-
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/config"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
 // RemoteOptions choose the remote and the transport of [Library.Push] and
@@ -57,7 +53,7 @@ func (o *RemoteOptions) fill() {
 // RefUpdate is one ref a push or pull changed (or would change).
 type RefUpdate struct {
 	Ref      string
-	Old, New plumbing.Hash // zero Old: created; zero New: deleted
+	Old, New Hash // zero Old: created; zero New: deleted
 	// Rejected holds the remote's reason when the update was refused.
 	Rejected string
 }
@@ -105,7 +101,7 @@ func (e *RemoteRejectedError) Hint() string { return e.hint }
 type remoteTransport interface {
 	name() string
 	// list returns the remote's branches and rejection records.
-	list(ctx context.Context, remote string) (map[string]plumbing.Hash, error)
+	list(ctx context.Context, remote string) (map[string]Hash, error)
 	// push sends the updates (Old is the lease for deletions) and returns
 	// them with Rejected filled in for the refused ones.
 	push(ctx context.Context, remote string, updates []RefUpdate, atomic, dryRun bool) ([]RefUpdate, error)
@@ -149,7 +145,7 @@ func (l *Library) Push(ctx context.Context, opts RemoteOptions) (*PushResult, er
 		return nil, err
 	}
 	mainRef := branchRef(l.MainBranch())
-	store := newObjectStore(l, true)
+	store := l.NewStore(true)
 	hist := newHistory(store)
 
 	// Phase 1: proposals and rejection records, each on its own.
@@ -220,11 +216,11 @@ func (l *Library) Push(ctx context.Context, opts RemoteOptions) (*PushResult, er
 // anything: not when they are equal, nor when ours is behind (an ancestor
 // of theirs; pull brings the rest). A diverged ref is sent, and the remote
 // refuses it with a reason.
-func (l *Library) hasNews(hist *history, ours, theirs plumbing.Hash) (bool, error) {
+func (l *Library) hasNews(hist *history, ours, theirs Hash) (bool, error) {
 	switch {
 	case ours == theirs:
 		return false, nil
-	case theirs.IsZero() || l.repo.Storer.HasEncodedObject(theirs) != nil:
+	case theirs.IsZero() || !l.ObjectExists(theirs):
 		return true, nil
 	}
 	base, _, err := hist.mergeBase(ours, theirs)
@@ -234,8 +230,8 @@ func (l *Library) hasNews(hist *history, ours, theirs plumbing.Hash) (bool, erro
 // settledHere reports whether a remote proposal branch that this library
 // does not have was approved here (its tip is in main) or rejected here
 // (its tip is kept by a rejection record).
-func (l *Library) settledHere(hist *history, local map[string]plumbing.Hash, id string, tip plumbing.Hash) (bool, error) {
-	if l.repo.Storer.HasEncodedObject(tip) != nil {
+func (l *Library) settledHere(hist *history, local map[string]Hash, id string, tip Hash) (bool, error) {
+	if !l.ObjectExists(tip) {
 		return false, nil // never seen here: someone else's new work
 	}
 	if main, ok := local[branchRef(l.MainBranch())]; ok {
@@ -271,7 +267,7 @@ func (l *Library) Pull(ctx context.Context, opts RemoteOptions) (*PullResult, er
 	if err := tr.fetch(ctx, opts.Remote, remoteTrackingRefspecs(opts.Remote)); err != nil {
 		return nil, err
 	}
-	store := newObjectStore(l, true)
+	store := l.NewStore(true)
 	hist := newHistory(store)
 
 	// Main first, so that proposals merged on the remote are recognised.
@@ -302,10 +298,10 @@ func (l *Library) Pull(ctx context.Context, opts RemoteOptions) (*PullResult, er
 }
 
 // fastForwardMain moves main to theirs when that is a fast-forward.
-func (l *Library) fastForwardMain(ctx context.Context, hist *history, theirs plumbing.Hash, opts RemoteOptions) (*UpdateResult, error) {
+func (l *Library) fastForwardMain(ctx context.Context, hist *history, theirs Hash, opts RemoteOptions) (*UpdateResult, error) {
 	ours, err := l.ResolveBranch(l.MainBranch())
 	if errors.Is(err, ErrNotFound) {
-		ours = plumbing.ZeroHash
+		ours = ZeroHash
 	} else if err != nil {
 		return nil, err
 	}
@@ -327,35 +323,34 @@ func (l *Library) fastForwardMain(ctx context.Context, hist *history, theirs plu
 		}
 	}
 	return l.Update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: pull: fast-forward from " + opts.Remote}, func(tx *Tx) error {
-		return tx.fastForward(theirs)
+		return fastForward(tx, theirs)
 	})
 }
 
 // fastForward moves the branch to a descendant commit without making a
 // commit: the touched paths are the files that differ between the two
 // trees, so the engine updates exactly those in the work tree.
-func (tx *Tx) fastForward(to plumbing.Hash) error {
-	tree, _, err := tx.store.commitInfo(to)
+func fastForward(tx *Tx, to Hash) error {
+	tree, _, err := tx.Store().CommitInfo(to)
 	if err != nil {
 		return err
 	}
-	files, err := differingFiles(tx.store, tx.tree, tree)
+	files, err := differingFiles(tx.Store(), tx.Tree(), tree)
 	if err != nil {
 		return err
 	}
+	var paths []string
 	for _, t := range files {
 		for p := range t {
-			tx.touched[p] = true
+			paths = append(paths, p)
 		}
 	}
-	tx.tip, tx.tree = to, tree
-	tx.commits = append(tx.commits, to)
-	return nil
+	return tx.FastForward(to, tree, paths)
 }
 
 // pullRecords adds the remote's rejection records this library lacks (or
 // that fast-forward ours).
-func (l *Library) pullRecords(hist *history, local map[string]plumbing.Hash, opts RemoteOptions, res *PullResult) error {
+func (l *Library) pullRecords(hist *history, local map[string]Hash, opts RemoteOptions, res *PullResult) error {
 	prefix := "refs/skillrepo/remotes/" + opts.Remote + "/rejected/"
 	for _, name := range slices.Sorted(maps.Keys(local)) {
 		if !strings.HasPrefix(name, prefix) {
@@ -383,7 +378,7 @@ func (l *Library) pullRecords(hist *history, local map[string]plumbing.Hash, opt
 
 // pullProposals creates or fast-forwards local proposal branches from the
 // remote's, skipping settled ones, and deletes local ones main contains.
-func (l *Library) pullProposals(hist *history, local map[string]plumbing.Hash, opts RemoteOptions, res *PullResult) error {
+func (l *Library) pullProposals(hist *history, local map[string]Hash, opts RemoteOptions, res *PullResult) error {
 	prefix := "refs/remotes/" + opts.Remote + "/" + ProposalBranchPrefix
 	for _, name := range slices.Sorted(maps.Keys(local)) {
 		if !strings.HasPrefix(name, prefix) {
@@ -452,7 +447,7 @@ func (l *Library) pullProposals(hist *history, local map[string]plumbing.Hash, o
 	return nil
 }
 
-func (l *Library) moveRef(ref string, new, old plumbing.Hash, opts RemoteOptions, res *PullResult) error {
+func (l *Library) moveRef(ref string, new, old Hash, opts RemoteOptions, res *PullResult) error {
 	res.Refs = append(res.Refs, RefUpdate{Ref: ref, Old: old, New: new})
 	if opts.DryRun {
 		return nil
@@ -471,23 +466,23 @@ func (g *gitCLI) name() string { return "git" }
 func (g *gitCLI) run(ctx context.Context, args ...string) (stdout, stderr []byte, err error) {
 	cmd := exec.CommandContext(ctx, g.git, args...)
 	cmd.Dir = g.l.Root
-	cmd.Env = g.l.gitEnv()
+	cmd.Env = g.l.GitEnv()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err = cmd.Run()
 	return out.Bytes(), errOut.Bytes(), err
 }
 
-func (g *gitCLI) list(ctx context.Context, remote string) (map[string]plumbing.Hash, error) {
+func (g *gitCLI) list(ctx context.Context, remote string) (map[string]Hash, error) {
 	out, stderr, err := g.run(ctx, "ls-remote", remote, "refs/heads/*", RejectedRefPrefix+"*")
 	if err != nil {
 		return nil, fmt.Errorf("git ls-remote %s: %v: %s", remote, err, strings.TrimSpace(string(stderr)))
 	}
-	refs := map[string]plumbing.Hash{}
+	refs := map[string]Hash{}
 	for _, line := range strings.Split(string(out), "\n") {
 		h, name, ok := strings.Cut(line, "\t")
-		if ok && plumbing.IsHash(h) {
-			refs[name] = plumbing.NewHash(h)
+		if ok && IsHash(h) {
+			refs[name] = NewHash(h)
 		}
 	}
 	return refs, nil
@@ -552,72 +547,49 @@ func (g *gitCLI) fetch(ctx context.Context, remote string, refspecs []string) er
 	return nil
 }
 
-// goGitTransport is go-git's transport, for machines without git. It
-// updates remote-tracking refs with go-git's own ref writer, which is
-// acceptable only because no git binary runs beside it there.
+// goGitTransport is go-git's transport through the engine, for machines
+// without git (see gitstore's transport.go).
 type goGitTransport struct{ l *Library }
 
 func (g *goGitTransport) name() string { return "go-git" }
 
-func (g *goGitTransport) list(ctx context.Context, remote string) (map[string]plumbing.Hash, error) {
-	r, err := g.l.repo.Remote(remote)
+func (g *goGitTransport) list(ctx context.Context, remote string) (map[string]Hash, error) {
+	refs, err := g.l.RemoteRefs(ctx, remote)
 	if err != nil {
-		return nil, fmt.Errorf("remote %s: %w", remote, err)
+		return nil, err
 	}
-	refs, err := r.ListContext(ctx, &git.ListOptions{})
-	if err != nil && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
-		return nil, fmt.Errorf("list %s: %w", remote, err)
-	}
-	out := map[string]plumbing.Hash{}
-	for _, ref := range refs {
-		name := ref.Name().String()
-		if ref.Type() == plumbing.HashReference && (strings.HasPrefix(name, "refs/heads/") || strings.HasPrefix(name, RejectedRefPrefix)) {
-			out[name] = ref.Hash()
+	out := map[string]Hash{}
+	for name, h := range refs {
+		if strings.HasPrefix(name, "refs/heads/") || strings.HasPrefix(name, RejectedRefPrefix) {
+			out[name] = h
 		}
 	}
 	return out, nil
 }
 
 func (g *goGitTransport) push(ctx context.Context, remote string, updates []RefUpdate, atomic, dryRun bool) ([]RefUpdate, error) {
-	opts := &git.PushOptions{RemoteName: remote, Atomic: atomic}
-	for _, u := range updates {
-		if u.New.IsZero() {
-			opts.RefSpecs = append(opts.RefSpecs, config.RefSpec(":"+u.Ref))
-			opts.RequireRemoteRefs = append(opts.RequireRemoteRefs, config.RefSpec(u.Old.String()+":"+u.Ref))
-			continue
-		}
-		opts.RefSpecs = append(opts.RefSpecs, config.RefSpec(u.New.String()+":"+u.Ref))
-	}
 	done := append([]RefUpdate(nil), updates...)
 	if dryRun {
 		return done, nil
 	}
-	r, err := g.l.repo.Remote(remote)
-	if err != nil {
-		return nil, fmt.Errorf("remote %s: %w", remote, err)
+	var pu []gitstore.PushUpdate
+	for _, u := range updates {
+		pu = append(pu, gitstore.PushUpdate{Ref: u.Ref, Old: u.Old, New: u.New})
 	}
-	err = r.PushContext(ctx, opts)
+	err := g.l.RemotePush(ctx, remote, pu, atomic)
 	switch {
-	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
+	case err == nil:
 		return done, nil
-	case strings.Contains(err.Error(), "non-fast-forward") || strings.Contains(err.Error(), "required to be"):
+	case errors.Is(err, gitstore.ErrPushRejected):
 		// go-git refuses the whole push; say so for every ref in it.
 		for i := range done {
-			done[i].Rejected = err.Error()
+			done[i].Rejected = strings.TrimPrefix(err.Error(), gitstore.ErrPushRejected.Error()+": ")
 		}
 		return done, nil
 	}
-	return nil, fmt.Errorf("push to %s: %w", remote, err)
+	return nil, err
 }
 
 func (g *goGitTransport) fetch(ctx context.Context, remote string, refspecs []string) error {
-	opts := &git.FetchOptions{RemoteName: remote, Tags: git.NoTags, Prune: true}
-	for _, s := range refspecs {
-		opts.RefSpecs = append(opts.RefSpecs, config.RefSpec(s))
-	}
-	err := g.l.repo.FetchContext(ctx, opts)
-	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
-		return fmt.Errorf("fetch %s: %w", remote, err)
-	}
-	return nil
+	return g.l.RemoteFetch(ctx, remote, refspecs)
 }

@@ -4,15 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"io"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -23,9 +21,9 @@ const ArchiveDir = ".archive"
 // Snapshot is a read-only view of one commit of the library.
 type Snapshot struct {
 	l      *Library
-	store  *objectStore
-	commit plumbing.Hash
-	tree   plumbing.Hash
+	store  *gitstore.Store
+	commit Hash
+	tree   Hash
 	skills []SkillInfo // discovered lazily
 }
 
@@ -49,15 +47,15 @@ func (l *Library) Snapshot(rev string) (*Snapshot, error) {
 	if rev == "" {
 		rev = l.MainBranch()
 	}
-	store := newObjectStore(l, true)
-	h, err := l.resolveRev(rev)
+	store := l.NewStore(true)
+	h, err := l.ResolveRev(rev)
 	if err != nil {
-		if errors.Is(err, ErrNotFound) && rev == l.MainBranch() && l.isUnborn() {
+		if errors.Is(err, ErrNotFound) && rev == l.MainBranch() && l.IsUnborn() {
 			return &Snapshot{l: l, store: store}, nil
 		}
 		return nil, err
 	}
-	tree, _, err := store.commitInfo(h)
+	tree, _, err := store.CommitInfo(h)
 	if err != nil {
 		return nil, err
 	}
@@ -65,35 +63,35 @@ func (l *Library) Snapshot(rev string) (*Snapshot, error) {
 }
 
 // Commit is the snapshot's commit (zero for an unborn branch).
-func (s *Snapshot) Commit() plumbing.Hash { return s.commit }
+func (s *Snapshot) Commit() Hash { return s.commit }
 
 // Tree is the snapshot's root tree.
-func (s *Snapshot) Tree() plumbing.Hash { return s.tree }
+func (s *Snapshot) Tree() Hash { return s.tree }
 
 // ReadFile returns a file's content; the error wraps fs.ErrNotExist when
 // absent.
 func (s *Snapshot) ReadFile(p string) ([]byte, error) {
-	h, _ := s.l.lookupPath(s.store, s.tree, p)
+	h, _ := s.store.LookupPath(s.tree, p)
 	if h.IsZero() {
 		return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
 	}
-	return s.store.blob(h)
+	return s.store.Blob(h)
 }
 
 // Exists reports whether p is a file in the snapshot.
 func (s *Snapshot) Exists(p string) bool {
-	h, _ := s.l.lookupPath(s.store, s.tree, p)
+	h, _ := s.store.LookupPath(s.tree, p)
 	return !h.IsZero()
 }
 
 // List returns the files below dir, sorted.
 func (s *Snapshot) List(dir string) ([]string, error) {
-	sub := s.l.subtree(s.store, s.tree, dir)
+	sub := s.store.Subtree(s.tree, dir)
 	if sub.IsZero() {
 		return nil, nil
 	}
 	var out []string
-	err := s.l.walkTree(s.store, sub, dir, func(p string, _ plumbing.Hash, _ filemode.FileMode) error {
+	err := s.store.WalkTree(sub, dir, func(p string, _ Hash, _ gitstore.FileMode) error {
 		out = append(out, p)
 		return nil
 	})
@@ -116,16 +114,16 @@ func (s *Snapshot) Skills() ([]SkillInfo, error) {
 	return out, nil
 }
 
-func discoverSkills(store *objectStore, root plumbing.Hash) ([]SkillInfo, error) {
+func discoverSkills(store *gitstore.Store, root Hash) ([]SkillInfo, error) {
 	out := []SkillInfo{}
-	var walk func(tree plumbing.Hash, dir string, depth int, archived bool) error
-	walk = func(tree plumbing.Hash, dir string, depth int, archived bool) error {
-		entries, err := store.tree(tree)
+	var walk func(tree Hash, dir string, depth int, archived bool) error
+	walk = func(tree Hash, dir string, depth int, archived bool) error {
+		entries, err := store.Tree(tree)
 		if err != nil {
 			return err
 		}
 		for _, e := range entries {
-			if e.Mode != filemode.Dir {
+			if e.Mode != gitstore.ModeDir {
 				continue
 			}
 			if strings.HasPrefix(e.Name, ".") {
@@ -137,7 +135,7 @@ func discoverSkills(store *objectStore, root plumbing.Hash) ([]SkillInfo, error)
 				continue
 			}
 			p := path.Join(dir, e.Name)
-			sub, err := store.tree(e.Hash)
+			sub, err := store.Tree(e.Hash)
 			if err != nil {
 				return err
 			}
@@ -172,9 +170,9 @@ func discoverSkills(store *objectStore, root plumbing.Hash) ([]SkillInfo, error)
 	return out, nil
 }
 
-func hasSkillFile(entries []treeEntry) bool {
+func hasSkillFile(entries []gitstore.TreeEntry) bool {
 	for _, e := range entries {
-		if e.Name == skill.FileName && e.Mode != filemode.Dir {
+		if e.Name == skill.FileName && e.Mode != gitstore.ModeDir {
 			return true
 		}
 	}
@@ -187,13 +185,13 @@ func (s *Snapshot) FindSkill(name string) (SkillInfo, error) {
 	return findSkill(s.l, s.store, s.tree, name)
 }
 
-func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string) (SkillInfo, error) {
+func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (SkillInfo, error) {
 	name = strings.Trim(name, "/")
 	if name == "" {
 		return SkillInfo{}, fmt.Errorf("skill name is required")
 	}
 	isSkill := func(dir string) bool {
-		h, _ := l.lookupPath(store, tree, dir+"/"+skill.FileName)
+		h, _ := store.LookupPath(tree, dir+"/"+skill.FileName)
 		return !h.IsZero()
 	}
 	// A path: the flat layout, or an exact category/name.
@@ -212,22 +210,22 @@ func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string) 
 	}
 	// Scan the category folders: one tree read per top-level folder.
 	var archived []string
-	var scan func(t plumbing.Hash, dir string, depth int) (string, error)
-	scan = func(t plumbing.Hash, dir string, depth int) (string, error) {
-		entries, err := store.tree(t)
+	var scan func(t Hash, dir string, depth int) (string, error)
+	scan = func(t Hash, dir string, depth int) (string, error) {
+		entries, err := store.Tree(t)
 		if err != nil {
 			return "", err
 		}
 		for _, e := range entries {
-			if e.Mode != filemode.Dir {
+			if e.Mode != gitstore.ModeDir {
 				continue
 			}
 			p := path.Join(dir, e.Name)
 			if depth == 0 && strings.HasPrefix(e.Name, ".") {
 				if e.Name == ArchiveDir {
-					if sub, err := store.tree(e.Hash); err == nil {
+					if sub, err := store.Tree(e.Hash); err == nil {
 						for _, a := range sub {
-							if a.Mode == filemode.Dir && (a.Name == name || strings.HasPrefix(a.Name, name+"-")) && isSkill(ArchiveDir+"/"+a.Name) {
+							if a.Mode == gitstore.ModeDir && (a.Name == name || strings.HasPrefix(a.Name, name+"-")) && isSkill(ArchiveDir+"/"+a.Name) {
 								archived = append(archived, ArchiveDir+"/"+a.Name)
 							}
 						}
@@ -244,11 +242,11 @@ func findSkill(l *Library, store *objectStore, tree plumbing.Hash, name string) 
 			if depth >= 3 {
 				continue
 			}
-			d, err := store.decoded(e.Hash)
+			d, err := store.Decoded(e.Hash)
 			if err != nil {
 				return "", err
 			}
-			if _, ok := d.find(skill.FileName); ok {
+			if _, ok := d.Find(skill.FileName); ok {
 				continue // a skill folder: nothing nested is a skill
 			}
 			if found, err := scan(e.Hash, p, depth+1); err != nil || found != "" {
@@ -291,13 +289,13 @@ func skillInfoAt(dir string) SkillInfo {
 // whose name is name: a hint, checked against the tree by the caller. It
 // scans the index's names in place; nothing is decoded.
 func (l *Library) indexSkillDirs(name string) []string {
-	idx, _, err := l.readIndex()
+	idx, _, err := l.ReadIndex()
 	if err != nil {
 		return nil
 	}
 	suffix := []byte("/" + name + "/" + skill.FileName)
 	var out []string
-	idx.eachName(func(n []byte) {
+	idx.EachName(func(n []byte) {
 		if bytes.HasSuffix(n, suffix) || bytes.Equal(n, suffix[1:]) {
 			out = append(out, string(n[:len(n)-len(skill.FileName)-1]))
 		}
@@ -307,19 +305,19 @@ func (l *Library) indexSkillDirs(name string) []string {
 
 // FindSkill looks a skill up in the transaction's current state.
 func (tx *Tx) FindSkill(name string) (SkillInfo, error) {
-	if len(tx.changes) > 0 {
+	if tx.HasStaged() {
 		// Staged changes are not in a tree yet: look them up directly.
 		if tx.Exists(name + "/" + skill.FileName) {
 			return skillInfoAt(name), nil
 		}
-		for p, c := range tx.changes {
-			if !c.del && strings.HasSuffix(p, "/"+name+"/"+skill.FileName) && !strings.HasPrefix(p, ".") {
+		for p, c := range tx.Staged() {
+			if !c.Delete && strings.HasSuffix(p, "/"+name+"/"+skill.FileName) && !strings.HasPrefix(p, ".") {
 				return skillInfoAt(strings.TrimSuffix(p, "/"+skill.FileName)), nil
 			}
 		}
 	}
-	si, err := findSkill(tx.l, tx.store, tx.tree, name)
-	if err == nil && len(tx.changes) > 0 && !tx.Exists(si.Dir+"/"+skill.FileName) {
+	si, err := findSkill(tx.l, tx.Store(), tx.Tree(), name)
+	if err == nil && tx.HasStaged() && !tx.Exists(si.Dir+"/"+skill.FileName) {
 		return SkillInfo{}, fmt.Errorf("skill %q: %w", name, ErrNotFound)
 	}
 	return si, err
@@ -330,36 +328,36 @@ func (s *Snapshot) FS() fs.FS { return &treeFS{s: s} }
 
 type treeFS struct{ s *Snapshot }
 
-func (t *treeFS) entryAt(name string) (treeEntry, error) {
+func (t *treeFS) entryAt(name string) (gitstore.TreeEntry, error) {
 	if !fs.ValidPath(name) {
-		return treeEntry{}, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+		return gitstore.TreeEntry{}, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
 	if name == "." {
-		return treeEntry{Name: ".", Mode: filemode.Dir, Hash: t.s.tree}, nil
+		return gitstore.TreeEntry{Name: ".", Mode: gitstore.ModeDir, Hash: t.s.tree}, nil
 	}
 	cur := t.s.tree
 	parts := strings.Split(name, "/")
 	for i, part := range parts {
-		entries, err := t.s.store.tree(cur)
+		entries, err := t.s.store.Tree(cur)
 		if err != nil {
-			return treeEntry{}, err
+			return gitstore.TreeEntry{}, err
 		}
-		var found *treeEntry
+		var found *gitstore.TreeEntry
 		for k := range entries {
 			if entries[k].Name == part {
 				found = &entries[k]
 				break
 			}
 		}
-		if found == nil || (i < len(parts)-1 && found.Mode != filemode.Dir) {
-			return treeEntry{}, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+		if found == nil || (i < len(parts)-1 && found.Mode != gitstore.ModeDir) {
+			return gitstore.TreeEntry{}, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 		}
 		if i == len(parts)-1 {
 			return *found, nil
 		}
 		cur = found.Hash
 	}
-	return treeEntry{}, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	return gitstore.TreeEntry{}, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 }
 
 func (t *treeFS) Open(name string) (fs.File, error) {
@@ -367,14 +365,14 @@ func (t *treeFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.Mode == filemode.Dir {
-		entries, err := t.s.store.tree(e.Hash)
+	if e.Mode == gitstore.ModeDir {
+		entries, err := t.s.store.Tree(e.Hash)
 		if err != nil {
 			return nil, err
 		}
 		return &treeDir{name: name, entries: entries, fsys: t}, nil
 	}
-	data, err := t.s.store.blob(e.Hash)
+	data, err := t.s.store.Blob(e.Hash)
 	if err != nil {
 		return nil, err
 	}
@@ -386,10 +384,10 @@ func (t *treeFS) ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.Mode == filemode.Dir {
+	if e.Mode == gitstore.ModeDir {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
 	}
-	return t.s.store.blob(e.Hash)
+	return t.s.store.Blob(e.Hash)
 }
 
 func (t *treeFS) ReadDir(name string) ([]fs.DirEntry, error) {
@@ -397,17 +395,17 @@ func (t *treeFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.Mode != filemode.Dir {
+	if e.Mode != gitstore.ModeDir {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not a directory")}
 	}
-	entries, err := t.s.store.tree(e.Hash)
+	entries, err := t.s.store.Tree(e.Hash)
 	if err != nil {
 		return nil, err
 	}
 	return dirEntries(entries), nil
 }
 
-func dirEntries(entries []treeEntry) []fs.DirEntry {
+func dirEntries(entries []gitstore.TreeEntry) []fs.DirEntry {
 	out := make([]fs.DirEntry, 0, len(entries))
 	for _, e := range entries {
 		out = append(out, treeDirEntry{e})
@@ -418,7 +416,7 @@ func dirEntries(entries []treeEntry) []fs.DirEntry {
 
 type treeFileInfo struct {
 	name string
-	mode filemode.FileMode
+	mode gitstore.FileMode
 	size int64
 }
 
@@ -426,23 +424,23 @@ func (i treeFileInfo) Name() string { return path.Base(i.name) }
 func (i treeFileInfo) Size() int64  { return i.size }
 func (i treeFileInfo) Mode() fs.FileMode {
 	switch i.mode {
-	case filemode.Dir:
+	case gitstore.ModeDir:
 		return fs.ModeDir | 0o755
-	case filemode.Executable:
+	case gitstore.ModeExecutable:
 		return 0o755
-	case filemode.Symlink:
+	case gitstore.ModeSymlink:
 		return fs.ModeSymlink | 0o777
 	}
 	return 0o644
 }
 func (i treeFileInfo) ModTime() time.Time { return time.Time{} }
-func (i treeFileInfo) IsDir() bool        { return i.mode == filemode.Dir }
+func (i treeFileInfo) IsDir() bool        { return i.mode == gitstore.ModeDir }
 func (i treeFileInfo) Sys() any           { return nil }
 
-type treeDirEntry struct{ e treeEntry }
+type treeDirEntry struct{ e gitstore.TreeEntry }
 
 func (d treeDirEntry) Name() string      { return d.e.Name }
-func (d treeDirEntry) IsDir() bool       { return d.e.Mode == filemode.Dir }
+func (d treeDirEntry) IsDir() bool       { return d.e.Mode == gitstore.ModeDir }
 func (d treeDirEntry) Type() fs.FileMode { return treeFileInfo{mode: d.e.Mode}.Mode().Type() }
 func (d treeDirEntry) Info() (fs.FileInfo, error) {
 	return treeFileInfo{name: d.e.Name, mode: d.e.Mode}, nil
@@ -450,7 +448,7 @@ func (d treeDirEntry) Info() (fs.FileInfo, error) {
 
 type treeFile struct {
 	name string
-	mode filemode.FileMode
+	mode gitstore.FileMode
 	r    *strings.Reader
 	size int64
 }
@@ -463,13 +461,13 @@ func (f *treeFile) Close() error               { return nil }
 
 type treeDir struct {
 	name    string
-	entries []treeEntry
+	entries []gitstore.TreeEntry
 	fsys    *treeFS
 	off     int
 }
 
 func (d *treeDir) Stat() (fs.FileInfo, error) {
-	return treeFileInfo{name: d.name, mode: filemode.Dir}, nil
+	return treeFileInfo{name: d.name, mode: gitstore.ModeDir}, nil
 }
 func (d *treeDir) Read([]byte) (int, error) {
 	return 0, &fs.PathError{Op: "read", Path: d.name, Err: errors.New("is a directory")}

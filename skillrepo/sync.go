@@ -5,15 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -36,7 +34,7 @@ type FileChange struct {
 
 // SyncResult says what sync recorded.
 type SyncResult struct {
-	Commit  plumbing.Hash
+	Commit  Hash
 	Origin  string
 	Changes []FileChange
 	Skills  []string
@@ -51,11 +49,11 @@ type SyncResult struct {
 type worktreeDelta struct {
 	changes []FileChange
 	content map[string][]byte
-	modes   map[string]filemode.FileMode
+	modes   map[string]gitstore.FileMode
 }
 
-func (l *Library) worktreeDelta(store *objectStore, tree plumbing.Hash) (*worktreeDelta, error) {
-	files, err := l.scanWorktree()
+func (l *Library) worktreeDelta(store *gitstore.Store, tree Hash) (*worktreeDelta, error) {
+	files, err := l.ScanWorktree()
 	if err != nil {
 		return nil, fmt.Errorf("scan work tree: %w", err)
 	}
@@ -65,25 +63,25 @@ func (l *Library) worktreeDelta(store *objectStore, tree plumbing.Hash) (*worktr
 // deltaOf is worktreeDelta over a given file list, with planned files
 // (path -> content, regular files) standing in for what is on disk: what
 // init --dry-run compares.
-func (l *Library) deltaOf(store *objectStore, tree plumbing.Hash, files []worktreeFile, planned map[string][]byte) (*worktreeDelta, error) {
-	idx, idxTime, err := l.readIndex()
+func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.WorktreeFile, planned map[string][]byte) (*worktreeDelta, error) {
+	idx, idxTime, err := l.ReadIndex()
 	if err != nil {
 		return nil, err
 	}
-	tracked := map[string]treeEntry{}
+	tracked := map[string]gitstore.TreeEntry{}
 	if !tree.IsZero() {
-		if err := l.walkTree(store, tree, "", func(p string, h plumbing.Hash, m filemode.FileMode) error {
-			tracked[p] = treeEntry{Hash: h, Mode: m}
+		if err := store.WalkTree(tree, "", func(p string, h Hash, m gitstore.FileMode) error {
+			tracked[p] = gitstore.TreeEntry{Hash: h, Mode: m}
 			return nil
 		}); err != nil {
 			return nil, err
 		}
 	}
-	d := &worktreeDelta{content: map[string][]byte{}, modes: map[string]filemode.FileMode{}}
+	d := &worktreeDelta{content: map[string][]byte{}, modes: map[string]gitstore.FileMode{}}
 	seen := map[string]bool{}
 	for _, p := range sortedKeys(planned) {
 		seen[p] = true
-		if t, ok := tracked[p]; ok && t.Hash == hashObject(plumbing.BlobObject, planned[p]) && t.Mode == filemode.Regular {
+		if t, ok := tracked[p]; ok && t.Hash == gitstore.HashObject(gitstore.BlobObject, planned[p]) && t.Mode == gitstore.ModeRegular {
 			continue
 		}
 		status := "added"
@@ -92,15 +90,15 @@ func (l *Library) deltaOf(store *objectStore, tree plumbing.Hash, files []worktr
 		}
 		d.changes = append(d.changes, FileChange{Path: p, Status: status})
 		d.content[p] = planned[p]
-		d.modes[p] = filemode.Regular
+		d.modes[p] = gitstore.ModeRegular
 	}
 	for _, f := range files {
 		if seen[f.Path] {
 			continue // planned
 		}
 		seen[f.Path] = true
-		mode := modeOf(f.Info)
-		h, _, err := l.worktreeHash(idx, idxTime, f.Path)
+		mode := gitstore.ModeOf(f.Info)
+		h, _, err := l.WorktreeHash(idx, idxTime, f.Path)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
@@ -127,7 +125,7 @@ func (l *Library) deltaOf(store *objectStore, tree plumbing.Hash, files []worktr
 		// Tracked but not listed: deleted, or ignored yet still present.
 		full := filepath.Join(l.Root, filepath.FromSlash(p))
 		if info, err := os.Lstat(full); err == nil && !info.IsDir() {
-			h, _, err := l.worktreeHash(idx, idxTime, p)
+			h, _, err := l.WorktreeHash(idx, idxTime, p)
 			if err == nil && h != tracked[p].Hash {
 				data, err := readWorktreeContent(full, info)
 				if err != nil {
@@ -135,7 +133,7 @@ func (l *Library) deltaOf(store *objectStore, tree plumbing.Hash, files []worktr
 				}
 				d.changes = append(d.changes, FileChange{Path: p, Status: "modified"})
 				d.content[p] = data
-				d.modes[p] = modeOf(info)
+				d.modes[p] = gitstore.ModeOf(info)
 			}
 			continue
 		}
@@ -154,16 +152,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func modeOf(fi os.FileInfo) filemode.FileMode {
-	switch {
-	case fi.Mode()&os.ModeSymlink != 0:
-		return filemode.Symlink
-	case fi.Mode()&0o111 != 0:
-		return filemode.Executable
-	}
-	return filemode.Regular
-}
-
 func readWorktreeContent(full string, fi os.FileInfo) ([]byte, error) {
 	if fi.Mode()&os.ModeSymlink != 0 {
 		t, err := os.Readlink(full)
@@ -174,16 +162,20 @@ func readWorktreeContent(full string, fi os.FileInfo) ([]byte, error) {
 
 // stage puts a delta into a transaction.
 func (d *worktreeDelta) stage(tx *Tx) error {
+	p := tx.l.progress()
+	p.Start("importing files", len(d.changes))
+	defer p.Done()
 	for _, c := range d.changes {
+		p.Add(1)
 		if c.Status == "deleted" {
-			tx.stage(c.Path, change{del: true})
+			tx.Stage(c.Path, gitstore.Change{Delete: true})
 			continue
 		}
-		h, err := tx.store.put(plumbing.BlobObject, d.content[c.Path])
+		h, err := tx.Store().Put(gitstore.BlobObject, d.content[c.Path])
 		if err != nil {
 			return err
 		}
-		tx.stage(c.Path, change{hash: h, mode: d.modes[c.Path]})
+		tx.Stage(c.Path, gitstore.Change{Hash: h, Mode: d.modes[c.Path]})
 	}
 	return nil
 }
@@ -228,8 +220,8 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		return nil, fmt.Errorf("unknown origin %q", opts.Origin)
 	}
 	out := &SyncResult{DryRun: opts.DryRun}
-	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, recordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.store, tx.tree)
+	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
+		d, err := l.worktreeDelta(tx.Store(), tx.Tree())
 		if err != nil {
 			return err
 		}
@@ -237,7 +229,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 			return nil
 		}
 		out.Changes = d.changes
-		beforeTip, beforeTree := tx.tip, tx.tree
+		beforeTip, beforeTree := tx.Base(), tx.Tree()
 		if err := d.stage(tx); err != nil {
 			return err
 		}
@@ -279,7 +271,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 // the pin would otherwise be lost. A skill that vanished is taken to be a
 // new skill folder of this sync when their SKILL.md is the same, or the
 // same once its name field is changed; exactly one such folder must match.
-func carryPins(tx *Tx, before plumbing.Hash, changes []FileChange) (map[string]string, error) {
+func carryPins(tx *Tx, before Hash, changes []FileChange) (map[string]string, error) {
 	data, err := tx.ReadFile(PinsFile)
 	if err != nil {
 		return nil, nil // no pins
@@ -299,15 +291,15 @@ func carryPins(tx *Tx, before plumbing.Hash, changes []FileChange) (map[string]s
 		if _, err := tx.FindSkill(name); err == nil {
 			continue // still there
 		}
-		old, err := findSkill(tx.l, tx.store, before, name)
+		old, err := findSkill(tx.l, tx.Store(), before, name)
 		if err != nil {
 			continue // not a skill before either: a stale pin
 		}
-		oldBlob, _ := tx.l.lookupPath(tx.store, before, old.Dir+"/"+skill.FileName)
+		oldBlob, _ := tx.Store().LookupPath(before, old.Dir+"/"+skill.FileName)
 		if oldBlob.IsZero() {
 			continue
 		}
-		oldMD, err := tx.store.blob(oldBlob)
+		oldMD, err := tx.Store().Blob(oldBlob)
 		if err != nil {
 			return nil, err
 		}
@@ -351,11 +343,11 @@ func syncSubject(skills []string, changes []FileChange) string {
 }
 
 // inferOrigin decides who wrote edits found in the work tree.
-func (l *Library) inferOrigin(tip plumbing.Hash, skills []string) string {
+func (l *Library) inferOrigin(tip Hash, skills []string) string {
 	if len(skills) == 0 || tip.IsZero() {
 		return OriginUser
 	}
-	c, err := l.repo.CommitObject(tip)
+	c, err := l.CommitObject(tip)
 	if err != nil {
 		return OriginUser
 	}
@@ -370,8 +362,14 @@ func (l *Library) inferOrigin(tip plumbing.Hash, skills []string) string {
 		if !ok {
 			return OriginUser
 		}
+		// Only a write is evidence: last_patched_at, or created_at of a
+		// record a create made. A view or use of a skill without a record
+		// starts one (created_at now, as the reference's seeding does);
+		// such a record has counts and no created_by, and says nothing
+		// about who edited the files.
 		last, _ := ParseUsageTime(r.LastPatchedAt)
-		if created, ok := ParseUsageTime(r.CreatedAt); ok && created.After(last) {
+		createdByWrite := r.CreatedBy != nil || (r.UseCount == 0 && r.ViewCount == 0)
+		if created, ok := ParseUsageTime(r.CreatedAt); ok && createdByWrite && created.After(last) {
 			last = created
 		}
 		if !last.After(since.Add(-time.Second)) {

@@ -15,10 +15,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // UsageFile is the sidecar's name in the library root.
@@ -164,7 +168,7 @@ type Usage struct {
 
 // Usage returns the library's sidecar.
 func (l *Library) Usage() *Usage {
-	return &Usage{path: filepath.Join(l.Root, UsageFile), now: l.now}
+	return &Usage{path: filepath.Join(l.Root, UsageFile), now: l.Now}
 }
 
 // Path is the sidecar's file.
@@ -204,11 +208,21 @@ func (u *Usage) read() (recs map[string]*UsageRecord, corrupt bool, err error) {
 // Update runs fn on the records under the sidecar lock and writes the
 // result atomically when fn returns nil.
 func (u *Usage) Update(fn func(recs map[string]*UsageRecord) error) error {
+	return u.withLock(func() error { return u.update(fn) })
+}
+
+// withLock runs fn holding the sidecar's lock (.usage.json.lock, as the
+// reference's _locked_update takes it).
+func (u *Usage) withLock(fn func() error) error {
 	lock := flock.New(u.path + ".lock")
 	if err := lock.Lock(); err != nil {
 		return fmt.Errorf("lock %s: %w", UsageFile, err)
 	}
 	defer lock.Unlock()
+	return fn()
+}
+
+func (u *Usage) update(fn func(recs map[string]*UsageRecord) error) error {
 	recs, corrupt, err := u.read()
 	if err != nil {
 		return err
@@ -313,6 +327,112 @@ func (u *Usage) Bump(name string, view, dryRun bool) (*UsageRecord, error) {
 	return &after, nil
 }
 
+// UseKind is what an agent did with a skill, for [Library.RecordUse].
+type UseKind string
+
+// Use kinds.
+const (
+	// UseView: the agent loaded the skill (its SKILL.md): a view and a
+	// use, as the reference's skill_view counts it.
+	UseView UseKind = "view"
+	// UseUse: the agent invoked the skill (a typed /name, a preloaded
+	// skill): a use.
+	UseUse UseKind = "use"
+)
+
+// useKeysKey is the record key keeping the last dedupe keys a use was
+// counted for. It lives in the record itself so that the count and the
+// key are written by one atomic rename; the reference keeps keys it does
+// not know, and ignores them.
+const useKeysKey = "skillrepo_use_keys"
+
+// maxUseKeys bounds the keys kept per skill: a repeated hook event comes
+// right after the first, so a short memory is enough.
+const maxUseKeys = 32
+
+// BumpOnce counts a view (view true; also a use) or a use of a skill
+// unless key was already counted for it; counted says whether it counted.
+// The check and the bump are one read-modify-write under the sidecar's
+// lock. An empty key always counts.
+func (u *Usage) BumpOnce(name string, view bool, key string) (counted bool, err error) {
+	err = u.Update(func(recs map[string]*UsageRecord) error {
+		var keys []string
+		if r, ok := recs[name]; ok && key != "" {
+			if raw, ok := r.Extra[useKeysKey]; ok {
+				_ = json.Unmarshal(raw, &keys) // a foreign value is replaced
+			}
+			if slices.Contains(keys, key) {
+				return errCounted
+			}
+		}
+		r := u.record(recs, name)
+		now := FormatUsageTime(u.now())
+		r.UseCount++
+		r.LastUsedAt = now
+		if view {
+			r.ViewCount++
+			r.LastViewedAt = now
+			if r.PatchGeneration > r.LastReusedPatchGeneration {
+				r.LastReusedPatchGeneration = r.PatchGeneration
+			}
+		}
+		if key != "" {
+			keys = append(keys, key)
+			if len(keys) > maxUseKeys {
+				keys = keys[len(keys)-maxUseKeys:]
+			}
+			raw, err := json.Marshal(keys)
+			if err != nil {
+				return err
+			}
+			if r.Extra == nil {
+				r.Extra = map[string]json.RawMessage{}
+			}
+			r.Extra[useKeysKey] = raw
+		}
+		counted = true
+		return nil
+	})
+	if errors.Is(err, errCounted) {
+		return false, nil
+	}
+	return counted, err
+}
+
+// errCounted stops an Update whose use was already counted (nothing to
+// write).
+var errCounted = errors.New("already counted")
+
+// RecordUse counts an agent's use of a skill in the usage sidecar, once
+// per dedupeKey (the agent's tool_use_id: a hook event delivered twice
+// counts once; an empty key always counts). name is the skill's name or
+// folder on the checked-out branch; the record is keyed by its frontmatter
+// name, as the reference keys it. kind is [UseView] (loaded: a view and a
+// use) or [UseUse] (invoked: a use). counted is false when the key was
+// already counted. The check and the bump are one atomic write under the
+// sidecar's lock (.usage.json.lock), so concurrent hooks neither lose nor
+// double a use.
+//
+// Errors: ErrNotFound for an unknown or archived skill; ErrInvalid for an
+// unknown kind; the sidecar's I/O errors.
+func (l *Library) RecordUse(name string, kind UseKind, dedupeKey string) (counted bool, err error) {
+	if kind != UseView && kind != UseUse {
+		return false, fmt.Errorf("use kind %q: want %q or %q: %w", kind, UseView, UseUse, skill.ErrInvalid)
+	}
+	snap, err := l.Snapshot("")
+	if err != nil {
+		return false, err
+	}
+	si, err := snap.FindSkill(name)
+	if err != nil {
+		return false, err
+	}
+	if si.Archived {
+		return false, fmt.Errorf("skill %s is archived: %w", si.Name, ErrNotFound)
+	}
+	return l.Usage().BumpOnce(si.Name, kind == UseView, dedupeKey)
+}
+
 // BumpPatch counts a write to the skill.
 func (u *Usage) BumpPatch(names ...string) error {
 	return u.Update(func(recs map[string]*UsageRecord) error {
@@ -362,31 +482,165 @@ func (u *Usage) Forget(name string) error {
 	})
 }
 
-// recordUsage updates the sidecar after a batch landed on the checked-out
-// branch. Telemetry is best effort, as in the reference: a failure here
-// never fails the write that already committed.
-func (l *Library) recordUsage(res *UpdateResult, opts ApplyOptions) {
-	if res == nil || !res.CheckedOut || len(res.Commits) == 0 {
-		return
+// usageEvent is what one landed write means for the sidecar.
+type usageEvent struct {
+	Name   string `json:"name"`
+	Action string `json:"action"` // created, patched, archived, restored, forgotten, pinned, unpinned
+	Agent  bool   `json:"agent,omitempty"`
+}
+
+// Sidecar actions of a usageEvent.
+const (
+	usageCreated   = "created"
+	usagePatched   = "patched"
+	usageArchived  = "archived"
+	usageRestored  = "restored"
+	usageForgotten = "forgotten"
+	usagePinned    = "pinned"
+	usageUnpinned  = "unpinned"
+)
+
+// apply records events in one locked read-modify-write, as the
+// reference's record_created, bump_patch, set_state, set_pinned and forget
+// do (docs/reference-behaviour.md §4.8, §5.4).
+func (u *Usage) apply(events []usageEvent) error {
+	if len(events) == 0 {
+		return nil
 	}
-	u := l.Usage()
-	var patched []string
-	for _, op := range opts.Ops {
+	return u.Update(func(recs map[string]*UsageRecord) error {
+		now := u.now()
+		for _, e := range events {
+			switch e.Action {
+			case usageCreated:
+				r := newUsageRecord(now)
+				if e.Agent {
+					a := "agent"
+					r.CreatedBy = &a
+				}
+				if old, ok := recs[e.Name]; ok {
+					r.Pinned = old.Pinned // a pin is git's, not the record's, to reset
+				}
+				recs[e.Name] = r
+			case usagePatched:
+				r := u.record(recs, e.Name)
+				r.PatchCount++
+				r.PatchGeneration++
+				r.LastPatchedAt = FormatUsageTime(now)
+			case usageArchived:
+				r := u.record(recs, e.Name)
+				r.State, r.ArchivedAt = StateArchived, FormatUsageTime(now)
+			case usageRestored:
+				r := u.record(recs, e.Name)
+				r.State, r.ArchivedAt = StateActive, nil
+			case usageForgotten:
+				delete(recs, e.Name)
+			case usagePinned, usageUnpinned:
+				u.record(recs, e.Name).Pinned = e.Action == usagePinned
+			}
+		}
+		return nil
+	})
+}
+
+// opsUsage is what a batch of operations means for the sidecar: a create
+// resets the record (created_by "agent" for an autonomous origin, as only
+// the reference's review and curator forks mark it); an autonomous delete
+// is an archive; a person's delete forgets the record; anything else is a
+// patch.
+func opsUsage(ops []Op, prov Provenance) []usageEvent {
+	var events []usageEvent
+	patched := map[string]bool{}
+	for _, op := range ops {
 		switch op.Action {
 		case ActionCreate:
-			_ = u.RecordCreated(op.Name, opts.Provenance.Autonomous())
+			events = append(events, usageEvent{Name: op.Name, Action: usageCreated, Agent: prov.Autonomous()})
 		case ActionDelete:
-			if opts.Provenance.Autonomous() {
-				_ = u.SetState(op.Name, StateArchived)
+			if prov.Autonomous() {
+				events = append(events, usageEvent{Name: op.Name, Action: usageArchived})
 			} else {
-				_ = u.Forget(op.Name)
+				events = append(events, usageEvent{Name: op.Name, Action: usageForgotten})
 			}
 		default:
-			patched = append(patched, op.Name)
+			// One patch per skill per batch: the batch is one write.
+			if !patched[op.Name] {
+				patched[op.Name] = true
+				events = append(events, usageEvent{Name: op.Name, Action: usagePatched})
+			}
 		}
 	}
-	if len(patched) > 0 {
-		sort.Strings(patched)
-		_ = u.BumpPatch(patched...)
+	return events
+}
+
+// recordUsage updates the sidecar after a write landed. On the checked-out
+// branch the events are recorded at once; on a proposal branch they wait
+// in .git/skillrepo/usage/pending/<id>.json until the proposal is approved
+// (then they are recorded) or rejected (then dropped), so a staged
+// review's create is marked created_by "agent" when it reaches main and a
+// rejected one leaves no trace. Telemetry is best effort, as in the
+// reference: a failure here never fails the write that already committed.
+func (l *Library) recordUsage(res *UpdateResult, events []usageEvent) {
+	if res == nil || res.DryRun || len(res.Commits) == 0 || len(events) == 0 {
+		return
 	}
+	if res.CheckedOut {
+		_ = l.Usage().apply(events)
+		return
+	}
+	if id, ok := strings.CutPrefix(res.Branch, ProposalBranchPrefix); ok && ValidateProposalID(id) == nil {
+		_ = l.addPendingUsage(id, events)
+	}
+}
+
+func (l *Library) pendingUsagePath(id string) string {
+	return filepath.Join(l.StateDir(), "usage", "pending", id+".json")
+}
+
+// addPendingUsage appends events to a proposal's pending file, under the
+// sidecar's lock (the file is written whole and renamed into place).
+func (l *Library) addPendingUsage(id string, events []usageEvent) error {
+	u := l.Usage()
+	return u.withLock(func() error {
+		path := l.pendingUsagePath(id)
+		old, err := readPendingUsage(path)
+		if err != nil {
+			return err
+		}
+		b, err := json.MarshalIndent(append(old, events...), "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		return atomicfile.Write(path, append(b, '\n'), 0o644, false)
+	})
+}
+
+func readPendingUsage(path string) ([]usageEvent, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var events []usageEvent
+	if json.Unmarshal(b, &events) != nil {
+		return nil, nil // a torn or foreign file: telemetry, not worth failing for
+	}
+	return events, nil
+}
+
+// settlePendingUsage records (approved) or drops a proposal's pending
+// events.
+func (l *Library) settlePendingUsage(id string, approved bool) {
+	path := l.pendingUsagePath(id)
+	if approved {
+		if events, err := readPendingUsage(path); err == nil && len(events) > 0 {
+			if l.Usage().apply(events) != nil {
+				return // keep them for the next try
+			}
+		}
+	}
+	_ = os.Remove(path)
 }

@@ -17,6 +17,8 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/curator"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/endpoint"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -154,7 +156,9 @@ func (w *worker) logf(id, format string, args ...any) {
 	if id != "" {
 		prefix += " " + id
 	}
-	line := fmt.Sprintf("%s %s\n", prefix, fmt.Sprintf(format, args...))
+	// The one redaction: no URL in a log line shows credentials or query
+	// values.
+	line := fmt.Sprintf("%s %s\n", prefix, endpoint.RedactText(fmt.Sprintf(format, args...)))
 	io.WriteString(w.log, line)
 	if w.opts.Echo != nil {
 		io.WriteString(w.opts.Echo, line)
@@ -234,8 +238,9 @@ func (w *worker) recover(res *Result) error {
 			continue
 		}
 		if err := w.resolve(e, res); err != nil {
+			// The entry stays running: a later worker tries again, and
+			// the rest of the queue goes on meanwhile.
 			w.logf(e.ID, "could not resolve an interrupted attempt: %v", err)
-			return err
 		}
 	}
 	return nil
@@ -278,7 +283,9 @@ func (w *worker) resolve(e queue.Entry, res *Result) error {
 		return err
 	}
 	if err := rejectAttempt(context.Background(), lib, e.ReviewID, "the worker was stopped during this attempt; the queue runs the review again"); err != nil {
-		return err
+		// The partial proposal stays open for a person to see; the next
+		// attempt has a review id of its own, so it cannot land twice.
+		w.logf(e.ID, "left the interrupted attempt's proposal open: %v", err)
 	}
 	return requeue("nothing landed")
 }
@@ -369,6 +376,9 @@ func (w *worker) process(ctx context.Context, e queue.Entry, res *Result) {
 	if err != nil && !errors.As(err, &ae) {
 		ae = &attemptError{msg: err.Error(), transient: errors.Is(err, skillrepo.ErrLocked)}
 	}
+	if ae != nil {
+		ae.msg = endpoint.RedactText(ae.msg) // kept in the queue entry, shown by queue list
+	}
 	_, uerr := w.store.Update(e.ID, func(x *queue.Entry) error {
 		switch {
 		case ae == nil:
@@ -456,7 +466,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 	if err != nil {
 		return nil, &attemptError{msg: err.Error()}
 	}
-	f, err := os.Open(e.Transcript)
+	f, err := boundedread.Open(e.Transcript) // a FIFO must not hang the worker
 	if err != nil {
 		return nil, &attemptError{msg: fmt.Sprintf("read transcript: %v", err)}
 	}
@@ -471,10 +481,16 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 		return nil, &attemptError{msg: "no model: set review.model in .skillrepo/config.yaml or SKILLREPO_MODEL for the agent, then 'skillrepo queue retry " + e.ID + "'"}
 	}
 	cfg := openai.DefaultConfig(getenv("OPENAI_API_KEY"))
-	if base := firstNonEmpty(lib.Config.Review.BaseURL, getenv("OPENAI_BASE_URL")); base != "" {
-		cfg.BaseURL = strings.TrimRight(base, "/")
-	}
 	cfg.HTTPClient = &http.Client{}
+	if base := firstNonEmpty(lib.Config.Review.BaseURL, getenv("OPENAI_BASE_URL")); base != "" {
+		// Paths join before the base's query; its query and credentials
+		// go on each request (see internal/endpoint).
+		ep, err := endpoint.Parse(base)
+		if err != nil {
+			return nil, &attemptError{msg: err.Error() + "; fix review.base_url or OPENAI_BASE_URL, then 'skillrepo queue retry " + e.ID + "'"}
+		}
+		cfg.BaseURL, cfg.HTTPClient = ep.BaseURL(), ep.Doer(&http.Client{})
+	}
 	client := &recordingClient{ChatClient: openai.NewClientWithConfig(cfg)}
 	_, memErr := lib.MemoryPath("memory")
 	s := w.settings()
@@ -489,6 +505,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 		MaxInputTokens: s.MaxInputTokens,
 		ContextWindow:  lib.Config.Review.ContextWindow,
 		WriteApproval:  lib.Config.Review.WriteApproval,
+		GoalID:         e.GoalID,
 		RetryBackoff:   min(s.RetryBackoff, time.Second),
 		Now:            w.opts.Now,
 	})

@@ -42,7 +42,11 @@ func newCurator(f *factory) (*curator.Curator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &curator.Curator{Lib: lib, Now: f.Now}, nil
+	c := &curator.Curator{Lib: lib, Now: f.Now}
+	if p := f.progress(); p != nil {
+		c.Progress = p
+	}
+	return c, nil
 }
 
 // newDryRunCurator opens the library read-only: no recovery of an
@@ -50,7 +54,7 @@ func newCurator(f *factory) (*curator.Curator, error) {
 // no history or owners cache written, since a dry run must leave every
 // byte as it was. The caller calls done.
 func newDryRunCurator(f *factory) (c *curator.Curator, done func(), err error) {
-	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true})
+	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true, Progress: f.libraryProgress()})
 	if err != nil {
 		return nil, nil, err
 	}

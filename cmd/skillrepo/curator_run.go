@@ -107,7 +107,7 @@ func printRun(w io.Writer, r *curator.Run) {
 	}
 	tw.Flush()
 	if r.MergeCommit != "" {
-		fmt.Fprintf(w, "merged as %.7s on %s (%d commits); before the run: %s\n", r.MergeCommit, r.Branch, len(r.Commits), r.PreRunRef)
+		fmt.Fprintf(w, "merged as %.7s on %s (%s); before the run: %s\n", r.MergeCommit, r.Branch, nounCount(len(r.Commits), "commit"), r.PreRunRef)
 	}
 }
 

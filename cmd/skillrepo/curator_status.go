@@ -52,7 +52,7 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 		if id == "" {
 			id = "seeded"
 		}
-		fmt.Fprintf(w, "last run: %s (%s), %d runs: %s\n", rfc3339(*st.LastRunAt), id, st.RunCount, st.LastRunSummary)
+		fmt.Fprintf(w, "last run: %s (%s), %s: %s\n", rfc3339(*st.LastRunAt), id, nounCount(st.RunCount, "run"), st.LastRunSummary)
 	}
 	if st.LastReportPath != "" {
 		missing := ""
@@ -69,7 +69,7 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 	default:
 		fmt.Fprintf(w, "next run: %s\n", rfc3339(*st.NextRunAt))
 	}
-	fmt.Fprintf(w, "interval: %dh; stale after %d days, archive after %d days\n", st.IntervalHours, st.Thresholds.StaleAfterDays, st.Thresholds.ArchiveAfterDays)
+	fmt.Fprintf(w, "interval: %dh; stale after %s, archive after %s\n", st.IntervalHours, nounCount(st.Thresholds.StaleAfterDays, "day"), nounCount(st.Thresholds.ArchiveAfterDays, "day"))
 	fmt.Fprintf(w, "scheduled skills: %s\n", listOrNone(st.ScheduledSkills))
 	for _, owner := range []string{curator.OwnerCurator, curator.OwnerUser} {
 		var parts []string

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/internal/endpoint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -83,19 +84,22 @@ func reportError(io *iostreams, err error, jsonMode bool) {
 	}
 	code := exitCodeFor(err)
 	if jsonMode {
-		b, _ := json.Marshal(map[string]any{"message_type": "exit_error", "code": code, "message": err.Error()})
+		b, _ := json.Marshal(map[string]any{"message_type": "exit_error", "code": code, "message": endpoint.RedactText(err.Error())})
 		fmt.Fprintln(io.ErrOut, string(b))
 		return
 	}
-	fmt.Fprintf(io.ErrOut, "error: %s\n", err)
+	// Every message passes the one redaction: a URL in it (a model
+	// server's, a remote's) never shows credentials or query values.
+	fmt.Fprintf(io.ErrOut, "error: %s\n", endpoint.RedactText(err.Error()))
 	var h hinter
-	if errors.As(err, &h) && h.Hint() != "" {
+	hinted := errors.As(err, &h) && h.Hint() != ""
+	if hinted {
 		for _, line := range strings.Split(h.Hint(), "\n") {
 			fmt.Fprintf(io.ErrOut, "hint: %s\n", line)
 		}
 	}
 	var fe *flagError
-	if errors.As(err, &fe) {
+	if errors.As(err, &fe) && !hinted {
 		fmt.Fprintln(io.ErrOut, "hint: run with --help for usage")
 	}
 }

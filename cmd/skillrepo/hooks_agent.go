@@ -186,13 +186,20 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 	agent, err := hooks.ParseAgent(opts.Agent)
 	var rep *hooks.Report
 	if err == nil {
-		rep, err = hooks.RunAgentHook(cmd.Context(), hooks.RunOptions{
+		ropts := hooks.RunOptions{
 			Agent: agent, Event: opts.Event, Library: library,
 			In: f.IO.In, Out: f.IO.Out, Getenv: f.Getenv, Now: f.Now,
-			StartWorker: func(lib *skillrepo.Library) error {
+			StopJudge: goalStopJudge(f),
+			Goals:     goalHooks{f: f},
+		}
+		// SKILLREPO_WORKER=off leaves the queue to a worker you run
+		// yourself (cron: skillrepo worker --once).
+		if f.Getenv("SKILLREPO_WORKER") != "off" {
+			ropts.StartWorker = func(lib *skillrepo.Library) error {
 				return worker.Start(selfExecutable(), lib.Root, lib.StateDir(), nil)
-			},
-		})
+			}
+		}
+		rep, err = hooks.RunAgentHook(cmd.Context(), ropts)
 	}
 	var lines []string
 	if rep != nil {

@@ -79,7 +79,7 @@ func runIndex(opts *indexOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "warning: %s left out: %s\n", s.Path, s.Reason)
 	}
 	if len(res.Omitted) > 0 {
-		fmt.Fprintf(f.IO.ErrOut, "budget: left out %d skills: %s\n", len(res.Omitted), strings.Join(res.Omitted, ", "))
+		fmt.Fprintf(f.IO.ErrOut, "budget: left out %s: %s\n", nounCount(len(res.Omitted), "skill"), strings.Join(res.Omitted, ", "))
 	}
 	_, err = fmt.Fprint(f.IO.Out, res.Text)
 	return err

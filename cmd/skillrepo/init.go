@@ -89,7 +89,7 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		}
 	}
 	res, err := skillrepo.Init(cmd.Context(), opts.Dir, skillrepo.InitOptions{
-		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now},
+		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Progress: f.libraryProgress()},
 		Example:     opts.Example,
 		DryRun:      opts.DryRun,
 		Runtime:     runtime,
@@ -113,15 +113,15 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		return printInitPlan(f, res, skills)
 	}
 	if res.Already {
-		fmt.Fprintf(w, "%s is already a library on branch %s; nothing to do (%d skills)\n", res.Root, res.Branch, len(skills))
+		fmt.Fprintf(w, "%s is already a library on branch %s; nothing to do (%s)\n", res.Root, res.Branch, nounCount(len(skills), "skill"))
 		return nil
 	}
 	if res.Created {
 		fmt.Fprintf(w, "initialised a git repository in %s\n", res.Root)
 	}
-	fmt.Fprintf(w, "%s imported %d skills (%d files) on %s as %s\n", f.IO.Green("✓"), len(skills), res.Files, res.Branch, short(res.Commit))
+	fmt.Fprintf(w, "%s imported %s (%s) on %s as %s\n", f.IO.Green("✓"), nounCount(len(skills), "skill"), nounCount(res.Files, "file"), res.Branch, short(res.Commit))
 	if len(res.AgentSkills) > 0 {
-		fmt.Fprintf(w, "  %d skills the usage sidecar marks as agent-created stay curator-managed\n", len(res.AgentSkills))
+		fmt.Fprintf(w, "  %s the usage sidecar marks as agent-created stay curator-managed\n", nounCount(len(res.AgentSkills), "skill"))
 	}
 	return nil
 }
@@ -131,7 +131,7 @@ func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string) error
 	w := f.IO.Out
 	fmt.Fprintf(w, "dry run: nothing was changed in %s\n", res.Root)
 	if res.Already {
-		fmt.Fprintf(w, "already a library on branch %s: init would do nothing (%d skills)\n", res.Branch, len(skills))
+		fmt.Fprintf(w, "already a library on branch %s: init would do nothing (%s)\n", res.Branch, nounCount(len(skills), "skill"))
 		return nil
 	}
 	if res.Created {
@@ -142,12 +142,12 @@ func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string) error
 	for _, p := range res.Writes {
 		fmt.Fprintf(w, "would write %s\n", p)
 	}
-	fmt.Fprintf(w, "would commit %d files with %d skills in one import commit\n", res.Files, len(skills))
+	fmt.Fprintf(w, "would commit %s with %s in one import commit\n", nounCount(res.Files, "file"), nounCount(len(skills), "skill"))
 	for _, s := range skills {
 		fmt.Fprintf(w, "  %s\n", s)
 	}
 	if len(res.AgentSkills) > 0 {
-		fmt.Fprintf(w, "%d skills the usage sidecar marks as agent-created would stay curator-managed\n", len(res.AgentSkills))
+		fmt.Fprintf(w, "%s the usage sidecar marks as agent-created would stay curator-managed\n", nounCount(len(res.AgentSkills), "skill"))
 	}
 	return nil
 }

@@ -95,11 +95,11 @@ func listRules(f *factory) error {
 		return printJSON(f.IO.Out, out)
 	}
 	w := newTable(f.IO.Out)
-	fmt.Fprint(w, "RULE")
+	cols := []string{"RULE"}
 	for _, p := range lint.Profiles() {
-		fmt.Fprintf(w, "\t%s", strings.ToUpper(string(p)))
+		cols = append(cols, strings.ToUpper(string(p)))
 	}
-	fmt.Fprintln(w, "\tSUMMARY")
+	w.header(f.IO, append(cols, "SUMMARY")...)
 	for _, r := range rules {
 		fmt.Fprint(w, r.ID)
 		for _, p := range lint.Profiles() {
@@ -147,10 +147,14 @@ func runLint(opts *lintOptions) error {
 		return err
 	}
 	total := &lint.Report{Findings: []lint.Finding{}, Skills: []string{}}
+	var progress lint.Progress
+	if opts.Format == "text" {
+		progress = f.lintProgress() // machine formats get no progress
+	}
 	for _, r := range runs {
 		rep, err := checkFolder(r, lint.Options{
 			Profile: profile, Paths: r.paths, RootName: r.rootName, Config: cfg,
-			Strict: opts.Strict, AllowEmpty: len(opts.Paths) == 0,
+			Strict: opts.Strict, AllowEmpty: len(opts.Paths) == 0, Progress: progress,
 		})
 		if err != nil {
 			return err

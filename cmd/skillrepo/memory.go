@@ -75,7 +75,7 @@ func newMemoryShowCmd(f *factory) *cobra.Command {
 				}
 				fmt.Fprintln(f.IO.Out, e)
 			}
-			fmt.Fprintf(f.IO.ErrOut, "%s: %d entries, %d/%d characters\n", p, len(entries), memory.Size(entries), file.Limit)
+			fmt.Fprintf(f.IO.ErrOut, "%s: %s, %d/%d characters\n", p, nounCount(len(entries), "entry"), memory.Size(entries), file.Limit)
 			return nil
 		},
 	}

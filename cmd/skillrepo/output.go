@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -42,14 +45,60 @@ func rfc3339(t time.Time) string {
 
 // table is a tabwriter over a buffer: a 10,000-row listing is otherwise
 // tens of thousands of write calls. Flush writes both.
+//
+// Table rules: the header row is printed only when stdout is a terminal
+// (piped, every table is rows alone, so scripts never skip a line), and
+// it is coloured after the columns are aligned, so escape codes never
+// count as width.
 type table struct {
 	*tabwriter.Writer
-	buf *bufio.Writer
+	buf    *bufio.Writer
+	styler *firstLineStyler
 }
 
 func newTable(w io.Writer) *table {
 	buf := bufio.NewWriterSize(w, 64<<10)
-	return &table{Writer: tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0), buf: buf}
+	st := &firstLineStyler{w: buf}
+	return &table{Writer: tabwriter.NewWriter(st, 0, 4, 2, ' ', 0), buf: buf, styler: st}
+}
+
+// header writes the header row on a terminal, in bold when colour is on.
+// Call it before any row.
+func (t *table) header(ios *iostreams, cols ...string) {
+	if !ios.IsStdoutTTY() {
+		return
+	}
+	t.styler.style = ios.Bold
+	io.WriteString(t.Writer, strings.Join(cols, "\t")+"\n")
+}
+
+// firstLineStyler passes bytes through, applying style to the first line
+// (what tabwriter wrote for the header, already padded).
+type firstLineStyler struct {
+	w     io.Writer
+	style func(string) string
+	line  []byte
+	done  bool
+}
+
+func (s *firstLineStyler) Write(p []byte) (int, error) {
+	if s.style == nil || s.done {
+		return s.w.Write(p)
+	}
+	i := bytes.IndexByte(p, '\n')
+	if i < 0 {
+		s.line = append(s.line, p...)
+		return len(p), nil
+	}
+	s.done = true
+	line := strings.TrimRight(string(append(s.line, p[:i]...)), " ")
+	if _, err := io.WriteString(s.w, s.style(line)+"\n"); err != nil {
+		return 0, err
+	}
+	if _, err := s.w.Write(p[i+1:]); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func (t *table) Flush() error {
@@ -57,4 +106,16 @@ func (t *table) Flush() error {
 		return err
 	}
 	return t.buf.Flush()
+}
+
+// nounCount is "1 skill", "2 skills", "0 skills"; a noun ending in a
+// consonant and y takes "ies" ("1 entry", "3 entries").
+func nounCount(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	if strings.HasSuffix(noun, "y") && !strings.ContainsAny(noun[len(noun)-2:len(noun)-1], "aeiou") {
+		return fmt.Sprintf("%d %sies", n, noun[:len(noun)-1])
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -129,7 +129,7 @@ func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error 
 	}
 	if failed > 0 {
 		if !f.JSON {
-			fmt.Fprintf(f.IO.ErrOut, "%d of %d proposals approved; %d left open\n", len(outcomes)-failed, len(outcomes), failed)
+			fmt.Fprintf(f.IO.ErrOut, "%d of %s approved; %d left open\n", len(outcomes)-failed, nounCount(len(outcomes), "proposal"), failed)
 		}
 		return &silentError{code: exitConflict}
 	}

@@ -55,13 +55,11 @@ func runProposalList(opts *proposalListOptions) error {
 		return printJSON(f.IO.Out, out)
 	}
 	tw := newTable(f.IO.Out)
-	if f.IO.IsStdoutTTY() {
-		last := "MERGES"
-		if opts.Rejected {
-			last = "REASON"
-		}
-		fmt.Fprintln(tw, f.IO.Bold("ID\tAGE\tORIGIN\tREVIEW\tSKILLS\t+/-\t"+last))
+	last := "MERGES"
+	if opts.Rejected {
+		last = "REASON"
 	}
+	tw.header(f.IO, "ID", "AGE", "ORIGIN", "REVIEW", "SKILLS", "+/-", last)
 	now := f.Now()
 	for _, p := range props {
 		last := mergeState(p)

@@ -2,18 +2,19 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/endpoint"
 	"github.com/skillrepo/skillrepo/review"
 )
 
@@ -38,7 +39,7 @@ type reviewOptions struct {
 func newReviewCmd(f *factory) *cobra.Command {
 	opts := &reviewOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "review <transcript> [--format {auto|openai|claude-code}] [--focus <text>] [--session <id> --if-due]",
+		Use:   "review <transcript> [--format {auto|openai|claude-code|codex}] [--focus <text>] [--session <id> --if-due]",
 		Short: "Learn from a finished conversation: skill and memory writes on a proposal branch",
 		Long: `Review a finished conversation the way the agent's background review does: the
 conversation is replayed to a model with review instructions, and the model
@@ -52,7 +53,8 @@ unpinned skills are written, a file must be viewed before it is changed,
 delete archives and needs absorbed_into, secrets are refused.
 
 TRANSCRIPT is OpenAI chat-messages JSON (a list, or an object with
-"messages") or a Claude Code session file (JSONL); - reads standard input.
+"messages"), a Claude Code session file (JSONL) or a Codex rollout
+(~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl); - reads standard input.
 
 With --session ID --if-due, the review runs only when the session's
 counters say it is due: review.memory_interval user turns since the last
@@ -75,7 +77,7 @@ $OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Format, "format", "auto", "transcript format: auto, openai or claude-code")
+	fl.StringVar(&opts.Format, "format", "auto", "transcript format: auto, openai, claude-code or codex")
 	fl.StringVar(&opts.Focus, "focus", "", "review now, giving this text priority (the manual /refine)")
 	fl.StringVar(&opts.Session, "session", "", "session `id` whose counters --if-due uses (default: the transcript's)")
 	fl.BoolVar(&opts.IfDue, "if-due", false, "review only when the session's counters say a review is due")
@@ -159,6 +161,13 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	if model == "" && !opts.DryRun {
 		return usageErrorf("no model: pass --model, set review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
 	}
+	var ep *endpoint.Endpoint
+	if baseURL != "" {
+		var err error
+		if ep, err = endpoint.Parse(baseURL); err != nil {
+			return usageErrorf("%v", err)
+		}
+	}
 
 	// Memory is reviewed when the library can version it.
 	_, memErr := lib.MemoryPath("memory")
@@ -183,13 +192,21 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	}
 
 	if opts.DryRun {
-		return printReviewPlan(f, tr, session, model, baseURL, reviewMemory, reviewSkills, due)
+		shown := ""
+		if ep != nil {
+			shown = ep.String()
+		}
+		return printReviewPlan(f, tr, session, model, shown, reviewMemory, reviewSkills, due)
 	}
 	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
-	if baseURL != "" {
-		cfg.BaseURL = strings.TrimRight(baseURL, "/")
-	}
 	cfg.HTTPClient = &http.Client{}
+	if ep != nil {
+		// The client appends its paths to BaseURL; the query and the
+		// credentials are added per request, so a base with ?key=… gets
+		// …/v1/chat/completions?key=…, never …/v1?key=…/chat/completions.
+		cfg.BaseURL = ep.BaseURL()
+		cfg.HTTPClient = ep.Doer(&http.Client{})
+	}
 	ropts := review.Options{
 		Transcript:     tr,
 		Memory:         reviewMemory,
@@ -244,17 +261,26 @@ func readTranscript(f *factory, path string, format review.Format) (*review.Tran
 	if path == "-" {
 		r, name = f.IO.In, "standard input"
 	} else {
-		fh, err := os.Open(path)
+		// A transcript must be a file: a FIFO would hang the review, a
+		// device never end.
+		fh, err := boundedread.Open(path)
 		if err != nil {
-			return nil, fmt.Errorf("read transcript: %w", err)
+			return nil, inputError("transcript", err)
 		}
 		defer fh.Close()
 		r = fh
 	}
-	return review.Read(r, name, format)
+	tr, err := review.Read(r, name, format)
+	var big *boundedread.TooLargeError
+	if errors.As(err, &big) {
+		return nil, &hintedError{err: err, hint: "review the recent part: tail -n 5000 of a JSON Lines transcript is a valid transcript"}
+	}
+	return tr, err
 }
 
 func printReview(f *factory, sum *review.Summary) error {
+	// A model error quotes the request URL: never its credentials.
+	sum.Reason, sum.MergeError = endpoint.RedactText(sum.Reason), endpoint.RedactText(sum.MergeError)
 	if f.JSON {
 		return jsonLine(f.IO.Out, "summary", sum)
 	}
@@ -292,7 +318,7 @@ func printReviewPlan(f *factory, tr *review.Transcript, session, model, baseURL 
 		return jsonLine(f.IO.Out, "status", p)
 	}
 	w := f.IO.Out
-	fmt.Fprintf(w, "transcript: %s, %d messages, %d user turns, %d model iterations\n", p.Format, p.Messages, p.UserTurns, p.Iterations)
+	fmt.Fprintf(w, "transcript: %s, %s, %s, %s\n", p.Format, nounCount(p.Messages, "message"), nounCount(p.UserTurns, "user turn"), nounCount(p.Iterations, "model iteration"))
 	last := "ended with a final answer"
 	switch {
 	case p.Interrupted:

@@ -32,7 +32,7 @@ func (f *factory) Library() (*skillrepo.Library, error) {
 	if f.lib != nil {
 		return f.lib, nil
 	}
-	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now})
+	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Progress: f.libraryProgress()})
 	if err != nil {
 		return nil, err
 	}
@@ -52,6 +52,7 @@ func run(args []string, io *iostreams, getenv func(string) string) int {
 	f := &factory{IO: io, Getenv: getenv, Now: time.Now}
 	defer f.close()
 	root := newRootCmd(f)
+	finishCommandTree(f, root)
 	root.SetArgs(args)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
@@ -97,6 +98,7 @@ func newRootCmd(f *factory) *cobra.Command {
 agent's self-improvement loop on it: every skill write is a commit with
 provenance trailers, staged proposals are branches, approval is a merge, and
 archive, restore and rollback are git operations.`,
+		Version:       readVersion().String(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
@@ -132,7 +134,9 @@ archive, restore and rollback are git operations.`,
 		Short: "What skillrepo's exit codes mean",
 		Long:  exitCodesHelp,
 	})
+	cmd.SetVersionTemplate("{{.Version}}\n")
 	cmd.AddCommand(
+		newVersionCmd(f),
 		newHooksCmd(f),
 		newInitCmd(f),
 		newLintCmd(f),

@@ -1,11 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -69,6 +75,10 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		// fakemodel [-log FILE] SCRIPT: a scripted chat-completions server
 		// for the rest of the script (sets OPENAI_BASE_URL).
 		"fakemodel": fakemodel.Cmd,
+		// jsondoc [-lines] FILE: FILE (stdout, stderr or a path) is exactly
+		// one JSON document; with -lines, JSON Lines whose every line is an
+		// object with a message_type (docs/json.md).
+		"jsondoc": jsonDoc,
 		// holdlock DIR: take the library lock until the script ends, as
 		// another skillrepo process would.
 		"holdlock": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -94,12 +104,68 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 				ts.Fatalf("gitclean %s: status %q, fsck: %v", args[0], st, fsckErr)
 			}
 		},
+		// bigfile PATH SIZE: a file of SIZE bytes of "x" (for input limits).
+		"bigfile": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 2 {
+				ts.Fatalf("usage: bigfile PATH SIZE")
+			}
+			n, err := strconv.Atoi(args[1])
+			ts.Check(err)
+			ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte("x"), n), 0o644))
+		},
+		// mkfifo PATH: a named pipe nobody writes to.
+		"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 1 {
+				ts.Fatalf("usage: mkfifo PATH")
+			}
+			ts.Check(mkfifo(ts.MkAbs(args[0])))
+		},
 		// sleep DURATION
 		"sleep": func(ts *testscript.TestScript, neg bool, args []string) {
 			d, err := time.ParseDuration(args[0])
 			ts.Check(err)
 			time.Sleep(d)
 		},
+	}
+}
+
+func jsonDoc(ts *testscript.TestScript, neg bool, args []string) {
+	lines := len(args) == 2 && args[0] == "-lines"
+	if lines {
+		args = args[1:]
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: jsondoc [-lines] FILE")
+	}
+	data := ts.ReadFile(args[0])
+	var err error
+	if lines {
+		n := 0
+		for _, line := range strings.Split(strings.TrimSuffix(data, "\n"), "\n") {
+			var m map[string]any
+			if err = json.Unmarshal([]byte(line), &m); err != nil {
+				break
+			}
+			if _, ok := m["message_type"].(string); !ok {
+				err = fmt.Errorf("line %d has no message_type: %s", n+1, line)
+				break
+			}
+			n++
+		}
+		if err == nil && n == 0 {
+			err = errors.New("no JSON lines")
+		}
+	} else {
+		dec := json.NewDecoder(strings.NewReader(data))
+		var v any
+		if err = dec.Decode(&v); err == nil {
+			if _, extra := dec.Token(); extra != io.EOF {
+				err = errors.New("more than one JSON document")
+			}
+		}
+	}
+	if (err == nil) == neg {
+		ts.Fatalf("jsondoc %s: %v\n%s", strings.Join(args, " "), err, data)
 	}
 }
 

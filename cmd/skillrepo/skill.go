@@ -3,16 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/agenttools"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 func newSkillCmd(f *factory) *cobra.Command {
@@ -94,22 +94,32 @@ func (w *writeFlags) provenance() (skillrepo.Provenance, error) {
 	return skillrepo.Provenance{Origin: w.Origin, ReviewID: w.ReviewID, SessionID: w.SessionID, Model: w.Model}, nil
 }
 
-// readContent reads --content-file (a path, or - for stdin).
+// readContent reads --content-file (a path, or - for stdin), at most the
+// largest file a skill may hold: no input is loaded past that.
 func readContent(f *factory, path string) (string, error) {
 	if path == "" {
 		return "", usageErrorf("--content-file is required (a path, or - for standard input)")
 	}
-	var b []byte
-	var err error
-	if path == "-" {
-		b, err = io.ReadAll(io.LimitReader(f.IO.In, 16<<20))
-	} else {
-		b, err = os.ReadFile(path)
-	}
+	b, err := boundedread.ReadInput(path, f.IO.In, skill.MaxFileBytes)
 	if err != nil {
-		return "", fmt.Errorf("read content: %w", err)
+		return "", inputError("--content-file", err)
 	}
 	return string(b), nil
+}
+
+// inputError names the flag an unreadable input came from and says what
+// to do about a refused one.
+func inputError(flag string, err error) error {
+	err = fmt.Errorf("read %s: %w", flag, err)
+	var big *boundedread.TooLargeError
+	var odd *boundedread.NotRegularError
+	switch {
+	case errors.As(err, &big):
+		return &hintedError{err: err, hint: "nothing was written; split the content, or keep large data outside the skill"}
+	case errors.As(err, &odd):
+		return &hintedError{err: err, hint: "to read from a pipe, pass " + flag + " - and redirect it to standard input"}
+	}
+	return err
 }
 
 type applyJSON struct {
@@ -172,7 +182,30 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 	if proposal != "" && !w.DryRun {
 		reportProposed(f, proposal)
 	}
+	if !w.DryRun && proposal == "" {
+		for _, r := range res.Results {
+			if hint := undeleteHint(f, r, res.Commit); hint != "" {
+				fmt.Fprintf(out, "hint: %s\n", hint)
+			}
+		}
+	}
 	return nil
+}
+
+// undeleteHint says how a deleted skill comes back: an archived one is
+// restored, a deleted one is in history and the delete commit reverts.
+func undeleteHint(f *factory, r skillrepo.OpResult, commit skillrepo.Hash) string {
+	if r.Action != skillrepo.ActionDelete {
+		return ""
+	}
+	if r.Archived {
+		return fmt.Sprintf("bring it back with 'skillrepo skill restore %s'", r.Name)
+	}
+	git := "git"
+	if f.Dir != "" && f.Dir != "." {
+		git = "git -C " + f.Dir
+	}
+	return fmt.Sprintf("bring it back with '%s revert --no-edit %s'", git, short(commit))
 }
 
 // explainApplyError adds the file preview a failed patch carries.

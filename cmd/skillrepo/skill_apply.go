@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 type skillApplyOptions struct {
@@ -51,20 +51,18 @@ accepted too. delete must be the only operation of its batch.`,
 	return cmd
 }
 
+// maxOpsBytes bounds an --ops document: a full batch of the largest
+// files, JSON-quoted, with room to spare.
+const maxOpsBytes = skillrepo.MaxBatchOps*skill.MaxFileBytes + skill.MaxFileBytes
+
 // readOps accepts {"operations": [...]}, a bare list, or one legacy op.
 func readOps(f *factory, path string) ([]skillrepo.Op, error) {
 	if path == "" {
 		return nil, usageErrorf("--ops is required (a JSON file, or - for standard input)")
 	}
-	var b []byte
-	var err error
-	if path == "-" {
-		b, err = io.ReadAll(io.LimitReader(f.IO.In, 64<<20))
-	} else {
-		b, err = os.ReadFile(path)
-	}
+	b, err := boundedread.ReadInput(path, f.IO.In, maxOpsBytes)
 	if err != nil {
-		return nil, fmt.Errorf("read operations: %w", err)
+		return nil, inputError("--ops", err)
 	}
 	b = bytes.TrimSpace(b)
 	var ops []skillrepo.Op

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -120,13 +121,23 @@ func runSkillList(opts *skillListOptions) error {
 		}
 		items = append(items, it)
 	}
+	// By name, as a person looks a skill up; the same name in two places
+	// (an archived copy, another category) by path.
+	sort.SliceStable(items, func(i, j int) bool {
+		if items[i].Name != items[j].Name {
+			return items[i].Name < items[j].Name
+		}
+		return items[i].Path < items[j].Path
+	})
 	if f.JSON {
 		return printJSON(f.IO.Out, items)
 	}
-	tw := newTable(f.IO.Out)
-	if f.IO.IsStdoutTTY() {
-		fmt.Fprintln(tw, f.IO.Bold("NAME\tCATEGORY\tSTATE\tOWNER\tPINNED\tDESCRIPTION"))
+	if len(items) == 0 {
+		fmt.Fprintln(f.IO.ErrOut, emptyListMessage(opts))
+		return nil
 	}
+	tw := newTable(f.IO.Out)
+	tw.header(f.IO, "NAME", "CATEGORY", "STATE", "OWNER", "PINNED", "DESCRIPTION")
 	for _, it := range items {
 		desc := it.Description
 		if it.Error != "" {
@@ -147,4 +158,16 @@ func runSkillList(opts *skillListOptions) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.Name, cat, it.State, it.Owner, pinned, desc)
 	}
 	return tw.Flush()
+}
+
+// emptyListMessage says a listing is empty, and why when a filter made it
+// so (on stderr: stdout stays empty for scripts).
+func emptyListMessage(opts *skillListOptions) string {
+	switch {
+	case opts.State != "":
+		return fmt.Sprintf("no %s skills", opts.State)
+	case opts.All:
+		return "no skills in the library"
+	}
+	return "no skills in the library (archived skills are listed with --all)"
 }

@@ -18,7 +18,8 @@ type skillViewOptions struct {
 	File     string
 	Rev      string
 	Proposal string
-	NoRecord bool
+	AsAgent  bool
+	NoRecord bool // kept so old scripts still run: a person's view never counts now
 }
 
 func newSkillViewCmd(f *factory) *cobra.Command {
@@ -27,8 +28,11 @@ func newSkillViewCmd(f *factory) *cobra.Command {
 		Use:   "view <name> [<file>]",
 		Short: "Print a skill's SKILL.md or one of its files",
 		Long: `Print a skill's SKILL.md, or a support file given relative to the skill
-folder. A view counts as a view and a use in the usage sidecar (as the
-reference's skill_view does); --no-record skips that.`,
+folder. A person reading a skill is not an agent using it, so a view does
+not count in the usage sidecar (.usage.json), whose counts keep an
+agent-made skill from being archived as unused. --as-agent counts the view
+as the agent's skill_view does (a view and a use); agents' hooks count
+their own loads.`,
 		Example: `  skillrepo skill view ci-debugging
   skillrepo skill view ci-debugging references/common-failures.md
   skillrepo skill view ci-debugging --json`,
@@ -47,7 +51,10 @@ reference's skill_view does); --no-record skips that.`,
 	}
 	cmd.Flags().StringVar(&opts.Rev, "rev", "", "read this branch or commit instead of the main branch")
 	cmd.Flags().StringVar(&opts.Proposal, "proposal", "", "read proposal `id` (its branch) instead of the main branch")
-	cmd.Flags().BoolVar(&opts.NoRecord, "no-record", false, "do not count this view in the usage sidecar")
+	cmd.Flags().BoolVar(&opts.AsAgent, "as-agent", false, "count this view in the usage sidecar as an agent's use")
+	cmd.Flags().BoolVar(&opts.NoRecord, "no-record", false, "do not count this view (the default now)")
+	_ = cmd.Flags().MarkHidden("no-record")
+	cmd.MarkFlagsMutuallyExclusive("as-agent", "no-record")
 	return cmd
 }
 
@@ -89,9 +96,12 @@ func runSkillView(opts *skillViewOptions) error {
 	if err != nil {
 		return err
 	}
-	if !opts.NoRecord && opts.Rev == "" && !si.Archived {
+	if opts.AsAgent {
+		if opts.Rev != "" || si.Archived {
+			return usageErrorf("--as-agent counts a view of the main branch's active skills; not with --rev, --proposal or an archived skill")
+		}
 		// Telemetry is best effort: a read never fails on it.
-		_ = lib.Usage().BumpView(si.Name)
+		_, _ = lib.RecordUse(si.Name, skillrepo.UseView, "")
 	}
 	if !f.JSON {
 		_, err = f.IO.Out.Write(content)

@@ -86,9 +86,9 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 		fmt.Fprintln(w, line)
 	}
 	if res.DryRun {
-		fmt.Fprintf(w, "dry run: would record %d changes as origin %s\n", len(res.Changes), res.Origin)
+		fmt.Fprintf(w, "dry run: would record %s as origin %s\n", nounCount(len(res.Changes), "change"), res.Origin)
 		return nil
 	}
-	fmt.Fprintf(w, "%s recorded %d changes as %s (origin %s)\n", f.IO.Green("✓"), len(res.Changes), short(res.Commit), res.Origin)
+	fmt.Fprintf(w, "%s recorded %s as %s (origin %s)\n", f.IO.Green("✓"), nounCount(len(res.Changes), "change"), short(res.Commit), res.Origin)
 	return nil
 }

@@ -59,7 +59,7 @@ func newUsageShowCmd(f *factory) *cobra.Command {
 			}
 			sort.Strings(names)
 			tw := newTable(f.IO.Out)
-			fmt.Fprintln(tw, "NAME\tSTATE\tVIEWS\tUSES\tPATCHES\tLAST ACTIVITY\tCREATED BY")
+			tw.header(f.IO, "NAME", "STATE", "VIEWS", "USES", "PATCHES", "LAST ACTIVITY", "CREATED BY")
 			for _, n := range names {
 				r := recs[n]
 				last := "-"
@@ -118,7 +118,7 @@ use of a skill in the usage sidecar, and print its counts afterwards. With
 			if view {
 				kind = "view"
 			}
-			fmt.Fprintf(f.IO.Out, "%s a %s of %s: %d views, %d uses\n", verb, kind, si.Name, r.ViewCount, r.UseCount)
+			fmt.Fprintf(f.IO.Out, "%s a %s of %s: %s, %s\n", verb, kind, si.Name, nounCount(r.ViewCount, "view"), nounCount(r.UseCount, "use"))
 			return nil
 		},
 	}

@@ -10,6 +10,9 @@ import (
 
 const module = "github.com/skillrepo/skillrepo"
 
+// engine is the git engine's package, relative to the module.
+const engine = "skillrepo/internal/gitstore"
+
 type pkg struct {
 	ImportPath string
 	Imports    []string
@@ -61,8 +64,17 @@ func TestDependencyArrows(t *testing.T) {
 		if strings.HasPrefix(rel, "bench") || rel == "tmpdeps" {
 			continue // tools, not the product
 		}
-		if rel != "skillrepo" && has(p.Imports, "github.com/go-git/go-git/v5") {
-			t.Errorf("%s imports go-git: only package skillrepo may", rel)
+		if rel != engine && has(p.Imports, "github.com/go-git/go-git/v5") {
+			t.Errorf("%s imports go-git: only the engine (%s) may", rel, engine)
+		}
+		if rel == engine {
+			// The engine speaks git and knows nothing of skills: it
+			// imports no package of ours but internal helpers.
+			for _, d := range p.Imports {
+				if strings.HasPrefix(d, module+"/") && !strings.HasPrefix(d, module+"/internal/") {
+					t.Errorf("the engine %s imports the domain package %s", rel, d)
+				}
+			}
 		}
 		if rel != "cmd/skillrepo" && has(p.Deps, "github.com/spf13/cobra") {
 			t.Errorf("%s depends on cobra: only cmd/skillrepo may", rel)
@@ -128,6 +140,14 @@ func TestDependencyArrows(t *testing.T) {
 		}
 		if rel != "mcpserver" && !strings.HasPrefix(rel, "mcpserver/") && has(p.Imports, "github.com/modelcontextprotocol/go-sdk") {
 			t.Errorf("%s imports the MCP SDK: only package mcpserver may", rel)
+		}
+		// Leaf helpers every package may use import nothing of ours.
+		if rel == "internal/boundedread" || rel == "internal/atomicfile" {
+			for _, d := range p.Imports {
+				if strings.HasPrefix(d, module+"/") {
+					t.Errorf("%s imports %s: it must stay a leaf", rel, d)
+				}
+			}
 		}
 		if rel == "queue" {
 			// The queue is files and a lock: hooks (which must be fast)

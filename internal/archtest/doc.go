@@ -5,12 +5,14 @@
 //	review, curator, mcpserver -> agenttools -> skillrepo, lint
 //	hooks -> worker -> review, curator, queue
 //	review, curator, hooks -> skillrepo -> skillrepo/skill
+//	skillrepo -> skillrepo/internal/gitstore (the git engine) -> go-git
 //	hooks -> lint -> skillrepo/skill
 //
-// Only package skillrepo imports go-git; only cmd/skillrepo imports
-// cobra; only mcpserver imports the MCP SDK; lint never reaches go-git or
-// the library; review and curator never import each other; agenttools
-// imports none of review, curator, mcpserver or hooks, and mcpserver
-// neither review nor curator; overlap is pure (no git, no network, at most
-// skillrepo/skill).
+// Only the engine, skillrepo/internal/gitstore, imports go-git, and it
+// imports no domain package (skillrepo, skillrepo/skill, review, …);
+// only cmd/skillrepo imports cobra; only mcpserver imports the MCP SDK;
+// lint never reaches go-git or the library; review and curator never
+// import each other; agenttools imports none of review, curator,
+// mcpserver or hooks, and mcpserver neither review nor curator; overlap
+// is pure (no git, no network, at most skillrepo/skill).
 package archtest

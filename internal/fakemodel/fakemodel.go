@@ -52,6 +52,7 @@ type Usage struct {
 // Request is one request the server received.
 type Request struct {
 	Path          string
+	Query         string // the raw query string, as received
 	Authorization string
 	Body          []byte
 }
@@ -173,7 +174,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{Path: r.URL.Path, Authorization: r.Header.Get("Authorization"), Body: body})
+	s.requests = append(s.requests, Request{Path: r.URL.Path, Query: r.URL.RawQuery, Authorization: r.Header.Get("Authorization"), Body: body})
 	n := len(s.requests)
 	if s.log != nil {
 		// One line per request; the body is JSON and so holds no raw newline.

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// versionInfo is what `skillrepo version` reports, from the build
+// information the Go toolchain embeds: the module version (a tag for
+// `go install …@v1.2.3`, "(devel)" for a build in a clone) and the VCS
+// revision the binary was built from.
+type versionInfo struct {
+	Version    string `json:"version"`
+	Commit     string `json:"commit,omitempty"`
+	CommitTime string `json:"commit_time,omitempty"`
+	Modified   bool   `json:"modified,omitempty"`
+	Go         string `json:"go"`
+}
+
+func readVersion() versionInfo {
+	v := versionInfo{Version: "(devel)", Go: runtime.Version()}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	if bi.Main.Version != "" {
+		v.Version = bi.Main.Version
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Commit = s.Value
+		case "vcs.time":
+			v.CommitTime = s.Value
+		case "vcs.modified":
+			v.Modified = s.Value == "true"
+		}
+	}
+	return v
+}
+
+// String is the one line `skillrepo --version` prints.
+func (v versionInfo) String() string {
+	s := "skillrepo " + v.Version
+	if v.Commit != "" {
+		c := v.Commit
+		if len(c) > 12 {
+			c = c[:12]
+		}
+		s += " (commit " + c
+		if v.Modified {
+			s += ", modified"
+		}
+		s += ")"
+	}
+	return s + " " + v.Go
+}
+
+func newVersionCmd(f *factory) *cobra.Command {
+	return &cobra.Command{
+		Use:     "version",
+		Short:   "Print skillrepo's version and the commit it was built from",
+		Example: "  skillrepo version\n  skillrepo version --json\n  skillrepo --version",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v := readVersion()
+			if f.JSON {
+				return printJSON(f.IO.Out, v)
+			}
+			_, err := fmt.Fprintln(f.IO.Out, v.String())
+			return err
+		},
+	}
+}

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package boundedread
+
+import "os"
+
+const nonBlock = 0
+
+func clearNonBlock(*os.File) error { return nil }

@@ -1,0 +1,128 @@
+// Package gitstore is skillrepo's git engine: the object store (loose
+// objects, packs), trees, the index codec, refs and git's lock-file
+// compare-and-swap, the repository lock, the intent record and its
+// recovery, durability barriers, background maintenance (git gc) and the
+// update of the touched paths in the work tree and index. It speaks git —
+// hashes, trees, commits, refs, a transaction that commits and moves a
+// ref — and knows nothing of skills: the skills domain (package
+// skillrepo) sits on top of it. It is the only package of skillrepo that
+// imports go-git (internal/archtest checks both arrows).
+//
+// # API
+//
+// Opening and the repository:
+//
+//   - [Open], [Init], [Repo] (Root, GitDir, DefaultBranch), [Repo.Close],
+//     [Repo.Recover], [Repo.RecoverLocked], [Repo.Lock], [Repo.StateDir],
+//     [Repo.Now], [Repo.Getenv], [Repo.GitEnv], [Repo.Signatures].
+//   - Refs: [Repo.ReadRef], [Repo.UpdateRef] (compare-and-swap),
+//     [Repo.DeleteRef], [Repo.ListRefs], [Repo.HeadBranch],
+//     [Repo.ResolveBranch], [Repo.ResolveRev], [BranchRef].
+//   - Remotes without the git binary: [Repo.RemoteRefs], [Repo.RemotePush],
+//     [Repo.RemoteFetch].
+//
+// Writing — the transaction:
+//
+//   - [Repo.Update] runs a function with a [Tx] and commits it as one
+//     atomic write of a branch ([UpdateOptions], [UpdateResult]).
+//   - [Tx] reads ([Tx.ReadFile], [Tx.Exists], [Tx.IsDir], [Tx.List],
+//     [Tx.Stat], [Tx.Staged], [Tx.Base], [Tx.Tree], [Tx.Branch]), stages
+//     ([Tx.WriteFile], [Tx.Remove], [Tx.RemoveAll], [Tx.Move], [Tx.Stage],
+//     [Tx.AddParent]) and commits ([Tx.Commit], [Tx.CommitEmpty],
+//     [Tx.FastForward]).
+//
+// Reading — the snapshot reader:
+//
+//   - [Store] ([Repo.NewStore], [Tx.Store]): [Store.Blob], [Store.Tree],
+//     [Store.Entry], [Store.Decoded], [Store.LookupPath], [Store.Subtree],
+//     [Store.WalkTree], [Store.CommitInfo], [Store.RawCommit], and
+//     [Store.Put] / [Store.Sync] for objects a caller builds itself (a
+//     merge commit).
+//   - [ObjectReader] ([Repo.NewObjectReader]) for long history walks;
+//     [Repo.CommitObject], [Repo.ObjectExists].
+//   - The index and work tree: [Repo.ReadIndex], [Index.EachName],
+//     [Repo.WorktreeHash], [Repo.ScanWorktree], [ScanFolder], [ModeOf].
+//   - Values: [Hash], [ZeroHash], [NewHash], [IsHash], [ShortHash],
+//     [FileMode] and its Mode* constants, [ObjectType], [TreeEntry],
+//     [DecodedTree], [Change], [Signature], [Commit], [HashObject],
+//     [EncodeCommit], [CompareTreeNames], [TreeEntryLess], [CleanPath].
+//
+// Errors: [ErrNotFound], [ErrExists], [ErrConflict] (*[DirtyError],
+// *[RefMovedError]), [ErrLocked] (*[LockedError]), [ErrNoChanges],
+// [ErrPushRejected].
+//
+// # The write path
+//
+// Every write goes through [Repo.Update]. A write:
+//
+//  1. takes the repository lock, an flock on .git/skillrepo/lock (a second
+//     writer waits, then fails with [ErrLocked] naming the holder; the
+//     kernel drops the lock when a holder dies), and finishes any
+//     interrupted earlier write (step 7 below);
+//  2. reads the branch tip and builds the new blobs, trees and commit(s)
+//     directly in the object store, rebuilding only the trees on the
+//     changed paths (tree.go: the untouched entries of a tree are copied
+//     as bytes); each object is written to a temp file under
+//     .git/skillrepo/tmp and renamed into objects/ — unreachable until a
+//     ref names it, so an abandoned write is garbage git ignores;
+//  3. when the branch is checked out, checks every touched path against
+//     the index and the work tree and refuses ([DirtyError], exit 3) if
+//     one holds content that is neither the old nor the new version: an
+//     uncommitted edit is never overwritten;
+//  4. writes and fsyncs the intent record .git/skillrepo/intent.json
+//     (ref, old tip, new tip, paths) and renames it into place;
+//  5. moves the branch ref with git's lockfile protocol: <ref>.lock is
+//     created exclusively, written, fsynced, compared against the current
+//     value (loose, then packed) and renamed over the ref — a
+//     compare-and-swap git itself honours; a moved ref reruns the write on
+//     the new tip (up to three times);
+//  6. when the branch is checked out, writes each touched file (temp file
+//     in .git/skillrepo/tmp, fsync, rename; a moved file is renamed) or
+//     removes it, then rewrites the index through index.lock with fresh
+//     stat data for those paths only, so git status is clean afterwards,
+//     and fsyncs the touched folders (up to 64; a bulk move relies on the
+//     file system journaling metadata in order, as ext4 and xfs do);
+//  7. removes the intent record.
+//
+// Why this survives a crash (kill -9 or power loss) at any instant:
+//
+//   - Before step 4 nothing visible changed: new objects are unreachable,
+//     temp files live in .git/skillrepo/tmp, which the next command
+//     deletes. The branch, index and work tree still agree.
+//   - Between 4 and 5 the intent record exists but the ref still holds
+//     the old tip: recovery sees ref == old and discards the record.
+//     A torn record cannot exist: it is published by a rename.
+//   - After 5 the ref holds the new tip, and the objects it names were
+//     made durable before it moved (see Durability). The work tree and index may hold
+//     any mix of old and new versions of the touched paths (each file is
+//     replaced by a rename, never half-written; the index by a rename).
+//     Recovery rewrites exactly the recorded paths to the new version,
+//     except a file whose content is neither the old nor the new version
+//     (a user's edit made after the crash), which it keeps; then it
+//     rewrites their index entries and removes the record.
+//   - A stale <ref>.lock holding nothing or our new tip, and an index.lock
+//     newer than the record whose writer is dead, are removed by recovery.
+//
+// Durability comes in one of two forms, the same ordering either way. By
+// default on Linux (work tree and .git on one file system) nothing is
+// fsynced as it is written; instead syncfs(2) runs twice: after step 4,
+// so the objects and the intent record are on disk before the ref moves,
+// and after step 6, before the record is removed. The form is chosen
+// before step 2, so the objects are covered too. Elsewhere, or with
+// SKILLREPO_SYNC=file, every object, the intent record, the ref lock, each
+// work-tree file, the index and their folders are fsynced as written.
+// Every fsync goes through Repo.syncFile, syncDir or writeDurable, and
+// a test counts them in both forms.
+// syncfs flushes the whole file system: on a machine busy writing large
+// files it can take longer than per-file fsyncs, which is what
+// SKILLREPO_SYNC=file is for.
+//
+// Recovery runs at [Repo.Recover] (one stat when there is nothing to do;
+// the library calls it when it opens) and at the start of every write,
+// under the lock. Afterwards the branch, the
+// index and the work tree agree and git fsck is clean.
+//
+// go-git's worktree Status/Add and its ref and index writers are not on
+// this path: Status walks the whole tree, and go-git rewrites refs and the
+// index in place without git's lock files (docs/git-format.md).
+package gitstore

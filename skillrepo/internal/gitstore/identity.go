@@ -1,0 +1,103 @@
+package gitstore
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Signatures resolves author and committer the way git does: the
+// GIT_{AUTHOR,COMMITTER}_{NAME,EMAIL,DATE} variables first, then user.name
+// and user.email from the repository's, the global and the system config.
+// Unlike git we do not refuse to commit without an identity: an agent on a
+// fresh machine must still be able to record what it learned, so the
+// fallback is "skillrepo <skillrepo@localhost>".
+func (l *Repo) Signatures() (author, committer object.Signature, err error) {
+	name, email := l.configIdentity()
+	now := l.Now()
+	author = object.Signature{Name: name, Email: email, When: now}
+	committer = author
+	fill := func(sig *object.Signature, prefix string) error {
+		if v := l.Getenv(prefix + "_NAME"); v != "" {
+			sig.Name = v
+		}
+		if v := l.Getenv(prefix + "_EMAIL"); v != "" {
+			sig.Email = v
+		}
+		if v := l.Getenv(prefix + "_DATE"); v != "" {
+			t, err := parseGitDate(v)
+			if err != nil {
+				return fmt.Errorf("%s_DATE: %w", prefix, err)
+			}
+			sig.When = t
+		}
+		return nil
+	}
+	if err := fill(&author, "GIT_AUTHOR"); err != nil {
+		return author, committer, err
+	}
+	if err := fill(&committer, "GIT_COMMITTER"); err != nil {
+		return author, committer, err
+	}
+	return author, committer, nil
+}
+
+func (l *Repo) configIdentity() (name, email string) {
+	if l.identity[0] != "" {
+		return l.identity[0], l.identity[1]
+	}
+	name, email = "skillrepo", "skillrepo@localhost"
+	scope := config.SystemScope
+	if l.Getenv("GIT_CONFIG_NOSYSTEM") != "" {
+		scope = config.GlobalScope
+	}
+	if cfg, err := l.repo.ConfigScoped(scope); err == nil {
+		if cfg.User.Name != "" {
+			name = cfg.User.Name
+		}
+		if cfg.User.Email != "" {
+			email = cfg.User.Email
+		}
+		if cfg.Author.Name != "" {
+			name = cfg.Author.Name
+		}
+		if cfg.Author.Email != "" {
+			email = cfg.Author.Email
+		}
+	}
+	l.identity = [2]string{name, email}
+	return name, email
+}
+
+// parseGitDate accepts the date forms git's GIT_*_DATE takes that people
+// actually use: "@<unix> <tz>", "<unix> <tz>", RFC 3339 / ISO 8601,
+// "2006-01-02 15:04:05 -0700" and RFC 2822.
+func parseGitDate(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if f := strings.Fields(strings.TrimPrefix(s, "@")); len(f) >= 1 && len(f) <= 2 {
+		if sec, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+			loc := time.UTC
+			if len(f) == 2 {
+				tz, err := time.Parse("-0700", f[1])
+				if err != nil {
+					return time.Time{}, fmt.Errorf("bad time zone %q", f[1])
+				}
+				loc = tz.Location()
+			}
+			return time.Unix(sec, 0).In(loc), nil
+		}
+	}
+	for _, layout := range []string{
+		time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05",
+		time.RFC1123Z, "Mon, 2 Jan 2006 15:04:05 -0700", "Mon Jan 2 15:04:05 2006 -0700",
+	} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("unrecognised date %q", s)
+}

@@ -1,0 +1,489 @@
+package gitstore
+
+// Our own reader and writer of git's index file (.git/index), versions 2,
+// 3 and 4. go-git has one, but on a 10,000-entry index it spends ~20 ms
+// per write in reflection-based field encoding and collision-detecting
+// SHA-1, which alone would exceed our budget for a whole `skill patch`.
+//
+// A write changes a handful of entries of an index that may hold tens of
+// thousands, so the index is not decoded into entries at all: reading it
+// records where each entry starts in the file's bytes, a lookup decodes the
+// one entry it finds, and writing splices the changed entries between the
+// untouched ones, which are copied byte for byte (their stat data, flags
+// and padding exactly as git wrote them). A version-4 index (prefix-
+// compressed names, which cannot be spliced) is converted to version 2 or
+// 3 when read.
+//
+// Optional extensions (cache tree, untracked cache, fsmonitor,
+// resolve-undo, ...) are dropped on rewrite: git rebuilds them, and a
+// stale cache tree would make git commit write wrong trees. Mandatory
+// extensions (split index "link", sparse index "sdir") are refused rather
+// than mangled.
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// Index is an index as read, plus the edits of this command. The read
+// part (raw, offs) is never modified, so a cached index is shared safely.
+type Index struct {
+	Version uint32
+	raw     []byte   // entries in the version 2/3 layout
+	offs    []uint32 // where each entry of raw starts; sorted by name, then stage
+	// edits replaces every entry (all stages) of a path with one stage-0
+	// entry, or removes them (nil).
+	edits map[string]*indexEntry
+	// src is the file the entries were read from (nil: there was none),
+	// to tell whether git rewrote it since.
+	src os.FileInfo
+}
+
+// indexEntry is one decoded index entry.
+type indexEntry struct {
+	CtimeS, CtimeN, MtimeS, MtimeN uint32
+	Dev, Ino, Mode, UID, GID, Size uint32
+	Hash                           plumbing.Hash
+	Flags, XFlags                  uint16
+	Name                           string
+}
+
+const (
+	indexEntryFixed   = 62 // stat data, hash and flags
+	indexFlagExtended = 0x4000
+	indexFlagStage    = 0x3000
+	indexFlagNameMask = 0x0fff
+	indexXFlagMask    = 0x6000 // skip-worktree, intent-to-add
+)
+
+func (e *indexEntry) stage() int { return int(e.Flags&indexFlagStage) >> 12 }
+
+func (e *indexEntry) modTime() time.Time { return time.Unix(int64(e.MtimeS), int64(e.MtimeN)) }
+
+func (e *indexEntry) fileMode() filemode.FileMode { return filemode.FileMode(e.Mode) }
+
+var errIndexCorrupt = errors.New("index file corrupt")
+
+// decodeIndex checks an index file's structure and records where its
+// entries start. b is kept (not copied): the caller must not modify it
+// afterwards.
+//
+// The trailing SHA-1 is not verified, as git itself does not verify it on
+// read (read-cache.c checks it only for git fsck): hashing the 1 MB index
+// of a 10,000-skill library costs half a millisecond per command. What a
+// damaged entry could do is bounded: its stat data only lets us skip
+// hashing a work-tree file, and a wrong hash there makes the file look
+// edited (the write is refused), never clean.
+func decodeIndex(b []byte) (*Index, error) {
+	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
+		return nil, fmt.Errorf("%w: bad signature", errIndexCorrupt)
+	}
+	be := binary.BigEndian
+	version := be.Uint32(b[4:8])
+	if version < 2 || version > 4 {
+		return nil, fmt.Errorf("index version %d is not supported", version)
+	}
+	n := int(be.Uint32(b[8:12]))
+	body := b[:len(b)-20]
+	if n > len(body)/indexEntryFixed {
+		return nil, fmt.Errorf("%w: %d entries cannot fit in %d bytes", errIndexCorrupt, n, len(body))
+	}
+	var idx *Index
+	var end int
+	var err error
+	if version == 4 {
+		idx, end, err = decodeIndexV4(body, n)
+	} else {
+		idx, end, err = scanIndexEntries(body, version, n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for off := end; off+8 <= len(body); {
+		sig := body[off : off+4]
+		if sig[0] < 'A' || sig[0] > 'Z' {
+			return nil, fmt.Errorf("the index uses the %q extension (split or sparse index), which skillrepo cannot update safely; run 'git update-index --no-split-index' or 'git sparse-checkout disable'", sig)
+		}
+		off += 8 + int(be.Uint32(body[off+4:]))
+	}
+	if err := idx.checkOrder(); err != nil {
+		return nil, err
+	}
+	return idx, nil
+}
+
+// scanIndexEntries records the start of each of the n version 2/3 entries
+// of body and returns where the entries end.
+func scanIndexEntries(body []byte, version uint32, n int) (*Index, int, error) {
+	idx := &Index{Version: version, raw: body, offs: make([]uint32, n)}
+	off := 12
+	for i := 0; i < n; i++ {
+		idx.offs[i] = uint32(off)
+		next, err := idx.entryEnd(off)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%w: entry %d: %v", errIndexCorrupt, i, err)
+		}
+		off = next
+	}
+	return idx, off, nil
+}
+
+// checkOrder refuses entries out of git's order (by name, then stage), as
+// git does: lookups search and writes merge by that order.
+func (idx *Index) checkOrder() error {
+	for i := 1; i < len(idx.offs); i++ {
+		c := bytes.Compare(idx.rawName(i-1), idx.rawName(i))
+		if c > 0 || (c == 0 && idx.rawStage(i-1) >= idx.rawStage(i)) {
+			return fmt.Errorf("%w: entries out of order at %q", errIndexCorrupt, idx.rawName(i))
+		}
+	}
+	return nil
+}
+
+// nameAt returns where the name of the raw entry at off starts and ends.
+func (idx *Index) nameAt(off int) (start, end int, err error) {
+	b := idx.raw
+	if off+indexEntryFixed > len(b) {
+		return 0, 0, errors.New("truncated")
+	}
+	flags := binary.BigEndian.Uint16(b[off+60:])
+	start = off + indexEntryFixed
+	if flags&indexFlagExtended != 0 {
+		if idx.Version < 3 {
+			return 0, 0, errors.New("extended flags in a version 2 index")
+		}
+		start += 2
+	}
+	if nameLen := int(flags & indexFlagNameMask); nameLen < indexFlagNameMask {
+		end = start + nameLen
+		if end >= len(b) || b[end] != 0 {
+			return 0, 0, errors.New("bad name length")
+		}
+		return start, end, nil
+	}
+	if start > len(b) {
+		return 0, 0, errors.New("truncated")
+	}
+	k := bytes.IndexByte(b[start:], 0) // a name of 4095 bytes or more
+	if k < 0 {
+		return 0, 0, errors.New("unterminated name")
+	}
+	return start, start + k, nil
+}
+
+// entryEnd returns where the raw entry at off ends: entries are
+// NUL-padded to a multiple of 8 bytes.
+func (idx *Index) entryEnd(off int) (int, error) {
+	_, end, err := idx.nameAt(off)
+	if err != nil {
+		return 0, err
+	}
+	next := off + ((end-off)/8+1)*8
+	if next > len(idx.raw) {
+		return 0, errors.New("truncated")
+	}
+	return next, nil
+}
+
+// rawName is the name of raw entry i, without copying it.
+func (idx *Index) rawName(i int) []byte {
+	s, e, _ := idx.nameAt(int(idx.offs[i])) // checked by scanIndexEntries
+	return idx.raw[s:e]
+}
+
+func (idx *Index) rawStage(i int) int {
+	return int(binary.BigEndian.Uint16(idx.raw[idx.offs[i]+60:])&indexFlagStage) >> 12
+}
+
+// rawEntry decodes raw entry i.
+func (idx *Index) rawEntry(i int) *indexEntry {
+	b := idx.raw[idx.offs[i]:]
+	e := decodeEntryFixed(b)
+	e.Name = string(idx.rawName(i))
+	if e.Flags&indexFlagExtended != 0 {
+		e.XFlags = binary.BigEndian.Uint16(b[indexEntryFixed:])
+	}
+	return e
+}
+
+// decodeEntryFixed decodes the stat data, hash and flags that start every
+// entry (b holds at least indexEntryFixed bytes).
+func decodeEntryFixed(b []byte) *indexEntry {
+	be := binary.BigEndian
+	e := &indexEntry{
+		CtimeS: be.Uint32(b), CtimeN: be.Uint32(b[4:]),
+		MtimeS: be.Uint32(b[8:]), MtimeN: be.Uint32(b[12:]),
+		Dev: be.Uint32(b[16:]), Ino: be.Uint32(b[20:]), Mode: be.Uint32(b[24:]),
+		UID: be.Uint32(b[28:]), GID: be.Uint32(b[32:]), Size: be.Uint32(b[36:]),
+		Flags: be.Uint16(b[60:]),
+	}
+	copy(e.Hash[:], b[40:60])
+	return e
+}
+
+// decodeIndexV4 decodes a version-4 index (each name stored as a suffix
+// of the previous one) and re-encodes it in the version 2/3 layout.
+func decodeIndexV4(body []byte, n int) (*Index, int, error) {
+	be := binary.BigEndian
+	entries := make([]*indexEntry, 0, n)
+	off := 12
+	prev := ""
+	for i := 0; i < n; i++ {
+		if off+indexEntryFixed > len(body) {
+			return nil, 0, fmt.Errorf("%w: entry %d truncated", errIndexCorrupt, i)
+		}
+		e := decodeEntryFixed(body[off:])
+		off += indexEntryFixed
+		if e.Flags&indexFlagExtended != 0 {
+			if off+2 > len(body) {
+				return nil, 0, fmt.Errorf("%w: entry %d truncated", errIndexCorrupt, i)
+			}
+			e.XFlags = be.Uint16(body[off:])
+			off += 2
+		}
+		strip, k := readIndexVarint(body[off:])
+		if k == 0 || strip < 0 || strip > len(prev) {
+			return nil, 0, fmt.Errorf("%w: name of entry %d", errIndexCorrupt, i)
+		}
+		off += k
+		end := bytes.IndexByte(body[off:], 0)
+		if end < 0 {
+			return nil, 0, fmt.Errorf("%w: name of entry %d", errIndexCorrupt, i)
+		}
+		e.Name = prev[:len(prev)-strip] + string(body[off:off+end])
+		off += end + 1
+		prev = e.Name
+		entries = append(entries, e)
+	}
+	version := uint32(2)
+	for _, e := range entries {
+		if e.XFlags&indexXFlagMask != 0 {
+			version = 3
+		}
+	}
+	raw := make([]byte, 12)
+	copy(raw, "DIRC")
+	idx := &Index{Version: version, offs: make([]uint32, 0, n)}
+	for _, e := range entries {
+		idx.offs = append(idx.offs, uint32(len(raw)))
+		raw = appendIndexEntry(raw, e, version)
+	}
+	idx.raw = raw
+	return idx, off, nil
+}
+
+func readIndexVarint(b []byte) (int, int) {
+	if len(b) == 0 {
+		return 0, 0
+	}
+	i := 0
+	c := b[i]
+	v := int(c & 0x7f)
+	for c&0x80 != 0 {
+		i++
+		if i >= len(b) || i > 8 {
+			return 0, 0
+		}
+		c = b[i]
+		v = ((v + 1) << 7) | int(c&0x7f)
+	}
+	return v, i + 1
+}
+
+// appendIndexEntry appends e in the version 2/3 layout.
+func appendIndexEntry(b []byte, e *indexEntry, version uint32) []byte {
+	be := binary.BigEndian
+	var fixed [indexEntryFixed + 2]byte
+	for i, v := range []uint32{e.CtimeS, e.CtimeN, e.MtimeS, e.MtimeN, e.Dev, e.Ino, e.Mode, e.UID, e.GID, e.Size} {
+		be.PutUint32(fixed[i*4:], v)
+	}
+	copy(fixed[40:60], e.Hash[:])
+	nameLen := len(e.Name)
+	if nameLen > indexFlagNameMask {
+		nameLen = indexFlagNameMask
+	}
+	flags := e.Flags&(indexFlagStage|0x8000) | uint16(nameLen)
+	xflags := e.XFlags & indexXFlagMask
+	if version >= 3 && xflags != 0 {
+		flags |= indexFlagExtended
+	}
+	be.PutUint16(fixed[60:], flags)
+	n := indexEntryFixed
+	if flags&indexFlagExtended != 0 {
+		be.PutUint16(fixed[62:], xflags)
+		n += 2
+	}
+	start := len(b)
+	b = append(b, fixed[:n]...)
+	b = append(b, e.Name...)
+	pad := 8 - (len(b)-start)%8
+	return append(b, make([]byte, pad)...)
+}
+
+// writeTo writes the index in its version (2 or 3) without extensions,
+// followed by its SHA-1: runs of untouched entries are written straight
+// from the bytes read, the edited entries at their sorted places. Nothing
+// index-sized is allocated.
+func (idx *Index) writeTo(w io.Writer) error {
+	version := idx.Version
+	if version < 2 || version > 3 {
+		version = 2
+	}
+	names := make([]string, 0, len(idx.edits))
+	count := len(idx.offs)
+	for p, e := range idx.edits {
+		names = append(names, p)
+		for i := idx.search(p); i < len(idx.offs) && string(idx.rawName(i)) == p; i++ {
+			count-- // every stage of an edited path is replaced
+		}
+		if e != nil {
+			count++
+		}
+	}
+	sort.Strings(names)
+
+	sum := sha1.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(w, sum), 64<<10)
+	var header [12]byte
+	copy(header[:], "DIRC")
+	binary.BigEndian.PutUint32(header[4:], version)
+	binary.BigEndian.PutUint32(header[8:], uint32(count))
+	bw.Write(header[:])
+	var scratch []byte
+	run := -1 // start of the run of untouched entries not yet written
+	flush := func(end int) {
+		if run >= 0 {
+			bw.Write(idx.raw[run:end])
+			run = -1
+		}
+	}
+	j := 0
+	writeEditsBefore := func(at int, name []byte, all bool) {
+		for ; j < len(names) && (all || names[j] < string(name)); j++ {
+			if e := idx.edits[names[j]]; e != nil {
+				flush(at)
+				scratch = appendIndexEntry(scratch[:0], e, version)
+				bw.Write(scratch)
+			}
+		}
+	}
+	for i := range idx.offs {
+		start := int(idx.offs[i])
+		name := idx.rawName(i)
+		writeEditsBefore(start, name, false)
+		if j < len(names) && names[j] == string(name) {
+			flush(start) // replaced: its edit is written before the next name
+			continue
+		}
+		if run < 0 {
+			run = start
+		}
+	}
+	end := 12
+	if n := len(idx.offs); n > 0 {
+		end, _ = idx.entryEnd(int(idx.offs[n-1])) // checked by decodeIndex
+	}
+	flush(end)
+	writeEditsBefore(end, nil, true)
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err := w.Write(sum.Sum(nil))
+	return err
+}
+
+// encode is writeTo into memory.
+func (idx *Index) encode() []byte {
+	var b bytes.Buffer
+	idx.writeTo(&b) // a bytes.Buffer does not fail
+	return b.Bytes()
+}
+
+// indexCache is a read index and the stat data it was read with.
+type indexCache struct {
+	idx *Index // idx.src is the file's stat data
+}
+
+// clone returns an index sharing the read entries, with its own edits.
+func (idx *Index) clone() *Index {
+	c := *idx
+	c.edits = make(map[string]*indexEntry, len(idx.edits))
+	for p, e := range idx.edits {
+		c.edits[p] = e
+	}
+	return &c
+}
+
+// lookup returns the stage-0 entry of p.
+func (idx *Index) lookup(p string) (*indexEntry, bool) {
+	if e, ok := idx.edits[p]; ok {
+		return e, e != nil
+	}
+	for i := idx.search(p); i < len(idx.offs) && string(idx.rawName(i)) == p; i++ {
+		if idx.rawStage(i) == 0 {
+			return idx.rawEntry(i), true
+		}
+	}
+	return nil, false
+}
+
+// search returns the position of the first raw entry named p or after.
+func (idx *Index) search(p string) int {
+	return sort.Search(len(idx.offs), func(i int) bool { return string(idx.rawName(i)) >= p })
+}
+
+// set makes e the only entry of its path.
+func (idx *Index) set(e *indexEntry) {
+	if idx.edits == nil {
+		idx.edits = map[string]*indexEntry{}
+	}
+	idx.edits[e.Name] = e
+}
+
+// remove drops every entry of p.
+func (idx *Index) remove(p string) {
+	if idx.edits == nil {
+		idx.edits = map[string]*indexEntry{}
+	}
+	idx.edits[p] = nil
+}
+
+// EachName calls fn with the name of every entry (edited entries last, in
+// no particular order). The slice is only valid during the call.
+func (idx *Index) EachName(fn func(name []byte)) {
+	for i := range idx.offs {
+		name := idx.rawName(i)
+		if _, edited := idx.edits[string(name)]; !edited {
+			fn(name)
+		}
+	}
+	for p, e := range idx.edits {
+		if e != nil {
+			fn([]byte(p))
+		}
+	}
+}
+
+// newIndexEntry makes a stage-0 entry with the stat data of fi.
+func newIndexEntry(name string, h plumbing.Hash, mode filemode.FileMode, fi os.FileInfo) *indexEntry {
+	e := &indexEntry{Name: name, Hash: h, Mode: uint32(mode)}
+	if fi == nil {
+		return e
+	}
+	mt := fi.ModTime()
+	e.MtimeS, e.MtimeN = uint32(mt.Unix()), uint32(mt.Nanosecond())
+	e.Size = uint32(fi.Size())
+	fillPlatformStat(e, fi)
+	return e
+}

@@ -1,0 +1,203 @@
+package gitstore
+
+// The intent record makes a write survive a crash at any instant (see
+// doc.go for the ordering argument). It is written, fsynced, before the
+// ref moves and removed after the work tree and index caught up. The next
+// command that takes the library lock finds a leftover record and either
+// discards it (the ref never moved) or finishes the work tree and index for
+// the paths it names, never overwriting content that is neither the old nor
+// the new version (a user's edit made after the crash).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+const intentVersion = 1
+
+type intent struct {
+	Version    int       `json:"version"`
+	Ref        string    `json:"ref"`
+	Old        string    `json:"old"`
+	New        string    `json:"new"`
+	CheckedOut bool      `json:"checked_out"`
+	Paths      []string  `json:"paths"`
+	PID        int       `json:"pid"`
+	Created    time.Time `json:"created"`
+}
+
+func (l *Repo) intentPath() string { return filepath.Join(l.StateDir(), "intent.json") }
+
+func (l *Repo) writeIntent(in *intent) error {
+	in.Version = intentVersion
+	in.PID = os.Getpid()
+	in.Created = time.Now().UTC()
+	b, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	tmp := l.intentPath() + ".tmp"
+	if err := l.writeDurable(tmp, b); err != nil {
+		return fmt.Errorf("write intent record: %w", err)
+	}
+	if err := os.Rename(tmp, l.intentPath()); err != nil {
+		return fmt.Errorf("write intent record: %w", err)
+	}
+	l.syncDir(l.StateDir())
+	return nil
+}
+
+func (l *Repo) removeIntent() {
+	os.Remove(l.intentPath())
+	l.syncDir(l.StateDir())
+}
+
+// Recover takes the lock and recovers when an intent record or
+// temp debris is present; otherwise it costs one stat.
+func (l *Repo) Recover(ctx context.Context) error {
+	if !exists(l.intentPath()) && dirEmpty(filepath.Join(l.StateDir(), "tmp")) {
+		return nil
+	}
+	unlock, err := l.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return l.RecoverLocked()
+}
+
+// RecoverLocked completes or discards an interrupted write. The caller
+// holds the library lock.
+func (l *Repo) RecoverLocked() error {
+	// Debris of killed writers: temp objects and files never renamed.
+	tmp := filepath.Join(l.StateDir(), "tmp")
+	if entries, err := os.ReadDir(tmp); err == nil {
+		for _, e := range entries {
+			os.RemoveAll(filepath.Join(tmp, e.Name()))
+		}
+	}
+	os.Remove(l.intentPath() + ".tmp")
+
+	b, err := os.ReadFile(l.intentPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read intent record: %w", err)
+	}
+	var in intent
+	if err := json.Unmarshal(b, &in); err != nil || in.Ref == "" {
+		// A torn record can only come from a crash before the rename that
+		// published it, i.e. before the ref moved: nothing to finish.
+		l.removeIntent()
+		return nil
+	}
+	newHash := plumbing.NewHash(in.New)
+	refPath := l.refPath(in.Ref)
+	// A ref lock left by the killed writer holds nothing or our new value.
+	if lb, err := os.ReadFile(refPath + ".lock"); err == nil {
+		if s := strings.TrimSpace(string(lb)); s == "" || s == in.New {
+			os.Remove(refPath + ".lock")
+		}
+	}
+	cur, err := l.ReadRef(in.Ref)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	if cur.String() == in.Old || (cur.IsZero() && in.Old == plumbing.ZeroHash.String()) {
+		l.removeIntent() // the ref never moved; the work tree was not touched
+		return nil
+	}
+	if in.CheckedOut && cur == newHash {
+		// An index.lock from the killed writer (git's own would belong to
+		// a live git command; ours is older than nothing we can tell, so
+		// only remove it when the writer is gone).
+		// File times come from the kernel's coarse clock, which can lag
+		// time.Now by a few milliseconds: allow a margin.
+		if !processAlive(in.PID) {
+			if fi, err := os.Stat(l.indexPath() + ".lock"); err == nil && !fi.ModTime().Before(in.Created.Add(-2*time.Second)) {
+				os.Remove(l.indexPath() + ".lock")
+			}
+		}
+		if err := l.finishWorktree(&in); err != nil {
+			return fmt.Errorf("finish interrupted write of %s: %w", in.Ref, err)
+		}
+	}
+	l.removeIntent()
+	return nil
+}
+
+// finishWorktree brings the intent's paths to the new commit, leaving
+// alone any file whose content is neither the old nor the new version.
+func (l *Repo) finishWorktree(in *intent) error {
+	store := l.NewStore(false)
+	oldTree := plumbing.ZeroHash
+	if in.Old != plumbing.ZeroHash.String() && in.Old != "" {
+		t, _, err := store.CommitInfo(plumbing.NewHash(in.Old))
+		if err != nil {
+			return err
+		}
+		oldTree = t
+	}
+	newTree, _, err := store.CommitInfo(plumbing.NewHash(in.New))
+	if err != nil {
+		return err
+	}
+	idx, idxTime, err := l.ReadIndex()
+	if err != nil {
+		return err
+	}
+	u := &worktreeUpdate{l: l, store: store, idx: idx, paths: in.Paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, skipped: map[string]bool{}}
+	for _, p := range in.Paths {
+		oh, om := store.LookupPath(oldTree, p)
+		nh, nm := store.LookupPath(newTree, p)
+		u.old[p] = TreeEntry{Hash: oh, Mode: om}
+		u.target[p] = TreeEntry{Hash: nh, Mode: nm}
+		// Hash every file (no stat shortcut): it may have changed since.
+		h, present, err := l.WorktreeHash(&Index{}, idxTime, p)
+		if err != nil {
+			u.skipped[p] = true
+			continue
+		}
+		switch {
+		case !present:
+			// Missing: either we removed it already or had not written it.
+		case h == oh || h == nh:
+		default:
+			u.skipped[p] = true // a user's edit: keep it
+		}
+	}
+	return u.apply()
+}
+
+// dirEmpty reports whether dir is missing or has no entries.
+func dirEmpty(dir string) bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(1)
+	return len(names) == 0
+}
+
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	return p.Signal(syscall.Signal(0)) == nil
+}

@@ -1,0 +1,181 @@
+package gitstore
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// Repo is an open git repository with a work tree: the object store, the
+// refs, the index and the work tree files, written with git's own
+// protocols (see doc.go). A Repo is not safe for concurrent use by several
+// goroutines (go-git's repository is not); processes are serialised by
+// [Repo.Lock].
+type Repo struct {
+	// Root is the work tree; GitDir its .git directory.
+	Root, GitDir string
+	// DefaultBranch is the branch an unborn repository gets on its first
+	// write (and the one Update writes when given no branch).
+	DefaultBranch string
+
+	repo    *git.Repository
+	storage *filesystem.Storage
+
+	getenv      func(string) string
+	clock       func() time.Time
+	lockTimeout time.Duration
+	command     string
+	identity    [2]string
+	indexCache  *indexCache
+	// packs reads packed objects (opened on first use, closed by Close).
+	packs *packReader
+	loose looseReaders // reused by readLoose
+	// objMu guards loose, packs and the go-git storer behind readObject
+	// and hasObject: a snapshot's fs.FS is read by lint's workers at once,
+	// and the reused readers would otherwise hand one goroutine another's
+	// bytes ("malformed loose object").
+	objMu sync.Mutex
+
+	// maintenance says when a write starts git gc (maintenance.go).
+	maintenance maintenancePolicy
+
+	// deferSync: inside a write whose durability comes from two barriers
+	// (see Update), per-file fsyncs are skipped.
+	deferSync bool
+	// fsyncs counts the per-file and per-folder fsyncs of this Repo's
+	// writes (what the barrier form saves; tests check it).
+	fsyncs int
+
+	// testOnlyCrashAt stops a write at this step (see testOnlyCrash).
+	testOnlyCrashAt string
+	// testOnlyBeforeIndexLock runs just before writeIndex takes
+	// index.lock (a test plays a concurrent git there).
+	testOnlyBeforeIndexLock func()
+}
+
+// Options are the process-level inputs of a repository; zero values mean
+// the real environment and clock.
+type Options struct {
+	Getenv      func(string) string
+	Now         func() time.Time
+	LockTimeout time.Duration
+	// DefaultBranch is Repo.DefaultBranch ("" = "main").
+	DefaultBranch string
+}
+
+// Open opens the git repository whose work tree is root (.git must be a
+// directory there). It does not recover an interrupted write: call
+// [Repo.Recover].
+func Open(root string, opts Options) (*Repo, error) {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.LockTimeout == 0 {
+		opts.LockTimeout = DefaultLockTimeout
+	}
+	if opts.DefaultBranch == "" {
+		opts.DefaultBranch = "main"
+	}
+	gitDir := filepath.Join(root, ".git")
+	st := filesystem.NewStorageWithOptions(idxBufferedFS{osfs.New(gitDir)}, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	repo, err := git.Open(st, osfs.New(root))
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("open git repository %s: %w", gitDir, err)
+	}
+	return &Repo{
+		Root: root, GitDir: gitDir, DefaultBranch: opts.DefaultBranch,
+		repo: repo, storage: st,
+		getenv: opts.Getenv, clock: opts.Now, lockTimeout: opts.LockTimeout,
+		command:     commandLine(),
+		maintenance: defaultMaintenance,
+	}, nil
+}
+
+// Close releases the repository's open files.
+func (l *Repo) Close() error {
+	if l.packs != nil {
+		l.packs.close()
+		l.packs = nil
+	}
+	if l.storage != nil {
+		err := l.storage.Close()
+		l.storage = nil
+		return err
+	}
+	return nil
+}
+
+// StateDir is the per-clone state directory, .git/skillrepo.
+func (l *Repo) StateDir() string { return filepath.Join(l.GitDir, "skillrepo") }
+
+// Now is the repository's clock (fixed by --now in tests).
+func (l *Repo) Now() time.Time { return l.clock() }
+
+func (l *Repo) now() time.Time { return l.clock() }
+
+// Getenv reads the process environment the repository was opened with.
+func (l *Repo) Getenv(k string) string { return l.getenv(k) }
+
+// ResolveBranch returns the tip of branch (a short name such as "main" or
+// "proposals/r-1", or a full ref name).
+func (l *Repo) ResolveBranch(branch string) (plumbing.Hash, error) {
+	return l.ReadRef(BranchRef(branch))
+}
+
+// BranchRef is the full ref name of a branch ("main" is refs/heads/main; a
+// name starting with refs/ is kept).
+func BranchRef(branch string) string {
+	if strings.HasPrefix(branch, "refs/") {
+		return branch
+	}
+	return "refs/heads/" + branch
+}
+
+// ResolveRev resolves a branch name, a full ref, a (full) commit hash or
+// any revision git's syntax names (HEAD~2).
+func (l *Repo) ResolveRev(rev string) (plumbing.Hash, error) {
+	if plumbing.IsHash(rev) {
+		return plumbing.NewHash(rev), nil
+	}
+	if h, err := l.ReadRef(BranchRef(rev)); err == nil {
+		return h, nil
+	} else if !errors.Is(err, ErrNotFound) {
+		return plumbing.ZeroHash, err
+	}
+	h, err := l.repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("revision %q: %w", rev, ErrNotFound)
+	}
+	return *h, nil
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil || !errors.Is(err, fs.ErrNotExist)
+}
+
+// Init creates an empty git repository with a work tree at root, its HEAD
+// on branch (unborn until the first write).
+func Init(root, branch string) error {
+	if _, err := git.PlainInitWithOptions(root, &git.PlainInitOptions{
+		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName(branch)},
+	}); err != nil {
+		return fmt.Errorf("init git repository in %s: %w", root, err)
+	}
+	return nil
+}

@@ -1,0 +1,651 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"iter"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// ErrNoChanges is returned by [Tx.Commit] when the staged changes leave the
+// tree as it was.
+var ErrNoChanges = errors.New("nothing to commit")
+
+// UpdateOptions chooses the branch an [Repo.Update] writes.
+type UpdateOptions struct {
+	// Branch is the branch to write ("" = the main branch).
+	Branch string
+	// From creates Branch from this revision when it does not exist ("" =
+	// the branch must exist, except the main branch of an empty repository).
+	From string
+	// DryRun computes everything, writes nothing: no object, ref, file or
+	// index is touched, and the lock is not taken.
+	DryRun bool
+	// Reflog is the reflog message ("" = the last commit's subject).
+	Reflog string
+
+	// RecordsWorktree marks a write whose content was read from the work
+	// tree (sync, init): there is no edit of the user's to protect.
+	RecordsWorktree bool
+}
+
+// UpdateResult says what an Update did (or, with DryRun, would do).
+type UpdateResult struct {
+	Branch string
+	// Old and New are the branch tip before and after; Old is zero when
+	// the branch was created.
+	Old, New plumbing.Hash
+	// Commits are the new commits, oldest first.
+	Commits []plumbing.Hash
+	// Paths are the files whose content changed, sorted.
+	Paths []string
+	// CheckedOut is true when the work tree and index were updated.
+	CheckedOut bool
+	DryRun     bool
+}
+
+// Change is a staged file: its new content (hash + mode), or a deletion.
+type Change struct {
+	Delete bool
+	Hash   plumbing.Hash
+	Mode   filemode.FileMode
+}
+
+// Tx is one read-modify-write of a branch, handed to the function given to
+// [Repo.Update]. Reads see the branch tip plus what was staged; writes
+// are staged until [Tx.Commit]. A Tx is valid only inside that function.
+type Tx struct {
+	l       *Repo
+	store   *Store
+	branch  string
+	tip     plumbing.Hash // the last commit of the series (zero: none yet)
+	tree    plumbing.Hash // its tree
+	changes map[string]Change
+	touched map[string]bool
+	extra   []plumbing.Hash
+	commits []plumbing.Hash
+}
+
+// Branch is the branch being written.
+func (tx *Tx) Branch() string { return tx.branch }
+
+// Base is the commit the next Commit will have as first parent (zero for
+// the first commit of a new repository).
+func (tx *Tx) Base() plumbing.Hash { return tx.tip }
+
+// Store is the object store of this write: it reads the objects the
+// write created as well as the repository's.
+func (tx *Tx) Store() *Store { return tx.store }
+
+// Tree is the tree of [Tx.Base] (what was committed, not what is staged).
+func (tx *Tx) Tree() plumbing.Hash { return tx.tree }
+
+// Staged yields each staged, uncommitted change (in no order).
+func (tx *Tx) Staged() iter.Seq2[string, Change] {
+	return func(yield func(string, Change) bool) {
+		for p, c := range tx.changes {
+			if !yield(p, c) {
+				return
+			}
+		}
+	}
+}
+
+// HasStaged reports whether anything is staged and not yet committed.
+func (tx *Tx) HasStaged() bool { return len(tx.changes) > 0 }
+
+// Stage stages a change of path p as is (p must be clean: see
+// [Tx.WriteFile] for the checked form).
+func (tx *Tx) Stage(p string, c Change) { tx.stage(p, c) }
+
+// Update runs fn as one atomic write of a branch. Under the library lock it
+// reads the branch tip, lets fn read and stage changes and commit them (one
+// or more [Tx.Commit] calls), then moves the branch ref once by
+// compare-and-swap and, when the branch is checked out, updates the work
+// tree and index for the touched paths only. If fn returns an error nothing
+// is written (the objects it created are unreachable and harmless). If the
+// ref moved under us (a concurrent git command), fn runs again on the new
+// tip, up to three times.
+//
+// Errors: *DirtyError (ErrConflict) when a touched path holds an
+// uncommitted edit; *LockedError (ErrLocked); *RefMovedError (ErrConflict)
+// after the retries; ErrNotFound when the branch does not exist and From is
+// empty; whatever fn returns.
+func (l *Repo) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (*UpdateResult, error) {
+	if opts.Branch == "" {
+		opts.Branch = l.DefaultBranch
+	}
+	if !opts.DryRun {
+		unlock, err := l.Lock(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+		if err := l.RecoverLocked(); err != nil {
+			return nil, err
+		}
+	}
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		res, err := l.updateOnce(ctx, opts, fn)
+		var moved *RefMovedError
+		if errors.As(err, &moved) {
+			lastErr = err
+			continue
+		}
+		if err == nil && !opts.DryRun && len(res.Commits) > 0 {
+			l.maintain() // maintenance.go: keep loose objects bounded
+		}
+		return res, err
+	}
+	return nil, lastErr
+}
+
+func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (*UpdateResult, error) {
+	ref := BranchRef(opts.Branch)
+	old, err := l.ReadRef(ref)
+	created := false
+	var base plumbing.Hash
+	switch {
+	case err == nil:
+		base = old
+	case errors.Is(err, ErrNotFound) && opts.From != "":
+		base, err = l.ResolveRev(opts.From)
+		if err != nil {
+			return nil, fmt.Errorf("create branch %s from %s: %w", opts.Branch, opts.From, err)
+		}
+		created = true
+	case errors.Is(err, ErrNotFound) && opts.Branch == l.DefaultBranch && l.IsUnborn():
+		created = true
+	default:
+		return nil, fmt.Errorf("branch %s: %w", opts.Branch, err)
+	}
+	// Durability: either every object, the intent record, the ref and each
+	// work-tree file and the index are fsynced as they are written, or
+	// (Linux, one file system) none is and two syncfs barriers order them:
+	// the first after the objects (written by fn) and the intent record,
+	// before the ref moves; the second after the work tree and index,
+	// before the record is removed. The crash argument in doc.go holds for
+	// both.
+	if !opts.DryRun && l.canBarrier() {
+		l.deferSync = true
+		defer func() { l.deferSync = false }()
+	}
+	store := l.NewStore(opts.DryRun)
+	tx := &Tx{l: l, store: store, branch: opts.Branch, tip: base, changes: map[string]Change{}, touched: map[string]bool{}}
+	if !base.IsZero() {
+		if tx.tree, _, err = store.CommitInfo(base); err != nil {
+			return nil, err
+		}
+	}
+	baseTree := tx.tree
+	if err := fn(tx); err != nil {
+		return nil, err
+	}
+	if len(tx.changes) > 0 || len(tx.extra) > 0 {
+		return nil, fmt.Errorf("internal error: staged changes were not committed")
+	}
+	res := &UpdateResult{Branch: opts.Branch, Old: old, New: tx.tip, Commits: tx.commits, DryRun: opts.DryRun}
+	if len(tx.commits) == 0 {
+		return res, nil
+	}
+	// Paths whose content really changed between the old and new tip.
+	for p := range tx.touched {
+		a, _ := store.LookupPath(baseTree, p)
+		b, _ := store.LookupPath(tx.tree, p)
+		if a != b {
+			res.Paths = append(res.Paths, p)
+		}
+	}
+	sort.Strings(res.Paths)
+	head, err := l.HeadBranch()
+	if err != nil {
+		return nil, err
+	}
+	res.CheckedOut = head == opts.Branch
+	var wt *worktreeUpdate
+	if res.CheckedOut {
+		wt, err = l.prepareWorktree(store, baseTree, tx.tree, res.Paths, opts.RecordsWorktree)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if opts.DryRun {
+		return res, nil
+	}
+	store.Sync()
+	msg := opts.Reflog
+	if msg == "" {
+		msg = "skillrepo: " + l.commitSubject(store, tx.tip)
+	}
+	if err := l.testOnlyCrash("objects"); err != nil {
+		return nil, err
+	}
+	in := &intent{Ref: ref, Old: old.String(), New: tx.tip.String(), CheckedOut: res.CheckedOut, Paths: res.Paths}
+	if err := l.writeIntent(in); err != nil {
+		return nil, err
+	}
+	if l.deferSync {
+		if err := l.barrier(); err != nil {
+			l.removeIntent()
+			return nil, fmt.Errorf("sync before moving %s: %w", ref, err)
+		}
+	}
+	if err := l.testOnlyCrash("intent"); err != nil {
+		return nil, err
+	}
+	if err := l.UpdateRef(ref, tx.tip, oldOrZero(old, created), msg); err != nil {
+		l.removeIntent()
+		return nil, err
+	}
+	if err := l.testOnlyCrash("ref"); err != nil {
+		return nil, err
+	}
+	if wt != nil {
+		wt.testOnlyCrash = l.testOnlyCrash
+		if err := wt.apply(); err != nil {
+			// The ref moved; the intent record stays so the next command
+			// finishes the work tree. Say so.
+			return res, fmt.Errorf("branch %s is at %s but the work tree update failed (the next skillrepo command completes it): %w", opts.Branch, ShortHash(tx.tip), err)
+		}
+	}
+	if l.deferSync {
+		if err := l.barrier(); err != nil {
+			// The intent record stays: the next command redoes the work
+			// tree, which is idempotent.
+			return res, fmt.Errorf("sync after updating %s: %w", ref, err)
+		}
+	}
+	l.removeIntent()
+	return res, nil
+}
+
+// testOnlyCrash stops a write at a named step, as a crash would, when a
+// test set testOnlyCrashAt (in-package tests only).
+func (l *Repo) testOnlyCrash(step string) error {
+	if l.testOnlyCrashAt != "" && l.testOnlyCrashAt == step {
+		return errTestOnlyCrash
+	}
+	return nil
+}
+
+var errTestOnlyCrash = errors.New("test-only crash")
+
+func oldOrZero(old plumbing.Hash, created bool) plumbing.Hash {
+	if created {
+		return plumbing.ZeroHash
+	}
+	return old
+}
+
+func (l *Repo) IsUnborn() bool {
+	_, err := l.ReadRef(BranchRef(l.DefaultBranch))
+	return errors.Is(err, ErrNotFound)
+}
+
+func (l *Repo) commitSubject(store *Store, h plumbing.Hash) string {
+	if b, ok := store.pending[h]; ok {
+		return firstMessageLine(b)
+	}
+	c, err := l.repo.CommitObject(h)
+	if err != nil {
+		return h.String()
+	}
+	return strings.SplitN(c.Message, "\n", 2)[0]
+}
+
+func firstMessageLine(commit []byte) string {
+	s := string(commit)
+	if i := strings.Index(s, "\n\n"); i >= 0 {
+		s = s[i+2:]
+	}
+	return strings.SplitN(s, "\n", 2)[0]
+}
+
+// LookupPath finds a file path in a tree: its hash and mode (zero when
+// absent or a directory).
+func (store *Store) LookupPath(tree plumbing.Hash, p string) (plumbing.Hash, filemode.FileMode) {
+	cur := tree
+	for {
+		name, rest, nested := strings.Cut(p, "/")
+		e, ok, err := store.Entry(cur, name)
+		if err != nil || !ok {
+			return plumbing.ZeroHash, 0
+		}
+		if !nested {
+			if e.Mode == filemode.Dir {
+				return plumbing.ZeroHash, 0
+			}
+			return e.Hash, e.Mode
+		}
+		if e.Mode != filemode.Dir {
+			return plumbing.ZeroHash, 0
+		}
+		cur, p = e.Hash, rest
+	}
+}
+
+// Subtree returns the tree hash at dir ("" = root), zero when absent.
+func (store *Store) Subtree(tree plumbing.Hash, dir string) plumbing.Hash {
+	if dir == "" || dir == "." {
+		return tree
+	}
+	cur := tree
+	for _, name := range strings.Split(dir, "/") {
+		e, ok, err := store.Entry(cur, name)
+		if err != nil || !ok || e.Mode != filemode.Dir {
+			return plumbing.ZeroHash
+		}
+		cur = e.Hash
+	}
+	return cur
+}
+
+func CleanPath(p string) (string, error) {
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
+		return "", fmt.Errorf("invalid path %q", p)
+	}
+	c := path.Clean(p)
+	if c != p || c == "." || strings.HasPrefix(c, "../") || c == ".." {
+		return "", fmt.Errorf("invalid path %q", p)
+	}
+	for _, seg := range strings.Split(c, "/") {
+		if seg == ".git" || seg == "" {
+			return "", fmt.Errorf("invalid path %q", p)
+		}
+	}
+	return c, nil
+}
+
+// ReadFile returns the content of path as staged, else at the tip. Error:
+// fs.ErrNotExist (wrapped) when absent.
+func (tx *Tx) ReadFile(p string) ([]byte, error) {
+	h, _, ok := tx.Stat(p)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)
+	}
+	return tx.store.Blob(h)
+}
+
+// Exists reports whether path is a file (staged or at the tip).
+func (tx *Tx) Exists(p string) bool {
+	_, _, ok := tx.Stat(p)
+	return ok
+}
+
+// IsDir reports whether dir holds any file.
+func (tx *Tx) IsDir(dir string) bool {
+	files, _ := tx.List(dir)
+	return len(files) > 0
+}
+
+func (tx *Tx) Stat(p string) (plumbing.Hash, filemode.FileMode, bool) {
+	if c, ok := tx.changes[p]; ok {
+		return c.Hash, c.Mode, !c.Delete
+	}
+	h, m := tx.store.LookupPath(tx.tree, p)
+	return h, m, !h.IsZero()
+}
+
+// List returns the files below dir ("" = all), sorted, as staged.
+func (tx *Tx) List(dir string) ([]string, error) {
+	prefix := ""
+	if dir != "" && dir != "." {
+		prefix = strings.TrimSuffix(dir, "/") + "/"
+	}
+	set := map[string]bool{}
+	if sub := tx.store.Subtree(tx.tree, strings.TrimSuffix(prefix, "/")); !sub.IsZero() {
+		if err := tx.store.WalkTree(sub, strings.TrimSuffix(prefix, "/"), func(p string, _ plumbing.Hash, _ filemode.FileMode) error {
+			set[p] = true
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	for p, c := range tx.changes {
+		if strings.HasPrefix(p, prefix) {
+			set[p] = !c.Delete
+		}
+	}
+	var out []string
+	for p, ok := range set {
+		if ok {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// WalkTree calls fn for every file below tree, with paths prefixed by dir.
+func (store *Store) WalkTree(tree plumbing.Hash, dir string, fn func(p string, h plumbing.Hash, m filemode.FileMode) error) error {
+	entries, err := store.Tree(tree)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p := e.Name
+		if dir != "" {
+			p = dir + "/" + e.Name
+		}
+		if e.Mode == filemode.Dir {
+			if err := store.WalkTree(e.Hash, p, fn); err != nil {
+				return err
+			}
+			continue
+		}
+		if e.Mode == filemode.Submodule {
+			continue
+		}
+		if err := fn(p, e.Hash, e.Mode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteFile stages path with data (mode 0644, or 0755 when executable).
+func (tx *Tx) WriteFile(p string, data []byte, executable bool) error {
+	c, err := CleanPath(p)
+	if err != nil {
+		return err
+	}
+	h, err := tx.store.Put(plumbing.BlobObject, data)
+	if err != nil {
+		return err
+	}
+	mode := filemode.Regular
+	if executable {
+		mode = filemode.Executable
+	}
+	tx.stage(c, Change{Hash: h, Mode: mode})
+	return nil
+}
+
+func (tx *Tx) stage(p string, c Change) {
+	tx.changes[p] = c
+	tx.touched[p] = true
+}
+
+// Remove stages the deletion of a file. Removing a missing file is an
+// error wrapping fs.ErrNotExist.
+func (tx *Tx) Remove(p string) error {
+	if !tx.Exists(p) {
+		return fmt.Errorf("%s: %w", p, fs.ErrNotExist)
+	}
+	tx.stage(p, Change{Delete: true})
+	return nil
+}
+
+// RemoveAll stages the deletion of every file below dir.
+func (tx *Tx) RemoveAll(dir string) error {
+	files, err := tx.List(dir)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		tx.stage(f, Change{Delete: true})
+	}
+	return nil
+}
+
+// Move stages moving every file below from to the same place below to,
+// keeping content and mode (git log --follow sees a rename). The
+// destination must hold no file.
+func (tx *Tx) Move(from, to string) error {
+	if _, err := CleanPath(to); err != nil {
+		return err
+	}
+	files, err := tx.List(from)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("move %s: %w", from, fs.ErrNotExist)
+	}
+	if tx.IsDir(to) {
+		return fmt.Errorf("move %s to %s: destination %w", from, to, ErrExists)
+	}
+	for _, f := range files {
+		h, m, _ := tx.Stat(f)
+		tx.stage(to+strings.TrimPrefix(f, from), Change{Hash: h, Mode: m})
+		tx.stage(f, Change{Delete: true})
+	}
+	return nil
+}
+
+// AddParent makes the next Commit a merge with h as an extra parent.
+func (tx *Tx) AddParent(h plumbing.Hash) { tx.extra = append(tx.extra, h) }
+
+// Commit records what is staged as one commit on top of the series and
+// returns its hash. Error: ErrNoChanges when the tree is unchanged and no
+// extra parent was added.
+func (tx *Tx) Commit(msg string) (plumbing.Hash, error) { return tx.commit(msg, false) }
+
+// CommitEmpty is Commit, recording a commit even when the tree is
+// unchanged (the evidence-only commits of adopt and disown).
+func (tx *Tx) CommitEmpty(msg string) (plumbing.Hash, error) { return tx.commit(msg, true) }
+
+func (tx *Tx) commit(msg string, allowEmpty bool) (plumbing.Hash, error) {
+	newTree, err := tx.buildTree(tx.tree, "", tx.changes)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if !allowEmpty && newTree == tx.tree && len(tx.extra) == 0 && !tx.tip.IsZero() {
+		tx.changes = map[string]Change{}
+		return plumbing.ZeroHash, ErrNoChanges
+	}
+	if newTree.IsZero() {
+		// An empty library is still a commit: store the empty tree.
+		if newTree, err = tx.store.Put(plumbing.TreeObject, nil); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	author, committer, err := tx.l.Signatures()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	var parents []plumbing.Hash
+	if !tx.tip.IsZero() {
+		parents = append(parents, tx.tip)
+	}
+	parents = append(parents, tx.extra...)
+	h, err := tx.store.Put(plumbing.CommitObject, EncodeCommit(newTree, parents, author, committer, msg))
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	tx.tip, tx.tree = h, newTree
+	tx.changes = map[string]Change{}
+	tx.extra = nil
+	tx.commits = append(tx.commits, h)
+	return h, nil
+}
+
+// buildTree applies changes (paths relative to this tree) to the tree at
+// base and stores the trees that changed. It returns the zero hash for a
+// tree left empty (git does not store empty directories). The untouched
+// entries of each level are copied from base as bytes.
+func (tx *Tx) buildTree(base plumbing.Hash, dir string, changes map[string]Change) (plumbing.Hash, error) {
+	if len(changes) == 0 {
+		return base, nil
+	}
+	d, err := tx.store.Decoded(base)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	// edits: the new entry of each changed name at this level, nil for a
+	// removed one; everything else is copied from base (tree.go).
+	edits := map[string]*TreeEntry{}
+	current := func(name string) (TreeEntry, bool) {
+		if e, ok := edits[name]; ok {
+			if e == nil {
+				return TreeEntry{}, false
+			}
+			return *e, true
+		}
+		return d.Find(name)
+	}
+	sub := map[string]map[string]Change{}
+	for p, c := range changes {
+		name, rest, nested := strings.Cut(p, "/")
+		if nested {
+			if sub[name] == nil {
+				sub[name] = map[string]Change{}
+			}
+			sub[name][rest] = c
+			continue
+		}
+		if c.Delete {
+			if e, ok := current(name); ok && e.Mode != filemode.Dir {
+				edits[name] = nil
+			}
+			continue
+		}
+		edits[name] = &TreeEntry{Name: name, Mode: c.Mode, Hash: c.Hash}
+	}
+	for name, subChanges := range sub {
+		var childBase plumbing.Hash
+		e, ok := current(name)
+		if ok && e.Mode == filemode.Dir {
+			childBase = e.Hash
+		}
+		h, err := tx.buildTree(childBase, path.Join(dir, name), subChanges)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if h.IsZero() {
+			if ok && e.Mode == filemode.Dir {
+				edits[name] = nil
+			}
+			continue
+		}
+		edits[name] = &TreeEntry{Name: name, Mode: filemode.Dir, Hash: h}
+	}
+	data := d.splice(edits)
+	if len(data) == 0 {
+		return plumbing.ZeroHash, nil
+	}
+	return tx.store.Put(plumbing.TreeObject, data)
+}
+
+// FastForward moves the series to to, a descendant commit whose tree is
+// tree, without making a commit; paths are the files that differ between
+// the two trees, so the work tree update touches exactly those.
+func (tx *Tx) FastForward(to, tree plumbing.Hash, paths []string) error {
+	if len(tx.changes) > 0 {
+		return fmt.Errorf("internal error: fast-forward with staged changes")
+	}
+	for _, p := range paths {
+		tx.touched[p] = true
+	}
+	tx.tip, tx.tree = to, tree
+	tx.commits = append(tx.commits, to)
+	return nil
+}

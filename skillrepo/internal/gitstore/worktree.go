@@ -1,0 +1,406 @@
+package gitstore
+
+// The work tree and the index are updated for the touched paths only, the
+// way git checkout would update them, so that "git status" is clean after a
+// write. The index is read and written with git's protocol: index.lock
+// created exclusively, written, fsynced and renamed over .git/index. The
+// cache-tree extension is dropped on rewrite (git rebuilds it), which is
+// what makes editing entries behind git's back safe.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// worktreeUpdate is a checked plan to bring paths to a new tree.
+type worktreeUpdate struct {
+	l     *Repo
+	store *Store
+	idx   *Index
+	// target entries per path; zero hash = delete.
+	paths   []string
+	target  map[string]TreeEntry
+	old     map[string]TreeEntry
+	skipped map[string]bool // recovery only: user edits left alone
+	same    map[string]bool // work tree already holds the target: index only
+
+	testOnlyCrash func(step string) error
+}
+
+func (l *Repo) indexPath() string { return filepath.Join(l.GitDir, "index") }
+
+// ReadIndex decodes .git/index (an empty index when there is none) and
+// returns its modification time (for git's racy-clean rule).
+func (l *Repo) ReadIndex() (*Index, time.Time, error) {
+	// One decode per command: the lookup hint and the write both need it.
+	if c := l.indexCache; c != nil {
+		if fi, err := os.Stat(l.indexPath()); err == nil && sameFile(c.idx.src, fi) {
+			return c.idx.clone(), fi.ModTime(), nil
+		}
+	}
+	idx, err := l.loadIndex()
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	if idx.src == nil {
+		return idx, time.Time{}, nil
+	}
+	l.indexCache = &indexCache{idx: idx}
+	return idx.clone(), idx.src.ModTime(), nil
+}
+
+// loadIndex reads and decodes .git/index, with the stat data of the file
+// it read (no index: an empty one with none).
+func (l *Repo) loadIndex() (*Index, error) {
+	f, err := os.Open(l.indexPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Index{Version: 2}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	idx, err := decodeIndex(b)
+	if err != nil {
+		return nil, fmt.Errorf("read index %s: %w", l.indexPath(), err)
+	}
+	idx.src = fi
+	return idx, nil
+}
+
+// sameFile reports whether fi is still the file a was (nil: no file).
+func sameFile(a, fi os.FileInfo) bool {
+	return a != nil && os.SameFile(a, fi) && a.ModTime().Equal(fi.ModTime()) && a.Size() == fi.Size()
+}
+
+// writeIndex replaces .git/index through index.lock, as git does. git
+// honours index.lock, not our lock: a git add or checkout may have
+// rewritten the index since we read it. Under index.lock it is read
+// again if so, and our edits (whole paths) are put on top of what git
+// wrote, which is kept.
+func (l *Repo) writeIndex(idx *Index) error {
+	if l.testOnlyBeforeIndexLock != nil {
+		l.testOnlyBeforeIndexLock()
+	}
+	lockPath := l.indexPath() + ".lock"
+	f, err := os.OpenFile(lockPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s exists: another git process is running (remove it if not): %w", lockPath, ErrConflict)
+		}
+		return fmt.Errorf("write index: %w", err)
+	}
+	cur, statErr := os.Stat(l.indexPath())
+	if changed := (idx.src == nil) != (statErr != nil) || (statErr == nil && idx.src != nil && !sameFile(idx.src, cur)); changed {
+		fresh, err := l.loadIndex()
+		if err != nil {
+			f.Close()
+			os.Remove(lockPath)
+			return err
+		}
+		fresh.edits = idx.edits
+		idx = fresh
+	}
+	err = idx.writeTo(f)
+	if err == nil {
+		err = l.syncFile(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(lockPath, l.indexPath())
+	}
+	if err != nil {
+		os.Remove(lockPath)
+		return fmt.Errorf("write index: %w", err)
+	}
+	return nil
+}
+
+// prepareWorktree checks that no path holds an uncommitted change (in the
+// index or the work tree) and returns the update to run after the ref
+// moved. A path whose work tree content already equals the target is not
+// dirty (the same edit made twice loses nothing).
+func (l *Repo) prepareWorktree(store *Store, oldTree, newTree plumbing.Hash, paths []string, fromWorktree bool) (*worktreeUpdate, error) {
+	idx, idxTime, err := l.ReadIndex()
+	if err != nil {
+		return nil, err
+	}
+	u := &worktreeUpdate{l: l, store: store, idx: idx, paths: paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, same: map[string]bool{}}
+	var dirty []string
+	for _, p := range paths {
+		oh, om := store.LookupPath(oldTree, p)
+		nh, nm := store.LookupPath(newTree, p)
+		u.old[p] = TreeEntry{Mode: om, Hash: oh}
+		u.target[p] = TreeEntry{Mode: nm, Hash: nh}
+		if err := l.checkInsideRoot(p); err != nil {
+			return nil, err
+		}
+		if h, present, err := l.WorktreeHash(idx, idxTime, p); err == nil && present && h == nh && !nh.IsZero() {
+			if fi, err := os.Lstat(filepath.Join(l.Root, filepath.FromSlash(p))); err == nil && ModeOf(fi) == nm {
+				u.same[p] = true
+			}
+		}
+		if !fromWorktree && l.pathDirty(idx, idxTime, p, oh, om, nh) {
+			dirty = append(dirty, p)
+		}
+	}
+	if len(dirty) > 0 {
+		return nil, &DirtyError{Paths: dirty}
+	}
+	return u, nil
+}
+
+// pathDirty reports whether p holds a change that is in neither the old
+// nor the new tree.
+func (l *Repo) pathDirty(idx *Index, idxTime time.Time, p string, oh plumbing.Hash, om filemode.FileMode, nh plumbing.Hash) bool {
+	// Staged: the index entry differs from the old tree.
+	if e, ok := idx.lookup(p); ok {
+		if e.Hash != oh && e.Hash != nh {
+			return true
+		}
+	} else if !oh.IsZero() {
+		// "git rm --cached" of a tracked path: a staged deletion.
+		if _, err := os.Lstat(filepath.Join(l.Root, filepath.FromSlash(p))); err == nil {
+			return true
+		}
+	}
+	h, present, err := l.WorktreeHash(idx, idxTime, p)
+	if err != nil {
+		return true // unreadable: never risk it
+	}
+	switch {
+	case !present:
+		// Deleted by the user: dirty unless we delete it too, or it was
+		// never there.
+		return !oh.IsZero() && !nh.IsZero()
+	case h == oh || h == nh:
+		return false
+	}
+	return true
+}
+
+// WorktreeHash returns the blob hash of the work tree file at p, using the
+// index's stat data to avoid reading it when git would.
+func (l *Repo) WorktreeHash(idx *Index, idxTime time.Time, p string) (plumbing.Hash, bool, error) {
+	full := filepath.Join(l.Root, filepath.FromSlash(p))
+	fi, err := os.Lstat(full)
+	if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+		return plumbing.ZeroHash, false, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	if fi.IsDir() {
+		return plumbing.ZeroHash, true, nil // a directory where a file goes: dirty
+	}
+	if e, ok := idx.lookup(p); ok {
+		if int64(e.Size) == fi.Size()&0xffffffff && e.modTime().Equal(fi.ModTime()) && fi.ModTime().Before(idxTime) {
+			return e.Hash, true, nil
+		}
+	}
+	var data []byte
+	if fi.Mode()&os.ModeSymlink != 0 {
+		t, err := os.Readlink(full)
+		if err != nil {
+			return plumbing.ZeroHash, true, err
+		}
+		data = []byte(t)
+	} else if data, err = os.ReadFile(full); err != nil {
+		return plumbing.ZeroHash, true, err
+	}
+	return HashObject(plumbing.BlobObject, data), true, nil
+}
+
+func isNotDir(err error) bool {
+	return err != nil && errors.Is(err, syscall.ENOTDIR)
+}
+
+// apply writes the target content of each path (temp file in
+// .git/skillrepo/tmp, then rename) or removes it, then rewrites the index
+// entries of those paths with fresh stat data.
+func (u *worktreeUpdate) apply() error {
+	tmpDir := filepath.Join(u.l.StateDir(), "tmp")
+	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
+		return err
+	}
+	u.renameMoves() // moved files: rename, no rewrite (worktree_moves.go)
+	for _, p := range u.paths {
+		if u.skipped[p] || u.same[p] {
+			continue
+		}
+		t := u.target[p]
+		full := filepath.Join(u.l.Root, filepath.FromSlash(p))
+		if t.Hash.IsZero() {
+			if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) && !isNotDir(err) {
+				return fmt.Errorf("remove %s: %w", p, err)
+			}
+			removeEmptyParents(u.l.Root, filepath.Dir(full))
+			continue
+		}
+		data, err := u.store.Blob(t.Hash)
+		if err != nil {
+			return err
+		}
+		if err := writeWorktreeFile(tmpDir, full, data, t.Mode, u.l.syncFile); err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+		if u.testOnlyCrash != nil {
+			if err := u.testOnlyCrash("file"); err != nil {
+				return err
+			}
+		}
+	}
+	if err := u.updateIndex(); err != nil {
+		return err
+	}
+	u.syncDirs()
+	return nil
+}
+
+// maxDirSyncs bounds the directory fsyncs of one work-tree update. A
+// file's own content is fsynced before its rename; the rename itself is
+// made durable by syncing the folder, which a normal write (a few paths)
+// does. A bulk move (a curator run archiving a thousand skills) would pay
+// a thousand folder syncs; there we rely on the file system journaling
+// metadata in order (ext4, xfs), so the renames are durable no later than
+// the removal of the intent record that follows them.
+const maxDirSyncs = 64
+
+func (u *worktreeUpdate) syncDirs() {
+	if u.l.deferSync {
+		return // the barrier after the update covers them
+	}
+	dirs := map[string]bool{}
+	for _, p := range u.paths {
+		dirs[filepath.Dir(filepath.Join(u.l.Root, filepath.FromSlash(p)))] = true
+		if len(dirs) > maxDirSyncs {
+			return
+		}
+	}
+	for d := range dirs {
+		if exists(d) {
+			u.l.syncDir(d)
+		}
+	}
+}
+
+func (u *worktreeUpdate) updateIndex() error {
+	for _, p := range u.paths {
+		t := u.target[p]
+		if t.Hash.IsZero() {
+			u.idx.remove(p)
+			continue
+		}
+		var fi os.FileInfo
+		if !u.skipped[p] {
+			fi, _ = os.Lstat(filepath.Join(u.l.Root, filepath.FromSlash(p)))
+		}
+		u.idx.set(newIndexEntry(p, t.Hash, t.Mode, fi))
+	}
+	return u.l.writeIndex(u.idx)
+}
+
+// writeWorktreeFile atomically replaces full with data: temp file, fsync,
+// chmod, rename. A symlink entry becomes a symlink.
+func writeWorktreeFile(tmpDir, full string, data []byte, mode filemode.FileMode, sync func(*os.File) error) error {
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return err
+	}
+	if mode == filemode.Symlink {
+		tmp := filepath.Join(tmpDir, fmt.Sprintf("link-%d-%d", os.Getpid(), time.Now().UnixNano()))
+		if err := os.Symlink(string(data), tmp); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, full); err != nil {
+			os.Remove(tmp)
+			return err
+		}
+		return nil
+	}
+	f, err := os.CreateTemp(tmpDir, "file-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	perm := os.FileMode(0o644)
+	if mode == filemode.Executable {
+		perm = 0o755
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = sync(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, full)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// checkInsideRoot refuses a path whose parent folders in the work tree go
+// through a symlink: writing there could land outside the library.
+func (l *Repo) checkInsideRoot(p string) error {
+	dir := l.Root
+	parts := strings.Split(p, "/")
+	for _, part := range parts[:len(parts)-1] {
+		dir = filepath.Join(dir, part)
+		fi, err := os.Lstat(dir)
+		if err != nil {
+			return nil // missing: we create real folders
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%s: the folder %s is a symlink in the work tree; refusing to write through it", p, dir)
+		}
+	}
+	return nil
+}
+
+// removeEmptyParents removes dir and its parents while they are empty,
+// stopping at root.
+func removeEmptyParents(root, dir string) {
+	for dir != root && strings.HasPrefix(dir, root) {
+		if os.Remove(dir) != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// ModeOf is the tree mode git records for a work-tree file.
+func ModeOf(fi os.FileInfo) filemode.FileMode {
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		return filemode.Symlink
+	case fi.Mode()&0o111 != 0:
+		return filemode.Executable
+	}
+	return filemode.Regular
+}

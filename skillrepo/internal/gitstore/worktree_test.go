@@ -1,0 +1,93 @@
+package gitstore
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A work-tree folder replaced by a symlink pointing outside the library
+// must never be written through.
+func TestWriteRefusesSymlinkedFolder(t *testing.T) {
+	l, env := newTestRepo(t)
+	outside := t.TempDir()
+	refs := filepath.Join(l.Root, "ci-debugging", "references")
+	if err := os.RemoveAll(refs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, refs); err != nil {
+		t.Fatal(err)
+	}
+	head := gitCmd(t, l, env, "rev-parse", "HEAD")
+	_, err := writeFile(l, "main", "ci-debugging/references/new.md", "x")
+	if err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Fatalf("err = %v, want a refusal naming the symlink", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("wrote outside the library: %v", entries)
+	}
+	if got := gitCmd(t, l, env, "rev-parse", "HEAD"); got != head {
+		t.Error("HEAD moved")
+	}
+}
+
+// Paths the engine itself is asked to stage are checked too: no .git, no
+// traversal, no absolute paths.
+func TestTxRefusesBadPaths(t *testing.T) {
+	l, _ := newTestRepo(t)
+	for _, p := range []string{".git/config", "a/.git/hooks/x", "../x", "/abs", "a//b", "a/./b", ""} {
+		_, err := l.Update(context.Background(), UpdateOptions{Branch: "main"}, func(tx *Tx) error {
+			return tx.WriteFile(p, []byte("x"), false)
+		})
+		if err == nil {
+			t.Errorf("WriteFile(%q) accepted", p)
+		}
+	}
+}
+
+// After git packs every object (and deltifies them), the engine reads
+// them through its own pack reader and writes on top as before.
+func TestWriteAfterRepack(t *testing.T) {
+	l, env := newTestRepo(t)
+	for i, pair := range [][2]string{{"Pitfalls", "Traps"}, {"Traps", "Snares"}} {
+		if _, err := patchFiles(l, edit{"ci-debugging/SKILL.md", pair[0], pair[1]}); err != nil {
+			t.Fatalf("patch %d: %v", i, err)
+		}
+	}
+	gitCmd(t, l, env, "repack", "-adf", "-q")
+	gitCmd(t, l, env, "prune-packed")
+	l.Close()
+	l2 := openTestRepo(t, l.Root, env)
+	b, err := readFileAt(l2, "main", "ci-debugging/SKILL.md")
+	if err != nil || !strings.Contains(string(b), "## Snares") {
+		t.Fatalf("read from the pack: %v\n%s", err, b)
+	}
+	if want := gitCmd(t, l2, env, "show", "HEAD:ci-debugging/SKILL.md"); string(b) != want {
+		t.Errorf("pack read differs from git show")
+	}
+	if _, err := patchFiles(l2, edit{"devops/docker-cleanup/SKILL.md", "Measure first", "Measure"}); err != nil {
+		t.Fatal(err)
+	}
+	assertConsistent(t, l2, env)
+}
+
+// git does not take our lock: a git add that lands between our read of
+// the index and our write of it is kept, with our entries on top.
+func TestIndexWriteKeepsConcurrentGitAdd(t *testing.T) {
+	l, env := newTestRepo(t)
+	if err := os.WriteFile(filepath.Join(l.Root, "notes.txt"), []byte("staged by the user\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l.testOnlyBeforeIndexLock = func() { gitCmd(t, l, env, "add", "notes.txt") }
+	writeSome(t, l, "while-git-adds")
+	l.testOnlyBeforeIndexLock = nil
+	if got := gitCmd(t, l, env, "diff", "--cached", "--name-only"); got != "notes.txt\n" {
+		t.Errorf("staged after our write: %q, want the user's notes.txt", got)
+	}
+	if got := gitCmd(t, l, env, "status", "--porcelain"); got != "A  notes.txt\n" {
+		t.Errorf("status: %q", got)
+	}
+	gitCmd(t, l, env, "fsck", "--strict", "--no-progress")
+}
