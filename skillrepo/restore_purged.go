@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -40,7 +41,7 @@ type PurgedArchive struct {
 // whose first parent holds .archive/<name> and which does not, restores,
 // rollbacks and moves excepted. Error wraps ErrNotFound.
 func (l *Library) FindPurged(rev, name string) (*PurgedArchive, error) {
-	h, err := l.resolveRev(rev)
+	h, err := l.ResolveRev(rev)
 	if err != nil {
 		return nil, err
 	}
@@ -137,10 +138,10 @@ func (l *Library) restorePurged(tx *Tx, p *PurgedArchive, prov Provenance, out *
 		return tx.WriteFile(to+strings.TrimPrefix(f, p.Dir), data, info.Mode().IsRegular() && info.Mode()&0o111 != 0)
 	})
 	if err != nil {
-		return fmt.Errorf("restore %s from %s: %w", name, shortHash(p.Parent), err)
+		return fmt.Errorf("restore %s from %s: %w", name, gitstore.ShortHash(p.Parent), err)
 	}
 	*out = RestoreResult{Name: path.Base(to), From: p.Dir, To: to, Guessed: guessed, PurgedIn: p.Removed.String()}
-	body := fmt.Sprintf("Restored from history: %s was purged by %s; read from %s.", p.Dir, shortHash(p.Removed), shortHash(p.Parent))
+	body := fmt.Sprintf("Restored from history: %s was purged by %s; read from %s.", p.Dir, gitstore.ShortHash(p.Removed), gitstore.ShortHash(p.Parent))
 	if guessed {
 		body += fmt.Sprintf("\n\nHistory does not say where %s lived; restored as %s.", p.Dir, to)
 	}
