@@ -71,6 +71,12 @@ type Options struct {
 	Reads map[string]bool
 	// Progress, when set, hears of every write as it lands.
 	Progress func(Change)
+	// AllowDuplicates turns off the duplicate check of create (a skill
+	// that overlaps an existing one at DuplicateThreshold is refused
+	// unless the call passes force_new with a reason). The curator's
+	// consolidation sets it: an umbrella overlaps the siblings it absorbs
+	// by design.
+	AllowDuplicates bool
 }
 
 // Refusal is a tool call that did not do what it asked, and why.
