@@ -14,8 +14,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -31,7 +29,7 @@ type PurgedArchive struct {
 	Dir string
 	// Removed is the commit that removed it; Parent its first parent,
 	// where the folder still is.
-	Removed, Parent plumbing.Hash
+	Removed, Parent Hash
 }
 
 // FindPurged walks the first-parent history of rev, newest first, for the
