@@ -89,7 +89,7 @@ func (tb *Toolbox) memoryTool(cl *call, data []byte) toolResult {
 		return out
 	}
 	if err != nil {
-		return failure("memory: " + err.Error())
+		return errFailure("memory: ", err)
 	}
 	if tb.opts.DryRun {
 		c := Change{Kind: "memory", Action: ch.Action, Target: string(target), Branch: branch, Staged: staged, DryRun: true,

@@ -289,7 +289,7 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	}
 	commit, err := tb.lib.Apply(cl.ctx, tb.target(tb.opts.Branch), clean)
 	if err != nil {
-		r := failure(err.Error())
+		r := errFailure("", err)
 		var pe *previewError
 		if errors.As(err, &pe) {
 			r["file_preview"] = pe.preview

@@ -204,6 +204,18 @@ type toolResult map[string]any
 
 func failure(msg string) toolResult { return toolResult{"success": false, "error": msg} }
 
+// errFailure is a failure carrying the error's hint, when it has one (a
+// lock held by another writer, an uncommitted edit in the way), in the
+// words the CLI prints.
+func errFailure(prefix string, err error) toolResult {
+	r := failure(prefix + err.Error())
+	var h interface{ Hint() string }
+	if errors.As(err, &h) && h.Hint() != "" {
+		r["hint"] = h.Hint()
+	}
+	return r
+}
+
 // call is the state of one tool call.
 type call struct {
 	ctx     context.Context
@@ -336,7 +348,7 @@ func clip(s string, n int) string {
 	return string([]rune(s)[:n])
 }
 
-//go:embed tools.json
+//go:embed tools.json tools_foreground.json
 var definitionFiles embed.FS
 
 // Definition is a tool as a model is told about it: a name, what it does,
@@ -348,9 +360,22 @@ type Definition struct {
 }
 
 // Definitions returns the definitions of the named tools, in that order,
-// as tools.json words them for an autonomous caller.
+// worded for an autonomous caller (a review, the curator).
 func Definitions(names []string) ([]Definition, error) {
-	data, err := definitionFiles.ReadFile("tools.json")
+	return definitions("tools.json", names)
+}
+
+// ForegroundDefinitions returns the definitions of the named tools (of
+// skills_list, skill_view, skill_manage and memory), in that order, worded
+// for the working agent that writes with its user watching (the MCP
+// server): what each tool does, when to use it and the rules it enforces.
+// The argument schemas are the same as [Definitions] gives.
+func ForegroundDefinitions(names []string) ([]Definition, error) {
+	return definitions("tools_foreground.json", names)
+}
+
+func definitions(file string, names []string) ([]Definition, error) {
+	data, err := definitionFiles.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("read tool definitions: %w", err)
 	}

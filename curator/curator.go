@@ -263,6 +263,9 @@ type RunOptions struct {
 	IfDue bool
 	// Force runs even when the curator is disabled or paused.
 	Force bool
+	// Consolidate, when set, adds phase 2: a model folds clusters of
+	// narrow skills into umbrellas on the run's branch (nil: phase 1 only).
+	Consolidate *ConsolidateOptions
 }
 
 // Outcome is what [Curator.Run] did.
@@ -295,7 +298,7 @@ var ErrDisabled = errors.New("the curator is disabled (curator.enabled: false in
 // when the main branch changed a skill under the run — nothing is merged.
 func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	if opts.DryRun {
-		return c.Preview(opts)
+		return c.Preview(ctx, opts)
 	}
 	unlock, err := c.lock()
 	if err != nil {
@@ -312,6 +315,13 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			}
 		}
 		return out, err
+	}
+	if opts.Consolidate != nil {
+		run, err := c.runConsolidating(ctx, src, now, opts.Consolidate)
+		if err != nil {
+			return nil, err
+		}
+		return c.record(src, out, run, now)
 	}
 	// Decide and write under the sidecar's lock: the records the plan
 	// reads are the ones it updates (read once, not twice: 10,000 records
@@ -338,6 +348,11 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.record(src, out, run, now)
+}
+
+// record writes a finished run's report and the schedule's state.
+func (c *Curator) record(src source, out *Outcome, run *Run, now time.Time) (*Outcome, error) {
 	id := run.ID
 	run.DurationSeconds = c.now().Sub(now).Seconds()
 	report, err := WriteReport(src.ReportDir(id), run)
@@ -367,11 +382,16 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 // no lock is taken (a lock file would be a write). With IfDue on a
 // library never seen, it reports that a real call would seed the
 // schedule.
-func (c *Curator) Preview(opts RunOptions) (*Outcome, error) {
-	return c.preview(libSource{c.Lib}, opts)
+//
+// With opts.Consolidate, the model pass runs too, with the same prompt
+// (after a dry-run banner) and the same tools, but every write tool
+// answers "dry run: not written" and is recorded in
+// Consolidation.WouldWrite; nothing reaches the library.
+func (c *Curator) Preview(ctx context.Context, opts RunOptions) (*Outcome, error) {
+	return c.preview(ctx, libSource{c.Lib}, opts)
 }
 
-func (c *Curator) preview(src source, opts RunOptions) (*Outcome, error) {
+func (c *Curator) preview(ctx context.Context, src source, opts RunOptions) (*Outcome, error) {
 	now := c.now()
 	out, proceed, err := c.gate(src, opts, now)
 	if err != nil || !proceed {
@@ -391,6 +411,21 @@ func (c *Curator) preview(src source, opts RunOptions) (*Outcome, error) {
 	}
 	id := NewRunID(now, src.RunTaken)
 	out.Run = NewRun(id, plan, src.MainBranch(), inv.snap.Commit().String(), true)
+	if opts.Consolidate != nil {
+		in := passInput{
+			runID: id, inv: inv, plan: plan, cfg: src.Config(), raw: c.Lib.Config.Raw,
+			branch: BranchPrefix + id, base: inv.snap.Commit().String(), dryRun: true,
+		}
+		rec, tools, err := c.consolidate(ctx, in, opts.Consolidate)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.finishPass(rec, tools, in); err != nil {
+			return nil, err
+		}
+		out.Run.Consolidation = rec
+		out.Run.Summary = consolidationSummary(out.Run, rec)
+	}
 	return out, nil
 }
 

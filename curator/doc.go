@@ -45,6 +45,24 @@
 // sidecar states the run set are put back from run.json when they are
 // still what the run left.
 //
+// # Phase 2: consolidation
+//
+// With RunOptions.Consolidate, a model pass follows phase 1 on the same
+// branch (docs/reference-behaviour.md §6.6, docs/curator.md): our prompt
+// (prompts/), the candidates (curator-managed and active; pinned and
+// scheduled ones flagged untouchable) and the clusters computed in code
+// as a starting map. Its tools are package agenttools' skills_list,
+// skill_view and skill_manage plus skill_move_file (a support file
+// re-homed as a rename); every write is one commit on the run branch
+// with Skill-Origin: curator, Curator-Run and Model (Absorbed-Into on
+// archives) and passes the package-integrity check (tools.go). A dry run
+// answers every write "dry run: not written" and writes nothing. Every
+// archived skill is then classified from git (classify.go, §6.7): the
+// Absorbed-Into trailer first, then the model's YAML summary, then the
+// tool-call audit. The run lands as one merge or waits as proposal
+// curator-<run-id> (landing.go); rollback of such a run reverts every
+// folder it changed (rollback.go, revertRun).
+//
 // # Invariants
 //
 //   - Only curator-managed skills are judged; ownership comes from

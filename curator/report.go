@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -42,6 +43,8 @@ type Run struct {
 	Summary         string     `json:"summary"`
 	Recovery        []string   `json:"recovery"`
 	RolledBack      *Rollback  `json:"rolled_back,omitempty"`
+	// Consolidation is phase 2 (curator run --consolidate); nil when off.
+	Consolidation *Consolidation `json:"consolidation,omitempty"`
 }
 
 // Moved is one archived skill: where it was and where it went.
@@ -96,12 +99,29 @@ func Summary(c Counts, dryRun bool) string {
 
 func (r *Run) recovery() []string {
 	out := []string{}
-	if r.DryRun || len(r.Archived)+len(r.Transitions) == 0 {
+	phase2 := r.Consolidation != nil && len(r.Consolidation.Commits) > 0
+	if r.DryRun || len(r.Archived)+len(r.Transitions) == 0 && !phase2 {
+		return out
+	}
+	if r.Consolidation != nil && r.Consolidation.Proposal != "" {
+		out = append(out, "skillrepo proposal show "+r.Consolidation.Proposal,
+			"skillrepo proposal approve "+r.Consolidation.Proposal,
+			"skillrepo proposal reject "+r.Consolidation.Proposal)
 		return out
 	}
 	out = append(out, "skillrepo curator rollback "+r.ID)
 	for _, m := range r.Archived {
 		out = append(out, "skillrepo skill restore "+m.Name)
+	}
+	if r.Consolidation != nil {
+		for _, cl := range r.Consolidation.Consolidated {
+			out = append(out, "skillrepo skill restore "+cl.Name)
+		}
+		for _, p := range r.Consolidation.Pruned {
+			if p.Phase == 2 {
+				out = append(out, "skillrepo skill restore "+p.Name)
+			}
+		}
 	}
 	return out
 }
@@ -194,6 +214,9 @@ func (r *Run) Markdown() string {
 	for _, m := range r.Archived {
 		fmt.Fprintf(&b, "- `%s`: `%s/` → `%s/`\n", m.Name, m.From, m.To)
 	}
+	if r.Consolidation != nil {
+		r.Consolidation.markdown(&b, r.DryRun)
+	}
 	if len(r.Seeded) > 0 {
 		b.WriteString("\n## Seeded\n\nUsage clock started now for: ")
 		b.WriteString("`" + strings.Join(r.Seeded, "`, `") + "`\n")
@@ -222,4 +245,111 @@ func short(hash string) string {
 		return "(none)"
 	}
 	return hash
+}
+
+// reportCap bounds each list of the human report; run.json has them all.
+const reportCap = 50
+
+// markdown renders phase 2 (docs/reference-behaviour.md §6.8): the pass,
+// what was consolidated where and pruned (with the evidence), new
+// umbrellas, the rename map, follow-ups, a dry run's would-be writes and
+// the model's own summary.
+func (c *Consolidation) markdown(b *strings.Builder, dryRun bool) {
+	fmt.Fprintf(b, "\n## Consolidation (phase 2)\n\n")
+	fmt.Fprintf(b, "- model: %s; status: %s", c.Model, c.Status)
+	if c.Reason != "" {
+		fmt.Fprintf(b, " (%s)", c.Reason)
+	}
+	fmt.Fprintf(b, "\n- candidates: %d (%d pinned or scheduled, untouchable); clusters found in code: %d\n", len(c.Candidates), len(c.Untouchable), len(c.Clusters))
+	fmt.Fprintf(b, "- model calls: %d; tool calls: %d (%d refused); commits: %d\n", c.ModelCalls, len(c.ToolCalls), c.Refused, len(c.Commits))
+	if c.Proposal != "" {
+		fmt.Fprintf(b, "- not merged: waits as proposal `%s`\n", c.Proposal)
+	}
+	list := func(title string, n int, none string, item func(i int)) {
+		fmt.Fprintf(b, "\n### %s\n\n", title)
+		if n == 0 {
+			b.WriteString(none + "\n")
+			return
+		}
+		for i := 0; i < n && i < reportCap; i++ {
+			item(i)
+		}
+		if n > reportCap {
+			fmt.Fprintf(b, "- … and %d more (run.json has them all)\n", n-reportCap)
+		}
+	}
+	list("Consolidated", len(c.Consolidated), "None.", func(i int) {
+		x := c.Consolidated[i]
+		fmt.Fprintf(b, "- `%s` → `%s` — %s\n", x.Name, x.Into, x.Evidence)
+	})
+	list("Pruned", len(c.Pruned), "None.", func(i int) {
+		x := c.Pruned[i]
+		fmt.Fprintf(b, "- `%s` — %s", x.Name, x.Evidence)
+		if x.Reason != "" {
+			fmt.Fprintf(b, " (%s)", x.Reason)
+		}
+		b.WriteString("\n")
+	})
+	list("New umbrellas", len(c.Added), "None.", func(i int) { fmt.Fprintf(b, "- `%s`\n", c.Added[i]) })
+	names := make([]string, 0, len(c.RenameMap))
+	for n := range c.RenameMap {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	list("Rename map", len(names), "None.", func(i int) { fmt.Fprintf(b, "- `%s` → `%s`\n", names[i], c.RenameMap[names[i]]) })
+	if len(c.Disagreements) > 0 {
+		list("The model's summary disagrees with git (git wins)", len(c.Disagreements), "", func(i int) { fmt.Fprintf(b, "- %s\n", c.Disagreements[i]) })
+	}
+	list("Follow-ups: active skills that still name an archived skill", len(c.FollowUps), "None.", func(i int) {
+		f := c.FollowUps[i]
+		fmt.Fprintf(b, "- `%s:%d` names `%s`", f.Path, f.Line, strings.Join(f.Names, "`, `"))
+		if f.Into != "" {
+			fmt.Fprintf(b, " (now in `%s`)", f.Into)
+		}
+		b.WriteString("\n")
+	})
+	if dryRun || len(c.WouldWrite) > 0 {
+		list("Would write (dry run: not written)", len(c.WouldWrite), "None.", func(i int) {
+			w := c.WouldWrite[i]
+			fmt.Fprintf(b, "- %s %s\n", w.Name, describeOps(w))
+		})
+	}
+	if len(c.LintErrors) > 0 {
+		list("Lint errors in the result", len(c.LintErrors), "", func(i int) { fmt.Fprintf(b, "- %s\n", c.LintErrors[i]) })
+	}
+	if c.SummaryError != "" {
+		fmt.Fprintf(b, "\nThe model's structured summary could not be read: %s.\n", c.SummaryError)
+	}
+	if c.Final != "" {
+		b.WriteString("\n### The model's summary\n\n")
+		b.WriteString(strings.TrimSpace(c.Final))
+		b.WriteString("\n")
+	}
+}
+
+// describeOps says in a few words what a write call asked for.
+func describeOps(w ToolCall) string {
+	if len(w.Ops) == 0 {
+		return w.Arguments
+	}
+	var parts []string
+	for _, op := range w.Ops {
+		p := op.Action + " " + op.Name
+		switch {
+		case op.Action == "move_file":
+			to := op.ToPath
+			if to == "" {
+				to = op.FilePath
+			}
+			p = fmt.Sprintf("move %s/%s → %s/%s", op.Name, op.FilePath, op.ToSkill, to)
+		case op.Action == "delete" && op.AbsorbedInto != nil && *op.AbsorbedInto != "":
+			p += " (absorbed into " + *op.AbsorbedInto + ")"
+		case op.Action == "delete":
+			p += " (prune)"
+		case op.FilePath != "":
+			p += " " + op.FilePath
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ")
 }

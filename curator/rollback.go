@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
+	"sort"
 	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -77,7 +79,15 @@ func (c *Curator) Rollback(ctx context.Context, id string, opts RollbackOptions)
 	out := &RollbackResult{Run: id, DryRun: opts.DryRun, Restored: []Moved{}, States: []Change{}}
 	if !merge.IsZero() {
 		out.Merge = merge.String()
-		if err := c.revertMoves(ctx, id, merge, opts.DryRun, out); err != nil {
+		revert := c.revertMoves
+		if rec != nil && rec.Consolidation != nil && len(rec.Consolidation.Commits) > 0 {
+			// Phase 2 moved files between skills and created umbrellas:
+			// more than folder moves to undo.
+			revert = func(ctx context.Context, id string, merge skillrepo.Hash, dryRun bool, out *RollbackResult) error {
+				return c.revertRun(ctx, rec, merge, dryRun, out)
+			}
+		}
+		if err := revert(ctx, id, merge, opts.DryRun, out); err != nil {
 			return nil, err
 		}
 	}
@@ -116,6 +126,10 @@ func (c *Curator) findMerge(id string) (skillrepo.Hash, error) {
 			return skillrepo.ZeroHash, err
 		}
 		tr := ci.Trailers()
+		// A run that waited as a proposal landed through its approval.
+		if len(ci.Parents) == 2 && skillrepo.TrailerValue(tr, skillrepo.TrailerProposalID) == ProposalPrefix+id {
+			return h, nil
+		}
 		if skillrepo.TrailerValue(tr, skillrepo.TrailerCuratorRun) == id {
 			switch skillrepo.TrailerValue(tr, skillrepo.TrailerAction) {
 			case ActionRollback:
@@ -265,4 +279,153 @@ func (c *Curator) revertStates(out *RollbackResult) error {
 		}
 		return nil
 	})
+}
+
+// revertRun undoes a consolidating run in one commit: every file of every
+// folder the run changed (phase 1's archives, phase 2's umbrellas,
+// siblings, moved files and archive folders) goes back to what the main
+// branch had before the merge, when it is still what the merge left.
+// A file changed since is a conflict and nothing is written. Archived
+// skills come back whole, with their moved-out files, and the commit's
+// Skill-From trailers name the archive folders they come from, so
+// `skill log` follows each one back through its history.
+func (c *Curator) revertRun(ctx context.Context, rec *Run, merge skillrepo.Hash, dryRun bool, out *RollbackResult) error {
+	mc, err := c.Lib.ReadCommit(merge)
+	if err != nil {
+		return err
+	}
+	if len(mc.Parents) == 0 {
+		return fmt.Errorf("curator run %s: merge %s has no parent", rec.ID, short(merge.String()))
+	}
+	before, err := c.Lib.Snapshot(mc.Parents[0].String())
+	if err != nil {
+		return err
+	}
+	after, err := c.Lib.Snapshot(merge.String())
+	if err != nil {
+		return err
+	}
+	dirSet := map[string]bool{}
+	for _, m := range rec.Archived {
+		dirSet[m.From], dirSet[m.To] = true, true
+	}
+	for _, d := range rec.Consolidation.Touched {
+		dirSet[d] = true
+	}
+	var restored []Moved
+	for _, m := range rec.Archived {
+		restored = append(restored, Moved{Name: m.Name, From: m.To, To: m.From})
+	}
+	for _, cl := range append(append([]Classified{}, rec.Consolidation.Consolidated...), rec.Consolidation.Pruned...) {
+		if cl.Phase == 2 && cl.From != "" {
+			restored = append(restored, Moved{Name: cl.Name, From: cl.To, To: cl.From})
+			dirSet[cl.From], dirSet[cl.To] = true, true
+		}
+	}
+	dirs := make([]string, 0, len(dirSet))
+	for d := range dirSet {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	files := func(s *skillrepo.Snapshot, dir string) map[string]bool {
+		set := map[string]bool{}
+		fs.WalkDir(s.FS(), dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				set[p] = true
+			}
+			return nil
+		})
+		return set
+	}
+	read := func(s *skillrepo.Snapshot, p string) ([]byte, bool, bool) {
+		data, err := s.ReadFile(p)
+		if err != nil {
+			return nil, false, false
+		}
+		exec := false
+		if fi, err := fs.Stat(s.FS(), p); err == nil {
+			exec = fi.Mode()&0o111 != 0
+		}
+		return data, exec, true
+	}
+	res, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{DryRun: dryRun, Reflog: "curator: roll back run " + rec.ID}, func(tx *skillrepo.Tx) error {
+		var conflicts []Conflict
+		type write struct {
+			p      string
+			data   []byte
+			exec   bool
+			remove bool
+		}
+		var writes []write
+		for _, d := range dirs {
+			paths := files(before, d)
+			for p := range files(after, d) {
+				paths[p] = true
+			}
+			now, err := tx.List(d)
+			if err != nil {
+				return err
+			}
+			for _, p := range now {
+				paths[p] = true
+			}
+			for p := range paths {
+				want, wantExec, wantOK := read(before, p)
+				left, _, leftOK := read(after, p)
+				cur, curErr := tx.ReadFile(p)
+				curOK := curErr == nil
+				switch {
+				case curOK == wantOK && string(cur) == string(want):
+					// already as before the run
+				case curOK == leftOK && string(cur) == string(left):
+					writes = append(writes, write{p: p, data: want, exec: wantExec, remove: !wantOK})
+				default:
+					conflicts = append(conflicts, Conflict{Name: path.Base(d), Path: p, Reason: "changed since the run"})
+				}
+			}
+		}
+		if len(conflicts) > 0 {
+			sort.Slice(conflicts, func(i, j int) bool { return conflicts[i].Path < conflicts[j].Path })
+			for i := range conflicts {
+				c.blame(tx.Base(), merge, &conflicts[i])
+			}
+			return &ConflictError{Op: "roll back curator run " + rec.ID, Conflicts: conflicts,
+				Advice: "revert the later commits that changed these files first, or restore skills one by one with 'skillrepo skill restore NAME'"}
+		}
+		sort.Slice(writes, func(i, j int) bool { return writes[i].p < writes[j].p })
+		for _, w := range writes {
+			var err error
+			if w.remove {
+				err = tx.Remove(w.p)
+			} else {
+				err = tx.WriteFile(w.p, w.data, w.exec)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		m := skillrepo.Message{
+			Subject: fmt.Sprintf("curator: roll back run %s, restore %s", rec.ID, skillsText(len(restored))),
+			Body:    fmt.Sprintf("Undo curator run %s (merge %s), phase 1 and phase 2; later commits are kept.", rec.ID, short(merge.String())),
+		}
+		m.Add(skillrepo.TrailerAction, ActionRollback)
+		for _, r := range restored {
+			m.Add(skillrepo.TrailerName, r.Name)
+		}
+		m.Add(skillrepo.TrailerOrigin, skillrepo.OriginUser)
+		m.Add(skillrepo.TrailerCuratorRun, rec.ID)
+		for _, r := range restored {
+			m.Add(skillrepo.TrailerFrom, r.From)
+		}
+		_, err := tx.Commit(m)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	out.Restored = append(out.Restored, restored...)
+	if !dryRun {
+		out.Commit = res.New.String()
+	}
+	return nil
 }

@@ -18,21 +18,23 @@ const (
 // Status is what `curator status` reports: the switch, the schedule, the
 // last run and the library by state and owner.
 type Status struct {
-	Enabled           bool           `json:"enabled"`
-	Paused            bool           `json:"paused"`
-	RunCount          int            `json:"run_count"`
-	LastRunAt         *time.Time     `json:"last_run_at"`
-	LastRunID         string         `json:"last_run_id"`
-	LastRunSummary    string         `json:"last_run_summary"`
-	LastReportPath    string         `json:"last_report_path"`
-	LastReportMissing bool           `json:"last_report_missing"`
-	Due               bool           `json:"due"`
-	NextRunAt         *time.Time     `json:"next_run_at"`
-	IntervalHours     int            `json:"interval_hours"`
-	Thresholds        Thresholds     `json:"thresholds"`
-	ScheduledSkills   []string       `json:"scheduled_skills"`
-	Counts            map[string]int `json:"counts"` // "<owner>/<state>" → skills
-	Pinned            []string       `json:"pinned"`
+	Enabled           bool       `json:"enabled"`
+	Paused            bool       `json:"paused"`
+	RunCount          int        `json:"run_count"`
+	LastRunAt         *time.Time `json:"last_run_at"`
+	LastRunID         string     `json:"last_run_id"`
+	LastRunSummary    string     `json:"last_run_summary"`
+	LastReportPath    string     `json:"last_report_path"`
+	LastReportMissing bool       `json:"last_report_missing"`
+	Due               bool       `json:"due"`
+	NextRunAt         *time.Time `json:"next_run_at"`
+	IntervalHours     int        `json:"interval_hours"`
+	Thresholds        Thresholds `json:"thresholds"`
+	ScheduledSkills   []string   `json:"scheduled_skills"`
+	// Consolidate: every run includes phase 2 (curator.consolidate).
+	Consolidate bool           `json:"consolidate"`
+	Counts      map[string]int `json:"counts"` // "<owner>/<state>" → skills
+	Pinned      []string       `json:"pinned"`
 	// LeastRecentlyActive and MostRecentlyActive are the five curated
 	// skills with the oldest and newest activity (never active first).
 	LeastRecentlyActive []Activity `json:"least_recently_active"`
@@ -64,8 +66,8 @@ func (c *Curator) Status() (*Status, error) {
 		Enabled: sched.Enabled, Paused: st.Paused, RunCount: st.RunCount, LastRunAt: st.LastRunAt,
 		LastRunID: st.LastRunID, LastRunSummary: st.LastRunSummary,
 		IntervalHours: int(sched.Interval() / time.Hour), Thresholds: th,
-		ScheduledSkills: append([]string{}, cfg.ScheduledSkills...),
-		Counts:          map[string]int{}, Pinned: []string{},
+		ScheduledSkills: append([]string{}, cfg.ScheduledSkills...), Consolidate: cfg.Consolidate,
+		Counts: map[string]int{}, Pinned: []string{},
 		LeastRecentlyActive: []Activity{}, MostRecentlyActive: []Activity{},
 	}
 	if st.LastReportPath != "" {

@@ -9,7 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/skillrepo/skillrepo/lint"
 )
@@ -93,15 +92,16 @@ func stagedPaths(ctx context.Context, g git, idx *IndexFS) ([]string, error) {
 }
 
 // touchedSkills maps changed paths to the skill folders holding them: the
-// nearest parent folder with a staged SKILL.md (or skill.md). Archived and
-// other hidden folders, and folders the lint config excludes, are left
-// out.
+// nearest parent folder with a staged SKILL.md (or skill.md). Folders lint's
+// discovery skips (.git, .archive, node_modules, vendored trees; see
+// lint.SkipFolder) and folders the lint config excludes are left out;
+// hidden skill folders such as .claude/skills are linted like any other.
 func touchedSkills(idx *IndexFS, changed []string, cfg lint.Config) []string {
 	set := map[string]bool{}
 	for _, p := range changed {
 		for d := path.Dir(p); ; d = path.Dir(d) {
 			if idx.Has(path.Join(d, "SKILL.md")) || idx.Has(path.Join(d, "skill.md")) {
-				if !hiddenPath(d) && !cfg.Excluded(d) {
+				if !lint.SkippedPath(d) && !cfg.Excluded(d) {
 					set[d] = true
 				}
 				break
@@ -117,13 +117,4 @@ func touchedSkills(idx *IndexFS, changed []string, cfg lint.Config) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func hiddenPath(p string) bool {
-	for _, seg := range strings.Split(p, "/") {
-		if strings.HasPrefix(seg, ".") && seg != "." {
-			return true
-		}
-	}
-	return false
 }

@@ -65,7 +65,7 @@ func TestCodexShellReadCountsAView(t *testing.T) {
 		{"c1", "cat " + filepath.Join(f.lib.Root, "ci-debugging", "SKILL.md")}, // the same call again
 		{"c2", []string{"bash", "-lc", "sed -n 1,80p '" + filepath.Base(f.lib.Root) + "/ci-debugging/SKILL.md'"}},
 		{"c3", "cat /elsewhere/ci-debugging/SKILL.md && ls"}, // not this library
-		{"c4", "ls " + f.lib.Root},                           // no SKILL.md read
+		{"c4", "ls " + f.lib.Root}, // no SKILL.md read
 	} {
 		f.run(Codex, "PostToolUse", map[string]any{"session_id": "s", "cwd": cwd, "tool_name": "Bash", "tool_use_id": tc.id,
 			"tool_input": map[string]any{"command": tc.command}})

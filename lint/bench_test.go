@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -45,6 +46,44 @@ func BenchmarkCheck(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/skill")
+		})
+	}
+}
+
+// BenchmarkOneSkillFiles lints one skill holding n files in references/
+// that nothing names (every one an orphan, the worst case: each must be
+// looked up in what the texts name). The time per file must stay flat
+// from 8,000 to 32,000 files: it grew with the square before (8k files
+// 1.5 s, 32k 14.6 s; issue 16 item 11).
+//
+//	go test ./lint -run XXX -bench OneSkillFiles -benchtime 3x
+func BenchmarkOneSkillFiles(b *testing.B) {
+	for _, n := range []int{8000, 32000} {
+		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
+			dir := filepath.Join(b.TempDir(), "big")
+			refs := filepath.Join(dir, "references")
+			if err := os.MkdirAll(refs, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			md := "---\nname: big\ndescription: Use when testing a skill with many files.\n---\nRead references/f1.md.\n"
+			if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(md), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			for k := 1; k <= n; k++ {
+				body := fmt.Sprintf("# Note %d\n\nSee also notes/f%d.md.\n", k, k+n)
+				if err := os.WriteFile(filepath.Join(refs, fmt.Sprintf("f%d.md", k)), []byte(body), 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			fsys := os.DirFS(dir)
+			b.ResetTimer()
+			for b.Loop() {
+				rep, err := Check(fsys, Options{RootName: "big"})
+				if err != nil || len(hits(rep, "file-orphan")) != n-1 {
+					b.Fatalf("%v: %d orphans, want %d", err, len(hits(rep, "file-orphan")), n-1)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/file")
 		})
 	}
 }

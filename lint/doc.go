@@ -11,12 +11,18 @@
 // imports neither go-git nor the skillrepo library, only the pure SKILL.md
 // model (package skillrepo/skill) for the limits.
 //
-// A path given to Check is a library or any folder of skills, one skill
-// folder, or one SKILL.md. Below a folder, every folder holding a SKILL.md
-// is a skill and is not searched further (flat and category layouts both
-// work); hidden folders (.git, .archive) and node_modules are skipped;
-// symbolic links are followed only when, resolved through every component,
-// they stay inside the root (and never into one of their own parents).
+// A path given to Check is a repository, a library or any folder of
+// skills, one skill folder, or one SKILL.md. Below a folder, every folder
+// holding a SKILL.md (or skill.md) is a skill and is not searched further;
+// every other folder is searched, so flat and category layouts and a
+// project's hidden skill folders (.claude/skills, .agents/skills,
+// .codex/skills, .github/skills) are all found. Version control, archived
+// skills (.archive), library state and dependency trees (node_modules,
+// vendor, virtual environments) are skipped ([SkipFolder]; the pre-commit
+// hook uses the same rule). Finding no skill is an error unless
+// Options.AllowEmpty. Symbolic links are followed only when, resolved
+// through every component, they stay inside the root (and never into one
+// of their own parents).
 //
 // # Markdown and frontmatter
 //

@@ -30,7 +30,8 @@ type Options struct {
 	// Strict turns warnings into errors.
 	Strict bool
 	// AllowEmpty makes a path that holds no skill at all clean instead of a
-	// skill-md-missing finding: a new library has no skills yet.
+	// skill-md-missing error (a new library has no skills yet). Without
+	// it, finding nothing is an error: CI that lints nothing must not pass.
 	AllowEmpty bool
 	// Workers bounds how many skills are checked at once; 0 means
 	// GOMAXPROCS.
@@ -138,6 +139,9 @@ func Check(fsys fs.FS, opts Options) (*Report, error) {
 		}
 	}
 	sort.Slice(skills, func(a, b int) bool { return skills[a].dir < skills[b].dir })
+	if !c.skillsRef() {
+		c.archives(skills)
+	}
 
 	progress := opts.Progress
 	if progress == nil {
@@ -189,6 +193,9 @@ type skillRef struct {
 	dir     string
 	file    string
 	entries []fs.DirEntry
+	// archived is the archive of the skill's library, nil when it has
+	// none (see archived.go).
+	archived *archiveSet
 }
 
 // finding returns the finding for rule id with its effective severity, and
@@ -256,7 +263,7 @@ func (c *checker) resolveTarget(p string) ([]skillRef, []Finding) {
 		if c.skillsRef() {
 			fl.add("skill-md-missing", p, 0, 0, "", "Missing required file: SKILL.md")
 		} else {
-			fl.add("skill-md-missing", p, 0, 0, "create "+path.Join(p, "SKILL.md")+" with name and description frontmatter", "no SKILL.md found in %s", p)
+			fl.add("skill-md-missing", p, 0, 0, "a skill is a folder holding a SKILL.md; hidden folders (.claude/skills, .agents/skills) were searched, .git, .archive, node_modules and vendored trees were not; to accept no skills, pass --allow-empty", "no skills found in %s: no folder below it holds a SKILL.md", p)
 		}
 	}
 	return w.skills, fl.list

@@ -324,13 +324,17 @@ func (s *mdScan) blankComments(start, stop int) {
 }
 
 // mentionRE matches a path under one of the support folders that starts a
-// word: not preceded by a letter, digit, '.', '/', '-', '_' or '$' (which
-// would make it part of a longer path, a URL or a variable).
+// word: not preceded by a letter, digit, '.', '/', '-' or '$' (which
+// would make it part of a longer path, a URL or a variable). A '_' before
+// it is allowed for _italics_ and checked in appendMentions.
 var mentionRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("(?:^|[^A-Za-z0-9_./$~-])((?:\\./)?(?:references|templates|scripts|assets)/[^\\s\"'`()<>\\[\\]{}|,;*?#\\\\]*)")
+	return regexp.MustCompile("(?:^|[^A-Za-z0-9./$~-])((?:\\./)?(?:references|templates|scripts|assets)/[^\\s\"'`()<>\\[\\]{}|,;*?#\\\\]*)")
 })
 
-// appendMentions adds the support-path mentions in one span of text.
+// appendMentions adds the support-path mentions in one span of text. A
+// mention ends before a line suffix (scripts/ask.py:77-118, and
+// file.md#L10 by the pattern); a '*' after it closes emphasis when one
+// opens it (**templates/config.py**) and is a glob otherwise.
 func (s *mdScan) appendMentions(sp span) {
 	text := s.src
 	if s.mask != nil {
@@ -345,15 +349,39 @@ func (s *mdScan) appendMentions(sp span) {
 	}
 	for _, m := range mentionRE().FindAllSubmatchIndex(line, -1) {
 		start, end := m[2], m[3]
-		if end < len(line) && bytes.IndexByte([]byte("<{$*"), line[end]) >= 0 {
-			continue // a template placeholder such as references/<name>.md
+		var open byte
+		if m[0] < start {
+			open = line[m[0]]
 		}
-		t := bytes.TrimRight(line[start:end], ".:!")
+		if open == '_' && m[0] > 0 && isWordByte(line[m[0]-1]) {
+			continue // part of a longer name: my_scripts/x
+		}
+		if end < len(line) {
+			switch c := line[end]; {
+			case c == '*' && open == '*':
+				// the end of **bold** or *italics*
+			case bytes.IndexByte([]byte("<{$*"), c) >= 0:
+				continue // a template placeholder such as references/<name>.md, or a glob
+			}
+		}
+		t := line[start:end]
+		if k := bytes.IndexByte(t, ':'); k >= 0 {
+			t = t[:k]
+		}
+		trim := ".:!"
+		if open == '_' {
+			trim += "_" // _italics_.
+		}
+		t = bytes.TrimRight(t, trim)
 		if bytes.Contains(t, []byte("..")) || bytes.Contains(t, []byte("…")) {
 			continue // "references/..." is an ellipsis, not a file
 		}
 		s.refs = append(s.refs, ref{Target: string(t), Kind: refMention, InFence: sp.code, off: sp.start + start})
 	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // positions sets every reference's line (counting from firstLine) and

@@ -213,7 +213,7 @@ type (
 	}
 	sarifPhysical struct {
 		ArtifactLocation sarifArtifact `json:"artifactLocation"`
-		Region           *sarifRegion  `json:"region,omitempty"`
+		Region           *sarifRegion  `json:"region"`
 	}
 	sarifArtifact struct {
 		URI       string `json:"uri"`
@@ -260,9 +260,9 @@ func writeSARIF(w io.Writer, rep *Report, opts WriteOptions) error {
 			msg += "\nhint: " + f.Hint
 		}
 		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: (&url.URL{Path: f.Path}).EscapedPath(), URIBaseID: "%SRCROOT%"}}
-		if f.Line > 0 {
-			loc.Region = &sarifRegion{StartLine: f.Line, StartColumn: f.Column}
-		}
+		// GitHub code scanning drops a result without a region, so a
+		// finding about a whole file or folder points at its line 1.
+		loc.Region = &sarifRegion{StartLine: max(f.Line, 1), StartColumn: f.Column}
 		sum := sha256.Sum256([]byte(f.Rule + "\x00" + f.Path + "\x00" + f.Message))
 		run.Results = append(run.Results, sarifResult{
 			RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity),

@@ -43,10 +43,11 @@ type skillText struct {
 }
 
 // checkReferences checks the links and path mentions in SKILL.md and the
-// skill's other Markdown files, then reports support files nothing names.
-// Other text files (scripts, templates) are read only when some support
-// file is still unreferenced after the Markdown: they can only rescue an
-// orphan, and most skills have none.
+// skill's other Markdown files, then reports support files nothing
+// reaches (see reach.go). Text files are indexed for names only when some
+// candidate is still unreached after the links and mentions, and code and
+// templates are read only when one still is after the Markdown: they can
+// only rescue an orphan, and most skills have none.
 func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
 	mainRel := path.Base(sc.file)
 	used := map[string]bool{}
@@ -69,19 +70,43 @@ func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
 		texts = append(texts, skillText{rel: rel, text: text})
 		sc.checkMarkdown(t, used, rel, text, 1)
 	}
-	if len(sc.orphans(t, used)) > 0 {
+	sc.checkArchivedRefs(sc.archived, texts)
+	var left []string
+	for _, rel := range t.files {
+		if orphanCandidate(rel) && !usedOrUnder(used, rel) {
+			left = append(left, rel)
+		}
+	}
+	if len(left) == 0 {
+		return
+	}
+	r := newReach()
+	for _, tx := range texts {
+		r.index(tx.rel, tx.text)
+	}
+	left = unreached(r, left)
+	if len(left) > 0 {
 		for _, rel := range others {
 			if text, ok := sc.readText(rel); ok {
-				texts = append(texts, skillText{rel: rel, text: text})
+				r.index(rel, text)
 			}
 		}
+		left = unreached(r, left)
 	}
-	for _, rel := range sc.orphans(t, used) {
-		if namedElsewhere(rel, texts) {
-			continue
-		}
+	for _, rel := range left {
 		sc.fl.add("file-orphan", path.Join(sc.dir, rel), 0, 0, "link it from SKILL.md, e.g. ["+path.Base(rel)+"]("+rel+"), or delete it", "%s is never referenced by SKILL.md or the skill's other files", rel)
 	}
+}
+
+// unreached keeps the files of list r does not reach.
+func unreached(r *reach, list []string) []string {
+	out := list[:0]
+	for _, rel := range list {
+		if !r.reached(rel) {
+			out = append(out, rel)
+		}
+	}
+	return out
 }
 
 // readText reads a text file of the skill (rel to the skill folder): not
@@ -127,10 +152,28 @@ func readLimited(fsys fs.FS, name string, limit int64) ([]byte, error) {
 func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel, text string, first int) {
 	fileDir := path.Dir(rel)
 	full := path.Join(sc.dir, rel)
+	// A template's links point into what is made from it (the generated
+	// wiki's diagrams/), not into the skill: they count as uses, but are
+	// never reported.
+	template := strings.HasPrefix(rel, "templates/") || strings.HasPrefix(rel, "assets/")
 	reported := map[string]bool{}
 	for _, r := range scanMarkdown(sc.c.md, text, first) {
+		if template {
+			r.InFence = true
+			if r.Kind != refMention {
+				r.Target = strings.TrimPrefix(r.Target, "./")
+				if target, ok := linkPath(r.Target); ok {
+					for _, p := range []string{path.Join(fileDir, target), path.Clean(target)} {
+						if t.has(p) && p != rel {
+							used[p] = true
+						}
+					}
+				}
+				continue
+			}
+		}
 		if r.Kind == refMention {
-			sc.checkMention(t, used, reported, full, fileDir, r)
+			sc.checkMention(t, used, reported, rel, r)
 			continue
 		}
 		target, ok := linkPath(r.Target)
@@ -153,7 +196,9 @@ func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel, text str
 			continue
 		}
 		if t.has(p) {
-			used[p] = true
+			if p != rel { // a file naming itself is not reached by it
+				used[p] = true
+			}
 			continue
 		}
 		if !reported[p] {
@@ -169,26 +214,67 @@ func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel, text str
 
 // checkMention resolves a support path named in the text: from the skill
 // folder first (the specification's convention), then from the file's
-// own folder.
-func (sc *skillCheck) checkMention(t *tree, used, reported map[string]bool, full, fileDir string, r ref) {
+// own folder. One that resolves to nothing is reported only when it reads
+// as a path (see [pathLike]): prose such as "scripts/cron jobs" or
+// "references/templates/scripts/assets" names no file.
+func (sc *skillCheck) checkMention(t *tree, used, reported map[string]bool, rel string, r ref) {
+	full, fileDir := path.Join(sc.dir, rel), path.Dir(rel)
 	m := strings.TrimPrefix(r.Target, "./")
-	if strings.HasSuffix(m, "/") {
-		if d := strings.TrimSuffix(m, "/"); t.dirs[d] {
-			used[d] = true
-		}
-		return
-	}
+	folder := strings.HasSuffix(m, "/")
+	m = strings.TrimSuffix(m, "/")
 	for _, p := range []string{path.Clean(m), path.Join(fileDir, m)} {
-		if t.has(p) {
-			used[p] = true
+		if t.has(p) && (!folder || t.dirs[p]) {
+			if p != rel {
+				used[p] = true
+			}
 			return
 		}
 	}
-	if r.InFence || reported[m] {
+	if r.InFence || reported[m] || !pathLike(m, folder) {
 		return
 	}
 	reported[m] = true
+	if folder {
+		sc.fl.add("path-dangling", full, r.Line, r.Col, "create "+path.Join(sc.dir, m)+"/ or remove the mention", "folder %q is named but does not exist in the skill", m+"/")
+		return
+	}
 	sc.fl.add("path-dangling", full, r.Line, r.Col, "write "+path.Join(sc.dir, m)+" or remove the mention", "%q is named but does not exist in the skill", m)
+}
+
+// pathLike reports whether a mention that resolves to nothing reads as a
+// path rather than prose: nothing hidden, not only support-folder names (a list such as
+// references/templates/scripts/assets), and either a file name with an
+// extension (references/api.md) or, when written with a final slash, a
+// folder below a support folder (templates/design-system/).
+// "scripts/cron jobs", "scripts/URLs" and "templates/packages" are words.
+func pathLike(m string, folder bool) bool {
+	segs := strings.Split(m, "/")
+	allSupport := true
+	for _, seg := range segs {
+		if strings.HasPrefix(seg, ".") {
+			return false // made at run time: scripts/.cache/, scripts/.env
+		}
+		if !isSupportDir(seg) {
+			allSupport = false
+		}
+	}
+	if allSupport || len(segs) < 2 {
+		return false
+	}
+	if folder {
+		return true
+	}
+	last := segs[len(segs)-1]
+	dot := strings.LastIndexByte(last, '.')
+	if dot <= 0 || dot == len(last)-1 || len(last)-dot > 11 {
+		return false
+	}
+	for _, c := range last[dot+1:] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // linkPath turns a link destination into a relative file path: false for
@@ -229,72 +315,12 @@ func hasScheme(s string) bool {
 	return false
 }
 
-// orphans lists the support files no link or mention resolved to.
-func (sc *skillCheck) orphans(t *tree, used map[string]bool) []string {
-	mainRel := path.Base(sc.file)
-	var out []string
-	for _, rel := range t.files {
-		if rel == mainRel || strings.EqualFold(rel, "skill.md") || hidden(rel) || metaFile(rel) || usedOrUnder(used, rel) {
-			continue
-		}
-		out = append(out, rel)
-	}
-	return out
-}
-
-// metaFile reports files that describe the package rather than teach the
-// agent: licences, read-mes, Codex's agents/openai.yaml.
-func metaFile(rel string) bool {
-	if rel == "agents/openai.yaml" {
-		return true
-	}
-	if strings.Contains(rel, "/") {
-		return false
-	}
-	up := strings.ToUpper(rel)
-	for _, p := range []string{"LICENSE", "LICENCE", "README", "CHANGELOG", "NOTICE", "COPYING"} {
-		if strings.HasPrefix(up, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // usedOrUnder reports whether rel or one of its parent folders was linked
 // or mentioned.
 func usedOrUnder(used map[string]bool, rel string) bool {
 	for p := rel; p != "." && p != ""; p = path.Dir(p) {
 		if used[p] {
 			return true
-		}
-	}
-	return false
-}
-
-// namedElsewhere reports whether another text file of the skill names
-// rel: its file name, a folder it is in (other than the four support
-// folders, which explicit mentions cover), or for Python its module path.
-func namedElsewhere(rel string, texts []skillText) bool {
-	base := path.Base(rel)
-	needles := []string{base}
-	if path.Ext(base) == ".py" {
-		stem := strings.TrimSuffix(base, ".py")
-		mod := strings.ReplaceAll(strings.TrimSuffix(rel, ".py"), "/", ".")
-		needles = append(needles, "import "+stem, "from "+stem, mod)
-	}
-	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
-		if !isSupportDir(d) {
-			needles = append(needles, d+"/", "./"+d, "`"+d+"`")
-		}
-	}
-	for _, tx := range texts {
-		if tx.rel == rel {
-			continue
-		}
-		for _, n := range needles {
-			if strings.Contains(tx.text, n) {
-				return true
-			}
 		}
 	}
 	return false

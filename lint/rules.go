@@ -172,6 +172,7 @@ var ruleTable = []Rule{
 	{"path-dangling", "A references/, templates/, scripts/ or assets/ path named in the text does not exist", "e-eee"},
 	{"file-orphan", "A support file is never referenced", "w-www"},
 	{"duplicate-name", "Two skills in the library have the same name", "e-eee"},
+	{"skill-ref-archived", "The text names a skill that exists only under the library's .archive/", "w-www"},
 }
 
 // Rules returns every rule, sorted by ID.

@@ -75,7 +75,7 @@ func (c *checker) checkSkill(s skillRef) skillResult {
 	}
 
 	fm := splitFrontmatter(text)
-	sc := &skillCheck{c: c, fl: fl, file: file, dir: s.dir, res: &res}
+	sc := &skillCheck{c: c, fl: fl, file: file, dir: s.dir, res: &res, archived: s.archived}
 	switch {
 	case !fm.present:
 		fl.add("frontmatter-missing", file, 1, 1, "start the file with ---, name: and description: lines, and a closing ---", "%s must start with YAML frontmatter (a --- line)", s.file)
@@ -95,7 +95,9 @@ func (c *checker) checkSkill(s skillRef) skillResult {
 	if fm.closed || !fm.present {
 		body := fm.body
 		if strings.TrimSpace(body) == "" && fm.closed {
-			fl.add("body-empty", file, fm.bodyAt, 0, "write the instructions after the frontmatter", "%s has no instructions after the frontmatter", s.file)
+			// The body may start after the last line (nothing follows the
+			// closing ---): point at the last line, which exists.
+			fl.add("body-empty", file, min(fm.bodyAt, max(lines, 1)), 0, "write the instructions after the frontmatter", "%s has no instructions after the frontmatter", s.file)
 		}
 		if n := estimateTokens(body); n > maxBodyTokens {
 			fl.add("body-too-many-tokens", file, fm.bodyAt, 0, "move detail into references/ files and link them", "the body is about %d tokens; keep it under %d", n, maxBodyTokens)
@@ -132,6 +134,8 @@ type skillCheck struct {
 	res  *skillResult
 	// yamlLine is the file line of the first YAML line.
 	yamlLine int
+	// archived is the archive of the skill's library, or nil.
+	archived *archiveSet
 }
 
 // pos converts a yaml.v3 node position to a file line and column.

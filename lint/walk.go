@@ -19,30 +19,65 @@ type walker struct {
 	skills []skillRef
 }
 
+// skippedFolders are the folders discovery never enters: version
+// control, archived skills, library state, and installed or vendored
+// dependency trees, whose SKILL.md files are not this repository's skills.
+var skippedFolders = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, ".archive": true, ".skillrepo": true,
+	".venv": true, "venv": true, ".tox": true, ".cache": true, ".hub": true,
+	"node_modules": true, "bower_components": true, "vendor": true, "third_party": true,
+	"site-packages": true, "__pycache__": true,
+}
+
+// SkipFolder reports whether discovery leaves the folder named name out
+// when it searches for skills. Hidden folders are searched (.claude/skills,
+// .agents/skills, .codex/skills, .github/skills are where projects keep
+// skills); version control, archived skills (.archive), library state and
+// dependency trees (node_modules, vendor, virtual environments) are not.
+func SkipFolder(name string) bool { return skippedFolders[name] }
+
+// SkippedPath reports whether a slash path lies in a folder [SkipFolder]
+// leaves out.
+func SkippedPath(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if skippedFolders[seg] {
+			return true
+		}
+	}
+	return false
+}
+
+// isSkillFile reports the names a skill's main file may have: SKILL.md,
+// and any other casing (skill.md), which the skill-md-case rule reports.
+func isSkillFile(name string) bool { return strings.EqualFold(name, "SKILL.md") }
+
+// What discover found at a folder.
+const (
+	foundNothing = iota
+	foundSkill   // the folder is a skill
+	foundSuspect // support folders, no SKILL.md, no skill below
+)
+
 // discover records dir as a skill when it holds a SKILL.md (or skill.md),
-// else descends into its sub-folders. Hidden folders (.git, .archive, ...)
-// and node_modules are skipped unless given explicitly.
-func (w *walker) discover(dir string, depth int, explicit bool) {
+// else searches its sub-folders ([SkipFolder] says which are left out,
+// unless given explicitly). A folder with support folders but no SKILL.md
+// and no skill below it, beside folders that are skills, is reported: it
+// is almost always a skill whose main file was deleted or misnamed. (In a
+// project's other folders, web/templates/ is no skill.)
+func (w *walker) discover(dir string, depth int, explicit bool) int {
 	if !explicit && w.c.opts.Config.Excluded(dir) {
-		return
+		return foundNothing
 	}
 	entries, err := fs.ReadDir(w.c.fsys, dir)
 	if err != nil {
 		w.fl.add("read-error", dir, 0, 0, "", "cannot read folder %s: %v", dir, err)
-		return
+		return foundNothing
 	}
 	file := ""
 	hasSupport := false
 	for _, e := range entries {
-		switch e.Name() {
-		case "SKILL.md":
-			if !e.IsDir() {
-				file = "SKILL.md"
-			}
-		case "skill.md":
-			if !e.IsDir() && file == "" {
-				file = "skill.md"
-			}
+		if name := e.Name(); isSkillFile(name) && !e.IsDir() && (file == "" || name == "SKILL.md") {
+			file = name
 		}
 		if e.IsDir() && isSupportDir(e.Name()) {
 			hasSupport = true
@@ -50,35 +85,45 @@ func (w *walker) discover(dir string, depth int, explicit bool) {
 	}
 	if file != "" {
 		w.skills = append(w.skills, skillRef{dir: dir, file: file, entries: entries})
-		return
+		return foundSkill
 	}
-	if hasSupport && !explicit && !w.c.skillsRef() {
-		// A folder with references/ or scripts/ but no SKILL.md is almost
-		// always a skill whose main file was deleted or misnamed.
-		w.fl.add("skill-md-missing", dir, 0, 0, "restore "+path.Join(dir, "SKILL.md")+" or remove the folder", "%s has support folders but no SKILL.md", dir)
-		return
-	}
-	if depth >= maxDepth {
-		return
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if strings.HasPrefix(name, ".") || name == "node_modules" {
-			continue
-		}
-		p := path.Join(dir, name)
-		isDir := e.IsDir()
-		if e.Type()&fs.ModeSymlink != 0 {
-			var ok bool
-			isDir, ok = w.c.followLink(p, w.fl)
-			if !ok {
+	found := len(w.skills)
+	var suspects []string
+	skillsHere := false
+	if depth < maxDepth {
+		for _, e := range entries {
+			name := e.Name()
+			if SkipFolder(name) {
 				continue
 			}
-		}
-		if isDir {
-			w.discover(p, depth+1, false)
+			p := path.Join(dir, name)
+			isDir := e.IsDir()
+			if e.Type()&fs.ModeSymlink != 0 {
+				var ok bool
+				isDir, ok = w.c.followLink(p, w.fl)
+				if !ok {
+					continue
+				}
+			}
+			if isDir {
+				switch w.discover(p, depth+1, false) {
+				case foundSkill:
+					skillsHere = true
+				case foundSuspect:
+					suspects = append(suspects, p)
+				}
+			}
 		}
 	}
+	if skillsHere && !w.c.skillsRef() {
+		for _, p := range suspects {
+			w.fl.add("skill-md-missing", p, 0, 0, "restore "+path.Join(p, "SKILL.md")+" or remove the folder", "%s has support folders but no SKILL.md", p)
+		}
+	}
+	if hasSupport && len(w.skills) == found {
+		return foundSuspect
+	}
+	return foundNothing
 }
 
 func isSupportDir(name string) bool {

@@ -65,6 +65,7 @@ type blameSuspect struct{ final, cur int }
 type blameOrigin struct {
 	commit   Hash
 	dir      string
+	rel      string // the file's path in the skill there: a moved file had another
 	suspects []blameSuspect
 }
 
@@ -123,7 +124,7 @@ func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, erro
 	for i := range suspects {
 		suspects[i] = blameSuspect{final: i, cur: i}
 	}
-	if err := h.blame(tip, dir, rel, suspects, func(r *commitRecord, dir string, s blameSuspect) {
+	if err := h.blame(tip, dir, rel, suspects, func(r *commitRecord, dir, rel string, s blameSuspect) {
 		bl := &out.Lines[s.final]
 		bl.Commit = r.Hash
 		bl.OrigLine = s.cur + 1
@@ -142,8 +143,11 @@ func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, erro
 }
 
 // blame runs the suspects back through history from (tip, dir) and calls
-// assign for each line with the commit that wrote it.
-func (h *historyIndex) blame(tip Hash, dir, rel string, suspects []blameSuspect, assign func(*commitRecord, string, blameSuspect)) error {
+// assign for each line with the commit that wrote it. A file that appears
+// in the skill in a commit that removed the very same content from
+// another skill (the curator's move_file re-homing a sibling's reference
+// into an umbrella) is followed to its old skill and path.
+func (h *historyIndex) blame(tip Hash, dir, rel string, suspects []blameSuspect, assign func(*commitRecord, string, string, blameSuspect)) error {
 	if err := h.chooseMode(tip); err != nil {
 		return err
 	}
@@ -164,11 +168,11 @@ func (h *historyIndex) blame(tip Hash, dir, rel string, suspects []blameSuspect,
 		return texts[b], nil
 	}
 	seq := 0
-	add := func(c Hash, d string, ss []blameSuspect) error {
+	add := func(c Hash, d, rel string, ss []blameSuspect) error {
 		if len(ss) == 0 {
 			return nil
 		}
-		key := c.String() + "\x00" + d
+		key := c.String() + "\x00" + d + "\x00" + rel
 		if o, ok := pending[key]; ok {
 			o.suspects = append(o.suspects, ss...)
 			return nil
@@ -177,18 +181,19 @@ func (h *historyIndex) blame(tip Hash, dir, rel string, suspects []blameSuspect,
 		if err != nil {
 			return err
 		}
-		pending[key] = &blameOrigin{commit: c, dir: d, suspects: ss}
+		pending[key] = &blameOrigin{commit: c, dir: d, rel: rel, suspects: ss}
 		seq++
-		heap.Push(q, walkItem{commit: c, path: d, time: r.CommitTime, seq: seq})
+		heap.Push(q, walkItem{commit: c, path: d, rel: rel, time: r.CommitTime, seq: seq})
 		return nil
 	}
-	if err := add(tip, dir, suspects); err != nil {
+	if err := add(tip, dir, rel, suspects); err != nil {
 		return err
 	}
 	for q.Len() > 0 {
 		it := heap.Pop(q).(walkItem)
-		key := it.commit.String() + "\x00" + it.path
+		key := it.commit.String() + "\x00" + it.path + "\x00" + it.rel
 		o := pending[key]
+		rel := o.rel
 		delete(pending, key)
 		r, s, err := h.stepAt(it.commit, it.path)
 		if err != nil {
@@ -196,13 +201,13 @@ func (h *historyIndex) blame(tip Hash, dir, rel string, suspects []blameSuspect,
 		}
 		if !s.node {
 			if s.pass >= 0 {
-				if err := add(r.Parents[s.pass], it.path, o.suspects); err != nil {
+				if err := add(r.Parents[s.pass], it.path, rel, o.suspects); err != nil {
 					return err
 				}
 				continue
 			}
 			for _, sp := range o.suspects { // the folder ends here: nothing older
-				assign(r, it.path, sp)
+				assign(r, it.path, rel, sp)
 			}
 			continue
 		}
@@ -224,7 +229,16 @@ func (h *historyIndex) blame(tip Hash, dir, rel string, suspects []blameSuspect,
 			}
 		}
 		if same >= 0 {
-			if err := add(s.edges[same].parent, s.edges[same].path, o.suspects); err != nil {
+			if err := add(s.edges[same].parent, s.edges[same].path, rel, o.suspects); err != nil {
+				return err
+			}
+			continue
+		}
+		// New in this skill: was it moved here from another one?
+		if from, fromRel, ok, err := h.movedFrom(r, it.path, blob, parentBlobs); err != nil {
+			return err
+		} else if ok {
+			if err := add(r.Parents[0], from, fromRel, o.suspects); err != nil {
 				return err
 			}
 			continue
@@ -244,17 +258,80 @@ func (h *historyIndex) blame(tip Hash, dir, rel string, suspects []blameSuspect,
 					return err
 				}
 				passed, kept := passLines(diffLines(pl, curLines), rest)
-				if err := add(e.parent, e.path, passed); err != nil {
+				if err := add(e.parent, e.path, rel, passed); err != nil {
 					return err
 				}
 				rest = kept
 			}
 		}
 		for _, sp := range rest {
-			assign(r, it.path, sp)
+			assign(r, it.path, rel, sp)
 		}
 	}
 	return nil
+}
+
+// movedFrom finds where a file new to skill folder dir in commit r came
+// from: another skill folder that r changed against its first parent and
+// that held the very same blob there (a move_file). ok is false when the
+// file is new in every sense, or was in dir's folder already.
+func (h *historyIndex) movedFrom(r *commitRecord, dir string, blob Hash, parentBlobs []Hash) (from, rel string, ok bool, err error) {
+	if blob.IsZero() || len(r.Parents) == 0 || len(r.Changes) == 0 {
+		return "", "", false, nil
+	}
+	for _, pb := range parentBlobs {
+		if !pb.IsZero() {
+			return "", "", false, nil
+		}
+	}
+	for _, c := range r.Changes[0] {
+		if c.Path == dir || c.Old.IsZero() {
+			continue
+		}
+		rel, found, err := h.findBlob(c.Old, "", blob, 0)
+		if err != nil || found {
+			return c.Path, rel, found, err
+		}
+	}
+	return "", "", false, nil
+}
+
+// findBlob looks for blob in the support folders of a skill folder's
+// tree (depth-bounded); rel is its path inside the skill.
+func (h *historyIndex) findBlob(tree Hash, prefix string, blob Hash, depth int) (string, bool, error) {
+	if depth > 4 {
+		return "", false, nil
+	}
+	t, err := h.raw.tree(tree)
+	if err != nil {
+		return "", false, err
+	}
+	entries, err := t.all()
+	if err != nil {
+		return "", false, err
+	}
+	for _, e := range entries {
+		name := string(e.name)
+		if prefix != "" {
+			name = prefix + "/" + name
+		}
+		if !e.dir && e.hash == blob && prefix != "" {
+			return name, true, nil
+		}
+	}
+	for _, e := range entries {
+		if !e.dir {
+			continue
+		}
+		name := string(e.name)
+		if prefix != "" {
+			name = prefix + "/" + name
+		}
+		if rel, ok, err := h.findBlob(e.hash, name, blob, depth+1); err != nil || ok {
+			return rel, ok, err
+		}
+	}
+	return "", false, nil
 }
 
 // passLines splits suspects by an edit script from the parent's lines to

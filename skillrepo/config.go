@@ -59,6 +59,16 @@ type CuratorConfig struct {
 	// before `curator purge` removes it (history keeps it); 0, the
 	// default, turns purging off as in the reference.
 	ArchiveTTLDays int `yaml:"archive_ttl_days,omitempty"`
+	// Consolidate adds the model pass (phase 2) to every run, scheduled
+	// ones included; `curator run --consolidate` adds it to one run.
+	Consolidate bool `yaml:"consolidate,omitempty"`
+	// Model and BaseURL choose phase 2's model; empty falls back to the
+	// review's (review.model, review.base_url).
+	Model   string `yaml:"model,omitempty"`
+	BaseURL string `yaml:"base_url,omitempty"`
+	// WriteApproval leaves a consolidating run waiting as proposal
+	// curator-<run-id> instead of merging it.
+	WriteApproval bool `yaml:"write_approval,omitempty"`
 }
 
 // MemoryConfig is the memory: section.

@@ -382,6 +382,7 @@ func moveKind(from, to string) string {
 type walkItem struct {
 	commit Hash
 	path   string
+	rel    string // blame only: the file's path inside the skill
 	time   int64
 	seq    int
 }

@@ -24,6 +24,8 @@ const (
 	// TrailerForceNew carries the reason an agent gave for creating a
 	// skill that overlaps an existing one (force_new).
 	TrailerForceNew = "Force-New"
+	// TrailerAgent names the MCP client that wrote ("name/version").
+	TrailerAgent = "Agent"
 )
 
 // Origins of a write.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -21,9 +22,13 @@ const (
 	ActionDelete     = "delete"
 	ActionWriteFile  = "write_file"
 	ActionRemoveFile = "remove_file"
-	ActionArchive    = "archive"
-	ActionImport     = "import"
-	ActionSync       = "sync"
+	// ActionMoveFile re-homes a support file from one skill into another
+	// (the curator's consolidation): one git rename, so history and blame
+	// can follow the file into its new skill.
+	ActionMoveFile = "move_file"
+	ActionArchive  = "archive"
+	ActionImport   = "import"
+	ActionSync     = "sync"
 )
 
 // MaxBatchOps is the most operations one Apply takes.
@@ -46,6 +51,10 @@ type Op struct {
 	// existing one; Reason says why, and goes into a Force-New trailer.
 	ForceNew bool   `json:"force_new,omitempty"`
 	Reason   string `json:"reason,omitempty"`
+	// ToSkill and ToPath are where move_file puts FilePath: a support
+	// path in another skill (ToPath "" keeps FilePath).
+	ToSkill string `json:"to_skill,omitempty"`
+	ToPath  string `json:"to_file_path,omitempty"`
 }
 
 // Provenance is who wrote a change; it becomes the commit's trailers.
@@ -59,6 +68,9 @@ type Provenance struct {
 	// GoalID names the standing goal the writing session pursued
 	// (package goals), so skill log shows what was learned for which goal.
 	GoalID string
+	// Agent is the client that wrote through the MCP server
+	// ("name/version" from its initialize handshake).
+	Agent string
 }
 
 func (p Provenance) addTrailers(m *Message) {
@@ -73,6 +85,7 @@ func (p Provenance) addTrailers(m *Message) {
 	m.Add(TrailerTranscriptSHA, p.TranscriptSHA256)
 	m.Add(TrailerCuratorRun, p.CuratorRun)
 	m.Add(TrailerGoalID, p.GoalID)
+	m.Add(TrailerAgent, p.Agent)
 }
 
 // Autonomous reports whether the origin is an agent acting on its own
@@ -108,6 +121,10 @@ type OpResult struct {
 	Replacements int    `json:"replacements,omitempty"`
 	Archived     bool   `json:"archived,omitempty"`
 	ArchivedTo   string `json:"archived_to,omitempty"`
+	// Pruned: a curator archive that names no umbrella (absorbed_into "").
+	Pruned bool `json:"pruned,omitempty"`
+	// MovedTo is where move_file put the file (a library path).
+	MovedTo string `json:"moved_to,omitempty"`
 }
 
 // ApplyResult is the outcome of a batch: one commit.
@@ -222,13 +239,13 @@ func validateBatch(ops []Op) error {
 			return fail("name is required")
 		}
 		switch op.Action {
-		case ActionCreate, ActionPatch, ActionEdit, ActionWriteFile, ActionRemoveFile:
+		case ActionCreate, ActionPatch, ActionEdit, ActionWriteFile, ActionRemoveFile, ActionMoveFile:
 		case ActionDelete:
 			if len(ops) > 1 {
 				return fail("delete must be the only operation of its call")
 			}
 		default:
-			return fail("unknown action %q (want create, patch, edit, delete, write_file or remove_file)", op.Action)
+			return fail("unknown action %q (want create, patch, edit, delete, write_file, remove_file or move_file)", op.Action)
 		}
 		if op.ForceNew && op.Action != ActionCreate {
 			return fail("force_new applies to create only")
@@ -295,6 +312,8 @@ func applyOp(tx *Tx, op Op, prov Provenance) (OpResult, error) {
 		return r, writeFile(tx, op, &r)
 	case ActionRemoveFile:
 		return r, removeFile(tx, op, &r)
+	case ActionMoveFile:
+		return r, moveFile(tx, op, &r)
 	}
 	return r, fmt.Errorf("unknown action %q: %w", op.Action, skill.ErrInvalid)
 }
@@ -464,7 +483,11 @@ func deleteSkill(tx *Tx, op Op, prov Provenance, r *OpResult) error {
 	if op.AbsorbedInto != nil {
 		absorbed = strings.TrimSpace(*op.AbsorbedInto)
 	}
-	if prov.Autonomous() && absorbed == "" {
+	// The curator may prune: absorbed_into given and empty says, on the
+	// record, that nothing absorbed the skill (docs/reference-behaviour.md
+	// §6.6). A review may not, and an undeclared delete is never one.
+	prune := prov.Origin == OriginCurator && op.AbsorbedInto != nil && absorbed == ""
+	if prov.Autonomous() && absorbed == "" && !prune {
 		return refusedf("a %s may only archive a skill it has absorbed into an umbrella: pass absorbed_into naming the skill that now holds %q's content; keeping %q active", prov.Origin, op.Name, op.Name)
 	}
 	if absorbed != "" {
@@ -483,6 +506,10 @@ func deleteSkill(tx *Tx, op Op, prov Provenance, r *OpResult) error {
 		}
 		r.Archived, r.ArchivedTo = true, to
 		r.Message = fmt.Sprintf("Skill '%s' archived (archived to %s). Content absorbed into '%s'.", op.Name, to, absorbed)
+		if prune {
+			r.Pruned = true
+			r.Message = fmt.Sprintf("Skill '%s' archived (archived to %s). Pruned: no other skill absorbed it.", op.Name, to)
+		}
 		return nil
 	}
 	if err := tx.RemoveAll(si.Dir); err != nil {
@@ -591,6 +618,70 @@ func removeFile(tx *Tx, op Op, r *OpResult) error {
 	return nil
 }
 
+// moveFile re-homes one support file (or a support folder) of skill
+// op.Name to op.ToPath (default: the same path) in skill op.ToSkill, as a
+// rename: the blob and mode are kept, so git sees the file move. The
+// destination must be free; neither skill may be archived.
+func moveFile(tx *Tx, op Op, r *OpResult) error {
+	rel, err := skill.ValidateSupportPath(op.FilePath)
+	if err != nil {
+		return err
+	}
+	if rel == skill.FileName {
+		return fmt.Errorf("SKILL.md cannot be moved; patch the umbrella with its content instead: %w", skill.ErrInvalid)
+	}
+	if op.ToSkill == "" {
+		return fmt.Errorf("to_skill is required: the skill that receives %s: %w", rel, skill.ErrInvalid)
+	}
+	toRel := rel
+	if op.ToPath != "" {
+		if toRel, err = skill.ValidateSupportPath(op.ToPath); err != nil {
+			return err
+		}
+		if toRel == skill.FileName {
+			return fmt.Errorf("a moved file cannot become SKILL.md: %w", skill.ErrInvalid)
+		}
+	}
+	src, err := tx.FindSkill(op.Name)
+	if err != nil {
+		return err
+	}
+	if err := refuseArchived(src); err != nil {
+		return err
+	}
+	dst, err := tx.FindSkill(op.ToSkill)
+	if err != nil {
+		return fmt.Errorf("to_skill %q: %w", op.ToSkill, err)
+	}
+	if err := refuseArchived(dst); err != nil {
+		return err
+	}
+	if src.Dir == dst.Dir && rel == toRel {
+		return fmt.Errorf("%s/%s would move onto itself: %w", src.Dir, rel, skill.ErrInvalid)
+	}
+	if err := checkNoSymlink(tx, src.Dir, rel); err != nil {
+		return err
+	}
+	if err := checkNoSymlink(tx, dst.Dir, toRel); err != nil {
+		return err
+	}
+	from, to := src.Dir+"/"+rel, dst.Dir+"/"+toRel
+	if tx.Exists(to) || tx.IsDir(to) {
+		return fmt.Errorf("%s already exists in skill '%s'; choose another to_file_path: %w", toRel, dst.Name, ErrExists)
+	}
+	if h, m, ok := tx.Stat(from); ok {
+		tx.Stage(to, gitstore.Change{Hash: h, Mode: m})
+		tx.Stage(from, gitstore.Change{Delete: true})
+	} else if err := tx.Move(from, to); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("file not found: %s in skill '%s': %w", rel, src.Name, ErrNotFound)
+	} else if err != nil {
+		return err
+	}
+	r.Path, r.FilePath, r.MovedTo = dst.Dir, rel, to
+	r.Message = fmt.Sprintf("Moved %s from skill '%s' to %s in skill '%s'.", rel, src.Name, toRel, dst.Name)
+	return nil
+}
+
 // batchMessage is the commit message of a batch: "skill: <action> <name>"
 // for one operation, a summary for several; the trailers name every skill.
 func batchMessage(ops []Op, results []OpResult, prov Provenance) Message {
@@ -608,9 +699,11 @@ func batchMessage(ops []Op, results []OpResult, prov Provenance) Message {
 		if a != action {
 			action = "batch"
 		}
-		if !seen[op.Name] {
-			seen[op.Name] = true
-			names = append(names, op.Name)
+		for _, n := range []string{op.Name, op.ToSkill} {
+			if n != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
 		}
 	}
 	if action == ActionDelete && len(results) == 1 && results[0].Archived {
@@ -618,6 +711,8 @@ func batchMessage(ops []Op, results []OpResult, prov Provenance) Message {
 	}
 	var m Message
 	switch {
+	case len(ops) == 1 && action == ActionMoveFile && len(results) == 1:
+		m.Subject = fmt.Sprintf("skill: move %s/%s to %s", ops[0].Name, results[0].FilePath, results[0].MovedTo)
 	case len(ops) == 1 && ops[0].FilePath != "" && action != ActionEdit:
 		m.Subject = fmt.Sprintf("skill: %s %s %s", action, ops[0].Name, normalizedTarget(ops[0]))
 	case len(ops) == 1:
@@ -647,6 +742,11 @@ func batchMessage(ops []Op, results []OpResult, prov Provenance) Message {
 	for _, op := range ops {
 		if op.ForceNew {
 			m.Add(TrailerForceNew, oneLine(op.Reason))
+		}
+	}
+	for _, r := range results {
+		if r.Pruned {
+			m.Add(TrailerReason, "pruned: absorbed into no other skill")
 		}
 	}
 	for _, r := range results {

@@ -14,7 +14,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -136,13 +135,16 @@ func (l *Library) restorePurged(tx *Tx, p *PurgedArchive, prov Provenance, out *
 		return tx.WriteFile(to+strings.TrimPrefix(f, p.Dir), data, info.Mode().IsRegular() && info.Mode()&0o111 != 0)
 	})
 	if err != nil {
-		return fmt.Errorf("restore %s from %s: %w", name, gitstore.ShortHash(p.Parent), err)
+		return fmt.Errorf("restore %s from %s: %w", name, abbrev(p.Parent), err)
 	}
 	*out = RestoreResult{Name: path.Base(to), From: p.Dir, To: to, Guessed: guessed, PurgedIn: p.Removed.String()}
-	body := fmt.Sprintf("Restored from history: %s was purged by %s; read from %s.", p.Dir, gitstore.ShortHash(p.Removed), gitstore.ShortHash(p.Parent))
+	body := fmt.Sprintf("Restored from history: %s was purged by %s; read from %s.", p.Dir, abbrev(p.Removed), abbrev(p.Parent))
 	if guessed {
 		body += fmt.Sprintf("\n\nHistory does not say where %s lived; restored as %s.", p.Dir, to)
 	}
 	out.Commit, err = tx.Commit(moveMessage(ActionRestore, out.Name, p.Dir, body, prov))
 	return err
 }
+
+// abbrev is a commit's 12-character abbreviation, for messages.
+func abbrev(h Hash) string { return h.String()[:12] }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,16 +14,24 @@ import (
 )
 
 type curatorRunOptions struct {
-	f      *factory
-	DryRun bool
-	Force  bool
-	IfDue  bool
+	f           *factory
+	DryRun      bool
+	Force       bool
+	IfDue       bool
+	Consolidate bool
+	Model       string
+	BaseURL     string
+	Timeout     time.Duration
+
+	// hidden, for tests
+	MaxCalls     int
+	RetryBackoff time.Duration
 }
 
 func newCuratorRunCmd(f *factory) *cobra.Command {
 	opts := &curatorRunOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "run [--dry-run] [--force] [--if-due]",
+		Use:   "run [--dry-run] [--force] [--if-due] [--consolidate [--model <name>] [--base-url <url>]]",
 		Short: "Run the curator now (or only when due, with --if-due)",
 		Long: `Decide every curator-managed skill's state from its usage and apply it:
 archived skills move to .archive/<name>/ on a branch curator/<run-id> that is
@@ -34,10 +43,27 @@ refs/skillrepo/curator/<run-id>, and a report is written to
 --dry-run prints exactly the same plan and writes nothing at all: no commit,
 ref, sidecar, schedule or report. --if-due runs only when interval_hours have
 passed since the last run (the first call on a library starts the clock and
-waits one interval); use it from cron or an agent's start-up hook.`,
+waits one interval); use it from cron or an agent's start-up hook.
+
+--consolidate (or curator.consolidate: true, which scheduled runs follow)
+adds phase 2: on the same branch, a model folds clusters of narrow
+curator-managed skills into umbrella skills through skills_list,
+skill_view, skill_manage and skill_move_file (support files move as git
+renames). Pinned skills and skills a scheduled job uses are listed but
+never changed; a write that would leave a dangling link, or a pointer into
+an archived skill's files, is refused. Every archived skill is reported as
+consolidated into an umbrella or pruned, with its evidence. With
+curator.write_approval the run waits as proposal curator-<run-id>. With
+--dry-run the model sees the same tools, every write answers "dry run: not
+written" and is listed, and nothing changes. The model: --model, else
+curator.model, else review.model, else $SKILLREPO_MODEL; the endpoint:
+--base-url, else curator.base_url, else review.base_url, else
+$OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
 		Example: `  skillrepo curator run --dry-run
   skillrepo curator run
-  skillrepo curator run --if-due --json`,
+  skillrepo curator run --if-due --json
+  skillrepo curator run --consolidate --dry-run --model qwen3-32b
+  skillrepo curator run --consolidate`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCuratorRun(cmd, opts)
@@ -47,7 +73,42 @@ waits one interval); use it from cron or an agent's start-up hook.`,
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan, write nothing")
 	fl.BoolVar(&opts.Force, "force", false, "run even when the curator is disabled or paused")
 	fl.BoolVar(&opts.IfDue, "if-due", false, "run only when the schedule says a run is due")
+	fl.BoolVar(&opts.Consolidate, "consolidate", false, "add phase 2: a model folds narrow skills into umbrellas (default curator.consolidate)")
+	fl.StringVar(&opts.Model, "model", "", "model for --consolidate (default curator.model, review.model, $SKILLREPO_MODEL)")
+	fl.StringVar(&opts.BaseURL, "base-url", "", "OpenAI-compatible endpoint (default curator.base_url, review.base_url, $OPENAI_BASE_URL)")
+	fl.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "time limit of one model call")
+	fl.IntVar(&opts.MaxCalls, "max-calls", 0, "cap on model calls (default 200)")
+	fl.DurationVar(&opts.RetryBackoff, "retry-backoff", 0, "first back-off before retrying a failed model call")
+	for _, h := range []string{"max-calls", "retry-backoff"} {
+		_ = fl.MarkHidden(h)
+	}
 	return cmd
+}
+
+// consolidateOptions settles phase 2's model before anything runs: a
+// missing model is a usage error, not a half-done run.
+func consolidateOptions(f *factory, c *curator.Curator, opts *curatorRunOptions) (*curator.ConsolidateOptions, error) {
+	cfg := c.Lib.Config
+	if !opts.Consolidate && !cfg.Curator.Consolidate {
+		return nil, nil
+	}
+	model := firstNonEmpty(opts.Model, cfg.Curator.Model, cfg.Review.Model, f.Getenv("SKILLREPO_MODEL"))
+	if model == "" {
+		return nil, usageErrorf("no model for --consolidate: pass --model, set curator.model or review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
+	}
+	baseURL := firstNonEmpty(opts.BaseURL, cfg.Curator.BaseURL, cfg.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	client, err := newModelClient(f, baseURL)
+	if err != nil {
+		return nil, err
+	}
+	return &curator.ConsolidateOptions{
+		Model:          model,
+		Client:         client,
+		MaxCalls:       opts.MaxCalls,
+		RetryBackoff:   opts.RetryBackoff,
+		RequestTimeout: opts.Timeout,
+		WriteApproval:  cfg.Curator.WriteApproval,
+	}, nil
 }
 
 func runCuratorRun(cmd *cobra.Command, opts *curatorRunOptions) error {
@@ -57,7 +118,11 @@ func runCuratorRun(cmd *cobra.Command, opts *curatorRunOptions) error {
 		return err
 	}
 	defer done()
-	out, err := c.Run(cmd.Context(), curator.RunOptions{DryRun: opts.DryRun, Force: opts.Force, IfDue: opts.IfDue})
+	cons, err := consolidateOptions(f, c, opts)
+	if err != nil {
+		return err
+	}
+	out, err := c.Run(cmd.Context(), curator.RunOptions{DryRun: opts.DryRun, Force: opts.Force, IfDue: opts.IfDue, Consolidate: cons})
 	if err != nil {
 		return err
 	}
@@ -76,9 +141,12 @@ func runCuratorRun(cmd *cobra.Command, opts *curatorRunOptions) error {
 		if out.ReportPath != "" {
 			fmt.Fprintf(f.IO.Out, "report: %s\n", relPath(c.Lib.Root, out.ReportPath))
 		}
-		if len(out.Run.Transitions) > 0 {
+		if len(out.Run.Transitions) > 0 || out.Run.MergeCommit != "" {
 			fmt.Fprintf(f.IO.Out, "undo: skillrepo curator rollback %s\n", out.Run.ID)
 		}
+	}
+	if cr := out.Run.Consolidation; cr != nil && cr.Status == curator.PassFailed {
+		return &silentError{code: exitFailure}
 	}
 	return nil
 }
@@ -106,8 +174,48 @@ func printRun(w io.Writer, r *curator.Run) {
 		fmt.Fprintf(tw, "seed\t%s\t-\t\tno usage record: the clock starts now\n", n)
 	}
 	tw.Flush()
+	if cr := r.Consolidation; cr != nil {
+		printConsolidation(w, cr)
+	}
 	if r.MergeCommit != "" {
 		fmt.Fprintf(w, "merged as %.7s on %s (%s); before the run: %s\n", r.MergeCommit, r.Branch, nounCount(len(r.Commits), "commit"), r.PreRunRef)
+	}
+}
+
+// printConsolidation writes phase 2: the pass, then one line per archived
+// skill with where it went and why we say so, new umbrellas, follow-ups
+// and a dry run's would-be writes.
+func printConsolidation(w io.Writer, cr *curator.Consolidation) {
+	fmt.Fprintf(w, "consolidation (%s, model %s): %d candidates, %d model calls, %d tool calls (%d refused), %d commits\n",
+		cr.Status, cr.Model, len(cr.Candidates), cr.ModelCalls, len(cr.ToolCalls), cr.Refused, len(cr.Commits))
+	if cr.Reason != "" {
+		fmt.Fprintf(w, "  %s\n", cr.Reason)
+	}
+	tw := newTable(w)
+	for _, c := range cr.Consolidated {
+		fmt.Fprintf(tw, "consolidated\t%s\t-> %s\t%s\n", c.Name, c.Into, c.Evidence)
+	}
+	for _, p := range cr.Pruned {
+		fmt.Fprintf(tw, "pruned\t%s\t\t%s\n", p.Name, p.Evidence)
+	}
+	for _, a := range cr.Added {
+		fmt.Fprintf(tw, "new\t%s\t\tumbrella\n", a)
+	}
+	for _, u := range cr.FollowUps {
+		fmt.Fprintf(tw, "follow-up\t%s:%d\tnames %s\t%s\n", u.Path, u.Line, strings.Join(u.Names, ", "), u.Into)
+	}
+	for _, ww := range cr.WouldWrite {
+		fmt.Fprintf(tw, "would\t%s\t\tdry run: not written\n", ww.Would)
+	}
+	tw.Flush()
+	for _, d := range cr.Disagreements {
+		fmt.Fprintf(w, "note: %s (git wins)\n", d)
+	}
+	for _, l := range cr.LintErrors {
+		fmt.Fprintf(w, "lint: %s\n", l)
+	}
+	if cr.Proposal != "" {
+		fmt.Fprintf(w, "waits as proposal %s: skillrepo proposal show %s\n", cr.Proposal, cr.Proposal)
 	}
 }
 

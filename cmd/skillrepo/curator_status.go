@@ -71,6 +71,11 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 	}
 	fmt.Fprintf(w, "interval: %dh; stale after %s, archive after %s\n", st.IntervalHours, nounCount(st.Thresholds.StaleAfterDays, "day"), nounCount(st.Thresholds.ArchiveAfterDays, "day"))
 	fmt.Fprintf(w, "scheduled skills: %s\n", listOrNone(st.ScheduledSkills))
+	if st.Consolidate {
+		fmt.Fprintf(w, "consolidation: on (curator.consolidate)\n")
+	} else {
+		fmt.Fprintf(w, "consolidation: off (curator run --consolidate for one run)\n")
+	}
 	for _, owner := range []string{curator.OwnerCurator, curator.OwnerUser} {
 		var parts []string
 		for _, s := range []curator.State{curator.StateActive, curator.StateStale, curator.StateArchived} {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	openai "github.com/sashabaranov/go-openai"
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
@@ -389,11 +388,11 @@ func newGoalEvaluator(f *factory, lib *skillrepo.Library) (*goals.Evaluator, err
 	}
 	model := firstNonEmpty(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
 	baseURL := firstNonEmpty(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
-	oc := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
-	if baseURL != "" {
-		oc.BaseURL = strings.TrimRight(baseURL, "/")
+	client, err := newModelClient(f, baseURL)
+	if err != nil {
+		return nil, err
 	}
-	judge := &goals.Judge{Client: openai.NewClientWithConfig(oc), Model: model, Timeout: cfg.Timeout()}
+	judge := &goals.Judge{Client: client, Model: model, Timeout: cfg.Timeout()}
 	return &goals.Evaluator{
 		Store: goals.Store{Dir: filepath.Join(lib.StateDir(), "goals")},
 		Judge: judge,

@@ -19,26 +19,34 @@ import (
 )
 
 type lintOptions struct {
-	f         *factory
-	Paths     []string
-	Profile   string
-	Format    string
-	Strict    bool
-	ListRules bool
+	f          *factory
+	Paths      []string
+	Profile    string
+	Format     string
+	Strict     bool
+	ListRules  bool
+	AllowEmpty bool
+	// Outputs are extra reports of the same run, "format=file" each, so
+	// CI lints once and writes SARIF, JSON and text side by side.
+	Outputs []string
 }
 
 func newLintCmd(f *factory) *cobra.Command {
 	opts := &lintOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "lint [<path>...] [--profile <profile>] [--format {text|json|github|sarif}] [--strict]",
+		Use:   "lint [<path>...] [--profile <profile>] [--format {text|json|github|sarif}] [--output <format>=<file>]... [--strict] [--allow-empty]",
 		Short: "Check SKILL.md packages against a runtime's rules",
 		Long: `Check skills: frontmatter, name and description rules, field types, dangling
 links and support-path mentions, support files nothing references, size,
 names that look like one session's artefacts, encodings and duplicate names.
 
-A path is a library or any folder of skills, one skill folder or one SKILL.md;
-the default is the library (or the current folder). Paths in the output are
-relative to the library root (the current folder outside a library).
+A path is a repository, a library or any folder of skills, one skill folder or
+one SKILL.md. The default is the library around the current folder, else the
+git repository's top folder, else the current folder. Every folder holding a
+SKILL.md is a skill, hidden ones included (.claude/skills, .agents/skills,
+.codex/skills, .github/skills); .git, .archive, node_modules and vendored
+trees are skipped. Finding no skill at all is an error (--allow-empty accepts
+it). Paths in the output are relative to that default folder.
 
 Profiles apply the rules a runtime really enforces: spec (the Agent Skills
 specification, default), skills-ref (reproduces the reference validator
@@ -46,11 +54,16 @@ exactly), claude-code, codex and hermes. The lint: section of
 .skillrepo/config.yaml can set the profile, turn rules off (disable: [id]) or
 change their severity (rules: {id: warning}); --strict makes warnings errors.
 
-Exit status: 0 no errors, 1 errors found, 2 usage error.`,
+--output FORMAT=FILE writes another report of the same run to FILE (repeatable),
+e.g. --format github --output sarif=lint.sarif --output json=lint.json.
+
+Exit status: 0 no errors, 1 errors found (a path that does not exist is one),
+2 usage error.`,
 		Example: `  skillrepo lint
   skillrepo lint ~/.hermes/skills --profile hermes
   skillrepo lint skills/ --format github
   skillrepo lint --format sarif > lint.sarif
+  skillrepo lint --format github --output sarif=lint.sarif --output json=lint.json
   skillrepo lint my-skill/SKILL.md --profile skills-ref
   skillrepo lint --list-rules`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,6 +84,8 @@ Exit status: 0 no errors, 1 errors found, 2 usage error.`,
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output: text, json, github or sarif")
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "treat warnings as errors")
 	cmd.Flags().BoolVar(&opts.ListRules, "list-rules", false, "list the rule IDs and their severity under each profile")
+	cmd.Flags().BoolVar(&opts.AllowEmpty, "allow-empty", false, "accept finding no skills (a new library)")
+	cmd.Flags().StringArrayVar(&opts.Outputs, "output", nil, "also write the report as `format=file` (repeatable)")
 	return cmd
 }
 
@@ -125,6 +140,10 @@ func runLint(opts *lintOptions) error {
 	if err != nil {
 		return usageErrorf("--format: %v", err)
 	}
+	outputs, err := parseLintOutputs(opts.Outputs)
+	if err != nil {
+		return err
+	}
 	profile := lint.Profile(opts.Profile)
 	if profile != "" && !validProfile(profile) {
 		return usageErrorf("--profile: unknown profile %q: want spec, skills-ref, claude-code, codex or hermes", opts.Profile)
@@ -134,6 +153,9 @@ func runLint(opts *lintOptions) error {
 		return err
 	}
 	base := libraryRoot(dir)
+	if base == "" {
+		base = repositoryTop(dir)
+	}
 	if base == "" {
 		base = dir
 	}
@@ -154,7 +176,7 @@ func runLint(opts *lintOptions) error {
 	for _, r := range runs {
 		rep, err := checkFolder(r, lint.Options{
 			Profile: profile, Paths: r.paths, RootName: r.rootName, Config: cfg,
-			Strict: opts.Strict, AllowEmpty: len(opts.Paths) == 0, Progress: progress,
+			Strict: opts.Strict, AllowEmpty: opts.AllowEmpty, Progress: progress,
 		})
 		if err != nil {
 			return err
@@ -171,11 +193,63 @@ func runLint(opts *lintOptions) error {
 			total.Findings = append(total.Findings, fd)
 		}
 	}
-	if err := lint.Write(f.IO.Out, total, format, lint.WriteOptions{ToolVersion: toolVersion()}); err != nil {
+	wopts := lint.WriteOptions{ToolVersion: toolVersion()}
+	for _, o := range outputs {
+		if err := writeLintFile(o.file, total, o.format, wopts); err != nil {
+			return err
+		}
+	}
+	if err := lint.Write(f.IO.Out, total, format, wopts); err != nil {
 		return err
 	}
 	if total.HasErrors() {
 		return &silentError{code: exitFailure}
+	}
+	return nil
+}
+
+// lintOutput is one --output: a format and the file it goes to.
+type lintOutput struct {
+	format lint.Format
+	file   string
+}
+
+func parseLintOutputs(specs []string) ([]lintOutput, error) {
+	var out []lintOutput
+	for _, spec := range specs {
+		name, file, ok := strings.Cut(spec, "=")
+		if !ok || file == "" {
+			return nil, usageErrorf("--output %q: want format=file, e.g. sarif=lint.sarif", spec)
+		}
+		format, err := lint.ParseFormat(name)
+		if err != nil {
+			return nil, usageErrorf("--output: %v", err)
+		}
+		out = append(out, lintOutput{format: format, file: file})
+	}
+	return out, nil
+}
+
+// writeLintFile writes one report to file through a temporary file in the
+// same folder, so a reader never sees half a report.
+func writeLintFile(file string, rep *lint.Report, format lint.Format, opts lint.WriteOptions) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := lint.Write(tmp, rep, format, opts); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		return fmt.Errorf("write %s: %w", file, err)
 	}
 	return nil
 }
@@ -204,14 +278,13 @@ func checkFolder(r lintRun, opts lint.Options) (*lint.Report, error) {
 // planLint groups the path arguments (relative to dir) by the folder they
 // are checked in: paths inside base share one run; a path outside base is
 // its own run rooted at the path itself (or its folder, for a file), its
-// findings prefixed with the path as given.
+// findings prefixed with the path as given. A path that does not exist is
+// checked from its nearest existing folder, so it becomes a target-missing
+// finding in the format asked for rather than a plain-text error. No
+// argument means all of base.
 func planLint(base, dir string, args []string) ([]lintRun, error) {
 	if len(args) == 0 {
-		rel, err := filepath.Rel(base, dir)
-		if err != nil {
-			return nil, err
-		}
-		return []lintRun{{root: base, rootName: filepath.Base(base), paths: []string{filepath.ToSlash(rel)}}}, nil
+		return []lintRun{{root: base, rootName: filepath.Base(base), paths: []string{"."}}}, nil
 	}
 	inside := lintRun{root: base, rootName: filepath.Base(base)}
 	var runs []lintRun
@@ -220,26 +293,34 @@ func planLint(base, dir string, args []string) ([]lintRun, error) {
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(dir, a)
 		}
-		fi, err := os.Stat(abs)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, usageErrorf("path %s does not exist", a)
-			}
-			return nil, err
-		}
+		abs = filepath.Clean(abs)
 		if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			inside.paths = append(inside.paths, filepath.ToSlash(rel))
 			continue
 		}
-		root, target := abs, "."
-		if !fi.IsDir() {
-			root, target = filepath.Dir(abs), filepath.Base(abs)
+		fi, err := os.Stat(abs)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
 		}
-		prefix := filepath.ToSlash(filepath.Clean(a))
-		if !fi.IsDir() {
-			prefix = filepath.ToSlash(filepath.Dir(filepath.Clean(a)))
+		given := filepath.ToSlash(filepath.Clean(a))
+		switch {
+		case err != nil:
+			// Root the run at the nearest folder that exists.
+			root, target := abs, "."
+			for {
+				root, target = filepath.Dir(root), path.Join(filepath.Base(root), target)
+				if fi, err := os.Stat(root); err == nil && fi.IsDir() || root == filepath.Dir(root) {
+					break
+				}
+			}
+			target = path.Clean(target)
+			prefix := strings.TrimSuffix(strings.TrimSuffix(given, target), "/")
+			runs = append(runs, lintRun{root: root, rootName: filepath.Base(root), paths: []string{target}, prefix: prefix})
+		case fi.IsDir():
+			runs = append(runs, lintRun{root: abs, rootName: filepath.Base(abs), paths: []string{"."}, prefix: given})
+		default:
+			runs = append(runs, lintRun{root: filepath.Dir(abs), rootName: filepath.Base(filepath.Dir(abs)), paths: []string{filepath.Base(abs)}, prefix: path.Dir(given)})
 		}
-		runs = append(runs, lintRun{root: root, rootName: filepath.Base(root), paths: []string{target}, prefix: prefix})
 	}
 	if len(inside.paths) > 0 {
 		runs = append([]lintRun{inside}, runs...)
@@ -260,6 +341,21 @@ func joinPrefix(prefix, p string) string {
 func libraryRoot(dir string) string {
 	for d := dir; ; {
 		if fi, err := os.Stat(filepath.Join(d, filepath.FromSlash(skillrepo.ConfigPath))); err == nil && !fi.IsDir() {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+// repositoryTop is the nearest folder at or above dir holding a .git (a
+// folder, or a file in a linked worktree), or "" outside a repository.
+func repositoryTop(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d
 		}
 		parent := filepath.Dir(d)

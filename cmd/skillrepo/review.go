@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"path/filepath"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
@@ -198,15 +196,6 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		}
 		return printReviewPlan(f, tr, session, model, shown, reviewMemory, reviewSkills, due)
 	}
-	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
-	cfg.HTTPClient = &http.Client{}
-	if ep != nil {
-		// The client appends its paths to BaseURL; the query and the
-		// credentials are added per request, so a base with ?key=… gets
-		// …/v1/chat/completions?key=…, never …/v1?key=…/chat/completions.
-		cfg.BaseURL = ep.BaseURL()
-		cfg.HTTPClient = ep.Doer(&http.Client{})
-	}
 	ropts := review.Options{
 		Transcript:     tr,
 		Memory:         reviewMemory,
@@ -215,7 +204,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		SessionID:      session,
 		ReviewID:       opts.ReviewID,
 		Model:          model,
-		Client:         openai.NewClientWithConfig(cfg),
+		Client:         modelClient(f, ep),
 		MaxCalls:       opts.MaxCalls,
 		MaxInputTokens: readReviewSettings(lib.Config.Raw).MaxInputTokens,
 		ContextWindow:  lib.Config.Review.ContextWindow,

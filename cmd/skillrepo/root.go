@@ -148,6 +148,7 @@ archive, restore and rollback are git operations.`,
 		newProposalCmd(f), newPushCmd(f), newPullCmd(f),
 		newIndexCmd(f),
 		newCuratorCmd(f),
+		newMCPCmd(f),
 		newGoalCmd(f),
 		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f),
 	)

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"log/slog"
+	"runtime/debug"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/mcpserver"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type mcpOptions struct {
+	f            *factory
+	Library      string
+	Origin       string
+	Propose      bool
+	AllowApprove bool
+	SessionID    string
+	Poll         time.Duration
+}
+
+func newMCPCmd(f *factory) *cobra.Command {
+	opts := &mcpOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "mcp [--library DIR] [--origin foreground] [--propose] [--allow-approve]",
+		Short: "Serve the library to an agent over MCP (stdio)",
+		Long: `Serve the skills library over the Model Context Protocol on standard input
+and output, for Claude Code, Codex, Cursor and any other MCP client. The agent
+gets the tools skills_list, skill_view, skill_manage and memory (the same
+validation, guards and messages as the background review's tools) and
+proposal_list and proposal_show; with --allow-approve also proposal_approve
+and proposal_reject. Every write is one commit with Skill-Origin (--origin,
+default foreground), the client's Session-Id when it passes one, and an Agent
+trailer naming the client. With --propose, or review.write_approval in the
+config, writes land on a proposal branch that waits for approval.
+
+Resources: skillrepo://index (markdown), skillrepo://index/hermes,
+skillrepo://index/markdown, skillrepo://index/xml, and skillrepo://skill/<name>;
+the server notifies the client when a commit changes the library.
+
+The server holds no lock while idle; any number of servers may serve one
+library. It ends when standard input closes. See docs/mcp.md, and
+'skillrepo mcp install' to register it with an agent.`,
+		Example: `  skillrepo mcp --library ~/.claude/skills
+  skillrepo mcp install --claude-code --scope user --library ~/.claude/skills`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !skillrepo.ValidOrigin(opts.Origin) {
+				return usageErrorf("--origin %q: want user, foreground, background-review, curator or import", opts.Origin)
+			}
+			if opts.Library != "" {
+				f.Dir = opts.Library
+			}
+			return runMCP(cmd, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Library, "library", "", "library `directory` (default: -C, $SKILLREPO_LIBRARY, else the current directory)")
+	fl.StringVar(&opts.Origin, "origin", skillrepo.OriginForeground, "Skill-Origin of the writes: foreground, user, background-review or curator (the last two get the autonomous guards)")
+	fl.BoolVar(&opts.Propose, "propose", false, "land writes on a proposal branch that waits for approval")
+	fl.BoolVar(&opts.AllowApprove, "allow-approve", false, "offer proposal_approve and proposal_reject")
+	fl.StringVar(&opts.SessionID, "session-id", "", "Session-Id of writes whose client passes none in _meta")
+	fl.DurationVar(&opts.Poll, "poll", time.Second, "how often to check for commits made by others (0 or less: never)")
+	cmd.AddCommand(newMCPInstallCmd(f), newMCPUninstallCmd(f))
+	return cmd
+}
+
+func runMCP(cmd *cobra.Command, opts *mcpOptions) error {
+	f := opts.f
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	poll := opts.Poll
+	if poll <= 0 {
+		poll = -1
+	}
+	srv, err := mcpserver.New(lib, mcpserver.Options{
+		Origin: opts.Origin, Propose: opts.Propose, AllowApprove: opts.AllowApprove,
+		SessionID: opts.SessionID, Version: version(), Poll: poll,
+		// Standard output is the protocol's; diagnostics go to stderr.
+		Logger: slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	if err != nil {
+		return err
+	}
+	return srv.Serve(cmd.Context(), f.IO.In, f.IO.Out)
+}
+
+// version is the module version the binary was built from ("dev" for a
+// local build).
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"net/http"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/skillrepo/skillrepo/internal/endpoint"
+)
+
+// newModelClient is the client of an OpenAI-compatible endpoint, shared by
+// the review, the curator and the goal judge: baseURL ("" = the
+// provider's default) and the key from $OPENAI_API_KEY. A base URL with a
+// query or credentials is parsed by package endpoint, so paths are joined
+// before the query and every error message redacts them.
+func newModelClient(f *factory, baseURL string) (*openai.Client, error) {
+	var ep *endpoint.Endpoint
+	if baseURL != "" {
+		var err error
+		if ep, err = endpoint.Parse(baseURL); err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+	}
+	return modelClient(f, ep), nil
+}
+
+// modelClient is newModelClient for an endpoint already parsed (nil: the
+// provider's default).
+func modelClient(f *factory, ep *endpoint.Endpoint) *openai.Client {
+	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
+	cfg.HTTPClient = &http.Client{}
+	if ep != nil {
+		// The client appends its paths to BaseURL; the query and the
+		// credentials are added per request, so a base with ?key=… gets
+		// …/v1/chat/completions?key=…, never …/v1?key=…/chat/completions.
+		cfg.BaseURL = ep.BaseURL()
+		cfg.HTTPClient = ep.Doer(&http.Client{})
+	}
+	return openai.NewClientWithConfig(cfg)
+}

@@ -1,0 +1,318 @@
+package curator
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// ProposalPrefix names the proposal a consolidating run waits on when it
+// is not merged: proposals/curator-<run-id>.
+const ProposalPrefix = "curator-"
+
+// runConsolidating is a real run with phase 2: phase 1's archives are
+// committed on curator/<run-id> (under the sidecar's lock, as decided),
+// then the model pass writes its commits on the same branch, and the
+// branch lands as one merge — or waits as proposal curator-<run-id> when
+// curator.write_approval is set, when the pass failed after writing, or
+// when the result fails lint. The sidecar's states are recorded at the
+// end, once git says what landed; the model pass runs outside the
+// sidecar's lock, so usage bumps are not held up for its minutes.
+func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Time, o *ConsolidateOptions) (*Run, error) {
+	var (
+		run     *Run
+		plan    *Plan
+		inv     *inventory
+		tip     skillrepo.Hash
+		commits []string
+	)
+	err := c.Lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+		var err error
+		if inv, err = c.read(src, recs); err != nil {
+			return err
+		}
+		if plan, err = c.plan(src, inv, now); err != nil {
+			return err
+		}
+		run = NewRun(NewRunID(now, src.RunTaken), plan, src.MainBranch(), inv.snap.Commit().String(), false)
+		if archives := plan.Archives(); len(archives) > 0 {
+			tip, commits, err = c.writeArchives(ctx, run, archives, inv.snap.Commit())
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The sidecar was read under its lock; the pass needs a copy that
+	// stays put.
+	pre := inv.snap.Commit()
+	branch := BranchPrefix + run.ID
+	in := passInput{
+		runID: run.ID, inv: inv, plan: plan, cfg: src.Config(), raw: c.Lib.Config.Raw,
+		branch: branch, base: pre.String(), made: !tip.IsZero(),
+	}
+	rec, tools, err := c.consolidate(ctx, in, o)
+	if err != nil {
+		if !tip.IsZero() {
+			c.Lib.DeleteRef("refs/heads/"+branch, tip)
+		}
+		return nil, err
+	}
+	if err := c.finishPass(rec, tools, in); err != nil {
+		return nil, err
+	}
+	run.Consolidation = rec
+	run.Commits = append(commits, rec.Commits...)
+	if n := len(rec.Commits); n > 0 {
+		if tip, err = c.Lib.ResolveBranch(branch); err != nil {
+			return nil, err
+		}
+	}
+	wait := ""
+	switch {
+	case tip.IsZero():
+	case o.WriteApproval:
+		wait = "curator.write_approval is set"
+	case rec.Status == PassFailed && len(rec.Commits) > 0:
+		wait = "the model pass failed: " + rec.Reason
+	case len(rec.LintErrors) > 0:
+		wait = fmt.Sprintf("the result fails lint (%d error(s))", len(rec.LintErrors))
+	}
+	merged := false
+	switch {
+	case tip.IsZero():
+	case wait != "":
+		id := ProposalPrefix + run.ID
+		if err := c.Lib.UpdateRef("refs/heads/proposals/"+id, tip, skillrepo.ZeroHash, "curator: run "+run.ID+" waits for approval"); err != nil {
+			return nil, fmt.Errorf("curator run %s: keep the branch as a proposal: %w", run.ID, err)
+		}
+		c.Lib.DeleteRef("refs/heads/"+branch, tip)
+		rec.Proposal = id
+		run.Summary += "; waits as proposal " + id + " (" + wait + ")"
+	default:
+		merge, before, err := c.mergeRun(ctx, run, plan.Archives(), rec, pre, tip, len(run.Commits))
+		if err != nil {
+			return nil, err
+		}
+		run.Commits = append(run.Commits, merge.String())
+		run.MergeCommit, run.PreRunCommit = merge.String(), before.String()
+		pre, merged = before, true
+	}
+	if !pre.IsZero() {
+		if err := c.Lib.UpdateRef(RefPrefix+run.ID, pre, skillrepo.ZeroHash, "curator: before run "+run.ID); err != nil {
+			return nil, fmt.Errorf("keep the pre-run tip: %w", err)
+		}
+	}
+	run.Summary = consolidationSummary(run, rec)
+	run.Recovery = run.recovery()
+	err = c.Lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+		if !merged {
+			// Nothing landed: only the states phase 1 keeps in the
+			// sidecar (stale, active again) apply.
+			kept := *plan
+			kept.Changes = nil
+			for _, ch := range plan.Changes {
+				if ch.Action != ActionArchive {
+					kept.Changes = append(kept.Changes, ch)
+				}
+			}
+			setStates(recs, &kept)
+			return nil
+		}
+		setStates(recs, plan)
+		stamp := skillrepo.FormatUsageTime(now)
+		for _, cl := range append(append([]Classified{}, rec.Consolidated...), rec.Pruned...) {
+			if cl.Phase != 2 {
+				continue
+			}
+			if r, ok := recs[cl.Name]; ok {
+				r.State, r.ArchivedAt = skillrepo.StateArchived, stamp
+			}
+		}
+		agent := "agent"
+		for _, n := range rec.Added {
+			if _, ok := recs[n]; !ok {
+				recs[n] = &skillrepo.UsageRecord{CreatedAt: stamp, CreatedBy: &agent, State: skillrepo.StateActive}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+// writeArchives commits phase 1's archive moves on the run branch (one
+// commit per ArchiveBatch skills) and returns its tip and commits.
+func (c *Curator) writeArchives(ctx context.Context, run *Run, archives []Change, pre skillrepo.Hash) (skillrepo.Hash, []string, error) {
+	branch := BranchPrefix + run.ID
+	res, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Branch: branch, From: pre.String(), Reflog: "curator: run " + run.ID}, func(tx *skillrepo.Tx) error {
+		if tx.Base() != pre {
+			return fmt.Errorf("branch %s already exists: %w", branch, skillrepo.ErrExists)
+		}
+		for start := 0; start < len(archives); start += ArchiveBatch {
+			batch := archives[start:min(start+ArchiveBatch, len(archives))]
+			if err := tx.MoveDirs(movesOf(batch)); err != nil {
+				return err
+			}
+			if _, err := tx.Commit(batchMessage(run.ID, batch)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return skillrepo.ZeroHash, nil, fmt.Errorf("curator run %s: %w", run.ID, err)
+	}
+	var commits []string
+	for _, h := range res.Commits {
+		commits = append(commits, h.String())
+	}
+	return res.New, commits, nil
+}
+
+// mergeRun lands the run branch (tip, forked at pre) on the main branch
+// as one merge. When the main branch moved meanwhile, every folder the
+// run changed must be as the run found it (a file added on main to a
+// skill the run archived would otherwise merge cleanly into the old
+// folder); a conflict is a *ConflictError and nothing lands.
+func (c *Curator) mergeRun(ctx context.Context, run *Run, archives []Change, rec *Consolidation, pre, tip skillrepo.Hash, commits int) (merge, before skillrepo.Hash, err error) {
+	branch := BranchPrefix + run.ID
+	defer c.Lib.DeleteRef("refs/heads/"+branch, tip)
+	dirs := append(dirsOf(archives), archiveDirsOf(archives)...)
+	dirs = append(dirs, rec.Touched...)
+	start, err := c.Lib.Snapshot(pre.String())
+	if err != nil {
+		return merge, before, err
+	}
+	found := map[string]skillrepo.Hash{}
+	for _, d := range dirs {
+		found[d] = start.DirHash(d)
+	}
+	mres, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Reflog: "curator: merge run " + run.ID}, func(tx *skillrepo.Tx) error {
+		if tx.Base() != pre {
+			now, err := tx.DirHashes(dirs)
+			if err != nil {
+				return err
+			}
+			var conflicts []Conflict
+			for _, d := range dirs {
+				if now[d] != found[d] {
+					conflicts = append(conflicts, Conflict{Name: path.Base(d), Path: d, Reason: "changed on " + run.Branch + " during the run"})
+				}
+			}
+			if len(conflicts) > 0 {
+				return &ConflictError{Op: "merge curator run " + run.ID, Conflicts: conflicts,
+					Advice: "run the curator again: it decides from the library as it is now"}
+			}
+		}
+		pcs, err := tx.MergeTip(pre, tip, branch)
+		if err != nil {
+			return err
+		}
+		if len(pcs) > 0 {
+			conflicts := make([]Conflict, len(pcs))
+			for i, pc := range pcs {
+				conflicts[i] = Conflict{Name: path.Base(path.Dir(pc.Path)), Path: pc.Path, Reason: pc.Detail}
+			}
+			return &ConflictError{Op: "merge curator run " + run.ID, Conflicts: conflicts,
+				Advice: "run the curator again: it decides from the library as it is now"}
+		}
+		_, err = tx.Commit(consolidationMergeMessage(run, archives, rec, commits))
+		return err
+	})
+	if err != nil {
+		return merge, before, fmt.Errorf("curator run %s: %w", run.ID, err)
+	}
+	return mres.New, mres.Old, nil
+}
+
+// consolidationSummary extends phase 1's one-line summary with phase 2
+// (docs/reference-behaviour.md §6.4: "…; llm: …").
+func consolidationSummary(run *Run, rec *Consolidation) string {
+	s := Summary(run.Counts, run.DryRun)
+	switch rec.Status {
+	case PassSkipped:
+		s += "; llm: skipped (" + rec.Reason + ")"
+	case PassFailed:
+		s += "; llm: failed (" + rec.Reason + ")"
+	default:
+		n := 0
+		for _, p := range rec.Pruned {
+			if p.Phase == 2 {
+				n++
+			}
+		}
+		verb := ""
+		if run.DryRun {
+			verb = fmt.Sprintf(", %d write(s) not made", len(rec.WouldWrite))
+		}
+		s += fmt.Sprintf("; llm: %d consolidated, %d pruned, %d new umbrella(s)%s", len(rec.Consolidated), n, len(rec.Added), verb)
+		if rec.Status == PassCapped {
+			s += " (" + rec.Reason + ")"
+		}
+	}
+	if rec.Proposal != "" {
+		s += "; waits as proposal " + rec.Proposal
+	}
+	return s
+}
+
+// consolidationMergeMessage is the merge of a consolidating run: what
+// phase 1 archived, what phase 2 folded where, and the trailers naming
+// every skill (Absorbed-Into lives on the branch's own commits).
+func consolidationMergeMessage(run *Run, archives []Change, rec *Consolidation, commits int) skillrepo.Message {
+	m := skillrepo.Message{
+		Subject: fmt.Sprintf("curator: run %s, archive %s, consolidate %s", run.ID, skillsText(len(archives)), skillsText(len(rec.Consolidated))),
+	}
+	var body []string
+	body = append(body, fmt.Sprintf("Merge branch %s%s (%d commits).", BranchPrefix, run.ID, commits), "")
+	for _, cl := range rec.Consolidated {
+		body = append(body, fmt.Sprintf("- %s -> %s", cl.Name, cl.Into))
+	}
+	for _, p := range rec.Pruned {
+		if p.Phase == 2 {
+			body = append(body, fmt.Sprintf("- %s pruned", p.Name))
+		}
+	}
+	for _, a := range rec.Added {
+		body = append(body, "- new umbrella "+a)
+	}
+	body = append(body, "", "Undo with: skillrepo curator rollback "+run.ID)
+	m.Body = strings.TrimSpace(strings.Join(body, "\n"))
+	names := map[string]bool{}
+	for _, a := range archives {
+		names[a.Name] = true
+	}
+	for _, cl := range rec.Consolidated {
+		names[cl.Name], names[cl.Into] = true, true
+	}
+	for _, p := range rec.Pruned {
+		names[p.Name] = true
+	}
+	for _, a := range rec.Added {
+		names[a] = true
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	m.Add(skillrepo.TrailerAction, ActionMerge)
+	for _, n := range sorted {
+		m.Add(skillrepo.TrailerName, n)
+	}
+	m.Add(skillrepo.TrailerOrigin, skillrepo.OriginCurator)
+	m.Add(skillrepo.TrailerModel, rec.Model)
+	m.Add(skillrepo.TrailerCuratorRun, run.ID)
+	for _, a := range archives {
+		m.Add(skillrepo.TrailerFrom, a.Dir)
+	}
+	return m
+}

@@ -1,0 +1,2 @@
+from api.trends import top
+import helpers

@@ -1,0 +1,2 @@
+import x from './lib/x.js'
+const y = require('./lib/y')

@@ -1,0 +1,338 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillrepo/skillrepo/agenttools"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// Options configure a server.
+type Options struct {
+	// Origin is the Skill-Origin of every write (default foreground). An
+	// autonomous origin (background-review, curator) gets the autonomous
+	// guards: curator-managed skills only, read before write.
+	Origin string
+	// Propose lands every write on a proposal branch that waits for
+	// approval; review.write_approval in the library's config does too.
+	Propose bool
+	// AllowApprove offers proposal_approve and proposal_reject.
+	AllowApprove bool
+	// SessionID is the Session-Id of writes whose client passes none.
+	SessionID string
+	// Version is the server's version in the initialize handshake.
+	Version string
+	// Poll is how often the main branch is checked for commits made by
+	// others, to notify the client (0: every second; < 0: never).
+	Poll time.Duration
+	// Logger receives diagnostics (stdout is the protocol's: never log
+	// there). nil discards them.
+	Logger *slog.Logger
+}
+
+// Server is the MCP server of one library.
+type Server struct {
+	lib    *skillrepo.Library
+	tools  agenttools.Library
+	opts   Options
+	server *mcp.Server
+	log    *slog.Logger
+
+	// mu lets one call at a time use the library, which is not safe for
+	// concurrent use; it is held only during a call, never while idle.
+	mu        sync.Mutex
+	reads     map[string]bool // read-before-write memory of this session
+	proposal  string          // the proposal this server's writes gather on
+	proposed  bool            // a write landed on it
+	tip       string          // main's tip the resources show
+	resources map[string]bool // skill names with a registered resource
+	subs      map[string]bool // resource URIs a client subscribed to
+}
+
+// Tool names beyond agenttools'.
+const (
+	toolProposalList    = "proposal_list"
+	toolProposalShow    = "proposal_show"
+	toolProposalApprove = "proposal_approve"
+	toolProposalReject  = "proposal_reject"
+)
+
+// New makes a server over lib: the tools, and the resources as main has
+// them now.
+func New(lib *skillrepo.Library, opts Options) (*Server, error) {
+	if opts.Origin == "" {
+		opts.Origin = skillrepo.OriginForeground
+	}
+	if !skillrepo.ValidOrigin(opts.Origin) {
+		return nil, fmt.Errorf("unknown origin %q: use user, foreground, background-review, curator or import", opts.Origin)
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	if opts.Poll == 0 {
+		opts.Poll = time.Second
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Server{
+		lib: lib, tools: agenttools.Open(lib), opts: opts, log: log,
+		reads: map[string]bool{}, resources: map[string]bool{}, subs: map[string]bool{},
+	}
+	s.server = mcp.NewServer(&mcp.Implementation{Name: "skillrepo", Title: "skillrepo skills library", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       log,
+		// No logging capability: nothing is logged to the client.
+		Capabilities:       &mcp.ServerCapabilities{},
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
+	})
+	if err := s.addTools(); err != nil {
+		return nil, err
+	}
+	s.addIndexResources()
+	s.server.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: skillURIPrefix + "{+name}",
+		Name:        "skill",
+		Description: "A skill's SKILL.md, by name (or category/name), as the main branch has it now.",
+		MIMEType:    "text/markdown",
+	}, s.readSkill)
+	if _, err := s.refresh(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+const instructions = `This server is the user's skills library, kept in git. Before a task, look for a skill that applies (skills_list, then skill_view) and follow it. After solving something non-obvious that will come up again, save it with skill_manage (view before you patch). Save durable facts about the environment or the user with memory. Every write is a git commit with provenance; some setups make writes proposals the user approves.`
+
+// MCP is the protocol server, for a caller that connects it itself.
+func (s *Server) MCP() *mcp.Server { return s.server }
+
+// Run serves one client over t until it disconnects or ctx ends, watching
+// the main branch for commits made by others meanwhile.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go s.Watch(ctx)
+	return s.server.Run(ctx, t)
+}
+
+// Watch polls the main branch until ctx ends and, when a commit changed
+// it, updates the skill resources and notifies clients (list changed, and
+// updated for subscribed resources). A ref read is all an idle poll costs.
+func (s *Server) Watch(ctx context.Context) {
+	if s.opts.Poll < 0 {
+		return
+	}
+	t := time.NewTicker(s.opts.Poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			s.mu.Lock()
+			changed, err := s.refresh()
+			s.mu.Unlock()
+			if err != nil {
+				s.log.Warn("watch the main branch", "error", err)
+			}
+			if changed {
+				s.notifyUpdated(ctx)
+			}
+		}
+	}
+}
+
+// provenance is the trailers of a write asked for by req: the server's
+// origin, the client's session if it passes one, and the client's name and
+// version from its initialize handshake.
+func (s *Server) provenance(req *mcp.CallToolRequest) skillrepo.Provenance {
+	p := skillrepo.Provenance{Origin: s.opts.Origin, SessionID: s.opts.SessionID}
+	if req.Params != nil {
+		for _, k := range []string{"sessionId", "session_id", "skillrepo/sessionId"} {
+			if v, ok := req.Params.Meta[k].(string); ok && strings.TrimSpace(v) != "" {
+				p.SessionID = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if req.Session != nil {
+		if ip := req.Session.InitializeParams(); ip != nil && ip.ClientInfo != nil && ip.ClientInfo.Name != "" {
+			p.Agent = ip.ClientInfo.Name
+			if ip.ClientInfo.Version != "" {
+				p.Agent += "/" + ip.ClientInfo.Version
+			}
+		}
+	}
+	return p
+}
+
+// proposing reports whether writes land on a proposal.
+func (s *Server) proposing() bool {
+	return s.opts.Propose || s.lib.Config.Review.WriteApproval
+}
+
+// target is where this call's writes land and what it reads: main, or
+// the server's proposal (a new one once the last was approved or
+// rejected).
+func (s *Server) target() (branch string, exists bool) {
+	main := s.lib.MainBranch()
+	if !s.proposing() {
+		return main, true
+	}
+	if s.proposal != "" {
+		_, err := s.lib.ResolveBranch(skillrepo.ProposalBranch(s.proposal))
+		switch {
+		case err == nil:
+			return skillrepo.ProposalBranch(s.proposal), true
+		case s.proposed:
+			// Approved or rejected since: the next write starts anew.
+			s.proposal, s.proposed = "", false
+		}
+	}
+	if s.proposal == "" {
+		s.proposal = skillrepo.NewProposalID(s.lib.Now())
+	}
+	return skillrepo.ProposalBranch(s.proposal), false
+}
+
+// agentTool runs one of agenttools' tools.
+func (s *Server) agentTool(name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, changed := s.runAgentTool(ctx, req, name)
+		if changed {
+			s.notifyUpdated(ctx)
+		}
+		return res, nil
+	}
+}
+
+// runAgentTool runs one call of an agenttools tool under the server's
+// mutex and reports whether it moved main.
+func (s *Server) runAgentTool(ctx context.Context, req *mcp.CallToolRequest, name string) (*mcp.CallToolResult, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prov := s.provenance(req)
+	branch, exists := s.target()
+	policy := agenttools.Foreground
+	if prov.Autonomous() {
+		policy = agenttools.Autonomous
+	}
+	tb := agenttools.New(s.tools, agenttools.Options{
+		Policy:       policy,
+		Label:        agenttools.LabelFor(prov.Origin),
+		Tools:        []string{agenttools.SkillsList, agenttools.SkillView, agenttools.SkillManage, agenttools.Memory},
+		Provenance:   prov,
+		Base:         s.lib.MainBranch(),
+		Branch:       branch,
+		BranchExists: exists,
+		Reads:        s.reads,
+	})
+	var args string
+	if req.Params != nil {
+		args = string(req.Params.Arguments)
+	}
+	r := tb.Call(ctx, name, args)
+	text, changed := r.Text, false
+	switch {
+	case r.OK && name == agenttools.SkillView:
+		text = s.countView(text)
+	case r.OK && len(r.Changes) > 0:
+		if branch != s.lib.MainBranch() {
+			s.proposed = true
+			text = s.annotateProposal(text, r.Changes)
+		}
+		var err error
+		if changed, err = s.refresh(); err != nil {
+			s.log.Warn("refresh resources", "error", err)
+		}
+	}
+	return textResult(text, !r.OK), changed
+}
+
+// countView counts a successful skill_view as a view and a use in
+// .usage.json, as the reference's tool does; a failure to count is said
+// in the result, and the view stands.
+func (s *Server) countView(text string) string {
+	var res map[string]any
+	if err := json.Unmarshal([]byte(text), &res); err != nil {
+		return text
+	}
+	name, _ := res["name"].(string)
+	if name == "" {
+		return text
+	}
+	if err := s.lib.Usage().BumpView(name); err != nil {
+		res["usage_warning"] = "the view was not counted in .usage.json: " + err.Error()
+		return encode(res)
+	}
+	return text
+}
+
+// annotateProposal says in a write's result that it waits on a proposal.
+func (s *Server) annotateProposal(text string, changes []agenttools.Change) string {
+	var res map[string]any
+	if err := json.Unmarshal([]byte(text), &res); err != nil {
+		return text
+	}
+	id := s.proposal
+	res["proposal"] = id
+	res["proposal_branch"] = skillrepo.ProposalBranch(id)
+	note := fmt.Sprintf("Proposed, not applied: the write is commit %s on proposal %s, which waits for the user's approval (skillrepo proposal approve %s). Later writes of this session join it; reads show it.", short(changes[0].Commit), id, id)
+	if msg, _ := res["message"].(string); msg != "" {
+		note = msg + " " + note
+	}
+	res["message"] = note
+	delete(res, "note")
+	return encode(res)
+}
+
+func short(h string) string {
+	if len(h) > 7 {
+		return h[:7]
+	}
+	return h
+}
+
+func encode(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf(`{"success":false,"error":%q}`, "encode result: "+err.Error())
+	}
+	return string(data)
+}
+
+// textResult is a tool result holding text; isError marks a failure the
+// model can read and correct, never a protocol error.
+func textResult(text string, isError bool) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: isError}
+}
+
+// cliText is an error as the CLI prints it: "error: …" then "hint: …"
+// lines.
+func cliText(err error) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "error: %s", err)
+	var h interface{ Hint() string }
+	if errors.As(err, &h) && h.Hint() != "" {
+		for _, line := range strings.Split(h.Hint(), "\n") {
+			fmt.Fprintf(&b, "\nhint: %s", line)
+		}
+	}
+	return b.String()
+}
+
+// errorResult is a failed call's result in the CLI's words.
+func errorResult(err error) *mcp.CallToolResult { return textResult(cliText(err), true) }
