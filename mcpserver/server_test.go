@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -139,8 +140,34 @@ func (f *fixture) usage(name string) *skillrepo.UsageRecord {
 
 func ops(list ...map[string]any) map[string]any { return map[string]any{"operations": list} }
 
+// create is a create of a skill named name. Skills of different names get
+// different topics: the tools refuse a create that duplicates an existing
+// skill (issue 13), and these tests are about other things.
 func create(name string) map[string]any {
-	return map[string]any{"action": "create", "name": name, "content": strings.ReplaceAll(freshSkill, "fresh", name)}
+	content := strings.ReplaceAll(freshSkill, "fresh", name)
+	if name != "fresh" {
+		content = strings.Replace(content, "testing the MCP server", topicOf(name), 1)
+	}
+	return map[string]any{"action": "create", "name": name, "content": content}
+}
+
+// topicOf is eight made-up words drawn from name's hash: two names share
+// none of them.
+func topicOf(name string) string {
+	syllables := []string{"ka", "ro", "mi", "te", "lu", "san", "dor", "vex", "pli", "qua", "zen", "bor", "tik", "mal", "fen", "gra"}
+	words := make([]string, 8)
+	for i := range words {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%s/%d", name, i)
+		x := h.Sum64()
+		var b strings.Builder
+		for k := 0; k < 4; k++ {
+			b.WriteString(syllables[x%uint64(len(syllables))])
+			x /= uint64(len(syllables))
+		}
+		words[i] = b.String()
+	}
+	return strings.Join(words, " ")
 }
 
 func patch(name, old, new string) map[string]any {
