@@ -30,7 +30,7 @@
 //   - a create whose skill overlaps an existing one at DuplicateThreshold
 //     (package overlap's measure) is refused, naming that skill and saying
 //     to patch it, unless the call passes force_new with a reason, which
-//     lands in a Force-New trailer (Options.AllowDuplicates turns the
+//     lands in a Force-New trailer (Options.AllowOverlap turns the
 //     check off for the curator's consolidation, whose umbrellas overlap
 //     their siblings by design).
 //

@@ -33,7 +33,7 @@ func TestDuplicateCreate(t *testing.T) {
 		{"force_new without a reason", Options{Policy: Autonomous}, op(map[string]any{"force_new": true}), false, "force_new needs a reason", ""},
 		{"force_new on a patch", Options{Policy: Autonomous}, map[string]any{"operations": []map[string]any{{"action": "patch", "name": "docker-cleanup", "old_string": "a", "new_string": "b", "force_new": true}}}, false, "force_new applies to create only", ""},
 		{"force_new with a reason lands", Options{Policy: Autonomous}, op(map[string]any{"force_new": true, "reason": "rootless hosts\ndiffer"}), true, "", "rootless hosts differ"},
-		{"the consolidation allows overlap", Options{Policy: Autonomous, AllowDuplicates: true}, op(nil), true, "", ""},
+		{"the consolidation allows overlap", Options{Policy: Autonomous, AllowOverlap: true}, op(nil), true, "", ""},
 		{"a distinct skill passes", Options{Policy: Autonomous}, create("pnpm-workflows"), true, "", ""},
 	}
 	for _, tc := range tests {

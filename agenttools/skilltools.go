@@ -367,7 +367,7 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View, skills []SkillRef) ([]planne
 			// The same skill twice under two names is the library's
 			// failure the curator otherwise cleans up later: patch the
 			// existing one, or say why this one is different.
-			if !p.ForceNew && !tb.opts.AllowDuplicates {
+			if !p.ForceNew && !tb.opts.AllowOverlap {
 				ms, err := tb.dups.Duplicates(v, p.Name, p.Category, *p.Content, DuplicateThreshold)
 				if err != nil {
 					return nil, refuse(i, failure("skill_manage: "+err.Error()))

@@ -71,12 +71,10 @@ type Options struct {
 	Reads map[string]bool
 	// Progress, when set, hears of every write as it lands.
 	Progress func(Change)
-	// AllowDuplicates turns off the duplicate check of create (a skill
-	// that overlaps an existing one at DuplicateThreshold is refused
-	// unless the call passes force_new with a reason). The curator's
-	// consolidation sets it: an umbrella overlaps the siblings it absorbs
-	// by design.
-	AllowDuplicates bool
+	// AllowOverlap skips the write-time duplicate check on create: the
+	// curator's consolidation builds umbrellas that necessarily overlap
+	// the skills they absorb (docs/reference-behaviour.md §6.6).
+	AllowOverlap bool
 }
 
 // Refusal is a tool call that did not do what it asked, and why.

@@ -96,9 +96,7 @@ func (t *passTools) toolbox() *agenttools.Toolbox {
 			Provenance: t.provenance(),
 			Base:       t.base, Branch: t.branch, BranchExists: t.made,
 			DryRun: t.dryRun, Reads: t.reads,
-			// An umbrella overlaps the siblings it absorbs by design: the
-			// write-time duplicate check is for reviews and agents.
-			AllowDuplicates: true,
+			AllowOverlap: true,
 		})
 	}
 	return t.tb

@@ -45,6 +45,32 @@ func (e *ErrorsFound) Error() string {
 	return strings.TrimSuffix(b.String(), ";")
 }
 
+// Without returns the findings of e that old does not have (same rule,
+// path and message; lines may have moved), or nil when none is left.
+func (e *ErrorsFound) Without(old *ErrorsFound) *ErrorsFound {
+	if old == nil {
+		return e
+	}
+	type key struct{ rule, path, msg string }
+	had := map[key]int{}
+	for _, f := range old.Findings {
+		had[key{f.Rule, f.Path, f.Message}]++
+	}
+	var left []Finding
+	for _, f := range e.Findings {
+		k := key{f.Rule, f.Path, f.Message}
+		if had[k] > 0 {
+			had[k]--
+			continue
+		}
+		left = append(left, f)
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	return &ErrorsFound{Findings: left}
+}
+
 // Gate lints the skill folders dirs of fsys (a tree a write or a merge
 // would produce) with the library's lint settings (configYAML is the whole
 // .skillrepo/config.yaml, nil for defaults) and returns *ErrorsFound when

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,32 +141,29 @@ func (f *fixture) usage(name string) *skillrepo.UsageRecord {
 
 func ops(list ...map[string]any) map[string]any { return map[string]any{"operations": list} }
 
-// create is a create of a skill named name. Skills of different names get
-// different topics: the tools refuse a create that duplicates an existing
-// skill (issue 13), and these tests are about other things.
 func create(name string) map[string]any {
 	content := strings.ReplaceAll(freshSkill, "fresh", name)
 	if name != "fresh" {
-		content = strings.Replace(content, "testing the MCP server", topicOf(name), 1)
+		// Skills that differ only in their name are duplicates, which a
+		// create refuses; give each its own vocabulary.
+		content += "\n" + distinctWords(name) + "\n"
 	}
 	return map[string]any{"action": "create", "name": name, "content": content}
 }
 
-// topicOf is eight made-up words drawn from name's hash: two names share
-// none of them.
-func topicOf(name string) string {
-	syllables := []string{"ka", "ro", "mi", "te", "lu", "san", "dor", "vex", "pli", "qua", "zen", "bor", "tik", "mal", "fen", "gra"}
-	words := make([]string, 8)
-	for i := range words {
-		h := fnv.New64a()
-		fmt.Fprintf(h, "%s/%d", name, i)
-		x := h.Sum64()
-		var b strings.Builder
-		for k := 0; k < 4; k++ {
-			b.WriteString(syllables[x%uint64(len(syllables))])
-			x /= uint64(len(syllables))
+// distinctWords is a line of made-up words chosen by name, so two test
+// skills share little text.
+func distinctWords(name string) string {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	r := rand.New(rand.NewPCG(h.Sum64(), 7))
+	var words []string
+	for range 40 {
+		w := make([]byte, 7)
+		for i := range w {
+			w[i] = byte('a' + r.IntN(26))
 		}
-		words[i] = b.String()
+		words = append(words, string(w))
 	}
 	return strings.Join(words, " ")
 }

@@ -271,7 +271,60 @@ func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (Skill
 		sort.Strings(archived)
 		return skillInfoAt(archived[len(archived)-1]), nil
 	}
+	// The name the agent sees is the frontmatter's: a skill whose folder
+	// is lm-evaluation-harness but whose SKILL.md says
+	// name: evaluating-llms-harness is listed by the index under the
+	// latter, so it is found by it too. Only a miss pays for reading
+	// every SKILL.md; more than one match is ambiguous and says so.
+	if byName, err := findByFrontmatterName(store, tree, name); err != nil || byName != nil {
+		if err != nil {
+			return SkillInfo{}, err
+		}
+		return *byName, nil
+	}
 	return SkillInfo{}, withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+}
+
+// findByFrontmatterName finds the active skill whose SKILL.md names it
+// name; nil when none does.
+func findByFrontmatterName(store *gitstore.Store, tree Hash, name string) (*SkillInfo, error) {
+	all, err := discoverSkills(store, tree)
+	if err != nil {
+		return nil, err
+	}
+	var found []SkillInfo
+	for _, si := range all {
+		if si.Archived {
+			continue
+		}
+		h, _ := store.LookupPath(tree, si.Dir+"/"+skill.FileName)
+		if h.IsZero() {
+			continue
+		}
+		data, err := store.Blob(h)
+		if err != nil {
+			return nil, err
+		}
+		doc, err := skill.Parse(data)
+		if err != nil {
+			continue // a broken SKILL.md names nothing
+		}
+		if n, _ := doc.Fields["name"].(string); strings.TrimSpace(n) == name {
+			found = append(found, si)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, nil
+	case 1:
+		return &found[0], nil
+	}
+	var dirs []string
+	for _, si := range found {
+		dirs = append(dirs, si.Dir)
+	}
+	return nil, withHint(fmt.Errorf("skill %q: %d skills give that name in their frontmatter (%s): %w", name, len(found), strings.Join(dirs, ", "), ErrNotFound),
+		"name the skill by its folder")
 }
 
 // skillInfoAt describes the skill in folder dir (flat, in a category, or

@@ -66,21 +66,39 @@ func addWriteFlags(cmd *cobra.Command, w *writeFlags) {
 	fl.BoolVar(&w.Force, "force", false, "write even when the result has lint errors under the library's profile (--origin user only)")
 }
 
-// lintGate is the check every CLI write passes: the skills it touches
-// must have no lint errors under the library's profile (its config's,
-// else its runtime's). A person may write anyway with --force; an agent
-// never may.
-func (w *writeFlags) lintGate(lib *skillrepo.Library) (func(fs.FS, []string) error, error) {
+// lintGate is the check every CLI write passes: the write must not add
+// lint errors, under the library's profile (its config's, else its
+// runtime's), to the skills it touches. Errors the skills already had
+// before the write (a name that never matched its folder) do not block
+// an unrelated patch; they are lint's to report. A person may write
+// anyway with --force; an agent never may. base is the revision the
+// write starts from.
+func (w *writeFlags) lintGate(lib *skillrepo.Library, base string) (func(fs.FS, []string) error, error) {
 	if w.Force {
 		if w.Origin != skillrepo.OriginUser {
 			return nil, usageErrorf("--force is for a person's writes (--origin user), not --origin %s", w.Origin)
 		}
 		return nil, nil
 	}
+	gate := func(fsys fs.FS, dirs []string) error {
+		return lint.GateFor(fsys, dirs, lib.Config.Raw, lib.Config.Runtime)
+	}
 	return func(fsys fs.FS, dirs []string) error {
-		err := lint.GateFor(fsys, dirs, lib.Config.Raw, lib.Config.Runtime)
+		err := gate(fsys, dirs)
 		var ef *lint.ErrorsFound
-		if errors.As(err, &ef) && w.Origin == skillrepo.OriginUser {
+		if !errors.As(err, &ef) {
+			return err
+		}
+		if snap, serr := lib.Snapshot(base); serr == nil {
+			var before *lint.ErrorsFound
+			if errors.As(gate(snap.FS(), dirs), &before) {
+				if ef = ef.Without(before); ef == nil {
+					return nil
+				}
+				err = ef
+			}
+		}
+		if w.Origin == skillrepo.OriginUser {
 			return &hintedError{err: err, hint: "fix the findings, or write anyway with --force"}
 		}
 		return err
@@ -145,7 +163,11 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 	if err != nil {
 		return err
 	}
-	verify, err := w.lintGate(lib)
+	base := firstNonEmpty(branch, lib.MainBranch())
+	if _, err := lib.ResolveBranch(base); err != nil {
+		base = firstNonEmpty(from, lib.MainBranch()) // a proposal made by this write
+	}
+	verify, err := w.lintGate(lib, base)
 	if err != nil {
 		return err
 	}
