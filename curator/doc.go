@@ -67,6 +67,20 @@
 // curator-<run-id> (landing.go); rollback of such a run reverts every
 // folder it changed (rollback.go, revertRun).
 //
+// # The other commands
+//
+// [Curator.Overlap] lists the clusters of the curator's candidates that
+// likely belong under one umbrella (package overlap; no model, read-only).
+// [Curator.Prune] is the reference's `curator prune`: every managed,
+// unpinned, unscheduled skill idle at least N days archived as one run
+// (NewPrunePlan, then the same branch, merge, pre-run ref and report as a
+// run, so rollback undoes it; the schedule is left alone). [Curator.Purge]
+// removes archived folders older than curator.archive_ttl_days from the
+// tree in one commit (Skill-Action: purge, Skill-From per folder; the age
+// from history); skillrepo.Library.Restore reads a purged skill back from
+// the commit before the purge. [Curator.ListUnmanaged] lists the skills
+// the curator does not own, with the evidence.
+//
 // # Invariants
 //
 //   - Only curator-managed skills are judged; ownership comes from
