@@ -15,6 +15,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/lint"
+	"github.com/skillrepo/skillrepo/overlap"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -48,9 +49,9 @@ type Cluster struct {
 
 // ClusterInput is one candidate as the cluster finder reads it.
 type ClusterInput struct {
-	Name        string
-	Description string
-	Body        string
+	Name, Category    string
+	Description, Body string
+	Pinned, Scheduled bool
 }
 
 // ClusterFunc finds clusters among candidates.
@@ -71,7 +72,7 @@ type ConsolidateOptions struct {
 	// WriteApproval leaves the run waiting as proposal curator-<run-id>
 	// instead of merging it (curator.write_approval).
 	WriteApproval bool
-	// Clusters finds the starting map (nil: shared name prefixes).
+	// Clusters finds the starting map (nil: OverlapClusters).
 	Clusters ClusterFunc
 }
 
@@ -171,6 +172,7 @@ type FollowUp struct {
 // candidate is one skill offered to phase 2.
 type candidate struct {
 	Name, Dir   string
+	Category    string
 	Description string
 	Body        string
 	Pinned      bool
@@ -258,27 +260,41 @@ func buildPrompt(cs []candidate, clusters []Cluster, dryRun bool) (string, error
 	return b.String(), nil
 }
 
-// PrefixClusters groups candidates sharing the first word of their name
-// (gateway-retry, gateway-timeouts → gateway): the weakest useful map,
-// used when no better finder is configured.
-func PrefixClusters(in []ClusterInput) []Cluster {
-	groups := map[string][]string{}
-	for _, c := range in {
-		p, _, ok := strings.Cut(c.Name, "-")
-		if !ok || p == "" {
-			continue
-		}
-		groups[p] = append(groups[p], c.Name)
+// OverlapClusters is the starting map: package overlap's clusters (TF-IDF
+// cosine over name, description and body, and shared name prefixes),
+// each with its evidence in a line and the suggested umbrella.
+func OverlapClusters(in []ClusterInput) []Cluster {
+	skills := make([]overlap.Skill, len(in))
+	for i, c := range in {
+		skills[i] = overlap.Skill{Name: c.Name, Description: c.Description, Body: c.Body, Category: c.Category, Pinned: c.Pinned, Scheduled: c.Scheduled}
 	}
 	var out []Cluster
-	for p, m := range groups {
-		if len(m) < 2 {
-			continue
+	for _, oc := range overlap.Find(skills, overlap.Options{}) {
+		c := Cluster{Members: oc.Names(), Umbrella: oc.Umbrella}
+		var ev []string
+		if oc.Prefix != "" {
+			ev = append(ev, "shared name prefix "+oc.Prefix)
 		}
-		sort.Strings(m)
-		out = append(out, Cluster{Members: m, Evidence: "shared name prefix " + p + "-", Umbrella: p})
+		for i, p := range oc.Pairs {
+			if i == 3 {
+				ev = append(ev, fmt.Sprintf("and %d more pairs", len(oc.Pairs)-3))
+				break
+			}
+			if p.Prefix != "" && p.Similarity < overlap.DefaultThreshold {
+				continue
+			}
+			pair := fmt.Sprintf("%s ~ %s %.2f", p.A, p.B, p.Similarity)
+			if len(p.Shared) > 0 {
+				pair += " (" + strings.Join(p.Shared[:min(3, len(p.Shared))], ", ") + ")"
+			}
+			ev = append(ev, pair)
+		}
+		if oc.UmbrellaExists {
+			ev = append(ev, oc.Umbrella+" could be the umbrella itself")
+		}
+		c.Evidence = strings.Join(ev, "; ")
+		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Members[0] < out[j].Members[0] })
 	return out
 }
 
@@ -395,7 +411,7 @@ func candidatesOf(in passInput) []candidate {
 		if si.Archived || archived[si.Dir] || !o.Managed {
 			continue
 		}
-		c := candidate{Name: si.Name, Dir: si.Dir, Pinned: o.Pinned, Scheduled: scheduled[si.Name], RolledBack: in.inv.rolledBack[si.Name], Usage: in.inv.usage[si.Name]}
+		c := candidate{Name: si.Name, Dir: si.Dir, Category: si.Category, Pinned: o.Pinned, Scheduled: scheduled[si.Name], RolledBack: in.inv.rolledBack[si.Name], Usage: in.inv.usage[si.Name]}
 		if c.Usage != nil {
 			c.State = c.Usage.State
 		}
@@ -451,7 +467,7 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 		if cd.untouchable() {
 			rec.Untouchable = append(rec.Untouchable, cd.Name)
 		}
-		clusterIn = append(clusterIn, ClusterInput{Name: cd.Name, Description: cd.Description, Body: cd.Body})
+		clusterIn = append(clusterIn, ClusterInput{Name: cd.Name, Category: cd.Category, Description: cd.Description, Body: cd.Body, Pinned: cd.Pinned, Scheduled: cd.Scheduled})
 	}
 	// Skills phase 1 archived in this run are gone for the pass.
 	if in.plan != nil {
@@ -465,7 +481,7 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 	}
 	find := o.Clusters
 	if find == nil {
-		find = PrefixClusters
+		find = OverlapClusters
 	}
 	if cl := find(clusterIn); cl != nil {
 		rec.Clusters = cl

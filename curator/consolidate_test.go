@@ -164,7 +164,7 @@ func consolidationScript() []fakemodel.Reply {
 		tc(call("skills_list", map[string]any{})),
 		tc(view("gateway-retry"), view("gateway-timeouts"), view("gateway-auth"), view("gateway-pinned"),
 			view("pr-workflow"), view("pr-rebase"), view("old-hack"), view("legacy-x")),
-		tc(manage(map[string]any{"action": "create", "name": "gateway", "content": umbrellaMD})),
+		tc(manage(map[string]any{"action": "create", "name": "gateway", "content": umbrellaMD, "force_new": true, "reason": "umbrella for gateway-retry, gateway-timeouts, gateway-auth"})),
 		// 3: a link to a file not moved yet: refused (dangling).
 		tc(patch("gateway", "Retry with backoff.", "Retry with backoff; see [retry](references/retry.md) and [auth](references/auth.md).")),
 		tc(move("gateway-retry", "references/retry.md", "gateway", "references/retry.md"),
@@ -406,7 +406,7 @@ func TestConsolidationDryRunWritesNothing(t *testing.T) {
 	tc := func(calls ...fakemodel.ToolCall) fakemodel.Reply { return fakemodel.Reply{ToolCalls: calls} }
 	o, srv := startModel(t,
 		tc(view("gateway-retry"), view("gateway-auth"), view("pr-workflow"), view("old-hack"), view("gateway-auth", "references/extra.md")),
-		tc(manage(map[string]any{"action": "create", "name": "gateway", "content": umbrellaMD}),
+		tc(manage(map[string]any{"action": "create", "name": "gateway", "content": umbrellaMD, "force_new": true, "reason": "umbrella for the gateway skills"}),
 			patch("pr-workflow", "Read the diff first.", "Read it."),
 			manage(map[string]any{"action": "edit", "name": "pr-workflow", "content": "---\nname: pr-workflow\ndescription: Use when PRs.\n---\n\nNew.\n"}),
 			manage(map[string]any{"action": "write_file", "name": "gateway-retry", "file_path": "references/more.md", "file_content": "more\n"}),
@@ -475,7 +475,7 @@ func TestConsolidationDryRunWritesNothing(t *testing.T) {
 	}
 	// The prompt carried the dry-run banner and the starting map.
 	reqs := srv.Requests()
-	if len(reqs) == 0 || !strings.Contains(string(reqs[0].Body), "DRY RUN") || !strings.Contains(string(reqs[0].Body), "gateway-auth, gateway-pinned, gateway-retry, gateway-timeouts") {
+	if len(reqs) == 0 || !strings.Contains(string(reqs[0].Body), "DRY RUN") || !strings.Contains(string(reqs[0].Body), "1. gateway-retry, gateway-timeouts  (suggested umbrella: gateway)  — shared name prefix gateway-") {
 		t.Errorf("first request lacks the banner or the clusters:\n%.2000s", reqs[0].Body)
 	}
 }
@@ -540,3 +540,94 @@ func TestConsolidationRollback(t *testing.T) {
 }
 
 func strp(s string) *string { return &s }
+
+// With write approval the run waits as proposal curator-<run-id>: main
+// does not move; approving it lands the run, and rollback finds it there.
+func TestConsolidationWaitsForApproval(t *testing.T) {
+	f := newConsFixture(t)
+	c := f.curator()
+	o, _ := startModel(t, consolidationScript()...)
+	o.WriteApproval = true
+	pre := strings.TrimSpace(f.git("rev-parse", "main"))
+	out, err := c.Run(context.Background(), RunOptions{Consolidate: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := out.Run.Consolidation
+	id := ProposalPrefix + out.Run.ID
+	if rec.Proposal != id || out.Run.MergeCommit != "" {
+		t.Fatalf("proposal %q merge %q", rec.Proposal, out.Run.MergeCommit)
+	}
+	if got := strings.TrimSpace(f.git("rev-parse", "main")); got != pre {
+		t.Error("main moved although the run waits for approval")
+	}
+	if f.git("branch", "--list", "curator/*") != "" {
+		t.Error("the run branch is still there")
+	}
+	f.assertClean()
+	if !strings.Contains(out.Run.Summary, "waits as proposal "+id) || !strings.Contains(strings.Join(out.Run.Recovery, "\n"), "skillrepo proposal approve "+id) {
+		t.Errorf("summary %q, recovery %v", out.Run.Summary, out.Run.Recovery)
+	}
+	if _, err := f.lib.ApproveProposal(context.Background(), id, skillrepo.ApproveOptions{By: "tester"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(f.lib.Root, "gateway", "references", "retry.md")); err != nil {
+		t.Fatalf("approval did not land the run: %v", err)
+	}
+	if _, err := c.Rollback(context.Background(), out.Run.ID, RollbackOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.assertClean()
+	if a, b := f.git("rev-parse", pre+":gateway-retry"), f.git("rev-parse", "main:gateway-retry"); a != b {
+		t.Error("gateway-retry not restored")
+	}
+}
+
+// hookClient runs hook before its nth call: a person writing to the
+// library while the model works.
+type hookClient struct {
+	ChatClient
+	n, calls int
+	hook     func()
+}
+
+func (h *hookClient) CreateChatCompletion(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
+	h.calls++
+	if h.calls == h.n {
+		h.hook()
+	}
+	return h.ChatClient.CreateChatCompletion(ctx, req)
+}
+
+// A main branch that changed a folder the run changed does not lose the
+// model's work: the run waits as a proposal naming the conflict, and
+// main keeps the person's edit.
+func TestConsolidationConflictWaits(t *testing.T) {
+	f := newConsFixture(t)
+	c := f.curator()
+	o, _ := startModel(t, consolidationScript()...)
+	edit := "Read the diff first, twice."
+	o.Client = &hookClient{ChatClient: o.Client, n: 8, hook: func() {
+		if _, err := f.lib.Apply(context.Background(), skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: "patch", Name: "pr-workflow", OldString: strp("Read the diff first."), NewString: &edit}}}); err != nil {
+			t.Error(err)
+		}
+	}}
+	out, err := c.Run(context.Background(), RunOptions{Consolidate: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := out.Run.Consolidation
+	if rec.Proposal == "" || out.Run.MergeCommit != "" || !strings.Contains(rec.Reason, "pr-workflow") {
+		t.Fatalf("proposal %q merge %q reason %q", rec.Proposal, out.Run.MergeCommit, rec.Reason)
+	}
+	if !strings.Contains(f.git("show", "main:pr-workflow/SKILL.md"), edit) {
+		t.Error("the person's edit is gone")
+	}
+	if _, err := os.Stat(filepath.Join(f.lib.Root, "gateway")); !os.IsNotExist(err) {
+		t.Error("the run landed despite the conflict")
+	}
+	if !strings.Contains(f.git("show", "proposals/"+rec.Proposal+":gateway/SKILL.md"), "[retry](references/retry.md)") {
+		t.Error("the model's work is not on the proposal")
+	}
+	f.assertClean()
+}

@@ -2,6 +2,7 @@ package curator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -84,24 +85,31 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 		wait = fmt.Sprintf("the result fails lint (%d error(s))", len(rec.LintErrors))
 	}
 	merged := false
-	switch {
-	case tip.IsZero():
-	case wait != "":
+	if !tip.IsZero() && wait == "" {
+		merge, before, err := c.mergeRun(ctx, run, plan.Archives(), rec, pre, tip, len(run.Commits))
+		var ce *ConflictError
+		switch {
+		case errors.As(err, &ce):
+			// The main branch changed a folder the run changed: the
+			// model's work is kept for a person to look at, not lost.
+			wait = "the main branch changed under the run: " + ce.Error()
+			rec.Reason = strings.TrimSpace(rec.Reason + " " + wait)
+		case err != nil:
+			return nil, err
+		default:
+			c.Lib.DeleteRef("refs/heads/"+branch, tip)
+			run.Commits = append(run.Commits, merge.String())
+			run.MergeCommit, run.PreRunCommit = merge.String(), before.String()
+			pre, merged = before, true
+		}
+	}
+	if !tip.IsZero() && wait != "" {
 		id := ProposalPrefix + run.ID
 		if err := c.Lib.UpdateRef("refs/heads/proposals/"+id, tip, skillrepo.ZeroHash, "curator: run "+run.ID+" waits for approval"); err != nil {
 			return nil, fmt.Errorf("curator run %s: keep the branch as a proposal: %w", run.ID, err)
 		}
 		c.Lib.DeleteRef("refs/heads/"+branch, tip)
 		rec.Proposal = id
-		run.Summary += "; waits as proposal " + id + " (" + wait + ")"
-	default:
-		merge, before, err := c.mergeRun(ctx, run, plan.Archives(), rec, pre, tip, len(run.Commits))
-		if err != nil {
-			return nil, err
-		}
-		run.Commits = append(run.Commits, merge.String())
-		run.MergeCommit, run.PreRunCommit = merge.String(), before.String()
-		pre, merged = before, true
 	}
 	if !pre.IsZero() {
 		if err := c.Lib.UpdateRef(RefPrefix+run.ID, pre, skillrepo.ZeroHash, "curator: before run "+run.ID); err != nil {
@@ -178,13 +186,12 @@ func (c *Curator) writeArchives(ctx context.Context, run *Run, archives []Change
 }
 
 // mergeRun lands the run branch (tip, forked at pre) on the main branch
-// as one merge. When the main branch moved meanwhile, every folder the
+// as one merge; the caller deletes the branch. When the main branch moved meanwhile, every folder the
 // run changed must be as the run found it (a file added on main to a
 // skill the run archived would otherwise merge cleanly into the old
 // folder); a conflict is a *ConflictError and nothing lands.
 func (c *Curator) mergeRun(ctx context.Context, run *Run, archives []Change, rec *Consolidation, pre, tip skillrepo.Hash, commits int) (merge, before skillrepo.Hash, err error) {
 	branch := BranchPrefix + run.ID
-	defer c.Lib.DeleteRef("refs/heads/"+branch, tip)
 	dirs := append(dirsOf(archives), archiveDirsOf(archives)...)
 	dirs = append(dirs, rec.Touched...)
 	start, err := c.Lib.Snapshot(pre.String())
