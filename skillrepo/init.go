@@ -56,7 +56,9 @@ type InitResult struct {
 // .skillrepo/config.yaml and the .gitignore entries, and records
 // everything in one import commit. On a library it changes nothing.
 func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error) {
-	opts.fill()
+	if err := opts.fill(); err != nil {
+		return nil, err
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err

@@ -40,9 +40,14 @@ type OpenOptions struct {
 	// through the library are still possible; the caller does not make
 	// them.
 	ReadOnly bool
+	// Warn reports a problem after a write landed (a work-tree update
+	// deferred to the next command); nil: standard error.
+	Warn func(msg string)
 }
 
-func (o *OpenOptions) fill() {
+// fill sets the defaults. A malformed $SKILLREPO_LOCK_TIMEOUT is refused,
+// never ignored: a typo would otherwise silently wait the default.
+func (o *OpenOptions) fill() error {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
@@ -51,10 +56,18 @@ func (o *OpenOptions) fill() {
 	}
 	if o.LockTimeout == 0 {
 		o.LockTimeout = DefaultLockTimeout
-		if d, err := time.ParseDuration(o.Getenv("SKILLREPO_LOCK_TIMEOUT")); err == nil && d >= 0 {
+		if v := o.Getenv("SKILLREPO_LOCK_TIMEOUT"); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				return withHint(fmt.Errorf("SKILLREPO_LOCK_TIMEOUT=%q is not a duration", v), "set it to a Go duration such as 30s, 500ms or 2m (0 fails at once), or unset it for the default of "+DefaultLockTimeout.String())
+			}
+			if d == 0 {
+				d = time.Nanosecond // 0 means "do not wait", not "the default"
+			}
 			o.LockTimeout = d
 		}
 	}
+	return nil
 }
 
 // Open opens the library whose work tree contains dir (dir itself or a
@@ -63,7 +76,9 @@ func (o *OpenOptions) fill() {
 // (with a hint to run init) when there is no git repository or no
 // .skillrepo/config.yaml.
 func Open(dir string, opts OpenOptions) (*Library, error) {
-	opts.fill()
+	if err := opts.fill(); err != nil {
+		return nil, err
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -89,7 +104,9 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 }
 
 func openAt(root string, opts OpenOptions) (*Library, error) {
-	opts.fill()
+	if err := opts.fill(); err != nil {
+		return nil, err
+	}
 	gitDir := filepath.Join(root, ".git")
 	fi, err := os.Stat(gitDir)
 	if err != nil {
@@ -102,7 +119,7 @@ func openAt(root string, opts OpenOptions) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
-	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: opts.LockTimeout, DefaultBranch: cfg.MainBranch})
+	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: opts.LockTimeout, DefaultBranch: cfg.MainBranch, Warn: opts.Warn})
 	if err != nil {
 		return nil, err
 	}

@@ -65,7 +65,7 @@ type initJSON struct {
 func runInit(cmd *cobra.Command, opts *initOptions) error {
 	f := opts.f
 	res, err := skillrepo.Init(cmd.Context(), opts.Dir, skillrepo.InitOptions{
-		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now},
+		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Warn: f.warn},
 		Example:     opts.Example,
 		DryRun:      opts.DryRun,
 	})

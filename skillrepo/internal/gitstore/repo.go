@@ -32,6 +32,7 @@ type Repo struct {
 	storage *filesystem.Storage
 
 	getenv      func(string) string
+	warn        func(string)
 	clock       func() time.Time
 	lockTimeout time.Duration
 	command     string
@@ -53,8 +54,8 @@ type Repo struct {
 
 	// testOnlyCrashAt stops a write at this step (see testOnlyCrash).
 	testOnlyCrashAt string
-	// testOnlyBeforeIndexLock runs just before writeIndex takes
-	// index.lock (a test plays a concurrent git there).
+	// testOnlyBeforeIndexLock runs just before a write takes index.lock
+	// (a test plays a concurrent git there).
 	testOnlyBeforeIndexLock func()
 }
 
@@ -66,6 +67,9 @@ type Options struct {
 	LockTimeout time.Duration
 	// DefaultBranch is Repo.DefaultBranch ("" = "main").
 	DefaultBranch string
+	// Warn reports what went wrong after a write landed (nil: standard
+	// error, as "warning: …").
+	Warn func(msg string)
 }
 
 // Open opens the git repository whose work tree is root (.git must be a
@@ -81,6 +85,9 @@ func Open(root string, opts Options) (*Repo, error) {
 	if opts.LockTimeout == 0 {
 		opts.LockTimeout = DefaultLockTimeout
 	}
+	if opts.Warn == nil {
+		opts.Warn = func(msg string) { fmt.Fprintln(os.Stderr, "warning: "+msg) }
+	}
 	if opts.DefaultBranch == "" {
 		opts.DefaultBranch = "main"
 	}
@@ -94,7 +101,7 @@ func Open(root string, opts Options) (*Repo, error) {
 	return &Repo{
 		Root: root, GitDir: gitDir, DefaultBranch: opts.DefaultBranch,
 		repo: repo, storage: st,
-		getenv: opts.Getenv, clock: opts.Now, lockTimeout: opts.LockTimeout,
+		getenv: opts.Getenv, warn: opts.Warn, clock: opts.Now, lockTimeout: opts.LockTimeout,
 		command:     commandLine(),
 		maintenance: defaultMaintenance,
 	}, nil
