@@ -84,7 +84,7 @@ type Thresholds struct {
 	ArchiveAfterDays int `json:"archive_after_days"`
 }
 
-// Default thresholds of the newest reference (spec §6.1).
+// Default thresholds of the newest reference (docs/reference-behaviour.md §6.1).
 const (
 	DefaultStaleAfterDays   = 14
 	DefaultArchiveAfterDays = 30
@@ -172,7 +172,7 @@ func (p *Plan) Archives() []Change {
 	return out
 }
 
-// NewPlan applies the reference's deterministic transitions (spec §6.5,
+// NewPlan applies the reference's deterministic transitions (docs/reference-behaviour.md §6.5,
 // apply_automatic_transitions) to in and returns what would change. It
 // is pure: it reads nothing and writes nothing, so a dry run and a real
 // run decide from the same function and cannot drift.

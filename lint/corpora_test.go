@@ -12,13 +12,13 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// TestCorporaGolden lints the real skill collections in ../shared/corpora
+// TestCorporaGolden lints the real skill collections in testdata/corpora
 // under every profile and compares the counts per rule with
 // testdata/corpora.golden, so any change in behaviour shows up in review.
 func TestCorporaGolden(t *testing.T) {
-	root := sharedDir(t, "corpora")
+	root := testdataDir(t, "corpora")
 	var b strings.Builder
-	b.WriteString("# Findings of skillrepo lint on ../shared/corpora (hermes-agent, anthropics-skills), per profile.\n")
+	b.WriteString("# Findings of skillrepo lint on testdata/corpora (subsets of hermes-agent and anthropics-skills), per profile.\n")
 	b.WriteString("# A change here is a change in lint's behaviour: review it, then refresh with\n")
 	b.WriteString("#   go test ./lint -run TestCorporaGolden -update\n")
 	for _, p := range Profiles() {

@@ -36,7 +36,7 @@
 // # Rules and profiles
 //
 // Every rule has a stable ID ([Rules]) and a severity per [Profile]: the
-// runtimes do not agree (skills-format.md §1.5), so the profile says which
+// runtimes do not agree (docs/skill-format.md §2), so the profile says which
 // runtime's rules apply. [ProfileSkillsRef] reproduces the reference
 // validator skills-ref exactly — its checks, its messages, its order, its
 // strict YAML (no flow collections, anchors, tags or duplicate keys) — and

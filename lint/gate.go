@@ -4,7 +4,23 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
+
+// ProfileFor is the lint profile of a runtime: the rules of the agent
+// that reads the library ("" for generic: the spec profile).
+func ProfileFor(rt skill.Runtime) Profile {
+	switch rt {
+	case skill.Hermes:
+		return ProfileHermes
+	case skill.Claude:
+		return ProfileClaudeCode
+	case skill.Codex:
+		return ProfileCodex
+	}
+	return ""
+}
 
 // ErrorsFound is a gate's refusal: the lint errors in what a write or an
 // approval would produce.
@@ -35,6 +51,14 @@ func (e *ErrorsFound) Error() string {
 // any finding is an error. Folders that no longer hold a skill (a delete)
 // are fine.
 func Gate(fsys fs.FS, dirs []string, configYAML []byte) error {
+	return GateFor(fsys, dirs, configYAML, "")
+}
+
+// GateFor is [Gate] for a library of a given runtime: when the config
+// names no lint profile, the runtime's profile applies (see
+// [ProfileFor]), so a write is held to the rules of the agent that reads
+// the library.
+func GateFor(fsys fs.FS, dirs []string, configYAML []byte, runtime skill.Runtime) error {
 	var present []string
 	for _, d := range dirs {
 		if _, err := fs.Stat(fsys, d); err == nil {
@@ -48,6 +72,9 @@ func Gate(fsys fs.FS, dirs []string, configYAML []byte) error {
 	cfg, err := ParseConfig(configYAML)
 	if err != nil {
 		return fmt.Errorf("lint settings in .skillrepo/config.yaml: %w", err)
+	}
+	if cfg.Profile == "" {
+		cfg.Profile = ProfileFor(runtime)
 	}
 	rep, err := Check(fsys, Options{Paths: dirs, Config: cfg, AllowEmpty: true})
 	if err != nil {

@@ -77,12 +77,12 @@ func TestScanMarkdown(t *testing.T) {
 }
 
 // TestUnitsAreExact checks that parsing in units finds what one parse of
-// the whole text finds, on every Markdown file of the shared corpora and
+// the whole text finds, on every Markdown file of the corpora in testdata and
 // with windows far smaller than the real one, so that cuts fall inside
 // fenced code, lists and HTML blocks.
 func TestUnitsAreExact(t *testing.T) {
 	md := newMarkdownParser()
-	root := sharedDir(t, "corpora")
+	root := testdataDir(t, "corpora")
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && isMarkdown(p) {

@@ -3,8 +3,8 @@ package lint
 // Output rules: every format writes only to the writer it is given; text
 // is for people (one line per finding, editors' path:line:col form, a
 // summary last), json for scripts (snake_case, [] for no findings),
-// github for workflow-command annotations (escaped per skills-format.md
-// §6.1) and sarif for code scanning (2.1.0, every rule in the driver,
+// github for workflow-command annotations (escaped per docs/skill-format.md
+// §4) and sarif for code scanning (2.1.0, every rule in the driver,
 // repository-relative URIs).
 
 import (

@@ -63,7 +63,7 @@ func (s *Severity) UnmarshalJSON(b []byte) error {
 type Profile string
 
 // The profiles. Each applies the rules that runtime really enforces
-// (skills-format.md §1.5); the content rules (dangling references, orphan
+// (docs/skill-format.md §2); the content rules (dangling references, orphan
 // files, size) apply to all of them except [ProfileSkillsRef], which
 // reproduces the reference validator and nothing else.
 const (

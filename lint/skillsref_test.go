@@ -10,27 +10,14 @@ import (
 	"testing"
 )
 
-// sharedDir returns the team's shared folder, which CI checks out beside
-// the clone: <module root>/../shared. Tests that need it skip without it.
-func sharedDir(t *testing.T, sub string) string {
+// testdataDir returns a folder of the package's testdata (the skills-ref
+// cases, the corpora), failing the test when it is missing: every file a
+// test reads is in the repository, never beside it.
+func testdataDir(t *testing.T, sub string) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test's folder")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", sub)
+	p := filepath.Join("testdata", sub)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not found: the shared test data is checked out beside the clone in CI (%v)", p, err)
+		t.Fatal(err)
 	}
 	return p
 }
@@ -124,7 +111,7 @@ func messagesFromStderr(lines []string) []string {
 // own test suite and checks that the skills-ref profile gives the same
 // verdict and the same messages in the same order.
 func TestSkillsRefConformance(t *testing.T) {
-	root := sharedDir(t, "testdata/skills-ref")
+	root := testdataDir(t, "skills-ref")
 	data, err := os.ReadFile(filepath.Join(root, "cases.tsv"))
 	if err != nil {
 		t.Fatal(err)

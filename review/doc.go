@@ -2,7 +2,7 @@
 // conversation and lets a model improve the skills library (and the
 // agent's memory) from it, through a small set of tools whose every write
 // is a commit on a proposal branch. It reproduces the reference system's
-// review fork (Hermes Agent; spec §1–§4, §7) with git underneath.
+// review fork (Hermes Agent; docs/reference-behaviour.md §1–§4, §7) with git underneath.
 //
 // # Reading transcripts
 //
@@ -38,33 +38,22 @@
 // [Run] replays the conversation (a system prompt byte for byte, so a
 // provider's prefix cache hits; tool calls paired with their results the
 // way every provider demands), appends the review instructions (embedded
-// text files in prompts/, our paraphrase of spec §3), and offers
+// text files in prompts/, our paraphrase of docs/reference-behaviour.md §3), and offers
 // skills_list, skill_view, skill_manage, memory (only when memory is
 // reviewed), read_file and search_files. It allows at most 16 model calls
 // and an input budget of min(600k, 75% of the context window) tokens, 120k
 // when the window is unknown, checked before each call; a conversation
-// that would not fit is sent as a digest (spec §2.6). Failed calls are
+// that would not fit is sent as a digest (docs/reference-behaviour.md §2.6). Failed calls are
 // retried a bounded number of times (HTTP 408, 409, 429, 5xx, network
 // errors, timeouts).
 //
 // # Guards
 //
-// Every guard is code in the tool dispatch, never a sentence in a prompt,
-// and every refusal is a tool result the model can read (recorded in the
-// [Summary]), never an error of the loop:
-//   - a tool not offered is refused naming what is allowed;
-//   - writes go only to curator-managed skills (ownership from the
-//     library's history; missing or unreadable evidence means user-owned)
-//     that are not pinned or protected;
-//   - an existing file must have been read in this review (skill_view, or
-//     a whole read_file) before it is patched, rewritten or removed;
-//   - delete needs absorbed_into naming another existing skill, and
-//     archives;
-//   - names, paths and sizes are checked by package skill; paths with "..",
-//     absolute paths and .git are refused for reads too;
-//   - content that looks like a secret (private key blocks, AWS, Google,
-//     OpenAI, Anthropic, GitHub, Slack, Stripe key shapes) is refused with a
-//     request to redact.
+// The tools and every guard are package agenttools's, under its
+// Autonomous policy: writes only to curator-managed skills that are not
+// pinned, read before write, delete only with absorbed_into (archiving),
+// the secret scan, the batch rules; every refusal is a tool result the
+// model can read, recorded in the [Summary].
 //
 // # Where writes land
 //
@@ -77,6 +66,6 @@
 // leaves its branch unmerged. Memory replace and remove from an automatic
 // review go to proposals/<review-id>-memory, which always waits.
 //
-// The library is reached through the small interfaces of library.go;
-// [Open] wires them to package skillrepo.
+// The library is reached through the interfaces of package agenttools
+// and a [Merger]; [Open] wires them to package skillrepo.
 package review

@@ -13,9 +13,11 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/skillrepo/skillrepo/agenttools"
 )
 
-// Limits of a review (spec §2.4).
+// Limits of a review (docs/reference-behaviour.md §2.4).
 const (
 	DefaultMaxCalls     = 16
 	maxInputCeiling     = 600_000
@@ -31,13 +33,13 @@ type ChatClient interface {
 // Options configure one review.
 type Options struct {
 	Transcript *Transcript
-	// Memory and Skills choose what is reviewed (spec §2.1); neither means
+	// Memory and Skills choose what is reviewed (docs/reference-behaviour.md §2.1); neither means
 	// skills.
 	Memory bool
 	Skills bool
 	// Focus, when set, makes this a review the user asked for (/refine):
 	// the focus is appended to the prompt, and the review is attended, so
-	// memory replace and remove are not held back (spec §1.7, §7.6).
+	// memory replace and remove are not held back (docs/reference-behaviour.md §1.7, §7.6).
 	Focus     string
 	Attended  bool
 	SessionID string
@@ -53,6 +55,9 @@ type Options struct {
 	ContextWindow int
 	// WriteApproval leaves the proposal unmerged for a person to approve.
 	WriteApproval bool
+	// GoalID, when set, is the standing goal the session pursued; every
+	// commit of the review carries it in a Goal-Id trailer.
+	GoalID string
 	// Retries is how many times a failed model call is retried (HTTP 408,
 	// 409, 429, 5xx, network errors and timeouts); 0 means 2, < 0 none.
 	Retries        int
@@ -63,7 +68,7 @@ type Options struct {
 	Progress func(Change)
 }
 
-// InputBudget is the reference's input-token budget (spec §2.4): an
+// InputBudget is the reference's input-token budget (docs/reference-behaviour.md §2.4): an
 // explicit value when positive, unlimited (0) when negative, else
 // min(600k, 75% of the context window), or 120k when the window is
 // unknown.
@@ -146,44 +151,50 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	if sessionID == "" {
 		sessionID = t.SessionID
 	}
-	tb := &toolbox{
-		ctx:          ctx,
-		lib:          lib,
-		prov:         Provenance{ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256},
-		base:         baseView.Commit(),
-		branch:       "proposals/" + opts.ReviewID,
-		stagedBranch: "proposals/" + opts.ReviewID + "-memory",
-		memory:       opts.Memory,
-		attended:     opts.Attended,
-		reads:        map[string]bool{},
-		progress:     opts.Progress,
-	}
-	tb.allowed = []string{toolSkillsList, toolSkillView, toolSkillManage}
+	prov := Provenance{ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256, GoalID: opts.GoalID}
+	allowed := []string{agenttools.SkillsList, agenttools.SkillView, agenttools.SkillManage}
 	if opts.Memory {
-		tb.allowed = append(tb.allowed, toolMemory)
+		allowed = append(allowed, agenttools.Memory)
 	}
-	tb.allowed = append(tb.allowed, toolReadFile, toolSearchFiles)
-	tools, err := toolDefs(tb.allowed)
+	allowed = append(allowed, agenttools.ReadFile, agenttools.SearchFiles)
+	rv := &run{
+		ctx:  ctx,
+		lib:  lib,
+		prov: prov,
+		base: baseView.Commit(),
+		tb: agenttools.New(lib, agenttools.Options{
+			Policy:       agenttools.Autonomous,
+			Label:        "review",
+			Tools:        allowed,
+			Provenance:   provenance(prov),
+			Base:         baseView.Commit(),
+			Branch:       "proposals/" + opts.ReviewID,
+			StagedBranch: "proposals/" + opts.ReviewID + "-memory",
+			Attended:     opts.Attended,
+			Progress:     opts.Progress,
+		}),
+	}
+	tools, err := toolDefs(allowed)
 	if err != nil {
 		return nil, err
 	}
 
 	sum := &Summary{
 		ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256,
-		Memory: opts.Memory, Skills: opts.Skills, Base: tb.base, MainBranch: mainBranch,
+		Memory: opts.Memory, Skills: opts.Skills, Base: rv.base, MainBranch: mainBranch,
 	}
-	prompt := openai.ChatCompletionMessage{Role: "user", Content: buildPrompt(opts.Memory, opts.Skills, tb.allowed, opts.Focus)}
+	prompt := openai.ChatCompletionMessage{Role: "user", Content: buildPrompt(opts.Memory, opts.Skills, allowed, opts.Focus)}
 	req := openai.ChatCompletionRequest{Model: opts.Model, Tools: tools}
 	req.Messages = append(replayMessages(t.Messages), prompt)
 	budget := InputBudget(opts.MaxInputTokens, opts.ContextWindow)
 	if budget > 0 && estimateTokens(req) > budget {
 		// The conversation does not fit: send the older part as a digest
-		// and the recent messages verbatim (spec §2.6).
+		// and the recent messages verbatim (docs/reference-behaviour.md §2.6).
 		req.Messages = append(replayMessages(digest(t.Messages)), prompt)
 		sum.Digest = true
 		if est := estimateTokens(req); est > budget {
 			sum.Status, sum.Reason = StatusFailed, fmt.Sprintf("the transcript does not fit the input budget of %d tokens even as a digest (about %d tokens)", budget, est)
-			return tb.finish(sum, opts), nil
+			return rv.finish(sum, opts), nil
 		}
 	}
 
@@ -222,29 +233,39 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 		for _, call := range msg.ToolCalls {
 			if err := ctx.Err(); err != nil {
 				sum.Status, sum.Reason = StatusFailed, "interrupted: "+err.Error()
-				return tb.finish(sum, opts), nil
+				return rv.finish(sum, opts), nil
 			}
-			out := tb.dispatch(call)
-			req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "tool", ToolCallID: call.ID, Content: out})
+			out := rv.tb.Call(ctx, call.Function.Name, call.Function.Arguments)
+			req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "tool", ToolCallID: call.ID, Content: out.Text})
 		}
 	}
-	return tb.finish(sum, opts), nil
+	return rv.finish(sum, opts), nil
+}
+
+// run is one review's state beside its toolbox.
+type run struct {
+	ctx  context.Context
+	lib  Library
+	prov Provenance
+	base string // main's commit when the review started
+	tb   *agenttools.Toolbox
 }
 
 // finish lands or leaves the proposal and fills in the summary.
-func (tb *toolbox) finish(sum *Summary, opts Options) *Summary {
-	sum.Refused = append([]Refusal{}, tb.refused...)
-	if tb.branchMade {
-		sum.Proposal, sum.Branch = opts.ReviewID, tb.branch
+func (rv *run) finish(sum *Summary, opts Options) *Summary {
+	sum.Refused = rv.tb.Refusals()
+	branch := "proposals/" + opts.ReviewID
+	if rv.tb.Wrote() {
+		sum.Proposal, sum.Branch = opts.ReviewID, branch
 	}
-	if tb.stagedMade {
-		sum.StagedProposals = append(sum.StagedProposals, tb.stagedBranch[len("proposals/"):])
+	if rv.tb.Staged() {
+		sum.StagedProposals = append(sum.StagedProposals, opts.ReviewID+"-memory")
 	}
-	merge := tb.branchMade && sum.Status != StatusFailed && !opts.WriteApproval
+	merge := rv.tb.Wrote() && sum.Status != StatusFailed && !opts.WriteApproval
 	if merge {
 		// The review's own context may be cancelled by now; landing what
 		// it wrote must not be cut short half way, so it gets its own.
-		tip, err := tb.lib.Merge(context.WithoutCancel(tb.ctx), tb.branch, tb.base, tb.prov)
+		tip, err := rv.lib.Merge(context.WithoutCancel(rv.ctx), branch, rv.base, rv.prov)
 		if err != nil {
 			sum.MergeError = err.Error()
 			merge = false
@@ -252,7 +273,7 @@ func (tb *toolbox) finish(sum *Summary, opts Options) *Summary {
 			sum.Merged, sum.MergeCommit = true, tip
 		}
 	}
-	for _, c := range tb.changes {
+	for _, c := range rv.tb.Changes() {
 		sum.Commits = appendUnique(sum.Commits, c.Commit)
 		if merge && !c.Staged {
 			sum.Applied = append(sum.Applied, c)

@@ -619,7 +619,7 @@ func TestReviewRealTranscripts(t *testing.T) {
 		{"subagent.jsonl", false},
 		{"ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl", true},
 	} {
-		tr, err := readFile(t, claudeDir+"/"+tt.file, FormatClaudeCode)
+		tr, err := readFile(t, claudeFile(t, tt.file), FormatClaudeCode)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,12 +1,16 @@
 package review
 
 import (
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/skillrepo/skillrepo/agenttools"
+
 	"embed"
 	"strings"
 )
 
 // The review instructions are text files so they can be read and reviewed
-// as prose; they paraphrase the reference's prompts (spec §3) in our own
+// as prose; they paraphrase the reference's prompts (docs/reference-behaviour.md §3) in our own
 // words.
 //
 //go:embed prompts
@@ -23,7 +27,7 @@ func promptText(name string) string {
 }
 
 // buildPrompt assembles the last user message of a review: the memory,
-// skill or combined instructions (spec §2.1: skills alone, or neither, get
+// skill or combined instructions (docs/reference-behaviour.md §2.1: skills alone, or neither, get
 // the skill prompt), the rules about the transcript and the tools, and the
 // user's focus when the review was asked for by hand.
 func buildPrompt(reviewMemory, reviewSkills bool, tools []string, focus string) string {
@@ -42,4 +46,20 @@ func buildPrompt(reviewMemory, reviewSkills bool, tools []string, focus string) 
 		p += strings.ReplaceAll(promptText("focus.md"), "{{FOCUS}}", focus)
 	}
 	return p
+}
+
+// toolDefs returns the definitions of the named tools, in that order, in
+// the chat-completions shape.
+func toolDefs(names []string) ([]openai.Tool, error) {
+	defs, err := agenttools.Definitions(names)
+	if err != nil {
+		return nil, err
+	}
+	tools := make([]openai.Tool, len(defs))
+	for i, d := range defs {
+		tools[i] = openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: d.Name, Description: d.Description, Parameters: d.Parameters,
+		}}
+	}
+	return tools, nil
 }

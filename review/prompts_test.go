@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestBuildPrompt checks the prompt choice of spec §2.1 and that every
+// TestBuildPrompt checks the prompt choice of docs/reference-behaviour.md §2.1 and that every
 // placeholder is filled.
 func TestBuildPrompt(t *testing.T) {
 	tools := []string{"skills_list", "skill_manage"}

@@ -8,7 +8,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// digestTail is how many messages digest mode keeps verbatim (spec §2.6).
+// digestTail is how many messages digest mode keeps verbatim (docs/reference-behaviour.md §2.6).
 const digestTail = 24
 
 // digestHeader opens the synthetic message that stands for the older part

@@ -14,7 +14,7 @@ const (
 	StatusSkipped   = "skipped"   // --if-due: no review was due
 )
 
-// Summary reports a review. Applied and Staged never overlap (spec §2.9):
+// Summary reports a review. Applied and Staged never overlap (docs/reference-behaviour.md §2.9):
 // Applied are changes that reached the main branch; Staged are changes
 // that wait on a proposal branch, with the proposal named.
 type Summary struct {
@@ -94,7 +94,7 @@ func Skipped(sessionID string, d Decision) *Summary {
 	return s
 }
 
-// Headline is the one-line notice the reference prints (spec §2.9):
+// Headline is the one-line notice the reference prints (docs/reference-behaviour.md §2.9):
 // what was applied, then what waits, never mixed.
 func (s *Summary) Headline() string {
 	var applied, staged []string

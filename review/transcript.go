@@ -72,13 +72,13 @@ const (
 )
 
 // Event is a user turn or a model iteration, in transcript order: what
-// the reference's nudge counters count (spec §1.2, §1.3).
+// the reference's nudge counters count (docs/reference-behaviour.md §1.2, §1.3).
 type Event struct {
 	Kind  EventKind
 	Line  int
 	Tools []string // for an Iteration: the tools it called, in order
 	// FailedTools are the tools whose result was an error: a blocked or
-	// malformed call does not reset a counter (spec §1.4).
+	// malformed call does not reset a counter (docs/reference-behaviour.md §1.4).
 	FailedTools []string
 }
 

@@ -1,14 +1,50 @@
 package review
 
 import (
+	"compress/gzip"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-const claudeDir = "../../shared/testdata/transcripts/claude-code"
+// claudeDir holds real Claude Code sessions (MIT; see its SOURCE.md).
+const claudeDir = "testdata/claude-code"
+
+// claudeFile returns the path of a session file in claudeDir. A file kept
+// gzip-compressed there (name + ".gz", to keep the repository small) is
+// decompressed into the test's temporary folder under its own name, since
+// the reader takes the session name from the file name.
+func claudeFile(t testing.TB, name string) string {
+	t.Helper()
+	p := filepath.Join(claudeDir, name)
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	in, err := os.Open(p + ".gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	zr, err := gzip.NewReader(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), filepath.Base(name))
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(f, zr); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
 
 func readFile(t *testing.T, path string, format Format) (*Transcript, error) {
 	t.Helper()
@@ -50,7 +86,7 @@ func TestClaudeCodeCounts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			tr, err := readFile(t, filepath.Join(claudeDir, tt.file), FormatAuto)
+			tr, err := readFile(t, claudeFile(t, tt.file), FormatAuto)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +161,7 @@ func assertReplayPaired(t *testing.T, tr *Transcript) {
 // TestClaudeCodeMerging checks one response spread over several lines
 // becomes one assistant message with all its tool calls.
 func TestClaudeCodeMerging(t *testing.T) {
-	tr, err := readFile(t, filepath.Join(claudeDir, "short.jsonl"), FormatClaudeCode)
+	tr, err := readFile(t, claudeFile(t, "short.jsonl"), FormatClaudeCode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +187,7 @@ func TestClaudeCodeMerging(t *testing.T) {
 
 // TestSidechainsIgnored: a subagent file holds only sidechain lines.
 func TestSidechainsIgnored(t *testing.T) {
-	_, err := readFile(t, filepath.Join(claudeDir, "ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl"), FormatClaudeCode)
+	_, err := readFile(t, claudeFile(t, "ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-aac57f5.jsonl"), FormatClaudeCode)
 	var pe *ParseError
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "no conversation messages") {
 		t.Fatalf("err = %v", err)

@@ -52,7 +52,7 @@ type Decision struct {
 func (d Decision) Due() bool { return d.Skip == "" && (d.Memory || d.Skills) }
 
 // Advance counts the part of t that c has not seen, the way the reference
-// counts live (spec §1.2–§1.5), and returns the new counters and the
+// counts live (docs/reference-behaviour.md §1.2–§1.5), and returns the new counters and the
 // decision:
 //   - each user turn adds one to the memory counter; reaching the interval
 //     makes a memory review due and sets the counter to 0;

@@ -18,9 +18,9 @@ func mustRead(t *testing.T, path string) *Transcript {
 }
 
 func TestAdvance(t *testing.T) {
-	long := mustRead(t, filepath.Join(claudeDir, "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"))
-	sub := mustRead(t, filepath.Join(claudeDir, "subagent.jsonl"))
-	short := mustRead(t, filepath.Join(claudeDir, "short.jsonl"))
+	long := mustRead(t, claudeFile(t, "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"))
+	sub := mustRead(t, claudeFile(t, "subagent.jsonl"))
+	short := mustRead(t, claudeFile(t, "short.jsonl"))
 	obj := mustRead(t, "testdata/openai/object.json")
 	simple := mustRead(t, "testdata/openai/simple.json")
 	ten := Intervals{Memory: 10, Skill: 10}
@@ -89,7 +89,7 @@ func TestAdvance(t *testing.T) {
 // TestAdvanceGrowingSession counts a session hook by hook: the transcript
 // grows between runs and each run counts only the new part.
 func TestAdvanceGrowingSession(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(claudeDir, "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"))
+	data, err := os.ReadFile(claudeFile(t, "ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 package skillrepo
 
-// Archive and restore as git operations (design.md §5): archiving moves a
+// Archive and restore as git operations (docs/architecture.md §4): archiving moves a
 // skill folder to .archive/<name>/ in one commit, restoring moves it back
 // to where it lived (category included) in one commit, so git log
 // --follow sees two renames and the skill's history stays continuous.

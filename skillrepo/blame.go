@@ -76,7 +76,7 @@ func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, erro
 	if file == "" {
 		file = skill.FileName
 	}
-	rel, err := skill.ValidateSupportPath(file)
+	rel, err := l.Rules().ValidateSupportPath(file)
 	if err != nil && file != skill.FileName {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // ConfigPath is the tracked settings file, relative to the library root.
@@ -17,11 +19,15 @@ const ConfigPath = ".skillrepo/config.yaml"
 // [DefaultConfig]; unknown keys are kept in Raw for packages that own their
 // own section (lint).
 type Config struct {
-	Version    int           `yaml:"version"`
-	MainBranch string        `yaml:"main_branch,omitempty"`
-	Review     ReviewConfig  `yaml:"review"`
-	Curator    CuratorConfig `yaml:"curator"`
-	Memory     MemoryConfig  `yaml:"memory"`
+	Version    int    `yaml:"version"`
+	MainBranch string `yaml:"main_branch,omitempty"`
+	// Runtime is the agent that reads the library (hermes, claude-code,
+	// codex, generic): the write rules and the default lint profile follow
+	// it. Absent from the file, it is detected from the library's path.
+	Runtime skill.Runtime `yaml:"runtime,omitempty"`
+	Review  ReviewConfig  `yaml:"review"`
+	Curator CuratorConfig `yaml:"curator"`
+	Memory  MemoryConfig  `yaml:"memory"`
 	// Protected skills are never written by a background review or the
 	// curator, whatever their history says.
 	Protected []string `yaml:"protected,omitempty"`
@@ -57,6 +63,10 @@ type MemoryConfig struct {
 	// absolute (e.g. ~/.hermes/memories).
 	Dir string `yaml:"dir,omitempty"`
 }
+
+// Rules are the write rules of the library's runtime (its config's
+// runtime, else the one its path suggests).
+func (l *Library) Rules() skill.Rules { return skill.RulesFor(l.Config.Runtime) }
 
 // DefaultConfig is what init writes and what missing fields mean.
 func DefaultConfig() Config {
@@ -110,6 +120,11 @@ func loadConfig(root string) (Config, error) {
 	if cfg.Memory.Dir == "" {
 		cfg.Memory.Dir = d.Memory.Dir
 	}
+	if cfg.Runtime == "" {
+		cfg.Runtime = skill.DetectRuntime(root)
+	} else if cfg.Runtime, err = skill.ParseRuntime(string(cfg.Runtime)); err != nil {
+		return cfg, fmt.Errorf("%s: %w", ConfigPath, err)
+	}
 	cfg.Raw = b
 	return cfg, nil
 }
@@ -117,6 +132,9 @@ func loadConfig(root string) (Config, error) {
 const defaultConfigYAML = `# skillrepo library settings (tracked: shared by everyone who clones the library)
 version: 1
 main_branch: main
+# the agent that reads this library (hermes, claude-code, codex, generic):
+# write rules and the default lint profile follow it
+runtime: generic
 
 review:
   # true: background-review writes wait as proposals for 'skillrepo proposal approve'

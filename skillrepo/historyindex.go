@@ -5,8 +5,8 @@ package skillrepo
 // skill log, skill blame and ownership all read history through it.
 //
 // Why our own index instead of go-git's Log with a path filter, DiffTree or
-// Blame: on a 10,000-skill library those take minutes (design.md §7,
-// git-notes.md §2.2). A record is computed by a hash-pruned diff of the
+// Blame: on a 10,000-skill library those take minutes (docs/git-format.md
+// §7). A record is computed by a hash-pruned diff of the
 // commit's tree against each parent's: directories whose entry hashes are
 // equal are never opened, and the diff stops at the first folder holding a
 // SKILL.md, so a commit that patches one skill costs the two root trees

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // gitignoreEntries are what init makes sure .gitignore holds: the usage
@@ -27,6 +28,9 @@ type InitOptions struct {
 	// DryRun reports what Init would do and changes nothing: no
 	// repository, no file, no commit.
 	DryRun bool
+	// Runtime is written into a new config; empty: detected from the
+	// folder's path (skill.DetectRuntime).
+	Runtime skill.Runtime
 }
 
 // InitResult says what Init did.
@@ -111,7 +115,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	}
 	unlock()
 	usage := l.Usage()
-	plan, err := initFiles(abs, branch, usage)
+	plan, err := initFiles(abs, branch, opts.runtime(abs), usage)
 	if err != nil {
 		return nil, err
 	}
@@ -215,15 +219,26 @@ func skillsFromPaths(paths []string) []SkillInfo {
 	return out
 }
 
+// runtime is the runtime a new config names: the one asked for, else the
+// one the path suggests.
+func (o InitOptions) runtime(abs string) skill.Runtime {
+	if o.Runtime != "" {
+		return o.Runtime
+	}
+	return skill.DetectRuntime(abs)
+}
+
 // initFiles returns the files init writes (slash path -> content): the
 // config when missing, .gitignore with the missing entries appended
 // (never rewriting the user's lines), and .skillrepo/pins from the
 // records a Hermes .usage.json marks pinned when there is no pins file
 // yet (so the import commit carries the pins).
-func initFiles(root, branch string, usage *Usage) (map[string][]byte, error) {
+func initFiles(root, branch string, runtime skill.Runtime, usage *Usage) (map[string][]byte, error) {
 	plan := map[string][]byte{}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(ConfigPath))); errors.Is(err, fs.ErrNotExist) {
-		plan[ConfigPath] = []byte(strings.Replace(defaultConfigYAML, "main_branch: main", "main_branch: "+branch, 1))
+		cfg := strings.Replace(defaultConfigYAML, "main_branch: main", "main_branch: "+branch, 1)
+		cfg = strings.Replace(cfg, "runtime: generic", "runtime: "+string(runtime), 1)
+		plan[ConfigPath] = []byte(cfg)
 	}
 	existing, err := os.ReadFile(filepath.Join(root, ".gitignore"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

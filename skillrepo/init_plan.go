@@ -41,7 +41,7 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		gitDir = l.GitDir
 	}
 	usage := &Usage{path: filepath.Join(abs, UsageFile), now: opts.Now}
-	plan, err := initFiles(abs, res.Branch, usage)
+	plan, err := initFiles(abs, res.Branch, opts.runtime(abs), usage)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// Trailer keys written by skillrepo (design.md §3).
+// Trailer keys written by skillrepo (docs/architecture.md §2).
 const (
 	TrailerAction        = "Skill-Action"
 	TrailerName          = "Skill-Name"
@@ -20,6 +20,7 @@ const (
 	TrailerReason        = "Reason"
 	TrailerFrom          = "Skill-From"
 	TrailerImported      = "Skill-Imported-Agent"
+	TrailerGoalID        = "Goal-Id"
 )
 
 // Origins of a write.

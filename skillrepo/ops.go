@@ -30,7 +30,7 @@ const (
 const MaxBatchOps = 20
 
 // Op is one skill_manage operation, in the reference's JSON shape
-// (spec.md §4.1). Pointer fields distinguish "absent" from "empty".
+// (docs/reference-behaviour.md §4.1). Pointer fields distinguish "absent" from "empty".
 type Op struct {
 	Action       string  `json:"action"`
 	Name         string  `json:"name"`
@@ -52,6 +52,9 @@ type Provenance struct {
 	Model            string
 	TranscriptSHA256 string
 	CuratorRun       string
+	// GoalID names the standing goal the writing session pursued
+	// (package goals), so skill log shows what was learned for which goal.
+	GoalID string
 }
 
 func (p Provenance) addTrailers(m *Message) {
@@ -65,6 +68,7 @@ func (p Provenance) addTrailers(m *Message) {
 	m.Add(TrailerModel, p.Model)
 	m.Add(TrailerTranscriptSHA, p.TranscriptSHA256)
 	m.Add(TrailerCuratorRun, p.CuratorRun)
+	m.Add(TrailerGoalID, p.GoalID)
 }
 
 // Autonomous reports whether the origin is an agent acting on its own
@@ -186,7 +190,7 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 	return out, nil
 }
 
-// validateBatch applies the reference's batch rules (spec.md §4.7) before
+// validateBatch applies the reference's batch rules (docs/reference-behaviour.md §4.7) before
 // anything is read.
 func validateBatch(ops []Op) error {
 	if len(ops) == 0 {
@@ -289,7 +293,7 @@ func createSkill(tx *Tx, op Op, r *OpResult) error {
 	if op.Content == nil {
 		return fmt.Errorf("content is required for create: %w", skill.ErrInvalid)
 	}
-	if _, err := skill.Validate([]byte(*op.Content), skill.ValidateOptions{NewSkill: true}); err != nil {
+	if _, err := skill.Validate([]byte(*op.Content), tx.l.Rules().ValidateOptions(true)); err != nil {
 		return err
 	}
 	if si, err := tx.FindSkill(op.Name); err == nil {
@@ -351,7 +355,7 @@ func patchSkill(tx *Tx, op Op, r *OpResult) error {
 	}
 	rel := skill.FileName
 	if op.FilePath != "" {
-		if rel, err = skill.ValidateSupportPath(op.FilePath); err != nil {
+		if rel, err = tx.l.Rules().ValidateSupportPath(op.FilePath); err != nil {
 			return err
 		}
 	}
@@ -492,7 +496,7 @@ func ArchiveSkill(tx *Tx, si SkillInfo) (string, error) {
 }
 
 func writeFile(tx *Tx, op Op, r *OpResult) error {
-	rel, err := skill.ValidateSupportPath(op.FilePath)
+	rel, err := tx.l.Rules().ValidateSupportPath(op.FilePath)
 	if err != nil {
 		return err
 	}
@@ -534,7 +538,7 @@ func writeFile(tx *Tx, op Op, r *OpResult) error {
 }
 
 func removeFile(tx *Tx, op Op, r *OpResult) error {
-	rel, err := skill.ValidateSupportPath(op.FilePath)
+	rel, err := tx.l.Rules().ValidateSupportPath(op.FilePath)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ package skillrepo
 // skills excluded. Four renderings:
 //
 //   - xml: byte for byte what the reference validator's `skills-ref
-//     to-prompt` prints (skills-format.md §2.5): <available_skills> with
+//     to-prompt` prints (docs/skill-format.md §3): <available_skills> with
 //     multi-line <skill><name><description><location> elements, no
 //     indentation, name and description escaped as Python's html.escape
 //     does, location the absolute path of SKILL.md (symlinks resolved)

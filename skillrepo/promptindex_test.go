@@ -8,18 +8,18 @@ import (
 	"testing"
 )
 
-// sharedSkillsRef is the skills-ref conformance data beside the module
-// checkout (design docs' ../testdata); tests using it skip without it.
-const sharedSkillsRef = "../../shared/testdata/skills-ref"
+// skillsRefCases holds the prompt cases of the skills-ref conformance data
+// (Apache-2.0; see its NOTICE).
+const skillsRefCases = "testdata/skills-ref"
 
 // TestIndexXMLMatchesSkillsRef runs every prompt-* case of the reference
 // validator's own suite: the library made from the case's skill folders
 // must render exactly the output recorded from skills-ref to_prompt (plus
 // the newline its CLI's echo adds).
 func TestIndexXMLMatchesSkillsRef(t *testing.T) {
-	cases, _ := filepath.Glob(filepath.Join(sharedSkillsRef, "prompt-*"))
-	if len(cases) == 0 {
-		t.Skip("skills-ref conformance data not found at " + sharedSkillsRef)
+	cases, _ := filepath.Glob(filepath.Join(skillsRefCases, "prompt-*"))
+	if len(cases) != 4 {
+		t.Fatalf("%d prompt cases in %s, want the 4 of skills-ref's suite", len(cases), skillsRefCases)
 	}
 	for _, dir := range cases {
 		t.Run(filepath.Base(dir), func(t *testing.T) {

@@ -1,7 +1,7 @@
 package skillrepo
 
 // Proposals are ordinary branches, refs/heads/proposals/<id>, forked from
-// main (design.md §4): every proposed write is a commit there, made by the
+// main (docs/architecture.md §3): every proposed write is a commit there, made by the
 // same write engine and the same validation as a direct write, so an
 // invalid write is refused when it is proposed, never at approval. Because
 // they are plain branches, `git push origin 'proposals/*'` turns them into

@@ -1,6 +1,6 @@
 package skillrepo
 
-// Approving a proposal is a three-way merge of trees (design.md §4, §7):
+// Approving a proposal is a three-way merge of trees (docs/architecture.md §3, docs/git-format.md §8):
 // go-git only fast-forwards, so the merge base, the per-path merge and the
 // merge commit are ours. The merge base is found by git's own walk
 // ("paint down to common": both tips are walked newest first until every

@@ -1,6 +1,6 @@
 package skillrepo
 
-// Push and pull are thin wrappers over git's transport (design.md §7): the
+// Push and pull are thin wrappers over git's transport (docs/git-format.md §9): the
 // git binary when it is on PATH (go-git's push costs 4.5 s for one commit
 // where git takes 25 ms), go-git's transport otherwise. They move main and
 // the proposal branches the way a team shares them through a remote, and

@@ -2,8 +2,8 @@ package skillrepo
 
 // The usage sidecar .usage.json keeps per-skill telemetry (views, uses,
 // patches, lifecycle state) out of git: it changes on every view and would
-// flood history (spec.md §11). Its schema is the reference system's
-// (spec.md §5.1) so an existing ~/.hermes/skills/.usage.json is read and
+// flood history (docs/reference-behaviour.md §11). Its schema is the reference system's
+// (docs/reference-behaviour.md §5.1) so an existing ~/.hermes/skills/.usage.json is read and
 // kept: unknown keys survive a rewrite. Every read-modify-write holds an
 // flock on .usage.json.lock and replaces the file atomically; a corrupt
 // file is set aside as .usage.json.corrupt-<time> and treated as empty.

@@ -166,7 +166,7 @@ func long200() string {
 }
 
 // BenchmarkRequestBytes200 reports the first request's size for a
-// 200-message transcript replayed whole and as a digest (spec §2.6).
+// 200-message transcript replayed whole and as a digest (docs/reference-behaviour.md §2.6).
 func BenchmarkRequestBytes200(b *testing.B) {
 	lib := newLibrary(b)
 	tr := transcript(b, long200())

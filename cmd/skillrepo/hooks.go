@@ -15,20 +15,25 @@ import (
 func newHooksCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hooks <command>",
-		Short: "Install and run skillrepo's git hooks",
+		Short: "Install and run skillrepo's git and agent hooks",
 		Long: `Install a pre-commit hook that lints the staged skills and blocks a commit
-with lint errors, and run hook entry points.`,
-		Example: `  skillrepo hooks install --git
+with lint errors; install Claude Code or Codex hooks that run the
+self-improvement loop beside the agent (count skill uses, hand the agent its
+memory, queue reviews for a background worker); and run hook entry points.`,
+		Example: `  skillrepo hooks install --claude-code
+  skillrepo hooks install --codex --scope project
+  skillrepo hooks install --git
+  skillrepo hooks uninstall --claude-code
   skillrepo hooks run pre-commit`,
 	}
-	cmd.AddCommand(newHooksInstallCmd(f), newHooksRunCmd(f))
+	cmd.AddCommand(newHooksInstallCmd(f), newHooksUninstallCmd(f), newHooksRunCmd(f))
 	return cmd
 }
 
 type hooksInstallOptions struct {
-	f      *factory
-	Git    bool
-	DryRun bool
+	f   *factory
+	Git bool
+	agentHooksOptions
 }
 
 // hooksInstallJSON paths are relative to the folder given with -C when
@@ -40,32 +45,71 @@ type hooksInstallJSON struct {
 	DryRun    bool   `json:"dry_run"`
 }
 
+// agentHooksJSON is what an agent install or uninstall reports.
+type agentHooksJSON struct {
+	Agent    string `json:"agent"`
+	Scope    string `json:"scope"`
+	Settings string `json:"settings"`
+	Library  string `json:"library"`
+	Changed  bool   `json:"changed"`
+	Added    int    `json:"added"`
+	Removed  int    `json:"removed"`
+	DryRun   bool   `json:"dry_run"`
+}
+
 func newHooksInstallCmd(f *factory) *cobra.Command {
 	opts := &hooksInstallOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "install [--git] [--dry-run]",
-		Short: "Install the pre-commit hook that lints staged skills",
-		Long: `Install a generated pre-commit hook in the git repository of the library
-(-C, default the current folder). The hook runs 'skillrepo hooks run
-pre-commit', which lints the staged version of every skill the commit touches
-and blocks the commit on errors. A pre-commit hook you already had is kept as
-pre-commit.skillrepo-chained and runs first. Installing again changes nothing.`,
-		Example: `  skillrepo hooks install --git
-  skillrepo -C ~/.hermes/skills hooks install --git --dry-run`,
+		Use:   "install {--git | --claude-code | --codex} [--scope {user|project|local}] [--library <dir>] [--dry-run]",
+		Short: "Install the pre-commit hook, or Claude Code / Codex hooks",
+		Long: `--git (the default) installs a generated pre-commit hook in the git
+repository of the library (-C, default the current folder). The hook runs
+'skillrepo hooks run pre-commit', which lints the staged version of every skill
+the commit touches and blocks the commit on errors. A pre-commit hook you
+already had is kept as pre-commit.skillrepo-chained and runs first.
+
+--claude-code merges skillrepo's hooks into Claude Code's settings file of the
+scope: user ~/.claude/settings.json (default), project
+<project>/.claude/settings.json, local <project>/.claude/settings.local.json.
+--codex writes Codex's ~/.codex/hooks.json or <project>/.codex/hooks.json.
+Every other key and hook in the file is kept; installing twice changes
+nothing; a malformed file is refused and nothing is written. The library the
+hooks serve is --library, else the scope's skills folder (~/.claude/skills,
+<project>/.claude/skills; Codex: ~/.agents/skills, <project>/.agents/skills).
+--dry-run prints the resulting file and writes nothing. See docs/agents.md
+for what each hook does.`,
+		Example: `  skillrepo init ~/.claude/skills && skillrepo hooks install --claude-code
+  skillrepo hooks install --codex --scope project --dry-run
+  skillrepo hooks install --git`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runHooksInstall(cmd, opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.Git, "git", true, "install the git pre-commit hook (the only kind so far)")
-	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would be written, write nothing")
+	fl := cmd.Flags()
+	fl.BoolVar(&opts.Git, "git", false, "install the git pre-commit hook (the default)")
+	fl.BoolVar(&opts.ClaudeCode, "claude-code", false, "install Claude Code hooks")
+	fl.BoolVar(&opts.Codex, "codex", false, "install Codex hooks")
+	fl.StringVar(&opts.Scope, "scope", "user", "agent settings scope: user, project or local")
+	fl.StringVar(&opts.Library, "library", "", "the library the agent hooks serve (default the scope's skills folder)")
+	fl.StringVar(&opts.Project, "project", "", "the project folder for --scope project|local (default the current folder)")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "say what would be written (agent hooks: print the file), write nothing")
 	return cmd
 }
 
 func runHooksInstall(cmd *cobra.Command, opts *hooksInstallOptions) error {
 	f := opts.f
-	if !opts.Git {
-		return usageErrorf("nothing to install: --git is the only hook kind so far")
+	kinds := 0
+	for _, b := range []bool{opts.Git, opts.ClaudeCode, opts.Codex} {
+		if b {
+			kinds++
+		}
+	}
+	if kinds > 1 {
+		return usageErrorf("choose one of --git, --claude-code and --codex")
+	}
+	if opts.ClaudeCode || opts.Codex {
+		return runAgentHooks(f, &opts.agentHooksOptions, true)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -107,25 +151,42 @@ type hooksRunOptions struct {
 	Profile string
 	Format  string
 	Strict  bool
+	// Agent hooks: hooks run <agent> <event> --library DIR.
+	Agent   string
+	Library string
 }
 
 func newHooksRunCmd(f *factory) *cobra.Command {
 	opts := &hooksRunOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "run <event> [--profile <profile>] [--strict]",
+		Use:   "run {pre-commit | <agent> <event>} [--library <dir>] [--profile <profile>] [--strict]",
 		Short: "Run a hook entry point (called by the installed hooks)",
 		Long: `Run a hook entry point. pre-commit lints the staged version of every skill
 the staged changes touch (read from git's index, not the work tree) with the
 lint: settings of the staged .skillrepo/config.yaml, prints the findings on
-stderr and exits 1 when there are errors, which blocks the commit.`,
+stderr and exits 1 when there are errors, which blocks the commit.
+
+'<agent> <event>' (agent claude-code or codex; event SessionStart,
+PostToolUse, UserPromptExpansion, Stop or SessionEnd) reads the event JSON the
+agent sends on standard input and does that event's part of the loop on the
+library (--library, else -C); see docs/agents.md. It always exits 0: a
+failure is written to .git/skillrepo/logs/hooks.log and stderr, never
+breaking the agent. With SKILLREPO_IN_REVIEW set (inside a review) it does
+nothing.`,
 		Example: `  skillrepo hooks run pre-commit
-  skillrepo hooks run pre-commit --profile hermes --strict`,
-		Args: cobra.ExactArgs(1),
+  skillrepo hooks run pre-commit --profile hermes --strict
+  echo '{"session_id":"s1","hook_event_name":"SessionStart"}' | skillrepo hooks run claude-code SessionStart --library ~/.claude/skills`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 2 {
+				opts.Agent, opts.Event = args[0], args[1]
+				return runAgentHookEvent(cmd, opts)
+			}
 			opts.Event = args[0]
 			return runHooksRun(cmd, opts)
 		},
 	}
+	cmd.Flags().StringVar(&opts.Library, "library", "", "the library an agent hook works on (default -C)")
 	cmd.Flags().StringVar(&opts.Profile, "profile", "", "runtime rules (default from config, else spec)")
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output: text, json, github or sarif")
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "treat warnings as errors")

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 type initOptions struct {
@@ -13,6 +14,7 @@ type initOptions struct {
 	Dir     string
 	Example bool
 	DryRun  bool
+	Runtime string
 }
 
 func newInitCmd(f *factory) *cobra.Command {
@@ -30,7 +32,14 @@ commit. Running it again changes nothing.
 With --example, a small sample library is created first (the folder must be
 new or empty), so you can try every command. With --dry-run, init says what
 it would do (the repository, the branch, the files it would write, the
-skills and files the import commit would record) and changes nothing.`,
+skills and files the import commit would record) and changes nothing.
+
+The library's runtime (--runtime: hermes, claude-code, codex or generic)
+decides which write rules apply and the default lint profile; by default it
+is detected from the path: ~/.hermes/skills is hermes, .claude/skills is
+claude-code, .agents/skills and .codex/skills are codex, anything else is
+generic. Only hermes refuses a new skill's description over 60 characters and
+support files outside references/, templates/, scripts/ and assets/.`,
 		Example: `  skillrepo init ~/.hermes/skills --dry-run
   skillrepo init ~/.hermes/skills
   skillrepo init --example /tmp/demo-skills`,
@@ -45,7 +54,15 @@ skills and files the import commit would record) and changes nothing.`,
 	}
 	cmd.Flags().BoolVar(&opts.Example, "example", false, "create a sample library first")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what init would do; change nothing")
+	cmd.Flags().StringVar(&opts.Runtime, "runtime", "", "the agent that reads the library: hermes, claude-code, codex or generic (default: detected from the path)")
 	cmd.MarkFlagsMutuallyExclusive("example", "dry-run")
+	_ = cmd.RegisterFlagCompletionFunc("runtime", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for _, r := range skill.Runtimes() {
+			out = append(out, string(r))
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	})
 	return cmd
 }
 
@@ -64,10 +81,18 @@ type initJSON struct {
 
 func runInit(cmd *cobra.Command, opts *initOptions) error {
 	f := opts.f
+	var runtime skill.Runtime
+	if opts.Runtime != "" {
+		var err error
+		if runtime, err = skill.ParseRuntime(opts.Runtime); err != nil {
+			return usageErrorf("--runtime: %v", err)
+		}
+	}
 	res, err := skillrepo.Init(cmd.Context(), opts.Dir, skillrepo.InitOptions{
 		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Warn: f.warn},
 		Example:     opts.Example,
 		DryRun:      opts.DryRun,
+		Runtime:     runtime,
 	})
 	if err != nil {
 		return err

@@ -11,9 +11,11 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
 
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 type lintOptions struct {
@@ -278,7 +280,24 @@ func readLintConfig(base string) (lint.Config, error) {
 	if err != nil {
 		return lint.Config{}, fmt.Errorf("%s: %w", p, err)
 	}
+	if cfg.Profile == "" {
+		cfg.Profile = runtimeProfile(base, b)
+	}
 	return cfg, nil
+}
+
+// runtimeProfile is the lint profile a library's runtime implies when
+// its config names none: the rules of the agent that reads it.
+func runtimeProfile(base string, config []byte) lint.Profile {
+	var c struct {
+		Runtime string `yaml:"runtime"`
+	}
+	_ = yaml.Unmarshal(config, &c) // a broken file was already reported by lint.ParseConfig
+	rt, err := skill.ParseRuntime(c.Runtime)
+	if c.Runtime == "" || err != nil {
+		rt = skill.DetectRuntime(base)
+	}
+	return lint.ProfileFor(rt)
 }
 
 // toolVersion is the module version the binary was built from.

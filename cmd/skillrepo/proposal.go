@@ -42,7 +42,7 @@ proposal merged by git or on GitHub counts as approved.`,
 // --proposal ID, --propose, or review.write_approval for a non-user
 // origin) or the branch --branch names (main by default). A review id
 // names the proposal, so a review's writes gather on proposals/<review-id>
-// (design.md §4).
+// (docs/architecture.md §3).
 func (w *writeFlags) writeTarget(f *factory, lib *skillrepo.Library) (branch, from, proposal string, err error) {
 	if w.Proposal != "" && w.Propose {
 		return "", "", "", usageErrorf("--propose and --proposal are exclusive: --proposal ID already proposes")

@@ -151,6 +151,8 @@ archive, restore and rollback are git operations.`,
 		newProposalCmd(f), newPushCmd(f), newPullCmd(f),
 		newIndexCmd(f),
 		newCuratorCmd(f),
+		newGoalCmd(f),
+		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f),
 	)
 	return cmd
 }

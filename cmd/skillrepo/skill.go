@@ -4,11 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agenttools"
+	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -46,6 +49,7 @@ type writeFlags struct {
 	Branch    string
 	Propose   bool   // commit to a new proposal branch (proposal.go)
 	Proposal  string // add to this proposal (proposal.go)
+	Force     bool   // a person's write that lint errors do not stop
 }
 
 func addWriteFlags(cmd *cobra.Command, w *writeFlags) {
@@ -59,6 +63,28 @@ func addWriteFlags(cmd *cobra.Command, w *writeFlags) {
 	_ = fl.MarkHidden("branch")
 	fl.BoolVar(&w.Propose, "propose", false, "commit to a new proposal branch proposals/<id> (id: --review-id, else generated) instead of main")
 	fl.StringVar(&w.Proposal, "proposal", "", "add the write to proposal `id` (created from main when new)")
+	fl.BoolVar(&w.Force, "force", false, "write even when the result has lint errors under the library's profile (--origin user only)")
+}
+
+// lintGate is the check every CLI write passes: the skills it touches
+// must have no lint errors under the library's profile (its config's,
+// else its runtime's). A person may write anyway with --force; an agent
+// never may.
+func (w *writeFlags) lintGate(lib *skillrepo.Library) (func(fs.FS, []string) error, error) {
+	if w.Force {
+		if w.Origin != skillrepo.OriginUser {
+			return nil, usageErrorf("--force is for a person's writes (--origin user), not --origin %s", w.Origin)
+		}
+		return nil, nil
+	}
+	return func(fsys fs.FS, dirs []string) error {
+		err := lint.GateFor(fsys, dirs, lib.Config.Raw, lib.Config.Runtime)
+		var ef *lint.ErrorsFound
+		if errors.As(err, &ef) && w.Origin == skillrepo.OriginUser {
+			return &hintedError{err: err, hint: "fix the findings, or write anyway with --force"}
+		}
+		return err
+	}, nil
 }
 
 func (w *writeFlags) provenance() (skillrepo.Provenance, error) {
@@ -109,7 +135,15 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 	if err != nil {
 		return err
 	}
-	res, err := lib.Apply(cmd.Context(), skillrepo.ApplyOptions{Branch: branch, From: from, Ops: ops, Provenance: prov, DryRun: w.DryRun})
+	verify, err := w.lintGate(lib)
+	if err != nil {
+		return err
+	}
+	// An autonomous origin passes the guards the agent's tools enforce
+	// (curator-managed only, pinned refused, delete needs absorbed_into),
+	// so the CLI is no way around them.
+	res, err := lib.Apply(cmd.Context(), skillrepo.ApplyOptions{Branch: branch, From: from, Ops: ops, Provenance: prov, DryRun: w.DryRun,
+		Check: agenttools.AutonomousCheck(lib, prov), Verify: verify})
 	if err != nil {
 		return explainApplyError(err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agenttools"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -72,6 +73,9 @@ func runSkillMove(cmd *cobra.Command, opts *skillMoveOptions) error {
 	}
 	branch, from, proposal, err := opts.w.writeTarget(f, lib)
 	if err != nil {
+		return err
+	}
+	if err := agenttools.AutonomousMeta(lib, prov, branch, from, skillrepo.ActionMove, opts.Name); err != nil {
 		return err
 	}
 	res, err := lib.MoveSkill(cmd.Context(), opts.Name, skillrepo.MoveOptions{

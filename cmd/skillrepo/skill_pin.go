@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agenttools"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -99,6 +100,9 @@ func runSkillMeta(ctx context.Context, opts *skillMetaOptions) error {
 	}
 	branch, from, proposal, err := opts.w.writeTarget(f, lib)
 	if err != nil {
+		return err
+	}
+	if err := agenttools.AutonomousMeta(lib, prov, branch, from, opts.Action, opts.Name); err != nil {
 		return err
 	}
 	mo := skillrepo.MetaOptions{Branch: branch, From: from, Provenance: prov, Reason: opts.Reason, DryRun: opts.w.DryRun}

@@ -78,7 +78,7 @@ func runSkillView(opts *skillViewOptions) error {
 	}
 	rel := skill.FileName
 	if opts.File != "" {
-		if rel, err = skill.ValidateSupportPath(opts.File); err != nil {
+		if rel, err = lib.Rules().ValidateSupportPath(opts.File); err != nil {
 			return err
 		}
 	}

@@ -94,11 +94,51 @@ func TestDependencyArrows(t *testing.T) {
 				}
 			}
 		}
+		if rel == "goals" {
+			// The goal loop is pure policy: hooks hand it a turn and
+			// write its outcome; it never reaches the library or git.
+			for _, banned := range []string{module + "/skillrepo", "github.com/go-git/go-git/v5", module + "/review", module + "/hooks"} {
+				if has(p.Deps, banned) {
+					t.Errorf("goals depends on %s", banned)
+				}
+			}
+		}
 		if rel == "review" && has(p.Deps, module+"/curator") {
 			t.Errorf("review depends on curator")
 		}
 		if rel == "curator" && has(p.Deps, module+"/review") {
 			t.Errorf("curator depends on review")
+		}
+		// The agent's tools are shared by the review, the curator and the
+		// MCP server, so they depend on none of them.
+		if rel == "agenttools" {
+			for _, banned := range []string{"review", "curator", "mcpserver", "hooks"} {
+				if has(p.Deps, module+"/"+banned) {
+					t.Errorf("agenttools depends on %s", banned)
+				}
+			}
+		}
+		if rel == "mcpserver" {
+			for _, banned := range []string{"review", "curator"} {
+				if has(p.Deps, module+"/"+banned) {
+					t.Errorf("mcpserver depends on %s", banned)
+				}
+			}
+		}
+		if rel != "mcpserver" && !strings.HasPrefix(rel, "mcpserver/") && has(p.Imports, "github.com/modelcontextprotocol/go-sdk") {
+			t.Errorf("%s imports the MCP SDK: only package mcpserver may", rel)
+		}
+		if rel == "queue" {
+			// The queue is files and a lock: hooks (which must be fast)
+			// and the worker share it without pulling in the engine.
+			for _, banned := range []string{module + "/skillrepo", module + "/review", module + "/curator", module + "/worker", module + "/hooks"} {
+				if has(p.Deps, banned) {
+					t.Errorf("queue depends on %s", banned)
+				}
+			}
+		}
+		if (rel == "review" || rel == "curator" || rel == "queue") && has(p.Deps, module+"/worker") {
+			t.Errorf("%s depends on worker: the worker runs them, not the other way", rel)
 		}
 		if !strings.HasPrefix(rel, "cmd/") && has(p.Deps, module+"/cmd") {
 			t.Errorf("%s imports a command", rel)

@@ -1,13 +1,17 @@
 // Package archtest holds no code: its test keeps the package dependency
-// arrows of docs/style.md honest (modelled on go/build's deps_test.go).
+// arrows of docs/architecture.md §1 honest (modelled on go/build's deps_test.go).
 //
-//	cmd/skillrepo -> review, curator, hooks, lint
+//	cmd/skillrepo -> review, curator, mcpserver, hooks, worker, queue, lint
+//	review, curator, mcpserver -> agenttools -> skillrepo, lint
+//	hooks -> worker -> review, curator, queue
 //	review, curator, hooks -> skillrepo -> skillrepo/skill
 //	skillrepo -> skillrepo/internal/gitstore (the git engine) -> go-git
 //	hooks -> lint -> skillrepo/skill
 //
 // Only the engine, skillrepo/internal/gitstore, imports go-git, and it
 // imports no domain package (skillrepo, skillrepo/skill, review, …);
-// only cmd/skillrepo imports cobra; lint never reaches go-git or the
-// library; review and curator never import each other.
+// only cmd/skillrepo imports cobra; only mcpserver imports the MCP SDK;
+// lint never reaches go-git or the library; review and curator never
+// import each other; agenttools imports none of review, curator,
+// mcpserver or hooks, and mcpserver neither review nor curator.
 package archtest

@@ -241,3 +241,14 @@ func checkResult(t *testing.T, r Result, err error, want string, changed bool, m
 		t.Errorf("message = %q, want %q", r.Message, msg)
 	}
 }
+
+func TestPromptBlock(t *testing.T) {
+	if got := PromptBlock(File{Target: Memory}); got != "" {
+		t.Errorf("empty store = %q", got)
+	}
+	got := PromptBlock(File{Target: User, Limit: 100, Content: "Prefers pnpm.\n§\nWorks in UTC."})
+	want := strings.Repeat("═", 46) + "\nUSER PROFILE (who the user is) [29% — 29/100 chars]\n" + strings.Repeat("═", 46) + "\nPrefers pnpm.\n§\nWorks in UTC."
+	if got != want {
+		t.Errorf("PromptBlock =\n%s\nwant\n%s", got, want)
+	}
+}

@@ -3,7 +3,7 @@
 // plus the unified diff ([Unified], [DiffStat]) that reviewing a proposal
 // needs, on the same line diff.
 // go-git only fast-forwards, so approving a proposal after main has moved
-// needs this package (design.md §7).
+// needs this package (docs/git-format.md §8).
 //
 // The package is pure: it reads and writes byte slices and maps, never a
 // repository, so it can be tested against git itself and reused by any
@@ -30,8 +30,8 @@
 //     lines end in "\r\n" when the surrounding text does, as git decides it.
 //
 // diff-match-patch's fuzzy PatchApply is never used: it reports success
-// while blending or duplicating text and hides every conflict (git-notes.md
-// §4). When the two sides' diffs are ambiguous (repeated lines), git and
+// while blending or duplicating text and hides every conflict (docs/git-format.md
+// §8). When the two sides' diffs are ambiguous (repeated lines), git and
 // this package may align them differently; both are valid merges, and the
 // tests pin equality with git on every unambiguous input.
 //

@@ -220,8 +220,8 @@ func TestMerge3(t *testing.T) {
 	}
 }
 
-// BenchmarkMerge3 merges two disjoint edits of a 300-line file (design.md
-// §7 measured 0.11 ms for this shape).
+// BenchmarkMerge3 merges two disjoint edits of a 300-line file (docs/git-format.md
+// §8 measured 0.11 ms for this shape).
 func BenchmarkMerge3(b *testing.B) {
 	var base strings.Builder
 	for i := range 300 {

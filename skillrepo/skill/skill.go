@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -88,6 +89,12 @@ func validateSegment(field, what, s string) error {
 // file at least one level below an allowed support folder. It returns the
 // cleaned slash path.
 func ValidateSupportPath(p string) (string, error) {
+	return validateSupportPath(p, SupportDirs)
+}
+
+// cleanRelPath checks and cleans a path relative to a skill folder: not
+// empty, no NUL, no traversal, not absolute, nothing under .git.
+func cleanRelPath(p string) (string, error) {
 	if strings.TrimSpace(p) == "" {
 		return "", invalid("file_path", "file path is required")
 	}
@@ -104,17 +111,25 @@ func ValidateSupportPath(p string) (string, error) {
 		return "", invalid("file_path", "absolute paths are not allowed: %q", p)
 	}
 	clean := path.Clean(p)
-	if clean == FileName {
-		return clean, nil
+	if clean == "." {
+		return "", invalid("file_path", "provide a file path, not the skill folder itself: %q", p)
 	}
-	parts := strings.Split(clean, "/")
-	for _, seg := range parts {
+	for _, seg := range strings.Split(clean, "/") {
 		if seg == ".git" {
 			return "", invalid("file_path", "%q: .git is never writable", p)
 		}
 	}
-	if !isSupportDir(parts[0]) {
-		return "", invalid("file_path", "file must be under one of: %s; got %q", strings.Join(SupportDirs, ", "), p)
+	return clean, nil
+}
+
+func validateSupportPath(p string, dirs []string) (string, error) {
+	clean, err := cleanRelPath(p)
+	if err != nil || clean == FileName {
+		return clean, err
+	}
+	parts := strings.Split(clean, "/")
+	if !slices.Contains(dirs, parts[0]) {
+		return "", invalid("file_path", "file must be under one of: %s; got %q", strings.Join(dirs, ", "), p)
 	}
 	if len(parts) < 2 {
 		return "", invalid("file_path", "provide a file path, not just a directory: %q (e.g. %s/example.md)", p, parts[0])
@@ -285,9 +300,12 @@ func yamlErrorMsg(err error) string {
 
 // ValidateOptions chooses which of the write rules apply.
 type ValidateOptions struct {
-	// NewSkill applies the create-only rule: the description must fit the
-	// 60-character index limit.
+	// NewSkill applies the create-only rule: the description must fit
+	// DescriptionLimit (0: the Hermes index's 60 characters).
 	NewSkill bool
+	// DescriptionLimit is the create-only description cap (see
+	// [Rules.ValidateOptions]).
+	DescriptionLimit int
 }
 
 // Validate checks SKILL.md content the way skill_manage does before any
@@ -322,9 +340,13 @@ func Validate(content []byte, opts ValidateOptions) (*Document, error) {
 		return nil, invalid("content", "description is %d characters; the limit is %d", n, MaxDescriptionLength)
 	}
 	if opts.NewSkill {
+		limit := opts.DescriptionLimit
+		if limit <= 0 {
+			limit = PromptDescriptionLimit
+		}
 		d := strings.Trim(desc, `"'`)
-		if n := utf8.RuneCountInString(d); n > PromptDescriptionLimit {
-			return nil, invalid("content", "description is %d characters; a new skill's description must be at most %d because the skills index cuts it to 57 characters plus \"...\": lead with a self-contained trigger (\"Use when ...\")", n, PromptDescriptionLimit)
+		if n := utf8.RuneCountInString(d); n > limit {
+			return nil, invalid("content", "description is %d characters; a new skill's description must be at most %d because the Hermes skills index cuts it to %d characters plus \"...\": lead with a self-contained trigger (\"Use when ...\")", n, limit, limit-3)
 		}
 	}
 	if strings.TrimSpace(doc.Body) == "" {

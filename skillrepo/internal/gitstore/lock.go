@@ -1,7 +1,7 @@
 package gitstore
 
 // One repository-wide lock serialises skillrepo's read-modify-write cycles
-// (design.md §3). It is an flock(2) on .git/skillrepo/lock, so the kernel
+// (docs/git-format.md §5). It is an flock(2) on .git/skillrepo/lock, so the kernel
 // releases it when the holder dies: a crashed writer never leaves a lock
 // that blocks the next command. Who holds it is written beside it in
 // lock.info, for the "locked by pid N on host H" message.

@@ -1,6 +1,6 @@
 package gitstore
 
-// Loose objects are kept bounded the way git keeps them (design.md §7):
+// Loose objects are kept bounded the way git keeps them (docs/git-format.md §6):
 // every write adds loose objects (a flat library's root tree alone is
 // 380 KB per write), and nothing else would ever pack them. After a write,
 // when the loose objects are estimated to pass 6,700 objects (git's

@@ -337,6 +337,8 @@ func parseCommitHeader(b []byte) (tree plumbing.Hash, parents []plumbing.Hash, e
 // listing made 10,000 of them). The slice may be shared with a cache:
 // callers must not modify it.
 func (l *Repo) readObject(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	l.objMu.Lock()
+	defer l.objMu.Unlock()
 	if l.packs == nil {
 		l.packs = openPackReader(l.GitDir)
 	}
@@ -376,6 +378,8 @@ func (l *Repo) readObject(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, err
 // object git already has, which git tolerates and gc folds away; go-git's
 // own check is not used because it loads its own copy of every pack index.
 func (l *Repo) hasObject(h plumbing.Hash) bool {
+	l.objMu.Lock()
+	defer l.objMu.Unlock()
 	hs := h.String()
 	if _, err := os.Lstat(filepath.Join(l.GitDir, "objects", hs[:2], hs[2:])); err == nil {
 		return true

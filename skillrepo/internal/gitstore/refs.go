@@ -1,7 +1,7 @@
 package gitstore
 
 // Refs are read and written here with git's own protocol, not go-git's
-// (design.md §7, go-git #2399): an update creates "<ref>.lock" exclusively,
+// (docs/git-format.md §3, go-git #2399): an update creates "<ref>.lock" exclusively,
 // writes and fsyncs the new value there, compares the current value (loose,
 // then packed-refs) with the expected old one while holding the lock, and
 // renames the lock over the ref. Git and other skillrepo processes see the

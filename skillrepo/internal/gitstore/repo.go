@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -41,6 +42,11 @@ type Repo struct {
 	// packs reads packed objects (opened on first use, closed by Close).
 	packs *packReader
 	loose looseReaders // reused by readLoose
+	// objMu guards loose, packs and the go-git storer behind readObject
+	// and hasObject: a snapshot's fs.FS is read by lint's workers at once,
+	// and the reused readers would otherwise hand one goroutine another's
+	// bytes ("malformed loose object").
+	objMu sync.Mutex
 
 	// maintenance says when a write starts git gc (maintenance.go).
 	maintenance maintenancePolicy

@@ -1,0 +1,145 @@
+package agenttools
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+
+	"github.com/skillrepo/skillrepo/lint"
+	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/memory"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+// Open wires the tools to a library. The adapter is the one place the
+// tools meet package skillrepo; it is not safe for concurrent use (nor is
+// the library).
+func Open(l *skillrepo.Library) Library {
+	return &adapter{l: l, owners: map[string]Ownership{}}
+}
+
+type adapter struct {
+	l      *skillrepo.Library
+	owners map[string]Ownership // by commit + name: history does not change under a commit
+}
+
+func (a *adapter) MainBranch() string { return a.l.MainBranch() }
+
+// Rules are the library runtime's write rules (see Toolbox.rules).
+func (a *adapter) Rules() skill.Rules { return a.l.Rules() }
+
+func (a *adapter) View(ctx context.Context, rev string) (View, error) {
+	s, err := a.l.Snapshot(rev)
+	if err != nil {
+		return nil, err
+	}
+	return snapshotView{s}, nil
+}
+
+type snapshotView struct{ s *skillrepo.Snapshot }
+
+func (v snapshotView) Commit() string { return v.s.Commit().String() }
+func (v snapshotView) FS() fs.FS      { return v.s.FS() }
+
+func (v snapshotView) Skills() ([]SkillRef, error) {
+	all, err := v.s.Skills()
+	if err != nil {
+		return nil, err
+	}
+	var out []SkillRef
+	for _, si := range all {
+		if !si.Archived {
+			out = append(out, SkillRef{Name: si.Name, Dir: si.Dir, Category: si.Category})
+		}
+	}
+	return out, nil
+}
+
+func (a *adapter) Ownership(ctx context.Context, rev, name string) (Ownership, error) {
+	s, err := a.l.Snapshot(rev)
+	if err != nil {
+		return Ownership{}, err
+	}
+	key := s.Commit().String() + "\x00" + name
+	if o, ok := a.owners[key]; ok {
+		return o, nil
+	}
+	ro, err := a.l.OwnerForReview(s.Commit().String(), name)
+	if err != nil {
+		return Ownership{}, err
+	}
+	o := Ownership{Managed: ro.Managed, Pinned: ro.Pinned}
+	a.owners[key] = o
+	return o, nil
+}
+
+func (a *adapter) Status(ctx context.Context, rev string) (map[string]SkillStatus, error) {
+	out := map[string]SkillStatus{}
+	recs, err := a.l.Usage().Load()
+	if err != nil {
+		return nil, err
+	}
+	for name, r := range recs {
+		out[name] = SkillStatus{State: r.State, Pinned: r.Pinned}
+	}
+	pins, err := a.l.Pins(rev)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range append(pins, a.l.Config.Protected...) {
+		s := out[name]
+		s.Pinned = true
+		out[name] = s
+	}
+	return out, nil
+}
+
+// verify lints every write before it lands: a write that leaves lint
+// errors (a dangling references/ link, broken frontmatter) is refused, and
+// the model reads why.
+func (a *adapter) verify(fsys fs.FS, dirs []string) error {
+	return lint.GateFor(fsys, dirs, a.l.Config.Raw, a.l.Config.Runtime)
+}
+
+func (a *adapter) Apply(ctx context.Context, t Target, ops []Op) (string, error) {
+	res, err := a.l.Apply(ctx, skillrepo.ApplyOptions{Branch: t.Branch, From: t.From, Ops: ops, Provenance: t.Provenance, DryRun: t.DryRun, Verify: a.verify})
+	if err != nil {
+		return "", toolError(err)
+	}
+	if t.DryRun {
+		return "", nil
+	}
+	return res.Commit.String(), nil
+}
+
+func (a *adapter) Memory(ctx context.Context, t Target, ch MemoryChange) (memory.Result, string, error) {
+	res, err := a.l.ChangeMemory(ctx, skillrepo.MemoryOptions{
+		Branch: t.Branch, From: t.From, Target: ch.Target, Action: ch.Action,
+		Content: ch.Content, OldText: ch.OldText, Ops: ch.Ops, Provenance: t.Provenance, DryRun: t.DryRun,
+	})
+	if err != nil {
+		return memory.Result{}, "", err
+	}
+	if res.Commit.IsZero() || t.DryRun {
+		return res.Result, "", nil
+	}
+	return res.Result, res.Commit.String(), nil
+}
+
+// previewError is a write error that carries the start of the file, so
+// the model can correct its old_string (the reference's file_preview).
+type previewError struct {
+	msg, preview string
+}
+
+func (e *previewError) Error() string { return e.msg }
+
+// toolError keeps the engine's message and, for a patch that did not
+// match, the file preview.
+func toolError(err error) error {
+	var pe *skillrepo.PatchError
+	if errors.As(err, &pe) {
+		return &previewError{msg: err.Error(), preview: pe.Preview}
+	}
+	return err
+}

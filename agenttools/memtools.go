@@ -1,0 +1,271 @@
+package agenttools
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/skillrepo/skillrepo/skillrepo/memory"
+)
+
+func (tb *Toolbox) memoryTool(cl *call, data []byte) toolResult {
+	var args struct {
+		Action     string      `json:"action"`
+		Target     string      `json:"target"`
+		Content    string      `json:"content"`
+		OldText    string      `json:"old_text"`
+		Operations []memory.Op `json:"operations"`
+	}
+	if r := decodeArgs(Memory, data, &args); r != nil {
+		return r
+	}
+	target, err := memory.ParseTarget(args.Target)
+	if err != nil {
+		return argsRefusal(err.Error())
+	}
+	ch := MemoryChange{Target: target, Action: args.Action, Content: args.Content, OldText: args.OldText}
+	texts := []string{args.Content}
+	destructive := false
+	if len(args.Operations) > 0 {
+		ch.Action, ch.Ops = "batch", args.Operations
+		for _, op := range args.Operations {
+			texts = append(texts, op.Content)
+			destructive = destructive || op.Action == "replace" || op.Action == "remove"
+		}
+	} else {
+		switch args.Action {
+		case "add":
+			if strings.TrimSpace(args.Content) == "" {
+				return argsRefusal("content is required for 'add'")
+			}
+		case "replace", "remove":
+			destructive = true
+		default:
+			return argsRefusal(fmt.Sprintf("unknown action %q: use add, replace or remove (or operations)", args.Action))
+		}
+	}
+	for _, t := range texts {
+		if found := findSecrets(t); len(found) > 0 {
+			return guardRefusal(secretRefusal("the memory content", found))
+		}
+	}
+	// An automatic review may add to memory; its replace and remove (and a
+	// batch holding one) wait on a proposal of their own (docs/reference-behaviour.md §7.6), so a
+	// skill review can never silently delete what the user told the agent.
+	staged := destructive && !tb.opts.Attended && tb.opts.Policy == Autonomous && tb.opts.StagedBranch != ""
+	branch := tb.opts.Branch
+	if staged {
+		branch = tb.opts.StagedBranch
+	}
+	res, commit, err := tb.lib.Memory(cl.ctx, tb.target(branch), ch)
+	var merr *memory.Error
+	if errors.As(err, &merr) {
+		out := toolResult{"success": false, "error": merr.Msg}
+		if merr.Current != nil {
+			out["current_entries"] = merr.Current
+		}
+		if merr.Matches != nil {
+			out["matches"] = merr.Matches
+		}
+		if merr.Usage != "" {
+			out["usage"] = merr.Usage
+		}
+		return out
+	}
+	if err != nil {
+		return failure("memory: " + err.Error())
+	}
+	if tb.opts.DryRun {
+		c := Change{Kind: "memory", Action: ch.Action, Target: string(target), Branch: branch, Staged: staged, DryRun: true,
+			Summary: fmt.Sprintf("memory %s of %s (dry run)", ch.Action, target)}
+		tb.record(cl, c)
+		return toolResult{"success": true, "dry_run": true, "target": string(target), "usage": res.Usage(), "entry_count": res.Entries,
+			"message": "dry run: not written. " + res.Message}
+	}
+	if commit == "" { // nothing changed (a duplicate add)
+		return toolResult{"success": true, "done": true, "target": string(target), "usage": res.Usage(), "entry_count": res.Entries, "message": res.Message}
+	}
+	label := "Memory"
+	if target == memory.User {
+		label = "User profile"
+	}
+	c := Change{Kind: "memory", Action: ch.Action, Target: string(target), Commit: commit, Branch: branch, Staged: staged,
+		Summary: fmt.Sprintf("%s updated (%s)", label, ch.Action)}
+	if staged {
+		tb.stagedMade = true
+		id := strings.TrimPrefix(tb.opts.StagedBranch, "proposals/")
+		c.Summary = fmt.Sprintf("%s %s staged as proposal %s", label, ch.Action, id)
+		tb.record(cl, c)
+		return toolResult{"success": true, "staged": true, "proposal_staged": true, "proposal": id,
+			"message": fmt.Sprintf("Staged as proposal %s: a %s of %s from an automatic review waits for the user's approval. Not applied yet; do not repeat it.", id, ch.Action, label)}
+	}
+	tb.branchMade, tb.view = true, nil
+	tb.record(cl, c)
+	return toolResult{"success": true, "done": true, "target": string(target), "usage": res.Usage(), "entry_count": res.Entries,
+		"message": res.Message, "note": "Write saved. This update is complete — do not repeat it."}
+}
+
+// maxReadChars caps one read_file result.
+const maxReadChars = 100_000
+
+func (tb *Toolbox) readFile(cl *call, data []byte) toolResult {
+	var args struct {
+		Path   string `json:"path"`
+		Offset int    `json:"offset"`
+		Limit  int    `json:"limit"`
+	}
+	if r := decodeArgs(ReadFile, data, &args); r != nil {
+		return r
+	}
+	p, err := cleanRel(args.Path)
+	if err != nil {
+		return argsRefusal(err.Error())
+	}
+	v, err := tb.currentView(cl.ctx)
+	if err != nil {
+		return failure("read_file: " + err.Error())
+	}
+	text, binary, err := readText(v.FS(), p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return failure(fmt.Sprintf("File not found: %s (paths are relative to the library root; search_files with target 'files' lists them)", p))
+	}
+	if err != nil {
+		return failure(fmt.Sprintf("read_file %s: %v", p, err))
+	}
+	if binary {
+		return toolResult{"success": true, "path": p, "content": text}
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	from := max(args.Offset, 1) - 1
+	to := len(lines)
+	if args.Limit > 0 {
+		to = min(to, from+args.Limit)
+	}
+	from = min(from, len(lines))
+	part := strings.Join(lines[from:to], "")
+	truncated := false
+	if len([]rune(part)) > maxReadChars {
+		part, truncated = clip(part, maxReadChars), true
+	}
+	whole := from == 0 && to == len(lines) && !truncated
+	if whole {
+		tb.reads[p] = true // a full read counts as a view (docs/reference-behaviour.md §2.5)
+	}
+	res := toolResult{"success": true, "path": p, "content": part, "total_lines": len(lines)}
+	if !whole {
+		res["partial"] = fmt.Sprintf("lines %d-%d of %d", from+1, to, len(lines))
+	}
+	if truncated {
+		res["truncated"] = true
+	}
+	return res
+}
+
+func (tb *Toolbox) searchFiles(cl *call, data []byte) toolResult {
+	var args struct {
+		Pattern string `json:"pattern"`
+		Target  string `json:"target"`
+		Path    string `json:"path"`
+		Limit   int    `json:"limit"`
+	}
+	if r := decodeArgs(SearchFiles, data, &args); r != nil {
+		return r
+	}
+	if args.Pattern == "" {
+		return argsRefusal("pattern is required")
+	}
+	root := "."
+	if args.Path != "" && args.Path != "." {
+		p, err := cleanRel(args.Path)
+		if err != nil {
+			return argsRefusal(err.Error())
+		}
+		root = p
+	}
+	limit := args.Limit
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	v, err := tb.currentView(cl.ctx)
+	if err != nil {
+		return failure("search_files: " + err.Error())
+	}
+	var match func(p string) bool
+	var re *regexp.Regexp
+	switch args.Target {
+	case "files":
+		if _, err := path.Match(args.Pattern, ""); err != nil {
+			return argsRefusal(fmt.Sprintf("bad glob %q: %v", args.Pattern, err))
+		}
+		match = func(p string) bool {
+			ok, _ := path.Match(args.Pattern, p)
+			base, _ := path.Match(args.Pattern, path.Base(p))
+			return ok || base
+		}
+	case "", "content":
+		re, err = regexp.Compile(args.Pattern)
+		if err != nil {
+			re = regexp.MustCompile(regexp.QuoteMeta(args.Pattern))
+		}
+	default:
+		return argsRefusal(fmt.Sprintf("unknown target %q: use content or files", args.Target))
+	}
+	var found []map[string]any
+	more := false
+	err = fs.WalkDir(v.FS(), root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if len(found) >= limit {
+			more = true
+			return fs.SkipAll
+		}
+		if match != nil {
+			if match(p) {
+				found = append(found, map[string]any{"path": p})
+			}
+			return nil
+		}
+		text, binary, err := readText(v.FS(), p)
+		if err != nil || binary {
+			return nil
+		}
+		for i, line := range strings.Split(text, "\n") {
+			if re.MatchString(line) {
+				if len(found) >= limit {
+					more = true
+					return fs.SkipAll
+				}
+				found = append(found, map[string]any{"path": p, "line": i + 1, "text": clip(strings.TrimRight(line, "\r"), 200)})
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return failure(fmt.Sprintf("no such folder: %s", root))
+	}
+	if err != nil {
+		return failure("search_files: " + err.Error())
+	}
+	if found == nil {
+		found = []map[string]any{}
+	}
+	res := toolResult{"success": true, "matches": found, "count": len(found)}
+	if more {
+		res["truncated"] = true
+		res["hint"] = "more matches exist; narrow the pattern or the path"
+	}
+	return res
+}

@@ -1,0 +1,562 @@
+package agenttools
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+// maxListed caps skills_list, so a huge library cannot flood the context;
+// the category filter narrows it.
+const maxListed = 500
+
+// maxBatchOps is the reference's batch limit (docs/reference-behaviour.md §4.7).
+const maxBatchOps = skillrepo.MaxBatchOps
+
+// findSkill resolves a name as the reference does: the bare folder name
+// (first match) or category/name.
+func findSkill(skills []SkillRef, name string) (SkillRef, bool) {
+	name = strings.Trim(strings.TrimSpace(name), "/")
+	for _, s := range skills {
+		if s.Name == name || s.Dir == name {
+			return s, true
+		}
+	}
+	return SkillRef{}, false
+}
+
+// describe is a skill's one-line description: the frontmatter's, or the
+// first body line that is not a heading (as skills_list does, docs/reference-behaviour.md §8.2).
+func describe(fsys fs.FS, dir string) string {
+	data, err := fs.ReadFile(fsys, path.Join(dir, skill.FileName))
+	if err != nil {
+		return ""
+	}
+	doc, err := skill.Parse(data)
+	if err != nil {
+		return ""
+	}
+	if d := strings.TrimSpace(doc.Description); d != "" {
+		return clip(d, skill.MaxDescriptionLength)
+	}
+	for _, line := range strings.Split(doc.Body, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			return clip(line, skill.MaxDescriptionLength)
+		}
+	}
+	return ""
+}
+
+func (tb *Toolbox) skillsList(cl *call, data []byte) toolResult {
+	var args struct {
+		Category string `json:"category"`
+		Offset   int    `json:"offset"`
+		Limit    int    `json:"limit"`
+	}
+	if r := decodeArgs(SkillsList, data, &args); r != nil {
+		return r
+	}
+	if args.Offset < 0 || args.Limit < 0 {
+		return argsRefusal("offset and limit must not be negative")
+	}
+	limit := maxListed
+	if args.Limit > 0 {
+		limit = min(args.Limit, maxListed)
+	}
+	v, err := tb.currentView(cl.ctx)
+	if err != nil {
+		return failure("list skills: " + err.Error())
+	}
+	skills, err := v.Skills()
+	if err != nil {
+		return failure("list skills: " + err.Error())
+	}
+	// A person-facing caller also sees each skill's lifecycle state and
+	// pin; the review decides from skill_view's ownership instead.
+	var status map[string]SkillStatus
+	if tb.opts.Policy == Foreground {
+		if status, err = tb.lib.Status(cl.ctx, tb.rev()); err != nil {
+			return failure("list skills: " + err.Error())
+		}
+	}
+	sort.Slice(skills, func(i, j int) bool {
+		if skills[i].Category != skills[j].Category {
+			return skills[i].Category < skills[j].Category
+		}
+		return skills[i].Name < skills[j].Name
+	})
+	cats := map[string]bool{}
+	list := []map[string]any{}
+	total := 0
+	for _, s := range skills {
+		if s.Category != "" {
+			cats[s.Category] = true
+		}
+		if args.Category != "" && s.Category != args.Category {
+			continue
+		}
+		total++
+		if total <= args.Offset || len(list) >= limit {
+			continue
+		}
+		entry := map[string]any{"name": s.Name, "category": s.Category, "description": describe(v.FS(), s.Dir)}
+		if status != nil {
+			st := status[s.Name]
+			if st.State == "" {
+				st.State = skillrepo.StateActive
+			}
+			entry["state"], entry["pinned"] = st.State, st.Pinned
+		}
+		list = append(list, entry)
+	}
+	res := toolResult{"success": true, "skills": list, "categories": sortedKeys(cats), "count": total}
+	if args.Offset > 0 || args.Limit > 0 {
+		res["offset"] = args.Offset
+	}
+	if next := args.Offset + len(list); next < total {
+		if args.Offset > 0 || args.Limit > 0 || tb.opts.Policy == Foreground {
+			res["next_offset"] = next
+			res["hint"] = fmt.Sprintf("showing %d of %d skills from offset %d; call again with offset %d for more, or pass category to narrow the list", len(list), total, args.Offset, next)
+		} else {
+			res["hint"] = fmt.Sprintf("showing %d of %d skills; pass category to narrow the list", len(list), total)
+		}
+	}
+	return res
+}
+
+// linkedFiles lists a skill's support files by folder.
+func linkedFiles(fsys fs.FS, dir string) map[string][]string {
+	out := map[string][]string{}
+	for _, sub := range skill.SupportDirs {
+		files := []string{}
+		fs.WalkDir(fsys, path.Join(dir, sub), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, strings.TrimPrefix(p, dir+"/"))
+			}
+			return nil
+		})
+		out[sub] = files
+	}
+	return out
+}
+
+// cleanRel checks a path given by the model relative to some root: no
+// "..", not absolute, nothing under .git.
+func cleanRel(p string) (string, error) {
+	p = strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
+	if p == "" {
+		return "", errors.New("path is required")
+	}
+	if strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':') {
+		return "", fmt.Errorf("absolute paths are not allowed: %q; give a path relative to the library", p)
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return "", fmt.Errorf("path traversal ('..') is not allowed: %q", p)
+		}
+		if seg == ".git" {
+			return "", fmt.Errorf("%q: .git is not part of the library", p)
+		}
+	}
+	return path.Clean(p), nil
+}
+
+// readText reads a file for a model: text as is, a placeholder for binary
+// content.
+func readText(fsys fs.FS, p string) (string, bool, error) {
+	data, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return "", false, err
+	}
+	if !utf8.Valid(data) || strings.ContainsRune(string(data), 0) {
+		return fmt.Sprintf("[binary file, %d bytes]", len(data)), true, nil
+	}
+	return string(data), false, nil
+}
+
+func (tb *Toolbox) skillView(cl *call, data []byte) toolResult {
+	var args struct {
+		Name     string `json:"name"`
+		FilePath string `json:"file_path"`
+	}
+	if r := decodeArgs(SkillView, data, &args); r != nil {
+		return r
+	}
+	v, err := tb.currentView(cl.ctx)
+	if err != nil {
+		return failure("view skill: " + err.Error())
+	}
+	skills, err := v.Skills()
+	if err != nil {
+		return failure("view skill: " + err.Error())
+	}
+	if strings.HasPrefix(args.Name, "/") || strings.Contains(args.Name, "..") {
+		return argsRefusal(fmt.Sprintf("invalid skill name %q: give the name, or category/name", args.Name))
+	}
+	s, ok := findSkill(skills, args.Name)
+	if !ok {
+		return failure(fmt.Sprintf("Skill '%s' not found. Use skills_list to see the available skills.", args.Name))
+	}
+	file := skill.FileName
+	if args.FilePath != "" {
+		file, err = cleanRel(args.FilePath)
+		if err != nil {
+			return argsRefusal(err.Error())
+		}
+	}
+	p := path.Join(s.Dir, file)
+	content, binary, err := readText(v.FS(), p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return toolResult{"success": false, "error": fmt.Sprintf("File not found: %s in skill '%s'.", file, s.Name), "linked_files": linkedFiles(v.FS(), s.Dir)}
+	}
+	if err != nil {
+		return failure("view skill: " + err.Error())
+	}
+	if !binary {
+		tb.reads[p] = true
+	}
+	res := toolResult{"success": true, "name": s.Name, "category": s.Category, "path": p, "file": file, "content": content}
+	if file == skill.FileName {
+		res["linked_files"] = linkedFiles(v.FS(), s.Dir)
+	}
+	if own, err := tb.lib.Ownership(cl.ctx, tb.rev(), s.Name); err == nil {
+		res["owner"], res["pinned"] = "user", own.Pinned
+		if own.Managed {
+			res["owner"] = "curator"
+		}
+		if tb.opts.Policy == Autonomous {
+			res["writable"] = own.Managed && !own.Pinned
+		}
+	}
+	return res
+}
+
+// manageArgs is skill_manage's arguments: the batch shape, or the legacy
+// flat shape of one operation.
+type manageArgs struct {
+	Operations *[]Op `json:"operations"`
+	Op
+}
+
+// plannedOp is an operation after normalisation and guards.
+type plannedOp struct {
+	Op
+	target  string // library path the op writes (SKILL.md or the file)
+	dir     string // the skill's folder
+	created bool   // the skill is created by this batch
+}
+
+func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
+	var args manageArgs
+	if r := decodeArgs(SkillManage, data, &args); r != nil {
+		return r
+	}
+	ops := []Op{args.Op}
+	if args.Operations != nil {
+		ops = *args.Operations
+		if args.Op.Action != "" {
+			return argsRefusal("pass either operations (a list) or the fields of one operation, not both")
+		}
+	}
+	if len(ops) == 0 {
+		return argsRefusal("operations must be a non-empty list of operations")
+	}
+	if len(ops) > maxBatchOps {
+		return argsRefusal(fmt.Sprintf("operations has %d entries; the limit is %d per call", len(ops), maxBatchOps))
+	}
+	v, err := tb.currentView(cl.ctx)
+	if err != nil {
+		return failure("skill_manage: " + err.Error())
+	}
+	skills, err := v.Skills()
+	if err != nil {
+		return failure("skill_manage: " + err.Error())
+	}
+	planned, res := tb.plan(cl, ops, v, skills)
+	if res != nil {
+		return res
+	}
+	clean := make([]Op, len(planned))
+	for i, p := range planned {
+		clean[i] = p.Op
+	}
+	commit, err := tb.lib.Apply(cl.ctx, tb.target(tb.opts.Branch), clean)
+	if err != nil {
+		r := failure(err.Error())
+		var pe *previewError
+		if errors.As(err, &pe) {
+			r["file_preview"] = pe.preview
+		}
+		return r
+	}
+	if !tb.opts.DryRun {
+		tb.branchMade, tb.view = true, nil
+	}
+	results := []map[string]any{}
+	var msgs []string
+	for _, p := range planned {
+		if !tb.opts.DryRun {
+			tb.reads[p.target] = true // the caller wrote it, so it knows it
+		}
+		c := Change{Kind: "skill", Action: p.Action, Skill: p.Name, FilePath: p.FilePath, Commit: commit, Branch: tb.opts.Branch, Summary: skillSummary(p), DryRun: tb.opts.DryRun}
+		tb.record(cl, c)
+		msgs = append(msgs, c.Summary+".")
+		results = append(results, map[string]any{"name": p.Name, "action": p.Action, "file_path": p.FilePath, "success": true})
+	}
+	if tb.opts.DryRun {
+		return toolResult{"success": true, "dry_run": true, "operations_applied": 0, "results": results,
+			"message": "dry run: not written. Validated, and would have done: " + strings.Join(msgs, " ")}
+	}
+	return toolResult{"success": true, "operations_applied": len(planned), "results": results, "commit": commit, "message": strings.Join(msgs, " ")}
+}
+
+// skillSummary is the summary line of a change (docs/reference-behaviour.md §2.9).
+func skillSummary(p plannedOp) string {
+	verb := map[string]string{"create": "created", "patch": "patched", "edit": "rewritten", "write_file": "written", "remove_file": "removed", "delete": "archived"}[p.Action]
+	s := fmt.Sprintf("Skill '%s' %s", p.Name, verb)
+	if p.FilePath != "" && p.Action != "create" {
+		s += " (" + p.FilePath + ")"
+	}
+	if p.Action == "delete" && p.AbsorbedInto != nil {
+		s += " into '" + *p.AbsorbedInto + "'"
+	}
+	return s
+}
+
+// plan normalises the operations and runs every guard (docs/reference-behaviour.md §4.5, §4.7)
+// before anything is written; the first refusal refuses the whole call.
+func (tb *Toolbox) plan(cl *call, ops []Op, v View, skills []SkillRef) ([]plannedOp, toolResult) {
+	refuse := func(i int, r toolResult) toolResult {
+		if len(ops) > 1 {
+			r["failed_index"] = i
+			r["error"] = fmt.Sprintf("operation %d: %s (nothing was applied)", i, r["error"])
+		}
+		return r
+	}
+	created := map[string]SkillRef{}  // skills this batch creates
+	destroyed := map[string]bool{}    // (skill, path) already clobbered by an earlier op
+	owners := map[string]toolResult{} // ownership verdicts, per skill
+	var out []plannedOp
+	for i, op := range ops {
+		op.Action = strings.TrimSpace(op.Action)
+		op.Name = strings.TrimSpace(op.Name)
+		p, r := tb.normalise(op)
+		if r != nil {
+			return nil, refuse(i, r)
+		}
+		if p.Action == "delete" && len(ops) > 1 {
+			return nil, refuse(i, argsRefusal("delete must be the only operation of its call"))
+		}
+		if r := checkSecrets(p); r != nil {
+			return nil, refuse(i, r)
+		}
+		if p.Action == "create" {
+			if _, exists := findSkill(skills, p.Name); exists {
+				return nil, refuse(i, failure(fmt.Sprintf("A skill named '%s' already exists. View it and patch it instead of creating a duplicate.", p.Name)))
+			}
+			if _, exists := created[p.Name]; exists {
+				return nil, refuse(i, failure(fmt.Sprintf("operation creates '%s' twice", p.Name)))
+			}
+			dir := p.Name
+			if p.Category != "" {
+				dir = p.Category + "/" + p.Name
+			}
+			created[p.Name] = SkillRef{Name: p.Name, Dir: dir, Category: p.Category}
+			p.dir, p.created, p.target = dir, true, dir+"/"+skill.FileName
+			destroyed[p.target] = true
+			out = append(out, p)
+			continue
+		}
+		s, ok := created[p.Name]
+		p.created = ok
+		if !ok {
+			if s, ok = findSkill(skills, p.Name); !ok {
+				return nil, refuse(i, failure(fmt.Sprintf("Skill '%s' not found. Use skills_list to see the available skills, or create it first with action 'create'.", p.Name)))
+			}
+			if tb.opts.Policy == Autonomous {
+				if _, seen := owners[s.Name]; !seen {
+					owners[s.Name] = tb.ownershipGuard(cl, p.Action, s.Name)
+				}
+				if r := owners[s.Name]; r != nil {
+					return nil, refuse(i, copyResult(r))
+				}
+			}
+		}
+		p.Name, p.dir = s.Name, s.Dir
+		p.target = s.Dir + "/" + skill.FileName
+		if p.FilePath != "" {
+			p.target = s.Dir + "/" + p.FilePath
+		}
+		if p.Action == "delete" && tb.opts.Policy == Autonomous {
+			if r := tb.deleteGuard(p, skills, created); r != nil {
+				return nil, refuse(i, r)
+			}
+			out = append(out, p)
+			continue
+		}
+		clobbers := p.Action == "edit" || p.Action == "write_file" || p.Action == "remove_file"
+		if clobbers && destroyed[p.target] {
+			return nil, refuse(i, argsRefusal(fmt.Sprintf("%s of %s overwrites what an earlier operation of this call wrote; merge them into one operation", p.Action, p.target)))
+		}
+		// Read before write: an existing file must have been read in this
+		// review (or written by it) before it is changed (docs/reference-behaviour.md §4.5).
+		if _, err := fs.Stat(v.FS(), p.target); err == nil && tb.opts.Policy == Autonomous && !tb.reads[p.target] && !p.created {
+			view := fmt.Sprintf("skill_view(name='%s')", p.Name)
+			if p.FilePath != "" && p.FilePath != skill.FileName {
+				view = fmt.Sprintf("skill_view(name='%s', file_path='%s')", p.Name, p.FilePath)
+			}
+			r := guardRefusal(fmt.Sprintf("Refusing background %s %s for '%s': %s has not been read in this %s. Call %s first, then retry once; text quoted in the conversation does not count as a read.", tb.opts.Label, p.Action, p.Name, strings.TrimPrefix(p.target, s.Dir+"/"), tb.opts.Label, view))
+			r["read_before_write_required"] = true
+			return nil, refuse(i, r)
+		}
+		if clobbers {
+			destroyed[p.target] = true
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// normalise checks an operation's shape and fields (docs/reference-behaviour.md §4.1, §4.2).
+// rules are the write rules of the library's runtime; a library that
+// does not say (a test double) gets Hermes' rules, the strictest.
+func (tb *Toolbox) rules() skill.Rules {
+	if r, ok := tb.lib.(interface{ Rules() skill.Rules }); ok {
+		return r.Rules()
+	}
+	return skill.RulesFor(skill.Hermes)
+}
+
+func (tb *Toolbox) normalise(op Op) (plannedOp, toolResult) {
+	p := plannedOp{Op: op}
+	if p.Name == "" {
+		return p, argsRefusal("each operation needs a name")
+	}
+	switch p.Action {
+	case "create":
+		if err := skill.ValidateName(p.Name); err != nil {
+			return p, argsRefusal(err.Error())
+		}
+		if err := skill.ValidateCategory(p.Category); err != nil {
+			return p, argsRefusal(err.Error())
+		}
+		if p.Content == nil || strings.TrimSpace(*p.Content) == "" {
+			return p, argsRefusal("create needs content: the whole SKILL.md, with frontmatter name and description")
+		}
+	case "patch", "edit":
+		hasOld, hasNew := p.OldString != nil, p.NewString != nil
+		if p.Content != nil && (hasOld || hasNew) {
+			return p, argsRefusal("pass EITHER content (a full rewrite of SKILL.md) OR old_string/new_string (a targeted patch), not both")
+		}
+		if p.Content != nil || p.Action == "edit" {
+			if p.FilePath != "" && p.FilePath != skill.FileName {
+				return p, argsRefusal("a full rewrite replaces SKILL.md; use write_file for support files")
+			}
+			if p.Content == nil {
+				return p, argsRefusal("edit needs content: the whole new SKILL.md")
+			}
+			p.Action, p.FilePath = "edit", ""
+			break
+		}
+		if !hasOld || *p.OldString == "" {
+			return p, argsRefusal("patch needs old_string: view the file first and copy the exact text to replace (do not fall back to write_file)")
+		}
+		if !hasNew {
+			return p, argsRefusal("patch needs new_string (an empty string deletes old_string)")
+		}
+		if p.FilePath != "" {
+			fp, err := tb.rules().ValidateSupportPath(p.FilePath)
+			if err != nil {
+				return p, argsRefusal(err.Error())
+			}
+			if fp == skill.FileName {
+				fp = ""
+			}
+			p.FilePath = fp
+		}
+	case "write_file", "remove_file":
+		fp, err := tb.rules().ValidateSupportPath(p.FilePath)
+		if err != nil {
+			return p, argsRefusal(err.Error())
+		}
+		if fp == skill.FileName {
+			return p, argsRefusal(fmt.Sprintf("%s cannot target SKILL.md; use patch", p.Action))
+		}
+		p.FilePath = fp
+		if p.Action == "write_file" {
+			if p.FileContent == nil {
+				return p, argsRefusal("write_file needs file_content (an empty string is allowed)")
+			}
+			if err := skill.ValidateFileContent([]byte(*p.FileContent)); err != nil {
+				return p, argsRefusal(err.Error())
+			}
+		}
+	case "delete":
+	case "":
+		return p, argsRefusal("each operation needs an action: create, patch, write_file, remove_file or delete")
+	default:
+		return p, argsRefusal(fmt.Sprintf("unknown action %q: use create, patch, write_file, remove_file or delete", p.Action))
+	}
+	return p, nil
+}
+
+// ownershipGuard refuses writes to skills an autonomous caller may not
+// touch: pinned, or not curator-managed — including when the evidence
+// cannot be read (fail closed, docs/reference-behaviour.md §4.5).
+func (tb *Toolbox) ownershipGuard(cl *call, action, name string) toolResult {
+	own, err := tb.lib.Ownership(cl.ctx, tb.rev(), name)
+	if msg := OwnershipRefusal(tb.opts.Label, action, name, own, err); msg != "" {
+		return guardRefusal(msg)
+	}
+	return nil
+}
+
+// deleteGuard lets a review delete only a skill it absorbed into another
+// existing skill; the delete then archives (docs/reference-behaviour.md §4.4, §6.6).
+func (tb *Toolbox) deleteGuard(p plannedOp, skills []SkillRef, created map[string]SkillRef) toolResult {
+	if p.AbsorbedInto == nil || strings.TrimSpace(*p.AbsorbedInto) == "" {
+		return guardRefusal(AbsorbedIntoRefusal(tb.opts.Label, p.Name))
+	}
+	into := strings.TrimSpace(*p.AbsorbedInto)
+	if into == p.Name {
+		return guardRefusal(fmt.Sprintf("Refusing background %s delete for '%s': absorbed_into must name a different skill.", tb.opts.Label, p.Name))
+	}
+	if _, ok := findSkill(skills, into); !ok {
+		if _, ok := created[into]; !ok {
+			return guardRefusal(fmt.Sprintf("Refusing background %s delete for '%s': absorbed_into '%s' does not exist. Create or patch the umbrella skill first.", tb.opts.Label, p.Name, into))
+		}
+	}
+	*p.AbsorbedInto = into
+	return nil
+}
+
+// checkSecrets refuses an operation that would write a likely secret.
+func checkSecrets(p plannedOp) toolResult {
+	for _, f := range []struct {
+		what string
+		text *string
+	}{{"content", p.Content}, {"new_string", p.NewString}, {"file_content", p.FileContent}} {
+		if f.text == nil {
+			continue
+		}
+		if found := findSecrets(*f.text); len(found) > 0 {
+			return guardRefusal(secretRefusal(fmt.Sprintf("the %s of %s '%s'", f.what, p.Action, p.Name), found))
+		}
+	}
+	return nil
+}
+
+func copyResult(r toolResult) toolResult {
+	out := toolResult{}
+	for k, v := range r {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,366 @@
+package agenttools
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// Tool names.
+const (
+	SkillsList  = "skills_list"
+	SkillView   = "skill_view"
+	SkillManage = "skill_manage"
+	Memory      = "memory"
+	ReadFile    = "read_file"
+	SearchFiles = "search_files"
+)
+
+// Policy chooses the guards a toolbox enforces beyond validation, the
+// secret scan and the batch rules, which every caller gets.
+type Policy int
+
+const (
+	// Autonomous is an agent acting on its own (a background review, the
+	// curator): writes only to curator-managed skills that are not pinned,
+	// an existing file only after it was read, delete only with
+	// absorbed_into (and it archives), and an unattended memory replace or
+	// remove staged for approval (docs/reference-behaviour.md §4.5, §7.6).
+	Autonomous Policy = iota
+	// Foreground is the working agent with its user watching: it may write
+	// any skill, as the reference's foreground tools may.
+	Foreground
+)
+
+// Options configure a toolbox.
+type Options struct {
+	Policy Policy
+	// Label names the caller in messages ("review", "curator"; default
+	// "review"): "Refusing background <label> …", "in this <label>".
+	Label string
+	// Tools are the tools offered, in the order the model sees them.
+	Tools []string
+	// Provenance goes into every commit's trailers.
+	Provenance skillrepo.Provenance
+	// Base is what the tools read until they write (a commit or a branch
+	// name). Branch is where writes land, created from Base when missing;
+	// once written, reads come from Branch. BranchExists reads Branch from
+	// the start (a toolbox writing straight to main).
+	Base, Branch string
+	BranchExists bool
+	// StagedBranch takes an autonomous, unattended memory replace or
+	// remove, which waits for approval whatever happens to Branch.
+	StagedBranch string
+	// Attended: a person asked for this run, so memory replace and remove
+	// are not held back.
+	Attended bool
+	// DryRun validates every write completely (guards and engine) and
+	// writes nothing: the tool answers "dry run: not written" and the
+	// Change records what would have happened.
+	DryRun bool
+	// Reads, when set, is the read-before-write memory shared across
+	// toolboxes (one per session); nil starts an empty one.
+	Reads map[string]bool
+	// Progress, when set, hears of every write as it lands.
+	Progress func(Change)
+}
+
+// Refusal is a tool call that did not do what it asked, and why.
+type Refusal struct {
+	Tool   string `json:"tool"`
+	Kind   string `json:"kind"` // guard, unknown_tool, invalid_arguments or error
+	Reason string `json:"reason"`
+}
+
+// Refusal kinds.
+const (
+	RefusedGuard   = "guard"
+	RefusedUnknown = "unknown_tool"
+	RefusedArgs    = "invalid_arguments"
+	RefusedError   = "error"
+)
+
+// Change is one write: a commit on a branch (none in a dry run).
+type Change struct {
+	Kind     string `json:"kind"`   // skill or memory
+	Action   string `json:"action"` // create, patch, edit, write_file, remove_file, delete; add, replace, remove, batch
+	Skill    string `json:"skill,omitempty"`
+	FilePath string `json:"file_path,omitempty"`
+	Target   string `json:"target,omitempty"` // memory or user
+	Commit   string `json:"commit"`
+	Branch   string `json:"branch"`
+	Summary  string `json:"summary"`
+	// Staged: the change waits on its own proposal whatever happens to the
+	// main proposal (memory replace and remove, docs/reference-behaviour.md §7.6).
+	Staged bool `json:"staged,omitempty"`
+	// DryRun: validated, not written.
+	DryRun bool `json:"dry_run,omitempty"`
+}
+
+// Result is the outcome of one tool call.
+type Result struct {
+	// Text is the JSON object the model reads.
+	Text string
+	// OK reports success (a write, a read, or a duplicate add).
+	OK bool
+	// Changes are the writes this call made.
+	Changes []Change
+	// Refusal is why the call did not do what it asked (nil when OK).
+	Refusal *Refusal
+}
+
+// Toolbox runs tool calls: it holds the state the guards need (what was
+// read, what was written) and records every write and every refusal. It is
+// not safe for concurrent use.
+type Toolbox struct {
+	lib        Library
+	opts       Options
+	branchMade bool
+	stagedMade bool
+
+	reads map[string]bool // library paths read in full (or written)
+	view  View            // cached view of the current read revision
+
+	changes []Change
+	refused []Refusal
+}
+
+// New makes a toolbox over lib.
+func New(lib Library, opts Options) *Toolbox {
+	if opts.Label == "" {
+		opts.Label = "review"
+	}
+	if opts.Base == "" {
+		opts.Base = lib.MainBranch()
+	}
+	if opts.Branch == "" {
+		opts.Branch = lib.MainBranch()
+	}
+	tb := &Toolbox{lib: lib, opts: opts, reads: opts.Reads, branchMade: opts.BranchExists}
+	if tb.reads == nil {
+		tb.reads = map[string]bool{}
+	}
+	return tb
+}
+
+// Changes are every write so far, in order.
+func (tb *Toolbox) Changes() []Change { return append([]Change{}, tb.changes...) }
+
+// Refusals are every refused call so far, in order.
+func (tb *Toolbox) Refusals() []Refusal { return append([]Refusal{}, tb.refused...) }
+
+// Wrote reports whether a write landed on Branch.
+func (tb *Toolbox) Wrote() bool { return tb.branchMade && !tb.opts.BranchExists }
+
+// Staged reports whether a write landed on StagedBranch.
+func (tb *Toolbox) Staged() bool { return tb.stagedMade }
+
+// Tools are the tools offered.
+func (tb *Toolbox) Tools() []string { return append([]string{}, tb.opts.Tools...) }
+
+// rev is what the tools read: Branch once it has been written.
+func (tb *Toolbox) rev() string {
+	if tb.branchMade {
+		return tb.opts.Branch
+	}
+	return tb.opts.Base
+}
+
+func (tb *Toolbox) currentView(ctx context.Context) (View, error) {
+	if tb.view != nil {
+		return tb.view, nil
+	}
+	v, err := tb.lib.View(ctx, tb.rev())
+	if err != nil {
+		return nil, err
+	}
+	tb.view = v
+	return v, nil
+}
+
+// target is where a write lands.
+func (tb *Toolbox) target(branch string) Target {
+	return Target{Branch: branch, From: tb.opts.Base, Provenance: tb.opts.Provenance, DryRun: tb.opts.DryRun}
+}
+
+// toolResult is a JSON object returned to the model.
+type toolResult map[string]any
+
+func failure(msg string) toolResult { return toolResult{"success": false, "error": msg} }
+
+// call is the state of one tool call.
+type call struct {
+	ctx     context.Context
+	changes []Change
+}
+
+// Call runs one tool call. It never fails: every refusal and error becomes
+// a result the model can read.
+func (tb *Toolbox) Call(ctx context.Context, name, args string) Result {
+	c := &call{ctx: ctx}
+	if !slices.Contains(tb.opts.Tools, name) {
+		msg := tb.deniedMessage(name)
+		return tb.refuse(name, RefusedUnknown, msg, failure(msg))
+	}
+	args = strings.TrimSpace(args)
+	if args == "" {
+		args = "{}"
+	}
+	if !json.Valid([]byte(args)) || args[0] != '{' {
+		msg := fmt.Sprintf("the arguments of %s are not a valid JSON object; send one JSON object with the fields the tool describes", name)
+		return tb.refuse(name, RefusedArgs, msg, failure(msg))
+	}
+	var res toolResult
+	switch name {
+	case SkillsList:
+		res = tb.skillsList(c, []byte(args))
+	case SkillView:
+		res = tb.skillView(c, []byte(args))
+	case SkillManage:
+		res = tb.skillManage(c, []byte(args))
+	case Memory:
+		res = tb.memoryTool(c, []byte(args))
+	case ReadFile:
+		res = tb.readFile(c, []byte(args))
+	case SearchFiles:
+		res = tb.searchFiles(c, []byte(args))
+	default:
+		msg := fmt.Sprintf("tool %s has no implementation", name)
+		return tb.refuse(name, RefusedUnknown, msg, failure(msg))
+	}
+	if ok, _ := res["success"].(bool); !ok {
+		kind := RefusedError
+		if k, _ := res["_kind"].(string); k != "" {
+			kind = k
+		}
+		delete(res, "_kind")
+		msg, _ := res["error"].(string)
+		return tb.refuse(name, kind, msg, res)
+	}
+	delete(res, "_kind")
+	return Result{Text: encode(res), OK: true, Changes: c.changes}
+}
+
+// deniedMessage names what the caller may use instead (docs/reference-behaviour.md §2.5).
+func (tb *Toolbox) deniedMessage(name string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Tool '%s' is not available in this %s. ", name, tb.opts.Label)
+	b.WriteString("To read, use skill_view, skills_list, read_file or search_files; to change skills, use skill_manage(operations=[...]) with action create, patch, write_file, remove_file or delete")
+	if slices.Contains(tb.opts.Tools, Memory) {
+		if tb.opts.Attended || tb.opts.Policy == Foreground {
+			b.WriteString("; for notes, use memory")
+		} else {
+			b.WriteString("; for notes, use memory (add only; replace and remove wait for approval)")
+		}
+	}
+	fmt.Fprintf(&b, ". Allowed tools: %s. Do not retry %s.", strings.Join(tb.opts.Tools, ", "), name)
+	return b.String()
+}
+
+func (tb *Toolbox) refuse(tool, kind, reason string, res toolResult) Result {
+	r := Refusal{Tool: tool, Kind: kind, Reason: reason}
+	tb.refused = append(tb.refused, r)
+	return Result{Text: encode(res), Refusal: &r}
+}
+
+func (tb *Toolbox) record(c *call, ch Change) {
+	tb.changes = append(tb.changes, ch)
+	c.changes = append(c.changes, ch)
+	if tb.opts.Progress != nil {
+		tb.opts.Progress(ch)
+	}
+}
+
+// guardRefusal marks a result as a guard's refusal for the summary.
+func guardRefusal(msg string) toolResult {
+	return toolResult{"success": false, "error": msg, "_kind": RefusedGuard}
+}
+
+func argsRefusal(msg string) toolResult {
+	return toolResult{"success": false, "error": msg, "_kind": RefusedArgs}
+}
+
+// encode renders a result as JSON with sorted keys (maps marshal sorted),
+// so a replayed review sends the same bytes.
+func encode(r toolResult) string {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Sprintf(`{"success":false,"error":%q}`, "encode tool result: "+err.Error())
+	}
+	return string(data)
+}
+
+// decodeArgs unmarshals arguments, reporting type mistakes in words a
+// model can fix.
+func decodeArgs(tool string, data []byte, v any) toolResult {
+	if err := json.Unmarshal(data, v); err != nil {
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) {
+			return argsRefusal(fmt.Sprintf("%s: field %q must be %s, not %s", tool, typ.Field, typ.Type, typ.Value))
+		}
+		return argsRefusal(fmt.Sprintf("%s: invalid arguments: %v", tool, err))
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// clip cuts s to n characters.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}
+
+//go:embed tools.json
+var definitionFiles embed.FS
+
+// Definition is a tool as a model is told about it: a name, what it does,
+// and a JSON schema of its arguments.
+type Definition struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Definitions returns the definitions of the named tools, in that order,
+// as tools.json words them for an autonomous caller.
+func Definitions(names []string) ([]Definition, error) {
+	data, err := definitionFiles.ReadFile("tools.json")
+	if err != nil {
+		return nil, fmt.Errorf("read tool definitions: %w", err)
+	}
+	var defs []Definition
+	if err := json.Unmarshal(data, &defs); err != nil {
+		return nil, fmt.Errorf("parse tool definitions: %w", err)
+	}
+	byName := map[string]Definition{}
+	for _, d := range defs {
+		byName[d.Name] = d
+	}
+	out := make([]Definition, 0, len(names))
+	for _, n := range names {
+		d, ok := byName[n]
+		if !ok {
+			return nil, fmt.Errorf("no definition for tool %s", n)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}

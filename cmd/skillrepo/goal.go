@@ -1,0 +1,402 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	openai "github.com/sashabaranov/go-openai"
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+
+	"github.com/skillrepo/skillrepo/goals"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+func newGoalCmd(f *factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "goal <command>",
+		Short: "Keep the agent working until a judge says a standing goal is met",
+		Long: `A standing goal keeps an agent (Claude Code, Codex) working: after every turn
+the Stop hook asks a judge model whether the goal is met; if not, the agent is
+sent a continuation prompt, up to a turn budget. Any failure of the judge lets
+the agent stop. Install the hooks with 'skillrepo hooks install --claude-code'
+(or --codex); the judge is goals.model in .skillrepo/config.yaml, else the
+review's model.
+
+Set a goal before starting the agent: the next session that starts in this
+library takes it. Goal state lives in .git/skillrepo/goals/.`,
+	}
+	cmd.AddCommand(newGoalSetCmd(f), newGoalShowCmd(f), newGoalListCmd(f),
+		newGoalStatusCmd(f, "pause"), newGoalStatusCmd(f, "resume"), newGoalStatusCmd(f, "clear"))
+	return cmd
+}
+
+func goalStore(f *factory) (goals.Store, *skillrepo.Library, error) {
+	lib, err := f.Library()
+	if err != nil {
+		return goals.Store{}, nil, err
+	}
+	return goals.Store{Dir: filepath.Join(lib.StateDir(), "goals")}, lib, nil
+}
+
+type goalSetOptions struct {
+	Text     string
+	Session  string
+	MaxTurns int
+	Contract string
+	Subgoals []string
+	DryRun   bool
+}
+
+func newGoalSetCmd(f *factory) *cobra.Command {
+	opts := &goalSetOptions{}
+	cmd := &cobra.Command{
+		Use:   "set <goal> [--session <id>] [--max-turns <n>] [--contract <file>]",
+		Short: "Set a standing goal for the next (or a given) agent session",
+		Long: `Set a standing goal. Without --session it waits for the next agent session
+that starts in this library (its SessionStart hook takes it); with --session
+it applies to that session at once, replacing any goal it had.
+
+--contract names a YAML (or JSON) file with outcome, verification,
+constraints, boundaries and stop_when: the judge then needs evidence that the
+verification holds. --subgoal adds a criterion that must also hold.`,
+		Example: `  skillrepo goal set "all tests in ./pkg pass and the PR description is written"
+  skillrepo goal set "migrate the API" --max-turns 40 --contract contract.yaml`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Text = args[0]
+			return runGoalSet(f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Session, "session", "", "the agent session `id` (default: the next session to start)")
+	fl.IntVar(&opts.MaxTurns, "max-turns", 0, "turn `budget` (default goals.max_turns, else 20)")
+	fl.StringVar(&opts.Contract, "contract", "", "YAML `file` with outcome, verification, constraints, boundaries, stop_when")
+	fl.StringArrayVar(&opts.Subgoals, "subgoal", nil, "a further `criterion` that must hold (repeatable)")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the goal that would be set, changing nothing")
+	return cmd
+}
+
+func runGoalSet(f *factory, opts *goalSetOptions) error {
+	if opts.MaxTurns < 0 {
+		return usageErrorf("--max-turns must be positive")
+	}
+	store, lib, err := goalStore(f)
+	if err != nil {
+		return err
+	}
+	if opts.Session != "" {
+		if err := goals.ValidSession(opts.Session); err != nil {
+			return usageErrorf("--session: %v", err)
+		}
+	}
+	cfg, err := goals.ParseConfig(lib.Config.Raw)
+	if err != nil {
+		return err
+	}
+	maxTurns := opts.MaxTurns
+	if maxTurns == 0 {
+		maxTurns = cfg.MaxTurns
+	}
+	st, err := goals.NewState(opts.Text, maxTurns, f.Now())
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	st.Session = opts.Session
+	st.Subgoals = opts.Subgoals
+	if opts.Contract != "" {
+		c, err := readContract(opts.Contract)
+		if err != nil {
+			return err
+		}
+		st.Contract = c
+	}
+	if opts.DryRun {
+		if f.JSON {
+			return printJSON(f.IO.Out, st)
+		}
+		fmt.Fprintf(f.IO.ErrOut, "would set goal %s for %s (budget %d turns): %s\n", st.ID, sessionLabel(st.Session), st.MaxTurns, st.Goal)
+		return nil
+	}
+	unlock, err := store.Lock(lockName(st.Session))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := store.Save(st); err != nil {
+		return err
+	}
+	if f.JSON {
+		return printJSON(f.IO.Out, st)
+	}
+	fmt.Fprintf(f.IO.ErrOut, "%s goal set for %s (budget %d turns)\n", f.IO.Green("✓"), sessionLabel(st.Session), st.MaxTurns)
+	if st.Session == "" {
+		fmt.Fprintln(f.IO.ErrOut, "hint: start the agent in this library; its SessionStart hook takes the goal ('skillrepo hooks install --claude-code' or --codex)")
+	}
+	return nil
+}
+
+func lockName(session string) string {
+	if session == "" {
+		return "next"
+	}
+	return session
+}
+
+func sessionLabel(session string) string {
+	if session == "" {
+		return "the next session"
+	}
+	return "session " + session
+}
+
+// readContract reads a small YAML/JSON contract file, refusing anything
+// that is not a regular file or is too large to be one.
+func readContract(path string) (*goals.Contract, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("--contract: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, usageErrorf("--contract: %s is not a regular file", path)
+	}
+	const limit = 64 << 10
+	if fi.Size() > limit {
+		return nil, usageErrorf("--contract: %s has %d bytes; the limit is %d", path, fi.Size(), limit)
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--contract: %w", err)
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("--contract: %w", err)
+	}
+	if len(data) > limit {
+		return nil, usageErrorf("--contract: %s is over the limit of %d bytes", path, limit)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var c goals.Contract
+	if err := dec.Decode(&c); err != nil {
+		return nil, usageErrorf("--contract %s: %v (want outcome, verification, constraints, boundaries, stop_when)", path, err)
+	}
+	if c.Outcome == "" && c.Verification == "" {
+		return nil, usageErrorf("--contract %s: give at least outcome or verification", path)
+	}
+	return &c, nil
+}
+
+// pickGoal finds the goal a command without --session means: the only
+// goal that is pending, active or paused.
+func pickGoal(store goals.Store, session string, flagSet bool) (goals.State, error) {
+	if flagSet {
+		st, err := store.Load(session)
+		if errors.Is(err, goals.ErrNoGoal) {
+			return st, fmt.Errorf("%s has no goal", sessionLabel(session))
+		}
+		return st, err
+	}
+	all, errs := store.List()
+	if len(errs) > 0 {
+		return goals.State{}, errs[0]
+	}
+	var live []goals.State
+	for _, st := range all {
+		if st.Status == goals.Active || st.Status == goals.Paused {
+			live = append(live, st)
+		}
+	}
+	switch len(live) {
+	case 0:
+		return goals.State{}, errors.New("no goal is active or paused\nhint: set one with 'skillrepo goal set <goal>'")
+	case 1:
+		return live[0], nil
+	}
+	var names []string
+	for _, st := range live {
+		names = append(names, sessionLabel(st.Session))
+	}
+	return goals.State{}, usageErrorf("%d goals are live (%s); name one with --session", len(live), strings.Join(names, ", "))
+}
+
+func newGoalShowCmd(f *factory) *cobra.Command {
+	var session string
+	cmd := &cobra.Command{
+		Use:   "show [--session <id>]",
+		Short: "Show a goal: status, turns, the judge's last verdict",
+		Example: `  skillrepo goal show
+  skillrepo goal show --session 00893aaf --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			store, _, err := goalStore(f)
+			if err != nil {
+				return err
+			}
+			st, err := pickGoal(store, session, cmd.Flags().Changed("session"))
+			if err != nil {
+				return err
+			}
+			if f.JSON {
+				return printJSON(f.IO.Out, st)
+			}
+			w := f.IO.Out
+			fmt.Fprintf(w, "goal:     %s\n", st.Goal)
+			fmt.Fprintf(w, "id:       %s\n", st.ID)
+			fmt.Fprintf(w, "session:  %s\n", sessionLabel(st.Session))
+			fmt.Fprintf(w, "status:   %s\n", st.Status)
+			fmt.Fprintf(w, "turns:    %d of %d\n", st.TurnsUsed, st.MaxTurns)
+			if st.LastVerdict != "" {
+				fmt.Fprintf(w, "verdict:  %s: %s\n", st.LastVerdict, st.LastReason)
+			}
+			if st.PausedReason != "" && st.Status == goals.Paused {
+				fmt.Fprintf(w, "paused:   %s\n", st.PausedReason)
+			}
+			if st.Waiting != nil {
+				fmt.Fprintf(w, "waiting:  pid %d until %s (%s)\n", st.Waiting.PID, rfc3339(st.Waiting.Until), st.Waiting.Reason)
+			}
+			if st.JudgeFailures > 0 {
+				fmt.Fprintf(w, "judge failures: %d (the agent was let stop each time)\n", st.JudgeFailures)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&session, "session", "", "the agent session `id`")
+	return cmd
+}
+
+func newGoalListCmd(f *factory) *cobra.Command {
+	return &cobra.Command{
+		Use:     "list",
+		Short:   "List every goal of this library",
+		Example: `  skillrepo goal list --json`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			store, _, err := goalStore(f)
+			if err != nil {
+				return err
+			}
+			all, errs := store.List()
+			for _, err := range errs {
+				fmt.Fprintf(f.IO.ErrOut, "warning: %v\n", err)
+			}
+			if f.JSON {
+				if all == nil {
+					all = []goals.State{}
+				}
+				return printJSON(f.IO.Out, all)
+			}
+			if len(all) == 0 {
+				fmt.Fprintln(f.IO.ErrOut, "no goals")
+				return nil
+			}
+			t := newTable(f.IO.Out)
+			fmt.Fprintln(t, "SESSION\tSTATUS\tTURNS\tGOAL")
+			for _, st := range all {
+				s := st.Session
+				if s == "" {
+					s = "(next)"
+				}
+				fmt.Fprintf(t, "%s\t%s\t%d/%d\t%s\n", s, st.Status, st.TurnsUsed, st.MaxTurns, goalLine(st.Goal, 60))
+			}
+			return t.Flush()
+		},
+	}
+}
+
+// goalLine is a goal folded onto one line of at most n characters.
+func goalLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func newGoalStatusCmd(f *factory, verb string) *cobra.Command {
+	var session string
+	var maxTurns int
+	short := map[string]string{
+		"pause":  "Pause a goal: the agent may stop, nothing is judged",
+		"resume": "Resume a paused or parked goal with a fresh turn budget",
+		"clear":  "Drop a goal",
+	}[verb]
+	cmd := &cobra.Command{
+		Use:     verb + " [--session <id>]",
+		Short:   short,
+		Example: "  skillrepo goal " + verb,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			store, _, err := goalStore(f)
+			if err != nil {
+				return err
+			}
+			st, err := pickGoal(store, session, cmd.Flags().Changed("session"))
+			if err != nil {
+				return err
+			}
+			st, err = store.Update(st.Session, func(cur *goals.State) error {
+				switch verb {
+				case "pause":
+					if cur.Status != goals.Active {
+						return fmt.Errorf("the goal is %s, not active", cur.Status)
+					}
+					cur.Status, cur.PausedReason, cur.ContinuationPending = goals.Paused, "paused by the user", false
+				case "resume":
+					if cur.Status == goals.Done || cur.Status == goals.Cleared {
+						return fmt.Errorf("the goal is %s; set a new one with 'skillrepo goal set'", cur.Status)
+					}
+					cur.Status, cur.PausedReason, cur.Waiting = goals.Active, "", nil
+					cur.ConsecutiveParseFailures, cur.TurnsUsed = 0, 0
+					if maxTurns > 0 {
+						cur.MaxTurns = maxTurns
+					}
+				case "clear":
+					cur.Status, cur.ContinuationPending, cur.Waiting = goals.Cleared, false, nil
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if f.JSON {
+				return printJSON(f.IO.Out, st)
+			}
+			fmt.Fprintf(f.IO.ErrOut, "%s goal of %s is %s\n", f.IO.Green("✓"), sessionLabel(st.Session), st.Status)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&session, "session", "", "the agent session `id`")
+	if verb == "resume" {
+		cmd.Flags().IntVar(&maxTurns, "max-turns", 0, "a new turn `budget`")
+	}
+	return cmd
+}
+
+// newGoalEvaluator builds the Stop hook's evaluator: the judge is
+// goals.model / goals.base_url, falling back to the review's model
+// settings and the environment, as 'skillrepo review' resolves them.
+func newGoalEvaluator(f *factory, lib *skillrepo.Library) (*goals.Evaluator, error) {
+	cfg, err := goals.ParseConfig(lib.Config.Raw)
+	if err != nil {
+		return nil, err
+	}
+	model := firstNonEmpty(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
+	baseURL := firstNonEmpty(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	oc := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
+	if baseURL != "" {
+		oc.BaseURL = strings.TrimRight(baseURL, "/")
+	}
+	judge := &goals.Judge{Client: openai.NewClientWithConfig(oc), Model: model, Timeout: cfg.Timeout()}
+	return &goals.Evaluator{
+		Store: goals.Store{Dir: filepath.Join(lib.StateDir(), "goals")},
+		Judge: judge,
+		Now:   f.Now,
+	}, nil
+}

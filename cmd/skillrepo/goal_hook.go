@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/skillrepo/skillrepo/goals"
+	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// The goal loop's place in the agent hooks (docs/agents.md, "Goals"):
+// Stop asks the judge, SessionStart binds a goal set for the next
+// session, UserPromptSubmit pauses a goal whose continuation the user
+// interrupted.
+
+func goalDir(lib *skillrepo.Library) string { return filepath.Join(lib.StateDir(), "goals") }
+
+// goalStopJudge is the Stop hook's judge. A session without a goal costs
+// one stat; every failure lets the agent stop (goals.Evaluator fails
+// open) and is written to the hooks log.
+func goalStopJudge(f *factory) hooks.StopJudge {
+	return func(ctx context.Context, agent hooks.Agent, in *hooks.Input, lib *skillrepo.Library) (*hooks.StopDecision, error) {
+		if !(goals.Store{Dir: goalDir(lib)}).HasGoal(in.SessionID) {
+			return nil, nil
+		}
+		ev, err := newGoalEvaluator(f, lib)
+		if err != nil {
+			return nil, err
+		}
+		var tasks []goals.Task
+		for _, t := range in.BackgroundTasks {
+			tasks = append(tasks, goals.Task{ID: t.ID, Type: t.Type, Status: t.Status, Description: t.Description, Command: t.Command})
+		}
+		out := ev.AfterTurn(ctx, goals.Turn{Session: in.SessionID, LastMessage: in.LastAssistantMessage, Background: tasks, StopHookActive: in.StopHookActive})
+		if out.Err != nil {
+			hooks.Log(lib.Root, f.Now(), agent, hooks.EventStop, "goal: "+out.Err.Error())
+		}
+		if out.Message == "" && out.Action != goals.Block {
+			return nil, nil
+		}
+		d := &hooks.StopDecision{Message: out.Message}
+		if out.Action == goals.Block {
+			d.Block, d.Reason = true, out.Prompt
+		}
+		if out.Judged && out.State != nil && out.State.Status == goals.Done {
+			d.ReviewGoal = out.State.ID
+		}
+		return d, nil
+	}
+}
+
+// goalHooks binds and pauses goals from the other hook events.
+type goalHooks struct{ f *factory }
+
+func (g goalHooks) evaluator(lib *skillrepo.Library) *goals.Evaluator {
+	return &goals.Evaluator{Store: goals.Store{Dir: goalDir(lib)}, Now: g.f.Now}
+}
+
+// SessionStarted gives the session the goal set for the next session,
+// wakes a parked goal whose barrier has passed, and tells the agent of
+// its standing goal.
+func (g goalHooks) SessionStarted(lib *skillrepo.Library, session string) (string, error) {
+	ev := g.evaluator(lib)
+	if goals.ValidSession(session) != nil {
+		return "", nil
+	}
+	if _, err := ev.Store.BindPending(session, g.f.Now()); err != nil {
+		return "", err
+	}
+	active, err := ev.Wake(session)
+	if err != nil || !active {
+		return "", err
+	}
+	st, err := ev.Store.Load(session)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("This session has a standing goal (set with skillrepo goal; %d of %d turns used): %s\nAfter each turn a judge checks whether it is met.",
+		st.TurnsUsed, st.MaxTurns, st.Goal), nil
+}
+
+// UserPrompt pauses a goal whose pending continuation the user's prompt
+// interrupted, and says so.
+func (g goalHooks) UserPrompt(lib *skillrepo.Library, session string) (string, error) {
+	paused, err := g.evaluator(lib).UserPrompt(session)
+	if err != nil || !paused {
+		return "", err
+	}
+	return "⏸ Goal paused: you interrupted its continuation. Run `skillrepo goal resume` to pick it up again.", nil
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/worker"
+)
+
+// agentHooksOptions are the flags of an agent install or uninstall.
+type agentHooksOptions struct {
+	ClaudeCode bool
+	Codex      bool
+	Scope      string
+	Library    string
+	Project    string
+	DryRun     bool
+}
+
+type hooksUninstallOptions struct {
+	f *factory
+	agentHooksOptions
+}
+
+func newHooksUninstallCmd(f *factory) *cobra.Command {
+	opts := &hooksUninstallOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "uninstall {--claude-code | --codex} [--scope {user|project|local}] [--dry-run]",
+		Short: "Remove skillrepo's Claude Code or Codex hooks",
+		Long: `Remove skillrepo's hook handlers (and only those) from the agent's settings
+file of the scope; every other key and hook stays. --dry-run prints the
+resulting file and writes nothing.`,
+		Example: `  skillrepo hooks uninstall --claude-code
+  skillrepo hooks uninstall --codex --scope project`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.ClaudeCode == opts.Codex {
+				return usageErrorf("choose one of --claude-code and --codex")
+			}
+			return runAgentHooks(opts.f, &opts.agentHooksOptions, false)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&opts.ClaudeCode, "claude-code", false, "remove Claude Code hooks")
+	fl.BoolVar(&opts.Codex, "codex", false, "remove Codex hooks")
+	fl.StringVar(&opts.Scope, "scope", "user", "agent settings scope: user, project or local")
+	fl.StringVar(&opts.Project, "project", "", "the project folder for --scope project|local (default the current folder)")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the resulting file, write nothing")
+	return cmd
+}
+
+func (o *agentHooksOptions) agent() hooks.Agent {
+	if o.Codex {
+		return hooks.Codex
+	}
+	return hooks.ClaudeCode
+}
+
+func agentLabel(a hooks.Agent) string {
+	if a == hooks.Codex {
+		return "Codex"
+	}
+	return "Claude Code"
+}
+
+func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
+	scope := hooks.Scope(o.Scope)
+	switch scope {
+	case hooks.ScopeUser, hooks.ScopeProject, hooks.ScopeLocal:
+	default:
+		return usageErrorf("--scope: want user, project or local, not %q", o.Scope)
+	}
+	home := f.Getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return fmt.Errorf("find your home folder: %w", err)
+		}
+		home = h
+	}
+	project := o.Project
+	if project == "" {
+		project = "."
+	}
+	project, err := filepath.Abs(project)
+	if err != nil {
+		return err
+	}
+	library := o.Library
+	if library != "" {
+		if library, err = filepath.Abs(library); err != nil {
+			return err
+		}
+	}
+	opts := hooks.AgentOptions{Agent: o.agent(), Scope: scope, Home: home, Project: project, Library: library, DryRun: o.DryRun}
+	if scope != hooks.ScopeProject {
+		// A personal settings file names this binary, wherever it is; a
+		// project's shared file names `skillrepo`, found on each
+		// person's PATH.
+		opts.Executable = selfExecutable()
+	}
+	var res *hooks.AgentResult
+	if install {
+		res, err = hooks.InstallAgent(opts)
+	} else {
+		res, err = hooks.UninstallAgent(opts)
+	}
+	if err != nil {
+		if errors.Is(err, hooks.ErrMalformed) {
+			return &hintedError{err: err, hint: "fix the file (or move it aside), then run the command again; nothing was written"}
+		}
+		return err
+	}
+	if f.JSON {
+		return printJSON(f.IO.Out, agentHooksJSON{Agent: string(opts.Agent), Scope: string(scope), Settings: res.Settings, Library: res.Library,
+			Changed: res.Changed, Added: res.Added, Removed: res.Removed, DryRun: o.DryRun})
+	}
+	if o.DryRun {
+		if _, err := f.IO.Out.Write(res.Content); err != nil {
+			return err
+		}
+	}
+	w, label := f.IO.ErrOut, agentLabel(opts.Agent)
+	switch {
+	case !res.Changed && install:
+		fmt.Fprintf(w, "%s hooks already installed in %s; nothing to do\n", label, res.Settings)
+	case !res.Changed:
+		fmt.Fprintf(w, "no skillrepo hooks in %s; nothing to do\n", res.Settings)
+	case o.DryRun && install:
+		fmt.Fprintf(w, "would install %d %s hooks in %s (dry run: nothing written)\n", res.Added, label, res.Settings)
+	case o.DryRun:
+		fmt.Fprintf(w, "would remove %d %s hooks from %s (dry run: nothing written)\n", res.Removed, label, res.Settings)
+	case install:
+		fmt.Fprintf(w, "%s installed %s hooks in %s\n", f.IO.Green("✓"), label, res.Settings)
+		fmt.Fprintf(w, "  library: %s\n", res.Library)
+	default:
+		fmt.Fprintf(w, "%s removed %d %s hooks from %s\n", f.IO.Green("✓"), res.Removed, label, res.Settings)
+	}
+	if install && !o.DryRun {
+		lib := library
+		if lib == "" {
+			lib = hooks.DefaultLibrary(opts.Agent, scope, home, project)
+		}
+		if _, err := os.Stat(filepath.Join(lib, filepath.FromSlash(skillrepo.ConfigPath))); err != nil {
+			fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
+		}
+	}
+	return nil
+}
+
+// selfExecutable is how hooks and the worker call this binary again: the
+// path it was started by (so a PATH symlink named skillrepo stays one),
+// else the executable's own path.
+func selfExecutable() string {
+	a0 := os.Args[0]
+	if strings.ContainsRune(a0, filepath.Separator) {
+		if abs, err := filepath.Abs(a0); err == nil {
+			return abs
+		}
+	}
+	if p, err := exec.LookPath(a0); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return "skillrepo"
+}
+
+// runAgentHookEvent runs an agent hook. It always succeeds (exit 0): what
+// went wrong is logged to .git/skillrepo/logs/hooks.log and stderr, which
+// the agent keeps in its debug log.
+func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
+	f := opts.f
+	library := firstNonEmpty(opts.Library, f.Dir)
+	agent, err := hooks.ParseAgent(opts.Agent)
+	var rep *hooks.Report
+	if err == nil {
+		rep, err = hooks.RunAgentHook(cmd.Context(), hooks.RunOptions{
+			Agent: agent, Event: opts.Event, Library: library,
+			In: f.IO.In, Out: f.IO.Out, Getenv: f.Getenv, Now: f.Now,
+			StartWorker: func(lib *skillrepo.Library) error {
+				// Whoever runs 'skillrepo worker' from cron or a service
+				// manager (and tests) keeps the hooks from starting one.
+				if f.Getenv("SKILLREPO_NO_WORKER") != "" {
+					return errors.New("SKILLREPO_NO_WORKER is set: the queue waits for 'skillrepo worker'")
+				}
+				return worker.Start(selfExecutable(), lib.Root, lib.StateDir(), nil)
+			},
+			StopJudge: goalStopJudge(f),
+			Goals:     goalHooks{f: f},
+		})
+	}
+	var lines []string
+	if rep != nil {
+		lines = rep.Notes
+	}
+	if err != nil {
+		lines = append(lines, "error: "+err.Error())
+		fmt.Fprintf(f.IO.ErrOut, "skillrepo %s %s hook: %v\n", opts.Agent, opts.Event, err)
+	}
+	if len(lines) > 0 {
+		hooks.Log(library, f.Now(), agent, opts.Event, lines...)
+	}
+	return nil
+}

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/worker"
+)
+
+func newQueueCmd(f *factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "queue <command>",
+		Short: "See and manage the queued reviews and curator runs",
+		Long: `The queue holds the reviews and curator runs agent hooks asked for, until
+the worker runs them (.git/skillrepo/queue/, one JSON file per entry). An entry
+is queued, running, done or failed (parked with its reason after
+review.max_attempts, or at once for an error a retry cannot fix).`,
+		Example: `  skillrepo queue list
+  skillrepo queue show q-20261201-103327-0a1b2c
+  skillrepo queue retry q-20261201-103327
+  skillrepo queue drop q-20261201-103327`,
+	}
+	cmd.AddCommand(newQueueListCmd(f), newQueueShowCmd(f), newQueueRetryCmd(f), newQueueDropCmd(f))
+	return cmd
+}
+
+func queueStore(f *factory) (*queue.Store, error) {
+	lib, err := f.Library()
+	if err != nil {
+		return nil, err
+	}
+	s := queue.New(lib.StateDir())
+	s.Now = f.Now
+	return s, nil
+}
+
+func queueLookupError(err error, id string) error {
+	if errors.Is(err, queue.ErrNotFound) {
+		return &hintedError{err: err, hint: "run 'skillrepo queue list' to see the entries"}
+	}
+	return err
+}
+
+func newQueueListCmd(f *factory) *cobra.Command {
+	var state string
+	cmd := &cobra.Command{
+		Use:     "list [--state {queued|running|done|failed}]",
+		Short:   "List the queue, oldest first",
+		Example: "  skillrepo queue list\n  skillrepo queue list --state failed --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := queueStore(f)
+			if err != nil {
+				return err
+			}
+			all, err := s.List()
+			if err != nil {
+				return err
+			}
+			out := []queue.Entry{}
+			for _, e := range all {
+				if state == "" || string(e.State) == state {
+					out = append(out, e)
+				}
+			}
+			if f.JSON {
+				return printJSON(f.IO.Out, out)
+			}
+			if len(out) == 0 {
+				fmt.Fprintln(f.IO.ErrOut, "the queue is empty")
+				return nil
+			}
+			tw := newTable(f.IO.Out)
+			fmt.Fprintln(tw, "ID\tKIND\tSTATE\tATTEMPTS\tSESSION\tENQUEUED\tNOTE")
+			for _, e := range out {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.ID, e.Kind, e.State, e.Attempts, orDash(e.SessionID), rfc3339(e.EnqueuedAt), entryNote(e, f.Now()))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&state, "state", "", "only entries in this state")
+	return cmd
+}
+
+// entryNote is the one-line state of an entry for people.
+func entryNote(e queue.Entry, now time.Time) string {
+	switch e.State {
+	case queue.Queued:
+		if e.NextAttemptAt != nil && now.Before(*e.NextAttemptAt) {
+			return fmt.Sprintf("retry after %s: %s", rfc3339(*e.NextAttemptAt), oneLine(e.LastError))
+		}
+		return oneLine(e.Due.Reason)
+	case queue.Running:
+		return "review " + e.ReviewID
+	case queue.Done:
+		if e.Outcome != nil {
+			return oneLine(e.Outcome.Summary)
+		}
+	case queue.Failed, queue.Corrupt:
+		return oneLine(e.LastError)
+	}
+	return ""
+}
+
+func oneLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if r := []rune(s); len(r) > 100 {
+		s = string(r[:100]) + "…"
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func newQueueShowCmd(f *factory) *cobra.Command {
+	return &cobra.Command{
+		Use:     "show <id>",
+		Short:   "Show one queue entry (an id prefix will do)",
+		Example: "  skillrepo queue show q-20261201-103327\n  skillrepo queue show q-20261201-103327 --json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := queueStore(f)
+			if err != nil {
+				return err
+			}
+			e, err := s.Get(args[0])
+			if err != nil {
+				return queueLookupError(err, args[0])
+			}
+			if f.JSON {
+				return printJSON(f.IO.Out, e)
+			}
+			w := f.IO.Out
+			fmt.Fprintf(w, "entry %s: %s, %s\n", e.ID, e.Kind, e.State)
+			if e.Kind == queue.KindReview {
+				what := []string{}
+				if e.Due.Memory {
+					what = append(what, "memory")
+				}
+				if e.Due.Skills {
+					what = append(what, "skills")
+				}
+				fmt.Fprintf(w, "review of: %s%s\n", strings.Join(what, " and "), map[bool]string{true: " (final review at session end)"}[e.Due.Final])
+				fmt.Fprintf(w, "agent: %s, session %s\ntranscript: %s (%s)\n", orDash(e.Agent), orDash(e.SessionID), e.Transcript, orDash(e.Format))
+			}
+			if e.Due.Reason != "" {
+				fmt.Fprintf(w, "why: %s\n", e.Due.Reason)
+			}
+			fmt.Fprintf(w, "enqueued: %s\nattempts: %d\n", rfc3339(e.EnqueuedAt), e.Attempts)
+			if e.NextAttemptAt != nil {
+				fmt.Fprintf(w, "next attempt: %s\n", rfc3339(*e.NextAttemptAt))
+			}
+			if len(e.ReviewIDs) > 0 {
+				fmt.Fprintf(w, "review ids: %s\n", strings.Join(e.ReviewIDs, ", "))
+			}
+			if e.LastError != "" {
+				fmt.Fprintf(w, "last error: %s\n", e.LastError)
+			}
+			if o := e.Outcome; o != nil {
+				fmt.Fprintf(w, "outcome: %s", o.Status)
+				if o.Merged {
+					fmt.Fprintf(w, ", merged as %.12s", o.MergeCommit)
+				} else if o.Proposal != "" {
+					fmt.Fprintf(w, ", proposal %s waits", o.Proposal)
+				}
+				fmt.Fprintln(w)
+				if o.Summary != "" {
+					fmt.Fprintf(w, "  %s\n", o.Summary)
+				}
+				if o.MergeError != "" {
+					fmt.Fprintf(w, "  merge failed: %s\n", o.MergeError)
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func newQueueRetryCmd(f *factory) *cobra.Command {
+	return &cobra.Command{
+		Use:     "retry <id>",
+		Short:   "Put a failed entry back in the queue, its attempts reset",
+		Example: "  skillrepo queue retry q-20261201-103327",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := queueStore(f)
+			if err != nil {
+				return err
+			}
+			e, err := s.Retry(args[0])
+			if err != nil {
+				return queueLookupError(err, args[0])
+			}
+			if f.JSON {
+				return printJSON(f.IO.Out, e)
+			}
+			fmt.Fprintf(f.IO.ErrOut, "%s %s is queued again; the next agent hook starts a worker, or run 'skillrepo worker --once'\n", f.IO.Green("✓"), e.ID)
+			return nil
+		},
+	}
+}
+
+func newQueueDropCmd(f *factory) *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{
+		Use:     "drop <id> [--force]",
+		Short:   "Remove an entry from the queue",
+		Example: "  skillrepo queue drop q-20261201-103327",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := queueStore(f)
+			if err != nil {
+				return err
+			}
+			lib, _ := f.Library()
+			if force && worker.Running(lib.StateDir()) {
+				return fmt.Errorf("a worker is running; --force drops a running entry only when none does")
+			}
+			e, err := s.Drop(args[0], force)
+			if err != nil {
+				return queueLookupError(err, args[0])
+			}
+			if f.JSON {
+				return printJSON(f.IO.Out, e)
+			}
+			fmt.Fprintf(f.IO.ErrOut, "%s dropped %s (%s, %s)\n", f.IO.Green("✓"), e.ID, e.Kind, e.State)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "drop a running entry (only when no worker runs)")
+	return cmd
+}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/curator"
+	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/worker"
+)
+
+// statusJSON is what `status --json` prints. Paths are absolute.
+type statusJSON struct {
+	Library       string         `json:"library"`
+	Branch        string         `json:"branch"`
+	Head          string         `json:"head"`
+	DirtySkills   []string       `json:"dirty_skills"`
+	DirtyFiles    int            `json:"dirty_files"`
+	OpenProposals []string       `json:"open_proposals"`
+	Queue         map[string]int `json:"queue"`
+	WorkerRunning bool           `json:"worker_running"`
+	Failed        []queue.Entry  `json:"failed"`
+	LastReview    *queue.Entry   `json:"last_review"`
+	Curator       curatorStatus  `json:"curator"`
+	Hooks         []hookStatus   `json:"hooks"`
+}
+
+type curatorStatus struct {
+	Enabled   bool       `json:"enabled"`
+	Paused    bool       `json:"paused"`
+	LastRunAt *time.Time `json:"last_run_at"`
+	NextRunAt *time.Time `json:"next_run_at"`
+	Due       bool       `json:"due"`
+}
+
+type hookStatus struct {
+	Agent     string `json:"agent"`
+	Scope     string `json:"scope"`
+	Settings  string `json:"settings"`
+	Installed bool   `json:"installed"`
+}
+
+func newStatusCmd(f *factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "One screen: the library, proposals, the review queue, the curator, agent hooks",
+		Long: `Show the library and its branch, skills with edits not yet recorded, open
+proposals, the review queue (queued, running, failed with their reasons) and
+whether a worker runs, the last review and how it ended, when the curator runs
+next, and which agents' hooks are installed (user scope, and project scopes
+of the current folder).`,
+		Example: "  skillrepo status\n  skillrepo -C ~/.claude/skills status --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runStatus(cmd, f)
+		},
+	}
+}
+
+func runStatus(cmd *cobra.Command, f *factory) error {
+	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	now := f.Now().UTC()
+	st := statusJSON{Library: lib.Root, DirtySkills: []string{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}}
+	if st.Branch, err = lib.HeadBranch(); err != nil {
+		return err
+	}
+	if tip, err := lib.ResolveBranch(firstNonEmpty(st.Branch, lib.MainBranch())); err == nil {
+		st.Head = tip.String()
+	}
+	if st.Branch != "" {
+		if res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{DryRun: true}); err == nil {
+			st.DirtySkills = append(st.DirtySkills, res.Skills...)
+			st.DirtyFiles = len(res.Changes)
+		}
+	}
+	props, err := lib.Proposals(skillrepo.ProposalQuery{})
+	if err != nil {
+		return err
+	}
+	for _, p := range props {
+		if p.State == skillrepo.ProposalOpen {
+			st.OpenProposals = append(st.OpenProposals, p.ID)
+		}
+	}
+	entries, err := queue.New(lib.StateDir()).List()
+	if err != nil {
+		return err
+	}
+	for state, n := range queue.Counts(entries) {
+		st.Queue[string(state)] = n
+	}
+	for _, s := range []queue.State{queue.Queued, queue.Running, queue.Done, queue.Failed} {
+		st.Queue[string(s)] += 0
+	}
+	var reviews []queue.Entry
+	for _, e := range entries {
+		if e.State == queue.Failed || e.State == queue.Corrupt {
+			st.Failed = append(st.Failed, e)
+		}
+		if e.Kind == queue.KindReview && e.FinishedAt != nil {
+			reviews = append(reviews, e)
+		}
+	}
+	sort.Slice(reviews, func(i, j int) bool { return reviews[i].FinishedAt.Before(*reviews[j].FinishedAt) })
+	if len(reviews) > 0 {
+		st.LastReview = &reviews[len(reviews)-1]
+	}
+	st.WorkerRunning = worker.Running(lib.StateDir())
+	if cs, err := curator.NewStore(lib.StateDir()).Load(); err == nil {
+		sched := curator.ScheduleOf(lib.Config.Curator)
+		d := curator.Due(cs, sched, now)
+		st.Curator = curatorStatus{Enabled: sched.Enabled, Paused: cs.Paused, LastRunAt: cs.LastRunAt, Due: d.Due}
+		if !d.Next.IsZero() && !d.Seed {
+			next := d.Next
+			st.Curator.NextRunAt = &next
+		}
+	}
+	home := f.Getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	cwd, _ := os.Getwd()
+	seen := map[string]bool{}
+	for _, a := range []hooks.Agent{hooks.ClaudeCode, hooks.Codex} {
+		for _, s := range []hooks.Scope{hooks.ScopeUser, hooks.ScopeProject, hooks.ScopeLocal} {
+			ok, path := hooks.Installed(a, s, home, cwd)
+			if path == "" || seen[path] {
+				continue
+			}
+			seen[path] = true
+			if _, err := os.Stat(path); err != nil && !ok {
+				continue // no such settings file: not worth a line
+			}
+			st.Hooks = append(st.Hooks, hookStatus{Agent: string(a), Scope: string(s), Settings: path, Installed: ok})
+		}
+	}
+	if f.JSON {
+		return printJSON(f.IO.Out, st)
+	}
+	return printStatus(f, st, now)
+}
+
+func printStatus(f *factory, st statusJSON, now time.Time) error {
+	w := f.IO.Out
+	branch := st.Branch
+	if branch == "" {
+		branch = "(detached HEAD)"
+	}
+	fmt.Fprintf(w, "library: %s\nbranch:  %s at %.12s\n", st.Library, branch, st.Head)
+	if len(st.DirtySkills) > 0 || st.DirtyFiles > 0 {
+		fmt.Fprintf(w, "edited outside skillrepo: %d files in %s (record them: skillrepo sync)\n", st.DirtyFiles, joinOr(st.DirtySkills, "no skill"))
+	} else {
+		fmt.Fprintln(w, "work tree: clean")
+	}
+	fmt.Fprintf(w, "open proposals: %d%s\n", len(st.OpenProposals), listSuffix(st.OpenProposals))
+	worker := "no worker running"
+	if st.WorkerRunning {
+		worker = "a worker is running"
+	}
+	fmt.Fprintf(w, "review queue: %d queued, %d running, %d failed, %d done (%s)\n", st.Queue["queued"], st.Queue["running"], st.Queue["failed"]+st.Queue["corrupt"], st.Queue["done"], worker)
+	for _, e := range st.Failed {
+		fmt.Fprintf(w, "  %s %s: %s\n", f.IO.Red("failed"), e.ID, oneLine(e.LastError))
+	}
+	if e := st.LastReview; e != nil {
+		outcome := string(e.State)
+		if e.Outcome != nil {
+			outcome = e.Outcome.Status
+			switch {
+			case e.Outcome.Merged:
+				outcome += fmt.Sprintf(", merged as %.12s", e.Outcome.MergeCommit)
+			case e.Outcome.Proposal != "":
+				outcome += ", proposal " + e.Outcome.Proposal + " waits"
+			}
+			if e.Outcome.Summary != "" {
+				outcome += ": " + oneLine(e.Outcome.Summary)
+			}
+		} else if e.LastError != "" {
+			outcome += ": " + oneLine(e.LastError)
+		}
+		fmt.Fprintf(w, "last review: %s (%s, session %s): %s\n", e.ReviewID, rfc3339(*e.FinishedAt), orDash(e.SessionID), outcome)
+	} else {
+		fmt.Fprintln(w, "last review: none yet")
+	}
+	c := st.Curator
+	switch {
+	case !c.Enabled:
+		fmt.Fprintln(w, "curator: disabled")
+	case c.Paused:
+		fmt.Fprintln(w, "curator: paused (skillrepo curator resume)")
+	case c.Due:
+		fmt.Fprintln(w, "curator: due now (the next session start queues it)")
+	case c.NextRunAt != nil:
+		fmt.Fprintf(w, "curator: next run due %s\n", rfc3339(*c.NextRunAt))
+	default:
+		fmt.Fprintln(w, "curator: not seeded yet (the first session start starts its clock)")
+	}
+	var installed []string
+	for _, h := range st.Hooks {
+		if h.Installed {
+			installed = append(installed, fmt.Sprintf("%s (%s, %s)", h.Agent, h.Scope, filepath.Base(h.Settings)))
+		}
+	}
+	if len(installed) == 0 {
+		fmt.Fprintln(w, "agent hooks: none installed (skillrepo hooks install --claude-code | --codex)")
+	} else {
+		fmt.Fprintf(w, "agent hooks: %s\n", joinOr(installed, ""))
+	}
+	return nil
+}
+
+func joinOr(list []string, none string) string {
+	if len(list) == 0 {
+		return none
+	}
+	out := list[0]
+	for _, s := range list[1:] {
+		out += ", " + s
+	}
+	return out
+}
+
+func listSuffix(list []string) string {
+	if len(list) == 0 {
+		return ""
+	}
+	if len(list) > 5 {
+		return fmt.Sprintf(" (%s, …)", joinOr(list[:5], ""))
+	}
+	return " (" + joinOr(list, "") + ")"
+}

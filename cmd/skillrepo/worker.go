@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/worker"
+)
+
+type workerOptions struct {
+	f       *factory
+	Once    bool
+	Verbose bool
+}
+
+type workerJSON struct {
+	AlreadyRunning bool `json:"already_running"`
+	Done           int  `json:"done"`
+	Failed         int  `json:"failed"`
+	Retried        int  `json:"retried"`
+	Recovered      int  `json:"recovered"`
+}
+
+func newWorkerCmd(f *factory) *cobra.Command {
+	opts := &workerOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "worker [--once] [--verbose]",
+		Short: "Drain the review queue: run queued reviews and curator runs",
+		Long: `Run the queued reviews and curator runs of the library, oldest first. Agent
+hooks start a worker by themselves, fully detached; you rarely run one by hand.
+
+One worker runs per library: a second one exits at once (exit 0). A review
+waits until the agent has been quiet for review.defer_quiet (default 15s) and
+at most review.defer_max (30m) after it was queued; it lands on a proposal
+branch, merged unless review.write_approval is set. A model that is down or
+busy (HTTP 408/409/429/5xx, network errors) is retried with an exponential
+back-off from review.retry_backoff (30s) up to review.max_attempts (5); then,
+or at once for any other error, the entry is parked as failed with its reason
+('skillrepo queue list', 'skillrepo queue retry ID').
+
+--once drains the queue (waiting for quiet and back-offs) and exits, for cron
+and tests; otherwise the worker exits after review.worker_idle (60s) with
+nothing queued. Progress goes to .git/skillrepo/logs/worker.log (--verbose
+also prints it).`,
+		Example: `  skillrepo worker --once --verbose
+  skillrepo -C ~/.claude/skills worker`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWorker(cmd, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.Once, "once", false, "drain the queue, then exit")
+	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "print the log lines on stderr too")
+	return cmd
+}
+
+func runWorker(cmd *cobra.Command, opts *workerOptions) error {
+	f := opts.f
+	// Everything this process starts (git, a model behind an agent's own
+	// CLI) sees the guard, so a review never fires agent hooks.
+	os.Setenv(queue.EnvInReview, "1")
+	var echo io.Writer
+	if opts.Verbose {
+		echo = f.IO.ErrOut
+	}
+	res, err := worker.Run(cmd.Context(), worker.Options{Dir: f.Dir, Getenv: f.Getenv, Now: f.Now, Once: opts.Once, Echo: echo})
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return printJSON(f.IO.Out, workerJSON{AlreadyRunning: res.AlreadyRunning, Done: res.Done, Failed: res.Failed, Retried: res.Retried, Recovered: res.Recovered})
+	}
+	if res.AlreadyRunning {
+		fmt.Fprintln(f.IO.ErrOut, "another worker is running on this library; it will take the queue")
+		return nil
+	}
+	fmt.Fprintf(f.IO.ErrOut, "worker: %d done, %d failed, %d retried later, %d recovered\n", res.Done, res.Failed, res.Retried, res.Recovered)
+	return nil
+}

@@ -1,0 +1,108 @@
+package skill
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Runtime is the agent that reads a library. The write rules follow it:
+// a rule only one runtime enforces is never applied to a library another
+// runtime reads (docs/skill-format.md, "Runtimes").
+type Runtime string
+
+// The runtimes.
+const (
+	Hermes    Runtime = "hermes"
+	Claude    Runtime = "claude-code"
+	Codex     Runtime = "codex"
+	Generic   Runtime = "generic"
+	noRuntime Runtime = ""
+)
+
+// Runtimes lists the runtimes in a stable order.
+func Runtimes() []Runtime { return []Runtime{Hermes, Claude, Codex, Generic} }
+
+// ParseRuntime reads a runtime name; "" is Generic.
+func ParseRuntime(s string) (Runtime, error) {
+	switch r := Runtime(strings.TrimSpace(s)); r {
+	case noRuntime:
+		return Generic, nil
+	case Hermes, Claude, Codex, Generic:
+		return r, nil
+	}
+	return "", fmt.Errorf("unknown runtime %q: want hermes, claude-code, codex or generic", s)
+}
+
+// DetectRuntime guesses the runtime from where a library lives:
+// ~/.hermes/skills is Hermes, ~/.claude/skills and <project>/.claude/skills
+// are Claude Code, .agents/skills, ~/.agents/skills, .codex/skills and
+// ~/.codex/skills are Codex; anything else is Generic. dir is absolute.
+func DetectRuntime(dir string) Runtime {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(dir)), "/")
+	for i := len(parts) - 1; i >= 1; i-- {
+		if parts[i] != "skills" {
+			continue
+		}
+		switch parts[i-1] {
+		case ".hermes":
+			return Hermes
+		case ".claude":
+			return Claude
+		case ".agents", ".codex":
+			return Codex
+		}
+	}
+	return Generic
+}
+
+// Rules are the write rules of one runtime.
+type Rules struct {
+	Runtime Runtime
+	// CreateDescriptionLimit caps a new skill's description, in
+	// characters (0: only MaxDescriptionLength). Hermes' index cuts
+	// descriptions at 60, so it refuses longer ones on create.
+	CreateDescriptionLimit int
+	// SupportDirs are the folders support files may live under; nil
+	// allows any relative path inside the skill folder (Claude Code and
+	// Codex read whatever a skill ships: agents/, examples/, forms.md).
+	SupportDirs []string
+}
+
+// RulesFor returns the write rules of a runtime. The zero Runtime gets
+// Hermes' rules, the strictest, which is what a library written before
+// runtimes existed was checked against.
+func RulesFor(r Runtime) Rules {
+	switch r {
+	case Hermes, noRuntime:
+		return Rules{Runtime: Hermes, CreateDescriptionLimit: PromptDescriptionLimit, SupportDirs: SupportDirs}
+	}
+	return Rules{Runtime: r}
+}
+
+// ValidateOptions returns the options for validating SKILL.md content
+// under these rules; create is true for a new skill.
+func (r Rules) ValidateOptions(create bool) ValidateOptions {
+	if create && r.CreateDescriptionLimit > 0 {
+		return ValidateOptions{NewSkill: true, DescriptionLimit: r.CreateDescriptionLimit}
+	}
+	return ValidateOptions{}
+}
+
+// ValidateSupportPath checks a path relative to the skill folder for a
+// write or read under these rules and returns it cleaned (see the
+// package-level [ValidateSupportPath] for the Hermes form).
+func (r Rules) ValidateSupportPath(p string) (string, error) {
+	if r.SupportDirs != nil {
+		return validateSupportPath(p, r.SupportDirs)
+	}
+	clean, err := cleanRelPath(p)
+	if err != nil || clean == FileName {
+		return clean, err
+	}
+	if strings.EqualFold(path.Base(clean), FileName) && !strings.Contains(clean, "/") {
+		return "", invalid("file_path", "%q would shadow SKILL.md", p)
+	}
+	return clean, nil
+}

@@ -1,0 +1,83 @@
+package worker
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/gofrs/flock"
+
+	"github.com/skillrepo/skillrepo/queue"
+)
+
+// LockFile is the worker's lock inside the library state directory.
+const LockFile = "worker.lock"
+
+// Running reports whether a worker holds the library's worker lock.
+func Running(stateDir string) bool {
+	l := flock.New(filepath.Join(stateDir, LockFile))
+	ok, err := l.TryLock()
+	if err != nil {
+		return false
+	}
+	if ok {
+		l.Unlock()
+		return false
+	}
+	return true
+}
+
+// Start starts `exe -C library worker` fully detached and returns at
+// once: a new session, standard input on /dev/null, output appended to
+// the worker log, the process released. Nothing of the caller's (an
+// agent hook's pipes) is held, so the agent never waits for it. env is
+// the child's environment (nil: the caller's); EnvInReview is added.
+func Start(exe, library, stateDir string, env []string) error {
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(env, queue.EnvInReview+"=1")
+	logPath, err := prepareLog(stateDir)
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("start worker: %w", err)
+	}
+	defer out.Close()
+	in, err := os.Open(os.DevNull)
+	if err != nil {
+		return fmt.Errorf("start worker: %w", err)
+	}
+	defer in.Close()
+	cmd := exec.Command(exe, "-C", library, "worker")
+	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = in, out, out
+	cmd.Dir = library
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start worker: %w", err)
+	}
+	return cmd.Process.Release()
+}
+
+// LogPath is the worker log of a library state directory.
+func LogPath(stateDir string) string { return filepath.Join(stateDir, "logs", "worker.log") }
+
+// maxLog is the size at which the worker log is rotated.
+const maxLog = 1 << 20
+
+// prepareLog makes the log folder and rotates a log past maxLog to
+// worker.log.1 (one old file kept).
+func prepareLog(stateDir string) (string, error) {
+	p := LogPath(stateDir)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return "", fmt.Errorf("worker log: %w", err)
+	}
+	if fi, err := os.Stat(p); err == nil && fi.Size() > maxLog {
+		_ = os.Rename(p, p+".1")
+	}
+	return p, nil
+}

@@ -1,0 +1,567 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofrs/flock"
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/skillrepo/skillrepo/curator"
+	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/review"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// keepDone is how many finished entries stay in the queue folder for
+// `queue list` and `status`.
+const keepDone = 100
+
+// Options configure a worker.
+type Options struct {
+	// Dir is the library (any folder inside it).
+	Dir    string
+	Getenv func(string) string // nil: os.Getenv
+	Now    func() time.Time    // nil: time.Now
+	// Once drains the queue (waiting for quiet and back-offs) and exits;
+	// otherwise the worker exits after Settings.Idle with nothing queued.
+	Once bool
+	// Log hears progress and outcomes; nil: the library's worker.log.
+	Log io.Writer
+	// Echo, when set, hears every log line too (a person watching).
+	Echo io.Writer
+	// Poll bounds each wait (0: 1 s).
+	Poll time.Duration
+}
+
+// Result counts what a worker did.
+type Result struct {
+	// AlreadyRunning: another worker holds the lock; this one did nothing.
+	AlreadyRunning                   bool
+	Done, Failed, Retried, Recovered int
+}
+
+type worker struct {
+	opts     Options
+	stateDir string
+	store    *queue.Store
+	log      io.Writer
+	logMu    sync.Mutex
+}
+
+// Run runs a worker on the library until the queue is drained (Once) or
+// has been empty for the idle time, or ctx ends. A worker started while
+// another runs returns at once with AlreadyRunning.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = time.Second
+	}
+	lib, err := skillrepo.Open(opts.Dir, skillrepo.OpenOptions{Getenv: opts.Getenv, Now: opts.Now})
+	if err != nil {
+		return nil, err
+	}
+	stateDir := lib.StateDir()
+	lib.Close()
+	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+		return nil, fmt.Errorf("worker: %w", err)
+	}
+	lock := flock.New(filepath.Join(stateDir, LockFile))
+	ok, err := lock.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("worker lock: %w", err)
+	}
+	if !ok {
+		return &Result{AlreadyRunning: true}, nil
+	}
+	defer lock.Unlock()
+
+	w := &worker{opts: opts, stateDir: stateDir, store: queue.New(stateDir), log: opts.Log}
+	w.store.Now = opts.Now
+	if w.log == nil {
+		p, err := prepareLog(stateDir)
+		if err != nil {
+			return nil, err
+		}
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("worker log: %w", err)
+		}
+		defer f.Close()
+		w.log = f
+	}
+	res := &Result{}
+	w.logf("", "worker started (pid %d)", os.Getpid())
+	defer func() {
+		w.logf("", "worker stopped: %d done, %d failed, %d retried, %d recovered", res.Done, res.Failed, res.Retried, res.Recovered)
+	}()
+	if err := w.recover(res); err != nil {
+		return res, err
+	}
+	idleSince := w.now()
+	for {
+		if ctx.Err() != nil {
+			return res, nil
+		}
+		next, wait, pending, err := w.pick()
+		if err != nil {
+			return res, err
+		}
+		if next == nil {
+			if pending == 0 {
+				if opts.Once || w.now().Sub(idleSince) >= w.settings().Idle {
+					return res, nil
+				}
+				wait = min(opts.Poll, w.settings().Idle-w.now().Sub(idleSince))
+			}
+			if !sleep(ctx, min(wait, opts.Poll)) {
+				return res, nil
+			}
+			continue
+		}
+		w.process(ctx, *next, res)
+		idleSince = w.now()
+	}
+}
+
+func (w *worker) now() time.Time { return w.opts.Now().UTC() }
+
+// settings reads the current settings (the config may change while a
+// worker waits).
+func (w *worker) settings() Settings {
+	raw, _ := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(w.stateDir)), filepath.FromSlash(skillrepo.ConfigPath)))
+	return SettingsFrom(raw, w.opts.Getenv)
+}
+
+func (w *worker) logf(id, format string, args ...any) {
+	w.logMu.Lock()
+	defer w.logMu.Unlock()
+	prefix := w.now().Format(time.RFC3339)
+	if id != "" {
+		prefix += " " + id
+	}
+	line := fmt.Sprintf("%s %s\n", prefix, fmt.Sprintf(format, args...))
+	io.WriteString(w.log, line)
+	if w.opts.Echo != nil {
+		io.WriteString(w.opts.Echo, line)
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		d = time.Millisecond
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// pick returns the oldest entry that may run now, or how long to wait
+// for the first that will, and how many entries are queued at all.
+func (w *worker) pick() (*queue.Entry, time.Duration, int, error) {
+	entries, err := w.store.List()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	now := w.now()
+	s := w.settings()
+	wait := w.opts.Poll
+	pending := 0
+	for _, e := range entries {
+		if e.State != queue.Queued {
+			continue
+		}
+		pending++
+		if e.NextAttemptAt != nil && now.Before(*e.NextAttemptAt) {
+			wait = min(wait, e.NextAttemptAt.Sub(now))
+			continue
+		}
+		if e.Kind == queue.KindReview {
+			if at := w.readyAt(e, s); now.Before(at) {
+				wait = min(wait, at.Sub(now))
+				continue
+			}
+		}
+		return &e, 0, pending, nil
+	}
+	return nil, wait, pending, nil
+}
+
+// readyAt is when a review may call the model: once the agent (every
+// hook, and the transcript) has been quiet for DeferQuiet, and at the
+// latest DeferMax after the entry was first enqueued.
+func (w *worker) readyAt(e queue.Entry, s Settings) time.Time {
+	last := queue.LastActivity(w.stateDir)
+	if e.Transcript != "" {
+		if fi, err := os.Stat(e.Transcript); err == nil && fi.ModTime().After(last) {
+			last = fi.ModTime()
+		}
+	}
+	at := last.Add(s.DeferQuiet)
+	if latest := e.EnqueuedAt.Add(s.DeferMax); latest.Before(at) {
+		at = latest
+	}
+	return at
+}
+
+// recover resolves entries a killed worker left running.
+func (w *worker) recover(res *Result) error {
+	entries, err := w.store.List()
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.State != queue.Running {
+			continue
+		}
+		if err := w.resolve(e, res); err != nil {
+			w.logf(e.ID, "could not resolve an interrupted attempt: %v", err)
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *worker) resolve(e queue.Entry, res *Result) error {
+	requeue := func(why string) error {
+		w.logf(e.ID, "attempt %d was interrupted (%s); queued again", e.Attempts, why)
+		_, err := w.store.Update(e.ID, func(x *queue.Entry) error {
+			x.State, x.Attempts = queue.Queued, max(0, x.Attempts-1)
+			return nil
+		})
+		return err
+	}
+	if e.Kind != queue.KindReview || e.ReviewID == "" {
+		// A curator run is crash-safe on its own (its lock, the engine's
+		// intent record, the schedule it updates last); running it again
+		// with --if-due does nothing when it had finished.
+		return requeue("no review to look for")
+	}
+	lib, err := skillrepo.Open(w.opts.Dir, skillrepo.OpenOptions{Getenv: w.opts.Getenv, Now: w.opts.Now})
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	landed, err := reviewLanded(context.Background(), lib, e.ReviewID)
+	if err != nil {
+		return err
+	}
+	if landed != "" {
+		res.Recovered++
+		w.logf(e.ID, "review %s had landed before the worker stopped (%s); done", e.ReviewID, landed)
+		_, err := w.store.Update(e.ID, func(x *queue.Entry) error {
+			now := w.now()
+			x.State, x.FinishedAt = queue.Done, &now
+			x.Outcome = &queue.Outcome{Status: review.StatusCompleted, Proposal: e.ReviewID, Merged: true, MergeCommit: landed, Recovered: true,
+				Summary: "landed; the worker was stopped before it recorded so"}
+			return nil
+		})
+		return err
+	}
+	if err := rejectAttempt(context.Background(), lib, e.ReviewID, "the worker was stopped during this attempt; the queue runs the review again"); err != nil {
+		return err
+	}
+	return requeue("nothing landed")
+}
+
+// reviewLanded returns the merge commit of review id's proposal when it
+// is in main: its branch's tip is reachable from main (the branch is then
+// deleted, as approval does), or main's first-parent history has the
+// merge commit with Proposal-Id: id. "" when it did not land.
+func reviewLanded(ctx context.Context, lib *skillrepo.Library, id string) (string, error) {
+	p, err := lib.Proposal(id)
+	switch {
+	case err == nil && p.State == skillrepo.ProposalApproved:
+		res, err := lib.ApproveProposal(ctx, id, skillrepo.ApproveOptions{By: "auto (queue worker recovery)"})
+		if err != nil {
+			return "", err
+		}
+		if res.Commit.IsZero() {
+			return res.Tip.String(), nil
+		}
+		return res.Commit.String(), nil
+	case err == nil && p.State == skillrepo.ProposalOpen:
+		return "", nil
+	case err != nil && !errors.Is(err, skillrepo.ErrNotFound):
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, "git", "log", "--first-parent", "-n", "1", "--format=%H",
+		"--grep", "^"+skillrepo.TrailerProposalID+": "+strings.ReplaceAll(id, ".", `\.`)+"$", "refs/heads/"+lib.MainBranch())
+	cmd.Dir = lib.Root
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("look for the merge of proposal %s: %w", id, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// rejectAttempt rejects the open proposals an unfinished attempt left
+// (its own and its staged memory proposal), keeping their tips under
+// refs/skillrepo/rejected/.
+func rejectAttempt(ctx context.Context, lib *skillrepo.Library, id, reason string) error {
+	for _, pid := range []string{id, id + "-memory"} {
+		p, err := lib.Proposal(pid)
+		if errors.Is(err, skillrepo.ErrNotFound) || (err == nil && p.State != skillrepo.ProposalOpen) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := lib.RejectProposal(ctx, pid, skillrepo.RejectOptions{By: "skillrepo worker", Reason: reason}); err != nil && !errors.Is(err, skillrepo.ErrNotFound) {
+			return fmt.Errorf("reject interrupted proposal %s: %w", pid, err)
+		}
+	}
+	return nil
+}
+
+// attemptError is how an attempt failed.
+type attemptError struct {
+	msg       string
+	transient bool
+	// interrupted: the worker is stopping; the attempt does not count.
+	interrupted bool
+}
+
+func (e *attemptError) Error() string { return e.msg }
+
+func (w *worker) process(ctx context.Context, e queue.Entry, res *Result) {
+	reviewID := ""
+	if e.Kind == queue.KindReview {
+		reviewID = review.NewReviewID(w.now())
+	}
+	e, err := w.store.Claim(e.ID, reviewID)
+	if err != nil {
+		w.logf(e.ID, "claim: %v", err)
+		return
+	}
+	w.logf(e.ID, "attempt %d: %s", e.Attempts, describe(e))
+	var out *queue.Outcome
+	switch e.Kind {
+	case queue.KindReview:
+		out, err = w.runReview(ctx, e)
+	case queue.KindCurator:
+		out, err = w.runCurator(ctx, e)
+	default:
+		err = &attemptError{msg: fmt.Sprintf("unknown kind %q", e.Kind)}
+	}
+	s := w.settings()
+	now := w.now()
+	var ae *attemptError
+	if err != nil && !errors.As(err, &ae) {
+		ae = &attemptError{msg: err.Error(), transient: errors.Is(err, skillrepo.ErrLocked)}
+	}
+	_, uerr := w.store.Update(e.ID, func(x *queue.Entry) error {
+		switch {
+		case ae == nil:
+			x.State, x.FinishedAt, x.Outcome, x.NextAttemptAt = queue.Done, &now, out, nil
+		case ae.interrupted:
+			x.State, x.Attempts = queue.Queued, max(0, x.Attempts-1)
+		case ae.transient && x.Attempts < s.MaxAttempts:
+			next := now.Add(s.Backoff(x.Attempts))
+			x.State, x.NextAttemptAt, x.LastError = queue.Queued, &next, ae.msg
+		default:
+			reason := ae.msg
+			if ae.transient {
+				reason = fmt.Sprintf("gave up after %d attempts: %s", x.Attempts, ae.msg)
+			}
+			x.State, x.FinishedAt, x.LastError, x.Outcome = queue.Failed, &now, reason, out
+		}
+		return nil
+	})
+	if uerr != nil {
+		w.logf(e.ID, "record outcome: %v", uerr)
+		return
+	}
+	switch {
+	case ae == nil:
+		res.Done++
+		w.logf(e.ID, "done: %s", out.Summary)
+		if err := w.store.Prune(keepDone); err != nil {
+			w.logf("", "prune: %v", err)
+		}
+	case ae.interrupted:
+		w.logf(e.ID, "interrupted: %s; queued again", ae.msg)
+	case ae.transient && e.Attempts < s.MaxAttempts:
+		res.Retried++
+		w.logf(e.ID, "attempt %d failed: %s; next attempt in %s", e.Attempts, ae.msg, s.Backoff(e.Attempts))
+	default:
+		res.Failed++
+		w.logf(e.ID, "failed, parked: %s", ae.msg)
+	}
+}
+
+func describe(e queue.Entry) string {
+	if e.Kind == queue.KindCurator {
+		return "scheduled curator run"
+	}
+	what := []string{}
+	if e.Due.Memory {
+		what = append(what, "memory")
+	}
+	if e.Due.Skills {
+		what = append(what, "skills")
+	}
+	if len(what) == 0 {
+		what = append(what, "skills")
+	}
+	kind := "review"
+	if e.Due.Final {
+		kind = "final review"
+	}
+	return fmt.Sprintf("%s of %s (session %s, %s) as %s", kind, strings.Join(what, " and "), e.SessionID, e.Transcript, e.ReviewID)
+}
+
+// recordingClient remembers the last error of a model call, so a failed
+// review can be told transient (retry later) from permanent.
+type recordingClient struct {
+	review.ChatClient
+	mu   sync.Mutex
+	last error
+}
+
+func (c *recordingClient) CreateChatCompletion(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
+	resp, err := c.ChatClient.CreateChatCompletion(ctx, req)
+	c.mu.Lock()
+	c.last = err
+	c.mu.Unlock()
+	return resp, err
+}
+
+func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, error) {
+	lib, err := skillrepo.Open(w.opts.Dir, skillrepo.OpenOptions{Getenv: w.opts.Getenv, Now: w.opts.Now})
+	if err != nil {
+		return nil, err
+	}
+	defer lib.Close()
+	format, err := review.ParseFormat(firstNonEmpty(e.Format, "auto"))
+	if err != nil {
+		return nil, &attemptError{msg: err.Error()}
+	}
+	f, err := os.Open(e.Transcript)
+	if err != nil {
+		return nil, &attemptError{msg: fmt.Sprintf("read transcript: %v", err)}
+	}
+	tr, err := review.Read(f, e.Transcript, format)
+	f.Close()
+	if err != nil {
+		return nil, &attemptError{msg: err.Error()}
+	}
+	getenv := w.opts.Getenv
+	model := firstNonEmpty(lib.Config.Review.Model, getenv("SKILLREPO_MODEL"))
+	if model == "" {
+		return nil, &attemptError{msg: "no model: set review.model in .skillrepo/config.yaml or SKILLREPO_MODEL for the agent, then 'skillrepo queue retry " + e.ID + "'"}
+	}
+	cfg := openai.DefaultConfig(getenv("OPENAI_API_KEY"))
+	if base := firstNonEmpty(lib.Config.Review.BaseURL, getenv("OPENAI_BASE_URL")); base != "" {
+		cfg.BaseURL = strings.TrimRight(base, "/")
+	}
+	cfg.HTTPClient = &http.Client{}
+	client := &recordingClient{ChatClient: openai.NewClientWithConfig(cfg)}
+	_, memErr := lib.MemoryPath("memory")
+	s := w.settings()
+	sum, err := review.Run(ctx, review.Open(lib), review.Options{
+		Transcript:     tr,
+		Memory:         e.Due.Memory && memErr == nil,
+		Skills:         e.Due.Skills || !e.Due.Memory || memErr != nil,
+		SessionID:      e.SessionID,
+		ReviewID:       e.ReviewID,
+		Model:          model,
+		Client:         client,
+		MaxInputTokens: s.MaxInputTokens,
+		ContextWindow:  lib.Config.Review.ContextWindow,
+		WriteApproval:  lib.Config.Review.WriteApproval,
+		GoalID:         e.GoalID,
+		RetryBackoff:   min(s.RetryBackoff, time.Second),
+		Now:            w.opts.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := &queue.Outcome{
+		Status: sum.Status, Summary: sum.Headline(), Proposal: sum.Proposal, Merged: sum.Merged,
+		MergeCommit: sum.MergeCommit, MergeError: sum.MergeError, Applied: len(sum.Applied), Staged: len(sum.Staged),
+	}
+	if out.Summary == "" {
+		out.Summary = sum.Status
+		if sum.Final != "" {
+			out.Summary += ": " + firstLine(sum.Final)
+		}
+	}
+	if sum.Status != review.StatusFailed {
+		return out, nil
+	}
+	client.mu.Lock()
+	last := client.last
+	client.mu.Unlock()
+	switch {
+	case ctx.Err() != nil:
+		_ = rejectAttempt(context.WithoutCancel(ctx), lib, e.ReviewID, "the worker was stopped during this attempt")
+		return out, &attemptError{msg: sum.Reason, interrupted: true}
+	case last != nil && review.Retryable(last):
+		// The attempt's partial writes go aside, so the next attempt
+		// starts from main as it will be then.
+		if err := rejectAttempt(context.WithoutCancel(ctx), lib, e.ReviewID, "attempt failed ("+sum.Reason+"); the queue retries the review"); err != nil {
+			w.logf(e.ID, "%v", err)
+		}
+		return out, &attemptError{msg: sum.Reason, transient: true}
+	}
+	return out, &attemptError{msg: sum.Reason}
+}
+
+func (w *worker) runCurator(ctx context.Context, e queue.Entry) (*queue.Outcome, error) {
+	lib, err := skillrepo.Open(w.opts.Dir, skillrepo.OpenOptions{Getenv: w.opts.Getenv, Now: w.opts.Now})
+	if err != nil {
+		return nil, err
+	}
+	defer lib.Close()
+	c := &curator.Curator{Lib: lib, Now: w.opts.Now}
+	out, err := c.Run(ctx, curator.RunOptions{IfDue: true})
+	switch {
+	case errors.Is(err, curator.ErrDisabled):
+		return &queue.Outcome{Status: "skipped", Summary: err.Error()}, nil
+	case errors.Is(err, skillrepo.ErrConflict):
+		return nil, &attemptError{msg: err.Error(), transient: true}
+	case err != nil:
+		return nil, err
+	}
+	if out.Run == nil {
+		return &queue.Outcome{Status: "skipped", Summary: out.Skipped}, nil
+	}
+	return &queue.Outcome{Status: "ran", Summary: curator.Summary(out.Run.Counts, false), Merged: out.Run.MergeCommit != "", MergeCommit: out.Run.MergeCommit}, nil
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}

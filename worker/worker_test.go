@@ -1,0 +1,281 @@
+package worker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/skillrepo/skillrepo/internal/fakemodel"
+	"github.com/skillrepo/skillrepo/internal/testlib"
+	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+const chat = `[
+  {"role": "system", "content": "You are a careful coding agent."},
+  {"role": "user", "content": "Install deps and run the tests. We always use pnpm here, never npm."},
+  {"role": "assistant", "content": "Done with pnpm: 42 tests pass."}
+]`
+
+// createReply is a model turn that creates skill name.
+func createReply(name string) fakemodel.Reply {
+	args, _ := json.Marshal(map[string]any{"operations": []map[string]any{{
+		"action": "create", "name": name,
+		"content": "---\nname: " + name + "\ndescription: Use when running JS package scripts in pnpm repos.\n---\n# " + name + "\n\n1. Use pnpm, never npm.\n",
+	}}})
+	return fakemodel.Reply{ToolCalls: []fakemodel.ToolCall{{Name: "skill_manage", Arguments: args}}}
+}
+
+type fixture struct {
+	t       *testing.T
+	lib     *skillrepo.Library
+	env     map[string]string
+	store   *queue.Store
+	srv     *fakemodel.Server
+	log     bytes.Buffer
+	transcr string
+}
+
+func newFixture(t *testing.T, replies ...fakemodel.Reply) *fixture {
+	t.Helper()
+	lib, env := testlib.ExampleLibrary(t)
+	srv := fakemodel.Start(&fakemodel.Script{Replies: replies}, nil)
+	t.Cleanup(srv.Close)
+	env["OPENAI_BASE_URL"] = srv.BaseURL()
+	env["OPENAI_API_KEY"] = "k"
+	env["SKILLREPO_MODEL"] = "test-model"
+	env["SKILLREPO_DEFER_QUIET"] = "0s"
+	env["SKILLREPO_RETRY_BACKOFF"] = "10ms"
+	f := &fixture{t: t, lib: lib, env: env, store: queue.New(lib.StateDir()), srv: srv}
+	f.transcr = filepath.Join(t.TempDir(), "chat.json")
+	if err := os.WriteFile(f.transcr, []byte(chat), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) enqueue(session string) queue.Entry {
+	f.t.Helper()
+	e, _, err := f.store.Enqueue(queue.Entry{Kind: queue.KindReview, Agent: "test", SessionID: session, Transcript: f.transcr, Format: "openai", Due: queue.Due{Skills: true}})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return e
+}
+
+func (f *fixture) run() *Result {
+	f.t.Helper()
+	res, err := Run(context.Background(), Options{Dir: f.lib.Root, Getenv: func(k string) string { return f.env[k] }, Once: true, Log: &f.log, Poll: 20 * time.Millisecond})
+	if err != nil {
+		f.t.Fatalf("worker: %v\nlog:\n%s", err, f.log.String())
+	}
+	return res
+}
+
+func (f *fixture) git(args ...string) string {
+	f.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = f.lib.Root
+	for k, v := range f.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Env = append(cmd.Env, "PATH="+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		f.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func (f *fixture) clean() {
+	f.t.Helper()
+	f.git("fsck", "--strict", "--no-progress")
+	if st := f.git("status", "--porcelain"); st != "" {
+		f.t.Errorf("git status not clean:\n%s", st)
+	}
+}
+
+// A model that fails three times, then answers: the review is retried
+// after a back-off and lands.
+func TestRetryThenMerge(t *testing.T) {
+	f := newFixture(t,
+		fakemodel.Reply{Status: 503, Error: "overloaded", Times: 3},
+		createReply("pnpm-workflows"),
+		fakemodel.Reply{Content: "Created pnpm-workflows."},
+	)
+	e := f.enqueue("s-1")
+	res := f.run()
+	got, err := f.store.Get(e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != queue.Done || got.Outcome == nil || !got.Outcome.Merged || got.Attempts != 2 || res.Retried != 1 {
+		t.Fatalf("entry = %+v, outcome %+v, result %+v\nlog:\n%s", got, got.Outcome, res, f.log.String())
+	}
+	if !strings.Contains(got.LastError, "503") {
+		t.Errorf("last error %q does not keep the first attempt's reason", got.LastError)
+	}
+	if n := strings.Count(f.git("log", "--format=%s", "main"), "Merge proposal "+got.ReviewID); n != 1 {
+		t.Errorf("%d merges of %s", n, got.ReviewID)
+	}
+	if _, err := os.Stat(filepath.Join(f.lib.Root, "pnpm-workflows", "SKILL.md")); err != nil {
+		t.Error(err)
+	}
+	f.clean()
+	if !strings.Contains(f.log.String(), "next attempt in") {
+		t.Errorf("log does not tell of the back-off:\n%s", f.log.String())
+	}
+}
+
+// A model that always fails: the entry is parked as failed with its
+// reason after max_attempts, and nothing lands.
+func TestAlwaysFailingParks(t *testing.T) {
+	f := newFixture(t, fakemodel.Reply{Status: 503, Error: "overloaded", Times: -1})
+	f.env["SKILLREPO_MAX_ATTEMPTS"] = "3"
+	e := f.enqueue("s-1")
+	before := f.git("rev-parse", "main")
+	res := f.run()
+	got, _ := f.store.Get(e.ID)
+	if got.State != queue.Failed || got.Attempts != 3 || res.Failed != 1 || res.Retried != 2 {
+		t.Fatalf("entry = %+v, result %+v", got, res)
+	}
+	if !strings.Contains(got.LastError, "gave up after 3 attempts") || !strings.Contains(got.LastError, "overloaded") {
+		t.Errorf("reason = %q", got.LastError)
+	}
+	if after := f.git("rev-parse", "main"); after != before {
+		t.Error("main moved")
+	}
+	f.clean()
+}
+
+// A request the model server rejects (HTTP 400) is not worth retrying:
+// parked after one attempt.
+func TestPermanentErrorParksAtOnce(t *testing.T) {
+	f := newFixture(t, fakemodel.Reply{Status: 400, Error: "bad request", Times: -1})
+	e := f.enqueue("s-1")
+	f.run()
+	got, _ := f.store.Get(e.ID)
+	if got.State != queue.Failed || got.Attempts != 1 || !strings.Contains(got.LastError, "bad request") || strings.Contains(got.LastError, "gave up") {
+		t.Fatalf("entry = %+v", got)
+	}
+}
+
+// A missing transcript parks the entry with the reason; the queue goes
+// on with the next entry.
+func TestMissingTranscriptParksAndGoesOn(t *testing.T) {
+	f := newFixture(t, fakemodel.Reply{Content: "Nothing to save."})
+	bad, _, err := f.store.Enqueue(queue.Entry{Kind: queue.KindReview, SessionID: "gone", Transcript: "/nonexistent/x.jsonl", Due: queue.Due{Skills: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := f.enqueue("s-2")
+	f.run()
+	if got, _ := f.store.Get(bad.ID); got.State != queue.Failed || !strings.Contains(got.LastError, "read transcript") {
+		t.Errorf("bad entry = %+v", got)
+	}
+	if got, _ := f.store.Get(good.ID); got.State != queue.Done || got.Outcome.Status != "completed" {
+		t.Errorf("good entry = %+v", got)
+	}
+}
+
+// A second worker on the same library exits at once.
+func TestSecondWorkerExits(t *testing.T) {
+	f := newFixture(t)
+	l := flock.New(filepath.Join(f.lib.StateDir(), LockFile))
+	if ok, err := l.TryLock(); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	defer l.Unlock()
+	f.enqueue("s-1")
+	if !Running(f.lib.StateDir()) {
+		t.Error("Running = false while the lock is held")
+	}
+	if res := f.run(); !res.AlreadyRunning {
+		t.Errorf("result = %+v", res)
+	}
+	if len(f.srv.Requests()) != 0 {
+		t.Error("the second worker called the model")
+	}
+}
+
+// A worker killed after its review landed, before it recorded so: the
+// next worker finds the merge in git and marks the entry done without
+// calling the model again.
+func TestRecoverLandedReview(t *testing.T) {
+	f := newFixture(t, createReply("pnpm-workflows"), fakemodel.Reply{Content: "done"})
+	e := f.enqueue("s-1")
+	// Run the attempt fully, then put the entry back to running as a
+	// kill between the merge and the record would leave it.
+	f.run()
+	got, _ := f.store.Get(e.ID)
+	if got.State != queue.Done {
+		t.Fatalf("entry = %+v", got)
+	}
+	if _, err := f.store.Update(e.ID, func(x *queue.Entry) error { x.State, x.Outcome = queue.Running, nil; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	calls := len(f.srv.Requests())
+	res := f.run()
+	got, _ = f.store.Get(e.ID)
+	if got.State != queue.Done || got.Outcome == nil || !got.Outcome.Recovered || res.Recovered != 1 {
+		t.Fatalf("entry = %+v, result %+v", got, res)
+	}
+	if len(f.srv.Requests()) != calls {
+		t.Error("the model was called again")
+	}
+}
+
+// A worker killed in the middle of a review: the open proposal is set
+// aside (rejected, kept) and the review runs again under a new id.
+func TestRecoverInterruptedReview(t *testing.T) {
+	f := newFixture(t, createReply("pnpm-workflows"), fakemodel.Reply{Content: "done"})
+	e := f.enqueue("s-1")
+	claimed, err := f.store.Claim(e.ID, "r-20261201-dead00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The partial write of the killed attempt.
+	content := "---\nname: half-done\ndescription: Use when a worker was killed.\n---\n# half\n"
+	if _, err := f.lib.Apply(context.Background(), skillrepo.ApplyOptions{Branch: "proposals/" + claimed.ReviewID, From: "main",
+		Ops:        []skillrepo.Op{{Action: "create", Name: "half-done", Content: &content}},
+		Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: claimed.ReviewID}}); err != nil {
+		t.Fatal(err)
+	}
+	f.run()
+	got, _ := f.store.Get(e.ID)
+	if got.State != queue.Done || !got.Outcome.Merged || got.ReviewID == claimed.ReviewID || len(got.ReviewIDs) != 2 {
+		t.Fatalf("entry = %+v\nlog:\n%s", got, f.log.String())
+	}
+	f.git("rev-parse", "--verify", "refs/skillrepo/rejected/"+claimed.ReviewID)
+	if _, err := os.Stat(filepath.Join(f.lib.Root, "half-done")); err == nil {
+		t.Error("the interrupted attempt's write reached main")
+	}
+	f.clean()
+}
+
+func TestSettingsFrom(t *testing.T) {
+	raw := []byte("review:\n  defer_quiet: 2s\n  defer_max: 90\n  max_attempts: 7\n  retry_backoff: bad\n")
+	s := SettingsFrom(raw, func(k string) string {
+		if k == "SKILLREPO_WORKER_IDLE" {
+			return "5s"
+		}
+		return ""
+	})
+	want := DefaultSettings()
+	want.DeferQuiet, want.DeferMax, want.MaxAttempts, want.Idle = 2*time.Second, 90*time.Second, 7, 5*time.Second
+	if s != want {
+		t.Errorf("settings = %+v, want %+v", s, want)
+	}
+	if got := fmt.Sprint(want.Backoff(1), want.Backoff(3)); got != "30s 2m0s" {
+		t.Errorf("backoff = %s", got)
+	}
+}
