@@ -267,3 +267,155 @@ func TestCompatLockHintNamesProcess(t *testing.T) {
 		t.Errorf("hint = %q", h)
 	}
 }
+
+// conflictOn makes branch side and main change the same line of
+// ci-debugging/SKILL.md with git, and returns side's commit.
+func conflictOn(t *testing.T, l *Repo, env map[string]string) {
+	t.Helper()
+	p := filepath.Join(l.Root, "ci-debugging", "SKILL.md")
+	orig, _ := os.ReadFile(p)
+	gitCmd(t, l, env, "switch", "-q", "-c", "side")
+	os.WriteFile(p, []byte(strings.Replace(string(orig), "## Pitfalls", "## Traps", 1)), 0o644)
+	gitCmd(t, l, env, "commit", "-qam", "side: traps")
+	gitCmd(t, l, env, "switch", "-q", "main")
+	os.WriteFile(p, []byte(strings.Replace(string(orig), "## Pitfalls", "## Snares", 1)), 0o644)
+	gitCmd(t, l, env, "commit", "-qam", "main: snares")
+}
+
+// Issue 16 item 6: while git is in the middle of an operation, or the
+// index holds unmerged paths, every write is refused (naming the state and
+// the command that ends it) and nothing changes.
+func TestCompatRefusesDuringOperations(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, l *Repo, env map[string]string)
+		want  string // in the error
+		fix   string // in the hint
+	}{
+		{"merge", func(t *testing.T, l *Repo, env map[string]string) {
+			conflictOn(t, l, env)
+			gitIn(t, l.Root, env, true, "merge", "-q", "side")
+		}, "merge is in progress", "git merge --abort"},
+		{"cherry-pick", func(t *testing.T, l *Repo, env map[string]string) {
+			conflictOn(t, l, env)
+			gitIn(t, l.Root, env, true, "cherry-pick", "side")
+		}, "cherry-pick is in progress", "git cherry-pick --continue"},
+		{"revert", func(t *testing.T, l *Repo, env map[string]string) {
+			conflictOn(t, l, env)
+			p := filepath.Join(l.Root, "ci-debugging", "SKILL.md")
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(b), "## Snares", "## Hazards", 1)), 0o644)
+			gitCmd(t, l, env, "commit", "-qam", "main: hazards")
+			gitIn(t, l.Root, env, true, "revert", "--no-edit", "main~1")
+		}, "revert is in progress", "git revert --abort"},
+		{"rebase", func(t *testing.T, l *Repo, env map[string]string) {
+			conflictOn(t, l, env)
+			gitIn(t, l.Root, env, true, "rebase", "side")
+		}, "rebase is in progress", "git rebase --abort"},
+		{"rebase --apply", func(t *testing.T, l *Repo, env map[string]string) {
+			conflictOn(t, l, env)
+			gitIn(t, l.Root, env, true, "rebase", "--apply", "side")
+		}, "rebase is in progress", "git rebase --continue"},
+		{"unmerged paths", func(t *testing.T, l *Repo, env map[string]string) {
+			conflictOn(t, l, env)
+			gitIn(t, l.Root, env, true, "merge", "-q", "side")
+			for _, f := range []string{"MERGE_HEAD", "MERGE_MSG", "MERGE_MODE"} {
+				os.Remove(filepath.Join(l.GitDir, f))
+			}
+		}, "unmerged paths: ci-debugging/SKILL.md", "git reset --merge"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l, env := newTestRepo(t)
+			c.setup(t, l, env)
+			before := captureState(t, l, env)
+			for _, branch := range []string{"main", "proposals/p1"} {
+				_, err := l.Update(context.Background(), UpdateOptions{Branch: branch, From: "main"}, func(tx *Tx) error {
+					if err := tx.WriteFile("ci-debugging/references/ours.md", []byte("ours\n"), false); err != nil {
+						return err
+					}
+					_, err := tx.Commit("ours")
+					return err
+				})
+				var se *StateError
+				if !errors.As(err, &se) || !errors.Is(err, ErrConflict) {
+					t.Fatalf("write to %s: err = %v, want a StateError", branch, err)
+				}
+				if !strings.Contains(err.Error(), c.want) || !strings.Contains(se.Hint(), c.fix) {
+					t.Errorf("write to %s: %v (hint %q), want %q and %q", branch, err, se.Hint(), c.want, c.fix)
+				}
+			}
+			assertUnchanged(t, l, env, before)
+		})
+	}
+}
+
+// Issue 16 item 7: a branch checked out in a linked worktree is never
+// moved under it (git refuses the same); other branches are written.
+func TestCompatRefusesBranchOfLinkedWorktree(t *testing.T) {
+	l, env := newTestRepo(t)
+	other := filepath.Join(t.TempDir(), "other-wt")
+	gitCmd(t, l, env, "worktree", "add", "-q", "-b", "other", other)
+	detached := filepath.Join(t.TempDir(), "detached-wt")
+	gitCmd(t, l, env, "worktree", "add", "-q", "--detach", detached)
+	before := captureState(t, l, env)
+	otherBefore := gitIn(t, other, env, false, "status", "--porcelain=v2", "--branch")
+	_, err := writeFile(l, "other", "ci-debugging/references/ours.md", "ours\n")
+	var se *StateError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "checked out in the worktree "+other) {
+		t.Fatalf("err = %v, want a refusal naming %s", err, other)
+	}
+	if err := l.DeleteRef("refs/heads/other", ZeroHash); !errors.As(err, &se) {
+		t.Errorf("delete of a checked-out branch: %v", err)
+	}
+	assertUnchanged(t, l, env, before)
+	if got := gitIn(t, other, env, false, "status", "--porcelain=v2", "--branch"); got != otherBefore {
+		t.Errorf("the linked worktree changed:\n%s", got)
+	}
+	// The checked-out branch of the main worktree, and a free branch, are
+	// written as before.
+	if _, err := writeFile(l, "main", "ci-debugging/references/ours.md", "ours\n"); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, l, env, "branch", "free")
+	if _, err := writeFile(l, "free", "ci-debugging/references/free.md", "free\n"); err != nil {
+		t.Fatal(err)
+	}
+	assertConsistent(t, l, env)
+}
+
+// Issue 16 item 13: git subprocesses (gc, push, pull, worktree) work on
+// this repository even when the caller's environment points git at
+// another one (a hook inherits GIT_DIR and GIT_INDEX_FILE).
+func TestCompatGitEnvIgnoresInheritedLocation(t *testing.T) {
+	l, env := newTestRepo(t)
+	other := t.TempDir()
+	gitIn(t, other, env, false, "init", "-q")
+	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
+	t.Setenv("GIT_WORK_TREE", other)
+	t.Setenv("GIT_INDEX_FILE", filepath.Join(other, ".git", "index"))
+	t.Setenv("GIT_OBJECT_DIRECTORY", filepath.Join(other, ".git", "objects"))
+	run := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = t.TempDir() // not even inside the repository
+		cmd.Env = l.GitEnv()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if got := run("rev-parse", "--absolute-git-dir"); got != l.GitDir {
+		t.Errorf("git dir = %s, want %s", got, l.GitDir)
+	}
+	if got := run("rev-parse", "--show-toplevel"); got != l.Root {
+		t.Errorf("work tree = %s, want %s", got, l.Root)
+	}
+	if got := run("status", "--porcelain"); got != "" {
+		t.Errorf("status through the caller's index: %q", got)
+	}
+	head := gitCmd(t, l, map[string]string{"GIT_DIR": filepath.Join(l.Root, ".git"), "GIT_WORK_TREE": l.Root, "GIT_INDEX_FILE": filepath.Join(l.GitDir, "index"), "GIT_OBJECT_DIRECTORY": filepath.Join(l.GitDir, "objects")}, "rev-parse", "HEAD")
+	if got := run("rev-parse", "HEAD"); got != strings.TrimSpace(head) {
+		t.Errorf("HEAD = %s, want %s", got, head)
+	}
+}

@@ -155,6 +155,13 @@ func (l *Repo) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) e
 
 func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (_ *UpdateResult, retErr error) {
 	ref := BranchRef(opts.Branch)
+	// States git supports that we refuse rather than guess at (gitstate.go).
+	if err := l.checkNoOperationInProgress(); err != nil {
+		return nil, err
+	}
+	if err := l.checkNotCheckedOutElsewhere(ref); err != nil {
+		return nil, err
+	}
 	old, err := l.ReadRef(ref)
 	created := false
 	var base plumbing.Hash
