@@ -54,3 +54,52 @@ func TestApproveRemovesSuggestedWorktree(t *testing.T) {
 		assertConsistent(t, l, env)
 	}
 }
+
+// Issue 16 item 3: in a shallow clone (depth 1 and 2) history stops at
+// the boundary: log and blame work and say the history is truncated,
+// ownership fails closed, and writes still land (git fsck clean).
+func TestShallowCloneHistory(t *testing.T) {
+	src, env := newTestLibrary(t)
+	patchMain(t, src, "ci-debugging", "Pitfalls", "Traps")
+	patchMain(t, src, "ci-debugging", "Traps", "Snares")
+	for _, depth := range []string{"1", "2"} {
+		t.Run("depth "+depth, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "clone")
+			gitIn(t, src.Root, env, false, "clone", "-q", "--depth", depth, "file://"+src.Root, dir)
+			l, err := Open(dir, openOpts(env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			log, err := l.SkillLog("ci-debugging", LogOptions{})
+			if err != nil {
+				t.Fatalf("log: %v", err)
+			}
+			if n := len(log); n == 0 || !log[n-1].Truncated || log[0].Truncated != (n == 1) {
+				t.Errorf("log of %d entries, truncation marks %v", n, func() (m []bool) {
+					for _, e := range log {
+						m = append(m, e.Truncated)
+					}
+					return
+				}())
+			}
+			if want := map[string]int{"1": 1, "2": 2}[depth]; len(log) != want {
+				t.Errorf("log has %d entries, want %d", len(log), want)
+			}
+			b, err := l.SkillBlame("ci-debugging", "", BlameOptions{})
+			if err != nil || !b.Truncated {
+				t.Fatalf("blame: truncated=%v err=%v", b != nil && b.Truncated, err)
+			}
+			if _, err := l.Owner("ci-debugging"); err == nil || !strings.Contains(err.Error(), "shallow") {
+				t.Errorf("ownership in a shallow clone: %v, want a refusal", err)
+			}
+			if _, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Snares"), NewString: strp("Hazards")}}, Provenance: Provenance{Origin: OriginUser}}); err != nil {
+				t.Fatalf("write in a shallow clone: %v", err)
+			}
+			gitIn(t, dir, env, false, "fsck", "--strict", "--no-progress")
+			if st := gitIn(t, dir, env, false, "status", "--porcelain"); st != "" {
+				t.Errorf("status: %q", st)
+			}
+		})
+	}
+}

@@ -47,6 +47,9 @@ type Repo struct {
 	// and the reused readers would otherwise hand one goroutine another's
 	// bytes ("malformed loose object").
 	objMu sync.Mutex
+	// shallow is .git/shallow's commits (shallow.go), read once.
+	shallow     map[plumbing.Hash]bool
+	shallowOnce sync.Once
 
 	// maintenance says when a write starts git gc (maintenance.go).
 	maintenance maintenancePolicy
