@@ -103,3 +103,56 @@ func TestShallowCloneHistory(t *testing.T) {
 		})
 	}
 }
+
+// A cone that leaves out .skillrepo/ says so, instead of "not a library".
+func TestSparseConeWithoutConfigSaysSo(t *testing.T) {
+	l, env := newTestLibrary(t)
+	gitCmd(t, l, env, "sparse-checkout", "set", "--cone", "ci-debugging")
+	l.Close()
+	_, err := Open(l.Root, openOpts(env))
+	if err == nil || !strings.Contains(err.Error(), "outside the sparse checkout") {
+		t.Fatalf("err = %v", err)
+	}
+	gitCmd(t, l, env, "sparse-checkout", "add", ".skillrepo")
+	l2, err := Open(l.Root, openOpts(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2.Close()
+}
+
+// Issue 16 item 10: init is restartable from the states a kill leaves —
+// a .git with only objects/ and refs/, a temp file of its own beside
+// .gitignore — and never commits its temp files.
+func TestInitRestartsAfterKill(t *testing.T) {
+	env := testEnv(t)
+	dir := filepath.Join(t.TempDir(), "lib")
+	os.MkdirAll(filepath.Join(dir, ".git", "objects"), 0o755)
+	os.MkdirAll(filepath.Join(dir, ".git", "refs"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "demo"), 0o755)
+	os.WriteFile(filepath.Join(dir, "demo", "SKILL.md"), []byte("---\nname: demo\ndescription: Use when testing init.\n---\nbody\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "..gitignore.tmp-12345"), []byte("/.usage.json\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, ".skillrepo"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".skillrepo", ".config.yaml.tmp-777"), []byte("half"), 0o644)
+	if _, err := Init(context.Background(), dir, InitOptions{OpenOptions: openOpts(env)}); err != nil {
+		t.Fatalf("init after a kill: %v", err)
+	}
+	files := gitIn(t, dir, env, false, "ls-tree", "-r", "--name-only", "HEAD")
+	if strings.Contains(files, "tmp-") {
+		t.Errorf("init committed its temp files:\n%s", files)
+	}
+	if !strings.Contains(files, "demo/SKILL.md") || !strings.Contains(files, ".skillrepo/config.yaml") {
+		t.Errorf("tree:\n%s", files)
+	}
+	// The repository is what git init makes.
+	if v := strings.TrimSpace(gitIn(t, dir, env, false, "config", "core.repositoryformatversion")); v != "0" {
+		t.Errorf("repositoryformatversion = %q", v)
+	}
+	gitIn(t, dir, env, false, "fsck", "--strict", "--no-progress")
+	if st := gitIn(t, dir, env, false, "status", "--porcelain"); st != "" {
+		t.Errorf("status: %q", st)
+	}
+	if _, err := Init(context.Background(), dir, InitOptions{OpenOptions: openOpts(env)}); err != nil {
+		t.Fatalf("second init: %v", err)
+	}
+}

@@ -88,6 +88,10 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(ConfigPath))); err != nil {
+		if configOutsideSparse(root, opts) {
+			return nil, withHint(fmt.Errorf("%s: %s is outside the sparse checkout", root, ConfigPath),
+				"add it with 'git sparse-checkout add .skillrepo' (a cone keeps only the top folder's files and the folders you list)")
+		}
 		return nil, withHint(fmt.Errorf("%s: %w (no %s)", root, ErrNotLibrary, ConfigPath), "run 'skillrepo init "+dir+"' to turn this folder into a library")
 	}
 	l, err := openAt(root, opts)
@@ -101,6 +105,27 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 		}
 	}
 	return l, nil
+}
+
+// configOutsideSparse reports whether the checked-out commit has the
+// library config that the work tree lacks (a sparse checkout left it out).
+func configOutsideSparse(root string, opts OpenOptions) bool {
+	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now})
+	if err != nil {
+		return false
+	}
+	defer repo.Close()
+	head, err := repo.ResolveRev("HEAD")
+	if err != nil {
+		return false
+	}
+	store := repo.NewStore(true)
+	tree, _, err := store.CommitInfo(head)
+	if err != nil {
+		return false
+	}
+	h, _ := store.LookupPath(tree, ConfigPath)
+	return !h.IsZero()
 }
 
 func openAt(root string, opts OpenOptions) (*Library, error) {

@@ -419,3 +419,66 @@ func TestCompatGitEnvIgnoresInheritedLocation(t *testing.T) {
 		t.Errorf("HEAD = %s, want %s", got, head)
 	}
 }
+
+// Issue 16 item 8: sparse checkouts, cone and non-cone, set up by 'git
+// sparse-checkout' (which turns on extensions.worktreeConfig) and by hand
+// in .git/config. The engine opens them, agrees with git on which files
+// are in the checkout, writes inside it keeping every skip-worktree bit,
+// and refuses a write outside it with nothing changed.
+func TestCompatSparseCheckout(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, l *Repo, env map[string]string)
+	}{
+		{"cone, worktreeConfig", func(t *testing.T, l *Repo, env map[string]string) {
+			gitCmd(t, l, env, "sparse-checkout", "set", "--cone", "ci-debugging")
+		}},
+		{"non-cone, worktreeConfig", func(t *testing.T, l *Repo, env map[string]string) {
+			gitCmd(t, l, env, "sparse-checkout", "set", "--no-cone", "/ci-debugging/", "/*.md")
+		}},
+		{"non-cone, core.sparseCheckout in .git/config", func(t *testing.T, l *Repo, env map[string]string) {
+			gitCmd(t, l, env, "config", "core.sparseCheckout", "true")
+			os.MkdirAll(filepath.Join(l.GitDir, "info"), 0o755)
+			os.WriteFile(filepath.Join(l.GitDir, "info", "sparse-checkout"), []byte("/ci-debugging/\n"), 0o644)
+			gitCmd(t, l, env, "read-tree", "-mu", "HEAD")
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l, env := newTestRepo(t)
+			c.setup(t, l, env)
+			l.Close()
+			l = openTestRepo(t, l.Root, env)
+			in := l.sparseMatcher()
+			if in == nil {
+				t.Fatal("the sparse checkout is not seen")
+			}
+			tags := gitCmd(t, l, env, "ls-files", "-t")
+			for _, line := range strings.Split(strings.TrimSpace(tags), "\n") {
+				tag, p, _ := strings.Cut(line, " ")
+				if want := tag != "S"; in(p) != want {
+					t.Errorf("%s: in the checkout = %v, git says %q", p, in(p), tag)
+				}
+			}
+			// Outside: refused, nothing changed.
+			before := captureState(t, l, env)
+			_, err := patchFiles(l, edit{"devops/docker-cleanup/SKILL.md", "Measure first", "Measure"})
+			var se *StateError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), "outside the sparse checkout") {
+				t.Fatalf("write outside: %v", err)
+			}
+			assertUnchanged(t, l, env, before)
+			// Inside: written as git would, other entries' bits kept.
+			if _, err := patchFiles(l, edit{"ci-debugging/SKILL.md", "Pitfalls", "Traps"}); err != nil {
+				t.Fatal(err)
+			}
+			if got := gitCmd(t, l, env, "ls-files", "-t"); got != tags {
+				t.Errorf("skip-worktree bits changed:\n%s\nwas\n%s", got, tags)
+			}
+			if _, err := os.Stat(filepath.Join(l.Root, "devops")); err == nil {
+				t.Error("a folder outside the checkout was materialised")
+			}
+			assertConsistent(t, l, env)
+		})
+	}
+}

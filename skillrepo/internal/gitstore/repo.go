@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -180,12 +181,37 @@ func exists(p string) bool {
 }
 
 // Init creates an empty git repository with a work tree at root, its HEAD
-// on branch (unborn until the first write).
+// on branch (unborn until the first write), as 'git init' does: with the
+// git binary when there is one (the same config git writes), else with
+// go-git. A .git that an earlier, killed Init left incomplete is
+// completed ('git init' reinitialises, keeping what is there).
 func Init(root, branch string) error {
+	if gitPath, err := exec.LookPath("git"); err == nil {
+		cmd := exec.Command(gitPath, "init", "-q", "-b", branch, root)
+		for _, kv := range os.Environ() {
+			if k, _, _ := strings.Cut(kv, "="); !relocatesGit[k] {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git init %s: %v: %s", root, err, strings.TrimSpace(string(out)))
+		}
+		return nil
+	}
+	if exists(filepath.Join(root, ".git")) {
+		return fmt.Errorf("init git repository in %s: .git is incomplete and there is no git binary to repair it; move it away and retry", root)
+	}
 	if _, err := git.PlainInitWithOptions(root, &git.PlainInitOptions{
 		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName(branch)},
 	}); err != nil {
 		return fmt.Errorf("init git repository in %s: %w", root, err)
 	}
 	return nil
+}
+
+// IsRepository reports whether root/.git is a complete repository (an
+// Init killed early leaves one without HEAD).
+func IsRepository(root string) bool {
+	fi, err := os.Stat(filepath.Join(root, ".git", "HEAD"))
+	return err == nil && fi.Mode().IsRegular()
 }

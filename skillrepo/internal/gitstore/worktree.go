@@ -150,6 +150,11 @@ func (l *Repo) prepareWorktree(store *Store, oldTree, newTree plumbing.Hash, pat
 	if err != nil {
 		return nil, err
 	}
+	// A path outside a sparse checkout is refused first: its absence from
+	// the work tree is git's doing, not a deletion (sparse.go).
+	if err := l.checkSparse(paths); err != nil {
+		return nil, err
+	}
 	u := &worktreeUpdate{l: l, store: store, idx: idx, paths: paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, same: map[string]bool{}}
 	var dirty []string
 	for _, p := range paths {
