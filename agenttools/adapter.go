@@ -21,6 +21,10 @@ func Open(l *skillrepo.Library) Library {
 type adapter struct {
 	l      *skillrepo.Library
 	owners map[string]Ownership // by commit + name: history does not change under a commit
+	// last is the view of the commit read last: a commit never changes,
+	// so a caller that reads an unchanged tip again (an MCP server between
+	// writes) reuses its listing instead of walking 10,000 trees again.
+	last snapshotView
 }
 
 func (a *adapter) MainBranch() string { return a.l.MainBranch() }
@@ -29,14 +33,33 @@ func (a *adapter) MainBranch() string { return a.l.MainBranch() }
 func (a *adapter) Rules() skill.Rules { return a.l.Rules() }
 
 func (a *adapter) View(ctx context.Context, rev string) (View, error) {
+	if a.last.s != nil {
+		if tip, err := a.l.ResolveBranch(rev); err == nil && tip == a.last.s.Commit() {
+			return a.last, nil
+		} else if err != nil && rev == a.last.s.Commit().String() {
+			return a.last, nil
+		}
+	}
 	s, err := a.l.Snapshot(rev)
 	if err != nil {
 		return nil, err
 	}
-	return snapshotView{s}, nil
+	a.last = snapshotView{s}
+	return a.last, nil
 }
 
 type snapshotView struct{ s *skillrepo.Snapshot }
+
+func (v snapshotView) Find(name string) (SkillRef, bool, error) {
+	si, err := v.s.FindSkill(name)
+	if errors.Is(err, skillrepo.ErrNotFound) || (err == nil && si.Archived) {
+		return SkillRef{}, false, nil
+	}
+	if err != nil {
+		return SkillRef{}, false, err
+	}
+	return SkillRef{Name: si.Name, Dir: si.Dir, Category: si.Category}, true, nil
+}
 
 func (v snapshotView) Commit() string { return v.s.Commit().String() }
 func (v snapshotView) FS() fs.FS      { return v.s.FS() }

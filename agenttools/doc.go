@@ -26,7 +26,13 @@
 //   - content that looks like a secret (private key blocks, AWS, Google,
 //     OpenAI, Anthropic, GitHub, Slack, Stripe key shapes) is refused with a
 //     request to redact, for every policy;
-//   - every write is linted before it lands.
+//   - every write is linted before it lands;
+//   - a create whose skill overlaps an existing one at DuplicateThreshold
+//     (package overlap's measure) is refused, naming that skill and saying
+//     to patch it, unless the call passes force_new with a reason, which
+//     lands in a Force-New trailer (Options.AllowOverlap turns the
+//     check off for the curator's consolidation, whose umbrellas overlap
+//     their siblings by design).
 //
 // Under the [Autonomous] policy (a background review, the curator) also:
 //   - writes go only to curator-managed skills (ownership from the

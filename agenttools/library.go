@@ -27,6 +27,9 @@ type View interface {
 	FS() fs.FS
 	// Skills lists the active (not archived) skills.
 	Skills() ([]SkillRef, error)
+	// Find looks up one active skill by folder name or category/name
+	// (false when there is none).
+	Find(name string) (SkillRef, bool, error)
 }
 
 // Ownership says whether an autonomous writer may write to a skill.

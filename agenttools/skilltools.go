@@ -21,15 +21,15 @@ const maxListed = 500
 const maxBatchOps = skillrepo.MaxBatchOps
 
 // findSkill resolves a name as the reference does: the bare folder name
-// (first match) or category/name.
-func findSkill(skills []SkillRef, name string) (SkillRef, bool) {
+// (first match) or category/name, among the active skills. It looks the
+// one name up rather than listing the library, which on 10,000 skills is
+// the difference between a lookup and a walk of every skill's tree.
+func findSkill(v View, name string) (SkillRef, bool, error) {
 	name = strings.Trim(strings.TrimSpace(name), "/")
-	for _, s := range skills {
-		if s.Name == name || s.Dir == name {
-			return s, true
-		}
+	if name == "" || strings.HasPrefix(name, ".") {
+		return SkillRef{}, false, nil
 	}
-	return SkillRef{}, false
+	return v.Find(name)
 }
 
 // describe is a skill's one-line description: the frontmatter's, or the
@@ -193,14 +193,13 @@ func (tb *Toolbox) skillView(cl *call, data []byte) toolResult {
 	if err != nil {
 		return failure("view skill: " + err.Error())
 	}
-	skills, err := v.Skills()
-	if err != nil {
-		return failure("view skill: " + err.Error())
-	}
 	if strings.HasPrefix(args.Name, "/") || strings.Contains(args.Name, "..") {
 		return argsRefusal(fmt.Sprintf("invalid skill name %q: give the name, or category/name", args.Name))
 	}
-	s, ok := findSkill(skills, args.Name)
+	s, ok, err := findSkill(v, args.Name)
+	if err != nil {
+		return failure("view skill: " + err.Error())
+	}
 	if !ok {
 		return failure(fmt.Sprintf("Skill '%s' not found. Use skills_list to see the available skills.", args.Name))
 	}
@@ -275,11 +274,7 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	if err != nil {
 		return failure("skill_manage: " + err.Error())
 	}
-	skills, err := v.Skills()
-	if err != nil {
-		return failure("skill_manage: " + err.Error())
-	}
-	planned, res := tb.plan(cl, ops, v, skills)
+	planned, res := tb.plan(cl, ops, v)
 	if res != nil {
 		return res
 	}
@@ -332,7 +327,7 @@ func skillSummary(p plannedOp) string {
 
 // plan normalises the operations and runs every guard (docs/reference-behaviour.md §4.5, §4.7)
 // before anything is written; the first refusal refuses the whole call.
-func (tb *Toolbox) plan(cl *call, ops []Op, v View, skills []SkillRef) ([]plannedOp, toolResult) {
+func (tb *Toolbox) plan(cl *call, ops []Op, v View) ([]plannedOp, toolResult) {
 	refuse := func(i int, r toolResult) toolResult {
 		if len(ops) > 1 {
 			r["failed_index"] = i
@@ -358,7 +353,9 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View, skills []SkillRef) ([]planne
 			return nil, refuse(i, r)
 		}
 		if p.Action == "create" {
-			if _, exists := findSkill(skills, p.Name); exists {
+			if _, exists, err := findSkill(v, p.Name); err != nil {
+				return nil, refuse(i, failure("skill_manage: "+err.Error()))
+			} else if exists {
 				return nil, refuse(i, failure(fmt.Sprintf("A skill named '%s' already exists. View it and patch it instead of creating a duplicate.", p.Name)))
 			}
 			if _, exists := created[p.Name]; exists {
@@ -396,7 +393,10 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View, skills []SkillRef) ([]planne
 		s, ok := created[p.Name]
 		p.created = ok
 		if !ok {
-			if s, ok = findSkill(skills, p.Name); !ok {
+			var err error
+			if s, ok, err = findSkill(v, p.Name); err != nil {
+				return nil, refuse(i, failure("skill_manage: "+err.Error()))
+			} else if !ok {
 				return nil, refuse(i, failure(fmt.Sprintf("Skill '%s' not found. Use skills_list to see the available skills, or create it first with action 'create'.", p.Name)))
 			}
 			if tb.opts.Policy == Autonomous {
@@ -414,7 +414,7 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View, skills []SkillRef) ([]planne
 			p.target = s.Dir + "/" + p.FilePath
 		}
 		if p.Action == "delete" && tb.opts.Policy == Autonomous {
-			if r := tb.deleteGuard(p, skills, created); r != nil {
+			if r := tb.deleteGuard(p, v, created); r != nil {
 				return nil, refuse(i, r)
 			}
 			out = append(out, p)
@@ -545,7 +545,7 @@ func (tb *Toolbox) ownershipGuard(cl *call, action, name string) toolResult {
 
 // deleteGuard lets a review delete only a skill it absorbed into another
 // existing skill; the delete then archives (docs/reference-behaviour.md §4.4, §6.6).
-func (tb *Toolbox) deleteGuard(p plannedOp, skills []SkillRef, created map[string]SkillRef) toolResult {
+func (tb *Toolbox) deleteGuard(p plannedOp, v View, created map[string]SkillRef) toolResult {
 	if p.AbsorbedInto == nil || strings.TrimSpace(*p.AbsorbedInto) == "" {
 		return guardRefusal(AbsorbedIntoRefusal(tb.opts.Label, p.Name))
 	}
@@ -553,7 +553,7 @@ func (tb *Toolbox) deleteGuard(p plannedOp, skills []SkillRef, created map[strin
 	if into == p.Name {
 		return guardRefusal(fmt.Sprintf("Refusing background %s delete for '%s': absorbed_into must name a different skill.", tb.opts.Label, p.Name))
 	}
-	if _, ok := findSkill(skills, into); !ok {
+	if _, ok, _ := findSkill(v, into); !ok {
 		if _, ok := created[into]; !ok {
 			return guardRefusal(fmt.Sprintf("Refusing background %s delete for '%s': absorbed_into '%s' does not exist. Create or patch the umbrella skill first.", tb.opts.Label, p.Name, into))
 		}

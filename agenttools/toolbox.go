@@ -75,6 +75,11 @@ type Options struct {
 	// curator's consolidation builds umbrellas that necessarily overlap
 	// the skills they absorb (docs/reference-behaviour.md §6.6).
 	AllowOverlap bool
+	// Duplicates, when set, is the duplicate-check index shared across
+	// toolboxes (a server making one toolbox per call keeps one, so
+	// creates against an unchanged library do not read it again); nil
+	// gives the toolbox its own.
+	Duplicates *DuplicateIndex
 }
 
 // Refusal is a tool call that did not do what it asked, and why.
@@ -136,7 +141,7 @@ type Toolbox struct {
 	changes []Change
 	refused []Refusal
 
-	dups DuplicateIndex // the overlap index of the current view, for creates
+	dups *DuplicateIndex // the overlap index of the current view, for creates
 }
 
 // New makes a toolbox over lib.
@@ -150,7 +155,10 @@ func New(lib Library, opts Options) *Toolbox {
 	if opts.Branch == "" {
 		opts.Branch = lib.MainBranch()
 	}
-	tb := &Toolbox{lib: lib, opts: opts, reads: opts.Reads, branchMade: opts.BranchExists}
+	tb := &Toolbox{lib: lib, opts: opts, reads: opts.Reads, branchMade: opts.BranchExists, dups: opts.Duplicates}
+	if tb.dups == nil {
+		tb.dups = &DuplicateIndex{}
+	}
 	if tb.reads == nil {
 		tb.reads = map[string]bool{}
 	}

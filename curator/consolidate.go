@@ -177,11 +177,14 @@ type candidate struct {
 	Body        string
 	Pinned      bool
 	Scheduled   bool
-	State       string
-	Usage       *skillrepo.UsageRecord
+	// RolledBack is the run whose rollback brought the skill back, while
+	// nothing touched it since.
+	RolledBack string
+	State      string
+	Usage      *skillrepo.UsageRecord
 }
 
-func (c candidate) untouchable() bool { return c.Pinned || c.Scheduled }
+func (c candidate) untouchable() bool { return c.Pinned || c.Scheduled || c.RolledBack != "" }
 
 // Prompt caps: a library of 10,000 skills must not become a prompt of
 // two megabytes. The clusters come first, then the candidates in them,
@@ -443,7 +446,7 @@ func candidatesOf(in passInput) []candidate {
 		if si.Archived || archived[si.Dir] || !o.Managed {
 			continue
 		}
-		c := candidate{Name: si.Name, Dir: si.Dir, Category: si.Category, Pinned: o.Pinned, Scheduled: scheduled[si.Name], Usage: in.inv.usage[si.Name]}
+		c := candidate{Name: si.Name, Dir: si.Dir, Category: si.Category, Pinned: o.Pinned, Scheduled: scheduled[si.Name], RolledBack: in.inv.rolledBack[si.Name], Usage: in.inv.usage[si.Name]}
 		if c.Usage != nil {
 			c.State = c.Usage.State
 		}
@@ -491,6 +494,8 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 			tools.untouchable[cd.Name] = "the skill is pinned, which blocks every automatic change (`skillrepo skill unpin " + cd.Name + "` lifts it)"
 		case cd.Scheduled:
 			tools.untouchable[cd.Name] = "a scheduled job names the skill (curator.scheduled_skills)"
+		case cd.RolledBack != "":
+			tools.untouchable[cd.Name] = "a person rolled back curator run " + cd.RolledBack + ", which changed this skill; it stays as it is until it is used or edited again"
 		default:
 			tools.writable[cd.Name] = true
 		}

@@ -122,6 +122,7 @@ type source interface {
 	Config() skillrepo.CuratorConfig
 	LoadUsage() (map[string]*skillrepo.UsageRecord, error)
 	LoadState() (RunState, error)
+	RolledBack() (map[string]RolledBackSkill, error)
 	RunTaken(id string) bool
 	ReportDir(id string) string
 }
@@ -135,6 +136,9 @@ func (s libSource) LoadUsage() (map[string]*skillrepo.UsageRecord, error) {
 	return s.l.Usage().Load()
 }
 func (s libSource) LoadState() (RunState, error) { return NewStore(s.l.StateDir()).Load() }
+func (s libSource) RolledBack() (map[string]RolledBackSkill, error) {
+	return readRolledBack(s.l.StateDir())
+}
 func (s libSource) ReportDir(id string) string {
 	return filepath.Join(s.l.StateDir(), ReportsDir, id)
 }
@@ -192,6 +196,9 @@ type inventory struct {
 	skills []skillrepo.SkillInfo
 	usage  map[string]*skillrepo.UsageRecord
 	owners map[string]Owner
+	// rolledBack names the skills a rollback brought back that are
+	// untouched since, and the run it undid (filled by input).
+	rolledBack map[string]string
 }
 
 // read takes the library as deciding sees it; usage nil means load the
@@ -234,15 +241,27 @@ func (c *Curator) input(src source, inv *inventory, now time.Time) (Input, error
 		scheduled[n] = true
 	}
 	in := Input{Now: now, Thresholds: ThresholdsOf(cfg), Usage: make(map[string]Usage, len(inv.usage))}
-	for _, si := range inv.skills {
-		o := inv.owners[si.Dir]
-		in.Skills = append(in.Skills, Skill{
-			Name: si.Name, Dir: si.Dir, Archived: si.Archived,
-			Managed: o.Managed, Pinned: o.Pinned, Scheduled: scheduled[si.Name],
-		})
-	}
 	for name, r := range inv.usage {
 		in.Usage[name] = UsageOf(r)
+	}
+	rolledBack, err := src.RolledBack()
+	if err != nil {
+		return Input{}, err
+	}
+	inv.rolledBack = map[string]string{}
+	for _, si := range inv.skills {
+		o := inv.owners[si.Dir]
+		rb := false
+		if e, ok := rolledBack[si.Name]; ok && !si.Archived {
+			rb = e.untouched(si.Dir, inv.snap.DirHash(si.Dir).String(), in.Usage[si.Name])
+			if rb {
+				inv.rolledBack[si.Name] = e.Run
+			}
+		}
+		in.Skills = append(in.Skills, Skill{
+			Name: si.Name, Dir: si.Dir, Archived: si.Archived,
+			Managed: o.Managed, Pinned: o.Pinned, Scheduled: scheduled[si.Name], RolledBack: rb,
+		})
 	}
 	// Folders under .archive/ that are not skills still block a name.
 	if entries, err := fs.ReadDir(inv.snap.FS(), skillrepo.ArchiveDir); err == nil {

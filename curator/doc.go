@@ -43,7 +43,11 @@
 // one new commit (Skill-Action: rollback, Curator-Run), refusing when a
 // later commit changed an archived skill or took its old folder. The
 // sidecar states the run set are put back from run.json when they are
-// still what the run left.
+// still what the run left. The skills it brought back from the archive or
+// from stale are remembered in .git/skillrepo/curator-rolled-back.json
+// with their folder's tree, and later runs skip them while they are
+// untouched (same tree, no use, view or patch since): a rollback is a
+// person's decision, which the next scheduled run must not redo.
 //
 // # Phase 2: consolidation
 //
@@ -62,6 +66,20 @@
 // tool-call audit. The run lands as one merge or waits as proposal
 // curator-<run-id> (landing.go); rollback of such a run reverts every
 // folder it changed (rollback.go, revertRun).
+//
+// # The other commands
+//
+// [Curator.Overlap] lists the clusters of the curator's candidates that
+// likely belong under one umbrella (package overlap; no model, read-only).
+// [Curator.Prune] is the reference's `curator prune`: every managed,
+// unpinned, unscheduled skill idle at least N days archived as one run
+// (NewPrunePlan, then the same branch, merge, pre-run ref and report as a
+// run, so rollback undoes it; the schedule is left alone). [Curator.Purge]
+// removes archived folders older than curator.archive_ttl_days from the
+// tree in one commit (Skill-Action: purge, Skill-From per folder; the age
+// from history); skillrepo.Library.Restore reads a purged skill back from
+// the commit before the purge. [Curator.ListUnmanaged] lists the skills
+// the curator does not own, with the evidence.
 //
 // # Invariants
 //

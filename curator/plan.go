@@ -50,6 +50,9 @@ type Skill struct {
 	Managed   bool   // curator-managed (created by a review or the curator, or adopted)
 	Pinned    bool
 	Scheduled bool // referenced by a scheduled job
+	// RolledBack: a rollback brought the skill back and nothing touched
+	// it since (see RolledBackFile).
+	RolledBack bool
 }
 
 // Usage is the part of a usage-sidecar record the rules read. A zero time
@@ -145,6 +148,7 @@ type Counts struct {
 	Seeded      int `json:"seeded"`
 	Pinned      int `json:"skipped_pinned"`
 	Scheduled   int `json:"skipped_scheduled"`
+	RolledBack  int `json:"skipped_rolled_back,omitempty"`
 	Unmanaged   int `json:"unmanaged"`
 }
 
@@ -180,6 +184,7 @@ func (p *Plan) Archives() []Change {
 // Per skill outside .archive/, in this order:
 //   - user-owned and not pinned: not curated (counted as unmanaged);
 //   - pinned: checked, skipped; referenced by a scheduled job: skipped;
+//   - brought back by a rollback and untouched since: skipped;
 //   - no persisted usage record: seeded (its clock starts now), skipped;
 //   - anchor = last activity, else created_at, else now;
 //   - never used and anchor inside the stale window: stays; a stale one
@@ -232,6 +237,10 @@ func NewPlan(in Input) (*Plan, error) {
 		}
 		if s.Scheduled {
 			p.Counts.Scheduled++
+			continue
+		}
+		if s.RolledBack {
+			p.Counts.RolledBack++
 			continue
 		}
 		u, ok := in.Usage[s.Name]

@@ -102,6 +102,9 @@ func (c *Curator) Rollback(ctx context.Context, id string, opts RollbackOptions)
 	if err := c.revertStates(out); err != nil {
 		return nil, err
 	}
+	if err := c.rememberRollback(id, out); err != nil {
+		return nil, fmt.Errorf("run %s is rolled back, but remembering its skills failed (the next run may redo it): %w", id, err)
+	}
 	if rec != nil {
 		rec.RolledBack = &Rollback{At: c.now(), Commit: out.Commit}
 		if _, err := WriteReport(src.ReportDir(id), rec); err != nil {
@@ -279,6 +282,38 @@ func (c *Curator) revertStates(out *RollbackResult) error {
 		}
 		return nil
 	})
+}
+
+// rememberRollback records the skills the rollback brought back from the
+// archive or from stale, as they are now, so the next scheduled run leaves them
+// alone until they are touched (see RolledBackFile).
+func (c *Curator) rememberRollback(id string, out *RollbackResult) error {
+	dirs := map[string]string{}
+	for _, r := range out.Restored {
+		dirs[r.Name] = r.To
+	}
+	for _, s := range out.States {
+		// Only what the run took away (stale, archived): a reactivation
+		// the run made follows from activity and may happen again.
+		if _, ok := dirs[s.Name]; !ok && (s.Action == ActionStale || s.Action == ActionArchive) {
+			dirs[s.Name] = s.Dir
+		}
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	snap, err := c.Lib.Snapshot(c.Lib.MainBranch())
+	if err != nil {
+		return err
+	}
+	now := c.now()
+	add := map[string]RolledBackSkill{}
+	for name, dir := range dirs {
+		if h := snap.DirHash(dir); !h.IsZero() {
+			add[name] = RolledBackSkill{Run: id, At: now, Dir: dir, Tree: h.String()}
+		}
+	}
+	return rememberRolledBack(c.Lib.StateDir(), add)
 }
 
 // revertRun undoes a consolidating run in one commit: every file of every

@@ -58,6 +58,10 @@ type Handler struct {
 	Event   string
 	Matcher string
 	Timeout int // seconds; 0: the agent's default
+	// Async runs the handler in the background (Claude Code's "async":
+	// true): the agent does not wait for it. For handlers that only
+	// record (counting a use) and never return a decision.
+	Async bool
 }
 
 // Handlers are the entries installed for an agent. Claude Code counts a
@@ -65,7 +69,11 @@ type Handler struct {
 // typed /name (UserPromptExpansion); Codex has no Skill tool, so every
 // shell command is looked at for a SKILL.md it reads. SessionEnd carries
 // no timeout: one would raise Claude Code's 1.5 s SessionEnd budget, and
-// the handler returns well within it. Stop may ask a goal judge (30 s at
+// the handler returns well within it. Claude Code's use counters run
+// async: counting rewrites the usage sidecar (tens of milliseconds on a
+// library of a thousand skills, more on a busy disk) and the agent need
+// not wait for it; the cost is that a count still running when `claude
+// -p` tears down is lost. Stop may ask a goal judge (30 s at
 // most, failing open), so it gets 45 s; UserPromptSubmit lets a typed
 // prompt pause a goal whose continuation it interrupted.
 func Handlers(a Agent) []Handler {
@@ -73,8 +81,8 @@ func Handlers(a Agent) []Handler {
 	case ClaudeCode:
 		return []Handler{
 			{Event: EventSessionStart, Timeout: 10},
-			{Event: EventPostToolUse, Matcher: "Skill", Timeout: 5},
-			{Event: EventUserPromptExpansion, Timeout: 5},
+			{Event: EventPostToolUse, Matcher: "Skill", Timeout: 5, Async: true},
+			{Event: EventUserPromptExpansion, Timeout: 5, Async: true},
 			{Event: EventUserPromptSubmit, Timeout: 5},
 			{Event: EventStop, Timeout: 45},
 			{Event: EventSessionEnd},
@@ -286,6 +294,7 @@ type found struct {
 	matcher        string
 	command        string
 	timeout        int64
+	async          bool
 }
 
 // ours lists the handlers whose command carries mark, in file order.
@@ -298,7 +307,7 @@ func ours(data []byte, mark string) []found {
 			g.Get("hooks").ForEach(func(_, h gjson.Result) bool {
 				if c := h.Get("command").String(); strings.Contains(c, mark) {
 					out = append(out, found{event: ev.String(), group: gi, handler: hi,
-						matcher: g.Get("matcher").String(), command: c, timeout: h.Get("timeout").Int()})
+						matcher: g.Get("matcher").String(), command: c, timeout: h.Get("timeout").Int(), async: h.Get("async").Bool()})
 				}
 				hi++
 				return true
@@ -353,7 +362,8 @@ func mergeSettings(data []byte, mark string, want []wantHandler) (out []byte, ad
 			Type    string `json:"type"`
 			Command string `json:"command"`
 			Timeout int    `json:"timeout,omitempty"`
-		}{"command", w.Command, w.Timeout})
+			Async   bool   `json:"async,omitempty"`
+		}{"command", w.Command, w.Timeout, w.Async})
 		var group []byte
 		if w.Matcher != "" {
 			mb, _ := json.Marshal(w.Matcher)
@@ -376,7 +386,7 @@ func sameHandlers(have []found, want []wantHandler) bool {
 	}
 	for i := range have {
 		h, w := have[i], want[i]
-		if h.event != w.Event || h.matcher != w.Matcher || h.command != w.Command || h.timeout != int64(w.Timeout) {
+		if h.event != w.Event || h.matcher != w.Matcher || h.command != w.Command || h.timeout != int64(w.Timeout) || h.async != w.Async {
 			return false
 		}
 	}

@@ -101,6 +101,9 @@ type RunOptions struct {
 	// StartWorker starts a detached worker on the library; nil starts
 	// none (the queue keeps the work for the next worker).
 	StartWorker func(lib *skillrepo.Library) error
+	// StartSync starts a detached `skillrepo sync` of the library; nil
+	// runs the sync inside the hook.
+	StartSync func(lib *skillrepo.Library) error
 	// StopJudge, when set, is asked first on Stop.
 	StopJudge StopJudge
 	// Goals, when set, hears of session starts and typed prompts.
@@ -218,21 +221,37 @@ func (h *hookRun) reply(v any) error {
 // sessionStart records outside edits, hands the agent its memory and
 // asks it to re-read the skills when they changed since this session (or
 // the last one) saw them, and queues a curator run when one is due.
+//
+// The sync scans the whole work tree (as git status does), which on a
+// large library takes longer than an agent should wait at start-up, so
+// it runs detached; the memory is read from the work tree's files, so an
+// edit made outside skillrepo reaches the agent even before the sync has
+// recorded it.
 func (h *hookRun) sessionStart(ctx context.Context) error {
 	h.touch()
-	if res, err := h.lib.Sync(ctx, skillrepo.SyncOptions{}); err != nil {
+	if h.opts.StartSync != nil {
+		if err := h.opts.StartSync(h.lib); err != nil {
+			h.rep.notef("start sync: %v", err)
+		}
+	} else if res, err := h.lib.Sync(ctx, skillrepo.SyncOptions{}); err != nil {
 		h.rep.notef("sync skipped: %v", err)
 	} else if !res.Commit.IsZero() {
 		h.rep.notef("recorded outside edits of %s as %.12s", strings.Join(res.Skills, ", "), res.Commit)
 	}
 	var blocks []string
+	limits := h.lib.MemoryLimits()
 	for _, t := range []memory.Target{memory.Memory, memory.User} {
-		f, err := h.lib.ReadMemory("", t)
+		p, err := h.lib.MemoryPath(t)
 		if err != nil {
 			h.rep.notef("memory: %v", err)
 			continue
 		}
-		if b := memory.PromptBlock(f); b != "" {
+		data, err := os.ReadFile(filepath.Join(h.lib.Root, filepath.FromSlash(p)))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			h.rep.notef("memory: %v", err)
+			continue
+		}
+		if b := memory.PromptBlock(memory.File{Target: t, Limit: limits[t], Content: string(data)}); b != "" {
 			blocks = append(blocks, b)
 		}
 	}
@@ -600,18 +619,25 @@ func (h *hookRun) transcriptFormat() review.Format {
 	return review.FormatAuto
 }
 
-func (h *hookRun) readTranscript() (*review.Transcript, error) {
-	if h.in.TranscriptPath == "" {
-		return nil, nil
-	}
+// transcriptAbs makes the event's transcript path absolute (the worker
+// runs elsewhere: the queue keeps an absolute path).
+func (h *hookRun) transcriptAbs() string {
 	p := expandHome(h.in.TranscriptPath, h.opts.Getenv("HOME"))
 	if !filepath.IsAbs(p) && h.in.Cwd != "" {
 		p = filepath.Join(h.in.Cwd, p)
 	}
-	// The worker runs elsewhere: the queue keeps an absolute path.
 	if abs, err := filepath.Abs(p); err == nil {
 		p = abs
 	}
+	h.in.TranscriptPath = p
+	return p
+}
+
+func (h *hookRun) readTranscript() (*review.Transcript, error) {
+	if h.in.TranscriptPath == "" {
+		return nil, nil
+	}
+	p := h.transcriptAbs()
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
@@ -621,7 +647,6 @@ func (h *hookRun) readTranscript() (*review.Transcript, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.in.TranscriptPath = p
 	// The transcript is written asynchronously and may not hold the
 	// turn's last message yet; the hook input says how the turn ended.
 	if !tr.Final && !tr.Interrupted && strings.TrimSpace(h.in.LastAssistantMessage) != "" {
@@ -647,20 +672,40 @@ func (h *hookRun) nudge() error {
 	if h.in.SessionID == "" {
 		return errors.New("Stop event without session_id")
 	}
-	tr, err := h.readTranscript()
-	if err != nil || tr == nil {
-		return err
-	}
-	iv, memoryOK := h.intervals()
-	d, err := h.counters().Check(h.in.SessionID, tr, iv, h.now, true)
-	if err != nil {
-		return err
-	}
-	if !d.Due() {
+	if h.in.TranscriptPath == "" {
 		return nil
+	}
+	d, memoryOK, err := h.advance()
+	if err != nil || !d.Due() {
+		return err
 	}
 	reason := fmt.Sprintf("due at Stop: %d new turns, %d new model iterations", d.NewTurns, d.NewIterations)
 	return h.enqueueReview(queue.Due{Memory: d.Memory && memoryOK, Skills: d.Skills, Reason: reason}, "")
+}
+
+// advance moves the session's nudge counters over what the transcript
+// gained (the part after the mark for Claude Code, else the whole file,
+// of which the counters skip what they saw) and saves them.
+func (h *hookRun) advance() (review.Decision, bool, error) {
+	iv, memoryOK := h.intervals()
+	if h.transcriptFormat() == review.FormatClaudeCode {
+		d, handled, err := h.checkIncremental(h.transcriptAbs(), iv)
+		if err != nil || handled {
+			return d, memoryOK, err
+		}
+	}
+	tr, err := h.readTranscript()
+	if err != nil || tr == nil {
+		return review.Decision{}, memoryOK, err
+	}
+	d, err := h.counters().Check(h.in.SessionID, tr, iv, h.now, true)
+	if err != nil {
+		return d, memoryOK, err
+	}
+	if h.transcriptFormat() == review.FormatClaudeCode {
+		h.markWhole(h.in.TranscriptPath)
+	}
+	return d, memoryOK, nil
 }
 
 func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
@@ -698,14 +743,14 @@ func (h *hookRun) finalReview() error {
 	if h.in.SessionID == "" {
 		return errors.New("SessionEnd event without session_id")
 	}
-	if !worker.SettingsFrom(h.lib.Config.Raw, h.opts.Getenv).FinalReview {
+	if h.in.TranscriptPath == "" || !worker.SettingsFrom(h.lib.Config.Raw, h.opts.Getenv).FinalReview {
 		return nil
 	}
-	tr, err := h.readTranscript()
-	if err != nil || tr == nil {
+	d, memoryOK, err := h.advance()
+	if err != nil {
 		return err
 	}
-	iv, memoryOK := h.intervals()
+	iv, _ := h.intervals()
 	store := h.counters()
 	unlock, err := store.Lock(h.in.SessionID)
 	if err != nil {
@@ -716,12 +761,12 @@ func (h *hookRun) finalReview() error {
 	if err != nil {
 		return err
 	}
-	c, _ = review.Advance(c, tr, iv)
-	memoryDue := memoryOK && iv.Memory > 0 && c.TurnsSinceMemory > 0
-	skillsDue := iv.Skill > 0 && c.IterationsSinceSkill > 0
+	// What a due count just handed over (even when the last turn was cut
+	// short: the session is over) and what the counters still hold.
+	memoryDue := memoryOK && iv.Memory > 0 && (d.Memory || c.TurnsSinceMemory > 0)
+	skillsDue := iv.Skill > 0 && (d.Skills || c.IterationsSinceSkill > 0)
 	if !memoryDue && !skillsDue {
-		c.UpdatedAt = h.now
-		return store.Save(c)
+		return nil
 	}
 	reason := fmt.Sprintf("final review at SessionEnd (%s): %d turns and %d model iterations not yet reviewed", firstNonEmpty(h.in.Reason, "end"), c.TurnsSinceMemory, c.IterationsSinceSkill)
 	// The counters hand what they held to the queue.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -159,5 +161,57 @@ func TestStopJudgeFirst(t *testing.T) {
 	c, err := os.ReadFile(filepath.Join(f.lib.StateDir(), "review", "sessions", "s.json"))
 	if err != nil || !strings.Contains(string(c), `"turns_seen": 1`) {
 		t.Errorf("counters did not move: %s %v", c, err)
+	}
+}
+
+// Stop reads only what a Claude Code transcript gained since the last
+// Stop; the counters come out as if the whole file had been read at once,
+// and a rewritten file is read whole again.
+func TestStopCountsTranscriptIncrementally(t *testing.T) {
+	data, err := os.ReadFile("../review/testdata/claude-code/subagent.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	first := bytes.Join(lines[:70], nil) // the second user turn is line 71
+	counters := func(f *hookFixture, session string) map[string]any {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(f.lib.StateDir(), "review", "sessions", session+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		return map[string]any{"turns": m["turns_seen"], "iters": m["iterations_seen"], "since_skill": m["iterations_since_skill"], "since_memory": m["turns_since_memory"]}
+	}
+	f := newHookFixture(t)
+	f.env["HOME"] = t.TempDir()
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.jsonl")
+	grown := filepath.Join(dir, "grown.jsonl")
+	os.WriteFile(whole, data, 0o644)
+	os.WriteFile(grown, first, 0o644)
+	stop := func(session, path string) {
+		f.run(ClaudeCode, "Stop", map[string]any{"session_id": session, "transcript_path": path, "last_assistant_message": "ok"})
+	}
+	stop("whole", whole)
+	stop("grown", grown)
+	os.WriteFile(grown, data, 0o644)
+	stop("grown", grown)
+	if a, b := counters(f, "whole"), counters(f, "grown"); !reflect.DeepEqual(a, b) {
+		t.Errorf("counted in two parts %v, at once %v", b, a)
+	}
+	h := &hookRun{lib: f.lib, in: &Input{SessionID: "grown"}}
+	mark, err := os.ReadFile(h.markPath("grown"))
+	if err != nil || !strings.Contains(string(mark), fmt.Sprintf(`"offset":%d`, len(data))) {
+		t.Errorf("mark after the second Stop: %s %v", mark, err)
+	}
+	// A file rewritten under the mark is read whole: nothing is counted
+	// twice.
+	before := counters(f, "grown")
+	os.WriteFile(grown, append([]byte(`{"type":"summary","summary":"rewritten"}`+"\n"), data...), 0o644)
+	stop("grown", grown)
+	if after := counters(f, "grown"); after["turns"] != before["turns"] || after["iters"] != before["iters"] {
+		t.Errorf("after a rewrite: %v, before %v", after, before)
 	}
 }

@@ -29,9 +29,17 @@
 // Links, images, link definitions and HTML links are what goldmark's
 // CommonMark parser says they are (markdown.go): nothing in code spans,
 // code blocks, HTML blocks or comments is a link, and each target's line
-// and column are found in the original file. Mentions of support paths
-// (references/x.md written as text) are a small scan of each block's text,
-// since Markdown has no such construct.
+// and column are found in the original file. Paragraphs with no '[' and
+// no '<' are not parsed for inlines (they can hold no link), which is
+// most of real text. Mentions of support paths (references/x.md written as
+// text) are a small scan of each block's text, since Markdown has no such
+// construct; what reads as prose rather than a path is not reported.
+//
+// Orphans (reach.go) are support files in the resource folders that
+// nothing reaches: links, mentions, folder mentions, other files naming
+// them, relative imports, index files. The skill's texts are indexed once,
+// so the check is linear in files and bytes. Text that names a skill which
+// exists only under the library's .archive/ is reported too (archived.go).
 //
 // The frontmatter is split by our own code, not adrg/frontmatter: that
 // library skips blank lines before the opening "---", accepts indented

@@ -10,6 +10,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -45,12 +46,69 @@ type ref struct {
 // nothing refers to, and their links are still the skill's links. goldmark
 // keeps a document's state in a per-parse context, so one parser serves
 // every worker.
+//
+// Two cuts make it cheaper without changing what is a link: the emphasis
+// parser is left out (link brackets bind tighter than emphasis, and
+// emphasis is parsed after a link is found, inside its text), and a
+// paragraph with no '[' and no '<' is not parsed for inlines at all
+// ([plainParagraphs]): without them it can hold no link, image,
+// definition, autolink or HTML.
 func newMarkdownParser() parser.Parser {
+	inline := []util.PrioritizedValue{util.Prioritized(extension.NewFootnoteParser(), 101)}
+	for _, v := range parser.DefaultInlineParsers() {
+		if p, ok := v.Value.(parser.InlineParser); ok && bytes.ContainsAny(p.Trigger(), "*_") {
+			continue // emphasis
+		}
+		inline = append(inline, v)
+	}
 	return parser.NewParser(
 		parser.WithBlockParsers(append(parser.DefaultBlockParsers(), util.Prioritized(extension.NewFootnoteBlockParser(), 999))...),
-		parser.WithInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(extension.NewFootnoteParser(), 101))...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+		parser.WithInlineParsers(inline...),
+		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(), util.Prioritized(plainParagraphs{}, 1000))...),
 	)
+}
+
+// plainBlock stands for a paragraph that cannot hold a link: raw, so
+// goldmark does not parse its inlines; its lines are still searched for
+// path mentions.
+type plainBlock struct {
+	ast.BaseBlock
+}
+
+var kindPlainBlock = ast.NewNodeKind("PlainBlock")
+
+func (n *plainBlock) Kind() ast.NodeKind { return kindPlainBlock }
+func (n *plainBlock) IsRaw() bool        { return true }
+func (n *plainBlock) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, nil, nil)
+}
+
+// Pos is where the paragraph started, as [ast.Paragraph] says it.
+func (n *plainBlock) Pos() int {
+	if n.Lines().Len() == 0 {
+		return -1
+	}
+	return n.Lines().At(0).Start
+}
+
+// plainParagraphs replaces a closed paragraph with no '[' and no '<' in
+// its lines by a [plainBlock]. It runs after the link reference
+// definitions are taken out (which need '[').
+type plainParagraphs struct{}
+
+func (plainParagraphs) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	lines := node.Lines()
+	src := reader.Source()
+	for k := 0; k < lines.Len(); k++ {
+		seg := lines.At(k)
+		if line := src[seg.Start:seg.Stop]; bytes.IndexByte(line, '[') >= 0 || bytes.IndexByte(line, '<') >= 0 {
+			return
+		}
+	}
+	pb := &plainBlock{}
+	pb.SetLines(lines)
+	pb.SetBlankPreviousLines(node.HasBlankPreviousLines())
+	node.Parent().ReplaceChild(node.Parent(), node, pb)
 }
 
 // scanMarkdown finds the links, images, link definitions, HTML links and
@@ -152,7 +210,7 @@ func (s *mdScan) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
 		s.addLines(n, true)
 		return ast.WalkSkipChildren, nil
-	case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+	case *ast.Paragraph, *ast.TextBlock, *ast.Heading, *plainBlock:
 		s.addLines(n, false)
 	}
 	return ast.WalkContinue, nil

@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/util"
 )
 
 // refString renders a reference for comparison: kind, target, position,
@@ -116,5 +120,42 @@ func TestUnitsAreExact(t *testing.T) {
 	}
 	if cuts == 0 {
 		t.Fatal("no file was long enough to be cut")
+	}
+}
+
+// TestCheapParserIsExact checks that the parser skills are read with
+// (no emphasis parser, plain paragraphs left unparsed) finds exactly the
+// references goldmark's full CommonMark parser finds, on every Markdown
+// file of the corpora and on crafted cases.
+func TestCheapParserIsExact(t *testing.T) {
+	full := parser.NewParser(
+		parser.WithBlockParsers(append(parser.DefaultBlockParsers(), util.Prioritized(extension.NewFootnoteBlockParser(), 999))...),
+		parser.WithInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(extension.NewFootnoteParser(), 101))...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)
+	cheap := newMarkdownParser()
+	texts := map[string]string{
+		"emphasis around links": "*[a](b.md)* **[c](d.md)** _x [e](f.md)_ *a [b* c](g.md)\n",
+		"setext over plain":     "Title scripts/a.py\n---\n[a](b.md)\n\nOther\n===\n",
+		"plain then definition": "plain text\n\n[x]: y.md\n",
+		"lazy continuation":     "> quote scripts/q.py\ncontinued [l](m.md)\n",
+		"tight list":            "- plain references/a.md\n- [l](b.md)\n  text\n",
+	}
+	root := testdataDir(t, "corpora")
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && isMarkdown(p) {
+			b, err := os.ReadFile(p)
+			if err == nil {
+				texts[p] = string(b)
+			}
+		}
+		return nil
+	})
+	for name, text := range texts {
+		want := refStrings(scanMarkdown(full, text, 1))
+		got := refStrings(scanMarkdown(cheap, text, 1))
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: cheap parser found\n%q\nfull parser\n%q", name, got, want)
+		}
 	}
 }

@@ -45,19 +45,14 @@ func (r *reach) by(key, rel string) bool {
 	return ok && from != rel
 }
 
-// isPathByte reports the bytes a path token is made of: letters, digits,
+// pathBytes marks the bytes a path token is made of: letters, digits,
 // "._-/~@+" and every byte of a multi-byte character.
-func isPathByte(c byte) bool {
-	switch {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c >= 0x80:
-		return true
+var pathBytes = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 || strings.IndexByte("._-/~@+", byte(c)) >= 0
 	}
-	switch c {
-	case '.', '_', '-', '/', '~', '@', '+':
-		return true
-	}
-	return false
-}
+	return t
+}()
 
 // index adds what the text of file from (relative to the skill) names:
 // every token that holds a "/" or a "." — as written, resolved from the
@@ -67,22 +62,27 @@ func isPathByte(c byte) bool {
 // (Python modules).
 func (r *reach) index(from, text string) {
 	dir := path.Dir(from)
-	prev := ""
+	afterImport := false
 	for k := 0; k < len(text); {
-		if !isPathByte(text[k]) {
+		if !pathBytes[text[k]] {
 			k++
 			continue
 		}
-		j := k
-		for j < len(text) && isPathByte(text[j]) {
-			j++
+		j, pathy := k, false
+		for ; j < len(text) && pathBytes[text[j]]; j++ {
+			if c := text[j]; c == '/' || c == '.' {
+				pathy = true
+			}
 		}
 		tok := text[k:j]
 		k = j
-		if prev == "import" || prev == "from" {
+		if afterImport {
 			r.note("py:"+strings.TrimLeft(tok, "."), from)
 		}
-		prev = tok
+		afterImport = tok == "import" || tok == "from"
+		if !pathy {
+			continue
+		}
 		tok = strings.TrimRight(tok, ".-")
 		if !strings.ContainsAny(tok, "/.") {
 			continue

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -44,10 +45,10 @@ type skillText struct {
 
 // checkReferences checks the links and path mentions in SKILL.md and the
 // skill's other Markdown files, then reports support files nothing
-// reaches (see reach.go). Text files are indexed for names only when some
+// reaches (see reach.go). Text files are indexed for names only while some
 // candidate is still unreached after the links and mentions, and code and
-// templates are read only when one still is after the Markdown: they can
-// only rescue an orphan, and most skills have none.
+// templates are read only then: they can only rescue an orphan, and most
+// skills have none.
 func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
 	mainRel := path.Base(sc.file)
 	used := map[string]bool{}
@@ -80,19 +81,39 @@ func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
 	if len(left) == 0 {
 		return
 	}
+	// Index the texts until every candidate is reached: code and other
+	// small files first (read only now: what the links and mentions left
+	// is mostly imported by code), then SKILL.md, then the Markdown from
+	// the shortest; long references are rarely the only ones naming a
+	// file. A check passes over the candidates left, so it waits until
+	// the bytes indexed since the last one outweigh that pass (40 bytes a
+	// candidate): checking after every file would be quadratic with
+	// thousands of candidates and files.
+	sort.SliceStable(texts[1:], func(a, b int) bool { return len(texts[1+a].text) < len(texts[1+b].text) })
 	r := newReach()
+	since := 0
+	add := func(rel, text string) {
+		r.index(rel, text)
+		if since += len(text); since >= 40*len(left) {
+			since = 0
+			left = unreached(r, left)
+		}
+	}
+	for _, rel := range others {
+		if len(left) == 0 {
+			return
+		}
+		if text, ok := sc.readText(rel); ok {
+			add(rel, text)
+		}
+	}
 	for _, tx := range texts {
-		r.index(tx.rel, tx.text)
+		if len(left) == 0 {
+			return
+		}
+		add(tx.rel, tx.text)
 	}
 	left = unreached(r, left)
-	if len(left) > 0 {
-		for _, rel := range others {
-			if text, ok := sc.readText(rel); ok {
-				r.index(rel, text)
-			}
-		}
-		left = unreached(r, left)
-	}
 	for _, rel := range left {
 		sc.fl.add("file-orphan", path.Join(sc.dir, rel), 0, 0, "link it from SKILL.md, e.g. ["+path.Base(rel)+"]("+rel+"), or delete it", "%s is never referenced by SKILL.md or the skill's other files", rel)
 	}
@@ -136,10 +157,19 @@ func readLimited(fsys fs.FS, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	// Sized from the file, so the buffer is not grown (and copied) from
+	// 512 bytes up; the limit still holds if the file grows meanwhile.
+	var buf bytes.Buffer
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if fi.Size() > limit {
+			return nil, nil
+		}
+		buf.Grow(int(fi.Size()) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return nil, nil
 	}

@@ -95,11 +95,13 @@ func (s *Server) refresh() (bool, error) {
 	if tip.String() == s.tip {
 		return false, nil
 	}
-	snap, err := s.lib.Snapshot(tip.String())
+	// Through the tools' adapter, whose view of this commit the next
+	// call reuses: the skills are listed once per commit.
+	v, err := s.tools.View(context.Background(), tip.String())
 	if err != nil {
 		return false, err
 	}
-	skills, err := snap.Skills()
+	skills, err := v.Skills()
 	if err != nil {
 		return false, err
 	}
@@ -107,7 +109,7 @@ func (s *Server) refresh() (bool, error) {
 	s.tip = tip.String()
 	now := map[string]bool{}
 	for _, si := range skills {
-		if si.Archived || now[si.Name] {
+		if now[si.Name] {
 			continue
 		}
 		now[si.Name] = true

@@ -51,12 +51,16 @@ type Server struct {
 	// mu lets one call at a time use the library, which is not safe for
 	// concurrent use; it is held only during a call, never while idle.
 	mu        sync.Mutex
-	reads     map[string]bool // read-before-write memory of this session
-	proposal  string          // the proposal this server's writes gather on
-	proposed  bool            // a write landed on it
-	tip       string          // main's tip the resources show
-	resources map[string]bool // skill names with a registered resource
-	subs      map[string]bool // resource URIs a client subscribed to
+	reads     map[string]bool           // read-before-write memory of this session
+	dups      agenttools.DuplicateIndex // the create duplicate check's index, kept per main tip
+	proposal  string                    // the proposal this server's writes gather on
+	proposed  bool                      // a write landed on it
+	tip       string                    // main's tip the resources show
+	resources map[string]bool           // skill names with a registered resource
+	subs      map[string]bool           // resource URIs a client subscribed to
+	// kick asks the watcher to refresh the resources now (after a write
+	// of ours), off the call's path.
+	kick chan struct{}
 }
 
 // Tool names beyond agenttools'.
@@ -89,6 +93,7 @@ func New(lib *skillrepo.Library, opts Options) (*Server, error) {
 	s := &Server{
 		lib: lib, tools: agenttools.Open(lib), opts: opts, log: log,
 		reads: map[string]bool{}, resources: map[string]bool{}, subs: map[string]bool{},
+		kick: make(chan struct{}, 1),
 	}
 	s.server = mcp.NewServer(&mcp.Implementation{Name: "skillrepo", Title: "skillrepo skills library", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
@@ -131,26 +136,29 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // Watch polls the main branch until ctx ends and, when a commit changed
 // it, updates the skill resources and notifies clients (list changed, and
 // updated for subscribed resources). A ref read is all an idle poll costs.
+// With Poll < 0 it only follows the server's own writes.
 func (s *Server) Watch(ctx context.Context) {
-	if s.opts.Poll < 0 {
-		return
+	var tick <-chan time.Time
+	if s.opts.Poll > 0 {
+		t := time.NewTicker(s.opts.Poll)
+		defer t.Stop()
+		tick = t.C
 	}
-	t := time.NewTicker(s.opts.Poll)
-	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
-			s.mu.Lock()
-			changed, err := s.refresh()
-			s.mu.Unlock()
-			if err != nil {
-				s.log.Warn("watch the main branch", "error", err)
-			}
-			if changed {
-				s.notifyUpdated(ctx)
-			}
+		case <-tick:
+		case <-s.kick:
+		}
+		s.mu.Lock()
+		changed, err := s.refresh()
+		s.mu.Unlock()
+		if err != nil {
+			s.log.Warn("watch the main branch", "error", err)
+		}
+		if changed {
+			s.notifyUpdated(ctx)
 		}
 	}
 }
@@ -211,17 +219,21 @@ func (s *Server) target() (branch string, exists bool) {
 // agentTool runs one of agenttools' tools.
 func (s *Server) agentTool(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, changed := s.runAgentTool(ctx, req, name)
-		if changed {
-			s.notifyUpdated(ctx)
-		}
-		return res, nil
+		return s.runAgentTool(ctx, req, name), nil
+	}
+}
+
+// changed tells the watcher a write of ours moved a branch.
+func (s *Server) changed() {
+	select {
+	case s.kick <- struct{}{}:
+	default: // a refresh is pending already
 	}
 }
 
 // runAgentTool runs one call of an agenttools tool under the server's
-// mutex and reports whether it moved main.
-func (s *Server) runAgentTool(ctx context.Context, req *mcp.CallToolRequest, name string) (*mcp.CallToolResult, bool) {
+// mutex.
+func (s *Server) runAgentTool(ctx context.Context, req *mcp.CallToolRequest, name string) *mcp.CallToolResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	prov := s.provenance(req)
@@ -239,13 +251,14 @@ func (s *Server) runAgentTool(ctx context.Context, req *mcp.CallToolRequest, nam
 		Branch:       branch,
 		BranchExists: exists,
 		Reads:        s.reads,
+		Duplicates:   &s.dups,
 	})
 	var args string
 	if req.Params != nil {
 		args = string(req.Params.Arguments)
 	}
 	r := tb.Call(ctx, name, args)
-	text, changed := r.Text, false
+	text := r.Text
 	switch {
 	case r.OK && name == agenttools.SkillView:
 		text = s.countView(text)
@@ -254,12 +267,9 @@ func (s *Server) runAgentTool(ctx context.Context, req *mcp.CallToolRequest, nam
 			s.proposed = true
 			text = s.annotateProposal(text, r.Changes)
 		}
-		var err error
-		if changed, err = s.refresh(); err != nil {
-			s.log.Warn("refresh resources", "error", err)
-		}
+		s.changed()
 	}
-	return textResult(text, !r.OK), changed
+	return textResult(text, !r.OK)
 }
 
 // countView counts a successful skill_view as a view and a use in

@@ -229,6 +229,9 @@ func TestCreateViewPatch(t *testing.T) {
 	}
 
 	f.ok("skill_manage", ops(patch("fresh", "Step one.", "Step one, then two.")))
+	if r := f.usage("fresh"); r == nil || r.PatchCount != 1 || r.LastPatchedAt == nil || r.CreatedBy != nil {
+		t.Errorf("usage after a foreground patch: %+v (a foreground create is not agent-made)", r)
+	}
 	if got := f.trailer("main", "Session-Id"); got != "default-session" {
 		t.Errorf("Session-Id without _meta: %q, want the server's default", got)
 	}

@@ -171,9 +171,7 @@ func (s *Server) proposalApprove(ctx context.Context, req *mcp.CallToolRequest, 
 			out["message"] = out["message"].(string) + " Newer commits arrived meanwhile; the branch stays open with them."
 		}
 	}
-	if _, err := s.refresh(); err != nil {
-		s.log.Warn("refresh resources", "error", err)
-	}
+	s.changed()
 	return textResult(encode(out), false), nil, nil
 }
 

@@ -56,6 +56,10 @@ type Blame struct {
 	Skill, File string
 	Commit      Hash // the commit blamed from
 	Lines       []BlameLine
+	// Truncated: the library is a shallow clone and some lines are
+	// attributed to a boundary commit, which may only have inherited
+	// them (the older history is not in this clone).
+	Truncated bool
 }
 
 // blameSuspect is a line not yet explained: its final number and its
@@ -136,6 +140,9 @@ func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, erro
 		bl.Action, bl.Origin = r.Action, r.Origin
 		bl.ReviewID, bl.SessionID = r.ReviewID, r.SessionID
 		bl.Model, bl.CuratorRun = r.Model, r.CuratorRun
+		if l.IsShallow(r.Hash) {
+			out.Truncated = true
+		}
 	}); err != nil {
 		return nil, err
 	}

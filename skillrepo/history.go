@@ -58,7 +58,10 @@ type LogOptions struct {
 
 // LogEntry is one commit of a skill's history.
 type LogEntry struct {
-	Commit      Hash
+	Commit Hash
+	// Truncated: a shallow clone's boundary commit; the history before
+	// it is not in this clone (it may only have inherited the skill).
+	Truncated   bool
 	Parents     []Hash
 	AuthorName  string
 	AuthorEmail string
@@ -105,6 +108,7 @@ func (l *Library) SkillLog(name string, opts LogOptions) ([]LogEntry, error) {
 				e.Patch = p
 			}
 		}
+		e.Truncated = l.IsShallow(e.Commit)
 		out = append(out, e)
 		return opts.MaxCount <= 0 || len(out) < opts.MaxCount
 	})

@@ -120,6 +120,12 @@ func (l *Library) historyCachePath() string {
 // history opens the history index, loading the cache when it is usable.
 func (l *Library) history() *historyIndex {
 	h := &historyIndex{l: l, recs: map[Hash]*commitRecord{}, heads: map[Hash]*commitRecord{}, raw: newRawReader(l)}
+	if l.IsShallowRepo() {
+		// Records computed across a graft would be wrong once the clone
+		// is deepened, and a cache from before it was made shallow names
+		// parents it no longer has: a shallow clone walks cold.
+		return h
+	}
 	data, err := os.ReadFile(l.historyCachePath())
 	if err != nil {
 		return h
@@ -149,7 +155,7 @@ func (h *historyIndex) done() {
 // costs the next command time, so errors are returned for the caller to
 // ignore.
 func (h *historyIndex) save() error {
-	if !h.dirty || h.l.readOnly {
+	if !h.dirty || h.l.readOnly || h.l.IsShallowRepo() {
 		return nil
 	}
 	p := h.l.historyCachePath()

@@ -60,7 +60,9 @@ type InitResult struct {
 // .skillrepo/config.yaml and the .gitignore entries, and records
 // everything in one import commit. On a library it changes nothing.
 func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error) {
-	opts.fill()
+	if err := opts.fill(); err != nil {
+		return nil, err
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -84,7 +86,9 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		return nil, fmt.Errorf("init %s: not a folder", dir)
 	}
 	res := &InitResult{Root: abs}
-	if _, err := os.Lstat(filepath.Join(abs, ".git")); errors.Is(err, fs.ErrNotExist) {
+	// A missing .git is created; one an init killed early left without
+	// HEAD is completed (init is restartable from any state it leaves).
+	if fi, err := os.Lstat(filepath.Join(abs, ".git")); errors.Is(err, fs.ErrNotExist) || (err == nil && fi.IsDir() && !gitstore.IsRepository(abs)) {
 		res.Created = true
 		if err := gitstore.Init(abs, "main"); err != nil {
 			return nil, err
@@ -112,6 +116,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		return nil, err
 	}
 	unlock()
+	removeInitDebris(abs)
 	usage := l.Usage()
 	plan, err := initFiles(abs, branch, opts.runtime(abs), usage)
 	if err != nil {
@@ -122,6 +127,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			return nil, err
 		}
+
 		// The user's .gitignore is rewritten with lines appended: a crash
 		// must not leave it cut short.
 		if err := atomicfile.Write(full, plan[p], 0o644, false); err != nil {
@@ -296,4 +302,17 @@ func agentSkillsFromUsage(usage *Usage) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// removeInitDebris removes the temp files a killed init may have left
+// beside the files it writes (atomicfile's ".<name>.tmp-*"): ours, never
+// content to commit.
+func removeInitDebris(root string) {
+	for _, p := range []string{ConfigPath, ".gitignore", PinsFile} {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		left, _ := filepath.Glob(filepath.Join(filepath.Dir(full), "."+filepath.Base(full)+".tmp-*"))
+		for _, f := range left {
+			os.Remove(f)
+		}
+	}
 }

@@ -45,9 +45,14 @@ type OpenOptions struct {
 	// through the library are still possible; the caller does not make
 	// them.
 	ReadOnly bool
+	// Warn reports a problem after a write landed (a work-tree update
+	// deferred to the next command); nil: standard error.
+	Warn func(msg string)
 }
 
-func (o *OpenOptions) fill() {
+// fill sets the defaults. A malformed $SKILLREPO_LOCK_TIMEOUT is refused,
+// never ignored: a typo would otherwise silently wait the default.
+func (o *OpenOptions) fill() error {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
@@ -56,10 +61,18 @@ func (o *OpenOptions) fill() {
 	}
 	if o.LockTimeout == 0 {
 		o.LockTimeout = DefaultLockTimeout
-		if d, err := time.ParseDuration(o.Getenv("SKILLREPO_LOCK_TIMEOUT")); err == nil && d >= 0 {
+		if v := o.Getenv("SKILLREPO_LOCK_TIMEOUT"); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				return withHint(fmt.Errorf("SKILLREPO_LOCK_TIMEOUT=%q is not a duration", v), "set it to a Go duration such as 30s, 500ms or 2m (0 fails at once), or unset it for the default of "+DefaultLockTimeout.String())
+			}
+			if d == 0 {
+				d = time.Nanosecond // 0 means "do not wait", not "the default"
+			}
 			o.LockTimeout = d
 		}
 	}
+	return nil
 }
 
 // Open opens the library whose work tree contains dir (dir itself or a
@@ -68,7 +81,9 @@ func (o *OpenOptions) fill() {
 // (with a hint to run init) when there is no git repository or no
 // .skillrepo/config.yaml.
 func Open(dir string, opts OpenOptions) (*Library, error) {
-	opts.fill()
+	if err := opts.fill(); err != nil {
+		return nil, err
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -78,6 +93,10 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(ConfigPath))); err != nil {
+		if configOutsideSparse(root, opts) {
+			return nil, withHint(fmt.Errorf("%s: %s is outside the sparse checkout", root, ConfigPath),
+				"add it with 'git sparse-checkout add .skillrepo' (a cone keeps only the top folder's files and the folders you list)")
+		}
 		return nil, withHint(fmt.Errorf("%s: %w (no %s)", root, ErrNotLibrary, ConfigPath), "run 'skillrepo init "+dir+"' to turn this folder into a library")
 	}
 	l, err := openAt(root, opts)
@@ -93,8 +112,31 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 	return l, nil
 }
 
+// configOutsideSparse reports whether the checked-out commit has the
+// library config that the work tree lacks (a sparse checkout left it out).
+func configOutsideSparse(root string, opts OpenOptions) bool {
+	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now})
+	if err != nil {
+		return false
+	}
+	defer repo.Close()
+	head, err := repo.ResolveRev("HEAD")
+	if err != nil {
+		return false
+	}
+	store := repo.NewStore(true)
+	tree, _, err := store.CommitInfo(head)
+	if err != nil {
+		return false
+	}
+	h, _ := store.LookupPath(tree, ConfigPath)
+	return !h.IsZero()
+}
+
 func openAt(root string, opts OpenOptions) (*Library, error) {
-	opts.fill()
+	if err := opts.fill(); err != nil {
+		return nil, err
+	}
 	gitDir := filepath.Join(root, ".git")
 	fi, err := os.Stat(gitDir)
 	if err != nil {
@@ -107,7 +149,7 @@ func openAt(root string, opts OpenOptions) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
-	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: opts.LockTimeout, DefaultBranch: cfg.MainBranch})
+	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: opts.LockTimeout, DefaultBranch: cfg.MainBranch, Warn: opts.Warn})
 	if err != nil {
 		return nil, err
 	}

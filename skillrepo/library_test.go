@@ -67,8 +67,17 @@ func TestApplyPatchUpdatesWorktree(t *testing.T) {
 	if tr != "patch\nbackground-review\nr-1\n\n" {
 		t.Errorf("trailers = %q", tr)
 	}
-	if got := gitCmd(t, l, env, "log", "-1", "--format=%an <%ae>|%cn"); got != "Test Author <author@example.com>|Test Committer\n" {
+	// A review's write is authored as the review and its model; the
+	// person stays the committer (docs/architecture.md §2).
+	if got := gitCmd(t, l, env, "log", "-1", "--format=%an <%ae>|%cn"); got != "skillrepo review m <review@skillrepo.invalid>|Test Committer\n" {
 		t.Errorf("identity = %q", got)
+	}
+	// A person's write keeps GIT_AUTHOR_* as author.
+	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("error line"), NewString: strp("error line!")}}, Provenance: Provenance{Origin: OriginUser}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := gitCmd(t, l, env, "log", "-1", "--format=%an <%ae>|%cn"); got != "Test Author <author@example.com>|Test Committer\n" {
+		t.Errorf("identity of a person's write = %q", got)
 	}
 }
 

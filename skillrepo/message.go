@@ -62,6 +62,41 @@ type Message struct {
 	Trailers []Trailer
 }
 
+// AgentAuthor is the author of a commit a program wrote for the person:
+// "skillrepo review <model>" for a background review's write,
+// "skillrepo curator [<model>]" for the curator's, with the email
+// <review@skillrepo.invalid> or <curator@skillrepo.invalid> (the .invalid
+// domain is reserved: nobody receives mail there). ok is false for
+// everything else, which keeps the person as author. The person remains
+// the committer, so `git log --author=skillrepo` lists what agents wrote.
+func (m Message) AgentAuthor() (name, email string, ok bool) {
+	var origin, model string
+	for _, t := range m.Trailers {
+		switch t.Key {
+		case TrailerOrigin:
+			origin = t.Value
+		case TrailerModel:
+			if model == "" {
+				model = t.Value
+			}
+		}
+	}
+	var role string
+	switch origin {
+	case OriginBackgroundReview:
+		role = "review"
+	case OriginCurator:
+		role = "curator"
+	default:
+		return "", "", false
+	}
+	name = "skillrepo " + role
+	if model != "" {
+		name += " " + oneLine(model)
+	}
+	return name, role + "@skillrepo.invalid", true
+}
+
 // String renders the message: subject, blank line, body, blank line,
 // trailers. Every line of the trailer block is a trailer (so git's parser
 // and ours agree); values are folded to one line.

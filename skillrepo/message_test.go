@@ -55,3 +55,28 @@ func TestMessageFoldsValues(t *testing.T) {
 		t.Errorf("String = %q", got)
 	}
 }
+
+func TestAgentAuthor(t *testing.T) {
+	tests := []struct {
+		name        string
+		trailers    []Trailer
+		author, ema string
+		ok          bool
+	}{
+		{"review with model", []Trailer{{TrailerOrigin, OriginBackgroundReview}, {TrailerModel, "qwen3-32b"}}, "skillrepo review qwen3-32b", "review@skillrepo.invalid", true},
+		{"review without model", []Trailer{{TrailerOrigin, OriginBackgroundReview}}, "skillrepo review", "review@skillrepo.invalid", true},
+		{"curator", []Trailer{{TrailerAction, "archive"}, {TrailerOrigin, OriginCurator}}, "skillrepo curator", "curator@skillrepo.invalid", true},
+		{"curator consolidation", []Trailer{{TrailerOrigin, OriginCurator}, {TrailerModel, "m"}}, "skillrepo curator m", "curator@skillrepo.invalid", true},
+		{"person", []Trailer{{TrailerOrigin, OriginUser}, {TrailerModel, "ignored"}}, "", "", false},
+		{"foreground agent", []Trailer{{TrailerOrigin, OriginForeground}}, "", "", false},
+		{"no trailers", nil, "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name, email, ok := Message{Subject: "s", Trailers: tt.trailers}.AgentAuthor()
+			if name != tt.author || email != tt.ema || ok != tt.ok {
+				t.Errorf("got %q %q %v, want %q %q %v", name, email, ok, tt.author, tt.ema, tt.ok)
+			}
+		})
+	}
+}

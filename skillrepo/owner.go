@@ -257,6 +257,15 @@ func (h *historyIndex) ownership(tip Hash) (map[string]*ownState, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Ownership fails closed in a shallow clone: who created a skill may
+	// lie beyond the boundary, and a guess could hand a user's skill to
+	// the curator.
+	for _, c := range order {
+		if h.l.IsShallow(c) {
+			return nil, withHint(fmt.Errorf("ownership is unknown: the history stops at %s (a shallow clone)", gitstore.ShortHash(c)),
+				"fetch the whole history with 'git fetch --unshallow', then retry")
+		}
+	}
 	// children counts how many commits still need a commit's state, so
 	// a state map is dropped (or handed over without a copy) when its
 	// last child takes it.

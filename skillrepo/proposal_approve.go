@@ -67,7 +67,14 @@ type ApproveResult struct {
 	// approved; the merged tip is in main and the branch stays open with
 	// the newer commits.
 	BranchKept bool
-	DryRun     bool
+	// BranchKeptReason says why the branch was kept when it is not the
+	// newer commits (its worktree could not be removed).
+	BranchKeptReason string
+	// WorktreeRemoved is the linked worktree that had the proposal branch
+	// checked out (the one the conflict hint suggests), removed with the
+	// branch.
+	WorktreeRemoved string
+	DryRun          bool
 }
 
 // errAlreadyMerged stops the write of an approval that has nothing to do.
@@ -172,6 +179,9 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		out.AlreadyMerged = true
 		if !opts.DryRun {
 			l.settlePendingUsage(id, true)
+			if out.WorktreeRemoved, err = l.RemoveLinkedWorktree(ctx, ref); err != nil {
+				return nil, fmt.Errorf("proposal %s is merged, but its branch is checked out elsewhere: %w", id, err)
+			}
 			if err := l.DeleteRef(ref, out.Tip); err != nil && !errors.Is(err, ErrNotFound) {
 				return nil, fmt.Errorf("delete merged proposal branch %s: %w", ProposalBranch(id), err)
 			}
@@ -189,6 +199,16 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		// The proposal's writes reached the branch agents read: their
 		// usage records land now (recordUsage kept them pending).
 		l.settlePendingUsage(id, true)
+	}
+	// The worktree the conflict hint suggested goes with the branch (git
+	// refuses to remove one holding changes: then the branch stays too).
+	// The merge has landed: a worktree that cannot go keeps the branch,
+	// and the approval is still a success (never a conflict to retry).
+	if out.WorktreeRemoved, err = l.RemoveLinkedWorktree(ctx, ref); err != nil {
+		out.WorktreeRemoved = ""
+		out.BranchKept = true
+		out.BranchKeptReason = err.Error()
+		return out, nil
 	}
 	if err := l.DeleteRef(ref, out.Tip); err != nil {
 		var moved *RefMovedError

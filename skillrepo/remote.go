@@ -64,6 +64,9 @@ type PushResult struct {
 	Transport string // "git" or "go-git"
 	Updates   []RefUpdate
 	DryRun    bool
+	// HEAD is set when the push created main on the remote and the
+	// remote's HEAD named no existing branch (see [RemoteHEAD]).
+	HEAD *RemoteHEAD
 }
 
 // PullResult says what a pull did.
@@ -201,6 +204,11 @@ func (l *Library) Push(ctx context.Context, opts RemoteOptions) (*PushResult, er
 				rejected = append(rejected, u.Ref)
 			}
 		}
+	}
+	if !opts.DryRun && !slices.Contains(rejected, mainRef) && slices.ContainsFunc(res.Updates, func(u RefUpdate) bool {
+		return u.Ref == mainRef && u.Old.IsZero() && !u.New.IsZero()
+	}) {
+		res.HEAD = l.settleRemoteHEAD(ctx, opts.Remote, tr)
 	}
 	if len(rejected) > 0 {
 		return res, &RemoteRejectedError{

@@ -18,12 +18,19 @@ import (
 // the test and stopped with it. It returns the URL of an empty repository.
 func gitServer(t *testing.T, env map[string]string) string {
 	t.Helper()
+	url, _ := gitServerBare(t, env)
+	return url
+}
+
+// gitServerBare is gitServer, also returning the bare repository's folder.
+func gitServerBare(t *testing.T, env map[string]string) (url, bare string) {
+	t.Helper()
 	gitPath, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git not on PATH")
 	}
 	root := t.TempDir()
-	bare := filepath.Join(root, "skills.git")
+	bare = filepath.Join(root, "skills.git")
 	gitIn(t, root, env, false, "init", "-q", "--bare", "-b", "main", bare)
 	// Anonymous pushes over HTTP must be allowed explicitly.
 	gitIn(t, bare, env, false, "config", "http.receivepack", "true")
@@ -39,7 +46,7 @@ func gitServer(t *testing.T, env map[string]string) string {
 		},
 	})
 	t.Cleanup(srv.Close)
-	return srv.URL + "/git/skills.git"
+	return srv.URL + "/git/skills.git", bare
 }
 
 // cloneLibrary clones url into a new folder and opens it as a library.

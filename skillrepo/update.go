@@ -27,11 +27,16 @@ func (tx *Tx) Library() *Library { return tx.l }
 // Commit records what is staged as one commit on top of the series and
 // returns its hash. Error: ErrNoChanges when the tree is unchanged and no
 // extra parent was added.
-func (tx *Tx) Commit(msg Message) (Hash, error) { return tx.Tx.Commit(msg.String()) }
+// A commit whose trailers say an agent wrote it is authored as that agent
+// (see [Message.AgentAuthor]).
+func (tx *Tx) Commit(msg Message) (Hash, error) { return tx.commit(msg, false) }
 
 // commit is Commit; allowEmpty records a commit even when the tree is
 // unchanged (the evidence-only commits of adopt and disown).
 func (tx *Tx) commit(msg Message, allowEmpty bool) (Hash, error) {
+	if name, email, ok := msg.AgentAuthor(); ok {
+		return tx.Tx.CommitAs(msg.String(), gitstore.Author{Name: name, Email: email}, allowEmpty)
+	}
 	if allowEmpty {
 		return tx.Tx.CommitEmpty(msg.String())
 	}

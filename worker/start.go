@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/gofrs/flock"
 
@@ -29,10 +30,8 @@ func Running(stateDir string) bool {
 }
 
 // Start starts `exe -C library worker` fully detached and returns at
-// once: a new session, standard input on /dev/null, output appended to
-// the worker log, the process released. Nothing of the caller's (an
-// agent hook's pipes) is held, so the agent never waits for it. env is
-// the child's environment (nil: the caller's); EnvInReview is added.
+// once (see [StartDetached]), its output appended to the worker log. env
+// is the child's environment (nil: the caller's); EnvInReview is added.
 func Start(exe, library, stateDir string, env []string) error {
 	if env == nil {
 		env = os.Environ()
@@ -42,25 +41,59 @@ func Start(exe, library, stateDir string, env []string) error {
 	if err != nil {
 		return err
 	}
+	return StartDetached(exe, []string{"-C", library, "worker"}, library, logPath, env)
+}
+
+// StartDetached starts exe with args fully detached and returns at once:
+// a new session, standard input on /dev/null, standard output and error
+// appended to logPath, the process released. Nothing of the caller's (an
+// agent hook's pipes) is held, so the agent never waits for it.
+func StartDetached(exe string, args []string, dir, logPath string, env []string) error {
+	_, err := startDetached(exe, args, dir, logPath, env, "")
+	return err
+}
+
+// StartDetachedOnce is [StartDetached] for work of which one run at a
+// time is enough (a sync): the child holds an exclusive lock on lockPath
+// for its life, and while one does, no other is started (started false).
+func StartDetachedOnce(lockPath, exe string, args []string, dir, logPath string, env []string) (started bool, err error) {
+	return startDetached(exe, args, dir, logPath, env, lockPath)
+}
+
+func startDetached(exe string, args []string, dir, logPath string, env []string, lockPath string) (bool, error) {
+	fail := func(err error) (bool, error) { return false, fmt.Errorf("start %s: %w", filepath.Base(exe), err) }
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+		return fail(err)
+	}
+	cmd := exec.Command(exe, args...)
+	if lockPath != "" {
+		release, ok, err := holdOnce(cmd, lockPath)
+		if err != nil {
+			return fail(err)
+		}
+		if !ok {
+			return false, nil
+		}
+		defer release()
+	}
 	out, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return fmt.Errorf("start worker: %w", err)
+		return fail(err)
 	}
 	defer out.Close()
 	in, err := os.Open(os.DevNull)
 	if err != nil {
-		return fmt.Errorf("start worker: %w", err)
+		return fail(err)
 	}
 	defer in.Close()
-	cmd := exec.Command(exe, "-C", library, "worker")
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = in, out, out
-	cmd.Dir = library
+	cmd.Dir = dir
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start worker: %w", err)
+		return false, fmt.Errorf("start %s %s: %w", filepath.Base(exe), strings.Join(args, " "), err)
 	}
-	return cmd.Process.Release()
+	return true, cmd.Process.Release()
 }
 
 // LogPath is the worker log of a library state directory.

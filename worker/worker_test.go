@@ -279,3 +279,42 @@ func TestSettingsFrom(t *testing.T) {
 		t.Errorf("backoff = %s", got)
 	}
 }
+
+// A detached child started "once" holds its lock for its life: a second
+// start while it runs starts nothing; after it exits, one starts again.
+func TestStartDetachedOnce(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	lock, logPath := filepath.Join(dir, "once.lock"), filepath.Join(dir, "log")
+	marker := filepath.Join(dir, "done")
+	args := []string{"-c", "sleep 1; echo ran >> " + marker}
+	started, err := StartDetachedOnce(lock, "/bin/sh", args, dir, logPath, nil)
+	if err != nil || !started {
+		t.Fatalf("first start: %v %v", started, err)
+	}
+	if started, err := StartDetachedOnce(lock, "/bin/sh", args, dir, logPath, nil); err != nil || started {
+		t.Fatalf("second start while the first runs: %v %v", started, err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(marker); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the child never ran")
+		}
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		started, err := StartDetachedOnce(lock, "/bin/sh", []string{"-c", "true"}, dir, logPath, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if started {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the lock outlived the child")
+		}
+	}
+}

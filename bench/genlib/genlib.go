@@ -36,6 +36,9 @@ type Options struct {
 	DanglingEvery int
 	// Seed varies the wording.
 	Seed int64
+	// Shape is [ShapeUniform] (the default) or [ShapeReal]; with
+	// ShapeReal, Support and BodyLines are ignored (sizes are drawn).
+	Shape string
 }
 
 // Defaults are the options of the standard benchmark library.
@@ -138,8 +141,23 @@ func Files(o Options, fn func(File) error) error {
 	if err := fn(File{".skillrepo/config.yaml", []byte("version: 1\nmain_branch: main\n")}); err != nil {
 		return err
 	}
+	if o.Shape != ShapeUniform && o.Shape != ShapeReal {
+		return fmt.Errorf("genlib: unknown shape %q", o.Shape)
+	}
 	for i := 0; i < o.Skills; i++ {
 		dir := SkillDir(i, o)
+		if o.Shape == ShapeReal {
+			md, files := realSkill(i, o)
+			if err := fn(File{dir + "/SKILL.md", []byte(md)}); err != nil {
+				return err
+			}
+			for _, f := range files {
+				if err := fn(File{dir + "/" + f.path, f.data}); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		sup := supportFiles(i, o)
 		if err := fn(File{dir + "/SKILL.md", []byte(skillMD(i, o, rng, sup))}); err != nil {
 			return err

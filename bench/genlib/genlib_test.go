@@ -72,3 +72,39 @@ func TestWriteLintsClean(t *testing.T) {
 		}
 	}
 }
+
+// TestRealShapeLintsClean checks the real-shaped library: varied sizes,
+// nested folders, imports, and every support file reached, so lint finds
+// no dangling reference or orphan beyond the planted ones.
+func TestRealShapeLintsClean(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lib")
+	o := genlib.Options{Skills: 60, Categories: 3, DanglingEvery: 20, Seed: 1, Shape: genlib.ShapeReal}
+	st, err := genlib.Write(dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Skills != 60 || st.Files < 60*3 {
+		t.Fatalf("stats %+v: want 60 skills with support files", st)
+	}
+	again := collect(t, o)
+	if len(again) != st.Files {
+		t.Fatalf("Files gave %d files, Write %d", len(again), st.Files)
+	}
+	rep, err := lint.Check(os.DirFS(dir), lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dangling := 0
+	for _, f := range rep.Findings {
+		switch f.Rule {
+		case "body-too-long", "body-too-many-tokens":
+		case "link-dangling":
+			dangling++
+		default:
+			t.Errorf("unexpected finding %+v", f)
+		}
+	}
+	if len(rep.Skills) != 60 || dangling != 3 {
+		t.Errorf("%d skills, %d dangling links; want 60 and 3", len(rep.Skills), dangling)
+	}
+}

@@ -332,10 +332,9 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	if _, ok := usage["not-here"]; ok {
 		t.Error("a skill outside the library was counted")
 	}
+	// The review's own record: its create is an agent's.
 	if r, ok := usage["phoenix-background"]; !ok || r.CreatedBy == nil || *r.CreatedBy != "agent" {
-		// Issue 11 item 4 (usage records for review writes) is another
-		// helper's; until it lands the review's create has no record.
-		t.Logf("no created_by: agent record for the review's skill yet (issue 11 item 4)")
+		t.Errorf("no created_by: agent record for the review's skill:\n%s", data)
 	}
 
 	// The next session gets the new memory and a skill re-scan.

@@ -58,7 +58,27 @@ func walkCommands(cmd *cobra.Command, fn func(*cobra.Command)) {
 func guardCommandGroups(root *cobra.Command) {
 	root.InitDefaultHelpCmd()
 	walkCommands(root, func(c *cobra.Command) {
-		if !c.HasSubCommands() || c.Run != nil || c.RunE != nil {
+		if !c.HasSubCommands() {
+			return
+		}
+		if c.SuggestionsMinimumDistance <= 0 {
+			c.SuggestionsMinimumDistance = 2 // cobra's default, set only on its own path
+		}
+		if c.Run != nil || c.RunE != nil {
+			// A command that runs and has subcommands (mcp, mcp install):
+			// arguments it refuses that look like a subcommand get the
+			// "did you mean" error.
+			orig := c.Args
+			c.Args = func(cmd *cobra.Command, args []string) error {
+				if orig == nil {
+					return nil
+				}
+				err := orig(cmd, args)
+				if err != nil && len(args) > 0 && len(nearest(args[0], cmd.SuggestionsFor(args[0]))) > 0 {
+					return newUnknownCommandError(cmd, args[0])
+				}
+				return err
+			}
 			return
 		}
 		c.Args = func(cmd *cobra.Command, args []string) error {

@@ -82,3 +82,63 @@ func TestCrashKill(t *testing.T) {
 	}
 	t.Logf("%d kills, %d of them after the ref moved", kills, landed)
 }
+
+// TestInitKill kills init at random instants; init run again must succeed
+// from whatever state it left, with git fsck clean and no temp file of its
+// own in the commit (#16.10).
+func TestInitKill(t *testing.T) {
+	bin, err := exec.LookPath("skillrepo")
+	if err != nil {
+		t.Skip("skillrepo test binary not on PATH")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not on PATH")
+	}
+	home := t.TempDir()
+	env := append(os.Environ(),
+		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=Crash", "GIT_AUTHOR_EMAIL=crash@example.com",
+		"GIT_COMMITTER_NAME=Crash", "GIT_COMMITTER_EMAIL=crash@example.com", "NO_COLOR=1")
+	seed := time.Now().UnixNano()
+	rng := rand.New(rand.NewSource(seed))
+	t.Logf("seed %d", seed)
+	kills := 12
+	if testing.Short() {
+		kills = 4
+	}
+	for i := 0; i < kills; i++ {
+		lib := filepath.Join(t.TempDir(), "lib")
+		for j := 0; j < 30; j++ {
+			d := filepath.Join(lib, fmt.Sprintf("skill-%02d", j))
+			os.MkdirAll(d, 0o755)
+			os.WriteFile(filepath.Join(d, "SKILL.md"), []byte(fmt.Sprintf("---\nname: skill-%02d\ndescription: Use when testing init kills.\n---\nbody\n", j)), 0o644)
+		}
+		cmd := exec.Command(bin, "init", lib)
+		cmd.Env = env
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.Intn(60000)) * time.Microsecond)
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		again := exec.Command(bin, "init", lib)
+		again.Env = env
+		if out, err := again.CombinedOutput(); err != nil {
+			t.Fatalf("kill %d: init again: %v\n%s", i, err, out)
+		}
+		for _, args := range [][]string{{"fsck", "--strict", "--no-progress"}, {"status", "--porcelain"}, {"ls-tree", "-r", "--name-only", "HEAD"}} {
+			c := exec.Command("git", append([]string{"-C", lib}, args...)...)
+			c.Env = env
+			out, err := c.CombinedOutput()
+			if err != nil {
+				t.Fatalf("kill %d: git %v: %v\n%s", i, args, err, out)
+			}
+			if args[0] == "status" && len(out) != 0 {
+				t.Fatalf("kill %d: status not clean:\n%s", i, out)
+			}
+			if args[0] == "ls-tree" && (strings.Contains(string(out), ".tmp-") || !strings.Contains(string(out), "skill-29/SKILL.md")) {
+				t.Fatalf("kill %d: committed tree:\n%s", i, out)
+			}
+		}
+	}
+}

@@ -162,6 +162,9 @@ func printRun(w io.Writer, r *curator.Run) {
 	c := r.Counts
 	fmt.Fprintf(w, "checked %d: %d marked stale, %d archived, %d reactivated, %d seeded; skipped %d pinned, %d scheduled; %d user-owned\n",
 		c.Checked, c.MarkedStale, c.Archived, c.Reactivated, c.Seeded, c.Pinned, c.Scheduled, c.Unmanaged)
+	if c.RolledBack > 0 {
+		fmt.Fprintf(w, "skipped %d brought back by a rollback and untouched since\n", c.RolledBack)
+	}
 	tw := newTable(w)
 	for _, t := range r.Transitions {
 		where := t.Dir

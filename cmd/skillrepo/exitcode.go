@@ -2,12 +2,14 @@ package main
 
 // Exit codes are decided here and nowhere else: commands return errors.
 //
-//	0   success, including "nothing found"
+//	0   success, including "nothing found", and a write whose commit
+//	    landed but whose work-tree update was deferred (with a warning)
 //	1   failure, lint errors or a guard's refusal
 //	2   usage error (usage is printed)
 //	3   conflict: a proposal does not merge, a ref moved under us, or an
-//	    uncommitted edit would be overwritten
-//	4   the library is locked by another process
+//	    uncommitted edit would be overwritten; nothing was written
+//	4   the library is locked by another process, or a git command
+//	    holds .git/index.lock; nothing was written
 //	130 interrupted
 
 import (
@@ -106,12 +108,16 @@ func reportError(io *iostreams, err error, jsonMode bool) {
 
 const exitCodesHelp = `skillrepo exits with one of these codes:
 
-  0    success, including "nothing found"
+  0    success, including "nothing found". A write whose commit landed
+       but whose work tree could not be updated also exits 0, with a
+       "warning:" line on stderr: the commit is there (do not retry), and
+       the next skillrepo command finishes the work tree and index
   1    failure, lint errors found, or a guard refused the write
-  2    usage error (bad flag or argument)
+  2    usage error (an unknown command, flag or argument)
   3    conflict: a proposal does not merge, a ref moved under us, or an
        uncommitted edit would be overwritten (nothing was written)
-  4    the library is locked by another skillrepo process
+  4    the library is locked by another skillrepo process, or a git
+       command holds .git/index.lock (nothing was written)
   130  interrupted
 
 Any other code must be treated as a failure.

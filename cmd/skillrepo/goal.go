@@ -296,7 +296,7 @@ func newGoalListCmd(f *factory) *cobra.Command {
 				return nil
 			}
 			t := newTable(f.IO.Out)
-			fmt.Fprintln(t, "SESSION\tSTATUS\tTURNS\tGOAL")
+			t.header(f.IO, "SESSION", "STATUS", "TURNS", "GOAL")
 			for _, st := range all {
 				s := st.Session
 				if s == "" {

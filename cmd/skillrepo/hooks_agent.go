@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/worker"
 )
@@ -192,11 +193,20 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 			StopJudge: goalStopJudge(f),
 			Goals:     goalHooks{f: f},
 		}
-		// SKILLREPO_WORKER=off leaves the queue to a worker you run
-		// yourself (cron: skillrepo worker --once).
+		// SKILLREPO_WORKER=off: hooks start no background process. The
+		// queue waits for a worker you run yourself (cron: skillrepo
+		// worker --once) and the session-start sync runs in the hook.
 		if f.Getenv("SKILLREPO_WORKER") != "off" {
 			ropts.StartWorker = func(lib *skillrepo.Library) error {
 				return worker.Start(selfExecutable(), lib.Root, lib.StateDir(), nil)
+			}
+			ropts.StartSync = func(lib *skillrepo.Library) error {
+				env := append(os.Environ(), queue.EnvInReview+"=1")
+				// One sync at a time is enough: sessions starting together
+				// do not queue scans on the library lock.
+				_, err := worker.StartDetachedOnce(filepath.Join(lib.StateDir(), "hooks", "sync.lock"), selfExecutable(),
+					[]string{"-C", lib.Root, "sync"}, lib.Root, hooks.LogPath(lib.StateDir()), env)
+				return err
 			}
 		}
 		rep, err = hooks.RunAgentHook(cmd.Context(), ropts)

@@ -89,7 +89,7 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		}
 	}
 	res, err := skillrepo.Init(cmd.Context(), opts.Dir, skillrepo.InitOptions{
-		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Progress: f.libraryProgress()},
+		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Progress: f.libraryProgress(), Warn: f.warn},
 		Example:     opts.Example,
 		DryRun:      opts.DryRun,
 		Runtime:     runtime,

@@ -61,15 +61,17 @@ conflict (exit 3 when any did).`,
 }
 
 type approveJSON struct {
-	ID         string         `json:"id"`
-	Status     string         `json:"status"` // merged, already_merged, conflict, refused
-	Commit     string         `json:"commit,omitempty"`
-	Tip        string         `json:"tip,omitempty"`
-	Paths      []string       `json:"paths"`
-	BranchKept bool           `json:"branch_kept"`
-	DryRun     bool           `json:"dry_run"`
-	Conflicts  []conflictJSON `json:"conflicts"`
-	Error      string         `json:"error,omitempty"`
+	ID         string   `json:"id"`
+	Status     string   `json:"status"` // merged, already_merged, conflict, refused
+	Commit     string   `json:"commit,omitempty"`
+	Tip        string   `json:"tip,omitempty"`
+	Paths      []string `json:"paths"`
+	BranchKept bool     `json:"branch_kept"`
+	// WorktreeRemoved is the linked worktree removed with the branch.
+	WorktreeRemoved string         `json:"worktree_removed,omitempty"`
+	DryRun          bool           `json:"dry_run"`
+	Conflicts       []conflictJSON `json:"conflicts"`
+	Error           string         `json:"error,omitempty"`
 }
 
 // lintMergedTree vets the tree main would become: approval refuses a merge
@@ -148,6 +150,7 @@ func approveOutcomeJSON(id string, res *skillrepo.ApproveResult, err error, dryR
 		return out
 	}
 	out.Tip, out.Commit, out.BranchKept = hashString(res.Tip), hashString(res.Commit), res.BranchKept
+	out.WorktreeRemoved = res.WorktreeRemoved
 	if res.AlreadyMerged {
 		out.Status = "already_merged"
 	}
@@ -182,7 +185,13 @@ func reportApproved(f *factory, lib *skillrepo.Library, res *skillrepo.ApproveRe
 	for _, p := range res.Update.Paths {
 		fmt.Fprintf(w, "  %s\n", p)
 	}
-	if res.BranchKept {
+	switch {
+	case res.BranchKeptReason != "":
+		fmt.Fprintf(w, "warning: %s is merged, but its branch stays: %s\n", res.ID, res.BranchKeptReason)
+	case res.BranchKept:
 		fmt.Fprintf(w, "%s received new commits meanwhile: its branch stays open with them\n", res.ID)
+	}
+	if res.WorktreeRemoved != "" {
+		fmt.Fprintf(w, "removed the worktree %s that had its branch checked out\n", res.WorktreeRemoved)
 	}
 }

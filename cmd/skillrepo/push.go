@@ -25,6 +25,11 @@ func newPushCmd(f *factory) *cobra.Command {
 or rejected here. Nothing is forced: when the remote's main has commits this
 library lacks, the push is refused with exit 3; run 'skillrepo pull' first.
 
+When the push creates main on a bare repository on this machine whose HEAD
+names a branch it does not have (a fresh 'git init --bare' with another
+default branch), its HEAD is set to main, so clones check it out; for a
+server, a warning says how to set its default branch.
+
 The git binary does the transport when it is on PATH; otherwise go-git does
 (much slower). SKILLREPO_TRANSPORT=go-git forces go-git.`,
 		Example: `  skillrepo push
@@ -37,8 +42,21 @@ The git binary does the transport when it is on PATH; otherwise go-git does
 			}
 			res, err := lib.Push(cmd.Context(), remoteOptions(f, opts.Remote, opts.DryRun))
 			if res != nil {
+				if f.JSON {
+					out := remoteJSON{Remote: res.Remote, Transport: res.Transport, DryRun: res.DryRun, Updates: refUpdatesJSON(res.Updates), HEAD: res.HEAD}
+					if perr := printJSON(f.IO.Out, out); perr != nil {
+						return perr
+					}
+					return err
+				}
 				if perr := reportRefUpdates(f, res.Remote, res.Transport, res.Updates, res.DryRun, "pushed to"); perr != nil {
 					return perr
+				}
+				switch h := res.HEAD; {
+				case h != nil && h.Set:
+					fmt.Fprintf(f.IO.ErrOut, "set %s's HEAD to %s (it named %s, which does not exist), so clones check out %s\n", res.Remote, lib.MainBranch(), h.Was, lib.MainBranch())
+				case h != nil && h.Hint != "":
+					fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", h.Hint)
 				}
 			}
 			return err
@@ -63,12 +81,13 @@ type refUpdateJSON struct {
 }
 
 type remoteJSON struct {
-	Remote    string          `json:"remote"`
-	Transport string          `json:"transport"`
-	DryRun    bool            `json:"dry_run"`
-	Updates   []refUpdateJSON `json:"updates"`
-	Main      *mainMoveJSON   `json:"main,omitempty"`
-	Diverged  []string        `json:"diverged,omitempty"`
+	Remote    string                `json:"remote"`
+	Transport string                `json:"transport"`
+	DryRun    bool                  `json:"dry_run"`
+	Updates   []refUpdateJSON       `json:"updates"`
+	Main      *mainMoveJSON         `json:"main,omitempty"`
+	Diverged  []string              `json:"diverged,omitempty"`
+	HEAD      *skillrepo.RemoteHEAD `json:"head,omitempty"`
 }
 
 type mainMoveJSON struct {

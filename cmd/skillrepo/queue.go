@@ -76,7 +76,7 @@ func newQueueListCmd(f *factory) *cobra.Command {
 				return nil
 			}
 			tw := newTable(f.IO.Out)
-			fmt.Fprintln(tw, "ID\tKIND\tSTATE\tATTEMPTS\tSESSION\tENQUEUED\tNOTE")
+			tw.header(f.IO, "ID", "KIND", "STATE", "ATTEMPTS", "SESSION", "ENQUEUED", "NOTE")
 			for _, e := range out {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.ID, e.Kind, e.State, e.Attempts, orDash(e.SessionID), rfc3339(e.EnqueuedAt), entryNote(e, f.Now()))
 			}

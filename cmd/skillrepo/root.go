@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -32,12 +33,18 @@ func (f *factory) Library() (*skillrepo.Library, error) {
 	if f.lib != nil {
 		return f.lib, nil
 	}
-	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Progress: f.libraryProgress()})
+	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Progress: f.libraryProgress(), Warn: f.warn})
 	if err != nil {
 		return nil, err
 	}
 	f.lib = lib
 	return lib, nil
+}
+
+// warn prints a warning on stderr: a write that landed but left work for
+// the next command (exit code 0).
+func (f *factory) warn(msg string) {
+	fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", msg)
 }
 
 func (f *factory) close() {

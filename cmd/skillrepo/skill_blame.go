@@ -58,6 +58,9 @@ type blameLineJSON struct {
 	ReviewID    string `json:"review_id,omitempty"`
 	SessionID   string `json:"session_id,omitempty"`
 	Model       string `json:"model,omitempty"`
+	// Truncated: the line is attributed to a shallow clone's boundary
+	// commit, which may only have inherited it.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 func runSkillBlame(opts *skillBlameOptions) error {
@@ -79,6 +82,7 @@ func runSkillBlame(opts *skillBlameOptions) error {
 				AuthorDate: rfc3339(ln.AuthorDate), CommitDate: rfc3339(ln.CommitDate),
 				Subject: ln.Subject, Action: ln.Action, Origin: ln.Origin,
 				ReviewID: ln.ReviewID, SessionID: ln.SessionID, Model: ln.Model,
+				Truncated: b.Truncated && lib.IsShallow(ln.Commit),
 			})
 		}
 		return printJSON(f.IO.Out, out)
@@ -96,6 +100,9 @@ func runSkillBlame(opts *skillBlameOptions) error {
 			f.IO.Yellow(ln.Commit.String()[:8]),
 			wOrigin, dash(ln.Origin), wReview, dash(ln.ReviewID), wModel, dash(ln.Model),
 			ln.AuthorDate.Format("2006-01-02"), wLine, ln.Line, ln.Text)
+	}
+	if b.Truncated {
+		fmt.Fprintln(f.IO.ErrOut, "note: history is truncated (a shallow clone): lines attributed to its oldest commit may be older; 'git fetch --unshallow' fetches the rest")
 	}
 	return nil
 }

@@ -64,6 +64,9 @@ type skillLogJSON struct {
 	Model       string   `json:"model,omitempty"`
 	CuratorRun  string   `json:"curator_run,omitempty"`
 	Patch       string   `json:"patch,omitempty"`
+	// Truncated marks a shallow clone's boundary commit: the history
+	// before it is not in this clone.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 func runSkillLog(opts *skillLogOptions) error {
@@ -90,6 +93,7 @@ func runSkillLog(opts *skillLogOptions) error {
 				Subject: e.Subject, Change: e.Change, Path: e.Path, From: e.From,
 				Action: e.Action, Origin: e.Origin, ReviewID: e.ReviewID, SessionID: e.SessionID,
 				Model: e.Model, CuratorRun: e.CuratorRun, Patch: e.Patch,
+				Truncated: e.Truncated,
 			})
 		}
 		return printJSON(f.IO.Out, out)
@@ -107,6 +111,9 @@ func runSkillLog(opts *skillLogOptions) error {
 		if opts.Patch && e.Patch != "" {
 			fmt.Fprintln(w)
 			fmt.Fprint(w, e.Patch)
+		}
+		if e.Truncated {
+			fmt.Fprintf(w, "    (history is truncated here: this is a shallow clone; 'git fetch --unshallow' fetches the rest)\n")
 		}
 	}
 	return nil

@@ -21,6 +21,7 @@ func main() {
 	flag.IntVar(&d.BodyLines, "lines", d.BodyLines, "approximate SKILL.md body lines")
 	flag.IntVar(&d.DanglingEvery, "dangling-every", d.DanglingEvery, "every n-th skill links a missing file (0: none)")
 	flag.Int64Var(&d.Seed, "seed", d.Seed, "random seed")
+	flag.StringVar(&d.Shape, "shape", d.Shape, `"" (uniform skills) or "real" (sizes, tables, code, nested folders and imports like real collections)`)
 	flag.Parse()
 	if *out == "" || flag.NArg() > 0 {
 		flag.Usage()

@@ -70,7 +70,12 @@
 //     one holds content that is neither the old nor the new version: an
 //     uncommitted edit is never overwritten;
 //  4. writes and fsyncs the intent record .git/skillrepo/intent.json
-//     (ref, old tip, new tip, paths) and renames it into place;
+//     (ref, old tip, new tip, paths, and the nonce of the index.lock it is
+//     about to take) and renames it into place; when the branch is
+//     checked out it then takes git's index.lock, as git commit does,
+//     waiting (like for the repository lock) while a git command holds
+//     it, and checks the paths again if git changed the index meanwhile
+//     (indexlock.go);
 //  5. moves the branch ref with git's lockfile protocol: <ref>.lock is
 //     created exclusively, written, fsynced, compared against the current
 //     value (loose, then packed) and renamed over the ref — a
@@ -78,11 +83,15 @@
 //     the new tip (up to three times);
 //  6. when the branch is checked out, writes each touched file (temp file
 //     in .git/skillrepo/tmp, fsync, rename; a moved file is renamed) or
-//     removes it, then rewrites the index through index.lock with fresh
+//     removes it, then replaces the index (temp file, rename) with fresh
 //     stat data for those paths only, so git status is clean afterwards,
+//     and releases index.lock,
 //     and fsyncs the touched folders (up to 64; a bulk move relies on the
 //     file system journaling metadata in order, as ext4 and xfs do);
-//  7. removes the intent record.
+//  7. removes the intent record. If step 6 failed (a file could not be
+//     written), the commit has still landed: the write returns its result
+//     with [UpdateResult].WorktreeDeferred and a warning, never an error
+//     (exit 0), and the record stays for the next command's recovery.
 //
 // Why this survives a crash (kill -9 or power loss) at any instant:
 //
@@ -93,15 +102,19 @@
 //     the old tip: recovery sees ref == old and discards the record.
 //     A torn record cannot exist: it is published by a rename.
 //   - After 5 the ref holds the new tip, and the objects it names were
-//     made durable before it moved (see Durability). The work tree and index may hold
-//     any mix of old and new versions of the touched paths (each file is
+//     made durable before it moved (see Durability). The work tree and
+//     index may hold any mix of old and new versions of the touched paths (each file is
 //     replaced by a rename, never half-written; the index by a rename).
 //     Recovery rewrites exactly the recorded paths to the new version,
 //     except a file whose content is neither the old nor the new version
 //     (a user's edit made after the crash), which it keeps; then it
 //     rewrites their index entries and removes the record.
-//   - A stale <ref>.lock holding nothing or our new tip, and an index.lock
-//     newer than the record whose writer is dead, are removed by recovery.
+//   - A stale <ref>.lock holding nothing or our new tip is removed by
+//     recovery, and so is an index.lock holding exactly the nonce the
+//     record names (ours: from its creation, a hard link of a temp file
+//     holding the nonce, to its removal, it holds nothing else). Any other
+//     index.lock is a git command's: recovery waits for it, then reports
+//     it ([LockedError]); it never removes it.
 //
 // Durability comes in one of two forms, the same ordering either way. By
 // default on Linux (work tree and .git on one file system) nothing is
@@ -119,8 +132,8 @@
 //
 // Recovery runs at [Repo.Recover] (one stat when there is nothing to do;
 // the library calls it when it opens) and at the start of every write,
-// under the lock. Afterwards the branch, the
-// index and the work tree agree and git fsck is clean.
+// under the lock. Afterwards the branch, the index and the work tree
+// agree and git fsck is clean.
 //
 // go-git's worktree Status/Add and its ref and index writers are not on
 // this path: Status walks the whole tree, and go-git rewrites refs and the

@@ -38,10 +38,15 @@ func (e *DirtyError) Hint() string {
 	return "commit the edit with 'skillrepo sync' (or git commit), or discard it with 'git checkout -- <path>', then retry"
 }
 
-// LockedError names who holds the repository lock. It matches ErrLocked.
+// LockedError names who holds the repository lock (or git's index.lock).
+// It matches ErrLocked.
 type LockedError struct {
 	Holder string // "pid 123 on host h: skillrepo skill patch ...", or "" if unknown
 	Path   string
+	// PID is the holding process when known.
+	PID int
+	// hint replaces the default hint (index.lock has its own).
+	hint string
 }
 
 func (e *LockedError) Error() string {
@@ -54,7 +59,16 @@ func (e *LockedError) Error() string {
 // Is makes errors.Is(err, ErrLocked) true.
 func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 
-// Hint says what to do about it.
+// Hint says what to do about it. The repository lock is an flock the
+// kernel releases when its holder exits: deleting the file never helps
+// (a second writer would lock a new file while the first still runs), so
+// the hint names the process instead.
 func (e *LockedError) Hint() string {
-	return fmt.Sprintf("wait for it to finish; if that process is gone, remove %s", e.Path)
+	if e.hint != "" {
+		return e.hint
+	}
+	if e.PID != 0 {
+		return fmt.Sprintf("wait for process %d to finish, then retry; the lock is released when that process exits (if it hangs, stop it with 'kill %d')", e.PID, e.PID)
+	}
+	return "wait for the other skillrepo command to finish, then retry; the lock is released when its process exits"
 }

@@ -19,6 +19,15 @@ type idxBufferedFS struct {
 }
 
 func (f idxBufferedFS) Open(name string) (billy.File, error) {
+	if name == "config" {
+		// go-git refuses extensions.worktreeConfig (and misspells its
+		// check); the engine reads config.worktree itself (sparse.go).
+		b, err := os.ReadFile(f.Join(f.Root(), name))
+		if err != nil {
+			return nil, err
+		}
+		return &memFile{name: name, Reader: bytes.NewReader(withoutWorktreeConfig(b))}, nil
+	}
 	if strings.HasSuffix(name, ".idx") {
 		b, err := os.ReadFile(f.Join(f.Root(), name))
 		if err != nil {
@@ -45,3 +54,21 @@ func (m *memFile) Close() error              { return nil }
 func (m *memFile) Lock() error               { return nil }
 func (m *memFile) Unlock() error             { return nil }
 func (m *memFile) Truncate(int64) error      { return errReadOnly }
+
+// withoutWorktreeConfig drops the worktreeConfig line of the [extensions]
+// section from a git config file's bytes.
+func withoutWorktreeConfig(b []byte) []byte {
+	var out []byte
+	inExt := false
+	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+		t := strings.ToLower(strings.TrimSpace(string(line)))
+		if strings.HasPrefix(t, "[") {
+			inExt = strings.HasPrefix(t, "[extensions]")
+		}
+		if inExt && strings.HasPrefix(strings.ReplaceAll(t, " ", ""), "worktreeconfig") {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
+}

@@ -17,7 +17,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -26,14 +25,17 @@ import (
 const intentVersion = 1
 
 type intent struct {
-	Version    int       `json:"version"`
-	Ref        string    `json:"ref"`
-	Old        string    `json:"old"`
-	New        string    `json:"new"`
-	CheckedOut bool      `json:"checked_out"`
-	Paths      []string  `json:"paths"`
-	PID        int       `json:"pid"`
-	Created    time.Time `json:"created"`
+	Version    int      `json:"version"`
+	Ref        string   `json:"ref"`
+	Old        string   `json:"old"`
+	New        string   `json:"new"`
+	CheckedOut bool     `json:"checked_out"`
+	Paths      []string `json:"paths"`
+	// IndexLock identifies the index.lock this write holds (checked-out
+	// branch only): recovery removes that lock file and no other.
+	IndexLock *lockID   `json:"index_lock,omitempty"`
+	PID       int       `json:"pid"`
+	Created   time.Time `json:"created"`
 }
 
 func (l *Repo) intentPath() string { return filepath.Join(l.StateDir(), "intent.json") }
@@ -110,6 +112,8 @@ func (l *Repo) RecoverLocked() error {
 			os.Remove(refPath + ".lock")
 		}
 	}
+	// Our index.lock, if the killed writer left it (proved by the record).
+	l.removeIndexLockIfOurs(in.IndexLock)
 	cur, err := l.ReadRef(in.Ref)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return err
@@ -119,16 +123,6 @@ func (l *Repo) RecoverLocked() error {
 		return nil
 	}
 	if in.CheckedOut && cur == newHash {
-		// An index.lock from the killed writer (git's own would belong to
-		// a live git command; ours is older than nothing we can tell, so
-		// only remove it when the writer is gone).
-		// File times come from the kernel's coarse clock, which can lag
-		// time.Now by a few milliseconds: allow a margin.
-		if !processAlive(in.PID) {
-			if fi, err := os.Stat(l.indexPath() + ".lock"); err == nil && !fi.ModTime().Before(in.Created.Add(-2*time.Second)) {
-				os.Remove(l.indexPath() + ".lock")
-			}
-		}
 		if err := l.finishWorktree(&in); err != nil {
 			return fmt.Errorf("finish interrupted write of %s: %w", in.Ref, err)
 		}
@@ -157,7 +151,7 @@ func (l *Repo) finishWorktree(in *intent) error {
 	if err != nil {
 		return err
 	}
-	u := &worktreeUpdate{l: l, store: store, idx: idx, paths: in.Paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, skipped: map[string]bool{}}
+	u := &worktreeUpdate{l: l, store: store, idx: idx, lockID: in.IndexLock, paths: in.Paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, skipped: map[string]bool{}}
 	for _, p := range in.Paths {
 		oh, om := store.LookupPath(oldTree, p)
 		nh, nm := store.LookupPath(newTree, p)
@@ -189,15 +183,4 @@ func dirEmpty(dir string) bool {
 	defer f.Close()
 	names, _ := f.Readdirnames(1)
 	return len(names) == 0
-}
-
-func processAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return false
-	}
-	return p.Signal(syscall.Signal(0)) == nil
 }

@@ -52,6 +52,15 @@ func (l *Repo) Lock(ctx context.Context) (unlock func(), err error) {
 			var li lockInfo
 			if json.Unmarshal(b, &li) == nil && li.PID != 0 {
 				le.Holder = fmt.Sprintf("pid %d on host %s (%s, since %s)", li.PID, li.Host, li.Command, li.Since.Format(time.RFC3339))
+				le.PID = li.PID
+			}
+		}
+		if le.PID == 0 {
+			// No record (a holder between its flock and its record): ask
+			// the kernel which process holds the flock.
+			if pid := flockHolder(path); pid != 0 {
+				le.PID = pid
+				le.Holder = fmt.Sprintf("pid %d", pid)
 			}
 		}
 		if err != nil && ctx.Err() == nil {

@@ -132,13 +132,35 @@ func (l *Repo) gcAuto() (int, bool) {
 
 // GitEnv is the environment for the git binary: the process's, with the
 // library's own view of the variables that locate git's configuration
-// (tests and hooks open libraries with an environment of their own).
+// (tests and hooks open libraries with an environment of their own), and
+// the repository named explicitly. Variables that point git at another
+// repository, index or object store (a hook inherits GIT_DIR and
+// GIT_INDEX_FILE from the git that runs it) are dropped, and GIT_DIR and
+// GIT_WORK_TREE are set to this one, so every git subprocess works on
+// this repository whatever the caller's environment says.
 func (l *Repo) GitEnv() []string {
-	env := os.Environ()
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if !relocatesGit[k] {
+			env = append(env, kv)
+		}
+	}
 	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "GIT_SSH_COMMAND"} {
 		if v := l.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}
 	}
-	return env
+	return append(env, "GIT_DIR="+l.GitDir, "GIT_WORK_TREE="+l.Root)
+}
+
+// relocatesGit are the variables that make git work on another repository,
+// index, object store or ref namespace than the one in its folder.
+var relocatesGit = map[string]bool{
+	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_INDEX_FILE": true,
+	"GIT_OBJECT_DIRECTORY": true, "GIT_ALTERNATE_OBJECT_DIRECTORIES": true,
+	"GIT_COMMON_DIR": true, "GIT_NAMESPACE": true, "GIT_PREFIX": true,
+	"GIT_SHALLOW_FILE": true, "GIT_GRAFT_FILE": true, "GIT_REPLACE_REF_BASE": true,
+	"GIT_QUARANTINE_PATH": true, "GIT_INTERNAL_SUPER_PREFIX": true,
+	"GIT_CEILING_DIRECTORIES": true, "GIT_DISCOVERY_ACROSS_FILESYSTEM": true,
 }

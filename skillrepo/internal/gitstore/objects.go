@@ -337,6 +337,15 @@ func parseCommitHeader(b []byte) (tree plumbing.Hash, parents []plumbing.Hash, e
 // listing made 10,000 of them). The slice may be shared with a cache:
 // callers must not modify it.
 func (l *Repo) readObject(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	b, err := l.readObjectRaw(typ, h)
+	if err != nil {
+		return nil, err
+	}
+	return l.graft(typ, h, b), nil
+}
+
+// readObjectRaw is readObject without the shallow graft.
+func (l *Repo) readObjectRaw(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
 	l.objMu.Lock()
 	defer l.objMu.Unlock()
 	if l.packs == nil {
@@ -463,7 +472,11 @@ func (l *Repo) readLoose(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, bool
 
 // CommitObject reads and decodes a commit.
 func (l *Repo) CommitObject(h plumbing.Hash) (*object.Commit, error) {
-	return l.repo.CommitObject(h)
+	c, err := l.repo.CommitObject(h)
+	if err == nil && l.IsShallow(h) {
+		c.ParentHashes = nil // a shallow boundary (shallow.go)
+	}
+	return c, err
 }
 
 // ObjectExists reports whether the repository holds object h (loose, in a
@@ -491,7 +504,7 @@ func (s *Store) RawCommit(c plumbing.Hash) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", c, err)
 	}
-	return raw, nil
+	return s.l.graft(plumbing.CommitObject, c, raw), nil
 }
 
 // ObjectReader reads objects' raw content for long walks (history): from
@@ -520,7 +533,7 @@ func (r *ObjectReader) Read(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, e
 		if obj.typ != typ {
 			return nil, fmt.Errorf("read %s %s: it is a %s", typ, h, obj.typ)
 		}
-		return obj.data, nil
+		return r.l.graft(typ, h, obj.data), nil
 	}
 	obj, err := r.l.repo.Storer.EncodedObject(typ, h)
 	if err != nil {
@@ -535,5 +548,5 @@ func (r *ObjectReader) Read(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, e
 	if _, err := io.Copy(buf, rd); err != nil {
 		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
 	}
-	return buf.Bytes(), nil
+	return r.l.graft(typ, h, buf.Bytes()), nil
 }

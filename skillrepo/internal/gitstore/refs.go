@@ -112,6 +112,9 @@ func (l *Repo) UpdateRef(name string, new, old plumbing.Hash, reflogMsg string) 
 	if !strings.HasPrefix(name, "refs/") {
 		return fmt.Errorf("update ref %s: not under refs/", name)
 	}
+	if err := l.checkNotCheckedOutElsewhere(name); err != nil {
+		return err
+	}
 	path := l.refPath(name)
 	unlock, err := l.lockRefFile(path)
 	if err != nil {
@@ -164,6 +167,9 @@ func (l *Repo) lockRefFile(path string) (func(), error) {
 // DeleteRef removes ref name if it points at old (zero old: whatever it
 // points at), from the loose file and from packed-refs.
 func (l *Repo) DeleteRef(name string, old plumbing.Hash) error {
+	if err := l.checkNotCheckedOutElsewhere(name); err != nil {
+		return err
+	}
 	path := l.refPath(name)
 	unlock, err := l.lockRefFile(path)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -33,6 +34,7 @@ type Repo struct {
 	storage *filesystem.Storage
 
 	getenv      func(string) string
+	warn        func(string)
 	clock       func() time.Time
 	lockTimeout time.Duration
 	command     string
@@ -46,6 +48,9 @@ type Repo struct {
 	// and the reused readers would otherwise hand one goroutine another's
 	// bytes ("malformed loose object").
 	objMu sync.Mutex
+	// shallow is .git/shallow's commits (shallow.go), read once.
+	shallow     map[plumbing.Hash]bool
+	shallowOnce sync.Once
 
 	// maintenance says when a write starts git gc (maintenance.go).
 	maintenance maintenancePolicy
@@ -59,8 +64,8 @@ type Repo struct {
 
 	// testOnlyCrashAt stops a write at this step (see testOnlyCrash).
 	testOnlyCrashAt string
-	// testOnlyBeforeIndexLock runs just before writeIndex takes
-	// index.lock (a test plays a concurrent git there).
+	// testOnlyBeforeIndexLock runs just before a write takes index.lock
+	// (a test plays a concurrent git there).
 	testOnlyBeforeIndexLock func()
 }
 
@@ -72,6 +77,9 @@ type Options struct {
 	LockTimeout time.Duration
 	// DefaultBranch is Repo.DefaultBranch ("" = "main").
 	DefaultBranch string
+	// Warn reports what went wrong after a write landed (nil: standard
+	// error, as "warning: …").
+	Warn func(msg string)
 }
 
 // Open opens the git repository whose work tree is root (.git must be a
@@ -87,6 +95,9 @@ func Open(root string, opts Options) (*Repo, error) {
 	if opts.LockTimeout == 0 {
 		opts.LockTimeout = DefaultLockTimeout
 	}
+	if opts.Warn == nil {
+		opts.Warn = func(msg string) { fmt.Fprintln(os.Stderr, "warning: "+msg) }
+	}
 	if opts.DefaultBranch == "" {
 		opts.DefaultBranch = "main"
 	}
@@ -100,7 +111,7 @@ func Open(root string, opts Options) (*Repo, error) {
 	return &Repo{
 		Root: root, GitDir: gitDir, DefaultBranch: opts.DefaultBranch,
 		repo: repo, storage: st,
-		getenv: opts.Getenv, clock: opts.Now, lockTimeout: opts.LockTimeout,
+		getenv: opts.Getenv, warn: opts.Warn, clock: opts.Now, lockTimeout: opts.LockTimeout,
 		command:     commandLine(),
 		maintenance: defaultMaintenance,
 	}, nil
@@ -170,12 +181,37 @@ func exists(p string) bool {
 }
 
 // Init creates an empty git repository with a work tree at root, its HEAD
-// on branch (unborn until the first write).
+// on branch (unborn until the first write), as 'git init' does: with the
+// git binary when there is one (the same config git writes), else with
+// go-git. A .git that an earlier, killed Init left incomplete is
+// completed ('git init' reinitialises, keeping what is there).
 func Init(root, branch string) error {
+	if gitPath, err := exec.LookPath("git"); err == nil {
+		cmd := exec.Command(gitPath, "init", "-q", "-b", branch, root)
+		for _, kv := range os.Environ() {
+			if k, _, _ := strings.Cut(kv, "="); !relocatesGit[k] {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git init %s: %v: %s", root, err, strings.TrimSpace(string(out)))
+		}
+		return nil
+	}
+	if exists(filepath.Join(root, ".git")) {
+		return fmt.Errorf("init git repository in %s: .git is incomplete and there is no git binary to repair it; move it away and retry", root)
+	}
 	if _, err := git.PlainInitWithOptions(root, &git.PlainInitOptions{
 		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName(branch)},
 	}); err != nil {
 		return fmt.Errorf("init git repository in %s: %w", root, err)
 	}
 	return nil
+}
+
+// IsRepository reports whether root/.git is a complete repository (an
+// Init killed early leaves one without HEAD).
+func IsRepository(root string) bool {
+	fi, err := os.Stat(filepath.Join(root, ".git", "HEAD"))
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -46,9 +46,14 @@ type UpdateResult struct {
 	Commits []plumbing.Hash
 	// Paths are the files whose content changed, sorted.
 	Paths []string
-	// CheckedOut is true when the work tree and index were updated.
+	// CheckedOut is true when the branch is checked out: the work tree
+	// and index were updated, unless WorktreeDeferred says why not.
 	CheckedOut bool
-	DryRun     bool
+	// WorktreeDeferred is set when the commit landed but the work tree
+	// and index update failed: the next command's recovery finishes it.
+	// The write is still a success (a warning is printed).
+	WorktreeDeferred string
+	DryRun           bool
 }
 
 // Change is a staged file: its new content (hash + mode), or a deletion.
@@ -148,8 +153,15 @@ func (l *Repo) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) e
 	return nil, lastErr
 }
 
-func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (*UpdateResult, error) {
+func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (_ *UpdateResult, retErr error) {
 	ref := BranchRef(opts.Branch)
+	// States git supports that we refuse rather than guess at (gitstate.go).
+	if err := l.checkNoOperationInProgress(); err != nil {
+		return nil, err
+	}
+	if err := l.checkNotCheckedOutElsewhere(ref); err != nil {
+		return nil, err
+	}
 	old, err := l.ReadRef(ref)
 	created := false
 	var base plumbing.Hash
@@ -229,8 +241,35 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 		return nil, err
 	}
 	in := &intent{Ref: ref, Old: old.String(), New: tx.tip.String(), CheckedOut: res.CheckedOut, Paths: res.Paths}
+	if wt != nil {
+		in.IndexLock = newLockID() // recorded before the lock exists
+	}
 	if err := l.writeIntent(in); err != nil {
 		return nil, err
+	}
+	if wt != nil {
+		// index.lock before the ref moves, as git commit takes it: a
+		// person's commit in progress holds it, and we wait for it
+		// instead of moving the branch under it.
+		ilock, err := l.takeIndexLock(in.IndexLock)
+		if err != nil {
+			l.removeIntent()
+			return nil, err
+		}
+		defer func() {
+			if !errors.Is(retErr, errTestOnlyCrash) { // a crash leaves it
+				ilock.release()
+			}
+		}()
+		if l.indexChangedSince(wt.idx) {
+			// A git command wrote the index between our check and the
+			// lock: check the paths again against what it wrote.
+			if wt, err = l.prepareWorktree(store, baseTree, tx.tree, res.Paths, opts.RecordsWorktree); err != nil {
+				l.removeIntent()
+				return nil, err
+			}
+		}
+		wt.lock = ilock
 	}
 	if l.deferSync {
 		if err := l.barrier(); err != nil {
@@ -248,20 +287,31 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	if err := l.testOnlyCrash("ref"); err != nil {
 		return nil, err
 	}
+	// From here the commit has landed: whatever fails, the caller gets
+	// the result, never a conflict (an agent that retries on a conflict
+	// would apply its change twice).
+	var deferred error
 	if wt != nil {
 		wt.testOnlyCrash = l.testOnlyCrash
-		if err := wt.apply(); err != nil {
-			// The ref moved; the intent record stays so the next command
-			// finishes the work tree. Say so.
-			return res, fmt.Errorf("branch %s is at %s but the work tree update failed (the next skillrepo command completes it): %w", opts.Branch, ShortHash(tx.tip), err)
+		if err := wt.apply(); errors.Is(err, errTestOnlyCrash) {
+			return res, err
+		} else if err != nil {
+			deferred = err
 		}
 	}
 	if l.deferSync {
 		if err := l.barrier(); err != nil {
 			// The intent record stays: the next command redoes the work
 			// tree, which is idempotent.
-			return res, fmt.Errorf("sync after updating %s: %w", ref, err)
+			return res, fmt.Errorf("branch %s is at %s, but the sync after it failed: %w", opts.Branch, ShortHash(tx.tip), err)
 		}
+	}
+	if deferred != nil {
+		// The ref moved; the intent record stays so the next command
+		// finishes the work tree (recovery). A success with a warning.
+		res.WorktreeDeferred = deferred.Error()
+		l.warn(fmt.Sprintf("branch %s is at %s, but the work tree and index were not updated (%v); the next skillrepo command completes them", opts.Branch, ShortHash(tx.tip), deferred))
+		return res, nil
 	}
 	l.removeIntent()
 	return res, nil
@@ -527,13 +577,25 @@ func (tx *Tx) AddParent(h plumbing.Hash) { tx.extra = append(tx.extra, h) }
 // Commit records what is staged as one commit on top of the series and
 // returns its hash. Error: ErrNoChanges when the tree is unchanged and no
 // extra parent was added.
-func (tx *Tx) Commit(msg string) (plumbing.Hash, error) { return tx.commit(msg, false) }
+func (tx *Tx) Commit(msg string) (plumbing.Hash, error) { return tx.commit(msg, false, nil) }
 
 // CommitEmpty is Commit, recording a commit even when the tree is
 // unchanged (the evidence-only commits of adopt and disown).
-func (tx *Tx) CommitEmpty(msg string) (plumbing.Hash, error) { return tx.commit(msg, true) }
+func (tx *Tx) CommitEmpty(msg string) (plumbing.Hash, error) { return tx.commit(msg, true, nil) }
 
-func (tx *Tx) commit(msg string, allowEmpty bool) (plumbing.Hash, error) {
+// Author names who wrote a commit when that is not the person running the
+// command: a program acting for them (an agent's model). The person stays
+// the committer, so git log --author tells the two apart.
+type Author struct{ Name, Email string }
+
+// CommitAs is Commit (CommitEmpty when allowEmpty) with author as the
+// commit's author; the author date and the committer are the person's as
+// usual.
+func (tx *Tx) CommitAs(msg string, author Author, allowEmpty bool) (plumbing.Hash, error) {
+	return tx.commit(msg, allowEmpty, &author)
+}
+
+func (tx *Tx) commit(msg string, allowEmpty bool, as *Author) (plumbing.Hash, error) {
 	newTree, err := tx.buildTree(tx.tree, "", tx.changes)
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -551,6 +613,9 @@ func (tx *Tx) commit(msg string, allowEmpty bool) (plumbing.Hash, error) {
 	author, committer, err := tx.l.Signatures()
 	if err != nil {
 		return plumbing.ZeroHash, err
+	}
+	if as != nil {
+		author.Name, author.Email = as.Name, as.Email
 	}
 	var parents []plumbing.Hash
 	if !tx.tip.IsZero() {

@@ -33,6 +33,12 @@ type worktreeUpdate struct {
 	old     map[string]TreeEntry
 	skipped map[string]bool // recovery only: user edits left alone
 	same    map[string]bool // work tree already holds the target: index only
+	// lock is index.lock, taken before the ref moved (nil: taken when
+	// the index is written).
+	lock *indexLock
+	// lockID is the identity to take index.lock with when lock is nil
+	// (recovery reuses the interrupted write's, which its record names).
+	lockID *lockID
 
 	testOnlyCrash func(step string) error
 }
@@ -86,51 +92,50 @@ func (l *Repo) loadIndex() (*Index, error) {
 	return idx, nil
 }
 
+// indexChangedSince reports whether .git/index is no longer the file idx
+// was read from.
+func (l *Repo) indexChangedSince(idx *Index) bool {
+	cur, err := os.Stat(l.indexPath())
+	if err != nil {
+		return idx.src != nil
+	}
+	return !sameFile(idx.src, cur)
+}
+
 // sameFile reports whether fi is still the file a was (nil: no file).
 func sameFile(a, fi os.FileInfo) bool {
 	return a != nil && os.SameFile(a, fi) && a.ModTime().Equal(fi.ModTime()) && a.Size() == fi.Size()
 }
 
-// writeIndex replaces .git/index through index.lock, as git does. git
-// honours index.lock, not our lock: a git add or checkout may have
-// rewritten the index since we read it. Under index.lock it is read
-// again if so, and our edits (whole paths) are put on top of what git
-// wrote, which is kept.
-func (l *Repo) writeIndex(idx *Index) error {
-	if l.testOnlyBeforeIndexLock != nil {
-		l.testOnlyBeforeIndexLock()
-	}
-	lockPath := l.indexPath() + ".lock"
-	f, err := os.OpenFile(lockPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s exists: another git process is running (remove it if not): %w", lockPath, ErrConflict)
+// writeIndex replaces .git/index through index.lock, as git does: held is
+// the index.lock this write took before it moved the ref (nil: take it
+// now, waiting for a git command that holds it). git honours index.lock,
+// not our lock: a git add or checkout may have rewritten the index since
+// we read it. Under index.lock it is read again if so, and our edits
+// (whole paths) are put on top of what git wrote, which is kept.
+func (l *Repo) writeIndex(idx *Index, held *indexLock, id *lockID) error {
+	k := held
+	if k == nil {
+		if id == nil {
+			id = newLockID()
 		}
-		return fmt.Errorf("write index: %w", err)
+		var err error
+		if k, err = l.takeIndexLock(id); err != nil {
+			return err
+		}
+		defer k.release()
 	}
 	cur, statErr := os.Stat(l.indexPath())
 	if changed := (idx.src == nil) != (statErr != nil) || (statErr == nil && idx.src != nil && !sameFile(idx.src, cur)); changed {
 		fresh, err := l.loadIndex()
 		if err != nil {
-			f.Close()
-			os.Remove(lockPath)
+			k.release()
 			return err
 		}
 		fresh.edits = idx.edits
 		idx = fresh
 	}
-	err = idx.writeTo(f)
-	if err == nil {
-		err = l.syncFile(f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(lockPath, l.indexPath())
-	}
-	if err != nil {
-		os.Remove(lockPath)
+	if err := k.replaceIndex(idx.writeTo); err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
 	return nil
@@ -143,6 +148,11 @@ func (l *Repo) writeIndex(idx *Index) error {
 func (l *Repo) prepareWorktree(store *Store, oldTree, newTree plumbing.Hash, paths []string, fromWorktree bool) (*worktreeUpdate, error) {
 	idx, idxTime, err := l.ReadIndex()
 	if err != nil {
+		return nil, err
+	}
+	// A path outside a sparse checkout is refused first: its absence from
+	// the work tree is git's doing, not a deletion (sparse.go).
+	if err := l.checkSparse(paths); err != nil {
 		return nil, err
 	}
 	u := &worktreeUpdate{l: l, store: store, idx: idx, paths: paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, same: map[string]bool{}}
@@ -317,7 +327,7 @@ func (u *worktreeUpdate) updateIndex() error {
 		}
 		u.idx.set(newIndexEntry(p, t.Hash, t.Mode, fi))
 	}
-	return u.l.writeIndex(u.idx)
+	return u.l.writeIndex(u.idx, u.lock, u.lockID)
 }
 
 // writeWorktreeFile atomically replaces full with data: temp file, fsync,

@@ -1,0 +1,72 @@
+package curator
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// A rollback is not redone by the next scheduled run: the skills it
+// brought back (alpha, archived by the run) or put back in state (beta,
+// marked stale) are skipped while untouched; a skill touched since (its
+// files edited) is judged by the usual rules again (#16 item 15).
+func TestRollbackIsNotRedone(t *testing.T) {
+	f := newFixture(t)
+	c := f.curator()
+	ctx := context.Background()
+	first := f.run(c)
+	if !slices.Contains(actions(first), "alpha:active->archived") || !slices.Contains(actions(first), "beta:active->stale") {
+		t.Fatalf("first run = %v", actions(first))
+	}
+	if _, err := c.Rollback(ctx, first.ID, RollbackOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rb, err := readRolledBack(f.lib.StateDir())
+	if err != nil || rb["alpha"].Dir != "alpha" || rb["beta"].Dir != "ops/beta" || rb["alpha"].Run != first.ID {
+		t.Fatalf("remembered = %+v, %v", rb, err)
+	}
+
+	// A week later the schedule runs again: nothing the rollback undid is
+	// redone.
+	f.now = f.now.Add(8 * 24 * time.Hour)
+	out, err := c.Run(ctx, RunOptions{IfDue: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Run == nil {
+		// The first --if-due seeds the schedule; the next one runs.
+		f.now = f.now.Add(8 * 24 * time.Hour)
+		if out, err = c.Run(ctx, RunOptions{IfDue: true}); err != nil || out.Run == nil {
+			t.Fatalf("scheduled run: %+v, %v", out, err)
+		}
+	}
+	for _, a := range actions(out.Run) {
+		if a == "alpha:active->archived" || a == "beta:active->stale" {
+			t.Errorf("the scheduled run redid %q", a)
+		}
+	}
+	if out.Run.Counts.RolledBack != 2 {
+		t.Errorf("skipped as rolled back: %d, want 2", out.Run.Counts.RolledBack)
+	}
+	if _, err := os.Stat(filepath.Join(f.lib.Root, "alpha", "SKILL.md")); err != nil {
+		t.Fatalf("alpha was archived again: %v", err)
+	}
+
+	// Touch alpha (a person edits it): from now on the rules decide it.
+	old, nu := "Steps for alpha.", "Steps for alpha, revised."
+	if _, err := f.lib.Apply(ctx, skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: skillrepo.ActionPatch, Name: "alpha", OldString: &old, NewString: &nu}}}); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := c.Preview(ctx, RunOptions{DryRun: true, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Run.Counts.RolledBack != 1 {
+		t.Errorf("after the edit, skipped as rolled back: %d, want 1 (beta only)", plan.Run.Counts.RolledBack)
+	}
+}

@@ -1,0 +1,158 @@
+package skillrepo
+
+// The domain part of the git compatibility suite (the engine's is in
+// internal/gitstore/compat_test.go): repository states built with the
+// real git binary, then our commands.
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Issue 16 item 7: the conflict hint of an approval suggests a linked
+// worktree on the proposal branch; approving afterwards removes that
+// worktree with the branch. One holding a change is kept (git refuses to
+// remove it), and so is the branch; the approval still succeeds.
+func TestApproveRemovesSuggestedWorktree(t *testing.T) {
+	for _, dirty := range []bool{false, true} {
+		l, env := newTestLibrary(t)
+		propose(t, l, "p1", "ci-debugging", "Pitfalls", "Traps")
+		wt := filepath.Join(t.TempDir(), "p1")
+		gitCmd(t, l, env, "worktree", "add", "-q", wt, ProposalBranch("p1"))
+		if dirty {
+			os.WriteFile(filepath.Join(wt, "notes.txt"), []byte("mine\n"), 0o644)
+		}
+		res, err := l.ApproveProposal(context.Background(), "p1", ApproveOptions{By: "Rev <rev@example.com>"})
+		if err != nil {
+			t.Fatalf("dirty=%v: %v", dirty, err)
+		}
+		branches := gitCmd(t, l, env, "branch", "--list", "proposals/*")
+		if dirty {
+			if !res.BranchKept || res.WorktreeRemoved != "" || !strings.Contains(res.BranchKeptReason, "worktree") {
+				t.Errorf("dirty worktree: %+v", res)
+			}
+			if b, err := os.ReadFile(filepath.Join(wt, "notes.txt")); err != nil || string(b) != "mine\n" {
+				t.Errorf("the user's file in the worktree was lost: %v", err)
+			}
+			if !strings.Contains(branches, "proposals/p1") {
+				t.Errorf("branch deleted under its worktree: %q", branches)
+			}
+		} else {
+			if res.WorktreeRemoved != wt || res.BranchKept {
+				t.Errorf("clean worktree: %+v", res)
+			}
+			if _, err := os.Stat(wt); err == nil {
+				t.Error("the worktree is still there")
+			}
+			if branches != "" {
+				t.Errorf("branches left: %q", branches)
+			}
+		}
+		assertConsistent(t, l, env)
+	}
+}
+
+// Issue 16 item 3: in a shallow clone (depth 1 and 2) history stops at
+// the boundary: log and blame work and say the history is truncated,
+// ownership fails closed, and writes still land (git fsck clean).
+func TestShallowCloneHistory(t *testing.T) {
+	src, env := newTestLibrary(t)
+	patchMain(t, src, "ci-debugging", "Pitfalls", "Traps")
+	patchMain(t, src, "ci-debugging", "Traps", "Snares")
+	for _, depth := range []string{"1", "2"} {
+		t.Run("depth "+depth, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "clone")
+			gitIn(t, src.Root, env, false, "clone", "-q", "--depth", depth, "file://"+src.Root, dir)
+			l, err := Open(dir, openOpts(env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			log, err := l.SkillLog("ci-debugging", LogOptions{})
+			if err != nil {
+				t.Fatalf("log: %v", err)
+			}
+			if n := len(log); n == 0 || !log[n-1].Truncated || log[0].Truncated != (n == 1) {
+				t.Errorf("log of %d entries, truncation marks %v", n, func() (m []bool) {
+					for _, e := range log {
+						m = append(m, e.Truncated)
+					}
+					return
+				}())
+			}
+			if want := map[string]int{"1": 1, "2": 2}[depth]; len(log) != want {
+				t.Errorf("log has %d entries, want %d", len(log), want)
+			}
+			b, err := l.SkillBlame("ci-debugging", "", BlameOptions{})
+			if err != nil || !b.Truncated {
+				t.Fatalf("blame: truncated=%v err=%v", b != nil && b.Truncated, err)
+			}
+			if _, err := l.Owner("ci-debugging"); err == nil || !strings.Contains(err.Error(), "shallow") {
+				t.Errorf("ownership in a shallow clone: %v, want a refusal", err)
+			}
+			if _, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Snares"), NewString: strp("Hazards")}}, Provenance: Provenance{Origin: OriginUser}}); err != nil {
+				t.Fatalf("write in a shallow clone: %v", err)
+			}
+			gitIn(t, dir, env, false, "fsck", "--strict", "--no-progress")
+			if st := gitIn(t, dir, env, false, "status", "--porcelain"); st != "" {
+				t.Errorf("status: %q", st)
+			}
+		})
+	}
+}
+
+// A cone that leaves out .skillrepo/ says so, instead of "not a library".
+func TestSparseConeWithoutConfigSaysSo(t *testing.T) {
+	l, env := newTestLibrary(t)
+	gitCmd(t, l, env, "sparse-checkout", "set", "--cone", "ci-debugging")
+	l.Close()
+	_, err := Open(l.Root, openOpts(env))
+	if err == nil || !strings.Contains(err.Error(), "outside the sparse checkout") {
+		t.Fatalf("err = %v", err)
+	}
+	gitCmd(t, l, env, "sparse-checkout", "add", ".skillrepo")
+	l2, err := Open(l.Root, openOpts(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2.Close()
+}
+
+// Issue 16 item 10: init is restartable from the states a kill leaves —
+// a .git with only objects/ and refs/, a temp file of its own beside
+// .gitignore — and never commits its temp files.
+func TestInitRestartsAfterKill(t *testing.T) {
+	env := testEnv(t)
+	dir := filepath.Join(t.TempDir(), "lib")
+	os.MkdirAll(filepath.Join(dir, ".git", "objects"), 0o755)
+	os.MkdirAll(filepath.Join(dir, ".git", "refs"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "demo"), 0o755)
+	os.WriteFile(filepath.Join(dir, "demo", "SKILL.md"), []byte("---\nname: demo\ndescription: Use when testing init.\n---\nbody\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "..gitignore.tmp-12345"), []byte("/.usage.json\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, ".skillrepo"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".skillrepo", ".config.yaml.tmp-777"), []byte("half"), 0o644)
+	if _, err := Init(context.Background(), dir, InitOptions{OpenOptions: openOpts(env)}); err != nil {
+		t.Fatalf("init after a kill: %v", err)
+	}
+	files := gitIn(t, dir, env, false, "ls-tree", "-r", "--name-only", "HEAD")
+	if strings.Contains(files, "tmp-") {
+		t.Errorf("init committed its temp files:\n%s", files)
+	}
+	if !strings.Contains(files, "demo/SKILL.md") || !strings.Contains(files, ".skillrepo/config.yaml") {
+		t.Errorf("tree:\n%s", files)
+	}
+	// The repository is what git init makes.
+	if v := strings.TrimSpace(gitIn(t, dir, env, false, "config", "core.repositoryformatversion")); v != "0" {
+		t.Errorf("repositoryformatversion = %q", v)
+	}
+	gitIn(t, dir, env, false, "fsck", "--strict", "--no-progress")
+	if st := gitIn(t, dir, env, false, "status", "--porcelain"); st != "" {
+		t.Errorf("status: %q", st)
+	}
+	if _, err := Init(context.Background(), dir, InitOptions{OpenOptions: openOpts(env)}); err != nil {
+		t.Fatalf("second init: %v", err)
+	}
+}

@@ -1,0 +1,154 @@
+package gitstore
+
+// Repository states git supports that the engine does not write through.
+// The principle: for every state git supports, either do exactly what git
+// would do, or refuse before writing anything, saying why and what ends
+// the state. These are refused.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// StateError is a refusal to write because of the repository's state (an
+// operation in progress, unmerged paths, a branch checked out in another
+// worktree). Nothing was written. It matches ErrConflict: the write may
+// succeed once the state ends.
+type StateError struct {
+	// State says what is going on ("a merge is in progress").
+	State string
+	// Fix is the git command(s) that end it.
+	Fix string
+	// where is the linked worktree's path, for a branch checked out there.
+	where string
+}
+
+func (e *StateError) Error() string { return "refusing to write: " + e.State }
+
+// Is makes errors.Is(err, ErrConflict) true.
+func (e *StateError) Is(target error) bool { return target == ErrConflict }
+
+// Hint names the git command that ends the state.
+func (e *StateError) Hint() string { return e.Fix }
+
+// checkNoOperationInProgress refuses while git is in the middle of a
+// merge, cherry-pick, revert, rebase or am, or while the index holds
+// unmerged entries: a commit then would record conflict markers, or be
+// lost when the operation continues.
+func (l *Repo) checkNoOperationInProgress() error {
+	states := []struct {
+		path  string
+		state string
+		fix   string
+	}{
+		{"MERGE_HEAD", "a merge is in progress", "finish it with 'git commit' once the conflicts are resolved, or abort it with 'git merge --abort'"},
+		{"CHERRY_PICK_HEAD", "a cherry-pick is in progress", "finish it with 'git cherry-pick --continue', or abort it with 'git cherry-pick --abort'"},
+		{"REVERT_HEAD", "a revert is in progress", "finish it with 'git revert --continue', or abort it with 'git revert --abort'"},
+		{"rebase-merge", "a rebase is in progress", "finish it with 'git rebase --continue', or abort it with 'git rebase --abort'"},
+		{"rebase-apply/applying", "'git am' is in progress", "finish it with 'git am --continue', or abort it with 'git am --abort'"},
+		{"rebase-apply", "a rebase is in progress", "finish it with 'git rebase --continue', or abort it with 'git rebase --abort'"},
+		{"sequencer", "a cherry-pick or revert sequence is in progress", "finish it with 'git cherry-pick --continue' (or 'git revert --continue'), or end it with '--abort' or '--quit'"},
+	}
+	for _, s := range states {
+		if _, err := os.Lstat(filepath.Join(l.GitDir, filepath.FromSlash(s.path))); err == nil {
+			return &StateError{State: s.state + " (.git/" + s.path + " exists)", Fix: s.fix}
+		}
+	}
+	idx, _, err := l.ReadIndex()
+	if err != nil {
+		// An index we cannot read: a write to the checked-out branch
+		// refuses it itself; other branches do not touch it.
+		return nil
+	}
+	if paths := idx.unmerged(); len(paths) > 0 {
+		more := ""
+		if len(paths) > 5 {
+			more = fmt.Sprintf(" and %d more", len(paths)-5)
+			paths = paths[:5]
+		}
+		return &StateError{
+			State: "the index has unmerged paths: " + strings.Join(paths, ", ") + more,
+			Fix:   "resolve them and 'git add' them (then 'git commit'), or discard the merge with 'git reset --merge'",
+		}
+	}
+	return nil
+}
+
+// unmerged lists the paths with conflict stages, in index order.
+func (idx *Index) unmerged() []string {
+	var out []string
+	for i := range idx.offs {
+		if idx.rawStage(i) == 0 {
+			continue
+		}
+		name := string(idx.rawName(i))
+		if len(out) == 0 || out[len(out)-1] != name {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// checkNotCheckedOutElsewhere refuses to move a branch that a linked
+// worktree has checked out, as git does: that worktree's index and files
+// would silently hold the old version, and its next 'git commit -a' would
+// revert our write.
+func (l *Repo) checkNotCheckedOutElsewhere(ref string) error {
+	if !strings.HasPrefix(ref, "refs/heads/") {
+		return nil
+	}
+	dir := filepath.Join(l.GitDir, "worktrees")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // no linked worktrees
+	}
+	for _, e := range entries {
+		head, err := os.ReadFile(filepath.Join(dir, e.Name(), "HEAD"))
+		if err != nil || strings.TrimSpace(strings.TrimPrefix(string(head), "ref:")) != ref {
+			continue
+		}
+		where := e.Name()
+		if b, err := os.ReadFile(filepath.Join(dir, e.Name(), "gitdir")); err == nil {
+			where = filepath.Dir(strings.TrimSpace(string(b)))
+		}
+		branch := strings.TrimPrefix(ref, "refs/heads/")
+		return &StateError{
+			where: where,
+			State: fmt.Sprintf("branch %s is checked out in the worktree %s", branch, where),
+			Fix:   fmt.Sprintf("commit or switch away in that worktree ('git -C %s switch --detach'), or remove it with 'git worktree remove %s', then retry", where, where),
+		}
+	}
+	return nil
+}
+
+// RemoveLinkedWorktree removes the linked worktree that has branch ref
+// checked out (the one a conflict hint told the user to add), with
+// 'git worktree remove', which refuses when that worktree holds changes
+// or untracked files: nothing of the user's is lost. It returns the
+// worktree's path ("" when none has ref checked out).
+func (l *Repo) RemoveLinkedWorktree(ctx context.Context, ref string) (string, error) {
+	var se *StateError
+	if err := l.checkNotCheckedOutElsewhere(ref); !errors.As(err, &se) {
+		return "", nil
+	}
+	where := se.where
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return where, se
+	}
+	cmd := exec.CommandContext(ctx, git, "worktree", "remove", where)
+	cmd.Dir = l.Root
+	cmd.Env = l.GitEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return where, &StateError{
+			State: fmt.Sprintf("branch %s is checked out in the worktree %s, which git would not remove: %s", strings.TrimPrefix(ref, "refs/heads/"), where, strings.TrimSpace(string(out))),
+			Fix:   fmt.Sprintf("commit or discard the changes there, then 'git worktree remove %s'", where),
+		}
+	}
+	return where, nil
+}

@@ -1,0 +1,157 @@
+package gitstore
+
+// index.lock is git's lock on the index, and git holds it for the whole of
+// a commit (a slow pre-commit hook included). A write to the checked-out
+// branch takes it before it moves the ref, as git commit does, so it
+// serialises with a person's commit instead of moving the branch under it,
+// and keeps it until the new index is in place.
+//
+// A lock file is only ever removed when it is provably ours. Our
+// index.lock holds a random nonce and nothing else, from the instant it
+// exists (it is a temp file holding the nonce, hard-linked into place, so
+// creation and content are one atomic step) to the instant it is removed
+// (the new index is written to a temp file and renamed over the index
+// while the lock is held, never written into the lock). The intent record,
+// written before the lock is taken, names the nonce, so recovery can tell
+// our lock from any other at every instant of a crash. Any other
+// index.lock belongs to a git command (or something we cannot identify):
+// we wait for it as long as for our own lock, then report it, and never
+// remove it.
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// lockID identifies a lock file of ours: its exact content.
+type lockID struct {
+	Nonce string `json:"nonce"`
+}
+
+func newLockID() *lockID {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return &lockID{Nonce: "skillrepo index lock " + hex.EncodeToString(b[:]) + "\n"}
+}
+
+// indexLock is our hold on .git/index.lock.
+type indexLock struct {
+	l    *Repo
+	path string
+	id   *lockID
+	// done: released; nothing left to remove.
+	done bool
+}
+
+// takeIndexLock creates index.lock holding id's nonce, waiting up to the
+// lock timeout while another process holds it. Error: *LockedError
+// (ErrLocked) naming the lock when it is still held.
+func (l *Repo) takeIndexLock(id *lockID) (*indexLock, error) {
+	if l.testOnlyBeforeIndexLock != nil {
+		l.testOnlyBeforeIndexLock()
+	}
+	path := l.indexPath() + ".lock"
+	tmpDir := filepath.Join(l.StateDir(), "tmp")
+	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
+		return nil, fmt.Errorf("take %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(tmpDir, "index-lock-")
+	if err != nil {
+		return nil, fmt.Errorf("take %s: %w", path, err)
+	}
+	_, err = tmp.WriteString(id.Nonce)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	defer os.Remove(tmp.Name())
+	if err != nil {
+		return nil, fmt.Errorf("take %s: %w", path, err)
+	}
+	deadline := time.Now().Add(l.lockTimeout)
+	for {
+		err := os.Link(tmp.Name(), path)
+		if err == nil {
+			return &indexLock{l: l, path: path, id: id}, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("take %s: %w", path, err)
+		}
+		if time.Now().After(deadline) {
+			return nil, indexLockedError(path)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// indexLockedError describes an index.lock held by someone else.
+func indexLockedError(path string) error {
+	holder := "a git command (" + path + " exists"
+	if fi, err := os.Stat(path); err == nil {
+		holder += ", since " + fi.ModTime().UTC().Format(time.RFC3339)
+	}
+	holder += ")"
+	return &LockedError{Path: path, Holder: holder,
+		hint: "wait for the git command running in this repository to finish, then retry; if no git process is running, git says to remove " + path + " by hand"}
+}
+
+// release removes the lock (it is ours: nobody else removes it).
+func (k *indexLock) release() {
+	if k == nil || k.done {
+		return
+	}
+	k.done = true
+	os.Remove(k.path)
+}
+
+// replaceIndex writes the new index to a temp file, syncs it and renames
+// it over the index while the lock is held, then releases the lock.
+func (k *indexLock) replaceIndex(write func(w io.Writer) error) error {
+	tmpDir := filepath.Join(k.l.StateDir(), "tmp")
+	f, err := os.CreateTemp(tmpDir, "index-")
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if err == nil {
+		err = k.l.syncFile(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), k.l.indexPath())
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	k.release()
+	return nil
+}
+
+// removeIndexLockIfOurs removes the index.lock a killed write of ours
+// left, when it holds exactly the nonce the intent record names.
+func (l *Repo) removeIndexLockIfOurs(id *lockID) {
+	if id == nil || id.Nonce == "" {
+		return
+	}
+	path := l.indexPath() + ".lock"
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != int64(len(id.Nonce)) {
+		return
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != id.Nonce {
+		return
+	}
+	os.Remove(path)
+}
