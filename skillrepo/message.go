@@ -64,13 +64,14 @@ type Message struct {
 
 // AgentAuthor is the author of a commit a program wrote for the person:
 // "skillrepo review <model>" for a background review's write,
-// "skillrepo curator [<model>]" for the curator's, with the email
-// <review@skillrepo.invalid> or <curator@skillrepo.invalid> (the .invalid
-// domain is reserved: nobody receives mail there). ok is false for
+// "skillrepo curator [<model>]" for the curator's, "skillrepo mcp
+// <client>" for an agent's write over MCP (Agent trailer), with the email
+// <review|curator|mcp@skillrepo.invalid> (the .invalid domain is
+// reserved: nobody receives mail there). ok is false for
 // everything else, which keeps the person as author. The person remains
 // the committer, so `git log --author=skillrepo` lists what agents wrote.
 func (m Message) AgentAuthor() (name, email string, ok bool) {
-	var origin, model string
+	var origin, model, agent string
 	for _, t := range m.Trailers {
 		switch t.Key {
 		case TrailerOrigin:
@@ -79,14 +80,19 @@ func (m Message) AgentAuthor() (name, email string, ok bool) {
 			if model == "" {
 				model = t.Value
 			}
+		case TrailerAgent:
+			agent = t.Value
 		}
 	}
 	var role string
-	switch origin {
-	case OriginBackgroundReview:
+	switch {
+	case origin == OriginBackgroundReview:
 		role = "review"
-	case OriginCurator:
+	case origin == OriginCurator:
 		role = "curator"
+	case origin == OriginForeground && agent != "":
+		// An agent writing over MCP: the client names itself.
+		role, model = "mcp", agent
 	default:
 		return "", "", false
 	}

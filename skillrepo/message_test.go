@@ -68,7 +68,8 @@ func TestAgentAuthor(t *testing.T) {
 		{"curator", []Trailer{{TrailerAction, "archive"}, {TrailerOrigin, OriginCurator}}, "skillrepo curator", "curator@skillrepo.invalid", true},
 		{"curator consolidation", []Trailer{{TrailerOrigin, OriginCurator}, {TrailerModel, "m"}}, "skillrepo curator m", "curator@skillrepo.invalid", true},
 		{"person", []Trailer{{TrailerOrigin, OriginUser}, {TrailerModel, "ignored"}}, "", "", false},
-		{"foreground agent", []Trailer{{TrailerOrigin, OriginForeground}}, "", "", false},
+		{"foreground without a client", []Trailer{{TrailerOrigin, OriginForeground}}, "", "", false},
+		{"agent over MCP", []Trailer{{TrailerOrigin, OriginForeground}, {TrailerAgent, "claude-code/2.1"}}, "skillrepo mcp claude-code/2.1", "mcp@skillrepo.invalid", true},
 		{"no trailers", nil, "", "", false},
 	}
 	for _, tt := range tests {

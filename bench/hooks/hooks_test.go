@@ -202,7 +202,7 @@ func procEnv() []string {
 	}
 	// A worker a hook starts finds no model, parks what it finds and
 	// exits at once.
-	return append(out, "SKILLREPO_WORKER_IDLE=0s")
+	return append(out, "SKILLREPO_WORKER_IDLE=0s", "SKILLREPO_DEFER_QUIET=0s")
 }
 
 // BenchmarkSync is the detached session-start sync on its own: the work
@@ -266,15 +266,20 @@ func BenchmarkWorkerStart(b *testing.B) {
 	}
 }
 
+// drainQueue empties the queue, then waits for a worker a hook started
+// to find nothing and exit.
 func drainQueue(b *testing.B) {
 	state := filepath.Join(library, ".git", "skillrepo")
-	for deadline := time.Now().Add(60 * time.Second); worker.Running(state) && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
-	store := queue.New(filepath.Join(library, ".git", "skillrepo"))
-	all, _ := store.List()
-	for _, e := range all {
-		store.Drop(e.ID, true)
+	store := queue.New(state)
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		all, _ := store.List()
+		for _, e := range all {
+			store.Drop(e.ID, true)
+		}
+		if !worker.Running(state) || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
