@@ -192,6 +192,13 @@ func (h *historyIndex) head(c Hash) (*commitRecord, error) {
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", c, err)
 	}
+	if p := h.l.Prefix; p != "" {
+		// A prefix library's history is its folder's: the record keeps
+		// the subtree (zero before the library existed).
+		if r.Tree, err = h.folderAt(r.Tree, p); err != nil {
+			return nil, fmt.Errorf("commit %s: %w", c, err)
+		}
+	}
 	h.heads[c] = r
 	return r, nil
 }

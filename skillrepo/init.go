@@ -31,11 +31,20 @@ type InitOptions struct {
 	// Runtime is written into a new config; empty: detected from the
 	// folder's path (skill.DetectRuntime).
 	Runtime skill.Runtime
+	// OwnRepo makes the folder its own git repository even inside a
+	// project's work tree (today's behaviour before prefix libraries);
+	// by default a folder of an existing work tree becomes a library at
+	// that prefix of the project's repository.
+	OwnRepo bool
 }
 
 // InitResult says what Init did.
 type InitResult struct {
 	Root string
+	// RepoRoot and Prefix: the library is the folder Prefix of the
+	// repository whose work tree is RepoRoot (Prefix "" = the whole
+	// repository).
+	RepoRoot, Prefix string
 	// Created is true when a new git repository was made.
 	Created bool
 	// Already is true when the folder was a library with nothing to do.
@@ -85,16 +94,20 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("init %s: not a folder", dir)
 	}
-	res := &InitResult{Root: abs}
+	repoRoot, prefix, err := initTarget(abs, opts.OwnRepo)
+	if err != nil {
+		return nil, err
+	}
+	res := &InitResult{Root: abs, RepoRoot: repoRoot, Prefix: prefix}
 	// A missing .git is created; one an init killed early left without
 	// HEAD is completed (init is restartable from any state it leaves).
-	if fi, err := os.Lstat(filepath.Join(abs, ".git")); errors.Is(err, fs.ErrNotExist) || (err == nil && fi.IsDir() && !gitstore.IsRepository(abs)) {
+	if fi, err := os.Lstat(filepath.Join(abs, ".git")); prefix == "" && (errors.Is(err, fs.ErrNotExist) || (err == nil && fi.IsDir() && !gitstore.IsRepository(abs))) {
 		res.Created = true
 		if err := gitstore.Init(abs, "main"); err != nil {
 			return nil, err
 		}
 	}
-	l, err := openAt(abs, opts.OpenOptions)
+	l, err := openAt(repoRoot, prefix, opts.OpenOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +152,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		return nil, err
 	}
 	l.Config.MainBranch = branch
+	l.DefaultBranch = branch
 	res.AgentSkills = agentSkillsFromUsage(usage)
 	var files int
 	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, RecordsWorktree: true}, func(tx *Tx) error {
@@ -186,6 +200,33 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		res.Skills, _ = snap.Skills()
 	}
 	return res, nil
+}
+
+// initTarget decides where init records the library at abs: its own
+// repository (repoRoot = abs, prefix "": a folder with its own .git, one
+// outside any work tree, or ownRepo), or the folder prefix of the work
+// tree that contains it. A folder inside another library is refused: one
+// library's files would be the other's.
+func initTarget(abs string, ownRepo bool) (repoRoot, prefix string, err error) {
+	if exists(filepath.Join(abs, ".git")) || ownRepo {
+		return abs, "", nil
+	}
+	root, libRoot, err := findRoot(filepath.Dir(abs))
+	if err != nil {
+		return abs, "", nil // no work tree above: a repository of its own
+	}
+	if libRoot != "" {
+		return "", "", withHint(fmt.Errorf("init %s: it is inside the library at %s: %w", abs, libRoot, ErrRefused),
+			"a library cannot hold another one; pick a folder outside it")
+	}
+	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && !fi.IsDir() {
+		return "", "", withHint(fmt.Errorf("init %s: the repository at %s is a linked worktree or submodule (.git is a file); a library in a folder of it is not supported yet: %w", abs, root, ErrRefused),
+			"run init in the repository's main work tree, or use --own-repo to make the folder a repository of its own")
+	}
+	if prefix, err = libraryPrefix(root, abs); err != nil {
+		return "", "", err
+	}
+	return root, prefix, nil
 }
 
 func countActive(skills []SkillInfo) int {

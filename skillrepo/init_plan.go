@@ -20,15 +20,19 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("init %s: not a folder", abs)
 	}
-	res := &InitResult{Root: abs, Branch: "main", DryRun: true}
-	gitDir := filepath.Join(abs, ".git")
+	repoRoot, prefix, err := initTarget(abs, opts.OwnRepo)
+	if err != nil {
+		return nil, err
+	}
+	res := &InitResult{Root: abs, RepoRoot: repoRoot, Prefix: prefix, Branch: "main", DryRun: true}
+	gitDir := filepath.Join(repoRoot, ".git")
 	var l *Library
 	if _, err := os.Lstat(gitDir); errors.Is(err, fs.ErrNotExist) {
 		res.Created = true
 	} else {
 		o := opts.OpenOptions
 		o.ReadOnly, o.SkipRecovery = true, true
-		if l, err = openAt(abs, o); err != nil {
+		if l, err = openAt(repoRoot, prefix, o); err != nil {
 			return nil, err
 		}
 		defer l.Close()

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -19,6 +20,11 @@ import (
 // [gitstore.Repo.Lock].
 type Library struct {
 	*gitstore.Repo
+	// Root is the library's folder (the one holding .skillrepo). It is
+	// the repository's work tree (Repo.Root) unless the library is a
+	// folder of a project's repository (a prefix library, Repo.Prefix
+	// set; see docs/project-libraries.md).
+	Root string
 	// Config is .skillrepo/config.yaml as read at Open.
 	Config Config
 
@@ -88,18 +94,26 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := findRoot(abs)
+	root, libRoot, err := findRoot(abs)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(ConfigPath))); err != nil {
+	if libRoot == "" {
 		if configOutsideSparse(root, opts) {
 			return nil, withHint(fmt.Errorf("%s: %s is outside the sparse checkout", root, ConfigPath),
 				"add it with 'git sparse-checkout add .skillrepo' (a cone keeps only the top folder's files and the folders you list)")
 		}
+		if found := projectLibraries(root); len(found) > 0 {
+			return nil, withHint(fmt.Errorf("%s: %w (no %s here or above; this repository has a library in %s)", abs, ErrNotLibrary, ConfigPath, strings.Join(found, ", ")),
+				"run the command inside the library's folder, or pass -C "+filepath.Join(root, filepath.FromSlash(found[0])))
+		}
 		return nil, withHint(fmt.Errorf("%s: %w (no %s)", root, ErrNotLibrary, ConfigPath), "run 'skillrepo init "+dir+"' to turn this folder into a library")
 	}
-	l, err := openAt(root, opts)
+	prefix, err := libraryPrefix(root, libRoot)
+	if err != nil {
+		return nil, err
+	}
+	l, err := openAt(root, prefix, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +147,9 @@ func configOutsideSparse(root string, opts OpenOptions) bool {
 	return !h.IsZero()
 }
 
-func openAt(root string, opts OpenOptions) (*Library, error) {
+// openAt opens the library at prefix ("" = the whole tree) of the work
+// tree root.
+func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 	if err := opts.fill(); err != nil {
 		return nil, err
 	}
@@ -143,31 +159,72 @@ func openAt(root string, opts OpenOptions) (*Library, error) {
 		return nil, fmt.Errorf("%s: %w (no .git)", root, ErrNotLibrary)
 	}
 	if !fi.IsDir() {
+		if prefix != "" {
+			return nil, withHint(fmt.Errorf("%s: a library in a folder of a linked worktree or submodule (.git is a file) is not supported yet: %w", root, ErrRefused),
+				"run skillrepo in the repository's main work tree")
+		}
 		return nil, fmt.Errorf("%s: .git is a file (a linked worktree or submodule); open the main work tree instead", root)
 	}
-	cfg, err := loadConfig(root)
+	libRoot := filepath.Join(root, filepath.FromSlash(prefix))
+	cfg, err := loadConfig(libRoot)
 	if err != nil {
 		return nil, err
 	}
-	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: opts.LockTimeout, DefaultBranch: cfg.MainBranch, Warn: opts.Warn})
+	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: opts.LockTimeout, DefaultBranch: cfg.MainBranch, Warn: opts.Warn, Prefix: prefix})
 	if err != nil {
 		return nil, err
 	}
-	return &Library{Repo: repo, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress}, nil
+	return &Library{Repo: repo, Root: libRoot, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress}, nil
 }
 
-// findRoot walks up from dir to the directory holding .git.
-func findRoot(dir string) (string, error) {
+// findRoot walks up from dir to the directory holding .git (the work
+// tree's root) and, on the way, to the nearest folder holding
+// .skillrepo/config.yaml (the library's root; "" when there is none at or
+// below the work tree's root). A library below the work tree's root is a
+// prefix library.
+func findRoot(dir string) (root, libRoot string, err error) {
 	for d := dir; ; {
+		if libRoot == "" {
+			if _, err := os.Stat(filepath.Join(d, filepath.FromSlash(ConfigPath))); err == nil {
+				libRoot = d
+			}
+		}
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d, nil
+			return d, libRoot, nil
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", withHint(fmt.Errorf("%s: %w (no git repository here or above)", dir, ErrNotLibrary), "run 'skillrepo init' in the skills folder")
+			return "", "", withHint(fmt.Errorf("%s: %w (no git repository here or above)", dir, ErrNotLibrary), "run 'skillrepo init' in the skills folder")
 		}
 		d = parent
 	}
+}
+
+// libraryPrefix is libRoot relative to the work tree root, slash-separated
+// ("" when they are the same folder).
+func libraryPrefix(root, libRoot string) (string, error) {
+	rel, err := filepath.Rel(root, libRoot)
+	if err != nil {
+		return "", err
+	}
+	return gitstore.CleanPrefix(filepath.ToSlash(rel))
+}
+
+// KnownLibraryFolders are the folders where projects keep their agents'
+// skills; a command run elsewhere in the project names the ones that are
+// libraries.
+var KnownLibraryFolders = []string{".claude/skills", ".agents/skills", ".codex/skills", ".github/skills", "skills"}
+
+// projectLibraries lists the known folders of the work tree that are
+// libraries.
+func projectLibraries(root string) []string {
+	var out []string
+	for _, f := range KnownLibraryFolders {
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(f), filepath.FromSlash(ConfigPath))); err == nil {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // MainBranch is the branch agents read skills from ("main").

@@ -359,7 +359,7 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 	if by == "" {
 		by = committer.Name + " <" + committer.Email + ">"
 	}
-	tree, _, err := store.CommitInfo(tip)
+	tree, _, err := store.RootCommitInfo(tip) // the record keeps the whole tree
 	if err != nil {
 		return nil, err
 	}

@@ -348,7 +348,15 @@ func (l *Library) indexSkillDirs(name string) []string {
 	}
 	suffix := []byte("/" + name + "/" + skill.FileName)
 	var out []string
+	var under []byte // the library's folder in the index's names
+	if l.Prefix != "" {
+		under = []byte(l.Prefix + "/")
+	}
 	idx.EachName(func(n []byte) {
+		if !bytes.HasPrefix(n, under) {
+			return
+		}
+		n = n[len(under):]
 		if bytes.HasSuffix(n, suffix) || bytes.Equal(n, suffix[1:]) {
 			out = append(out, string(n[:len(n)-len(skill.FileName)-1]))
 		}

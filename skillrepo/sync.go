@@ -106,7 +106,7 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 		}
 		seen[f.Path] = true
 		mode := gitstore.ModeOf(f.Info)
-		h, _, err := l.WorktreeHash(idx, idxTime, f.Path)
+		h, _, err := l.WorktreeHash(idx, idxTime, l.RepoPath(f.Path))
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
@@ -133,7 +133,7 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 		// Tracked but not listed: deleted, or ignored yet still present.
 		full := filepath.Join(l.Root, filepath.FromSlash(p))
 		if info, err := os.Lstat(full); err == nil && !info.IsDir() {
-			h, _, err := l.WorktreeHash(idx, idxTime, p)
+			h, _, err := l.WorktreeHash(idx, idxTime, l.RepoPath(p))
 			if err == nil && h != tracked[p].Hash {
 				data, err := readWorktreeContent(full, info)
 				if err != nil {

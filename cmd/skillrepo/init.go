@@ -15,6 +15,7 @@ type initOptions struct {
 	Example bool
 	DryRun  bool
 	Runtime string
+	OwnRepo bool
 }
 
 func newInitCmd(f *factory) *cobra.Command {
@@ -39,10 +40,19 @@ decides which write rules apply and the default lint profile; by default it
 is detected from the path: ~/.hermes/skills is hermes, .claude/skills is
 claude-code, .agents/skills and .codex/skills are codex, anything else is
 generic. Only hermes refuses a new skill's description over 60 characters and
-support files outside references/, templates/, scripts/ and assets/.`,
+support files outside references/, templates/, scripts/ and assets/.
+
+A folder inside an existing git work tree (a project's .claude/skills, say)
+becomes a library in that folder of the project's repository: init commits
+the library's files under the folder to the project's current branch, makes
+no new repository, and every clone of the project has the library with no
+init. Commands then find the library by walking up from the current folder.
+--own-repo makes the folder a git repository of its own instead.
+See docs/project-libraries.md.`,
 		Example: `  skillrepo init ~/.hermes/skills --dry-run
   skillrepo init ~/.hermes/skills
-  skillrepo init --example /tmp/demo-skills`,
+  skillrepo init --example /tmp/demo-skills
+  skillrepo init .claude/skills              # in a project: a folder of its repository`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dir = f.Dir
@@ -55,6 +65,7 @@ support files outside references/, templates/, scripts/ and assets/.`,
 	cmd.Flags().BoolVar(&opts.Example, "example", false, "create a sample library first")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what init would do; change nothing")
 	cmd.Flags().StringVar(&opts.Runtime, "runtime", "", "the agent that reads the library: hermes, claude-code, codex or generic (default: detected from the path)")
+	cmd.Flags().BoolVar(&opts.OwnRepo, "own-repo", false, "make the folder a git repository of its own, even inside a project's work tree")
 	cmd.MarkFlagsMutuallyExclusive("example", "dry-run")
 	_ = cmd.RegisterFlagCompletionFunc("runtime", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var out []string
@@ -68,6 +79,8 @@ support files outside references/, templates/, scripts/ and assets/.`,
 
 type initJSON struct {
 	Root        string   `json:"root"`
+	Repository  string   `json:"repository"`
+	Prefix      string   `json:"prefix"`
 	Branch      string   `json:"branch"`
 	Created     bool     `json:"created_repository"`
 	Already     bool     `json:"already_library"`
@@ -93,6 +106,7 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		Example:     opts.Example,
 		DryRun:      opts.DryRun,
 		Runtime:     runtime,
+		OwnRepo:     opts.OwnRepo,
 	})
 	if err != nil {
 		return err
@@ -104,7 +118,7 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		}
 	}
 	if f.JSON {
-		return printJSON(f.IO.Out, initJSON{Root: res.Root, Branch: res.Branch, Created: res.Created, Already: res.Already,
+		return printJSON(f.IO.Out, initJSON{Root: res.Root, Repository: res.RepoRoot, Prefix: res.Prefix, Branch: res.Branch, Created: res.Created, Already: res.Already,
 			Commit: hashString(res.Commit), Files: res.Files, Skills: skills, AgentSkills: nonNil(res.AgentSkills),
 			Writes: nonNil(res.Writes), DryRun: res.DryRun})
 	}
@@ -118,6 +132,9 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	}
 	if res.Created {
 		fmt.Fprintf(w, "initialised a git repository in %s\n", res.Root)
+	}
+	if res.Prefix != "" {
+		fmt.Fprintf(w, "recorded the library in folder %s of the repository at %s (no new repository; --own-repo makes one)\n", res.Prefix, res.RepoRoot)
 	}
 	fmt.Fprintf(w, "%s imported %s (%s) on %s as %s\n", f.IO.Green("✓"), nounCount(len(skills), "skill"), nounCount(res.Files, "file"), res.Branch, short(res.Commit))
 	if len(res.AgentSkills) > 0 {
@@ -136,6 +153,8 @@ func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string) error
 	}
 	if res.Created {
 		fmt.Fprintf(w, "would create a git repository (branch %s)\n", res.Branch)
+	} else if res.Prefix != "" {
+		fmt.Fprintf(w, "would record the library in folder %s of the repository at %s (branch %s)\n", res.Prefix, res.RepoRoot, res.Branch)
 	} else {
 		fmt.Fprintf(w, "would keep the git repository and its history (branch %s)\n", res.Branch)
 	}

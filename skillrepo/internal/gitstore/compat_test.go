@@ -242,7 +242,7 @@ func TestCompatDeferredWorktreeIsSuccess(t *testing.T) {
 // in while the first still runs).
 func TestCompatLockHintNamesProcess(t *testing.T) {
 	l, _ := newTestRepo(t)
-	cmd := exec.Command("flock", filepath.Join(l.StateDir(), "lock"), "sleep", "3")
+	cmd := exec.Command("flock", filepath.Join(l.repoStateDir(), "lock"), "sleep", "3")
 	if err := cmd.Start(); err != nil {
 		t.Skip("no flock(1):", err)
 	}

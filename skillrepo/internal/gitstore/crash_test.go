@@ -59,7 +59,7 @@ func crashAtStep(t *testing.T, mode, step string, committed bool) {
 	if strings.Contains(string(b), "Traps") != committed {
 		t.Errorf("work tree content does not match the branch")
 	}
-	if exists(l2.intentPath()) || !dirEmpty(filepath.Join(l2.StateDir(), "tmp")) {
+	if exists(l2.intentPath()) || !dirEmpty(filepath.Join(l2.repoStateDir(), "tmp")) {
 		t.Errorf("recovery left its records behind")
 	}
 }

@@ -58,7 +58,7 @@ func (l *Repo) takeIndexLock(id *lockID) (*indexLock, error) {
 		l.testOnlyBeforeIndexLock()
 	}
 	path := l.indexPath() + ".lock"
-	tmpDir := filepath.Join(l.StateDir(), "tmp")
+	tmpDir := filepath.Join(l.repoStateDir(), "tmp")
 	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
 		return nil, fmt.Errorf("take %s: %w", path, err)
 	}
@@ -113,7 +113,7 @@ func (k *indexLock) release() {
 // replaceIndex writes the new index to a temp file, syncs it and renames
 // it over the index while the lock is held, then releases the lock.
 func (k *indexLock) replaceIndex(write func(w io.Writer) error) error {
-	tmpDir := filepath.Join(k.l.StateDir(), "tmp")
+	tmpDir := filepath.Join(k.l.repoStateDir(), "tmp")
 	f, err := os.CreateTemp(tmpDir, "index-")
 	if err != nil {
 		return err

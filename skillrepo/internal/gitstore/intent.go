@@ -38,7 +38,7 @@ type intent struct {
 	Created   time.Time `json:"created"`
 }
 
-func (l *Repo) intentPath() string { return filepath.Join(l.StateDir(), "intent.json") }
+func (l *Repo) intentPath() string { return filepath.Join(l.repoStateDir(), "intent.json") }
 
 func (l *Repo) writeIntent(in *intent) error {
 	in.Version = intentVersion
@@ -55,19 +55,19 @@ func (l *Repo) writeIntent(in *intent) error {
 	if err := os.Rename(tmp, l.intentPath()); err != nil {
 		return fmt.Errorf("write intent record: %w", err)
 	}
-	l.syncDir(l.StateDir())
+	l.syncDir(l.repoStateDir())
 	return nil
 }
 
 func (l *Repo) removeIntent() {
 	os.Remove(l.intentPath())
-	l.syncDir(l.StateDir())
+	l.syncDir(l.repoStateDir())
 }
 
 // Recover takes the lock and recovers when an intent record or
 // temp debris is present; otherwise it costs one stat.
 func (l *Repo) Recover(ctx context.Context) error {
-	if !exists(l.intentPath()) && dirEmpty(filepath.Join(l.StateDir(), "tmp")) {
+	if !exists(l.intentPath()) && dirEmpty(filepath.Join(l.repoStateDir(), "tmp")) {
 		return nil
 	}
 	unlock, err := l.Lock(ctx)
@@ -82,7 +82,7 @@ func (l *Repo) Recover(ctx context.Context) error {
 // holds the library lock.
 func (l *Repo) RecoverLocked() error {
 	// Debris of killed writers: temp objects and files never renamed.
-	tmp := filepath.Join(l.StateDir(), "tmp")
+	tmp := filepath.Join(l.repoStateDir(), "tmp")
 	if entries, err := os.ReadDir(tmp); err == nil {
 		for _, e := range entries {
 			os.RemoveAll(filepath.Join(tmp, e.Name()))
@@ -137,13 +137,13 @@ func (l *Repo) finishWorktree(in *intent) error {
 	store := l.NewStore(false)
 	oldTree := plumbing.ZeroHash
 	if in.Old != plumbing.ZeroHash.String() && in.Old != "" {
-		t, _, err := store.CommitInfo(plumbing.NewHash(in.Old))
+		t, _, err := store.RootCommitInfo(plumbing.NewHash(in.Old))
 		if err != nil {
 			return err
 		}
 		oldTree = t
 	}
-	newTree, _, err := store.CommitInfo(plumbing.NewHash(in.New))
+	newTree, _, err := store.RootCommitInfo(plumbing.NewHash(in.New))
 	if err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ type lockInfo struct {
 // Locks are not reentrant: a caller already holding the lock must not call
 // Lock again.
 func (l *Repo) Lock(ctx context.Context) (unlock func(), err error) {
-	dir := l.StateDir()
+	dir := l.repoStateDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("lock library: %w", err)
 	}

@@ -154,7 +154,7 @@ func HashObject(typ plumbing.ObjectType, data []byte) plumbing.Hash {
 }
 
 func (s *Store) writeLoose(h plumbing.Hash, typ plumbing.ObjectType, data []byte) (err error) {
-	tmpDir := filepath.Join(s.l.StateDir(), "tmp")
+	tmpDir := filepath.Join(s.l.repoStateDir(), "tmp")
 	if !s.tmpReady {
 		if err := os.MkdirAll(tmpDir, 0o755); err != nil {
 			return err
@@ -297,16 +297,15 @@ func sanitizeIdent(s string) string {
 	}, []byte(s)))
 }
 
-// commitTree returns the tree and parents of a commit.
+// CommitInfo returns the tree and parents of a commit. The tree is the
+// library's view: the subtree at the Repo's Prefix (zero when the commit
+// has no such folder); [Store.RootCommitInfo] gives the whole tree.
 func (s *Store) CommitInfo(h plumbing.Hash) (tree plumbing.Hash, parents []plumbing.Hash, err error) {
-	if b, ok := s.pending[h]; ok {
-		return parseCommitHeader(b)
+	tree, parents, err = s.RootCommitInfo(h)
+	if err != nil || s.l.Prefix == "" {
+		return tree, parents, err
 	}
-	b, err := s.l.readObject(plumbing.CommitObject, h)
-	if err != nil {
-		return plumbing.ZeroHash, nil, err
-	}
-	return parseCommitHeader(b)
+	return s.libraryTree(tree), parents, nil
 }
 
 func parseCommitHeader(b []byte) (tree plumbing.Hash, parents []plumbing.Hash, err error) {

@@ -29,6 +29,12 @@ type Repo struct {
 	// DefaultBranch is the branch an unborn repository gets on its first
 	// write (and the one Update writes when given no branch).
 	DefaultBranch string
+	// Prefix is the folder of the work tree this Repo reads and writes
+	// (slash-separated, "" = the whole tree; prefix.go): a library kept
+	// in a folder of a project's repository. Trees a [Store] returns and
+	// the paths a [Tx] takes are relative to it; the engine maps them to
+	// the whole tree, and never touches a path outside it.
+	Prefix string
 
 	repo    *git.Repository
 	storage *filesystem.Storage
@@ -80,6 +86,8 @@ type Options struct {
 	// Warn reports what went wrong after a write landed (nil: standard
 	// error, as "warning: …").
 	Warn func(msg string)
+	// Prefix is Repo.Prefix ("" = the whole work tree).
+	Prefix string
 }
 
 // Open opens the git repository whose work tree is root (.git must be a
@@ -109,7 +117,7 @@ func Open(root string, opts Options) (*Repo, error) {
 		return nil, fmt.Errorf("open git repository %s: %w", gitDir, err)
 	}
 	return &Repo{
-		Root: root, GitDir: gitDir, DefaultBranch: opts.DefaultBranch,
+		Root: root, GitDir: gitDir, DefaultBranch: opts.DefaultBranch, Prefix: opts.Prefix,
 		repo: repo, storage: st,
 		getenv: opts.Getenv, warn: opts.Warn, clock: opts.Now, lockTimeout: opts.LockTimeout,
 		command:     commandLine(),
@@ -131,8 +139,20 @@ func (l *Repo) Close() error {
 	return nil
 }
 
-// StateDir is the per-clone state directory, .git/skillrepo.
-func (l *Repo) StateDir() string { return filepath.Join(l.GitDir, "skillrepo") }
+// StateDir is the per-clone state directory of the library at Prefix:
+// .git/skillrepo for the whole tree, .git/skillrepo/<prefix hash>/ for a
+// folder (prefix.go), so two libraries in one repository keep apart.
+func (l *Repo) StateDir() string {
+	if l.Prefix == "" {
+		return l.repoStateDir()
+	}
+	return filepath.Join(l.repoStateDir(), PrefixStateName(l.Prefix))
+}
+
+// repoStateDir is .git/skillrepo: the repository lock, the intent record
+// and temp files, shared by every library of the repository (they share
+// its refs and index).
+func (l *Repo) repoStateDir() string { return filepath.Join(l.GitDir, "skillrepo") }
 
 // Now is the repository's clock (fixed by --now in tests).
 func (l *Repo) Now() time.Time { return l.clock() }

@@ -19,17 +19,33 @@ type WorktreeFile struct {
 // skipped, and .gitignore files (plus .git/info/exclude) are honoured as
 // the walk descends. It reads no file content. Tracked files are the
 // caller's business: git keeps tracking an ignored file that is tracked.
+// With a prefix it lists the files under the prefix folder (paths
+// relative to it), honouring the project's .gitignore files above it too.
 func (l *Repo) ScanWorktree() ([]WorktreeFile, error) {
-	return ScanFolder(l.Root, l.GitDir, nil)
+	var start []string
+	if l.Prefix != "" {
+		start = strings.Split(l.Prefix, "/")
+	}
+	return scanFolder(l.Root, l.GitDir, start, nil)
 }
 
 // ScanFolder is scanWorktree for any folder (gitDir need not exist),
 // with extra root-level ignore lines (the ones init is about to add).
 func ScanFolder(root, gitDir string, extraIgnores []string) ([]WorktreeFile, error) {
+	return scanFolder(root, gitDir, nil, extraIgnores)
+}
+
+// scanFolder scans the folder start (path parts below root), with the
+// ignore files of root and of every folder down to start applied; paths
+// are relative to start. Extra ignore lines apply at start.
+func scanFolder(root, gitDir string, start []string, extraIgnores []string) ([]WorktreeFile, error) {
 	var patterns []gitignore.Pattern
 	patterns = append(patterns, readIgnoreFile(filepath.Join(gitDir, "info", "exclude"), nil)...)
+	for i := range start {
+		patterns = append(patterns, readIgnoreFile(filepath.Join(append([]string{root}, start[:i]...)...)+string(filepath.Separator)+".gitignore", start[:i])...)
+	}
 	for _, line := range extraIgnores {
-		patterns = append(patterns, gitignore.ParsePattern(line, nil))
+		patterns = append(patterns, gitignore.ParsePattern(line, start))
 	}
 	var out []WorktreeFile
 	var walk func(dir string, parts []string) error
@@ -42,7 +58,7 @@ func ScanFolder(root, gitDir string, extraIgnores []string) ([]WorktreeFile, err
 		}
 		for _, e := range entries {
 			name := e.Name()
-			if len(parts) == 0 && name == ".git" {
+			if len(parts) == len(start) && name == ".git" {
 				continue
 			}
 			child := append(append([]string(nil), parts...), name)
@@ -66,11 +82,11 @@ func ScanFolder(root, gitDir string, extraIgnores []string) ([]WorktreeFile, err
 			if !info.Mode().IsRegular() && info.Mode()&os.ModeSymlink == 0 {
 				continue // sockets, fifos: not content
 			}
-			out = append(out, WorktreeFile{Path: strings.Join(child, "/"), Info: info})
+			out = append(out, WorktreeFile{Path: strings.Join(child[len(start):], "/"), Info: info})
 		}
 		return nil
 	}
-	if err := walk(root, nil); err != nil {
+	if err := walk(filepath.Join(append([]string{root}, start...)...), start); err != nil {
 		return nil, err
 	}
 	return out, nil

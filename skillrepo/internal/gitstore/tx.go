@@ -71,7 +71,8 @@ type Tx struct {
 	store   *Store
 	branch  string
 	tip     plumbing.Hash // the last commit of the series (zero: none yet)
-	tree    plumbing.Hash // its tree
+	tree    plumbing.Hash // its tree, the library's view (at Repo.Prefix)
+	root    plumbing.Hash // its whole tree (tree when there is no prefix)
 	changes map[string]Change
 	touched map[string]bool
 	extra   []plumbing.Hash
@@ -89,7 +90,8 @@ func (tx *Tx) Base() plumbing.Hash { return tx.tip }
 // write created as well as the repository's.
 func (tx *Tx) Store() *Store { return tx.store }
 
-// Tree is the tree of [Tx.Base] (what was committed, not what is staged).
+// Tree is the tree of [Tx.Base] (what was committed, not what is staged),
+// as the library sees it: the subtree at [Repo.Prefix].
 func (tx *Tx) Tree() plumbing.Hash { return tx.tree }
 
 // Staged yields each staged, uncommitted change (in no order).
@@ -193,11 +195,12 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	store := l.NewStore(opts.DryRun)
 	tx := &Tx{l: l, store: store, branch: opts.Branch, tip: base, changes: map[string]Change{}, touched: map[string]bool{}}
 	if !base.IsZero() {
-		if tx.tree, _, err = store.CommitInfo(base); err != nil {
+		if tx.root, _, err = store.RootCommitInfo(base); err != nil {
 			return nil, err
 		}
+		tx.tree = store.libraryTree(tx.root)
 	}
-	baseTree := tx.tree
+	baseTree, baseRoot := tx.tree, tx.root
 	if err := fn(tx); err != nil {
 		return nil, err
 	}
@@ -217,6 +220,8 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 		}
 	}
 	sort.Strings(res.Paths)
+	// The work tree, index and intent record speak repository paths.
+	repoPaths := l.rootPaths(res.Paths)
 	head, err := l.HeadBranch()
 	if err != nil {
 		return nil, err
@@ -224,7 +229,7 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	res.CheckedOut = head == opts.Branch
 	var wt *worktreeUpdate
 	if res.CheckedOut {
-		wt, err = l.prepareWorktree(store, baseTree, tx.tree, res.Paths, opts.RecordsWorktree)
+		wt, err = l.prepareWorktree(store, baseRoot, tx.root, repoPaths, opts.RecordsWorktree)
 		if err != nil {
 			return nil, err
 		}
@@ -240,7 +245,7 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	if err := l.testOnlyCrash("objects"); err != nil {
 		return nil, err
 	}
-	in := &intent{Ref: ref, Old: old.String(), New: tx.tip.String(), CheckedOut: res.CheckedOut, Paths: res.Paths}
+	in := &intent{Ref: ref, Old: old.String(), New: tx.tip.String(), CheckedOut: res.CheckedOut, Paths: repoPaths}
 	if wt != nil {
 		in.IndexLock = newLockID() // recorded before the lock exists
 	}
@@ -264,7 +269,7 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 		if l.indexChangedSince(wt.idx) {
 			// A git command wrote the index between our check and the
 			// lock: check the paths again against what it wrote.
-			if wt, err = l.prepareWorktree(store, baseTree, tx.tree, res.Paths, opts.RecordsWorktree); err != nil {
+			if wt, err = l.prepareWorktree(store, baseRoot, tx.root, repoPaths, opts.RecordsWorktree); err != nil {
 				l.removeIntent()
 				return nil, err
 			}
@@ -604,10 +609,19 @@ func (tx *Tx) commit(msg string, allowEmpty bool, as *Author) (plumbing.Hash, er
 		tx.changes = map[string]Change{}
 		return plumbing.ZeroHash, ErrNoChanges
 	}
-	if newTree.IsZero() {
-		// An empty library is still a commit: store the empty tree.
-		if newTree, err = tx.store.Put(plumbing.TreeObject, nil); err != nil {
+	newRoot := newTree
+	if tx.l.Prefix != "" {
+		if newRoot, err = tx.store.withSubtree(tx.root, tx.l.Prefix, newTree); err != nil {
 			return plumbing.ZeroHash, err
+		}
+	}
+	if newRoot.IsZero() {
+		// An empty library is still a commit: store the empty tree.
+		if newRoot, err = tx.store.Put(plumbing.TreeObject, nil); err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if tx.l.Prefix == "" {
+			newTree = newRoot
 		}
 	}
 	author, committer, err := tx.l.Signatures()
@@ -622,11 +636,11 @@ func (tx *Tx) commit(msg string, allowEmpty bool, as *Author) (plumbing.Hash, er
 		parents = append(parents, tx.tip)
 	}
 	parents = append(parents, tx.extra...)
-	h, err := tx.store.Put(plumbing.CommitObject, EncodeCommit(newTree, parents, author, committer, msg))
+	h, err := tx.store.Put(plumbing.CommitObject, EncodeCommit(newRoot, parents, author, committer, msg))
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	tx.tip, tx.tree = h, newTree
+	tx.tip, tx.tree, tx.root = h, newTree, newRoot
 	tx.changes = map[string]Change{}
 	tx.extra = nil
 	tx.commits = append(tx.commits, h)
@@ -701,16 +715,31 @@ func (tx *Tx) buildTree(base plumbing.Hash, dir string, changes map[string]Chang
 }
 
 // FastForward moves the series to to, a descendant commit whose tree is
-// tree, without making a commit; paths are the files that differ between
-// the two trees, so the work tree update touches exactly those.
+// tree (the library's view), without making a commit; paths are the files
+// that differ between the two trees, so the work tree update touches
+// exactly those. With a prefix, a commit that also changes files outside
+// it is refused: the update would leave them stale in the work tree.
 func (tx *Tx) FastForward(to, tree plumbing.Hash, paths []string) error {
 	if len(tx.changes) > 0 {
 		return fmt.Errorf("internal error: fast-forward with staged changes")
 	}
+	root, _, err := tx.store.RootCommitInfo(to)
+	if err != nil {
+		return err
+	}
+	if tx.l.Prefix != "" {
+		want, err := tx.store.withSubtree(tx.root, tx.l.Prefix, tree)
+		if err != nil {
+			return err
+		}
+		if want != root {
+			return fmt.Errorf("fast-forward to %s: it changes files outside the library folder %s: %w", ShortHash(to), tx.l.Prefix, ErrConflict)
+		}
+	}
 	for _, p := range paths {
 		tx.touched[p] = true
 	}
-	tx.tip, tx.tree = to, tree
+	tx.tip, tx.tree, tx.root = to, tree, root
 	tx.commits = append(tx.commits, to)
 	return nil
 }

@@ -249,7 +249,7 @@ func isNotDir(err error) bool {
 // .git/skillrepo/tmp, then rename) or removes it, then rewrites the index
 // entries of those paths with fresh stat data.
 func (u *worktreeUpdate) apply() error {
-	tmpDir := filepath.Join(u.l.StateDir(), "tmp")
+	tmpDir := filepath.Join(u.l.repoStateDir(), "tmp")
 	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
 		return err
 	}
