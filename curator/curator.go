@@ -146,7 +146,7 @@ func (s libSource) RunTaken(id string) bool {
 	if _, err := os.Stat(s.ReportDir(id)); !errors.Is(err, fs.ErrNotExist) {
 		return true
 	}
-	if _, err := s.l.ReadRef(RefPrefix + id); !errors.Is(err, skillrepo.ErrNotFound) {
+	if _, err := s.l.ReadRef(RunRef(s.l, id)); !errors.Is(err, skillrepo.ErrNotFound) {
 		return true
 	}
 	if _, err := s.l.ResolveBranch(BranchPrefix + id); !errors.Is(err, skillrepo.ErrNotFound) {
@@ -358,6 +358,7 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			return err
 		}
 		run = NewRun(NewRunID(now, src.RunTaken), plan, src.MainBranch(), inv.snap.Commit().String(), false)
+		run.PreRunRef = RunRef(c.Lib, run.ID)
 		if err := c.apply(ctx, run, plan, inv); err != nil {
 			return err
 		}
@@ -507,7 +508,7 @@ func (c *Curator) apply(ctx context.Context, run *Run, plan *Plan, inv *inventor
 		pre = before
 	}
 	if !pre.IsZero() {
-		if err := c.Lib.UpdateRef(RefPrefix+run.ID, pre, skillrepo.ZeroHash, "curator: before run "+run.ID); err != nil {
+		if err := c.Lib.UpdateRef(RunRef(c.Lib, run.ID), pre, skillrepo.ZeroHash, "curator: before run "+run.ID); err != nil {
 			return fmt.Errorf("keep the pre-run tip: %w", err)
 		}
 	}

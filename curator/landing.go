@@ -41,6 +41,7 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 			return err
 		}
 		run = NewRun(NewRunID(now, src.RunTaken), plan, src.MainBranch(), inv.snap.Commit().String(), false)
+		run.PreRunRef = RunRef(c.Lib, run.ID)
 		if archives := plan.Archives(); len(archives) > 0 {
 			tip, commits, err = c.writeArchives(ctx, run, archives, inv.snap.Commit())
 		}
@@ -112,7 +113,7 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 		rec.Proposal = id
 	}
 	if !pre.IsZero() {
-		if err := c.Lib.UpdateRef(RefPrefix+run.ID, pre, skillrepo.ZeroHash, "curator: before run "+run.ID); err != nil {
+		if err := c.Lib.UpdateRef(RunRef(c.Lib, run.ID), pre, skillrepo.ZeroHash, "curator: before run "+run.ID); err != nil {
 			return nil, fmt.Errorf("keep the pre-run tip: %w", err)
 		}
 	}

@@ -118,7 +118,7 @@ func (c *Curator) Rollback(ctx context.Context, id string, opts RollbackOptions)
 // run id, stopping at the run's pre-run tip. A rollback commit of the run
 // met on the way means it was undone already.
 func (c *Curator) findMerge(id string) (skillrepo.Hash, error) {
-	stop, _ := c.Lib.ReadRef(RefPrefix + id)
+	stop, _ := c.Lib.ReadRef(RunRef(c.Lib, id))
 	h, err := c.Lib.ResolveBranch(c.Lib.MainBranch())
 	if err != nil {
 		return skillrepo.ZeroHash, err

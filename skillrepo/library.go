@@ -227,6 +227,16 @@ func projectLibraries(root string) []string {
 	return out
 }
 
+// RefNamespace is where the library keeps refs of its own (curator
+// runs): refs/skillrepo/ for a library that is the whole repository,
+// refs/skillrepo/<prefix hash>/ for a folder of a project's repository.
+func (l *Library) RefNamespace() string {
+	if l.Prefix == "" {
+		return "refs/skillrepo/"
+	}
+	return "refs/skillrepo/" + gitstore.PrefixStateName(l.Prefix) + "/"
+}
+
 // MainBranch is the branch agents read skills from ("main").
 func (l *Library) MainBranch() string { return l.Config.MainBranch }
 

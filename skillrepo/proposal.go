@@ -188,6 +188,9 @@ func (l *Library) Proposals(q ProposalQuery) ([]*Proposal, error) {
 		if err != nil {
 			return nil, fmt.Errorf("proposal %s: %w", id, err)
 		}
+		if l.Prefix != "" && r.elsewhere(p) {
+			continue // another library's (or the project's) branch
+		}
 		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -292,6 +295,21 @@ func (r *proposalReader) read(id, ref string, tip Hash, checkMerge bool) (*Propo
 		p.Applied = res.Clean() && len(res.Changes) == 0 && len(p.Files) > 0
 	}
 	return p, nil
+}
+
+// elsewhere reports whether a proposal of a prefix library changes files
+// outside the library's folder only: a branch of another library of the
+// same repository.
+func (r *proposalReader) elsewhere(p *Proposal) bool {
+	if p.State == ProposalApproved || len(p.Files) > 0 {
+		return false
+	}
+	var base Hash
+	if !p.Base.IsZero() {
+		base, _, _ = r.store.RootCommitInfo(p.Base)
+	}
+	tip, _, err := r.store.RootCommitInfo(p.Tip)
+	return err == nil && tip != base
 }
 
 // commitTrees returns the root trees of two commits (zero base: no tree).

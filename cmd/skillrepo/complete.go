@@ -100,7 +100,7 @@ func completeKind(f *factory, cmd *cobra.Command, kind string, args []string) ([
 			return completeRefs(f, "refs/heads/proposals/"), cobra.ShellCompDirectiveNoFileComp
 		}
 	case "run-id":
-		return completeRefs(f, curator.RefPrefix), cobra.ShellCompDirectiveNoFileComp
+		return completeRunRefs(f), cobra.ShellCompDirectiveNoFileComp
 	}
 	return nil, cobra.ShellCompDirectiveNoFileComp
 }
@@ -216,11 +216,24 @@ func completeSkills(f *factory, categories bool) []string {
 
 // completeRefs lists the names under a ref prefix: proposal ids, curator
 // run ids.
+// completeRunRefs completes curator run ids from the library's run refs.
+func completeRunRefs(f *factory) []string {
+	lib := completionLibrary(f)
+	if lib == nil {
+		return nil
+	}
+	return completeRefsOf(lib, curator.RunRef(lib, ""))
+}
+
 func completeRefs(f *factory, prefix string) []string {
 	lib := completionLibrary(f)
 	if lib == nil {
 		return nil
 	}
+	return completeRefsOf(lib, prefix)
+}
+
+func completeRefsOf(lib *skillrepo.Library, prefix string) []string {
 	refs, err := lib.ListRefs(prefix)
 	if err != nil {
 		return nil
