@@ -137,6 +137,16 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		if err != nil {
 			return err
 		}
+		if l.Prefix != "" {
+			// Only the library's folder is merged: a proposal that also
+			// changes the project's other files is not ours to merge.
+			if same, err := tx.Store().SameOutsidePrefix(base, tip); err != nil {
+				return err
+			} else if !same {
+				return withHint(fmt.Errorf("proposal %s changes files outside the library folder %s: %w", id, l.Prefix, ErrRefused),
+					"merge it with git in the project (git merge "+ProposalBranch(id)+"), or drop those changes from the branch")
+			}
+		}
 		mainTree := tx.Tree()
 		merged, err := mergeTrees(tx.Store(), baseTree, mainTree, tipTree, proposalLabels(l, id))
 		if err != nil {

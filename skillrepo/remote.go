@@ -136,6 +136,9 @@ func remoteTrackingRefspecs(remote string) []string {
 // refused an update (main moved there: pull first), with the updates that
 // did go through in the result.
 func (l *Library) Push(ctx context.Context, opts RemoteOptions) (*PushResult, error) {
+	if err := l.refuseRemoteInFolder("push"); err != nil {
+		return nil, err
+	}
 	opts.fill()
 	tr := l.transport(opts)
 	res := &PushResult{Remote: opts.Remote, Transport: tr.name(), DryRun: opts.DryRun, Updates: []RefUpdate{}}
@@ -268,7 +271,13 @@ func (l *Library) settledHere(hist *history, local map[string]Hash, id string, t
 // diverged (the proposals were still brought in); *DirtyError when the
 // fast-forward would overwrite an uncommitted edit; those of
 // [Library.Update].
+//
+// A library in a folder of a project's repository is refused (see
+// refuseRemoteInFolder).
 func (l *Library) Pull(ctx context.Context, opts RemoteOptions) (*PullResult, error) {
+	if err := l.refuseRemoteInFolder("pull"); err != nil {
+		return nil, err
+	}
 	opts.fill()
 	tr := l.transport(opts)
 	res := &PullResult{Remote: opts.Remote, Transport: tr.name(), DryRun: opts.DryRun, Refs: []RefUpdate{}, Diverged: []string{}}
@@ -600,4 +609,17 @@ func (g *goGitTransport) push(ctx context.Context, remote string, updates []RefU
 
 func (g *goGitTransport) fetch(ctx context.Context, remote string, refspecs []string) error {
 	return g.l.RemoteFetch(ctx, remote, refspecs)
+}
+
+// refuseRemoteInFolder refuses push and pull for a library in a folder of
+// a project's repository: they move whole branches (the project's main
+// with everything else in it), and merging a remote main by the library's
+// folder alone would record the project's other changes as reverted. The
+// project's own git push and pull do the job, proposals included.
+func (l *Library) refuseRemoteInFolder(cmd string) error {
+	if l.Prefix == "" {
+		return nil
+	}
+	return withHint(fmt.Errorf("%s: the library is the folder %s of a project's repository, whose branches are the project's: %w", cmd, l.Prefix, ErrRefused),
+		"use git "+cmd+" in the project (proposals are its proposals/<id> branches: git push origin 'refs/heads/proposals/*' opens them for review)")
 }

@@ -124,3 +124,29 @@ func (l *Repo) rootPaths(paths []string) []string {
 	}
 	return out
 }
+
+// SameOutsidePrefix reports whether commits a and b (zero: the empty
+// tree) hold the same files outside the prefix: b's whole tree is a's with
+// only the prefix folder changed.
+func (s *Store) SameOutsidePrefix(a, b plumbing.Hash) (bool, error) {
+	var ra, rb plumbing.Hash
+	var err error
+	if !a.IsZero() {
+		if ra, _, err = s.RootCommitInfo(a); err != nil {
+			return false, err
+		}
+	}
+	if !b.IsZero() {
+		if rb, _, err = s.RootCommitInfo(b); err != nil {
+			return false, err
+		}
+	}
+	if s.l.Prefix == "" {
+		return true, nil
+	}
+	want, err := s.withSubtree(ra, s.l.Prefix, s.libraryTree(rb))
+	if err != nil {
+		return false, err
+	}
+	return want == rb, nil
+}
