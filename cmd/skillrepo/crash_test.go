@@ -14,8 +14,16 @@ import (
 // TestCrashKill kills a writer process (SIGKILL) at random instants, many
 // times over, and checks after each kill that the next command leaves a
 // consistent library: it runs, git status is clean and git fsck --strict
-// passes (#2). The seed is logged so a failure can be replayed.
+// passes (#2). The seed is logged so a failure can be replayed. The
+// prefix case runs the same writes on a library in a folder of a project
+// whose own uncommitted edit must come through every kill untouched
+// (issue 14 item 1).
 func TestCrashKill(t *testing.T) {
+	t.Run("root", func(t *testing.T) { crashKill(t, false) })
+	t.Run("prefix", func(t *testing.T) { crashKill(t, true) })
+}
+
+func crashKill(t *testing.T, prefix bool) {
 	bin, err := exec.LookPath("skillrepo")
 	if err != nil {
 		t.Skip("skillrepo test binary not on PATH")
@@ -36,6 +44,28 @@ func TestCrashKill(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
+	// wantStatus is git status after every command: nothing, or the
+	// project's own edit.
+	wantStatus, repo := "", lib
+	if prefix {
+		repo = filepath.Join(t.TempDir(), "proj")
+		lib = filepath.Join(repo, ".claude", "skills")
+		if err := os.MkdirAll(filepath.Join(repo, "src"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, "src", "app.go"), []byte("package app\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"init", "-q", "-b", "main", repo}, {"-C", repo, "add", "-A"}, {"-C", repo, "commit", "-q", "-m", "project"}} {
+			if out, err := run("git", args...); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(repo, "src", "app.go"), []byte("package app\n// wip\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wantStatus = " M src/app.go\n"
+	}
 	if out, err := run(bin, "init", "--example", lib); err != nil {
 		t.Fatalf("init: %v\n%s", err, out)
 	}
@@ -45,6 +75,9 @@ func TestCrashKill(t *testing.T) {
 	kills := 60
 	if testing.Short() {
 		kills = 15
+	}
+	if prefix {
+		kills /= 2
 	}
 	writes := [][]string{
 		{"skill", "patch", "ci-debugging", "--old", "Pitfalls", "--new", "Traps"},
@@ -58,7 +91,7 @@ func TestCrashKill(t *testing.T) {
 		cmd := exec.Command(bin, args...)
 		cmd.Env = env
 		cmd.Stdin = strings.NewReader(fmt.Sprintf("note %d\n", i))
-		before, _ := run("git", "-C", lib, "rev-parse", "HEAD")
+		before, _ := run("git", "-C", repo, "rev-parse", "HEAD")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -70,13 +103,13 @@ func TestCrashKill(t *testing.T) {
 		if out, err := run(bin, "-C", lib, "skill", "list"); err != nil {
 			t.Fatalf("kill %d: next command failed: %v\n%s", i, err, out)
 		}
-		if st, err := run("git", "-C", lib, "status", "--porcelain"); err != nil || st != "" {
+		if st, err := run("git", "-C", repo, "status", "--porcelain"); err != nil || st != wantStatus {
 			t.Fatalf("kill %d (%s): git status not clean: %v\n%s", i, strings.Join(writes[i%len(writes)], " "), err, st)
 		}
-		if out, err := run("git", "-C", lib, "fsck", "--strict", "--no-progress"); err != nil {
+		if out, err := run("git", "-C", repo, "fsck", "--strict", "--no-progress"); err != nil {
 			t.Fatalf("kill %d: git fsck: %v\n%s", i, err, out)
 		}
-		if after, _ := run("git", "-C", lib, "rev-parse", "HEAD"); after != before {
+		if after, _ := run("git", "-C", repo, "rev-parse", "HEAD"); after != before {
 			landed++
 		}
 	}

@@ -25,16 +25,22 @@ func TestCrashAtEveryStep(t *testing.T) {
 	for _, mode := range []string{"barrier", "file"} {
 		for _, tt := range steps {
 			t.Run(mode+"/"+tt.step, func(t *testing.T) {
-				crashAtStep(t, mode, tt.step, tt.committed)
+				crashAtStep(t, newTestRepo, mode, tt.step, tt.committed)
+			})
+			// The same write on a library in a folder of a project, whose
+			// own uncommitted edits must survive every crash (prefix_test.go).
+			t.Run("prefix/"+mode+"/"+tt.step, func(t *testing.T) {
+				crashAtStep(t, newPrefixTestRepo, mode, tt.step, tt.committed)
 			})
 		}
 	}
 }
 
-// crashAtStep is one case of TestCrashAtEveryStep; mode "file" asks for
-// per-file fsyncs instead of the syncfs barriers.
-func crashAtStep(t *testing.T, mode, step string, committed bool) {
-	l, env := newTestRepo(t)
+// crashAtStep is one case of TestCrashAtEveryStep on a repository made by
+// newRepo; mode "file" asks for per-file fsyncs instead of the syncfs
+// barriers.
+func crashAtStep(t *testing.T, newRepo func(*testing.T) (*Repo, map[string]string), mode, step string, committed bool) {
+	l, env := newRepo(t)
 	if mode == "file" {
 		env["SKILLREPO_SYNC"] = "file"
 	}
@@ -49,13 +55,13 @@ func crashAtStep(t *testing.T, mode, step string, committed bool) {
 	}
 	// Nothing recovers in-process: open anew, as the next command.
 	l.Close()
-	l2 := openTestRepo(t, l.Root, env)
+	l2 := openTestRepoAt(t, l.Root, l.Prefix, env)
 	assertConsistent(t, l2, env)
 	newHead := gitCmd(t, l2, env, "rev-parse", "HEAD")
 	if moved := newHead != head; moved != committed {
 		t.Errorf("HEAD moved = %v, want %v", moved, committed)
 	}
-	b, _ := os.ReadFile(filepath.Join(l2.Root, "ci-debugging", "SKILL.md"))
+	b, _ := os.ReadFile(filepath.Join(l2.Root, filepath.FromSlash(l2.RepoPath("ci-debugging/SKILL.md"))))
 	if strings.Contains(string(b), "Traps") != committed {
 		t.Errorf("work tree content does not match the branch")
 	}

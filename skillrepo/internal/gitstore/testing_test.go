@@ -167,7 +167,7 @@ func gitTry(l *Repo, env map[string]string, args ...string) error {
 // a clean fsck.
 func assertConsistent(t *testing.T, l *Repo, env map[string]string) {
 	t.Helper()
-	if st := gitCmd(t, l, env, "status", "--porcelain"); st != "" {
+	if st := gitCmd(t, l, env, "status", "--porcelain"); st != projectStatus(l) {
 		t.Errorf("git status not clean:\n%s", st)
 	}
 	gitCmd(t, l, env, "fsck", "--strict", "--no-progress")
