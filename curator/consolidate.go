@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"path"
 	"sort"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/skillrepo/skillrepo/internal/modelcall"
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/overlap"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -341,75 +341,15 @@ func oneLine(s string, n int) string {
 	return s
 }
 
-// modelCaller makes model calls with a per-call timeout and bounded
-// retries.
-type modelCaller struct {
-	client  ChatClient
-	retries int
-	backoff time.Duration
-	timeout time.Duration
-}
-
-func newModelCaller(o *ConsolidateOptions) *modelCaller {
-	c := &modelCaller{client: o.Client, retries: o.Retries, backoff: o.RetryBackoff, timeout: o.RequestTimeout}
-	switch {
-	case c.retries == 0:
-		c.retries = 2
-	case c.retries < 0:
-		c.retries = 0
+// newModelCaller calls the model with the options' retries and a
+// per-call timeout of 10 minutes unless set: a consolidation reads many
+// skills in one call.
+func newModelCaller(o *ConsolidateOptions) modelcall.Caller {
+	timeout := o.RequestTimeout
+	if timeout <= 0 {
+		timeout = 10 * time.Minute
 	}
-	if c.backoff <= 0 {
-		c.backoff = time.Second
-	}
-	if c.timeout <= 0 {
-		c.timeout = 10 * time.Minute
-	}
-	return c
-}
-
-func (c *modelCaller) call(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
-	backoff := c.backoff
-	var lastErr error
-	for attempt := 0; attempt <= c.retries; attempt++ {
-		if attempt > 0 {
-			select {
-			case <-time.After(backoff):
-			case <-ctx.Done():
-				return openai.ChatCompletionResponse{}, ctx.Err()
-			}
-			backoff *= 2
-		}
-		cctx, cancel := context.WithTimeout(ctx, c.timeout)
-		resp, err := c.client.CreateChatCompletion(cctx, req)
-		cancel()
-		if err == nil {
-			return resp, nil
-		}
-		lastErr = err
-		if ctx.Err() != nil || !retryable(err) {
-			break
-		}
-	}
-	return openai.ChatCompletionResponse{}, lastErr
-}
-
-// retryable: the server or the network was busy or broken, not a request
-// it rejected.
-func retryable(err error) bool {
-	var apiErr *openai.APIError
-	var reqErr *openai.RequestError
-	status := 0
-	switch {
-	case errors.As(err, &apiErr):
-		status = apiErr.HTTPStatusCode
-	case errors.As(err, &reqErr):
-		status = reqErr.HTTPStatusCode
-	}
-	if status != 0 {
-		return status == 408 || status == 409 || status == 429 || status >= 500
-	}
-	var netErr net.Error
-	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &netErr)
+	return modelcall.Caller{Client: o.Client, Retries: o.Retries, Backoff: o.RetryBackoff, Timeout: timeout}
 }
 
 // passInput is what a consolidation pass starts from.
@@ -543,7 +483,7 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 			rec.Status, rec.Reason = PassCapped, fmt.Sprintf("stopped at the cap of %d model calls", maxCalls)
 			break
 		}
-		resp, err := caller.call(ctx, req)
+		resp, err := caller.Call(ctx, req)
 		if err != nil {
 			rec.Status, rec.Reason = PassFailed, "model call failed: "+err.Error()
 			break

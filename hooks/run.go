@@ -392,7 +392,7 @@ func (h *hookRun) postToolUse() error {
 	if ti.Skill == "" {
 		return errors.New("Skill tool call without tool_input.skill")
 	}
-	return h.count(ti.Skill, "tool-"+h.in.ToolUseID, h.in.ToolUseID != "", false)
+	return h.count(ti.Skill, dedupeKey("tool-", h.in.ToolUseID), false)
 }
 
 // expansion counts a skill the user typed as /name (it bypasses the Skill
@@ -406,8 +406,19 @@ func (h *hookRun) expansion() error {
 	if name == "" {
 		return nil
 	}
-	key := "prompt-" + h.in.SessionID + "-" + h.in.PromptID + "-" + name
-	return h.count(name, key, h.in.PromptID != "", false)
+	key := ""
+	if h.in.PromptID != "" {
+		key = "prompt-" + h.in.SessionID + "-" + h.in.PromptID + "-" + name
+	}
+	return h.count(name, key, false)
+}
+
+// dedupeKey is prefix+id, or "" (count every delivery) without an id.
+func dedupeKey(prefix, id string) string {
+	if id == "" {
+		return ""
+	}
+	return prefix + id
 }
 
 // skillName resolves an agent's skill reference to the library's skill:
@@ -419,67 +430,37 @@ func skillName(ref string) string {
 	return strings.Trim(strings.TrimSpace(ref), "/")
 }
 
-// count bumps a skill's use (or view) once per key.
-func (h *hookRun) count(ref, key string, dedupe, view bool) error {
-	name := skillName(ref)
-	snap, err := h.lib.Snapshot("")
-	if err != nil {
-		return err
+// count records a skill's use (or view) once per key (empty: always).
+// The dedupe key is kept in the skill's usage record and checked in the
+// same locked write as the bump ([skillrepo.Library.RecordUse]), so a
+// repeated or racing event counts once and a failed write counts nothing.
+func (h *hookRun) count(ref, key string, view bool) error {
+	kind := skillrepo.UseUse
+	if view {
+		kind = skillrepo.UseView
 	}
-	si, err := snap.FindSkill(name)
-	if errors.Is(err, skillrepo.ErrNotFound) {
+	counted, err := h.lib.RecordUse(skillName(ref), kind, key)
+	switch {
+	case errors.Is(err, skillrepo.ErrNotFound):
 		h.rep.notef("%s is not a skill of this library; not counted", ref)
 		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if dedupe {
-		first, err := h.firstTime(key)
-		if err != nil {
-			return err
-		}
-		if !first {
-			h.rep.notef("%s already counted for %s", si.Name, key)
-			return nil
-		}
-	}
-	if _, err := h.lib.Usage().Bump(si.Name, view, false); err != nil {
-		if dedupe {
-			h.forget(key)
-		}
-		return fmt.Errorf("count use of %s: %w", si.Name, err)
+	case err != nil:
+		return fmt.Errorf("count use of %s: %w", ref, err)
+	case !counted:
+		h.rep.notef("%s already counted for %s", ref, key)
 	}
 	return nil
 }
 
+// usesDir held one marker file per counted event before the key moved
+// into the usage record; pruneMarkers clears what older versions left.
 const usesDir = "hooks/uses"
 
+// markerName is a file name for a state key (a session id may hold
+// anything).
 func markerName(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	return hex.EncodeToString(sum[:16])
-}
-
-// firstTime reports whether key is seen for the first time: it creates a
-// marker file exclusively, so two deliveries of one event (or two hooks
-// racing) count once.
-func (h *hookRun) firstTime(key string) (bool, error) {
-	dir := filepath.Join(h.state(), filepath.FromSlash(usesDir))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false, err
-	}
-	f, err := os.OpenFile(filepath.Join(dir, markerName(key)), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return true, f.Close()
-}
-
-func (h *hookRun) forget(key string) {
-	os.Remove(filepath.Join(h.state(), filepath.FromSlash(usesDir), markerName(key)))
 }
 
 // pruneMarkers removes use markers older than a week: an agent does not
@@ -537,7 +518,7 @@ func (h *hookRun) shellRead() error {
 			continue
 		}
 		seen[rel] = true
-		if err := h.count(rel, "tool-"+h.in.ToolUseID+"-"+rel, h.in.ToolUseID != "", true); err != nil {
+		if err := h.count(rel, dedupeKey("tool-", h.in.ToolUseID), true); err != nil {
 			return err
 		}
 	}

@@ -71,19 +71,13 @@ func (e *ErrorsFound) Without(old *ErrorsFound) *ErrorsFound {
 	return &ErrorsFound{Findings: left}
 }
 
-// Gate lints the skill folders dirs of fsys (a tree a write or a merge
+// GateFor lints the skill folders dirs of fsys (a tree a write or a merge
 // would produce) with the library's lint settings (configYAML is the whole
 // .skillrepo/config.yaml, nil for defaults) and returns *ErrorsFound when
-// any finding is an error. Folders that no longer hold a skill (a delete)
-// are fine.
-func Gate(fsys fs.FS, dirs []string, configYAML []byte) error {
-	return GateFor(fsys, dirs, configYAML, "")
-}
-
-// GateFor is [Gate] for a library of a given runtime: when the config
-// names no lint profile, the runtime's profile applies (see
-// [ProfileFor]), so a write is held to the rules of the agent that reads
-// the library.
+// any finding is an error. When the config names no lint profile, the
+// runtime's profile applies (see [ProfileFor]; "" for the spec profile),
+// so a write is held to the rules of the agent that reads the library.
+// Folders that no longer hold a skill (a delete) are fine.
 func GateFor(fsys fs.FS, dirs []string, configYAML []byte, runtime skill.Runtime) error {
 	var present []string
 	for _, d := range dirs {

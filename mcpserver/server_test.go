@@ -18,6 +18,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 const freshSkill = "---\nname: fresh\ndescription: Use when testing the MCP server.\n---\n# Fresh\n\nStep one.\n"
@@ -582,4 +583,27 @@ func TestFourServers(t *testing.T) {
 		}
 	}
 	testlib.GitClean(t, f.lib.Root, f.env)
+}
+
+// TestGateFollowsRuntime: the lint gate on an MCP write and on an MCP
+// approval uses the library's runtime profile, as the CLI and the review
+// do: Codex rejects a metadata.short-description over 500 characters, the
+// spec profile does not check it. The approval is checked against the
+// runtime in force when it merges.
+func TestGateFollowsRuntime(t *testing.T) {
+	f := newFixture(t, func(o *Options, _ *mcp.ClientOptions) { o.Propose, o.AllowApprove = true, true })
+	long := strings.Repeat("x", 600)
+	withShort := func(name string) map[string]any {
+		c := create(name)
+		c["content"] = strings.Replace(c["content"].(string), "\n---\n", "\nmetadata:\n  short-description: "+long+"\n---\n", 1)
+		return c
+	}
+	m := f.ok("skill_manage", ops(withShort("spec-runtime")))
+	id, _ := m["proposal"].(string)
+	if id == "" {
+		t.Fatalf("no proposal: %v", m)
+	}
+	f.lib.Config.Runtime = skill.Codex
+	f.refused("proposal_approve", map[string]any{"id": id}, "metadata-short-description")
+	f.refused("skill_manage", ops(withShort("codex-runtime")), "metadata-short-description")
 }

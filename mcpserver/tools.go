@@ -155,7 +155,9 @@ func (s *Server) proposalApprove(ctx context.Context, req *mcp.CallToolRequest, 
 	defer s.mu.Unlock()
 	id := strings.TrimSpace(in.ID)
 	res, err := s.lib.ApproveProposal(ctx, id, skillrepo.ApproveOptions{
-		Verify: func(fsys fs.FS, dirs []string) error { return lint.Gate(fsys, dirs, s.lib.Config.Raw) },
+		Verify: func(fsys fs.FS, dirs []string) error {
+			return lint.GateFor(fsys, dirs, s.lib.Config.Raw, s.lib.Config.Runtime)
+		},
 	})
 	if err != nil {
 		return errorResult(err), nil, nil

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"regexp"
 	"sync"
 	"time"
@@ -15,6 +14,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/agenttools"
+	"github.com/skillrepo/skillrepo/internal/modelcall"
 )
 
 // Limits of a review (docs/reference-behaviour.md §2.4).
@@ -198,7 +198,11 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 		}
 	}
 
-	caller := &modelCaller{client: opts.Client, opts: opts}
+	timeout := opts.RequestTimeout
+	if timeout <= 0 {
+		timeout = 5 * time.Minute
+	}
+	caller := modelcall.Caller{Client: opts.Client, Retries: opts.Retries, Backoff: opts.RetryBackoff, Timeout: timeout}
 	for {
 		if sum.ModelCalls >= maxCalls {
 			sum.Status, sum.Reason = StatusCapped, fmt.Sprintf("stopped at the cap of %d model calls", maxCalls)
@@ -208,7 +212,7 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 			sum.Status, sum.Reason = StatusFailed, fmt.Sprintf("input budget exhausted: %d of %d tokens used after %d model calls", sum.TokensIn, budget, sum.ModelCalls)
 			break
 		}
-		resp, err := caller.call(ctx, req)
+		resp, err := caller.Call(ctx, req)
 		if err != nil {
 			sum.Status, sum.Reason = StatusFailed, "model call failed: "+err.Error()
 			break
@@ -290,70 +294,4 @@ func appendUnique(list []string, s string) []string {
 		return list
 	}
 	return append(list, s)
-}
-
-// modelCaller makes model calls with a per-call timeout and bounded
-// retries.
-type modelCaller struct {
-	client ChatClient
-	opts   Options
-}
-
-func (c *modelCaller) call(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
-	retries := c.opts.Retries
-	switch {
-	case retries == 0:
-		retries = 2
-	case retries < 0:
-		retries = 0
-	}
-	backoff := c.opts.RetryBackoff
-	if backoff <= 0 {
-		backoff = time.Second
-	}
-	timeout := c.opts.RequestTimeout
-	if timeout <= 0 {
-		timeout = 5 * time.Minute
-	}
-	var lastErr error
-	for attempt := 0; attempt <= retries; attempt++ {
-		if attempt > 0 {
-			select {
-			case <-time.After(backoff):
-			case <-ctx.Done():
-				return openai.ChatCompletionResponse{}, ctx.Err()
-			}
-			backoff *= 2
-		}
-		cctx, cancel := context.WithTimeout(ctx, timeout)
-		resp, err := c.client.CreateChatCompletion(cctx, req)
-		cancel()
-		if err == nil {
-			return resp, nil
-		}
-		lastErr = err
-		if ctx.Err() != nil || !retryable(err) {
-			break
-		}
-	}
-	return openai.ChatCompletionResponse{}, lastErr
-}
-
-// retryable says whether a failed call is worth another try: the server
-// was busy or broken, or the network was, but not a request it rejected.
-func retryable(err error) bool {
-	var apiErr *openai.APIError
-	var reqErr *openai.RequestError
-	status := 0
-	switch {
-	case errors.As(err, &apiErr):
-		status = apiErr.HTTPStatusCode
-	case errors.As(err, &reqErr):
-		status = reqErr.HTTPStatusCode
-	}
-	if status != 0 {
-		return status == 408 || status == 409 || status == 429 || status >= 500
-	}
-	var netErr net.Error
-	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &netErr)
 }

@@ -203,6 +203,9 @@ func (tx *Tx) MoveDirs(moves []Move) error {
 		if src.IsZero() {
 			return fmt.Errorf("move %s: %w", m.From, ErrNotFound)
 		}
+		if err := tx.RefuseSubmodules(m.From, "move"); err != nil {
+			return err
+		}
 		if _, ok, err := r.lookup(tx.Tree(), m.To); err != nil {
 			return err
 		} else if ok || dest[m.To] {

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -13,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/skillrepo/skillrepo/goals"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -157,28 +156,17 @@ func sessionLabel(session string) string {
 // readContract reads a small YAML/JSON contract file, refusing anything
 // that is not a regular file or is too large to be one.
 func readContract(path string) (*goals.Contract, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("--contract: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, usageErrorf("--contract: %s is not a regular file", path)
-	}
+	// A contract is a page of YAML; a FIFO or a device is refused
+	// without blocking and nothing past the limit is read.
 	const limit = 64 << 10
-	if fi.Size() > limit {
-		return nil, usageErrorf("--contract: %s has %d bytes; the limit is %d", path, fi.Size(), limit)
-	}
-	fh, err := os.Open(path)
+	data, err := boundedread.ReadFile(path, limit)
 	if err != nil {
+		var big *boundedread.TooLargeError
+		var odd *boundedread.NotRegularError
+		if errors.As(err, &big) || errors.As(err, &odd) {
+			return nil, usageErrorf("--contract: %v", err)
+		}
 		return nil, fmt.Errorf("--contract: %w", err)
-	}
-	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("--contract: %w", err)
-	}
-	if len(data) > limit {
-		return nil, usageErrorf("--contract: %s is over the limit of %d bytes", path, limit)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)

@@ -26,8 +26,10 @@ func newSkillCreateCmd(f *factory) *cobra.Command {
 		Long: `Create a skill from SKILL.md content (YAML frontmatter with name and
 description, then Markdown). The name follows the skill-name rules (lowercase
 letters, digits, '.', '_' and '-', at most 64 characters) and must be unique in
-the library; a new skill's description must fit 60 characters so the index
-shows it whole.
+the library. The result must pass lint under the library's profile (its
+runtime's unless the config names one): in a Hermes library a new skill's
+description must fit the 60 characters its index shows; Claude Code and
+Codex have no such limit. --force writes despite lint errors.
 
 A skill that overlaps an existing one (name, description and body compared
 as 'curator overlap' does) is refused when --origin is background-review or

@@ -539,8 +539,12 @@ func (tx *Tx) Remove(p string) error {
 	return nil
 }
 
-// RemoveAll stages the deletion of every file below dir.
+// RemoveAll stages the deletion of every file below dir. A folder holding
+// a submodule is refused (see [Tx.RefuseSubmodules]).
 func (tx *Tx) RemoveAll(dir string) error {
+	if err := tx.RefuseSubmodules(dir, "delete"); err != nil {
+		return err
+	}
 	files, err := tx.List(dir)
 	if err != nil {
 		return err
@@ -553,9 +557,12 @@ func (tx *Tx) RemoveAll(dir string) error {
 
 // Move stages moving every file below from to the same place below to,
 // keeping content and mode (git log --follow sees a rename). The
-// destination must hold no file.
+// destination must hold no file, the source no submodule.
 func (tx *Tx) Move(from, to string) error {
 	if _, err := CleanPath(to); err != nil {
+		return err
+	}
+	if err := tx.RefuseSubmodules(from, "move"); err != nil {
 		return err
 	}
 	files, err := tx.List(from)

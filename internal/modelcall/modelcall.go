@@ -1,0 +1,111 @@
+// Package modelcall makes one chat-completion call the way every
+// model-facing loop here needs it — the background review, the curator's
+// consolidation: a timeout per call, and bounded retries with a doubling
+// back-off for the failures worth another try (the server or the network
+// was busy or broken, not a request it rejected). It imports nothing of
+// ours, so review and curator share it without importing each other.
+package modelcall
+
+import (
+	"context"
+	"errors"
+	"net"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Client is the one method of an OpenAI-compatible client a call needs.
+type Client interface {
+	CreateChatCompletion(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error)
+}
+
+// Defaults for a zero [Caller] field.
+const (
+	DefaultRetries = 2
+	DefaultBackoff = time.Second
+)
+
+// Caller makes calls through Client. The zero values of Retries and
+// Backoff take the defaults; Timeout has none, because how long a call
+// may take is the caller's policy (a review is shorter than a
+// consolidation).
+type Caller struct {
+	Client Client
+	// Retries is how many times a retryable failure is tried again:
+	// 0 means DefaultRetries, a negative value none.
+	Retries int
+	// Backoff is the wait before the first retry, doubled before each
+	// next; 0 or less means DefaultBackoff.
+	Backoff time.Duration
+	// Timeout bounds each attempt; 0 or less: only ctx bounds it.
+	Timeout time.Duration
+}
+
+// Call sends req and returns the first answer. It gives up at the first
+// failure that is not [Retryable], when ctx ends, or after the retries,
+// returning the last error.
+func (c Caller) Call(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
+	retries := c.Retries
+	switch {
+	case retries == 0:
+		retries = DefaultRetries
+	case retries < 0:
+		retries = 0
+	}
+	backoff := c.Backoff
+	if backoff <= 0 {
+		backoff = DefaultBackoff
+	}
+	var lastErr error
+	for attempt := 0; attempt <= retries; attempt++ {
+		if attempt > 0 {
+			t := time.NewTimer(backoff)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return openai.ChatCompletionResponse{}, ctx.Err()
+			}
+			backoff *= 2
+		}
+		resp, err := c.once(ctx, req)
+		if err == nil {
+			return resp, nil
+		}
+		lastErr = err
+		if ctx.Err() != nil || !Retryable(err) {
+			break
+		}
+	}
+	return openai.ChatCompletionResponse{}, lastErr
+}
+
+func (c Caller) once(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
+	if c.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
+		defer cancel()
+	}
+	return c.Client.CreateChatCompletion(ctx, req)
+}
+
+// Retryable reports whether a failed call is worth another try: HTTP 408,
+// 409, 429 and 5xx, a network error, or an attempt that timed out — not a
+// request the server rejected (400, 401, 404 …).
+func Retryable(err error) bool {
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	status := 0
+	switch {
+	case errors.As(err, &apiErr):
+		status = apiErr.HTTPStatusCode
+	case errors.As(err, &reqErr):
+		status = reqErr.HTTPStatusCode
+	}
+	if status != 0 {
+		return status == 408 || status == 409 || status == 429 || status >= 500
+	}
+	var netErr net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &netErr)
+}
