@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Benchmark: one `skillrepo skill patch` (whole process) on a library that
+# is a folder of a project's repository (.claude/skills beside 50,000 other
+# files) against the same patch on the same library as a repository of its
+# own (issue 14 item 1: target at most 1.2x). Prints median and p90 wall
+# time of each and the ratio of the medians.
+#
+#   bash bench/prefix.sh [runs] [skills] [project-files]
+#
+# Both libraries hold the same generated skills (bench/genrepo); the
+# project is bench/genproject's files plus the library, in one commit. The
+# two sides run in turns within one loop (which goes first alternates), so
+# both see the same load on the machine; every run writes new text.
+set -euo pipefail
+runs=${1:-30}
+skills=${2:-2000}
+files=${3:-50000}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/skillrepo" "$root/cmd/skillrepo"
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=b@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=b@example.com
+(cd "$root" && go run ./bench/genrepo -out "$work/lib" -skills "$skills" -commits 200 -layout category >/dev/null)
+git -C "$work/lib" config gc.auto 0
+
+proj="$work/proj"
+(cd "$root" && go run ./bench/genproject -out "$proj" -files "$files")
+mkdir -p "$proj/.claude/skills"
+git -C "$work/lib" archive HEAD | tar -x -C "$proj/.claude/skills"
+git -C "$proj" init -q -b main
+git -C "$proj" config gc.auto 0
+git -C "$proj" add -A
+git -C "$proj" commit -q -m "the project, with its skills"
+# The project's own work in progress, which no write may touch.
+echo "// work in progress" >> "$proj/src/pkg000/mod00/file00000.go"
+lib="$work/lib" plib="$proj/.claude/skills"
+dir=cat-042/skill-00042
+[ -f "$lib/$dir/SKILL.md" ] || dir=$(cd "$lib" && ls -d cat-*/skill-* | head -1)
+name=${dir#*/}
+
+now() { date +%s%N; }
+stats() { sort -n | awk '{a[NR]=$1} END {printf "median %.1f ms  p90 %.1f ms", a[int((NR+1)/2)]/1e6, a[int(NR*0.9+0.5)]/1e6}'; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# patch SIDE DIR I: run I on one side ("Step 1 of" -> "Step x1 of" -> ...).
+patch() {
+  local old="Step x$(($3 - 1)) of"
+  [ "$3" = 1 ] && old="Step 1 of"
+  "$work/skillrepo" -C "$2" skill patch "$name" --old "$old" --new "Step x$3 of" 2>/dev/null
+}
+
+: > "$work/root.times"
+: > "$work/prefix.times"
+for i in $(seq 1 "$runs"); do
+  for side in $([ $((i % 2)) = 1 ] && echo "root prefix" || echo "prefix root"); do
+    d=$lib; [ "$side" = prefix ] && d=$plib
+    t0=$(now)
+    patch "$side" "$d" "$i"
+    echo $(( $(now) - t0 )) >> "$work/$side.times"
+  done
+done
+# Every run landed; the project's edit is untouched and uncommitted, the
+# library's paths are clean, the repository is sound.
+git -C "$lib" show "HEAD:$dir/SKILL.md" | grep -q "Step x$runs of" || { echo "root runs did not all land" >&2; exit 1; }
+git -C "$proj" show "HEAD:.claude/skills/$dir/SKILL.md" | grep -q "Step x$runs of" || { echo "prefix runs did not all land" >&2; exit 1; }
+[ "$(git -C "$proj" status --porcelain)" = " M src/pkg000/mod00/file00000.go" ] || { echo "project status is not just its own edit" >&2; git -C "$proj" status --porcelain | head >&2; exit 1; }
+git -C "$proj" fsck --strict --no-progress >/dev/null 2>&1 || { echo "git fsck failed" >&2; exit 1; }
+
+echo "skill patch, $skills skills; prefix library beside $files project files ($(git -C "$proj" ls-files | wc -l) in the index), $runs runs each"
+echo "root library:   $(stats < "$work/root.times")"
+echo "prefix library: $(stats < "$work/prefix.times")"
+awk -v a="$(median < "$work/prefix.times")" -v b="$(median < "$work/root.times")" 'BEGIN {printf "ratio prefix/root (medians): %.2fx (target <= 1.20x)\n", a/b}'
