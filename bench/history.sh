@@ -13,7 +13,7 @@ runs=${2:-10}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/skillrepo" "$root/cmd/skillrepo"
+(cd "$root" && go build -o "$work/skillrepo" ./cmd/skillrepo)
 dir=$(cd "$root" && go run ./bench/histgen -out "$work/lib" -layout "$layout")
 lib="$work/lib"
 sr="$work/skillrepo"

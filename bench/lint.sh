@@ -20,7 +20,7 @@ runs=${3:-7}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/skillrepo" "$root/cmd/skillrepo"
+(cd "$root" && go build -o "$work/skillrepo" ./cmd/skillrepo)
 (cd "$root" && go run ./bench/cmd/genlib -out "$work/uniform" -skills "$uniform" -categories $((uniform / 100)) -support 3)
 (cd "$root" && go run ./bench/cmd/genlib -out "$work/real" -skills "$real" -categories $((real / 100)) -shape real)
 cd "$work"

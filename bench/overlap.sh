@@ -13,7 +13,7 @@ runs=${2:-5}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/skillrepo" "$root/cmd/skillrepo"
+(cd "$root" && go build -o "$work/skillrepo" ./cmd/skillrepo)
 (cd "$root" && go run ./bench/genrepo -out "$work/lib" -layout "$layout" -agent >/dev/null)
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=b@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=b@example.com
 now() { date +%s%N; }

@@ -19,7 +19,7 @@ runs=${2:-30}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/skillrepo" "$root/cmd/skillrepo"
+(cd "$root" && go build -o "$work/skillrepo" ./cmd/skillrepo)
 (cd "$root" && go run ./bench/genrepo -out "$work/lib" -layout "$layout" >/dev/null)
 lib="$work/lib"
 # A write starts git gc in the background once loose objects pass 64 MiB

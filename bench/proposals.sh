@@ -17,7 +17,7 @@ nprops=200
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/skillrepo" "$root/cmd/skillrepo"
+(cd "$root" && go build -o "$work/skillrepo" ./cmd/skillrepo)
 (cd "$root" && go run ./bench/genrepo -out "$work/lib" -layout "$layout" >/dev/null)
 lib="$work/lib"
 sr="$work/skillrepo"

@@ -11,8 +11,8 @@ package gitstore
 // one entry it finds, and writing splices the changed entries between the
 // untouched ones, which are copied byte for byte (their stat data, flags
 // and padding exactly as git wrote them). A version-4 index (prefix-
-// compressed names, which cannot be spliced) is converted to version 2 or
-// 3 when read.
+// compressed names, which cannot be spliced) is laid out as version 2/3
+// when read and compressed again when written, so it stays version 4.
 //
 // Optional extensions (cache tree, untracked cache, fsmonitor,
 // resolve-undo, ...) are dropped on rewrite: git rebuilds them, and a
@@ -40,8 +40,12 @@ import (
 // part (raw, offs) is never modified, so a cached index is shared safely.
 type Index struct {
 	Version uint32
-	raw     []byte   // entries in the version 2/3 layout
-	offs    []uint32 // where each entry of raw starts; sorted by name, then stage
+	// v4: the file was version 4 (path prefix compression); it is kept
+	// in the 2/3 layout in memory and written back as version 4, since
+	// the user chose it (index.version, feature.manyFiles).
+	v4   bool
+	raw  []byte   // entries in the version 2/3 layout
+	offs []uint32 // where each entry of raw starts; sorted by name, then stage
 	// edits replaces every entry (all stages) of a path with one stage-0
 	// entry, or removes them (nil).
 	edits map[string]*indexEntry
@@ -104,6 +108,9 @@ func decodeIndex(b []byte) (*Index, error) {
 	var err error
 	if version == 4 {
 		idx, end, err = decodeIndexV4(body, n)
+		if idx != nil {
+			idx.v4 = true
+		}
 	} else {
 		idx, end, err = scanIndexEntries(body, version, n)
 	}
@@ -331,11 +338,84 @@ func appendIndexEntry(b []byte, e *indexEntry, version uint32) []byte {
 	return append(b, make([]byte, pad)...)
 }
 
-// writeTo writes the index in its version (2 or 3) without extensions,
-// followed by its SHA-1: runs of untouched entries are written straight
-// from the bytes read, the edited entries at their sorted places. Nothing
-// index-sized is allocated.
+// writeTo writes the index in its version without extensions, followed by
+// its SHA-1: runs of untouched entries are written straight from the bytes
+// read, the edited entries at their sorted places. Nothing index-sized is
+// allocated, except for a version-4 index, which is laid out as 2/3 first
+// and then compressed (writeV4).
 func (idx *Index) writeTo(w io.Writer) error {
+	if idx.v4 {
+		return idx.writeV4(w)
+	}
+	return idx.writeV23(w)
+}
+
+// writeV4 writes the index as version 4: each entry's name is the number
+// of bytes to drop from the end of the previous name (git's offset varint)
+// and the suffix to append, NUL-terminated, with no padding.
+func (idx *Index) writeV4(w io.Writer) error {
+	var flat bytes.Buffer
+	if err := idx.writeV23(&flat); err != nil {
+		return err
+	}
+	b := flat.Bytes()
+	body := b[:len(b)-20]
+	n := int(binary.BigEndian.Uint32(body[8:12]))
+	laid, _, err := scanIndexEntries(body, binary.BigEndian.Uint32(body[4:8]), n)
+	if err != nil {
+		return fmt.Errorf("re-read the index to compress it: %w", err)
+	}
+	sum := sha1.New()
+	bw := bufio.NewWriterSize(io.MultiWriter(w, sum), 64<<10)
+	var header [12]byte
+	copy(header[:], "DIRC")
+	binary.BigEndian.PutUint32(header[4:], 4)
+	binary.BigEndian.PutUint32(header[8:], uint32(n))
+	bw.Write(header[:])
+	var prev []byte
+	var varint [16]byte
+	for i := range laid.offs {
+		start := int(laid.offs[i])
+		fixed := indexEntryFixed
+		if binary.BigEndian.Uint16(body[start+60:])&indexFlagExtended != 0 {
+			fixed += 2
+		}
+		name := laid.rawName(i)
+		common := 0
+		for common < len(prev) && common < len(name) && prev[common] == name[common] {
+			common++
+		}
+		bw.Write(body[start : start+fixed])
+		bw.Write(appendIndexVarint(varint[:0], uint64(len(prev)-common)))
+		bw.Write(name[common:])
+		bw.WriteByte(0)
+		prev = name
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err = w.Write(sum.Sum(nil))
+	return err
+}
+
+// appendIndexVarint appends v in git's offset varint (varint.c), the
+// inverse of readIndexVarint: big-endian groups of 7 bits, each but the
+// last with the high bit set, and each continuation biased by one so that
+// every number has a single encoding.
+func appendIndexVarint(b []byte, v uint64) []byte {
+	var buf [10]byte
+	pos := len(buf) - 1
+	buf[pos] = byte(v & 0x7f)
+	for v >>= 7; v != 0; v >>= 7 {
+		v--
+		pos--
+		buf[pos] = 0x80 | byte(v&0x7f)
+	}
+	return append(b, buf[pos:]...)
+}
+
+// writeV23 is writeTo for versions 2 and 3.
+func (idx *Index) writeV23(w io.Writer) error {
 	version := idx.Version
 	if version < 2 || version > 3 {
 		version = 2
