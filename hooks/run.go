@@ -794,8 +794,13 @@ func LogPath(stateDir string) string { return filepath.Join(stateDir, "logs", "h
 // file kept). It finds the library from dir without opening it; with no
 // library it does nothing and reports false.
 func Log(dir string, now time.Time, agent Agent, event string, lines ...string) bool {
-	root := dir
+	root, libRoot := dir, ""
 	for {
+		if libRoot == "" {
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(skillrepo.ConfigPath))); err == nil {
+				libRoot = root
+			}
+		}
 		if fi, err := os.Stat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
 			break
 		}
@@ -805,7 +810,13 @@ func Log(dir string, now time.Time, agent Agent, event string, lines ...string) 
 		}
 		root = parent
 	}
-	p := LogPath(filepath.Join(root, ".git", "skillrepo"))
+	state := filepath.Join(root, ".git", "skillrepo")
+	if rel, err := filepath.Rel(root, libRoot); libRoot != "" && err == nil && rel != "." {
+		// A library in a folder of a project's repository logs with the
+		// rest of its state (docs/project-libraries.md).
+		state = filepath.Join(state, skillrepo.PrefixStateName(filepath.ToSlash(rel)))
+	}
+	p := LogPath(state)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return false
 	}

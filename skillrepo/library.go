@@ -237,6 +237,10 @@ func (l *Library) RefNamespace() string {
 	return "refs/skillrepo/" + gitstore.PrefixStateName(l.Prefix) + "/"
 }
 
+// PrefixStateName is the folder under .git/skillrepo that holds the state
+// of the library at prefix (a folder of a project's repository).
+func PrefixStateName(prefix string) string { return gitstore.PrefixStateName(prefix) }
+
 // MainBranch is the branch agents read skills from ("main").
 func (l *Library) MainBranch() string { return l.Config.MainBranch }
 
