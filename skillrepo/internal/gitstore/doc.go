@@ -12,7 +12,7 @@
 //
 // Opening and the repository:
 //
-//   - [Open], [Init], [Repo] (Root, GitDir, DefaultBranch), [Repo.Close],
+//   - [Open], [Init], [Repo] (Root, GitDir, DefaultBranch, Prefix), [Repo.Close],
 //     [Repo.Recover], [Repo.RecoverLocked], [Repo.Lock], [Repo.StateDir],
 //     [Repo.Now], [Repo.Getenv], [Repo.GitEnv], [Repo.Signatures].
 //   - Refs: [Repo.ReadRef], [Repo.UpdateRef] (compare-and-swap),
@@ -42,6 +42,9 @@
 //     [Repo.CommitObject], [Repo.ObjectExists].
 //   - The index and work tree: [Repo.ReadIndex], [Index.EachName],
 //     [Repo.WorktreeHash], [Repo.ScanWorktree], [ScanFolder], [ModeOf].
+//   - A library in a folder of a project's repository (prefix.go):
+//     [Options].Prefix, [Repo.RepoPath], [Store.RootCommitInfo],
+//     [Store.SameOutsidePrefix], [CleanPrefix], [PrefixStateName].
 //   - Values: [Hash], [ZeroHash], [NewHash], [IsHash], [ShortHash],
 //     [FileMode] and its Mode* constants, [ObjectType], [TreeEntry],
 //     [DecodedTree], [Change], [Signature], [Commit], [HashObject],

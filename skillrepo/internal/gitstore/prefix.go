@@ -49,16 +49,6 @@ func (l *Repo) RepoPath(p string) string {
 	return l.Prefix + "/" + p
 }
 
-// LibraryPath maps a repository path to the library's, reporting whether
-// it lies under the prefix.
-func (l *Repo) LibraryPath(p string) (string, bool) {
-	if l.Prefix == "" {
-		return p, true
-	}
-	rest, ok := strings.CutPrefix(p, l.Prefix+"/")
-	return rest, ok && rest != ""
-}
-
 // libraryTree is the library's view of a root tree: its subtree at the
 // prefix (zero when the commit has no such folder).
 func (s *Store) libraryTree(root plumbing.Hash) plumbing.Hash {
