@@ -2,7 +2,8 @@
 # Benchmark: one `skillrepo skill patch` (whole process) on a library that
 # is a folder of a project's repository (.claude/skills beside 50,000 other
 # files) against the same patch on the same library as a repository of its
-# own (issue 14 item 1: target at most 1.2x). Prints median and p90 wall
+# own (issue 14 item 1: target at most 1.2x), with the same kind of change
+# committed by git in the project for scale. Prints median and p90 wall
 # time of each and the ratio of the medians.
 #
 #   bash bench/prefix.sh [runs] [skills] [project-files]
@@ -34,13 +35,23 @@ git -C "$proj" commit -q -m "the project, with its skills"
 # The project's own work in progress, which no write may touch.
 echo "// work in progress" >> "$proj/src/pkg000/mod00/file00000.go"
 lib="$work/lib" plib="$proj/.claude/skills"
-dir=cat-042/skill-00042
-[ -f "$lib/$dir/SKILL.md" ] || dir=$(cd "$lib" && ls -d cat-*/skill-* | head -1)
-name=${dir#*/}
+# genrepo's category layout puts 100 skills in each category.
+[ "$skills" -ge 43 ] || { echo "skills must be at least 43" >&2; exit 2; }
+dir=cat-000/skill-00042 name=skill-00042
 
 now() { date +%s%N; }
 stats() { sort -n | awk '{a[NR]=$1} END {printf "median %.1f ms  p90 %.1f ms", a[int((NR+1)/2)]/1e6, a[int(NR*0.9+0.5)]/1e6}'; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# git_patch I: the same change made by hand with git in the project, for
+# scale: edit skill-00043's SKILL.md and 'git commit -- <path>' (which
+# commits that path alone, leaving the project's edit out).
+git_patch() {
+  local old="Step g$(($1 - 1)) of" f="$plib/cat-000/skill-00043/SKILL.md"
+  [ "$1" = 1 ] && old="Step 1 of"
+  sed -i "s/$old/Step g$1 of/" "$f"
+  git -C "$proj" commit -q -m "patch skill-00043" -- ".claude/skills/cat-000/skill-00043/SKILL.md"
+}
 
 # patch SIDE DIR I: run I on one side ("Step 1 of" -> "Step x1 of" -> ...).
 patch() {
@@ -51,11 +62,12 @@ patch() {
 
 : > "$work/root.times"
 : > "$work/prefix.times"
+: > "$work/git.times"
 for i in $(seq 1 "$runs"); do
-  for side in $([ $((i % 2)) = 1 ] && echo "root prefix" || echo "prefix root"); do
+  for side in $([ $((i % 2)) = 1 ] && echo "root prefix git" || echo "git prefix root"); do
     d=$lib; [ "$side" = prefix ] && d=$plib
     t0=$(now)
-    patch "$side" "$d" "$i"
+    if [ "$side" = git ]; then git_patch "$i"; else patch "$side" "$d" "$i"; fi
     echo $(( $(now) - t0 )) >> "$work/$side.times"
   done
 done
@@ -63,10 +75,12 @@ done
 # library's paths are clean, the repository is sound.
 git -C "$lib" show "HEAD:$dir/SKILL.md" | grep -q "Step x$runs of" || { echo "root runs did not all land" >&2; exit 1; }
 git -C "$proj" show "HEAD:.claude/skills/$dir/SKILL.md" | grep -q "Step x$runs of" || { echo "prefix runs did not all land" >&2; exit 1; }
+git -C "$proj" show "HEAD:.claude/skills/cat-000/skill-00043/SKILL.md" | grep -q "Step g$runs of" || { echo "git runs did not all land" >&2; exit 1; }
 [ "$(git -C "$proj" status --porcelain)" = " M src/pkg000/mod00/file00000.go" ] || { echo "project status is not just its own edit" >&2; git -C "$proj" status --porcelain | head >&2; exit 1; }
 git -C "$proj" fsck --strict --no-progress >/dev/null 2>&1 || { echo "git fsck failed" >&2; exit 1; }
 
 echo "skill patch, $skills skills; prefix library beside $files project files ($(git -C "$proj" ls-files | wc -l) in the index), $runs runs each"
 echo "root library:   $(stats < "$work/root.times")"
 echo "prefix library: $(stats < "$work/prefix.times")"
+echo "git commit in the project (for scale): $(stats < "$work/git.times")"
 awk -v a="$(median < "$work/prefix.times")" -v b="$(median < "$work/root.times")" 'BEGIN {printf "ratio prefix/root (medians): %.2fx (target <= 1.20x)\n", a/b}'
