@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -183,16 +184,9 @@ func (u *Usage) Load() (map[string]*UsageRecord, error) {
 }
 
 func (u *Usage) read() (recs map[string]*UsageRecord, corrupt bool, err error) {
-	b, err := os.ReadFile(u.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]*UsageRecord{}, false, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", UsageFile, err)
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return map[string]*UsageRecord{}, true, nil
+	raw, corrupt, err := u.readRaw()
+	if err != nil || corrupt {
+		return map[string]*UsageRecord{}, corrupt, err
 	}
 	recs = make(map[string]*UsageRecord, len(raw))
 	for name, v := range raw {
@@ -203,6 +197,24 @@ func (u *Usage) read() (recs map[string]*UsageRecord, corrupt bool, err error) {
 		recs[name] = &r
 	}
 	return recs, false, nil
+}
+
+// readRaw reads the sidecar's records undecoded.
+func (u *Usage) readRaw() (raw map[string]json.RawMessage, corrupt bool, err error) {
+	b, err := os.ReadFile(u.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]json.RawMessage{}, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", UsageFile, err)
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return map[string]json.RawMessage{}, true, nil
+	}
+	if raw == nil { // "null"
+		raw = map[string]json.RawMessage{}
+	}
+	return raw, false, nil
 }
 
 // Update runs fn on the records under the sidecar lock and writes the
@@ -228,22 +240,125 @@ func (u *Usage) update(fn func(recs map[string]*UsageRecord) error) error {
 		return err
 	}
 	if corrupt {
-		aside := fmt.Sprintf("%s.corrupt-%s", u.path, u.now().UTC().Format("20060102T150405"))
-		if err := os.Rename(u.path, aside); err != nil {
-			return fmt.Errorf("set aside corrupt %s: %w", UsageFile, err)
+		if err := u.setAside(); err != nil {
+			return err
 		}
 	}
 	if err := fn(recs); err != nil {
 		return err
 	}
-	return u.write(recs)
+	return u.writeBytes(recs)
 }
 
-func (u *Usage) write(recs map[string]*UsageRecord) error {
+// updateNamed is Update for an fn that reads and writes only the records
+// of names (it may add or delete them). Only those are decoded and
+// encoded again; every other record is written back as it was read. A
+// counted use is then one record's work, not the whole library's: the
+// PostToolUse hook on a 1,000-skill library spent most of its time
+// decoding and encoding records it did not touch (bench/hooks).
+//
+// The result is the bytes Update would write for a sidecar this package
+// wrote; a record another program wrote keeps its key order until
+// something changes it, and a value that is not a record (which Update
+// drops) stays until a whole-file Update.
+func (u *Usage) updateNamed(names []string, fn func(recs map[string]*UsageRecord) error) error {
+	return u.withLock(func() error {
+		raw, corrupt, err := u.readRaw()
+		if err != nil {
+			return err
+		}
+		if corrupt {
+			if err := u.setAside(); err != nil {
+				return err
+			}
+		}
+		recs := make(map[string]*UsageRecord, len(names))
+		for _, name := range names {
+			v, ok := raw[name]
+			if !ok {
+				continue
+			}
+			var r UsageRecord
+			if json.Unmarshal(v, &r) != nil {
+				delete(raw, name) // as read drops it
+				continue
+			}
+			recs[name] = &r
+		}
+		if err := fn(recs); err != nil {
+			return err
+		}
+		for _, name := range names {
+			if _, ok := recs[name]; !ok {
+				delete(raw, name)
+			}
+		}
+		for name, r := range recs {
+			// Indented as a value of the top-level object, so the file
+			// reads as json.MarshalIndent of the whole would write it.
+			b, err := json.MarshalIndent(r, "  ", "  ")
+			if err != nil {
+				return fmt.Errorf("encode usage of %s: %w", name, err)
+			}
+			raw[name] = b
+		}
+		return u.writeRaw(raw)
+	})
+}
+
+// writeRaw replaces the sidecar with records encoded already, each copied
+// as it is under its key, keys sorted, as [Usage.Update] writes them.
+// encoding/json would compact and indent every record again: most of a
+// counted use's time on a big library.
+func (u *Usage) writeRaw(raw map[string]json.RawMessage) error {
+	names := slices.Sorted(maps.Keys(raw))
+	size := 4
+	for name, v := range raw {
+		size += len(name) + len(v) + 10
+	}
+	b := make([]byte, 0, size)
+	b = append(b, '{')
+	for i, name := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		key, err := json.Marshal(name)
+		if err != nil {
+			return fmt.Errorf("encode usage key %q: %w", name, err)
+		}
+		b = append(b, "\n  "...)
+		b = append(b, key...)
+		b = append(b, ": "...)
+		b = append(b, raw[name]...)
+	}
+	if len(names) > 0 {
+		b = append(b, '\n')
+	}
+	return u.writeFile(append(b, '}'))
+}
+
+// setAside renames a sidecar that is not JSON out of the way, so the
+// write that follows neither fails on it nor loses it.
+func (u *Usage) setAside() error {
+	aside := fmt.Sprintf("%s.corrupt-%s", u.path, u.now().UTC().Format("20060102T150405"))
+	if err := os.Rename(u.path, aside); err != nil {
+		return fmt.Errorf("set aside corrupt %s: %w", UsageFile, err)
+	}
+	return nil
+}
+
+// writeBytes replaces the sidecar with recs encoded with sorted keys and
+// two-space indents.
+func (u *Usage) writeBytes(recs map[string]*UsageRecord) error {
 	b, err := json.MarshalIndent(recs, "", "  ")
 	if err != nil {
 		return err
 	}
+	return u.writeFile(b)
+}
+
+// writeFile replaces the sidecar with b and a newline.
+func (u *Usage) writeFile(b []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(u.path), UsageFile+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", UsageFile, err)
@@ -321,7 +436,7 @@ func (u *Usage) Bump(name string, view, dryRun bool) (*UsageRecord, error) {
 		}
 		return &after, nil
 	}
-	if err := u.Update(bump); err != nil {
+	if err := u.updateNamed([]string{name}, bump); err != nil {
 		return nil, err
 	}
 	return &after, nil
@@ -355,7 +470,7 @@ const maxUseKeys = 32
 // The check and the bump are one read-modify-write under the sidecar's
 // lock. An empty key always counts.
 func (u *Usage) BumpOnce(name string, view bool, key string) (counted bool, err error) {
-	err = u.Update(func(recs map[string]*UsageRecord) error {
+	err = u.updateNamed([]string{name}, func(recs map[string]*UsageRecord) error {
 		var keys []string
 		if r, ok := recs[name]; ok && key != "" {
 			if raw, ok := r.Extra[useKeysKey]; ok {
@@ -435,7 +550,7 @@ func (l *Library) RecordUse(name string, kind UseKind, dedupeKey string) (counte
 
 // BumpPatch counts a write to the skill.
 func (u *Usage) BumpPatch(names ...string) error {
-	return u.Update(func(recs map[string]*UsageRecord) error {
+	return u.updateNamed(names, func(recs map[string]*UsageRecord) error {
 		for _, name := range names {
 			r := u.record(recs, name)
 			r.PatchCount++
@@ -449,7 +564,7 @@ func (u *Usage) BumpPatch(names ...string) error {
 // RecordCreated resets a skill's record for a new skill; agent marks it
 // created_by "agent".
 func (u *Usage) RecordCreated(name string, agent bool) error {
-	return u.Update(func(recs map[string]*UsageRecord) error {
+	return u.updateNamed([]string{name}, func(recs map[string]*UsageRecord) error {
 		r := newUsageRecord(u.now())
 		if agent {
 			a := "agent"
@@ -462,7 +577,7 @@ func (u *Usage) RecordCreated(name string, agent bool) error {
 
 // SetState records a lifecycle state (archived sets archived_at).
 func (u *Usage) SetState(name, state string) error {
-	return u.Update(func(recs map[string]*UsageRecord) error {
+	return u.updateNamed([]string{name}, func(recs map[string]*UsageRecord) error {
 		r := u.record(recs, name)
 		r.State = state
 		if state == StateArchived {
@@ -476,7 +591,7 @@ func (u *Usage) SetState(name, state string) error {
 
 // Forget removes a skill's record.
 func (u *Usage) Forget(name string) error {
-	return u.Update(func(recs map[string]*UsageRecord) error {
+	return u.updateNamed([]string{name}, func(recs map[string]*UsageRecord) error {
 		delete(recs, name)
 		return nil
 	})
@@ -507,7 +622,11 @@ func (u *Usage) apply(events []usageEvent) error {
 	if len(events) == 0 {
 		return nil
 	}
-	return u.Update(func(recs map[string]*UsageRecord) error {
+	names := make([]string, len(events))
+	for i, e := range events {
+		names[i] = e.Name
+	}
+	return u.updateNamed(names, func(recs map[string]*UsageRecord) error {
 		now := u.now()
 		for _, e := range events {
 			switch e.Action {

@@ -1,6 +1,9 @@
 package skillrepo
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,5 +92,137 @@ func TestUsageConcurrentBumpsLoseNothing(t *testing.T) {
 	recs, _ := u.Load()
 	if recs["s"].UseCount != 80 {
 		t.Errorf("use_count = %d, want 80", recs["s"].UseCount)
+	}
+}
+
+// TestUsageNamedUpdateWritesWhatUpdateWrites: the single-record writes
+// (a counted use, a patch, a state change, a forget) decode only their
+// records, and must leave exactly the file a whole-sidecar Update leaves.
+func TestUsageNamedUpdateWritesWhatUpdateWrites(t *testing.T) {
+	at := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+	seed := func(t *testing.T) *Usage {
+		u := &Usage{path: filepath.Join(t.TempDir(), UsageFile), now: func() time.Time { return at }}
+		err := u.Update(func(recs map[string]*UsageRecord) error {
+			for i := range 50 {
+				r := newUsageRecord(at.Add(-time.Duration(i) * time.Hour))
+				r.UseCount = i
+				if i%7 == 0 {
+					r.Extra = map[string]json.RawMessage{"future_field": json.RawMessage(`{"x":[1,2]}`), "note": json.RawMessage(`"a <b> & c"`)}
+				}
+				recs[fmt.Sprintf("skill-%02d", i)] = r
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	now := FormatUsageTime(at)
+	bump := func(recs map[string]*UsageRecord) error {
+		r := recs["skill-07"]
+		r.UseCount++
+		r.LastUsedAt = now
+		return nil
+	}
+	patch := func(r *UsageRecord) { r.PatchCount++; r.PatchGeneration++; r.LastPatchedAt = now }
+	for _, tc := range []struct {
+		name  string
+		named func(u *Usage) error
+		whole func(recs map[string]*UsageRecord) error // the same change, with every record decoded
+	}{
+		{"bump", func(u *Usage) error { return u.updateNamed([]string{"skill-07"}, bump) }, bump},
+		{"use once", func(u *Usage) error { _, err := u.BumpOnce("skill-07", true, "toolu_1"); return err }, func(recs map[string]*UsageRecord) error {
+			r := recs["skill-07"]
+			r.UseCount, r.ViewCount, r.LastUsedAt, r.LastViewedAt = r.UseCount+1, r.ViewCount+1, now, now
+			r.Extra = map[string]json.RawMessage{"future_field": json.RawMessage(`{"x":[1,2]}`), "note": json.RawMessage(`"a <b> & c"`), useKeysKey: json.RawMessage(`["toolu_1"]`)}
+			return nil
+		}},
+		{"patch two, one new", func(u *Usage) error { return u.BumpPatch("skill-03", "brand-new") }, func(recs map[string]*UsageRecord) error {
+			recs["brand-new"] = newUsageRecord(at)
+			patch(recs["skill-03"])
+			patch(recs["brand-new"])
+			return nil
+		}},
+		{"archive", func(u *Usage) error { return u.SetState("skill-14", StateArchived) }, func(recs map[string]*UsageRecord) error {
+			recs["skill-14"].State, recs["skill-14"].ArchivedAt = StateArchived, now
+			return nil
+		}},
+		{"forget", func(u *Usage) error { return u.Forget("skill-21") }, func(recs map[string]*UsageRecord) error { delete(recs, "skill-21"); return nil }},
+		{"forget absent", func(u *Usage) error { return u.Forget("nobody") }, func(map[string]*UsageRecord) error { return nil }},
+		{"forget the last", func(u *Usage) error {
+			for i := range 50 {
+				if err := u.Forget(fmt.Sprintf("skill-%02d", i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, func(recs map[string]*UsageRecord) error { clear(recs); return nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			named, whole := seed(t), seed(t)
+			if err := tc.named(named); err != nil {
+				t.Fatal(err)
+			}
+			if err := whole.Update(tc.whole); err != nil {
+				t.Fatal(err)
+			}
+			a, _ := os.ReadFile(named.path)
+			b, _ := os.ReadFile(whole.path)
+			if !bytes.Equal(a, b) {
+				t.Fatalf("named update wrote\n%s\nwhole update wrote\n%s", a, b)
+			}
+		})
+	}
+}
+
+// TestUsageNamedUpdateKeepsOthersAsRead: a record another program wrote
+// (its own key order and layout, keys we do not know) is not rewritten by
+// a write to another record.
+func TestUsageNamedUpdateKeepsOthersAsRead(t *testing.T) {
+	p := filepath.Join(t.TempDir(), UsageFile)
+	in := `{"theirs": {"use_count": 3, "agent_created": true, "zzz": [1, 2]}, "ours": {"use_count": 1}}`
+	os.WriteFile(p, []byte(in), 0o600)
+	u := &Usage{path: p, now: time.Now}
+	if err := u.BumpUse("ours"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	if !strings.Contains(string(b), `"theirs": {"use_count": 3, "agent_created": true, "zzz": [1, 2]}`) {
+		t.Errorf("the other record was rewritten:\n%s", b)
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, b)
+	}
+	recs, _ := u.Load()
+	if recs["ours"].UseCount != 2 || recs["theirs"].UseCount != 3 {
+		t.Errorf("recs = %+v %+v", recs["ours"], recs["theirs"])
+	}
+}
+
+// BenchmarkRecordUseSidecar is the sidecar's part of a counted use (the
+// PostToolUse hook) on libraries of 1,000 and 10,000 records.
+func BenchmarkRecordUseSidecar(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			u := &Usage{path: filepath.Join(b.TempDir(), UsageFile), now: time.Now}
+			if err := u.Update(func(recs map[string]*UsageRecord) error {
+				for i := range n {
+					r := newUsageRecord(time.Now())
+					r.UseCount = 3
+					recs[fmt.Sprintf("skill-%05d", i)] = r
+				}
+				return nil
+			}); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := u.BumpOnce(fmt.Sprintf("skill-%05d", i%n), true, fmt.Sprint("toolu_", i)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -266,21 +266,30 @@ func BenchmarkWorkerStart(b *testing.B) {
 	}
 }
 
-// drainQueue empties the queue, then waits for a worker a hook started
-// to find nothing and exit.
+// drainQueue empties the queue, then waits for the workers hooks started
+// to find nothing and exit. A detached worker takes its lock only once
+// it runs, so "no worker" must hold for a while (quietFor), not for one
+// look, or a worker still starting takes the queue from the benchmark.
 func drainQueue(b *testing.B) {
+	const quietFor = 500 * time.Millisecond
 	state := filepath.Join(library, ".git", "skillrepo")
 	store := queue.New(state)
-	for deadline := time.Now().Add(60 * time.Second); ; {
+	var idleSince time.Time
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		all, _ := store.List()
 		for _, e := range all {
 			store.Drop(e.ID, true)
 		}
-		if !worker.Running(state) || time.Now().After(deadline) {
+		switch {
+		case worker.Running(state):
+			idleSince = time.Time{}
+		case idleSince.IsZero():
+			idleSince = time.Now()
+		case time.Since(idleSince) >= quietFor:
 			return
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
+	b.Fatal("a worker started by a hook is still running after 60 s")
 }
 
 const chat = `[{"role":"system","content":"You are a coding agent."},{"role":"user","content":"fix the flaky CI job"},{"role":"assistant","content":"Re-ran the failed job; it passed."}]`
@@ -305,6 +314,7 @@ func BenchmarkWorkerPerReview(b *testing.B) {
 	b.Run("Worker", func(b *testing.B) {
 		store := queue.New(filepath.Join(library, ".git", "skillrepo"))
 		b.StopTimer()
+		drainQueue(b)
 		for i := 0; i < b.N; i++ {
 			if _, _, err := store.Enqueue(queue.Entry{Kind: queue.KindReview, SessionID: fmt.Sprintf("w-%d-%d", time.Now().UnixNano(), i), Transcript: tr, Format: "openai", Due: queue.Due{Skills: true}}); err != nil {
 				b.Fatal(err)
