@@ -1,12 +1,12 @@
 package review
 
 import (
+	"embed"
+	"strings"
+
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/agenttools"
-
-	"embed"
-	"strings"
 )
 
 // The review instructions are text files so they can be read and reviewed

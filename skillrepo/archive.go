@@ -12,13 +12,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"path"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )

@@ -17,10 +17,10 @@ package skillrepo
 import (
 	"container/heap"
 	"fmt"
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 

@@ -20,13 +20,13 @@ package skillrepo
 import (
 	"container/heap"
 	"fmt"
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"path"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )

@@ -20,7 +20,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"os"
 	"path"
 	"path/filepath"
@@ -29,7 +28,7 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
-
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 

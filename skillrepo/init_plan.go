@@ -3,10 +3,11 @@ package skillrepo
 import (
 	"errors"
 	"fmt"
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
 // planInit is Init with DryRun: the same decisions (the repository to

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
 // Library is an open skills library: a directory that is also a git work

@@ -28,13 +28,13 @@ package skillrepo
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"hash/crc32"
 	"os"
 	"path"
 	"path/filepath"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
 // Owners of a skill.

@@ -15,7 +15,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"maps"
 	"path"
 	"slices"
@@ -23,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )

@@ -11,11 +11,11 @@ package skillrepo
 import (
 	"bytes"
 	"container/heap"
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 )
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"maps"
 	"math/rand/v2"
 	"path"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 )
 

@@ -25,11 +25,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"maps"
 	"os/exec"
 	"slices"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
 // RemoteOptions choose the remote and the transport of [Library.Push] and
