@@ -575,25 +575,15 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 				}
 			}
 			if len(conflicts) > 0 {
-				return &ConflictError{Op: "merge curator run " + run.ID, Conflicts: conflicts,
-					Advice: "run the curator again: it decides from the library as it is now"}
+				return runConflict(run, conflicts)
 			}
 		}
 		// The proposals' three-way merge does the rest; the check above
 		// keeps it from leaving half a skill behind (a file added on main
 		// to a skill the run archived would merge cleanly, in the old
 		// folder).
-		pcs, err := tx.MergeTip(pre, tip, branch)
-		if err != nil {
+		if err := mergeRunTip(tx, run, pre, tip); err != nil {
 			return err
-		}
-		if len(pcs) > 0 {
-			conflicts := make([]Conflict, len(pcs))
-			for i, pc := range pcs {
-				conflicts[i] = Conflict{Name: path.Base(path.Dir(pc.Path)), Path: pc.Path, Reason: pc.Detail}
-			}
-			return &ConflictError{Op: "merge curator run " + run.ID, Conflicts: conflicts,
-				Advice: "run the curator again: it decides from the library as it is now"}
 		}
 		_, err = tx.Commit(mergeMessage(run, archives, len(res.Commits)))
 		return err
@@ -736,4 +726,29 @@ func skillsText(n int) string {
 		return "1 skill"
 	}
 	return fmt.Sprintf("%d skills", n)
+}
+
+// mergeRunTip merges the run's branch tip into main in tx with the
+// proposals' three-way merge; a conflicting path is the run's
+// *ConflictError.
+func mergeRunTip(tx *skillrepo.Tx, run *Run, pre, tip skillrepo.Hash) error {
+	pcs, err := tx.MergeTip(pre, tip, BranchPrefix+run.ID)
+	if err != nil {
+		return err
+	}
+	if len(pcs) == 0 {
+		return nil
+	}
+	conflicts := make([]Conflict, len(pcs))
+	for i, pc := range pcs {
+		conflicts[i] = Conflict{Name: path.Base(path.Dir(pc.Path)), Path: pc.Path, Reason: pc.Detail}
+	}
+	return runConflict(run, conflicts)
+}
+
+// runConflict is the error of a run that cannot land as it is: main
+// changed what the run decided on.
+func runConflict(run *Run, conflicts []Conflict) error {
+	return &ConflictError{Op: "merge curator run " + run.ID, Conflicts: conflicts,
+		Advice: "run the curator again: it decides from the library as it is now"}
 }

@@ -187,12 +187,12 @@ func (c *Curator) writeArchives(ctx context.Context, run *Run, archives []Change
 }
 
 // mergeRun lands the run branch (tip, forked at pre) on the main branch
-// as one merge; the caller deletes the branch. When the main branch moved meanwhile, every folder the
-// run changed must be as the run found it (a file added on main to a
-// skill the run archived would otherwise merge cleanly into the old
-// folder); a conflict is a *ConflictError and nothing lands.
+// as one merge; the caller deletes the branch. When the main branch moved
+// meanwhile, every folder the run changed must be as the run found it (a
+// file added on main to a skill the run archived would otherwise merge
+// cleanly into the old folder); a conflict is a *ConflictError and
+// nothing lands.
 func (c *Curator) mergeRun(ctx context.Context, run *Run, archives []Change, rec *Consolidation, pre, tip skillrepo.Hash, commits int) (merge, before skillrepo.Hash, err error) {
-	branch := BranchPrefix + run.ID
 	dirs := append(dirsOf(archives), archiveDirsOf(archives)...)
 	dirs = append(dirs, rec.Touched...)
 	start, err := c.Lib.Snapshot(pre.String())
@@ -216,21 +216,11 @@ func (c *Curator) mergeRun(ctx context.Context, run *Run, archives []Change, rec
 				}
 			}
 			if len(conflicts) > 0 {
-				return &ConflictError{Op: "merge curator run " + run.ID, Conflicts: conflicts,
-					Advice: "run the curator again: it decides from the library as it is now"}
+				return runConflict(run, conflicts)
 			}
 		}
-		pcs, err := tx.MergeTip(pre, tip, branch)
-		if err != nil {
+		if err := mergeRunTip(tx, run, pre, tip); err != nil {
 			return err
-		}
-		if len(pcs) > 0 {
-			conflicts := make([]Conflict, len(pcs))
-			for i, pc := range pcs {
-				conflicts[i] = Conflict{Name: path.Base(path.Dir(pc.Path)), Path: pc.Path, Reason: pc.Detail}
-			}
-			return &ConflictError{Op: "merge curator run " + run.ID, Conflicts: conflicts,
-				Advice: "run the curator again: it decides from the library as it is now"}
 		}
 		_, err = tx.Commit(consolidationMergeMessage(run, archives, rec, commits))
 		return err

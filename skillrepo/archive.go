@@ -550,20 +550,9 @@ func (l *Library) Restore(ctx context.Context, opts RestoreOptions) (*RestoreRes
 		if err != nil {
 			return err
 		}
-		name := ArchivedName(si.Dir)
-		to, _, err := l.ArchivedFrom(tx.Base().String(), si.Dir)
-		guessed := false
-		if errors.Is(err, ErrNotFound) {
-			to, guessed = name, true
-		} else if err != nil {
+		to, guessed, err := l.restoreTarget(tx, tx.Base().String(), si.Dir)
+		if err != nil {
 			return err
-		}
-		if err := skill.ValidateName(path.Base(to)); err != nil {
-			return err
-		}
-		if tx.IsDir(to) {
-			return withHint(fmt.Errorf("restore %s: %s is taken: %w", name, to, ErrExists),
-				"move or rename the skill at "+to+" first")
 		}
 		if err := tx.Move(si.Dir, to); err != nil {
 			return err
@@ -616,4 +605,25 @@ func (tx *Tx) MergeTip(base, tip Hash, theirs string) ([]merge.PathConflict, err
 	}
 	tx.AddParent(tip)
 	return nil, nil
+}
+
+// restoreTarget is where the archived folder dir goes back to: where it was
+// archived from as history at rev says, else <name>/ at the top (guessed);
+// refused when the name is invalid or the folder is taken in tx.
+func (l *Library) restoreTarget(tx *Tx, rev, dir string) (to string, guessed bool, err error) {
+	name := ArchivedName(dir)
+	to, _, err = l.ArchivedFrom(rev, dir)
+	if errors.Is(err, ErrNotFound) {
+		to, guessed = name, true
+	} else if err != nil {
+		return "", false, err
+	}
+	if err := skill.ValidateName(path.Base(to)); err != nil {
+		return "", false, err
+	}
+	if tx.IsDir(to) {
+		return "", false, withHint(fmt.Errorf("restore %s: %s is taken: %w", name, to, ErrExists),
+			"move or rename the skill at "+to+" first")
+	}
+	return to, guessed, nil
 }

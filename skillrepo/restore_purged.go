@@ -8,13 +8,10 @@ package skillrepo
 // works whatever removed the folder: a purge, or a person's git rm.
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"strings"
-
-	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // ActionPurge is the Skill-Action of the commit that removes archived
@@ -101,19 +98,9 @@ func activeSkill(skills []SkillInfo, name string) bool {
 // commits; out is filled in.
 func (l *Library) restorePurged(tx *Tx, p *PurgedArchive, prov Provenance, out *RestoreResult) error {
 	name := ArchivedName(p.Dir)
-	to, _, err := l.ArchivedFrom(p.Parent.String(), p.Dir)
-	guessed := false
-	if errors.Is(err, ErrNotFound) {
-		to, guessed = name, true
-	} else if err != nil {
+	to, guessed, err := l.restoreTarget(tx, p.Parent.String(), p.Dir)
+	if err != nil {
 		return err
-	}
-	if err := skill.ValidateName(path.Base(to)); err != nil {
-		return err
-	}
-	if tx.IsDir(to) {
-		return withHint(fmt.Errorf("restore %s: %s is taken: %w", name, to, ErrExists),
-			"move or rename the skill at "+to+" first")
 	}
 	snap, err := l.Snapshot(p.Parent.String())
 	if err != nil {
