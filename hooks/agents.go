@@ -16,6 +16,7 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // Agent names a hook system skillrepo installs into.
@@ -226,13 +227,18 @@ func UninstallAgent(opts AgentOptions) (*AgentResult, error) {
 	return editAgent(opts, false)
 }
 
+// settingsLimit bounds the read of a file we edit in place (an agent's
+// settings, a git hook): they are kilobytes, and one that is not (or a
+// FIFO) is refused rather than loaded.
+const settingsLimit = 16 << 20
+
 func editAgent(opts AgentOptions, install bool) (*AgentResult, error) {
 	path, err := SettingsPath(opts.Agent, opts.Scope, opts.Home, opts.Project)
 	if err != nil {
 		return nil, err
 	}
 	res := &AgentResult{Settings: path, Library: libraryArg(opts), DryRun: opts.DryRun}
-	old, err := os.ReadFile(path)
+	old, err := boundedread.ReadFile(path, settingsLimit)
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
 		return nil, fmt.Errorf("read %s: %w", path, err)
@@ -275,7 +281,7 @@ func Installed(a Agent, scope Scope, home, project string) (bool, string) {
 	if err != nil {
 		return false, ""
 	}
-	data, err := os.ReadFile(path)
+	data, err := boundedread.ReadFile(path, settingsLimit)
 	if err != nil || !gjson.ValidBytes(data) {
 		return false, path
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // generatedMarker identifies a shim this package wrote; a hook file
@@ -71,7 +72,7 @@ func InstallGit(ctx context.Context, dir string, opts InstallOptions) (*InstallR
 	want := shim("pre-commit", opts.Executable)
 	res := &InstallResult{Path: hook}
 
-	old, err := os.ReadFile(hook)
+	old, err := boundedread.ReadFile(hook, settingsLimit)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

@@ -18,6 +18,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -203,6 +204,9 @@ type hookRun struct {
 
 func (h *hookRun) state() string { return h.lib.StateDir() }
 
+// memoryFileLimit bounds a memory file read at session start.
+const memoryFileLimit = 1 << 20
+
 func (h *hookRun) touch() {
 	if err := queue.TouchActivity(h.state(), h.now); err != nil {
 		h.rep.notef("activity: %v", err)
@@ -246,7 +250,9 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 			h.rep.notef("memory: %v", err)
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(h.lib.Root, filepath.FromSlash(p)))
+		// Bounded: the file goes into the agent's context, which holds a
+		// few thousand characters of it at most (limits[t]).
+		data, err := boundedread.ReadFile(filepath.Join(h.lib.Root, filepath.FromSlash(p)), memoryFileLimit)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			h.rep.notef("memory: %v", err)
 			continue

@@ -4,16 +4,26 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // ConfigPath is the tracked settings file, relative to the library root.
 const ConfigPath = ".skillrepo/config.yaml"
+
+// ConfigLimit bounds the config file read: it is a few hundred bytes, and
+// a file that is not (a mistake, a FIFO) is refused, not loaded.
+const ConfigLimit = 1 << 20
+
+// ReadConfigFile reads the config file of the library at root, at most
+// [ConfigLimit] bytes. A missing file is an fs.ErrNotExist error.
+func ReadConfigFile(root string) ([]byte, error) {
+	return boundedread.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigPath)), ConfigLimit)
+}
 
 // Config is .skillrepo/config.yaml. Zero fields take the defaults of
 // [DefaultConfig]; unknown keys are kept in Raw for packages that own their
@@ -99,7 +109,7 @@ func DefaultConfig() Config {
 // defaults. A malformed file is an error naming the file.
 func loadConfig(root string) (Config, error) {
 	cfg := DefaultConfig()
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigPath)))
+	b, err := ReadConfigFile(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}

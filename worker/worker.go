@@ -54,6 +54,7 @@ type Result struct {
 
 type worker struct {
 	opts     Options
+	root     string // the library's folder (its config is read from it)
 	stateDir string
 	store    *queue.Store
 	log      io.Writer
@@ -77,7 +78,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	stateDir := lib.StateDir()
+	root, stateDir := lib.Root, lib.StateDir()
 	lib.Close()
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
@@ -92,7 +93,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer lock.Unlock()
 
-	w := &worker{opts: opts, stateDir: stateDir, store: queue.New(stateDir), log: opts.Log}
+	w := &worker{opts: opts, root: root, stateDir: stateDir, store: queue.New(stateDir), log: opts.Log}
 	w.store.Now = opts.Now
 	if w.log == nil {
 		p, err := prepareLog(stateDir)
@@ -145,7 +146,7 @@ func (w *worker) now() time.Time { return w.opts.Now().UTC() }
 // settings reads the current settings (the config may change while a
 // worker waits).
 func (w *worker) settings() Settings {
-	raw, _ := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(w.stateDir)), filepath.FromSlash(skillrepo.ConfigPath)))
+	raw, _ := skillrepo.ReadConfigFile(w.root)
 	return SettingsFrom(raw, w.opts.Getenv)
 }
 

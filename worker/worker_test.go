@@ -318,3 +318,72 @@ func TestStartDetachedOnce(t *testing.T) {
 		}
 	}
 }
+
+// A library in a folder of a project's repository keeps its state under
+// .git/skillrepo/<prefix hash>/; the worker still reads the library's own
+// config (here max_attempts 2, where the default is 5).
+func TestFolderLibraryConfig(t *testing.T) {
+	env := testlib.Env(t.TempDir())
+	getenv := func(k string) string { return env[k] }
+	project := filepath.Join(t.TempDir(), "project")
+	testlib.Git(t, "", env, "init", "-q", "-b", "main", project)
+	if err := os.WriteFile(filepath.Join(project, "main.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testlib.Git(t, project, env, "add", "main.go")
+	testlib.Git(t, project, env, "commit", "-q", "-m", "project")
+	dir := filepath.Join(project, ".claude", "skills")
+	if _, err := skillrepo.Init(context.Background(), dir, skillrepo.InitOptions{OpenOptions: skillrepo.OpenOptions{Getenv: getenv}, Example: true}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, filepath.FromSlash(skillrepo.ConfigPath))
+	old, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := strings.Replace(string(old), "review:\n", "review:\n  max_attempts: 2\n", 1)
+	if two == string(old) {
+		t.Fatalf("no review: section in\n%s", old)
+	}
+	if err := os.WriteFile(cfg, []byte(two), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testlib.Git(t, project, env, "commit", "-q", "-am", "two attempts")
+	lib, err := skillrepo.Open(dir, skillrepo.OpenOptions{Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := lib.StateDir()
+	lib.Close()
+	if filepath.Dir(filepath.Dir(state)) == dir {
+		t.Fatalf("state %s is not kept apart from a root library's", state)
+	}
+
+	srv := fakemodel.Start(&fakemodel.Script{Replies: []fakemodel.Reply{{Status: 503, Error: "overloaded", Times: -1}}}, nil)
+	defer srv.Close()
+	env["OPENAI_BASE_URL"], env["OPENAI_API_KEY"], env["SKILLREPO_MODEL"] = srv.BaseURL(), "k", "m"
+	env["SKILLREPO_DEFER_QUIET"], env["SKILLREPO_RETRY_BACKOFF"] = "0s", "10ms"
+	tr := filepath.Join(t.TempDir(), "chat.json")
+	if err := os.WriteFile(tr, []byte(chat), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store := queue.New(state)
+	e, _, err := store.Enqueue(queue.Entry{Kind: queue.KindReview, Agent: "test", SessionID: "s-1", Transcript: tr, Format: "openai", Due: queue.Due{Skills: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	if _, err := Run(context.Background(), Options{Dir: dir, Getenv: getenv, Once: true, Log: &log, Poll: 20 * time.Millisecond}); err != nil {
+		t.Fatalf("worker: %v\n%s", err, log.String())
+	}
+	got, err := store.Get(e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != queue.Failed || got.Attempts != 2 {
+		t.Fatalf("entry = %+v (the library's max_attempts is 2)\nlog:\n%s", got, log.String())
+	}
+	if st := testlib.Git(t, project, env, "status", "--porcelain"); st != "" {
+		t.Errorf("project not clean:\n%s", st)
+	}
+}

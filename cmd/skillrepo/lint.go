@@ -435,8 +435,7 @@ func repositoryTop(dir string) string {
 
 // readLintConfig parses the lint: section of base's config, if any.
 func readLintConfig(base string) (lint.Config, error) {
-	p := filepath.Join(base, filepath.FromSlash(skillrepo.ConfigPath))
-	b, err := os.ReadFile(p)
+	b, err := skillrepo.ReadConfigFile(base)
 	if errors.Is(err, fs.ErrNotExist) {
 		return lint.Config{}, nil
 	}
@@ -445,7 +444,7 @@ func readLintConfig(base string) (lint.Config, error) {
 	}
 	cfg, err := lint.ParseConfig(b)
 	if err != nil {
-		return lint.Config{}, fmt.Errorf("%s: %w", p, err)
+		return lint.Config{}, fmt.Errorf("%s: %w", filepath.Join(base, filepath.FromSlash(skillrepo.ConfigPath)), err)
 	}
 	if cfg.Profile == "" {
 		cfg.Profile = runtimeProfile(base, b)
