@@ -114,7 +114,7 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 		if ok && t.Hash == h && t.Mode == mode {
 			continue
 		}
-		data, err := readWorktreeContent(filepath.Join(l.Root, filepath.FromSlash(f.Path)), f.Info)
+		data, err := l.ReadWorktreeBlob(idx, l.RepoPath(f.Path))
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
@@ -135,7 +135,7 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 		if info, err := os.Lstat(full); err == nil && !info.IsDir() {
 			h, _, err := l.WorktreeHash(idx, idxTime, l.RepoPath(p))
 			if err == nil && h != tracked[p].Hash {
-				data, err := readWorktreeContent(full, info)
+				data, err := l.ReadWorktreeBlob(idx, l.RepoPath(p))
 				if err != nil {
 					return nil, err
 				}
@@ -158,14 +158,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-func readWorktreeContent(full string, fi os.FileInfo) ([]byte, error) {
-	if fi.Mode()&os.ModeSymlink != 0 {
-		t, err := os.Readlink(full)
-		return []byte(t), err
-	}
-	return os.ReadFile(full)
 }
 
 // stage puts a delta into a transaction.

@@ -158,7 +158,7 @@ func (l *Repo) finishWorktree(in *intent) error {
 		u.old[p] = TreeEntry{Hash: oh, Mode: om}
 		u.target[p] = TreeEntry{Hash: nh, Mode: nm}
 		// Hash every file (no stat shortcut): it may have changed since.
-		h, present, err := l.WorktreeHash(&Index{}, idxTime, p)
+		h, present, err := l.worktreeHash(idx, idxTime, p, false)
 		if err != nil {
 			u.skipped[p] = true
 			continue

@@ -46,6 +46,9 @@ type Repo struct {
 	command     string
 	identity    [2]string
 	indexCache  *indexCache
+	// conv is the end-of-line conversion's config and attributes
+	// (convert.go), read on first use; a write reads them anew.
+	conv *converter
 	// packs reads packed objects (opened on first use, closed by Close).
 	packs *packReader
 	loose looseReaders // reused by readLoose

@@ -157,6 +157,7 @@ func (l *Repo) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) e
 
 func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (_ *UpdateResult, retErr error) {
 	ref := BranchRef(opts.Branch)
+	l.conv = nil // config and attributes are read anew for each write
 	// States git supports that we refuse rather than guess at (gitstate.go).
 	if err := l.checkNoOperationInProgress(); err != nil {
 		return nil, err
@@ -222,6 +223,11 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	sort.Strings(res.Paths)
 	// The work tree, index and intent record speak repository paths.
 	repoPaths := l.rootPaths(res.Paths)
+	// A path whose conversion runs a program (an LFS filter) is not ours
+	// to write, on any branch (convert.go).
+	if err := l.refuseUnconverted(repoPaths); err != nil {
+		return nil, err
+	}
 	head, err := l.HeadBranch()
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -211,7 +212,20 @@ func (l *Repo) pathDirty(idx *Index, idxTime time.Time, p string, oh plumbing.Ha
 
 // WorktreeHash returns the blob hash of the work tree file at p, using the
 // index's stat data to avoid reading it when git would.
+//
+// The hash is of what git add would store: the content after the
+// end-of-line conversion of p (convert.go), so a CRLF work tree under
+// core.autocrlf=true matches its LF blob. A path whose conversion runs a
+// filter gives its raw content's hash unless it is the checked-out form
+// of the LFS pointer the index holds: a write to it is refused anyway
+// (refuseUnconverted).
 func (l *Repo) WorktreeHash(idx *Index, idxTime time.Time, p string) (plumbing.Hash, bool, error) {
+	return l.worktreeHash(idx, idxTime, p, true)
+}
+
+// worktreeHash is WorktreeHash; useStat false hashes the file even when
+// its index entry's stat data matches.
+func (l *Repo) worktreeHash(idx *Index, idxTime time.Time, p string, useStat bool) (plumbing.Hash, bool, error) {
 	full := filepath.Join(l.Root, filepath.FromSlash(p))
 	fi, err := os.Lstat(full)
 	if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
@@ -223,7 +237,7 @@ func (l *Repo) WorktreeHash(idx *Index, idxTime time.Time, p string) (plumbing.H
 	if fi.IsDir() {
 		return plumbing.ZeroHash, true, nil // a directory where a file goes: dirty
 	}
-	if e, ok := idx.lookup(p); ok {
+	if e, ok := idx.lookup(p); ok && useStat {
 		if int64(e.Size) == fi.Size()&0xffffffff && e.modTime().Equal(fi.ModTime()) && fi.ModTime().Before(idxTime) {
 			return e.Hash, true, nil
 		}
@@ -235,8 +249,13 @@ func (l *Repo) WorktreeHash(idx *Index, idxTime time.Time, p string) (plumbing.H
 			return plumbing.ZeroHash, true, err
 		}
 		data = []byte(t)
-	} else if data, err = os.ReadFile(full); err != nil {
-		return plumbing.ZeroHash, true, err
+	} else {
+		if data, err = os.ReadFile(full); err != nil {
+			return plumbing.ZeroHash, true, err
+		}
+		if data, _, err = l.cleanWorktree(idx, p, data); err != nil {
+			return plumbing.ZeroHash, true, err
+		}
 	}
 	return HashObject(plumbing.BlobObject, data), true, nil
 }
@@ -254,7 +273,7 @@ func (u *worktreeUpdate) apply() error {
 		return err
 	}
 	u.renameMoves() // moved files: rename, no rewrite (worktree_moves.go)
-	for _, p := range u.paths {
+	for _, p := range attributesFirst(u.paths) {
 		if u.skipped[p] || u.same[p] {
 			continue
 		}
@@ -265,15 +284,20 @@ func (u *worktreeUpdate) apply() error {
 				return fmt.Errorf("remove %s: %w", p, err)
 			}
 			removeEmptyParents(u.l.Root, filepath.Dir(full))
+			u.attributesWritten(p)
 			continue
 		}
 		data, err := u.store.Blob(t.Hash)
 		if err != nil {
 			return err
 		}
+		if t.Mode != filemode.Symlink {
+			data = u.l.smudgeFor(p, data)
+		}
 		if err := writeWorktreeFile(tmpDir, full, data, t.Mode, u.l.syncFile); err != nil {
 			return fmt.Errorf("write %s: %w", p, err)
 		}
+		u.attributesWritten(p)
 		if u.testOnlyCrash != nil {
 			if err := u.testOnlyCrash("file"); err != nil {
 				return err
@@ -285,6 +309,34 @@ func (u *worktreeUpdate) apply() error {
 	}
 	u.syncDirs()
 	return nil
+}
+
+// attributesWritten drops the cached lines of a .gitattributes file just
+// written or removed: the files it governs are written after it and
+// converted by its new lines, as git checkout does.
+func (u *worktreeUpdate) attributesWritten(p string) {
+	if d, ok := isAttributesFile(p); ok {
+		u.l.converter().attrs.forget(d)
+	}
+}
+
+// attributesFirst orders paths with the .gitattributes files first
+// (shallowest first), so the files they govern are converted by the
+// attributes being written.
+func attributesFirst(paths []string) []string {
+	var attrs, rest []string
+	for _, p := range paths {
+		if _, ok := isAttributesFile(p); ok {
+			attrs = append(attrs, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	if len(attrs) == 0 {
+		return paths
+	}
+	sort.SliceStable(attrs, func(i, j int) bool { return strings.Count(attrs[i], "/") < strings.Count(attrs[j], "/") })
+	return append(attrs, rest...)
 }
 
 // maxDirSyncs bounds the directory fsyncs of one work-tree update. A

@@ -59,6 +59,9 @@ func (u *worktreeUpdate) renameMoves() {
 			continue
 		}
 		src := cands[len(cands)-1]
+		if !u.l.convIdentity(src) || !u.l.convIdentity(p) {
+			continue // converted content: written the usual way (convert.go)
+		}
 		sources[k] = cands[:len(cands)-1]
 		from := filepath.Join(u.l.Root, filepath.FromSlash(src))
 		to := filepath.Join(u.l.Root, filepath.FromSlash(p))
