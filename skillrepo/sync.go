@@ -25,6 +25,11 @@ type SyncOptions struct {
 	// Message is an optional subject.
 	Message string
 	DryRun  bool
+	// ReportUnconverted, with DryRun, lists the changed paths whose
+	// conversion runs a program (a filter such as git-lfs) in
+	// SyncResult.Unconverted instead of failing the dry run on them, as
+	// the real sync does: what skillrepo status shows.
+	ReportUnconverted bool
 	// Lint, when set, checks the skill folders the sync records, in the
 	// work tree (which is what is recorded), and returns their lint
 	// errors. A sync never refuses for them — the edits are made already —
@@ -50,6 +55,21 @@ type SyncResult struct {
 	DryRun      bool
 	// LintErrors are what SyncOptions.Lint found in the recorded skills.
 	LintErrors []string
+	// Unconverted are the Changes a sync refuses to record (only with
+	// SyncOptions.ReportUnconverted).
+	Unconverted []UnconvertedChange
+}
+
+// UnconvertedChange is a changed path whose conversion runs a program
+// (a filter attribute such as git-lfs's, ident, working-tree-encoding):
+// skillrepo does not run it, so it cannot record the path nor tell an
+// edit from a checkout git would call clean once its stat data is stale
+// (docs/git-format.md, "Line endings and filters"). git records it.
+type UnconvertedChange struct {
+	Path   string `json:"path"`
+	Status string `json:"status"` // added, modified, deleted (as FileChange), possibly not an edit
+	Reason string `json:"reason"`
+	Hint   string `json:"hint"`
 }
 
 // worktreeDelta compares the work tree with a tree: files added or
@@ -229,6 +249,11 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 			return nil
 		}
 		out.Changes = d.changes
+		if opts.DryRun && opts.ReportUnconverted {
+			if out.Unconverted, err = l.splitUnconverted(d); err != nil {
+				return err
+			}
+		}
 		beforeTip, beforeTree := tx.Base(), tx.Tree()
 		if err := d.stage(tx); err != nil {
 			return err
@@ -237,7 +262,10 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 			return err
 		}
 		// Skills touched: look both before (deletions) and after.
-		out.Skills = skillsOf(tx, d.changes)
+		out.Skills = skillsOf(tx, out.Changes)
+		if len(d.changes) == 0 {
+			return nil // only unconverted paths: nothing to commit, even dry
+		}
 		origin := opts.Origin
 		if origin == "" {
 			origin = l.inferOrigin(beforeTip, out.Skills)
@@ -277,6 +305,28 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 	if err != nil {
 		return nil, err
 	}
+	return out, nil
+}
+
+// splitUnconverted takes the changes a write would be refused for
+// (gitstore's CheckConvertible) out of d, so a dry run stages only the
+// others, and returns them with the refusal's reason and hint.
+func (l *Library) splitUnconverted(d *worktreeDelta) ([]UnconvertedChange, error) {
+	var out []UnconvertedChange
+	kept := d.changes[:0:0]
+	for _, c := range d.changes {
+		err := l.CheckConvertible(l.RepoPath(c.Path))
+		var se *gitstore.StateError
+		switch {
+		case err == nil:
+			kept = append(kept, c)
+		case errors.As(err, &se):
+			out = append(out, UnconvertedChange{Path: c.Path, Status: c.Status, Reason: se.State, Hint: se.Fix})
+		default:
+			return nil, fmt.Errorf("check %s: %w", c.Path, err)
+		}
+	}
+	d.changes = kept
 	return out, nil
 }
 

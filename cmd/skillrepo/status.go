@@ -18,11 +18,17 @@ import (
 
 // statusJSON is what `status --json` prints. Paths are absolute.
 type statusJSON struct {
-	Library       string         `json:"library"`
-	Branch        string         `json:"branch"`
-	Head          string         `json:"head"`
-	DirtySkills   []string       `json:"dirty_skills"`
-	DirtyFiles    int            `json:"dirty_files"`
+	Library     string   `json:"library"`
+	Branch      string   `json:"branch"`
+	Head        string   `json:"head"`
+	DirtySkills []string `json:"dirty_skills"`
+	DirtyFiles  int      `json:"dirty_files"`
+	// Unconverted are the dirty files skillrepo sync refuses to record:
+	// their conversion runs a filter (git-lfs) we do not run, so git must
+	// record them (docs/git-format.md, "Line endings and filters").
+	Unconverted []skillrepo.UnconvertedChange `json:"unconverted_files"`
+	// WorktreeError says why the work tree was not compared ("": it was).
+	WorktreeError string         `json:"worktree_error"`
 	OpenProposals []string       `json:"open_proposals"`
 	Queue         map[string]int `json:"queue"`
 	WorkerRunning bool           `json:"worker_running"`
@@ -71,7 +77,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	}
 	defer lib.Close()
 	now := f.Now().UTC()
-	st := statusJSON{Library: lib.Root, DirtySkills: []string{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}}
+	st := statusJSON{Library: lib.Root, DirtySkills: []string{}, Unconverted: []skillrepo.UnconvertedChange{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}}
 	if st.Branch, err = lib.HeadBranch(); err != nil {
 		return err
 	}
@@ -79,9 +85,14 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 		st.Head = tip.String()
 	}
 	if st.Branch != "" {
-		if res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{DryRun: true}); err == nil {
+		// A dry run that failed (a merge in progress, the lock held) must
+		// not read as a clean work tree: say so, and show the rest.
+		if res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{DryRun: true, ReportUnconverted: true}); err != nil {
+			st.WorktreeError = err.Error()
+		} else {
 			st.DirtySkills = append(st.DirtySkills, res.Skills...)
 			st.DirtyFiles = len(res.Changes)
+			st.Unconverted = append(st.Unconverted, res.Unconverted...)
 		}
 	}
 	props, err := lib.Proposals(skillrepo.ProposalQuery{})
@@ -158,9 +169,15 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		branch = "(detached HEAD)"
 	}
 	fmt.Fprintf(w, "library: %s\nbranch:  %s at %.12s\n", st.Library, branch, st.Head)
-	if len(st.DirtySkills) > 0 || st.DirtyFiles > 0 {
-		fmt.Fprintf(w, "edited outside skillrepo: %d files in %s (record them: skillrepo sync)\n", st.DirtyFiles, joinOr(st.DirtySkills, "no skill"))
-	} else {
+	if n := st.DirtyFiles - len(st.Unconverted); n > 0 || (len(st.DirtySkills) > 0 && len(st.Unconverted) == 0) {
+		fmt.Fprintf(w, "edited outside skillrepo: %d files in %s (record them: skillrepo sync)\n", n, joinOr(st.DirtySkills, "no skill"))
+	}
+	for _, u := range st.Unconverted {
+		fmt.Fprintf(w, "edited outside skillrepo, for git to record: %s (%s): %s\n  hint: %s\n", u.Path, u.Status, u.Reason, u.Hint)
+	}
+	if st.WorktreeError != "" {
+		fmt.Fprintf(w, "work tree: not compared: %s\n", oneLine(st.WorktreeError))
+	} else if len(st.DirtySkills) == 0 && st.DirtyFiles == 0 {
 		fmt.Fprintln(w, "work tree: clean")
 	}
 	fmt.Fprintf(w, "open proposals: %d%s\n", len(st.OpenProposals), listSuffix(st.OpenProposals))

@@ -501,27 +501,40 @@ func lfsPointerMatches(blob, data []byte) bool {
 // content), or write a blob's repository form where git writes the
 // smudged one. Nothing is written.
 func (l *Repo) refuseUnconverted(paths []string) error {
-	c := l.converter()
 	for _, p := range paths {
-		pc := c.forPath(p)
-		if pc.unsupported == "" {
-			continue
-		}
-		if err := c.attrs.err; err != nil {
-			return fmt.Errorf("read attributes: %w", err)
-		}
-		fix := fmt.Sprintf("make this change with git itself, which carries out %s: edit the file, then 'git add %s' and 'git commit' (or 'git rm'/'git mv')", pc.unsupported, p)
-		if pc.filter == "lfs" {
-			fix = fmt.Sprintf("make this change with git and git lfs (which carries out filter=lfs): edit the file, then 'git add %s' and 'git commit'; skillrepo never replaces an LFS pointer with content, or content with a pointer", p)
-		} else if pc.filter != "" {
-			fix = fmt.Sprintf("make this change with git, which runs filter.%s.clean/smudge for filter=%s: edit the file, then 'git add %s' and 'git commit' (or 'git rm'/'git mv')", pc.filter, pc.filter, p)
-		}
-		return &StateError{
-			State: fmt.Sprintf("%s has the attribute %s (.gitattributes), whose conversion skillrepo does not run", p, pc.unsupported),
-			Fix:   fix,
+		if err := l.CheckConvertible(p); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// CheckConvertible returns the *StateError a write of p (a repository
+// path) would be refused with because its conversion runs a program or
+// re-encodes (refuseUnconverted), nil when the engine carries out its
+// conversion. A reader such as a dry-run sync asks it to report such a
+// path rather than fail on it: our hash of its work-tree file is not what
+// git add stores, so we cannot tell whether it is an edit
+// (docs/git-format.md, "Line endings and filters").
+func (l *Repo) CheckConvertible(p string) error {
+	c := l.converter()
+	pc := c.forPath(p)
+	if pc.unsupported == "" {
+		return nil
+	}
+	if err := c.attrs.err; err != nil {
+		return fmt.Errorf("read attributes: %w", err)
+	}
+	fix := fmt.Sprintf("make this change with git itself, which carries out %s: edit the file, then 'git add %s' and 'git commit' (or 'git rm'/'git mv')", pc.unsupported, p)
+	if pc.filter == "lfs" {
+		fix = fmt.Sprintf("make this change with git and git lfs (which carries out filter=lfs): edit the file, then 'git add %s' and 'git commit'; skillrepo never replaces an LFS pointer with content, or content with a pointer", p)
+	} else if pc.filter != "" {
+		fix = fmt.Sprintf("make this change with git, which runs filter.%s.clean/smudge for filter=%s: edit the file, then 'git add %s' and 'git commit' (or 'git rm'/'git mv')", pc.filter, pc.filter, p)
+	}
+	return &StateError{
+		State: fmt.Sprintf("%s has the attribute %s (.gitattributes), whose conversion skillrepo does not run", p, pc.unsupported),
+		Fix:   fix,
+	}
 }
 
 // cleanWorktree returns what git add would store for the work-tree file p
