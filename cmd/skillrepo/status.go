@@ -170,7 +170,12 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 	}
 	fmt.Fprintf(w, "library: %s\nbranch:  %s at %.12s\n", st.Library, branch, st.Head)
 	if n := st.DirtyFiles - len(st.Unconverted); n > 0 || (len(st.DirtySkills) > 0 && len(st.Unconverted) == 0) {
-		fmt.Fprintf(w, "edited outside skillrepo: %d files in %s (record them: skillrepo sync)\n", n, joinOr(st.DirtySkills, "no skill"))
+		// sync refuses the whole change while a filtered file is in it.
+		how := "record them: skillrepo sync"
+		if len(st.Unconverted) > 0 {
+			how = "skillrepo sync records them once git has recorded the files below"
+		}
+		fmt.Fprintf(w, "edited outside skillrepo: %d files in %s (%s)\n", n, joinOr(st.DirtySkills, "no skill"), how)
 	}
 	for _, u := range st.Unconverted {
 		fmt.Fprintf(w, "edited outside skillrepo, for git to record: %s (%s): %s\n  hint: %s\n", u.Path, u.Status, u.Reason, u.Hint)
