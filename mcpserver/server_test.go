@@ -543,8 +543,11 @@ func TestResources(t *testing.T) {
 func TestFourServers(t *testing.T) {
 	f := newFixture(t)
 	const servers, writes = 4, 6
-	clients := []*fixture{f}
-	for i := 1; i < servers; i++ {
+	// Each server gets a handle of its own with a lock wait long enough
+	// for the other three's writes on a loaded machine (the fixture's
+	// handle waits one second).
+	var clients []*fixture
+	for range servers {
 		lib, err := skillrepo.Open(f.lib.Root, skillrepo.OpenOptions{Getenv: func(k string) string { return f.env[k] }, LockTimeout: 30 * time.Second})
 		if err != nil {
 			t.Fatal(err)
