@@ -210,8 +210,8 @@ func FuzzPlainScanner(f *testing.F) {
 	md := newMarkdownParser()
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, window := range []int{mdWindow, 64} {
-			want := refStrings(scanMarkdownWith(mdScanOptions{p: md, window: window}, text, 1))
-			got := refStrings(scanMarkdownWith(mdScanOptions{p: md, window: window, plain: true}, text, 1))
+			want := refStrings(scanMarkdownWith(mdScanOptions{p: md, window: window}, []byte(text), 1))
+			got := refStrings(scanMarkdownWith(mdScanOptions{p: md, window: window, plain: true}, []byte(text), 1))
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Fatalf("window %d, %q: plain scanner found\n%q\ngoldmark\n%q", window, text, got, want)
 			}

@@ -141,10 +141,15 @@ func scanMarkdown(p parser.Parser, textIn string, firstLine int) []ref {
 	return scanMarkdownUnits(p, textIn, firstLine, mdWindow)
 }
 
+// scanMarkdownBytes is scanMarkdown of text in bytes, which it only reads.
+func scanMarkdownBytes(p parser.Parser, text []byte, firstLine int) []ref {
+	return scanMarkdownWith(mdScanOptions{p: p, window: mdWindow, plain: true}, text, firstLine)
+}
+
 // scanMarkdownUnits is scanMarkdown with parse units of window bytes (see
 // mdunits.go).
 func scanMarkdownUnits(p parser.Parser, textIn string, firstLine, window int) []ref {
-	return scanMarkdownWith(mdScanOptions{p: p, window: window, plain: true}, textIn, firstLine)
+	return scanMarkdownWith(mdScanOptions{p: p, window: window, plain: true}, []byte(textIn), firstLine)
 }
 
 // mdScanOptions say how Markdown is scanned: with parser p, in units of
@@ -157,9 +162,9 @@ type mdScanOptions struct {
 	plain  bool
 }
 
-// scanMarkdownWith is scanMarkdown with options.
-func scanMarkdownWith(o mdScanOptions, textIn string, firstLine int) []ref {
-	src := []byte(textIn)
+// scanMarkdownWith is scanMarkdown with options, of src, which it only
+// reads.
+func scanMarkdownWith(o mdScanOptions, src []byte, firstLine int) []ref {
 	var refs []ref
 	buf := blankBuffers.Get().(*[]byte)
 	for start := 0; start < len(src); {

@@ -156,8 +156,8 @@ func TestCheapParserIsExact(t *testing.T) {
 	}
 	for name, text := range texts {
 		for _, window := range []int{mdWindow, 4 << 10} {
-			want := refStrings(scanMarkdownWith(mdScanOptions{p: full, window: window}, text, 1))
-			got := refStrings(scanMarkdownWith(mdScanOptions{p: cheap, window: window, plain: true}, text, 1))
+			want := refStrings(scanMarkdownWith(mdScanOptions{p: full, window: window}, []byte(text), 1))
+			got := refStrings(scanMarkdownWith(mdScanOptions{p: cheap, window: window, plain: true}, []byte(text), 1))
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("%s, window %d: cheap parser and plain scanner found\n%q\nfull parser\n%q", name, window, got, want)
 			}

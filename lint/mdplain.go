@@ -54,6 +54,9 @@ type skipBlock struct {
 // plainRegions is what the scanner found in one unit.
 type plainRegions struct {
 	blocks []skipBlock
+	// parsed says some line is left to goldmark; when none is, goldmark
+	// would see only blank lines and is not called.
+	parsed bool
 }
 
 // findPlain scans unit for the top-level blocks goldmark need not parse.
@@ -101,6 +104,7 @@ func findPlain(unit []byte, textEnd bool) plainRegions {
 // hardLine marks that goldmark parses a line: a nil-length marker in the
 // block list, so settle sees what follows each run of blanked blocks.
 func (pr *plainRegions) hardLine() {
+	pr.parsed = true
 	if n := len(pr.blocks); n > 0 && pr.blocks[n-1].start < 0 {
 		return
 	}
@@ -126,6 +130,7 @@ func (pr *plainRegions) settle(unit []byte, textEnd bool) {
 			}
 			next = run[len(run)-1].start
 			run = run[:len(run)-1]
+			pr.parsed = true
 		}
 		out = append(out, run...)
 		run = run[:0]
@@ -436,6 +441,11 @@ func (pr plainRegions) starts() []int {
 // (see spoiled). textEnd says no text follows the unit. The tree may
 // point into *buf (link destinations): it must not be reused while the
 // tree is read.
+//
+// When the unit defines no link reference or footnote (no "]:"), the
+// parts between blanked blocks share nothing goldmark keeps between
+// blocks, and each is parsed on its own, so that goldmark does not walk
+// over the blanked bytes; their blocks are then gathered in one document.
 func parsePlain(o mdScanOptions, unit []byte, textEnd bool, buf *[]byte) (plainRegions, ast.Node) {
 	var pr plainRegions
 	if o.plain {
@@ -444,12 +454,96 @@ func parsePlain(o mdScanOptions, unit []byte, textEnd bool, buf *[]byte) (plainR
 	if len(pr.blocks) == 0 {
 		return pr, o.p.Parse(text.NewReader(unit))
 	}
+	if !pr.parsed {
+		return pr, ast.NewDocument()
+	}
 	*buf = pr.blanked(unit, *buf)
-	doc := o.p.Parse(text.NewReader(*buf))
-	if pr.spoiled(doc) {
-		return plainRegions{}, o.p.Parse(text.NewReader(unit))
+	if bytes.Contains(unit, []byte("]:")) {
+		doc := o.p.Parse(text.NewReader(*buf))
+		if pr.spoiled(doc) {
+			return plainRegions{}, o.p.Parse(text.NewReader(unit))
+		}
+		return pr, doc
+	}
+	doc := ast.NewDocument()
+	for _, part := range pr.parsedParts(unit) {
+		d := o.p.Parse(readerAt((*buf)[:part.stop], part.start))
+		if part.stop < len(unit) && openAtEnd(d, trailingBlank(unit, part.start, part.stop)) {
+			return plainRegions{}, o.p.Parse(text.NewReader(unit))
+		}
+		for c := d.FirstChild(); c != nil; c = d.FirstChild() {
+			doc.AppendChild(doc, c)
+		}
 	}
 	return pr, doc
+}
+
+// readerAt reads src from offset start, a line start: the offsets
+// goldmark reports stay offsets in src.
+func readerAt(src []byte, start int) text.Reader {
+	r := text.NewReader(src)
+	if start > 0 {
+		r.SetPosition(0, text.NewSegment(start, start))
+		r.AdvanceLine()
+	}
+	return r
+}
+
+// parsedParts are the spans of the unit between blanked blocks that hold
+// more than blank lines.
+func (pr plainRegions) parsedParts(unit []byte) []span {
+	var parts []span
+	at := 0
+	for _, b := range pr.blocks {
+		if !blankLine(unit[at:b.start]) {
+			parts = append(parts, span{start: at, stop: b.start})
+		}
+		at = b.stop
+	}
+	if !blankLine(unit[at:]) {
+		parts = append(parts, span{start: at, stop: len(unit)})
+	}
+	return parts
+}
+
+// trailingBlank is where the blank lines ending unit[start:stop] start.
+func trailingBlank(unit []byte, start, stop int) int {
+	for stop > start {
+		ls := start
+		if j := bytes.LastIndexByte(unit[start:stop-1], '\n'); j >= 0 {
+			ls = start + j + 1
+		}
+		if !blankLine(unit[ls:stop]) {
+			return stop
+		}
+		stop = ls
+	}
+	return stop
+}
+
+// openAtEnd reports whether a part's parse has a code or HTML block with
+// a line in the blank lines the part ends with (from tail): a verbatim
+// block still open where the next blanked block starts, which would run
+// into it in one parse of the whole unit.
+func openAtEnd(doc ast.Node, tail int) bool {
+	open := false
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if open {
+			return ast.WalkStop, nil
+		}
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+			if l := n.Lines(); l.Len() > 0 && l.At(l.Len()-1).Stop > tail {
+				open = true
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return open
 }
 
 // blankBuffers hold the blanked copies of units, one per text being

@@ -49,12 +49,15 @@ type skillText struct {
 // candidate is still unreached after the links and mentions, and code and
 // templates are read only then: they can only rescue an orphan, and most
 // skills have none.
-func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
+//
+// skillMD is SKILL.md's text, body the bytes of its body (fm.body), which
+// the Markdown scan reads without another copy.
+func (sc *skillCheck) checkReferences(t *tree, skillMD string, body []byte, fm frontmatter) {
 	mainRel := path.Base(sc.file)
 	used := map[string]bool{}
 	texts := []skillText{{rel: mainRel, text: skillMD}}
 
-	sc.checkMarkdown(t, used, mainRel, fm.body, fm.bodyAt)
+	sc.checkMarkdown(t, used, mainRel, body, fm.bodyAt)
 	var others []string
 	for _, rel := range t.files {
 		if rel == mainRel || hidden(rel) || !textExts[strings.ToLower(path.Ext(rel))] {
@@ -64,12 +67,12 @@ func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
 			others = append(others, rel)
 			continue
 		}
-		text, ok := sc.readText(rel)
+		text, data, ok := sc.readText(rel)
 		if !ok {
 			continue
 		}
 		texts = append(texts, skillText{rel: rel, text: text})
-		sc.checkMarkdown(t, used, rel, text, 1)
+		sc.checkMarkdown(t, used, rel, data, 1)
 	}
 	sc.checkArchivedRefs(sc.archived, texts)
 	var left []string
@@ -103,7 +106,7 @@ func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
 		if len(left) == 0 {
 			return
 		}
-		if text, ok := sc.readText(rel); ok {
+		if text, _, ok := sc.readText(rel); ok {
 			add(rel, text)
 		}
 	}
@@ -132,21 +135,21 @@ func unreached(r *reach, list []string) []string {
 
 // readText reads a text file of the skill (rel to the skill folder): not
 // when larger than maxTextFile, and with a finding for invalid UTF-8 in
-// Markdown.
-func (sc *skillCheck) readText(rel string) (string, bool) {
+// Markdown. It returns the text and the bytes it was read into.
+func (sc *skillCheck) readText(rel string) (string, []byte, bool) {
 	full := path.Join(sc.dir, rel)
 	data, err := readLimited(sc.c.fsys, full, maxTextFile)
 	if err != nil || data == nil {
-		return "", false
+		return "", nil, false
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if !utf8.Valid(data) {
 		if isMarkdown(rel) {
 			sc.fl.add("utf8-invalid", full, invalidUTF8Line(data), 0, "save the file as UTF-8", "%s is not valid UTF-8; its links were not checked", rel)
 		}
-		return "", false
+		return "", nil, false
 	}
-	return string(data), true
+	return string(data), data, true
 }
 
 // readLimited reads a file unless it is larger than limit (then nil),
@@ -179,7 +182,7 @@ func readLimited(fsys fs.FS, name string, limit int64) ([]byte, error) {
 // checkMarkdown checks one Markdown file of the skill; rel is its path in
 // the skill, text starts on line first. Targets that exist are added to
 // used.
-func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel, text string, first int) {
+func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel string, text []byte, first int) {
 	fileDir := path.Dir(rel)
 	full := path.Join(sc.dir, rel)
 	// A template's links point into what is made from it (the generated
@@ -187,7 +190,7 @@ func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel, text str
 	// never reported.
 	template := strings.HasPrefix(rel, "templates/") || strings.HasPrefix(rel, "assets/")
 	reported := map[string]bool{}
-	for _, r := range scanMarkdown(sc.c.md, text, first) {
+	for _, r := range scanMarkdownBytes(sc.c.md, text, first) {
 		if template {
 			r.InFence = true
 			if r.Kind != refMention {

@@ -105,7 +105,7 @@ func (c *checker) checkSkill(s skillRef) skillResult {
 	}
 
 	t := c.collect(s, fl)
-	sc.checkReferences(t, text, fm)
+	sc.checkReferences(t, text, data[len(data)-len(fm.body):], fm)
 	// Within a skill, findings read top to bottom, file by file; the
 	// stable sort keeps check order on one line.
 	sort.SliceStable(fl.list, func(a, b int) bool {
