@@ -166,7 +166,7 @@ type mdScanOptions struct {
 // reads.
 func scanMarkdownWith(o mdScanOptions, src []byte, firstLine int) []ref {
 	var refs []ref
-	buf := blankBuffers.Get().(*[]byte)
+	buf := blankBuffers.Get().(*mdBuffers)
 	for start := 0; start < len(src); {
 		start, refs = scanUnit(o, src, start, refs, buf)
 	}

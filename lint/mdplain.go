@@ -61,8 +61,10 @@ type plainRegions struct {
 
 // findPlain scans unit for the top-level blocks goldmark need not parse.
 // textEnd says the unit ends the text (nothing follows it).
-func findPlain(unit []byte, textEnd bool) plainRegions {
-	var pr plainRegions
+//
+// The blocks are appended to blocks[:0], a buffer reused between units.
+func findPlain(unit []byte, textEnd bool, blocks []skipBlock) plainRegions {
+	pr := plainRegions{blocks: blocks[:0]}
 	clean := true // at a clean point, if the line starts in column 0
 	for k := 0; k < len(unit); {
 		end := lineEnd(unit, k)
@@ -117,10 +119,16 @@ func (pr *plainRegions) hardLine() {
 // unit that text continues after. A dropped block starts in column 0, so
 // the block before it is then followed as required.
 func (pr *plainRegions) settle(unit []byte, textEnd bool) {
-	var out []skipBlock
-	var run []skipBlock
-	flush := func(next int) {
+	w := 0 // blocks kept so far, compacted in place
+	keep := func(run []skipBlock) {
+		if len(run) == 0 {
+			return
+		}
 		// next is the offset of the parsed line after the run, or -1.
+		next := nextNonBlank(unit, run[len(run)-1].stop)
+		if next >= len(unit) {
+			next = -1
+		}
 		for len(run) > 0 {
 			if next < 0 && textEnd {
 				break
@@ -132,28 +140,17 @@ func (pr *plainRegions) settle(unit []byte, textEnd bool) {
 			run = run[:len(run)-1]
 			pr.parsed = true
 		}
-		out = append(out, run...)
-		run = run[:0]
+		w += copy(pr.blocks[w:], run)
 	}
-	for _, b := range pr.blocks {
-		if b.start >= 0 {
-			run = append(run, b)
-			continue
+	from := 0
+	for k, b := range pr.blocks {
+		if b.start < 0 {
+			keep(pr.blocks[from:k])
+			from = k + 1
 		}
-		next := -1
-		if len(run) > 0 {
-			next = nextNonBlank(unit, run[len(run)-1].stop)
-		}
-		flush(next)
 	}
-	if len(run) > 0 {
-		next := nextNonBlank(unit, run[len(run)-1].stop)
-		if next >= len(unit) {
-			next = -1
-		}
-		flush(next)
-	}
-	pr.blocks = out
+	keep(pr.blocks[from:])
+	pr.blocks = pr.blocks[:w]
 }
 
 // nextNonBlank is the start of the first non-blank line at or after k,
@@ -272,7 +269,12 @@ func isGoldmarkSpace(c byte) bool {
 // (four columns or more) must follow a line of paragraph text, and a
 // list item's text must not start four columns past its marker.
 func plainStanza(st []byte) bool {
-	if bytes.IndexAny(st, "[<\v\f") >= 0 || bytes.Contains(st, []byte("```")) || bytes.Contains(st, []byte("~~~")) {
+	for _, c := range []byte("[<\v\f") {
+		if bytes.IndexByte(st, c) >= 0 {
+			return false
+		}
+	}
+	if hasRun3(st, '`') || hasRun3(st, '~') {
 		return false
 	}
 	prevText := false
@@ -290,6 +292,23 @@ func plainStanza(st []byte) bool {
 		k = end
 	}
 	return true
+}
+
+// hasRun3 reports whether b holds three c in a row (a fence marker).
+// It looks for c alone first, which vectorises where bytes.Index of
+// three bytes does not.
+func hasRun3(b []byte, c byte) bool {
+	for k := 0; ; {
+		j := bytes.IndexByte(b[k:], c)
+		if j < 0 {
+			return false
+		}
+		k += j
+		if k+2 < len(b) && b[k+1] == c && b[k+2] == c {
+			return true
+		}
+		k++
+	}
 }
 
 // stripMarkers returns the indentation of a line (in columns, a tab
@@ -436,20 +455,21 @@ func (pr plainRegions) starts() []int {
 	return out
 }
 
-// parsePlain parses unit with its plain blocks blanked into *buf, or
+// parsePlain parses unit with its plain blocks blanked into buf, or
 // whole when o.plain is false or the scanner's assumptions do not hold
 // (see spoiled). textEnd says no text follows the unit. The tree may
-// point into *buf (link destinations): it must not be reused while the
+// point into buf (link destinations): it must not be reused while the
 // tree is read.
 //
 // When the unit defines no link reference or footnote (no "]:"), the
 // parts between blanked blocks share nothing goldmark keeps between
 // blocks, and each is parsed on its own, so that goldmark does not walk
 // over the blanked bytes; their blocks are then gathered in one document.
-func parsePlain(o mdScanOptions, unit []byte, textEnd bool, buf *[]byte) (plainRegions, ast.Node) {
+func parsePlain(o mdScanOptions, unit []byte, textEnd bool, buf *mdBuffers) (plainRegions, ast.Node) {
 	var pr plainRegions
 	if o.plain {
-		pr = findPlain(unit, textEnd)
+		pr = findPlain(unit, textEnd, buf.blocks)
+		buf.blocks = pr.blocks
 	}
 	if len(pr.blocks) == 0 {
 		return pr, o.p.Parse(text.NewReader(unit))
@@ -457,9 +477,9 @@ func parsePlain(o mdScanOptions, unit []byte, textEnd bool, buf *[]byte) (plainR
 	if !pr.parsed {
 		return pr, ast.NewDocument()
 	}
-	*buf = pr.blanked(unit, *buf)
+	buf.blanked = pr.blanked(unit, buf.blanked)
 	if bytes.Contains(unit, []byte("]:")) {
-		doc := o.p.Parse(text.NewReader(*buf))
+		doc := o.p.Parse(text.NewReader(buf.blanked))
 		if pr.spoiled(doc) {
 			return plainRegions{}, o.p.Parse(text.NewReader(unit))
 		}
@@ -467,7 +487,7 @@ func parsePlain(o mdScanOptions, unit []byte, textEnd bool, buf *[]byte) (plainR
 	}
 	doc := ast.NewDocument()
 	for _, part := range pr.parsedParts(unit) {
-		d := o.p.Parse(readerAt((*buf)[:part.stop], part.start))
+		d := o.p.Parse(readerAt(buf.blanked[:part.stop], part.start))
 		if part.stop < len(unit) && openAtEnd(d, trailingBlank(unit, part.start, part.stop)) {
 			return plainRegions{}, o.p.Parse(text.NewReader(unit))
 		}
@@ -546,6 +566,12 @@ func openAtEnd(doc ast.Node, tail int) bool {
 	return open
 }
 
-// blankBuffers hold the blanked copies of units, one per text being
-// scanned.
-var blankBuffers = sync.Pool{New: func() any { return new([]byte) }}
+// mdBuffers are what scanning one text reuses from unit to unit: the
+// blanked copy of a unit and the scanner's block list.
+type mdBuffers struct {
+	blanked []byte
+	blocks  []skipBlock
+}
+
+// blankBuffers hold the buffers of texts being scanned, one per text.
+var blankBuffers = sync.Pool{New: func() any { return new(mdBuffers) }}

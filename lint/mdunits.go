@@ -37,7 +37,7 @@ const (
 // bytes unless a code or HTML block needs more), appends its references
 // (offsets in src) to refs and returns where the next unit starts. buf
 // holds the unit with its plain blocks blanked (see parsePlain).
-func scanUnit(o mdScanOptions, src []byte, start int, refs []ref, buf *[]byte) (int, []ref) {
+func scanUnit(o mdScanOptions, src []byte, start int, refs []ref, buf *mdBuffers) (int, []ref) {
 	for window := o.window; ; window *= 2 {
 		end, next := unitEnd(src, start, window)
 		s := &mdScan{src: limitNesting(src[start:end])}
