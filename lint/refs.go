@@ -153,7 +153,7 @@ func unreached(r *reach, list []string) []string {
 // Markdown. It returns the bytes the text was read into.
 func (sc *skillCheck) readText(rel string) ([]byte, bool) {
 	full := path.Join(sc.dir, rel)
-	data, err := readLimited(sc.c.fsys, full, maxTextFile)
+	data, err := sc.c.readFile(full, maxTextFile)
 	if err != nil || data == nil {
 		return nil, false
 	}

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"bytes"
-	"io/fs"
 	"path"
 	"sort"
 	"strings"
@@ -46,7 +45,7 @@ func (c *checker) checkSkill(s skillRef) skillResult {
 	fl := &findings{c: c, skill: s.dir}
 	file := path.Join(s.dir, s.file)
 	res := skillResult{dir: s.dir, file: file}
-	data, err := fs.ReadFile(c.fsys, file)
+	data, err := c.readFile(file, -1)
 	if err != nil {
 		fl.add("read-error", file, 0, 0, "", "cannot read %s: %v", file, err)
 		res.findings = fl.list
