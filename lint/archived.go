@@ -120,9 +120,10 @@ func (sc *skillCheck) checkArchivedRefs(set *archiveSet, texts []skillText) {
 		return
 	}
 	own := path.Base(sc.dir)
-	for _, tx := range texts {
+	for k := range texts {
+		tx := &texts[k]
 		seen := map[string]bool{}
-		text := tx.text
+		text := tx.str()
 		for k := 0; k < len(text); {
 			if !isNameByte(text[k]) {
 				k++

@@ -10,12 +10,13 @@ import (
 	"github.com/skillrepo/skillrepo/bench/genlib"
 )
 
-// benchLibrary generates a library of n skills once per benchmark.
-func benchLibrary(b *testing.B, n int) string {
+// benchLibrary generates a library of n skills of the given shape
+// (genlib.ShapeUniform or genlib.ShapeReal) once per benchmark.
+func benchLibrary(b *testing.B, n int, shape string) string {
 	b.Helper()
 	dir := filepath.Join(b.TempDir(), "lib")
 	o := genlib.Defaults()
-	o.Skills, o.Categories = n, n/100
+	o.Skills, o.Categories, o.Shape = n, n/100, shape
 	if _, err := genlib.Write(dir, o); err != nil {
 		b.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func benchLibrary(b *testing.B, n int) string {
 // with reading the files is bench/lint.sh.
 func BenchmarkCheck(b *testing.B) {
 	const n = 2000
-	dir := benchLibrary(b, n)
+	dir := benchLibrary(b, n, genlib.ShapeUniform)
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		b.Fatal(err)
@@ -48,6 +49,23 @@ func BenchmarkCheck(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/skill")
 		})
 	}
+}
+
+// BenchmarkCheckReal lints 300 real-shaped skills (bench/genlib/real.go:
+// large Markdown with tables, fenced code and links), where the Markdown
+// scan is most of the time; profile it with
+//
+//	go test ./lint -run XXX -bench CheckReal -benchtime 3x -cpuprofile /tmp/cpu.out
+func BenchmarkCheckReal(b *testing.B) {
+	const n = 300
+	fsys := os.DirFS(benchLibrary(b, n, genlib.ShapeReal))
+	for b.Loop() {
+		rep, err := Check(fsys, Options{})
+		if err != nil || len(rep.Skills) != n {
+			b.Fatalf("%v: %d skills", err, len(rep.Skills))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/skill")
 }
 
 // BenchmarkOneSkillFiles lints one skill holding n files in references/

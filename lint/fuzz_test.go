@@ -190,3 +190,31 @@ func TestMarkdownBombs(t *testing.T) {
 		})
 	}
 }
+
+// FuzzPlainScanner checks that leaving linkless blocks to the plain
+// scanner (mdplain.go) finds exactly what goldmark finds parsing every
+// block, with the real parse units and with tiny ones.
+func FuzzPlainScanner(f *testing.F) {
+	for _, s := range plainScannerCases() {
+		if len(s) < 4<<10 {
+			f.Add(s)
+		}
+	}
+	for _, s := range []string{
+		"# T\n\nplain scripts/a.py\n\n- list\n- items\n\n```\ncode\n```\nafter [a](b.md)\n",
+		"para\n\n---\n    code\n\n* * *\n\n1. one\n2) two\n\n[r]: references/r.md\n",
+		"<div>\n\ntext\n</div>\n\nplain\n\n<!-- a\n\nb -->\n",
+	} {
+		f.Add(s)
+	}
+	md := newMarkdownParser()
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, window := range []int{mdWindow, 64} {
+			want := refStrings(scanMarkdownWith(mdScanOptions{p: md, window: window}, []byte(text), 1))
+			got := refStrings(scanMarkdownWith(mdScanOptions{p: md, window: window, plain: true}, []byte(text), 1))
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("window %d, %q: plain scanner found\n%q\ngoldmark\n%q", window, text, got, want)
+			}
+		}
+	})
+}

@@ -113,8 +113,9 @@ func (r *Report) Count(s Severity) int {
 func (r *Report) HasErrors() bool { return r.Count(Error) > 0 }
 
 // Check lints the skills under opts.Paths in fsys. It reads only through
-// fsys, so it works on a folder (os.DirFS or an os.Root's FS), a commit's
-// tree or a proposal's tree. It follows a symbolic link only when fsys
+// fsys (the files of an os.DirFS with fewer system calls, the same files),
+// so it works on a folder (os.DirFS or an os.Root's FS), a commit's tree
+// or a proposal's tree. It follows a symbolic link only when fsys
 // can read links (fs.ReadLinkFS) and the link, resolved through every
 // component, stays inside the root. Problems with the skills are findings,
 // never errors; the error is non-nil only for invalid options.
@@ -125,6 +126,7 @@ func Check(fsys fs.FS, opts Options) (*Report, error) {
 		return nil, err
 	}
 	c := &checker{fsys: fsys, opts: opts, md: newMarkdownParser()}
+	c.osDir, _ = osDirRoot(fsys)
 	var top []Finding
 	var skills []skillRef
 	seen := map[string]bool{}
@@ -184,6 +186,9 @@ type checker struct {
 	fsys fs.FS
 	opts Options
 	md   parser.Parser // shared by the workers; see newMarkdownParser
+	// osDir is the folder fsys reads when it is an os.DirFS (see
+	// readFile), else "".
+	osDir string
 }
 
 // skillRef is a skill folder found on disk, the name of its main file

@@ -97,6 +97,12 @@ func (n *plainBlock) Pos() int {
 type plainParagraphs struct{}
 
 func (plainParagraphs) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	if next, _ := reader.PeekLine(); underlineLike(next) {
+		// goldmark closes a paragraph that a setext underline turns into
+		// a heading; replaced, it would stay a paragraph that the next
+		// indented line continues, where it is code after a heading.
+		return
+	}
 	lines := node.Lines()
 	src := reader.Source()
 	for k := 0; k < lines.Len(); k++ {
@@ -109,6 +115,13 @@ func (plainParagraphs) Transform(node *ast.Paragraph, reader text.Reader, pc par
 	pb.SetLines(lines)
 	pb.SetBlankPreviousLines(node.HasBlankPreviousLines())
 	node.Parent().ReplaceChild(node.Parent(), node, pb)
+}
+
+// underlineLike reports a line that may be a setext heading underline:
+// its first character that is not a space or tab is '=' or '-'.
+func underlineLike(line []byte) bool {
+	b := bytes.TrimLeft(line, " \t")
+	return len(b) > 0 && (b[0] == '=' || b[0] == '-')
 }
 
 // scanMarkdown finds the links, images, link definitions, HTML links and
@@ -128,14 +141,36 @@ func scanMarkdown(p parser.Parser, textIn string, firstLine int) []ref {
 	return scanMarkdownUnits(p, textIn, firstLine, mdWindow)
 }
 
+// scanMarkdownBytes is scanMarkdown of text in bytes, which it only reads.
+func scanMarkdownBytes(p parser.Parser, text []byte, firstLine int) []ref {
+	return scanMarkdownWith(mdScanOptions{p: p, window: mdWindow, plain: true}, text, firstLine)
+}
+
 // scanMarkdownUnits is scanMarkdown with parse units of window bytes (see
 // mdunits.go).
 func scanMarkdownUnits(p parser.Parser, textIn string, firstLine, window int) []ref {
-	src := []byte(textIn)
+	return scanMarkdownWith(mdScanOptions{p: p, window: window, plain: true}, []byte(textIn), firstLine)
+}
+
+// mdScanOptions say how Markdown is scanned: with parser p, in units of
+// window bytes, and with the blocks that cannot hold a link left to the
+// plain scanner (mdplain.go) or, when plain is false, all parsed by
+// goldmark (what the tests compare the plain scanner with).
+type mdScanOptions struct {
+	p      parser.Parser
+	window int
+	plain  bool
+}
+
+// scanMarkdownWith is scanMarkdown with options, of src, which it only
+// reads.
+func scanMarkdownWith(o mdScanOptions, src []byte, firstLine int) []ref {
 	var refs []ref
+	buf := blankBuffers.Get().(*mdBuffers)
 	for start := 0; start < len(src); {
-		start, refs = scanUnit(p, src, start, window, refs)
+		start, refs = scanUnit(o, src, start, refs, buf)
 	}
+	blankBuffers.Put(buf)
 	positions(src, refs, firstLine)
 	sort.SliceStable(refs, func(a, b int) bool {
 		x, y := &refs[a], &refs[b]

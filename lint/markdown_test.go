@@ -151,11 +151,49 @@ func TestCheapParserIsExact(t *testing.T) {
 		}
 		return nil
 	})
+	for name, text := range plainScannerCases() {
+		texts[name] = text
+	}
 	for name, text := range texts {
-		want := refStrings(scanMarkdown(full, text, 1))
-		got := refStrings(scanMarkdown(cheap, text, 1))
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s: cheap parser found\n%q\nfull parser\n%q", name, got, want)
+		for _, window := range []int{mdWindow, 4 << 10} {
+			want := refStrings(scanMarkdownWith(mdScanOptions{p: full, window: window}, []byte(text), 1))
+			got := refStrings(scanMarkdownWith(mdScanOptions{p: cheap, window: window, plain: true}, []byte(text), 1))
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s, window %d: cheap parser and plain scanner found\n%q\nfull parser\n%q", name, window, got, want)
+			}
 		}
+	}
+}
+
+// plainScannerCases are texts where blanking a block the plain scanner
+// takes for linkless would change what goldmark sees, if it were wrong:
+// verbatim blocks open across a clean-looking line, containers that an
+// indented line would continue, indented code after headings and empty
+// list items, and text cut into units.
+func plainScannerCases() map[string]string {
+	return map[string]string{
+		"fence open across a blank line":    "```\ncode\n\nplain scripts/a.py\n\nmore\n```\n[a](b.md)\n",
+		"comment open across a blank line":  "<!--\n\nplain scripts/a.py -->\n[a](b.md)\n\ntext\n",
+		"script block across a blank line":  "<script>\n\nplain </script> scripts/s.js\n[a](b.md)\n",
+		"fence in a list item":              "- ```\n  code\n\nplain scripts/a.py\n\n    [a](b.md)\n",
+		"list continued after plain text":   "- [a](b.md)\n\nplain scripts/a.py\n\n  more scripts/b.py\n\n    code scripts/c.py\n",
+		"indented code after plain text":    "plain\n\n    code scripts/a.py [a](b.md)\n",
+		"indented code after a heading":     "# Title\n    code scripts/a.py\n\n[a](b.md)\n",
+		"indented code after an empty item": "-\n      code scripts/a.py\n\n[a](b.md)\n",
+		"code four past a marker":           "-     code scripts/a.py\n\n[a](b.md)\n",
+		"code after a setext heading":       "Title\n===\n    code scripts/a.py\n\n[a](b.md)\n",
+		"lazy continuation is text":         "para\n    more scripts/a.py\n\n[a](b.md)\n",
+		"fence then text without a blank":   "```sh\nrun scripts/a.sh\n```\nText scripts/b.py\n    [a](b.md)\n",
+		"tilde fence with backticks":        "~~~ a`b\n[x](y.md) scripts/a.sh\n~~~\n\n[a](b.md)\n",
+		"unclosed fence":                    "text\n\n```\n[x](y.md) scripts/a.sh\n\nplain\n",
+		"block quote":                       "> quote scripts/a.py\n>     code scripts/b.py\n\n[a](b.md)\n",
+		"form feed is not blank":            "para\n\f\n    code scripts/a.py\n\n[a](b.md)\n",
+		"vertical tab is blank to goldmark": "para\n\v\n    code scripts/a.py\n\n[a](b.md)\n",
+		"lone carriage return":              "para\rmore\r\n\r\n    code\r[a](b.md)\n",
+		"CRLF":                              "# T\r\n\r\nplain scripts/a.py\r\n\r\n[a](b.md)\r\n",
+		"tabs":                              "-\tx\n\t\tcode scripts/a.py\n\n\tscripts/b.py\n\n[a](b.md)\n",
+		"definition used across plain":      "[x]: a.md\n\nplain scripts/a.py\n\n[y][x](z.md) [x](q.md)\n",
+		"long plain run then link": strings.Repeat("plain scripts/a.py text\n\n", 400) + "[a](b.md)\n" +
+			strings.Repeat("- item references/r.md\n", 300) + "\n```\n" + strings.Repeat("code [x](y.md)\n", 300) + "```\n[c](d.md)\n",
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
 )
 
 // A Markdown file is parsed in units, so that the work and the memory
@@ -35,19 +33,20 @@ const (
 	maxNesting = 32
 )
 
-// scanUnit parses the unit of src that starts at start (at most window
+// scanUnit parses the unit of src that starts at start (at most o.window
 // bytes unless a code or HTML block needs more), appends its references
-// (offsets in src) to refs and returns where the next unit starts.
-func scanUnit(p parser.Parser, src []byte, start, window int, refs []ref) (int, []ref) {
-	for ; ; window *= 2 {
+// (offsets in src) to refs and returns where the next unit starts. buf
+// holds the unit with its plain blocks blanked (see parsePlain).
+func scanUnit(o mdScanOptions, src []byte, start int, refs []ref, buf *mdBuffers) (int, []ref) {
+	for window := o.window; ; window *= 2 {
 		end, next := unitEnd(src, start, window)
 		s := &mdScan{src: limitNesting(src[start:end])}
-		doc := p.Parse(text.NewReader(s.src))
+		plain, doc := parsePlain(o, s.src, end == len(src), buf)
 		keep := len(s.src)
 		// A unit of one line (perhaps cut) is kept whole: there is
 		// nowhere else to cut it.
 		if nl := bytes.IndexByte(s.src, '\n'); end < len(src) && nl >= 0 && nl < len(s.src)-1 {
-			split, grow := splitPoint(doc, s.src)
+			split, grow := splitPoint(doc, s.src, plain.starts())
 			if grow {
 				continue
 			}
@@ -56,6 +55,9 @@ func scanUnit(p parser.Parser, src []byte, start, window int, refs []ref) (int, 
 			}
 		}
 		_ = ast.Walk(doc, s.visit)
+		for _, b := range plain.blocks {
+			s.spans = append(s.spans, b.text)
+		}
 		for _, sp := range s.spans {
 			s.appendMentions(sp)
 		}
@@ -93,13 +95,11 @@ func unitEnd(src []byte, start, window int) (end, next int) {
 
 // splitPoint returns where the unit's complete part ends (0 to keep it
 // all), or grow when it is all code or HTML, which a larger window holds
-// at linear cost.
-func splitPoint(doc ast.Node, unit []byte) (split int, grow bool) {
+// at linear cost. blanked are the starts of the top-level blocks goldmark
+// was not shown (see mdplain.go), in order.
+func splitPoint(doc ast.Node, unit []byte, blanked []int) (split int, grow bool) {
 	first := doc.FirstChild()
-	if first == nil {
-		return 0, false
-	}
-	if at := lastStart(first.NextSibling(), unit); at > 0 {
+	if at := lastTopStart(doc, unit, blanked); at > 0 || first == nil {
 		return at, false
 	}
 	if _, ok := first.(*ast.List); ok && first.FirstChild() != nil {
@@ -158,6 +158,34 @@ func cutLine(doc ast.Node, unit []byte) int {
 		end = at - 1
 	}
 	return fallback
+}
+
+// lastTopStart is the start of the line on which the unit's last
+// top-level block but the first begins (0 when none has a position): of
+// goldmark's blocks and the blanked ones, whichever come first in the
+// unit being the first.
+func lastTopStart(doc ast.Node, unit []byte, blanked []int) int {
+	first := doc.FirstChild()
+	if len(blanked) == 0 {
+		if first == nil {
+			return 0
+		}
+		return lastStart(first.NextSibling(), unit)
+	}
+	if first != nil && !blankLine(unit[:blanked[0]]) {
+		// Text before the first blanked block: goldmark's first block
+		// comes first.
+		first = first.NextSibling()
+	} else {
+		blanked = blanked[1:]
+	}
+	at := lastStart(first, unit)
+	for _, pos := range blanked {
+		if pos > 0 && pos <= len(unit) {
+			at = max(at, bytes.LastIndexByte(unit[:pos], '\n')+1)
+		}
+	}
+	return at
 }
 
 // lastStart is the start of the line on which the last of n and its

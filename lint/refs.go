@@ -37,11 +37,26 @@ func hidden(p string) bool {
 	return false
 }
 
-// skillText is one text file of a skill, by path relative to the skill.
+// skillText is one text file of a skill, by path relative to the skill:
+// its text, or the bytes it was read into until the text is asked for
+// (most skills need only the bytes, for the Markdown scan).
 type skillText struct {
 	rel  string
 	text string
+	data []byte
 }
+
+// str returns the file's text, made from its bytes on first use.
+func (t *skillText) str() string {
+	if t.text == "" && len(t.data) > 0 {
+		t.text = string(t.data)
+		t.data = nil
+	}
+	return t.text
+}
+
+// size is the file's length in bytes.
+func (t *skillText) size() int { return max(len(t.text), len(t.data)) }
 
 // checkReferences checks the links and path mentions in SKILL.md and the
 // skill's other Markdown files, then reports support files nothing
@@ -49,12 +64,15 @@ type skillText struct {
 // candidate is still unreached after the links and mentions, and code and
 // templates are read only then: they can only rescue an orphan, and most
 // skills have none.
-func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
+//
+// skillMD is SKILL.md's text, body the bytes of its body (fm.body), which
+// the Markdown scan reads without another copy.
+func (sc *skillCheck) checkReferences(t *tree, skillMD string, body []byte, fm frontmatter) {
 	mainRel := path.Base(sc.file)
 	used := map[string]bool{}
 	texts := []skillText{{rel: mainRel, text: skillMD}}
 
-	sc.checkMarkdown(t, used, mainRel, fm.body, fm.bodyAt)
+	sc.checkMarkdown(t, used, mainRel, body, fm.bodyAt)
 	var others []string
 	for _, rel := range t.files {
 		if rel == mainRel || hidden(rel) || !textExts[strings.ToLower(path.Ext(rel))] {
@@ -64,12 +82,12 @@ func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
 			others = append(others, rel)
 			continue
 		}
-		text, ok := sc.readText(rel)
+		data, ok := sc.readText(rel)
 		if !ok {
 			continue
 		}
-		texts = append(texts, skillText{rel: rel, text: text})
-		sc.checkMarkdown(t, used, rel, text, 1)
+		texts = append(texts, skillText{rel: rel, data: data})
+		sc.checkMarkdown(t, used, rel, data, 1)
 	}
 	sc.checkArchivedRefs(sc.archived, texts)
 	var left []string
@@ -89,7 +107,7 @@ func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
 	// the bytes indexed since the last one outweigh that pass (40 bytes a
 	// candidate): checking after every file would be quadratic with
 	// thousands of candidates and files.
-	sort.SliceStable(texts[1:], func(a, b int) bool { return len(texts[1+a].text) < len(texts[1+b].text) })
+	sort.SliceStable(texts[1:], func(a, b int) bool { return texts[1+a].size() < texts[1+b].size() })
 	r := newReach()
 	since := 0
 	add := func(rel, text string) {
@@ -103,15 +121,15 @@ func (sc *skillCheck) checkReferences(t *tree, skillMD string, fm frontmatter) {
 		if len(left) == 0 {
 			return
 		}
-		if text, ok := sc.readText(rel); ok {
-			add(rel, text)
+		if data, ok := sc.readText(rel); ok {
+			add(rel, string(data))
 		}
 	}
-	for _, tx := range texts {
+	for k := range texts {
 		if len(left) == 0 {
 			return
 		}
-		add(tx.rel, tx.text)
+		add(texts[k].rel, texts[k].str())
 	}
 	left = unreached(r, left)
 	for _, rel := range left {
@@ -132,21 +150,21 @@ func unreached(r *reach, list []string) []string {
 
 // readText reads a text file of the skill (rel to the skill folder): not
 // when larger than maxTextFile, and with a finding for invalid UTF-8 in
-// Markdown.
-func (sc *skillCheck) readText(rel string) (string, bool) {
+// Markdown. It returns the bytes the text was read into.
+func (sc *skillCheck) readText(rel string) ([]byte, bool) {
 	full := path.Join(sc.dir, rel)
-	data, err := readLimited(sc.c.fsys, full, maxTextFile)
+	data, err := sc.c.readFile(full, maxTextFile)
 	if err != nil || data == nil {
-		return "", false
+		return nil, false
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if !utf8.Valid(data) {
 		if isMarkdown(rel) {
 			sc.fl.add("utf8-invalid", full, invalidUTF8Line(data), 0, "save the file as UTF-8", "%s is not valid UTF-8; its links were not checked", rel)
 		}
-		return "", false
+		return nil, false
 	}
-	return string(data), true
+	return data, true
 }
 
 // readLimited reads a file unless it is larger than limit (then nil),
@@ -179,7 +197,7 @@ func readLimited(fsys fs.FS, name string, limit int64) ([]byte, error) {
 // checkMarkdown checks one Markdown file of the skill; rel is its path in
 // the skill, text starts on line first. Targets that exist are added to
 // used.
-func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel, text string, first int) {
+func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel string, text []byte, first int) {
 	fileDir := path.Dir(rel)
 	full := path.Join(sc.dir, rel)
 	// A template's links point into what is made from it (the generated
@@ -187,7 +205,7 @@ func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel, text str
 	// never reported.
 	template := strings.HasPrefix(rel, "templates/") || strings.HasPrefix(rel, "assets/")
 	reported := map[string]bool{}
-	for _, r := range scanMarkdown(sc.c.md, text, first) {
+	for _, r := range scanMarkdownBytes(sc.c.md, text, first) {
 		if template {
 			r.InFence = true
 			if r.Kind != refMention {

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"bytes"
-	"io/fs"
 	"path"
 	"sort"
 	"strings"
@@ -46,7 +45,7 @@ func (c *checker) checkSkill(s skillRef) skillResult {
 	fl := &findings{c: c, skill: s.dir}
 	file := path.Join(s.dir, s.file)
 	res := skillResult{dir: s.dir, file: file}
-	data, err := fs.ReadFile(c.fsys, file)
+	data, err := c.readFile(file, -1)
 	if err != nil {
 		fl.add("read-error", file, 0, 0, "", "cannot read %s: %v", file, err)
 		res.findings = fl.list
@@ -105,7 +104,7 @@ func (c *checker) checkSkill(s skillRef) skillResult {
 	}
 
 	t := c.collect(s, fl)
-	sc.checkReferences(t, text, fm)
+	sc.checkReferences(t, text, data[len(data)-len(fm.body):], fm)
 	// Within a skill, findings read top to bottom, file by file; the
 	// stable sort keeps check order on one line.
 	sort.SliceStable(fl.list, func(a, b int) bool {
