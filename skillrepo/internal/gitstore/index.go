@@ -16,9 +16,10 @@ package gitstore
 //
 // Optional extensions (cache tree, untracked cache, fsmonitor,
 // resolve-undo, ...) are dropped on rewrite: git rebuilds them, and a
-// stale cache tree would make git commit write wrong trees. Mandatory
-// extensions (split index "link", sparse index "sdir") are refused rather
-// than mangled.
+// stale cache tree would make git commit write wrong trees. A split index
+// (the "link" extension) is read and written in splitindex.go; other
+// mandatory extensions (sparse index "sdir") are refused rather than
+// mangled.
 
 import (
 	"bufio"
@@ -52,6 +53,11 @@ type Index struct {
 	// src is the file the entries were read from (nil: there was none),
 	// to tell whether git rewrote it since.
 	src os.FileInfo
+	// splitOn: the file was a split index (it had a "link" extension), so
+	// it is written split again unless core.splitIndex is false; split is
+	// its shared index (nil when the link named none).
+	splitOn bool
+	split   *splitBase
 }
 
 // indexEntry is one decoded index entry.
@@ -90,18 +96,34 @@ var errIndexCorrupt = errors.New("index file corrupt")
 // hashing a work-tree file, and a wrong hash there makes the file look
 // edited (the write is refused), never clean.
 func decodeIndex(b []byte) (*Index, error) {
+	idx, link, err := decodeIndexFile(b)
+	if err != nil {
+		return nil, err
+	}
+	if link != nil {
+		return nil, fmt.Errorf("%w: a split index is read with its shared index (Repo.loadIndex)", errIndexCorrupt)
+	}
+	return idx, nil
+}
+
+// decodeIndexFile is decodeIndex for one file of a split index too: it
+// returns the payload of the "link" extension (nil: none), and leaves the
+// order of the entries unchecked when there is one, as the replacement
+// entries of a split index have empty names (splitindex.go checks the
+// merged index).
+func decodeIndexFile(b []byte) (*Index, []byte, error) {
 	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
-		return nil, fmt.Errorf("%w: bad signature", errIndexCorrupt)
+		return nil, nil, fmt.Errorf("%w: bad signature", errIndexCorrupt)
 	}
 	be := binary.BigEndian
 	version := be.Uint32(b[4:8])
 	if version < 2 || version > 4 {
-		return nil, fmt.Errorf("index version %d is not supported", version)
+		return nil, nil, fmt.Errorf("index version %d is not supported", version)
 	}
 	n := int(be.Uint32(b[8:12]))
 	body := b[:len(b)-20]
 	if n > len(body)/indexEntryFixed {
-		return nil, fmt.Errorf("%w: %d entries cannot fit in %d bytes", errIndexCorrupt, n, len(body))
+		return nil, nil, fmt.Errorf("%w: %d entries cannot fit in %d bytes", errIndexCorrupt, n, len(body))
 	}
 	var idx *Index
 	var end int
@@ -115,19 +137,29 @@ func decodeIndex(b []byte) (*Index, error) {
 		idx, end, err = scanIndexEntries(body, version, n)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var link []byte
 	for off := end; off+8 <= len(body); {
 		sig := body[off : off+4]
-		if sig[0] < 'A' || sig[0] > 'Z' {
-			return nil, fmt.Errorf("the index uses the %q extension (split or sparse index), which skillrepo cannot update safely; run 'git update-index --no-split-index' or 'git sparse-checkout disable'", sig)
+		size := int(be.Uint32(body[off+4:]))
+		if size > len(body)-off-8 {
+			return nil, nil, fmt.Errorf("%w: extension %q truncated", errIndexCorrupt, sig)
 		}
-		off += 8 + int(be.Uint32(body[off+4:]))
+		switch {
+		case string(sig) == "link":
+			link = body[off+8 : off+8+size]
+		case sig[0] < 'A' || sig[0] > 'Z':
+			return nil, nil, fmt.Errorf("the index uses the %q extension (a sparse index, or one newer than skillrepo), which skillrepo cannot update safely; for a sparse index run 'git sparse-checkout disable'", sig)
+		}
+		off += 8 + size
 	}
-	if err := idx.checkOrder(); err != nil {
-		return nil, err
+	if link == nil {
+		if err := idx.checkOrder(); err != nil {
+			return nil, nil, err
+		}
 	}
-	return idx, nil
+	return idx, link, nil
 }
 
 // scanIndexEntries records the start of each of the n version 2/3 entries
@@ -359,7 +391,12 @@ func (idx *Index) writeV4(w io.Writer) error {
 		return err
 	}
 	b := flat.Bytes()
-	body := b[:len(b)-20]
+	return compressV4(w, b[:len(b)-20], nil)
+}
+
+// compressV4 writes body (a header and entries in the version 2/3 layout)
+// as version 4, then the extensions ext (already encoded) and the SHA-1.
+func compressV4(w io.Writer, body, ext []byte) error {
 	n := int(binary.BigEndian.Uint32(body[8:12]))
 	laid, _, err := scanIndexEntries(body, binary.BigEndian.Uint32(body[4:8]), n)
 	if err != nil {
@@ -391,6 +428,7 @@ func (idx *Index) writeV4(w io.Writer) error {
 		bw.WriteByte(0)
 		prev = name
 	}
+	bw.Write(ext)
 	if err := bw.Flush(); err != nil {
 		return err
 	}
@@ -441,18 +479,20 @@ func (idx *Index) writeV23(w io.Writer) error {
 	binary.BigEndian.PutUint32(header[8:], uint32(count))
 	bw.Write(header[:])
 	var scratch []byte
-	run := -1 // start of the run of untouched entries not yet written
-	flush := func(end int) {
+	// run..runEnd: the untouched entries not yet written, contiguous in
+	// raw (a merged split index holds entries out of raw's order).
+	run, runEnd := -1, 0
+	flush := func() {
 		if run >= 0 {
-			bw.Write(idx.raw[run:end])
+			bw.Write(idx.raw[run:runEnd])
 			run = -1
 		}
 	}
 	j := 0
-	writeEditsBefore := func(at int, name []byte, all bool) {
+	writeEditsBefore := func(name []byte, all bool) {
 		for ; j < len(names) && (all || names[j] < string(name)); j++ {
 			if e := idx.edits[names[j]]; e != nil {
-				flush(at)
+				flush()
 				scratch = appendIndexEntry(scratch[:0], e, version)
 				bw.Write(scratch)
 			}
@@ -461,21 +501,22 @@ func (idx *Index) writeV23(w io.Writer) error {
 	for i := range idx.offs {
 		start := int(idx.offs[i])
 		name := idx.rawName(i)
-		writeEditsBefore(start, name, false)
+		writeEditsBefore(name, false)
 		if j < len(names) && names[j] == string(name) {
-			flush(start) // replaced: its edit is written before the next name
+			flush() // replaced: its edit is written before the next name
 			continue
+		}
+		end, _ := idx.entryEnd(start) // checked by decodeIndex
+		if run >= 0 && start != runEnd {
+			flush()
 		}
 		if run < 0 {
 			run = start
 		}
+		runEnd = end
 	}
-	end := 12
-	if n := len(idx.offs); n > 0 {
-		end, _ = idx.entryEnd(int(idx.offs[n-1])) // checked by decodeIndex
-	}
-	flush(end)
-	writeEditsBefore(end, nil, true)
+	flush()
+	writeEditsBefore(nil, true)
 	if err := bw.Flush(); err != nil {
 		return err
 	}

@@ -282,16 +282,21 @@ func TestIndexCorrupt(t *testing.T) {
 	}
 }
 
-// A split index cannot be updated entry by entry: refused, with the way out.
-func TestIndexSplitRefused(t *testing.T) {
+// A split index's .git/index alone is not the index: decodeIndex refuses
+// it, decodeIndexFile returns its link extension (the repository merges
+// it with the shared index: splitindex_test.go).
+func TestIndexSplitNeedsShared(t *testing.T) {
 	r := newIndexRepo(t)
 	r.git("update-index", "--split-index")
 	b, err := os.ReadFile(r.indexFile())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := decodeIndex(b); err == nil || !strings.Contains(err.Error(), "no-split-index") {
-		t.Errorf("err = %v, want a refusal naming the way out", err)
+	if _, err := decodeIndex(b); err == nil {
+		t.Error("decodeIndex accepted a split index on its own")
+	}
+	if _, link, err := decodeIndexFile(b); err != nil || len(link) < 20 {
+		t.Errorf("decodeIndexFile: link %d bytes, err %v", len(link), err)
 	}
 }
 
