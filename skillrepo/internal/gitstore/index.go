@@ -112,6 +112,19 @@ func decodeIndex(b []byte) (*Index, error) {
 // entries of a split index have empty names (splitindex.go checks the
 // merged index).
 func decodeIndexFile(b []byte) (*Index, []byte, error) {
+	idx, link, err := decodeIndexEntries(b)
+	if err == nil && link == nil {
+		err = idx.checkOrder()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return idx, link, nil
+}
+
+// decodeIndexEntries is decodeIndexFile without the order check (a shared
+// index is checked once merged).
+func decodeIndexEntries(b []byte) (*Index, []byte, error) {
 	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
 		return nil, nil, fmt.Errorf("%w: bad signature", errIndexCorrupt)
 	}
@@ -153,11 +166,6 @@ func decodeIndexFile(b []byte) (*Index, []byte, error) {
 			return nil, nil, fmt.Errorf("the index uses the %q extension (a sparse index, or one newer than skillrepo), which skillrepo cannot update safely; for a sparse index run 'git sparse-checkout disable'", sig)
 		}
 		off += 8 + size
-	}
-	if link == nil {
-		if err := idx.checkOrder(); err != nil {
-			return nil, nil, err
-		}
 	}
 	return idx, link, nil
 }

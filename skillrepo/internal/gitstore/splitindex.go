@@ -112,7 +112,8 @@ func (l *Repo) mergeSharedIndex(split *Index, link []byte) (*Index, error) {
 	if len(b) < 20 || !bytes.Equal(b[len(b)-20:], h[:]) {
 		return nil, fmt.Errorf("%w: %s does not end with its SHA-1 %s", errIndexCorrupt, path, h)
 	}
-	shared, sharedLink, err := decodeIndexFile(b)
+	// Its order is checked once merged (mergeSplit), not twice.
+	shared, sharedLink, err := decodeIndexEntries(b)
 	if err != nil {
 		return nil, fmt.Errorf("read shared index %s: %w", path, err)
 	}
