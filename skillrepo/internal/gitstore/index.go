@@ -486,50 +486,49 @@ func (idx *Index) writeV23(w io.Writer) error {
 	binary.BigEndian.PutUint32(header[4:], version)
 	binary.BigEndian.PutUint32(header[8:], uint32(count))
 	bw.Write(header[:])
+	// Between edits, the untouched entries are copied as whole ranges of
+	// the bytes read: each edit's place is found by binary search, so a
+	// write of a few paths into 50,000 entries decodes no other entry.
 	var scratch []byte
-	// run..runEnd: the untouched entries not yet written, contiguous in
-	// raw (a merged split index holds entries out of raw's order).
-	run, runEnd := -1, 0
-	flush := func() {
-		if run >= 0 {
-			bw.Write(idx.raw[run:runEnd])
-			run = -1
+	next := 0 // first raw entry not yet written or skipped
+	for _, p := range names {
+		lo := idx.search(p)
+		hi := lo
+		for hi < len(idx.offs) && string(idx.rawName(hi)) == p {
+			hi++ // every stage of an edited path is replaced
 		}
+		idx.writeRawRange(bw, next, lo)
+		if e := idx.edits[p]; e != nil {
+			scratch = appendIndexEntry(scratch[:0], e, version)
+			bw.Write(scratch)
+		}
+		next = hi
 	}
-	j := 0
-	writeEditsBefore := func(name []byte, all bool) {
-		for ; j < len(names) && (all || names[j] < string(name)); j++ {
-			if e := idx.edits[names[j]]; e != nil {
-				flush()
-				scratch = appendIndexEntry(scratch[:0], e, version)
-				bw.Write(scratch)
-			}
-		}
-	}
-	for i := range idx.offs {
-		start := int(idx.offs[i])
-		name := idx.rawName(i)
-		writeEditsBefore(name, false)
-		if j < len(names) && names[j] == string(name) {
-			flush() // replaced: its edit is written before the next name
-			continue
-		}
-		end, _ := idx.entryEnd(start) // checked by decodeIndex
-		if run >= 0 && start != runEnd {
-			flush()
-		}
-		if run < 0 {
-			run = start
-		}
-		runEnd = end
-	}
-	flush()
-	writeEditsBefore(nil, true)
+	idx.writeRawRange(bw, next, len(idx.offs))
 	if err := bw.Flush(); err != nil {
 		return err
 	}
 	_, err := w.Write(sum.Sum(nil))
 	return err
+}
+
+// writeRawRange writes raw entries i..j-1 as read: one slice of raw when
+// they lie there in order (always, unless merged from a split index).
+func (idx *Index) writeRawRange(w io.Writer, i, j int) {
+	for i < j {
+		start := int(idx.offs[i])
+		end, _ := idx.entryEnd(start) // checked by decodeIndex
+		k := i + 1
+		if idx.split == nil {
+			k = j // read from one file: entries are contiguous
+			end, _ = idx.entryEnd(int(idx.offs[j-1]))
+		}
+		for ; k < j && int(idx.offs[k]) == end; k++ {
+			end, _ = idx.entryEnd(end)
+		}
+		w.Write(idx.raw[start:end])
+		i = k
+	}
 }
 
 // encode is writeTo into memory.

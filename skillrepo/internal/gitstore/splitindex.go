@@ -287,10 +287,8 @@ func (l *Repo) indexWriter(idx *Index) (func(io.Writer) error, error) {
 // always (a rare write), so that .git/index never names a file a crash
 // could lose.
 func (l *Repo) writeSharedIndex(idx *Index) (plumbing.Hash, error) {
-	whole := *idx
-	whole.split, whole.splitOn = nil, false
 	var buf bytes.Buffer
-	if err := whole.writeTo(&buf); err != nil {
+	if err := idx.writeTo(&buf); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	b := buf.Bytes()
@@ -300,7 +298,13 @@ func (l *Repo) writeSharedIndex(idx *Index) (plumbing.Hash, error) {
 	if _, err := os.Stat(path); err == nil {
 		return h, nil // the same entries: git named it by its content
 	}
-	f, err := os.CreateTemp(l.GitDir, "sharedindex_")
+	// The temp file is in our tmp folder (same file system), which
+	// recovery empties, so a killed write leaves no debris in .git.
+	tmpDir := filepath.Join(l.repoStateDir(), "tmp")
+	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	f, err := os.CreateTemp(tmpDir, "sharedindex-")
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -474,4 +478,22 @@ func (idx *Index) writeSplit(w io.Writer, p *splitPlan) error {
 	}
 	_, err := w.Write(sum[:])
 	return err
+}
+
+// splitIndexAdviceEntries is the index size from which init suggests
+// git's split index: about 2 MB of index rewritten by every write.
+const splitIndexAdviceEntries = 20000
+
+// SplitIndexAdvice returns a one-line suggestion to turn on git's split
+// index when the repository's index is large, not split, and
+// core.splitIndex is unset (the user has not chosen); "" otherwise.
+func (l *Repo) SplitIndexAdvice() string {
+	if l.readSplitConfig().mode != -1 {
+		return ""
+	}
+	idx, _, err := l.ReadIndex()
+	if err != nil || idx.splitOn || len(idx.offs) < splitIndexAdviceEntries {
+		return ""
+	}
+	return fmt.Sprintf("this repository's index has %d entries, which every write (git's and skillrepo's) rewrites whole; 'git config core.splitIndex true' makes writes cheap for both (docs/project-libraries.md)", len(idx.offs))
 }

@@ -286,3 +286,29 @@ func TestSplitIndexMissingShared(t *testing.T) {
 		t.Error("the work tree was written")
 	}
 }
+
+// init's suggestion: only for a large index git has not been told about.
+func TestSplitIndexAdvice(t *testing.T) {
+	dir := t.TempDir()
+	env := testEnv(t)
+	gitIn(t, dir, env, false, "init", "-q")
+	var info strings.Builder
+	for i := 0; i < splitIndexAdviceEntries; i++ {
+		fmt.Fprintf(&info, "100644 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 0\tsrc/f%05d\n", i)
+	}
+	gitStdin(t, dir, env, info.String(), "update-index", "--add", "--index-info")
+	l := openTestRepo(t, dir, env)
+	if a := l.SplitIndexAdvice(); !strings.Contains(a, "core.splitIndex true") {
+		t.Errorf("advice = %q", a)
+	}
+	gitIn(t, dir, env, false, "config", "core.splitIndex", "false")
+	if a := l.SplitIndexAdvice(); a != "" {
+		t.Errorf("advice with core.splitIndex set = %q", a)
+	}
+	gitIn(t, dir, env, false, "config", "--unset", "core.splitIndex")
+	gitIn(t, dir, env, false, "update-index", "--split-index")
+	l.indexCache = nil
+	if a := l.SplitIndexAdvice(); a != "" {
+		t.Errorf("advice with a split index = %q", a)
+	}
+}
