@@ -495,5 +495,5 @@ func (l *Repo) SplitIndexAdvice() string {
 	if err != nil || idx.splitOn || len(idx.offs) < splitIndexAdviceEntries {
 		return ""
 	}
-	return fmt.Sprintf("this repository's index has %d entries, which every write (git's and skillrepo's) rewrites whole; 'git config core.splitIndex true' makes writes cheap for both (docs/project-libraries.md)", len(idx.offs))
+	return fmt.Sprintf("this repository's index has %d entries, which every write (git's and skillrepo's) rewrites whole; 'git config core.splitIndex true' makes writes cheaper for both (docs/project-libraries.md)", len(idx.offs))
 }
