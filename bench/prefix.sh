@@ -3,15 +3,19 @@
 # is a folder of a project's repository (.claude/skills beside 50,000 other
 # files) against the same patch on the same library as a repository of its
 # own (issue 14 item 1: target at most 1.2x), with the same kind of change
-# committed by git in the project for scale. Prints median and p90 wall
-# time of each and the ratio of the medians.
+# committed by git in the project for scale. The folder library is timed
+# twice: in the project as git makes it (one 5 MB index), and in a copy of
+# the project with git's split index on (core.splitIndex=true and
+# 'git update-index --split-index': .git/index holds only the changes over
+# a shared index). Prints median and p90 wall time of each and the ratios
+# of the medians.
 #
 #   bash bench/prefix.sh [runs] [skills] [project-files]
 #
 # Both libraries hold the same generated skills (bench/genrepo); the
 # project is bench/genproject's files plus the library, in one commit. The
 # two sides run in turns within one loop (which goes first alternates), so
-# both see the same load on the machine; every run writes new text.
+# all see the same load on the machine; every run writes new text.
 set -euo pipefail
 runs=${1:-30}
 skills=${2:-2000}
@@ -32,9 +36,16 @@ git -C "$proj" init -q -b main
 git -C "$proj" config gc.auto 0
 git -C "$proj" add -A
 git -C "$proj" commit -q -m "the project, with its skills"
+# The same project with git's split index on.
+sproj="$work/sproj"
+cp -a "$proj" "$sproj"
+git -C "$sproj" update-index -q --refresh
+git -C "$sproj" config core.splitIndex true
+git -C "$sproj" update-index --split-index
 # The project's own work in progress, which no write may touch.
 echo "// work in progress" >> "$proj/src/pkg000/mod00/file00000.go"
-lib="$work/lib" plib="$proj/.claude/skills"
+echo "// work in progress" >> "$sproj/src/pkg000/mod00/file00000.go"
+lib="$work/lib" plib="$proj/.claude/skills" splib="$sproj/.claude/skills"
 # genrepo's category layout puts 100 skills in each category.
 [ "$skills" -ge 43 ] || { echo "skills must be at least 43" >&2; exit 2; }
 dir=cat-000/skill-00042 name=skill-00042
@@ -62,16 +73,25 @@ patch() {
 
 : > "$work/root.times"
 : > "$work/prefix.times"
+: > "$work/split.times"
 : > "$work/git.times"
 sync
 for i in $(seq 1 "$runs"); do
-  for side in $([ $((i % 2)) = 1 ] && echo "root prefix" || echo "prefix root"); do
-    d=$lib; [ "$side" = prefix ] && d=$plib
+  case $((i % 3)) in
+    0) order="root prefix split" ;;
+    1) order="prefix split root" ;;
+    *) order="split root prefix" ;;
+  esac
+  for side in $order; do
+    d=$lib; [ "$side" = prefix ] && d=$plib; [ "$side" = split ] && d=$splib
     t0=$(now)
     patch "$side" "$d" "$i"
     echo $(( $(now) - t0 )) >> "$work/$side.times"
   done
 done
+# Our writes kept the project's index split: a small .git/index.
+split_size=$(stat -c %s "$sproj/.git/index")
+grep -q link "$sproj/.git/index" || { echo "the split project's index is no longer split" >&2; exit 1; }
 # git runs in a loop of its own: it does not sync what it writes, and the
 # next skillrepo write's barrier would pay for flushing it.
 sync
@@ -84,6 +104,9 @@ done
 # library's paths are clean, the repository is sound.
 git -C "$lib" show "HEAD:$dir/SKILL.md" | grep -q "Step x$runs of" || { echo "root runs did not all land" >&2; exit 1; }
 git -C "$proj" show "HEAD:.claude/skills/$dir/SKILL.md" | grep -q "Step x$runs of" || { echo "prefix runs did not all land" >&2; exit 1; }
+git -C "$sproj" show "HEAD:.claude/skills/$dir/SKILL.md" | grep -q "Step x$runs of" || { echo "split-index runs did not all land" >&2; exit 1; }
+[ "$(git -C "$sproj" status --porcelain)" = " M src/pkg000/mod00/file00000.go" ] || { echo "split project status is not just its own edit" >&2; git -C "$sproj" status --porcelain | head >&2; exit 1; }
+git -C "$sproj" fsck --strict --no-progress >/dev/null 2>&1 || { echo "git fsck failed (split index)" >&2; exit 1; }
 git -C "$proj" show "HEAD:.claude/skills/cat-000/skill-00043/SKILL.md" | grep -q "Step g$runs of" || { echo "git runs did not all land" >&2; exit 1; }
 [ "$(git -C "$proj" status --porcelain)" = " M src/pkg000/mod00/file00000.go" ] || { echo "project status is not just its own edit" >&2; git -C "$proj" status --porcelain | head >&2; exit 1; }
 git -C "$proj" fsck --strict --no-progress >/dev/null 2>&1 || { echo "git fsck failed" >&2; exit 1; }
@@ -91,5 +114,7 @@ git -C "$proj" fsck --strict --no-progress >/dev/null 2>&1 || { echo "git fsck f
 echo "skill patch, $skills skills; prefix library beside $files project files ($(git -C "$proj" ls-files | wc -l) in the index), $runs runs each"
 echo "root library:   $(stats < "$work/root.times")"
 echo "prefix library: $(stats < "$work/prefix.times")"
+echo "prefix library, split index: $(stats < "$work/split.times") (.git/index $split_size bytes)"
 echo "git commit in the project (for scale): $(stats < "$work/git.times")"
 awk -v a="$(median < "$work/prefix.times")" -v b="$(median < "$work/root.times")" 'BEGIN {printf "ratio prefix/root (medians): %.2fx (target <= 1.20x)\n", a/b}'
+awk -v a="$(median < "$work/split.times")" -v b="$(median < "$work/root.times")" 'BEGIN {printf "ratio prefix with split index/root (medians): %.2fx (target <= 1.20x)\n", a/b}'

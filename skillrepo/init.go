@@ -199,6 +199,13 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	if err == nil {
 		res.Skills, _ = snap.Skills()
 	}
+	// A folder of a large project: every write rewrites the project's
+	// whole index unless git's split index is on (docs/project-libraries.md).
+	if prefix != "" && opts.Warn != nil {
+		if advice := l.SplitIndexAdvice(); advice != "" {
+			opts.Warn(advice)
+		}
+	}
 	return res, nil
 }
 

@@ -69,6 +69,25 @@ func (c *convConfig) textEOLIsCRLF() bool {
 // GIT_CONFIG_COUNT and GIT_CONFIG_PARAMETERS of "git -c"): a later value
 // wins. include.path is not followed.
 func (l *Repo) readConvConfig() *convConfig {
+	vals, filters := l.gitConfigValues()
+	home := l.getenv("HOME")
+	xdg := l.getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	c := convConfigFrom(vals, filters, home, xdg)
+	if !isTrue(l.getenv("GIT_ATTR_NOSYSTEM")) {
+		c.systemAttributes = "/etc/gitattributes"
+	}
+	return c
+}
+
+// gitConfigValues reads git's config files in git's order (system,
+// global, repository, worktree, then the GIT_CONFIG_COUNT and
+// GIT_CONFIG_PARAMETERS of "git -c"): the keys without a subsection, by
+// lower-case "section.name", a later value winning; and the names of the
+// filter.<name> subsections. include.path is not followed.
+func (l *Repo) gitConfigValues() (map[string]string, map[string]bool) {
 	vals := map[string]string{}
 	filters := map[string]bool{}
 	set := func(key, value string) {
@@ -144,7 +163,11 @@ func (l *Repo) readConvConfig() *convConfig {
 	for _, kv := range parseConfigParameters(l.getenv("GIT_CONFIG_PARAMETERS")) {
 		set(kv[0], kv[1])
 	}
+	return vals, filters
+}
 
+// convConfigFrom picks the conversion's keys out of the config values.
+func convConfigFrom(vals map[string]string, filters map[string]bool, home, xdg string) *convConfig {
 	c := &convConfig{filters: filters}
 	if v, ok := vals["core.autocrlf"]; ok {
 		switch {
@@ -163,9 +186,6 @@ func (l *Repo) readConvConfig() *convConfig {
 	c.attributesFile = expandHome(vals["core.attributesfile"], home)
 	if _, ok := vals["core.attributesfile"]; !ok && xdg != "" {
 		c.attributesFile = filepath.Join(xdg, "git", "attributes")
-	}
-	if !isTrue(l.getenv("GIT_ATTR_NOSYSTEM")) {
-		c.systemAttributes = "/etc/gitattributes"
 	}
 	return c
 }

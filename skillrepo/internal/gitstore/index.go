@@ -16,9 +16,10 @@ package gitstore
 //
 // Optional extensions (cache tree, untracked cache, fsmonitor,
 // resolve-undo, ...) are dropped on rewrite: git rebuilds them, and a
-// stale cache tree would make git commit write wrong trees. Mandatory
-// extensions (split index "link", sparse index "sdir") are refused rather
-// than mangled.
+// stale cache tree would make git commit write wrong trees. A split index
+// (the "link" extension) is read and written in splitindex.go; other
+// mandatory extensions (sparse index "sdir") are refused rather than
+// mangled.
 
 import (
 	"bufio"
@@ -52,6 +53,11 @@ type Index struct {
 	// src is the file the entries were read from (nil: there was none),
 	// to tell whether git rewrote it since.
 	src os.FileInfo
+	// splitOn: the file was a split index (it had a "link" extension), so
+	// it is written split again unless core.splitIndex is false; split is
+	// its shared index (nil when the link named none).
+	splitOn bool
+	split   *splitBase
 }
 
 // indexEntry is one decoded index entry.
@@ -90,18 +96,47 @@ var errIndexCorrupt = errors.New("index file corrupt")
 // hashing a work-tree file, and a wrong hash there makes the file look
 // edited (the write is refused), never clean.
 func decodeIndex(b []byte) (*Index, error) {
+	idx, link, err := decodeIndexFile(b)
+	if err != nil {
+		return nil, err
+	}
+	if link != nil {
+		return nil, fmt.Errorf("%w: a split index is read with its shared index (Repo.loadIndex)", errIndexCorrupt)
+	}
+	return idx, nil
+}
+
+// decodeIndexFile is decodeIndex for one file of a split index too: it
+// returns the payload of the "link" extension (nil: none), and leaves the
+// order of the entries unchecked when there is one, as the replacement
+// entries of a split index have empty names (splitindex.go checks the
+// merged index).
+func decodeIndexFile(b []byte) (*Index, []byte, error) {
+	idx, link, err := decodeIndexEntries(b)
+	if err == nil && link == nil {
+		err = idx.checkOrder()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return idx, link, nil
+}
+
+// decodeIndexEntries is decodeIndexFile without the order check (a shared
+// index is checked once merged).
+func decodeIndexEntries(b []byte) (*Index, []byte, error) {
 	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
-		return nil, fmt.Errorf("%w: bad signature", errIndexCorrupt)
+		return nil, nil, fmt.Errorf("%w: bad signature", errIndexCorrupt)
 	}
 	be := binary.BigEndian
 	version := be.Uint32(b[4:8])
 	if version < 2 || version > 4 {
-		return nil, fmt.Errorf("index version %d is not supported", version)
+		return nil, nil, fmt.Errorf("index version %d is not supported", version)
 	}
 	n := int(be.Uint32(b[8:12]))
 	body := b[:len(b)-20]
 	if n > len(body)/indexEntryFixed {
-		return nil, fmt.Errorf("%w: %d entries cannot fit in %d bytes", errIndexCorrupt, n, len(body))
+		return nil, nil, fmt.Errorf("%w: %d entries cannot fit in %d bytes", errIndexCorrupt, n, len(body))
 	}
 	var idx *Index
 	var end int
@@ -115,31 +150,62 @@ func decodeIndex(b []byte) (*Index, error) {
 		idx, end, err = scanIndexEntries(body, version, n)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var link []byte
 	for off := end; off+8 <= len(body); {
 		sig := body[off : off+4]
-		if sig[0] < 'A' || sig[0] > 'Z' {
-			return nil, fmt.Errorf("the index uses the %q extension (split or sparse index), which skillrepo cannot update safely; run 'git update-index --no-split-index' or 'git sparse-checkout disable'", sig)
+		size := int(be.Uint32(body[off+4:]))
+		if size > len(body)-off-8 {
+			return nil, nil, fmt.Errorf("%w: extension %q truncated", errIndexCorrupt, sig)
 		}
-		off += 8 + int(be.Uint32(body[off+4:]))
+		switch {
+		case string(sig) == "link":
+			link = body[off+8 : off+8+size]
+		case sig[0] < 'A' || sig[0] > 'Z':
+			return nil, nil, fmt.Errorf("the index uses the %q extension (a sparse index, or one newer than skillrepo), which skillrepo cannot update safely; for a sparse index run 'git sparse-checkout disable'", sig)
+		}
+		off += 8 + size
 	}
-	if err := idx.checkOrder(); err != nil {
-		return nil, err
-	}
-	return idx, nil
+	return idx, link, nil
 }
 
 // scanIndexEntries records the start of each of the n version 2/3 entries
 // of body and returns where the entries end.
 func scanIndexEntries(body []byte, version uint32, n int) (*Index, int, error) {
 	idx := &Index{Version: version, raw: body, offs: make([]uint32, n)}
+	// The loop is nameAt and entryEnd inlined by hand: it runs once per
+	// entry of every index read (50,000 in a large project).
 	off := 12
 	for i := 0; i < n; i++ {
 		idx.offs[i] = uint32(off)
-		next, err := idx.entryEnd(off)
-		if err != nil {
-			return nil, 0, fmt.Errorf("%w: entry %d: %v", errIndexCorrupt, i, err)
+		if off+indexEntryFixed > len(body) {
+			return nil, 0, fmt.Errorf("%w: entry %d: truncated", errIndexCorrupt, i)
+		}
+		flags := uint16(body[off+60])<<8 | uint16(body[off+61])
+		start := off + indexEntryFixed
+		if flags&indexFlagExtended != 0 {
+			if version < 3 {
+				return nil, 0, fmt.Errorf("%w: entry %d: extended flags in a version 2 index", errIndexCorrupt, i)
+			}
+			start += 2
+		}
+		var end int
+		if nameLen := int(flags & indexFlagNameMask); nameLen < indexFlagNameMask {
+			end = start + nameLen
+			if end >= len(body) || body[end] != 0 {
+				return nil, 0, fmt.Errorf("%w: entry %d: bad name length", errIndexCorrupt, i)
+			}
+		} else {
+			_, e, err := idx.nameAt(off) // a name of 4095 bytes or more
+			if err != nil {
+				return nil, 0, fmt.Errorf("%w: entry %d: %v", errIndexCorrupt, i, err)
+			}
+			end = e
+		}
+		next := off + ((end-off)/8+1)*8
+		if next > len(body) {
+			return nil, 0, fmt.Errorf("%w: entry %d: truncated", errIndexCorrupt, i)
 		}
 		off = next
 	}
@@ -359,7 +425,12 @@ func (idx *Index) writeV4(w io.Writer) error {
 		return err
 	}
 	b := flat.Bytes()
-	body := b[:len(b)-20]
+	return compressV4(w, b[:len(b)-20], nil)
+}
+
+// compressV4 writes body (a header and entries in the version 2/3 layout)
+// as version 4, then the extensions ext (already encoded) and the SHA-1.
+func compressV4(w io.Writer, body, ext []byte) error {
 	n := int(binary.BigEndian.Uint32(body[8:12]))
 	laid, _, err := scanIndexEntries(body, binary.BigEndian.Uint32(body[4:8]), n)
 	if err != nil {
@@ -391,6 +462,7 @@ func (idx *Index) writeV4(w io.Writer) error {
 		bw.WriteByte(0)
 		prev = name
 	}
+	bw.Write(ext)
 	if err := bw.Flush(); err != nil {
 		return err
 	}
@@ -440,47 +512,49 @@ func (idx *Index) writeV23(w io.Writer) error {
 	binary.BigEndian.PutUint32(header[4:], version)
 	binary.BigEndian.PutUint32(header[8:], uint32(count))
 	bw.Write(header[:])
+	// Between edits, the untouched entries are copied as whole ranges of
+	// the bytes read: each edit's place is found by binary search, so a
+	// write of a few paths into 50,000 entries decodes no other entry.
 	var scratch []byte
-	run := -1 // start of the run of untouched entries not yet written
-	flush := func(end int) {
-		if run >= 0 {
-			bw.Write(idx.raw[run:end])
-			run = -1
+	next := 0 // first raw entry not yet written or skipped
+	for _, p := range names {
+		lo := idx.search(p)
+		hi := lo
+		for hi < len(idx.offs) && string(idx.rawName(hi)) == p {
+			hi++ // every stage of an edited path is replaced
 		}
-	}
-	j := 0
-	writeEditsBefore := func(at int, name []byte, all bool) {
-		for ; j < len(names) && (all || names[j] < string(name)); j++ {
-			if e := idx.edits[names[j]]; e != nil {
-				flush(at)
-				scratch = appendIndexEntry(scratch[:0], e, version)
-				bw.Write(scratch)
-			}
+		idx.writeRawRange(bw, next, lo)
+		if e := idx.edits[p]; e != nil {
+			scratch = appendIndexEntry(scratch[:0], e, version)
+			bw.Write(scratch)
 		}
+		next = hi
 	}
-	for i := range idx.offs {
-		start := int(idx.offs[i])
-		name := idx.rawName(i)
-		writeEditsBefore(start, name, false)
-		if j < len(names) && names[j] == string(name) {
-			flush(start) // replaced: its edit is written before the next name
-			continue
-		}
-		if run < 0 {
-			run = start
-		}
-	}
-	end := 12
-	if n := len(idx.offs); n > 0 {
-		end, _ = idx.entryEnd(int(idx.offs[n-1])) // checked by decodeIndex
-	}
-	flush(end)
-	writeEditsBefore(end, nil, true)
+	idx.writeRawRange(bw, next, len(idx.offs))
 	if err := bw.Flush(); err != nil {
 		return err
 	}
 	_, err := w.Write(sum.Sum(nil))
 	return err
+}
+
+// writeRawRange writes raw entries i..j-1 as read: one slice of raw when
+// they lie there in order (always, unless merged from a split index).
+func (idx *Index) writeRawRange(w io.Writer, i, j int) {
+	for i < j {
+		start := int(idx.offs[i])
+		end, _ := idx.entryEnd(start) // checked by decodeIndex
+		k := i + 1
+		if idx.split == nil {
+			k = j // read from one file: entries are contiguous
+			end, _ = idx.entryEnd(int(idx.offs[j-1]))
+		}
+		for ; k < j && int(idx.offs[k]) == end; k++ {
+			end, _ = idx.entryEnd(end)
+		}
+		w.Write(idx.raw[start:end])
+		i = k
+	}
 }
 
 // encode is writeTo into memory.

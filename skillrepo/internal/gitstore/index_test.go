@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -282,16 +283,21 @@ func TestIndexCorrupt(t *testing.T) {
 	}
 }
 
-// A split index cannot be updated entry by entry: refused, with the way out.
-func TestIndexSplitRefused(t *testing.T) {
+// A split index's .git/index alone is not the index: decodeIndex refuses
+// it, decodeIndexFile returns its link extension (the repository merges
+// it with the shared index: splitindex_test.go).
+func TestIndexSplitNeedsShared(t *testing.T) {
 	r := newIndexRepo(t)
 	r.git("update-index", "--split-index")
 	b, err := os.ReadFile(r.indexFile())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := decodeIndex(b); err == nil || !strings.Contains(err.Error(), "no-split-index") {
-		t.Errorf("err = %v, want a refusal naming the way out", err)
+	if _, err := decodeIndex(b); err == nil {
+		t.Error("decodeIndex accepted a split index on its own")
+	}
+	if _, link, err := decodeIndexFile(b); err != nil || len(link) < 20 {
+		t.Errorf("decodeIndexFile: link %d bytes, err %v", len(link), err)
 	}
 }
 
@@ -328,4 +334,43 @@ func FuzzDecodeIndex(f *testing.F) {
 			t.Error("edit lost")
 		}
 	})
+}
+
+// The splice (untouched entries copied as whole ranges, edits at their
+// binary-searched places) writes exactly the entries git writes for the
+// same change, byte for byte, in the middle and at both ends.
+func TestIndexSpliceMatchesGitBytes(t *testing.T) {
+	for _, version := range []string{"2", "3", "4"} {
+		t.Run("v"+version, func(t *testing.T) {
+			r := newIndexRepo(t)
+			// Old files: no entry is racily clean, so git smudges none.
+			old := time.Now().Add(-time.Hour)
+			for _, f := range []string{"a.txt", "dir/b.txt", "dir/sub/c.txt", "dir-x.txt", "z.txt"} {
+				os.Chtimes(filepath.Join(r.dir, f), old, old)
+			}
+			r.git("update-index", "--refresh")
+			r.git("update-index", "--index-version", version)
+			if version == "3" {
+				r.git("update-index", "--skip-worktree", "dir/b.txt")
+			}
+			blob := r.HashObject("a.txt")
+			idx, _ := r.read()
+			for _, p := range []string{"0first.txt", "dir/new.txt", "zz-last.txt"} {
+				idx.set(&indexEntry{Name: p, Hash: blob, Mode: uint32(filemode.Regular)})
+			}
+			idx.remove("dir-x.txt")
+			ours := idx.encode()
+			for _, p := range []string{"0first.txt", "dir/new.txt", "zz-last.txt"} {
+				r.git("update-index", "--add", "--cacheinfo", "100644,"+blob.String()+","+p)
+			}
+			r.git("update-index", "--force-remove", "dir-x.txt")
+			_, theirs := r.read()
+			if !bytes.Equal(entryBytes(t, ours), entryBytes(t, theirs)) {
+				t.Errorf("entries differ from git's:\nours\n%q\ngit\n%q", entryBytes(t, ours), entryBytes(t, theirs))
+			}
+			if version == "4" && !bytes.HasPrefix(theirs, ours[:len(ours)-20]) {
+				t.Error("the version 4 file differs from git's before its extensions")
+			}
+		})
+	}
 }

@@ -85,7 +85,14 @@ func (l *Repo) loadIndex() (*Index, error) {
 	if _, err := io.ReadFull(f, b); err != nil {
 		return nil, fmt.Errorf("read index: %w", err)
 	}
-	idx, err := decodeIndex(b)
+	idx, link, err := decodeIndexFile(b)
+	if err == nil && link != nil {
+		idx, err = l.mergeSharedIndex(idx, link)
+	}
+	var ie *IndexError
+	if errors.As(err, &ie) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", l.indexPath(), err)
 	}
@@ -136,7 +143,12 @@ func (l *Repo) writeIndex(idx *Index, held *indexLock, id *lockID) error {
 		fresh.edits = idx.edits
 		idx = fresh
 	}
-	if err := k.replaceIndex(idx.writeTo); err != nil {
+	write, err := l.indexWriter(idx)
+	if err != nil {
+		k.release()
+		return fmt.Errorf("write index: %w", err)
+	}
+	if err := k.replaceIndex(write); err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
 	return nil
