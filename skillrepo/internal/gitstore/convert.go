@@ -50,6 +50,9 @@ type convConfig struct {
 	// filters are the filter drivers with any filter.<name>.* key: git
 	// applies a filter=<name> attribute only when its driver is defined.
 	filters map[string]bool
+	// split is how the index is written (splitindex.go), read from the
+	// same config files in the same pass.
+	split splitConfig
 }
 
 // textEOLIsCRLF is git's text_eol_is_crlf: the line ending of a text file
@@ -76,6 +79,7 @@ func (l *Repo) readConvConfig() *convConfig {
 		xdg = filepath.Join(home, ".config")
 	}
 	c := convConfigFrom(vals, filters, home, xdg)
+	c.split = splitConfigFrom(vals)
 	if !isTrue(l.getenv("GIT_ATTR_NOSYSTEM")) {
 		c.systemAttributes = "/etc/gitattributes"
 	}

@@ -238,8 +238,15 @@ type splitConfig struct {
 	maxPercent int // splitIndex.maxPercentChange, 0..100
 }
 
+// readSplitConfig is the split settings of the config the write read
+// for its conversions (read once per write, tx.go).
 func (l *Repo) readSplitConfig() splitConfig {
-	vals, _ := l.gitConfigValues()
+	return l.converter().cfg.split
+}
+
+// splitConfigFrom picks core.splitIndex and splitIndex.maxPercentChange
+// out of the config values.
+func splitConfigFrom(vals map[string]string) splitConfig {
 	c := splitConfig{mode: -1, maxPercent: 20}
 	if v, ok := vals["core.splitindex"]; ok {
 		switch strings.ToLower(strings.TrimSpace(v)) {
@@ -488,7 +495,8 @@ const splitIndexAdviceEntries = 20000
 // index when the repository's index is large, not split, and
 // core.splitIndex is unset (the user has not chosen); "" otherwise.
 func (l *Repo) SplitIndexAdvice() string {
-	if l.readSplitConfig().mode != -1 {
+	vals, _ := l.gitConfigValues() // outside a write: read now
+	if splitConfigFrom(vals).mode != -1 {
 		return ""
 	}
 	idx, _, err := l.ReadIndex()
