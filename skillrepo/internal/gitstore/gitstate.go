@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -81,6 +82,7 @@ func (l *Repo) checkNoOperationInProgress() error {
 
 // unmerged lists the paths with conflict stages, in index order.
 func (idx *Index) unmerged() []string {
+	defer runtime.KeepAlive(idx)
 	var out []string
 	for i := range idx.offs {
 		if idx.rawStage(i) == 0 {

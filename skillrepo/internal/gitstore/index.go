@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
 	"time"
 
@@ -58,6 +59,12 @@ type Index struct {
 	// its shared index (nil when the link named none).
 	splitOn bool
 	split   *splitBase
+	// mapping owns raw when raw is a mapped file (indexmmap.go): every
+	// copy of the Index keeps it, so the mapping lives while any does.
+	// Methods that lend out parts of raw (a name, a range to write) keep
+	// idx alive until they return (runtime.KeepAlive): a slice of a
+	// mapping does not keep the mapping, as a slice of the heap would.
+	mapping *indexMapping
 }
 
 // indexEntry is one decoded index entry.
@@ -215,6 +222,7 @@ func scanIndexEntries(body []byte, version uint32, n int) (*Index, int, error) {
 // checkOrder refuses entries out of git's order (by name, then stage), as
 // git does: lookups search and writes merge by that order.
 func (idx *Index) checkOrder() error {
+	defer runtime.KeepAlive(idx)
 	for i := 1; i < len(idx.offs); i++ {
 		c := bytes.Compare(idx.rawName(i-1), idx.rawName(i))
 		if c > 0 || (c == 0 && idx.rawStage(i-1) >= idx.rawStage(i)) {
@@ -410,6 +418,7 @@ func appendIndexEntry(b []byte, e *indexEntry, version uint32) []byte {
 // allocated, except for a version-4 index, which is laid out as 2/3 first
 // and then compressed (writeV4).
 func (idx *Index) writeTo(w io.Writer) error {
+	defer runtime.KeepAlive(idx)
 	if idx.v4 {
 		return idx.writeV4(w)
 	}
@@ -581,6 +590,7 @@ func (idx *Index) clone() *Index {
 
 // lookup returns the stage-0 entry of p.
 func (idx *Index) lookup(p string) (*indexEntry, bool) {
+	defer runtime.KeepAlive(idx)
 	if e, ok := idx.edits[p]; ok {
 		return e, e != nil
 	}
@@ -616,6 +626,7 @@ func (idx *Index) remove(p string) {
 // EachName calls fn with the name of every entry (edited entries last, in
 // no particular order). The slice is only valid during the call.
 func (idx *Index) EachName(fn func(name []byte)) {
+	defer runtime.KeepAlive(idx)
 	for i := range idx.offs {
 		name := idx.rawName(i)
 		if _, edited := idx.edits[string(name)]; !edited {

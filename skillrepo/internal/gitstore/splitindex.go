@@ -33,6 +33,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -361,6 +362,7 @@ type splitEntry struct {
 // entry is shared replaces that entry; any other shared entry of an
 // edited path is deleted; the rest is added.
 func (idx *Index) planSplit() *splitPlan {
+	defer runtime.KeepAlive(idx)
 	sb := idx.split
 	p := &splitPlan{hash: sb.hash}
 	// The raw entries of edited paths, in order.
@@ -442,6 +444,7 @@ func (r repByPos) Swap(i, j int) {
 // the replacements (names emptied), the added entries, the link
 // extension, the SHA-1.
 func (idx *Index) writeSplit(w io.Writer, p *splitPlan) error {
+	defer runtime.KeepAlive(idx)
 	version := idx.Version
 	if version < 2 || version > 3 {
 		version = 2

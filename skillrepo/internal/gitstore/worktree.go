@@ -10,7 +10,6 @@ package gitstore
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -81,13 +80,25 @@ func (l *Repo) loadIndex() (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read index: %w", err)
 	}
-	b := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, b); err != nil {
+	b, mapping, err := readIndexBytes(f, fi.Size())
+	if err != nil {
 		return nil, fmt.Errorf("read index: %w", err)
 	}
 	idx, link, err := decodeIndexFile(b)
+	if err == nil && link != nil && mapping != nil {
+		// A split index is merged into a buffer of its own (splitindex.go)
+		// that borrows from this one: decode a heap copy instead, so no
+		// merged index outlives the mapping it points into. Split
+		// indexes are small; this is the rare big one.
+		b = append([]byte(nil), b...)
+		mapping = nil
+		idx, link, err = decodeIndexFile(b)
+	}
 	if err == nil && link != nil {
 		idx, err = l.mergeSharedIndex(idx, link)
+	}
+	if err == nil {
+		idx.mapping = mapping
 	}
 	var ie *IndexError
 	if errors.As(err, &ie) {
