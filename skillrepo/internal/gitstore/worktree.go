@@ -85,16 +85,9 @@ func (l *Repo) loadIndex() (*Index, error) {
 		return nil, fmt.Errorf("read index: %w", err)
 	}
 	idx, link, err := decodeIndexFile(b)
-	if err == nil && link != nil && mapping != nil {
-		// A split index is merged into a buffer of its own (splitindex.go)
-		// that borrows from this one: decode a heap copy instead, so no
-		// merged index outlives the mapping it points into. Split
-		// indexes are small; this is the rare big one.
-		b = append([]byte(nil), b...)
-		mapping = nil
-		idx, link, err = decodeIndexFile(b)
-	}
 	if err == nil && link != nil {
+		// Merging copies the split index's entries into the shared
+		// index's buffer; mapping stays live until the line below.
 		idx, err = l.mergeSharedIndex(idx, link)
 	}
 	if err == nil {
