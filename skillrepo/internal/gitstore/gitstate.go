@@ -82,6 +82,9 @@ func (l *Repo) checkNoOperationInProgress() error {
 
 // unmerged lists the paths with conflict stages, in index order.
 func (idx *Index) unmerged() []string {
+	if idx.noStages {
+		return nil // seen as it was read
+	}
 	defer runtime.KeepAlive(idx)
 	var out []string
 	for i := range idx.offs {
