@@ -32,6 +32,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -678,18 +679,25 @@ func (idx *Index) remove(p string) {
 	idx.edits[p] = nil
 }
 
-// EachName calls fn with the name of every entry (edited entries last, in
-// no particular order). The slice is only valid during the call.
-func (idx *Index) EachName(fn func(name []byte)) {
+// EachName calls fn with the name of every entry that starts with prefix
+// ("": every entry), edited entries last, in no particular order. The
+// names under a prefix are one run of the sorted entries, found by binary
+// search: a library at .claude/skills of a project reads its own few
+// thousand names, not the project's 50,000. The slice is only valid
+// during the call.
+func (idx *Index) EachName(prefix string, fn func(name []byte)) {
 	defer runtime.KeepAlive(idx)
-	for i := range idx.offs {
+	for i := idx.search(prefix); i < len(idx.offs); i++ {
 		name := idx.rawName(i)
+		if !bytes.HasPrefix(name, []byte(prefix)) {
+			break
+		}
 		if _, edited := idx.edits[string(name)]; !edited {
 			fn(name)
 		}
 	}
 	for p, e := range idx.edits {
-		if e != nil {
+		if e != nil && strings.HasPrefix(p, prefix) {
 			fn([]byte(p))
 		}
 	}

@@ -233,9 +233,25 @@ func TestIndexLookupSeesEdits(t *testing.T) {
 		t.Error("an edit leaked into a clone")
 	}
 	var names []string
-	idx.EachName(func(n []byte) { names = append(names, string(n)) })
+	idx.EachName("", func(n []byte) { names = append(names, string(n)) })
 	if got := strings.Join(names, ","); got != "a.txt,dir-x.txt,dir/sub/c.txt,z.txt,new.txt" {
 		t.Errorf("names = %s", got)
+	}
+	// Under a prefix: the run of entries that start with it, and the
+	// edits that do.
+	idx.set(&indexEntry{Name: "dir/sub/d.txt", Mode: uint32(filemode.Regular)})
+	for prefix, want := range map[string]string{
+		"dir/": "dir/sub/c.txt,dir/sub/d.txt",
+		"dir":  "dir-x.txt,dir/sub/c.txt,dir/sub/d.txt",
+		"z":    "z.txt",
+		"zz":   "",
+		"a.tx": "a.txt",
+	} {
+		names = nil
+		idx.EachName(prefix, func(n []byte) { names = append(names, string(n)) })
+		if got := strings.Join(names, ","); got != want {
+			t.Errorf("names under %q = %s, want %s", prefix, got, want)
+		}
 	}
 }
 
@@ -362,7 +378,7 @@ func FuzzDecodeIndex(f *testing.F) {
 			return
 		}
 		var names []string
-		idx.EachName(func(n []byte) { names = append(names, string(n)) })
+		idx.EachName("", func(n []byte) { names = append(names, string(n)) })
 		for _, n := range names {
 			idx.lookup(n)
 		}

@@ -97,6 +97,6 @@ func TestPrefixMappedIndex(t *testing.T) {
 
 func countNames(idx *Index) int {
 	n := 0
-	idx.EachName(func([]byte) { n++ })
+	idx.EachName("", func([]byte) { n++ })
 	return n
 }
