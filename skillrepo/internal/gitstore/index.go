@@ -49,6 +49,12 @@ type Index struct {
 	v4   bool
 	raw  []byte   // entries in the version 2/3 layout
 	offs []uint32 // where each entry of raw starts; sorted by name, then stage
+	// more holds the entries a split index's merge put after a shared
+	// index's (its replaced and added entries): the shared index's bytes
+	// may be a mapping, which cannot grow. An offset from len(raw) on is
+	// more's, at off-len(raw). Entries of raw and more are never adjacent
+	// (raw ends with the file's SHA-1).
+	more []byte
 	// edits replaces every entry (all stages) of a path with one stage-0
 	// entry, or removes them (nil).
 	edits map[string]*indexEntry
@@ -257,9 +263,24 @@ func (idx *Index) checkOrder() error {
 	return nil
 }
 
+// seg returns the bytes holding the entry at off (raw, or more) and
+// where they start in the offsets' space.
+func (idx *Index) seg(off int) (b []byte, base int) {
+	if off < len(idx.raw) || idx.more == nil {
+		return idx.raw, 0
+	}
+	return idx.more, len(idx.raw)
+}
+
 // nameAt returns where the name of the raw entry at off starts and ends.
 func (idx *Index) nameAt(off int) (start, end int, err error) {
-	b := idx.raw
+	b, base := idx.seg(off)
+	start, end, err = idx.nameIn(b, off-base)
+	return start + base, end + base, err
+}
+
+// nameIn is nameAt within one buffer.
+func (idx *Index) nameIn(b []byte, off int) (start, end int, err error) {
 	if off+indexEntryFixed > len(b) {
 		return 0, 0, errors.New("truncated")
 	}
@@ -296,7 +317,7 @@ func (idx *Index) entryEnd(off int) (int, error) {
 		return 0, err
 	}
 	next := off + ((end-off)/8+1)*8
-	if next > len(idx.raw) {
+	if b, base := idx.seg(off); next > base+len(b) {
 		return 0, errors.New("truncated")
 	}
 	return next, nil
@@ -304,17 +325,26 @@ func (idx *Index) entryEnd(off int) (int, error) {
 
 // rawName is the name of raw entry i, without copying it.
 func (idx *Index) rawName(i int) []byte {
-	s, e, _ := idx.nameAt(int(idx.offs[i])) // checked by scanIndexEntries
-	return idx.raw[s:e]
+	b, base := idx.seg(int(idx.offs[i]))
+	s, e, _ := idx.nameIn(b, int(idx.offs[i])-base) // checked by scanIndexEntries
+	return b[s:e]
 }
 
 func (idx *Index) rawStage(i int) int {
-	return int(binary.BigEndian.Uint16(idx.raw[idx.offs[i]+60:])&indexFlagStage) >> 12
+	b, base := idx.seg(int(idx.offs[i]))
+	return int(binary.BigEndian.Uint16(b[int(idx.offs[i])-base+60:])&indexFlagStage) >> 12
+}
+
+// rawBytes returns the bytes of the entries from off to end (one buffer's).
+func (idx *Index) rawBytes(off, end int) []byte {
+	b, base := idx.seg(off)
+	return b[off-base : end-base]
 }
 
 // rawEntry decodes raw entry i.
 func (idx *Index) rawEntry(i int) *indexEntry {
-	b := idx.raw[idx.offs[i]:]
+	b, base := idx.seg(int(idx.offs[i]))
+	b = b[int(idx.offs[i])-base:]
 	e := decodeEntryFixed(b)
 	e.Name = string(idx.rawName(i))
 	if e.Flags&indexFlagExtended != 0 {
@@ -579,7 +609,7 @@ func (idx *Index) appendRawRange(parts [][]byte, i, j int) [][]byte {
 		for ; k < j && int(idx.offs[k]) == end; k++ {
 			end, _ = idx.entryEnd(end)
 		}
-		parts = append(parts, idx.raw[start:end])
+		parts = append(parts, idx.rawBytes(start, end))
 		i = k
 	}
 	return parts

@@ -121,11 +121,12 @@ func (l *Repo) loadIndex() (*Index, error) {
 	}
 	idx, link, err := decodeIndexFile(b)
 	if err == nil && link != nil {
-		// Merging copies the split index's entries into the shared
-		// index's buffer; mapping stays live until the line below.
+		// Merging copies the split index's entries (the merged index
+		// holds the shared index's mapping); mapping stays live until
+		// the line below.
 		idx, err = l.mergeSharedIndex(idx, link)
 	}
-	if err == nil {
+	if err == nil && idx.mapping == nil {
 		idx.mapping = mapping
 	}
 	var ie *IndexError
