@@ -131,7 +131,7 @@ func (l *Repo) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) e
 	}
 	// The index is read beside the lock, recovery and the first checks
 	// (so the unmerged check comes after fn: updateOnce).
-	l.prefetchIndex()
+	l.PrefetchIndex()
 	if !opts.DryRun {
 		unlock, err := l.Lock(ctx)
 		if err != nil {

@@ -52,13 +52,14 @@ type indexLoad struct {
 	err  error
 }
 
-// prefetchIndex starts reading .git/index in a goroutine, for a write
-// whose lock, recovery, checks and the start of its function (until a
-// skill lookup asks the index) the read runs beside: a project's 5 MB
-// index costs a few milliseconds to map and scan (bench/prefix.sh).
-// loadIndex reads only files and immutable fields of l; the next
-// ReadIndex waits for it, and checks the file is still the one it read.
-func (l *Repo) prefetchIndex() {
+// PrefetchIndex starts reading .git/index in a goroutine, to be ready
+// when the command first asks for it: a project's 5 MB index costs a few
+// milliseconds to map and scan (bench/prefix.sh), which then run beside
+// the command's other work (opening the library, the write's lock,
+// recovery and checks). loadIndex reads only files and immutable fields
+// of l; the next ReadIndex waits for it, and checks the file is still the
+// one it read. A second call while one is pending does nothing.
+func (l *Repo) PrefetchIndex() {
 	if l.indexLoad != nil {
 		return
 	}
