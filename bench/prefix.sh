@@ -8,7 +8,9 @@
 # the project with git's split index on (core.splitIndex=true and
 # 'git update-index --split-index': .git/index holds only the changes over
 # a shared index). Prints median and p90 wall time of each and the ratios
-# of the medians.
+# of the medians, and the kernel's floor: what replacing each index file
+# costs with no code of ours (bench/indexfloor), i.e. the ratio no engine
+# that rewrites the whole index can beat on this machine.
 #
 #   bash bench/prefix.sh [runs] [skills] [project-files]
 #
@@ -24,6 +26,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/skillrepo" "$root/cmd/skillrepo"
+(cd "$root" && go build -o "$work/indexfloor" ./bench/indexfloor)
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=b@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=b@example.com
 (cd "$root" && go run ./bench/genrepo -out "$work/lib" -skills "$skills" -commits 200 -layout category >/dev/null)
 git -C "$work/lib" config gc.auto 0
@@ -116,5 +119,11 @@ echo "root library:   $(stats < "$work/root.times")"
 echo "prefix library: $(stats < "$work/prefix.times")"
 echo "prefix library, split index: $(stats < "$work/split.times") (.git/index $split_size bytes)"
 echo "git commit in the project (for scale): $(stats < "$work/git.times")"
+# The kernel's floor: replacing each index file as a write does (map and
+# read it, write a new one, rename it over, syncfs, exit), no code of ours.
+floor_p=$("$work/indexfloor" -runs "$runs" "$proj/.git/index" | sed 's/.*median \([0-9.]*\) ms.*/\1/')
+floor_r=$("$work/indexfloor" -runs "$runs" "$lib/.git/index" | sed 's/.*median \([0-9.]*\) ms.*/\1/')
+echo "kernel floor of replacing the index (bench/indexfloor): project $floor_p ms ($(stat -c %s "$proj/.git/index") bytes), root library $floor_r ms ($(stat -c %s "$lib/.git/index") bytes)"
 awk -v a="$(median < "$work/prefix.times")" -v b="$(median < "$work/root.times")" 'BEGIN {printf "ratio prefix/root (medians): %.2fx (target <= 1.20x)\n", a/b}'
 awk -v a="$(median < "$work/split.times")" -v b="$(median < "$work/root.times")" 'BEGIN {printf "ratio prefix with split index/root (medians): %.2fx (target <= 1.20x)\n", a/b}'
+awk -v b="$(median < "$work/root.times")" -v fp="$floor_p" -v fr="$floor_r" 'BEGIN {printf "floor ratio, root library + the kernel'"'"'s extra for the larger index: %.2fx\n", (b/1e6 + fp - fr)/(b/1e6)}'

@@ -118,6 +118,11 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
+	if prefix != "" {
+		// A library in a project: the project's index is large, and a
+		// skill lookup (the index hint) or a write will read it.
+		l.Repo.PrefetchIndex()
+	}
 	if !opts.SkipRecovery && !opts.ReadOnly {
 		if err := l.Recover(context.Background()); err != nil {
 			l.Close()

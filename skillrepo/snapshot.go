@@ -348,14 +348,11 @@ func (l *Library) indexSkillDirs(name string) []string {
 	}
 	suffix := []byte("/" + name + "/" + skill.FileName)
 	var out []string
-	var under []byte // the library's folder in the index's names
+	under := "" // the library's folder in the index's names
 	if l.Prefix != "" {
-		under = []byte(l.Prefix + "/")
+		under = l.Prefix + "/"
 	}
-	idx.EachName(func(n []byte) {
-		if !bytes.HasPrefix(n, under) {
-			return
-		}
+	idx.EachName(under, func(n []byte) {
 		n = n[len(under):]
 		if bytes.HasSuffix(n, suffix) || bytes.Equal(n, suffix[1:]) {
 			out = append(out, string(n[:len(n)-len(skill.FileName)-1]))

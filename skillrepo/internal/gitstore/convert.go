@@ -53,6 +53,11 @@ type convConfig struct {
 	// split is how the index is written (splitindex.go), read from the
 	// same config files in the same pass.
 	split splitConfig
+	// gcAuto is gc.auto when set to a number (maintenance.go), read in
+	// the same pass: a write that passed the loose-object bound would
+	// otherwise parse the config files a second time.
+	gcAuto    int
+	gcAutoSet bool
 }
 
 // textEOLIsCRLF is git's text_eol_is_crlf: the line ending of a text file
@@ -80,6 +85,9 @@ func (l *Repo) readConvConfig() *convConfig {
 	}
 	c := convConfigFrom(vals, filters, home, xdg)
 	c.split = splitConfigFrom(vals)
+	if n, err := strconv.Atoi(strings.TrimSpace(vals["gc.auto"])); err == nil {
+		c.gcAuto, c.gcAutoSet = n, true
+	}
 	if !isTrue(l.getenv("GIT_ATTR_NOSYSTEM")) {
 		c.systemAttributes = "/etc/gitattributes"
 	}

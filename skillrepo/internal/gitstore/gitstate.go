@@ -38,9 +38,10 @@ func (e *StateError) Is(target error) bool { return target == ErrConflict }
 func (e *StateError) Hint() string { return e.Fix }
 
 // checkNoOperationInProgress refuses while git is in the middle of a
-// merge, cherry-pick, revert, rebase or am, or while the index holds
-// unmerged entries: a commit then would record conflict markers, or be
-// lost when the operation continues.
+// merge, cherry-pick, revert, rebase or am: a commit then would record
+// conflict markers, or be lost when the operation continues. The index's
+// unmerged entries are checkUnmerged's, which a write runs once its
+// function has run beside the index read (tx.go).
 func (l *Repo) checkNoOperationInProgress() error {
 	states := []struct {
 		path  string
@@ -60,6 +61,12 @@ func (l *Repo) checkNoOperationInProgress() error {
 			return &StateError{State: s.state + " (.git/" + s.path + " exists)", Fix: s.fix}
 		}
 	}
+	return nil
+}
+
+// checkUnmerged refuses while the index holds unmerged entries (a
+// conflict git left): a commit then would record conflict markers.
+func (l *Repo) checkUnmerged() error {
 	idx, _, err := l.ReadIndex()
 	if err != nil {
 		// An index we cannot read: a write to the checked-out branch
@@ -82,6 +89,9 @@ func (l *Repo) checkNoOperationInProgress() error {
 
 // unmerged lists the paths with conflict stages, in index order.
 func (idx *Index) unmerged() []string {
+	if idx.noStages {
+		return nil // seen as it was read
+	}
 	defer runtime.KeepAlive(idx)
 	var out []string
 	for i := range idx.offs {

@@ -233,9 +233,25 @@ func TestIndexLookupSeesEdits(t *testing.T) {
 		t.Error("an edit leaked into a clone")
 	}
 	var names []string
-	idx.EachName(func(n []byte) { names = append(names, string(n)) })
+	idx.EachName("", func(n []byte) { names = append(names, string(n)) })
 	if got := strings.Join(names, ","); got != "a.txt,dir-x.txt,dir/sub/c.txt,z.txt,new.txt" {
 		t.Errorf("names = %s", got)
+	}
+	// Under a prefix: the run of entries that start with it, and the
+	// edits that do.
+	idx.set(&indexEntry{Name: "dir/sub/d.txt", Mode: uint32(filemode.Regular)})
+	for prefix, want := range map[string]string{
+		"dir/": "dir/sub/c.txt,dir/sub/d.txt",
+		"dir":  "dir-x.txt,dir/sub/c.txt,dir/sub/d.txt",
+		"z":    "z.txt",
+		"zz":   "",
+		"a.tx": "a.txt",
+	} {
+		names = nil
+		idx.EachName(prefix, func(n []byte) { names = append(names, string(n)) })
+		if got := strings.Join(names, ","); got != want {
+			t.Errorf("names under %q = %s, want %s", prefix, got, want)
+		}
 	}
 }
 
@@ -269,6 +285,12 @@ func TestIndexCorrupt(t *testing.T) {
 			copy(b[12+62:], "zz")
 			return resum(b)
 		},
+		"last entry out of order": func(b []byte) []byte {
+			// The last entry is z.txt: name it a.txt, which sorts first.
+			i := bytes.LastIndex(b, []byte("z.txt\x00"))
+			copy(b[i:], "a")
+			return resum(b)
+		},
 		"version 5": func(b []byte) []byte {
 			binary.BigEndian.PutUint32(b[4:], 5)
 			return resum(b)
@@ -280,6 +302,41 @@ func TestIndexCorrupt(t *testing.T) {
 				t.Error("accepted")
 			}
 		})
+	}
+}
+
+// The scan that reads an index checks its order and notes whether any
+// entry has a conflict stage, so checkOrder and unmerged need not read it
+// again: a clean index and one git left conflicted by a merge are each
+// described right, and a conflict's stages out of order are refused.
+func TestIndexScanFacts(t *testing.T) {
+	r := newIndexRepo(t)
+	idx, _ := r.read()
+	if !idx.ordered || !idx.noStages || idx.unmerged() != nil {
+		t.Fatalf("clean index: ordered %v, noStages %v, unmerged %v", idx.ordered, idx.noStages, idx.unmerged())
+	}
+	r.git("checkout", "-q", "-b", "other")
+	r.write("a.txt", "theirs\n")
+	r.git("commit", "-q", "-am", "theirs")
+	r.git("checkout", "-q", "main")
+	r.write("a.txt", "ours\n")
+	r.git("commit", "-q", "-am", "ours")
+	gitIn(t, r.dir, r.env, true, "merge", "-q", "other") // fails: a conflict
+	idx, raw := r.read()
+	if !idx.ordered || idx.noStages {
+		t.Fatalf("conflicted index: ordered %v, noStages %v", idx.ordered, idx.noStages)
+	}
+	if got := idx.unmerged(); len(got) != 1 || got[0] != "a.txt" {
+		t.Fatalf("unmerged = %q, want [a.txt]", got)
+	}
+	// a.txt's stages 1, 2, 3 are the first three entries: make the first
+	// stage 3 (3, 2, 3 is out of order).
+	b := append([]byte(nil), raw...)
+	binary.BigEndian.PutUint16(b[12+60:], binary.BigEndian.Uint16(b[12+60:])|indexFlagStage)
+	sum := sha1.Sum(b[:len(b)-20])
+	copy(b[len(b)-20:], sum[:])
+	if _, err := decodeIndex(b); err == nil || !strings.Contains(err.Error(), "out of order") {
+		t.Fatalf("stages out of order: %v, want an order error", err)
 	}
 }
 
@@ -321,7 +378,7 @@ func FuzzDecodeIndex(f *testing.F) {
 			return
 		}
 		var names []string
-		idx.EachName(func(n []byte) { names = append(names, string(n)) })
+		idx.EachName("", func(n []byte) { names = append(names, string(n)) })
 		for _, n := range names {
 			idx.lookup(n)
 		}

@@ -20,11 +20,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/config"
 )
 
 // maintenancePolicy says when a write starts git gc.
@@ -115,19 +112,11 @@ func (l *Repo) gcRunning() bool {
 	return err == nil && time.Since(fi.ModTime()) < 12*time.Hour
 }
 
-// gcAuto returns gc.auto from the repository's or the user's git
-// configuration (the repository's wins), and whether it is set.
+// gcAuto returns gc.auto and whether it is set, from every config file
+// git reads and git -c, as the write that just ran read them (convert.go).
 func (l *Repo) gcAuto() (int, bool) {
-	for _, scope := range []config.Scope{config.LocalScope, config.GlobalScope} {
-		cfg, err := l.repo.ConfigScoped(scope)
-		if err != nil || !cfg.Raw.Section("gc").HasOption("auto") {
-			continue
-		}
-		if n, err := strconv.Atoi(strings.TrimSpace(cfg.Raw.Section("gc").Option("auto"))); err == nil {
-			return n, true
-		}
-	}
-	return 0, false
+	c := l.converter().cfg
+	return c.gcAuto, c.gcAutoSet
 }
 
 // GitEnv is the environment for the git binary: the process's, with the

@@ -46,6 +46,9 @@ type Repo struct {
 	command     string
 	identity    [2]string
 	indexCache  *indexCache
+	// indexLoad is a read of .git/index a write started ahead of its
+	// first use (worktree.go); ReadIndex takes it over.
+	indexLoad *indexLoad
 	// conv is the end-of-line conversion's config and attributes
 	// (convert.go), read on first use; a write reads them anew.
 	conv *converter

@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -102,11 +103,11 @@ func (l *Repo) mergeSharedIndex(split *Index, link []byte) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read shared index: %w", err)
 	}
-	// Room to append the replaced and added entries after the shared
-	// index's own bytes without copying them (names of replaced entries
-	// are the shared index's: allow for them generously).
-	b := make([]byte, fi.Size(), fi.Size()+2*int64(len(split.raw))+64<<10)
-	if _, err := io.ReadFull(f, b); err != nil {
+	// Mapped when large, as .git/index is (indexmmap.go): a project's
+	// shared index holds all of its 50,000 entries. Shared index files
+	// are never rewritten (git names them by their content).
+	b, mapping, err := readIndexBytes(f, fi.Size())
+	if err != nil {
 		return nil, fmt.Errorf("read shared index: %w", err)
 	}
 	// git checks the shared index is the one named: its trailing SHA-1.
@@ -141,6 +142,7 @@ func (l *Repo) mergeSharedIndex(split *Index, link []byte) (*Index, error) {
 		return nil, err
 	}
 	idx.split.hash = h
+	idx.mapping = mapping
 	return idx, nil
 }
 
@@ -165,16 +167,18 @@ func mergeSplit(shared, split *Index, del, rep []uint32) (*Index, error) {
 	for _, p := range del {
 		deleted[p] = true
 	}
-	raw := shared.raw
-	own := uint32(len(raw))
+	// The shared index's entries stay where they are (a mapping,
+	// perhaps); the split's go to more, after them in the offsets.
+	own := uint32(len(shared.raw))
+	more := make([]byte, 0, 2*len(split.raw))
 	offs := make([]uint32, 0, n+len(split.offs)-nr)
 	pos := make([]uint32, 0, cap(offs))
 	add := func(k int, basePos uint32) {
 		s := int(split.offs[k])
 		e, _ := split.entryEnd(s) // checked by decodeIndexFile
-		offs = append(offs, uint32(len(raw)))
+		offs = append(offs, own+uint32(len(more)))
 		pos = append(pos, basePos)
-		raw = append(raw, split.raw[s:e]...)
+		more = append(more, split.raw[s:e]...)
 	}
 	cmp := func(k int, name []byte, stage int) int {
 		if c := bytes.Compare(split.rawName(k), name); c != 0 {
@@ -214,9 +218,9 @@ func mergeSplit(shared, split *Index, del, rep []uint32) (*Index, error) {
 		if replaced {
 			e := split.rawEntry(k)
 			e.Name = string(name)
-			offs = append(offs, uint32(len(raw)))
+			offs = append(offs, own+uint32(len(more)))
 			pos = append(pos, uint32(i+1))
-			raw = appendIndexEntry(raw, e, version)
+			more = appendIndexEntry(more, e, version)
 			continue
 		}
 		offs = append(offs, shared.offs[i])
@@ -225,7 +229,10 @@ func mergeSplit(shared, split *Index, del, rep []uint32) (*Index, error) {
 	for ; ai < len(split.offs); ai++ {
 		add(ai, 0)
 	}
-	idx := &Index{Version: version, v4: split.v4, raw: raw, offs: offs, splitOn: true,
+	if uint64(own)+uint64(len(more)) > math.MaxUint32 {
+		return nil, fmt.Errorf("%w: merged index larger than 4 GB", errIndexCorrupt)
+	}
+	idx := &Index{Version: version, v4: split.v4, raw: shared.raw, more: more, offs: offs, splitOn: true,
 		split: &splitBase{n: n, own: own, pos: pos}}
 	if err := idx.checkOrder(); err != nil {
 		return nil, err
@@ -469,7 +476,7 @@ func (idx *Index) writeSplit(w io.Writer, p *splitPlan) error {
 		}
 		s := int(idx.offs[a.i])
 		end, _ := idx.entryEnd(s) // checked by decodeIndexFile
-		body = append(body, idx.raw[s:end]...)
+		body = append(body, idx.rawBytes(s, end)...)
 	}
 	link := append([]byte(nil), p.hash[:]...)
 	link = appendEWAH(link, p.del)

@@ -129,6 +129,9 @@ func (l *Repo) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) e
 	if opts.Branch == "" {
 		opts.Branch = l.DefaultBranch
 	}
+	// The index is read beside the lock, recovery and the first checks
+	// (so the unmerged check comes after fn: updateOnce).
+	l.PrefetchIndex()
 	if !opts.DryRun {
 		unlock, err := l.Lock(ctx)
 		if err != nil {
@@ -203,6 +206,11 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	}
 	baseTree, baseRoot := tx.tree, tx.root
 	if err := fn(tx); err != nil {
+		return nil, err
+	}
+	// fn's objects are unreachable if this refuses, as after a dirty
+	// path's refusal (prepareWorktree).
+	if err := l.checkUnmerged(); err != nil {
 		return nil, err
 	}
 	if len(tx.changes) > 0 || len(tx.extra) > 0 {
