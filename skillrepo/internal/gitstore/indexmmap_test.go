@@ -32,16 +32,7 @@ func TestPrefixMappedIndex(t *testing.T) {
 		t.Fatal("an index of this size was read, not mapped")
 	}
 	oldNames := countNames(old)
-	for i, e := range []edit{
-		{"ci-debugging/SKILL.md", "Pitfalls", "Traps"},
-		{"ci-debugging/SKILL.md", "Traps", "Snags"},
-	} {
-		if _, err := patchFiles(l, e); err != nil {
-			t.Fatalf("write %d: %v", i, err)
-		}
-		assertConsistent(t, l, env)
-		runtime.GC()
-	}
+	patchTwice(t, l, env, func(int) { runtime.GC() })
 	// The index read before the writes is of a file renamed away twice;
 	// its mapping is still there because old holds it.
 	l.indexCache = nil
@@ -113,14 +104,7 @@ func TestPrefixMappedSharedIndex(t *testing.T) {
 	gitIn(t, dir, env, false, "config", "core.splitIndex", "true")
 	gitIn(t, dir, env, false, "update-index", "--split-index")
 	l = openTestRepoAt(t, dir, testPrefix, env)
-	for i, e := range []edit{
-		{"ci-debugging/SKILL.md", "Pitfalls", "Traps"},
-		{"ci-debugging/SKILL.md", "Traps", "Snags"},
-	} {
-		if _, err := patchFiles(l, e); err != nil {
-			t.Fatalf("write %d: %v", i, err)
-		}
-		assertConsistent(t, l, env)
+	patchTwice(t, l, env, func(i int) {
 		l.indexCache = nil
 		idx, _, err := l.ReadIndex()
 		if err != nil {
@@ -146,6 +130,22 @@ func TestPrefixMappedSharedIndex(t *testing.T) {
 				t.Fatalf("write %d: entry %d: we read %q, git %q", i, k, ours[k], theirs[k])
 			}
 		}
+	})
+}
+
+// patchTwice makes two engine writes to the library, checks each with
+// git (assertConsistent), then calls after with the write's number.
+func patchTwice(t *testing.T, l *Repo, env map[string]string, after func(i int)) {
+	t.Helper()
+	for i, e := range []edit{
+		{"ci-debugging/SKILL.md", "Pitfalls", "Traps"},
+		{"ci-debugging/SKILL.md", "Traps", "Snags"},
+	} {
+		if _, err := patchFiles(l, e); err != nil {
+			t.Fatalf("write %d: %v", i, err)
+		}
+		assertConsistent(t, l, env)
+		after(i)
 	}
 }
 
