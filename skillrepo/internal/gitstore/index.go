@@ -52,8 +52,9 @@ type Index struct {
 	// more holds the entries a split index's merge put after a shared
 	// index's (its replaced and added entries): the shared index's bytes
 	// may be a mapping, which cannot grow. An offset from len(raw) on is
-	// more's, at off-len(raw). Entries of raw and more are never adjacent
-	// (raw ends with the file's SHA-1).
+	// more's, at off-len(raw). The last entry of raw may end exactly where
+	// more's offsets begin (a shared index has no extensions), so a run of
+	// entries is never taken across the two (appendRawRange).
 	more []byte
 	// edits replaces every entry (all stages) of a path with one stage-0
 	// entry, or removes them (nil).
@@ -335,6 +336,11 @@ func (idx *Index) rawStage(i int) int {
 	return int(binary.BigEndian.Uint16(b[int(idx.offs[i])-base+60:])&indexFlagStage) >> 12
 }
 
+// sameSeg reports whether offsets a and b are in the same buffer (seg).
+func (idx *Index) sameSeg(a, b int) bool {
+	return idx.more == nil || (a < len(idx.raw)) == (b < len(idx.raw))
+}
+
 // rawBytes returns the bytes of the entries from off to end (one buffer's).
 func (idx *Index) rawBytes(off, end int) []byte {
 	b, base := idx.seg(off)
@@ -606,7 +612,7 @@ func (idx *Index) appendRawRange(parts [][]byte, i, j int) [][]byte {
 			k = j // read from one file: entries are contiguous
 			end, _ = idx.entryEnd(int(idx.offs[j-1]))
 		}
-		for ; k < j && int(idx.offs[k]) == end; k++ {
+		for ; k < j && int(idx.offs[k]) == end && idx.sameSeg(start, end); k++ {
 			end, _ = idx.entryEnd(end)
 		}
 		parts = append(parts, idx.rawBytes(start, end))

@@ -213,6 +213,18 @@ func TestSplitIndexWrites(t *testing.T) {
 			_, err := writeFile(l, "main", "bulk/f010.md", "replaced\n")
 			return err
 		}, false, false},
+		// git adds a path after every shared entry, then the index is
+		// written whole: the shared index's last entry and the added one
+		// lie in two buffers (Index.more) and must not be copied as one
+		// range.
+		{"added after the last shared entry, unsplit", "git update-index --split-index && echo z > zz-last.md && git add zz-last.md && git commit -q -m z && git config core.splitIndex false", func(l *Repo) error {
+			_, err := writeFile(l, "main", "bulk/f010.md", "replaced\n")
+			return err
+		}, false, false},
+		{"added after the last shared entry, new shared index", "git update-index --split-index && echo z > zz-last.md && git add zz-last.md && git commit -q -m z && git config splitIndex.maxPercentChange 0", func(l *Repo) error {
+			_, err := writeFile(l, "main", "bulk/f010.md", "replaced\n")
+			return err
+		}, true, true},
 		{"version 4", "git update-index --index-version 4 && git update-index --split-index && echo z > bulk/f040.md && git commit -qam z", func(l *Repo) error {
 			if _, err := writeFile(l, "main", "bulk/f041.md", "v4\n"); err != nil {
 				return err
