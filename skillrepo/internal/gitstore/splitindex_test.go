@@ -173,6 +173,10 @@ func writeMany(l *Repo, n int) error {
 // whole when core.splitIndex=false, or split when it is true), git reads
 // what we wrote, and we read what git writes after us.
 func TestSplitIndexWrites(t *testing.T) {
+	replaceF010 := func(l *Repo) error {
+		_, err := writeFile(l, "main", "bulk/f010.md", "replaced\n")
+		return err
+	}
 	cases := []struct {
 		name      string
 		setup     string
@@ -181,10 +185,7 @@ func TestSplitIndexWrites(t *testing.T) {
 		// newShared: the write made a new shared index.
 		newShared bool
 	}{
-		{"replace", "git update-index --split-index", func(l *Repo) error {
-			_, err := writeFile(l, "main", "bulk/f010.md", "replaced\n")
-			return err
-		}, true, false},
+		{"replace", "git update-index --split-index", replaceF010, true, false},
 		{"add", "git config core.splitIndex true && echo x > bulk/new-by-git.md && git add bulk && git commit -q -m x", func(l *Repo) error {
 			_, err := writeFile(l, "main", "bulk/f010a.md", "added\n")
 			return err
@@ -201,30 +202,15 @@ func TestSplitIndexWrites(t *testing.T) {
 			return err
 		}, true, false},
 		{"many changes cross maxPercentChange", "git update-index --split-index", func(l *Repo) error { return writeMany(l, 60) }, true, true},
-		{"maxPercentChange 0", "git config splitIndex.maxPercentChange 0 && git update-index --split-index", func(l *Repo) error {
-			_, err := writeFile(l, "main", "bulk/f010.md", "replaced\n")
-			return err
-		}, true, true},
-		{"core.splitIndex true splits", "git config core.splitIndex true", func(l *Repo) error {
-			_, err := writeFile(l, "main", "bulk/f010.md", "replaced\n")
-			return err
-		}, true, true},
-		{"core.splitIndex false unsplits", "git update-index --split-index && git config core.splitIndex false", func(l *Repo) error {
-			_, err := writeFile(l, "main", "bulk/f010.md", "replaced\n")
-			return err
-		}, false, false},
+		{"maxPercentChange 0", "git config splitIndex.maxPercentChange 0 && git update-index --split-index", replaceF010, true, true},
+		{"core.splitIndex true splits", "git config core.splitIndex true", replaceF010, true, true},
+		{"core.splitIndex false unsplits", "git update-index --split-index && git config core.splitIndex false", replaceF010, false, false},
 		// git adds a path after every shared entry, then the index is
 		// written whole: the shared index's last entry and the added one
 		// lie in two buffers (Index.more) and must not be copied as one
 		// range.
-		{"added after the last shared entry, unsplit", "git update-index --split-index && echo z > zz-last.md && git add zz-last.md && git commit -q -m z && git config core.splitIndex false", func(l *Repo) error {
-			_, err := writeFile(l, "main", "bulk/f010.md", "replaced\n")
-			return err
-		}, false, false},
-		{"added after the last shared entry, new shared index", "git update-index --split-index && echo z > zz-last.md && git add zz-last.md && git commit -q -m z && git config splitIndex.maxPercentChange 0", func(l *Repo) error {
-			_, err := writeFile(l, "main", "bulk/f010.md", "replaced\n")
-			return err
-		}, true, true},
+		{"added after the last shared entry, unsplit", "git update-index --split-index && echo z > zz-last.md && git add zz-last.md && git commit -q -m z && git config core.splitIndex false", replaceF010, false, false},
+		{"added after the last shared entry, new shared index", "git update-index --split-index && echo z > zz-last.md && git add zz-last.md && git commit -q -m z && git config splitIndex.maxPercentChange 0", replaceF010, true, true},
 		{"version 4", "git update-index --index-version 4 && git update-index --split-index && echo z > bulk/f040.md && git commit -qam z", func(l *Repo) error {
 			if _, err := writeFile(l, "main", "bulk/f041.md", "v4\n"); err != nil {
 				return err
@@ -235,10 +221,7 @@ func TestSplitIndexWrites(t *testing.T) {
 			_, err := writeFile(l, "main", "bulk/f051.md", "v3\n")
 			return err
 		}, true, false},
-		{"unset stays unsplit", "", func(l *Repo) error {
-			_, err := writeFile(l, "main", "bulk/f010.md", "replaced\n")
-			return err
-		}, false, false},
+		{"unset stays unsplit", "", replaceF010, false, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
