@@ -800,24 +800,15 @@ func LogPath(stateDir string) string { return filepath.Join(stateDir, "logs", "h
 // file kept). It finds the library from dir without opening it; with no
 // library it does nothing and reports false.
 func Log(dir string, now time.Time, agent Agent, event string, lines ...string) bool {
-	root, libRoot := dir, ""
-	for {
-		if libRoot == "" {
-			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(skillrepo.ConfigPath))); err == nil {
-				libRoot = root
-			}
-		}
-		if fi, err := os.Stat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
-			break
-		}
-		parent := filepath.Dir(root)
-		if parent == root {
-			return false
-		}
-		root = parent
+	loc, err := skillrepo.Locate(dir)
+	if err != nil || loc.Top == "" {
+		return false
 	}
-	state := filepath.Join(root, ".git", "skillrepo")
-	if rel, err := filepath.Rel(root, libRoot); libRoot != "" && err == nil && rel != "." {
+	if fi, err := os.Stat(filepath.Join(loc.Top, ".git")); err != nil || !fi.IsDir() {
+		return false
+	}
+	state := filepath.Join(loc.Top, ".git", "skillrepo")
+	if rel, err := filepath.Rel(loc.Top, loc.Library); loc.Library != "" && err == nil && rel != "." {
 		// A library in a folder of a project's repository logs with the
 		// rest of its state (docs/project-libraries.md).
 		state = filepath.Join(state, skillrepo.PrefixStateName(filepath.ToSlash(rel)))
