@@ -26,7 +26,7 @@ func TestRollbackIsNotRedone(t *testing.T) {
 	if _, err := c.Rollback(ctx, first.ID, RollbackOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	rb, err := readRolledBack(f.lib.StateDir())
+	rb, err := readRolledBack(f.lib.State().Curator())
 	if err != nil || rb["alpha"].Dir != "alpha" || rb["beta"].Dir != "ops/beta" || rb["alpha"].Run != first.ID {
 		t.Fatalf("remembered = %+v, %v", rb, err)
 	}

@@ -202,13 +202,13 @@ type hookRun struct {
 	now  time.Time
 }
 
-func (h *hookRun) state() string { return h.lib.StateDir() }
+func (h *hookRun) state() skillrepo.State { return h.lib.State() }
 
 // memoryFileLimit bounds a memory file read at session start.
 const memoryFileLimit = 1 << 20
 
 func (h *hookRun) touch() {
-	if err := queue.TouchActivity(h.state(), h.now); err != nil {
+	if err := queue.TouchActivity(h.state().Queue(), h.now); err != nil {
 		h.rep.notef("activity: %v", err)
 	}
 }
@@ -262,8 +262,8 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 		}
 	}
 	reload := false
-	if tip, err := h.lib.ResolveBranch(h.lib.MainBranch()); err == nil {
-		reload, err = seeTip(h.state(), h.in.SessionID, tip.String(), h.now)
+	if tip, err := h.lib.MainTip(); err == nil {
+		reload, err = seeTip(h.state().Hooks(), h.in.SessionID, tip.String(), h.now)
 		if err != nil {
 			h.rep.notef("skills seen: %v", err)
 		}
@@ -296,7 +296,7 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 // agent start: the first sight of a library seeds it; a due run is
 // queued for the worker.
 func (h *hookRun) curatorIfDue() {
-	store := curator.NewStore(h.state())
+	store := curator.NewStore(h.state().Curator())
 	st, err := store.Load()
 	if err != nil {
 		h.rep.notef("curator: %v", err)
@@ -309,7 +309,7 @@ func (h *hookRun) curatorIfDue() {
 			h.rep.notef("curator seed: %v", err)
 		}
 	case d.Due:
-		e, merged, err := queue.New(h.state()).Enqueue(queue.Entry{Kind: queue.KindCurator, Agent: string(h.opts.Agent), Due: queue.Due{Reason: "curator due at session start"}})
+		e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindCurator, Agent: string(h.opts.Agent), Due: queue.Due{Reason: "curator due at session start"}})
 		if err != nil {
 			h.rep.notef("curator enqueue: %v", err)
 			return
@@ -652,7 +652,7 @@ func (h *hookRun) intervals() (review.Intervals, bool) {
 }
 
 func (h *hookRun) counters() review.CounterStore {
-	return review.CounterStore{Dir: filepath.Join(h.state(), "review", "sessions")}
+	return review.CounterStore{Dir: h.state().ReviewSessions()}
 }
 
 func (h *hookRun) nudge() error {
@@ -697,7 +697,7 @@ func (h *hookRun) advance() (review.Decision, bool, error) {
 
 func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
 	format := string(h.transcriptFormat())
-	e, merged, err := queue.New(h.state()).Enqueue(queue.Entry{Kind: queue.KindReview, Agent: string(h.opts.Agent), SessionID: h.in.SessionID,
+	e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindReview, Agent: string(h.opts.Agent), SessionID: h.in.SessionID,
 		Transcript: h.in.TranscriptPath, Format: format, Due: due, GoalID: goalID})
 	if err != nil {
 		return err
@@ -715,12 +715,12 @@ func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
 // to a review, and makes sure a worker runs.
 func (h *hookRun) sessionEnd() error {
 	h.touch()
-	if tip, err := h.lib.ResolveBranch(h.lib.MainBranch()); err == nil {
-		if _, err := seeTip(h.state(), h.in.SessionID, tip.String(), h.now); err != nil {
+	if tip, err := h.lib.MainTip(); err == nil {
+		if _, err := seeTip(h.state().Hooks(), h.in.SessionID, tip.String(), h.now); err != nil {
 			h.rep.notef("skills seen: %v", err)
 		}
 	}
-	pruneMarkers(h.state(), h.now)
+	pruneMarkers(h.state().Hooks(), h.now)
 	err := h.finalReview()
 	h.ensureWorker()
 	return err
@@ -766,10 +766,10 @@ func (h *hookRun) finalReview() error {
 
 // ensureWorker starts a worker when work is queued and none runs.
 func (h *hookRun) ensureWorker() {
-	if h.opts.StartWorker == nil || worker.Running(h.state()) {
+	if h.opts.StartWorker == nil || worker.Running(h.state().Worker()) {
 		return
 	}
-	entries, err := queue.New(h.state()).List()
+	entries, err := queue.New(h.state().Queue()).List()
 	if err != nil {
 		h.rep.notef("queue: %v", err)
 		return
@@ -800,29 +800,11 @@ func LogPath(stateDir string) string { return filepath.Join(stateDir, "logs", "h
 // file kept). It finds the library from dir without opening it; with no
 // library it does nothing and reports false.
 func Log(dir string, now time.Time, agent Agent, event string, lines ...string) bool {
-	root, libRoot := dir, ""
-	for {
-		if libRoot == "" {
-			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(skillrepo.ConfigPath))); err == nil {
-				libRoot = root
-			}
-		}
-		if fi, err := os.Stat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
-			break
-		}
-		parent := filepath.Dir(root)
-		if parent == root {
-			return false
-		}
-		root = parent
+	state, ok := skillrepo.StateOf(dir)
+	if !ok {
+		return false
 	}
-	state := filepath.Join(root, ".git", "skillrepo")
-	if rel, err := filepath.Rel(root, libRoot); libRoot != "" && err == nil && rel != "." {
-		// A library in a folder of a project's repository logs with the
-		// rest of its state (docs/project-libraries.md).
-		state = filepath.Join(state, skillrepo.PrefixStateName(filepath.ToSlash(rel)))
-	}
-	p := LogPath(state)
+	p := LogPath(state.Hooks())
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return false
 	}

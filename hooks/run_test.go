@@ -121,7 +121,7 @@ func TestSessionStartMemoryAndReload(t *testing.T) {
 func TestSessionStartQueuesCurator(t *testing.T) {
 	f := newHookFixture(t)
 	f.run(ClaudeCode, "SessionStart", map[string]any{"session_id": "a"})
-	store := queue.New(f.lib.StateDir())
+	store := queue.New(f.lib.State().Queue())
 	if all, _ := store.List(); len(all) != 0 {
 		t.Fatalf("queued on first sight: %+v", all)
 	}
@@ -143,7 +143,7 @@ func TestStopJudgeFirst(t *testing.T) {
 	var asked bool
 	judge := func(ctx context.Context, a Agent, in *Input, lib *skillrepo.Library) (*StopDecision, error) {
 		asked = true
-		if n, _ := queue.New(lib.StateDir()).List(); len(n) != 0 {
+		if n, _ := queue.New(lib.State().Queue()).List(); len(n) != 0 {
 			t.Error("the judge was asked after the counters moved")
 		}
 		return &StopDecision{Block: true, Reason: "keep going: the tests are not green"}, nil
@@ -158,7 +158,7 @@ func TestStopJudgeFirst(t *testing.T) {
 	if strings.TrimSpace(out.String()) != `{"decision":"block","reason":"keep going: the tests are not green"}` {
 		t.Errorf("output %q", out.String())
 	}
-	c, err := os.ReadFile(filepath.Join(f.lib.StateDir(), "review", "sessions", "s.json"))
+	c, err := os.ReadFile(filepath.Join(f.lib.State().ReviewSessions(), "s.json"))
 	if err != nil || !strings.Contains(string(c), `"turns_seen": 1`) {
 		t.Errorf("counters did not move: %s %v", c, err)
 	}
@@ -176,7 +176,7 @@ func TestStopCountsTranscriptIncrementally(t *testing.T) {
 	first := bytes.Join(lines[:70], nil) // the second user turn is line 71
 	counters := func(f *hookFixture, session string) map[string]any {
 		t.Helper()
-		b, err := os.ReadFile(filepath.Join(f.lib.StateDir(), "review", "sessions", session+".json"))
+		b, err := os.ReadFile(filepath.Join(f.lib.State().ReviewSessions(), session+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}

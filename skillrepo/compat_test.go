@@ -70,7 +70,7 @@ func TestShallowCloneHistory(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer l.Close()
+			defer l.repo.Close()
 			log, err := l.SkillLog("ci-debugging", LogOptions{})
 			if err != nil {
 				t.Fatalf("log: %v", err)
@@ -108,7 +108,7 @@ func TestShallowCloneHistory(t *testing.T) {
 func TestSparseConeWithoutConfigSaysSo(t *testing.T) {
 	l, env := newTestLibrary(t)
 	gitCmd(t, l, env, "sparse-checkout", "set", "--cone", "ci-debugging")
-	l.Close()
+	l.repo.Close()
 	_, err := Open(l.Root, openOpts(env))
 	if err == nil || !strings.Contains(err.Error(), "outside the sparse checkout") {
 		t.Fatalf("err = %v", err)
@@ -118,7 +118,7 @@ func TestSparseConeWithoutConfigSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l2.Close()
+	l2.repo.Close()
 }
 
 // Issue 16 item 10: init is restartable from the states a kill leaves —

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/skillrepo/skillrepo/goals"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -15,7 +14,7 @@ import (
 // session, UserPromptSubmit pauses a goal whose continuation the user
 // interrupted.
 
-func goalDir(lib *skillrepo.Library) string { return filepath.Join(lib.StateDir(), "goals") }
+func goalDir(lib *skillrepo.Library) string { return lib.State().Goals() }
 
 // goalStopJudge is the Stop hook's judge. A session without a goal costs
 // one stat; every failure lets the agent stop (goals.Evaluator fails

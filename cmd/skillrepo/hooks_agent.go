@@ -198,14 +198,14 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		// worker --once) and the session-start sync runs in the hook.
 		if f.Getenv("SKILLREPO_WORKER") != "off" {
 			ropts.StartWorker = func(lib *skillrepo.Library) error {
-				return worker.Start(selfExecutable(), lib.Root, lib.StateDir(), nil)
+				return worker.Start(selfExecutable(), lib.Root, lib.State().Worker(), nil)
 			}
 			ropts.StartSync = func(lib *skillrepo.Library) error {
 				env := append(os.Environ(), queue.EnvInReview+"=1")
 				// One sync at a time is enough: sessions starting together
 				// do not queue scans on the library lock.
-				_, err := worker.StartDetachedOnce(filepath.Join(lib.StateDir(), "hooks", "sync.lock"), selfExecutable(),
-					[]string{"-C", lib.Root, "sync"}, lib.Root, hooks.LogPath(lib.StateDir()), env)
+				_, err := worker.StartDetachedOnce(lib.State().SyncLock(), selfExecutable(),
+					[]string{"-C", lib.Root, "sync"}, lib.Root, hooks.LogPath(lib.State().Hooks()), env)
 				return err
 			}
 		}

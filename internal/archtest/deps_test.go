@@ -14,9 +14,12 @@ const module = "github.com/skillrepo/skillrepo"
 const engine = "skillrepo/internal/gitstore"
 
 type pkg struct {
-	ImportPath string
-	Imports    []string
-	Deps       []string
+	ImportPath   string
+	Dir          string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+	Deps         []string
 }
 
 func listPackages(t *testing.T) map[string]pkg {
