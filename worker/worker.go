@@ -440,22 +440,6 @@ func describe(e queue.Entry) string {
 	return fmt.Sprintf("%s of %s (session %s, %s) as %s", kind, strings.Join(what, " and "), e.SessionID, e.Transcript, e.ReviewID)
 }
 
-// recordingClient remembers the last error of a model call, so a failed
-// review can be told transient (retry later) from permanent.
-type recordingClient struct {
-	review.ChatClient
-	mu   sync.Mutex
-	last error
-}
-
-func (c *recordingClient) CreateChatCompletion(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
-	resp, err := c.ChatClient.CreateChatCompletion(ctx, req)
-	c.mu.Lock()
-	c.last = err
-	c.mu.Unlock()
-	return resp, err
-}
-
 func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, error) {
 	lib, err := skillrepo.Open(w.opts.Dir, skillrepo.OpenOptions{Getenv: w.opts.Getenv, Now: w.opts.Now})
 	if err != nil {
@@ -491,7 +475,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 		}
 		cfg.BaseURL, cfg.HTTPClient = ep.BaseURL(), ep.Doer(&http.Client{})
 	}
-	client := &recordingClient{ChatClient: openai.NewClientWithConfig(cfg)}
+	client := openai.NewClientWithConfig(cfg)
 	_, memErr := lib.MemoryPath("memory")
 	s := w.settings()
 	sum, err := review.Run(ctx, review.Open(lib), review.Options{
@@ -525,14 +509,11 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 	if sum.Status != review.StatusFailed {
 		return out, nil
 	}
-	client.mu.Lock()
-	last := client.last
-	client.mu.Unlock()
 	switch {
 	case ctx.Err() != nil:
 		_ = rejectAttempt(context.WithoutCancel(ctx), lib, e.ReviewID, "the worker was stopped during this attempt")
 		return out, &attemptError{msg: sum.Reason, interrupted: true}
-	case last != nil && review.Retryable(last):
+	case sum.RetryLater:
 		// The attempt's partial writes go aside, so the next attempt
 		// starts from main as it will be then.
 		if err := rejectAttempt(context.WithoutCancel(ctx), lib, e.ReviewID, "attempt failed ("+sum.Reason+"); the queue retries the review"); err != nil {
