@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// Issue 16 item 7: the conflict hint of an approval suggests a linked
+// The conflict hint of an approval suggests a linked
 // worktree on the proposal branch; approving afterwards removes that
 // worktree with the branch. One holding a change is kept (git refuses to
 // remove it), and so is the branch; the approval still succeeds.
@@ -55,7 +55,7 @@ func TestApproveRemovesSuggestedWorktree(t *testing.T) {
 	}
 }
 
-// Issue 16 item 3: in a shallow clone (depth 1 and 2) history stops at
+// In a shallow clone (depth 1 and 2) history stops at
 // the boundary: log and blame work and say the history is truncated,
 // ownership fails closed, and writes still land (git fsck clean).
 func TestShallowCloneHistory(t *testing.T) {
@@ -121,7 +121,7 @@ func TestSparseConeWithoutConfigSaysSo(t *testing.T) {
 	l2.repo.Close()
 }
 
-// Issue 16 item 10: init is restartable from the states a kill leaves —
+// Init is restartable from the states a kill leaves —
 // a .git with only objects/ and refs/, a temp file of its own beside
 // .gitignore — and never commits its temp files.
 func TestInitRestartsAfterKill(t *testing.T) {

@@ -21,7 +21,8 @@ description: Use when demonstrating skill history.
 3. Third step.
 `
 
-// buildHistory makes the scenario of issue 3 on the example library:
+// buildHistory makes, on the example library, a history that log,
+// blame and ownership must follow through every kind of change:
 //
 //	import (4 example skills)
 //	  -> create demo (user)

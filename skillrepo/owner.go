@@ -12,7 +12,7 @@ package skillrepo
 //     commit naming it says adopt.
 //
 // Anything else is user-owned: no evidence means user-owned (fail closed,
-// the lesson of hermes-agent #67140). Evidence follows the skill folder
+// docs/reference-behaviour.md §4.5). Evidence follows the skill folder
 // through moves, renames, archive and restore (history.go pairs them), so
 // unlike a flag in a side file it survives a rename.
 //
