@@ -78,9 +78,9 @@ type ConsolidateOptions struct {
 
 // Status values of a consolidation pass.
 const (
-	PassCompleted = "completed"
-	PassCapped    = "capped"
-	PassFailed    = "failed"
+	PassCompleted = modelcall.StatusCompleted
+	PassCapped    = modelcall.StatusCapped
+	PassFailed    = modelcall.StatusFailed
 	PassSkipped   = "skipped"
 )
 
@@ -477,39 +477,11 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 		{Role: "system", Content: systemPrompt},
 		{Role: "user", Content: prompt},
 	}}
-	caller := newModelCaller(o)
-	for {
-		if rec.ModelCalls >= maxCalls {
-			rec.Status, rec.Reason = PassCapped, fmt.Sprintf("stopped at the cap of %d model calls", maxCalls)
-			break
-		}
-		resp, err := caller.Call(ctx, req)
-		if err != nil {
-			rec.Status, rec.Reason = PassFailed, "model call failed: "+err.Error()
-			break
-		}
-		rec.ModelCalls++
-		rec.TokensIn += resp.Usage.PromptTokens
-		rec.TokensOut += resp.Usage.CompletionTokens
-		if len(resp.Choices) == 0 {
-			rec.Status, rec.Reason = PassFailed, "the model returned no choices"
-			break
-		}
-		msg := resp.Choices[0].Message
-		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "assistant", Content: msg.Content, ToolCalls: msg.ToolCalls})
-		if len(msg.ToolCalls) == 0 {
-			rec.Status, rec.Final = PassCompleted, msg.Content
-			break
-		}
-		for _, call := range msg.ToolCalls {
-			if err := ctx.Err(); err != nil {
-				rec.Status, rec.Reason = PassFailed, "interrupted: "+err.Error()
-				return rec, tools, nil
-			}
-			out := tools.dispatch(call)
-			req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "tool", ToolCallID: call.ID, Content: out})
-		}
-	}
+	out := modelcall.Loop{Caller: newModelCaller(o), MaxCalls: maxCalls}.Run(ctx, req, func(_ context.Context, call openai.ToolCall) string {
+		return tools.dispatch(call)
+	})
+	rec.Status, rec.Reason, rec.Final = out.Status, out.Reason, out.Final
+	rec.ModelCalls, rec.TokensIn, rec.TokensOut = out.Calls, out.TokensIn, out.TokensOut
 	return rec, tools, nil
 }
 
