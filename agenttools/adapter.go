@@ -34,7 +34,7 @@ func (a *adapter) Rules() skill.Rules { return a.l.Rules() }
 
 func (a *adapter) View(ctx context.Context, rev string) (View, error) {
 	if a.last.s != nil {
-		if tip, err := a.l.ResolveBranch(rev); err == nil && tip == a.last.s.Commit() {
+		if tip, err := a.l.BranchTip(rev); err == nil && tip == a.last.s.Commit() {
 			return a.last, nil
 		} else if err != nil && rev == a.last.s.Commit().String() {
 			return a.last, nil

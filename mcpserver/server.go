@@ -201,7 +201,7 @@ func (s *Server) target() (branch string, exists bool) {
 		return main, true
 	}
 	if s.proposal != "" {
-		_, err := s.lib.ResolveBranch(skillrepo.ProposalBranch(s.proposal))
+		_, err := s.lib.BranchTip(skillrepo.ProposalBranch(s.proposal))
 		switch {
 		case err == nil:
 			return skillrepo.ProposalBranch(s.proposal), true

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -78,7 +77,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, stateDir := lib.Root, lib.StateDir()
+	root, stateDir := lib.Root, lib.State().Worker()
 	lib.Close()
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
@@ -312,14 +311,14 @@ func reviewLanded(ctx context.Context, lib *skillrepo.Library, id string) (strin
 	case err != nil && !errors.Is(err, skillrepo.ErrNotFound):
 		return "", err
 	}
-	cmd := exec.CommandContext(ctx, "git", "log", "--first-parent", "-n", "1", "--format=%H",
-		"--grep", "^"+skillrepo.TrailerProposalID+": "+strings.ReplaceAll(id, ".", `\.`)+"$", "refs/heads/"+lib.MainBranch())
-	cmd.Dir = lib.Root
-	out, err := cmd.Output()
+	merge, err := lib.ProposalMerge(id)
 	if err != nil {
 		return "", fmt.Errorf("look for the merge of proposal %s: %w", id, err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	if merge.IsZero() {
+		return "", nil
+	}
+	return merge.String(), nil
 }
 
 // rejectAttempt rejects the open proposals an unfinished attempt left

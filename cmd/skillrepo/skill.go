@@ -164,7 +164,7 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 		return err
 	}
 	base := firstNonEmpty(branch, lib.MainBranch())
-	if _, err := lib.ResolveBranch(base); err != nil {
+	if _, err := lib.BranchTip(base); err != nil {
 		base = firstNonEmpty(from, lib.MainBranch()) // a proposal made by this write
 	}
 	verify, err := w.lintGate(lib, base)
@@ -261,7 +261,7 @@ func checkDuplicates(cmd *cobra.Command, f *factory, lib *skillrepo.Library, pro
 	if rev == "" {
 		rev = lib.MainBranch()
 	}
-	if _, err := lib.ResolveBranch(rev); errors.Is(err, skillrepo.ErrNotFound) && from != "" {
+	if _, err := lib.BranchTip(rev); errors.Is(err, skillrepo.ErrNotFound) && from != "" {
 		rev = from
 	}
 	dups, err := agenttools.CreateDuplicates(cmd.Context(), agenttools.Open(lib), rev, ops, agenttools.DuplicateThreshold)
