@@ -40,7 +40,7 @@ func writeResponse(w http.ResponseWriter, a answer, stream bool) error {
 		r := map[string]any{"id": id, "object": "response", "created_at": 0, "status": status, "model": a.model, "output": output}
 		if usage {
 			r["usage"] = map[string]any{"input_tokens": u.PromptTokens, "output_tokens": u.CompletionTokens,
-				"total_tokens": u.PromptTokens + u.CompletionTokens,
+				"total_tokens":         u.PromptTokens + u.CompletionTokens,
 				"input_tokens_details": map[string]int{"cached_tokens": 0}, "output_tokens_details": map[string]int{"reasoning_tokens": 0}}
 		}
 		return r
