@@ -135,21 +135,21 @@ func (s libSource) Config() skillrepo.CuratorConfig                  { return s.
 func (s libSource) LoadUsage() (map[string]*skillrepo.UsageRecord, error) {
 	return s.l.Usage().Load()
 }
-func (s libSource) LoadState() (RunState, error) { return NewStore(s.l.StateDir()).Load() }
+func (s libSource) LoadState() (RunState, error) { return NewStore(s.l.State().Curator()).Load() }
 func (s libSource) RolledBack() (map[string]RolledBackSkill, error) {
-	return readRolledBack(s.l.StateDir())
+	return readRolledBack(s.l.State().Curator())
 }
 func (s libSource) ReportDir(id string) string {
-	return filepath.Join(s.l.StateDir(), ReportsDir, id)
+	return filepath.Join(s.l.State().Curator(), ReportsDir, id)
 }
 func (s libSource) RunTaken(id string) bool {
 	if _, err := os.Stat(s.ReportDir(id)); !errors.Is(err, fs.ErrNotExist) {
 		return true
 	}
-	if _, err := s.l.ReadRef(RunRef(s.l, id)); !errors.Is(err, skillrepo.ErrNotFound) {
+	if _, err := s.l.CuratorRunBase(id); !errors.Is(err, skillrepo.ErrNotFound) {
 		return true
 	}
-	if _, err := s.l.ResolveBranch(BranchPrefix + id); !errors.Is(err, skillrepo.ErrNotFound) {
+	if _, err := s.l.BranchTip(BranchPrefix + id); !errors.Is(err, skillrepo.ErrNotFound) {
 		return true
 	}
 	return false
@@ -329,7 +329,7 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	out, proceed, err := c.gate(src, opts, now)
 	if err != nil || !proceed {
 		if out != nil && out.Seeded {
-			if _, serr := NewStore(c.Lib.StateDir()).Seed(now); serr != nil {
+			if _, serr := NewStore(c.Lib.State().Curator()).Seed(now); serr != nil {
 				return nil, serr
 			}
 		}
@@ -358,7 +358,7 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			return err
 		}
 		run = NewRun(NewRunID(now, src.RunTaken), plan, src.MainBranch(), inv.snap.Commit().String(), false)
-		run.PreRunRef = RunRef(c.Lib, run.ID)
+		run.PreRunRef = c.Lib.CuratorRunRef(run.ID)
 		if err := c.apply(ctx, run, plan, inv); err != nil {
 			return err
 		}
@@ -379,7 +379,7 @@ func (c *Curator) record(src source, out *Outcome, run *Run, now time.Time) (*Ou
 	if err != nil {
 		return nil, err
 	}
-	st, err := NewStore(c.Lib.StateDir()).Update(func(st *RunState) error {
+	st, err := NewStore(c.Lib.State().Curator()).Update(func(st *RunState) error {
 		t := now
 		st.LastRunAt = &t
 		st.LastRunID = id
@@ -433,7 +433,7 @@ func (c *Curator) preview(ctx context.Context, src source, opts RunOptions) (*Ou
 	out.Run = NewRun(id, plan, src.MainBranch(), inv.snap.Commit().String(), true)
 	if opts.Consolidate != nil {
 		in := passInput{
-			runID: id, inv: inv, plan: plan, cfg: src.Config(), lint: c.Lib.Config.LintSettings(),
+			runID: id, inv: inv, plan: plan, cfg: src.Config(),
 			branch: BranchPrefix + id, base: inv.snap.Commit().String(), dryRun: true,
 		}
 		rec, tools, err := c.consolidate(ctx, in, opts.Consolidate)
@@ -477,7 +477,7 @@ func (c *Curator) gate(src source, opts RunOptions, now time.Time) (*Outcome, bo
 // lock serialises curator runs and rollbacks of one clone (the library
 // lock is taken per write and is not reentrant, so it cannot span a run).
 func (c *Curator) lock() (func(), error) {
-	dir := c.Lib.StateDir()
+	dir := c.Lib.State().Curator()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -508,7 +508,7 @@ func (c *Curator) apply(ctx context.Context, run *Run, plan *Plan, inv *inventor
 		pre = before
 	}
 	if !pre.IsZero() {
-		if err := c.Lib.UpdateRef(RunRef(c.Lib, run.ID), pre, skillrepo.ZeroHash, "curator: before run "+run.ID); err != nil {
+		if err := c.Lib.KeepCuratorRunBase(run.ID, pre); err != nil {
 			return fmt.Errorf("keep the pre-run tip: %w", err)
 		}
 	}
@@ -555,7 +555,7 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 	}
 	// The branch has done its job once merged (or failed): its commits
 	// stay reachable through the merge's second parent.
-	defer c.Lib.DeleteRef("refs/heads/"+branch, tip)
+	defer c.Lib.DropBranch(branch, tip)
 
 	mres, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Reflog: "curator: merge run " + run.ID}, func(tx *skillrepo.Tx) error {
 		if tx.Base() != pre {

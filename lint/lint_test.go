@@ -152,7 +152,7 @@ func TestRules(t *testing.T) {
 		{"referenced in fence", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "```\npython scripts/build.py\n```\n"), "demo/scripts/build.py": "print()\n"}, nil, "file-orphan", false, ""},
 		{"referenced by a script", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Run scripts/build.py.\n"), "demo/scripts/build.py": "open('templates/page.html')\n", "demo/templates/page.html": "<p>\n"}, nil, "file-orphan", false, ""},
 		{"licence is not an orphan", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "x\n"), "demo/LICENSE.txt": "MIT\n"}, nil, "file-orphan", false, ""},
-		// Precision on real collections (#14 item 4).
+		// Precision on real collections: what real skills write is not a finding.
 		{"mention with a line suffix", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "See `scripts/ask.py:77-118` and references/api.md#L10.\n"), "demo/scripts/ask.py": "x\n", "demo/references/api.md": "a\n"}, nil, "path-dangling", false, ""},
 		{"line suffix reaches the file", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "See `scripts/ask.py:77-118`.\n"), "demo/scripts/ask.py": "x\n"}, nil, "file-orphan", false, ""},
 		{"prose is no path", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Put scripts/cron jobs, scripts/URLs and templates/packages in references/templates/scripts/assets.\n")}, nil, "path-dangling", false, ""},
@@ -178,7 +178,7 @@ func TestRules(t *testing.T) {
 		{"no skills is an error", "", map[string]string{"README.md": "x"}, nil, "skill-md-missing", true, "."},
 		{"a template's links point into its output", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Render templates/page.md.\n"), "demo/templates/page.md": "- [Diagrams](diagrams/)\n- [API](references/api.md)\n"}, nil, "link-dangling", false, ""},
 		{"a template's links still reach", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Render templates/page.md.\n"), "demo/templates/page.md": "- [part](part.md)\n", "demo/templates/part.md": "p\n"}, nil, "file-orphan", false, ""},
-		// skill-ref-archived (#13 item 3).
+		// skill-ref-archived: a skill naming an archived one.
 		{"names an archived skill", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "# Demo\nOn timeouts see the `gateway-retry` skill.\n"), ".archive/gateway-retry/SKILL.md": skillMD("name: gateway-retry\ndescription: d\n", "x\n")}, nil, "skill-ref-archived", true, "demo/SKILL.md:6:22"},
 		{"archived with a collision suffix, in a reference file", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Read references/a.md.\n"), "demo/references/a.md": "Use gateway-retry first.\n", ".archive/gateway-retry-20261130120000/SKILL.md": "x"}, nil, "skill-ref-archived", true, "demo/references/a.md:1:5"},
 		{"related_skills names an archived skill", "", map[string]string{"demo/SKILL.md": skillMD(okFront+"metadata:\n  related: gateway-retry\n", "x\n"), ".archive/gateway-retry/SKILL.md": "x"}, nil, "skill-ref-archived", true, "demo/SKILL.md:5:12"},

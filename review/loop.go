@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -93,17 +92,6 @@ func NewReviewID(now time.Time) string {
 	return fmt.Sprintf("r-%s-%s", now.UTC().Format("20060102"), hex.EncodeToString(b[:]))
 }
 
-// estimateTokens guesses a request's input tokens from its JSON size (about
-// four bytes a token for English and code); used to choose digest mode and
-// when a server reports no usage.
-func estimateTokens(req openai.ChatCompletionRequest) int {
-	data, err := json.Marshal(req)
-	if err != nil {
-		return 0
-	}
-	return len(data) / 4
-}
-
 // Run reviews a transcript: it replays the conversation to the model with
 // the review instructions last, runs the model's tool calls through the
 // guards, and commits each successful write on proposals/<review-id>. At
@@ -163,8 +151,6 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 		prov: prov,
 		base: baseView.Commit(),
 		tb: agenttools.New(lib, agenttools.Options{
-			Policy:       agenttools.Autonomous,
-			Label:        "review",
 			Tools:        allowed,
 			Provenance:   provenance(prov),
 			Base:         baseView.Commit(),
@@ -187,12 +173,12 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	req := openai.ChatCompletionRequest{Model: opts.Model, Tools: tools}
 	req.Messages = append(replayMessages(t.Messages), prompt)
 	budget := InputBudget(opts.MaxInputTokens, opts.ContextWindow)
-	if budget > 0 && estimateTokens(req) > budget {
+	if budget > 0 && modelcall.EstimateTokens(req) > budget {
 		// The conversation does not fit: send the older part as a digest
 		// and the recent messages verbatim (docs/reference-behaviour.md §2.6).
 		req.Messages = append(replayMessages(digest(t.Messages)), prompt)
 		sum.Digest = true
-		if est := estimateTokens(req); est > budget {
+		if est := modelcall.EstimateTokens(req); est > budget {
 			sum.Status, sum.Reason = StatusFailed, fmt.Sprintf("the transcript does not fit the input budget of %d tokens even as a digest (about %d tokens)", budget, est)
 			return rv.finish(sum, opts), nil
 		}
@@ -202,47 +188,15 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	if timeout <= 0 {
 		timeout = 5 * time.Minute
 	}
-	caller := modelcall.Caller{Client: opts.Client, Retries: opts.Retries, Backoff: opts.RetryBackoff, Timeout: timeout}
-	for {
-		if sum.ModelCalls >= maxCalls {
-			sum.Status, sum.Reason = StatusCapped, fmt.Sprintf("stopped at the cap of %d model calls", maxCalls)
-			break
-		}
-		if budget > 0 && sum.TokensIn >= budget {
-			sum.Status, sum.Reason = StatusFailed, fmt.Sprintf("input budget exhausted: %d of %d tokens used after %d model calls", sum.TokensIn, budget, sum.ModelCalls)
-			break
-		}
-		resp, err := caller.Call(ctx, req)
-		if err != nil {
-			sum.Status, sum.Reason = StatusFailed, "model call failed: "+err.Error()
-			break
-		}
-		sum.ModelCalls++
-		in := resp.Usage.PromptTokens
-		if in == 0 {
-			in = estimateTokens(req)
-		}
-		sum.TokensIn += in
-		sum.TokensOut += resp.Usage.CompletionTokens
-		if len(resp.Choices) == 0 {
-			sum.Status, sum.Reason = StatusFailed, "the model returned no choices"
-			break
-		}
-		msg := resp.Choices[0].Message
-		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "assistant", Content: msg.Content, ToolCalls: msg.ToolCalls})
-		if len(msg.ToolCalls) == 0 {
-			sum.Status, sum.Final = StatusCompleted, msg.Content
-			break
-		}
-		for _, call := range msg.ToolCalls {
-			if err := ctx.Err(); err != nil {
-				sum.Status, sum.Reason = StatusFailed, "interrupted: "+err.Error()
-				return rv.finish(sum, opts), nil
-			}
-			out := rv.tb.Call(ctx, call.Function.Name, call.Function.Arguments)
-			req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "tool", ToolCallID: call.ID, Content: out.Text})
-		}
+	loop := modelcall.Loop{
+		Caller:      modelcall.Caller{Client: opts.Client, Retries: opts.Retries, Backoff: opts.RetryBackoff, Timeout: timeout},
+		MaxCalls:    maxCalls,
+		InputBudget: budget,
 	}
+	out := loop.Run(ctx, req, func(ctx context.Context, call openai.ToolCall) string {
+		return rv.tb.Call(ctx, call.Function.Name, call.Function.Arguments).Text
+	})
+	sum.record(out)
 	return rv.finish(sum, opts), nil
 }
 

@@ -108,7 +108,7 @@ func (l *Library) SkillLog(name string, opts LogOptions) ([]LogEntry, error) {
 				e.Patch = p
 			}
 		}
-		e.Truncated = l.IsShallow(e.Commit)
+		e.Truncated = l.repo.IsShallow(e.Commit)
 		out = append(out, e)
 		return opts.MaxCount <= 0 || len(out) < opts.MaxCount
 	})

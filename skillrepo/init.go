@@ -111,8 +111,8 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	if err != nil {
 		return nil, err
 	}
-	defer l.Close()
-	branch, err := l.HeadBranch()
+	defer l.repo.Close()
+	branch, err := l.repo.HeadBranch()
 	if err != nil {
 		return nil, err
 	}
@@ -120,11 +120,11 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		return nil, fmt.Errorf("init %s: HEAD is detached; check out a branch first", abs)
 	}
 	res.Branch = branch
-	unlock, err := l.Lock(ctx)
+	unlock, err := l.repo.Lock(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := l.RecoverLocked(); err != nil {
+	if err := l.repo.RecoverLocked(); err != nil {
 		unlock()
 		return nil, err
 	}
@@ -152,11 +152,11 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		return nil, err
 	}
 	l.Config.MainBranch = branch
-	l.DefaultBranch = branch
+	l.repo.DefaultBranch = branch
 	res.AgentSkills = agentSkillsFromUsage(usage)
 	var files int
 	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.Store(), tx.Tree())
+		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree())
 		if err != nil {
 			return err
 		}
@@ -172,7 +172,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 			return err
 		}
 		m := Message{Subject: fmt.Sprintf("import: %d skills into skillrepo", countActive(skills))}
-		if !tx.Base().IsZero() {
+		if !tx.gtx.Base().IsZero() {
 			m.Subject = fmt.Sprintf("import: record the library (%d skills) for skillrepo", countActive(skills))
 		}
 		m.Add(TrailerAction, ActionImport)
@@ -202,7 +202,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	// A folder of a large project: every write rewrites the project's
 	// whole index unless git's split index is on (docs/project-libraries.md).
 	if prefix != "" && opts.Warn != nil {
-		if advice := l.SplitIndexAdvice(); advice != "" {
+		if advice := l.repo.SplitIndexAdvice(); advice != "" {
 			opts.Warn(advice)
 		}
 	}
@@ -251,7 +251,7 @@ func countActive(skills []SkillInfo) int {
 }
 
 func discoverSkillsTx(tx *Tx) ([]SkillInfo, error) {
-	files, err := tx.List("")
+	files, err := tx.gtx.List("")
 	if err != nil {
 		return nil, err
 	}

@@ -36,14 +36,14 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		if l, err = openAt(repoRoot, prefix, o); err != nil {
 			return nil, err
 		}
-		defer l.Close()
-		if res.Branch, err = l.HeadBranch(); err != nil {
+		defer l.repo.Close()
+		if res.Branch, err = l.repo.HeadBranch(); err != nil {
 			return nil, err
 		}
 		if res.Branch == "" {
 			return nil, fmt.Errorf("init %s: HEAD is detached; check out a branch first", abs)
 		}
-		gitDir = l.GitDir
+		gitDir = l.repo.GitDir
 	}
 	usage := &Usage{path: filepath.Join(abs, UsageFile), now: opts.Now}
 	plan, err := initFiles(abs, res.Branch, opts.runtime(abs), usage)
@@ -66,9 +66,9 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 	}
 	res.Files = len(paths)
 	if l != nil {
-		store := l.NewStore(true)
+		store := l.repo.NewStore(true)
 		var tree Hash
-		switch head, err := l.ReadRef(branchRef(res.Branch)); {
+		switch head, err := l.repo.ReadRef(branchRef(res.Branch)); {
 		case err == nil:
 			if tree, _, err = store.CommitInfo(head); err != nil {
 				return nil, err

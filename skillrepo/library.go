@@ -14,12 +14,12 @@ import (
 
 // Library is an open skills library: a directory that is also a git work
 // tree, with .skillrepo/config.yaml. The git repository (objects, refs,
-// index, work tree, lock, recovery) is the embedded [gitstore.Repo]; the
-// Library adds the skills domain on top. A Library is not safe for
-// concurrent use by several goroutines; processes are serialised by
-// [gitstore.Repo.Lock].
+// index, work tree, lock, recovery) is the engine's [gitstore.Repo], held
+// privately: the packages above reach it only through the Library's
+// domain verbs. A Library is not safe for concurrent use by several
+// goroutines; processes are serialised by its lock ([Library.Lock]).
 type Library struct {
-	*gitstore.Repo
+	repo *gitstore.Repo
 	// Root is the library's folder (the one holding .skillrepo). It is
 	// the repository's work tree (Repo.Root) unless the library is a
 	// folder of a project's repository (a prefix library, Repo.Prefix
@@ -106,11 +106,11 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 	if prefix != "" {
 		// A library in a project: the project's index is large, and a
 		// skill lookup (the index hint) or a write will read it.
-		l.Repo.PrefetchIndex()
+		l.repo.PrefetchIndex()
 	}
 	if !opts.SkipRecovery && !opts.ReadOnly {
-		if err := l.Recover(context.Background()); err != nil {
-			l.Close()
+		if err := l.repo.Recover(context.Background()); err != nil {
+			l.repo.Close()
 			return nil, err
 		}
 	}
@@ -165,22 +165,39 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Library{Repo: repo, Root: libRoot, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress}, nil
+	return &Library{repo: repo, Root: libRoot, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress}, nil
 }
 
 // RefNamespace is where the library keeps refs of its own (curator
 // runs): refs/skillrepo/ for a library that is the whole repository,
 // refs/skillrepo/<prefix hash>/ for a folder of a project's repository.
 func (l *Library) RefNamespace() string {
-	if l.Prefix == "" {
+	if l.repo.Prefix == "" {
 		return "refs/skillrepo/"
 	}
-	return "refs/skillrepo/" + gitstore.PrefixStateName(l.Prefix) + "/"
+	return "refs/skillrepo/" + gitstore.PrefixStateName(l.repo.Prefix) + "/"
 }
 
 // PrefixStateName is the folder under .git/skillrepo that holds the state
 // of the library at prefix (a folder of a project's repository).
 func PrefixStateName(prefix string) string { return gitstore.PrefixStateName(prefix) }
+
+// Close releases the library's open files.
+func (l *Library) Close() error { return l.repo.Close() }
+
+// Now is the library's clock (the real time, or --now's in tests).
+func (l *Library) Now() time.Time { return l.repo.Now() }
+
+// Lock takes the library's write lock, as every writer does, waiting up
+// to the lock timeout (OpenOptions.LockTimeout, $SKILLREPO_LOCK_TIMEOUT),
+// and returns the function that releases it. Error: *LockedError
+// (ErrLocked) on timeout. A caller holding it must not write through the
+// library (the lock is not reentrant); it is for holding writers off.
+func (l *Library) Lock(ctx context.Context) (unlock func(), err error) { return l.repo.Lock(ctx) }
+
+// HistoryCutAt reports whether the history read here stops at commit h:
+// the library is a shallow clone and h's parents are not in it.
+func (l *Library) HistoryCutAt(h Hash) bool { return l.repo.IsShallow(h) }
 
 // MainBranch is the branch agents read skills from ("main").
 func (l *Library) MainBranch() string { return l.Config.MainBranch }

@@ -53,7 +53,7 @@ func (l *Library) MemoryPath(target memory.Target) (string, error) {
 	if strings.HasPrefix(dir, "~") || filepath.IsAbs(dir) {
 		abs := dir
 		if strings.HasPrefix(dir, "~") {
-			abs = filepath.Join(l.Getenv("HOME"), strings.TrimPrefix(dir, "~"))
+			abs = filepath.Join(l.repo.Getenv("HOME"), strings.TrimPrefix(dir, "~"))
 		}
 		rel, err := filepath.Rel(l.Root, abs)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -130,7 +130,7 @@ func (l *Library) ChangeMemory(ctx context.Context, opts MemoryOptions) (*Memory
 	}
 	out := &MemoryResult{Path: p}
 	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
-		data, err := tx.ReadFile(p)
+		data, err := tx.gtx.ReadFile(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -159,7 +159,7 @@ func (l *Library) ChangeMemory(ctx context.Context, opts MemoryOptions) (*Memory
 		if content != "" {
 			content += "\n" // git prefers it; parsing trims it
 		}
-		if err := tx.WriteFile(p, []byte(content), false); err != nil {
+		if err := tx.gtx.WriteFile(p, []byte(content), false); err != nil {
 			return err
 		}
 		_, err = tx.Commit(memoryMessage(opts, r))

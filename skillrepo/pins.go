@@ -98,7 +98,7 @@ func (l *Library) IsPinned(name string) (bool, error) {
 // IsPinned reports whether the skill name is pinned in the transaction's
 // current state (for guards running inside a write).
 func (tx *Tx) IsPinned(name string) bool {
-	data, err := tx.ReadFile(PinsFile)
+	data, err := tx.gtx.ReadFile(PinsFile)
 	if err != nil {
 		return false
 	}
@@ -155,7 +155,7 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts Met
 	out := &MetaResult{Action: action}
 	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
 		var pins []string
-		if data, err := tx.ReadFile(PinsFile); err == nil {
+		if data, err := tx.gtx.ReadFile(PinsFile); err == nil {
 			pins = parsePins(data)
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -182,7 +182,7 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts Met
 		} else {
 			pins = slices.DeleteFunc(pins, func(s string) bool { return s == base })
 		}
-		if err := tx.WriteFile(PinsFile, formatPins(pins), false); err != nil {
+		if err := tx.gtx.WriteFile(PinsFile, formatPins(pins), false); err != nil {
 			return err
 		}
 		_, err = tx.Commit(metaMessage(action, base, opts))
@@ -251,7 +251,7 @@ func (l *Library) setOwner(ctx context.Context, name string, curator bool, opts 
 		out.Name = si.Name
 		// Ownership as of this branch tip; the lock is held, so it
 		// cannot move while we decide.
-		own, err := l.ownersAt(tx.Base())
+		own, err := l.ownersAt(tx.gtx.Base())
 		if err != nil {
 			return err
 		}
@@ -326,28 +326,28 @@ func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) 
 				return fmt.Errorf("a skill named %q already exists at %s: %w", newName, other.Dir, ErrExists)
 			}
 		}
-		if err := tx.Move(si.Dir, to); err != nil {
+		if err := tx.gtx.Move(si.Dir, to); err != nil {
 			return err
 		}
 		action := ActionMove
 		if newName != si.Name {
 			action = ActionRename
 			md := to + "/" + skill.FileName
-			data, err := tx.ReadFile(md)
+			data, err := tx.gtx.ReadFile(md)
 			if err != nil {
 				return err
 			}
 			if renamed, ok := renameFrontmatter(data, si.Name, newName); ok {
-				if err := tx.WriteFile(md, renamed, false); err != nil {
+				if err := tx.gtx.WriteFile(md, renamed, false); err != nil {
 					return err
 				}
 			}
 			if tx.IsPinned(si.Name) {
-				pins, _ := tx.ReadFile(PinsFile)
+				pins, _ := tx.gtx.ReadFile(PinsFile)
 				list := slices.DeleteFunc(parsePins(pins), func(s string) bool { return s == si.Name })
 				list = append(list, newName)
 				sort.Strings(list)
-				if err := tx.WriteFile(PinsFile, formatPins(list), false); err != nil {
+				if err := tx.gtx.WriteFile(PinsFile, formatPins(list), false); err != nil {
 					return err
 				}
 			}

@@ -18,7 +18,7 @@ type ReviewOwner struct {
 }
 
 // OwnerForReview reads a skill's ownership from the history of rev, failing
-// closed: without evidence a skill is user-owned (docs/reference-behaviour.md §4.5, #67140). It
+// closed: without evidence a skill is user-owned (docs/reference-behaviour.md §4.5). It
 // is [Library.OwnerAt] (owner.go: creation origin, import trailers, the
 // newest adopt/disown, followed through renames and moves, cached per
 // tip) plus the reasons an automatic write is refused whatever the

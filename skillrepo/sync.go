@@ -81,7 +81,7 @@ type worktreeDelta struct {
 }
 
 func (l *Library) worktreeDelta(store *gitstore.Store, tree Hash) (*worktreeDelta, error) {
-	files, err := l.ScanWorktree()
+	files, err := l.repo.ScanWorktree()
 	if err != nil {
 		return nil, fmt.Errorf("scan work tree: %w", err)
 	}
@@ -92,7 +92,7 @@ func (l *Library) worktreeDelta(store *gitstore.Store, tree Hash) (*worktreeDelt
 // (path -> content, regular files) standing in for what is on disk: what
 // init --dry-run compares.
 func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.WorktreeFile, planned map[string][]byte) (*worktreeDelta, error) {
-	idx, idxTime, err := l.ReadIndex()
+	idx, idxTime, err := l.repo.ReadIndex()
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 		}
 		seen[f.Path] = true
 		mode := gitstore.ModeOf(f.Info)
-		h, _, err := l.WorktreeHash(idx, idxTime, l.RepoPath(f.Path))
+		h, _, err := l.repo.WorktreeHash(idx, idxTime, l.repo.RepoPath(f.Path))
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
@@ -134,7 +134,7 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 		if ok && t.Hash == h && t.Mode == mode {
 			continue
 		}
-		data, err := l.ReadWorktreeBlob(idx, l.RepoPath(f.Path))
+		data, err := l.repo.ReadWorktreeBlob(idx, l.repo.RepoPath(f.Path))
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
@@ -153,9 +153,9 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 		// Tracked but not listed: deleted, or ignored yet still present.
 		full := filepath.Join(l.Root, filepath.FromSlash(p))
 		if info, err := os.Lstat(full); err == nil && !info.IsDir() {
-			h, _, err := l.WorktreeHash(idx, idxTime, l.RepoPath(p))
+			h, _, err := l.repo.WorktreeHash(idx, idxTime, l.repo.RepoPath(p))
 			if err == nil && h != tracked[p].Hash {
-				data, err := l.ReadWorktreeBlob(idx, l.RepoPath(p))
+				data, err := l.repo.ReadWorktreeBlob(idx, l.repo.RepoPath(p))
 				if err != nil {
 					return nil, err
 				}
@@ -188,14 +188,14 @@ func (d *worktreeDelta) stage(tx *Tx) error {
 	for _, c := range d.changes {
 		p.Add(1)
 		if c.Status == "deleted" {
-			tx.Stage(c.Path, gitstore.Change{Delete: true})
+			tx.gtx.Stage(c.Path, gitstore.Change{Delete: true})
 			continue
 		}
-		h, err := tx.Store().Put(gitstore.BlobObject, d.content[c.Path])
+		h, err := tx.gtx.Store().Put(gitstore.BlobObject, d.content[c.Path])
 		if err != nil {
 			return err
 		}
-		tx.Stage(c.Path, gitstore.Change{Hash: h, Mode: d.modes[c.Path]})
+		tx.gtx.Stage(c.Path, gitstore.Change{Hash: h, Mode: d.modes[c.Path]})
 	}
 	return nil
 }
@@ -207,7 +207,7 @@ func skillsOf(tx *Tx, changes []FileChange) []string {
 	for _, c := range changes {
 		dir := filepath.ToSlash(filepath.Dir(c.Path))
 		for dir != "." && dir != "" {
-			if tx.Exists(dir+"/SKILL.md") || (c.Status == "deleted" && strings.HasSuffix(c.Path, dir+"/SKILL.md")) {
+			if tx.gtx.Exists(dir+"/SKILL.md") || (c.Status == "deleted" && strings.HasSuffix(c.Path, dir+"/SKILL.md")) {
 				set[filepath.Base(dir)] = true
 				break
 			}
@@ -229,7 +229,7 @@ func skillsOf(tx *Tx, changes []FileChange) []string {
 // an agent wrote it (background-review when the record says created_by
 // agent, foreground otherwise); else user. No change: a nil Commit.
 func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error) {
-	head, err := l.HeadBranch()
+	head, err := l.repo.HeadBranch()
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +241,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 	}
 	out := &SyncResult{DryRun: opts.DryRun}
 	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.Store(), tx.Tree())
+		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree())
 		if err != nil {
 			return err
 		}
@@ -254,7 +254,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 				return err
 			}
 		}
-		beforeTip, beforeTree := tx.Base(), tx.Tree()
+		beforeTip, beforeTree := tx.gtx.Base(), tx.gtx.Tree()
 		if err := d.stage(tx); err != nil {
 			return err
 		}
@@ -282,7 +282,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		if opts.Lint != nil {
 			var present []string
 			for _, s := range out.Skills {
-				if tx.Exists(s + "/" + skill.FileName) {
+				if tx.gtx.Exists(s + "/" + skill.FileName) {
 					present = append(present, s)
 				}
 			}
@@ -315,7 +315,7 @@ func (l *Library) splitUnconverted(d *worktreeDelta) ([]UnconvertedChange, error
 	var out []UnconvertedChange
 	kept := d.changes[:0:0]
 	for _, c := range d.changes {
-		err := l.CheckConvertible(l.RepoPath(c.Path))
+		err := l.repo.CheckConvertible(l.repo.RepoPath(c.Path))
 		var se *gitstore.StateError
 		switch {
 		case err == nil:
@@ -336,7 +336,7 @@ func (l *Library) splitUnconverted(d *worktreeDelta) ([]UnconvertedChange, error
 // new skill folder of this sync when their SKILL.md is the same, or the
 // same once its name field is changed; exactly one such folder must match.
 func carryPins(tx *Tx, before Hash, changes []FileChange) (map[string]string, error) {
-	data, err := tx.ReadFile(PinsFile)
+	data, err := tx.gtx.ReadFile(PinsFile)
 	if err != nil {
 		return nil, nil // no pins
 	}
@@ -355,21 +355,21 @@ func carryPins(tx *Tx, before Hash, changes []FileChange) (map[string]string, er
 		if _, err := tx.FindSkill(name); err == nil {
 			continue // still there
 		}
-		old, err := findSkill(tx.l, tx.Store(), before, name)
+		old, err := findSkill(tx.l, tx.gtx.Store(), before, name)
 		if err != nil {
 			continue // not a skill before either: a stale pin
 		}
-		oldBlob, _ := tx.Store().LookupPath(before, old.Dir+"/"+skill.FileName)
+		oldBlob, _ := tx.gtx.Store().LookupPath(before, old.Dir+"/"+skill.FileName)
 		if oldBlob.IsZero() {
 			continue
 		}
-		oldMD, err := tx.Store().Blob(oldBlob)
+		oldMD, err := tx.gtx.Store().Blob(oldBlob)
 		if err != nil {
 			return nil, err
 		}
 		match := ""
 		for _, dir := range added {
-			newMD, err := tx.ReadFile(dir + "/" + skill.FileName)
+			newMD, err := tx.gtx.ReadFile(dir + "/" + skill.FileName)
 			if err != nil {
 				continue
 			}
@@ -391,7 +391,7 @@ func carryPins(tx *Tx, before Hash, changes []FileChange) (map[string]string, er
 		return nil, nil
 	}
 	sort.Strings(pins)
-	return carried, tx.WriteFile(PinsFile, formatPins(pins), false)
+	return carried, tx.gtx.WriteFile(PinsFile, formatPins(pins), false)
 }
 
 func syncSubject(skills []string, changes []FileChange) string {
@@ -411,7 +411,7 @@ func (l *Library) inferOrigin(tip Hash, skills []string) string {
 	if len(skills) == 0 || tip.IsZero() {
 		return OriginUser
 	}
-	c, err := l.CommitObject(tip)
+	c, err := l.repo.CommitObject(tip)
 	if err != nil {
 		return OriginUser
 	}

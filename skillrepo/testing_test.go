@@ -38,7 +38,7 @@ func newTestLibrary(t *testing.T) (*Library, map[string]string) {
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
-	t.Cleanup(func() { l.Close() })
+	t.Cleanup(func() { l.repo.Close() })
 	return l, env
 }
 

@@ -169,7 +169,7 @@ type Usage struct {
 
 // Usage returns the library's sidecar.
 func (l *Library) Usage() *Usage {
-	return &Usage{path: filepath.Join(l.Root, UsageFile), now: l.Now}
+	return &Usage{path: filepath.Join(l.Root, UsageFile), now: l.repo.Now}
 }
 
 // Path is the sidecar's file.
@@ -711,7 +711,7 @@ func (l *Library) recordUsage(res *UpdateResult, events []usageEvent) {
 }
 
 func (l *Library) pendingUsagePath(id string) string {
-	return filepath.Join(l.StateDir(), "usage", "pending", id+".json")
+	return filepath.Join(l.State().dir, "usage", "pending", id+".json")
 }
 
 // addPendingUsage appends events to a proposal's pending file, under the

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -78,7 +77,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, stateDir := lib.Root, lib.StateDir()
+	root, stateDir := lib.Root, lib.State().Worker()
 	lib.Close()
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
@@ -312,14 +311,14 @@ func reviewLanded(ctx context.Context, lib *skillrepo.Library, id string) (strin
 	case err != nil && !errors.Is(err, skillrepo.ErrNotFound):
 		return "", err
 	}
-	cmd := exec.CommandContext(ctx, "git", "log", "--first-parent", "-n", "1", "--format=%H",
-		"--grep", "^"+skillrepo.TrailerProposalID+": "+strings.ReplaceAll(id, ".", `\.`)+"$", "refs/heads/"+lib.MainBranch())
-	cmd.Dir = lib.Root
-	out, err := cmd.Output()
+	merge, err := lib.ProposalMerge(id)
 	if err != nil {
 		return "", fmt.Errorf("look for the merge of proposal %s: %w", id, err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	if merge.IsZero() {
+		return "", nil
+	}
+	return merge.String(), nil
 }
 
 // rejectAttempt rejects the open proposals an unfinished attempt left
@@ -441,22 +440,6 @@ func describe(e queue.Entry) string {
 	return fmt.Sprintf("%s of %s (session %s, %s) as %s", kind, strings.Join(what, " and "), e.SessionID, e.Transcript, e.ReviewID)
 }
 
-// recordingClient remembers the last error of a model call, so a failed
-// review can be told transient (retry later) from permanent.
-type recordingClient struct {
-	review.ChatClient
-	mu   sync.Mutex
-	last error
-}
-
-func (c *recordingClient) CreateChatCompletion(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
-	resp, err := c.ChatClient.CreateChatCompletion(ctx, req)
-	c.mu.Lock()
-	c.last = err
-	c.mu.Unlock()
-	return resp, err
-}
-
 func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, error) {
 	lib, err := skillrepo.Open(w.opts.Dir, skillrepo.OpenOptions{Getenv: w.opts.Getenv, Now: w.opts.Now})
 	if err != nil {
@@ -492,7 +475,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 		}
 		cfg.BaseURL, cfg.HTTPClient = ep.BaseURL(), ep.Doer(&http.Client{})
 	}
-	client := &recordingClient{ChatClient: openai.NewClientWithConfig(cfg)}
+	client := openai.NewClientWithConfig(cfg)
 	_, memErr := lib.MemoryPath("memory")
 	s := w.settings()
 	sum, err := review.Run(ctx, review.Open(lib), review.Options{
@@ -526,14 +509,11 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 	if sum.Status != review.StatusFailed {
 		return out, nil
 	}
-	client.mu.Lock()
-	last := client.last
-	client.mu.Unlock()
 	switch {
 	case ctx.Err() != nil:
 		_ = rejectAttempt(context.WithoutCancel(ctx), lib, e.ReviewID, "the worker was stopped during this attempt")
 		return out, &attemptError{msg: sum.Reason, interrupted: true}
-	case last != nil && review.Retryable(last):
+	case sum.RetryLater:
 		// The attempt's partial writes go aside, so the next attempt
 		// starts from main as it will be then.
 		if err := rejectAttempt(context.WithoutCancel(ctx), lib, e.ReviewID, "attempt failed ("+sum.Reason+"); the queue retries the review"); err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -39,7 +38,7 @@ func goalStore(f *factory) (goals.Store, *skillrepo.Library, error) {
 	if err != nil {
 		return goals.Store{}, nil, err
 	}
-	return goals.Store{Dir: filepath.Join(lib.StateDir(), "goals")}, lib, nil
+	return goals.Store{Dir: lib.State().Goals()}, lib, nil
 }
 
 type goalSetOptions struct {
@@ -382,7 +381,7 @@ func newGoalEvaluator(f *factory, lib *skillrepo.Library) (*goals.Evaluator, err
 	}
 	judge := &goals.Judge{Client: client, Model: model, Timeout: cfg.Timeout()}
 	return &goals.Evaluator{
-		Store: goals.Store{Dir: filepath.Join(lib.StateDir(), "goals")},
+		Store: goals.Store{Dir: lib.State().Goals()},
 		Judge: judge,
 		Now:   f.Now,
 	}, nil

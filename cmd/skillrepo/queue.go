@@ -34,7 +34,7 @@ func queueStore(f *factory) (*queue.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := queue.New(lib.StateDir())
+	s := queue.New(lib.State().Queue())
 	s.Now = f.Now
 	return s, nil
 }
@@ -223,7 +223,7 @@ func newQueueDropCmd(f *factory) *cobra.Command {
 				return err
 			}
 			lib, _ := f.Library()
-			if force && worker.Running(lib.StateDir()) {
+			if force && worker.Running(lib.State().Worker()) {
 				return fmt.Errorf("a worker is running; --force drops a running entry only when none does")
 			}
 			e, err := s.Drop(args[0], force)

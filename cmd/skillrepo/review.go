@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -174,7 +173,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	if !memoryOK {
 		iv.Memory = 0
 	}
-	counters := review.CounterStore{Dir: filepath.Join(lib.StateDir(), "review", "sessions")}
+	counters := review.CounterStore{Dir: lib.State().ReviewSessions()}
 	reviewMemory, reviewSkills := memoryOK, true
 	var due *review.DueReport
 	if opts.IfDue {

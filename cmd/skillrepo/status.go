@@ -78,10 +78,10 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	defer lib.Close()
 	now := f.Now().UTC()
 	st := statusJSON{Library: lib.Root, DirtySkills: []string{}, Unconverted: []skillrepo.UnconvertedChange{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}}
-	if st.Branch, err = lib.HeadBranch(); err != nil {
+	if st.Branch, err = lib.CurrentBranch(); err != nil {
 		return err
 	}
-	if tip, err := lib.ResolveBranch(firstNonEmpty(st.Branch, lib.MainBranch())); err == nil {
+	if tip, err := lib.BranchTip(firstNonEmpty(st.Branch, lib.MainBranch())); err == nil {
 		st.Head = tip.String()
 	}
 	if st.Branch != "" {
@@ -104,7 +104,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			st.OpenProposals = append(st.OpenProposals, p.ID)
 		}
 	}
-	entries, err := queue.New(lib.StateDir()).List()
+	entries, err := queue.New(lib.State().Queue()).List()
 	if err != nil {
 		return err
 	}
@@ -127,8 +127,8 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	if len(reviews) > 0 {
 		st.LastReview = &reviews[len(reviews)-1]
 	}
-	st.WorkerRunning = worker.Running(lib.StateDir())
-	if cs, err := curator.NewStore(lib.StateDir()).Load(); err == nil {
+	st.WorkerRunning = worker.Running(lib.State().Worker())
+	if cs, err := curator.NewStore(lib.State().Curator()).Load(); err == nil {
 		sched := curator.ScheduleOf(lib.Config.Curator)
 		d := curator.Due(cs, sched, now)
 		st.Curator = curatorStatus{Enabled: sched.Enabled, Paused: cs.Paused, LastRunAt: cs.LastRunAt, Due: d.Due}

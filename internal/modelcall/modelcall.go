@@ -1,8 +1,10 @@
-// Package modelcall makes one chat-completion call the way every
-// model-facing loop here needs it — the background review, the curator's
-// consolidation: a timeout per call, and bounded retries with a doubling
-// back-off for the failures worth another try (the server or the network
-// was busy or broken, not a request it rejected). It imports nothing of
+// Package modelcall is the model side of every agent pass here — the
+// background review, the curator's consolidation: [Caller] makes one
+// chat-completion call with a timeout and bounded retries (a doubling
+// back-off for the failures worth another try: the server or the network
+// was busy or broken, not a request it rejected), and [Loop] is the agent
+// loop built on it (call, account tokens, append, dispatch tool calls,
+// stop at a cap, a budget or an interruption). It imports nothing of
 // ours, so review and curator share it without importing each other.
 package modelcall
 

@@ -1,4 +1,4 @@
-package hooks
+package agentsession
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -30,11 +31,11 @@ func newHookFixture(t *testing.T) *hookFixture {
 	return &hookFixture{t: t, lib: lib, env: env, now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 }
 
-func (f *hookFixture) run(agent Agent, event string, in map[string]any) (string, *Report) {
+func (f *hookFixture) run(agent hooks.Agent, event string, in map[string]any) (string, *Report) {
 	f.t.Helper()
 	data, _ := json.Marshal(in)
 	var out bytes.Buffer
-	rep, err := RunAgentHook(context.Background(), RunOptions{Agent: agent, Event: event, Library: f.lib.Root,
+	rep, err := Run(context.Background(), Options{Agent: agent, Event: event, Library: f.lib.Root,
 		In: bytes.NewReader(data), Out: &out, Getenv: func(k string) string { return f.env[k] }, Now: func() time.Time { return f.now }})
 	if err != nil {
 		f.t.Fatalf("%s %s: %v", agent, event, err)
@@ -69,7 +70,7 @@ func TestCodexShellReadCountsAView(t *testing.T) {
 		{"c3", "cat /elsewhere/ci-debugging/SKILL.md && ls"}, // not this library
 		{"c4", "ls " + f.lib.Root}, // no SKILL.md read
 	} {
-		f.run(Codex, "PostToolUse", map[string]any{"session_id": "s", "cwd": cwd, "tool_name": "Bash", "tool_use_id": tc.id,
+		f.run(hooks.Codex, "PostToolUse", map[string]any{"session_id": "s", "cwd": cwd, "tool_name": "Bash", "tool_use_id": tc.id,
 			"tool_input": map[string]any{"command": tc.command}})
 	}
 	if use, view := f.uses("ci-debugging"); use != 2 || view != 2 {
@@ -82,7 +83,7 @@ func TestCodexShellReadCountsAView(t *testing.T) {
 // saw it; Codex gets no reloadSkills, which its schema lacks.
 func TestSessionStartMemoryAndReload(t *testing.T) {
 	f := newHookFixture(t)
-	out, _ := f.run(ClaudeCode, "session-start", map[string]any{"session_id": "a", "source": "startup"})
+	out, _ := f.run(hooks.ClaudeCode, "session-start", map[string]any{"session_id": "a", "source": "startup"})
 	if out != "" {
 		t.Errorf("first start printed %q", out)
 	}
@@ -90,13 +91,13 @@ func TestSessionStartMemoryAndReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		agent   Agent
+		agent   hooks.Agent
 		session string
 		reload  bool
 	}{
-		{ClaudeCode, "a", true},  // main moved since session a saw it
-		{ClaudeCode, "a", false}, // and a has seen it now
-		{Codex, "b", false},      // never reloadSkills for Codex
+		{hooks.ClaudeCode, "a", true},  // main moved since session a saw it
+		{hooks.ClaudeCode, "a", false}, // and a has seen it now
+		{hooks.Codex, "b", false},      // never reloadSkills for Codex
 	} {
 		out, _ := f.run(tc.agent, "SessionStart", map[string]any{"session_id": tc.session, "source": "resume"})
 		var got struct {
@@ -120,14 +121,14 @@ func TestSessionStartMemoryAndReload(t *testing.T) {
 // sessions start).
 func TestSessionStartQueuesCurator(t *testing.T) {
 	f := newHookFixture(t)
-	f.run(ClaudeCode, "SessionStart", map[string]any{"session_id": "a"})
-	store := queue.New(f.lib.StateDir())
+	f.run(hooks.ClaudeCode, "SessionStart", map[string]any{"session_id": "a"})
+	store := queue.New(f.lib.State().Queue())
 	if all, _ := store.List(); len(all) != 0 {
 		t.Fatalf("queued on first sight: %+v", all)
 	}
 	f.now = f.now.Add(8 * 24 * time.Hour)
-	f.run(ClaudeCode, "SessionStart", map[string]any{"session_id": "b"})
-	f.run(Codex, "SessionStart", map[string]any{"session_id": "c"})
+	f.run(hooks.ClaudeCode, "SessionStart", map[string]any{"session_id": "b"})
+	f.run(hooks.Codex, "SessionStart", map[string]any{"session_id": "c"})
 	all, _ := store.List()
 	if len(all) != 1 || all[0].Kind != queue.KindCurator || all[0].State != queue.Queued {
 		t.Fatalf("queue = %+v", all)
@@ -141,16 +142,16 @@ func TestStopJudgeFirst(t *testing.T) {
 	tr := filepath.Join(t.TempDir(), "chat.json")
 	os.WriteFile(tr, []byte(`[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]`), 0o644)
 	var asked bool
-	judge := func(ctx context.Context, a Agent, in *Input, lib *skillrepo.Library) (*StopDecision, error) {
+	judge := func(ctx context.Context, a hooks.Agent, in *Input, lib *skillrepo.Library) (*StopDecision, error) {
 		asked = true
-		if n, _ := queue.New(lib.StateDir()).List(); len(n) != 0 {
+		if n, _ := queue.New(lib.State().Queue()).List(); len(n) != 0 {
 			t.Error("the judge was asked after the counters moved")
 		}
 		return &StopDecision{Block: true, Reason: "keep going: the tests are not green"}, nil
 	}
 	data, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": tr, "last_assistant_message": "hello"})
 	var out bytes.Buffer
-	_, err := RunAgentHook(context.Background(), RunOptions{Agent: Codex, Event: "Stop", Library: f.lib.Root, In: bytes.NewReader(data), Out: &out,
+	_, err := Run(context.Background(), Options{Agent: hooks.Codex, Event: "Stop", Library: f.lib.Root, In: bytes.NewReader(data), Out: &out,
 		Getenv: func(k string) string { return f.env[k] }, StopJudge: judge})
 	if err != nil || !asked {
 		t.Fatalf("err %v, asked %v", err, asked)
@@ -158,7 +159,7 @@ func TestStopJudgeFirst(t *testing.T) {
 	if strings.TrimSpace(out.String()) != `{"decision":"block","reason":"keep going: the tests are not green"}` {
 		t.Errorf("output %q", out.String())
 	}
-	c, err := os.ReadFile(filepath.Join(f.lib.StateDir(), "review", "sessions", "s.json"))
+	c, err := os.ReadFile(filepath.Join(f.lib.State().ReviewSessions(), "s.json"))
 	if err != nil || !strings.Contains(string(c), `"turns_seen": 1`) {
 		t.Errorf("counters did not move: %s %v", c, err)
 	}
@@ -176,7 +177,7 @@ func TestStopCountsTranscriptIncrementally(t *testing.T) {
 	first := bytes.Join(lines[:70], nil) // the second user turn is line 71
 	counters := func(f *hookFixture, session string) map[string]any {
 		t.Helper()
-		b, err := os.ReadFile(filepath.Join(f.lib.StateDir(), "review", "sessions", session+".json"))
+		b, err := os.ReadFile(filepath.Join(f.lib.State().ReviewSessions(), session+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +193,7 @@ func TestStopCountsTranscriptIncrementally(t *testing.T) {
 	os.WriteFile(whole, data, 0o644)
 	os.WriteFile(grown, first, 0o644)
 	stop := func(session, path string) {
-		f.run(ClaudeCode, "Stop", map[string]any{"session_id": session, "transcript_path": path, "last_assistant_message": "ok"})
+		f.run(hooks.ClaudeCode, "Stop", map[string]any{"session_id": session, "transcript_path": path, "last_assistant_message": "ok"})
 	}
 	stop("whole", whole)
 	stop("grown", grown)

@@ -1,4 +1,4 @@
-package hooks
+package agentsession
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ type transcriptMark struct {
 }
 
 func (h *hookRun) markPath(session string) string {
-	return filepath.Join(h.state(), filepath.FromSlash(marksDir), markerName("session-"+session)+".json")
+	return filepath.Join(h.state().Hooks(), filepath.FromSlash(marksDir), markerName("session-"+session)+".json")
 }
 
 func tailSum(f *os.File, offset int64) (string, error) {
