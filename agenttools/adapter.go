@@ -121,7 +121,7 @@ func (a *adapter) Status(ctx context.Context, rev string) (map[string]SkillStatu
 // errors (a dangling references/ link, broken frontmatter) is refused, and
 // the model reads why.
 func (a *adapter) verify(fsys fs.FS, dirs []string) error {
-	return lint.GateFor(fsys, dirs, a.l.Config.Raw, a.l.Config.Runtime)
+	return lint.GateFor(fsys, dirs, a.l.Config.LintSettings())
 }
 
 func (a *adapter) Apply(ctx context.Context, t Target, ops []Op) (string, error) {

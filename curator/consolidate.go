@@ -358,7 +358,6 @@ type passInput struct {
 	inv    *inventory
 	plan   *Plan
 	cfg    skillrepo.CuratorConfig
-	raw    []byte
 	branch string // the run branch
 	base   string // the commit it forks from
 	made   bool   // phase 1 already wrote the branch
@@ -420,7 +419,7 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 	cands := candidatesOf(in)
 	tools := &passTools{
 		ctx: ctx, lib: c.Lib, runID: in.runID, model: o.Model, branch: in.branch, base: in.base, made: in.made,
-		dryRun: in.dryRun, raw: in.raw, writable: map[string]bool{}, untouchable: map[string]string{},
+		dryRun: in.dryRun, writable: map[string]bool{}, untouchable: map[string]string{},
 		reads: map[string]bool{}, dryCreated: map[string]bool{}, touched: map[string]bool{}, wrote: map[string]bool{},
 		managed: map[string]bool{}, pinned: map[string]bool{},
 		moved: map[string]Moved{},
@@ -610,7 +609,7 @@ func (c *Curator) finishPass(rec *Consolidation, tools *passTools, in passInput)
 			dirs = append(dirs, si.Dir)
 		}
 	}
-	if err := lint.GateFor(end.FS(), dirs, in.raw, c.Lib.Config.Runtime); err != nil {
+	if err := lint.GateFor(end.FS(), dirs, c.Lib.Config.LintSettings()); err != nil {
 		var ef *lint.ErrorsFound
 		if !errors.As(err, &ef) {
 			return err

@@ -11,11 +11,8 @@ import (
 	"sort"
 
 	"github.com/skillrepo/skillrepo/lint"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
-
-// ConfigPath is the library settings file, relative to the repository
-// top; its `lint:` section configures the hook's lint.
-const ConfigPath = ".skillrepo/config.yaml"
 
 // PreCommitOptions tune [PreCommit].
 type PreCommitOptions struct {
@@ -48,11 +45,15 @@ func PreCommit(ctx context.Context, dir string, opts PreCommitOptions) (*lint.Re
 	if err != nil {
 		return nil, fmt.Errorf("pre-commit: %w", err)
 	}
+	// The staged config is parsed as the library will read it: a commit
+	// of a config with a problem is refused, with the problem's line.
 	var cfg lint.Config
-	if b, err := idx.ReadFile(ConfigPath); err == nil {
-		if cfg, err = lint.ParseConfig(b); err != nil {
-			return nil, fmt.Errorf("pre-commit: %s (staged): %w", ConfigPath, err)
+	if b, err := idx.ReadFile(skillrepo.ConfigPath); err == nil {
+		lib, err := skillrepo.ParseConfig(b, top)
+		if err != nil {
+			return nil, fmt.Errorf("pre-commit (the staged config): %w", err)
 		}
+		cfg = lib.LintSettings()
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("pre-commit: %w", err)
 	}

@@ -156,7 +156,7 @@ func (s *Server) proposalApprove(ctx context.Context, req *mcp.CallToolRequest, 
 	id := strings.TrimSpace(in.ID)
 	res, err := s.lib.ApproveProposal(ctx, id, skillrepo.ApproveOptions{
 		Verify: func(fsys fs.FS, dirs []string) error {
-			return lint.GateFor(fsys, dirs, s.lib.Config.Raw, s.lib.Config.Runtime)
+			return lint.GateFor(fsys, dirs, s.lib.Config.LintSettings())
 		},
 	})
 	if err != nil {

@@ -42,7 +42,7 @@ func (a *adapter) Merge(ctx context.Context, branch string, base string, prov Pr
 	res, err := a.l.ApproveProposal(ctx, id, skillrepo.ApproveOptions{
 		By: "auto (review " + prov.ReviewID + ", review.write_approval: false)",
 		Verify: func(fsys fs.FS, dirs []string) error {
-			return lint.GateFor(fsys, dirs, a.l.Config.Raw, a.l.Config.Runtime)
+			return lint.GateFor(fsys, dirs, a.l.Config.LintSettings())
 		},
 	})
 	if err != nil {

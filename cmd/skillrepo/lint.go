@@ -11,11 +11,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
-	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 type lintOptions struct {
@@ -433,37 +431,19 @@ func repositoryTop(dir string) string {
 	}
 }
 
-// readLintConfig parses the lint: section of base's config, if any.
+// readLintConfig is the lint settings of the library at base (its lint:
+// section, the profile of its runtime when the section names none), or
+// the zero Config for a folder without a config. A config with any
+// problem is an error: lint is the check that must not pass it.
 func readLintConfig(base string) (lint.Config, error) {
-	b, err := skillrepo.ReadConfigFile(base)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(base, filepath.FromSlash(skillrepo.ConfigPath))); errors.Is(err, fs.ErrNotExist) {
 		return lint.Config{}, nil
 	}
+	cfg, err := skillrepo.ReadConfig(base)
 	if err != nil {
 		return lint.Config{}, err
 	}
-	cfg, err := lint.ParseConfig(b)
-	if err != nil {
-		return lint.Config{}, fmt.Errorf("%s: %w", filepath.Join(base, filepath.FromSlash(skillrepo.ConfigPath)), err)
-	}
-	if cfg.Profile == "" {
-		cfg.Profile = runtimeProfile(base, b)
-	}
-	return cfg, nil
-}
-
-// runtimeProfile is the lint profile a library's runtime implies when
-// its config names none: the rules of the agent that reads it.
-func runtimeProfile(base string, config []byte) lint.Profile {
-	var c struct {
-		Runtime string `yaml:"runtime"`
-	}
-	_ = yaml.Unmarshal(config, &c) // a broken file was already reported by lint.ParseConfig
-	rt, err := skill.ParseRuntime(c.Runtime)
-	if c.Runtime == "" || err != nil {
-		rt = skill.DetectRuntime(base)
-	}
-	return lint.ProfileFor(rt)
+	return cfg.LintSettings(), nil
 }
 
 // toolVersion is the module version the binary was built from.

@@ -79,7 +79,7 @@ type approveJSON struct {
 // config), as review writes are gated.
 func lintMergedTree(lib *skillrepo.Library) func(merged fs.FS, skillDirs []string) error {
 	return func(merged fs.FS, skillDirs []string) error {
-		return lint.GateFor(merged, skillDirs, lib.Config.Raw, lib.Config.Runtime)
+		return lint.GateFor(merged, skillDirs, lib.Config.LintSettings())
 	}
 }
 

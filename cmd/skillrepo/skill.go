@@ -81,7 +81,7 @@ func (w *writeFlags) lintGate(lib *skillrepo.Library, base string) (func(fs.FS, 
 		return nil, nil
 	}
 	gate := func(fsys fs.FS, dirs []string) error {
-		return lint.GateFor(fsys, dirs, lib.Config.Raw, lib.Config.Runtime)
+		return lint.GateFor(fsys, dirs, lib.Config.LintSettings())
 	}
 	return func(fsys fs.FS, dirs []string) error {
 		err := gate(fsys, dirs)
