@@ -71,7 +71,7 @@ func (o *OpenOptions) fill() error {
 		if v := o.Getenv("SKILLREPO_LOCK_TIMEOUT"); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d < 0 {
-				return withHint(fmt.Errorf("SKILLREPO_LOCK_TIMEOUT=%q is not a duration", v), "set it to a Go duration such as 30s, 500ms or 2m (0 fails at once), or unset it for the default of "+DefaultLockTimeout.String())
+				return WithHint(fmt.Errorf("SKILLREPO_LOCK_TIMEOUT=%q is not a duration", v), "set it to a Go duration such as 30s, 500ms or 2m (0 fails at once), or unset it for the default of "+DefaultLockTimeout.String())
 			}
 			if d == 0 {
 				d = time.Nanosecond // 0 means "do not wait", not "the default"
@@ -101,14 +101,14 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 	}
 	if libRoot == "" {
 		if configOutsideSparse(root, opts) {
-			return nil, withHint(fmt.Errorf("%s: %s is outside the sparse checkout", root, ConfigPath),
+			return nil, WithHint(fmt.Errorf("%s: %s is outside the sparse checkout", root, ConfigPath),
 				"add it with 'git sparse-checkout add .skillrepo' (a cone keeps only the top folder's files and the folders you list)")
 		}
 		if found := projectLibraries(root); len(found) > 0 {
-			return nil, withHint(fmt.Errorf("%s: %w (no %s here or above; this repository has a library in %s)", abs, ErrNotLibrary, ConfigPath, strings.Join(found, ", ")),
+			return nil, WithHint(fmt.Errorf("%s: %w (no %s here or above; this repository has a library in %s)", abs, ErrNotLibrary, ConfigPath, strings.Join(found, ", ")),
 				"run the command inside the library's folder, or pass -C "+filepath.Join(root, filepath.FromSlash(found[0])))
 		}
-		return nil, withHint(fmt.Errorf("%s: %w (no %s)", root, ErrNotLibrary, ConfigPath), "run 'skillrepo init "+dir+"' to turn this folder into a library")
+		return nil, WithHint(fmt.Errorf("%s: %w (no %s)", root, ErrNotLibrary, ConfigPath), "run 'skillrepo init "+dir+"' to turn this folder into a library")
 	}
 	prefix, err := libraryPrefix(root, libRoot)
 	if err != nil {
@@ -166,7 +166,7 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 	}
 	if !fi.IsDir() {
 		if prefix != "" {
-			return nil, withHint(fmt.Errorf("%s: a library in a folder of a linked worktree or submodule (.git is a file) is not supported yet: %w", root, ErrRefused),
+			return nil, WithHint(fmt.Errorf("%s: a library in a folder of a linked worktree or submodule (.git is a file) is not supported yet: %w", root, ErrRefused),
 				"run skillrepo in the repository's main work tree")
 		}
 		return nil, fmt.Errorf("%s: .git is a file (a linked worktree or submodule); open the main work tree instead", root)
@@ -200,7 +200,7 @@ func findRoot(dir string) (root, libRoot string, err error) {
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", "", withHint(fmt.Errorf("%s: %w (no git repository here or above)", dir, ErrNotLibrary), "run 'skillrepo init' in the skills folder")
+			return "", "", WithHint(fmt.Errorf("%s: %w (no git repository here or above)", dir, ErrNotLibrary), "run 'skillrepo init' in the skills folder")
 		}
 		d = parent
 	}
