@@ -14,7 +14,6 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/internal/modelcall"
-	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/overlap"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -602,19 +601,20 @@ func (c *Curator) finishPass(rec *Consolidation, tools *passTools, in passInput)
 		all = append(all, a.Name)
 	}
 	rec.FollowUps = followUps(end.FS(), skills, all, rec.RenameMap)
-	// The run's result is linted: every active skill it wrote.
+	// The run's result passes the write policy's lint gate against where
+	// it started: every active skill it wrote.
 	var dirs []string
 	for _, si := range skills {
 		if !si.Archived && tools.touched[si.Dir] {
 			dirs = append(dirs, si.Dir)
 		}
 	}
-	if err := lint.GateFor(end.FS(), dirs, c.Lib.Config.LintSettings()); err != nil {
-		var ef *lint.ErrorsFound
-		if !errors.As(err, &ef) {
+	if err := c.Lib.LintGate(end.FS(), in.base, dirs); err != nil {
+		var ge *skillrepo.GateError
+		if !errors.As(err, &ge) {
 			return err
 		}
-		for _, f := range ef.Findings {
+		for _, f := range ge.Found.Findings {
 			rec.LintErrors = append(rec.LintErrors, fmt.Sprintf("%s:%d %s: %s", f.Path, f.Line, f.Rule, f.Message))
 		}
 	}

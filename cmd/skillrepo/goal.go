@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -366,8 +367,8 @@ func newGoalStatusCmd(f *factory, verb string) *cobra.Command {
 // settings and the environment, as 'skillrepo review' resolves them.
 func newGoalEvaluator(f *factory, lib *skillrepo.Library) (*goals.Evaluator, error) {
 	cfg := lib.Config.Goals
-	model := firstNonEmpty(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
-	baseURL := firstNonEmpty(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	model := cmp.Or(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
+	baseURL := cmp.Or(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
 	client, err := newModelClient(f, baseURL)
 	if err != nil {
 		return nil, err
