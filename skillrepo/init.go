@@ -59,6 +59,15 @@ type InitResult struct {
 	// Writes are the files init creates or extends: the config, the
 	// .gitignore entries, pins carried over from a Hermes .usage.json.
 	Writes []string
+	// Ignored are Hermes' housekeeping files and folders found in the
+	// folder, which the library ignores (.gitignore entries): per-clone
+	// state, not skills.
+	Ignored []string
+	// Untracked are housekeeping files an earlier import committed, which
+	// this run stopped tracking in one commit (UntrackCommit); they stay
+	// on disk.
+	Untracked     []string
+	UntrackCommit Hash
 	// DryRun: nothing was changed; the result says what would be.
 	DryRun bool
 }
@@ -154,6 +163,14 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	l.Config.MainBranch = branch
 	l.repo.DefaultBranch = branch
 	res.AgentSkills = agentSkillsFromUsage(usage)
+	res.Ignored = housekeepingPresent(abs)
+	// A library imported before housekeeping was ignored stops tracking it
+	// first, in a commit of its own.
+	if un, err := l.UntrackHousekeeping(ctx, false); err != nil {
+		return nil, err
+	} else if !un.Commit.IsZero() {
+		res.Untracked, res.UntrackCommit = un.Paths, un.Commit
+	}
 	var files int
 	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, RecordsWorktree: true}, func(tx *Tx) error {
 		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree())
@@ -191,7 +208,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	}
 	res.Files = files
 	if len(upd.Commits) == 0 {
-		res.Already = true
+		res.Already = res.UntrackCommit.IsZero()
 	} else {
 		res.Commit = upd.Commits[len(upd.Commits)-1]
 	}
@@ -296,27 +313,10 @@ func initFiles(root, branch string, runtime skill.Runtime, usage *Usage) (map[st
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	have := map[string]bool{}
-	for _, line := range strings.Split(string(existing), "\n") {
-		have[strings.TrimSpace(line)] = true
-	}
-	var add []string
-	for _, e := range gitignoreEntries {
-		if !have[e] {
-			add = append(add, e)
-		}
-	}
-	if len(add) > 0 {
-		var b strings.Builder
-		b.Write(existing)
-		if len(existing) > 0 && !strings.HasSuffix(string(existing), "\n") {
-			b.WriteString("\n")
-		}
-		b.WriteString("# skillrepo: per-clone usage telemetry\n")
-		for _, e := range add {
-			b.WriteString(e + "\n")
-		}
-		plan[".gitignore"] = []byte(b.String())
+	ignore, changed := ignoreLines(existing, "# skillrepo: per-clone usage telemetry", gitignoreEntries)
+	ignore, changed2 := ignoreLines(ignore, housekeepingComment, housekeepingEntries(root, runtime))
+	if changed || changed2 {
+		plan[".gitignore"] = ignore
 	}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(PinsFile))); errors.Is(err, fs.ErrNotExist) {
 		if recs, err := usage.Load(); err == nil { // telemetry never blocks an import

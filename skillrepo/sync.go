@@ -58,6 +58,11 @@ type SyncResult struct {
 	// Unconverted are the Changes a sync refuses to record (only with
 	// SyncOptions.ReportUnconverted).
 	Unconverted []UnconvertedChange
+	// Untracked are Hermes housekeeping files an earlier import tracked;
+	// the sync stopped tracking them first, in UntrackCommit (they stay on
+	// disk, ignored).
+	Untracked     []string `json:"untracked,omitempty"`
+	UntrackCommit Hash     `json:"-"`
 }
 
 // UnconvertedChange is a changed path whose conversion runs a program
@@ -240,6 +245,13 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		return nil, fmt.Errorf("unknown origin %q", opts.Origin)
 	}
 	out := &SyncResult{DryRun: opts.DryRun}
+	// Hermes' housekeeping an earlier import tracked: untracked first, in
+	// a commit of its own, so no sync ever records a curator tarball.
+	un, err := l.UntrackHousekeeping(ctx, opts.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	out.Untracked, out.UntrackCommit = un.Paths, un.Commit
 	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
 		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree())
 		if err != nil {

@@ -1,0 +1,170 @@
+package skillrepo
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillrepo/skillrepo/internal/hermeshome"
+)
+
+// The tests of a Hermes user's folders run on internal/hermeshome: a
+// ~/.hermes as Hermes 0.19.0 leaves it (its doc says what it holds).
+
+// hermesOpts opens with the fixture's clock and HOME above the fixture.
+func hermesOpts(env map[string]string, home string) OpenOptions {
+	o := openOpts(env)
+	env["HOME"] = filepath.Dir(home)
+	o.Now = func() time.Time { return hermeshome.Now }
+	return o
+}
+
+// initHermesSkills copies the fixture and imports its skills folder.
+func initHermesSkills(t *testing.T) (home string, l *Library, env map[string]string, res *InitResult) {
+	t.Helper()
+	env = testEnv(t)
+	home = hermeshome.Copy(t)
+	res, err := Init(context.Background(), filepath.Join(home, "skills"), InitOptions{OpenOptions: hermesOpts(env, home)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err = Open(filepath.Join(home, "skills"), hermesOpts(env, home)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return home, l, env, res
+}
+
+var housekeepingFiles = []string{
+	".curator_state", ".curator_backups/2026-11-28T03-00-00Z/skills.tar.gz",
+	".curator_backups/2026-11-28T03-00-00Z/manifest.json", ".hub/lock.json", ".bundled_manifest",
+}
+
+// TestHermesHousekeepingIgnored: importing a Hermes skills folder commits
+// the skills and none of Hermes' housekeeping, which stays on disk,
+// ignored, and init says so.
+func TestHermesHousekeepingIgnored(t *testing.T) {
+	home, l, env, res := initHermesSkills(t)
+	if res.Commit.IsZero() || l.Rules().Runtime != "hermes" {
+		t.Fatalf("init: %+v, runtime %s", res, l.Rules().Runtime)
+	}
+	tracked := gitCmd(t, l, env, "ls-files")
+	for _, p := range append(housekeepingFiles, ".usage.json") {
+		if strings.Contains(tracked, p) {
+			t.Errorf("%s is committed:\n%s", p, tracked)
+		}
+		if _, err := os.Stat(filepath.Join(home, "skills", p)); err != nil {
+			t.Errorf("%s left the disk: %v", p, err)
+		}
+	}
+	if !strings.Contains(tracked, "devops/ci-debugging/scripts/rerun.sh") || !strings.Contains(tracked, ".archive/old-flaky-notes/SKILL.md") {
+		t.Errorf("skills are missing from the import:\n%s", tracked)
+	}
+	want := []string{"/.curator_state", "/.curator_backups/", "/.bundled_manifest", "/.hub/"}
+	for _, w := range want {
+		if !slices.Contains(res.Ignored, w) {
+			t.Errorf("Ignored = %v, want %s in it", res.Ignored, w)
+		}
+	}
+	if st := gitCmd(t, l, env, "status", "--porcelain", "--ignored=no"); st != "" {
+		t.Errorf("git status after init:\n%s", st)
+	}
+	// Hermes' next curator run writes a new tarball and state: nothing to
+	// record.
+	os.WriteFile(filepath.Join(home, "skills", ".curator_state"), []byte(`{"run_count": 8}`), 0o644)
+	os.MkdirAll(filepath.Join(home, "skills", ".curator_backups", "2026-12-01T03-00-00Z"), 0o755)
+	os.WriteFile(filepath.Join(home, "skills", ".curator_backups", "2026-12-01T03-00-00Z", "skills.tar.gz"), []byte("tar"), 0o644)
+	if r, err := l.Sync(context.Background(), SyncOptions{}); err != nil || !r.Commit.IsZero() {
+		t.Errorf("sync after a Hermes curator run: %+v %v", r, err)
+	}
+}
+
+// TestHermesHousekeepingUntracked: a library imported before housekeeping
+// was ignored (it tracks the tarballs) stops tracking them in one commit
+// on the next run — init or sync — and every file stays.
+func TestHermesHousekeepingUntracked(t *testing.T) {
+	for _, via := range []string{"init", "sync"} {
+		t.Run(via, func(t *testing.T) {
+			env := testEnv(t)
+			home := hermeshome.Copy(t)
+			dir := filepath.Join(home, "skills")
+			// What an earlier import left: the usage lines ignored, the rest
+			// committed.
+			os.MkdirAll(filepath.Join(dir, ".skillrepo"), 0o755)
+			os.WriteFile(filepath.Join(dir, ConfigPath), []byte("version: 1\nmain_branch: main\nruntime: hermes\n"), 0o644)
+			os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("# mine\n*.swp\n# skillrepo: per-clone usage telemetry\n/.usage.json\n/.usage.json.*\n"), 0o644)
+			gitIn(t, dir, env, false, "init", "-q", "-b", "main")
+			gitIn(t, dir, env, false, "add", "-A")
+			gitIn(t, dir, env, false, "commit", "-q", "-m", "import: an earlier skillrepo")
+			before := map[string]string{}
+			for _, p := range housekeepingFiles {
+				b, err := os.ReadFile(filepath.Join(dir, p))
+				if err != nil {
+					t.Fatal(err)
+				}
+				before[p] = string(b)
+			}
+			head := strings.TrimSpace(gitIn(t, dir, env, false, "rev-parse", "HEAD"))
+			var paths []string
+			var commit Hash
+			if via == "init" {
+				res, err := Init(context.Background(), dir, InitOptions{OpenOptions: hermesOpts(env, home)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				paths, commit = res.Untracked, res.UntrackCommit
+			} else {
+				l, err := Open(dir, hermesOpts(env, home))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer l.Close()
+				res, err := l.Sync(context.Background(), SyncOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				paths, commit = res.Untracked, res.UntrackCommit
+			}
+			slices.Sort(paths)
+			want := append([]string{}, housekeepingFiles...)
+			slices.Sort(want)
+			if !slices.Equal(paths, want) {
+				t.Errorf("untracked %v, want %v", paths, want)
+			}
+			// One commit, right after the earlier import (init goes on to
+			// record what else it writes, the pins file, in its own).
+			if parent := strings.TrimSpace(gitIn(t, dir, env, false, "rev-parse", commit.String()+"^")); parent != head {
+				t.Errorf("the untrack commit's parent is %s, want the earlier import %s", parent, head)
+			}
+			if tip := strings.TrimSpace(gitIn(t, dir, env, false, "rev-parse", "HEAD")); via == "sync" && tip != commit.String() {
+				t.Errorf("sync made more than the untrack commit: HEAD %s, untrack %s", tip, commit)
+			}
+			stat := gitIn(t, dir, env, false, "show", "--name-status", "--format=%s", commit.String())
+			for _, p := range housekeepingFiles {
+				if !strings.Contains(stat, "D\t"+p) {
+					t.Errorf("the commit does not untrack %s:\n%s", p, stat)
+				}
+			}
+			if !strings.Contains(stat, "M\t.gitignore") {
+				t.Errorf("the commit does not ignore them:\n%s", stat)
+			}
+			for p, b := range before {
+				if got, err := os.ReadFile(filepath.Join(dir, p)); err != nil || string(got) != b {
+					t.Errorf("%s lost: %v", p, err)
+				}
+			}
+			gi, _ := os.ReadFile(filepath.Join(dir, ".gitignore"))
+			if !strings.HasPrefix(string(gi), "# mine\n*.swp\n") || !strings.Contains(string(gi), "/.curator_backups/\n") {
+				t.Errorf(".gitignore:\n%s", gi)
+			}
+			if st := gitIn(t, dir, env, false, "status", "--porcelain"); st != "" {
+				t.Errorf("git status:\n%s", st)
+			}
+			gitIn(t, dir, env, false, "fsck", "--strict", "--no-progress")
+		})
+	}
+}
