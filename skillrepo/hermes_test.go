@@ -2,6 +2,8 @@ package skillrepo
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,6 +98,7 @@ func TestHermesHousekeepingUntracked(t *testing.T) {
 			// committed.
 			os.MkdirAll(filepath.Join(dir, ".skillrepo"), 0o755)
 			os.WriteFile(filepath.Join(dir, ConfigPath), []byte("version: 1\nmain_branch: main\nruntime: hermes\n"), 0o644)
+			os.WriteFile(filepath.Join(dir, PinsFile), formatPins([]string{"docker-cleanup"}), 0o644)
 			os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("# mine\n*.swp\n# skillrepo: per-clone usage telemetry\n/.usage.json\n/.usage.json.*\n"), 0o644)
 			gitIn(t, dir, env, false, "init", "-q", "-b", "main")
 			gitIn(t, dir, env, false, "add", "-A")
@@ -135,8 +138,7 @@ func TestHermesHousekeepingUntracked(t *testing.T) {
 			if !slices.Equal(paths, want) {
 				t.Errorf("untracked %v, want %v", paths, want)
 			}
-			// One commit, right after the earlier import (init goes on to
-			// record what else it writes, the pins file, in its own).
+			// One commit, right after the earlier import.
 			if parent := strings.TrimSpace(gitIn(t, dir, env, false, "rev-parse", commit.String()+"^")); parent != head {
 				t.Errorf("the untrack commit's parent is %s, want the earlier import %s", parent, head)
 			}
@@ -166,5 +168,102 @@ func TestHermesHousekeepingUntracked(t *testing.T) {
 			}
 			gitIn(t, dir, env, false, "fsck", "--strict", "--no-progress")
 		})
+	}
+}
+
+// hermesSetPinned does what `hermes curator pin|unpin NAME` does
+// (tools/skill_usage.set_pinned): the record keyed NAME gets pinned, the
+// file is written back sorted with two-space indents.
+func hermesSetPinned(t *testing.T, home, name string, pinned bool) {
+	t.Helper()
+	p := filepath.Join(home, "skills", UsageFile)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs map[string]map[string]any
+	if err := json.Unmarshal(b, &recs); err != nil {
+		t.Fatal(err)
+	}
+	if recs[name] == nil {
+		recs[name] = map[string]any{"created_by": nil, "use_count": 0, "view_count": 0, "patch_count": 0, "state": "active", "pinned": false}
+	}
+	recs[name]["pinned"] = pinned
+	out, _ := json.MarshalIndent(recs, "", "  ")
+	if err := os.WriteFile(p, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func hermesPinned(t *testing.T, home, name string) bool {
+	t.Helper()
+	b, _ := os.ReadFile(filepath.Join(home, "skills", UsageFile))
+	var recs map[string]map[string]any
+	json.Unmarshal(b, &recs)
+	return recs[name]["pinned"] == true
+}
+
+// TestHermesPinsOneTruth: a pin or unpin made in Hermes after init
+// protects (or stops protecting) at once — pins, a person's delete — and
+// the next sync records it in .skillrepo/pins; a pin made in skillrepo
+// reaches Hermes' sidecar. Hermes pins by whatever name it was given:
+// the frontmatter name of a skill whose folder differs counts too.
+func TestHermesPinsOneTruth(t *testing.T) {
+	home, l, env, _ := initHermesSkills(t)
+	ctx := context.Background()
+	if pins, _ := l.Pins(""); !slices.Equal(pins, []string{"docker-cleanup"}) {
+		t.Fatalf("pins after init = %v, want Hermes' docker-cleanup", pins)
+	}
+	hermesSetPinned(t, home, "ci-debugging", true)
+	hermesSetPinned(t, home, "docker-cleanup", false)
+	hermesSetPinned(t, home, "git-bisect-regressions", true)
+	want := []string{"ci-debugging", "git-bisect"}
+	if pins, err := l.Pins(""); err != nil || !slices.Equal(pins, want) {
+		t.Fatalf("pins after Hermes' changes = %v %v, want %v", pins, err, want)
+	}
+	del := func(name string) error {
+		_, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionDelete, Name: name}}, Provenance: Provenance{Origin: OriginUser}})
+		return err
+	}
+	if err := del("ci-debugging"); !errors.Is(err, ErrRefused) {
+		t.Errorf("deleting a skill pinned in Hermes: %v, want refused", err)
+	}
+	if err := del("git-bisect"); !errors.Is(err, ErrRefused) {
+		t.Errorf("deleting a skill Hermes pinned by its frontmatter name: %v, want refused", err)
+	}
+	res, err := l.Sync(ctx, SyncOptions{})
+	if err != nil || res.Pins == nil || res.Pins.Commit.IsZero() {
+		t.Fatalf("sync: %+v %v", res, err)
+	}
+	if file := gitCmd(t, l, env, "show", "HEAD:"+PinsFile); !strings.HasSuffix(file, "ci-debugging\ngit-bisect\n") || strings.Contains(file, "docker-cleanup") {
+		t.Errorf("pins file after sync:\n%s", file)
+	}
+	if subj := gitCmd(t, l, env, "log", "-1", "--format=%s%n%(trailers:key=Skill-Action,valueonly)", res.Pins.Commit.String()); !strings.Contains(subj, "pin ci-debugging, git-bisect; unpin docker-cleanup (as pinned in Hermes)") {
+		t.Errorf("pins commit: %s", subj)
+	}
+	if r, err := l.Sync(ctx, SyncOptions{}); err != nil || !r.Pins.Commit.IsZero() {
+		t.Errorf("a second sync recorded pins again: %+v %v", r.Pins, err)
+	}
+	// Unpinned in Hermes: a person may delete it now.
+	if err := del("docker-cleanup"); err != nil {
+		t.Errorf("deleting a skill Hermes unpinned: %v", err)
+	}
+	// Pinned in skillrepo: Hermes' sidecar says so.
+	if _, err := l.Pin(ctx, "note-taking", MetaOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !hermesPinned(t, home, "note-taking") || !hermesPinned(t, home, "ci-debugging") {
+		t.Errorf("the sidecar does not hold skillrepo's pins")
+	}
+	// Unpinned in skillrepo: Hermes sees it unpinned (under the key it
+	// pinned with).
+	if _, err := l.Unpin(ctx, "git-bisect", MetaOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if hermesPinned(t, home, "git-bisect-regressions") {
+		t.Errorf("Hermes' key still pinned after skillrepo unpinned the skill")
+	}
+	if pins, _ := l.Pins(""); !slices.Equal(pins, []string{"ci-debugging", "note-taking"}) {
+		t.Errorf("pins = %v", pins)
 	}
 }

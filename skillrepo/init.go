@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -162,7 +163,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	}
 	l.Config.MainBranch = branch
 	l.repo.DefaultBranch = branch
-	res.AgentSkills = agentSkillsFromUsage(usage)
+	res.AgentSkills = agentSkillsFromUsage(usage, abs)
 	res.Ignored = housekeepingPresent(abs)
 	// A library imported before housekeeping was ignored stops tracking it
 	// first, in a commit of its own.
@@ -207,6 +208,14 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		return nil, err
 	}
 	res.Files = files
+	// The pins file and the sidecar agree now (init wrote one from the
+	// other, or both were there); Hermes' later pins are read against
+	// this (pinsync.go).
+	if _, ok := l.readPinsAgreed(); !ok {
+		if pins, err := l.Pins(branch); err == nil {
+			l.mirrorPins(pins)
+		}
+	}
 	if len(upd.Commits) == 0 {
 		res.Already = res.UntrackCommit.IsZero()
 	} else {
@@ -320,10 +329,11 @@ func initFiles(root, branch string, runtime skill.Runtime, usage *Usage) (map[st
 	}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(PinsFile))); errors.Is(err, fs.ErrNotExist) {
 		if recs, err := usage.Load(); err == nil { // telemetry never blocks an import
+			folder := folderOfUsageKey(root)
 			var pinned []string
 			for name, r := range recs {
-				if r.Pinned {
-					pinned = append(pinned, name)
+				if r.Pinned && !slices.Contains(pinned, folder(name)) {
+					pinned = append(pinned, folder(name))
 				}
 			}
 			if len(pinned) > 0 {
@@ -335,17 +345,53 @@ func initFiles(root, branch string, runtime skill.Runtime, usage *Usage) (map[st
 	return plan, nil
 }
 
+// folderOfUsageKey maps a usage key of the skills folder at root (a
+// frontmatter name, which Hermes keys by, or a folder name) to the skill's
+// folder name, reading the SKILL.md files on disk: the import names
+// skills by folder.
+func folderOfUsageKey(root string) func(key string) string {
+	byName := map[string]string{}
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || d.Name() != skill.FileName {
+			return nil
+		}
+		dir := filepath.Base(filepath.Dir(p))
+		if data, err := os.ReadFile(p); err == nil {
+			if n := FrontmatterName(data); n != "" && n != dir {
+				if _, taken := byName[n]; !taken {
+					byName[n] = dir
+				}
+			}
+		}
+		byName[dir] = dir // a folder name is never someone else's alias
+		return nil
+	})
+	return func(key string) string {
+		if f, ok := byName[key]; ok {
+			return f
+		}
+		return key
+	}
+}
+
 // agentSkillsFromUsage lists the skills a Hermes .usage.json marks as
 // created by the agent, so the import keeps them curator-managed.
-func agentSkillsFromUsage(usage *Usage) []string {
+func agentSkillsFromUsage(usage *Usage, root string) []string {
 	recs, err := usage.Load()
 	if err != nil {
 		return nil
 	}
+	folder := folderOfUsageKey(root)
 	var out []string
 	for name, r := range recs {
-		if r.AgentCreated() {
-			out = append(out, name)
+		if r.AgentCreated() && !slices.Contains(out, folder(name)) {
+			out = append(out, folder(name))
 		}
 	}
 	sort.Strings(out)

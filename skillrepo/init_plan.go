@@ -51,7 +51,7 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		return nil, err
 	}
 	res.Writes = sortedKeys(plan)
-	res.AgentSkills = agentSkillsFromUsage(usage)
+	res.AgentSkills = agentSkillsFromUsage(usage, abs)
 
 	res.Ignored = housekeepingPresent(abs)
 	ignored := append(append([]string{}, gitignoreEntries...), housekeepingEntries(abs, opts.runtime(abs))...)

@@ -63,6 +63,9 @@ type SyncResult struct {
 	// disk, ignored).
 	Untracked     []string `json:"untracked,omitempty"`
 	UntrackCommit Hash     `json:"-"`
+	// Pins are the pins and unpins made in Hermes that the sync recorded
+	// in .skillrepo/pins first, in their own commit.
+	Pins *PinsReconciled `json:"-"`
 }
 
 // UnconvertedChange is a changed path whose conversion runs a program
@@ -252,6 +255,13 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		return nil, err
 	}
 	out.Untracked, out.UntrackCommit = un.Paths, un.Commit
+	// Pins and unpins made in Hermes since the two last agreed: recorded
+	// in the pins file first, in a commit of their own (pinsync.go).
+	if head == l.MainBranch() {
+		if out.Pins, err = l.ReconcilePins(ctx, opts.DryRun); err != nil {
+			return nil, err
+		}
+	}
 	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
 		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree())
 		if err != nil {
@@ -428,7 +438,11 @@ func (l *Library) inferOrigin(tip Hash, skills []string) string {
 		return OriginUser
 	}
 	since := c.Committer.When
-	recs, err := l.Usage().Load()
+	snap, err := l.Snapshot(tip.String())
+	if err != nil {
+		return OriginUser
+	}
+	recs, _, err := l.UsageOf(snap)
 	if err != nil {
 		return OriginUser
 	}
