@@ -267,3 +267,83 @@ func TestHermesPinsOneTruth(t *testing.T) {
 		t.Errorf("pins = %v", pins)
 	}
 }
+
+// TestHermesUsageAliases: Hermes counted git-bisect's views under its
+// frontmatter name (git-bisect-regressions) and skill_manage's patch under
+// the folder name; readers see one record, skillrepo writes under the
+// frontmatter name, and a rename carries the record.
+func TestHermesUsageAliases(t *testing.T) {
+	home, l, env, _ := initHermesSkills(t)
+	ctx := context.Background()
+	_ = env
+	resolved := func() map[string]*UsageRecord {
+		t.Helper()
+		snap, err := l.Snapshot("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, _, err := l.UsageOf(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return recs
+	}
+	r := resolved()["git-bisect"]
+	if r == nil || r.ViewCount != 1 || r.UseCount != 1 || r.PatchCount != 1 ||
+		*r.LastPatchedAt != "2026-11-26T09:00:00.000200+00:00" || *r.LastUsedAt != "2026-11-25T10:00:00.000900+00:00" ||
+		*r.CreatedAt != "2026-11-25T10:00:00.000000+00:00" {
+		t.Fatalf("merged record of git-bisect = %+v", r)
+	}
+	// A use recorded by skillrepo goes where Hermes counts: the
+	// frontmatter name.
+	if _, err := l.RecordUse("git-bisect", UseView, "tool-use-1"); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := l.Usage().Load()
+	if raw["git-bisect-regressions"].ViewCount != 2 || raw["git-bisect"].ViewCount != 0 {
+		t.Errorf("view went to %v / %v", raw["git-bisect-regressions"].ViewCount, raw["git-bisect"].ViewCount)
+	}
+	// A patch through skillrepo is counted under the frontmatter name too.
+	old, repl := "Run `git bisect run ./check.sh`", "Run `git bisect run ./check.sh` from a clean tree"
+	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "git-bisect", OldString: &old, NewString: &repl}}}); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = l.Usage().Load()
+	if raw["git-bisect-regressions"].PatchCount != 1 || raw["git-bisect"].PatchCount != 1 || resolved()["git-bisect"].PatchCount != 2 {
+		t.Errorf("patch counts: %d under the name, %d under the folder", raw["git-bisect-regressions"].PatchCount, raw["git-bisect"].PatchCount)
+	}
+	// Renaming the folder: the name stays git-bisect-regressions, and the
+	// folder-keyed half joins it.
+	if _, err := l.MoveSkill(ctx, "git-bisect", MoveOptions{Category: "devops", NewName: "bisecting"}); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = l.Usage().Load()
+	if _, left := raw["git-bisect"]; left || raw["git-bisect-regressions"].PatchCount != 2 || raw["git-bisect-regressions"].ViewCount != 2 {
+		t.Errorf("after the folder rename: %v left, merged %+v", left, raw["git-bisect-regressions"])
+	}
+	// Renaming a skill whose folder and name agree: the record moves to
+	// the new name (SKILL.md's name is rewritten with it).
+	before := *raw["release-notes"]
+	if _, err := l.MoveSkill(ctx, "release-notes", MoveOptions{Category: "writing", NewName: "changelog"}); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = l.Usage().Load()
+	if _, left := raw["release-notes"]; left || raw["changelog"] == nil || raw["changelog"].ViewCount != before.ViewCount || *raw["changelog"].CreatedAt != *before.CreatedAt {
+		t.Errorf("after the rename: release-notes left %v, changelog %+v", left, raw["changelog"])
+	}
+	// Renamed outside skillrepo (a file manager), recorded by sync: the
+	// record is carried too.
+	if err := os.Rename(filepath.Join(home, "skills", "python", "pytest-fixtures"), filepath.Join(home, "skills", "python", "fixtures")); err != nil {
+		t.Fatal(err)
+	}
+	md := filepath.Join(home, "skills", "python", "fixtures", "SKILL.md")
+	b, _ := os.ReadFile(md)
+	os.WriteFile(md, []byte(strings.Replace(string(b), "name: pytest-fixtures", "name: fixtures", 1)), 0o644)
+	if _, err := l.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = l.Usage().Load()
+	if _, left := raw["pytest-fixtures"]; left || raw["fixtures"] == nil || raw["fixtures"].ViewCount != 3 || !raw["fixtures"].AgentCreated() {
+		t.Errorf("after a rename by hand: pytest-fixtures left %v, fixtures %+v", left, raw["fixtures"])
+	}
+}

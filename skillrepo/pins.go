@@ -311,6 +311,7 @@ func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) 
 		}
 	}
 	out := &MetaResult{}
+	var oldName string
 	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
 		si, err := tx.FindSkill(name)
 		if err != nil {
@@ -319,6 +320,7 @@ func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) 
 		if err := refuseArchived(si); err != nil {
 			return err
 		}
+		oldName = si.Name
 		newName := si.Name
 		if opts.NewName != "" {
 			newName = opts.NewName
@@ -375,7 +377,47 @@ func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) 
 		return nil, err
 	}
 	out.Update, out.Commit = res, lastCommit(res)
+	if out.Changed && !opts.DryRun && res.CheckedOut {
+		l.carryUsage(res, map[string]string{oldName: out.Name})
+	}
 	return out, nil
+}
+
+// carryUsage moves the usage records of renamed skills (old name -> new
+// name, folders) to their new key, merged with every alias, so a rename
+// keeps the skill's record whole (docs/reference-behaviour.md §5.2): a
+// record left under the old name would make the skill look unused. Best
+// effort, as all telemetry: the commit landed.
+func (l *Library) carryUsage(res *UpdateResult, renamed map[string]string) {
+	if len(renamed) == 0 || res.Old.IsZero() {
+		return
+	}
+	before, err := l.Snapshot(res.Old.String())
+	if err != nil {
+		return
+	}
+	after, err := l.Snapshot(res.New.String())
+	if err != nil {
+		return
+	}
+	oldSkills, err := before.Skills()
+	if err != nil {
+		return
+	}
+	keys, err := before.UsageKeys(oldSkills)
+	if err != nil {
+		return
+	}
+	_ = l.Usage().Update(func(recs map[string]*UsageRecord) error {
+		for from, to := range renamed {
+			si, err := after.FindSkill(to)
+			if err != nil {
+				continue
+			}
+			keys.Carry(recs, from, after.UsageKey(si))
+		}
+		return nil
+	})
 }
 
 // renameFrontmatter rewrites the "name:" line of SKILL.md's frontmatter
