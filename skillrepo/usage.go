@@ -599,7 +599,7 @@ func (u *Usage) Forget(name string) error {
 
 // usageEvent is what one landed write means for the sidecar.
 type usageEvent struct {
-	Name   string `json:"name"` // the key the record is written under
+	Name   string `json:"name"`   // the key the record is written under
 	Action string `json:"action"` // created, patched, archived, restored, forgotten, pinned, unpinned
 	Agent  bool   `json:"agent,omitempty"`
 	// Aliases are the skill's other keys: a forget drops them too, and a
