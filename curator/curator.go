@@ -439,7 +439,7 @@ func (c *Curator) preview(ctx context.Context, src source, opts RunOptions) (*Ou
 	out.Run = NewRun(id, plan, src.MainBranch(), inv.snap.Commit().String(), true)
 	if opts.Consolidate != nil {
 		in := passInput{
-			runID: id, inv: inv, plan: plan, cfg: src.Config(), raw: c.Lib.Config.Raw,
+			runID: id, inv: inv, plan: plan, cfg: src.Config(),
 			branch: BranchPrefix + id, base: inv.snap.Commit().String(), dryRun: true,
 		}
 		rec, tools, err := c.consolidate(ctx, in, opts.Consolidate)

@@ -30,10 +30,6 @@ type Config struct {
 	Exclude []string
 }
 
-type configFile struct {
-	Lint yaml.Node `yaml:"lint"`
-}
-
 type configSection struct {
 	Profile string            `yaml:"profile"`
 	Strict  bool              `yaml:"strict"`
@@ -47,35 +43,45 @@ type configSection struct {
 // keys, rule IDs, severities and profiles inside the section are errors,
 // so a typo never silently disables nothing.
 func ParseConfig(data []byte) (Config, error) {
-	var file configFile
+	var file struct {
+		Lint Config `yaml:"lint"`
+	}
 	if err := yaml.Unmarshal(data, &file); err != nil {
 		return Config{}, fmt.Errorf("parse config: %w", err)
 	}
-	if file.Lint.Kind == 0 || (file.Lint.Kind == yaml.ScalarNode && file.Lint.Tag == "!!null") {
-		return Config{}, nil
+	return file.Lint, nil
+}
+
+// UnmarshalYAML decodes the `lint:` section, so a typed config file can
+// hold it as a field: unknown keys, rule IDs, severities and profiles are
+// errors; null or an absent section is the zero Config.
+func (c *Config) UnmarshalYAML(node *yaml.Node) error {
+	if node.Kind == yaml.ScalarNode && node.Tag == "!!null" {
+		*c = Config{}
+		return nil
 	}
-	if file.Lint.Kind != yaml.MappingNode {
-		return Config{}, fmt.Errorf("config lint (line %d): want a mapping", file.Lint.Line)
+	if node.Kind != yaml.MappingNode {
+		return fmt.Errorf("config lint (line %d): want a mapping", node.Line)
 	}
 	// Re-encode the section so the strict decoder can reject unknown keys
 	// in it without judging the sections other packages own.
-	raw, err := yaml.Marshal(&file.Lint)
+	raw, err := yaml.Marshal(node)
 	if err != nil {
-		return Config{}, fmt.Errorf("config lint: %w", err)
+		return fmt.Errorf("config lint: %w", err)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	dec.KnownFields(true)
 	var sec configSection
 	if err := dec.Decode(&sec); err != nil {
-		return Config{}, fmt.Errorf("config lint: %w", err)
+		return fmt.Errorf("config lint: %w", err)
 	}
 	cfg := Config{Profile: Profile(sec.Profile), Strict: sec.Strict, Exclude: sec.Exclude}
 	if cfg.Profile != "" && !cfg.Profile.valid() {
-		return Config{}, fmt.Errorf("config lint.profile: unknown profile %q: want one of %s", sec.Profile, profileList())
+		return fmt.Errorf("config lint.profile: unknown profile %q: want one of %s", sec.Profile, profileList())
 	}
 	for _, id := range sec.Disable {
 		if _, ok := LookupRule(id); !ok {
-			return Config{}, fmt.Errorf("config lint.disable: unknown rule %q", id)
+			return fmt.Errorf("config lint.disable: unknown rule %q", id)
 		}
 		cfg.Disable = append(cfg.Disable, id)
 	}
@@ -88,21 +94,22 @@ func ParseConfig(data []byte) (Config, error) {
 		sort.Strings(ids)
 		for _, id := range ids {
 			if _, ok := LookupRule(id); !ok {
-				return Config{}, fmt.Errorf("config lint.rules: unknown rule %q", id)
+				return fmt.Errorf("config lint.rules: unknown rule %q", id)
 			}
 			s, err := ParseSeverity(sec.Rules[id])
 			if err != nil {
-				return Config{}, fmt.Errorf("config lint.rules.%s: %w", id, err)
+				return fmt.Errorf("config lint.rules.%s: %w", id, err)
 			}
 			cfg.Rules[id] = s
 		}
 	}
 	for _, pat := range cfg.Exclude {
 		if _, err := path.Match(pat, ""); err != nil {
-			return Config{}, fmt.Errorf("config lint.exclude: bad pattern %q: %w", pat, err)
+			return fmt.Errorf("config lint.exclude: bad pattern %q: %w", pat, err)
 		}
 	}
-	return cfg, nil
+	*c = cfg
+	return nil
 }
 
 func profileList() string {

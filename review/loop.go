@@ -151,8 +151,6 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 		prov: prov,
 		base: baseView.Commit(),
 		tb: agenttools.New(lib, agenttools.Options{
-			Policy:       agenttools.Autonomous,
-			Label:        "review",
 			Tools:        allowed,
 			Provenance:   provenance(prov),
 			Base:         baseView.Commit(),

@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -41,6 +42,9 @@ type Config struct {
 	// Protected skills are never written by a background review or the
 	// curator, whatever their history says.
 	Protected []string `yaml:"protected,omitempty"`
+	// Lint is the lint: section as written (see [Config.LintSettings]
+	// for the settings lint applies).
+	Lint lint.Config `yaml:"lint,omitempty"`
 
 	// Raw is the file as read, for sections other packages parse.
 	Raw []byte `yaml:"-"`
@@ -108,14 +112,22 @@ func DefaultConfig() Config {
 // loadConfig reads the config from the work tree; a missing file means the
 // defaults. A malformed file is an error naming the file.
 func loadConfig(root string) (Config, error) {
-	cfg := DefaultConfig()
 	b, err := ReadConfigFile(root)
 	if errors.Is(err, fs.ErrNotExist) {
-		return cfg, nil
+		return DefaultConfig(), nil
 	}
 	if err != nil {
-		return cfg, fmt.Errorf("read %s: %w", ConfigPath, err)
+		return DefaultConfig(), fmt.Errorf("read %s: %w", ConfigPath, err)
 	}
+	return ParseConfig(b, root)
+}
+
+// ParseConfig reads the bytes of the config of the library at root (a
+// folder on disk, or where a commit or git's index would put it): the
+// defaults fill what is missing, and a runtime the file does not name is
+// detected from root's path. A malformed file is an error naming it.
+func ParseConfig(b []byte, root string) (Config, error) {
+	cfg := DefaultConfig()
 	if err := yaml.Unmarshal(b, &cfg); err != nil {
 		return cfg, fmt.Errorf("parse %s: %w", ConfigPath, err)
 	}
@@ -144,6 +156,7 @@ func loadConfig(root string) (Config, error) {
 	if cfg.Memory.Dir == "" {
 		cfg.Memory.Dir = d.Memory.Dir
 	}
+	var err error
 	if cfg.Runtime == "" {
 		cfg.Runtime = skill.DetectRuntime(root)
 	} else if cfg.Runtime, err = skill.ParseRuntime(string(cfg.Runtime)); err != nil {
@@ -151,6 +164,18 @@ func loadConfig(root string) (Config, error) {
 	}
 	cfg.Raw = b
 	return cfg, nil
+}
+
+// LintSettings are the lint settings of the library: its lint: section,
+// with the profile of its runtime when the section names none, so every
+// lint of the library (the command, the git hook, CI, the write gate)
+// holds it to the rules of the agent that reads it.
+func (c Config) LintSettings() lint.Config {
+	s := c.Lint
+	if s.Profile == "" {
+		s.Profile = lint.ProfileFor(c.Runtime)
+	}
+	return s
 }
 
 const defaultConfigYAML = `# skillrepo library settings (tracked: shared by everyone who clones the library)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/skillrepo/skillrepo/overlap"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -43,7 +44,15 @@ const DefaultLockTimeout = gitstore.DefaultLockTimeout
 
 // RefusedError is a guard's refusal with the reason a caller (or a model)
 // can act on. It matches ErrRefused.
-type RefusedError struct{ Reason string }
+type RefusedError struct {
+	Reason string
+	// Guard names the write policy's rule that refused (GuardSecret, …;
+	// "" for the engine's own refusals).
+	Guard string
+	// Duplicates are the existing skills a refused create overlaps
+	// (GuardDuplicate), most similar first.
+	Duplicates []overlap.Match
+}
 
 func (e *RefusedError) Error() string { return e.Reason }
 

@@ -244,8 +244,12 @@ func initTarget(abs string, ownRepo bool) (repoRoot, prefix string, err error) {
 	if exists(filepath.Join(abs, ".git")) || ownRepo {
 		return abs, "", nil
 	}
-	root, libRoot, err := findRoot(filepath.Dir(abs))
+	loc, err := Locate(filepath.Dir(abs))
 	if err != nil {
+		return "", "", err
+	}
+	root, libRoot := loc.Top, loc.Library
+	if root == "" {
 		return abs, "", nil // no work tree above: a repository of its own
 	}
 	if libRoot != "" {

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
@@ -82,34 +81,20 @@ func (o *OpenOptions) fill() error {
 	return nil
 }
 
-// Open opens the library whose work tree contains dir (dir itself or a
-// parent). When the previous writer crashed mid-write, Open completes or
-// discards its intent record first (see doc.go). Errors: ErrNotLibrary
-// (with a hint to run init) when there is no git repository or no
-// .skillrepo/config.yaml.
+// Open opens the library [FindLibrary] finds for dir: the one holding dir
+// (dir itself or a parent), else the only library of dir's project. When
+// the previous writer crashed mid-write, Open completes or discards its
+// intent record first (see doc.go). Errors: ErrNotLibrary (with a hint)
+// when there is no git repository or no library to use.
 func Open(dir string, opts OpenOptions) (*Library, error) {
 	if err := opts.fill(); err != nil {
 		return nil, err
 	}
-	abs, err := filepath.Abs(dir)
+	loc, err := FindLibrary(dir)
 	if err != nil {
 		return nil, err
 	}
-	root, libRoot, err := findRoot(abs)
-	if err != nil {
-		return nil, err
-	}
-	if libRoot == "" {
-		if configOutsideSparse(root, opts) {
-			return nil, withHint(fmt.Errorf("%s: %s is outside the sparse checkout", root, ConfigPath),
-				"add it with 'git sparse-checkout add .skillrepo' (a cone keeps only the top folder's files and the folders you list)")
-		}
-		if found := projectLibraries(root); len(found) > 0 {
-			return nil, withHint(fmt.Errorf("%s: %w (no %s here or above; this repository has a library in %s)", abs, ErrNotLibrary, ConfigPath, strings.Join(found, ", ")),
-				"run the command inside the library's folder, or pass -C "+filepath.Join(root, filepath.FromSlash(found[0])))
-		}
-		return nil, withHint(fmt.Errorf("%s: %w (no %s)", root, ErrNotLibrary, ConfigPath), "run 'skillrepo init "+dir+"' to turn this folder into a library")
-	}
+	root, libRoot := loc.Top, loc.Library
 	prefix, err := libraryPrefix(root, libRoot)
 	if err != nil {
 		return nil, err
@@ -181,56 +166,6 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 		return nil, err
 	}
 	return &Library{repo: repo, Root: libRoot, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress}, nil
-}
-
-// findRoot walks up from dir to the directory holding .git (the work
-// tree's root) and, on the way, to the nearest folder holding
-// .skillrepo/config.yaml (the library's root; "" when there is none at or
-// below the work tree's root). A library below the work tree's root is a
-// prefix library.
-func findRoot(dir string) (root, libRoot string, err error) {
-	for d := dir; ; {
-		if libRoot == "" {
-			if _, err := os.Stat(filepath.Join(d, filepath.FromSlash(ConfigPath))); err == nil {
-				libRoot = d
-			}
-		}
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d, libRoot, nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", "", withHint(fmt.Errorf("%s: %w (no git repository here or above)", dir, ErrNotLibrary), "run 'skillrepo init' in the skills folder")
-		}
-		d = parent
-	}
-}
-
-// libraryPrefix is libRoot relative to the work tree root, slash-separated
-// ("" when they are the same folder).
-func libraryPrefix(root, libRoot string) (string, error) {
-	rel, err := filepath.Rel(root, libRoot)
-	if err != nil {
-		return "", err
-	}
-	return gitstore.CleanPrefix(filepath.ToSlash(rel))
-}
-
-// KnownLibraryFolders are the folders where projects keep their agents'
-// skills; a command run elsewhere in the project names the ones that are
-// libraries.
-var KnownLibraryFolders = []string{".claude/skills", ".agents/skills", ".codex/skills", ".github/skills", "skills"}
-
-// projectLibraries lists the known folders of the work tree that are
-// libraries.
-func projectLibraries(root string) []string {
-	var out []string
-	for _, f := range KnownLibraryFolders {
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(f), filepath.FromSlash(ConfigPath))); err == nil {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // RefNamespace is where the library keeps refs of its own (curator

@@ -287,7 +287,9 @@ func TestStartDetachedOnce(t *testing.T) {
 		t.Skip("no sh")
 	}
 	dir := t.TempDir()
-	lock, logPath := filepath.Join(dir, "once.lock"), filepath.Join(dir, "log")
+	// The lock's folder does not exist yet, as at a new library's first
+	// session start.
+	lock, logPath := filepath.Join(dir, "hooks", "once.lock"), filepath.Join(dir, "log")
 	marker := filepath.Join(dir, "done")
 	args := []string{"-c", "sleep 1; echo ran >> " + marker}
 	started, err := StartDetachedOnce(lock, "/bin/sh", args, dir, logPath, nil)

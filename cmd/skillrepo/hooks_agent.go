@@ -151,7 +151,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		if lib == "" {
 			lib = hooks.DefaultLibrary(opts.Agent, scope, home, project)
 		}
-		if _, err := os.Stat(filepath.Join(lib, filepath.FromSlash(skillrepo.ConfigPath))); err != nil {
+		if !skillrepo.IsLibrary(lib) {
 			fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
 		}
 	}

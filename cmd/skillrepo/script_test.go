@@ -80,6 +80,14 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		// one JSON document; with -lines, JSON Lines whose every line is an
 		// object with a message_type (docs/json.md).
 		"jsondoc": jsonDoc,
+		// ghaction [input=value...]: action.yml's steps as the runner runs
+		// them (entrypoints_test.go).
+		"ghaction": ghAction,
+		// precommitfw [arg...]: .pre-commit-hooks.yaml's hook as the
+		// pre-commit framework runs it.
+		"precommitfw": preCommitFramework,
+		// findings IN OUT: a lint report's findings, one per line, sorted.
+		"findings": lintFindings,
 		// holdlock DIR: take the library lock until the script ends, as
 		// another skillrepo process would.
 		"holdlock": func(ts *testscript.TestScript, neg bool, args []string) {

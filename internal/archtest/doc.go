@@ -15,8 +15,7 @@
 // lint never reaches go-git or the library; review and curator never
 // import each other; agenttools imports none of review, curator,
 // mcpserver, hooks or agentsession, and mcpserver neither review nor
-// curator; hooks (the installers) reaches none of the library, curator,
-// review, worker or queue, and neither it, agentsession nor a command
-// imports the engine; overlap is pure (no git, no network, at most
-// skillrepo/skill).
+// curator; hooks (the installers) reaches none of curator, review,
+// worker, queue or agentsession; overlap is pure (no git, no network, at
+// most skillrepo/skill).
 package archtest
