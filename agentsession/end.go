@@ -1,6 +1,7 @@
 package agentsession
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -52,7 +53,7 @@ func (h *hookRun) finalReview() error {
 	if !memoryDue && !skillsDue {
 		return nil
 	}
-	reason := fmt.Sprintf("final review at SessionEnd (%s): %d turns and %d model iterations not yet reviewed", firstNonEmpty(h.in.Reason, "end"), c.TurnsSinceMemory, c.IterationsSinceSkill)
+	reason := fmt.Sprintf("final review at SessionEnd (%s): %d turns and %d model iterations not yet reviewed", cmp.Or(h.in.Reason, "end"), c.TurnsSinceMemory, c.IterationsSinceSkill)
 	// The counters hand what they held to the queue.
 	c.TurnsSinceMemory, c.IterationsSinceSkill, c.UpdatedAt = 0, 0, h.now
 	if err := store.Save(c); err != nil {
@@ -79,13 +80,4 @@ func (h *hookRun) ensureWorker() {
 		return
 	}
 	h.rep.notef("started a worker")
-}
-
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -253,11 +253,11 @@ func initTarget(abs string, ownRepo bool) (repoRoot, prefix string, err error) {
 		return abs, "", nil // no work tree above: a repository of its own
 	}
 	if libRoot != "" {
-		return "", "", withHint(fmt.Errorf("init %s: it is inside the library at %s: %w", abs, libRoot, ErrRefused),
+		return "", "", WithHint(fmt.Errorf("init %s: it is inside the library at %s: %w", abs, libRoot, ErrRefused),
 			"a library cannot hold another one; pick a folder outside it")
 	}
 	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && !fi.IsDir() {
-		return "", "", withHint(fmt.Errorf("init %s: the repository at %s is a linked worktree or submodule (.git is a file); a library in a folder of it is not supported yet: %w", abs, root, ErrRefused),
+		return "", "", WithHint(fmt.Errorf("init %s: the repository at %s is a linked worktree or submodule (.git is a file); a library in a folder of it is not supported yet: %w", abs, root, ErrRefused),
 			"run init in the repository's main work tree, or use --own-repo to make the folder a repository of its own")
 	}
 	if prefix, err = libraryPrefix(root, abs); err != nil {

@@ -70,7 +70,7 @@ func (o *OpenOptions) fill() error {
 		if v := o.Getenv("SKILLREPO_LOCK_TIMEOUT"); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d < 0 {
-				return withHint(fmt.Errorf("SKILLREPO_LOCK_TIMEOUT=%q is not a duration", v), "set it to a Go duration such as 30s, 500ms or 2m (0 fails at once), or unset it for the default of "+DefaultLockTimeout.String())
+				return WithHint(fmt.Errorf("SKILLREPO_LOCK_TIMEOUT=%q is not a duration", v), "set it to a Go duration such as 30s, 500ms or 2m (0 fails at once), or unset it for the default of "+DefaultLockTimeout.String())
 			}
 			if d == 0 {
 				d = time.Nanosecond // 0 means "do not wait", not "the default"
@@ -151,7 +151,7 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 	}
 	if !fi.IsDir() {
 		if prefix != "" {
-			return nil, withHint(fmt.Errorf("%s: a library in a folder of a linked worktree or submodule (.git is a file) is not supported yet: %w", root, ErrRefused),
+			return nil, WithHint(fmt.Errorf("%s: a library in a folder of a linked worktree or submodule (.git is a file) is not supported yet: %w", root, ErrRefused),
 				"run skillrepo in the repository's main work tree")
 		}
 		return nil, fmt.Errorf("%s: .git is a file (a linked worktree or submodule); open the main work tree instead", root)

@@ -621,6 +621,6 @@ func (l *Library) refuseRemoteInFolder(cmd string) error {
 	if l.repo.Prefix == "" {
 		return nil
 	}
-	return withHint(fmt.Errorf("%s: the library is the folder %s of a project's repository, whose branches are the project's: %w", cmd, l.repo.Prefix, ErrRefused),
+	return WithHint(fmt.Errorf("%s: the library is the folder %s of a project's repository, whose branches are the project's: %w", cmd, l.repo.Prefix, ErrRefused),
 		"use git "+cmd+" in the project (proposals are its proposals/<id> branches: git push origin 'refs/heads/proposals/*' opens them for review)")
 }

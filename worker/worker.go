@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -446,7 +447,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 		return nil, err
 	}
 	defer lib.Close()
-	format, err := review.ParseFormat(firstNonEmpty(e.Format, "auto"))
+	format, err := review.ParseFormat(cmp.Or(e.Format, "auto"))
 	if err != nil {
 		return nil, &attemptError{msg: err.Error()}
 	}
@@ -460,13 +461,13 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 		return nil, &attemptError{msg: err.Error()}
 	}
 	getenv := w.opts.Getenv
-	model := firstNonEmpty(lib.Config.Review.Model, getenv("SKILLREPO_MODEL"))
+	model := cmp.Or(lib.Config.Review.Model, getenv("SKILLREPO_MODEL"))
 	if model == "" {
 		return nil, &attemptError{msg: "no model: set review.model in .skillrepo/config.yaml or SKILLREPO_MODEL for the agent, then 'skillrepo queue retry " + e.ID + "'"}
 	}
 	cfg := openai.DefaultConfig(getenv("OPENAI_API_KEY"))
 	cfg.HTTPClient = &http.Client{}
-	if base := firstNonEmpty(lib.Config.Review.BaseURL, getenv("OPENAI_BASE_URL")); base != "" {
+	if base := cmp.Or(lib.Config.Review.BaseURL, getenv("OPENAI_BASE_URL")); base != "" {
 		// Paths join before the base's query; its query and credentials
 		// go on each request (see internal/endpoint).
 		ep, err := endpoint.Parse(base)
@@ -544,15 +545,6 @@ func (w *worker) runCurator(ctx context.Context, e queue.Entry) (*queue.Outcome,
 		return &queue.Outcome{Status: "skipped", Summary: out.Skipped}, nil
 	}
 	return &queue.Outcome{Status: "ran", Summary: curator.Summary(out.Run.Counts, false), Merged: out.Run.MergeCommit != "", MergeCommit: out.Run.MergeCommit}, nil
-}
-
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 func firstLine(s string) string {

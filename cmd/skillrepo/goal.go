@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -373,8 +374,8 @@ func newGoalEvaluator(f *factory, lib *skillrepo.Library) (*goals.Evaluator, err
 	if err != nil {
 		return nil, err
 	}
-	model := firstNonEmpty(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
-	baseURL := firstNonEmpty(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	model := cmp.Or(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
+	baseURL := cmp.Or(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
 	client, err := newModelClient(f, baseURL)
 	if err != nil {
 		return nil, err

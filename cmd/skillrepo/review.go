@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
 	"github.com/skillrepo/skillrepo/review"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type reviewOptions struct {
@@ -153,8 +155,8 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 
 	// The model is settled before the counters move: a review found due
 	// must not be lost to a missing setting.
-	model := firstNonEmpty(opts.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
-	baseURL := firstNonEmpty(opts.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	model := cmp.Or(opts.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
+	baseURL := cmp.Or(opts.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
 	if model == "" && !opts.DryRun {
 		return usageErrorf("no model: pass --model, set review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
 	}
@@ -261,7 +263,7 @@ func readTranscript(f *factory, path string, format review.Format) (*review.Tran
 	tr, err := review.Read(r, name, format)
 	var big *boundedread.TooLargeError
 	if errors.As(err, &big) {
-		return nil, &hintedError{err: err, hint: "review the recent part: tail -n 5000 of a JSON Lines transcript is a valid transcript"}
+		return nil, skillrepo.WithHint(err, "review the recent part: tail -n 5000 of a JSON Lines transcript is a valid transcript")
 	}
 	return tr, err
 }
@@ -321,13 +323,4 @@ func printReviewPlan(f *factory, tr *review.Transcript, session, model, baseURL 
 	}
 	fmt.Fprintf(w, "dry run: would review %s with model %q; nothing called, nothing written\n", kind, model)
 	return nil
-}
-
-func firstNonEmpty(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

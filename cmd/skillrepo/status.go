@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	if st.Branch, err = lib.CurrentBranch(); err != nil {
 		return err
 	}
-	if tip, err := lib.BranchTip(firstNonEmpty(st.Branch, lib.MainBranch())); err == nil {
+	if tip, err := lib.BranchTip(cmp.Or(st.Branch, lib.MainBranch())); err == nil {
 		st.Head = tip.String()
 	}
 	if st.Branch != "" {
