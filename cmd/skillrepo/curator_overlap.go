@@ -64,12 +64,19 @@ func runCuratorOverlap(opts *curatorOverlapOptions) error {
 	for _, d := range rep.Unreadable {
 		fmt.Fprintf(f.IO.ErrOut, "warning: %s/SKILL.md could not be read; left out\n", d)
 	}
+	if rep.OwnershipUnknown != "" {
+		f.warn(rep.OwnershipUnknown + "; every unarchived skill was compared ('git fetch --unshallow' reads who owns them)")
+	}
 	return nil
 }
 
 func printOverlap(w io.Writer, rep *curator.OverlapReport) {
-	fmt.Fprintf(w, "%d %s among %d curator-managed %s (threshold %.2f)\n",
-		len(rep.Clusters), plural(len(rep.Clusters), "cluster", "clusters"), rep.Skills, plural(rep.Skills, "skill", "skills"), rep.Threshold)
+	which := "curator-managed"
+	if rep.OwnershipUnknown != "" {
+		which = "unarchived"
+	}
+	fmt.Fprintf(w, "%d %s among %d %s %s (threshold %.2f)\n",
+		len(rep.Clusters), plural(len(rep.Clusters), "cluster", "clusters"), rep.Skills, which, plural(rep.Skills, "skill", "skills"), rep.Threshold)
 	for _, c := range rep.Clusters {
 		fmt.Fprintln(w)
 		umbrella := "new umbrella " + c.Umbrella
