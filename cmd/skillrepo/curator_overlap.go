@@ -24,11 +24,13 @@ func newCuratorOverlapCmd(f *factory) *cobra.Command {
 		Long: `Compare every curator-managed skill outside .archive/ with every other and
 list the clusters that likely belong under one umbrella skill: skills whose
 name, description and body are similar (TF-IDF cosine at or above the
-threshold, default 0.45), and skills sharing a name prefix (gateway-*, pr-*)
-with at least half that similarity. Each cluster names its members (pinned
-and scheduled ones flagged: the curator never changes them), the evidence
-(shared prefix; each linked pair with its similarity and the words that
-weigh most in it) and a suggested umbrella name.
+threshold, default 0.45), and every unpinned skill of a name prefix
+(gateway-*, pr-*: a prefix cluster, where the reference's curator starts),
+whatever its similarity. Each cluster names its members (pinned and
+scheduled ones flagged: the curator never changes them), the evidence
+(shared prefix; each pair with its similarity and the words that weigh most
+in it, a prefix cluster's low pairs included) and a suggested umbrella name;
+whether to build the umbrella is the model's decision.
 
 No model is involved and nothing is written.`,
 		Example: `  skillrepo curator overlap
