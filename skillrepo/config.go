@@ -56,7 +56,33 @@ type ReviewConfig struct {
 	Model          string `yaml:"model,omitempty"`
 	BaseURL        string `yaml:"base_url,omitempty"`
 	ContextWindow  int    `yaml:"context_window,omitempty"`
+	// Enabled: false stops agent hooks from queueing reviews, and a
+	// worker skips the reviews already queued (default true).
+	Enabled *bool `yaml:"enabled,omitempty"`
+	// Backend chooses who holds a review's (and the goal judge's and
+	// the consolidation's) conversation: "agent", the agent's own
+	// program with the session's model; "endpoint", an OpenAI-compatible
+	// endpoint; "" (auto), the endpoint when one is configured, else the
+	// agent's program (docs/agents.md, "The model backend").
+	Backend string `yaml:"backend,omitempty"`
+	// Defer says when a queued review waits for the agent to be quiet:
+	// "always", "never", or "auto" (the default): only when it would
+	// compete with the agent for a local model (a loopback or
+	// local-provider endpoint).
+	Defer string `yaml:"defer,omitempty"`
 }
+
+// Review backends and defer modes.
+const (
+	BackendAgent    = "agent"
+	BackendEndpoint = "endpoint"
+	DeferAuto       = "auto"
+	DeferAlways     = "always"
+	DeferNever      = "never"
+)
+
+// ReviewsEnabled reports review.enabled (true unless set false).
+func (c ReviewConfig) ReviewsEnabled() bool { return c.Enabled == nil || *c.Enabled }
 
 // CuratorConfig is the curator: section.
 type CuratorConfig struct {
@@ -143,6 +169,16 @@ func loadConfig(root string) (Config, error) {
 	}
 	if cfg.Memory.Dir == "" {
 		cfg.Memory.Dir = d.Memory.Dir
+	}
+	switch cfg.Review.Backend {
+	case "", BackendAgent, BackendEndpoint:
+	default:
+		return cfg, fmt.Errorf("%s: review.backend %q: want agent or endpoint (or leave it out: the endpoint when one is configured, else the agent's own program)", ConfigPath, cfg.Review.Backend)
+	}
+	switch cfg.Review.Defer {
+	case "", DeferAuto, DeferAlways, DeferNever:
+	default:
+		return cfg, fmt.Errorf("%s: review.defer %q: want auto, always or never", ConfigPath, cfg.Review.Defer)
 	}
 	if cfg.Runtime == "" {
 		cfg.Runtime = skill.DetectRuntime(root)
