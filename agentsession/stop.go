@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/agentcli"
+	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
