@@ -2,6 +2,7 @@ package agentcli
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -116,7 +117,7 @@ func parseClaude(out output) modelcall.Outcome {
 	case res.Subtype == "error_max_turns":
 		o.Status, o.Reason = modelcall.StatusCapped, fmt.Sprintf("stopped at the cap of model calls (claude: %d turns)", res.NumTurns)
 	case res.IsError || res.Subtype != "success":
-		o.Status, o.Reason = modelcall.StatusFailed, "model call failed: claude: "+firstNonEmpty(res.Result, res.Subtype, "an error")
+		o.Status, o.Reason = modelcall.StatusFailed, "model call failed: claude: "+cmp.Or(res.Result, res.Subtype, "an error")
 		if res.APIErrorStatus != nil && *res.APIErrorStatus != 0 {
 			o.Err = &modelcall.StatusError{Status: *res.APIErrorStatus, Msg: o.Reason}
 		}
@@ -133,13 +134,4 @@ func failed(what string, out output) modelcall.Outcome {
 		reason += ": " + t
 	}
 	return modelcall.Outcome{Status: modelcall.StatusFailed, Reason: reason}
-}
-
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if strings.TrimSpace(v) != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -2,6 +2,7 @@ package agentcli
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -121,9 +122,9 @@ func parseCodex(out output) modelcall.Outcome {
 			o.TokensOut += ev.Usage.OutputTokens
 			completed = true
 		case "turn.failed":
-			failure = firstNonEmpty(ev.Error.Message, "the turn failed")
+			failure = cmp.Or(ev.Error.Message, "the turn failed")
 		case "error":
-			failure = firstNonEmpty(ev.Message, ev.Error.Message, failure)
+			failure = cmp.Or(ev.Message, ev.Error.Message, failure)
 		}
 	}
 	switch {

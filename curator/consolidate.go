@@ -14,7 +14,6 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/internal/modelcall"
-	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/overlap"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -358,7 +357,6 @@ type passInput struct {
 	inv    *inventory
 	plan   *Plan
 	cfg    skillrepo.CuratorConfig
-	raw    []byte
 	branch string // the run branch
 	base   string // the commit it forks from
 	made   bool   // phase 1 already wrote the branch
@@ -420,7 +418,7 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 	cands := candidatesOf(in)
 	tools := &passTools{
 		ctx: ctx, lib: c.Lib, runID: in.runID, model: o.Model, branch: in.branch, base: in.base, made: in.made,
-		dryRun: in.dryRun, raw: in.raw, writable: map[string]bool{}, untouchable: map[string]string{},
+		dryRun: in.dryRun, writable: map[string]bool{}, untouchable: map[string]string{},
 		reads: map[string]bool{}, dryCreated: map[string]bool{}, touched: map[string]bool{}, wrote: map[string]bool{},
 		managed: map[string]bool{}, pinned: map[string]bool{},
 		moved: map[string]Moved{},
@@ -603,19 +601,20 @@ func (c *Curator) finishPass(rec *Consolidation, tools *passTools, in passInput)
 		all = append(all, a.Name)
 	}
 	rec.FollowUps = followUps(end.FS(), skills, all, rec.RenameMap)
-	// The run's result is linted: every active skill it wrote.
+	// The run's result passes the write policy's lint gate against where
+	// it started: every active skill it wrote.
 	var dirs []string
 	for _, si := range skills {
 		if !si.Archived && tools.touched[si.Dir] {
 			dirs = append(dirs, si.Dir)
 		}
 	}
-	if err := lint.GateFor(end.FS(), dirs, in.raw, c.Lib.Config.Runtime); err != nil {
-		var ef *lint.ErrorsFound
-		if !errors.As(err, &ef) {
+	if err := c.Lib.LintGate(end.FS(), in.base, dirs); err != nil {
+		var ge *skillrepo.GateError
+		if !errors.As(err, &ge) {
 			return err
 		}
-		for _, f := range ef.Findings {
+		for _, f := range ge.Found.Findings {
 			rec.LintErrors = append(rec.LintErrors, fmt.Sprintf("%s:%d %s: %s", f.Path, f.Line, f.Rule, f.Message))
 		}
 	}

@@ -74,13 +74,13 @@ type Server struct {
 	// mu lets one call at a time use the library, which is not safe for
 	// concurrent use; it is held only during a call, never while idle.
 	mu        sync.Mutex
-	reads     map[string]bool           // read-before-write memory of this session
-	dups      agenttools.DuplicateIndex // the create duplicate check's index, kept per main tip
-	proposal  string                    // the proposal this server's writes gather on
-	proposed  bool                      // a write landed on it
-	tip       string                    // main's tip the resources show
-	resources map[string]bool           // skill names with a registered resource
-	subs      map[string]bool           // resource URIs a client subscribed to
+	reads     map[string]bool          // read-before-write memory of this session
+	dups      skillrepo.DuplicateIndex // the create duplicate check's index, kept per main tip
+	proposal  string                   // the proposal this server's writes gather on
+	proposed  bool                     // a write landed on it
+	tip       string                   // main's tip the resources show
+	resources map[string]bool          // skill names with a registered resource
+	subs      map[string]bool          // resource URIs a client subscribed to
 	// kick asks the watcher to refresh the resources now (after a write
 	// of ours), off the call's path.
 	kick chan struct{}
@@ -215,33 +215,34 @@ func (s *Server) provenance(req *mcp.CallToolRequest) skillrepo.Provenance {
 	return p
 }
 
-// proposing reports whether writes land on a proposal.
-func (s *Server) proposing() bool {
-	return s.opts.Propose || s.lib.Config.Review.WriteApproval
-}
-
-// target is where this call's writes land and what it reads: main, or
-// the server's proposal (a new one once the last was approved or
-// rejected).
-func (s *Server) target() (branch string, exists bool) {
-	main := s.lib.MainBranch()
-	if !s.proposing() {
-		return main, true
-	}
+// target is where this call's writes land and what it reads, as the
+// library's write policy routes the session's writer: main, or the
+// session's proposal (a new one once the last was approved or rejected).
+func (s *Server) target(prov skillrepo.Provenance) (branch string, exists bool, err error) {
+	w := skillrepo.Writer{Provenance: prov, Propose: s.opts.Propose}
 	if s.proposal != "" {
 		_, err := s.lib.BranchTip(skillrepo.ProposalBranch(s.proposal))
 		switch {
 		case err == nil:
-			return skillrepo.ProposalBranch(s.proposal), true
+			w.Proposal, w.Propose = s.proposal, false
 		case s.proposed:
 			// Approved or rejected since: the next write starts anew.
 			s.proposal, s.proposed = "", false
+		default:
+			w.Proposal, w.Propose = s.proposal, false // made, not written yet
 		}
 	}
-	if s.proposal == "" {
-		s.proposal = skillrepo.NewProposalID(s.lib.Now())
+	pol, err := s.lib.Policy(w)
+	if err != nil {
+		return "", false, err
 	}
-	return skillrepo.ProposalBranch(s.proposal), false
+	r := pol.Route()
+	if r.Proposal == "" {
+		return s.lib.MainBranch(), true, nil
+	}
+	s.proposal = r.Proposal
+	_, terr := s.lib.BranchTip(r.Branch)
+	return r.Branch, terr == nil, nil
 }
 
 // agentTool runs one of agenttools' tools.
@@ -265,14 +266,11 @@ func (s *Server) runAgentTool(ctx context.Context, req *mcp.CallToolRequest, nam
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	prov := s.provenance(req)
-	branch, exists := s.target()
-	policy := agenttools.Foreground
-	if prov.Autonomous() {
-		policy = agenttools.Autonomous
+	branch, exists, err := s.target(prov)
+	if err != nil {
+		return textResult(encode(map[string]any{"success": false, "error": err.Error()}), true)
 	}
 	tb := agenttools.New(s.tools, agenttools.Options{
-		Policy:       policy,
-		Label:        agenttools.LabelFor(prov.Origin),
 		Tools:        []string{agenttools.SkillsList, agenttools.SkillView, agenttools.SkillManage, agenttools.Memory},
 		Provenance:   prov,
 		Base:         s.lib.MainBranch(),

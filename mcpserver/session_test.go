@@ -22,7 +22,6 @@ func TestSessionServer(t *testing.T) {
 	f := newFixture(t)
 	base := f.git("rev-parse", "main")
 	tb = agenttools.New(agenttools.Open(f.lib), agenttools.Options{
-		Policy: agenttools.Autonomous, Label: "review",
 		Tools:      []string{agenttools.SkillsList, agenttools.SkillView, agenttools.SkillManage},
 		Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: "r-sess-1", SessionID: "s-1", Model: "m-1"},
 		Base:       base, Branch: "proposals/r-sess-1",

@@ -88,8 +88,6 @@ func (j Job) provenance() Provenance {
 // -memory proposal.
 func (j Job) Toolbox(lib agenttools.Library, progress func(Change)) *agenttools.Toolbox {
 	return agenttools.New(lib, agenttools.Options{
-		Policy:       agenttools.Autonomous,
-		Label:        "review",
 		Tools:        j.Tools(),
 		Provenance:   provenance(j.provenance()),
 		Base:         j.Base,

@@ -102,13 +102,16 @@ type ApplyOptions struct {
 	Ops          []Op
 	Provenance   Provenance
 	DryRun       bool
-	// Check, when set, runs before each operation with the transaction
-	// as it stands (the review's guards); an error refuses the batch.
-	Check func(tx *Tx, i int, op Op) error
-	// Verify, when set, runs on the tree the batch produces, with the
-	// folders of the skills it touched, before the ref moves (a linter);
-	// an error refuses the batch.
-	Verify func(fsys fs.FS, skillDirs []string) error
+	// check and verify are the write policy's (policy.go), set only by
+	// [Policy.Apply], so no door assembles rules of its own: check runs
+	// before each operation with the transaction as it stands (the
+	// guards); verify runs on the tree the batch produces, with the
+	// folders of the skills it touched, before the ref moves (the lint
+	// gate). An error of either refuses the batch. Library.Apply without
+	// them writes what it is given, validated by the engine only (seeding
+	// a library in a test, an import).
+	check  func(tx *Tx, i int, op Op) error
+	verify func(fsys fs.FS, skillDirs []string) error
 }
 
 // OpResult is what one operation did.
@@ -174,8 +177,8 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
 		results = results[:0]
 		for i, op := range opts.Ops {
-			if opts.Check != nil {
-				if err := opts.Check(tx, i, op); err != nil {
+			if opts.check != nil {
+				if err := opts.check(tx, i, op); err != nil {
 					return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err, Of: len(opts.Ops)}
 				}
 			}
@@ -190,7 +193,7 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 		if errors.Is(err, ErrNoChanges) {
 			return fmt.Errorf("the operations change nothing: %w", ErrNoChanges)
 		}
-		if err != nil || opts.Verify == nil {
+		if err != nil || opts.verify == nil {
 			return err
 		}
 		var dirs []string
@@ -202,7 +205,7 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 			}
 		}
 		snap := &Snapshot{l: l, store: tx.gtx.Store(), commit: h, tree: tx.gtx.Tree()}
-		return opts.Verify(snap.FS(), dirs)
+		return opts.verify(snap.FS(), dirs)
 	})
 	if err != nil {
 		return nil, err

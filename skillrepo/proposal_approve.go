@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -42,13 +41,8 @@ func (e *ProposalConflictError) Hint() string {
 type ApproveOptions struct {
 	// By is the Approved-By trailer ("" = the committer, "Name <email>").
 	By string
-	// DryRun computes the merge and runs Verify, writes nothing.
+	// DryRun computes the merge and checks it, writes nothing.
 	DryRun bool
-	// Verify runs on the merged tree, before anything is written, with
-	// the folders of the skills the merge changes on main (as
-	// ApplyOptions.Verify); an error refuses the approval. The CLI lints
-	// what main would become here.
-	Verify func(merged fs.FS, skillDirs []string) error
 }
 
 // ApproveResult says what an approval did.
@@ -88,9 +82,12 @@ var errAlreadyMerged = errors.New("already merged")
 // *ProposalConflictError and nothing written. The work tree is updated for
 // the touched paths only, as for every write.
 //
-// Errors: ErrNotFound; *ProposalConflictError (ErrConflict); the error of
-// opts.Verify, wrapped in a *RefusedError (ErrRefused); those of
-// [Library.Update].
+// The merged tree passes the write policy's lint gate (policy_gate.go)
+// on the skills the merge changes: lint errors main's skills did not
+// already have refuse the approval.
+//
+// Errors: ErrNotFound; *ProposalConflictError (ErrConflict); the lint
+// gate's *GateError (ErrRefused); those of [Library.Update].
 func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOptions) (*ApproveResult, error) {
 	if err := ValidateProposalID(id); err != nil {
 		return nil, err
@@ -113,7 +110,7 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 	res, err := l.Update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: approve proposal " + id}, func(tx *Tx) error {
 		tip, err := l.repo.ReadRef(ref)
 		if errors.Is(err, ErrNotFound) {
-			return withHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the proposals")
+			return WithHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the proposals")
 		}
 		if err != nil {
 			return err
@@ -143,7 +140,7 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 			if same, err := tx.gtx.Store().SameOutsidePrefix(base, tip); err != nil {
 				return err
 			} else if !same {
-				return withHint(fmt.Errorf("proposal %s changes files outside the library folder %s: %w", id, l.repo.Prefix, ErrRefused),
+				return WithHint(fmt.Errorf("proposal %s changes files outside the library folder %s: %w", id, l.repo.Prefix, ErrRefused),
 					"merge it with git in the project (git merge "+ProposalBranch(id)+"), or drop those changes from the branch")
 			}
 		}
@@ -172,16 +169,18 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		if invalid := invalidSkills(snap, changed); len(invalid) > 0 {
 			return &ProposalConflictError{ID: id, Conflicts: invalid}
 		}
-		if opts.Verify != nil {
-			var dirs []string
-			for _, p := range changed {
-				if d := skillDirOf(l, tx.gtx.Store(), p, tx.gtx.Tree(), mainTree); d != "" && !slices.Contains(dirs, d) {
-					dirs = append(dirs, d)
-				}
+		// The active skills the merge changes are gated, as a write's
+		// are; an archived one is no agent's to load (a curator run
+		// moves files out of what it archives).
+		var dirs []string
+		for _, p := range changed {
+			if d := skillDirOf(l, tx.gtx.Store(), p, tx.gtx.Tree(), mainTree); d != "" && !strings.HasPrefix(d, ArchiveDir+"/") && !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
 			}
-			if err := opts.Verify(snap.FS(), dirs); err != nil {
-				return &RefusedError{Reason: fmt.Sprintf("approval of %s refused: %v", id, err)}
-			}
+		}
+		before := &Snapshot{l: l, store: tx.gtx.Store(), commit: tx.Base(), tree: mainTree}
+		if err := l.gateAgainst(snap.FS(), before.FS(), dirs); err != nil {
+			return fmt.Errorf("approval of %s refused: %w", id, err)
 		}
 		return nil
 	})
@@ -284,7 +283,7 @@ type ApproveOutcome struct {
 }
 
 // ApproveAll approves every open proposal, oldest first. A proposal that
-// conflicts or that opts.Verify refuses is skipped (its outcome carries the
+// conflicts or that the lint gate refuses is skipped (its outcome carries the
 // error) and the queue goes on, so the ones merged earlier may make later
 // ones conflict or not. Any other error stops the queue and is returned.
 func (l *Library) ApproveAll(ctx context.Context, opts ApproveOptions) ([]ApproveOutcome, error) {
@@ -335,7 +334,7 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 		return nil, err
 	}
 	if !opts.DryRun {
-		unlock, err := l.repo.Lock(ctx)
+		unlock, err := l.Lock(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -344,7 +343,7 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 	branchRef, recordRef := proposalRefPrefix+id, RejectedRefPrefix+id
 	tip, err := l.repo.ReadRef(branchRef)
 	if errors.Is(err, ErrNotFound) {
-		return nil, withHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the open proposals")
+		return nil, WithHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the open proposals")
 	}
 	if err != nil {
 		return nil, err

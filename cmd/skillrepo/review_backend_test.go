@@ -132,9 +132,9 @@ func equivLibrary(t *testing.T) (*skillrepo.Library, map[string]string) {
 	return lib, env
 }
 
-// landed is what a review left on main after base, for comparing two
+// landedSince is what a review left on main after base, for comparing two
 // reviews: per commit, its subject, trailers and tree.
-func landed(t *testing.T, lib *skillrepo.Library, env map[string]string, base string) string {
+func landedSince(t *testing.T, lib *skillrepo.Library, env map[string]string, base string) string {
 	t.Helper()
 	return testlib.Git(t, lib.Root, env, "log", "--format=%s%n%(trailers)tree %T%n--", base+"..main")
 }
@@ -213,7 +213,7 @@ func TestReviewBackendsLandTheSameCommits(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got[i], sums[i] = landed(t, lib, env, base), sum
+				got[i], sums[i] = landedSince(t, lib, env, base), sum
 			}
 			if got[0] != got[1] {
 				t.Errorf("the endpoint landed:\n%s\nthe agent's program landed:\n%s", got[0], got[1])

@@ -1,4 +1,4 @@
-package agenttools
+package skillrepo
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ type secretPattern struct {
 }
 
 // secretPatterns are compiled on first use: every skillrepo command
-// starts the review package, few scan for secrets.
+// loads this package, few scan for secrets.
 var secretPatterns = sync.OnceValue(func() []secretPattern {
 	return []secretPattern{
 		{kind: "private key block", re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
@@ -38,22 +38,22 @@ var secretPatterns = sync.OnceValue(func() []secretPattern {
 	}
 })
 
-// secretFinding is a likely secret in a text.
-type secretFinding struct {
+// SecretFinding is a likely secret in a text.
+type SecretFinding struct {
 	Kind string
 	Line int
 }
 
-// findSecrets returns the likely secrets in text, at most one per kind.
-func findSecrets(text string) []secretFinding {
-	var out []secretFinding
+// FindSecrets returns the likely secrets in text, at most one per kind.
+func FindSecrets(text string) []SecretFinding {
+	var out []SecretFinding
 	for _, p := range secretPatterns() {
 		for _, loc := range p.re.FindAllStringIndex(text, -1) {
 			m := text[loc[0]:loc[1]]
 			if strings.Contains(m, "EXAMPLE") || (p.random && !looksRandom(m)) {
 				continue
 			}
-			out = append(out, secretFinding{Kind: p.kind, Line: strings.Count(text[:loc[0]], "\n") + 1})
+			out = append(out, SecretFinding{Kind: p.kind, Line: strings.Count(text[:loc[0]], "\n") + 1})
 			break
 		}
 	}
@@ -78,8 +78,9 @@ func looksRandom(s string) bool {
 	return upper && lower && digit
 }
 
-// secretRefusal is the tool message for a write that carries secrets.
-func secretRefusal(where string, found []secretFinding) string {
+// SecretRefusal is the message refusing a write that carries secrets:
+// where names what carried them ("the content of create 'x'").
+func SecretRefusal(where string, found []SecretFinding) string {
 	parts := make([]string, len(found))
 	for i, f := range found {
 		parts[i] = fmt.Sprintf("%s on line %d", f.Kind, f.Line)
