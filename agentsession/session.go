@@ -179,6 +179,8 @@ type hookRun struct {
 	in   *Input
 	rep  *Report
 	now  time.Time
+	// workerStarted: this hook started a worker already.
+	workerStarted bool
 }
 
 func (h *hookRun) state() skillrepo.State { return h.lib.State() }

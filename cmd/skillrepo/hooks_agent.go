@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -206,7 +207,7 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 				// One sync at a time is enough: sessions starting together
 				// do not queue scans on the library lock.
 				_, err := worker.StartDetachedOnce(lib.State().SyncLock(), selfExecutable(),
-					[]string{"-C", lib.Root, "sync"}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
+					[]string{"-C", lib.Root, "sync", "--hook-log", string(agent)}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
 				return err
 			}
 		}
@@ -224,4 +225,38 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		agentsession.Log(library, f.Now(), agent, opts.Event, lines...)
 	}
 	return nil
+}
+
+// hookLogWriter collects what a background command prints and hands it
+// to log one whole line at a time (Flush sends a last partial line).
+type hookLogWriter struct {
+	log func(lines ...string)
+	buf []byte
+}
+
+func (w *hookLogWriter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	var lines []string
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		if l := strings.TrimRight(string(w.buf[:i]), "\r"); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+		w.buf = w.buf[i+1:]
+	}
+	if len(lines) > 0 {
+		w.log(lines...)
+	}
+	return len(p), nil
+}
+
+// Flush logs what is left of an unfinished line.
+func (w *hookLogWriter) Flush() {
+	if l := strings.TrimSpace(string(w.buf)); l != "" {
+		w.log(l)
+	}
+	w.buf = nil
 }
