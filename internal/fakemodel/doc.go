@@ -1,6 +1,6 @@
 // Package fakemodel is a scripted stand-in for a model provider: a real
 // net/http server on 127.0.0.1 that answers, with replies read from a
-// script, the three protocols our code and the agent programs speak:
+// script, the four protocols our code and the agent programs speak:
 //
 //   - OpenAI chat completions, POST …/chat/completions (our review,
 //     curator and goal judge; not streamed);
@@ -41,7 +41,7 @@
 // An agent program sends requests of its own beside the conversation (a
 // title, a probe). "match": TEXT makes a reply answer only a request whose
 // body holds TEXT, "unless": TEXT only one whose body does not, "api":
-// "chat" | "messages" | "responses" only that protocol; a request takes
+// "chat" | "messages" | "responses" | "gemini" only that protocol; a request takes
 // the first reply, from the current one on, that is not used up and
 // matches, and the replies it skipped stay for later requests. A reply with
 // "times": N is served N times (-1: for every later request). Without
