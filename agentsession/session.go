@@ -104,6 +104,8 @@ type Options struct {
 // Report says what a hook did, for the hooks log.
 type Report struct {
 	Notes []string
+	// Library is the library the hook worked on, when it found one.
+	Library string
 }
 
 func (r *Report) notef(format string, args ...any) {
@@ -150,10 +152,15 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return rep, fmt.Errorf("the %s event is not JSON: %w", event, err)
 	}
-	lib, err := skillrepo.Open(opts.Library, skillrepo.OpenOptions{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: hookLockTimeout})
+	library, err := resolveLibrary(opts.Library, in.Cwd)
 	if err != nil {
 		return rep, err
 	}
+	lib, err := skillrepo.Open(library, skillrepo.OpenOptions{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: hookLockTimeout})
+	if err != nil {
+		return rep, err
+	}
+	rep.Library = lib.Root
 	defer lib.Close()
 	h := &hookRun{opts: opts, lib: lib, in: &in, rep: rep, now: opts.Now().UTC()}
 	switch event {
@@ -171,6 +178,34 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		err = h.sessionEnd()
 	}
 	return rep, err
+}
+
+// resolveLibrary finds the library of a hook. A relative --library is
+// how a project's shared settings name the project's library (no path of
+// one machine in a committed file): it is looked for from the session's
+// folder (the event's cwd, else this process's) upwards, so a session
+// started in a sub-folder of the project finds it too.
+func resolveLibrary(library, cwd string) (string, error) {
+	if library == "" || library == "." || filepath.IsAbs(library) {
+		return library, nil
+	}
+	if cwd == "" || !filepath.IsAbs(cwd) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		cwd = wd
+	}
+	for dir := filepath.Clean(cwd); ; {
+		if p := filepath.Join(dir, library); skillrepo.IsLibrary(p) {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no skillrepo library %s in %s or a folder above it (run 'skillrepo init %s' in the project)", library, cwd, library)
+		}
+		dir = parent
+	}
 }
 
 type hookRun struct {
