@@ -242,4 +242,3 @@ func sameHandlers(a Agent, have []InstalledHandler, want []wantHandler) bool {
 	}
 	return true
 }
-
