@@ -38,6 +38,20 @@ type Input struct {
 	StopHookActive       bool             `json:"stop_hook_active"`
 	LastAssistantMessage string           `json:"last_assistant_message"`
 	BackgroundTasks      []BackgroundTask `json:"background_tasks"`
+	// Gemini CLI's AfterAgent carries the turn's answer as
+	// prompt_response (its Stop analogue).
+	PromptResponse string `json:"prompt_response"`
+	// Doctor marks the synthetic event `skillrepo doctor` sends through an
+	// installed command: the hook finds and opens its library, answers
+	// what it found, and does nothing else.
+	Doctor bool `json:"skillrepo_doctor"`
+}
+
+// DoctorReply is what a hook answers a doctor's synthetic event with.
+type DoctorReply struct {
+	Agent   string `json:"agent"`
+	Event   string `json:"event"`
+	Library string `json:"library"`
 }
 
 // BackgroundTask is one of the agent's background jobs as Claude Code's
@@ -162,6 +176,13 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	rep.Library = lib.Root
 	defer lib.Close()
+	if in.Doctor {
+		err := json.NewEncoder(opts.Out).Encode(map[string]DoctorReply{"skillrepo_doctor": {Agent: string(opts.Agent), Event: event, Library: lib.Root}})
+		return rep, err
+	}
+	if in.LastAssistantMessage == "" {
+		in.LastAssistantMessage = in.PromptResponse
+	}
 	h := &hookRun{opts: opts, lib: lib, in: &in, rep: rep, now: opts.Now().UTC()}
 	switch event {
 	case hooks.EventSessionStart:
