@@ -170,7 +170,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	lib, err := skillrepo.Open(library, skillrepo.OpenOptions{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: hookLockTimeout})
+	// Warnings (a config key with a problem: the event's reads go on
+	// with its default, its writes refuse) go to the hooks log.
+	warn := func(msg string) { rep.notef("warning: %s", msg) }
+	lib, err := skillrepo.Open(library, skillrepo.OpenOptions{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: hookLockTimeout, Warn: warn})
 	if err != nil {
 		return rep, err
 	}

@@ -1,6 +1,7 @@
 package agentsession
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -82,7 +83,7 @@ func (h *hookRun) printGeminiDecision(d *StopDecision) error {
 	if d.Block && d.Reason != "" {
 		out["decision"], out["reason"] = "deny", d.Reason
 	}
-	if msg := firstNonEmpty(d.Message, d.Context); msg != "" {
+	if msg := cmp.Or(d.Message, d.Context); msg != "" {
 		out["systemMessage"] = msg
 	}
 	if len(out) == 0 {
@@ -93,7 +94,7 @@ func (h *hookRun) printGeminiDecision(d *StopDecision) error {
 
 func (h *hookRun) intervals() (review.Intervals, bool) {
 	_, memErr := h.lib.MemoryPath(memory.Memory)
-	iv := review.Intervals{Memory: *h.lib.Config.Review.MemoryInterval, Skill: *h.lib.Config.Review.SkillInterval}
+	iv := review.Intervals{Memory: h.lib.Config.Review.MemoryInterval, Skill: h.lib.Config.Review.SkillInterval}
 	if memErr != nil {
 		iv.Memory = 0
 	}

@@ -92,13 +92,13 @@ func FindLibrary(dir string) (Location, error) {
 		return loc, err
 	}
 	if loc.Top == "" {
-		return loc, withHint(fmt.Errorf("%s: %w (no git repository here or above)", loc.Dir, ErrNotLibrary), "run 'skillrepo init' in the skills folder")
+		return loc, WithHint(fmt.Errorf("%s: %w (no git repository here or above)", loc.Dir, ErrNotLibrary), "run 'skillrepo init' in the skills folder")
 	}
 	if loc.Library != "" {
 		return loc, nil
 	}
 	if configOutsideSparse(loc.Top, OpenOptions{Getenv: os.Getenv, Now: time.Now}) {
-		return loc, withHint(fmt.Errorf("%s: %s is outside the sparse checkout", loc.Top, ConfigPath),
+		return loc, WithHint(fmt.Errorf("%s: %s is outside the sparse checkout", loc.Top, ConfigPath),
 			"add it with 'git sparse-checkout add .skillrepo' (a cone keeps only the top folder's files and the folders you list)")
 	}
 	found := ProjectLibraries(loc.Top)
@@ -107,15 +107,15 @@ func FindLibrary(dir string) (Location, error) {
 		loc.Library, loc.Inferred = filepath.Join(loc.Top, filepath.FromSlash(found[0])), true
 		return loc, nil
 	case len(found) > 1:
-		return loc, withHint(fmt.Errorf("%s: %w (no %s here or above; this repository has libraries in %s)", loc.Dir, ErrNotLibrary, ConfigPath, strings.Join(found, ", ")),
+		return loc, WithHint(fmt.Errorf("%s: %w (no %s here or above; this repository has libraries in %s)", loc.Dir, ErrNotLibrary, ConfigPath, strings.Join(found, ", ")),
 			"run the command inside the library's folder, or pass -C "+relTo(loc.Dir, filepath.Join(loc.Top, filepath.FromSlash(found[0]))))
 	}
 	if folder := skillsFolder(loc.Top); folder != "" {
 		target := relTo(loc.Dir, filepath.Join(loc.Top, filepath.FromSlash(folder)))
-		return loc, withHint(fmt.Errorf("%s: %w (no %s; %s holds skills but is not a library yet)", loc.Dir, ErrNotLibrary, ConfigPath, folder),
+		return loc, WithHint(fmt.Errorf("%s: %w (no %s; %s holds skills but is not a library yet)", loc.Dir, ErrNotLibrary, ConfigPath, folder),
 			"run 'skillrepo init "+target+"' to turn it into a library")
 	}
-	return loc, withHint(fmt.Errorf("%s: %w (no %s)", loc.Top, ErrNotLibrary, ConfigPath), "run 'skillrepo init "+dir+"' to turn this folder into a library")
+	return loc, WithHint(fmt.Errorf("%s: %w (no %s)", loc.Top, ErrNotLibrary, ConfigPath), "run 'skillrepo init "+dir+"' to turn this folder into a library")
 }
 
 // skillsFolder is the first known skills folder of the work tree top

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -137,7 +138,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	}
 	if err != nil {
 		if errors.Is(err, hooks.ErrMalformed) {
-			return &hintedError{err: err, hint: "fix the file (or move it aside), then run the command again; nothing was written"}
+			return skillrepo.WithHint(err, "fix the file (or move it aside), then run the command again; nothing was written")
 		}
 		return err
 	}
@@ -204,7 +205,7 @@ func selfExecutable() string {
 // the agent keeps in its debug log.
 func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 	f := opts.f
-	library := firstNonEmpty(opts.Library, f.Dir)
+	library := cmp.Or(opts.Library, f.Dir)
 	agent, err := hooks.ParseAgent(opts.Agent)
 	var rep *agentsession.Report
 	if err == nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path"
@@ -144,7 +145,7 @@ func runLint(opts *lintOptions) error {
 		return err
 	}
 	// Paths are shown relative to base, the folder lint checks by default.
-	base := firstNonEmpty(loc.Library, loc.Top, loc.Dir)
+	base := cmp.Or(loc.Library, loc.Top, loc.Dir)
 	groups, err := groupLintTargets(loc, base, opts.Paths)
 	if err != nil {
 		return err
@@ -245,7 +246,7 @@ func groupLintTargets(loc skillrepo.Location, base string, args []string) (lintG
 		rel, _ := filepath.Rel(root, abs)
 		g.targets = append(g.targets, filepath.ToSlash(rel))
 	}
-	home := firstNonEmpty(loc.Top, loc.Library, loc.Dir)
+	home := cmp.Or(loc.Top, loc.Library, loc.Dir)
 	if len(args) == 0 {
 		add(home, base)
 		return gs, nil
@@ -272,7 +273,7 @@ func groupLintTargets(loc skillrepo.Location, base string, args []string) (lintG
 		if err != nil {
 			return gs, err
 		}
-		add(firstNonEmpty(l.Top, l.Library, near), abs)
+		add(cmp.Or(l.Top, l.Library, near), abs)
 	}
 	return gs, nil
 }
