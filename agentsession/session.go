@@ -23,6 +23,9 @@ type Input struct {
 	TranscriptPath string `json:"transcript_path"`
 	Cwd            string `json:"cwd"`
 	HookEventName  string `json:"hook_event_name"`
+	// Model is the session's model where the agent says (Claude Code's
+	// SessionStart, Codex's Stop and PostToolUse).
+	Model string `json:"model"`
 	// SessionStart: startup, resume, clear, compact; SessionEnd: reason.
 	Source string `json:"source"`
 	Reason string `json:"reason"`
