@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // planInit is Init with DryRun: the same decisions (the repository to
@@ -91,5 +93,8 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		res.Already = len(d.changes) == 0 && len(res.Untracked) == 0
 	}
 	res.Skills = skillsFromPaths(sortedKeys(paths))
+	res.Unreadable = unreadableSkills(res.Skills, func(p string) ([]byte, error) {
+		return boundedread.ReadFile(filepath.Join(abs, filepath.FromSlash(p)), skill.MaxFileBytes)
+	})
 	return res, nil
 }
