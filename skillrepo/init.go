@@ -177,7 +177,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	}
 	var files int
 	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree())
+		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree())
 		if err != nil {
 			return err
 		}
@@ -185,7 +185,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 			return nil
 		}
 		files = len(d.changes)
-		if err := d.stage(tx); err != nil {
+		if err := d.stage(ctx, tx); err != nil {
 			return err
 		}
 		skills, err := discoverSkillsTx(tx)

@@ -1,6 +1,7 @@
 package skillrepo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -85,7 +86,7 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 				return nil, err
 			}
 		}
-		d, err := l.deltaOf(store, tree, files, plan)
+		d, err := l.deltaOf(context.Background(), store, tree, files, plan)
 		if err != nil {
 			return nil, err
 		}
