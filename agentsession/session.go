@@ -185,6 +185,8 @@ type hookRun struct {
 	in   *Input
 	rep  *Report
 	now  time.Time
+	// workerStarted: this run started a worker already.
+	workerStarted bool
 }
 
 func (h *hookRun) state() skillrepo.State { return h.lib.State() }
