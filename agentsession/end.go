@@ -80,7 +80,9 @@ func (h *hookRun) waitingReview() (*queue.Entry, error) {
 	return nil, nil
 }
 
-// ensureWorker starts a worker when work is queued and none runs.
+// ensureWorker starts a worker when work is queued and none runs, at
+// most once per hook: a worker just started takes its lock only a moment
+// later, so asking again would start a second one (which exits at once).
 func (h *hookRun) ensureWorker() {
 	if h.opts.StartWorker == nil || h.workerStarted || worker.Running(h.state().Worker()) {
 		return
