@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
@@ -73,7 +74,7 @@ func (h *hookRun) printDecision(d *StopDecision) error {
 
 func (h *hookRun) intervals() (review.Intervals, bool) {
 	_, memErr := h.lib.MemoryPath(memory.Memory)
-	iv := review.Intervals{Memory: *h.lib.Config.Review.MemoryInterval, Skill: *h.lib.Config.Review.SkillInterval}
+	iv := review.Intervals{Memory: h.lib.Config.Review.MemoryInterval, Skill: h.lib.Config.Review.SkillInterval}
 	if memErr != nil {
 		iv.Memory = 0
 	}
@@ -126,8 +127,17 @@ func (h *hookRun) advance() (review.Decision, bool, error) {
 
 func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
 	format := string(h.transcriptFormat())
+	// How the session runs, so the review runs as it would whichever
+	// session's worker takes it: its model, folder, program and the
+	// environment that reaches its model.
+	getenv := h.opts.Getenv
+	program := agentcli.Running(string(h.opts.Agent))
+	if program == "" {
+		program = agentcli.Find(string(h.opts.Agent), getenv("PATH"))
+	}
 	e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindReview, Agent: string(h.opts.Agent), SessionID: h.in.SessionID,
-		Transcript: h.in.TranscriptPath, Format: format, Due: due, GoalID: goalID})
+		Transcript: h.in.TranscriptPath, Format: format, Due: due, GoalID: goalID,
+		Model: h.in.Model, Cwd: h.in.Cwd, Program: program, Env: queue.SessionEnv(getenv)})
 	if err != nil {
 		return err
 	}

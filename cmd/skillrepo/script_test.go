@@ -19,6 +19,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
+	"github.com/skillrepo/skillrepo/internal/hermeshome"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -26,7 +27,8 @@ var update = flag.Bool("update", false, "rewrite the golden sections of testscri
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"skillrepo": main,
+		"skillrepo":  main,
+		"fakeclaude": fakeClaudeMain,
 	})
 }
 
@@ -127,6 +129,14 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 				ts.Fatalf("usage: mkfifo PATH")
 			}
 			ts.Check(mkfifo(ts.MkAbs(args[0])))
+		},
+		// hermeshome DIR: a Hermes home as Hermes 0.19.0 leaves it
+		// (internal/hermeshome) written into DIR.
+		"hermeshome": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 1 {
+				ts.Fatalf("usage: hermeshome DIR")
+			}
+			ts.Check(hermeshome.CopyTo(ts.MkAbs(args[0])))
 		},
 		// sleep DURATION
 		"sleep": func(ts *testscript.TestScript, neg bool, args []string) {

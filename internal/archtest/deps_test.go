@@ -147,7 +147,7 @@ func TestDependencyArrows(t *testing.T) {
 			t.Errorf("%s imports the MCP SDK: only package mcpserver may", rel)
 		}
 		// Leaf helpers every package may use import nothing of ours.
-		if rel == "internal/boundedread" || rel == "internal/atomicfile" || rel == "internal/modelcall" {
+		if rel == "internal/boundedread" || rel == "internal/atomicfile" || rel == "internal/modelcall" || rel == "internal/yamlconf" {
 			for _, d := range p.Imports {
 				if strings.HasPrefix(d, module+"/") {
 					t.Errorf("%s imports %s: it must stay a leaf", rel, d)
@@ -174,6 +174,19 @@ func TestDependencyArrows(t *testing.T) {
 					t.Errorf("hooks depends on %s: the installers run no part of the loop", banned)
 				}
 			}
+		}
+		if rel == "agentcli" {
+			// The agent's own program as a model backend: it runs a
+			// program and reads what it did; the review's tools it starts
+			// are `skillrepo mcp --review`, a process, never an import.
+			for _, banned := range []string{"mcpserver", "worker", "agentsession", "hooks", "curator", "queue", "skillrepo"} {
+				if has(p.Imports, module+"/"+banned) {
+					t.Errorf("agentcli imports %s", banned)
+				}
+			}
+		}
+		if (rel == "review" || rel == "goals" || rel == "curator") && has(p.Deps, module+"/agentcli") {
+			t.Errorf("%s depends on agentcli: the worker and the commands choose a backend and hand it in", rel)
 		}
 		if rel == "agentsession" && has(p.Deps, module+"/mcpserver") {
 			t.Errorf("agentsession depends on mcpserver")
