@@ -1,6 +1,7 @@
 package agentsession
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -57,6 +58,9 @@ func (h *hookRun) userPrompt() error {
 }
 
 func (h *hookRun) printDecision(d *StopDecision) error {
+	if h.opts.Agent == hooks.Gemini {
+		return h.printGeminiDecision(d)
+	}
 	switch {
 	case d.Block && d.Reason != "" && d.Message != "":
 		return h.reply(map[string]any{"decision": "block", "reason": d.Reason, "systemMessage": d.Message})
@@ -70,6 +74,23 @@ func (h *hookRun) printDecision(d *StopDecision) error {
 		return h.reply(map[string]any{"systemMessage": d.Context})
 	}
 	return nil
+}
+
+// printGeminiDecision answers Gemini CLI's AfterAgent: "deny" with a
+// reason makes it run another turn with the reason as the prompt; it has
+// no context field, so a note goes to the user as a systemMessage.
+func (h *hookRun) printGeminiDecision(d *StopDecision) error {
+	out := map[string]any{}
+	if d.Block && d.Reason != "" {
+		out["decision"], out["reason"] = "deny", d.Reason
+	}
+	if msg := cmp.Or(d.Message, d.Context); msg != "" {
+		out["systemMessage"] = msg
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return h.reply(out)
 }
 
 func (h *hookRun) intervals() (review.Intervals, bool) {
