@@ -44,7 +44,7 @@ type InstallOptions struct {
 	// Home and Project are the user's home and the project folder
 	// (absolute); CodexHome overrides ~/.codex, ClaudeConfigDir the folder
 	// of ~/.claude.json (CLAUDE_CONFIG_DIR), GeminiDir ~/.gemini.
-	Home, Project, CodexHome string
+	Home, Project, CodexHome   string
 	ClaudeConfigDir, GeminiDir string
 	// Command runs skillrepo; Library is the library's absolute path;
 	// Args are more server flags (--propose, --origin …).
