@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"os"
 	"runtime/debug"
 	"time"
 
@@ -62,7 +63,13 @@ proposal branch, its cap of calls; what the tools did is written to
 				return usageErrorf("--origin %q: want user, foreground, background-review, curator or import", opts.Origin)
 			}
 			if opts.Library != "" {
-				f.Dir = opts.Library
+				// A project's .mcp.json names the library relative to
+				// the project, whichever of its folders the agent runs in.
+				wd, err := os.Getwd()
+				if err != nil {
+					return err
+				}
+				f.Dir = skillrepo.ResolveLibraryPath(wd, opts.Library)
 			}
 			return runMCP(cmd, opts)
 		},
