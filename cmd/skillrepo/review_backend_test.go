@@ -251,3 +251,35 @@ func readClaudeTranscript(t *testing.T) *review.Transcript {
 	}
 	return tr
 }
+
+// TestGoalJudgeThroughTheAgentsProgram: with no endpoint configured, the
+// Stop hook's goal judge asks the agent's own program (found on the
+// session's PATH), and its verdict counts as an endpoint's would.
+func TestGoalJudgeThroughTheAgentsProgram(t *testing.T) {
+	fake, err := exec.LookPath("fakeclaude")
+	if err != nil {
+		t.Skip("fakeclaude test binary not on PATH")
+	}
+	srv := fakemodel.Start(&fakemodel.Script{Replies: []fakemodel.Reply{{Content: `{"verdict": "done", "reason": "the tests pass, output shown"}`}}}, nil)
+	defer srv.Close()
+	// A program named claude (the test binary dispatches on its own name,
+	// so a script runs it as fakeclaude).
+	agentBin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(agentBin, "claude"), []byte("#!/bin/sh\nexec '"+fake+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := newAgentSim(t, "PATH="+agentBin+string(os.PathListSeparator)+os.Getenv("PATH"), "FAKEAGENT_BASE_URL="+srv.BaseURL(),
+		"OPENAI_BASE_URL=", "SKILLREPO_MODEL=", "OPENAI_API_KEY=", "SKILLREPO_WORKER=off")
+	s.run("init", "--example", s.library)
+	s.run("hooks", "install", "--claude-code")
+	s.loadCommands()
+	s.run("-C", s.library, "goal", "set", "the tests pass", "--session", e2eSession)
+	out, _ := s.hook("Stop", map[string]any{"cwd": s.project, "last_assistant_message": "All 14 tests pass: ok ./pkg 0.3s"})
+	if !strings.Contains(out, "Goal achieved: the tests pass, output shown") {
+		t.Fatalf("Stop printed %q", out)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), "All 14 tests pass") {
+		t.Errorf("the program asked the model %d times", len(reqs))
+	}
+}
