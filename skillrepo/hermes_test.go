@@ -347,3 +347,37 @@ func TestHermesUsageAliases(t *testing.T) {
 		t.Errorf("after a rename by hand: pytest-fixtures left %v, fixtures %+v", left, raw["fixtures"])
 	}
 }
+
+// TestHermesIndexMatchesReference: the hermes index of the Hermes home is
+// byte for byte what Hermes 0.19.0's build_skills_system_prompt rendered
+// for the same folder (testdata/hermes-0.19.0-index-*.txt, Hermes' own
+// output): its instructions around the index, a top-level skill filed
+// under its own folder, the category's DESCRIPTION.md, archived and
+// other-platform skills left out.
+func TestHermesIndexMatchesReference(t *testing.T) {
+	_, l, _, _ := initHermesSkills(t)
+	for _, platform := range []string{"linux", "darwin"} {
+		want, err := os.ReadFile("testdata/hermes-0.19.0-index-" + platform + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := l.PromptIndex(IndexOptions{Format: IndexHermes, Platform: platform})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Text != string(want) {
+			t.Errorf("%s index:\n%s\nwant (Hermes 0.19.0):\n%s", platform, res.Text, want)
+		}
+	}
+	// A skill without a description is listed by name (the other formats
+	// leave it out: the Agent Skills format requires one).
+	md := filepath.Join(l.Root, "note-taking", "SKILL.md")
+	os.WriteFile(md, []byte("---\nname: note-taking\ndescription: \"\"\n---\n# Notes\n"), 0o644)
+	if _, err := l.Sync(context.Background(), SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.PromptIndex(IndexOptions{Format: IndexHermes, Platform: "linux"})
+	if err != nil || !strings.Contains(res.Text, "  note-taking:\n    - note-taking\n") {
+		t.Errorf("a description-less skill: %v\n%s", err, res.Text)
+	}
+}
