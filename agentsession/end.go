@@ -28,7 +28,7 @@ func (h *hookRun) finalReview() error {
 	if h.in.SessionID == "" {
 		return errors.New("SessionEnd event without session_id")
 	}
-	if h.in.TranscriptPath == "" || !worker.SettingsFrom(h.lib.Config.Raw, h.opts.Getenv).FinalReview {
+	if h.in.TranscriptPath == "" || !h.lib.Config.Review.FinalReview {
 		return nil
 	}
 	d, memoryOK, err := h.advance()

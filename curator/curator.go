@@ -161,7 +161,7 @@ func (c *Curator) ownership() Ownership {
 
 // ScheduleOf is the library's schedule from its config.
 func ScheduleOf(cfg skillrepo.CuratorConfig) Schedule {
-	return Schedule{Enabled: cfg.Enabled == nil || *cfg.Enabled, IntervalHours: cfg.IntervalHours}
+	return Schedule{Enabled: cfg.Enabled, IntervalHours: cfg.IntervalHours}
 }
 
 // ThresholdsOf are the library's thresholds from its config.

@@ -158,7 +158,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		}
 		res.Writes = append(res.Writes, p)
 	}
-	if l.Config, err = loadConfig(abs); err != nil {
+	if l.Config, err = ReadConfig(abs); err != nil {
 		return nil, err
 	}
 	l.Config.MainBranch = branch

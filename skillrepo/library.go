@@ -25,8 +25,12 @@ type Library struct {
 	// folder of a project's repository (a prefix library, Repo.Prefix
 	// set; see docs/project-libraries.md).
 	Root string
-	// Config is .skillrepo/config.yaml as read at Open.
+	// Config is .skillrepo/config.yaml as read at Open (with the
+	// defaults of any key that has a problem: see configErr).
 	Config Config
+	// configErr is the config's problems (a *ConfigError), nil when it
+	// has none: every write refuses with it (config_parse.go).
+	configErr error
 
 	// readOnly: write no cache (OpenOptions.ReadOnly).
 	readOnly bool
@@ -51,8 +55,10 @@ type OpenOptions struct {
 	// through the library are still possible; the caller does not make
 	// them.
 	ReadOnly bool
-	// Warn reports a problem after a write landed (a work-tree update
-	// deferred to the next command); nil: standard error.
+	// Warn reports a problem the command goes on despite: a write that
+	// landed with its work-tree update deferred to the next command, a
+	// config key with a problem (its default is used); nil: standard
+	// error.
 	Warn func(msg string)
 }
 
@@ -157,15 +163,21 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 		return nil, fmt.Errorf("%s: .git is a file (a linked worktree or submodule); open the main work tree instead", root)
 	}
 	libRoot := filepath.Join(root, filepath.FromSlash(prefix))
-	cfg, err := loadConfig(libRoot)
-	if err != nil {
+	cfg, err := ReadConfig(libRoot)
+	var problems *ConfigError
+	if err != nil && !errors.As(err, &problems) {
 		return nil, err
 	}
 	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: opts.LockTimeout, DefaultBranch: cfg.MainBranch, Warn: opts.Warn, Prefix: prefix})
 	if err != nil {
 		return nil, err
 	}
-	return &Library{repo: repo, Root: libRoot, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress}, nil
+	l := &Library{repo: repo, Root: libRoot, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress}
+	if problems != nil {
+		l.configErr = problems
+		warnConfig(problems, opts.Warn)
+	}
+	return l, nil
 }
 
 // RefNamespace is where the library keeps refs of its own (curator
@@ -193,7 +205,12 @@ func (l *Library) Now() time.Time { return l.repo.Now() }
 // and returns the function that releases it. Error: *LockedError
 // (ErrLocked) on timeout. A caller holding it must not write through the
 // library (the lock is not reentrant); it is for holding writers off.
-func (l *Library) Lock(ctx context.Context) (unlock func(), err error) { return l.repo.Lock(ctx) }
+func (l *Library) Lock(ctx context.Context) (unlock func(), err error) {
+	if err := l.writable(); err != nil {
+		return nil, err
+	}
+	return l.repo.Lock(ctx)
+}
 
 // HistoryCutAt reports whether the history read here stops at commit h:
 // the library is a shallow clone and h's parents are not in it.

@@ -1,6 +1,7 @@
 package skillrepo
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -162,6 +163,11 @@ func readConfigFS(fsys fs.FS, root, dir string) (Config, error) {
 		return Config{}, fmt.Errorf("%s: %w", name, err)
 	}
 	cfg, err := ParseConfig(b, filepath.Join(root, filepath.FromSlash(dir)))
+	var problems *ConfigError
+	if errors.As(err, &problems) {
+		problems.File = name // each problem names the file by its path in the tree
+		return Config{}, err
+	}
 	if err != nil && dir != "." {
 		return Config{}, fmt.Errorf("library %s: %w", dir, err)
 	}

@@ -63,9 +63,10 @@ func TestPlanLint(t *testing.T) {
 			}
 		})
 	}
-	// A library whose settings do not parse is an error naming it.
+	// A library whose settings do not parse is an error naming it, by
+	// its config's path and the problem's line.
 	fsys["broken/.skillrepo/config.yaml"] = &fstest.MapFile{Data: []byte("lint:\n  rules:\n    no-such-rule: off\n")}
-	if _, err := PlanLint(fsys, "/work/proj", []string{"broken"}); err == nil || !strings.Contains(err.Error(), "library broken") || !strings.Contains(err.Error(), "no-such-rule") {
+	if _, err := PlanLint(fsys, "/work/proj", []string{"broken"}); err == nil || !strings.Contains(err.Error(), `broken/.skillrepo/config.yaml:3: lint.rules.no-such-rule: unknown rule "no-such-rule"`) {
 		t.Errorf("broken config: %v", err)
 	}
 }

@@ -334,7 +334,7 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 		return nil, err
 	}
 	if !opts.DryRun {
-		unlock, err := l.repo.Lock(ctx)
+		unlock, err := l.Lock(ctx)
 		if err != nil {
 			return nil, err
 		}

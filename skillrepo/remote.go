@@ -340,7 +340,7 @@ func (l *Library) fastForwardMain(ctx context.Context, hist *history, theirs Has
 			}
 		}
 	}
-	return l.Update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: pull: fast-forward from " + opts.Remote}, func(tx *Tx) error {
+	return l.update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: pull: fast-forward from " + opts.Remote}, func(tx *Tx) error {
 		return fastForward(tx, theirs)
 	})
 }

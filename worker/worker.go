@@ -120,23 +120,30 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if ctx.Err() != nil {
 			return res, nil
 		}
-		next, wait, pending, err := w.pick()
+		s, err := w.settings()
+		if err != nil {
+			// Queued work waits for the fix: a review would call the
+			// model and then be refused its write.
+			w.logf("", "queued work waits until the config is fixed:\n%v", err)
+			return res, err
+		}
+		next, wait, pending, err := w.pick(s)
 		if err != nil {
 			return res, err
 		}
 		if next == nil {
 			if pending == 0 {
-				if opts.Once || w.now().Sub(idleSince) >= w.settings().Idle {
+				if opts.Once || w.now().Sub(idleSince) >= s.Idle {
 					return res, nil
 				}
-				wait = min(opts.Poll, w.settings().Idle-w.now().Sub(idleSince))
+				wait = min(opts.Poll, s.Idle-w.now().Sub(idleSince))
 			}
 			if !sleep(ctx, min(wait, opts.Poll)) {
 				return res, nil
 			}
 			continue
 		}
-		w.process(ctx, *next, res)
+		w.process(ctx, *next, s, res)
 		idleSince = w.now()
 	}
 }
@@ -144,10 +151,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 func (w *worker) now() time.Time { return w.opts.Now().UTC() }
 
 // settings reads the current settings (the config may change while a
-// worker waits).
-func (w *worker) settings() Settings {
-	raw, _ := skillrepo.ReadConfigFile(w.root)
-	return SettingsFrom(raw, w.opts.Getenv)
+// worker waits). Error: the config's problems (a *skillrepo.ConfigError).
+func (w *worker) settings() (Settings, error) {
+	cfg, err := skillrepo.ReadConfig(w.root)
+	return SettingsFrom(cfg.Review, w.opts.Getenv), err
 }
 
 func (w *worker) logf(id, format string, args ...any) {
@@ -182,13 +189,12 @@ func sleep(ctx context.Context, d time.Duration) bool {
 
 // pick returns the oldest entry that may run now, or how long to wait
 // for the first that will, and how many entries are queued at all.
-func (w *worker) pick() (*queue.Entry, time.Duration, int, error) {
+func (w *worker) pick(s Settings) (*queue.Entry, time.Duration, int, error) {
 	entries, err := w.store.List()
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	now := w.now()
-	s := w.settings()
 	wait := w.opts.Poll
 	pending := 0
 	for _, e := range entries {
@@ -351,7 +357,7 @@ type attemptError struct {
 
 func (e *attemptError) Error() string { return e.msg }
 
-func (w *worker) process(ctx context.Context, e queue.Entry, res *Result) {
+func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Result) {
 	reviewID := ""
 	if e.Kind == queue.KindReview {
 		reviewID = review.NewReviewID(w.now())
@@ -365,13 +371,12 @@ func (w *worker) process(ctx context.Context, e queue.Entry, res *Result) {
 	var out *queue.Outcome
 	switch e.Kind {
 	case queue.KindReview:
-		out, err = w.runReview(ctx, e)
+		out, err = w.runReview(ctx, e, s)
 	case queue.KindCurator:
 		out, err = w.runCurator(ctx, e)
 	default:
 		err = &attemptError{msg: fmt.Sprintf("unknown kind %q", e.Kind)}
 	}
-	s := w.settings()
 	now := w.now()
 	var ae *attemptError
 	if err != nil && !errors.As(err, &ae) {
@@ -441,7 +446,7 @@ func describe(e queue.Entry) string {
 	return fmt.Sprintf("%s of %s (session %s, %s) as %s", kind, strings.Join(what, " and "), e.SessionID, e.Transcript, e.ReviewID)
 }
 
-func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, error) {
+func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*queue.Outcome, error) {
 	lib, err := skillrepo.Open(w.opts.Dir, skillrepo.OpenOptions{Getenv: w.opts.Getenv, Now: w.opts.Now})
 	if err != nil {
 		return nil, err
@@ -478,7 +483,6 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 	}
 	client := openai.NewClientWithConfig(cfg)
 	_, memErr := lib.MemoryPath("memory")
-	s := w.settings()
 	sum, err := review.Run(ctx, review.Open(lib), review.Options{
 		Transcript:     tr,
 		Memory:         e.Due.Memory && memErr == nil,

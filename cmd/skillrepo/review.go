@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
@@ -93,21 +92,6 @@ $OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
 	return cmd
 }
 
-// reviewSettings are the review: keys the foundation's Config does not
-// model yet, read from the raw config.
-type reviewSettings struct {
-	MaxInputTokens int `yaml:"max_input_tokens"`
-}
-
-func readReviewSettings(raw []byte) reviewSettings {
-	var doc struct {
-		Review reviewSettings `yaml:"review"`
-	}
-	// Open already parsed these bytes, so they are valid YAML.
-	_ = yaml.Unmarshal(raw, &doc)
-	return doc.Review
-}
-
 // jsonLine is one line of --json output (design: long-running commands
 // write JSON Lines with a message_type).
 func jsonLine(w io.Writer, messageType string, v any) error {
@@ -171,7 +155,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	// Memory is reviewed when the library can version it.
 	_, memErr := lib.MemoryPath("memory")
 	memoryOK := memErr == nil
-	iv := review.Intervals{Memory: *lib.Config.Review.MemoryInterval, Skill: *lib.Config.Review.SkillInterval}
+	iv := review.Intervals{Memory: lib.Config.Review.MemoryInterval, Skill: lib.Config.Review.SkillInterval}
 	if !memoryOK {
 		iv.Memory = 0
 	}
@@ -207,7 +191,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		Model:          model,
 		Client:         modelClient(f, ep),
 		MaxCalls:       opts.MaxCalls,
-		MaxInputTokens: readReviewSettings(lib.Config.Raw).MaxInputTokens,
+		MaxInputTokens: lib.Config.Review.MaxInputTokens,
 		ContextWindow:  lib.Config.Review.ContextWindow,
 		WriteApproval:  lib.Config.Review.WriteApproval,
 		RetryBackoff:   opts.RetryBackoff,
