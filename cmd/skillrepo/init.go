@@ -99,7 +99,7 @@ type initJSON struct {
 	// HermesHome is the Hermes home whose repository versions the
 	// library and its memory ("" for any other library).
 	HermesHome string `json:"hermes_home,omitempty"`
-	DryRun    bool     `json:"dry_run"`
+	DryRun     bool   `json:"dry_run"`
 }
 
 func runInit(cmd *cobra.Command, opts *initOptions) error {
