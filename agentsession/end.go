@@ -62,9 +62,11 @@ func (h *hookRun) finalReview() error {
 	return h.enqueueReview(queue.Due{Memory: memoryDue, Skills: skillsDue, Final: true, Reason: reason}, "")
 }
 
-// ensureWorker starts a worker when work is queued and none runs.
+// ensureWorker starts a worker when work is queued and none runs, at
+// most once per hook: a worker just started takes its lock only a moment
+// later, so asking again would start a second one (which exits at once).
 func (h *hookRun) ensureWorker() {
-	if h.opts.StartWorker == nil || worker.Running(h.state().Worker()) {
+	if h.opts.StartWorker == nil || h.workerStarted || worker.Running(h.state().Worker()) {
 		return
 	}
 	entries, err := queue.New(h.state().Queue()).List()
@@ -79,5 +81,6 @@ func (h *hookRun) ensureWorker() {
 		h.rep.notef("start worker: %v", err)
 		return
 	}
+	h.workerStarted = true
 	h.rep.notef("started a worker")
 }

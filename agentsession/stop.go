@@ -1,10 +1,12 @@
 package agentsession
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 
+	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
@@ -56,6 +58,9 @@ func (h *hookRun) userPrompt() error {
 }
 
 func (h *hookRun) printDecision(d *StopDecision) error {
+	if h.opts.Agent == hooks.Gemini {
+		return h.printGeminiDecision(d)
+	}
 	switch {
 	case d.Block && d.Reason != "" && d.Message != "":
 		return h.reply(map[string]any{"decision": "block", "reason": d.Reason, "systemMessage": d.Message})
@@ -69,6 +74,23 @@ func (h *hookRun) printDecision(d *StopDecision) error {
 		return h.reply(map[string]any{"systemMessage": d.Context})
 	}
 	return nil
+}
+
+// printGeminiDecision answers Gemini CLI's AfterAgent: "deny" with a
+// reason makes it run another turn with the reason as the prompt; it has
+// no context field, so a note goes to the user as a systemMessage.
+func (h *hookRun) printGeminiDecision(d *StopDecision) error {
+	out := map[string]any{}
+	if d.Block && d.Reason != "" {
+		out["decision"], out["reason"] = "deny", d.Reason
+	}
+	if msg := cmp.Or(d.Message, d.Context); msg != "" {
+		out["systemMessage"] = msg
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return h.reply(out)
 }
 
 func (h *hookRun) intervals() (review.Intervals, bool) {
@@ -126,8 +148,17 @@ func (h *hookRun) advance() (review.Decision, bool, error) {
 
 func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
 	format := string(h.transcriptFormat())
+	// How the session runs, so the review runs as it would whichever
+	// session's worker takes it: its model, folder, program and the
+	// environment that reaches its model.
+	getenv := h.opts.Getenv
+	program := agentcli.Running(string(h.opts.Agent))
+	if program == "" {
+		program = agentcli.Find(string(h.opts.Agent), getenv("PATH"))
+	}
 	e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindReview, Agent: string(h.opts.Agent), SessionID: h.in.SessionID,
-		Transcript: h.in.TranscriptPath, Format: format, Due: due, GoalID: goalID})
+		Transcript: h.in.TranscriptPath, Format: format, Due: due, GoalID: goalID,
+		Model: h.in.Model, Cwd: h.in.Cwd, Program: program, Env: queue.SessionEnv(getenv)})
 	if err != nil {
 		return err
 	}

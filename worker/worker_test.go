@@ -278,6 +278,7 @@ func TestSettingsFrom(t *testing.T) {
 	})
 	want := DefaultSettings()
 	want.DeferQuiet, want.DeferMax, want.MaxAttempts, want.Idle, want.FinalReview = 2*time.Second, 90*time.Second, 7, 5*time.Second, false
+	want.Review = cfg.Review
 	if s != want {
 		t.Errorf("settings = %+v, want %+v", s, want)
 	}

@@ -27,7 +27,8 @@ var update = flag.Bool("update", false, "rewrite the golden sections of testscri
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"skillrepo": main,
+		"skillrepo":  main,
+		"fakeclaude": fakeClaudeMain,
 	})
 }
 

@@ -146,15 +146,12 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			st.Curator.NextRunAt = &next
 		}
 	}
-	home := f.Getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
+	homes, _ := agentHomes(f)
 	cwd, _ := os.Getwd()
 	seen := map[string]bool{}
-	for _, a := range []hooks.Agent{hooks.ClaudeCode, hooks.Codex} {
+	for _, a := range hooks.Agents() {
 		for _, s := range []hooks.Scope{hooks.ScopeUser, hooks.ScopeProject, hooks.ScopeLocal} {
-			ok, path := hooks.Installed(a, s, home, cwd)
+			ok, path := hooks.Installed(a, s, homes, cwd)
 			if path == "" || seen[path] {
 				continue
 			}
