@@ -116,6 +116,9 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	homeCreated := false
 	if isHermes {
 		abs = skillsDir
+		if opts.Runtime == "" {
+			opts.Runtime = skill.Hermes // wherever the home is
+		}
 		if homeCreated, err = initHermesHome(home); err != nil {
 			return nil, err
 		}
@@ -231,6 +234,11 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		if res.MemoryCommit, err = l.recordHermesHome(ctx, res.HermesHome); err != nil {
 			return nil, err
 		}
+	}
+	// Hermes' curator state as of the import: its later runs are recorded
+	// from here (hermes_curator.go).
+	if _, err := l.RecordHermesCuratorRun(ctx, false); err != nil {
+		return nil, err
 	}
 	// The pins file and the sidecar agree now (init wrote one from the
 	// other, or both were there); Hermes' later pins are read against

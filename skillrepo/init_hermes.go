@@ -98,6 +98,12 @@ func hermesConfigLines(cfg string, home string) string {
 	}
 	if !hc.Curator.Enabled {
 		cfg = replaceYAMLValue(cfg, "enabled", "false")
+	} else {
+		// Hermes' curator runs: skillrepo's scheduled runs stand aside and
+		// record Hermes' (docs/hermes.md §5). Set owner: skillrepo (and
+		// curator.enabled: false in Hermes' config.yaml) to swap.
+		cfg = strings.Replace(cfg, "  archive_after_days: "+strconv.Itoa(hc.Curator.ArchiveAfterDays)+"\n",
+			"  archive_after_days: "+strconv.Itoa(hc.Curator.ArchiveAfterDays)+"\n  # whose curator runs: hermes (Hermes' own; its runs are recorded) or skillrepo\n  owner: hermes\n", 1)
 	}
 	if hc.Memory.MemoryCharLimit != DefaultConfig().Memory.MemoryCharLimit || hc.Memory.UserCharLimit != DefaultConfig().Memory.UserCharLimit {
 		cfg = strings.Replace(cfg, "  dir: ../"+hermes.MemoriesDir, fmt.Sprintf("  dir: ../%s\n  memory_char_limit: %d\n  user_char_limit: %d", hermes.MemoriesDir, hc.Memory.MemoryCharLimit, hc.Memory.UserCharLimit), 1)

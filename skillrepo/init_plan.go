@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // planInit is Init with DryRun: the same decisions (the repository to
@@ -24,6 +25,9 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 	home, skillsDir, isHermes := hermesLayout(abs, opts.OwnRepo)
 	if isHermes {
 		abs = skillsDir
+		if opts.Runtime == "" {
+			opts.Runtime = skill.Hermes
+		}
 	}
 	repoRoot, prefix, err := initTarget(abs, opts.OwnRepo)
 	if err != nil {

@@ -73,6 +73,9 @@ type SyncResult struct {
 	// (Hermes' memories/) whose edits the sync recorded, in MemoryCommit.
 	Memory       []string `json:"memory,omitempty"`
 	MemoryCommit Hash     `json:"-"`
+	// HermesCurator is a run of Hermes' curator whose archive moves the
+	// sync recorded first, as a curator commit.
+	HermesCurator *HermesCuratorRun `json:"hermes_curator,omitempty"`
 }
 
 // UnconvertedChange is a changed path whose conversion runs a program
@@ -268,6 +271,11 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		if out.Pins, err = l.ReconcilePins(ctx, opts.DryRun); err != nil {
 			return nil, err
 		}
+	}
+	// A run of Hermes' own curator since the last look: its archive
+	// moves are the curator's commit, not the person's (hermes_curator.go).
+	if out.HermesCurator, err = l.RecordHermesCuratorRun(ctx, opts.DryRun); err != nil {
+		return nil, err
 	}
 	var renamed map[string]string
 	res, err := l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
