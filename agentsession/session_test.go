@@ -28,6 +28,8 @@ type hookFixture struct {
 func newHookFixture(t *testing.T) *hookFixture {
 	t.Helper()
 	lib, env := testlib.ExampleLibrary(t)
+	// An endpoint is configured: a session start has nothing to warn of.
+	env["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
 	return &hookFixture{t: t, lib: lib, env: env, now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 }
 
@@ -222,6 +224,8 @@ func TestStopCountsTranscriptIncrementally(t *testing.T) {
 // again within the same hook must not start another.
 func TestSessionEndStartsOneWorker(t *testing.T) {
 	f := newHookFixture(t)
+	// The third turn fires the memory nudge: SessionEnd queues its review.
+	f.setReview("memory_interval: 3")
 	transcript := filepath.Join(t.TempDir(), "s.jsonl")
 	var lines []string
 	for i := range 3 {
