@@ -142,6 +142,9 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 				ts.Fatalf("%s = %q\nwant %q (%s without its last newline)", args[0], got, want, args[1])
 			}
 		},
+		// hermeshook HOME EVENT PAYLOAD: fire a Hermes hook event as
+		// Hermes does (hermes_script_test.go).
+		"hermeshook": hermesHookCmd,
 		// hermeshome DIR: a Hermes home as Hermes 0.19.0 leaves it
 		// (internal/hermeshome) written into DIR.
 		"hermeshome": func(ts *testscript.TestScript, neg bool, args []string) {
