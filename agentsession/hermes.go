@@ -119,7 +119,7 @@ func RunHermes(ctx context.Context, opts HermesOptions) (*Report, error) {
 	defer lib.Close()
 	rep.Library = lib.Root
 	if in.Doctor {
-		return rep, json.NewEncoder(opts.Out).Encode(map[string]DoctorReply{"skillrepo_doctor": {Agent: hooks.Hermes, Event: opts.Event, Library: lib.Root}})
+		return rep, json.NewEncoder(opts.Out).Encode(map[string]DoctorReply{"skillrepo_doctor": {Agent: string(hooks.Hermes), Event: opts.Event, Library: lib.Root}})
 	}
 	h := &hermesRun{opts: opts, lib: lib, in: &in, rep: rep}
 	switch opts.Event {

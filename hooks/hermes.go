@@ -25,7 +25,7 @@ import (
 
 // Hermes is the agent name of Hermes' hooks ("skillrepo hooks run hermes
 // <event>").
-const Hermes = "hermes"
+const Hermes Agent = "hermes"
 
 // Hermes' events skillrepo handles.
 const (
@@ -59,7 +59,7 @@ func HermesHandlers() []HermesHandler {
 // HermesCommand is the command Hermes runs for an event: the executable
 // and the library, quoted for shlex.
 func HermesCommand(executable, event, library string) string {
-	return hermes.Quote(executable) + " hooks run " + Hermes + " " + event + " --library " + hermes.Quote(library)
+	return hermes.Quote(executable) + " hooks run " + string(Hermes) + " " + event + " --library " + hermes.Quote(library)
 }
 
 // isOurHermesCommand reports whether a command is one of skillrepo's.
@@ -69,7 +69,7 @@ func isOurHermesCommand(command string) bool {
 		return false
 	}
 	for i := 0; i+2 < len(words); i++ {
-		if words[i] == "hooks" && words[i+1] == "run" && words[i+2] == Hermes {
+		if words[i] == "hooks" && words[i+1] == "run" && words[i+2] == string(Hermes) {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/agentsession"
+	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -113,20 +115,31 @@ func runHermesHooks(f *factory, o *hermesHooksOptions, library string, dryRun, i
 		fmt.Fprintf(w, "%s %s Hermes' shell hooks in %s (library %s)\n", f.IO.Green("✓"), verb, res.Path, library)
 	}
 	if install {
-		pending := 0
-		for _, h := range st {
-			if h.Consent == hermes.ConsentPending {
-				pending++
-			}
-		}
-		switch {
-		case res.Accepted:
+		if res.Accepted {
 			fmt.Fprintf(w, "  your consent is recorded in %s\n", filepath.Join(home, hermes.AllowlistFile))
-		case pending > 0:
-			fmt.Fprintf(w, "  consent not yet given: Hermes asks once for each hook at its next interactive start; a run without a terminal skips them unless run with --accept-hooks, HERMES_ACCEPT_HOOKS=1 or hooks_auto_accept: true (or install with --accept)\n")
+		}
+		if !dryRun {
+			reportAfterInstall(f, hermesDoctor(f, home), hooks.Hermes.Label())
 		}
 	}
 	return nil
+}
+
+// hermesDoctor is doctor's verdict on the Hermes home's hooks: the same
+// checks 'skillrepo doctor' and status make.
+func hermesDoctor(f *factory, home string) []doctor.Finding {
+	env, err := doctorEnv(f, string(hooks.Hermes), "", "")
+	if err != nil {
+		return nil
+	}
+	getenv := env.Getenv
+	env.Getenv = func(k string) string {
+		if k == "HERMES_HOME" {
+			return home
+		}
+		return getenv(k)
+	}
+	return doctor.Run(context.Background(), env).Findings
 }
 
 // runHermesHookEvent runs a Hermes hook event: always exit 0, what went
@@ -149,7 +162,7 @@ func runHermesHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "skillrepo hermes %s hook: %v\n", opts.Event, err)
 	}
 	if len(lines) > 0 {
-		agentsession.Log(library, f.Now(), hooks.Agent(hooks.Hermes), opts.Event, lines...)
+		agentsession.Log(library, f.Now(), hooks.Hermes, opts.Event, lines...)
 	}
 	return nil
 }

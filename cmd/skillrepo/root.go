@@ -190,7 +190,7 @@ archive, restore and rollback are git operations.`,
 		newCuratorCmd(f),
 		newMCPCmd(f),
 		newGoalCmd(f),
-		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f),
+		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f),
 	)
 	return cmd
 }
