@@ -91,7 +91,7 @@ func (l *Library) RecordHermesCuratorRun(ctx context.Context, dryRun bool) (*Her
 	}
 	run := &HermesCuratorRun{Number: st.RunCount, At: st.LastRunAt, Summary: st.LastRunSummary}
 	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: dryRun, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree())
+		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree())
 		if err != nil {
 			return err
 		}
@@ -100,7 +100,7 @@ func (l *Library) RecordHermesCuratorRun(ctx context.Context, dryRun bool) (*Her
 			return nil
 		}
 		d.changes = moves
-		if err := d.stage(tx); err != nil {
+		if err := d.stage(ctx, tx); err != nil {
 			return err
 		}
 		run.Archived = names

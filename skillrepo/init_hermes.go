@@ -147,7 +147,7 @@ func (l *Library) recordHermesHome(ctx context.Context, home string) (Hash, erro
 	want := map[string]bool{".gitignore": true, memDir + "/MEMORY.md": true, memDir + "/USER.md": true}
 	var commit Hash
 	_, err = root.Update(ctx, UpdateOptions{Branch: l.MainBranch(), RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := root.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree())
+		d, err := root.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree())
 		if err != nil {
 			return err
 		}
@@ -161,7 +161,7 @@ func (l *Library) recordHermesHome(ctx context.Context, home string) (Hash, erro
 			return nil
 		}
 		d.changes = keep
-		if err := d.stage(tx); err != nil {
+		if err := d.stage(ctx, tx); err != nil {
 			return err
 		}
 		msg := Message{Subject: "import: Hermes' memory where Hermes keeps it", Body: fmt.Sprintf("%s/MEMORY.md and USER.md byte for byte, and the home's .gitignore: this repository versions %s/ and %s/ only.", memDir, filepath.Base(l.Root), memDir)}
@@ -190,7 +190,7 @@ func (l *Library) syncMemory(ctx context.Context, opts SyncOptions) (Hash, []str
 	var commit Hash
 	var files []string
 	_, err = m.Update(ctx, UpdateOptions{Branch: l.MainBranch(), DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := m.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree())
+		d, err := m.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree())
 		if err != nil {
 			return err
 		}
@@ -205,7 +205,7 @@ func (l *Library) syncMemory(ctx context.Context, opts SyncOptions) (Hash, []str
 			return nil
 		}
 		d.changes = keep
-		if err := d.stage(tx); err != nil {
+		if err := d.stage(ctx, tx); err != nil {
 			return err
 		}
 		msg := Message{Subject: "memory: record edits of " + strings.Join(files, ", ")}
