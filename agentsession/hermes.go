@@ -31,7 +31,6 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/hooks"
-	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -86,14 +85,7 @@ const (
 // command logs them and exits 0, so Hermes never breaks on a hook.
 func RunHermes(ctx context.Context, opts HermesOptions) (*Report, error) {
 	rep := &Report{}
-	if opts.Getenv == nil {
-		opts.Getenv = os.Getenv
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.Getenv(queue.EnvInReview) != "" {
-		rep.notef("inside a review (%s set): nothing to do", queue.EnvInReview)
+	if inReview(&opts.Getenv, &opts.Now, rep) {
 		return rep, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(opts.In, maxInput+1))

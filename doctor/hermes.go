@@ -98,32 +98,22 @@ func (hermesChecker) Check(ctx context.Context, env *Env) []Finding {
 		out = append(out, f("consent", OK, "Hermes' allowlist has your consent to every hook", ""))
 	}
 
-	libs := map[string]bool{}
-	failed := map[string][]string{}
-	var order []string
+	runs := newHookRuns()
 	for _, h := range st {
 		reply, err := runHermesHook(ctx, env, h, timeoutOf(cfg, h))
-		if err != nil {
-			msg := err.Error()
-			if _, ok := failed[msg]; !ok {
-				order = append(order, msg)
-			}
-			failed[msg] = append(failed[msg], h.Event)
-			continue
-		}
-		libs[reply.Library] = true
+		runs.add(h.Event, reply, err)
 	}
-	for _, msg := range order {
-		out = append(out, f("run", Problem, fmt.Sprintf("Hermes hook command (%s) fails as Hermes runs it: %s", strings.Join(failed[msg], ", "), msg), fixFor(msg, reinstall)))
+	for _, msg := range runs.order {
+		out = append(out, f("run", Problem, fmt.Sprintf("Hermes hook command (%s) fails as Hermes runs it: %s", strings.Join(runs.failed[msg], ", "), msg), fixFor(msg, reinstall)))
 	}
-	if len(libs) > 1 {
-		out = append(out, f("library", Problem, fmt.Sprintf("the hooks in %s act on different libraries: %s", path, strings.Join(sortedKeys(libs), ", ")), reinstall))
+	if len(runs.libs) > 1 {
+		out = append(out, f("library", Problem, fmt.Sprintf("the hooks in %s act on different libraries: %s", path, strings.Join(sortedKeys(runs.libs), ", ")), reinstall))
 	}
-	if len(order) > 0 || len(libs) != 1 {
+	if len(runs.order) > 0 || len(runs.libs) != 1 {
 		return out
 	}
 	var lib string
-	for l := range libs {
+	for l := range runs.libs {
 		lib = l
 	}
 	out = append(out, f("run", OK, fmt.Sprintf("%d hook commands run as Hermes runs them and reach the library %s", len(st), lib), ""))
@@ -180,39 +170,24 @@ func runHermesHook(ctx context.Context, env *Env, h hooks.HermesHook, budget tim
 	defer cancel()
 	prog := argv[0]
 	if !strings.Contains(prog, "/") {
-		if prog = lookPath(prog, env.getenv("PATH")); prog == "" {
-			return nil, fmt.Errorf("%s: not found (command not found)", argv[0])
+		prog = lookPath(prog, env.getenv("PATH"))
+	} else {
+		if !filepath.IsAbs(prog) {
+			prog = filepath.Join(env.Project, prog) // Hermes runs it from its own folder
 		}
+		if _, err := os.Stat(prog); err != nil {
+			prog = ""
+		}
+	}
+	if prog == "" {
+		return nil, fmt.Errorf("%s: not found (Hermes: command not found)", argv[0])
 	}
 	cmd := exec.CommandContext(ctx, prog, argv[1:]...)
 	cmd.Dir = env.Project
 	cmd.Env = agentEnviron()
 	event, _ := json.Marshal(map[string]any{"hook_event_name": h.Event, "tool_name": nil, "tool_input": nil,
 		"session_id": doctorSession, "cwd": env.Project, "extra": map[string]any{}, "skillrepo_doctor": true})
-	cmd.Stdin = bytes.NewReader(event)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = time.Second
-	err = cmd.Run()
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("it did not return within %s", budget)
-	}
-	if err != nil {
-		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s: not found (command not found)", argv[0])
-		}
-		return nil, fmt.Errorf("%v: %s", err, firstLine(stderr.String()))
-	}
-	var reply struct {
-		Doctor *replyBody `json:"skillrepo_doctor"`
-	}
-	if json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &reply) != nil || reply.Doctor == nil {
-		if s := firstLine(stderr.String()); s != "" {
-			return nil, errors.New(strings.TrimPrefix(s, "skillrepo "))
-		}
-		return nil, errNoReply
-	}
-	return reply.Doctor, nil
+	return askHook(ctx, cmd, event, budget)
 }
 
 // lookPath finds a program in a PATH value ("" when it is not there).
