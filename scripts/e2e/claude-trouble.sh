@@ -11,12 +11,8 @@ fake_start - <<'JSON'
 ]
 JSON
 claude_env
-lib="$HOME/.claude/skills"
-mkdir -p "$lib"
-sr init "$lib"
-sed -i -e 's/^review:$/review:\n  defer: never/' -e 's/^  memory_interval: .*/  memory_interval: 1/' -e 's/^  skill_interval: .*/  skill_interval: 1/' "$lib/.skillrepo/config.yaml"
-sr -C "$lib" sync -m "config: every turn reviewed at once" >/dev/null
-sr hooks install --claude-code
+agent_library claude-code
+reviews_at_once
 cd "$E2E_PROJECT"
 claude -p "Fix the build." --output-format json >"$E2E_DIR/first.json"
 failed() { sr -C "$lib" queue list --state failed --json | grep -q '"state": "failed"'; }
