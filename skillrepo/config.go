@@ -41,6 +41,9 @@ type Config struct {
 	// Protected skills are never written by a background review or the
 	// curator, whatever their history says.
 	Protected []string `yaml:"protected,omitempty"`
+	// Remote is how the library is shared through a git host
+	// (config_remote.go, docs/remote.md).
+	Remote RemoteConfig `yaml:"remote"`
 
 	// Raw is the file as read, for sections other packages parse.
 	Raw []byte `yaml:"-"`
@@ -102,6 +105,7 @@ func DefaultConfig() Config {
 		Review:     ReviewConfig{MemoryInterval: &ten, SkillInterval: &ten},
 		Curator:    CuratorConfig{Enabled: &on, IntervalHours: 168, StaleAfterDays: 14, ArchiveAfterDays: 30},
 		Memory:     MemoryConfig{Dir: ".memory"},
+		Remote:     DefaultRemoteConfig(),
 	}
 }
 
@@ -147,6 +151,9 @@ func loadConfig(root string) (Config, error) {
 	if cfg.Runtime == "" {
 		cfg.Runtime = skill.DetectRuntime(root)
 	} else if cfg.Runtime, err = skill.ParseRuntime(string(cfg.Runtime)); err != nil {
+		return cfg, fmt.Errorf("%s: %w", ConfigPath, err)
+	}
+	if cfg.Remote, err = cfg.Remote.normalize(); err != nil {
 		return cfg, fmt.Errorf("%s: %w", ConfigPath, err)
 	}
 	cfg.Raw = b
