@@ -38,6 +38,10 @@ type RemoteSyncOptions struct {
 	// LockWait bounds the wait for another remote operation of this
 	// clone (0: until ctx ends).
 	LockWait time.Duration
+	// Locked, when set, is called once the clone's remote lock is held,
+	// before anything is read (a waiting background sync hands its place
+	// in line to the next one then).
+	Locked func()
 }
 
 // Main outcomes of a sync.
@@ -115,6 +119,9 @@ func (l *Library) SyncRemote(ctx context.Context, opts RemoteSyncOptions) (*Remo
 		return res, err
 	}
 	defer unlock()
+	if opts.Locked != nil {
+		opts.Locked()
+	}
 
 	err = g.fetch(ctx)
 	l.noteRemote("fetch", err)
@@ -378,6 +385,17 @@ func (l *Library) proposeOwnWork(ctx context.Context, theirs Hash, reason string
 	return nil
 }
 
+// agentProposal reports whether a proposal's tip was written by an agent
+// that stages its work for a person: a background review or the curator.
+func (l *Library) agentProposal(tip Hash) bool {
+	c, err := l.repo.CommitObject(tip)
+	if err != nil {
+		return false
+	}
+	o := TrailerValue(ParseTrailers(c.Message), TrailerOrigin)
+	return o == OriginBackgroundReview || o == OriginCurator
+}
+
 var errNothingToPropose = errors.New("nothing to propose")
 
 // settleRemoteProposals settles the local proposal branches that were
@@ -480,8 +498,11 @@ func (l *Library) dropSettledRemote(ctx context.Context, g *remoteGit, res *Remo
 	return nil
 }
 
-// publishWaiting publishes the proposals of opts.Publish, the one the
-// sync made, and the published ones with commits the remote lacks.
+// publishWaiting publishes the proposal the sync made and, with
+// remote.proposals: push, those of opts.Publish, the ones a review or the
+// curator staged (their tip's Skill-Origin) that are not published yet,
+// and the published ones with commits the remote lacks. A person's own
+// proposals (--propose) travel when they publish them.
 func (l *Library) publishWaiting(ctx context.Context, g *remoteGit, opts RemoteSyncOptions, res *RemoteSyncResult) {
 	var ids []string
 	if res.Proposal != "" {
@@ -492,9 +513,16 @@ func (l *Library) publishWaiting(ctx context.Context, g *remoteGit, opts RemoteS
 		// person.
 	} else if pubs, err := l.remoteStore().published(); err == nil {
 		ids = append(ids, opts.Publish...)
-		for id, pub := range pubs {
-			if tip, err := l.repo.ReadRef(proposalRefPrefix + id); err == nil && tip.String() != pub.Tip {
-				ids = append(ids, id)
+		refs, _ := l.repo.ListRefs(proposalRefPrefix)
+		for ref, tip := range refs {
+			id := strings.TrimPrefix(ref, proposalRefPrefix)
+			pub, published := pubs[id]
+			switch {
+			case ValidateProposalID(id) != nil:
+			case published && tip.String() != pub.Tip:
+				ids = append(ids, id) // new commits, or a failed publication
+			case !published && l.agentProposal(tip):
+				ids = append(ids, id) // staged by a review or the curator
 			}
 		}
 	}

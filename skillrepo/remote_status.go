@@ -101,3 +101,36 @@ func redactURL(raw string) string {
 	}
 	return u.String()
 }
+
+// ShareMark is what a command compares before and after it runs to know
+// whether it left work for the shared remote: main moved (remote.main
+// sends it out), or a proposal branch was made or moved (remote.proposals
+// publishes them).
+type ShareMark struct {
+	main      Hash
+	proposals string
+}
+
+// ShareMark reads the mark now: main's tip when remote.main pushes, the
+// proposal branches when remote.proposals is push (empty otherwise).
+func (l *Library) ShareMark() ShareMark {
+	var m ShareMark
+	cfg := l.Config.Remote
+	if cfg.Main.Pushes() {
+		m.main, _ = l.MainTip()
+	}
+	if cfg.Publishes() {
+		if refs, err := l.repo.ListRefs(proposalRefPrefix); err == nil {
+			keys := make([]string, 0, len(refs))
+			for ref, h := range refs {
+				keys = append(keys, ref+" "+h.String())
+			}
+			slices.Sort(keys)
+			m.proposals = strings.Join(keys, "\n")
+		}
+	}
+	return m
+}
+
+// Differs reports whether there is work to share since m.
+func (m ShareMark) Differs(now ShareMark) bool { return m != now }

@@ -26,6 +26,10 @@ type factory struct {
 	JSON bool
 
 	lib *skillrepo.Library
+	// shareMark is what the shared remote would be sent when the library
+	// was opened (remote.go); noShare: this command shares by itself.
+	shareMark skillrepo.ShareMark
+	noShare   bool
 }
 
 // Library opens the library once per process.
@@ -38,6 +42,9 @@ func (f *factory) Library() (*skillrepo.Library, error) {
 		return nil, err
 	}
 	f.lib = lib
+	if lib.Config.Remote.Enabled() {
+		f.shareMark = lib.ShareMark()
+	}
 	return lib, nil
 }
 
@@ -68,6 +75,7 @@ func run(args []string, io *iostreams, getenv func(string) string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	err := root.ExecuteContext(ctx)
+	f.shareAfterWrite()
 	if err != nil {
 		if !isFlagParseError(err) {
 			reportError(io, err, f.JSON)
@@ -152,7 +160,7 @@ archive, restore and rollback are git operations.`,
 		newUsageCmd(f),
 		newReviewCmd(f),
 		newMemoryCmd(f),
-		newProposalCmd(f), newPushCmd(f), newPullCmd(f),
+		newProposalCmd(f), newPushCmd(f), newPullCmd(f), newRemoteCmd(f),
 		newIndexCmd(f),
 		newCuratorCmd(f),
 		newMCPCmd(f),

@@ -23,18 +23,34 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"testing"
+	"sync/atomic"
 	"time"
 )
+
+// T is what the servers need of a test: testing.TB has it, and a
+// testscript command adapts to it.
+type T interface {
+	Helper()
+	Cleanup(func())
+	TempDir() string
+	Fatalf(format string, args ...any)
+	Errorf(format string, args ...any)
+	Skipf(format string, args ...any)
+}
 
 // Server is a folder of bare repositories served over one protocol.
 type Server struct {
 	// Root holds the bare repositories.
 	Root string
 	// URL is the base URL; a repository's is URL + "/" + name.
-	URL string
-	env []string
+	URL   string
+	env   []string
+	delay atomic.Int64
 }
+
+// SetDelay holds every later HTTP request d before git sees it (a slow
+// host); 0 serves at once.
+func (s *Server) SetDelay(d time.Duration) { s.delay.Store(int64(d)) }
 
 // Options shape a server.
 type Options struct {
@@ -42,6 +58,9 @@ type Options struct {
 	// credentials for every request (an HTTP server only); a request
 	// without them gets 401, with wrong ones 403.
 	User, Password string
+	// Delay holds every request this long before git sees it: a slow
+	// host.
+	Delay time.Duration
 }
 
 // baseEnv is the environment of the git programs the server runs: no
@@ -55,11 +74,11 @@ func baseEnv(root string) []string {
 	}
 }
 
-func gitPath(tb testing.TB) string {
+func gitPath(tb T) string {
 	tb.Helper()
 	p, err := exec.LookPath("git")
 	if err != nil {
-		tb.Skip("git not on PATH")
+		tb.Skipf("git not on PATH")
 	}
 	return p
 }
@@ -67,7 +86,7 @@ func gitPath(tb testing.TB) string {
 // HTTP starts git http-backend behind an httptest server on 127.0.0.1;
 // it stops when the test ends. Pushes are allowed (http.receivepack is
 // set in each repository Init makes).
-func HTTP(tb testing.TB, opts Options) *Server {
+func HTTP(tb T, opts Options) *Server {
 	tb.Helper()
 	git := gitPath(tb)
 	root := tb.TempDir()
@@ -82,9 +101,23 @@ func HTTP(tb testing.TB, opts Options) *Server {
 	if opts.User != "" {
 		h = basicAuth(opts.User, opts.Password, backend)
 	}
+	s := &Server{Root: root, env: env}
+	s.SetDelay(opts.Delay)
+	next := h
+	h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if d := time.Duration(s.delay.Load()); d > 0 {
+			select {
+			case <-time.After(d):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 	srv := httptest.NewServer(h)
 	tb.Cleanup(srv.Close)
-	return &Server{Root: root, URL: srv.URL + "/git", env: env}
+	s.URL = srv.URL + "/git"
+	return s
 }
 
 func basicAuth(user, password string, next *cgi.Handler) http.Handler {
@@ -109,14 +142,14 @@ func basicAuth(user, password string, next *cgi.Handler) http.Handler {
 // Daemon starts a listener on 127.0.0.1 that runs `git daemon --inetd`
 // for each connection (receive-pack enabled), serving git:// URLs; it
 // stops when the test ends.
-func Daemon(tb testing.TB) *Server {
+func Daemon(tb T) *Server {
 	tb.Helper()
 	git := gitPath(tb)
 	root := tb.TempDir()
 	env := baseEnv(root)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("%v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -153,7 +186,7 @@ func Daemon(tb testing.TB) *Server {
 // HEAD names main, with every ref update logged (core.logAllRefUpdates
 // always: the server's reflog is how a test proves nothing was forced),
 // and returns its URL.
-func (s *Server) Init(tb testing.TB, name string) string {
+func (s *Server) Init(tb T, name string) string {
 	tb.Helper()
 	dir := s.Dir(name)
 	s.Git(tb, s.Root, "init", "-q", "--bare", "-b", "main", dir)
@@ -167,7 +200,7 @@ func (s *Server) Dir(name string) string { return filepath.Join(s.Root, name) }
 
 // Git runs git in dir with the server's environment and returns its
 // trimmed output; a failure fails the test.
-func (s *Server) Git(tb testing.TB, dir string, args ...string) string {
+func (s *Server) Git(tb T, dir string, args ...string) string {
 	tb.Helper()
 	out, err := s.GitErr(dir, args...)
 	if err != nil {
@@ -191,11 +224,11 @@ func (s *Server) GitErr(dir string, args ...string) (string, error) {
 
 // Hook installs an executable hook script (e.g. "pre-receive") in
 // repository name.
-func (s *Server) Hook(tb testing.TB, name, hook, script string) {
+func (s *Server) Hook(tb T, name, hook, script string) {
 	tb.Helper()
 	p := filepath.Join(s.Dir(name), "hooks", hook)
 	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("%v", err)
 	}
 }
 
@@ -207,7 +240,7 @@ type RefUpdate struct {
 // Forced returns the updates of the server's reflogs (every ref that
 // still exists) whose new value does not contain the old one: a forced
 // push. Deletions are not logged by git (the reflog goes with the ref).
-func (s *Server) Forced(tb testing.TB, name string) []RefUpdate {
+func (s *Server) Forced(tb T, name string) []RefUpdate {
 	tb.Helper()
 	dir := s.Dir(name)
 	var forced []RefUpdate
@@ -237,21 +270,21 @@ func (s *Server) Forced(tb testing.TB, name string) []RefUpdate {
 		return nil
 	})
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		tb.Fatal(err)
+		tb.Fatalf("%v", err)
 	}
 	return forced
 }
 
 // Updates returns every update of the server's reflog of ref, oldest
 // first (creations included).
-func (s *Server) Updates(tb testing.TB, name, ref string) []RefUpdate {
+func (s *Server) Updates(tb T, name, ref string) []RefUpdate {
 	tb.Helper()
 	data, err := os.ReadFile(filepath.Join(s.Dir(name), "logs", filepath.FromSlash(ref)))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("%v", err)
 	}
 	var out []RefUpdate
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
@@ -263,7 +296,7 @@ func (s *Server) Updates(tb testing.TB, name, ref string) []RefUpdate {
 }
 
 // Fsck runs git fsck --strict in repository name.
-func (s *Server) Fsck(tb testing.TB, name string) {
+func (s *Server) Fsck(tb T, name string) {
 	tb.Helper()
 	if out, err := s.GitErr(s.Dir(name), "fsck", "--strict", "--no-progress"); err != nil {
 		tb.Errorf("server fsck --strict: %v\n%s", err, out)
@@ -271,7 +304,7 @@ func (s *Server) Fsck(tb testing.TB, name string) {
 }
 
 // Refs lists the server's refs of repository name under prefix.
-func (s *Server) Refs(tb testing.TB, name, prefix string) map[string]string {
+func (s *Server) Refs(tb T, name, prefix string) map[string]string {
 	tb.Helper()
 	out := s.Git(tb, s.Dir(name), "for-each-ref", "--format=%(refname) %(objectname)", prefix)
 	refs := map[string]string{}
