@@ -1,6 +1,7 @@
 package agentsession
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -27,7 +28,7 @@ func (h *hookRun) finalReview() error {
 	if h.in.SessionID == "" {
 		return errors.New("SessionEnd event without session_id")
 	}
-	if h.in.TranscriptPath == "" || !worker.SettingsFrom(h.lib.Config.Raw, h.opts.Getenv).FinalReview {
+	if h.in.TranscriptPath == "" || !h.lib.Config.Review.FinalReview {
 		return nil
 	}
 	d, memoryOK, err := h.advance()
@@ -52,7 +53,7 @@ func (h *hookRun) finalReview() error {
 	if !memoryDue && !skillsDue {
 		return nil
 	}
-	reason := fmt.Sprintf("final review at SessionEnd (%s): %d turns and %d model iterations not yet reviewed", firstNonEmpty(h.in.Reason, "end"), c.TurnsSinceMemory, c.IterationsSinceSkill)
+	reason := fmt.Sprintf("final review at SessionEnd (%s): %d turns and %d model iterations not yet reviewed", cmp.Or(h.in.Reason, "end"), c.TurnsSinceMemory, c.IterationsSinceSkill)
 	// The counters hand what they held to the queue.
 	c.TurnsSinceMemory, c.IterationsSinceSkill, c.UpdatedAt = 0, 0, h.now
 	if err := store.Save(c); err != nil {
@@ -79,13 +80,4 @@ func (h *hookRun) ensureWorker() {
 		return
 	}
 	h.rep.notef("started a worker")
-}
-
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

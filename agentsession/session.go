@@ -153,7 +153,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return rep, fmt.Errorf("the %s event is not JSON: %w", event, err)
 	}
-	lib, err := skillrepo.Open(opts.Library, skillrepo.OpenOptions{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: hookLockTimeout})
+	// Warnings (a config key with a problem: the event's reads go on
+	// with its default, its writes refuse) go to the hooks log.
+	warn := func(msg string) { rep.notef("warning: %s", msg) }
+	lib, err := skillrepo.Open(opts.Library, skillrepo.OpenOptions{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: hookLockTimeout, Warn: warn})
 	if err != nil {
 		return rep, err
 	}

@@ -102,7 +102,7 @@ func (a *adapter) Status(ctx context.Context, rev string) (map[string]SkillStatu
 		return nil, err
 	}
 	for name, r := range recs {
-		out[name] = SkillStatus{State: r.State, Pinned: r.Pinned}
+		out[name] = SkillStatus{State: r.State}
 	}
 	pins, err := a.l.Pins(rev)
 	if err != nil {

@@ -160,6 +160,9 @@ func TestDryRun(t *testing.T) {
 	if len(r.Changes) != 1 || !r.Changes[0].DryRun || r.Changes[0].Commit != "" || r.Changes[0].Skill != "fresh" {
 		t.Errorf("change %+v", r.Changes)
 	}
+	if got := f.git("rev-parse", "main"); got != before {
+		t.Errorf("a dry-run create moved main")
+	}
 	// The engine still validates: a patch that matches nothing fails.
 	if _, err := f.lib.Adopt(context.Background(), "ci-debugging", skillrepo.MetaOptions{}); err != nil {
 		t.Fatal(err)

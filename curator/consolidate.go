@@ -357,7 +357,6 @@ type passInput struct {
 	inv    *inventory
 	plan   *Plan
 	cfg    skillrepo.CuratorConfig
-	raw    []byte
 	branch string // the run branch
 	base   string // the commit it forks from
 	made   bool   // phase 1 already wrote the branch
@@ -419,7 +418,7 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 	cands := candidatesOf(in)
 	tools := &passTools{
 		ctx: ctx, lib: c.Lib, runID: in.runID, model: o.Model, branch: in.branch, base: in.base, made: in.made,
-		dryRun: in.dryRun, raw: in.raw, writable: map[string]bool{}, untouchable: map[string]string{},
+		dryRun: in.dryRun, writable: map[string]bool{}, untouchable: map[string]string{},
 		reads: map[string]bool{}, dryCreated: map[string]bool{}, touched: map[string]bool{}, wrote: map[string]bool{},
 		managed: map[string]bool{}, pinned: map[string]bool{},
 		moved: map[string]Moved{},

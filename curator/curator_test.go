@@ -345,8 +345,7 @@ func TestScheduleGatesRuns(t *testing.T) {
 
 func TestRunRefusedWhenDisabled(t *testing.T) {
 	f := newFixture(t)
-	off := false
-	f.lib.Config.Curator.Enabled = &off
+	f.lib.Config.Curator.Enabled = false
 	c := f.curator()
 	if _, err := c.Run(context.Background(), RunOptions{}); !errors.Is(err, ErrDisabled) {
 		t.Fatalf("run of a disabled curator: %v", err)

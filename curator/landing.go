@@ -55,7 +55,7 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 	pre := inv.snap.Commit()
 	branch := BranchPrefix + run.ID
 	in := passInput{
-		runID: run.ID, inv: inv, plan: plan, cfg: src.Config(), raw: c.Lib.Config.Raw,
+		runID: run.ID, inv: inv, plan: plan, cfg: src.Config(),
 		branch: branch, base: pre.String(), made: !tip.IsZero(),
 	}
 	rec, tools, err := c.consolidate(ctx, in, o)
@@ -129,10 +129,10 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 					kept.Changes = append(kept.Changes, ch)
 				}
 			}
-			setStates(recs, &kept)
+			setStates(recs, &kept, inv.keys)
 			return nil
 		}
-		setStates(recs, plan)
+		setStates(recs, plan, inv.keys)
 		stamp := skillrepo.FormatUsageTime(now)
 		for _, cl := range append(append([]Classified{}, rec.Consolidated...), rec.Pruned...) {
 			if cl.Phase != 2 {

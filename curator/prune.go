@@ -161,7 +161,7 @@ func (c *Curator) Prune(ctx context.Context, opts PruneOptions) (*Outcome, error
 		if err := c.apply(ctx, run, plan, inv); err != nil {
 			return err
 		}
-		setStates(recs, plan)
+		setStates(recs, plan, inv.keys)
 		return nil
 	})
 	if err != nil {

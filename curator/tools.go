@@ -61,7 +61,6 @@ type passTools struct {
 	base   string // the commit the branch forks from
 	made   bool   // the branch exists (phase 1 or an earlier write made it)
 	dryRun bool
-	raw    []byte // .skillrepo/config.yaml, for lint settings
 
 	writable    map[string]bool   // candidates the pass may change
 	managed     map[string]bool   // every curator-managed skill (candidates)
@@ -631,7 +630,7 @@ func (t *passTools) integrity(fsys fs.FS, ops []skillrepo.Op) ([]string, error) 
 		}
 	}
 	var warnings []string
-	if err := lint.GateFor(fsys, sources, t.raw, t.lib.Config.Runtime); err != nil {
+	if err := lint.GateFor(fsys, sources, t.lib.Config.LintSettings()); err != nil {
 		var ef *lint.ErrorsFound
 		if errors.As(err, &ef) {
 			for _, f := range ef.Findings {

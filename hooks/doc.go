@@ -27,7 +27,8 @@
 // [PreCommit] lints what is about to be committed: the staged version of
 // every skill the commit touches, read from git's index (GIT_INDEX_FILE is
 // honoured, so `git commit -a` and partial commits are checked as they
-// will be recorded), never the work tree. It shells out to the git binary,
-// which is always present when a git hook runs; package lint itself stays
-// pure and sees the index only as an fs.FS ([IndexFS]).
+// will be recorded), never the work tree, under the settings of the staged
+// .skillrepo/config.yaml, which must itself have no problem. It shells out
+// to the git binary, which is always present when a git hook runs; package
+// lint itself stays pure and sees the index only as an fs.FS ([IndexFS]).
 package hooks

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"gopkg.in/yaml.v3"
 )
 
 // mapFS builds an in-memory file system from path → content.
@@ -218,7 +220,7 @@ func TestRules(t *testing.T) {
 
 func TestConfigAndStrict(t *testing.T) {
 	files := map[string]string{"demo/SKILL.md": skillMD(okFront+"version: 1\n", "See `references/x.md`.\n")}
-	cfg, err := ParseConfig([]byte("review:\n  write_approval: true\nlint:\n  disable: [path-dangling]\n  rules:\n    field-unknown: info\n"))
+	cfg, err := parseSection("review:\n  write_approval: true\nlint:\n  disable: [path-dangling]\n  rules:\n    field-unknown: info\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +239,7 @@ func TestConfigAndStrict(t *testing.T) {
 		t.Error("strict report has no errors")
 	}
 
-	cfg, err = ParseConfig([]byte("lint:\n  profile: hermes\n  strict: true\n  exclude: [drafts]\n"))
+	cfg, err = parseSection("lint:\n  profile: hermes\n  strict: true\n  exclude: [drafts]\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,21 +248,35 @@ func TestConfigAndStrict(t *testing.T) {
 		t.Errorf("profile %s, skills %v; want hermes and drafts excluded", rep.Profile, rep.Skills)
 	}
 
-	for _, bad := range []string{
-		"lint:\n  disable: [no-such-rule]\n",
-		"lint:\n  rules:\n    body-empty: loud\n",
-		"lint:\n  profile: vim\n",
-		"lint:\n  disabled: [body-empty]\n",
-		"lint: [a]\n",
-		"lint:\n  exclude: ['[']\n",
+	// Each problem names its line and key.
+	for _, tc := range []struct{ bad, want string }{
+		{"lint:\n  disable: [no-such-rule]\n", `line 2: lint.disable[0]: unknown rule "no-such-rule"`},
+		{"lint:\n  rules:\n    body-empty: loud\n", "line 3: lint.rules.body-empty: "},
+		{"lint:\n  rules:\n    no-such-rule: off\n", `line 3: lint.rules.no-such-rule: unknown rule "no-such-rule"`},
+		{"lint:\n  profile: vim\n", `line 2: lint.profile: unknown profile "vim"`},
+		{"lint:\n  disabled: [body-empty]\n", "line 2: lint.disabled: unknown key"},
+		{"lint: [a]\n", "line 1: lint: want a mapping"},
+		{"lint:\n  exclude: ['[']\n", `line 2: lint.exclude[0]: bad pattern "["`},
+		{"lint:\n  strict: yes\n", `line 2: lint.strict: want true or false, got "yes"`},
 	} {
-		if _, err := ParseConfig([]byte(bad)); err == nil {
-			t.Errorf("ParseConfig(%q) accepted", bad)
+		_, err := parseSection(tc.bad)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("lint section %q: error %v, want %q", tc.bad, err, tc.want)
 		}
 	}
-	if cfg, err := ParseConfig([]byte("curator:\n  interval: 7d\n")); err != nil || cfg.Profile != "" || cfg.Rules != nil {
+	if cfg, err := parseSection("curator:\n  interval: 7d\n"); err != nil || cfg.Profile != "" || cfg.Rules != nil {
 		t.Errorf("config without lint section = %+v, %v", cfg, err)
 	}
+}
+
+// parseSection decodes the lint: section of a config file's text, as the
+// library's typed config does.
+func parseSection(text string) (Config, error) {
+	var file struct {
+		Lint Config `yaml:"lint"`
+	}
+	err := yaml.Unmarshal([]byte(text), &file)
+	return file.Lint, err
 }
 
 func TestOptionsValidate(t *testing.T) {

@@ -516,7 +516,7 @@ func FindArchived(skills []SkillInfo, name string) (SkillInfo, error) {
 		}
 	}
 	if best == nil {
-		return SkillInfo{}, withHint(fmt.Errorf("archived skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list --state archived' to see archived skills")
+		return SkillInfo{}, WithHint(fmt.Errorf("archived skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list --state archived' to see archived skills")
 	}
 	return *best, nil
 }
@@ -622,7 +622,7 @@ func (l *Library) restoreTarget(tx *Tx, rev, dir string) (to string, guessed boo
 		return "", false, err
 	}
 	if tx.gtx.IsDir(to) {
-		return "", false, withHint(fmt.Errorf("restore %s: %s is taken: %w", name, to, ErrExists),
+		return "", false, WithHint(fmt.Errorf("restore %s: %s is taken: %w", name, to, ErrExists),
 			"move or rename the skill at "+to+" first")
 	}
 	return to, guessed, nil

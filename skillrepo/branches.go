@@ -39,6 +39,9 @@ func (l *Library) ProposeBranch(branch, id string, tip Hash, reason string) erro
 	if err := ValidateProposalID(id); err != nil {
 		return err
 	}
+	if err := l.writable(); err != nil {
+		return err
+	}
 	if err := l.repo.UpdateRef(branchRef(ProposalBranch(id)), tip, ZeroHash, reason); err != nil {
 		return err
 	}
@@ -103,6 +106,9 @@ func (l *Library) CuratorRunRef(id string) string { return l.RefNamespace() + "c
 // curator run id, the point its rollback and its report refer to. Error
 // wraps ErrConflict when the run kept one already.
 func (l *Library) KeepCuratorRunBase(id string, pre Hash) error {
+	if err := l.writable(); err != nil {
+		return err
+	}
 	return l.repo.UpdateRef(l.CuratorRunRef(id), pre, ZeroHash, "curator: before run "+id)
 }
 

@@ -1,13 +1,15 @@
 package skillrepo
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
 
 // RemoteConfig is the remote: section: how a team shares the library
-// through its git host (docs/remote.md). Every mode is off by default, so
-// a library without the section never touches the network on its own.
+// through its git host (docs/remote.md, docs/config.md). Every mode is off
+// by default, so a library without the section never touches the network
+// on its own.
 type RemoteConfig struct {
 	// Name is the git remote ("origin").
 	Name string `yaml:"name" check:"remote"`
@@ -67,53 +69,18 @@ func (c RemoteConfig) Publishes() bool { return c.Proposals == ProposalsPush }
 // Enabled reports whether anything of the section reaches the remote.
 func (c RemoteConfig) Enabled() bool { return c.Publishes() || c.Main != MainOff }
 
-// normalize fills the keys the file left out with their defaults and
-// checks the rest, naming the key and the values it takes.
-func (c RemoteConfig) normalize() (RemoteConfig, error) {
-	d := DefaultRemoteConfig()
-	if c.Name == "" {
-		c.Name = d.Name
-	}
-	if c.Proposals == "" {
-		c.Proposals = d.Proposals
-	}
-	if c.Main == "" {
-		c.Main = d.Main
-	}
-	if c.PullRequest == "" {
-		c.PullRequest = d.PullRequest
-	}
-	if err := checkRemoteName(c.Name); err != nil {
-		return c, err
-	}
-	for _, k := range []struct {
-		key, val string
-		allowed  []string
-	}{
-		{"remote.proposals", string(c.Proposals), []string{"push", "off"}},
-		{"remote.main", string(c.Main), []string{"pull", "push", "both", "off"}},
-		{"remote.pull_request", string(c.PullRequest), []string{"off", "gh", "glab"}},
-	} {
-		ok := false
-		for _, a := range k.allowed {
-			ok = ok || k.val == a
-		}
-		if !ok {
-			return c, fmt.Errorf("%s: %q is not one of %s", k.key, k.val, strings.Join(k.allowed, ", "))
-		}
-	}
-	return c, nil
-}
-
 // checkRemoteName accepts what git accepts as a remote's name and can be
 // passed to git as one argument: no whitespace, not an option, not a URL
 // or path (those would make every clone push somewhere of its own).
-func checkRemoteName(name string) error {
+func checkRemoteName(name string) (string, error) {
 	switch {
+	case name == "":
+		return "", errors.New("want a remote's name such as origin, got nothing")
 	case strings.HasPrefix(name, "-"):
-		return fmt.Errorf("remote.name: %q starts with '-'", name)
+		return "", fmt.Errorf("%q starts with '-'", name)
 	case strings.ContainsAny(name, " \t\n:\\"), strings.Contains(name, ".."), strings.HasPrefix(name, "/"), strings.HasSuffix(name, "/"):
-		return fmt.Errorf("remote.name: %q is not a remote's name (a name such as origin, as 'git remote' lists it)", name)
+		return "", &hintedProblem{msg: fmt.Sprintf("%q is not a remote's name", name),
+			hint: "remote.name is a name such as origin, as 'git remote' lists it (add one with 'git remote add origin <url>')"}
 	}
-	return nil
+	return name, nil
 }

@@ -51,9 +51,11 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		return nil, err
 	}
 	res.Writes = sortedKeys(plan)
-	res.AgentSkills = agentSkillsFromUsage(usage)
+	res.AgentSkills = agentSkillsFromUsage(usage, abs)
 
-	files, err := gitstore.ScanFolder(abs, gitDir, gitignoreEntries)
+	res.Ignored = housekeepingPresent(abs)
+	ignored := append(append([]string{}, gitignoreEntries...), housekeepingEntries(abs, opts.runtime(abs))...)
+	files, err := gitstore.ScanFolder(abs, gitDir, ignored)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", abs, err)
 	}
@@ -76,12 +78,17 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		case !errors.Is(err, ErrNotFound):
 			return nil, err
 		}
+		if !tree.IsZero() {
+			if res.Untracked, err = trackedHousekeeping(store, tree, housekeepingEntries(abs, opts.runtime(abs))); err != nil {
+				return nil, err
+			}
+		}
 		d, err := l.deltaOf(store, tree, files, plan)
 		if err != nil {
 			return nil, err
 		}
 		res.Files = len(d.changes)
-		res.Already = len(d.changes) == 0
+		res.Already = len(d.changes) == 0 && len(res.Untracked) == 0
 	}
 	res.Skills = skillsFromPaths(sortedKeys(paths))
 	return res, nil

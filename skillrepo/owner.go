@@ -262,7 +262,7 @@ func (h *historyIndex) ownership(tip Hash) (map[string]*ownState, error) {
 	// the curator.
 	for _, c := range order {
 		if h.l.repo.IsShallow(c) {
-			return nil, withHint(fmt.Errorf("ownership is unknown: the history stops at %s (a shallow clone)", gitstore.ShortHash(c)),
+			return nil, WithHint(fmt.Errorf("ownership is unknown: the history stops at %s (a shallow clone)", gitstore.ShortHash(c)),
 				"fetch the whole history with 'git fetch --unshallow', then retry")
 		}
 	}

@@ -42,7 +42,7 @@ const batchHint = "a skill and the files it links land together: send the create
 // (its config's, else its runtime's) and returns *lint.ErrorsFound when
 // any finding is an error.
 func (l *Library) gate(fsys fs.FS, dirs []string) error {
-	return lint.GateFor(fsys, dirs, l.Config.Raw, l.Config.Runtime)
+	return lint.GateFor(fsys, dirs, l.Config.LintSettings())
 }
 
 // gateAgainst is the gate of a tree against the one it replaces (before,

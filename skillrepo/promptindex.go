@@ -119,7 +119,7 @@ func (l *Library) PromptIndex(opts IndexOptions) (*IndexResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := l.Usage().Load()
+	recs, _, err := l.UsageOf(snap)
 	if err != nil {
 		return nil, err
 	}

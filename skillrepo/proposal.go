@@ -222,7 +222,7 @@ func (l *Library) Proposal(id string) (*Proposal, error) {
 		}
 		return r.read(id, prefix+id, tip, true)
 	}
-	return nil, withHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the proposals")
+	return nil, WithHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the proposals")
 }
 
 // proposalReader shares commit and tree caches across the proposals of

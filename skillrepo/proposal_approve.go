@@ -110,7 +110,7 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 	res, err := l.Update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: approve proposal " + id}, func(tx *Tx) error {
 		tip, err := l.repo.ReadRef(ref)
 		if errors.Is(err, ErrNotFound) {
-			return withHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the proposals")
+			return WithHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the proposals")
 		}
 		if err != nil {
 			return err
@@ -140,7 +140,7 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 			if same, err := tx.gtx.Store().SameOutsidePrefix(base, tip); err != nil {
 				return err
 			} else if !same {
-				return withHint(fmt.Errorf("proposal %s changes files outside the library folder %s: %w", id, l.repo.Prefix, ErrRefused),
+				return WithHint(fmt.Errorf("proposal %s changes files outside the library folder %s: %w", id, l.repo.Prefix, ErrRefused),
 					"merge it with git in the project (git merge "+ProposalBranch(id)+"), or drop those changes from the branch")
 			}
 		}
@@ -334,7 +334,7 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 		return nil, err
 	}
 	if !opts.DryRun {
-		unlock, err := l.repo.Lock(ctx)
+		unlock, err := l.Lock(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -343,7 +343,7 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 	branchRef, recordRef := proposalRefPrefix+id, RejectedRefPrefix+id
 	tip, err := l.repo.ReadRef(branchRef)
 	if errors.Is(err, ErrNotFound) {
-		return nil, withHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the open proposals")
+		return nil, WithHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the open proposals")
 	}
 	if err != nil {
 		return nil, err

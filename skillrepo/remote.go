@@ -340,7 +340,7 @@ func (l *Library) fastForwardMain(ctx context.Context, hist *history, theirs Has
 			}
 		}
 	}
-	return l.Update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: pull: fast-forward from " + opts.Remote}, func(tx *Tx) error {
+	return l.update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: pull: fast-forward from " + opts.Remote}, func(tx *Tx) error {
 		return fastForward(tx, theirs)
 	})
 }
@@ -621,6 +621,6 @@ func (l *Library) refuseRemoteInFolder(cmd string) error {
 	if l.repo.Prefix == "" {
 		return nil
 	}
-	return withHint(fmt.Errorf("%s: the library is the folder %s of a project's repository, whose branches are the project's: %w", cmd, l.repo.Prefix, ErrRefused),
+	return WithHint(fmt.Errorf("%s: the library is the folder %s of a project's repository, whose branches are the project's: %w", cmd, l.repo.Prefix, ErrRefused),
 		"use git "+cmd+" in the project (proposals are its proposals/<id> branches: git push origin 'refs/heads/proposals/*' opens them for review)")
 }

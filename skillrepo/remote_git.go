@@ -43,7 +43,7 @@ var ErrNoGit = errors.New("the git binary is not on PATH")
 func (l *Library) remoteGit(remote string) (*remoteGit, error) {
 	p, err := exec.LookPath("git")
 	if err != nil {
-		return nil, withHint(fmt.Errorf("shared remote: %w", ErrNoGit), "install git: skillrepo shares a library through the git binary's transport")
+		return nil, WithHint(fmt.Errorf("shared remote: %w", ErrNoGit), "install git: skillrepo shares a library through the git binary's transport")
 	}
 	if _, err := l.repo.RemoteURL(remote); err != nil {
 		return nil, &RemoteError{Op: "remote " + remote, Kind: FailMissing, Msg: fmt.Sprintf("no remote named %q in this repository", remote),

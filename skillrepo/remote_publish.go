@@ -55,10 +55,13 @@ func (l *Library) PublishProposal(ctx context.Context, id string, opts PublishOp
 	if err := ValidateProposalID(id); err != nil {
 		return nil, err
 	}
+	if err := l.ConfigProblem(); err != nil {
+		return nil, err
+	}
 	ref := proposalRefPrefix + id
 	tip, err := l.repo.ReadRef(ref)
 	if errors.Is(err, ErrNotFound) {
-		return nil, withHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the open proposals")
+		return nil, WithHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the open proposals")
 	}
 	if err != nil {
 		return nil, err
@@ -244,7 +247,7 @@ func (l *Library) onlyLibraryFolder(id string, tip Hash) error {
 		return err
 	}
 	if !same {
-		return withHint(fmt.Errorf("proposal %s changes files outside the library folder %s: %w", id, l.repo.Prefix, ErrRefused),
+		return WithHint(fmt.Errorf("proposal %s changes files outside the library folder %s: %w", id, l.repo.Prefix, ErrRefused),
 			"a library's proposal touches its folder only; push the branch with git if the project's other changes belong in it")
 	}
 	return nil

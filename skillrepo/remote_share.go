@@ -99,6 +99,11 @@ func (r *RemoteSyncResult) notef(format string, args ...any) {
 func (l *Library) SyncRemote(ctx context.Context, opts RemoteSyncOptions) (*RemoteSyncResult, error) {
 	cfg := l.Config.Remote
 	res := &RemoteSyncResult{Remote: cfg.Name, Main: MainSkipped}
+	if err := l.ConfigProblem(); err != nil {
+		// The remote: section may be the broken key: nothing is shared
+		// under a setting the user did not mean.
+		return res, err
+	}
 	if !cfg.Enabled() && len(opts.Publish) == 0 {
 		res.notef("the remote: section is off (remote.main: off, remote.proposals: off)")
 		return res, nil

@@ -92,20 +92,14 @@ func TestConfigRemoteSection(t *testing.T) {
 		{"", "", DefaultRemoteConfig()},
 		{"remote:\n  main: both\n  proposals: push\n  pull_request: gh\n", "", RemoteConfig{Name: "origin", Main: MainBoth, Proposals: ProposalsPush, PullRequest: PullRequestGH}},
 		{"remote:\n  name: team\n  main: pull\n", "", RemoteConfig{Name: "team", Main: MainPull, Proposals: ProposalsOff, PullRequest: PullRequestOff}},
-		{"remote:\n  main: sometimes\n", `remote.main: "sometimes" is not one of pull, push, both, off`, RemoteConfig{}},
-		{"remote:\n  pull_request: gitea\n", `remote.pull_request: "gitea" is not one of off, gh, glab`, RemoteConfig{}},
-		{"remote:\n  proposals: yes\n", `remote.proposals: "yes" is not one of push, off`, RemoteConfig{}},
+		{"remote:\n  main: sometimes\n", `remote.main: want pull, push, both or off, got "sometimes"`, RemoteConfig{}},
+		{"remote:\n  pull_request: gitea\n", `remote.pull_request: want off, gh or glab, got "gitea"`, RemoteConfig{}},
+		{"remote:\n  proposals: yes\n", `remote.proposals: want push or off, got "yes"`, RemoteConfig{}},
 		{"remote:\n  name: --upload-pack=x\n", "starts with '-'", RemoteConfig{}},
 		{"remote:\n  name: https://example.com/x.git\n", "is not a remote's name", RemoteConfig{}},
+		{"remote:\n  mian: both\n", "remote.mian: unknown key", RemoteConfig{}},
 	} {
-		dir := t.TempDir()
-		if err := os.MkdirAll(filepath.Join(dir, ".skillrepo"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, ConfigPath), []byte("version: 1\n"+tc.yaml), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := loadConfig(dir)
+		cfg, err := ParseConfig([]byte("version: 1\n"+tc.yaml), t.TempDir())
 		switch {
 		case tc.err != "":
 			if err == nil || !strings.Contains(err.Error(), tc.err) {

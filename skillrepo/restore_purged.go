@@ -79,7 +79,7 @@ func (l *Library) FindPurged(rev, name string) (*PurgedArchive, error) {
 		}
 		h, cur = parent, prev
 	}
-	return nil, withHint(fmt.Errorf("archived skill %q: %w, now or in history", name, ErrNotFound),
+	return nil, WithHint(fmt.Errorf("archived skill %q: %w, now or in history", name, ErrNotFound),
 		"run 'skillrepo skill list --state archived' to see archived skills")
 }
 

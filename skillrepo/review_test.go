@@ -108,6 +108,9 @@ func TestChangeMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !res.Changed || res.Commit.IsZero() {
+		t.Errorf("replace on a branch: %+v", res)
+	}
 	if got := gitCmd(t, l, env, "log", "-1", "--format=%s|%(trailers:key=Skill-Action,valueonly,separator=%x2C)|%(trailers:key=Review-Id,valueonly,separator=%x2C)", "proposals/x-memory"); strings.TrimSpace(got) != "memory: replace in user profile|memory-replace|x" {
 		t.Errorf("commit = %q", got)
 	}

@@ -199,7 +199,7 @@ func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (Skill
 		return skillInfoAt(name), nil
 	}
 	if strings.Contains(name, "/") {
-		return SkillInfo{}, withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+		return SkillInfo{}, WithHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
 	}
 	// A hint from the index (the checked-out branch's paths): verified in
 	// the tree, so a stale index can only cost time, never a wrong answer.
@@ -282,7 +282,7 @@ func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (Skill
 		}
 		return *byName, nil
 	}
-	return SkillInfo{}, withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+	return SkillInfo{}, WithHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
 }
 
 // findByFrontmatterName finds the active skill whose SKILL.md names it
@@ -323,7 +323,7 @@ func findByFrontmatterName(store *gitstore.Store, tree Hash, name string) (*Skil
 	for _, si := range found {
 		dirs = append(dirs, si.Dir)
 	}
-	return nil, withHint(fmt.Errorf("skill %q: %d skills give that name in their frontmatter (%s): %w", name, len(found), strings.Join(dirs, ", "), ErrNotFound),
+	return nil, WithHint(fmt.Errorf("skill %q: %d skills give that name in their frontmatter (%s): %w", name, len(found), strings.Join(dirs, ", "), ErrNotFound),
 		"name the skill by its folder")
 }
 

@@ -52,23 +52,16 @@ func (s State) cache(name string) string { return filepath.Join(s.dir, "cache", 
 // work tree; a work tree without a library gets the state a library at its
 // root would have.
 func StateOf(dir string) (s State, ok bool) {
-	root, libRoot := dir, ""
-	for {
-		if libRoot == "" && exists(filepath.Join(root, filepath.FromSlash(ConfigPath))) {
-			libRoot = root
-		}
-		if fi, err := os.Stat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
-			break
-		}
-		parent := filepath.Dir(root)
-		if parent == root {
-			return State{}, false
-		}
-		root = parent
+	loc, err := Locate(dir)
+	if err != nil || loc.Top == "" {
+		return State{}, false
 	}
-	s.dir = filepath.Join(root, ".git", "skillrepo")
-	if libRoot != "" {
-		if prefix, err := libraryPrefix(root, libRoot); err == nil && prefix != "" {
+	if fi, err := os.Stat(filepath.Join(loc.Top, ".git")); err != nil || !fi.IsDir() {
+		return State{}, false // a linked worktree or submodule keeps no state of ours
+	}
+	s.dir = filepath.Join(loc.Top, ".git", "skillrepo")
+	if loc.Library != "" {
+		if prefix, err := libraryPrefix(loc.Top, loc.Library); err == nil && prefix != "" {
 			s.dir = filepath.Join(s.dir, PrefixStateName(prefix))
 		}
 	}

@@ -58,6 +58,14 @@ type SyncResult struct {
 	// Unconverted are the Changes a sync refuses to record (only with
 	// SyncOptions.ReportUnconverted).
 	Unconverted []UnconvertedChange
+	// Untracked are Hermes housekeeping files an earlier import tracked;
+	// the sync stopped tracking them first, in UntrackCommit (they stay on
+	// disk, ignored).
+	Untracked     []string `json:"untracked,omitempty"`
+	UntrackCommit Hash     `json:"-"`
+	// Pins are the pins and unpins made in Hermes that the sync recorded
+	// in .skillrepo/pins first, in their own commit.
+	Pins *PinsReconciled `json:"-"`
 }
 
 // UnconvertedChange is a changed path whose conversion runs a program
@@ -240,7 +248,22 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		return nil, fmt.Errorf("unknown origin %q", opts.Origin)
 	}
 	out := &SyncResult{DryRun: opts.DryRun}
-	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
+	// Hermes' housekeeping an earlier import tracked: untracked first, in
+	// a commit of its own, so no sync ever records a curator tarball.
+	un, err := l.UntrackHousekeeping(ctx, opts.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	out.Untracked, out.UntrackCommit = un.Paths, un.Commit
+	// Pins and unpins made in Hermes since the two last agreed: recorded
+	// in the pins file first, in a commit of their own (pinsync.go).
+	if head == l.MainBranch() {
+		if out.Pins, err = l.ReconcilePins(ctx, opts.DryRun); err != nil {
+			return nil, err
+		}
+	}
+	var renamed map[string]string
+	res, err := l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
 		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree())
 		if err != nil {
 			return err
@@ -258,7 +281,10 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		if err := d.stage(tx); err != nil {
 			return err
 		}
-		if out.PinsCarried, err = carryPins(tx, beforeTree, d.changes); err != nil {
+		if renamed, err = detectRenames(tx, beforeTree, d.changes); err != nil {
+			return err
+		}
+		if out.PinsCarried, err = carryPins(tx, renamed); err != nil {
 			return err
 		}
 		// Skills touched: look both before (deletions) and after.
@@ -305,6 +331,9 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 	if err != nil {
 		return nil, err
 	}
+	if !opts.DryRun && res != nil && res.CheckedOut && len(renamed) > 0 && !out.Commit.IsZero() {
+		l.carryUsage(res, renamed)
+	}
 	return out, nil
 }
 
@@ -330,36 +359,34 @@ func (l *Library) splitUnconverted(d *worktreeDelta) ([]UnconvertedChange, error
 	return out, nil
 }
 
-// carryPins keeps the pin of a pinned skill whose folder was renamed
-// outside skillrepo (git mv, or a file manager): pins are kept by name, so
-// the pin would otherwise be lost. A skill that vanished is taken to be a
-// new skill folder of this sync when their SKILL.md is the same, or the
-// same once its name field is changed; exactly one such folder must match.
-func carryPins(tx *Tx, before Hash, changes []FileChange) (map[string]string, error) {
-	data, err := tx.gtx.ReadFile(PinsFile)
-	if err != nil {
-		return nil, nil // no pins
-	}
-	pins := parsePins(data)
-	var added []string // folders of new SKILL.md files
+// detectRenames finds the skills a sync's changes renamed outside
+// skillrepo (git mv, or a file manager): a skill folder that vanished is
+// taken to be a new skill folder of this sync when their SKILL.md is the
+// same, or the same once its name field is changed; exactly one such
+// folder must match. It returns old name -> new name (folders).
+func detectRenames(tx *Tx, before Hash, changes []FileChange) (map[string]string, error) {
+	var added, gone []string // folders of new and of removed SKILL.md files
 	for _, c := range changes {
-		if c.Status == "added" && path.Base(c.Path) == skill.FileName {
+		if path.Base(c.Path) != skill.FileName {
+			continue
+		}
+		switch c.Status {
+		case "added":
 			added = append(added, path.Dir(c.Path))
+		case "deleted":
+			gone = append(gone, path.Dir(c.Path))
 		}
 	}
-	if len(added) == 0 {
+	if len(added) == 0 || len(gone) == 0 {
 		return nil, nil
 	}
-	carried := map[string]string{}
-	for i, name := range pins {
+	renamed := map[string]string{}
+	for _, oldDir := range gone {
+		name := path.Base(oldDir)
 		if _, err := tx.FindSkill(name); err == nil {
-			continue // still there
+			continue // a skill of that name is still there
 		}
-		old, err := findSkill(tx.l, tx.gtx.Store(), before, name)
-		if err != nil {
-			continue // not a skill before either: a stale pin
-		}
-		oldBlob, _ := tx.gtx.Store().LookupPath(before, old.Dir+"/"+skill.FileName)
+		oldBlob, _ := tx.gtx.Store().LookupPath(before, oldDir+"/"+skill.FileName)
 		if oldBlob.IsZero() {
 			continue
 		}
@@ -373,8 +400,8 @@ func carryPins(tx *Tx, before Hash, changes []FileChange) (map[string]string, er
 			if err != nil {
 				continue
 			}
-			renamed, _ := renameFrontmatter(oldMD, name, path.Base(dir))
-			if bytes.Equal(newMD, oldMD) || (renamed != nil && bytes.Equal(newMD, renamed)) {
+			renamedMD, _ := renameFrontmatter(oldMD, name, path.Base(dir))
+			if bytes.Equal(newMD, oldMD) || (renamedMD != nil && bytes.Equal(newMD, renamedMD)) {
 				if match != "" {
 					match = "" // two candidates: do not guess
 					break
@@ -383,8 +410,25 @@ func carryPins(tx *Tx, before Hash, changes []FileChange) (map[string]string, er
 			}
 		}
 		if match != "" {
-			pins[i] = path.Base(match)
-			carried[name] = pins[i]
+			renamed[name] = path.Base(match)
+		}
+	}
+	return renamed, nil
+}
+
+// carryPins keeps the pin of a pinned skill renamed outside skillrepo:
+// pins are kept by name, so the pin would otherwise be lost.
+func carryPins(tx *Tx, renamed map[string]string) (map[string]string, error) {
+	data, err := tx.gtx.ReadFile(PinsFile)
+	if err != nil || len(renamed) == 0 {
+		return nil, nil // no pins, or nothing renamed
+	}
+	pins := parsePins(data)
+	carried := map[string]string{}
+	for i, name := range pins {
+		if to, ok := renamed[name]; ok {
+			pins[i] = to
+			carried[name] = to
 		}
 	}
 	if len(carried) == 0 {
@@ -416,7 +460,11 @@ func (l *Library) inferOrigin(tip Hash, skills []string) string {
 		return OriginUser
 	}
 	since := c.Committer.When
-	recs, err := l.Usage().Load()
+	snap, err := l.Snapshot(tip.String())
+	if err != nil {
+		return OriginUser
+	}
+	recs, _, err := l.UsageOf(snap)
 	if err != nil {
 		return OriginUser
 	}

@@ -83,8 +83,19 @@ func (tx *Tx) commit(msg Message, allowEmpty bool) (Hash, error) {
 
 // Update runs fn as one atomic write of a branch (the main branch when
 // opts.Branch is empty); the engine's doc (package gitstore) gives the
-// write ordering and its errors.
+// write ordering and its errors. While the config has problems it
+// refuses with them, writing nothing (a dry run goes on).
 func (l *Library) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (*UpdateResult, error) {
+	if err := l.writable(); err != nil && !opts.DryRun {
+		return nil, err
+	}
+	return l.update(ctx, opts, fn)
+}
+
+// update is Update even while the config has problems: for a pull's
+// fast-forward, which takes others' commits (perhaps the fix) and makes
+// none of ours.
+func (l *Library) update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (*UpdateResult, error) {
 	if opts.Branch == "" {
 		opts.Branch = l.MainBranch()
 	}

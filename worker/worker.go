@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -119,23 +120,30 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if ctx.Err() != nil {
 			return res, nil
 		}
-		next, wait, pending, err := w.pick()
+		s, err := w.settings()
+		if err != nil {
+			// Queued work waits for the fix: a review would call the
+			// model and then be refused its write.
+			w.logf("", "queued work waits until the config is fixed:\n%v", err)
+			return res, err
+		}
+		next, wait, pending, err := w.pick(s)
 		if err != nil {
 			return res, err
 		}
 		if next == nil {
 			if pending == 0 {
-				if opts.Once || w.now().Sub(idleSince) >= w.settings().Idle {
+				if opts.Once || w.now().Sub(idleSince) >= s.Idle {
 					return res, nil
 				}
-				wait = min(opts.Poll, w.settings().Idle-w.now().Sub(idleSince))
+				wait = min(opts.Poll, s.Idle-w.now().Sub(idleSince))
 			}
 			if !sleep(ctx, min(wait, opts.Poll)) {
 				return res, nil
 			}
 			continue
 		}
-		w.process(ctx, *next, res)
+		w.process(ctx, *next, s, res)
 		idleSince = w.now()
 	}
 }
@@ -143,10 +151,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 func (w *worker) now() time.Time { return w.opts.Now().UTC() }
 
 // settings reads the current settings (the config may change while a
-// worker waits).
-func (w *worker) settings() Settings {
-	raw, _ := skillrepo.ReadConfigFile(w.root)
-	return SettingsFrom(raw, w.opts.Getenv)
+// worker waits). Error: the config's problems (a *skillrepo.ConfigError).
+func (w *worker) settings() (Settings, error) {
+	cfg, err := skillrepo.ReadConfig(w.root)
+	return SettingsFrom(cfg.Review, w.opts.Getenv), err
 }
 
 func (w *worker) logf(id, format string, args ...any) {
@@ -181,13 +189,12 @@ func sleep(ctx context.Context, d time.Duration) bool {
 
 // pick returns the oldest entry that may run now, or how long to wait
 // for the first that will, and how many entries are queued at all.
-func (w *worker) pick() (*queue.Entry, time.Duration, int, error) {
+func (w *worker) pick(s Settings) (*queue.Entry, time.Duration, int, error) {
 	entries, err := w.store.List()
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	now := w.now()
-	s := w.settings()
 	wait := w.opts.Poll
 	pending := 0
 	for _, e := range entries {
@@ -350,7 +357,7 @@ type attemptError struct {
 
 func (e *attemptError) Error() string { return e.msg }
 
-func (w *worker) process(ctx context.Context, e queue.Entry, res *Result) {
+func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Result) {
 	reviewID := ""
 	if e.Kind == queue.KindReview {
 		reviewID = review.NewReviewID(w.now())
@@ -364,13 +371,12 @@ func (w *worker) process(ctx context.Context, e queue.Entry, res *Result) {
 	var out *queue.Outcome
 	switch e.Kind {
 	case queue.KindReview:
-		out, err = w.runReview(ctx, e)
+		out, err = w.runReview(ctx, e, s)
 	case queue.KindCurator:
 		out, err = w.runCurator(ctx, e)
 	default:
 		err = &attemptError{msg: fmt.Sprintf("unknown kind %q", e.Kind)}
 	}
-	s := w.settings()
 	now := w.now()
 	var ae *attemptError
 	if err != nil && !errors.As(err, &ae) {
@@ -441,13 +447,13 @@ func describe(e queue.Entry) string {
 	return fmt.Sprintf("%s of %s (session %s, %s) as %s", kind, strings.Join(what, " and "), e.SessionID, e.Transcript, e.ReviewID)
 }
 
-func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, error) {
+func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*queue.Outcome, error) {
 	lib, err := skillrepo.Open(w.opts.Dir, skillrepo.OpenOptions{Getenv: w.opts.Getenv, Now: w.opts.Now})
 	if err != nil {
 		return nil, err
 	}
 	defer lib.Close()
-	format, err := review.ParseFormat(firstNonEmpty(e.Format, "auto"))
+	format, err := review.ParseFormat(cmp.Or(e.Format, "auto"))
 	if err != nil {
 		return nil, &attemptError{msg: err.Error()}
 	}
@@ -461,13 +467,13 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 		return nil, &attemptError{msg: err.Error()}
 	}
 	getenv := w.opts.Getenv
-	model := firstNonEmpty(lib.Config.Review.Model, getenv("SKILLREPO_MODEL"))
+	model := cmp.Or(lib.Config.Review.Model, getenv("SKILLREPO_MODEL"))
 	if model == "" {
 		return nil, &attemptError{msg: "no model: set review.model in .skillrepo/config.yaml or SKILLREPO_MODEL for the agent, then 'skillrepo queue retry " + e.ID + "'"}
 	}
 	cfg := openai.DefaultConfig(getenv("OPENAI_API_KEY"))
 	cfg.HTTPClient = &http.Client{}
-	if base := firstNonEmpty(lib.Config.Review.BaseURL, getenv("OPENAI_BASE_URL")); base != "" {
+	if base := cmp.Or(lib.Config.Review.BaseURL, getenv("OPENAI_BASE_URL")); base != "" {
 		// Paths join before the base's query; its query and credentials
 		// go on each request (see internal/endpoint).
 		ep, err := endpoint.Parse(base)
@@ -478,7 +484,6 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 	}
 	client := openai.NewClientWithConfig(cfg)
 	_, memErr := lib.MemoryPath("memory")
-	s := w.settings()
 	sum, err := review.Run(ctx, review.Open(lib), review.Options{
 		Transcript:     tr,
 		Memory:         e.Due.Memory && memErr == nil,
@@ -545,15 +550,6 @@ func (w *worker) runCurator(ctx context.Context, e queue.Entry) (*queue.Outcome,
 		return &queue.Outcome{Status: "skipped", Summary: out.Skipped}, nil
 	}
 	return &queue.Outcome{Status: "ran", Summary: curator.Summary(out.Run.Counts, false), Merged: out.Run.MergeCommit != "", MergeCommit: out.Run.MergeCommit}, nil
-}
-
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 func firstLine(s string) string {

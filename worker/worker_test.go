@@ -263,17 +263,26 @@ func TestRecoverInterruptedReview(t *testing.T) {
 }
 
 func TestSettingsFrom(t *testing.T) {
-	raw := []byte("review:\n  defer_quiet: 2s\n  defer_max: 90\n  max_attempts: 7\n  retry_backoff: bad\n")
-	s := SettingsFrom(raw, func(k string) string {
-		if k == "SKILLREPO_WORKER_IDLE" {
+	cfg, err := skillrepo.ParseConfig([]byte("review:\n  defer_quiet: 2s\n  defer_max: 90\n  max_attempts: 7\n  final_review: false\n"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := SettingsFrom(cfg.Review, func(k string) string {
+		switch k {
+		case "SKILLREPO_WORKER_IDLE":
 			return "5s"
+		case "SKILLREPO_MAX_ATTEMPTS":
+			return "many" // not a number: the config's stays
 		}
 		return ""
 	})
 	want := DefaultSettings()
-	want.DeferQuiet, want.DeferMax, want.MaxAttempts, want.Idle = 2*time.Second, 90*time.Second, 7, 5*time.Second
+	want.DeferQuiet, want.DeferMax, want.MaxAttempts, want.Idle, want.FinalReview = 2*time.Second, 90*time.Second, 7, 5*time.Second, false
 	if s != want {
 		t.Errorf("settings = %+v, want %+v", s, want)
+	}
+	if d := DefaultSettings(); d.DeferQuiet != 15*time.Second || d.DeferMax != 30*time.Minute || d.MaxAttempts != 5 || d.RetryBackoff != 30*time.Second || d.Idle != time.Minute || !d.FinalReview {
+		t.Errorf("defaults = %+v", d)
 	}
 	if got := fmt.Sprint(want.Backoff(1), want.Backoff(3)); got != "30s 2m0s" {
 		t.Errorf("backoff = %s", got)

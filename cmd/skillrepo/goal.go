@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -92,13 +93,9 @@ func runGoalSet(f *factory, opts *goalSetOptions) error {
 			return usageErrorf("--session: %v", err)
 		}
 	}
-	cfg, err := goals.ParseConfig(lib.Config.Raw)
-	if err != nil {
-		return err
-	}
 	maxTurns := opts.MaxTurns
 	if maxTurns == 0 {
-		maxTurns = cfg.MaxTurns
+		maxTurns = lib.Config.Goals.MaxTurns
 	}
 	st, err := goals.NewState(opts.Text, maxTurns, f.Now())
 	if err != nil {
@@ -369,12 +366,9 @@ func newGoalStatusCmd(f *factory, verb string) *cobra.Command {
 // goals.model / goals.base_url, falling back to the review's model
 // settings and the environment, as 'skillrepo review' resolves them.
 func newGoalEvaluator(f *factory, lib *skillrepo.Library) (*goals.Evaluator, error) {
-	cfg, err := goals.ParseConfig(lib.Config.Raw)
-	if err != nil {
-		return nil, err
-	}
-	model := firstNonEmpty(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
-	baseURL := firstNonEmpty(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	cfg := lib.Config.Goals
+	model := cmp.Or(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
+	baseURL := cmp.Or(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
 	client, err := newModelClient(f, baseURL)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -117,7 +118,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	}
 	if err != nil {
 		if errors.Is(err, hooks.ErrMalformed) {
-			return &hintedError{err: err, hint: "fix the file (or move it aside), then run the command again; nothing was written"}
+			return skillrepo.WithHint(err, "fix the file (or move it aside), then run the command again; nothing was written")
 		}
 		return err
 	}
@@ -151,7 +152,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		if lib == "" {
 			lib = hooks.DefaultLibrary(opts.Agent, scope, home, project)
 		}
-		if _, err := os.Stat(filepath.Join(lib, filepath.FromSlash(skillrepo.ConfigPath))); err != nil {
+		if !skillrepo.IsLibrary(lib) {
 			fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
 		}
 	}
@@ -184,7 +185,7 @@ func selfExecutable() string {
 // the agent keeps in its debug log.
 func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 	f := opts.f
-	library := firstNonEmpty(opts.Library, f.Dir)
+	library := cmp.Or(opts.Library, f.Dir)
 	agent, err := hooks.ParseAgent(opts.Agent)
 	var rep *agentsession.Report
 	if err == nil {

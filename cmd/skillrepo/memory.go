@@ -222,5 +222,5 @@ func memoryErrorWithEntries(e *memory.Error) error {
 	if len(lines) == 0 {
 		return e
 	}
-	return &hintedError{err: e, hint: strings.Join(lines, "\n")}
+	return skillrepo.WithHint(e, strings.Join(lines, "\n"))
 }

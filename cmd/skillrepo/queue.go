@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/worker"
 )
 
@@ -41,7 +42,7 @@ func queueStore(f *factory) (*queue.Store, error) {
 
 func queueLookupError(err error, id string) error {
 	if errors.Is(err, queue.ErrNotFound) {
-		return &hintedError{err: err, hint: "run 'skillrepo queue list' to see the entries"}
+		return skillrepo.WithHint(err, "run 'skillrepo queue list' to see the entries")
 	}
 	return err
 }

@@ -91,9 +91,9 @@ func inputError(flag string, err error) error {
 	var odd *boundedread.NotRegularError
 	switch {
 	case errors.As(err, &big):
-		return &hintedError{err: err, hint: "nothing was written; split the content, or keep large data outside the skill"}
+		return skillrepo.WithHint(err, "nothing was written; split the content, or keep large data outside the skill")
 	case errors.As(err, &odd):
-		return &hintedError{err: err, hint: "to read from a pipe, pass " + flag + " - and redirect it to standard input"}
+		return skillrepo.WithHint(err, "to read from a pipe, pass "+flag+" - and redirect it to standard input")
 	}
 	return err
 }
@@ -181,7 +181,7 @@ func explainApplyError(err error) error {
 	var re *skillrepo.RefusedError
 	if errors.As(err, &re) && re.Guard == skillrepo.GuardDuplicate {
 		name := re.Duplicates[0].Name
-		return &hintedError{err, fmt.Sprintf("patch it instead: skillrepo skill view %s, then skillrepo skill patch %s\nonly if it is truly a different skill: add --force-new --reason 'how it differs'", name, name)}
+		return skillrepo.WithHint(err, fmt.Sprintf("patch it instead: skillrepo skill view %s, then skillrepo skill patch %s\nonly if it is truly a different skill: add --force-new --reason 'how it differs'", name, name))
 	}
 	var pe *skillrepo.PatchError
 	if errors.As(err, &pe) && pe.Preview != "" {
@@ -189,16 +189,7 @@ func explainApplyError(err error) error {
 		if len(lines) > 12 {
 			lines = lines[:12]
 		}
-		return &hintedError{err: err, hint: "the file starts with:\n  " + strings.Join(lines, "\n  ")}
+		return skillrepo.WithHint(err, "the file starts with:\n  "+strings.Join(lines, "\n  "))
 	}
 	return err
 }
-
-type hintedError struct {
-	err  error
-	hint string
-}
-
-func (e *hintedError) Error() string { return e.err.Error() }
-func (e *hintedError) Unwrap() error { return e.err }
-func (e *hintedError) Hint() string  { return e.hint }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,11 +20,14 @@ import (
 
 // statusJSON is what `status --json` prints. Paths are absolute.
 type statusJSON struct {
-	Library     string   `json:"library"`
-	Branch      string   `json:"branch"`
-	Head        string   `json:"head"`
-	DirtySkills []string `json:"dirty_skills"`
-	DirtyFiles  int      `json:"dirty_files"`
+	Library string `json:"library"`
+	// ConfigProblems are the config's problems, one "file:line: key:
+	// problem" each; while there are any, writes are refused.
+	ConfigProblems []string `json:"config_problems"`
+	Branch         string   `json:"branch"`
+	Head           string   `json:"head"`
+	DirtySkills    []string `json:"dirty_skills"`
+	DirtyFiles     int      `json:"dirty_files"`
 	// Unconverted are the dirty files skillrepo sync refuses to record:
 	// their conversion runs a filter (git-lfs) we do not run, so git must
 	// record them (docs/git-format.md, "Line endings and filters").
@@ -77,17 +82,21 @@ branch).`,
 }
 
 func runStatus(cmd *cobra.Command, f *factory) error {
-	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true})
+	// The config's problems are part of the status, not a warning.
+	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true, Warn: func(string) {}})
 	if err != nil {
 		return err
 	}
 	defer lib.Close()
 	now := f.Now().UTC()
-	st := statusJSON{Library: lib.Root, DirtySkills: []string{}, Unconverted: []skillrepo.UnconvertedChange{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}}
+	st := statusJSON{Library: lib.Root, ConfigProblems: []string{}, DirtySkills: []string{}, Unconverted: []skillrepo.UnconvertedChange{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}}
+	if err := lib.ConfigProblem(); err != nil {
+		st.ConfigProblems = strings.Split(err.Error(), "\n")
+	}
 	if st.Branch, err = lib.CurrentBranch(); err != nil {
 		return err
 	}
-	if tip, err := lib.BranchTip(firstNonEmpty(st.Branch, lib.MainBranch())); err == nil {
+	if tip, err := lib.BranchTip(cmp.Or(st.Branch, lib.MainBranch())); err == nil {
 		st.Head = tip.String()
 	}
 	if st.Branch != "" {
@@ -178,6 +187,12 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		branch = "(detached HEAD)"
 	}
 	fmt.Fprintf(w, "library: %s\nbranch:  %s at %.12s\n", st.Library, branch, st.Head)
+	if len(st.ConfigProblems) > 0 {
+		fmt.Fprintf(w, "%s: the defaults stand in for the keys below, and writes are refused until they are fixed (docs/config.md):\n", f.IO.Red("config"))
+		for _, p := range st.ConfigProblems {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+	}
 	if n := st.DirtyFiles - len(st.Unconverted); n > 0 || (len(st.DirtySkills) > 0 && len(st.Unconverted) == 0) {
 		// sync refuses the whole change while a filtered file is in it.
 		how := "record them: skillrepo sync"

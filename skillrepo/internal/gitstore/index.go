@@ -101,8 +101,6 @@ func (e *indexEntry) stage() int { return int(e.Flags&indexFlagStage) >> 12 }
 
 func (e *indexEntry) modTime() time.Time { return time.Unix(int64(e.MtimeS), int64(e.MtimeN)) }
 
-func (e *indexEntry) fileMode() filemode.FileMode { return filemode.FileMode(e.Mode) }
-
 var errIndexCorrupt = errors.New("index file corrupt")
 
 // decodeIndex checks an index file's structure and records where its

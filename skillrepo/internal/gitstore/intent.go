@@ -31,6 +31,9 @@ type intent struct {
 	New        string   `json:"new"`
 	CheckedOut bool     `json:"checked_out"`
 	Paths      []string `json:"paths"`
+	// Untracked are the paths of Paths whose work-tree file stays
+	// (Change.Untrack): recovery removes their index entries only.
+	Untracked []string `json:"untracked,omitempty"`
 	// IndexLock identifies the index.lock this write holds (checked-out
 	// branch only): recovery removes that lock file and no other.
 	IndexLock *lockID   `json:"index_lock,omitempty"`
@@ -151,7 +154,7 @@ func (l *Repo) finishWorktree(in *intent) error {
 	if err != nil {
 		return err
 	}
-	u := &worktreeUpdate{l: l, store: store, idx: idx, lockID: in.IndexLock, paths: in.Paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, skipped: map[string]bool{}}
+	u := &worktreeUpdate{l: l, store: store, idx: idx, lockID: in.IndexLock, paths: in.Paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, skipped: map[string]bool{}, keep: setOf(in.Untracked)}
 	for _, p := range in.Paths {
 		oh, om := store.LookupPath(oldTree, p)
 		nh, nm := store.LookupPath(newTree, p)

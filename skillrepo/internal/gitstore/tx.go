@@ -59,8 +59,12 @@ type UpdateResult struct {
 // Change is a staged file: its new content (hash + mode), or a deletion.
 type Change struct {
 	Delete bool
-	Hash   plumbing.Hash
-	Mode   filemode.FileMode
+	// Untrack, with Delete, keeps the work-tree file: the path leaves the
+	// tree and the index only, as "git rm --cached" does (a file that
+	// becomes ignored stays where its owner keeps it).
+	Untrack bool
+	Hash    plumbing.Hash
+	Mode    filemode.FileMode
 }
 
 // Tx is one read-modify-write of a branch, handed to the function given to
@@ -75,8 +79,10 @@ type Tx struct {
 	root    plumbing.Hash // its whole tree (tree when there is no prefix)
 	changes map[string]Change
 	touched map[string]bool
-	extra   []plumbing.Hash
-	commits []plumbing.Hash
+	// untracked are the touched paths whose last change was an untrack.
+	untracked map[string]bool
+	extra     []plumbing.Hash
+	commits   []plumbing.Hash
 }
 
 // Branch is the branch being written.
@@ -231,6 +237,13 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	sort.Strings(res.Paths)
 	// The work tree, index and intent record speak repository paths.
 	repoPaths := l.rootPaths(res.Paths)
+	var untracked []string
+	for _, p := range res.Paths {
+		if tx.untracked[p] {
+			untracked = append(untracked, p)
+		}
+	}
+	keep := l.rootPaths(untracked)
 	// A path whose conversion runs a program (an LFS filter) is not ours
 	// to write, on any branch (convert.go).
 	if err := l.refuseUnconverted(repoPaths); err != nil {
@@ -243,7 +256,7 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	res.CheckedOut = head == opts.Branch
 	var wt *worktreeUpdate
 	if res.CheckedOut {
-		wt, err = l.prepareWorktree(store, baseRoot, tx.root, repoPaths, opts.RecordsWorktree)
+		wt, err = l.prepareWorktree(store, baseRoot, tx.root, repoPaths, keep, opts.RecordsWorktree)
 		if err != nil {
 			return nil, err
 		}
@@ -259,7 +272,7 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	if err := l.testOnlyCrash("objects"); err != nil {
 		return nil, err
 	}
-	in := &intent{Ref: ref, Old: old.String(), New: tx.tip.String(), CheckedOut: res.CheckedOut, Paths: repoPaths}
+	in := &intent{Ref: ref, Old: old.String(), New: tx.tip.String(), CheckedOut: res.CheckedOut, Paths: repoPaths, Untracked: keep}
 	if wt != nil {
 		in.IndexLock = newLockID() // recorded before the lock exists
 	}
@@ -283,7 +296,7 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 		if l.indexChangedSince(wt.idx) {
 			// A git command wrote the index between our check and the
 			// lock: check the paths again against what it wrote.
-			if wt, err = l.prepareWorktree(store, baseRoot, tx.root, repoPaths, opts.RecordsWorktree); err != nil {
+			if wt, err = l.prepareWorktree(store, baseRoot, tx.root, repoPaths, keep, opts.RecordsWorktree); err != nil {
 				l.removeIntent()
 				return nil, err
 			}
@@ -541,6 +554,14 @@ func (tx *Tx) WriteFile(p string, data []byte, executable bool) error {
 func (tx *Tx) stage(p string, c Change) {
 	tx.changes[p] = c
 	tx.touched[p] = true
+	if c.Delete && c.Untrack {
+		if tx.untracked == nil {
+			tx.untracked = map[string]bool{}
+		}
+		tx.untracked[p] = true
+	} else {
+		delete(tx.untracked, p)
+	}
 }
 
 // Remove stages the deletion of a file. Removing a missing file is an

@@ -33,6 +33,7 @@ type worktreeUpdate struct {
 	old     map[string]TreeEntry
 	skipped map[string]bool // recovery only: user edits left alone
 	same    map[string]bool // work tree already holds the target: index only
+	keep    map[string]bool // untracked: the index entry goes, the file stays
 	// lock is index.lock, taken before the ref moved (nil: taken when
 	// the index is written).
 	lock *indexLock
@@ -199,7 +200,10 @@ func (l *Repo) writeIndex(idx *Index, held *indexLock, id *lockID) error {
 // index or the work tree) and returns the update to run after the ref
 // moved. A path whose work tree content already equals the target is not
 // dirty (the same edit made twice loses nothing).
-func (l *Repo) prepareWorktree(store *Store, oldTree, newTree plumbing.Hash, paths []string, fromWorktree bool) (*worktreeUpdate, error) {
+//
+// keep are the paths being untracked: their files are never touched, so
+// they are never dirty.
+func (l *Repo) prepareWorktree(store *Store, oldTree, newTree plumbing.Hash, paths, keep []string, fromWorktree bool) (*worktreeUpdate, error) {
 	idx, idxTime, err := l.ReadIndex()
 	if err != nil {
 		return nil, err
@@ -209,7 +213,7 @@ func (l *Repo) prepareWorktree(store *Store, oldTree, newTree plumbing.Hash, pat
 	if err := l.checkSparse(paths); err != nil {
 		return nil, err
 	}
-	u := &worktreeUpdate{l: l, store: store, idx: idx, paths: paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, same: map[string]bool{}}
+	u := &worktreeUpdate{l: l, store: store, idx: idx, paths: paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, same: map[string]bool{}, keep: setOf(keep)}
 	var dirty []string
 	for _, p := range paths {
 		oh, om := store.LookupPath(oldTree, p)
@@ -224,7 +228,7 @@ func (l *Repo) prepareWorktree(store *Store, oldTree, newTree plumbing.Hash, pat
 				u.same[p] = true
 			}
 		}
-		if !fromWorktree && l.pathDirty(idx, idxTime, p, oh, om, nh) {
+		if !fromWorktree && !u.keep[p] && l.pathDirty(idx, idxTime, p, oh, om, nh) {
 			dirty = append(dirty, p)
 		}
 	}
@@ -333,6 +337,9 @@ func (u *worktreeUpdate) apply() error {
 		t := u.target[p]
 		full := filepath.Join(u.l.Root, filepath.FromSlash(p))
 		if t.Hash.IsZero() {
+			if u.keep[p] {
+				continue // untracked: the index entry goes, the file stays
+			}
 			if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) && !isNotDir(err) {
 				return fmt.Errorf("remove %s: %w", p, err)
 			}
@@ -518,4 +525,12 @@ func ModeOf(fi os.FileInfo) filemode.FileMode {
 		return filemode.Executable
 	}
 	return filemode.Regular
+}
+
+func setOf(paths []string) map[string]bool {
+	m := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		m[p] = true
+	}
+	return m
 }
