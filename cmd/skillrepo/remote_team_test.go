@@ -52,8 +52,9 @@ func teamEnv(t *testing.T) []string {
 }
 
 // newTeam makes n clones of one library on a remote: the first imports
-// the example and pushes it with the remote: section; the rest clone.
-func newTeam(t *testing.T, url, bare string, n int) *team {
+// the example, commits the remote: section, runs setup and pushes; the
+// rest clone.
+func newTeam(t *testing.T, url, bare string, n int, setup ...func(tm *team, dir string)) *team {
 	t.Helper()
 	if _, err := exec.LookPath("skillrepo"); err != nil {
 		t.Skip("the skillrepo binary is not on PATH (testscript's TestMain puts it there)")
@@ -67,6 +68,9 @@ func newTeam(t *testing.T, url, bare string, n int) *team {
 		t.Fatal(err)
 	}
 	tm.run(t, first, "git", "commit", "-qam", "share the library")
+	for _, fn := range setup {
+		fn(tm, first)
+	}
 	tm.run(t, first, "git", "push", "-q", "origin", "main")
 	tm.run(t, first, "git", "fetch", "-q", "origin")
 	tm.clone = append(tm.clone, first)
