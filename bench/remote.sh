@@ -23,7 +23,7 @@ work=$(mktemp -d)
 daemon_pid=""
 cleanup() {
   [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null || true
-  rm -rf "$work"
+  if [ -n "${BENCH_KEEP:-}" ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 (cd "$root" && go build -o "$work/skillrepo" ./cmd/skillrepo)
@@ -82,24 +82,34 @@ for i in $(seq 1 "$runs"); do
   fi
 done
 [ "$(git -C "$work/srv/skills.git" for-each-ref refs/heads/proposals/ | wc -l)" = $((2 * runs)) ] || { echo "not every branch reached the remote" >&2; exit 1; }
+echo "bench: publish measured" >&2
 
 # --- 2. list ---------------------------------------------------------------
 # 1,000 proposals of one commit each, made with git's plumbing (the list
 # reads them; how they were made does not matter), 200 published.
 base=$(git -C "$lib" rev-parse main)
 git -C "$lib" ls-tree -r --name-only main | grep '/SKILL.md$' > "$work/paths"
+export GIT_INDEX_FILE="$work/index"
+git -C "$lib" read-tree main
 for i in $(seq 1 "$nprops"); do
-  f=$(grep -m1 "/$(skill $((3000 + i)))/SKILL.md$" "$work/paths")
-  blob=$(git -C "$lib" show "main:$f" | sed 's/Step 2 of/Step two of/' | git -C "$lib" hash-object -w --stdin)
-  tree=$(GIT_INDEX_FILE="$work/index" sh -c "git -C '$lib' read-tree main && git -C '$lib' update-index --cacheinfo 100644,$blob,$f && git -C '$lib' write-tree")
-  c=$(printf 'skill: patch %s\n\nSkill-Action: patch\nSkill-Name: %s\nSkill-Origin: background-review\nReview-Id: r-%d\n' "$(skill $((3000 + i)))" "$(skill $((3000 + i)))" "$i" |
+  name=$(skill $((3000 + i)))
+  f=$(grep -m1 "/$name/SKILL.md$" "$work/paths")
+  old=$(git -C "$lib" rev-parse "main:$f")
+  blob=$(git -C "$lib" cat-file blob "$old" | sed 's/Step 2 of/Step two of/' | git -C "$lib" hash-object -w --stdin)
+  git -C "$lib" update-index --cacheinfo "100644,$blob,$f"
+  tree=$(git -C "$lib" write-tree)
+  git -C "$lib" update-index --cacheinfo "100644,$old,$f"
+  c=$(printf 'skill: patch %s\n\nSkill-Action: patch\nSkill-Name: %s\nSkill-Origin: background-review\nReview-Id: r-%d\n' "$name" "$name" "$i" |
     git -C "$lib" commit-tree "$tree" -p "$base")
   echo "create refs/heads/proposals/p-$i $c"
 done | git -C "$lib" update-ref --stdin
+unset GIT_INDEX_FILE
+echo "bench: $nprops proposals made" >&2
 for i in $(seq 1 "$npublished"); do
   "$sr" -C "$lib" proposal publish "p-$i" 2>/dev/null
 done
-n=$("$sr" -C "$lib" proposal list | grep -c ' published$' || true)
+echo "bench: $npublished published" >&2
+n=$("$sr" -C "$lib" proposal list | grep -c '^p-.* published$' || true)
 [ "$n" = "$npublished" ] || { echo "expected $npublished published proposals in the list, got $n" >&2; exit 1; }
 : > "$work/list.times"
 for i in $(seq 1 "$runs"); do

@@ -137,6 +137,14 @@ func TestFleet(t *testing.T) {
 		}
 	}
 	remoteRefs := refsOf(t, tm, bare)
+	diverged := 0
+	for ref := range remoteRefs {
+		if strings.HasPrefix(ref, "refs/heads/proposals/diverged-") {
+			diverged++
+		}
+	}
+	t.Logf("remote: %d branches, %d of them proposals a conflict or lost races left (diverged-*); main has %s commits",
+		len(remoteRefs), diverged, tm.run(t, bare, "git", "rev-list", "--count", "main"))
 	reachable := reachableFrom(t, tm, bare, append(slices.Collect(mapValues(remoteRefs)), log.squashed...))
 	for _, dir := range tm.clone {
 		for ref, tip := range refsOf(t, tm, dir) {
