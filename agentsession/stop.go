@@ -1,10 +1,12 @@
 package agentsession
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 
+	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
@@ -31,13 +33,38 @@ func (h *hookRun) stop(ctx context.Context) error {
 			return perr
 		}
 		if decision.ReviewGoal != "" {
-			due := queue.Due{Memory: true, Skills: true, Reason: "goal " + decision.ReviewGoal + " achieved"}
-			if qerr := h.enqueueReview(due, decision.ReviewGoal); qerr != nil && err == nil {
+			if qerr := h.goalReview(decision.ReviewGoal); qerr != nil && err == nil {
 				err = qerr
 			}
 		}
 	}
 	return err
+}
+
+// goalReview queues the review of a session whose goal was reached, and
+// sets the session's counters to 0: that review covers every turn so far,
+// so no nudge reviews the same turns again.
+func (h *hookRun) goalReview(goalID string) error {
+	if why := h.reviewGate(); why != "" {
+		h.rep.notef("goal %s reached; %s", goalID, why)
+		return nil
+	}
+	due := queue.Due{Memory: true, Skills: true, Reason: "goal " + goalID + " achieved"}
+	if err := h.enqueueReview(due, goalID); err != nil {
+		return err
+	}
+	store := h.counters()
+	unlock, err := store.Lock(h.in.SessionID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	c, err := store.Load(h.in.SessionID)
+	if err != nil {
+		return err
+	}
+	c.TurnsSinceMemory, c.IterationsSinceSkill, c.LastReviewID, c.UpdatedAt = 0, 0, "goal "+goalID, h.now
+	return store.Save(c)
 }
 
 // userPrompt tells the goal loop a person typed a prompt. A line it
@@ -56,6 +83,9 @@ func (h *hookRun) userPrompt() error {
 }
 
 func (h *hookRun) printDecision(d *StopDecision) error {
+	if h.opts.Agent == hooks.Gemini {
+		return h.printGeminiDecision(d)
+	}
 	switch {
 	case d.Block && d.Reason != "" && d.Message != "":
 		return h.reply(map[string]any{"decision": "block", "reason": d.Reason, "systemMessage": d.Message})
@@ -71,6 +101,23 @@ func (h *hookRun) printDecision(d *StopDecision) error {
 	return nil
 }
 
+// printGeminiDecision answers Gemini CLI's AfterAgent: "deny" with a
+// reason makes it run another turn with the reason as the prompt; it has
+// no context field, so a note goes to the user as a systemMessage.
+func (h *hookRun) printGeminiDecision(d *StopDecision) error {
+	out := map[string]any{}
+	if d.Block && d.Reason != "" {
+		out["decision"], out["reason"] = "deny", d.Reason
+	}
+	if msg := cmp.Or(d.Message, d.Context); msg != "" {
+		out["systemMessage"] = msg
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return h.reply(out)
+}
+
 func (h *hookRun) intervals() (review.Intervals, bool) {
 	_, memErr := h.lib.MemoryPath(memory.Memory)
 	iv := review.Intervals{Memory: h.lib.Config.Review.MemoryInterval, Skill: h.lib.Config.Review.SkillInterval}
@@ -84,16 +131,27 @@ func (h *hookRun) counters() review.CounterStore {
 	return review.CounterStore{Dir: h.state().ReviewSessions()}
 }
 
+// nudge advances the counters and queues a review when a nudge fired
+// (docs/reference-behaviour.md §1.2–§1.5): never for an interrupted turn
+// or one without a final answer, never when reviews are off or the
+// session is a batch one.
 func (h *hookRun) nudge() error {
 	if h.in.SessionID == "" {
 		return errors.New("Stop event without session_id")
 	}
-	if h.in.TranscriptPath == "" {
+	if why := h.reviewGate(); why != "" {
+		h.rep.notef("%s", why)
 		return nil
 	}
 	d, memoryOK, err := h.advance()
-	if err != nil || !d.Due() {
+	if err != nil {
 		return err
+	}
+	if !d.Due() {
+		if d.Skip != "" && (d.Memory || d.Skills) {
+			h.rep.notef("a nudge fired, but %s: no review queued", d.Skip)
+		}
+		return nil
 	}
 	reason := fmt.Sprintf("due at Stop: %d new turns, %d new model iterations", d.NewTurns, d.NewIterations)
 	return h.enqueueReview(queue.Due{Memory: d.Memory && memoryOK, Skills: d.Skills, Reason: reason}, "")
@@ -126,8 +184,17 @@ func (h *hookRun) advance() (review.Decision, bool, error) {
 
 func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
 	format := string(h.transcriptFormat())
+	// How the session runs, so the review runs as it would whichever
+	// session's worker takes it: its model, folder, program and the
+	// environment that reaches its model.
+	getenv := h.opts.Getenv
+	program := agentcli.Running(string(h.opts.Agent))
+	if program == "" {
+		program = agentcli.Find(string(h.opts.Agent), getenv("PATH"))
+	}
 	e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindReview, Agent: string(h.opts.Agent), SessionID: h.in.SessionID,
-		Transcript: h.in.TranscriptPath, Format: format, Due: due, GoalID: goalID})
+		Transcript: h.in.TranscriptPath, Format: format, Due: due, GoalID: goalID,
+		Model: h.in.Model, Cwd: h.in.Cwd, Program: program, Env: queue.SessionEnv(getenv)})
 	if err != nil {
 		return err
 	}

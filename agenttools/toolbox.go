@@ -126,6 +126,7 @@ type Toolbox struct {
 
 	changes []Change
 	refused []Refusal
+	calls   int // tool calls so far
 
 	dups *skillrepo.DuplicateIndex // the overlap index, for creates
 }
@@ -162,6 +163,24 @@ func (tb *Toolbox) Wrote() bool { return tb.branchMade && !tb.opts.BranchExists 
 
 // Staged reports whether a write landed on StagedBranch.
 func (tb *Toolbox) Staged() bool { return tb.stagedMade }
+
+// Record is what a toolbox did, in a form that outlives it: a review
+// whose tools ran in another process (the review-mode MCP server behind
+// an agent's own program) hands its record back this way.
+type Record struct {
+	Changes  []Change  `json:"changes"`
+	Refusals []Refusal `json:"refusals"`
+	// Wrote: a write landed on Branch; Staged: on StagedBranch.
+	Wrote  bool `json:"wrote"`
+	Staged bool `json:"staged"`
+	// Calls counts the tool calls made, refused ones included.
+	Calls int `json:"calls"`
+}
+
+// Record is what the toolbox did so far.
+func (tb *Toolbox) Record() Record {
+	return Record{Changes: tb.Changes(), Refusals: tb.Refusals(), Wrote: tb.Wrote(), Staged: tb.Staged(), Calls: tb.calls}
+}
 
 // Tools are the tools offered.
 func (tb *Toolbox) Tools() []string { return append([]string{}, tb.opts.Tools...) }
@@ -229,6 +248,7 @@ type call struct {
 // Call runs one tool call. It never fails: every refusal and error becomes
 // a result the model can read.
 func (tb *Toolbox) Call(ctx context.Context, name, args string) Result {
+	tb.calls++
 	c := &call{ctx: ctx}
 	if !slices.Contains(tb.opts.Tools, name) {
 		msg := tb.deniedMessage(name)

@@ -134,6 +134,26 @@ func (s *Summary) Headline() string {
 	return strings.Join(parts, "\n")
 }
 
+// Brief is the outcome in one line, for the queue and status, without
+// the status word (they print it beside): what landed and what waits, or
+// that the review wrote nothing and, when calls were refused, the first
+// refusal. The model's own account is never taken for what happened.
+func (s *Summary) Brief() string {
+	if h := s.Headline(); h != "" {
+		return strings.ReplaceAll(h, "\n", "; ")
+	}
+	b := "wrote nothing"
+	if n := len(s.Refused); n > 0 {
+		r := s.Refused[0]
+		calls := "call was"
+		if n > 1 {
+			calls = "calls were"
+		}
+		b += fmt.Sprintf(" (%d %s refused; %s: %s)", n, calls, r.Tool, clip(flatten(r.Reason), 160))
+	}
+	return b
+}
+
 // WriteText prints the summary for a person.
 func (s *Summary) WriteText(w io.Writer) {
 	if s.Status == StatusSkipped {

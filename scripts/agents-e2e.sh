@@ -59,7 +59,16 @@ fi
 export E2E_CLAUDE="$bin_dir/claude" E2E_CODEX="$bin_dir/codex"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/skillrepo-e2e.XXXXXX")
-cleanup() { chmod -R u+w "$work" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() {
+  # A worker may still be writing its last log line.
+  local i
+  for i in 1 2 3 4 5; do
+    chmod -R u+w "$work" 2>/dev/null || true
+    rm -rf "$work" 2>/dev/null && return
+    sleep 1
+  done
+  echo "agents-e2e: could not remove $work" >&2
+}
 [ -n "${SKILLREPO_E2E_KEEP:-}" ] || trap cleanup EXIT
 echo "agents-e2e: building skillrepo and fakemodel" >&2
 (cd "$root" && go build -o "$work/bin/skillrepo" ./cmd/skillrepo && go build -o "$work/bin/fakemodel" ./internal/fakemodel/cmd/fakemodel)

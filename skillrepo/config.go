@@ -84,7 +84,30 @@ type ReviewConfig struct {
 	// FinalReview: SessionEnd queues a review of what the nudge counters
 	// had not yet sent to one.
 	FinalReview bool `yaml:"final_review"`
+	// Enabled: false stops agent hooks from queueing reviews, and a
+	// worker skips the reviews already queued.
+	Enabled bool `yaml:"enabled"`
+	// Backend chooses who holds a review's (and the goal judge's and
+	// the consolidation's) conversation: "agent", the agent's own
+	// program with the session's model; "endpoint", an OpenAI-compatible
+	// endpoint; "auto", the endpoint when one is configured, else the
+	// agent's program (docs/agents.md, "The model backend").
+	Backend string `yaml:"backend" check:"oneof=auto|agent|endpoint"`
+	// Defer says when a queued review waits for the agent to be quiet:
+	// "always", "never", or "auto": only when it would compete with the
+	// agent for a local model (a loopback or local-provider endpoint).
+	Defer string `yaml:"defer" check:"oneof=auto|always|never"`
 }
+
+// Review backends and defer modes.
+const (
+	BackendAuto     = "auto"
+	BackendAgent    = "agent"
+	BackendEndpoint = "endpoint"
+	DeferAuto       = "auto"
+	DeferAlways     = "always"
+	DeferNever      = "never"
+)
 
 // CuratorConfig is the curator: section.
 type CuratorConfig struct {
@@ -162,7 +185,7 @@ func DefaultConfig() Config {
 			MemoryInterval: 10, SkillInterval: 10,
 			DeferQuiet: Duration(15 * time.Second), DeferMax: Duration(30 * time.Minute),
 			RetryBackoff: Duration(30 * time.Second), MaxAttempts: 5, WorkerIdle: Duration(time.Minute),
-			FinalReview: true,
+			FinalReview: true, Enabled: true, Backend: BackendAuto, Defer: DeferAuto,
 		},
 		Curator: CuratorConfig{Enabled: true, IntervalHours: 168, StaleAfterDays: 14, ArchiveAfterDays: 30},
 		Memory:  MemoryConfig{Dir: ".memory", MemoryCharLimit: memory.DefaultMemoryLimit, UserCharLimit: memory.DefaultUserLimit},

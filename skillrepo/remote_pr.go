@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -307,16 +308,13 @@ func (l *Library) lintVerdict(p *Proposal) string {
 	if len(dirs) == 0 {
 		return "no active skill touched"
 	}
-	var before *Snapshot
+	var before func() fs.FS
 	if !p.Base.IsZero() {
-		before, _ = l.Snapshot(p.Base.String())
+		if snap, err := l.Snapshot(p.Base.String()); err == nil {
+			before = snap.FS
+		}
 	}
-	var err2 error
-	if before != nil {
-		err2 = l.gateAgainst(after.FS(), before.FS(), dirs)
-	} else {
-		err2 = l.gateAgainst(after.FS(), nil, dirs)
-	}
+	err2 := l.gateAgainst(after.FS(), before, dirs)
 	var ge *GateError
 	switch {
 	case err2 == nil:

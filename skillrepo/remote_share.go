@@ -325,7 +325,7 @@ func (l *Library) integrateMain(ctx context.Context, g *remoteGit, theirs Hash) 
 			}
 		}
 		before := &Snapshot{l: l, store: tx.gtx.Store(), commit: ours, tree: mainTree}
-		if err := l.gateAgainst(snap.FS(), before.FS(), dirs); err != nil {
+		if err := l.gateAgainst(snap.FS(), before.FS, dirs); err != nil {
 			var ge *GateError
 			if errors.As(err, &ge) {
 				return fmt.Errorf("%w: the merge adds lint errors: %v", errMainDiverged, err)

@@ -32,6 +32,9 @@ type Settings struct {
 	// FinalReview: the end of a session queues a review of what the
 	// nudge counters had not yet sent to one (review.final_review).
 	FinalReview bool
+	// Review is the whole review: section (the backend, review.defer,
+	// review.enabled …).
+	Review skillrepo.ReviewConfig
 }
 
 // DefaultSettings are the defaults of every key.
@@ -49,7 +52,7 @@ func SettingsFrom(c skillrepo.ReviewConfig, getenv func(string) string) Settings
 	s := Settings{
 		DeferQuiet: time.Duration(c.DeferQuiet), DeferMax: time.Duration(c.DeferMax),
 		MaxAttempts: c.MaxAttempts, RetryBackoff: time.Duration(c.RetryBackoff), Idle: time.Duration(c.WorkerIdle),
-		MaxInputTokens: c.MaxInputTokens, FinalReview: c.FinalReview,
+		MaxInputTokens: c.MaxInputTokens, FinalReview: c.FinalReview, Review: c,
 	}
 	if getenv == nil {
 		return s

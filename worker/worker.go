@@ -16,6 +16,7 @@ import (
 	"github.com/gofrs/flock"
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
@@ -43,6 +44,12 @@ type Options struct {
 	Echo io.Writer
 	// Poll bounds each wait (0: 1 s).
 	Poll time.Duration
+	// Environ is the environment an agent's program starts from, before
+	// the session's recorded variables (nil: os.Environ).
+	Environ func() []string
+	// Self is the skillrepo executable an agent's program starts as its
+	// MCP server ("": this process's executable).
+	Self string
 }
 
 // Result counts what a worker did.
@@ -206,7 +213,7 @@ func (w *worker) pick(s Settings) (*queue.Entry, time.Duration, int, error) {
 			wait = min(wait, e.NextAttemptAt.Sub(now))
 			continue
 		}
-		if e.Kind == queue.KindReview {
+		if e.Kind == queue.KindReview && w.defers(e, s) {
 			if at := w.readyAt(e, s); now.Before(at) {
 				wait = min(wait, at.Sub(now))
 				continue
@@ -215,6 +222,14 @@ func (w *worker) pick(s Settings) (*queue.Entry, time.Duration, int, error) {
 		return &e, 0, pending, nil
 	}
 	return nil, wait, pending, nil
+}
+
+// defers reports whether a review entry waits for the agent to be quiet
+// (review.defer): one that cannot be planned does not wait, so its error
+// is reported at once.
+func (w *worker) defers(e queue.Entry, s Settings) bool {
+	p, err := w.plan(s.Review, e, e.Model, "", e.Cwd)
+	return err == nil && p.deferred(s.Review.Defer)
 }
 
 // readyAt is when a review may call the model: once the agent (every
@@ -358,6 +373,21 @@ type attemptError struct {
 func (e *attemptError) Error() string { return e.msg }
 
 func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Result) {
+	if e.Kind == queue.KindReview && !s.Review.Enabled {
+		// Switched off since it was queued: the setting is read again
+		// here, as the reference's is when its idle queue runs.
+		now := w.now()
+		if _, err := w.store.Update(e.ID, func(x *queue.Entry) error {
+			x.State, x.FinishedAt, x.Outcome = queue.Done, &now, &queue.Outcome{Status: review.StatusSkipped, Summary: "review.enabled is false"}
+			return nil
+		}); err != nil {
+			w.logf(e.ID, "record outcome: %v", err)
+			return
+		}
+		res.Done++
+		w.logf(e.ID, "skipped: review.enabled is false")
+		return
+	}
 	reviewID := ""
 	if e.Kind == queue.KindReview {
 		reviewID = review.NewReviewID(w.now())
@@ -466,23 +496,31 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	if err != nil {
 		return nil, &attemptError{msg: err.Error()}
 	}
-	getenv := w.opts.Getenv
-	model := cmp.Or(lib.Config.Review.Model, getenv("SKILLREPO_MODEL"))
-	if model == "" {
-		return nil, &attemptError{msg: "no model: set review.model in .skillrepo/config.yaml or SKILLREPO_MODEL for the agent, then 'skillrepo queue retry " + e.ID + "'"}
+	p, err := w.plan(lib.Config.Review, e, tr.Model, tr.Provider, tr.Cwd)
+	if err != nil {
+		return nil, &attemptError{msg: err.Error() + "; then 'skillrepo queue retry " + e.ID + "'"}
 	}
-	cfg := openai.DefaultConfig(getenv("OPENAI_API_KEY"))
-	cfg.HTTPClient = &http.Client{}
-	if base := cmp.Or(lib.Config.Review.BaseURL, getenv("OPENAI_BASE_URL")); base != "" {
-		// Paths join before the base's query; its query and credentials
-		// go on each request (see internal/endpoint).
-		ep, err := endpoint.Parse(base)
+	if _, err := w.store.Update(e.ID, func(x *queue.Entry) error { x.Backend = p.backend; return nil }); err != nil {
+		w.logf(e.ID, "record the backend: %v", err)
+	}
+	var backend review.Backend
+	if p.backend == agentcli.BackendAgent {
+		w.logf(e.ID, "backend: %s (%s), model %s", p.program.Path, e.Agent, p.model)
+		backend = agentcli.Review{Program: p.program, SessionID: e.SessionID}
+	} else {
+		ep, err := p.endpointOf()
 		if err != nil {
 			return nil, &attemptError{msg: err.Error() + "; fix review.base_url or OPENAI_BASE_URL, then 'skillrepo queue retry " + e.ID + "'"}
 		}
-		cfg.BaseURL, cfg.HTTPClient = ep.BaseURL(), ep.Doer(&http.Client{})
+		cfg := openai.DefaultConfig(p.getenv("OPENAI_API_KEY"))
+		cfg.HTTPClient = &http.Client{}
+		if ep != nil {
+			// Paths join before the base's query; its query and
+			// credentials go on each request (see internal/endpoint).
+			cfg.BaseURL, cfg.HTTPClient = ep.BaseURL(), ep.Doer(&http.Client{})
+		}
+		backend = review.Endpoint{Client: openai.NewClientWithConfig(cfg), Backoff: min(s.RetryBackoff, time.Second)}
 	}
-	client := openai.NewClientWithConfig(cfg)
 	_, memErr := lib.MemoryPath("memory")
 	sum, err := review.Run(ctx, review.Open(lib), review.Options{
 		Transcript:     tr,
@@ -490,27 +528,21 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 		Skills:         e.Due.Skills || !e.Due.Memory || memErr != nil,
 		SessionID:      e.SessionID,
 		ReviewID:       e.ReviewID,
-		Model:          model,
-		Client:         client,
+		Model:          p.model,
+		Backend:        backend,
 		MaxInputTokens: s.MaxInputTokens,
 		ContextWindow:  lib.Config.Review.ContextWindow,
 		WriteApproval:  lib.Config.Review.WriteApproval,
 		GoalID:         e.GoalID,
-		RetryBackoff:   min(s.RetryBackoff, time.Second),
 		Now:            w.opts.Now,
 	})
 	if err != nil {
 		return nil, err
 	}
 	out := &queue.Outcome{
-		Status: sum.Status, Summary: sum.Headline(), Proposal: sum.Proposal, Merged: sum.Merged,
+		Status: sum.Status, Summary: sum.Brief(), Proposal: sum.Proposal, Merged: sum.Merged,
 		MergeCommit: sum.MergeCommit, MergeError: sum.MergeError, Applied: len(sum.Applied), Staged: len(sum.Staged),
-	}
-	if out.Summary == "" {
-		out.Summary = sum.Status
-		if sum.Final != "" {
-			out.Summary += ": " + firstLine(sum.Final)
-		}
+		Backend: p.backend, Model: p.model,
 	}
 	if sum.Status != review.StatusFailed {
 		return out, nil
@@ -550,12 +582,4 @@ func (w *worker) runCurator(ctx context.Context, e queue.Entry) (*queue.Outcome,
 		return &queue.Outcome{Status: "skipped", Summary: out.Skipped}, nil
 	}
 	return &queue.Outcome{Status: "ran", Summary: curator.Summary(out.Run.Counts, false), Merged: out.Run.MergeCommit != "", MergeCommit: out.Run.MergeCommit}, nil
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	if len(s) > 120 {
-		s = s[:120] + "…"
-	}
-	return s
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/agentsession"
+	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -22,10 +24,13 @@ import (
 type agentHooksOptions struct {
 	ClaudeCode bool
 	Codex      bool
-	Scope      string
-	Library    string
-	Project    string
-	DryRun     bool
+	Gemini     bool
+	// Trust (Codex) records Codex's trust of the hooks installed.
+	Trust   bool
+	Scope   string
+	Library string
+	Project string
+	DryRun  bool
 }
 
 type hooksUninstallOptions struct {
@@ -36,8 +41,8 @@ type hooksUninstallOptions struct {
 func newHooksUninstallCmd(f *factory) *cobra.Command {
 	opts := &hooksUninstallOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "uninstall {--claude-code | --codex} [--scope {user|project|local}] [--dry-run]",
-		Short: "Remove skillrepo's Claude Code or Codex hooks",
+		Use:   "uninstall {--claude-code | --codex | --gemini} [--scope {user|project|local}] [--dry-run]",
+		Short: "Remove skillrepo's Claude Code, Codex or Gemini CLI hooks",
 		Long: `Remove skillrepo's hook handlers (and only those) from the agent's settings
 file of the scope; every other key and hook stays. --dry-run prints the
 resulting file and writes nothing.`,
@@ -45,8 +50,8 @@ resulting file and writes nothing.`,
   skillrepo hooks uninstall --codex --scope project`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.ClaudeCode == opts.Codex {
-				return usageErrorf("choose one of --claude-code and --codex")
+			if opts.agentCount() != 1 {
+				return usageErrorf("choose one of --claude-code, --codex and --gemini")
 			}
 			return runAgentHooks(opts.f, &opts.agentHooksOptions, false)
 		},
@@ -54,6 +59,7 @@ resulting file and writes nothing.`,
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.ClaudeCode, "claude-code", false, "remove Claude Code hooks")
 	fl.BoolVar(&opts.Codex, "codex", false, "remove Codex hooks")
+	fl.BoolVar(&opts.Gemini, "gemini", false, "remove Gemini CLI hooks")
 	fl.StringVar(&opts.Scope, "scope", "user", "agent settings scope: user, project or local")
 	fl.StringVar(&opts.Project, "project", "", "the project folder for --scope project|local (default the current folder)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the resulting file, write nothing")
@@ -61,17 +67,38 @@ resulting file and writes nothing.`,
 }
 
 func (o *agentHooksOptions) agent() hooks.Agent {
-	if o.Codex {
+	switch {
+	case o.Codex:
 		return hooks.Codex
+	case o.Gemini:
+		return hooks.Gemini
 	}
 	return hooks.ClaudeCode
 }
 
-func agentLabel(a hooks.Agent) string {
-	if a == hooks.Codex {
-		return "Codex"
+// agentCount is how many agent flags were given.
+func (o *agentHooksOptions) agentCount() int {
+	n := 0
+	for _, b := range []bool{o.ClaudeCode, o.Codex, o.Gemini} {
+		if b {
+			n++
+		}
 	}
-	return "Claude Code"
+	return n
+}
+
+// agentHomes are the agents' user folders as the agents find them (HOME,
+// CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME).
+func agentHomes(f *factory) (hooks.Homes, error) {
+	home := f.Getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return hooks.Homes{}, fmt.Errorf("find your home folder: %w", err)
+		}
+		home = h
+	}
+	return hooks.HomesFrom(home, f.Getenv), nil
 }
 
 func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
@@ -81,19 +108,15 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	default:
 		return usageErrorf("--scope: want user, project or local, not %q", o.Scope)
 	}
-	home := f.Getenv("HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return fmt.Errorf("find your home folder: %w", err)
-		}
-		home = h
+	homes, err := agentHomes(f)
+	if err != nil {
+		return err
 	}
 	project := o.Project
 	if project == "" {
 		project = "."
 	}
-	project, err := filepath.Abs(project)
+	project, err = filepath.Abs(project)
 	if err != nil {
 		return err
 	}
@@ -103,7 +126,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 			return err
 		}
 	}
-	opts := hooks.AgentOptions{Agent: o.agent(), Scope: scope, Home: home, Project: project, Library: library, DryRun: o.DryRun}
+	opts := hooks.AgentOptions{Agent: o.agent(), Scope: scope, Homes: homes, Project: project, Library: library, DryRun: o.DryRun}
 	if scope != hooks.ScopeProject {
 		// A personal settings file names this binary, wherever it is; a
 		// project's shared file names `skillrepo`, found on each
@@ -122,17 +145,43 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		}
 		return err
 	}
+	// Codex runs a hook only once it is trusted; --trust records the
+	// trust of exactly the hooks just written, as Codex's /hooks would.
+	var trusted *hooks.CodexTrustResult
+	if install && o.Trust && opts.Agent == hooks.Codex {
+		in := hooks.Inspect(hooks.Codex, scope, homes, project)
+		if o.DryRun {
+			in = &hooks.Installation{Agent: hooks.Codex, Scope: scope, Settings: res.Settings, Handlers: hooks.HandlersIn(hooks.Codex, res.Content)}
+		}
+		trust, err := hooks.CodexTrust(in, homes)
+		if err == nil {
+			trusted, err = hooks.TrustCodexHooks(homes, trust, o.DryRun)
+		}
+		if err != nil {
+			return fmt.Errorf("the hooks are installed, but their trust was not recorded: %w", err)
+		}
+	}
+	var findings []doctor.Finding
+	if install && !o.DryRun {
+		findings = checkAfterInstall(f, opts.Agent, scope, project, "hooks")
+	}
 	if f.JSON {
-		return printJSON(f.IO.Out, agentHooksJSON{Agent: string(opts.Agent), Scope: string(scope), Settings: res.Settings, Library: res.Library,
-			Changed: res.Changed, Added: res.Added, Removed: res.Removed, DryRun: o.DryRun})
+		out := agentHooksJSON{Agent: string(opts.Agent), Scope: string(scope), Settings: res.Settings, Library: res.Library,
+			Changed: res.Changed, Added: res.Added, Removed: res.Removed, DryRun: o.DryRun, Checks: findings}
+		if trusted != nil {
+			out.Trusted, out.TrustConfig = trusted.Trusted, trusted.Config
+		}
+		return printJSON(f.IO.Out, out)
 	}
 	if o.DryRun {
 		if _, err := f.IO.Out.Write(res.Content); err != nil {
 			return err
 		}
 	}
-	w, label := f.IO.ErrOut, agentLabel(opts.Agent)
+	w, label := f.IO.ErrOut, opts.Agent.Label()
 	switch {
+	case !res.Changed && install && trusted != nil && trusted.Trusted > 0:
+		fmt.Fprintf(w, "%s hooks already installed in %s\n", label, res.Settings)
 	case !res.Changed && install:
 		fmt.Fprintf(w, "%s hooks already installed in %s; nothing to do\n", label, res.Settings)
 	case !res.Changed:
@@ -142,19 +191,27 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	case o.DryRun:
 		fmt.Fprintf(w, "would remove %d %s hooks from %s (dry run: nothing written)\n", res.Removed, label, res.Settings)
 	case install:
-		fmt.Fprintf(w, "%s installed %s hooks in %s\n", f.IO.Green("✓"), label, res.Settings)
+		fmt.Fprintf(w, "wrote %d %s hooks in %s\n", res.Added, label, res.Settings)
 		fmt.Fprintf(w, "  library: %s\n", res.Library)
 	default:
 		fmt.Fprintf(w, "%s removed %d %s hooks from %s\n", f.IO.Green("✓"), res.Removed, label, res.Settings)
 	}
+	if trusted != nil && trusted.Trusted > 0 {
+		verb := "recorded"
+		if o.DryRun {
+			verb = "would record"
+		}
+		fmt.Fprintf(w, "%s Codex's trust of %d hooks in %s (as accepting them in /hooks does)\n", verb, trusted.Trusted, trusted.Config)
+	}
 	if install && !o.DryRun {
 		lib := library
 		if lib == "" {
-			lib = hooks.DefaultLibrary(opts.Agent, scope, home, project)
+			lib = hooks.DefaultLibrary(opts.Agent, scope, homes, project)
 		}
 		if !skillrepo.IsLibrary(lib) {
 			fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
 		}
+		reportAfterInstall(f, findings, label+" hooks")
 	}
 	return nil
 }
@@ -207,7 +264,7 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 				// One sync at a time is enough: sessions starting together
 				// do not queue scans on the library lock.
 				_, err := worker.StartDetachedOnce(lib.State().SyncLock(), selfExecutable(),
-					[]string{"-C", lib.Root, "sync"}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
+					[]string{"-C", lib.Root, "sync", "--hook-log", string(agent)}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
 				return err
 			}
 			ropts.StartRemote = startRemoteSync
@@ -222,8 +279,45 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		lines = append(lines, "error: "+err.Error())
 		fmt.Fprintf(f.IO.ErrOut, "skillrepo %s %s hook: %v\n", opts.Agent, opts.Event, err)
 	}
+	if rep != nil && rep.Library != "" {
+		library = rep.Library
+	}
 	if len(lines) > 0 {
 		agentsession.Log(library, f.Now(), agent, opts.Event, lines...)
 	}
 	return nil
+}
+
+// hookLogWriter collects what a background command prints and hands it
+// to log one whole line at a time (Flush sends a last partial line).
+type hookLogWriter struct {
+	log func(lines ...string)
+	buf []byte
+}
+
+func (w *hookLogWriter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	var lines []string
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		if l := strings.TrimRight(string(w.buf[:i]), "\r"); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+		w.buf = w.buf[i+1:]
+	}
+	if len(lines) > 0 {
+		w.log(lines...)
+	}
+	return len(p), nil
+}
+
+// Flush logs what is left of an unfinished line.
+func (w *hookLogWriter) Flush() {
+	if l := strings.TrimSpace(string(w.buf)); l != "" {
+		w.log(l)
+	}
+	w.buf = nil
 }

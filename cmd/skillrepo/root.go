@@ -77,6 +77,16 @@ func (f *factory) warn(msg string) {
 	fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", msg)
 }
 
+// warnHinted prints a read's caveat on stderr, with its hint when it
+// has one (output stays the command's, exit 0).
+func (f *factory) warnHinted(err error) {
+	f.warn(err.Error())
+	var h hinter
+	if errors.As(err, &h) && h.Hint() != "" {
+		fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", h.Hint())
+	}
+}
+
 func (f *factory) close() {
 	if f.lib != nil {
 		f.lib.Close()
@@ -99,6 +109,9 @@ func run(args []string, io *iostreams, getenv func(string) string) int {
 	defer stop()
 	err := root.ExecuteContext(ctx)
 	f.shareAfterWrite()
+	if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
+		err = fmt.Errorf("interrupted: %w", err) // Ctrl-C: exit 130
+	}
 	if err != nil {
 		if !isFlagParseError(err) {
 			reportError(io, err, f.JSON)
@@ -188,7 +201,7 @@ archive, restore and rollback are git operations.`,
 		newCuratorCmd(f),
 		newMCPCmd(f),
 		newGoalCmd(f),
-		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f),
+		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f),
 	)
 	return cmd
 }

@@ -55,28 +55,32 @@ type skillListItem struct {
 	Description string `json:"description"`
 	Owner       string `json:"owner"`
 	Pinned      bool   `json:"pinned"`
-	Error       string `json:"error,omitempty"`
+	// Unreadable: the SKILL.md does not parse (Error says why); agents
+	// skip such a skill, and skill list exits 1.
+	Unreadable bool   `json:"unreadable"`
+	Error      string `json:"error,omitempty"`
 }
 
-// listSkills reads every skill with its description and state.
-func listSkills(lib *skillrepo.Library, rev string) ([]skillListItem, error) {
+// listSkills reads every skill with its description and state; unknown
+// says why ownership shows as unknown (a shallow clone), else nil.
+func listSkills(lib *skillrepo.Library, rev string) (items []skillListItem, unknown error, err error) {
 	snap, err := lib.Snapshot(rev)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	infos, err := snap.Skills()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	recs, _, err := lib.UsageOf(snap)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	owners, pins, err := ownersAndPins(lib, snap) // skill_pin.go
+	owners, pins, unknown, err := ownersAndPins(lib, snap) // skill_pin.go
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	items := make([]skillListItem, 0, len(infos))
+	items = make([]skillListItem, 0, len(infos))
 	for _, si := range infos {
 		it := skillListItem{Name: si.Name, Category: si.Category, Path: si.Dir, State: skillrepo.StateActive,
 			Owner: owners[si.Dir].Owner, Pinned: pins[si.Name]}
@@ -94,11 +98,11 @@ func listSkills(lib *skillrepo.Library, rev string) ([]skillListItem, error) {
 			}
 		}
 		if err != nil {
-			it.Error = err.Error()
+			it.Error, it.Unreadable = err.Error(), true
 		}
 		items = append(items, it)
 	}
-	return items, nil
+	return items, unknown, nil
 }
 
 func runSkillList(opts *skillListOptions) error {
@@ -107,9 +111,12 @@ func runSkillList(opts *skillListOptions) error {
 	if err != nil {
 		return err
 	}
-	all, err := listSkills(lib, opts.Rev)
+	all, unknown, err := listSkills(lib, opts.Rev)
 	if err != nil {
 		return err
+	}
+	if unknown != nil {
+		f.warnHinted(unknown)
 	}
 	items := []skillListItem{}
 	for _, it := range all {
@@ -129,8 +136,30 @@ func runSkillList(opts *skillListOptions) error {
 		}
 		return items[i].Path < items[j].Path
 	})
+	var unreadable []string
+	for _, it := range items {
+		if it.Unreadable {
+			unreadable = append(unreadable, it.Path)
+		}
+	}
+	// Listed, then refused: a SKILL.md agents skip is a broken library,
+	// whatever the rest of the list says.
+	broken := func() error {
+		if len(unreadable) == 0 {
+			return nil
+		}
+		verb := "does"
+		if len(unreadable) > 1 {
+			verb = "do"
+		}
+		return skillrepo.WithHint(fmt.Errorf("the SKILL.md of %s %s not parse: %s", nounCount(len(unreadable), "skill"), verb, strings.Join(unreadable, ", ")),
+			"agents skip them; fix the frontmatter, and run 'skillrepo lint' for the details")
+	}
 	if f.JSON {
-		return printJSON(f.IO.Out, items)
+		if err := printJSON(f.IO.Out, items); err != nil {
+			return err
+		}
+		return broken()
 	}
 	if len(items) == 0 {
 		fmt.Fprintln(f.IO.ErrOut, emptyListMessage(opts))
@@ -141,7 +170,7 @@ func runSkillList(opts *skillListOptions) error {
 	for _, it := range items {
 		desc := it.Description
 		if it.Error != "" {
-			desc = "(unreadable SKILL.md: " + it.Error + ")"
+			desc = "UNREADABLE SKILL.md (agents skip it): " + it.Error
 		}
 		desc = strings.Join(strings.Fields(desc), " ")
 		if f.IO.IsStdoutTTY() && len([]rune(desc)) > 80 {
@@ -157,7 +186,10 @@ func runSkillList(opts *skillListOptions) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.Name, cat, it.State, it.Owner, pinned, desc)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return broken()
 }
 
 // emptyListMessage says a listing is empty, and why when a filter made it

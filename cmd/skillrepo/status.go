@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/curator"
+	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -41,6 +43,13 @@ type statusJSON struct {
 	LastReview    *queue.Entry   `json:"last_review"`
 	Curator       curatorStatus  `json:"curator"`
 	Hooks         []hookStatus   `json:"hooks"`
+	// Reviews is what keeps reviews from landing: no model backend for
+	// an agent whose hooks are installed, parked and failing reviews.
+	// Empty fields: nothing.
+	Reviews worker.Health `json:"reviews"`
+	// Setups are doctor's findings on every agent set up here (the
+	// same checks as `skillrepo doctor`).
+	Setups []doctor.Finding `json:"setups"`
 	// Remote is the shared remote (status_remote.go); absent when the
 	// library shares nothing.
 	Remote *remoteStatusJSON `json:"remote,omitempty"`
@@ -89,7 +98,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	}
 	defer lib.Close()
 	now := f.Now().UTC()
-	st := statusJSON{Library: lib.Root, ConfigProblems: []string{}, DirtySkills: []string{}, Unconverted: []skillrepo.UnconvertedChange{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}}
+	st := statusJSON{Library: lib.Root, ConfigProblems: []string{}, DirtySkills: []string{}, Unconverted: []skillrepo.UnconvertedChange{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}, Setups: []doctor.Finding{}}
 	if err := lib.ConfigProblem(); err != nil {
 		st.ConfigProblems = strings.Split(err.Error(), "\n")
 	}
@@ -155,15 +164,12 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			st.Curator.NextRunAt = &next
 		}
 	}
-	home := f.Getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
+	homes, _ := agentHomes(f)
 	cwd, _ := os.Getwd()
 	seen := map[string]bool{}
-	for _, a := range []hooks.Agent{hooks.ClaudeCode, hooks.Codex} {
+	for _, a := range hooks.Agents() {
 		for _, s := range []hooks.Scope{hooks.ScopeUser, hooks.ScopeProject, hooks.ScopeLocal} {
-			ok, path := hooks.Installed(a, s, home, cwd)
+			ok, path := hooks.Installed(a, s, homes, cwd)
 			if path == "" || seen[path] {
 				continue
 			}
@@ -174,6 +180,17 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			st.Hooks = append(st.Hooks, hookStatus{Agent: string(a), Scope: string(s), Settings: path, Installed: ok})
 		}
 	}
+	// Reviews of the agents whose hooks are installed: can a model
+	// backend run them, from this environment?
+	st.Reviews = worker.CheckHealth(entries, lib.Config.Review, "", f.Getenv)
+	for _, h := range st.Hooks {
+		if h.Installed && st.Reviews.NoModel == "" {
+			st.Reviews.NoModel = worker.CheckHealth(nil, lib.Config.Review, h.Agent, f.Getenv).NoModel
+		}
+	}
+	if env, err := doctorEnv(f, "", "", cwd); err == nil {
+		st.Setups = doctor.Run(cmd.Context(), env).Findings
+	}
 	if f.JSON {
 		return printJSON(f.IO.Out, st)
 	}
@@ -182,6 +199,21 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 
 func printStatus(f *factory, st statusJSON, now time.Time) error {
 	w := f.IO.Out
+	// What keeps reviews from landing comes first: it is why a person
+	// runs status.
+	if r := st.Reviews; !r.OK() {
+		if r.NoModel != "" {
+			fmt.Fprintf(w, "%s: reviews cannot run: %s\n  fix: set review.model and review.base_url (docs/config.md), or install the agent's program where its hooks find it; then skillrepo queue retry ID\n", f.IO.Red("reviews"), r.NoModel)
+		}
+		if n := len(r.Failed); n > 0 {
+			e := r.Failed[len(r.Failed)-1]
+			fmt.Fprintf(w, "%s: %d review%s failed, the last: %s\n  fix it, then: skillrepo queue retry %s (skillrepo queue show %s for more)\n", f.IO.Red("reviews"), n, plural(n, "", "s"), oneLine(e.LastError), e.ID, e.ID)
+		}
+		if n := len(r.Retrying); n > 0 {
+			e := r.Retrying[len(r.Retrying)-1]
+			fmt.Fprintf(w, "%s: %d review%s failing, retried later: %s\n", f.IO.Red("reviews"), n, plural(n, "", "s"), oneLine(e.LastError))
+		}
+	}
 	branch := st.Branch
 	if branch == "" {
 		branch = "(detached HEAD)"
@@ -222,14 +254,16 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		outcome := string(e.State)
 		if e.Outcome != nil {
 			outcome = e.Outcome.Status
+			// Older entries began their summary with the status word.
+			summary := strings.TrimPrefix(e.Outcome.Summary, e.Outcome.Status+": ")
 			switch {
 			case e.Outcome.Merged:
 				outcome += fmt.Sprintf(", merged as %.12s", e.Outcome.MergeCommit)
 			case e.Outcome.Proposal != "":
 				outcome += ", proposal " + e.Outcome.Proposal + " waits"
 			}
-			if e.Outcome.Summary != "" {
-				outcome += ": " + oneLine(e.Outcome.Summary)
+			if summary != "" && summary != e.Outcome.Status {
+				outcome += ": " + oneLine(summary)
 			}
 		} else if e.LastError != "" {
 			outcome += ": " + oneLine(e.LastError)
@@ -259,10 +293,11 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		}
 	}
 	if len(installed) == 0 {
-		fmt.Fprintln(w, "agent hooks: none installed (skillrepo hooks install --claude-code | --codex)")
+		fmt.Fprintln(w, "agent hooks: none installed (skillrepo hooks install --claude-code | --codex | --gemini)")
 	} else {
 		fmt.Fprintf(w, "agent hooks: %s\n", joinOr(installed, ""))
 	}
+	printSetups(f, w, st.Setups)
 	return nil
 }
 
@@ -285,4 +320,41 @@ func listSuffix(list []string) string {
 		return fmt.Sprintf(" (%s, …)", joinOr(list[:5], ""))
 	}
 	return " (" + joinOr(list, "") + ")"
+}
+
+// printSetups is doctor's verdict per agent set up here: "ok", or its
+// problems and warnings with their fixes.
+func printSetups(f *factory, w io.Writer, fs []doctor.Finding) {
+	var agents []string
+	by := map[string][]doctor.Finding{}
+	for _, fd := range fs {
+		if _, ok := by[fd.Agent]; !ok {
+			agents = append(agents, fd.Agent)
+		}
+		by[fd.Agent] = append(by[fd.Agent], fd)
+	}
+	for _, a := range agents {
+		label := a
+		if ag, err := hooks.ParseAgent(a); err == nil {
+			label = ag.Label()
+		}
+		problems, warnings := 0, 0
+		for _, fd := range by[a] {
+			switch fd.Level {
+			case doctor.Problem:
+				problems++
+			case doctor.Warning:
+				warnings++
+			}
+		}
+		switch {
+		case problems > 0:
+			fmt.Fprintf(w, "%s set-up: %s (skillrepo doctor)\n", label, f.IO.Red(nounCount(problems, "problem")))
+		case warnings > 0:
+			fmt.Fprintf(w, "%s set-up: ok, %s\n", label, f.IO.Yellow(nounCount(warnings, "warning")))
+		default:
+			fmt.Fprintf(w, "%s set-up: %s\n", label, f.IO.Green("ok"))
+		}
+		printFindings(f, w, by[a], false, "  ")
+	}
 }

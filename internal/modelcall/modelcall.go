@@ -11,6 +11,7 @@ package modelcall
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"time"
 
@@ -92,14 +93,31 @@ func (c Caller) once(ctx context.Context, req openai.ChatCompletionRequest) (ope
 	return c.Client.CreateChatCompletion(ctx, req)
 }
 
+// StatusError is a failed model call a program reported (an agent's own
+// program says which HTTP status its provider answered).
+type StatusError struct {
+	Status int
+	Msg    string
+}
+
+func (e *StatusError) Error() string {
+	if e.Msg == "" {
+		return fmt.Sprintf("the model provider answered HTTP %d", e.Status)
+	}
+	return e.Msg
+}
+
 // Retryable reports whether a failed call is worth another try: HTTP 408,
 // 409, 429 and 5xx, a network error, or an attempt that timed out — not a
 // request the server rejected (400, 401, 404 …).
 func Retryable(err error) bool {
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
+	var stErr *StatusError
 	status := 0
 	switch {
+	case errors.As(err, &stErr):
+		status = stErr.Status
 	case errors.As(err, &apiErr):
 		status = apiErr.HTTPStatusCode
 	case errors.As(err, &reqErr):

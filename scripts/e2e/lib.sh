@@ -19,6 +19,9 @@ e2e_sandbox() {
     unset "$v"
   done
   unset HTTPS_PROXY HTTP_PROXY https_proxy http_proxy ALL_PROXY all_proxy NO_PROXY no_proxy
+  # A worker a hook starts exits soon after the queue is empty, not a
+  # minute later, so the sandbox can go.
+  export SKILLREPO_WORKER_IDLE=1s
   mkdir -p "$HOME" "$E2E_DIR/agentbin"
   git config --global init.defaultBranch main
   E2E_PROJECT="$E2E_DIR/project"
@@ -95,9 +98,20 @@ claude_env() {
 codex_env() {
   export CODEX_HOME="$HOME/.codex" FAKE_CODEX_KEY=e2e-dummy-key
   mkdir -p "$CODEX_HOME"
+  # Codex also reaches for its plugin marketplace (github.com), its apps
+  # and analytics (chatgpt.com) and updates; none of that is the model.
   cat >>"$CODEX_HOME/config.toml" <<TOML
 model = "${1:-gpt-e2e}"
 model_provider = "fake"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+apps = false
+remote_plugin = false
 
 [model_providers.fake]
 name = "fake"
