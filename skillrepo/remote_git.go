@@ -91,46 +91,93 @@ type leasedPush struct {
 	// pushed first); Reason is git's word for any refusal.
 	Stale  bool
 	Reason string
+	// Err is a refusal that is not a lost race (a hook, a protected
+	// branch), sorted.
+	Err error
 }
 
 // push sends commit to ref on the remote if, and only if, the remote's
 // ref is at expect (zero: it must not exist). It is never forced: the
 // caller has checked that commit contains expect, so a lease that holds
 // makes the update a fast-forward; one that does not is refused by the
-// remote, not overwritten. A refusal (a lost race, a hook's or a
-// protected branch's no) is a result; a failure to talk to the remote is
-// a *RemoteError.
+// remote, not overwritten. A refusal (a lost race) is a result; a
+// failure to talk to the remote, or a hook's or a protected branch's no,
+// is a *RemoteError.
 func (g *remoteGit) push(ctx context.Context, ref string, commit, expect Hash) (leasedPush, error) {
-	lease := "--force-with-lease=" + ref + ":"
-	if !expect.IsZero() {
-		lease += expect.String()
-	}
-	out, stderr, err := g.run(ctx, nil, "push", "--porcelain", "--no-verify", lease, g.remote, commit.String()+":"+ref)
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.SplitN(line, "\t", 3)
-		if len(f) != 3 || len(f[0]) != 1 {
-			continue
-		}
-		if _, dst, _ := strings.Cut(f[1], ":"); dst != ref {
-			continue
-		}
-		reason := strings.TrimSpace(f[2])
-		if f[0] != "!" {
-			return leasedPush{OK: true}, nil
-		}
-		if lostRace(reason) {
-			return leasedPush{Stale: true, Reason: reason}, nil
-		}
-		// Refused for another reason: a hook, a protected branch.
-		if m := remoteMessages(stderr); m != "" {
-			reason += ": " + m
-		}
-		return leasedPush{Reason: reason}, g.classify("push "+ref, errors.New(reason), []byte(reason))
-	}
+	outs, err := g.pushMany(ctx, []branchPush{{Ref: ref, Commit: commit, Expect: expect}})
 	if err != nil {
-		return leasedPush{}, g.classify("push "+ref, err, stderr)
+		return leasedPush{}, err
 	}
-	return leasedPush{}, fmt.Errorf("push %s: git said nothing about it: %s", ref, strings.TrimSpace(string(stderr)))
+	out := outs[ref]
+	if out.Err != nil {
+		return out, out.Err
+	}
+	return out, nil
+}
+
+// branchPush is one ref of a leased push.
+type branchPush struct {
+	Ref            string
+	Commit, Expect Hash
+}
+
+// pushBatch bounds the refs of one git push (its command line).
+const pushBatch = 100
+
+// pushMany pushes every update with its own lease, in as few git pushes
+// as the batch allows (one connection each; not atomic: each ref stands
+// on its own). The result names each ref's outcome, with Err set for a
+// refusal that is not a lost race; the error is a failure to push at
+// all (the network, credentials).
+func (g *remoteGit) pushMany(ctx context.Context, ups []branchPush) (map[string]leasedPush, error) {
+	res := make(map[string]leasedPush, len(ups))
+	for start := 0; start < len(ups); start += pushBatch {
+		batch := ups[start:min(start+pushBatch, len(ups))]
+		args := []string{"push", "--porcelain", "--no-verify"}
+		for _, u := range batch {
+			lease := "--force-with-lease=" + u.Ref + ":"
+			if !u.Expect.IsZero() {
+				lease += u.Expect.String()
+			}
+			args = append(args, lease)
+		}
+		args = append(args, g.remote)
+		for _, u := range batch {
+			args = append(args, u.Commit.String()+":"+u.Ref)
+		}
+		out, stderr, err := g.run(ctx, nil, args...)
+		reported := 0
+		for _, line := range strings.Split(string(out), "\n") {
+			f := strings.SplitN(line, "\t", 3)
+			if len(f) != 3 || len(f[0]) != 1 {
+				continue
+			}
+			_, dst, _ := strings.Cut(f[1], ":")
+			reason := strings.TrimSpace(f[2])
+			reported++
+			switch {
+			case f[0] != "!":
+				res[dst] = leasedPush{OK: true}
+			case lostRace(reason):
+				res[dst] = leasedPush{Stale: true, Reason: reason}
+			default:
+				// Refused for another reason: a hook, a protected branch.
+				if m := remoteMessages(stderr); m != "" {
+					reason += ": " + m
+				}
+				res[dst] = leasedPush{Reason: reason, Err: g.classify("push "+dst, errors.New(reason), []byte(reason))}
+			}
+		}
+		if err != nil && reported == 0 {
+			return nil, g.classify("push", err, stderr)
+		}
+		for _, u := range batch {
+			if _, ok := res[u.Ref]; !ok {
+				res[u.Ref] = leasedPush{Reason: "git said nothing about it", Err: fmt.Errorf("push %s: git said nothing about it: %s", u.Ref, strings.TrimSpace(string(stderr)))}
+			}
+		}
+	}
+	return res, nil
 }
 
 // deleteLeased deletes ref on the remote if it is still at expect.

@@ -74,69 +74,121 @@ func (l *Library) PublishProposal(ctx context.Context, id string, opts PublishOp
 		return nil, err
 	}
 	if !opts.DryRun {
-		unlock, err := l.remoteStore().runLock(ctx)
+		lockCtx, cancel := context.WithTimeout(ctx, publishLockWait)
+		defer cancel()
+		unlock, err := l.remoteStore().runLock(lockCtx)
 		if err != nil {
 			return nil, err
 		}
 		defer unlock()
 	}
-	return l.publishLocked(ctx, g, id, opts)
+	done, errs := l.publishLocked(ctx, g, []string{id}, opts, nil)
+	if err := errs[id]; err != nil {
+		return nil, err
+	}
+	return done[0], nil
 }
 
-// publishLocked is PublishProposal under the clone's remote lock.
-func (l *Library) publishLocked(ctx context.Context, g *remoteGit, id string, opts PublishOptions) (*PublishResult, error) {
-	ref := proposalRefPrefix + id
-	tip, err := l.repo.ReadRef(ref)
-	if err != nil {
-		return nil, err
+// publishLockWait bounds how long a publication waits for another remote
+// operation of this clone (a background sync) to finish.
+const publishLockWait = 2 * time.Minute
+
+// publishLocked publishes ids under the clone's remote lock: their
+// branches go to the remote in one git push (each with its lease), then
+// each one's pull request is opened. summaryOf, when set, gives each
+// one's summary (else opts.Summary). It returns the publications made
+// and the error of each id that was not published; a failed one is kept
+// as pending for the next sync.
+func (l *Library) publishLocked(ctx context.Context, g *remoteGit, ids []string, opts PublishOptions, summaryOf func(id string) string) ([]*PublishResult, map[string]error) {
+	errs := map[string]error{}
+	var results []*PublishResult
+	for _, id := range ids {
+		tip, err := l.repo.ReadRef(proposalRefPrefix + id)
+		if err == nil {
+			err = l.onlyLibraryFolder(id, tip)
+		}
+		if err != nil {
+			errs[id] = err
+			continue
+		}
+		results = append(results, &PublishResult{ID: id, Remote: g.remote, Branch: ProposalBranch(id), Tip: tip, DryRun: opts.DryRun})
 	}
-	if err := l.onlyLibraryFolder(id, tip); err != nil {
-		return nil, err
+	if err := l.pushProposals(ctx, g, results, errs); err != nil {
+		for _, r := range results {
+			errs[r.ID] = err
+		}
 	}
-	res := &PublishResult{ID: id, Remote: g.remote, Branch: ProposalBranch(id), Tip: tip, DryRun: opts.DryRun}
-	if err := l.pushProposal(ctx, g, id, tip, res); err != nil {
-		if !opts.DryRun {
+	var done []*PublishResult
+	failed := 0
+	for _, r := range results {
+		if errs[r.ID] == nil {
+			done = append(done, r)
+		}
+	}
+	if opts.DryRun {
+		return done, errs
+	}
+	for id, err := range errs {
+		var re *RemoteError
+		var rr *RemoteRejectedError
+		if errors.As(err, &re) || errors.As(err, &rr) {
+			failed++
 			l.noteRemote("publish", err)
 			// Kept as waiting: the next sync publishes it.
 			_ = l.remoteStore().updatePublished(func(m map[string]Publication) {
 				p := m[id]
-				p.Pending, p.Branch = true, res.Branch
+				p.Pending, p.Branch = true, ProposalBranch(id)
 				if p.At.IsZero() {
 					p.At = l.Now().UTC()
 				}
 				m[id] = p
 			})
 		}
-		return nil, err
 	}
-	if opts.DryRun {
-		return res, nil
+	if len(done) > 0 && failed == 0 {
+		l.noteRemote("publish", nil)
 	}
-	l.noteRemote("publish", nil)
 	host := opts.PullRequest
 	if host == "" {
 		host = l.Config.Remote.PullRequest
 	}
 	pubs, _ := l.remoteStore().published()
-	prev := pubs[id]
-	res.PullRequest = prev.PullRequest
-	switch {
-	case res.PullRequest != "":
-		// Opened before: it follows the branch.
-	case host == PullRequestOff:
-		res.PullRequestNote = "remote.pull_request is off"
-	default:
-		url, note, err := l.openPullRequest(ctx, g, id, host, opts)
-		res.PullRequest, res.PullRequestNote = url, note
-		l.noteRemote("pull request", err)
-		if err != nil {
-			res.PullRequestNote = err.Error()
+	for _, res := range done {
+		prev := pubs[res.ID]
+		res.PullRequest = prev.PullRequest
+		switch {
+		case res.PullRequest != "":
+			// Opened before: it follows the branch.
+		case host == PullRequestOff:
+			res.PullRequestNote = "remote.pull_request is off"
+		default:
+			popts := opts
+			if summaryOf != nil {
+				popts.Summary = summaryOf(res.ID)
+			}
+			url, note, err := l.openPullRequest(ctx, g, res.ID, host, popts)
+			res.PullRequest, res.PullRequestNote = url, note
+			l.noteRemote("pull request", err)
+			if err != nil {
+				res.PullRequestNote = err.Error()
+			}
+		}
+		pubs[res.ID] = Publication{Tip: res.Tip.String(), At: l.Now().UTC(), Branch: res.Branch, PullRequest: res.PullRequest,
+			Host: firstNonEmptyString(prev.Host, hostIf(res.PullRequest, host))}
+	}
+	if len(done) > 0 {
+		if err := l.remoteStore().updatePublished(func(m map[string]Publication) {
+			for _, res := range done {
+				m[res.ID] = pubs[res.ID]
+			}
+		}); err != nil {
+			for _, res := range done {
+				errs[res.ID] = err
+			}
+			return nil, errs
 		}
 	}
-	err = l.remoteStore().updatePublished(func(m map[string]Publication) {
-		m[id] = Publication{Tip: tip.String(), At: l.Now().UTC(), Branch: res.Branch, PullRequest: res.PullRequest, Host: firstNonEmptyString(prev.Host, hostIf(res.PullRequest, host))}
-	})
-	return res, err
+	return done, errs
 }
 
 func hostIf(url string, host RemotePullRequest) string {
@@ -155,56 +207,82 @@ func firstNonEmptyString(vs ...string) string {
 	return ""
 }
 
-// pushProposal pushes tip to the remote's proposals/<id> when the
-// remote's branch is absent or contained in tip; a lease that turns out
-// stale (someone pushed since this clone fetched) fetches and tries once
-// more.
-func (l *Library) pushProposal(ctx context.Context, g *remoteGit, id string, tip Hash, res *PublishResult) error {
-	ref := proposalRefPrefix + id
-	tracking := g.trackingRef(ProposalBranch(id))
-	for attempt := 0; ; attempt++ {
-		expect, err := l.repo.ReadRef(tracking)
-		if err != nil && !errors.Is(err, ErrNotFound) {
-			return err
-		}
-		if expect == tip {
-			return nil // the remote has it
-		}
-		if !expect.IsZero() {
-			base, _, err := newHistory(l.repo.NewStore(true)).mergeBase(tip, expect)
-			if err != nil {
+// pushProposals pushes each proposal's tip to the remote's
+// proposals/<id> when the remote's branch is absent or contained in the
+// tip, in one push; a lease that turns out stale (someone pushed since
+// this clone fetched) fetches once and tries those again. A proposal
+// that cannot be pushed gets its error in errs; the error returned is a
+// failure to reach the remote at all.
+func (l *Library) pushProposals(ctx context.Context, g *remoteGit, results []*PublishResult, errs map[string]error) error {
+	hist := newHistory(l.repo.NewStore(true))
+	todo := results
+	for attempt := 0; len(todo) > 0; attempt++ {
+		var batch []branchPush
+		byRef := map[string]*PublishResult{}
+		for _, res := range todo {
+			ref := proposalRefPrefix + res.ID
+			expect, err := l.repo.ReadRef(g.trackingRef(res.Branch))
+			if err != nil && !errors.Is(err, ErrNotFound) {
 				return err
 			}
-			if base != expect {
-				what := "commits this clone does not have"
-				if base == tip {
-					what = "newer commits (pushed from elsewhere)"
-				}
-				return &RemoteRejectedError{Refs: []string{ref},
-					Msg:  fmt.Sprintf("%s's %s has %s; it was not overwritten", g.remote, ProposalBranch(id), what),
-					hint: fmt.Sprintf("bring them in with 'git merge %s/%s' on the proposal branch (in a separate work tree), then publish again", g.remote, ProposalBranch(id))}
+			if expect == res.Tip {
+				continue // the remote has it
 			}
+			if !expect.IsZero() {
+				base, _, err := hist.mergeBase(res.Tip, expect)
+				if err != nil {
+					return err
+				}
+				if base != expect {
+					what := "commits this clone does not have"
+					if base == res.Tip {
+						what = "newer commits (pushed from elsewhere)"
+					}
+					errs[res.ID] = &RemoteRejectedError{Refs: []string{ref},
+						Msg:  fmt.Sprintf("%s's %s has %s; it was not overwritten", g.remote, res.Branch, what),
+						hint: fmt.Sprintf("bring them in with 'git merge %s/%s' on the proposal branch (in a separate work tree), then publish again", g.remote, res.Branch)}
+					continue
+				}
+			}
+			if res.DryRun {
+				res.Pushed = true
+				continue
+			}
+			batch = append(batch, branchPush{Ref: ref, Commit: res.Tip, Expect: expect})
+			byRef[ref] = res
 		}
-		if res.DryRun {
-			res.Pushed = true
+		if len(batch) == 0 {
 			return nil
 		}
-		out, err := g.push(ctx, ref, tip, expect)
+		outs, err := g.pushMany(ctx, batch)
 		if err != nil {
 			return err
 		}
-		if out.OK {
-			res.Pushed = true
-			return l.setTracking(tracking, tip)
+		todo = nil
+		for _, b := range batch {
+			res, out := byRef[b.Ref], outs[b.Ref]
+			switch {
+			case out.OK:
+				res.Pushed = true
+				if err := l.setTracking(g.trackingRef(res.Branch), res.Tip); err != nil {
+					return err
+				}
+			case out.Err != nil:
+				errs[res.ID] = out.Err
+			case attempt == 0:
+				todo = append(todo, res)
+			default:
+				errs[res.ID] = &RemoteRejectedError{Refs: []string{b.Ref}, Msg: fmt.Sprintf("%s refused %s: %s", g.remote, res.Branch, out.Reason),
+					hint: "someone else is pushing to this proposal's branch; run 'skillrepo remote sync' and publish again"}
+			}
 		}
-		if attempt > 0 {
-			return &RemoteRejectedError{Refs: []string{ref}, Msg: fmt.Sprintf("%s refused %s: %s", g.remote, ProposalBranch(id), out.Reason),
-				hint: "someone else is pushing to this proposal's branch; run 'skillrepo remote sync' and publish again"}
-		}
-		if err := g.fetch(ctx); err != nil {
-			return err
+		if len(todo) > 0 {
+			if err := g.fetch(ctx); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
 }
 
 // setTracking records that the remote's branch is at h (git push does

@@ -533,19 +533,29 @@ func (l *Library) publishWaiting(ctx context.Context, g *remoteGit, opts RemoteS
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
+	var live []string
 	for _, id := range ids {
-		if _, err := l.repo.ReadRef(proposalRefPrefix + id); err != nil {
-			continue // approved or rejected meanwhile
+		if _, err := l.repo.ReadRef(proposalRefPrefix + id); err == nil {
+			live = append(live, id) // not approved or rejected meanwhile
 		}
-		summary := opts.Summary
+	}
+	if len(live) == 0 {
+		return
+	}
+	summaryOf := func(id string) string {
 		if id == res.Proposal {
-			summary = fmt.Sprintf("This clone's work that %s's %s lacks (%s). Merging it brings it in; a conflict needs a person.", g.remote, l.MainBranch(), res.Reason)
+			return fmt.Sprintf("This clone's work that %s's %s lacks (%s). Merging it brings it in; a conflict needs a person.", g.remote, l.MainBranch(), res.Reason)
 		}
-		pr, err := l.publishLocked(ctx, g, id, PublishOptions{Summary: summary})
-		if err != nil {
+		if slices.Contains(opts.Publish, id) {
+			return opts.Summary
+		}
+		return ""
+	}
+	done, errs := l.publishLocked(ctx, g, live, PublishOptions{}, summaryOf)
+	res.Published = append(res.Published, done...)
+	for _, id := range live {
+		if err := errs[id]; err != nil {
 			res.notef("publish %s: %v", id, err)
-			continue
 		}
-		res.Published = append(res.Published, pr)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -475,4 +476,52 @@ func remoteStatus(t *testing.T, l *Library) *RemoteStatus {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// TestSyncPublishesStagedProposalsInBatches: the proposals reviews staged
+// (Skill-Origin background-review) are published by the next sync, a
+// hundred branches per git push, each leased; a person's own proposal
+// stays here until they publish it.
+func TestSyncPublishesStagedProposalsInBatches(t *testing.T) {
+	s := newShared(t, nil, 1, bothMain())
+	a := s.libs[0]
+	pushes := filepath.Join(t.TempDir(), "pushes")
+	s.srv.Hook(t, sharedRepo, "post-receive", "#!/bin/sh\necho push >> '"+pushes+"'\n")
+	const n = 150
+	for i := range n {
+		id := "r-" + strconv.Itoa(i)
+		if _, err := a.Apply(context.Background(), ApplyOptions{
+			Branch: ProposalBranch(id), From: a.MainBranch(),
+			Ops:        []Op{{Action: ActionCreate, Name: "batch-" + strconv.Itoa(i), Content: strp("---\nname: batch-" + strconv.Itoa(i) + "\ndescription: Use when batch " + strconv.Itoa(i) + " zq" + strconv.Itoa(i*7919) + " happens.\n---\n# Batch\n\nStep " + strconv.Itoa(i*104729) + ".\n")}},
+			Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: id, Model: "m"},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := a.Apply(context.Background(), ApplyOptions{Branch: ProposalBranch("mine"), From: a.MainBranch(),
+		Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}}}); err != nil {
+		t.Fatal(err)
+	}
+	patchMain(t, a, "git-bisect-regressions", "when done.", "when done, always.")
+	res := syncRemote(t, a, RemoteSyncOptions{})
+	if len(res.Published) != n {
+		t.Fatalf("published %d, want %d: %v", len(res.Published), n, res.Notes)
+	}
+	refs := s.srv.Refs(t, sharedRepo, "refs/heads/proposals/")
+	if len(refs) != n || refs["refs/heads/proposals/mine"] != "" {
+		t.Fatalf("server has %d proposal branches (mine: %q)", len(refs), refs["refs/heads/proposals/mine"])
+	}
+	data, err := os.ReadFile(pushes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// main, then the proposals in two batches.
+	if got := strings.Count(string(data), "push"); got != 3 {
+		t.Errorf("%d pushes reached the server, want 3 (main and two batches of proposals)", got)
+	}
+	states := proposalRemotes(t, a)
+	if states["r-0"].State != "published" || states["mine"].State != "" {
+		t.Errorf("states: r-0 %+v, mine %+v", states["r-0"], states["mine"])
+	}
+	s.check(t)
 }
