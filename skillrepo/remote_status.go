@@ -2,7 +2,10 @@ package skillrepo
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -104,15 +107,19 @@ func redactURL(raw string) string {
 
 // ShareMark is what a command compares before and after it runs to know
 // whether it left work for the shared remote: main moved (remote.main
-// sends it out), or a proposal branch was made or moved (remote.proposals
-// publishes them).
+// sends it out), or a proposal branch was made, moved or deleted
+// (remote.proposals publishes them).
 type ShareMark struct {
 	main      Hash
 	proposals string
 }
 
-// ShareMark reads the mark now: main's tip when remote.main pushes, the
-// proposal branches when remote.proposals is push (empty otherwise).
+// ShareMark reads the mark now: main's tip when remote.main pushes; when
+// remote.proposals is push, the modification stamps of the folder that
+// holds the proposal branches and of packed-refs (a ref written,
+// renamed into place or deleted changes its folder's stamp), so a
+// command over a thousand proposals pays two stats, not a thousand
+// reads.
 func (l *Library) ShareMark() ShareMark {
 	var m ShareMark
 	cfg := l.Config.Remote
@@ -120,14 +127,13 @@ func (l *Library) ShareMark() ShareMark {
 		m.main, _ = l.MainTip()
 	}
 	if cfg.Publishes() {
-		if refs, err := l.repo.ListRefs(proposalRefPrefix); err == nil {
-			keys := make([]string, 0, len(refs))
-			for ref, h := range refs {
-				keys = append(keys, ref+" "+h.String())
+		var b strings.Builder
+		for _, p := range []string{filepath.Join(l.repo.GitDir, "refs", "heads", "proposals"), filepath.Join(l.repo.GitDir, "packed-refs")} {
+			if fi, err := os.Stat(p); err == nil {
+				fmt.Fprintf(&b, "%s %d %d;", fi.Name(), fi.ModTime().UnixNano(), fi.Size())
 			}
-			slices.Sort(keys)
-			m.proposals = strings.Join(keys, "\n")
 		}
+		m.proposals = b.String()
 	}
 	return m
 }
