@@ -203,5 +203,6 @@ archive, restore and rollback are git operations.`,
 		newGoalCmd(f),
 		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f),
 	)
+	cmd.AddCommand(newCompletionCmd(cmd))
 	return cmd
 }
