@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -250,4 +251,61 @@ func TestSessionEndStartsOneWorker(t *testing.T) {
 	if started != 1 {
 		t.Errorf("SessionEnd started %d workers, want 1 (notes %q)", started, rep.Notes)
 	}
+}
+
+// A config with a problem: the event's reads go on (the memory reaches
+// the agent), its write (the session start's sync of an outside edit) is
+// refused, and both go to the hooks log, never to the agent.
+func TestBrokenConfigAtSessionStart(t *testing.T) {
+	f := newHookFixture(t)
+	if _, err := f.lib.ChangeMemory(context.Background(), skillrepo.MemoryOptions{Target: "user", Action: "add", Content: "Prefers short answers."}); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(f.lib.Root, ".skillrepo", "config.yaml")
+	good, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgPath, []byte(strings.Replace(string(good), "  skill_interval: 10", "  skill_intervall: 10", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// An edit made outside skillrepo, which the sync would record.
+	md := filepath.Join(f.lib.Root, "ci-debugging", "SKILL.md")
+	data, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(md, append(data, "\nOne more line.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	head := gitOut(t, f, "rev-parse", "main")
+	out, rep := f.run(hooks.ClaudeCode, "SessionStart", map[string]any{"session_id": "a", "source": "startup"})
+	if !strings.Contains(out, "Prefers short answers.") {
+		t.Errorf("the memory did not reach the agent: %q", out)
+	}
+	notes := strings.Join(rep.Notes, "\n")
+	if !strings.Contains(notes, "warning: "+cfgPath+":") || !strings.Contains(notes, "review.skill_intervall: unknown key") {
+		t.Errorf("notes lack the config's problem:\n%s", notes)
+	}
+	if !strings.Contains(notes, "sync skipped: ") || !strings.Contains(notes, "nothing was written: the library's config has problems") {
+		t.Errorf("notes lack the refused sync:\n%s", notes)
+	}
+	if gitOut(t, f, "rev-parse", "main") != head {
+		t.Error("the sync committed under a broken config")
+	}
+}
+
+func gitOut(t *testing.T, f *hookFixture, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = f.lib.Root
+	for k, v := range f.env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Env = append(cmd.Env, "PATH="+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
 }
