@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -278,7 +277,7 @@ func TestBrokenConfigAtSessionStart(t *testing.T) {
 	if err := os.WriteFile(md, append(data, "\nOne more line.\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	head := gitOut(t, f, "rev-parse", "main")
+	head := testlib.Git(t, f.lib.Root, f.env, "rev-parse", "main")
 	out, rep := f.run(hooks.ClaudeCode, "SessionStart", map[string]any{"session_id": "a", "source": "startup"})
 	if !strings.Contains(out, "Prefers short answers.") {
 		t.Errorf("the memory did not reach the agent: %q", out)
@@ -290,22 +289,7 @@ func TestBrokenConfigAtSessionStart(t *testing.T) {
 	if !strings.Contains(notes, "sync skipped: ") || !strings.Contains(notes, "nothing was written: the library's config has problems") {
 		t.Errorf("notes lack the refused sync:\n%s", notes)
 	}
-	if gitOut(t, f, "rev-parse", "main") != head {
+	if testlib.Git(t, f.lib.Root, f.env, "rev-parse", "main") != head {
 		t.Error("the sync committed under a broken config")
 	}
-}
-
-func gitOut(t *testing.T, f *hookFixture, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = f.lib.Root
-	for k, v := range f.env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	cmd.Env = append(cmd.Env, "PATH="+os.Getenv("PATH"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
 }
