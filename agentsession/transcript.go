@@ -12,8 +12,11 @@ import (
 
 // transcriptFormat is the format an agent's transcripts are in.
 func (h *hookRun) transcriptFormat() review.Format {
-	if h.opts.Agent == hooks.ClaudeCode {
+	switch h.opts.Agent {
+	case hooks.ClaudeCode:
 		return review.FormatClaudeCode
+	case hooks.Gemini:
+		return review.FormatGemini
 	}
 	return review.FormatAuto
 }

@@ -23,6 +23,7 @@ const (
 	FormatOpenAI     Format = "openai"      // chat-messages JSON: a list, or {"messages": [...]}
 	FormatClaudeCode Format = "claude-code" // a Claude Code session file (JSON Lines)
 	FormatCodex      Format = "codex"       // a Codex rollout file (JSON Lines)
+	FormatGemini     Format = "gemini"      // a Gemini CLI session file (JSON Lines)
 )
 
 // MaxTranscriptBytes bounds a transcript: [Read] refuses a larger one
@@ -35,10 +36,10 @@ func ParseFormat(s string) (Format, error) {
 	switch f := Format(s); f {
 	case "", FormatAuto:
 		return FormatAuto, nil
-	case FormatOpenAI, FormatClaudeCode, FormatCodex:
+	case FormatOpenAI, FormatClaudeCode, FormatCodex, FormatGemini:
 		return f, nil
 	}
-	return "", fmt.Errorf("unknown transcript format %q: use auto, openai, claude-code or codex", s)
+	return "", fmt.Errorf("unknown transcript format %q: use auto, openai, claude-code, codex or gemini", s)
 }
 
 // Message is one message of a conversation, in chat-completions shape.
@@ -160,6 +161,8 @@ func Read(r io.Reader, name string, format Format) (*Transcript, error) {
 		t, err = readClaudeCode(data, name)
 	case FormatCodex:
 		t, err = readCodex(data, name)
+	case FormatGemini:
+		t, err = readGemini(data, name)
 	default:
 		return nil, fmt.Errorf("read transcript %s: unknown format %q", name, format)
 	}
@@ -184,6 +187,9 @@ func Detect(data []byte) Format {
 	first, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("\n"))
 	if isCodexFirstLine(first) {
 		return FormatCodex
+	}
+	if isGeminiSession(first) || isLegacyGemini(bytes.TrimSpace(data)) {
+		return FormatGemini
 	}
 	var probe struct {
 		Type     *string         `json:"type"`

@@ -359,7 +359,7 @@ func editSkill(tx *Tx, op Op, r *OpResult) error {
 	if err := refuseArchived(si); err != nil {
 		return err
 	}
-	if _, err := skill.Validate([]byte(*op.Content), skill.ValidateOptions{}); err != nil {
+	if _, err := skill.Validate([]byte(*op.Content), tx.l.Rules().ValidateOptions(false)); err != nil {
 		return err
 	}
 	if err := tx.gtx.WriteFile(si.Dir+"/"+skill.FileName, []byte(*op.Content), false); err != nil {
