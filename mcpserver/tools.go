@@ -22,7 +22,10 @@ func (s *Server) addTools() error {
 		return err
 	}
 	for _, d := range defs {
-		readOnly := d.Name == agenttools.SkillsList || d.Name == agenttools.SkillView
+		// skill_view counts a view and a use in the usage sidecar, as the
+		// reference's tool does: it changes state, so it is not read-only
+		// (nor idempotent), though it destroys nothing.
+		readOnly := d.Name == agenttools.SkillsList
 		s.server.AddTool(&mcp.Tool{
 			Name: d.Name, Description: d.Description, InputSchema: d.Parameters,
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: readOnly, DestructiveHint: ptr(d.Name == agenttools.SkillManage), IdempotentHint: readOnly, OpenWorldHint: ptr(false)},

@@ -71,6 +71,8 @@ type Provenance struct {
 	// Agent is the client that wrote through the MCP server
 	// ("name/version" from its initialize handshake).
 	Agent string
+	// ToolUseID is the client's id of the tool call that wrote.
+	ToolUseID string
 }
 
 func (p Provenance) addTrailers(m *Message) {
@@ -86,6 +88,7 @@ func (p Provenance) addTrailers(m *Message) {
 	m.Add(TrailerCuratorRun, p.CuratorRun)
 	m.Add(TrailerGoalID, p.GoalID)
 	m.Add(TrailerAgent, p.Agent)
+	m.Add(TrailerToolUseID, p.ToolUseID)
 }
 
 // Autonomous reports whether the origin is an agent acting on its own
