@@ -231,7 +231,7 @@ func geminiParts(raw json.RawMessage) (text string, results []geminiPart) {
 
 // geminiContext reports a user message Gemini CLI writes itself.
 func geminiContext(text string) bool {
-	return strings.HasPrefix(strings.TrimSpace(text), "<session_context>")
+	return strings.HasPrefix(strings.TrimSpace(text), "<session_context>") || isContinuation(text)
 }
 
 // geminiConvert turns the session's messages into the conversation, its
@@ -251,8 +251,9 @@ func geminiConvert(t *Transcript, msgs *geminiMessages) {
 			if strings.TrimSpace(text) == "" {
 				continue
 			}
-			t.Messages = append(t.Messages, Message{Role: "user", Content: text, Line: line})
-			if geminiContext(text) {
+			ctx := geminiContext(text)
+			t.Messages = append(t.Messages, Message{Role: "user", Content: text, Line: line, Context: ctx})
+			if ctx {
 				continue
 			}
 			t.Events = append(t.Events, Event{Kind: UserTurn, Line: line})
