@@ -16,7 +16,10 @@ func TestContextIsNoUserTurn(t *testing.T) {
 	if !strings.HasPrefix(cont, ContinuationMark) {
 		t.Fatalf("the goal loop's prompt does not open with %q: %q", ContinuationMark, cont)
 	}
-	q := func(s string) string { b := strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`); return strings.ReplaceAll(b, "\n", `\n`) }
+	q := func(s string) string {
+		b := strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`)
+		return strings.ReplaceAll(b, "\n", `\n`)
+	}
 	codex := strings.Join([]string{
 		`{"timestamp":"2026-12-01T00:00:00Z","type":"session_meta","payload":{"id":"s1","cwd":"/w","originator":"codex_exec","cli_version":"0.169.1"}}`,
 		`{"timestamp":"2026-12-01T00:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>/w</cwd>\n</environment_context>"}]}}`,
