@@ -101,6 +101,9 @@ func run(args []string, io *iostreams, getenv func(string) string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	err := root.ExecuteContext(ctx)
+	if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
+		err = fmt.Errorf("interrupted: %w", err) // Ctrl-C: exit 130
+	}
 	if err != nil {
 		if !isFlagParseError(err) {
 			reportError(io, err, f.JSON)
