@@ -201,4 +201,3 @@ func parseGemini(out output) modelcall.Outcome {
 	o.Status, o.Final = modelcall.StatusCompleted, r.Response
 	return o
 }
-

@@ -1,8 +1,8 @@
 package agentcli
 
 import (
-	"cmp"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
