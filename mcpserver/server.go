@@ -240,9 +240,20 @@ func (s *Server) target(prov skillrepo.Provenance) (branch string, exists bool, 
 }
 
 // agentTool runs one of agenttools' tools.
-func (s *Server) agentTool(name string) mcp.ToolHandler {
+// agentTool runs tool d for a client: its arguments are checked against
+// the schema the client was shown first (the SDK leaves raw tools'
+// arguments to us), so what the schema forbids is refused, in the tool's
+// words.
+func (s *Server) agentTool(d agenttools.Definition) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return s.runAgentTool(ctx, req, name), nil
+		var args []byte
+		if req.Params != nil {
+			args = req.Params.Arguments
+		}
+		if err := agenttools.ValidateArgs(d, args); err != nil {
+			return textResult(encode(map[string]any{"success": false, "error": err.Error()}), true), nil
+		}
+		return s.runAgentTool(ctx, req, d.Name), nil
 	}
 }
 

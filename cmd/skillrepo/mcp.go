@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"runtime/debug"
 	"time"
 
@@ -62,7 +63,13 @@ consolidation held by the program) serves that pass's tools.`,
 				return usageErrorf("--origin %q: want user, foreground, background-review, curator or import", opts.Origin)
 			}
 			if opts.Library != "" {
-				f.Dir = opts.Library
+				// A project's .mcp.json names the library relative to
+				// the project, whichever of its folders the agent runs in.
+				wd, err := os.Getwd()
+				if err != nil {
+					return err
+				}
+				f.Dir = skillrepo.ResolveLibraryPath(wd, opts.Library)
 			}
 			return runMCP(cmd, opts)
 		},
