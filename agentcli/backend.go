@@ -132,6 +132,9 @@ func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 		b.Env = append(slices.Clone(b.Env), env...)
 	}
 	out, err := b.run(ctx, args, prompt)
+	if err == nil && b.Agent == Codex && t.Resume != "" && noFork(out) {
+		out, err = b.run(ctx, codexResumeArgs(t.Resume, b.Model, b.Provider, b.Self, relay), prompt)
+	}
 	var o modelcall.Outcome
 	switch {
 	case err != nil && ctx.Err() != nil:
