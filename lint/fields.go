@@ -124,6 +124,15 @@ func (sc *skillCheck) checkName(byKey map[string]field) {
 	if strings.Contains(lower, "anthropic") || strings.Contains(lower, "claude") {
 		sc.fl.add("name-reserved-word", file, l, col, "", "name %q contains a reserved word (anthropic, claude); uploads to the Claude API refuse it", name)
 	}
+	if strings.ContainsAny(name, skill.GeminiRenamed) {
+		renamed := strings.Map(func(r rune) rune {
+			if strings.ContainsRune(skill.GeminiRenamed, r) {
+				return '-'
+			}
+			return r
+		}, name)
+		sc.fl.add("name-renamed", file, l, col, "use "+suggestName(name), "name %q loads in Gemini CLI as %q (it replaces : \\ / < > * ? \" | with -)", name, renamed)
+	}
 	if sessionArtefactRE().MatchString(lower) {
 		sc.fl.add("name-session-artefact", file, l, col, "name the class of task the skill teaches (e.g. ci-flaky-tests), not the session that produced it", "name %q looks like a one-off session artefact (issue or PR number, date, fix-/debug- prefix)", name)
 	}
@@ -228,6 +237,9 @@ func (sc *skillCheck) checkDescription(byKey map[string]field) {
 	}
 	if n > skill.PromptDescriptionLimit {
 		sc.fl.add("description-index-cut", file, l, col, "lead with a self-contained trigger (\"Use when ...\") in the first 57 characters", "description is %d characters; the Hermes skills index shows %d characters plus \"...\"", n, skill.PromptDescriptionLimit-3)
+	}
+	if strings.ContainsAny(desc, "\r\n") {
+		sc.fl.add("description-multiline", file, l, col, "write the description on one line (a folded > block is one line too)", "the description spans %d lines; Gemini CLI reads a one-line description", strings.Count(desc, "\n")+1)
 	}
 	if strings.ContainsAny(desc, "<>") {
 		sc.fl.add("description-angle-brackets", file, l, col, "write the words instead of < or >", "description contains < or >, which Anthropic's skill validator rejects")
