@@ -101,7 +101,7 @@ claude_env() {
 # codex_env [MODEL]: Codex's provider is the fake (Responses API, a key
 # in FAKE_CODEX_KEY), written into $CODEX_HOME/config.toml.
 codex_env() {
-  export CODEX_HOME="$HOME/.codex" FAKE_CODEX_KEY=e2e-dummy-key
+  export CODEX_HOME="${CODEX_HOME:-$HOME/.codex}" FAKE_CODEX_KEY=e2e-dummy-key
   mkdir -p "$CODEX_HOME"
   # Codex also reaches for its plugin marketplace (github.com), its apps
   # and analytics (chatgpt.com) and updates; none of that is the model.
