@@ -126,6 +126,19 @@ wire_api = "responses"
 TOML
 }
 
+# claude_trust DIR: accept Claude Code's workspace trust dialog for DIR, as
+# the person does once in an interactive session (it records
+# projects[DIR].hasTrustDialogAccepted in ~/.claude.json); without it
+# Claude Code ignores the permission rules of DIR's .claude/ settings.
+claude_trust() {
+  node -e '
+    const fs = require("fs"), p = process.argv[1], dir = process.argv[2];
+    let c = {}; try { c = JSON.parse(fs.readFileSync(p, "utf8")); } catch (e) {}
+    c.projects = c.projects || {}; c.projects[dir] = Object.assign(c.projects[dir] || {}, {hasTrustDialogAccepted: true});
+    fs.writeFileSync(p, JSON.stringify(c, null, 2));
+  ' "$HOME/.claude.json" "$1"
+}
+
 # gemini_env [MODEL]: Gemini CLI talks to the fake (Google's API at
 # GOOGLE_GEMINI_BASE_URL with a dummy GEMINI_API_KEY; the API-key sign-in
 # chosen and usage statistics off in ~/.gemini/settings.json, which
