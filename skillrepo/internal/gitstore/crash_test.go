@@ -19,8 +19,11 @@ func TestCrashAtEveryStep(t *testing.T) {
 	}{
 		{"objects", false},
 		{"intent", false},
+		// The work tree and index are written before the ref moves: a
+		// crash there is undone by recovery.
+		{"file", false},
+		{"index", false},
 		{"ref", true},
-		{"file", true},
 	}
 	for _, mode := range []string{"barrier", "file"} {
 		for _, tt := range steps {
@@ -70,12 +73,12 @@ func crashAtStep(t *testing.T, newRepo func(*testing.T) (*Repo, map[string]strin
 	}
 }
 
-// TestCrashRecoveryKeepsLaterUserEdit: the ref moved, the work tree was
-// not yet written, and the user edited a touched file before the next
-// command. Recovery must keep that edit.
+// TestCrashRecoveryKeepsLaterUserEdit: the write crashed before its ref
+// moved, with the work tree half written, and the user edited a touched
+// file before the next command. Recovery must keep that edit.
 func TestCrashRecoveryKeepsLaterUserEdit(t *testing.T) {
 	l, env := newTestRepo(t)
-	l.testOnlyCrashAt = "ref"
+	l.testOnlyCrashAt = "file"
 	_, err := patchFiles(l, edit{"ci-debugging/SKILL.md", "Pitfalls", "Traps"})
 	if !errors.Is(err, errTestOnlyCrash) {
 		t.Fatal(err)

@@ -72,6 +72,11 @@ type Index struct {
 	// conflict stage (unmerged has nothing to find). Both false when
 	// unknown (a merged split index, a version-4 index).
 	ordered, noStages bool
+	// cacheTree is the root of the cache-tree extension ("TREE") when git
+	// wrote one and it covers the whole index: the tree the index holds,
+	// zero when unknown. git checkout and git commit write it; our own
+	// writes drop the extension (see the package comment above).
+	cacheTree plumbing.Hash
 	// mapping owns raw when raw is a mapped file (indexmmap.go): every
 	// copy of the Index keeps it, so the mapping lives while any does.
 	// Methods that lend out parts of raw (a name, a range to write) keep
@@ -182,12 +187,35 @@ func decodeIndexEntries(b []byte) (*Index, []byte, error) {
 		switch {
 		case string(sig) == "link":
 			link = body[off+8 : off+8+size]
+		case string(sig) == "TREE":
+			idx.cacheTree = cacheTreeRoot(body[off+8 : off+8+size])
 		case sig[0] < 'A' || sig[0] > 'Z':
 			return nil, nil, fmt.Errorf("the index uses the %q extension (a sparse index, or one newer than skillrepo), which skillrepo cannot update safely; for a sparse index run 'git sparse-checkout disable'", sig)
 		}
 		off += 8 + size
 	}
 	return idx, link, nil
+}
+
+// cacheTreeRoot reads the root entry of a cache-tree extension: an empty
+// path, NUL, the entry count (-1: invalidated), a space, the number of
+// subtrees, a newline, then the tree's hash when the count is not -1. It
+// returns the zero hash when the root is invalid or malformed.
+func cacheTreeRoot(ext []byte) plumbing.Hash {
+	if len(ext) == 0 || ext[0] != 0 {
+		return plumbing.ZeroHash
+	}
+	nl := bytes.IndexByte(ext, '\n')
+	if nl < 0 || len(ext) < nl+1+20 {
+		return plumbing.ZeroHash
+	}
+	count, _, ok := strings.Cut(string(ext[1:nl]), " ")
+	if !ok || strings.HasPrefix(count, "-") {
+		return plumbing.ZeroHash
+	}
+	var h plumbing.Hash
+	copy(h[:], ext[nl+1:nl+21])
+	return h
 }
 
 // scanIndexEntries records the start of each of the n version 2/3 entries

@@ -2,11 +2,12 @@ package gitstore
 
 // The intent record makes a write survive a crash at any instant (see
 // doc.go for the ordering argument). It is written, fsynced, before the
-// ref moves and removed after the work tree and index caught up. The next
-// command that takes the library lock finds a leftover record and either
-// discards it (the ref never moved) or finishes the work tree and index for
-// the paths it names, never overwriting content that is neither the old nor
-// the new version (a user's edit made after the crash).
+// work tree, the index or the ref changes, and removed once all three
+// agree. The next command that takes the repository lock finds a leftover
+// record and brings the paths it names in line with the ref: back to the
+// old version when the ref never moved, on to the new one when it did,
+// never overwriting content that is neither the old nor the new version (a
+// user's edit made after the crash).
 
 import (
 	"context"
@@ -22,7 +23,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-const intentVersion = 1
+// intentVersion 2: a write to the checked-out branch updates the work
+// tree and index before it moves the ref (version 1 after it).
+const intentVersion = 2
 
 type intent struct {
 	Version    int      `json:"version"`
@@ -31,8 +34,10 @@ type intent struct {
 	New        string   `json:"new"`
 	CheckedOut bool     `json:"checked_out"`
 	Paths      []string `json:"paths"`
-	// IndexLock identifies the index.lock this write holds (checked-out
-	// branch only): recovery removes that lock file and no other.
+	// CheckedOut: the branch was checked out, so the work tree and index
+	// of Paths may hold the new version (or, before version 2, the old).
+	// IndexLock identifies the index.lock this write holds: recovery
+	// removes that lock file and no other.
 	IndexLock *lockID   `json:"index_lock,omitempty"`
 	PID       int       `json:"pid"`
 	Created   time.Time `json:"created"`
@@ -118,12 +123,25 @@ func (l *Repo) RecoverLocked() error {
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return err
 	}
-	if cur.String() == in.Old || (cur.IsZero() && in.Old == plumbing.ZeroHash.String()) {
-		l.removeIntent() // the ref never moved; the work tree was not touched
-		return nil
+	head, err := l.HeadBranch()
+	if err != nil {
+		return err
 	}
-	if in.CheckedOut && cur == newHash {
-		if err := l.finishWorktree(&in); err != nil {
+	// The work tree and index are ours to bring back in line only while
+	// the branch is still checked out.
+	checkedOut := in.CheckedOut && BranchRef(head) == in.Ref
+	store := l.NewStore(false)
+	switch {
+	case cur.String() == in.Old || (cur.IsZero() && in.Old == plumbing.ZeroHash.String()):
+		// The ref never moved. Since version 2 a write updates the work
+		// tree and index before it moves the ref: put back what it wrote.
+		if checkedOut && in.Version >= 2 {
+			if err := l.syncPaths(store, l.commitRoot(store, in.New), l.commitRoot(store, in.Old), in.Paths, nil, in.IndexLock); err != nil {
+				return fmt.Errorf("undo interrupted write of %s: %w", in.Ref, err)
+			}
+		}
+	case checkedOut && cur == newHash:
+		if err := l.syncPaths(store, l.commitRoot(store, in.Old), l.commitRoot(store, in.New), in.Paths, nil, in.IndexLock); err != nil {
 			return fmt.Errorf("finish interrupted write of %s: %w", in.Ref, err)
 		}
 	}
@@ -131,32 +149,38 @@ func (l *Repo) RecoverLocked() error {
 	return nil
 }
 
-// finishWorktree brings the intent's paths to the new commit, leaving
-// alone any file whose content is neither the old nor the new version.
-func (l *Repo) finishWorktree(in *intent) error {
-	store := l.NewStore(false)
-	oldTree := plumbing.ZeroHash
-	if in.Old != plumbing.ZeroHash.String() && in.Old != "" {
-		t, _, err := store.RootCommitInfo(plumbing.NewHash(in.Old))
-		if err != nil {
-			return err
-		}
-		oldTree = t
+// commitRoot is the whole tree of commit h (a hash in text; zero or empty:
+// the empty tree, as for the first commit's parent). An unreadable commit
+// is the zero hash too: its paths are then treated as absent.
+func (l *Repo) commitRoot(store *Store, h string) plumbing.Hash {
+	if h == "" || h == plumbing.ZeroHash.String() {
+		return plumbing.ZeroHash
 	}
-	newTree, _, err := store.RootCommitInfo(plumbing.NewHash(in.New))
+	t, _, err := store.RootCommitInfo(plumbing.NewHash(h))
 	if err != nil {
-		return err
+		return plumbing.ZeroHash
 	}
+	return t
+}
+
+// syncPaths brings paths of the work tree and index from the version in
+// tree from to the version in tree to, leaving alone any file, and any
+// index entry, that holds neither (a user's edit, or what they staged). held is the index.lock the caller
+// holds (nil: take it with id, which may be nil for a new one).
+func (l *Repo) syncPaths(store *Store, from, to plumbing.Hash, paths []string, held *indexLock, id *lockID) error {
 	idx, idxTime, err := l.ReadIndex()
 	if err != nil {
 		return err
 	}
-	u := &worktreeUpdate{l: l, store: store, idx: idx, lockID: in.IndexLock, paths: in.Paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, skipped: map[string]bool{}}
-	for _, p := range in.Paths {
-		oh, om := store.LookupPath(oldTree, p)
-		nh, nm := store.LookupPath(newTree, p)
+	u := &worktreeUpdate{l: l, store: store, idx: idx, lock: held, lockID: id, paths: paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, skipped: map[string]bool{}, keepIndex: map[string]bool{}}
+	for _, p := range paths {
+		oh, om := store.LookupPath(from, p)
+		nh, nm := store.LookupPath(to, p)
 		u.old[p] = TreeEntry{Hash: oh, Mode: om}
 		u.target[p] = TreeEntry{Hash: nh, Mode: nm}
+		if e, ok := idx.lookup(p); ok && e.Hash != oh && e.Hash != nh {
+			u.keepIndex[p] = true // staged by the user since: theirs
+		}
 		// Hash every file (no stat shortcut): it may have changed since.
 		h, present, err := l.worktreeHash(idx, idxTime, p, false)
 		if err != nil {
@@ -165,7 +189,9 @@ func (l *Repo) finishWorktree(in *intent) error {
 		}
 		switch {
 		case !present:
-			// Missing: either we removed it already or had not written it.
+			// Missing: either removed already or not written yet.
+		case h.IsZero():
+			u.skipped[p] = true // a folder where the file goes: the user's
 		case h == oh || h == nh:
 		default:
 			u.skipped[p] = true // a user's edit: keep it

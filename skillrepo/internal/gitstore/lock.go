@@ -40,9 +40,14 @@ func (l *Repo) Lock(ctx context.Context) (unlock func(), err error) {
 	}
 	path := filepath.Join(dir, "lock")
 	fl := flock.New(path)
+	// One attempt first, whatever the timeout: a zero (or tiny) timeout
+	// means "try once", never "fail without trying".
+	ok, err := fl.TryLock()
 	ctx, cancel := context.WithTimeout(ctx, l.lockTimeout)
 	defer cancel()
-	ok, err := fl.TryLockContext(ctx, 25*time.Millisecond)
+	if err == nil && !ok {
+		ok, err = fl.TryLockContext(ctx, 25*time.Millisecond)
+	}
 	if !ok {
 		if ctx.Err() != nil && ctx.Err() != context.DeadlineExceeded {
 			return nil, ctx.Err()

@@ -32,7 +32,9 @@ type worktreeUpdate struct {
 	target  map[string]TreeEntry
 	old     map[string]TreeEntry
 	skipped map[string]bool // recovery only: user edits left alone
-	same    map[string]bool // work tree already holds the target: index only
+	// keepIndex: recovery only: index entries the user staged since
+	keepIndex map[string]bool
+	same      map[string]bool // work tree already holds the target: index only
 	// lock is index.lock, taken before the ref moved (nil: taken when
 	// the index is written).
 	lock *indexLock
@@ -122,10 +124,13 @@ func (l *Repo) loadIndex() (*Index, error) {
 	}
 	idx, link, err := decodeIndexFile(b)
 	if err == nil && link != nil {
+		tree := idx.cacheTree // the split file's extensions are the index's
 		// Merging copies the split index's entries (the merged index
 		// holds the shared index's mapping); mapping stays live until
 		// the line below.
-		idx, err = l.mergeSharedIndex(idx, link)
+		if idx, err = l.mergeSharedIndex(idx, link); err == nil {
+			idx.cacheTree = tree
+		}
 	}
 	if err == nil && idx.mapping == nil {
 		idx.mapping = mapping
@@ -157,8 +162,8 @@ func sameFile(a, fi os.FileInfo) bool {
 }
 
 // writeIndex replaces .git/index through index.lock, as git does: held is
-// the index.lock this write took before it moved the ref (nil: take it
-// now, waiting for a git command that holds it). git honours index.lock,
+// the index.lock the write holds, and keeps (nil: take it now, waiting for
+// a git command that holds it, and release it when done). git honours index.lock,
 // not our lock: a git add or checkout may have rewritten the index since
 // we read it. Under index.lock it is read again if so, and our edits
 // (whole paths) are put on top of what git wrote, which is kept.
@@ -178,7 +183,6 @@ func (l *Repo) writeIndex(idx *Index, held *indexLock, id *lockID) error {
 	if changed := (idx.src == nil) != (statErr != nil) || (statErr == nil && idx.src != nil && !sameFile(idx.src, cur)); changed {
 		fresh, err := l.loadIndex()
 		if err != nil {
-			k.release()
 			return err
 		}
 		fresh.edits = idx.edits
@@ -186,7 +190,6 @@ func (l *Repo) writeIndex(idx *Index, held *indexLock, id *lockID) error {
 	}
 	write, err := l.indexWriter(idx)
 	if err != nil {
-		k.release()
 		return fmt.Errorf("write index: %w", err)
 	}
 	if err := k.replaceIndex(write); err != nil {
@@ -196,14 +199,10 @@ func (l *Repo) writeIndex(idx *Index, held *indexLock, id *lockID) error {
 }
 
 // prepareWorktree checks that no path holds an uncommitted change (in the
-// index or the work tree) and returns the update to run after the ref
-// moved. A path whose work tree content already equals the target is not
+// index idx or the work tree) and returns the update that brings them to
+// newTree. A path whose work tree content already equals the target is not
 // dirty (the same edit made twice loses nothing).
-func (l *Repo) prepareWorktree(store *Store, oldTree, newTree plumbing.Hash, paths []string, fromWorktree bool) (*worktreeUpdate, error) {
-	idx, idxTime, err := l.ReadIndex()
-	if err != nil {
-		return nil, err
-	}
+func (l *Repo) prepareWorktree(store *Store, idx *Index, idxTime time.Time, oldTree, newTree plumbing.Hash, paths []string, fromWorktree bool) (*worktreeUpdate, error) {
 	// A path outside a sparse checkout is refused first: its absence from
 	// the work tree is git's doing, not a deletion (sparse.go).
 	if err := l.checkSparse(paths); err != nil {
@@ -421,6 +420,9 @@ func (u *worktreeUpdate) syncDirs() {
 
 func (u *worktreeUpdate) updateIndex() error {
 	for _, p := range u.paths {
+		if u.keepIndex[p] {
+			continue
+		}
 		t := u.target[p]
 		if t.Hash.IsZero() {
 			u.idx.remove(p)
