@@ -156,7 +156,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	res.AgentSkills = agentSkillsFromUsage(usage)
 	var files int
 	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.Store(), tx.Tree())
+		d, err := l.worktreeDelta(tx.Store(), tx.Tree(), false)
 		if err != nil {
 			return err
 		}

@@ -76,7 +76,7 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		case !errors.Is(err, ErrNotFound):
 			return nil, err
 		}
-		d, err := l.deltaOf(store, tree, files, plan)
+		d, err := l.deltaOf(store, tree, files, plan, false)
 		if err != nil {
 			return nil, err
 		}

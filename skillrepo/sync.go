@@ -58,6 +58,11 @@ type SyncResult struct {
 	// Unconverted are the Changes a sync refuses to record (only with
 	// SyncOptions.ReportUnconverted).
 	Unconverted []UnconvertedChange
+	// LeftStaged are paths the person staged with git and has not
+	// committed: a sync leaves them to the person's own commit (one may
+	// be running: a plain git commit holds no lock while its pre-commit
+	// hook runs).
+	LeftStaged []string
 }
 
 // UnconvertedChange is a changed path whose conversion runs a program
@@ -78,20 +83,27 @@ type worktreeDelta struct {
 	changes []FileChange
 	content map[string][]byte
 	modes   map[string]gitstore.FileMode
+	// staged are paths the person staged with git (the index differs from
+	// the tree there) when the delta leaves them to the person's own
+	// commit (keepStaged).
+	staged []string
 }
 
-func (l *Library) worktreeDelta(store *gitstore.Store, tree Hash) (*worktreeDelta, error) {
+// worktreeDelta is what 'git add -A' would stage over tree. With
+// keepStaged, a path the person staged with git and has not committed is
+// left out (listed in staged): it is theirs to commit.
+func (l *Library) worktreeDelta(store *gitstore.Store, tree Hash, keepStaged bool) (*worktreeDelta, error) {
 	files, err := l.ScanWorktree()
 	if err != nil {
 		return nil, fmt.Errorf("scan work tree: %w", err)
 	}
-	return l.deltaOf(store, tree, files, nil)
+	return l.deltaOf(store, tree, files, nil, keepStaged)
 }
 
 // deltaOf is worktreeDelta over a given file list, with planned files
 // (path -> content, regular files) standing in for what is on disk: what
 // init --dry-run compares.
-func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.WorktreeFile, planned map[string][]byte) (*worktreeDelta, error) {
+func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.WorktreeFile, planned map[string][]byte, keepStaged bool) (*worktreeDelta, error) {
 	idx, idxTime, err := l.ReadIndex()
 	if err != nil {
 		return nil, err
@@ -107,6 +119,24 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 	}
 	d := &worktreeDelta{content: map[string][]byte{}, modes: map[string]gitstore.FileMode{}}
 	seen := map[string]bool{}
+	// leave reports a path git add -A would not stage from the work tree
+	// (assume-unchanged, skip-worktree: git keeps what the index holds),
+	// or that the person staged and keepStaged leaves to them.
+	leave := func(p string) bool {
+		e, inIndex := idx.Entry(l.RepoPath(p))
+		if inIndex && (e.AssumeUnchanged || e.SkipWorktree) {
+			return true
+		}
+		if !keepStaged {
+			return false
+		}
+		t, inTree := tracked[p]
+		if inIndex != inTree || (inIndex && (e.Hash != t.Hash || e.Mode != t.Mode)) {
+			d.staged = append(d.staged, p)
+			return true
+		}
+		return false
+	}
 	for _, p := range sortedKeys(planned) {
 		seen[p] = true
 		if t, ok := tracked[p]; ok && t.Hash == gitstore.HashObject(gitstore.BlobObject, planned[p]) && t.Mode == gitstore.ModeRegular {
@@ -125,6 +155,9 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 			continue // planned
 		}
 		seen[f.Path] = true
+		if leave(f.Path) {
+			continue
+		}
 		mode := gitstore.ModeOf(f.Info)
 		h, _, err := l.WorktreeHash(idx, idxTime, l.RepoPath(f.Path))
 		if err != nil {
@@ -150,6 +183,9 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 		if seen[p] {
 			continue
 		}
+		if leave(p) {
+			continue
+		}
 		// Tracked but not listed: deleted, or ignored yet still present.
 		full := filepath.Join(l.Root, filepath.FromSlash(p))
 		if info, err := os.Lstat(full); err == nil && !info.IsDir() {
@@ -168,6 +204,7 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 		d.changes = append(d.changes, FileChange{Path: p, Status: "deleted"})
 	}
 	sort.Slice(d.changes, func(i, j int) bool { return d.changes[i].Path < d.changes[j].Path })
+	sort.Strings(d.staged)
 	return d, nil
 }
 
@@ -241,10 +278,11 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 	}
 	out := &SyncResult{DryRun: opts.DryRun}
 	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.Store(), tx.Tree())
+		d, err := l.worktreeDelta(tx.Store(), tx.Tree(), true)
 		if err != nil {
 			return err
 		}
+		out.LeftStaged = d.staged
 		if len(d.changes) == 0 {
 			return nil
 		}

@@ -74,6 +74,9 @@ type syncJSON struct {
 	PinsCarried map[string]string `json:"pins_carried,omitempty"`
 	// LintErrors were recorded anyway (Lint-Error trailers).
 	LintErrors []string `json:"lint_errors"`
+	// LeftStaged: paths staged with git and not committed, left to the
+	// person's own commit.
+	LeftStaged []string `json:"left_staged"`
 }
 
 func runSync(cmd *cobra.Command, opts *syncOptions) error {
@@ -92,9 +95,15 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 		if changes == nil {
 			changes = []skillrepo.FileChange{}
 		}
-		return printJSON(f.IO.Out, syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes, PinsCarried: res.PinsCarried, LintErrors: nonNil(res.LintErrors)})
+		return printJSON(f.IO.Out, syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes, PinsCarried: res.PinsCarried, LintErrors: nonNil(res.LintErrors), LeftStaged: nonNil(res.LeftStaged)})
 	}
 	w := f.IO.ErrOut
+	if n := len(res.LeftStaged); n > 0 {
+		fmt.Fprintf(w, "left %s you staged with git for your own commit ('git commit' records %s):\n", nounCount(n, "path"), plural(n, "it", "them"))
+		for _, p := range res.LeftStaged {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+	}
 	if len(res.Changes) == 0 {
 		fmt.Fprintln(w, "nothing to record: the work tree matches the branch")
 		return nil

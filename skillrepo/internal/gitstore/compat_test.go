@@ -134,6 +134,51 @@ func TestCompatWriteWaitsForGitCommit(t *testing.T) {
 	assertConsistent(t, l, env)
 }
 
+// A plain git commit (no -a) holds no index.lock while its pre-commit
+// hook runs, and moves HEAD only if it still holds the commit it read as
+// it started: our write waits for it to finish instead of moving the
+// branch under it (which would make it fail with "cannot lock ref"),
+// then lands on top of it.
+func TestCompatWriteWaitsForPlainGitCommit(t *testing.T) {
+	l, env := newTestRepo(t)
+	l.lockTimeout = 20 * time.Second
+	hook := filepath.Join(l.GitDir, "hooks", "pre-commit")
+	os.MkdirAll(filepath.Dir(hook), 0o755)
+	started := filepath.Join(t.TempDir(), "started")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch "+started+"\nsleep 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(l.Root, "devops", "docker-cleanup", "SKILL.md")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, "\nA person's note.\n"...), 0o644)
+	gitCmd(t, l, env, "add", "devops/docker-cleanup/SKILL.md")
+	cmd := gitExec(t, l.Root, env, "commit", "-q", "-m", "a person's commit")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; !exists(started); i++ {
+		if i > 2000 {
+			t.Fatal("the pre-commit hook never ran")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if exists(filepath.Join(l.GitDir, "index.lock")) {
+		t.Fatal("git holds index.lock during the hook: the test would not test the unlocked case")
+	}
+	if _, err := writeFile(l, "main", "ci-debugging/references/ours.md", "ours\n"); err != nil {
+		t.Fatalf("our write: %v", err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the person's git commit failed: %v\n%s", err, out.String())
+	}
+	if log := gitCmd(t, l, env, "log", "--format=%s", "-2"); log != "write ci-debugging/references/ours.md\na person's commit\n" {
+		t.Errorf("history:\n%s", log)
+	}
+	assertConsistent(t, l, env)
+}
+
 // A git command that keeps index.lock longer than our lock timeout: the
 // write is refused as locked (naming index.lock) and nothing changes.
 func TestCompatWriteRefusedWhileGitHoldsIndexLock(t *testing.T) {

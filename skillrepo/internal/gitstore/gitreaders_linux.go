@@ -2,6 +2,8 @@ package gitstore
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -42,10 +44,58 @@ const (
 	gitReaderAge = 2 * time.Second
 )
 
+// waitForGitCommits waits, up to the lock timeout, while a git commit runs
+// in this work tree (not one this process runs under, as a hook). A plain
+// git commit holds no lock while its pre-commit hook runs, then moves
+// HEAD only if it still holds the commit it read as it started: a write
+// that moved the branch meanwhile would make that commit fail ("cannot
+// lock ref 'HEAD'"). Error: *LockedError naming the commit's process.
+func (r *Repo) waitForGitCommits(ctx context.Context) error {
+	deadline := time.Now().Add(r.lockTimeout)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		pids := r.gitProcesses(func(args []string) bool { return gitSubcommand(args) == "commit" }, 0)
+		if len(pids) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return &LockedError{Path: r.indexPath(), PID: pids[0], Holder: fmt.Sprintf("a git commit (pid %d) running in %s", pids[0], r.Root),
+				hint: "wait for the git commit to finish (its pre-commit hook may be running), then retry"}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// gitSubcommand is the git command an argument list runs ("commit" for
+// git -c a=b commit -m x), "" when none.
+func gitSubcommand(args []string) string {
+	for i := 1; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-c" || a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a
+		}
+	}
+	return ""
+}
+
 // gitProcessesHere lists the git processes (other than this one) whose
 // current folder is inside the work tree and that started less than
 // gitReaderAge ago.
 func (r *Repo) gitProcessesHere() []int {
+	return r.gitProcesses(nil, gitReaderAge)
+}
+
+// gitProcesses lists the git processes, other than this one and those it
+// runs under, whose current folder is inside the work tree, whose
+// arguments match (nil: any) and, when maxAge is not zero, that started
+// less than maxAge ago.
+func (r *Repo) gitProcesses(match func(args []string) bool, maxAge time.Duration) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -55,11 +105,11 @@ func (r *Repo) gitProcessesHere() []int {
 		root = real
 	}
 	uptime := procUptimeTicks()
-	self := os.Getpid()
+	mine := ancestors()
 	var out []int
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
+		if err != nil || mine[pid] {
 			continue
 		}
 		dir := "/proc/" + e.Name()
@@ -74,10 +124,42 @@ func (r *Repo) gitProcessesHere() []int {
 		if err != nil || (cwd != root && !strings.HasPrefix(cwd, root+"/")) {
 			continue
 		}
-		if start, ok := procStartTicks(dir); ok && uptime > 0 && uptime-start > int64(gitReaderAge/(10*time.Millisecond)) {
-			continue
+		if maxAge > 0 {
+			if start, ok := procStartTicks(dir); ok && uptime > 0 && uptime-start > int64(maxAge/(10*time.Millisecond)) {
+				continue
+			}
+		}
+		if match != nil {
+			b, err := os.ReadFile(dir + "/cmdline")
+			if err != nil || !match(strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")) {
+				continue
+			}
 		}
 		out = append(out, pid)
+	}
+	return out
+}
+
+// ancestors is this process and the processes it runs under.
+func ancestors() map[int]bool {
+	out := map[int]bool{}
+	for pid := os.Getpid(); pid > 1 && !out[pid]; {
+		out[pid] = true
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			break
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			break
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 2 {
+			break
+		}
+		if pid, err = strconv.Atoi(f[1]); err != nil {
+			break
+		}
 	}
 	return out
 }

@@ -722,6 +722,35 @@ func (idx *Index) lookup(p string) (*indexEntry, bool) {
 	return nil, false
 }
 
+// IndexEntry is what the index records for a path (its stage-0 entry).
+type IndexEntry struct {
+	Hash Hash
+	Mode FileMode
+	// AssumeUnchanged and SkipWorktree are git's flags ('git update-index
+	// --assume-unchanged' / '--skip-worktree', or a path outside a sparse
+	// checkout): git add -A leaves such a path as the index records it,
+	// whatever the work tree holds.
+	AssumeUnchanged, SkipWorktree bool
+}
+
+const (
+	indexFlagValid         = 0x8000 // assume-unchanged (CE_VALID)
+	indexXFlagSkipWorktree = 0x4000
+)
+
+// Entry returns the index's stage-0 entry for p (a repository path).
+func (idx *Index) Entry(p string) (IndexEntry, bool) {
+	e, ok := idx.lookup(p)
+	if !ok {
+		return IndexEntry{}, false
+	}
+	return IndexEntry{
+		Hash: e.Hash, Mode: e.fileMode(),
+		AssumeUnchanged: e.Flags&indexFlagValid != 0,
+		SkipWorktree:    e.Flags&indexFlagExtended != 0 && e.XFlags&indexXFlagSkipWorktree != 0,
+	}, true
+}
+
 // search returns the position of the first raw entry named p or after.
 func (idx *Index) search(p string) int {
 	return sort.Search(len(idx.offs), func(i int) bool { return string(idx.rawName(i)) >= p })

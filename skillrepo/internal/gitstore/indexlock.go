@@ -1,10 +1,15 @@
 package gitstore
 
-// index.lock is git's lock on the index, and git holds it for the whole of
-// a commit (a slow pre-commit hook included). A write to the checked-out
-// branch takes it before it moves the ref, as git commit does, so it
-// serialises with a person's commit instead of moving the branch under it,
-// and keeps it until the new index is in place.
+// index.lock is git's lock on the index. git commit -a takes it before
+// it reads the work tree and holds it through its hooks until HEAD moved;
+// a plain git commit takes it only to refresh the index, then runs its
+// pre-commit hook holding nothing, and moves HEAD only if it still holds
+// the commit it read as it started. Every write takes index.lock before
+// it reads HEAD, the branch and the index, and keeps it until the new
+// index is in place and the ref moved (tx.go, land), so it serialises
+// with git commit -a and git switch; and before it starts, it waits for a
+// plain git commit running in the work tree to finish (waitForGitCommits),
+// instead of moving the branch under it.
 //
 // A lock file is only ever removed when it is provably ours. Our
 // index.lock holds a random nonce and nothing else, from the instant it

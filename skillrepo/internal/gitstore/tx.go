@@ -140,6 +140,12 @@ func (l *Repo) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) e
 	}
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
+		if !opts.DryRun {
+			// A person's commit in progress lands first (gitreaders_linux.go).
+			if err := l.waitForGitCommits(ctx); err != nil {
+				return nil, err
+			}
+		}
 		res, err := l.updateOnce(ctx, opts, fn)
 		var moved *RefMovedError
 		if errors.As(err, &moved) {
