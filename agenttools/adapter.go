@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 
-	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -34,7 +33,7 @@ func (a *adapter) Rules() skill.Rules { return a.l.Rules() }
 
 func (a *adapter) View(ctx context.Context, rev string) (View, error) {
 	if a.last.s != nil {
-		if tip, err := a.l.ResolveBranch(rev); err == nil && tip == a.last.s.Commit() {
+		if tip, err := a.l.BranchTip(rev); err == nil && tip == a.last.s.Commit() {
 			return a.last, nil
 		} else if err != nil && rev == a.last.s.Commit().String() {
 			return a.last, nil
@@ -103,7 +102,7 @@ func (a *adapter) Status(ctx context.Context, rev string) (map[string]SkillStatu
 		return nil, err
 	}
 	for name, r := range recs {
-		out[name] = SkillStatus{State: r.State, Pinned: r.Pinned}
+		out[name] = SkillStatus{State: r.State}
 	}
 	pins, err := a.l.Pins(rev)
 	if err != nil {
@@ -117,15 +116,15 @@ func (a *adapter) Status(ctx context.Context, rev string) (map[string]SkillStatu
 	return out, nil
 }
 
-// verify lints every write before it lands: a write that leaves lint
-// errors (a dangling references/ link, broken frontmatter) is refused, and
-// the model reads why.
-func (a *adapter) verify(fsys fs.FS, dirs []string) error {
-	return lint.GateFor(fsys, dirs, a.l.Config.Raw, a.l.Config.Runtime)
-}
-
+// Apply writes through the library's write policy (package skillrepo,
+// policy.go): the writer the toolbox describes is routed, guarded and
+// linted there, as the CLI's writes are.
 func (a *adapter) Apply(ctx context.Context, t Target, ops []Op) (string, error) {
-	res, err := a.l.Apply(ctx, skillrepo.ApplyOptions{Branch: t.Branch, From: t.From, Ops: ops, Provenance: t.Provenance, DryRun: t.DryRun, Verify: a.verify})
+	pol, err := a.l.Policy(t.Writer)
+	if err != nil {
+		return "", err
+	}
+	res, err := pol.Apply(ctx, ops, t.DryRun)
 	if err != nil {
 		return "", toolError(err)
 	}

@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 // dockerCopy is the example's docker-cleanup as a model writes it again:
 // renamed, reworded, reordered.
 const dockerCopy = "---\nname: docker-disk-space\ndescription: Use when Docker eats the disk. Clean images safely.\n---\n# Freeing disk on a Docker host\n\n1. Prune dangling images and stopped containers: `docker image prune -f`, `docker container prune -f`.\n2. First measure with `docker system df -v`.\n3. Never `docker volume prune` without a backup: volumes hold data.\n"
 
-// TestDuplicateCreate: the duplicate check of create, for every policy
+// TestDuplicateCreate: the duplicate check of create, for every agent origin
 // (the review, the curator and the MCP tools share it), and its ways out.
 func TestDuplicateCreate(t *testing.T) {
 	op := func(extra map[string]any) map[string]any {
@@ -28,13 +30,13 @@ func TestDuplicateCreate(t *testing.T) {
 		wantError string
 		trailer   string
 	}{
-		{"autonomous copy refused", Options{Policy: Autonomous}, op(nil), false, "Refusing to create 'docker-disk-space': it overlaps the existing skill 'docker-cleanup'", ""},
-		{"foreground (MCP) copy refused", Options{Policy: Foreground}, op(nil), false, "Patch 'docker-cleanup' instead", ""},
-		{"force_new without a reason", Options{Policy: Autonomous}, op(map[string]any{"force_new": true}), false, "force_new needs a reason", ""},
-		{"force_new on a patch", Options{Policy: Autonomous}, map[string]any{"operations": []map[string]any{{"action": "patch", "name": "docker-cleanup", "old_string": "a", "new_string": "b", "force_new": true}}}, false, "force_new applies to create only", ""},
-		{"force_new with a reason lands", Options{Policy: Autonomous}, op(map[string]any{"force_new": true, "reason": "rootless hosts\ndiffer"}), true, "", "rootless hosts differ"},
-		{"the consolidation allows overlap", Options{Policy: Autonomous, AllowOverlap: true}, op(nil), true, "", ""},
-		{"a distinct skill passes", Options{Policy: Autonomous}, create("pnpm-workflows"), true, "", ""},
+		{"autonomous copy refused", Options{}, op(nil), false, "Refusing to create 'docker-disk-space': it overlaps the existing skill 'docker-cleanup'", ""},
+		{"foreground (MCP) copy refused", Options{Provenance: skillrepo.Provenance{Origin: skillrepo.OriginForeground}}, op(nil), false, "Patch 'docker-cleanup' instead", ""},
+		{"force_new without a reason", Options{}, op(map[string]any{"force_new": true}), false, "force_new needs a reason", ""},
+		{"force_new on a patch", Options{}, map[string]any{"operations": []map[string]any{{"action": "patch", "name": "docker-cleanup", "old_string": "a", "new_string": "b", "force_new": true}}}, false, "force_new applies to create only", ""},
+		{"force_new with a reason lands", Options{}, op(map[string]any{"force_new": true, "reason": "rootless hosts\ndiffer"}), true, "", "rootless hosts differ"},
+		{"the consolidation allows overlap", Options{AllowOverlap: true}, op(nil), true, "", ""},
+		{"a distinct skill passes", Options{}, create("pnpm-workflows"), true, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

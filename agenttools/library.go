@@ -68,11 +68,10 @@ type MemoryChange struct {
 	Ops     []memory.Op // for batch
 }
 
-// Target is where a write lands and who it says wrote it.
+// Target is a write's writer, as the library's write policy judges it
+// (its provenance, branch, session reads), and whether to write at all.
 type Target struct {
-	// Branch is written; From creates it when it does not exist yet.
-	Branch, From string
-	Provenance   skillrepo.Provenance
+	skillrepo.Writer
 	// DryRun validates the write completely and writes nothing.
 	DryRun bool
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 )
 
@@ -48,14 +49,14 @@ func (tb *Toolbox) memoryTool(cl *call, data []byte) toolResult {
 		}
 	}
 	for _, t := range texts {
-		if found := findSecrets(t); len(found) > 0 {
-			return guardRefusal(secretRefusal("the memory content", found))
+		if found := skillrepo.FindSecrets(t); len(found) > 0 {
+			return guardRefusal(skillrepo.SecretRefusal("the memory content", found))
 		}
 	}
 	// An automatic review may add to memory; its replace and remove (and a
 	// batch holding one) wait on a proposal of their own (docs/reference-behaviour.md §7.6), so a
 	// skill review can never silently delete what the user told the agent.
-	staged := destructive && !tb.opts.Attended && tb.opts.Policy == Autonomous && tb.opts.StagedBranch != ""
+	staged := destructive && !tb.opts.Attended && tb.autonomous() && tb.opts.StagedBranch != ""
 	branch := tb.opts.Branch
 	dest := tb.target(branch)
 	if staged {

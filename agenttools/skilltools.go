@@ -81,7 +81,7 @@ func (tb *Toolbox) skillsList(cl *call, data []byte) toolResult {
 	// A person-facing caller also sees each skill's lifecycle state and
 	// pin; the review decides from skill_view's ownership instead.
 	var status map[string]SkillStatus
-	if tb.opts.Policy == Foreground {
+	if !tb.autonomous() {
 		if status, err = tb.lib.Status(cl.ctx, tb.rev()); err != nil {
 			return failure("list skills: " + err.Error())
 		}
@@ -121,7 +121,7 @@ func (tb *Toolbox) skillsList(cl *call, data []byte) toolResult {
 		res["offset"] = args.Offset
 	}
 	if next := args.Offset + len(list); next < total {
-		if args.Offset > 0 || args.Limit > 0 || tb.opts.Policy == Foreground {
+		if args.Offset > 0 || args.Limit > 0 || !tb.autonomous() {
 			res["next_offset"] = next
 			res["hint"] = fmt.Sprintf("showing %d of %d skills from offset %d; call again with offset %d for more, or pass category to narrow the list", len(list), total, args.Offset, next)
 		} else {
@@ -230,7 +230,7 @@ func (tb *Toolbox) skillView(cl *call, data []byte) toolResult {
 		if own.Managed {
 			res["owner"] = "curator"
 		}
-		if tb.opts.Policy == Autonomous {
+		if tb.autonomous() {
 			res["writable"] = own.Managed && !own.Pinned
 		}
 	}
@@ -274,7 +274,7 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	if err != nil {
 		return failure("skill_manage: " + err.Error())
 	}
-	planned, res := tb.plan(cl, ops, v)
+	planned, res := tb.plan(ops, v)
 	if res != nil {
 		return res
 	}
@@ -284,12 +284,7 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	}
 	commit, err := tb.lib.Apply(cl.ctx, tb.target(tb.opts.Branch), clean)
 	if err != nil {
-		r := errFailure("", err)
-		var pe *previewError
-		if errors.As(err, &pe) {
-			r["file_preview"] = pe.preview
-		}
-		return r
+		return writeRefusal(err, len(clean))
 	}
 	if !tb.opts.DryRun {
 		tb.branchMade, tb.view = true, nil
@@ -325,9 +320,14 @@ func skillSummary(p plannedOp) string {
 	return s
 }
 
-// plan normalises the operations and runs every guard (docs/reference-behaviour.md §4.5, §4.7)
-// before anything is written; the first refusal refuses the whole call.
-func (tb *Toolbox) plan(cl *call, ops []Op, v View) ([]plannedOp, toolResult) {
+// plan normalises the operations and checks what the tools answer in
+// their own words before anything is written: the batch's shape, a skill
+// to create that exists, one to change that does not. The rules of the
+// write itself — secrets, duplicates, ownership, read before write,
+// delete — are the library's write policy (package skillrepo, policy.go),
+// which the write passes whichever door it came through; the first
+// refusal refuses the whole call.
+func (tb *Toolbox) plan(ops []Op, v View) ([]plannedOp, toolResult) {
 	refuse := func(i int, r toolResult) toolResult {
 		if len(ops) > 1 {
 			r["failed_index"] = i
@@ -335,9 +335,8 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View) ([]plannedOp, toolResult) {
 		}
 		return r
 	}
-	created := map[string]SkillRef{}  // skills this batch creates
-	destroyed := map[string]bool{}    // (skill, path) already clobbered by an earlier op
-	owners := map[string]toolResult{} // ownership verdicts, per skill
+	created := map[string]SkillRef{} // skills this batch creates
+	destroyed := map[string]bool{}   // (skill, path) already clobbered by an earlier op
 	var out []plannedOp
 	for i, op := range ops {
 		op.Action = strings.TrimSpace(op.Action)
@@ -349,9 +348,6 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View) ([]plannedOp, toolResult) {
 		if p.Action == "delete" && len(ops) > 1 {
 			return nil, refuse(i, argsRefusal("delete must be the only operation of its call"))
 		}
-		if r := checkSecrets(p); r != nil {
-			return nil, refuse(i, r)
-		}
 		if p.Action == "create" {
 			if _, exists, err := findSkill(v, p.Name); err != nil {
 				return nil, refuse(i, failure("skill_manage: "+err.Error()))
@@ -360,25 +356,6 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View) ([]plannedOp, toolResult) {
 			}
 			if _, exists := created[p.Name]; exists {
 				return nil, refuse(i, failure(fmt.Sprintf("operation creates '%s' twice", p.Name)))
-			}
-			// The same skill twice under two names is the library's
-			// failure the curator otherwise cleans up later: patch the
-			// existing one, or say why this one is different.
-			if !p.ForceNew && !tb.opts.AllowOverlap {
-				ms, err := tb.dups.Duplicates(v, p.Name, p.Category, *p.Content, DuplicateThreshold)
-				if err != nil {
-					return nil, refuse(i, failure("skill_manage: "+err.Error()))
-				}
-				if len(ms) > 0 {
-					r := guardRefusal(DuplicateRefusal(p.Name, ms))
-					existing := make([]map[string]any, len(ms))
-					for k, m := range ms {
-						existing[k] = map[string]any{"name": m.Name, "similarity": m.Similarity, "shared_terms": m.Shared}
-					}
-					r["existing"] = existing
-					r["duplicate"] = true
-					return nil, refuse(i, r)
-				}
 			}
 			dir := p.Name
 			if p.Category != "" {
@@ -399,41 +376,15 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View) ([]plannedOp, toolResult) {
 			} else if !ok {
 				return nil, refuse(i, failure(fmt.Sprintf("Skill '%s' not found. Use skills_list to see the available skills, or create it first with action 'create'.", p.Name)))
 			}
-			if tb.opts.Policy == Autonomous {
-				if _, seen := owners[s.Name]; !seen {
-					owners[s.Name] = tb.ownershipGuard(cl, p.Action, s.Name)
-				}
-				if r := owners[s.Name]; r != nil {
-					return nil, refuse(i, copyResult(r))
-				}
-			}
 		}
 		p.Name, p.dir = s.Name, s.Dir
 		p.target = s.Dir + "/" + skill.FileName
 		if p.FilePath != "" {
 			p.target = s.Dir + "/" + p.FilePath
 		}
-		if p.Action == "delete" && tb.opts.Policy == Autonomous {
-			if r := tb.deleteGuard(p, v, created); r != nil {
-				return nil, refuse(i, r)
-			}
-			out = append(out, p)
-			continue
-		}
 		clobbers := p.Action == "edit" || p.Action == "write_file" || p.Action == "remove_file"
 		if clobbers && destroyed[p.target] {
 			return nil, refuse(i, argsRefusal(fmt.Sprintf("%s of %s overwrites what an earlier operation of this call wrote; merge them into one operation", p.Action, p.target)))
-		}
-		// Read before write: an existing file must have been read in this
-		// review (or written by it) before it is changed (docs/reference-behaviour.md §4.5).
-		if _, err := fs.Stat(v.FS(), p.target); err == nil && tb.opts.Policy == Autonomous && !tb.reads[p.target] && !p.created {
-			view := fmt.Sprintf("skill_view(name='%s')", p.Name)
-			if p.FilePath != "" && p.FilePath != skill.FileName {
-				view = fmt.Sprintf("skill_view(name='%s', file_path='%s')", p.Name, p.FilePath)
-			}
-			r := guardRefusal(fmt.Sprintf("Refusing background %s %s for '%s': %s has not been read in this %s. Call %s first, then retry once; text quoted in the conversation does not count as a read.", tb.opts.Label, p.Action, p.Name, strings.TrimPrefix(p.target, s.Dir+"/"), tb.opts.Label, view))
-			r["read_before_write_required"] = true
-			return nil, refuse(i, r)
 		}
 		if clobbers {
 			destroyed[p.target] = true
@@ -441,6 +392,38 @@ func (tb *Toolbox) plan(cl *call, ops []Op, v View) ([]plannedOp, toolResult) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// writeRefusal is the result of a write the library refused: a guard of
+// the write policy (numbered as plan numbers its refusals, with what the
+// model needs to go on), or any other error in its words.
+func writeRefusal(err error, n int) toolResult {
+	var re *skillrepo.RefusedError
+	if !errors.As(err, &re) || re.Guard == "" {
+		r := errFailure("", err)
+		var pe *previewError
+		if errors.As(err, &pe) {
+			r["file_preview"] = pe.preview
+		}
+		return r
+	}
+	r := guardRefusal(re.Reason)
+	switch re.Guard {
+	case skillrepo.GuardReadFirst:
+		r["read_before_write_required"] = true
+	case skillrepo.GuardDuplicate:
+		existing := make([]map[string]any, len(re.Duplicates))
+		for k, m := range re.Duplicates {
+			existing[k] = map[string]any{"name": m.Name, "similarity": m.Similarity, "shared_terms": m.Shared}
+		}
+		r["existing"], r["duplicate"] = existing, true
+	}
+	var oe *skillrepo.OpError
+	if n > 1 && errors.As(err, &oe) {
+		r["failed_index"] = oe.Index
+		r["error"] = fmt.Sprintf("operation %d: %s (nothing was applied)", oe.Index, re.Reason)
+	}
+	return r
 }
 
 // normalise checks an operation's shape and fields (docs/reference-behaviour.md §4.1, §4.2).
@@ -530,58 +513,4 @@ func (tb *Toolbox) normalise(op Op) (plannedOp, toolResult) {
 		return p, argsRefusal(fmt.Sprintf("unknown action %q: use create, patch, write_file, remove_file or delete", p.Action))
 	}
 	return p, nil
-}
-
-// ownershipGuard refuses writes to skills an autonomous caller may not
-// touch: pinned, or not curator-managed — including when the evidence
-// cannot be read (fail closed, docs/reference-behaviour.md §4.5).
-func (tb *Toolbox) ownershipGuard(cl *call, action, name string) toolResult {
-	own, err := tb.lib.Ownership(cl.ctx, tb.rev(), name)
-	if msg := OwnershipRefusal(tb.opts.Label, action, name, own, err); msg != "" {
-		return guardRefusal(msg)
-	}
-	return nil
-}
-
-// deleteGuard lets a review delete only a skill it absorbed into another
-// existing skill; the delete then archives (docs/reference-behaviour.md §4.4, §6.6).
-func (tb *Toolbox) deleteGuard(p plannedOp, v View, created map[string]SkillRef) toolResult {
-	if p.AbsorbedInto == nil || strings.TrimSpace(*p.AbsorbedInto) == "" {
-		return guardRefusal(AbsorbedIntoRefusal(tb.opts.Label, p.Name))
-	}
-	into := strings.TrimSpace(*p.AbsorbedInto)
-	if into == p.Name {
-		return guardRefusal(fmt.Sprintf("Refusing background %s delete for '%s': absorbed_into must name a different skill.", tb.opts.Label, p.Name))
-	}
-	if _, ok, _ := findSkill(v, into); !ok {
-		if _, ok := created[into]; !ok {
-			return guardRefusal(fmt.Sprintf("Refusing background %s delete for '%s': absorbed_into '%s' does not exist. Create or patch the umbrella skill first.", tb.opts.Label, p.Name, into))
-		}
-	}
-	*p.AbsorbedInto = into
-	return nil
-}
-
-// checkSecrets refuses an operation that would write a likely secret.
-func checkSecrets(p plannedOp) toolResult {
-	for _, f := range []struct {
-		what string
-		text *string
-	}{{"content", p.Content}, {"new_string", p.NewString}, {"file_content", p.FileContent}} {
-		if f.text == nil {
-			continue
-		}
-		if found := findSecrets(*f.text); len(found) > 0 {
-			return guardRefusal(secretRefusal(fmt.Sprintf("the %s of %s '%s'", f.what, p.Action, p.Name), found))
-		}
-	}
-	return nil
-}
-
-func copyResult(r toolResult) toolResult {
-	out := toolResult{}
-	for k, v := range r {
-		out[k] = v
-	}
-	return out
 }

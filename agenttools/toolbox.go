@@ -24,31 +24,17 @@ const (
 	SearchFiles = "search_files"
 )
 
-// Policy chooses the guards a toolbox enforces beyond validation, the
-// secret scan and the batch rules, which every caller gets.
-type Policy int
-
-const (
-	// Autonomous is an agent acting on its own (a background review, the
-	// curator): writes only to curator-managed skills that are not pinned,
-	// an existing file only after it was read, delete only with
-	// absorbed_into (and it archives), and an unattended memory replace or
-	// remove staged for approval (docs/reference-behaviour.md §4.5, §7.6).
-	Autonomous Policy = iota
-	// Foreground is the working agent with its user watching: it may write
-	// any skill, as the reference's foreground tools may.
-	Foreground
-)
-
 // Options configure a toolbox.
 type Options struct {
-	Policy Policy
-	// Label names the caller in messages ("review", "curator"; default
-	// "review"): "Refusing background <label> …", "in this <label>".
-	Label string
 	// Tools are the tools offered, in the order the model sees them.
 	Tools []string
-	// Provenance goes into every commit's trailers.
+	// Provenance goes into every commit's trailers, and its origin
+	// chooses the rules of the library's write policy (package skillrepo,
+	// policy.go): an autonomous origin (a background review, the curator;
+	// the default) writes only curator-managed skills, reads before it
+	// writes and deletes only what it absorbed; the working agent
+	// (foreground) may write any skill, as the reference's foreground
+	// tools may. Refusals name the caller by it ("review", "curator").
 	Provenance skillrepo.Provenance
 	// Base is what the tools read until they write (a commit or a branch
 	// name). Branch is where writes land, created from Base when missing;
@@ -79,7 +65,7 @@ type Options struct {
 	// toolboxes (a server making one toolbox per call keeps one, so
 	// creates against an unchanged library do not read it again); nil
 	// gives the toolbox its own.
-	Duplicates *DuplicateIndex
+	Duplicates *skillrepo.DuplicateIndex
 }
 
 // Refusal is a tool call that did not do what it asked, and why.
@@ -140,14 +126,15 @@ type Toolbox struct {
 
 	changes []Change
 	refused []Refusal
+	calls   int // tool calls so far
 
-	dups *DuplicateIndex // the overlap index of the current view, for creates
+	dups *skillrepo.DuplicateIndex // the overlap index, for creates
 }
 
 // New makes a toolbox over lib.
 func New(lib Library, opts Options) *Toolbox {
-	if opts.Label == "" {
-		opts.Label = "review"
+	if opts.Provenance.Origin == "" {
+		opts.Provenance.Origin = skillrepo.OriginBackgroundReview
 	}
 	if opts.Base == "" {
 		opts.Base = lib.MainBranch()
@@ -157,7 +144,7 @@ func New(lib Library, opts Options) *Toolbox {
 	}
 	tb := &Toolbox{lib: lib, opts: opts, reads: opts.Reads, branchMade: opts.BranchExists, dups: opts.Duplicates}
 	if tb.dups == nil {
-		tb.dups = &DuplicateIndex{}
+		tb.dups = &skillrepo.DuplicateIndex{}
 	}
 	if tb.reads == nil {
 		tb.reads = map[string]bool{}
@@ -176,6 +163,24 @@ func (tb *Toolbox) Wrote() bool { return tb.branchMade && !tb.opts.BranchExists 
 
 // Staged reports whether a write landed on StagedBranch.
 func (tb *Toolbox) Staged() bool { return tb.stagedMade }
+
+// Record is what a toolbox did, in a form that outlives it: a review
+// whose tools ran in another process (the review-mode MCP server behind
+// an agent's own program) hands its record back this way.
+type Record struct {
+	Changes  []Change  `json:"changes"`
+	Refusals []Refusal `json:"refusals"`
+	// Wrote: a write landed on Branch; Staged: on StagedBranch.
+	Wrote  bool `json:"wrote"`
+	Staged bool `json:"staged"`
+	// Calls counts the tool calls made, refused ones included.
+	Calls int `json:"calls"`
+}
+
+// Record is what the toolbox did so far.
+func (tb *Toolbox) Record() Record {
+	return Record{Changes: tb.Changes(), Refusals: tb.Refusals(), Wrote: tb.Wrote(), Staged: tb.Staged(), Calls: tb.calls}
+}
 
 // Tools are the tools offered.
 func (tb *Toolbox) Tools() []string { return append([]string{}, tb.opts.Tools...) }
@@ -200,10 +205,22 @@ func (tb *Toolbox) currentView(ctx context.Context) (View, error) {
 	return v, nil
 }
 
-// target is where a write lands.
+// target is where a write lands, and the writer the library's write
+// policy judges: this toolbox's provenance, its session's reads, its
+// duplicate index.
 func (tb *Toolbox) target(branch string) Target {
-	return Target{Branch: branch, From: tb.opts.Base, Provenance: tb.opts.Provenance, DryRun: tb.opts.DryRun}
+	return Target{Writer: skillrepo.Writer{
+		Provenance: tb.opts.Provenance, Branch: branch, From: tb.opts.Base,
+		Read: func(p string) bool { return tb.reads[p] }, AllowOverlap: tb.opts.AllowOverlap, Duplicates: tb.dups,
+	}, DryRun: tb.opts.DryRun}
 }
+
+// autonomous reports whether the toolbox writes for an agent acting on
+// its own (a background review, the curator).
+func (tb *Toolbox) autonomous() bool { return tb.opts.Provenance.Autonomous() }
+
+// label names the caller in messages: "in this review", "in this curator".
+func (tb *Toolbox) label() string { return skillrepo.LabelFor(tb.opts.Provenance.Origin) }
 
 // toolResult is a JSON object returned to the model.
 type toolResult map[string]any
@@ -231,6 +248,7 @@ type call struct {
 // Call runs one tool call. It never fails: every refusal and error becomes
 // a result the model can read.
 func (tb *Toolbox) Call(ctx context.Context, name, args string) Result {
+	tb.calls++
 	c := &call{ctx: ctx}
 	if !slices.Contains(tb.opts.Tools, name) {
 		msg := tb.deniedMessage(name)
@@ -278,10 +296,10 @@ func (tb *Toolbox) Call(ctx context.Context, name, args string) Result {
 // deniedMessage names what the caller may use instead (docs/reference-behaviour.md §2.5).
 func (tb *Toolbox) deniedMessage(name string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Tool '%s' is not available in this %s. ", name, tb.opts.Label)
+	fmt.Fprintf(&b, "Tool '%s' is not available in this %s. ", name, tb.label())
 	b.WriteString("To read, use skill_view, skills_list, read_file or search_files; to change skills, use skill_manage(operations=[...]) with action create, patch, write_file, remove_file or delete")
 	if slices.Contains(tb.opts.Tools, Memory) {
-		if tb.opts.Attended || tb.opts.Policy == Foreground {
+		if tb.opts.Attended || !tb.autonomous() {
 			b.WriteString("; for notes, use memory")
 		} else {
 			b.WriteString("; for notes, use memory (add only; replace and remove wait for approval)")

@@ -62,34 +62,30 @@ func patch(name, old, new string) map[string]any {
 	return map[string]any{"operations": []map[string]any{{"action": "patch", "name": name, "old_string": old, "new_string": new}}}
 }
 
-// TestPolicies runs the same calls under each policy: the foreground
+// TestPolicies runs the same calls from each origin: the foreground
 // agent may write the user's skills, an autonomous one may not.
 func TestPolicies(t *testing.T) {
+	const fg, bg = skillrepo.OriginForeground, skillrepo.OriginBackgroundReview
 	tests := []struct {
 		name      string
-		policy    Policy
+		origin    string
 		args      map[string]any
 		wantOK    bool
 		wantError string
-		origin    string
 	}{
-		{"foreground patches a user skill unread", Foreground, patch("ci-debugging", "Pitfalls", "Traps"), true, "", skillrepo.OriginForeground},
-		{"autonomous may not patch a user skill", Autonomous, patch("ci-debugging", "Pitfalls", "Traps"), false, "Refusing background review patch for 'ci-debugging': it is not curator-managed", ""},
-		{"foreground deletes without absorbed_into", Foreground, map[string]any{"operations": []map[string]any{{"action": "delete", "name": "git-bisect-regressions"}}}, true, "", skillrepo.OriginForeground},
-		{"autonomous may not delete a user skill", Autonomous, map[string]any{"operations": []map[string]any{{"action": "delete", "name": "git-bisect-regressions", "absorbed_into": "ci-debugging"}}}, false, "Refusing background review delete for 'git-bisect-regressions': it is not curator-managed", ""},
-		{"both refuse a secret", Foreground, map[string]any{"operations": []map[string]any{{"action": "create", "name": "leak", "content": "---\nname: leak\ndescription: Use when leaking.\n---\nkey AKIAIOSFODNN7ABCDEFG\n"}}}, false, "AWS access key id on line 5", ""},
-		{"both refuse a batch over 20", Foreground, map[string]any{"operations": make([]map[string]any, 21)}, false, "the limit is 20 per call", ""},
-		{"both refuse a mixed call", Foreground, map[string]any{"operations": []map[string]any{{"action": "patch", "name": "ci-debugging", "content": "x", "old_string": "a", "new_string": "b"}}}, false, "EITHER content", ""},
+		{"foreground patches a user skill unread", fg, patch("ci-debugging", "Pitfalls", "Traps"), true, ""},
+		{"autonomous may not patch a user skill", bg, patch("ci-debugging", "Pitfalls", "Traps"), false, "Refusing background review patch for 'ci-debugging': it is not curator-managed"},
+		{"foreground deletes without absorbed_into", fg, map[string]any{"operations": []map[string]any{{"action": "delete", "name": "git-bisect-regressions"}}}, true, ""},
+		{"autonomous may not delete a user skill", bg, map[string]any{"operations": []map[string]any{{"action": "delete", "name": "git-bisect-regressions", "absorbed_into": "ci-debugging"}}}, false, "Refusing background review delete for 'git-bisect-regressions': it is not curator-managed"},
+		{"both refuse a secret", fg, map[string]any{"operations": []map[string]any{{"action": "create", "name": "leak", "content": "---\nname: leak\ndescription: Use when leaking.\n---\nkey AKIAIOSFODNN7ABCDEFG\n"}}}, false, "AWS access key id on line 5"},
+		{"both refuse a batch over 20", fg, map[string]any{"operations": make([]map[string]any, 21)}, false, "the limit is 20 per call"},
+		{"both refuse a mixed call", fg, map[string]any{"operations": []map[string]any{{"action": "patch", "name": "ci-debugging", "content": "x", "old_string": "a", "new_string": "b"}}}, false, "EITHER content"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			before := f.git("rev-parse", "main")
-			origin := skillrepo.OriginBackgroundReview
-			if tt.policy == Foreground {
-				origin = skillrepo.OriginForeground
-			}
-			tb := f.box(Options{Policy: tt.policy, Provenance: skillrepo.Provenance{Origin: origin, SessionID: "s-1"}, BranchExists: true})
+			tb := f.box(Options{Provenance: skillrepo.Provenance{Origin: tt.origin, SessionID: "s-1"}, BranchExists: true})
 			r, m := callTool(t, tb, SkillManage, tt.args)
 			if r.OK != tt.wantOK {
 				t.Fatalf("OK = %v, want %v: %s", r.OK, tt.wantOK, r.Text)
@@ -129,7 +125,7 @@ func TestReadBeforeWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	reads := map[string]bool{}
-	opts := Options{Policy: Autonomous, Label: "curator", Provenance: skillrepo.Provenance{Origin: skillrepo.OriginCurator}, BranchExists: true, Reads: reads}
+	opts := Options{Provenance: skillrepo.Provenance{Origin: skillrepo.OriginCurator}, BranchExists: true, Reads: reads}
 	r, m := callTool(t, f.box(opts), SkillManage, patch("ci-debugging", "Pitfalls", "Traps"))
 	if r.OK || m["read_before_write_required"] != true || !strings.Contains(m["error"].(string), "Refusing background curator patch for 'ci-debugging': SKILL.md has not been read in this curator") {
 		t.Fatalf("unread patch not refused as it should be: %s", r.Text)
@@ -156,13 +152,16 @@ func TestReadBeforeWrite(t *testing.T) {
 func TestDryRun(t *testing.T) {
 	f := newFixture(t)
 	before := f.git("rev-parse", "main")
-	tb := f.box(Options{Policy: Autonomous, Label: "curator", Provenance: skillrepo.Provenance{Origin: skillrepo.OriginCurator}, BranchExists: true, DryRun: true})
+	tb := f.box(Options{Provenance: skillrepo.Provenance{Origin: skillrepo.OriginCurator}, BranchExists: true, DryRun: true})
 	r, m := callTool(t, tb, SkillManage, create("fresh"))
 	if !r.OK || m["dry_run"] != true || !strings.HasPrefix(m["message"].(string), "dry run: not written") {
 		t.Fatalf("dry-run create: %s", r.Text)
 	}
 	if len(r.Changes) != 1 || !r.Changes[0].DryRun || r.Changes[0].Commit != "" || r.Changes[0].Skill != "fresh" {
 		t.Errorf("change %+v", r.Changes)
+	}
+	if got := f.git("rev-parse", "main"); got != before {
+		t.Errorf("a dry-run create moved main")
 	}
 	// The engine still validates: a patch that matches nothing fails.
 	if _, err := f.lib.Adopt(context.Background(), "ci-debugging", skillrepo.MetaOptions{}); err != nil {
@@ -201,7 +200,7 @@ func TestSkillsListPages(t *testing.T) {
 	if _, err := f.lib.Pin(context.Background(), "s03", skillrepo.MetaOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	tb := f.box(Options{Policy: Foreground, BranchExists: true})
+	tb := f.box(Options{Provenance: skillrepo.Provenance{Origin: skillrepo.OriginForeground}, BranchExists: true})
 	var names []string
 	offset := 0
 	for pages := 0; ; pages++ {
@@ -233,7 +232,7 @@ func TestSkillsListPages(t *testing.T) {
 // TestUnknownTool names what is allowed.
 func TestUnknownTool(t *testing.T) {
 	f := newFixture(t)
-	tb := f.box(Options{Tools: []string{SkillsList, SkillView}, Label: "curator"})
+	tb := f.box(Options{Tools: []string{SkillsList, SkillView}, Provenance: skillrepo.Provenance{Origin: skillrepo.OriginCurator}})
 	r, m := callTool(t, tb, "terminal", map[string]any{})
 	if r.OK || r.Refusal.Kind != RefusedUnknown || !strings.Contains(m["error"].(string), "not available in this curator") {
 		t.Errorf("unknown tool: %s", r.Text)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark: peak RSS of refusing a 1 GiB input on every input path
-# (issue 16 item 9). Each case runs the real binary on 1 GiB: a stream of
+# (no input is read into memory unbounded). Each case runs the real binary on 1 GiB: a stream of
 # zeros on standard input (a pipe, so no size is known and the read stops at
 # the limit), or a sparse 1 GiB file named by a flag (refused by its size
 # before a byte is read), and /dev/zero as a file (refused as not a regular

@@ -2,7 +2,7 @@
 # Benchmark: one `skillrepo skill patch` (whole process) on a library that
 # is a folder of a project's repository (.claude/skills beside 50,000 other
 # files) against the same patch on the same library as a repository of its
-# own (issue 14 item 1: target at most 1.2x), with the same kind of change
+# own (docs/project-libraries.md: target at most 1.2x), with the same kind of change
 # committed by git in the project for scale. The folder library is timed
 # twice: in the project as git makes it (one 5 MB index), and in a copy of
 # the project with git's split index on (core.splitIndex=true and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (issue 4): on a generated library of 10,000 skills and 2,000
+# Benchmark (docs/architecture.md §3): on a generated library of 10,000 skills and 2,000
 # commits,
 #   1. `skillrepo proposal approve` of a one-file proposal after main moved
 #      by one commit (a real three-way merge, work tree updated), against

@@ -14,7 +14,6 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/internal/modelcall"
-	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/overlap"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -78,9 +77,9 @@ type ConsolidateOptions struct {
 
 // Status values of a consolidation pass.
 const (
-	PassCompleted = "completed"
-	PassCapped    = "capped"
-	PassFailed    = "failed"
+	PassCompleted = modelcall.StatusCompleted
+	PassCapped    = modelcall.StatusCapped
+	PassFailed    = modelcall.StatusFailed
 	PassSkipped   = "skipped"
 )
 
@@ -358,7 +357,6 @@ type passInput struct {
 	inv    *inventory
 	plan   *Plan
 	cfg    skillrepo.CuratorConfig
-	raw    []byte
 	branch string // the run branch
 	base   string // the commit it forks from
 	made   bool   // phase 1 already wrote the branch
@@ -420,7 +418,7 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 	cands := candidatesOf(in)
 	tools := &passTools{
 		ctx: ctx, lib: c.Lib, runID: in.runID, model: o.Model, branch: in.branch, base: in.base, made: in.made,
-		dryRun: in.dryRun, raw: in.raw, writable: map[string]bool{}, untouchable: map[string]string{},
+		dryRun: in.dryRun, writable: map[string]bool{}, untouchable: map[string]string{},
 		reads: map[string]bool{}, dryCreated: map[string]bool{}, touched: map[string]bool{}, wrote: map[string]bool{},
 		managed: map[string]bool{}, pinned: map[string]bool{},
 		moved: map[string]Moved{},
@@ -477,39 +475,11 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 		{Role: "system", Content: systemPrompt},
 		{Role: "user", Content: prompt},
 	}}
-	caller := newModelCaller(o)
-	for {
-		if rec.ModelCalls >= maxCalls {
-			rec.Status, rec.Reason = PassCapped, fmt.Sprintf("stopped at the cap of %d model calls", maxCalls)
-			break
-		}
-		resp, err := caller.Call(ctx, req)
-		if err != nil {
-			rec.Status, rec.Reason = PassFailed, "model call failed: "+err.Error()
-			break
-		}
-		rec.ModelCalls++
-		rec.TokensIn += resp.Usage.PromptTokens
-		rec.TokensOut += resp.Usage.CompletionTokens
-		if len(resp.Choices) == 0 {
-			rec.Status, rec.Reason = PassFailed, "the model returned no choices"
-			break
-		}
-		msg := resp.Choices[0].Message
-		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "assistant", Content: msg.Content, ToolCalls: msg.ToolCalls})
-		if len(msg.ToolCalls) == 0 {
-			rec.Status, rec.Final = PassCompleted, msg.Content
-			break
-		}
-		for _, call := range msg.ToolCalls {
-			if err := ctx.Err(); err != nil {
-				rec.Status, rec.Reason = PassFailed, "interrupted: "+err.Error()
-				return rec, tools, nil
-			}
-			out := tools.dispatch(call)
-			req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "tool", ToolCallID: call.ID, Content: out})
-		}
-	}
+	out := modelcall.Loop{Caller: newModelCaller(o), MaxCalls: maxCalls}.Run(ctx, req, func(_ context.Context, call openai.ToolCall) string {
+		return tools.dispatch(call)
+	})
+	rec.Status, rec.Reason, rec.Final = out.Status, out.Reason, out.Final
+	rec.ModelCalls, rec.TokensIn, rec.TokensOut = out.Calls, out.TokensIn, out.TokensOut
 	return rec, tools, nil
 }
 
@@ -631,19 +601,20 @@ func (c *Curator) finishPass(rec *Consolidation, tools *passTools, in passInput)
 		all = append(all, a.Name)
 	}
 	rec.FollowUps = followUps(end.FS(), skills, all, rec.RenameMap)
-	// The run's result is linted: every active skill it wrote.
+	// The run's result passes the write policy's lint gate against where
+	// it started: every active skill it wrote.
 	var dirs []string
 	for _, si := range skills {
 		if !si.Archived && tools.touched[si.Dir] {
 			dirs = append(dirs, si.Dir)
 		}
 	}
-	if err := lint.GateFor(end.FS(), dirs, in.raw, c.Lib.Config.Runtime); err != nil {
-		var ef *lint.ErrorsFound
-		if !errors.As(err, &ef) {
+	if err := c.Lib.LintGate(end.FS(), in.base, dirs); err != nil {
+		var ge *skillrepo.GateError
+		if !errors.As(err, &ge) {
 			return err
 		}
-		for _, f := range ef.Findings {
+		for _, f := range ge.Found.Findings {
 			rec.LintErrors = append(rec.LintErrors, fmt.Sprintf("%s:%d %s: %s", f.Path, f.Line, f.Rule, f.Message))
 		}
 	}

@@ -42,9 +42,8 @@ type Ownership interface {
 
 // HistoryOwnership reads ownership from history (skillrepo.Library.OwnersAt:
 // who created the skill, adopt and disown, following moves) and pins from
-// the tracked pin list at the same commit. A skill the usage sidecar marks
-// pinned (a Hermes agent pins there) counts as pinned too: pins only ever
-// protect.
+// skillrepo.Library.Pins at the same commit: at the main branch's tip
+// those include the pins and unpins made in Hermes (one pin truth).
 type HistoryOwnership struct {
 	Lib *skillrepo.Library
 }
@@ -69,11 +68,7 @@ func (h HistoryOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.Sk
 	}
 	out := make(map[string]Owner, len(skills))
 	for _, si := range skills {
-		o := Owner{Managed: owners[si.Dir].CuratorManaged(), Pinned: pinned[si.Name]}
-		if r, ok := usage[si.Name]; ok && r.Pinned {
-			o.Pinned = true
-		}
-		out[si.Dir] = o
+		out[si.Dir] = Owner{Managed: owners[si.Dir].CuratorManaged(), Pinned: pinned[si.Name]}
 	}
 	return out, nil
 }
@@ -135,21 +130,21 @@ func (s libSource) Config() skillrepo.CuratorConfig                  { return s.
 func (s libSource) LoadUsage() (map[string]*skillrepo.UsageRecord, error) {
 	return s.l.Usage().Load()
 }
-func (s libSource) LoadState() (RunState, error) { return NewStore(s.l.StateDir()).Load() }
+func (s libSource) LoadState() (RunState, error) { return NewStore(s.l.State().Curator()).Load() }
 func (s libSource) RolledBack() (map[string]RolledBackSkill, error) {
-	return readRolledBack(s.l.StateDir())
+	return readRolledBack(s.l.State().Curator())
 }
 func (s libSource) ReportDir(id string) string {
-	return filepath.Join(s.l.StateDir(), ReportsDir, id)
+	return filepath.Join(s.l.State().Curator(), ReportsDir, id)
 }
 func (s libSource) RunTaken(id string) bool {
 	if _, err := os.Stat(s.ReportDir(id)); !errors.Is(err, fs.ErrNotExist) {
 		return true
 	}
-	if _, err := s.l.ReadRef(RunRef(s.l, id)); !errors.Is(err, skillrepo.ErrNotFound) {
+	if _, err := s.l.CuratorRunBase(id); !errors.Is(err, skillrepo.ErrNotFound) {
 		return true
 	}
-	if _, err := s.l.ResolveBranch(BranchPrefix + id); !errors.Is(err, skillrepo.ErrNotFound) {
+	if _, err := s.l.BranchTip(BranchPrefix + id); !errors.Is(err, skillrepo.ErrNotFound) {
 		return true
 	}
 	return false
@@ -166,7 +161,7 @@ func (c *Curator) ownership() Ownership {
 
 // ScheduleOf is the library's schedule from its config.
 func ScheduleOf(cfg skillrepo.CuratorConfig) Schedule {
-	return Schedule{Enabled: cfg.Enabled == nil || *cfg.Enabled, IntervalHours: cfg.IntervalHours}
+	return Schedule{Enabled: cfg.Enabled, IntervalHours: cfg.IntervalHours}
 }
 
 // ThresholdsOf are the library's thresholds from its config.
@@ -194,7 +189,10 @@ func UsageOf(r *skillrepo.UsageRecord) Usage {
 type inventory struct {
 	snap   *skillrepo.Snapshot
 	skills []skillrepo.SkillInfo
+	// usage is every skill's record, its aliases merged in (keys says
+	// which keys a skill's record has).
 	usage  map[string]*skillrepo.UsageRecord
+	keys   *skillrepo.UsageKeys
 	owners map[string]Owner
 	// rolledBack names the skills a rollback brought back that are
 	// untouched since, and the run it undid (filled by input).
@@ -217,11 +215,19 @@ func (c *Curator) read(src source, usage map[string]*skillrepo.UsageRecord) (*in
 			return nil, err
 		}
 	}
+	// A record split across a skill's aliases (its folder name and the
+	// frontmatter name Hermes counts under) is one record: half of it
+	// would make the skill look idle (docs/reference-behaviour.md §5.2).
+	keys, err := snap.UsageKeys(skills)
+	if err != nil {
+		return nil, err
+	}
+	usage = keys.Resolve(usage)
 	owners, err := c.ownership().Owners(snap, skills, usage)
 	if err != nil {
 		return nil, fmt.Errorf("skill ownership: %w", err)
 	}
-	return &inventory{snap: snap, skills: skills, usage: usage, owners: owners}, nil
+	return &inventory{snap: snap, skills: skills, usage: usage, keys: keys, owners: owners}, nil
 }
 
 // plan decides a run at now from what src reads.
@@ -329,7 +335,7 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	out, proceed, err := c.gate(src, opts, now)
 	if err != nil || !proceed {
 		if out != nil && out.Seeded {
-			if _, serr := NewStore(c.Lib.StateDir()).Seed(now); serr != nil {
+			if _, serr := NewStore(c.Lib.State().Curator()).Seed(now); serr != nil {
 				return nil, serr
 			}
 		}
@@ -358,11 +364,11 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			return err
 		}
 		run = NewRun(NewRunID(now, src.RunTaken), plan, src.MainBranch(), inv.snap.Commit().String(), false)
-		run.PreRunRef = RunRef(c.Lib, run.ID)
+		run.PreRunRef = c.Lib.CuratorRunRef(run.ID)
 		if err := c.apply(ctx, run, plan, inv); err != nil {
 			return err
 		}
-		setStates(recs, plan)
+		setStates(recs, plan, inv.keys)
 		return nil
 	})
 	if err != nil {
@@ -379,7 +385,7 @@ func (c *Curator) record(src source, out *Outcome, run *Run, now time.Time) (*Ou
 	if err != nil {
 		return nil, err
 	}
-	st, err := NewStore(c.Lib.StateDir()).Update(func(st *RunState) error {
+	st, err := NewStore(c.Lib.State().Curator()).Update(func(st *RunState) error {
 		t := now
 		st.LastRunAt = &t
 		st.LastRunID = id
@@ -433,7 +439,7 @@ func (c *Curator) preview(ctx context.Context, src source, opts RunOptions) (*Ou
 	out.Run = NewRun(id, plan, src.MainBranch(), inv.snap.Commit().String(), true)
 	if opts.Consolidate != nil {
 		in := passInput{
-			runID: id, inv: inv, plan: plan, cfg: src.Config(), raw: c.Lib.Config.Raw,
+			runID: id, inv: inv, plan: plan, cfg: src.Config(),
 			branch: BranchPrefix + id, base: inv.snap.Commit().String(), dryRun: true,
 		}
 		rec, tools, err := c.consolidate(ctx, in, opts.Consolidate)
@@ -477,7 +483,7 @@ func (c *Curator) gate(src source, opts RunOptions, now time.Time) (*Outcome, bo
 // lock serialises curator runs and rollbacks of one clone (the library
 // lock is taken per write and is not reentrant, so it cannot span a run).
 func (c *Curator) lock() (func(), error) {
-	dir := c.Lib.StateDir()
+	dir := c.Lib.State().Curator()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -508,7 +514,7 @@ func (c *Curator) apply(ctx context.Context, run *Run, plan *Plan, inv *inventor
 		pre = before
 	}
 	if !pre.IsZero() {
-		if err := c.Lib.UpdateRef(RunRef(c.Lib, run.ID), pre, skillrepo.ZeroHash, "curator: before run "+run.ID); err != nil {
+		if err := c.Lib.KeepCuratorRunBase(run.ID, pre); err != nil {
 			return fmt.Errorf("keep the pre-run tip: %w", err)
 		}
 	}
@@ -555,7 +561,7 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 	}
 	// The branch has done its job once merged (or failed): its commits
 	// stay reachable through the merge's second parent.
-	defer c.Lib.DeleteRef("refs/heads/"+branch, tip)
+	defer c.Lib.DropBranch(branch, tip)
 
 	mres, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Reflog: "curator: merge run " + run.ID}, func(tx *skillrepo.Tx) error {
 		if tx.Base() != pre {
@@ -597,24 +603,45 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 // setStates records the plan's states in the sidecar records: stale,
 // active again, archived (with archived_at), and a fresh record (clock
 // starting now) for each seeded skill.
-func setStates(recs map[string]*skillrepo.UsageRecord, plan *Plan) {
+// setStates records the plan's lifecycle states in the sidecar: on every
+// record a skill has (its aliases), or a new one under the key the
+// reference reads (keys nil: the skill's name).
+func setStates(recs map[string]*skillrepo.UsageRecord, plan *Plan, keys *skillrepo.UsageKeys) {
 	stamp := skillrepo.FormatUsageTime(plan.Now)
-	for _, ch := range plan.Changes {
-		r, ok := recs[ch.Name]
-		if !ok {
-			r = &skillrepo.UsageRecord{CreatedAt: stamp}
-			recs[ch.Name] = r
+	aliases := func(name string) []string {
+		if keys == nil {
+			if _, ok := recs[name]; ok {
+				return []string{name}
+			}
+			return nil
 		}
-		r.State = string(ch.To)
-		if ch.To == StateArchived {
-			r.ArchivedAt = stamp
-		} else {
-			r.ArchivedAt = nil
+		return keys.Aliases(recs, name)
+	}
+	key := func(name string) string {
+		if keys == nil {
+			return name
+		}
+		return keys.Key(name)
+	}
+	for _, ch := range plan.Changes {
+		as := aliases(ch.Name)
+		if len(as) == 0 {
+			recs[key(ch.Name)] = &skillrepo.UsageRecord{CreatedAt: stamp}
+			as = []string{key(ch.Name)}
+		}
+		for _, a := range as {
+			r := recs[a]
+			r.State = string(ch.To)
+			if ch.To == StateArchived {
+				r.ArchivedAt = stamp
+			} else {
+				r.ArchivedAt = nil
+			}
 		}
 	}
 	for _, name := range plan.Seeded {
-		if _, ok := recs[name]; !ok {
-			recs[name] = &skillrepo.UsageRecord{CreatedAt: stamp, State: skillrepo.StateActive}
+		if len(aliases(name)) == 0 {
+			recs[key(name)] = &skillrepo.UsageRecord{CreatedAt: stamp, State: skillrepo.StateActive}
 		}
 	}
 }

@@ -277,14 +277,14 @@ func TestRunArchivesAsOneMergedBranch(t *testing.T) {
 		t.Errorf("archived_at / seeded created_at not set: %+v %+v", recs["alpha"], recs["fresh"])
 	}
 
-	st, err := NewStore(f.lib.StateDir()).Load()
+	st, err := NewStore(f.lib.State().Curator()).Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.RunCount != 1 || st.LastRunID != id || st.LastRunAt == nil || !st.LastRunAt.Equal(testNow) {
 		t.Errorf("state = %+v", st)
 	}
-	back, err := ReadRun(filepath.Join(f.lib.StateDir(), ReportsDir, id))
+	back, err := ReadRun(filepath.Join(f.lib.State().Curator(), ReportsDir, id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,14 +324,14 @@ func TestScheduleGatesRuns(t *testing.T) {
 		t.Fatalf("early --if-due = %+v, %v", out, err)
 	}
 	// Paused: not even when due; --force overrides.
-	if _, err := NewStore(f.lib.StateDir()).SetPaused(true); err != nil {
+	if _, err := NewStore(f.lib.State().Curator()).SetPaused(true); err != nil {
 		t.Fatal(err)
 	}
 	f.now = testNow.Add(200 * time.Hour)
 	if out, err = c.Run(ctx, RunOptions{IfDue: true}); err != nil || out.Run != nil {
 		t.Fatalf("paused --if-due = %+v, %v", out, err)
 	}
-	if _, err := NewStore(f.lib.StateDir()).SetPaused(false); err != nil {
+	if _, err := NewStore(f.lib.State().Curator()).SetPaused(false); err != nil {
 		t.Fatal(err)
 	}
 	out, err = c.Run(ctx, RunOptions{IfDue: true})
@@ -345,8 +345,7 @@ func TestScheduleGatesRuns(t *testing.T) {
 
 func TestRunRefusedWhenDisabled(t *testing.T) {
 	f := newFixture(t)
-	off := false
-	f.lib.Config.Curator.Enabled = &off
+	f.lib.Config.Curator.Enabled = false
 	c := f.curator()
 	if _, err := c.Run(context.Background(), RunOptions{}); !errors.Is(err, ErrDisabled) {
 		t.Fatalf("run of a disabled curator: %v", err)
@@ -615,7 +614,7 @@ func TestRunRefusesToArchiveOverAnUncommittedEdit(t *testing.T) {
 	if b, _ := os.ReadFile(edited); !strings.Contains(string(b), "my note") {
 		t.Error("the edit was lost")
 	}
-	if st, _ := NewStore(f.lib.StateDir()).Load(); st.RunCount != 0 {
+	if st, _ := NewStore(f.lib.State().Curator()).Load(); st.RunCount != 0 {
 		t.Errorf("a refused run counted: %+v", st)
 	}
 }

@@ -41,7 +41,7 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 			return err
 		}
 		run = NewRun(NewRunID(now, src.RunTaken), plan, src.MainBranch(), inv.snap.Commit().String(), false)
-		run.PreRunRef = RunRef(c.Lib, run.ID)
+		run.PreRunRef = c.Lib.CuratorRunRef(run.ID)
 		if archives := plan.Archives(); len(archives) > 0 {
 			tip, commits, err = c.writeArchives(ctx, run, archives, inv.snap.Commit())
 		}
@@ -55,13 +55,13 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 	pre := inv.snap.Commit()
 	branch := BranchPrefix + run.ID
 	in := passInput{
-		runID: run.ID, inv: inv, plan: plan, cfg: src.Config(), raw: c.Lib.Config.Raw,
+		runID: run.ID, inv: inv, plan: plan, cfg: src.Config(),
 		branch: branch, base: pre.String(), made: !tip.IsZero(),
 	}
 	rec, tools, err := c.consolidate(ctx, in, o)
 	if err != nil {
 		if !tip.IsZero() {
-			c.Lib.DeleteRef("refs/heads/"+branch, tip)
+			c.Lib.DropBranch(branch, tip)
 		}
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 	run.Consolidation = rec
 	run.Commits = append(commits, rec.Commits...)
 	if n := len(rec.Commits); n > 0 {
-		if tip, err = c.Lib.ResolveBranch(branch); err != nil {
+		if tip, err = c.Lib.BranchTip(branch); err != nil {
 			return nil, err
 		}
 	}
@@ -98,7 +98,7 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 		case err != nil:
 			return nil, err
 		default:
-			c.Lib.DeleteRef("refs/heads/"+branch, tip)
+			c.Lib.DropBranch(branch, tip)
 			run.Commits = append(run.Commits, merge.String())
 			run.MergeCommit, run.PreRunCommit = merge.String(), before.String()
 			pre, merged = before, true
@@ -106,14 +106,13 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 	}
 	if !tip.IsZero() && wait != "" {
 		id := ProposalPrefix + run.ID
-		if err := c.Lib.UpdateRef("refs/heads/proposals/"+id, tip, skillrepo.ZeroHash, "curator: run "+run.ID+" waits for approval"); err != nil {
+		if err := c.Lib.ProposeBranch(branch, id, tip, "curator: run "+run.ID+" waits for approval"); err != nil {
 			return nil, fmt.Errorf("curator run %s: keep the branch as a proposal: %w", run.ID, err)
 		}
-		c.Lib.DeleteRef("refs/heads/"+branch, tip)
 		rec.Proposal = id
 	}
 	if !pre.IsZero() {
-		if err := c.Lib.UpdateRef(RunRef(c.Lib, run.ID), pre, skillrepo.ZeroHash, "curator: before run "+run.ID); err != nil {
+		if err := c.Lib.KeepCuratorRunBase(run.ID, pre); err != nil {
 			return nil, fmt.Errorf("keep the pre-run tip: %w", err)
 		}
 	}
@@ -130,10 +129,10 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 					kept.Changes = append(kept.Changes, ch)
 				}
 			}
-			setStates(recs, &kept)
+			setStates(recs, &kept, inv.keys)
 			return nil
 		}
-		setStates(recs, plan)
+		setStates(recs, plan, inv.keys)
 		stamp := skillrepo.FormatUsageTime(now)
 		for _, cl := range append(append([]Classified{}, rec.Consolidated...), rec.Pruned...) {
 			if cl.Phase != 2 {

@@ -156,12 +156,12 @@ func (c *Curator) Prune(ctx context.Context, opts PruneOptions) (*Outcome, error
 			return err
 		}
 		run = NewRun(NewRunID(now, src.RunTaken), plan, src.MainBranch(), inv.snap.Commit().String(), false)
-		run.PreRunRef = RunRef(c.Lib, run.ID)
+		run.PreRunRef = c.Lib.CuratorRunRef(run.ID)
 		markPrune(run, days)
 		if err := c.apply(ctx, run, plan, inv); err != nil {
 			return err
 		}
-		setStates(recs, plan)
+		setStates(recs, plan, inv.keys)
 		return nil
 	})
 	if err != nil {

@@ -97,7 +97,7 @@ func TestPruneIsOneRunThatRollsBack(t *testing.T) {
 	if got := strings.TrimSpace(f.git("rev-parse", RefPrefix+run.ID)); got != run.PreRunCommit {
 		t.Errorf("pre-run ref %s, run says %s", got, run.PreRunCommit)
 	}
-	if st, _ := NewStore(f.lib.StateDir()).Load(); st.RunCount != 0 || st.LastRunAt != nil {
+	if st, _ := NewStore(f.lib.State().Curator()).Load(); st.RunCount != 0 || st.LastRunAt != nil {
 		t.Errorf("prune touched the schedule: %+v", st)
 	}
 	recs, _ := f.lib.Usage().Load()

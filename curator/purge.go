@@ -133,7 +133,7 @@ func (c *Curator) Purge(ctx context.Context, opts PurgeOptions) (*PurgeResult, e
 			return fmt.Errorf("the main branch moved while the purge read it: %w", skillrepo.ErrConflict)
 		}
 		for _, p := range out.Purged {
-			if err := tx.RemoveAll(p.Dir); err != nil {
+			if err := tx.PurgeArchived(p.Dir); err != nil {
 				return err
 			}
 		}

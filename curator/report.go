@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
-	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 // RunVersion is the version of run.json this code writes.
@@ -56,15 +55,9 @@ type Moved struct {
 }
 
 // RefPrefix is where each run's pre-run commit is kept, for a library
-// that is the whole repository; [RunRef] names it for any library.
+// that is the whole repository; [skillrepo.Library.CuratorRunRef] names it
+// for any library.
 const RefPrefix = "refs/skillrepo/curator/"
-
-// RunRef is the ref keeping run id's pre-run commit in lib: under
-// RefPrefix, or under the library's own namespace when it is a folder of
-// a project's repository (two libraries' runs never collide).
-func RunRef(lib *skillrepo.Library, id string) string {
-	return lib.RefNamespace() + "curator/" + id
-}
 
 // NewRun starts the record of a run of plan on branch, whose tip before
 // the run is preRun.

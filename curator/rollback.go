@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -118,35 +118,30 @@ func (c *Curator) Rollback(ctx context.Context, id string, opts RollbackOptions)
 // run id, stopping at the run's pre-run tip. A rollback commit of the run
 // met on the way means it was undone already.
 func (c *Curator) findMerge(id string) (skillrepo.Hash, error) {
-	stop, _ := c.Lib.ReadRef(RunRef(c.Lib, id))
-	h, err := c.Lib.ResolveBranch(c.Lib.MainBranch())
-	if err != nil {
-		return skillrepo.ZeroHash, err
-	}
-	for !h.IsZero() && h != stop {
-		ci, err := c.Lib.ReadCommit(h)
-		if err != nil {
-			return skillrepo.ZeroHash, err
-		}
+	stop, _ := c.Lib.CuratorRunBase(id)
+	var merge skillrepo.Hash
+	err := c.Lib.WalkMain(stop, func(ci *skillrepo.CommitInfo) (bool, error) {
 		tr := ci.Trailers()
 		// A run that waited as a proposal landed through its approval.
 		if len(ci.Parents) == 2 && skillrepo.TrailerValue(tr, skillrepo.TrailerProposalID) == ProposalPrefix+id {
-			return h, nil
+			merge = ci.Hash
+			return true, nil
 		}
 		if skillrepo.TrailerValue(tr, skillrepo.TrailerCuratorRun) == id {
 			switch skillrepo.TrailerValue(tr, skillrepo.TrailerAction) {
 			case ActionRollback:
-				return skillrepo.ZeroHash, fmt.Errorf("run %s: %w by %s", id, ErrRolledBack, short(h.String()))
+				return true, fmt.Errorf("run %s: %w by %s", id, ErrRolledBack, short(ci.Hash.String()))
 			case ActionMerge:
-				return h, nil
+				merge = ci.Hash
+				return true, nil
 			}
 		}
-		if len(ci.Parents) == 0 {
-			break
-		}
-		h = ci.Parents[0]
+		return false, nil
+	})
+	if err != nil {
+		return skillrepo.ZeroHash, err
 	}
-	return skillrepo.ZeroHash, nil
+	return merge, nil
 }
 
 // revertMoves moves the run's archived skills back in one commit.
@@ -216,6 +211,17 @@ func (c *Curator) revertMoves(ctx context.Context, id string, merge skillrepo.Ha
 		out.Commit = res.New.String()
 	}
 	return nil
+}
+
+// dirOf is the folder of dirs that holds p (the longest that does).
+func dirOf(dirs []string, p string) string {
+	best := ""
+	for _, d := range dirs {
+		if strings.HasPrefix(p, d+"/") && len(d) > len(best) {
+			best = d
+		}
+	}
+	return best
 }
 
 // blame finds the newest commit after merge (first parent, from tip) that
@@ -313,7 +319,7 @@ func (c *Curator) rememberRollback(id string, out *RollbackResult) error {
 			add[name] = RolledBackSkill{Run: id, At: now, Dir: dir, Tree: h.String()}
 		}
 	}
-	return rememberRolledBack(c.Lib.StateDir(), add)
+	return rememberRolledBack(c.Lib.State().Curator(), add)
 }
 
 // revertRun undoes a consolidating run in one commit: every file of every
@@ -362,82 +368,19 @@ func (c *Curator) revertRun(ctx context.Context, rec *Run, merge skillrepo.Hash,
 		dirs = append(dirs, d)
 	}
 	sort.Strings(dirs)
-	files := func(s *skillrepo.Snapshot, dir string) map[string]bool {
-		set := map[string]bool{}
-		fs.WalkDir(s.FS(), dir, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				set[p] = true
-			}
-			return nil
-		})
-		return set
-	}
-	read := func(s *skillrepo.Snapshot, p string) ([]byte, bool, bool) {
-		data, err := s.ReadFile(p)
-		if err != nil {
-			return nil, false, false
-		}
-		exec := false
-		if fi, err := fs.Stat(s.FS(), p); err == nil {
-			exec = fi.Mode()&0o111 != 0
-		}
-		return data, exec, true
-	}
 	res, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{DryRun: dryRun, Reflog: "curator: roll back run " + rec.ID}, func(tx *skillrepo.Tx) error {
-		var conflicts []Conflict
-		type write struct {
-			p      string
-			data   []byte
-			exec   bool
-			remove bool
+		changed, rerr := tx.RevertDirs(before, after, dirs)
+		if rerr != nil {
+			return rerr
 		}
-		var writes []write
-		for _, d := range dirs {
-			paths := files(before, d)
-			for p := range files(after, d) {
-				paths[p] = true
-			}
-			now, err := tx.List(d)
-			if err != nil {
-				return err
-			}
-			for _, p := range now {
-				paths[p] = true
-			}
-			for p := range paths {
-				want, wantExec, wantOK := read(before, p)
-				left, _, leftOK := read(after, p)
-				cur, curErr := tx.ReadFile(p)
-				curOK := curErr == nil
-				switch {
-				case curOK == wantOK && string(cur) == string(want):
-					// already as before the run
-				case curOK == leftOK && string(cur) == string(left):
-					writes = append(writes, write{p: p, data: want, exec: wantExec, remove: !wantOK})
-				default:
-					conflicts = append(conflicts, Conflict{Name: path.Base(d), Path: p, Reason: "changed since the run"})
-				}
-			}
-		}
-		if len(conflicts) > 0 {
-			sort.Slice(conflicts, func(i, j int) bool { return conflicts[i].Path < conflicts[j].Path })
-			for i := range conflicts {
+		if len(changed) > 0 {
+			conflicts := make([]Conflict, len(changed))
+			for i, p := range changed {
+				conflicts[i] = Conflict{Name: path.Base(dirOf(dirs, p)), Path: p, Reason: "changed since the run"}
 				c.blame(tx.Base(), merge, &conflicts[i])
 			}
 			return &ConflictError{Op: "roll back curator run " + rec.ID, Conflicts: conflicts,
 				Advice: "revert the later commits that changed these files first, or restore skills one by one with 'skillrepo skill restore NAME'"}
-		}
-		sort.Slice(writes, func(i, j int) bool { return writes[i].p < writes[j].p })
-		for _, w := range writes {
-			var err error
-			if w.remove {
-				err = tx.Remove(w.p)
-			} else {
-				err = tx.WriteFile(w.p, w.data, w.exec)
-			}
-			if err != nil {
-				return err
-			}
 		}
 		m := skillrepo.Message{
 			Subject: fmt.Sprintf("curator: roll back run %s, restore %s", rec.ID, skillsText(len(restored))),

@@ -14,7 +14,7 @@ import (
 // A rollback is not redone by the next scheduled run: the skills it
 // brought back (alpha, archived by the run) or put back in state (beta,
 // marked stale) are skipped while untouched; a skill touched since (its
-// files edited) is judged by the usual rules again (#16 item 15).
+// files edited) is judged by the usual rules again.
 func TestRollbackIsNotRedone(t *testing.T) {
 	f := newFixture(t)
 	c := f.curator()
@@ -26,7 +26,7 @@ func TestRollbackIsNotRedone(t *testing.T) {
 	if _, err := c.Rollback(ctx, first.ID, RollbackOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	rb, err := readRolledBack(f.lib.StateDir())
+	rb, err := readRolledBack(f.lib.State().Curator())
 	if err != nil || rb["alpha"].Dir != "alpha" || rb["beta"].Dir != "ops/beta" || rb["alpha"].Run != first.ID {
 		t.Fatalf("remembered = %+v, %v", rb, err)
 	}

@@ -61,7 +61,6 @@ type passTools struct {
 	base   string // the commit the branch forks from
 	made   bool   // the branch exists (phase 1 or an earlier write made it)
 	dryRun bool
-	raw    []byte // .skillrepo/config.yaml, for lint settings
 
 	writable    map[string]bool   // candidates the pass may change
 	managed     map[string]bool   // every curator-managed skill (candidates)
@@ -91,7 +90,6 @@ type passTools struct {
 func (t *passTools) toolbox() *agenttools.Toolbox {
 	if t.tb == nil {
 		t.tb = agenttools.New(passLibrary{Library: agenttools.Open(t.lib), t: t}, agenttools.Options{
-			Policy: agenttools.Autonomous, Label: "curator",
 			Tools:      []string{agenttools.SkillsList, agenttools.SkillView, agenttools.SkillManage},
 			Provenance: t.provenance(),
 			Base:       t.base, Branch: t.branch, BranchExists: t.made,
@@ -116,10 +114,19 @@ type passLibrary struct {
 }
 
 func (p passLibrary) Ownership(ctx context.Context, rev, name string) (agenttools.Ownership, error) {
-	if p.t.managed[name] || p.t.pinned[name] {
-		return agenttools.Ownership{Managed: p.t.managed[name], Pinned: p.t.pinned[name]}, nil
+	if own, ok := p.t.decided(name); ok {
+		return agenttools.Ownership{Managed: own.Managed, Pinned: own.Pinned}, nil
 	}
 	return p.Library.Ownership(ctx, rev, name)
+}
+
+// decided is a candidate's ownership as the run decided it (the write
+// policy's Owners): a skill the pass created is its own by history.
+func (t *passTools) decided(name string) (skillrepo.ReviewOwner, bool) {
+	if t.managed[name] || t.pinned[name] {
+		return skillrepo.ReviewOwner{Managed: t.managed[name], Pinned: t.pinned[name]}, true
+	}
+	return skillrepo.ReviewOwner{}, false
 }
 
 func (p passLibrary) Apply(ctx context.Context, target agenttools.Target, ops []skillrepo.Op) (string, error) {
@@ -534,18 +541,23 @@ func (t *passTools) write(ctx context.Context, dryRun bool, ops []skillrepo.Op) 
 			}
 		}
 	}
-	verify := func(fsys fs.FS, dirs []string) error {
-		var err error
-		t.leftBehind, err = t.integrity(fsys, ops, dirs)
-		return err
-	}
-	res, err := t.lib.Apply(ctx, skillrepo.ApplyOptions{
-		Branch: t.branch, From: t.base, Ops: ops, Verify: verify, DryRun: dryRun,
-		Provenance: t.provenance(),
+	pol, err := t.lib.Policy(skillrepo.Writer{
+		Provenance: t.provenance(), Branch: t.branch, From: t.base,
+		Read: func(p string) bool { return t.reads[p] }, Owners: t.decided, AllowOverlap: true,
+		Integrity: func(fsys fs.FS, dirs []string) error {
+			var err error
+			t.leftBehind, err = t.integrity(fsys, ops)
+			return err
+		},
 	})
 	if err != nil {
 		return "", err
 	}
+	pres, err := pol.Apply(ctx, ops, dryRun)
+	if err != nil {
+		return "", err
+	}
+	res := pres.ApplyResult
 	if dryRun {
 		return "", nil
 	}
@@ -601,31 +613,15 @@ func (e *integrityError) Error() string {
 		e.action, e.name, strings.Join(e.problems, "; "))
 }
 
-// integrity checks the tree a write would leave (fsys) and returns the
-// warnings to pass on (links a move left behind in its source skill, which
-// is about to be archived), or an *integrityError:
-//   - the skills written (not a move's source) must lint without errors:
-//     a link or a support path that does not exist is refused;
-//   - an archive is refused while a skill this pass wrote, or the
-//     umbrella, still names a file in the archived skill's folder.
-func (t *passTools) integrity(fsys fs.FS, ops []skillrepo.Op, dirs []string) ([]string, error) {
+// integrity is the curator's own check of the tree a write would leave
+// (fsys), after the write policy's lint gate passed it: it returns the
+// warnings to pass on (links a move left behind in its source skill,
+// which is about to be archived), or an *integrityError when an archive
+// would leave a skill this pass wrote, or the umbrella, naming a file in
+// the archived skill's folder.
+func (t *passTools) integrity(fsys fs.FS, ops []skillrepo.Op) ([]string, error) {
 	first := ops[0]
-	var check, sources []string
-	for _, d := range dirs {
-		isSource := false
-		for _, op := range ops {
-			if op.Action == skillrepo.ActionMoveFile {
-				if si, ok := t.find(op.Name); ok && si.Dir == d {
-					isSource = true
-				}
-			}
-		}
-		if isSource {
-			sources = append(sources, d)
-		} else {
-			check = append(check, d)
-		}
-	}
+	var sources []string
 	for _, op := range ops {
 		if op.Action == skillrepo.ActionMoveFile {
 			if si, ok := t.find(op.Name); ok {
@@ -633,19 +629,8 @@ func (t *passTools) integrity(fsys fs.FS, ops []skillrepo.Op, dirs []string) ([]
 			}
 		}
 	}
-	if err := lint.GateFor(fsys, check, t.raw, t.lib.Config.Runtime); err != nil {
-		var ef *lint.ErrorsFound
-		if !errors.As(err, &ef) {
-			return nil, err
-		}
-		var probs []string
-		for _, f := range ef.Findings {
-			probs = append(probs, fmt.Sprintf("%s:%d %s (%s)", f.Path, f.Line, f.Message, f.Rule))
-		}
-		return nil, &integrityError{action: first.Action, name: first.Name, problems: probs}
-	}
 	var warnings []string
-	if err := lint.GateFor(fsys, sources, t.raw, t.lib.Config.Runtime); err != nil {
+	if err := lint.GateFor(fsys, sources, t.lib.Config.LintSettings()); err != nil {
 		var ef *lint.ErrorsFound
 		if errors.As(err, &ef) {
 			for _, f := range ef.Findings {

@@ -419,16 +419,3 @@ func TestContinuationPromptContract(t *testing.T) {
 		t.Error("the plain prompt demands contract evidence")
 	}
 }
-
-func TestParseConfig(t *testing.T) {
-	c, err := ParseConfig([]byte("review:\n  model: m\ngoals:\n  model: judge-1\n  max_turns: 7\n"))
-	if err != nil || c.Model != "judge-1" || c.MaxTurns != 7 || c.Timeout() != 30*time.Second {
-		t.Fatalf("%+v %v", c, err)
-	}
-	if c, err := ParseConfig([]byte("review: {}\n")); err != nil || c != (Config{}) {
-		t.Fatalf("absent section: %+v %v", c, err)
-	}
-	if _, err := ParseConfig([]byte("goals:\n  modle: x\n")); err == nil {
-		t.Fatal("a misspelt key was accepted")
-	}
-}

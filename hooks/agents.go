@@ -53,6 +53,17 @@ const (
 	EventUserPromptSubmit    = "UserPromptSubmit"
 )
 
+// ParseEvent accepts an event name in any case, with or without dashes.
+func ParseEvent(s string) (string, error) {
+	k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(s))
+	for _, e := range []string{EventSessionStart, EventPostToolUse, EventUserPromptExpansion, EventUserPromptSubmit, EventStop, EventSessionEnd} {
+		if strings.ToLower(e) == k {
+			return e, nil
+		}
+	}
+	return "", fmt.Errorf("unknown hook event %q: want SessionStart, PostToolUse, UserPromptExpansion, UserPromptSubmit, Stop or SessionEnd", s)
+}
+
 // Handler is one hook entry skillrepo installs: an event, an optional
 // matcher and the event name the command passes to `hooks run`.
 type Handler struct {

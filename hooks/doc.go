@@ -1,5 +1,6 @@
-// Package hooks installs skillrepo's git hook shims and agent hooks, and
-// implements the hook entry points they call back into.
+// Package hooks installs skillrepo's git hook shim and agent hooks, and
+// implements the pre-commit check the shim calls back into. It knows
+// nothing of the library's engine, the review, the curator or the worker.
 //
 // # Agent hooks
 //
@@ -7,13 +8,9 @@
 // Claude Code's settings.json or Codex's hooks.json of a scope, editing
 // the JSON in place (gjson/sjson) so every other key and hook stays, in
 // order; a handler is ours when its command holds "hooks run <agent> ".
-// [RunAgentHook] is what those handlers run: it reads the event JSON the
-// agent sends on stdin and does that event's part of the loop: the
-// session-start sync (detached), memory snapshot and reloadSkills, skill
-// use counting once per tool_use_id, the nudge counters at Stop (after a
-// pluggable [StopJudge]), the review queue and a detached worker (package
-// worker). The caller logs any error and exits 0. docs/agents.md states
-// the contract.
+// What those handlers run, on each event, is package agentsession: this
+// package only installs, and names the agents and events ([Agent],
+// [ParseEvent]).
 //
 // # Shims
 //
@@ -30,7 +27,8 @@
 // [PreCommit] lints what is about to be committed: the staged version of
 // every skill the commit touches, read from git's index (GIT_INDEX_FILE is
 // honoured, so `git commit -a` and partial commits are checked as they
-// will be recorded), never the work tree. It shells out to the git binary,
-// which is always present when a git hook runs; package lint itself stays
-// pure and sees the index only as an fs.FS ([IndexFS]).
+// will be recorded), never the work tree, under the settings of the staged
+// .skillrepo/config.yaml, which must itself have no problem. It shells out
+// to the git binary, which is always present when a git hook runs; package
+// lint itself stays pure and sees the index only as an fs.FS ([IndexFS]).
 package hooks

@@ -3,19 +3,16 @@ package hooks
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/skillrepo/skillrepo/lint"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
-
-// ConfigPath is the library settings file, relative to the repository
-// top; its `lint:` section configures the hook's lint.
-const ConfigPath = ".skillrepo/config.yaml"
 
 // PreCommitOptions tune [PreCommit].
 type PreCommitOptions struct {
@@ -28,9 +25,11 @@ type PreCommitOptions struct {
 }
 
 // PreCommit lints the staged version of every skill the staged changes
-// touch, in the repository containing dir. The returned report's paths are
-// relative to the repository's top folder. The hook blocks the commit
-// when the report has errors.
+// touch, in the repository containing dir, each under the settings and
+// runtime of the library holding it as staged (see
+// [skillrepo.PlanLint]): the verdict `skillrepo lint` gives on the same
+// files. The returned report's paths are relative to the repository's
+// top folder. The hook blocks the commit when the report has errors.
 func PreCommit(ctx context.Context, dir string, opts PreCommitOptions) (*lint.Report, error) {
 	g := git{dir: dir, env: opts.Env}
 	top, err := g.line(ctx, "rev-parse", "--show-toplevel")
@@ -48,27 +47,51 @@ func PreCommit(ctx context.Context, dir string, opts PreCommitOptions) (*lint.Re
 	if err != nil {
 		return nil, fmt.Errorf("pre-commit: %w", err)
 	}
-	var cfg lint.Config
-	if b, err := idx.ReadFile(ConfigPath); err == nil {
-		if cfg, err = lint.ParseConfig(b); err != nil {
-			return nil, fmt.Errorf("pre-commit: %s (staged): %w", ConfigPath, err)
+	scopes, err := skillrepo.PlanLint(idx, top, touchedSkills(idx, changed))
+	if err != nil {
+		return nil, fmt.Errorf("pre-commit (staged): %w", err)
+	}
+	total := &lint.Report{Profile: opts.Profile, Skills: []string{}, Findings: []lint.Finding{}}
+	if total.Profile == "" {
+		total.Profile = lint.ProfileSpec
+	}
+	for _, sc := range scopes {
+		var paths []string
+		for _, p := range sc.Paths {
+			if !sc.Settings.Excluded(p) {
+				paths = append(paths, p)
+			}
 		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("pre-commit: %w", err)
-	}
-	skills := touchedSkills(idx, changed, cfg)
-	lopts := lint.Options{
-		Profile: opts.Profile, Paths: skills, RootName: filepath.Base(top),
-		Config: cfg, Strict: opts.Strict, AllowEmpty: true,
-	}
-	if len(skills) == 0 {
-		// Nothing to lint; Check on no paths would lint the whole tree.
-		if err := lopts.Validate(); err != nil {
+		if len(paths) == 0 {
+			continue // Check on no paths would lint the whole scope
+		}
+		fsys, err := fs.Sub(idx, sc.Dir)
+		if err != nil {
 			return nil, err
 		}
-		return &lint.Report{Profile: lopts.Profile, Skills: []string{}, Findings: []lint.Finding{}}, nil
+		rootName := path.Base(sc.Dir)
+		if sc.Dir == "." {
+			rootName = filepath.Base(top)
+		}
+		rep, err := lint.Check(fsys, lint.Options{
+			Profile: opts.Profile, Paths: paths, RootName: rootName,
+			Config: sc.Settings, Strict: opts.Strict, AllowEmpty: true,
+		})
+		if err != nil {
+			return nil, err
+		}
+		total.Append(rep, lint.Scope{Path: sc.Dir, Library: sc.Library}, func(p string) string {
+			return path.Join(sc.Dir, p)
+		})
 	}
-	return lint.Check(idx, lopts)
+	if len(total.Scopes) == 0 {
+		// Nothing to lint: still refuse a bad --profile.
+		o := lint.Options{Profile: opts.Profile}
+		if err := o.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	return total, nil
 }
 
 // stagedPaths lists the paths the commit changes (added, modified or
@@ -92,16 +115,29 @@ func stagedPaths(ctx context.Context, g git, idx *IndexFS) ([]string, error) {
 }
 
 // touchedSkills maps changed paths to the skill folders holding them: the
-// nearest parent folder with a staged SKILL.md (or skill.md). Folders lint's
+// nearest parent folder with a staged SKILL.md (or skill.md); a staged
+// library config maps to its whole library. Folders lint's
 // discovery skips (.git, .archive, node_modules, vendored trees; see
-// lint.SkipFolder) and folders the lint config excludes are left out;
-// hidden skill folders such as .claude/skills are linted like any other.
-func touchedSkills(idx *IndexFS, changed []string, cfg lint.Config) []string {
+// lint.SkipFolder) are left out (and, later, those a library's lint
+// settings exclude); hidden skill folders such as .claude/skills are
+// linted like any other.
+func touchedSkills(idx *IndexFS, changed []string) []string {
 	set := map[string]bool{}
 	for _, p := range changed {
+		if lib, ok := strings.CutSuffix(p, skillrepo.ConfigPath); ok && (lib == "" || strings.HasSuffix(lib, "/")) && idx.Has(p) {
+			// A library's settings changed: its every skill is judged
+			// anew.
+			if lib = strings.TrimSuffix(lib, "/"); lib == "" {
+				lib = "."
+			}
+			if !lint.SkippedPath(lib) {
+				set[lib] = true
+			}
+			continue
+		}
 		for d := path.Dir(p); ; d = path.Dir(d) {
 			if idx.Has(path.Join(d, "SKILL.md")) || idx.Has(path.Join(d, "skill.md")) {
-				if !lint.SkippedPath(d) && !cfg.Excluded(d) {
+				if !lint.SkippedPath(d) {
 					set[d] = true
 				}
 				break

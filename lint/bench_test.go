@@ -72,7 +72,7 @@ func BenchmarkCheckReal(b *testing.B) {
 // that nothing names (every one an orphan, the worst case: each must be
 // looked up in what the texts name). The time per file must stay flat
 // from 8,000 to 32,000 files: it grew with the square before (8k files
-// 1.5 s, 32k 14.6 s; issue 16 item 11).
+// 1.5 s, 32k 14.6 s).
 //
 //	go test ./lint -run XXX -bench OneSkillFiles -benchtime 3x
 func BenchmarkOneSkillFiles(b *testing.B) {

@@ -1,13 +1,13 @@
 package lint
 
 import (
-	"bytes"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/skillrepo/skillrepo/internal/yamlconf"
 )
 
 // Config is the `lint:` section of .skillrepo/config.yaml: per-library
@@ -30,79 +30,60 @@ type Config struct {
 	Exclude []string
 }
 
-type configFile struct {
-	Lint yaml.Node `yaml:"lint"`
-}
-
+// configSection is the section as written; the checks are lint's own
+// (profile names, rule IDs, severities, patterns).
 type configSection struct {
-	Profile string            `yaml:"profile"`
+	Profile string            `yaml:"profile" check:"profile"`
 	Strict  bool              `yaml:"strict"`
-	Disable []string          `yaml:"disable"`
-	Rules   map[string]string `yaml:"rules"`
-	Exclude []string          `yaml:"exclude"`
+	Disable []string          `yaml:"disable" check:"rule"`
+	Rules   map[string]string `yaml:"rules" keys:"rule" check:"severity"`
+	Exclude []string          `yaml:"exclude" check:"pattern"`
 }
 
-// ParseConfig reads the `lint:` section of a .skillrepo/config.yaml. Other
-// sections are ignored; an absent section gives the zero Config. Unknown
-// keys, rule IDs, severities and profiles inside the section are errors,
-// so a typo never silently disables nothing.
-func ParseConfig(data []byte) (Config, error) {
-	var file configFile
-	if err := yaml.Unmarshal(data, &file); err != nil {
-		return Config{}, fmt.Errorf("parse config: %w", err)
-	}
-	if file.Lint.Kind == 0 || (file.Lint.Kind == yaml.ScalarNode && file.Lint.Tag == "!!null") {
-		return Config{}, nil
-	}
-	if file.Lint.Kind != yaml.MappingNode {
-		return Config{}, fmt.Errorf("config lint (line %d): want a mapping", file.Lint.Line)
-	}
-	// Re-encode the section so the strict decoder can reject unknown keys
-	// in it without judging the sections other packages own.
-	raw, err := yaml.Marshal(&file.Lint)
-	if err != nil {
-		return Config{}, fmt.Errorf("config lint: %w", err)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(raw))
-	dec.KnownFields(true)
-	var sec configSection
-	if err := dec.Decode(&sec); err != nil {
-		return Config{}, fmt.Errorf("config lint: %w", err)
-	}
-	cfg := Config{Profile: Profile(sec.Profile), Strict: sec.Strict, Exclude: sec.Exclude}
-	if cfg.Profile != "" && !cfg.Profile.valid() {
-		return Config{}, fmt.Errorf("config lint.profile: unknown profile %q: want one of %s", sec.Profile, profileList())
-	}
-	for _, id := range sec.Disable {
-		if _, ok := LookupRule(id); !ok {
-			return Config{}, fmt.Errorf("config lint.disable: unknown rule %q", id)
+var sectionDecoder = yamlconf.Decoder{Checks: map[string]yamlconf.Check{
+	"profile": func(s string) (string, error) {
+		if p := Profile(s); p != "" && !p.valid() {
+			return "", fmt.Errorf("unknown profile %q: want one of %s", s, profileList())
 		}
-		cfg.Disable = append(cfg.Disable, id)
+		return s, nil
+	},
+	"rule": func(s string) (string, error) {
+		if _, ok := LookupRule(s); !ok {
+			return "", fmt.Errorf("unknown rule %q (skillrepo lint --list-rules names them)", s)
+		}
+		return s, nil
+	},
+	"severity": func(s string) (string, error) {
+		_, err := ParseSeverity(s)
+		return s, err
+	},
+	"pattern": func(s string) (string, error) {
+		if _, err := path.Match(s, ""); err != nil {
+			return "", fmt.Errorf("bad pattern %q: %w", s, err)
+		}
+		return s, nil
+	},
+}}
+
+// UnmarshalYAML decodes the `lint:` section of .skillrepo/config.yaml (the
+// library's typed config holds it as a field): unknown keys, rule IDs,
+// severities and profiles are errors naming their line (a
+// yamlconf.Errors), so a typo never silently disables nothing. Null is
+// the zero Config.
+func (c *Config) UnmarshalYAML(node *yaml.Node) error {
+	var sec configSection
+	if errs := sectionDecoder.Decode(node, &sec, "lint"); len(errs) > 0 {
+		return errs
 	}
+	cfg := Config{Profile: Profile(sec.Profile), Strict: sec.Strict, Disable: sec.Disable, Exclude: sec.Exclude}
 	if len(sec.Rules) > 0 {
 		cfg.Rules = make(map[string]Severity, len(sec.Rules))
-		ids := make([]string, 0, len(sec.Rules))
-		for id := range sec.Rules {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
-			if _, ok := LookupRule(id); !ok {
-				return Config{}, fmt.Errorf("config lint.rules: unknown rule %q", id)
-			}
-			s, err := ParseSeverity(sec.Rules[id])
-			if err != nil {
-				return Config{}, fmt.Errorf("config lint.rules.%s: %w", id, err)
-			}
-			cfg.Rules[id] = s
+		for id, v := range sec.Rules {
+			cfg.Rules[id], _ = ParseSeverity(v) // checked above
 		}
 	}
-	for _, pat := range cfg.Exclude {
-		if _, err := path.Match(pat, ""); err != nil {
-			return Config{}, fmt.Errorf("config lint.exclude: bad pattern %q: %w", pat, err)
-		}
-	}
-	return cfg, nil
+	*c = cfg
+	return nil
 }
 
 func profileList() string {

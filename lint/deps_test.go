@@ -8,9 +8,9 @@ import (
 
 // TestDependencies keeps the arrows of docs/architecture.md §1 honest: lint is pure (no
 // go-git, no skillrepo library, no cobra, no network client), and hooks
-// reaches the CLI framework neither. (hooks runs the agent hooks on the
-// library, so it reaches git through package skillrepo; internal/archtest
-// keeps go-git itself inside the engine.)
+// (the installers and the pre-commit check) reaches the CLI framework
+// neither. (agentsession runs the agent hooks on the library;
+// internal/archtest keeps go-git itself inside the engine.)
 func TestDependencies(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go tool not found")

@@ -142,7 +142,7 @@ func FuzzMarkdown(f *testing.F) {
 			}
 		}
 		linkPath(text)
-		hasScheme(text)
+		_ = hasScheme(text) // must not panic
 	})
 }
 
@@ -214,6 +214,32 @@ func FuzzPlainScanner(f *testing.F) {
 			got := refStrings(scanMarkdownWith(mdScanOptions{p: md, window: window, plain: true}, []byte(text), 1))
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Fatalf("window %d, %q: plain scanner found\n%q\ngoldmark\n%q", window, text, got, want)
+			}
+		}
+	})
+}
+
+// FuzzPlacement reads arbitrary text around every mention it holds, as
+// lint does for a mention about to be reported: it must never panic or
+// read outside the text.
+func FuzzPlacement(f *testing.F) {
+	for _, s := range []string{
+		"Run `python scripts/x.py` from the repo root.\n",
+		"```\ncd app\nscripts/b.sh\n```\n",
+		"```\nproj/\n├── scripts/c.sh\n```\n`scripts/c.sh`",
+		"If `./templates/f.pptx` exists, load it.",
+		"`lora`' `references/m.md`",
+		"./references/x.md", "e.g. references/a.md", "|references/t.md|", "\n- references/l.md\n",
+	} {
+		f.Add(s)
+	}
+	md := newMarkdownParser()
+	f.Fuzz(func(t *testing.T, text string) {
+		refs := scanMarkdownBytes(md, []byte(text), 1)
+		pl := &placement{text: []byte(text), rel: "SKILL.md", refs: refs}
+		for _, r := range refs {
+			if r.Kind == refMention {
+				pl.outside(strings.TrimSuffix(strings.TrimPrefix(r.Target, "./"), "/"), r.off)
 			}
 		}
 	})

@@ -72,13 +72,12 @@ func (e *ErrorsFound) Without(old *ErrorsFound) *ErrorsFound {
 }
 
 // GateFor lints the skill folders dirs of fsys (a tree a write or a merge
-// would produce) with the library's lint settings (configYAML is the whole
-// .skillrepo/config.yaml, nil for defaults) and returns *ErrorsFound when
-// any finding is an error. When the config names no lint profile, the
-// runtime's profile applies (see [ProfileFor]; "" for the spec profile),
-// so a write is held to the rules of the agent that reads the library.
-// Folders that no longer hold a skill (a delete) are fine.
-func GateFor(fsys fs.FS, dirs []string, configYAML []byte, runtime skill.Runtime) error {
+// would produce) with the library's lint settings (its config's lint:
+// section with its runtime's profile; the zero Config for defaults) and
+// returns *ErrorsFound when any finding is an error, so a write is held
+// to the rules of the agent that reads the library. Folders that no
+// longer hold a skill (a delete) are fine.
+func GateFor(fsys fs.FS, dirs []string, cfg Config) error {
 	var present []string
 	for _, d := range dirs {
 		if _, err := fs.Stat(fsys, d); err == nil {
@@ -89,13 +88,6 @@ func GateFor(fsys fs.FS, dirs []string, configYAML []byte, runtime skill.Runtime
 		return nil
 	}
 	dirs = present
-	cfg, err := ParseConfig(configYAML)
-	if err != nil {
-		return fmt.Errorf("lint settings in .skillrepo/config.yaml: %w", err)
-	}
-	if cfg.Profile == "" {
-		cfg.Profile = ProfileFor(runtime)
-	}
 	rep, err := Check(fsys, Options{Paths: dirs, Config: cfg, AllowEmpty: true})
 	if err != nil {
 		return err

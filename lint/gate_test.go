@@ -13,17 +13,16 @@ func TestGate(t *testing.T) {
 		"good/references/r.md": {Data: []byte("r\n")},
 		"bad/SKILL.md":         {Data: []byte("---\nname: bad\ndescription: Use when testing the gate.\n---\n# Bad\nSee [missing](references/missing.md).\n")},
 	}
-	if err := GateFor(fsys, []string{"good", "gone"}, nil, ""); err != nil {
+	if err := GateFor(fsys, []string{"good", "gone"}, Config{}); err != nil {
 		t.Errorf("clean tree refused: %v", err)
 	}
-	err := GateFor(fsys, []string{"bad"}, nil, "")
+	err := GateFor(fsys, []string{"bad"}, Config{})
 	var ef *ErrorsFound
 	if !errors.As(err, &ef) || !strings.Contains(err.Error(), "references/missing.md") {
 		t.Fatalf("Gate = %v, want the dangling link", err)
 	}
 	// The library's settings apply: a disabled rule does not gate.
-	cfg := []byte("lint:\n  disable: [" + ef.Findings[0].Rule + "]\n")
-	if err := GateFor(fsys, []string{"bad"}, cfg, ""); err != nil {
+	if err := GateFor(fsys, []string{"bad"}, Config{Disable: []string{ef.Findings[0].Rule}}); err != nil {
 		t.Errorf("disabled rule still gates: %v", err)
 	}
 }

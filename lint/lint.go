@@ -87,15 +87,77 @@ type Finding struct {
 	Skill string `json:"skill,omitempty"`
 }
 
-// Report is the result of a [Check].
+// Report is the result of a [Check], or of several joined by
+// [Report.Append].
 type Report struct {
+	// Profile is the profile the skills were judged under; when the
+	// scopes of a joined report used several, it is [ProfileMixed] and
+	// Scopes say which applied where.
 	Profile Profile
+	// Scopes are the parts of a joined report, each linted under one
+	// library's settings (nil for a single Check).
+	Scopes []Scope
 	// Skills are the skill folders checked, sorted.
 	Skills []string
 	// Findings come first for the paths given, then by skill folder and
 	// within a skill in the order the checks ran (for skills-ref: the
 	// reference validator's order). Never nil.
 	Findings []Finding
+}
+
+// ProfileMixed is a joined report's Profile when its scopes were linted
+// under different profiles.
+const ProfileMixed Profile = "mixed"
+
+// Scope is a part of a joined report linted under one set of settings:
+// a library under its own, or the folders no library holds.
+type Scope struct {
+	// Path is the scope's folder, written as the findings' paths are.
+	Path string `json:"path"`
+	// Library reports whether Path is a library whose settings applied.
+	Library bool    `json:"library"`
+	Profile Profile `json:"profile"`
+	Skills  int     `json:"skills"`
+}
+
+// Append joins part, linted as scope sc, to r: its skills and findings
+// with every path rewritten by rebase (from part's root to r's), and the
+// scope with part's profile and skill count.
+func (r *Report) Append(part *Report, sc Scope, rebase func(string) string) {
+	if r.Findings == nil {
+		r.Findings = []Finding{}
+	}
+	if r.Skills == nil {
+		r.Skills = []string{}
+	}
+	for _, s := range part.Skills {
+		r.Skills = append(r.Skills, rebase(s))
+	}
+	for _, f := range part.Findings {
+		f.Path = rebase(f.Path)
+		if f.Skill != "" {
+			f.Skill = rebase(f.Skill)
+		}
+		r.Findings = append(r.Findings, f)
+	}
+	sc.Profile, sc.Skills = part.Profile, len(part.Skills)
+	r.Scopes = append(r.Scopes, sc)
+	// The profile is the one that judged skills; a scope without any
+	// (the rest of a project whose skills are all in libraries) applied
+	// nothing.
+	r.Profile = ""
+	for _, x := range r.Scopes {
+		switch {
+		case x.Skills == 0:
+		case r.Profile == "":
+			r.Profile = x.Profile
+		case x.Profile != r.Profile:
+			r.Profile = ProfileMixed
+		}
+	}
+	if r.Profile == "" {
+		r.Profile = r.Scopes[0].Profile
+	}
 }
 
 // Count returns how many findings have severity s.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"gopkg.in/yaml.v3"
 )
 
 // mapFS builds an in-memory file system from path → content.
@@ -152,7 +154,7 @@ func TestRules(t *testing.T) {
 		{"referenced in fence", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "```\npython scripts/build.py\n```\n"), "demo/scripts/build.py": "print()\n"}, nil, "file-orphan", false, ""},
 		{"referenced by a script", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Run scripts/build.py.\n"), "demo/scripts/build.py": "open('templates/page.html')\n", "demo/templates/page.html": "<p>\n"}, nil, "file-orphan", false, ""},
 		{"licence is not an orphan", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "x\n"), "demo/LICENSE.txt": "MIT\n"}, nil, "file-orphan", false, ""},
-		// Precision on real collections (#14 item 4).
+		// Precision on real collections: what real skills write is not a finding.
 		{"mention with a line suffix", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "See `scripts/ask.py:77-118` and references/api.md#L10.\n"), "demo/scripts/ask.py": "x\n", "demo/references/api.md": "a\n"}, nil, "path-dangling", false, ""},
 		{"line suffix reaches the file", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "See `scripts/ask.py:77-118`.\n"), "demo/scripts/ask.py": "x\n"}, nil, "file-orphan", false, ""},
 		{"prose is no path", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Put scripts/cron jobs, scripts/URLs and templates/packages in references/templates/scripts/assets.\n")}, nil, "path-dangling", false, ""},
@@ -178,7 +180,7 @@ func TestRules(t *testing.T) {
 		{"no skills is an error", "", map[string]string{"README.md": "x"}, nil, "skill-md-missing", true, "."},
 		{"a template's links point into its output", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Render templates/page.md.\n"), "demo/templates/page.md": "- [Diagrams](diagrams/)\n- [API](references/api.md)\n"}, nil, "link-dangling", false, ""},
 		{"a template's links still reach", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Render templates/page.md.\n"), "demo/templates/page.md": "- [part](part.md)\n", "demo/templates/part.md": "p\n"}, nil, "file-orphan", false, ""},
-		// skill-ref-archived (#13 item 3).
+		// skill-ref-archived: a skill naming an archived one.
 		{"names an archived skill", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "# Demo\nOn timeouts see the `gateway-retry` skill.\n"), ".archive/gateway-retry/SKILL.md": skillMD("name: gateway-retry\ndescription: d\n", "x\n")}, nil, "skill-ref-archived", true, "demo/SKILL.md:6:22"},
 		{"archived with a collision suffix, in a reference file", "", map[string]string{"demo/SKILL.md": skillMD(okFront, "Read references/a.md.\n"), "demo/references/a.md": "Use gateway-retry first.\n", ".archive/gateway-retry-20261130120000/SKILL.md": "x"}, nil, "skill-ref-archived", true, "demo/references/a.md:1:5"},
 		{"related_skills names an archived skill", "", map[string]string{"demo/SKILL.md": skillMD(okFront+"metadata:\n  related: gateway-retry\n", "x\n"), ".archive/gateway-retry/SKILL.md": "x"}, nil, "skill-ref-archived", true, "demo/SKILL.md:5:12"},
@@ -218,7 +220,7 @@ func TestRules(t *testing.T) {
 
 func TestConfigAndStrict(t *testing.T) {
 	files := map[string]string{"demo/SKILL.md": skillMD(okFront+"version: 1\n", "See `references/x.md`.\n")}
-	cfg, err := ParseConfig([]byte("review:\n  write_approval: true\nlint:\n  disable: [path-dangling]\n  rules:\n    field-unknown: info\n"))
+	cfg, err := parseSection("review:\n  write_approval: true\nlint:\n  disable: [path-dangling]\n  rules:\n    field-unknown: info\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +239,7 @@ func TestConfigAndStrict(t *testing.T) {
 		t.Error("strict report has no errors")
 	}
 
-	cfg, err = ParseConfig([]byte("lint:\n  profile: hermes\n  strict: true\n  exclude: [drafts]\n"))
+	cfg, err = parseSection("lint:\n  profile: hermes\n  strict: true\n  exclude: [drafts]\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,21 +248,35 @@ func TestConfigAndStrict(t *testing.T) {
 		t.Errorf("profile %s, skills %v; want hermes and drafts excluded", rep.Profile, rep.Skills)
 	}
 
-	for _, bad := range []string{
-		"lint:\n  disable: [no-such-rule]\n",
-		"lint:\n  rules:\n    body-empty: loud\n",
-		"lint:\n  profile: vim\n",
-		"lint:\n  disabled: [body-empty]\n",
-		"lint: [a]\n",
-		"lint:\n  exclude: ['[']\n",
+	// Each problem names its line and key.
+	for _, tc := range []struct{ bad, want string }{
+		{"lint:\n  disable: [no-such-rule]\n", `line 2: lint.disable[0]: unknown rule "no-such-rule"`},
+		{"lint:\n  rules:\n    body-empty: loud\n", "line 3: lint.rules.body-empty: "},
+		{"lint:\n  rules:\n    no-such-rule: off\n", `line 3: lint.rules.no-such-rule: unknown rule "no-such-rule"`},
+		{"lint:\n  profile: vim\n", `line 2: lint.profile: unknown profile "vim"`},
+		{"lint:\n  disabled: [body-empty]\n", "line 2: lint.disabled: unknown key"},
+		{"lint: [a]\n", "line 1: lint: want a mapping"},
+		{"lint:\n  exclude: ['[']\n", `line 2: lint.exclude[0]: bad pattern "["`},
+		{"lint:\n  strict: yes\n", `line 2: lint.strict: want true or false, got "yes"`},
 	} {
-		if _, err := ParseConfig([]byte(bad)); err == nil {
-			t.Errorf("ParseConfig(%q) accepted", bad)
+		_, err := parseSection(tc.bad)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("lint section %q: error %v, want %q", tc.bad, err, tc.want)
 		}
 	}
-	if cfg, err := ParseConfig([]byte("curator:\n  interval: 7d\n")); err != nil || cfg.Profile != "" || cfg.Rules != nil {
+	if cfg, err := parseSection("curator:\n  interval: 7d\n"); err != nil || cfg.Profile != "" || cfg.Rules != nil {
 		t.Errorf("config without lint section = %+v, %v", cfg, err)
 	}
+}
+
+// parseSection decodes the lint: section of a config file's text, as the
+// library's typed config does.
+func parseSection(text string) (Config, error) {
+	var file struct {
+		Lint Config `yaml:"lint"`
+	}
+	err := yaml.Unmarshal([]byte(text), &file)
+	return file.Lint, err
 }
 
 func TestOptionsValidate(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 // A Markdown file is parsed in units, so that the work and the memory
 // stay proportional to its size. goldmark is linear on real Markdown, but
 // crafted text makes it quadratic in the length of one line or one block
-// (yuin/goldmark#555, #592, #593: deep block quote markers, unclosed
+// (github.com/yuin/goldmark/issues/555, /592 and /593: deep block quote markers, unclosed
 // "[a](" or "<!--" repeated), and its tree costs a few hundred bytes per
 // byte parsed.
 //

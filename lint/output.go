@@ -94,15 +94,40 @@ func writeText(w *bufio.Writer, rep *Report, opts WriteOptions) {
 }
 
 // Summary is the one-line count of a report, e.g. "2 errors, 1 warning,
-// 0 info in 12 skills (profile spec)".
+// 0 info in 12 skills (profile spec)"; a report whose scopes used
+// several profiles names each, e.g. "(profile claude-code in
+// .claude/skills, codex in .agents/skills, spec elsewhere)".
 func Summary(rep *Report) string {
 	skills := plural(len(rep.Skills), "skill", "skills")
 	if len(rep.Findings) == 0 {
-		return fmt.Sprintf("no problems in %s (profile %s)", skills, rep.Profile)
+		return fmt.Sprintf("no problems in %s (%s)", skills, profileSummary(rep))
 	}
-	return fmt.Sprintf("%s, %s, %d info in %s (profile %s)",
+	return fmt.Sprintf("%s, %s, %d info in %s (%s)",
 		plural(rep.Count(Error), "error", "errors"), plural(rep.Count(Warning), "warning", "warnings"),
-		rep.Count(Info), skills, rep.Profile)
+		rep.Count(Info), skills, profileSummary(rep))
+}
+
+func profileSummary(rep *Report) string {
+	var parts []string
+	named := false // a library other than the base folder
+	rest := ""
+	for _, sc := range rep.Scopes {
+		switch {
+		case sc.Skills == 0:
+		case sc.Library:
+			named = named || sc.Path != "."
+			parts = append(parts, fmt.Sprintf("%s in %s", sc.Profile, sc.Path))
+		default:
+			rest = fmt.Sprintf("%s elsewhere", sc.Profile)
+		}
+	}
+	if rest != "" {
+		parts = append(parts, rest)
+	}
+	if len(parts) == 0 || len(parts) == 1 && !named {
+		return "profile " + string(rep.Profile)
+	}
+	return "profile " + strings.Join(parts, ", ")
 }
 
 func plural(n int, one, many string) string {
@@ -114,17 +139,19 @@ func plural(n int, one, many string) string {
 
 // jsonReport is the JSON shape of a report; fields are only ever added.
 type jsonReport struct {
-	Profile  Profile   `json:"profile"`
-	Skills   int       `json:"skills"`
-	Errors   int       `json:"errors"`
-	Warnings int       `json:"warnings"`
-	Infos    int       `json:"infos"`
-	Findings []Finding `json:"findings"`
+	Profile Profile `json:"profile"`
+	// Libraries: the scopes of a joined report ([Report.Scopes]).
+	Libraries []Scope   `json:"libraries,omitempty"`
+	Skills    int       `json:"skills"`
+	Errors    int       `json:"errors"`
+	Warnings  int       `json:"warnings"`
+	Infos     int       `json:"infos"`
+	Findings  []Finding `json:"findings"`
 }
 
 func writeJSON(w io.Writer, rep *Report) error {
 	out := jsonReport{
-		Profile: rep.Profile, Skills: len(rep.Skills),
+		Profile: rep.Profile, Libraries: rep.Scopes, Skills: len(rep.Skills),
 		Errors: rep.Count(Error), Warnings: rep.Count(Warning), Infos: rep.Count(Info),
 		Findings: rep.Findings,
 	}

@@ -9,7 +9,7 @@ import (
 
 // TestSARIFRegions checks the SARIF structurally: GitHub code scanning
 // drops a result without region.startLine, so every result has one, and
-// it is a line the file has (#14 item 4).
+// it is a line the file has.
 func TestSARIFRegions(t *testing.T) {
 	files := map[string]string{
 		"demo/SKILL.md":          skillMD(okFront, ""), // body-empty after the last line

@@ -16,7 +16,7 @@ import (
 // text files name, built once per skill ([reach]), so the check is linear
 // in the number of files and the bytes of text. Asking every text whether
 // it contains every candidate's name was quadratic: 32,000 unreferenced
-// files in one skill took 13 s (issue 16 item 11).
+// files in one skill took 13 s.
 
 // reach indexes the names a skill's text files use. Each key maps to the
 // file that used it, or to "*" when two or more files did, so that a file

@@ -205,7 +205,9 @@ func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel string, t
 	// never reported.
 	template := strings.HasPrefix(rel, "templates/") || strings.HasPrefix(rel, "assets/")
 	reported := map[string]bool{}
-	for _, r := range scanMarkdownBytes(sc.c.md, text, first) {
+	refs := scanMarkdownBytes(sc.c.md, text, first)
+	pl := &placement{text: text, rel: rel, refs: refs}
+	for _, r := range refs {
 		if template {
 			r.InFence = true
 			if r.Kind != refMention {
@@ -221,7 +223,7 @@ func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel string, t
 			}
 		}
 		if r.Kind == refMention {
-			sc.checkMention(t, used, reported, rel, r)
+			sc.checkMention(t, used, reported, rel, pl, r)
 			continue
 		}
 		target, ok := linkPath(r.Target)
@@ -265,7 +267,7 @@ func (sc *skillCheck) checkMarkdown(t *tree, used map[string]bool, rel string, t
 // own folder. One that resolves to nothing is reported only when it reads
 // as a path (see [pathLike]): prose such as "scripts/cron jobs" or
 // "references/templates/scripts/assets" names no file.
-func (sc *skillCheck) checkMention(t *tree, used, reported map[string]bool, rel string, r ref) {
+func (sc *skillCheck) checkMention(t *tree, used, reported map[string]bool, rel string, pl *placement, r ref) {
 	full, fileDir := path.Join(sc.dir, rel), path.Dir(rel)
 	m := strings.TrimPrefix(r.Target, "./")
 	folder := strings.HasSuffix(m, "/")
@@ -282,6 +284,9 @@ func (sc *skillCheck) checkMention(t *tree, used, reported map[string]bool, rel 
 		return
 	}
 	reported[m] = true
+	if placeholderName(m) || pl.outside(m, r.off) {
+		return // the text puts it elsewhere: not the skill's file
+	}
 	if folder {
 		sc.fl.add("path-dangling", full, r.Line, r.Col, "create "+path.Join(sc.dir, m)+"/ or remove the mention", "folder %q is named but does not exist in the skill", m+"/")
 		return

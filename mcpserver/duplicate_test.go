@@ -12,7 +12,7 @@ const dockerCopy = "---\nname: docker-disk-space\ndescription: Use when Docker e
 
 // TestDuplicateCreate: an MCP create of a reworded copy is refused with
 // the existing skill's name and nothing is written; force_new with a
-// reason lands, the reason in a Force-New trailer (issue 13 #4).
+// reason lands, the reason in a Force-New trailer.
 func TestDuplicateCreate(t *testing.T) {
 	f := newFixture(t)
 	head := f.git("rev-parse", "main")

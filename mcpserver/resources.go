@@ -85,7 +85,7 @@ func (s *Server) readSkill(ctx context.Context, req *mcp.ReadResourceRequest) (*
 // It reports whether the tip moved since the last refresh. The caller
 // holds s.mu.
 func (s *Server) refresh() (bool, error) {
-	tip, err := s.lib.ResolveBranch(s.lib.MainBranch())
+	tip, err := s.lib.MainTip()
 	if errors.Is(err, skillrepo.ErrNotFound) {
 		return false, nil // an empty library: nothing to show yet
 	}

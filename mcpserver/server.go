@@ -38,6 +38,29 @@ type Options struct {
 	// Logger receives diagnostics (stdout is the protocol's: never log
 	// there). nil discards them.
 	Logger *slog.Logger
+	// Session, when set, makes this a server of one autonomous run (the
+	// background review behind an agent's own program): exactly its
+	// toolbox's tools, worded for an autonomous caller, run by that one
+	// toolbox for the whole session (its guards, provenance and branch);
+	// no proposal tools, no resources. Origin, Propose and SessionID do
+	// not apply.
+	Session *Session
+}
+
+// Session is an autonomous run served over MCP: its toolbox, how many
+// tool calls it may make, and where it reports what it did.
+type Session struct {
+	Toolbox *agenttools.Toolbox
+	// CapReached, when set, is asked before each call with the calls made
+	// so far; true refuses the call, telling the model to answer now.
+	CapReached func(calls int) bool
+	// Instructions are the server's instructions in its handshake.
+	Instructions string
+	// Report, when set, hears the toolbox's record after every call
+	// (capped: a call was refused for the cap).
+	Report func(rec agenttools.Record, capped bool)
+
+	capped bool
 }
 
 // Server is the MCP server of one library.
@@ -51,13 +74,13 @@ type Server struct {
 	// mu lets one call at a time use the library, which is not safe for
 	// concurrent use; it is held only during a call, never while idle.
 	mu        sync.Mutex
-	reads     map[string]bool           // read-before-write memory of this session
-	dups      agenttools.DuplicateIndex // the create duplicate check's index, kept per main tip
-	proposal  string                    // the proposal this server's writes gather on
-	proposed  bool                      // a write landed on it
-	tip       string                    // main's tip the resources show
-	resources map[string]bool           // skill names with a registered resource
-	subs      map[string]bool           // resource URIs a client subscribed to
+	reads     map[string]bool          // read-before-write memory of this session
+	dups      skillrepo.DuplicateIndex // the create duplicate check's index, kept per main tip
+	proposal  string                   // the proposal this server's writes gather on
+	proposed  bool                     // a write landed on it
+	tip       string                   // main's tip the resources show
+	resources map[string]bool          // skill names with a registered resource
+	subs      map[string]bool          // resource URIs a client subscribed to
 	// kick asks the watcher to refresh the resources now (after a write
 	// of ours), off the call's path.
 	kick chan struct{}
@@ -95,6 +118,9 @@ func New(lib *skillrepo.Library, opts Options) (*Server, error) {
 		reads: map[string]bool{}, resources: map[string]bool{}, subs: map[string]bool{},
 		kick: make(chan struct{}, 1),
 	}
+	if opts.Session != nil {
+		return s.newSessionServer()
+	}
 	s.server = mcp.NewServer(&mcp.Implementation{Name: "skillrepo", Title: "skillrepo skills library", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       log,
@@ -129,7 +155,9 @@ func (s *Server) MCP() *mcp.Server { return s.server }
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go s.Watch(ctx)
+	if s.opts.Session == nil {
+		go s.Watch(ctx)
+	}
 	return s.server.Run(ctx, t)
 }
 
@@ -187,33 +215,34 @@ func (s *Server) provenance(req *mcp.CallToolRequest) skillrepo.Provenance {
 	return p
 }
 
-// proposing reports whether writes land on a proposal.
-func (s *Server) proposing() bool {
-	return s.opts.Propose || s.lib.Config.Review.WriteApproval
-}
-
-// target is where this call's writes land and what it reads: main, or
-// the server's proposal (a new one once the last was approved or
-// rejected).
-func (s *Server) target() (branch string, exists bool) {
-	main := s.lib.MainBranch()
-	if !s.proposing() {
-		return main, true
-	}
+// target is where this call's writes land and what it reads, as the
+// library's write policy routes the session's writer: main, or the
+// session's proposal (a new one once the last was approved or rejected).
+func (s *Server) target(prov skillrepo.Provenance) (branch string, exists bool, err error) {
+	w := skillrepo.Writer{Provenance: prov, Propose: s.opts.Propose}
 	if s.proposal != "" {
-		_, err := s.lib.ResolveBranch(skillrepo.ProposalBranch(s.proposal))
+		_, err := s.lib.BranchTip(skillrepo.ProposalBranch(s.proposal))
 		switch {
 		case err == nil:
-			return skillrepo.ProposalBranch(s.proposal), true
+			w.Proposal, w.Propose = s.proposal, false
 		case s.proposed:
 			// Approved or rejected since: the next write starts anew.
 			s.proposal, s.proposed = "", false
+		default:
+			w.Proposal, w.Propose = s.proposal, false // made, not written yet
 		}
 	}
-	if s.proposal == "" {
-		s.proposal = skillrepo.NewProposalID(s.lib.Now())
+	pol, err := s.lib.Policy(w)
+	if err != nil {
+		return "", false, err
 	}
-	return skillrepo.ProposalBranch(s.proposal), false
+	r := pol.Route()
+	if r.Proposal == "" {
+		return s.lib.MainBranch(), true, nil
+	}
+	s.proposal = r.Proposal
+	_, terr := s.lib.BranchTip(r.Branch)
+	return r.Branch, terr == nil, nil
 }
 
 // agentTool runs one of agenttools' tools.
@@ -237,14 +266,11 @@ func (s *Server) runAgentTool(ctx context.Context, req *mcp.CallToolRequest, nam
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	prov := s.provenance(req)
-	branch, exists := s.target()
-	policy := agenttools.Foreground
-	if prov.Autonomous() {
-		policy = agenttools.Autonomous
+	branch, exists, err := s.target(prov)
+	if err != nil {
+		return textResult(encode(map[string]any{"success": false, "error": err.Error()}), true)
 	}
 	tb := agenttools.New(s.tools, agenttools.Options{
-		Policy:       policy,
-		Label:        agenttools.LabelFor(prov.Origin),
 		Tools:        []string{agenttools.SkillsList, agenttools.SkillView, agenttools.SkillManage, agenttools.Memory},
 		Provenance:   prov,
 		Base:         s.lib.MainBranch(),

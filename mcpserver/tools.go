@@ -3,14 +3,12 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillrepo/skillrepo/agenttools"
-	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -154,11 +152,7 @@ func (s *Server) proposalApprove(ctx context.Context, req *mcp.CallToolRequest, 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id := strings.TrimSpace(in.ID)
-	res, err := s.lib.ApproveProposal(ctx, id, skillrepo.ApproveOptions{
-		Verify: func(fsys fs.FS, dirs []string) error {
-			return lint.GateFor(fsys, dirs, s.lib.Config.Raw, s.lib.Config.Runtime)
-		},
-	})
+	res, err := s.lib.ApproveProposal(ctx, id, skillrepo.ApproveOptions{})
 	if err != nil {
 		return errorResult(err), nil, nil
 	}

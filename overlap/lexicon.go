@@ -65,12 +65,3 @@ func (l *lexicon) insert(s lexSlot) {
 	}
 	l.slots[i] = s
 }
-
-// hashWord is the FNV-1a hash of w, as the tokenizer computes it.
-func hashWord(w []byte) uint64 {
-	h := uint64(fnvOffset)
-	for _, c := range w {
-		h = (h ^ uint64(c)) * fnvPrime
-	}
-	return h
-}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -44,4 +45,36 @@ func LastActivity(stateDir string) time.Time {
 		return time.Time{}
 	}
 	return fi.ModTime()
+}
+
+// SessionEnvKeys are the environment variables a queue entry keeps from
+// the session that queued it: the ones that choose and reach a model
+// backend (an OpenAI-compatible endpoint, or the agent's own program and
+// its configuration), and PATH, where the agent's program is found.
+var SessionEnvKeys = []string{
+	"SKILLREPO_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY",
+	"ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_MODEL",
+	"CLAUDE_CONFIG_DIR", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
+	"CODEX_HOME", "HOME", "PATH",
+}
+
+// SessionEnv picks SessionEnvKeys out of an environment (nil when none is
+// set).
+func SessionEnv(getenv func(string) string) map[string]string {
+	var env map[string]string
+	for _, k := range SessionEnvKeys {
+		if v := getenv(k); v != "" {
+			if env == nil {
+				env = map[string]string{}
+			}
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// SecretKey reports whether an environment variable's value is a
+// credential, shown as "(set)" by queue show.
+func SecretKey(k string) bool {
+	return strings.HasSuffix(k, "_KEY") || strings.HasSuffix(k, "_TOKEN")
 }

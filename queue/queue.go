@@ -74,6 +74,9 @@ type Outcome struct {
 	// Recovered: a worker was killed after the review landed and before
 	// it recorded so; the next worker found the merge in git.
 	Recovered bool `json:"recovered,omitempty"`
+	// Backend and Model are what the review ran with.
+	Backend string `json:"backend,omitempty"`
+	Model   string `json:"model,omitempty"`
 }
 
 // Entry is one queued piece of work.
@@ -90,6 +93,18 @@ type Entry struct {
 	// GoalID names the standing goal whose completion queued this review
 	// (its commits carry a Goal-Id trailer).
 	GoalID string `json:"goal_id,omitempty"`
+	// How the session ran, so a worker started by another session runs
+	// this review as this session would: the session's model, its
+	// folder, its agent's program, and the variables of its environment
+	// that choose a model backend (SessionEnvKeys). The file is readable
+	// by its owner only; `queue show` hides the values of keys and tokens.
+	Model   string            `json:"model,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	Program string            `json:"program,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	// Backend is the model backend the last attempt used: agent (the
+	// agent's own program) or endpoint (an OpenAI-compatible endpoint).
+	Backend string `json:"backend,omitempty"`
 
 	EnqueuedAt time.Time `json:"enqueued_at"`
 	UpdatedAt  time.Time `json:"updated_at"`
@@ -308,6 +323,19 @@ func (s *Store) Enqueue(e Entry) (Entry, bool, error) {
 		}
 		if e.GoalID != "" {
 			old.GoalID = e.GoalID
+		}
+		// The newest hook knows the session best.
+		if e.Model != "" {
+			old.Model = e.Model
+		}
+		if e.Cwd != "" {
+			old.Cwd = e.Cwd
+		}
+		if e.Program != "" {
+			old.Program = e.Program
+		}
+		if e.Env != nil {
+			old.Env = e.Env
 		}
 		old.UpdatedAt = now
 		return old, true, s.write(old)

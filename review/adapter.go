@@ -2,11 +2,9 @@ package review
 
 import (
 	"context"
-	"io/fs"
 	"strings"
 
 	"github.com/skillrepo/skillrepo/agenttools"
-	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -36,14 +34,12 @@ func provenance(p Provenance) skillrepo.Provenance {
 
 func (a *adapter) Merge(ctx context.Context, branch string, base string, prov Provenance) (string, error) {
 	// A finished review lands the way a person's approval does: a
-	// three-way merge commit, linted, with an Approved-By naming the
-	// automatic approval (review.write_approval is off).
+	// three-way merge commit, through the write policy's lint gate, with
+	// an Approved-By naming the automatic approval (review.write_approval
+	// is off).
 	id := strings.TrimPrefix(branch, "proposals/")
 	res, err := a.l.ApproveProposal(ctx, id, skillrepo.ApproveOptions{
 		By: "auto (review " + prov.ReviewID + ", review.write_approval: false)",
-		Verify: func(fsys fs.FS, dirs []string) error {
-			return lint.GateFor(fsys, dirs, a.l.Config.Raw, a.l.Config.Runtime)
-		},
 	})
 	if err != nil {
 		return "", err

@@ -13,7 +13,7 @@ const dockerCopy = "---\nname: docker-disk-space\ndescription: Use when Docker e
 // TestReviewDuplicateCreateRefused: a review whose model creates a
 // reworded copy of an existing skill is refused with the existing skill's
 // name; the model's force_new with a reason lands, reason in a Force-New
-// trailer (issue 13 #4).
+// trailer.
 func TestReviewDuplicateCreateRefused(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

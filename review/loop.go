@@ -1,20 +1,19 @@
 package review
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
-	"sync"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/agenttools"
 	"github.com/skillrepo/skillrepo/internal/modelcall"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 // Limits of a review (docs/reference-behaviour.md §2.4).
@@ -66,6 +65,9 @@ type Options struct {
 	Now            func() time.Time
 	// Progress, when set, hears of every write as it lands.
 	Progress func(Change)
+	// Backend holds the conversation; nil is the in-process loop against
+	// Client ([Endpoint] with Retries, RetryBackoff and RequestTimeout).
+	Backend Backend
 }
 
 // InputBudget is the reference's input-token budget (docs/reference-behaviour.md §2.4): an
@@ -84,8 +86,6 @@ func InputBudget(maxInput, contextWindow int) int {
 	return min(maxInputCeiling, contextWindow*3/4)
 }
 
-var reviewIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
-
 // NewReviewID makes an id like r-20261130-0a1b2c.
 func NewReviewID(now time.Time) string {
 	var b [3]byte
@@ -93,29 +93,19 @@ func NewReviewID(now time.Time) string {
 	return fmt.Sprintf("r-%s-%s", now.UTC().Format("20060102"), hex.EncodeToString(b[:]))
 }
 
-// estimateTokens guesses a request's input tokens from its JSON size (about
-// four bytes a token for English and code); used to choose digest mode and
-// when a server reports no usage.
-func estimateTokens(req openai.ChatCompletionRequest) int {
-	data, err := json.Marshal(req)
-	if err != nil {
-		return 0
-	}
-	return len(data) / 4
-}
-
-// Run reviews a transcript: it replays the conversation to the model with
-// the review instructions last, runs the model's tool calls through the
-// guards, and commits each successful write on proposals/<review-id>. At
-// the end the proposal is merged into the main branch unless WriteApproval
-// is set or the review failed. Run returns a summary in every case where
-// it got as far as calling the model; the error is for what stopped it
-// before that (bad options, an unreadable library).
+// Run reviews a transcript: it hands the conversation (the session, then
+// the review instructions) to the backend, whose model runs its tool
+// calls through the guards, each successful write a commit on
+// proposals/<review-id>. At the end the proposal is merged into the main
+// branch unless WriteApproval is set or the review failed. Run returns a
+// summary in every case where it got as far as asking the model; the
+// error is for what stopped it before that (bad options, an unreadable
+// library).
 func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	if opts.Transcript == nil {
 		return nil, errors.New("review: no transcript")
 	}
-	if opts.Client == nil {
+	if opts.Backend == nil && opts.Client == nil {
 		return nil, errors.New("review: no model client")
 	}
 	if opts.Model == "" {
@@ -128,7 +118,7 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	if opts.ReviewID == "" {
 		opts.ReviewID = NewReviewID(now())
 	}
-	if !reviewIDRE().MatchString(opts.ReviewID) {
+	if !reviewIDRE.MatchString(opts.ReviewID) {
 		return nil, fmt.Errorf("review: invalid review id %q", opts.ReviewID)
 	}
 	if !opts.Memory && !opts.Skills {
@@ -147,33 +137,12 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 		return nil, fmt.Errorf("review: read %s: %w", mainBranch, err)
 	}
 	t := opts.Transcript
-	sessionID := opts.SessionID
-	if sessionID == "" {
-		sessionID = t.SessionID
+	sessionID := cmp.Or(opts.SessionID, t.SessionID)
+	job := Job{
+		Version: JobVersion, ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256,
+		GoalID: opts.GoalID, Memory: opts.Memory, Attended: opts.Attended, Base: baseView.Commit(), MaxCalls: maxCalls,
 	}
-	prov := Provenance{ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256, GoalID: opts.GoalID}
-	allowed := []string{agenttools.SkillsList, agenttools.SkillView, agenttools.SkillManage}
-	if opts.Memory {
-		allowed = append(allowed, agenttools.Memory)
-	}
-	allowed = append(allowed, agenttools.ReadFile, agenttools.SearchFiles)
-	rv := &run{
-		ctx:  ctx,
-		lib:  lib,
-		prov: prov,
-		base: baseView.Commit(),
-		tb: agenttools.New(lib, agenttools.Options{
-			Policy:       agenttools.Autonomous,
-			Label:        "review",
-			Tools:        allowed,
-			Provenance:   provenance(prov),
-			Base:         baseView.Commit(),
-			Branch:       "proposals/" + opts.ReviewID,
-			StagedBranch: "proposals/" + opts.ReviewID + "-memory",
-			Attended:     opts.Attended,
-			Progress:     opts.Progress,
-		}),
-	}
+	allowed := job.Tools()
 	tools, err := toolDefs(allowed)
 	if err != nil {
 		return nil, err
@@ -181,95 +150,50 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 
 	sum := &Summary{
 		ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256,
-		Memory: opts.Memory, Skills: opts.Skills, Base: rv.base, MainBranch: mainBranch,
+		Memory: opts.Memory, Skills: opts.Skills, Base: job.Base, MainBranch: mainBranch,
 	}
-	prompt := openai.ChatCompletionMessage{Role: "user", Content: buildPrompt(opts.Memory, opts.Skills, allowed, opts.Focus)}
-	req := openai.ChatCompletionRequest{Model: opts.Model, Tools: tools}
-	req.Messages = append(replayMessages(t.Messages), prompt)
-	budget := InputBudget(opts.MaxInputTokens, opts.ContextWindow)
-	if budget > 0 && estimateTokens(req) > budget {
+	prompt := buildPrompt(opts.Memory, opts.Skills, allowed, opts.Focus)
+	conv := Conversation{Job: job, Lib: lib, Prompt: prompt, Messages: t.Messages, Progress: opts.Progress,
+		InputBudget: InputBudget(opts.MaxInputTokens, opts.ContextWindow)}
+	conv.Request = openai.ChatCompletionRequest{Model: opts.Model, Tools: tools}
+	conv.Request.Messages = append(replayMessages(t.Messages), openai.ChatCompletionMessage{Role: "user", Content: prompt})
+	if budget := conv.InputBudget; budget > 0 && modelcall.EstimateTokens(conv.Request) > budget {
 		// The conversation does not fit: send the older part as a digest
 		// and the recent messages verbatim (docs/reference-behaviour.md §2.6).
-		req.Messages = append(replayMessages(digest(t.Messages)), prompt)
+		conv.Messages, conv.Digest = digest(t.Messages), true
+		conv.Request.Messages = append(replayMessages(conv.Messages), openai.ChatCompletionMessage{Role: "user", Content: prompt})
 		sum.Digest = true
-		if est := estimateTokens(req); est > budget {
+		if est := modelcall.EstimateTokens(conv.Request); est > budget {
 			sum.Status, sum.Reason = StatusFailed, fmt.Sprintf("the transcript does not fit the input budget of %d tokens even as a digest (about %d tokens)", budget, est)
-			return rv.finish(sum, opts), nil
+			return finish(ctx, lib, sum, agenttools.Record{}, opts), nil
 		}
 	}
-
-	timeout := opts.RequestTimeout
-	if timeout <= 0 {
-		timeout = 5 * time.Minute
+	backend := opts.Backend
+	if backend == nil {
+		backend = Endpoint{Client: opts.Client, Retries: opts.Retries, Backoff: opts.RetryBackoff, Timeout: opts.RequestTimeout}
 	}
-	caller := modelcall.Caller{Client: opts.Client, Retries: opts.Retries, Backoff: opts.RetryBackoff, Timeout: timeout}
-	for {
-		if sum.ModelCalls >= maxCalls {
-			sum.Status, sum.Reason = StatusCapped, fmt.Sprintf("stopped at the cap of %d model calls", maxCalls)
-			break
-		}
-		if budget > 0 && sum.TokensIn >= budget {
-			sum.Status, sum.Reason = StatusFailed, fmt.Sprintf("input budget exhausted: %d of %d tokens used after %d model calls", sum.TokensIn, budget, sum.ModelCalls)
-			break
-		}
-		resp, err := caller.Call(ctx, req)
-		if err != nil {
-			sum.Status, sum.Reason = StatusFailed, "model call failed: "+err.Error()
-			break
-		}
-		sum.ModelCalls++
-		in := resp.Usage.PromptTokens
-		if in == 0 {
-			in = estimateTokens(req)
-		}
-		sum.TokensIn += in
-		sum.TokensOut += resp.Usage.CompletionTokens
-		if len(resp.Choices) == 0 {
-			sum.Status, sum.Reason = StatusFailed, "the model returned no choices"
-			break
-		}
-		msg := resp.Choices[0].Message
-		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "assistant", Content: msg.Content, ToolCalls: msg.ToolCalls})
-		if len(msg.ToolCalls) == 0 {
-			sum.Status, sum.Final = StatusCompleted, msg.Content
-			break
-		}
-		for _, call := range msg.ToolCalls {
-			if err := ctx.Err(); err != nil {
-				sum.Status, sum.Reason = StatusFailed, "interrupted: "+err.Error()
-				return rv.finish(sum, opts), nil
-			}
-			out := rv.tb.Call(ctx, call.Function.Name, call.Function.Arguments)
-			req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "tool", ToolCallID: call.ID, Content: out.Text})
-		}
-	}
-	return rv.finish(sum, opts), nil
+	out, rec := backend.Converse(ctx, conv)
+	sum.record(out)
+	return finish(ctx, lib, sum, rec, opts), nil
 }
 
-// run is one review's state beside its toolbox.
-type run struct {
-	ctx  context.Context
-	lib  Library
-	prov Provenance
-	base string // main's commit when the review started
-	tb   *agenttools.Toolbox
-}
-
-// finish lands or leaves the proposal and fills in the summary.
-func (rv *run) finish(sum *Summary, opts Options) *Summary {
-	sum.Refused = rv.tb.Refusals()
-	branch := "proposals/" + opts.ReviewID
-	if rv.tb.Wrote() {
+// finish lands or leaves the proposal and fills in the summary from what
+// the tools did.
+func finish(ctx context.Context, lib Library, sum *Summary, rec agenttools.Record, opts Options) *Summary {
+	sum.Refused = rec.Refusals
+	branch := skillrepo.ProposalBranch(opts.ReviewID)
+	if rec.Wrote {
 		sum.Proposal, sum.Branch = opts.ReviewID, branch
 	}
-	if rv.tb.Staged() {
+	if rec.Staged {
 		sum.StagedProposals = append(sum.StagedProposals, opts.ReviewID+"-memory")
 	}
-	merge := rv.tb.Wrote() && sum.Status != StatusFailed && !opts.WriteApproval
+	merge := rec.Wrote && sum.Status != StatusFailed && !opts.WriteApproval
 	if merge {
 		// The review's own context may be cancelled by now; landing what
 		// it wrote must not be cut short half way, so it gets its own.
-		tip, err := rv.lib.Merge(context.WithoutCancel(rv.ctx), branch, rv.base, rv.prov)
+		prov := Provenance{ReviewID: opts.ReviewID, SessionID: sum.SessionID, Model: opts.Model, TranscriptSHA256: sum.TranscriptSHA256, GoalID: opts.GoalID}
+		tip, err := lib.Merge(context.WithoutCancel(ctx), branch, sum.Base, prov)
 		if err != nil {
 			sum.MergeError = err.Error()
 			merge = false
@@ -277,7 +201,7 @@ func (rv *run) finish(sum *Summary, opts Options) *Summary {
 			sum.Merged, sum.MergeCommit = true, tip
 		}
 	}
-	for _, c := range rv.tb.Changes() {
+	for _, c := range rec.Changes {
 		sum.Commits = appendUnique(sum.Commits, c.Commit)
 		if merge && !c.Staged {
 			sum.Applied = append(sum.Applied, c)

@@ -10,7 +10,7 @@ import (
 // A review that adds a memory entry and then rewords it: the replace is
 // staged (an automatic review never replaces unattended) and sees the
 // entry the review itself added; approving the staged proposal after the
-// review merged gives main the reworded entry and nothing else (#11 item 5).
+// review merged gives main the reworded entry and nothing else.
 func TestReviewStagedReplaceSeesOwnAdd(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

@@ -4,14 +4,16 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/internal/modelcall"
 )
 
-// Review outcomes.
+// Review outcomes: the agent loop's (package modelcall), and skipped.
 const (
-	StatusCompleted = "completed" // the model gave its final answer
-	StatusCapped    = "capped"    // stopped at the call cap; writes stand
-	StatusFailed    = "failed"    // model error or budget exhausted; nothing merged
-	StatusSkipped   = "skipped"   // --if-due: no review was due
+	StatusCompleted = modelcall.StatusCompleted // the model gave its final answer
+	StatusCapped    = modelcall.StatusCapped    // stopped at the call cap; writes stand
+	StatusFailed    = modelcall.StatusFailed    // model error or budget exhausted; nothing merged
+	StatusSkipped   = "skipped"                 // --if-due: no review was due
 )
 
 // Summary reports a review. Applied and Staged never overlap (docs/reference-behaviour.md §2.9):
@@ -49,6 +51,10 @@ type Summary struct {
 	Final           string    `json:"final,omitempty"`
 	// Counts, for a run with --if-due: what the counters decided.
 	Due *DueReport `json:"due,omitempty"`
+	// RetryLater: the review failed on a model call worth another try
+	// later (HTTP 408, 409, 429, 5xx, the network, a timeout), for the
+	// queue worker, which retries whole reviews.
+	RetryLater bool `json:"-"`
 }
 
 // DueReport is what `--if-due` found.
@@ -58,6 +64,13 @@ type DueReport struct {
 	NewTurns      int    `json:"new_turns"`
 	NewIterations int    `json:"new_iterations"`
 	Skip          string `json:"skip,omitempty"`
+}
+
+// record takes the agent loop's outcome into the summary.
+func (s *Summary) record(o modelcall.Outcome) {
+	s.Status, s.Reason, s.Final = o.Status, o.Reason, o.Final
+	s.ModelCalls, s.TokensIn, s.TokensOut = o.Calls, o.TokensIn, o.TokensOut
+	s.RetryLater = o.Err != nil && modelcall.Retryable(o.Err)
 }
 
 // normalize makes the JSON lists [] rather than null.
@@ -119,6 +132,26 @@ func (s *Summary) Headline() string {
 		parts = append(parts, "Waiting for approval: "+strings.Join(staged, " · "))
 	}
 	return strings.Join(parts, "\n")
+}
+
+// Brief is the outcome in one line, for the queue and status, without
+// the status word (they print it beside): what landed and what waits, or
+// that the review wrote nothing and, when calls were refused, the first
+// refusal. The model's own account is never taken for what happened.
+func (s *Summary) Brief() string {
+	if h := s.Headline(); h != "" {
+		return strings.ReplaceAll(h, "\n", "; ")
+	}
+	b := "wrote nothing"
+	if n := len(s.Refused); n > 0 {
+		r := s.Refused[0]
+		calls := "call was"
+		if n > 1 {
+			calls = "calls were"
+		}
+		b += fmt.Sprintf(" (%d %s refused; %s: %s)", n, calls, r.Tool, clip(flatten(r.Reason), 160))
+	}
+	return b
 }
 
 // WriteText prints the summary for a person.

@@ -102,6 +102,13 @@ type Transcript struct {
 	// Interrupted says the user interrupted the last turn.
 	Interrupted bool
 	SHA256      string // of the file's bytes
+	// Model is the model the session's last model call used, and
+	// Provider the model provider Codex names, when the file says: a
+	// review through the agent's own program runs as its session did.
+	Model    string
+	Provider string
+	// Cwd is the folder the session ran in, when the file says.
+	Cwd string
 }
 
 // UserTurns counts the user turns.
@@ -482,6 +489,7 @@ type ccLine struct {
 	IsCompactSummary  bool      `json:"isCompactSummary"`
 	IsAPIErrorMessage bool      `json:"isApiErrorMessage"`
 	SessionID         string    `json:"sessionId"`
+	Cwd               string    `json:"cwd"`
 	Message           ccMessage `json:"message"`
 }
 
@@ -569,6 +577,9 @@ func readClaudeCode(data []byte, name string) (*Transcript, error) {
 		if l.SessionID != "" && t.SessionID == "" {
 			t.SessionID = l.SessionID
 		}
+		if l.Cwd != "" && !l.IsSidechain {
+			t.Cwd = l.Cwd
+		}
 		if l.IsSidechain || (l.Type != "user" && l.Type != "assistant") {
 			continue
 		}
@@ -576,6 +587,9 @@ func readClaudeCode(data []byte, name string) (*Transcript, error) {
 		case "assistant":
 			if l.Message.Model == "<synthetic>" || l.IsAPIErrorMessage {
 				continue // written by Claude Code itself, not a model call
+			}
+			if l.Message.Model != "" {
+				t.Model = l.Message.Model
 			}
 			blocks, err := ccBlocks(l.Message.Content)
 			if err != nil {

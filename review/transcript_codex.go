@@ -3,6 +3,7 @@ package review
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,6 +78,10 @@ type codexItem struct {
 	// in session_meta.
 	Message json.RawMessage `json:"message"`
 	ID      string          `json:"id"`
+	// session_meta and turn_context: where and with what the session ran.
+	Cwd           string `json:"cwd"`
+	Model         string `json:"model"`
+	ModelProvider string `json:"model_provider"`
 }
 
 // codexContextPrefixes open the user-role messages Codex writes itself
@@ -143,8 +148,18 @@ func readCodex(data []byte, name string) (*Transcript, error) {
 			// {"record_type":"state"} and anything else without a kind.
 		case l.Type == "session_meta":
 			var meta codexItem
-			if err = json.Unmarshal(l.Payload, &meta); err == nil && s.t.SessionID == "" {
-				s.t.SessionID = meta.ID
+			if err = json.Unmarshal(l.Payload, &meta); err == nil {
+				if s.t.SessionID == "" {
+					s.t.SessionID = meta.ID
+				}
+				s.t.Cwd = cmp.Or(meta.Cwd, s.t.Cwd)
+				s.t.Provider = cmp.Or(meta.ModelProvider, s.t.Provider)
+			}
+		case l.Type == "turn_context":
+			var tc codexItem
+			if json.Unmarshal(l.Payload, &tc) == nil {
+				s.t.Model = cmp.Or(tc.Model, s.t.Model)
+				s.t.Cwd = cmp.Or(tc.Cwd, s.t.Cwd)
 			}
 		case l.Type == "response_item":
 			err = s.item(l.Payload, lineNo)

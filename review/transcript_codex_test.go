@@ -3,6 +3,7 @@ package review
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -334,4 +335,31 @@ func TestReviewCodexTranscript(t *testing.T) {
 		t.Errorf("%d tool results replayed, want 39", tools)
 	}
 	f.clean()
+}
+
+// TestSessionModel: a transcript names the model, the provider and the
+// folder its session ran with, so a review through the agent's own
+// program runs as the session did.
+func TestSessionModel(t *testing.T) {
+	for _, tt := range []struct {
+		file, format         string
+		model, provider, cwd string
+	}{
+		{"testdata/claude-code/subagent.jsonl", "claude-code", "claude-opus-4-6", "", "/home/marco/projects/spotter"},
+		{codexCLI, "codex", "gpt-5.1-codex", "openai", "/home/user/projects/temp/chatbot-ui"},
+		{codexExec, "codex", "gpt-5.5", "openai", "/tmp/agent-history-real-agent/codex/workspace"},
+	} {
+		f, err := os.Open(tt.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := Read(f, tt.file, Format(tt.format))
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Model != tt.model || tr.Provider != tt.provider || tr.Cwd != tt.cwd {
+			t.Errorf("%s: model %q provider %q cwd %q; want %q %q %q", tt.file, tr.Model, tr.Provider, tr.Cwd, tt.model, tt.provider, tt.cwd)
+		}
+	}
 }

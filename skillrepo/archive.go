@@ -40,7 +40,7 @@ func (c *CommitInfo) Trailers() []Trailer { return ParseTrailers(c.Message) }
 // ReadCommit reads a commit's parents, message and time. Error wraps
 // ErrNotFound for a missing commit.
 func (l *Library) ReadCommit(h Hash) (*CommitInfo, error) {
-	c, err := l.CommitObject(h)
+	c, err := l.repo.CommitObject(h)
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", gitstore.ShortHash(h), ErrNotFound)
 	}
@@ -151,10 +151,10 @@ func (r *treeReader) walk(h Hash, dir string, fn func(p string, e gitstore.TreeE
 // DirHashes returns the tree hash of each folder at the transaction's last
 // commit (staged changes are not seen); absent folders are left out.
 func (tx *Tx) DirHashes(dirs []string) (map[string]Hash, error) {
-	r := newTreeReader(tx.Store())
+	r := newTreeReader(tx.gtx.Store())
 	out := make(map[string]Hash, len(dirs))
 	for _, d := range dirs {
-		h, err := r.dirHash(tx.Tree(), d)
+		h, err := r.dirHash(tx.gtx.Tree(), d)
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +177,7 @@ type Move struct {
 // staged change below it, every destination free; otherwise nothing is
 // staged and the error names the first offending move.
 func (tx *Tx) MoveDirs(moves []Move) error {
-	r := newTreeReader(tx.Store())
+	r := newTreeReader(tx.gtx.Store())
 	type staged struct {
 		p string
 		c gitstore.Change
@@ -191,22 +191,22 @@ func (tx *Tx) MoveDirs(moves []Move) error {
 		if _, err := gitstore.CleanPath(m.To); err != nil {
 			return err
 		}
-		for p := range tx.Staged() {
+		for p := range tx.gtx.Staged() {
 			if strings.HasPrefix(p, m.From+"/") || strings.HasPrefix(p, m.To+"/") {
 				return fmt.Errorf("move %s to %s: a change is already staged below it", m.From, m.To)
 			}
 		}
-		src, err := r.dirHash(tx.Tree(), m.From)
+		src, err := r.dirHash(tx.gtx.Tree(), m.From)
 		if err != nil {
 			return err
 		}
 		if src.IsZero() {
 			return fmt.Errorf("move %s: %w", m.From, ErrNotFound)
 		}
-		if err := tx.RefuseSubmodules(m.From, "move"); err != nil {
+		if err := tx.gtx.RefuseSubmodules(m.From, "move"); err != nil {
 			return err
 		}
-		if _, ok, err := r.lookup(tx.Tree(), m.To); err != nil {
+		if _, ok, err := r.lookup(tx.gtx.Tree(), m.To); err != nil {
 			return err
 		} else if ok || dest[m.To] {
 			return fmt.Errorf("move %s to %s: destination %w", m.From, m.To, ErrExists)
@@ -219,7 +219,7 @@ func (tx *Tx) MoveDirs(moves []Move) error {
 		}
 	}
 	for _, s := range out {
-		tx.Stage(s.p, s.c)
+		tx.gtx.Stage(s.p, s.c)
 	}
 	return nil
 }
@@ -242,11 +242,11 @@ func ArchivedName(dir string) string {
 // history does not say (the folder was imported already archived, or its
 // content changed in the archiving commit).
 func (l *Library) ArchivedFrom(rev, dir string) (from string, at Hash, err error) {
-	h, err := l.ResolveRev(rev)
+	h, err := l.repo.ResolveRev(rev)
 	if err != nil {
 		return "", ZeroHash, err
 	}
-	store := l.NewStore(true)
+	store := l.repo.NewStore(true)
 	r := newTreeReader(store)
 	tree, parents, err := store.CommitInfo(h)
 	if err != nil {
@@ -328,7 +328,7 @@ func (l *Library) sourceOf(r *treeReader, commit, ptree, want Hash, dir string) 
 // parent with the same tree that h removed, tried among the Skill-From
 // trailers first. Works for hand archives, curator commits and merges.
 func (l *Library) ArchiveMoves(h Hash) ([]ArchivedMove, error) {
-	store := l.NewStore(true)
+	store := l.repo.NewStore(true)
 	r := newTreeReader(store)
 	tree, parents, err := store.CommitInfo(h)
 	if err != nil {
@@ -516,7 +516,7 @@ func FindArchived(skills []SkillInfo, name string) (SkillInfo, error) {
 		}
 	}
 	if best == nil {
-		return SkillInfo{}, withHint(fmt.Errorf("archived skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list --state archived' to see archived skills")
+		return SkillInfo{}, WithHint(fmt.Errorf("archived skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list --state archived' to see archived skills")
 	}
 	return *best, nil
 }
@@ -534,14 +534,14 @@ func (l *Library) Restore(ctx context.Context, opts RestoreOptions) (*RestoreRes
 	}
 	out := &RestoreResult{}
 	res, err := l.Update(ctx, UpdateOptions{DryRun: opts.DryRun}, func(tx *Tx) error {
-		skills, err := discoverSkills(tx.Store(), tx.Tree())
+		skills, err := discoverSkills(tx.gtx.Store(), tx.gtx.Tree())
 		if err != nil {
 			return err
 		}
 		si, err := FindArchived(skills, strings.Trim(opts.Name, "/"))
 		if errors.Is(err, ErrNotFound) && !activeSkill(skills, opts.Name) {
 			// Purged from the tree: history still has it.
-			p, perr := l.FindPurged(tx.Base().String(), opts.Name)
+			p, perr := l.FindPurged(tx.gtx.Base().String(), opts.Name)
 			if perr != nil {
 				return err
 			}
@@ -550,11 +550,11 @@ func (l *Library) Restore(ctx context.Context, opts RestoreOptions) (*RestoreRes
 		if err != nil {
 			return err
 		}
-		to, guessed, err := l.restoreTarget(tx, tx.Base().String(), si.Dir)
+		to, guessed, err := l.restoreTarget(tx, tx.gtx.Base().String(), si.Dir)
 		if err != nil {
 			return err
 		}
-		if err := tx.Move(si.Dir, to); err != nil {
+		if err := tx.gtx.Move(si.Dir, to); err != nil {
 			return err
 		}
 		*out = RestoreResult{Name: path.Base(to), From: si.Dir, To: to, Guessed: guessed}
@@ -584,16 +584,16 @@ func (tx *Tx) MergeTip(base, tip Hash, theirs string) ([]merge.PathConflict, err
 	var baseTree Hash
 	if !base.IsZero() {
 		var err error
-		if baseTree, _, err = tx.Store().CommitInfo(base); err != nil {
+		if baseTree, _, err = tx.gtx.Store().CommitInfo(base); err != nil {
 			return nil, err
 		}
 	}
-	tipTree, _, err := tx.Store().CommitInfo(tip)
+	tipTree, _, err := tx.gtx.Store().CommitInfo(tip)
 	if err != nil {
 		return nil, err
 	}
-	labels := merge.Labels{Ours: tx.Branch(), Base: "merge base", Theirs: theirs}
-	merged, err := mergeTrees(tx.Store(), baseTree, tx.Tree(), tipTree, labels)
+	labels := merge.Labels{Ours: tx.gtx.Branch(), Base: "merge base", Theirs: theirs}
+	merged, err := mergeTrees(tx.gtx.Store(), baseTree, tx.gtx.Tree(), tipTree, labels)
 	if err != nil {
 		return nil, err
 	}
@@ -603,7 +603,7 @@ func (tx *Tx) MergeTip(base, tip Hash, theirs string) ([]merge.PathConflict, err
 	if err := stageMerge(tx, merged.Changes); err != nil {
 		return nil, err
 	}
-	tx.AddParent(tip)
+	tx.gtx.AddParent(tip)
 	return nil, nil
 }
 
@@ -621,8 +621,8 @@ func (l *Library) restoreTarget(tx *Tx, rev, dir string) (to string, guessed boo
 	if err := skill.ValidateName(path.Base(to)); err != nil {
 		return "", false, err
 	}
-	if tx.IsDir(to) {
-		return "", false, withHint(fmt.Errorf("restore %s: %s is taken: %w", name, to, ErrExists),
+	if tx.gtx.IsDir(to) {
+		return "", false, WithHint(fmt.Errorf("restore %s: %s is taken: %w", name, to, ErrExists),
 			"move or rename the skill at "+to+" first")
 	}
 	return to, guessed, nil

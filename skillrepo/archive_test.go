@@ -207,7 +207,7 @@ func TestMoveRenamesWorkTreeFiles(t *testing.T) {
 func TestMergeTip(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
-	base, _ := l.ResolveBranch("main")
+	base, _ := l.repo.ResolveBranch("main")
 	patch := func(branch, old, nu string) Hash {
 		t.Helper()
 		res, err := l.Apply(ctx, ApplyOptions{Branch: branch, From: base.String(), Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: &old, NewString: &nu}}})
@@ -246,12 +246,12 @@ func TestMergeTip(t *testing.T) {
 	}
 
 	clash := patch("clash", "first** error", "first** bad line")
-	tip, _ := l.ResolveBranch("main")
+	tip, _ := l.repo.ResolveBranch("main")
 	got, err := merge(clash)
 	if err == nil || len(got) != 1 || got[0] != "ci-debugging/SKILL.md" {
 		t.Errorf("conflicting merge: %v %v", got, err)
 	}
-	if now, _ := l.ResolveBranch("main"); now != tip {
+	if now, _ := l.repo.ResolveBranch("main"); now != tip {
 		t.Error("a conflicting merge moved main")
 	}
 }

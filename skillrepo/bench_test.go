@@ -25,6 +25,6 @@ func BenchmarkApplyPatch(b *testing.B) {
 		if _, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: &texts[i%2], NewString: &texts[(i+1)%2]}}}); err != nil {
 			b.Fatal(err)
 		}
-		l.Close()
+		l.repo.Close()
 	}
 }

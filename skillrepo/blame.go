@@ -140,7 +140,7 @@ func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, erro
 		bl.Action, bl.Origin = r.Action, r.Origin
 		bl.ReviewID, bl.SessionID = r.ReviewID, r.SessionID
 		bl.Model, bl.CuratorRun = r.Model, r.CuratorRun
-		if l.IsShallow(r.Hash) {
+		if l.repo.IsShallow(r.Hash) {
 			out.Truncated = true
 		}
 	}); err != nil {

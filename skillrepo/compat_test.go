@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// Issue 16 item 7: the conflict hint of an approval suggests a linked
+// The conflict hint of an approval suggests a linked
 // worktree on the proposal branch; approving afterwards removes that
 // worktree with the branch. One holding a change is kept (git refuses to
 // remove it), and so is the branch; the approval still succeeds.
@@ -55,7 +55,7 @@ func TestApproveRemovesSuggestedWorktree(t *testing.T) {
 	}
 }
 
-// Issue 16 item 3: in a shallow clone (depth 1 and 2) history stops at
+// In a shallow clone (depth 1 and 2) history stops at
 // the boundary: log and blame work and say the history is truncated,
 // ownership fails closed, and writes still land (git fsck clean).
 func TestShallowCloneHistory(t *testing.T) {
@@ -70,7 +70,7 @@ func TestShallowCloneHistory(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer l.Close()
+			defer l.repo.Close()
 			log, err := l.SkillLog("ci-debugging", LogOptions{})
 			if err != nil {
 				t.Fatalf("log: %v", err)
@@ -108,7 +108,7 @@ func TestShallowCloneHistory(t *testing.T) {
 func TestSparseConeWithoutConfigSaysSo(t *testing.T) {
 	l, env := newTestLibrary(t)
 	gitCmd(t, l, env, "sparse-checkout", "set", "--cone", "ci-debugging")
-	l.Close()
+	l.repo.Close()
 	_, err := Open(l.Root, openOpts(env))
 	if err == nil || !strings.Contains(err.Error(), "outside the sparse checkout") {
 		t.Fatalf("err = %v", err)
@@ -118,10 +118,10 @@ func TestSparseConeWithoutConfigSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l2.Close()
+	l2.repo.Close()
 }
 
-// Issue 16 item 10: init is restartable from the states a kill leaves —
+// Init is restartable from the states a kill leaves —
 // a .git with only objects/ and refs/, a temp file of its own beside
 // .gitignore — and never commits its temp files.
 func TestInitRestartsAfterKill(t *testing.T) {

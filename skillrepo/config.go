@@ -1,14 +1,12 @@
 package skillrepo
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
 	"path/filepath"
-
-	"gopkg.in/yaml.v3"
+	"time"
 
 	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/lint"
+	"github.com/skillrepo/skillrepo/skillrepo/memory"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -19,138 +17,177 @@ const ConfigPath = ".skillrepo/config.yaml"
 // a file that is not (a mistake, a FIFO) is refused, not loaded.
 const ConfigLimit = 1 << 20
 
-// ReadConfigFile reads the config file of the library at root, at most
+// readConfigFile reads the config file of the library at root, at most
 // [ConfigLimit] bytes. A missing file is an fs.ErrNotExist error.
-func ReadConfigFile(root string) ([]byte, error) {
+func readConfigFile(root string) ([]byte, error) {
 	return boundedread.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigPath)), ConfigLimit)
 }
 
-// Config is .skillrepo/config.yaml. Zero fields take the defaults of
-// [DefaultConfig]; unknown keys are kept in Raw for packages that own their
-// own section (lint).
+// Config is .skillrepo/config.yaml, parsed once ([ParseConfig]) and
+// handed to every package as its typed section. The struct is the schema:
+// a field's `yaml` tag is its key and its `check` tag its validation
+// (see package internal/yamlconf: min=N, max=N, oneof=a|b, and the named
+// checks of configDecoder in config_parse.go); [DefaultConfig] holds every default. Adding a
+// key is adding a field here (with its check and a default when it has
+// one) and a row in docs/config.md.
 type Config struct {
-	Version    int    `yaml:"version"`
-	MainBranch string `yaml:"main_branch,omitempty"`
+	// Version is the file's format; this skillrepo reads version 1.
+	Version    int    `yaml:"version" check:"version"`
+	MainBranch string `yaml:"main_branch" check:"branch"`
 	// Runtime is the agent that reads the library (hermes, claude-code,
 	// codex, generic): the write rules and the default lint profile follow
 	// it. Absent from the file, it is detected from the library's path.
-	Runtime skill.Runtime `yaml:"runtime,omitempty"`
+	Runtime skill.Runtime `yaml:"runtime" check:"runtime"`
 	Review  ReviewConfig  `yaml:"review"`
 	Curator CuratorConfig `yaml:"curator"`
 	Memory  MemoryConfig  `yaml:"memory"`
 	// Protected skills are never written by a background review or the
 	// curator, whatever their history says.
-	Protected []string `yaml:"protected,omitempty"`
-
-	// Raw is the file as read, for sections other packages parse.
-	Raw []byte `yaml:"-"`
+	Protected []string    `yaml:"protected" check:"nonempty"`
+	Goals     GoalsConfig `yaml:"goals"`
+	// Lint is the lint: section; package lint owns its keys and checks
+	// them against its rule table as it decodes (lint.Config's
+	// UnmarshalYAML). [Config.LintSettings] adds the runtime's profile.
+	Lint lint.Config `yaml:"lint"`
 }
 
-// ReviewConfig is the review: section.
+// ReviewConfig is the review: section: the background review, and the
+// worker that runs it (docs/agents.md, "The worker").
 type ReviewConfig struct {
 	// WriteApproval leaves non-user writes as proposals instead of
 	// merging them.
-	WriteApproval  bool   `yaml:"write_approval"`
-	MemoryInterval *int   `yaml:"memory_interval,omitempty"`
-	SkillInterval  *int   `yaml:"skill_interval,omitempty"`
-	Model          string `yaml:"model,omitempty"`
-	BaseURL        string `yaml:"base_url,omitempty"`
-	ContextWindow  int    `yaml:"context_window,omitempty"`
+	WriteApproval bool `yaml:"write_approval"`
+	// MemoryInterval and SkillInterval are the user turns and model
+	// iterations between automatic reviews; 0 turns that review off.
+	MemoryInterval int    `yaml:"memory_interval" check:"min=0"`
+	SkillInterval  int    `yaml:"skill_interval" check:"min=0"`
+	Model          string `yaml:"model"`
+	BaseURL        string `yaml:"base_url" check:"url"`
+	ContextWindow  int    `yaml:"context_window" check:"min=0"`
+	// MaxInputTokens bounds what one review sends the model (0: the
+	// reference's budget).
+	MaxInputTokens int `yaml:"max_input_tokens" check:"min=0"`
+	// DeferQuiet: how long the agent must be quiet before a queued review
+	// calls the model; DeferMax: the longest a review waits for quiet.
+	DeferQuiet Duration `yaml:"defer_quiet"`
+	DeferMax   Duration `yaml:"defer_max"`
+	// RetryBackoff is the first wait after a transient model error,
+	// doubled per attempt; MaxAttempts bounds the attempts.
+	RetryBackoff Duration `yaml:"retry_backoff"`
+	MaxAttempts  int      `yaml:"max_attempts" check:"min=1"`
+	// WorkerIdle: a worker without --once exits after this long with
+	// nothing queued.
+	WorkerIdle Duration `yaml:"worker_idle"`
+	// FinalReview: SessionEnd queues a review of what the nudge counters
+	// had not yet sent to one.
+	FinalReview bool `yaml:"final_review"`
+	// Enabled: false stops agent hooks from queueing reviews, and a
+	// worker skips the reviews already queued.
+	Enabled bool `yaml:"enabled"`
+	// Backend chooses who holds a review's (and the goal judge's and
+	// the consolidation's) conversation: "agent", the agent's own
+	// program with the session's model; "endpoint", an OpenAI-compatible
+	// endpoint; "auto", the endpoint when one is configured, else the
+	// agent's program (docs/agents.md, "The model backend").
+	Backend string `yaml:"backend" check:"oneof=auto|agent|endpoint"`
+	// Defer says when a queued review waits for the agent to be quiet:
+	// "always", "never", or "auto": only when it would compete with the
+	// agent for a local model (a loopback or local-provider endpoint).
+	Defer string `yaml:"defer" check:"oneof=auto|always|never"`
 }
+
+// Review backends and defer modes.
+const (
+	BackendAuto     = "auto"
+	BackendAgent    = "agent"
+	BackendEndpoint = "endpoint"
+	DeferAuto       = "auto"
+	DeferAlways     = "always"
+	DeferNever      = "never"
+)
 
 // CuratorConfig is the curator: section.
 type CuratorConfig struct {
-	Enabled          *bool    `yaml:"enabled,omitempty"`
-	IntervalHours    int      `yaml:"interval_hours,omitempty"`
-	StaleAfterDays   int      `yaml:"stale_after_days,omitempty"`
-	ArchiveAfterDays int      `yaml:"archive_after_days,omitempty"`
-	ScheduledSkills  []string `yaml:"scheduled_skills,omitempty"`
+	Enabled          bool     `yaml:"enabled"`
+	IntervalHours    int      `yaml:"interval_hours" check:"min=1"`
+	StaleAfterDays   int      `yaml:"stale_after_days" check:"min=1"`
+	ArchiveAfterDays int      `yaml:"archive_after_days" check:"min=1"`
+	ScheduledSkills  []string `yaml:"scheduled_skills" check:"nonempty"`
 	// ArchiveTTLDays is how long an archived skill stays in the tree
 	// before `curator purge` removes it (history keeps it); 0, the
 	// default, turns purging off as in the reference.
-	ArchiveTTLDays int `yaml:"archive_ttl_days,omitempty"`
+	ArchiveTTLDays int `yaml:"archive_ttl_days" check:"min=0"`
 	// Consolidate adds the model pass (phase 2) to every run, scheduled
 	// ones included; `curator run --consolidate` adds it to one run.
-	Consolidate bool `yaml:"consolidate,omitempty"`
+	Consolidate bool `yaml:"consolidate"`
 	// Model and BaseURL choose phase 2's model; empty falls back to the
 	// review's (review.model, review.base_url).
-	Model   string `yaml:"model,omitempty"`
-	BaseURL string `yaml:"base_url,omitempty"`
+	Model   string `yaml:"model"`
+	BaseURL string `yaml:"base_url" check:"url"`
 	// WriteApproval leaves a consolidating run waiting as proposal
 	// curator-<run-id> instead of merging it.
-	WriteApproval bool `yaml:"write_approval,omitempty"`
+	WriteApproval bool `yaml:"write_approval"`
 }
 
 // MemoryConfig is the memory: section.
 type MemoryConfig struct {
 	// Dir holds MEMORY.md and USER.md, relative to the library root or
-	// absolute (e.g. ~/.hermes/memories).
-	Dir string `yaml:"dir,omitempty"`
+	// absolute (e.g. ~/.hermes/memories); [Library.MemoryPath] checks it
+	// lies inside the library.
+	Dir string `yaml:"dir" check:"nonempty"`
+	// MemoryCharLimit and UserCharLimit are the stores' sizes, in
+	// characters.
+	MemoryCharLimit int `yaml:"memory_char_limit" check:"min=1"`
+	UserCharLimit   int `yaml:"user_char_limit" check:"min=1"`
 }
+
+// GoalsConfig is the goals: section (docs/goals.md).
+type GoalsConfig struct {
+	// Model and BaseURL are the judge's (default: review.model and
+	// review.base_url).
+	Model   string `yaml:"model"`
+	BaseURL string `yaml:"base_url" check:"url"`
+	// MaxTurns is a new goal's default turn budget (0: the goal loop's).
+	MaxTurns int `yaml:"max_turns" check:"min=0"`
+	// TimeoutSeconds bounds one judge call.
+	TimeoutSeconds int `yaml:"timeout_seconds" check:"min=1"`
+}
+
+// Timeout is the judge call's bound.
+func (g GoalsConfig) Timeout() time.Duration { return time.Duration(g.TimeoutSeconds) * time.Second }
 
 // Rules are the write rules of the library's runtime (its config's
 // runtime, else the one its path suggests).
 func (l *Library) Rules() skill.Rules { return skill.RulesFor(l.Config.Runtime) }
 
-// DefaultConfig is what init writes and what missing fields mean.
+// LintSettings are the lint settings of the library: its lint: section,
+// with the profile of its runtime when the section names none, so every
+// lint of the library (the command, the git hook, the write gate) holds
+// it to the rules of the agent that reads it.
+func (c Config) LintSettings() lint.Config {
+	s := c.Lint
+	if s.Profile == "" {
+		s.Profile = lint.ProfileFor(c.Runtime)
+	}
+	return s
+}
+
+// DefaultConfig is what init writes and what every key the file leaves
+// out means.
 func DefaultConfig() Config {
-	ten := 10
-	on := true
 	return Config{
 		Version:    1,
 		MainBranch: "main",
-		Review:     ReviewConfig{MemoryInterval: &ten, SkillInterval: &ten},
-		Curator:    CuratorConfig{Enabled: &on, IntervalHours: 168, StaleAfterDays: 14, ArchiveAfterDays: 30},
-		Memory:     MemoryConfig{Dir: ".memory"},
+		Review: ReviewConfig{
+			MemoryInterval: 10, SkillInterval: 10,
+			DeferQuiet: Duration(15 * time.Second), DeferMax: Duration(30 * time.Minute),
+			RetryBackoff: Duration(30 * time.Second), MaxAttempts: 5, WorkerIdle: Duration(time.Minute),
+			FinalReview: true, Enabled: true, Backend: BackendAuto, Defer: DeferAuto,
+		},
+		Curator: CuratorConfig{Enabled: true, IntervalHours: 168, StaleAfterDays: 14, ArchiveAfterDays: 30},
+		Memory:  MemoryConfig{Dir: ".memory", MemoryCharLimit: memory.DefaultMemoryLimit, UserCharLimit: memory.DefaultUserLimit},
+		Goals:   GoalsConfig{TimeoutSeconds: 30},
 	}
-}
-
-// loadConfig reads the config from the work tree; a missing file means the
-// defaults. A malformed file is an error naming the file.
-func loadConfig(root string) (Config, error) {
-	cfg := DefaultConfig()
-	b, err := ReadConfigFile(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return cfg, nil
-	}
-	if err != nil {
-		return cfg, fmt.Errorf("read %s: %w", ConfigPath, err)
-	}
-	if err := yaml.Unmarshal(b, &cfg); err != nil {
-		return cfg, fmt.Errorf("parse %s: %w", ConfigPath, err)
-	}
-	d := DefaultConfig()
-	if cfg.MainBranch == "" {
-		cfg.MainBranch = d.MainBranch
-	}
-	if cfg.Review.MemoryInterval == nil {
-		cfg.Review.MemoryInterval = d.Review.MemoryInterval
-	}
-	if cfg.Review.SkillInterval == nil {
-		cfg.Review.SkillInterval = d.Review.SkillInterval
-	}
-	if cfg.Curator.Enabled == nil {
-		cfg.Curator.Enabled = d.Curator.Enabled
-	}
-	if cfg.Curator.IntervalHours <= 0 {
-		cfg.Curator.IntervalHours = d.Curator.IntervalHours
-	}
-	if cfg.Curator.StaleAfterDays <= 0 {
-		cfg.Curator.StaleAfterDays = d.Curator.StaleAfterDays
-	}
-	if cfg.Curator.ArchiveAfterDays <= 0 {
-		cfg.Curator.ArchiveAfterDays = d.Curator.ArchiveAfterDays
-	}
-	if cfg.Memory.Dir == "" {
-		cfg.Memory.Dir = d.Memory.Dir
-	}
-	if cfg.Runtime == "" {
-		cfg.Runtime = skill.DetectRuntime(root)
-	} else if cfg.Runtime, err = skill.ParseRuntime(string(cfg.Runtime)); err != nil {
-		return cfg, fmt.Errorf("%s: %w", ConfigPath, err)
-	}
-	cfg.Raw = b
-	return cfg, nil
 }
 
 const defaultConfigYAML = `# skillrepo library settings (tracked: shared by everyone who clones the library)

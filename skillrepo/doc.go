@@ -10,13 +10,29 @@
 // Git itself — objects, packs, trees, the index, refs and their lock
 // files, the repository lock, the intent record and crash recovery,
 // durability, maintenance and the work-tree update — is the engine,
-// package skillrepo/internal/gitstore, embedded in [Library] as its
-// [gitstore.Repo]. Its doc states the write ordering and why it survives a
-// crash. Every write of this package goes through [Library.Update] (skill
-// operations through [Library.Apply], which calls it), which hands the
-// engine's transaction to the domain code as a [Tx] whose commits carry
-// the provenance trailers of a [Message]. [Open] runs the engine's crash
-// recovery before it returns.
+// package skillrepo/internal/gitstore, which [Library] holds privately.
+// Its doc states the write ordering and why it survives a crash. This
+// package is the engine's only user (internal/archtest checks it): the
+// packages above it — the CLI, hooks, review, curator, worker, MCP server
+// — speak to a library through the verbs here (skill operations,
+// proposals, branches and curator run refs in branches.go, the per-clone
+// [State] folders, [Tx.RevertDirs] and [Tx.PurgeArchived]), never through
+// refs, raw tree writes or paths under .git. Every write of this package
+// goes through [Library.Update] (skill operations through [Library.Apply],
+// which calls it), which hands the engine's transaction to the domain
+// code as a [Tx] whose commits carry the provenance trailers of a
+// [Message]. [Open] runs the engine's crash recovery before it returns.
+//
+// # Why this package is the domain
+//
+// Its import path, github.com/skillrepo/skillrepo/skillrepo, repeats the
+// module's name because the package is what the module is about: the
+// skills library as a git repository. Everything else is a door to it
+// (cmd/skillrepo, hooks, mcpserver), an agent working on it (review,
+// curator, goals) or a pure helper below it (skill, merge, memory, lint).
+// Renaming it (to "library", say) would say less at call sites
+// (library.Open, library.Message) and touch every file of the module for
+// no gain in meaning.
 //
 // # Reading
 //

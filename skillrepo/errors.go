@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/skillrepo/skillrepo/overlap"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -43,7 +44,15 @@ const DefaultLockTimeout = gitstore.DefaultLockTimeout
 
 // RefusedError is a guard's refusal with the reason a caller (or a model)
 // can act on. It matches ErrRefused.
-type RefusedError struct{ Reason string }
+type RefusedError struct {
+	Reason string
+	// Guard names the write policy's rule that refused (GuardSecret, …;
+	// "" for the engine's own refusals).
+	Guard string
+	// Duplicates are the existing skills a refused create overlaps
+	// (GuardDuplicate), most similar first.
+	Duplicates []overlap.Match
+}
 
 func (e *RefusedError) Error() string { return e.Reason }
 
@@ -54,14 +63,20 @@ func refusedf(format string, args ...any) error {
 	return &RefusedError{Reason: fmt.Sprintf(format, args...)}
 }
 
-// hintError wraps an error with a hint for the CLI.
-type hintError struct {
-	err  error
+// HintError is an error with a hint: what to do about it, which the
+// CLI prints after the error and a tool result carries as "hint". It is
+// the one wrapper of its kind (errors of their own that know their hint,
+// such as *GateError, have a Hint method too).
+type HintError struct {
+	Err  error
 	hint string
 }
 
-func (e *hintError) Error() string { return e.err.Error() }
-func (e *hintError) Unwrap() error { return e.err }
-func (e *hintError) Hint() string  { return e.hint }
+func (e *HintError) Error() string { return e.Err.Error() }
+func (e *HintError) Unwrap() error { return e.Err }
 
-func withHint(err error, hint string) error { return &hintError{err: err, hint: hint} }
+// Hint is what to do about the error.
+func (e *HintError) Hint() string { return e.hint }
+
+// WithHint wraps err with a hint.
+func WithHint(err error, hint string) error { return &HintError{Err: err, hint: hint} }

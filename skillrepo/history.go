@@ -108,7 +108,7 @@ func (l *Library) SkillLog(name string, opts LogOptions) ([]LogEntry, error) {
 				e.Patch = p
 			}
 		}
-		e.Truncated = l.IsShallow(e.Commit)
+		e.Truncated = l.repo.IsShallow(e.Commit)
 		out = append(out, e)
 		return opts.MaxCount <= 0 || len(out) < opts.MaxCount
 	})
@@ -196,7 +196,7 @@ func (l *Library) locateSkill(h *historyIndex, rev, name string) (Hash, string, 
 	if werr != nil {
 		return ZeroHash, "", werr
 	}
-	notFound := withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list --all' to see the skills")
+	notFound := WithHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list --all' to see the skills")
 	for p, hops := candidate, 0; p != "" && hops < 1000; hops++ {
 		if snap.Exists(p + "/" + skill.FileName) {
 			return snap.Commit(), p, nil

@@ -20,7 +20,7 @@ func benchLibrary(b *testing.B) (*Library, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { l.Close() })
+	b.Cleanup(func() { l.repo.Close() })
 	name := os.Getenv("SKILLREPO_BENCH_SKILL")
 	if name == "" {
 		name = "hot-tool"
@@ -30,7 +30,7 @@ func benchLibrary(b *testing.B) (*Library, string) {
 
 func dropHistoryCache(b *testing.B, l *Library) {
 	b.Helper()
-	os.RemoveAll(filepath.Join(l.StateDir(), "cache"))
+	os.RemoveAll(filepath.Join(l.repo.StateDir(), "cache"))
 }
 
 func BenchmarkSkillLogCold(b *testing.B) {

@@ -21,7 +21,8 @@ description: Use when demonstrating skill history.
 3. Third step.
 `
 
-// buildHistory makes the scenario of issue 3 on the example library:
+// buildHistory makes, on the example library, a history that log,
+// blame and ownership must follow through every kind of change:
 //
 //	import (4 example skills)
 //	  -> create demo (user)
@@ -71,7 +72,7 @@ func buildHistory(t *testing.T, l *Library) map[string]Hash {
 	}
 	c["archive"] = res.New
 	res, err = l.Update(ctx, UpdateOptions{}, func(tx *Tx) error {
-		if err := tx.Move(ArchiveDir+"/demo-tool", "tools/demo-tool"); err != nil {
+		if err := tx.gtx.Move(ArchiveDir+"/demo-tool", "tools/demo-tool"); err != nil {
 			return err
 		}
 		m := Message{Subject: "skill: restore demo-tool"}
@@ -315,7 +316,7 @@ func TestOwnershipFromImportTrailerAndProposalMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
+	defer l.repo.Close()
 	for name, want := range map[string]string{"agent-made": OwnerCurator, "hand-made": OwnerUser} {
 		if o, err := l.Owner(name); err != nil || o.Owner != want {
 			t.Errorf("%s: %+v %v, want %s", name, o, err, want)
@@ -332,7 +333,7 @@ func TestOwnershipFromImportTrailerAndProposalMerge(t *testing.T) {
 	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "hand-made", OldString: strp("1. First step."), NewString: strp("1. First step!")}}}); err != nil {
 		t.Fatal(err)
 	}
-	tipProposal, err := l.ResolveBranch("proposals/r-2")
+	tipProposal, err := l.repo.ResolveBranch("proposals/r-2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +357,7 @@ func TestOwnershipFromImportTrailerAndProposalMerge(t *testing.T) {
 func TestColdAndWarmWalksAgree(t *testing.T) {
 	l, _ := newTestLibrary(t)
 	buildHistory(t, l)
-	os.RemoveAll(filepath.Join(l.StateDir(), "cache"))
+	os.RemoveAll(filepath.Join(l.repo.StateDir(), "cache"))
 	coldLog, err := l.SkillLog("demo-tool", LogOptions{Patch: true})
 	if err != nil {
 		t.Fatal(err)
@@ -411,7 +412,7 @@ func TestMergeWithChangesOnBothSides(t *testing.T) {
 
 	for _, cold := range []bool{true, false} {
 		if cold {
-			os.RemoveAll(filepath.Join(l.StateDir(), "cache"))
+			os.RemoveAll(filepath.Join(l.repo.StateDir(), "cache"))
 		} else if _, err := l.Owners(); err != nil {
 			t.Fatal(err)
 		}
@@ -463,7 +464,7 @@ func TestSkillLogAfterRepack(t *testing.T) {
 		l, env := newTestLibrary(t)
 		buildHistory(t, l)
 		gitCmd(t, l, env, args...)
-		l.Close()
+		l.repo.Close()
 		l, err := Open(l.Root, openOpts(env))
 		if err != nil {
 			t.Fatal(err)
@@ -472,6 +473,6 @@ func TestSkillLogAfterRepack(t *testing.T) {
 		if err != nil || len(log) != 6 {
 			t.Errorf("log after %v: %d entries, %v", args, len(log), err)
 		}
-		l.Close()
+		l.repo.Close()
 	}
 }

@@ -113,13 +113,13 @@ func (h *historyIndex) folderAtCached(root Hash, dir string) (Hash, error) {
 }
 
 func (l *Library) historyCachePath() string {
-	return filepath.Join(l.StateDir(), "cache", "history.bin")
+	return l.State().cache("history.bin")
 }
 
 // history opens the history index, loading the cache when it is usable.
 func (l *Library) history() *historyIndex {
 	h := &historyIndex{l: l, recs: map[Hash]*commitRecord{}, heads: map[Hash]*commitRecord{}, raw: newRawReader(l)}
-	if l.IsShallowRepo() {
+	if l.repo.IsShallowRepo() {
 		// Records computed across a graft would be wrong once the clone
 		// is deepened, and a cache from before it was made shallow names
 		// parents it no longer has: a shallow clone walks cold.
@@ -154,7 +154,7 @@ func (h *historyIndex) done() {
 // costs the next command time, so errors are returned for the caller to
 // ignore.
 func (h *historyIndex) save() error {
-	if !h.dirty || h.l.readOnly || h.l.IsShallowRepo() {
+	if !h.dirty || h.l.readOnly || h.l.repo.IsShallowRepo() {
 		return nil
 	}
 	p := h.l.historyCachePath()
@@ -191,7 +191,7 @@ func (h *historyIndex) head(c Hash) (*commitRecord, error) {
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", c, err)
 	}
-	if p := h.l.Prefix; p != "" {
+	if p := h.l.repo.Prefix; p != "" {
 		// A prefix library's history is its folder's: the record keeps
 		// the subtree (zero before the library existed).
 		if r.Tree, err = h.folderAt(r.Tree, p); err != nil {
@@ -545,7 +545,7 @@ type rawReader struct {
 }
 
 func newRawReader(l *Library) *rawReader {
-	return &rawReader{objs: l.NewObjectReader(), trees: map[Hash]*rawTree{}}
+	return &rawReader{objs: l.repo.NewObjectReader(), trees: map[Hash]*rawTree{}}
 }
 
 func (r *rawReader) close() { r.objs.Close() }

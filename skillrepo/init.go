@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -59,6 +60,15 @@ type InitResult struct {
 	// Writes are the files init creates or extends: the config, the
 	// .gitignore entries, pins carried over from a Hermes .usage.json.
 	Writes []string
+	// Ignored are Hermes' housekeeping files and folders found in the
+	// folder, which the library ignores (.gitignore entries): per-clone
+	// state, not skills.
+	Ignored []string
+	// Untracked are housekeeping files an earlier import committed, which
+	// this run stopped tracking in one commit (UntrackCommit); they stay
+	// on disk.
+	Untracked     []string
+	UntrackCommit Hash
 	// DryRun: nothing was changed; the result says what would be.
 	DryRun bool
 }
@@ -111,8 +121,8 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	if err != nil {
 		return nil, err
 	}
-	defer l.Close()
-	branch, err := l.HeadBranch()
+	defer l.repo.Close()
+	branch, err := l.repo.HeadBranch()
 	if err != nil {
 		return nil, err
 	}
@@ -120,11 +130,11 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		return nil, fmt.Errorf("init %s: HEAD is detached; check out a branch first", abs)
 	}
 	res.Branch = branch
-	unlock, err := l.Lock(ctx)
+	unlock, err := l.repo.Lock(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := l.RecoverLocked(); err != nil {
+	if err := l.repo.RecoverLocked(); err != nil {
 		unlock()
 		return nil, err
 	}
@@ -148,15 +158,23 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		}
 		res.Writes = append(res.Writes, p)
 	}
-	if l.Config, err = loadConfig(abs); err != nil {
+	if l.Config, err = ReadConfig(abs); err != nil {
 		return nil, err
 	}
 	l.Config.MainBranch = branch
-	l.DefaultBranch = branch
-	res.AgentSkills = agentSkillsFromUsage(usage)
+	l.repo.DefaultBranch = branch
+	res.AgentSkills = agentSkillsFromUsage(usage, abs)
+	res.Ignored = housekeepingPresent(abs)
+	// A library imported before housekeeping was ignored stops tracking it
+	// first, in a commit of its own.
+	if un, err := l.UntrackHousekeeping(ctx, false); err != nil {
+		return nil, err
+	} else if !un.Commit.IsZero() {
+		res.Untracked, res.UntrackCommit = un.Paths, un.Commit
+	}
 	var files int
 	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.Store(), tx.Tree(), false)
+		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree(), false)
 		if err != nil {
 			return err
 		}
@@ -172,7 +190,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 			return err
 		}
 		m := Message{Subject: fmt.Sprintf("import: %d skills into skillrepo", countActive(skills))}
-		if !tx.Base().IsZero() {
+		if !tx.gtx.Base().IsZero() {
 			m.Subject = fmt.Sprintf("import: record the library (%d skills) for skillrepo", countActive(skills))
 		}
 		m.Add(TrailerAction, ActionImport)
@@ -190,8 +208,16 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		return nil, err
 	}
 	res.Files = files
+	// The pins file and the sidecar agree now (init wrote one from the
+	// other, or both were there); Hermes' later pins are read against
+	// this (pinsync.go).
+	if _, ok := l.readPinsAgreed(); !ok {
+		if pins, err := l.Pins(branch); err == nil {
+			l.mirrorPins(pins)
+		}
+	}
 	if len(upd.Commits) == 0 {
-		res.Already = true
+		res.Already = res.UntrackCommit.IsZero()
 	} else {
 		res.Commit = upd.Commits[len(upd.Commits)-1]
 	}
@@ -202,7 +228,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	// A folder of a large project: every write rewrites the project's
 	// whole index unless git's split index is on (docs/project-libraries.md).
 	if prefix != "" && opts.Warn != nil {
-		if advice := l.SplitIndexAdvice(); advice != "" {
+		if advice := l.repo.SplitIndexAdvice(); advice != "" {
 			opts.Warn(advice)
 		}
 	}
@@ -218,16 +244,20 @@ func initTarget(abs string, ownRepo bool) (repoRoot, prefix string, err error) {
 	if exists(filepath.Join(abs, ".git")) || ownRepo {
 		return abs, "", nil
 	}
-	root, libRoot, err := findRoot(filepath.Dir(abs))
+	loc, err := Locate(filepath.Dir(abs))
 	if err != nil {
+		return "", "", err
+	}
+	root, libRoot := loc.Top, loc.Library
+	if root == "" {
 		return abs, "", nil // no work tree above: a repository of its own
 	}
 	if libRoot != "" {
-		return "", "", withHint(fmt.Errorf("init %s: it is inside the library at %s: %w", abs, libRoot, ErrRefused),
+		return "", "", WithHint(fmt.Errorf("init %s: it is inside the library at %s: %w", abs, libRoot, ErrRefused),
 			"a library cannot hold another one; pick a folder outside it")
 	}
 	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && !fi.IsDir() {
-		return "", "", withHint(fmt.Errorf("init %s: the repository at %s is a linked worktree or submodule (.git is a file); a library in a folder of it is not supported yet: %w", abs, root, ErrRefused),
+		return "", "", WithHint(fmt.Errorf("init %s: the repository at %s is a linked worktree or submodule (.git is a file); a library in a folder of it is not supported yet: %w", abs, root, ErrRefused),
 			"run init in the repository's main work tree, or use --own-repo to make the folder a repository of its own")
 	}
 	if prefix, err = libraryPrefix(root, abs); err != nil {
@@ -247,7 +277,7 @@ func countActive(skills []SkillInfo) int {
 }
 
 func discoverSkillsTx(tx *Tx) ([]SkillInfo, error) {
-	files, err := tx.List("")
+	files, err := tx.gtx.List("")
 	if err != nil {
 		return nil, err
 	}
@@ -296,34 +326,18 @@ func initFiles(root, branch string, runtime skill.Runtime, usage *Usage) (map[st
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	have := map[string]bool{}
-	for _, line := range strings.Split(string(existing), "\n") {
-		have[strings.TrimSpace(line)] = true
-	}
-	var add []string
-	for _, e := range gitignoreEntries {
-		if !have[e] {
-			add = append(add, e)
-		}
-	}
-	if len(add) > 0 {
-		var b strings.Builder
-		b.Write(existing)
-		if len(existing) > 0 && !strings.HasSuffix(string(existing), "\n") {
-			b.WriteString("\n")
-		}
-		b.WriteString("# skillrepo: per-clone usage telemetry\n")
-		for _, e := range add {
-			b.WriteString(e + "\n")
-		}
-		plan[".gitignore"] = []byte(b.String())
+	ignore, changed := ignoreLines(existing, "# skillrepo: per-clone usage telemetry", gitignoreEntries)
+	ignore, changed2 := ignoreLines(ignore, housekeepingComment, housekeepingEntries(root, runtime))
+	if changed || changed2 {
+		plan[".gitignore"] = ignore
 	}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(PinsFile))); errors.Is(err, fs.ErrNotExist) {
 		if recs, err := usage.Load(); err == nil { // telemetry never blocks an import
+			folder := folderOfUsageKey(root)
 			var pinned []string
 			for name, r := range recs {
-				if r.Pinned {
-					pinned = append(pinned, name)
+				if r.Pinned && !slices.Contains(pinned, folder(name)) {
+					pinned = append(pinned, folder(name))
 				}
 			}
 			if len(pinned) > 0 {
@@ -335,17 +349,53 @@ func initFiles(root, branch string, runtime skill.Runtime, usage *Usage) (map[st
 	return plan, nil
 }
 
+// folderOfUsageKey maps a usage key of the skills folder at root (a
+// frontmatter name, which Hermes keys by, or a folder name) to the skill's
+// folder name, reading the SKILL.md files on disk: the import names
+// skills by folder.
+func folderOfUsageKey(root string) func(key string) string {
+	byName := map[string]string{}
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || d.Name() != skill.FileName {
+			return nil
+		}
+		dir := filepath.Base(filepath.Dir(p))
+		if data, err := os.ReadFile(p); err == nil {
+			if n := FrontmatterName(data); n != "" && n != dir {
+				if _, taken := byName[n]; !taken {
+					byName[n] = dir
+				}
+			}
+		}
+		byName[dir] = dir // a folder name is never someone else's alias
+		return nil
+	})
+	return func(key string) string {
+		if f, ok := byName[key]; ok {
+			return f
+		}
+		return key
+	}
+}
+
 // agentSkillsFromUsage lists the skills a Hermes .usage.json marks as
 // created by the agent, so the import keeps them curator-managed.
-func agentSkillsFromUsage(usage *Usage) []string {
+func agentSkillsFromUsage(usage *Usage, root string) []string {
 	recs, err := usage.Load()
 	if err != nil {
 		return nil
 	}
+	folder := folderOfUsageKey(root)
 	var out []string
 	for name, r := range recs {
-		if r.AgentCreated() {
-			out = append(out, name)
+		if r.AgentCreated() && !slices.Contains(out, folder(name)) {
+			out = append(out, folder(name))
 		}
 	}
 	sort.Strings(out)

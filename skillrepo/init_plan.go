@@ -36,14 +36,14 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		if l, err = openAt(repoRoot, prefix, o); err != nil {
 			return nil, err
 		}
-		defer l.Close()
-		if res.Branch, err = l.HeadBranch(); err != nil {
+		defer l.repo.Close()
+		if res.Branch, err = l.repo.HeadBranch(); err != nil {
 			return nil, err
 		}
 		if res.Branch == "" {
 			return nil, fmt.Errorf("init %s: HEAD is detached; check out a branch first", abs)
 		}
-		gitDir = l.GitDir
+		gitDir = l.repo.GitDir
 	}
 	usage := &Usage{path: filepath.Join(abs, UsageFile), now: opts.Now}
 	plan, err := initFiles(abs, res.Branch, opts.runtime(abs), usage)
@@ -51,9 +51,11 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		return nil, err
 	}
 	res.Writes = sortedKeys(plan)
-	res.AgentSkills = agentSkillsFromUsage(usage)
+	res.AgentSkills = agentSkillsFromUsage(usage, abs)
 
-	files, err := gitstore.ScanFolder(abs, gitDir, gitignoreEntries)
+	res.Ignored = housekeepingPresent(abs)
+	ignored := append(append([]string{}, gitignoreEntries...), housekeepingEntries(abs, opts.runtime(abs))...)
+	files, err := gitstore.ScanFolder(abs, gitDir, ignored)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", abs, err)
 	}
@@ -66,9 +68,9 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 	}
 	res.Files = len(paths)
 	if l != nil {
-		store := l.NewStore(true)
+		store := l.repo.NewStore(true)
 		var tree Hash
-		switch head, err := l.ReadRef(branchRef(res.Branch)); {
+		switch head, err := l.repo.ReadRef(branchRef(res.Branch)); {
 		case err == nil:
 			if tree, _, err = store.CommitInfo(head); err != nil {
 				return nil, err
@@ -76,12 +78,17 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		case !errors.Is(err, ErrNotFound):
 			return nil, err
 		}
+		if !tree.IsZero() {
+			if res.Untracked, err = trackedHousekeeping(store, tree, housekeepingEntries(abs, opts.runtime(abs))); err != nil {
+				return nil, err
+			}
+		}
 		d, err := l.deltaOf(store, tree, files, plan, false)
 		if err != nil {
 			return nil, err
 		}
 		res.Files = len(d.changes)
-		res.Already = len(d.changes) == 0
+		res.Already = len(d.changes) == 0 && len(res.Untracked) == 0
 	}
 	res.Skills = skillsFromPaths(sortedKeys(paths))
 	return res, nil

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
@@ -15,19 +14,23 @@ import (
 
 // Library is an open skills library: a directory that is also a git work
 // tree, with .skillrepo/config.yaml. The git repository (objects, refs,
-// index, work tree, lock, recovery) is the embedded [gitstore.Repo]; the
-// Library adds the skills domain on top. A Library is not safe for
-// concurrent use by several goroutines; processes are serialised by
-// [gitstore.Repo.Lock].
+// index, work tree, lock, recovery) is the engine's [gitstore.Repo], held
+// privately: the packages above reach it only through the Library's
+// domain verbs. A Library is not safe for concurrent use by several
+// goroutines; processes are serialised by its lock ([Library.Lock]).
 type Library struct {
-	*gitstore.Repo
+	repo *gitstore.Repo
 	// Root is the library's folder (the one holding .skillrepo). It is
 	// the repository's work tree (Repo.Root) unless the library is a
 	// folder of a project's repository (a prefix library, Repo.Prefix
 	// set; see docs/project-libraries.md).
 	Root string
-	// Config is .skillrepo/config.yaml as read at Open.
+	// Config is .skillrepo/config.yaml as read at Open (with the
+	// defaults of any key that has a problem: see configErr).
 	Config Config
+	// configErr is the config's problems (a *ConfigError), nil when it
+	// has none: every write refuses with it (config_parse.go).
+	configErr error
 
 	// readOnly: write no cache (OpenOptions.ReadOnly).
 	readOnly bool
@@ -52,8 +55,10 @@ type OpenOptions struct {
 	// through the library are still possible; the caller does not make
 	// them.
 	ReadOnly bool
-	// Warn reports a problem after a write landed (a work-tree update
-	// deferred to the next command); nil: standard error.
+	// Warn reports a problem the command goes on despite: a write that
+	// landed with its work-tree update deferred to the next command, a
+	// config key with a problem (its default is used); nil: standard
+	// error.
 	Warn func(msg string)
 }
 
@@ -71,7 +76,7 @@ func (o *OpenOptions) fill() error {
 		if v := o.Getenv("SKILLREPO_LOCK_TIMEOUT"); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d < 0 {
-				return withHint(fmt.Errorf("SKILLREPO_LOCK_TIMEOUT=%q is not a duration", v), "set it to a Go duration such as 30s, 500ms or 2m (0 fails at once), or unset it for the default of "+DefaultLockTimeout.String())
+				return WithHint(fmt.Errorf("SKILLREPO_LOCK_TIMEOUT=%q is not a duration", v), "set it to a Go duration such as 30s, 500ms or 2m (0 fails at once), or unset it for the default of "+DefaultLockTimeout.String())
 			}
 			if d == 0 {
 				d = time.Nanosecond // 0 means "do not wait", not "the default"
@@ -82,34 +87,20 @@ func (o *OpenOptions) fill() error {
 	return nil
 }
 
-// Open opens the library whose work tree contains dir (dir itself or a
-// parent). When the previous writer crashed mid-write, Open completes or
-// discards its intent record first (see doc.go). Errors: ErrNotLibrary
-// (with a hint to run init) when there is no git repository or no
-// .skillrepo/config.yaml.
+// Open opens the library [FindLibrary] finds for dir: the one holding dir
+// (dir itself or a parent), else the only library of dir's project. When
+// the previous writer crashed mid-write, Open completes or discards its
+// intent record first (see doc.go). Errors: ErrNotLibrary (with a hint)
+// when there is no git repository or no library to use.
 func Open(dir string, opts OpenOptions) (*Library, error) {
 	if err := opts.fill(); err != nil {
 		return nil, err
 	}
-	abs, err := filepath.Abs(dir)
+	loc, err := FindLibrary(dir)
 	if err != nil {
 		return nil, err
 	}
-	root, libRoot, err := findRoot(abs)
-	if err != nil {
-		return nil, err
-	}
-	if libRoot == "" {
-		if configOutsideSparse(root, opts) {
-			return nil, withHint(fmt.Errorf("%s: %s is outside the sparse checkout", root, ConfigPath),
-				"add it with 'git sparse-checkout add .skillrepo' (a cone keeps only the top folder's files and the folders you list)")
-		}
-		if found := projectLibraries(root); len(found) > 0 {
-			return nil, withHint(fmt.Errorf("%s: %w (no %s here or above; this repository has a library in %s)", abs, ErrNotLibrary, ConfigPath, strings.Join(found, ", ")),
-				"run the command inside the library's folder, or pass -C "+filepath.Join(root, filepath.FromSlash(found[0])))
-		}
-		return nil, withHint(fmt.Errorf("%s: %w (no %s)", root, ErrNotLibrary, ConfigPath), "run 'skillrepo init "+dir+"' to turn this folder into a library")
-	}
+	root, libRoot := loc.Top, loc.Library
 	prefix, err := libraryPrefix(root, libRoot)
 	if err != nil {
 		return nil, err
@@ -121,11 +112,11 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 	if prefix != "" {
 		// A library in a project: the project's index is large, and a
 		// skill lookup (the index hint) or a write will read it.
-		l.Repo.PrefetchIndex()
+		l.repo.PrefetchIndex()
 	}
 	if !opts.SkipRecovery && !opts.ReadOnly {
-		if err := l.Recover(context.Background()); err != nil {
-			l.Close()
+		if err := l.repo.Recover(context.Background()); err != nil {
+			l.repo.Close()
 			return nil, err
 		}
 	}
@@ -166,86 +157,64 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 	}
 	if !fi.IsDir() {
 		if prefix != "" {
-			return nil, withHint(fmt.Errorf("%s: a library in a folder of a linked worktree or submodule (.git is a file) is not supported yet: %w", root, ErrRefused),
+			return nil, WithHint(fmt.Errorf("%s: a library in a folder of a linked worktree or submodule (.git is a file) is not supported yet: %w", root, ErrRefused),
 				"run skillrepo in the repository's main work tree")
 		}
 		return nil, fmt.Errorf("%s: .git is a file (a linked worktree or submodule); open the main work tree instead", root)
 	}
 	libRoot := filepath.Join(root, filepath.FromSlash(prefix))
-	cfg, err := loadConfig(libRoot)
-	if err != nil {
+	cfg, err := ReadConfig(libRoot)
+	var problems *ConfigError
+	if err != nil && !errors.As(err, &problems) {
 		return nil, err
 	}
 	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: opts.LockTimeout, DefaultBranch: cfg.MainBranch, Warn: opts.Warn, Prefix: prefix})
 	if err != nil {
 		return nil, err
 	}
-	return &Library{Repo: repo, Root: libRoot, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress}, nil
-}
-
-// findRoot walks up from dir to the directory holding .git (the work
-// tree's root) and, on the way, to the nearest folder holding
-// .skillrepo/config.yaml (the library's root; "" when there is none at or
-// below the work tree's root). A library below the work tree's root is a
-// prefix library.
-func findRoot(dir string) (root, libRoot string, err error) {
-	for d := dir; ; {
-		if libRoot == "" {
-			if _, err := os.Stat(filepath.Join(d, filepath.FromSlash(ConfigPath))); err == nil {
-				libRoot = d
-			}
-		}
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d, libRoot, nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", "", withHint(fmt.Errorf("%s: %w (no git repository here or above)", dir, ErrNotLibrary), "run 'skillrepo init' in the skills folder")
-		}
-		d = parent
+	l := &Library{repo: repo, Root: libRoot, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress}
+	if problems != nil {
+		l.configErr = problems
+		warnConfig(problems, opts.Warn)
 	}
-}
-
-// libraryPrefix is libRoot relative to the work tree root, slash-separated
-// ("" when they are the same folder).
-func libraryPrefix(root, libRoot string) (string, error) {
-	rel, err := filepath.Rel(root, libRoot)
-	if err != nil {
-		return "", err
-	}
-	return gitstore.CleanPrefix(filepath.ToSlash(rel))
-}
-
-// KnownLibraryFolders are the folders where projects keep their agents'
-// skills; a command run elsewhere in the project names the ones that are
-// libraries.
-var KnownLibraryFolders = []string{".claude/skills", ".agents/skills", ".codex/skills", ".github/skills", "skills"}
-
-// projectLibraries lists the known folders of the work tree that are
-// libraries.
-func projectLibraries(root string) []string {
-	var out []string
-	for _, f := range KnownLibraryFolders {
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(f), filepath.FromSlash(ConfigPath))); err == nil {
-			out = append(out, f)
-		}
-	}
-	return out
+	return l, nil
 }
 
 // RefNamespace is where the library keeps refs of its own (curator
 // runs): refs/skillrepo/ for a library that is the whole repository,
 // refs/skillrepo/<prefix hash>/ for a folder of a project's repository.
 func (l *Library) RefNamespace() string {
-	if l.Prefix == "" {
+	if l.repo.Prefix == "" {
 		return "refs/skillrepo/"
 	}
-	return "refs/skillrepo/" + gitstore.PrefixStateName(l.Prefix) + "/"
+	return "refs/skillrepo/" + gitstore.PrefixStateName(l.repo.Prefix) + "/"
 }
 
 // PrefixStateName is the folder under .git/skillrepo that holds the state
 // of the library at prefix (a folder of a project's repository).
 func PrefixStateName(prefix string) string { return gitstore.PrefixStateName(prefix) }
+
+// Close releases the library's open files.
+func (l *Library) Close() error { return l.repo.Close() }
+
+// Now is the library's clock (the real time, or --now's in tests).
+func (l *Library) Now() time.Time { return l.repo.Now() }
+
+// Lock takes the library's write lock, as every writer does, waiting up
+// to the lock timeout (OpenOptions.LockTimeout, $SKILLREPO_LOCK_TIMEOUT),
+// and returns the function that releases it. Error: *LockedError
+// (ErrLocked) on timeout. A caller holding it must not write through the
+// library (the lock is not reentrant); it is for holding writers off.
+func (l *Library) Lock(ctx context.Context) (unlock func(), err error) {
+	if err := l.writable(); err != nil {
+		return nil, err
+	}
+	return l.repo.Lock(ctx)
+}
+
+// HistoryCutAt reports whether the history read here stops at commit h:
+// the library is a shallow clone and h's parents are not in it.
+func (l *Library) HistoryCutAt(h Hash) bool { return l.repo.IsShallow(h) }
 
 // MainBranch is the branch agents read skills from ("main").
 func (l *Library) MainBranch() string { return l.Config.MainBranch }

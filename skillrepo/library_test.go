@@ -211,7 +211,7 @@ func TestWriteToOtherBranchLeavesWorktree(t *testing.T) {
 
 func TestLockTimeout(t *testing.T) {
 	l, _ := newTestLibrary(t)
-	unlock, err := l.Lock(context.Background())
+	unlock, err := l.repo.Lock(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestLockTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l2.Close()
+	defer l2.repo.Close()
 	_, err = l2.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}}})
 	var le *LockedError
 	if !errors.As(err, &le) || !strings.Contains(le.Holder, "pid") {

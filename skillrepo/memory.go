@@ -1,6 +1,7 @@
 package skillrepo
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,8 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
@@ -23,22 +22,7 @@ import (
 // MemoryLimits are the stores' character limits: memory.memory_char_limit
 // and memory.user_char_limit in the config, or the reference's defaults.
 func (l *Library) MemoryLimits() map[memory.Target]int {
-	var raw struct {
-		Memory struct {
-			MemoryCharLimit int `yaml:"memory_char_limit"`
-			UserCharLimit   int `yaml:"user_char_limit"`
-		} `yaml:"memory"`
-	}
-	// Config parsed the same bytes already, so they are valid YAML.
-	_ = yaml.Unmarshal(l.Config.Raw, &raw)
-	limits := map[memory.Target]int{memory.Memory: memory.DefaultMemoryLimit, memory.User: memory.DefaultUserLimit}
-	if raw.Memory.MemoryCharLimit > 0 {
-		limits[memory.Memory] = raw.Memory.MemoryCharLimit
-	}
-	if raw.Memory.UserCharLimit > 0 {
-		limits[memory.User] = raw.Memory.UserCharLimit
-	}
-	return limits
+	return map[memory.Target]int{memory.Memory: l.Config.Memory.MemoryCharLimit, memory.User: l.Config.Memory.UserCharLimit}
 }
 
 // MemoryPath is the store file of target, as a slash path from the library
@@ -46,14 +30,11 @@ func (l *Library) MemoryLimits() map[memory.Target]int {
 // can version it; an agent that expects its memory elsewhere (Hermes reads
 // ~/.hermes/memories) can be pointed here with a symlink.
 func (l *Library) MemoryPath(target memory.Target) (string, error) {
-	dir := l.Config.Memory.Dir
-	if dir == "" {
-		dir = DefaultConfig().Memory.Dir
-	}
+	dir := cmp.Or(l.Config.Memory.Dir, DefaultConfig().Memory.Dir)
 	if strings.HasPrefix(dir, "~") || filepath.IsAbs(dir) {
 		abs := dir
 		if strings.HasPrefix(dir, "~") {
-			abs = filepath.Join(l.Getenv("HOME"), strings.TrimPrefix(dir, "~"))
+			abs = filepath.Join(l.repo.Getenv("HOME"), strings.TrimPrefix(dir, "~"))
 		}
 		rel, err := filepath.Rel(l.Root, abs)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -130,7 +111,7 @@ func (l *Library) ChangeMemory(ctx context.Context, opts MemoryOptions) (*Memory
 	}
 	out := &MemoryResult{Path: p}
 	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
-		data, err := tx.ReadFile(p)
+		data, err := tx.gtx.ReadFile(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -159,7 +140,7 @@ func (l *Library) ChangeMemory(ctx context.Context, opts MemoryOptions) (*Memory
 		if content != "" {
 			content += "\n" // git prefers it; parsing trims it
 		}
-		if err := tx.WriteFile(p, []byte(content), false); err != nil {
+		if err := tx.gtx.WriteFile(p, []byte(content), false); err != nil {
 			return err
 		}
 		_, err = tx.Commit(memoryMessage(opts, r))

@@ -102,13 +102,16 @@ type ApplyOptions struct {
 	Ops          []Op
 	Provenance   Provenance
 	DryRun       bool
-	// Check, when set, runs before each operation with the transaction
-	// as it stands (the review's guards); an error refuses the batch.
-	Check func(tx *Tx, i int, op Op) error
-	// Verify, when set, runs on the tree the batch produces, with the
-	// folders of the skills it touched, before the ref moves (a linter);
-	// an error refuses the batch.
-	Verify func(fsys fs.FS, skillDirs []string) error
+	// check and verify are the write policy's (policy.go), set only by
+	// [Policy.Apply], so no door assembles rules of its own: check runs
+	// before each operation with the transaction as it stands (the
+	// guards); verify runs on the tree the batch produces, with the
+	// folders of the skills it touched, before the ref moves (the lint
+	// gate). An error of either refuses the batch. Library.Apply without
+	// them writes what it is given, validated by the engine only (seeding
+	// a library in a test, an import).
+	check  func(tx *Tx, i int, op Op) error
+	verify func(fsys fs.FS, skillDirs []string) error
 }
 
 // OpResult is what one operation did.
@@ -174,8 +177,8 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
 		results = results[:0]
 		for i, op := range opts.Ops {
-			if opts.Check != nil {
-				if err := opts.Check(tx, i, op); err != nil {
+			if opts.check != nil {
+				if err := opts.check(tx, i, op); err != nil {
 					return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err, Of: len(opts.Ops)}
 				}
 			}
@@ -190,7 +193,7 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 		if errors.Is(err, ErrNoChanges) {
 			return fmt.Errorf("the operations change nothing: %w", ErrNoChanges)
 		}
-		if err != nil || opts.Verify == nil {
+		if err != nil || opts.verify == nil {
 			return err
 		}
 		var dirs []string
@@ -201,8 +204,8 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 				dirs = append(dirs, r.Path)
 			}
 		}
-		snap := &Snapshot{l: l, store: tx.Store(), commit: h, tree: tx.Tree()}
-		return opts.Verify(snap.FS(), dirs)
+		snap := &Snapshot{l: l, store: tx.gtx.Store(), commit: h, tree: tx.gtx.Tree()}
+		return opts.verify(snap.FS(), dirs)
 	})
 	if err != nil {
 		return nil, err
@@ -337,10 +340,10 @@ func createSkill(tx *Tx, op Op, r *OpResult) error {
 		return err
 	}
 	dir := path.Join(op.Category, op.Name)
-	if tx.IsDir(dir) {
+	if tx.gtx.IsDir(dir) {
 		return fmt.Errorf("folder %s already holds files: %w", dir, ErrExists)
 	}
-	if err := tx.WriteFile(dir+"/"+skill.FileName, []byte(*op.Content), false); err != nil {
+	if err := tx.gtx.WriteFile(dir+"/"+skill.FileName, []byte(*op.Content), false); err != nil {
 		return err
 	}
 	r.Path = dir
@@ -359,7 +362,7 @@ func editSkill(tx *Tx, op Op, r *OpResult) error {
 	if _, err := skill.Validate([]byte(*op.Content), skill.ValidateOptions{}); err != nil {
 		return err
 	}
-	if err := tx.WriteFile(si.Dir+"/"+skill.FileName, []byte(*op.Content), false); err != nil {
+	if err := tx.gtx.WriteFile(si.Dir+"/"+skill.FileName, []byte(*op.Content), false); err != nil {
 		return err
 	}
 	r.Path = si.Dir
@@ -398,7 +401,7 @@ func patchSkill(tx *Tx, op Op, r *OpResult) error {
 	if err := checkNoSymlink(tx, si.Dir, rel); err != nil {
 		return err
 	}
-	old, err := tx.ReadFile(target)
+	old, err := tx.gtx.ReadFile(target)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("file not found: %s: %w", target, ErrNotFound)
 	}
@@ -423,7 +426,7 @@ func patchSkill(tx *Tx, op Op, r *OpResult) error {
 	} else if err := skill.ValidateFileContent([]byte(updated)); err != nil {
 		return err
 	}
-	if err := tx.WriteFile(target, []byte(updated), isExecutable(tx, target)); err != nil {
+	if err := tx.gtx.WriteFile(target, []byte(updated), isExecutable(tx, target)); err != nil {
 		return err
 	}
 	r.Path = si.Dir
@@ -450,7 +453,7 @@ func (e *PatchError) Error() string { return e.Err.Error() }
 func (e *PatchError) Unwrap() error { return e.Err }
 
 func isExecutable(tx *Tx, p string) bool {
-	_, m, ok := tx.Stat(p)
+	_, m, ok := tx.gtx.Stat(p)
 	return ok && m == 0o100755
 }
 
@@ -461,7 +464,7 @@ func checkNoSymlink(tx *Tx, dir, rel string) error {
 	cur := dir
 	for _, p := range parts {
 		cur += "/" + p
-		if _, m, ok := tx.Stat(cur); ok && m == 0o120000 {
+		if _, m, ok := tx.gtx.Stat(cur); ok && m == 0o120000 {
 			return fmt.Errorf("path escapes the skill through the symlink %s: %w", cur, skill.ErrInvalid)
 		}
 	}
@@ -512,7 +515,7 @@ func deleteSkill(tx *Tx, op Op, prov Provenance, r *OpResult) error {
 		}
 		return nil
 	}
-	if err := tx.RemoveAll(si.Dir); err != nil {
+	if err := tx.gtx.RemoveAll(si.Dir); err != nil {
 		return err
 	}
 	r.Message = fmt.Sprintf("Skill '%s' deleted.", op.Name)
@@ -529,13 +532,13 @@ func ArchiveSkill(tx *Tx, si SkillInfo) (string, error) {
 		return "", fmt.Errorf("skill %q is already archived at %s: %w", si.Name, si.Dir, ErrExists)
 	}
 	to := ArchiveDir + "/" + si.Name
-	if tx.IsDir(to) {
-		to += "-" + tx.l.Now().UTC().Format("20060102150405")
+	if tx.gtx.IsDir(to) {
+		to += "-" + tx.l.repo.Now().UTC().Format("20060102150405")
 	}
-	if tx.IsDir(to) {
+	if tx.gtx.IsDir(to) {
 		return "", fmt.Errorf("archive folder %s is taken: %w", to, ErrExists)
 	}
-	return to, tx.Move(si.Dir, to)
+	return to, tx.gtx.Move(si.Dir, to)
 }
 
 func writeFile(tx *Tx, op Op, r *OpResult) error {
@@ -569,10 +572,10 @@ func writeFile(tx *Tx, op Op, r *OpResult) error {
 		return err
 	}
 	target := si.Dir + "/" + rel
-	if tx.IsDir(target) {
+	if tx.gtx.IsDir(target) {
 		return fmt.Errorf("%s is a folder: %w", target, skill.ErrInvalid)
 	}
-	if err := tx.WriteFile(target, content, isExecutable(tx, target) || strings.HasPrefix(rel, "scripts/") && strings.HasPrefix(string(content), "#!")); err != nil {
+	if err := tx.gtx.WriteFile(target, content, isExecutable(tx, target) || strings.HasPrefix(rel, "scripts/") && strings.HasPrefix(string(content), "#!")); err != nil {
 		return err
 	}
 	r.Path, r.FilePath = si.Dir, rel
@@ -596,10 +599,10 @@ func removeFile(tx *Tx, op Op, r *OpResult) error {
 		return err
 	}
 	target := si.Dir + "/" + rel
-	if !tx.Exists(target) {
+	if !tx.gtx.Exists(target) {
 		var avail []string
 		for _, d := range skill.SupportDirs {
-			files, _ := tx.List(si.Dir + "/" + d)
+			files, _ := tx.gtx.List(si.Dir + "/" + d)
 			for _, f := range files {
 				avail = append(avail, strings.TrimPrefix(f, si.Dir+"/"))
 			}
@@ -610,7 +613,7 @@ func removeFile(tx *Tx, op Op, r *OpResult) error {
 		}
 		return fmt.Errorf("file not found: %s (available files: %s): %w", rel, list, ErrNotFound)
 	}
-	if err := tx.Remove(target); err != nil {
+	if err := tx.gtx.Remove(target); err != nil {
 		return err
 	}
 	r.Path, r.FilePath = si.Dir, rel
@@ -666,13 +669,13 @@ func moveFile(tx *Tx, op Op, r *OpResult) error {
 		return err
 	}
 	from, to := src.Dir+"/"+rel, dst.Dir+"/"+toRel
-	if tx.Exists(to) || tx.IsDir(to) {
+	if tx.gtx.Exists(to) || tx.gtx.IsDir(to) {
 		return fmt.Errorf("%s already exists in skill '%s'; choose another to_file_path: %w", toRel, dst.Name, ErrExists)
 	}
-	if h, m, ok := tx.Stat(from); ok {
-		tx.Stage(to, gitstore.Change{Hash: h, Mode: m})
-		tx.Stage(from, gitstore.Change{Delete: true})
-	} else if err := tx.Move(from, to); errors.Is(err, fs.ErrNotExist) {
+	if h, m, ok := tx.gtx.Stat(from); ok {
+		tx.gtx.Stage(to, gitstore.Change{Hash: h, Mode: m})
+		tx.gtx.Stage(from, gitstore.Change{Delete: true})
+	} else if err := tx.gtx.Move(from, to); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("file not found: %s in skill '%s': %w", rel, src.Name, ErrNotFound)
 	} else if err != nil {
 		return err

@@ -12,7 +12,7 @@ package skillrepo
 //     commit naming it says adopt.
 //
 // Anything else is user-owned: no evidence means user-owned (fail closed,
-// the lesson of hermes-agent #67140). Evidence follows the skill folder
+// docs/reference-behaviour.md §4.5). Evidence follows the skill folder
 // through moves, renames, archive and restore (history.go pairs them), so
 // unlike a flag in a side file it survives a rename.
 //
@@ -130,7 +130,7 @@ type ownersCacheEntry struct {
 }
 
 func (l *Library) ownersCachePath() string {
-	return filepath.Join(l.StateDir(), "cache", "owners.bin")
+	return l.State().cache("owners.bin")
 }
 
 // The owners cache file: magic, version, entries (tip, count, then name,
@@ -215,7 +215,7 @@ func (l *Library) ownersAt(tip Hash) (map[string]Ownership, error) {
 	if err != nil {
 		return nil, err
 	}
-	store := l.NewStore(true)
+	store := l.repo.NewStore(true)
 	tree, _, err := store.CommitInfo(tip)
 	if err != nil {
 		return nil, err
@@ -261,8 +261,8 @@ func (h *historyIndex) ownership(tip Hash) (map[string]*ownState, error) {
 	// lie beyond the boundary, and a guess could hand a user's skill to
 	// the curator.
 	for _, c := range order {
-		if h.l.IsShallow(c) {
-			return nil, withHint(fmt.Errorf("ownership is unknown: the history stops at %s (a shallow clone)", gitstore.ShortHash(c)),
+		if h.l.repo.IsShallow(c) {
+			return nil, WithHint(fmt.Errorf("ownership is unknown: the history stops at %s (a shallow clone)", gitstore.ShortHash(c)),
 				"fetch the whole history with 'git fetch --unshallow', then retry")
 		}
 	}

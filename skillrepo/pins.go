@@ -71,19 +71,26 @@ func formatPins(names []string) []byte {
 }
 
 // Pins returns the pinned skills of rev ("" = the main branch), sorted.
+// At the main branch's tip they are the effective pins, the file's with
+// every pin and unpin made in Hermes since the two last agreed
+// (pinsync.go); at any other revision, the file's.
 func (l *Library) Pins(rev string) ([]string, error) {
 	snap, err := l.Snapshot(rev)
 	if err != nil {
 		return nil, err
 	}
 	data, err := snap.ReadFile(PinsFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return []string{}, nil
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	return parsePins(data), nil
+	pins := parsePins(data)
+	if pins == nil {
+		pins = []string{}
+	}
+	if tip, err := l.MainTip(); err == nil && tip == snap.Commit() {
+		pins, _ = l.effectivePins(pins, snap)
+	}
+	return pins, nil
 }
 
 // IsPinned reports whether the skill name is pinned on the main branch.
@@ -96,13 +103,11 @@ func (l *Library) IsPinned(name string) (bool, error) {
 }
 
 // IsPinned reports whether the skill name is pinned in the transaction's
-// current state (for guards running inside a write).
+// current state, Hermes' pins included (for guards running inside a
+// write).
 func (tx *Tx) IsPinned(name string) bool {
-	data, err := tx.ReadFile(PinsFile)
-	if err != nil {
-		return false
-	}
-	return slices.Contains(parsePins(data), path.Base(name))
+	pins, _ := tx.effectivePins()
+	return slices.Contains(pins, path.Base(name))
 }
 
 // MetaOptions configures [Library.Pin], [Library.Unpin], [Library.Adopt]
@@ -153,13 +158,11 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts Met
 		action = ActionPin
 	}
 	out := &MetaResult{Action: action}
+	var finalPins []string
 	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
-		var pins []string
-		if data, err := tx.ReadFile(PinsFile); err == nil {
-			pins = parsePins(data)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
+		// From the effective pins: a pin or unpin made in Hermes is
+		// recorded with this one.
+		pins, _ := tx.effectivePins()
 		base := path.Base(strings.Trim(name, "/"))
 		si, err := tx.FindSkill(name)
 		switch {
@@ -182,7 +185,8 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts Met
 		} else {
 			pins = slices.DeleteFunc(pins, func(s string) bool { return s == base })
 		}
-		if err := tx.WriteFile(PinsFile, formatPins(pins), false); err != nil {
+		finalPins = pins
+		if err := tx.gtx.WriteFile(PinsFile, formatPins(pins), false); err != nil {
 			return err
 		}
 		_, err = tx.Commit(metaMessage(action, base, opts))
@@ -198,10 +202,12 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts Met
 		return nil, err
 	}
 	out.Update, out.Commit = res, lastCommit(res)
-	if out.Changed && !opts.DryRun {
+	if out.Changed && !opts.DryRun && res.CheckedOut && (opts.Branch == "" || opts.Branch == l.MainBranch()) {
 		// The sidecar's pinned mirrors .skillrepo/pins, so a Hermes
-		// install sharing the folder sees the same pin (best effort, as
-		// all telemetry: the commit already landed).
+		// install sharing the folder sees the same pins (best effort, as
+		// all telemetry: the commit already landed); both now agree.
+		l.mirrorPins(finalPins)
+	} else if out.Changed && !opts.DryRun {
 		action := usageUnpinned
 		if pin {
 			action = usagePinned
@@ -251,7 +257,7 @@ func (l *Library) setOwner(ctx context.Context, name string, curator bool, opts 
 		out.Name = si.Name
 		// Ownership as of this branch tip; the lock is held, so it
 		// cannot move while we decide.
-		own, err := l.ownersAt(tx.Base())
+		own, err := l.ownersAt(tx.gtx.Base())
 		if err != nil {
 			return err
 		}
@@ -305,6 +311,7 @@ func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) 
 		}
 	}
 	out := &MetaResult{}
+	var oldName string
 	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
 		si, err := tx.FindSkill(name)
 		if err != nil {
@@ -313,6 +320,7 @@ func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) 
 		if err := refuseArchived(si); err != nil {
 			return err
 		}
+		oldName = si.Name
 		newName := si.Name
 		if opts.NewName != "" {
 			newName = opts.NewName
@@ -326,28 +334,28 @@ func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) 
 				return fmt.Errorf("a skill named %q already exists at %s: %w", newName, other.Dir, ErrExists)
 			}
 		}
-		if err := tx.Move(si.Dir, to); err != nil {
+		if err := tx.gtx.Move(si.Dir, to); err != nil {
 			return err
 		}
 		action := ActionMove
 		if newName != si.Name {
 			action = ActionRename
 			md := to + "/" + skill.FileName
-			data, err := tx.ReadFile(md)
+			data, err := tx.gtx.ReadFile(md)
 			if err != nil {
 				return err
 			}
 			if renamed, ok := renameFrontmatter(data, si.Name, newName); ok {
-				if err := tx.WriteFile(md, renamed, false); err != nil {
+				if err := tx.gtx.WriteFile(md, renamed, false); err != nil {
 					return err
 				}
 			}
 			if tx.IsPinned(si.Name) {
-				pins, _ := tx.ReadFile(PinsFile)
+				pins, _ := tx.gtx.ReadFile(PinsFile)
 				list := slices.DeleteFunc(parsePins(pins), func(s string) bool { return s == si.Name })
 				list = append(list, newName)
 				sort.Strings(list)
-				if err := tx.WriteFile(PinsFile, formatPins(list), false); err != nil {
+				if err := tx.gtx.WriteFile(PinsFile, formatPins(list), false); err != nil {
 					return err
 				}
 			}
@@ -369,7 +377,47 @@ func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) 
 		return nil, err
 	}
 	out.Update, out.Commit = res, lastCommit(res)
+	if out.Changed && !opts.DryRun && res.CheckedOut {
+		l.carryUsage(res, map[string]string{oldName: out.Name})
+	}
 	return out, nil
+}
+
+// carryUsage moves the usage records of renamed skills (old name -> new
+// name, folders) to their new key, merged with every alias, so a rename
+// keeps the skill's record whole (docs/reference-behaviour.md §5.2): a
+// record left under the old name would make the skill look unused. Best
+// effort, as all telemetry: the commit landed.
+func (l *Library) carryUsage(res *UpdateResult, renamed map[string]string) {
+	if len(renamed) == 0 || res.Old.IsZero() {
+		return
+	}
+	before, err := l.Snapshot(res.Old.String())
+	if err != nil {
+		return
+	}
+	after, err := l.Snapshot(res.New.String())
+	if err != nil {
+		return
+	}
+	oldSkills, err := before.Skills()
+	if err != nil {
+		return
+	}
+	keys, err := before.UsageKeys(oldSkills)
+	if err != nil {
+		return
+	}
+	_ = l.Usage().Update(func(recs map[string]*UsageRecord) error {
+		for from, to := range renamed {
+			si, err := after.FindSkill(to)
+			if err != nil {
+				continue
+			}
+			keys.Carry(recs, from, after.UsageKey(si))
+		}
+		return nil
+	})
 }
 
 // renameFrontmatter rewrites the "name:" line of SKILL.md's frontmatter

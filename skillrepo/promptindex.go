@@ -107,7 +107,7 @@ func (l *Library) PromptIndex(opts IndexOptions) (*IndexResult, error) {
 	}
 	rev := opts.Rev
 	if rev == "" {
-		if b, err := l.HeadBranch(); err == nil && b != "" {
+		if b, err := l.repo.HeadBranch(); err == nil && b != "" {
 			rev = b
 		}
 	}
@@ -119,7 +119,7 @@ func (l *Library) PromptIndex(opts IndexOptions) (*IndexResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := l.Usage().Load()
+	recs, _, err := l.UsageOf(snap)
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func TestIndexXMLMatchesSkillsRef(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer l.Close()
+			defer l.repo.Close()
 			res, err := l.PromptIndex(IndexOptions{Format: IndexXML})
 			if err != nil {
 				t.Fatal(err)

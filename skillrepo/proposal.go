@@ -170,7 +170,7 @@ func (l *Library) Proposals(q ProposalQuery) ([]*Proposal, error) {
 	if q.Rejected {
 		prefix = RejectedRefPrefix
 	}
-	refs, err := l.ListRefs(prefix)
+	refs, err := l.repo.ListRefs(prefix)
 	if err != nil {
 		return nil, fmt.Errorf("list proposals: %w", err)
 	}
@@ -188,7 +188,7 @@ func (l *Library) Proposals(q ProposalQuery) ([]*Proposal, error) {
 		if err != nil {
 			return nil, fmt.Errorf("proposal %s: %w", id, err)
 		}
-		if l.Prefix != "" && r.elsewhere(p) {
+		if l.repo.Prefix != "" && r.elsewhere(p) {
 			continue // another library's (or the project's) branch
 		}
 		out = append(out, p)
@@ -213,7 +213,7 @@ func (l *Library) Proposal(id string) (*Proposal, error) {
 		return nil, err
 	}
 	for _, prefix := range []string{proposalRefPrefix, RejectedRefPrefix} {
-		tip, err := l.ReadRef(prefix + id)
+		tip, err := l.repo.ReadRef(prefix + id)
 		if errors.Is(err, ErrNotFound) {
 			continue
 		}
@@ -222,7 +222,7 @@ func (l *Library) Proposal(id string) (*Proposal, error) {
 		}
 		return r.read(id, prefix+id, tip, true)
 	}
-	return nil, withHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the proposals")
+	return nil, WithHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the proposals")
 }
 
 // proposalReader shares commit and tree caches across the proposals of
@@ -236,9 +236,9 @@ type proposalReader struct {
 }
 
 func (l *Library) newProposalReader() (*proposalReader, error) {
-	store := l.NewStore(true)
+	store := l.repo.NewStore(true)
 	r := &proposalReader{l: l, store: store, hist: newHistory(store)}
-	main, err := l.ResolveBranch(l.MainBranch())
+	main, err := l.repo.ResolveBranch(l.MainBranch())
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
@@ -331,7 +331,7 @@ func proposalLabels(l *Library, id string) merge.Labels {
 func (r *proposalReader) readCommits(p *Proposal, own []Hash) error {
 	origins := []string{}
 	for _, h := range own {
-		c, err := r.l.CommitObject(h)
+		c, err := r.l.repo.CommitObject(h)
 		if err != nil {
 			return fmt.Errorf("read commit %s: %w", h, err)
 		}
@@ -477,7 +477,7 @@ func (l *Library) ProposalDiff(id string, context int) (*Proposal, []FileDiff, e
 	if p.State == ProposalApproved && len(p.Commits) > 0 {
 		// Merged by git: show what its tip commit changed.
 		before = ZeroHash
-		if c, err := l.CommitObject(p.Tip); err == nil && len(c.ParentHashes) > 0 {
+		if c, err := l.repo.CommitObject(p.Tip); err == nil && len(c.ParentHashes) > 0 {
 			before = c.ParentHashes[0]
 		}
 	}
@@ -517,7 +517,7 @@ func skillDirOf(l *Library, store *gitstore.Store, p string, trees ...Hash) stri
 // readRejection reads a rejection record commit: its trailers and the
 // proposal tip it keeps (first parent).
 func (r *proposalReader) readRejection(record Hash) (*Rejection, Hash, error) {
-	c, err := r.l.CommitObject(record)
+	c, err := r.l.repo.CommitObject(record)
 	if err != nil {
 		return nil, ZeroHash, fmt.Errorf("read rejection record %s: %w", record, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -42,13 +41,8 @@ func (e *ProposalConflictError) Hint() string {
 type ApproveOptions struct {
 	// By is the Approved-By trailer ("" = the committer, "Name <email>").
 	By string
-	// DryRun computes the merge and runs Verify, writes nothing.
+	// DryRun computes the merge and checks it, writes nothing.
 	DryRun bool
-	// Verify runs on the merged tree, before anything is written, with
-	// the folders of the skills the merge changes on main (as
-	// ApplyOptions.Verify); an error refuses the approval. The CLI lints
-	// what main would become here.
-	Verify func(merged fs.FS, skillDirs []string) error
 }
 
 // ApproveResult says what an approval did.
@@ -88,22 +82,25 @@ var errAlreadyMerged = errors.New("already merged")
 // *ProposalConflictError and nothing written. The work tree is updated for
 // the touched paths only, as for every write.
 //
-// Errors: ErrNotFound; *ProposalConflictError (ErrConflict); the error of
-// opts.Verify, wrapped in a *RefusedError (ErrRefused); those of
-// [Library.Update].
+// The merged tree passes the write policy's lint gate (policy_gate.go)
+// on the skills the merge changes: lint errors main's skills did not
+// already have refuse the approval.
+//
+// Errors: ErrNotFound; *ProposalConflictError (ErrConflict); the lint
+// gate's *GateError (ErrRefused); those of [Library.Update].
 func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOptions) (*ApproveResult, error) {
 	if err := ValidateProposalID(id); err != nil {
 		return nil, err
 	}
 	ref := proposalRefPrefix + id
-	if head, err := l.HeadBranch(); err != nil {
+	if head, err := l.repo.HeadBranch(); err != nil {
 		return nil, err
 	} else if head == ProposalBranch(id) {
 		return nil, refusedf("proposal %s is checked out; switch the library back to %s first", id, l.MainBranch())
 	}
 	by := opts.By
 	if by == "" {
-		_, committer, err := l.Signatures()
+		_, committer, err := l.repo.Signatures()
 		if err != nil {
 			return nil, err
 		}
@@ -111,16 +108,16 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 	}
 	out := &ApproveResult{ID: id, DryRun: opts.DryRun}
 	res, err := l.Update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: approve proposal " + id}, func(tx *Tx) error {
-		tip, err := l.ReadRef(ref)
+		tip, err := l.repo.ReadRef(ref)
 		if errors.Is(err, ErrNotFound) {
-			return withHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the proposals")
+			return WithHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the proposals")
 		}
 		if err != nil {
 			return err
 		}
 		out.Tip = tip
-		hist := newHistory(tx.Store())
-		base, own, err := hist.mergeBase(tx.Base(), tip)
+		hist := newHistory(tx.gtx.Store())
+		base, own, err := hist.mergeBase(tx.gtx.Base(), tip)
 		if err != nil {
 			return err
 		}
@@ -129,26 +126,26 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		}
 		var baseTree Hash
 		if !base.IsZero() {
-			if baseTree, _, err = tx.Store().CommitInfo(base); err != nil {
+			if baseTree, _, err = tx.gtx.Store().CommitInfo(base); err != nil {
 				return err
 			}
 		}
-		tipTree, _, err := tx.Store().CommitInfo(tip)
+		tipTree, _, err := tx.gtx.Store().CommitInfo(tip)
 		if err != nil {
 			return err
 		}
-		if l.Prefix != "" {
+		if l.repo.Prefix != "" {
 			// Only the library's folder is merged: a proposal that also
 			// changes the project's other files is not ours to merge.
-			if same, err := tx.Store().SameOutsidePrefix(base, tip); err != nil {
+			if same, err := tx.gtx.Store().SameOutsidePrefix(base, tip); err != nil {
 				return err
 			} else if !same {
-				return withHint(fmt.Errorf("proposal %s changes files outside the library folder %s: %w", id, l.Prefix, ErrRefused),
+				return WithHint(fmt.Errorf("proposal %s changes files outside the library folder %s: %w", id, l.repo.Prefix, ErrRefused),
 					"merge it with git in the project (git merge "+ProposalBranch(id)+"), or drop those changes from the branch")
 			}
 		}
-		mainTree := tx.Tree()
-		merged, err := mergeTrees(tx.Store(), baseTree, mainTree, tipTree, proposalLabels(l, id))
+		mainTree := tx.gtx.Tree()
+		merged, err := mergeTrees(tx.gtx.Store(), baseTree, mainTree, tipTree, proposalLabels(l, id))
 		if err != nil {
 			return err
 		}
@@ -158,7 +155,7 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		if err := stageMerge(tx, merged.Changes); err != nil {
 			return err
 		}
-		tx.AddParent(tip)
+		tx.gtx.AddParent(tip)
 		commit, err := tx.Commit(l.approvalMessage(id, by, own))
 		if err != nil {
 			return err
@@ -168,20 +165,22 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		for i, c := range merged.Changes {
 			changed[i] = c.Path
 		}
-		snap := &Snapshot{l: l, store: tx.Store(), commit: commit, tree: tx.Tree()}
+		snap := &Snapshot{l: l, store: tx.gtx.Store(), commit: commit, tree: tx.gtx.Tree()}
 		if invalid := invalidSkills(snap, changed); len(invalid) > 0 {
 			return &ProposalConflictError{ID: id, Conflicts: invalid}
 		}
-		if opts.Verify != nil {
-			var dirs []string
-			for _, p := range changed {
-				if d := skillDirOf(l, tx.Store(), p, tx.Tree(), mainTree); d != "" && !slices.Contains(dirs, d) {
-					dirs = append(dirs, d)
-				}
+		// The active skills the merge changes are gated, as a write's
+		// are; an archived one is no agent's to load (a curator run
+		// moves files out of what it archives).
+		var dirs []string
+		for _, p := range changed {
+			if d := skillDirOf(l, tx.gtx.Store(), p, tx.gtx.Tree(), mainTree); d != "" && !strings.HasPrefix(d, ArchiveDir+"/") && !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
 			}
-			if err := opts.Verify(snap.FS(), dirs); err != nil {
-				return &RefusedError{Reason: fmt.Sprintf("approval of %s refused: %v", id, err)}
-			}
+		}
+		before := &Snapshot{l: l, store: tx.gtx.Store(), commit: tx.Base(), tree: mainTree}
+		if err := l.gateAgainst(snap.FS(), before.FS(), dirs); err != nil {
+			return fmt.Errorf("approval of %s refused: %w", id, err)
 		}
 		return nil
 	})
@@ -189,10 +188,10 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		out.AlreadyMerged = true
 		if !opts.DryRun {
 			l.settlePendingUsage(id, true)
-			if out.WorktreeRemoved, err = l.RemoveLinkedWorktree(ctx, ref); err != nil {
+			if out.WorktreeRemoved, err = l.repo.RemoveLinkedWorktree(ctx, ref); err != nil {
 				return nil, fmt.Errorf("proposal %s is merged, but its branch is checked out elsewhere: %w", id, err)
 			}
-			if err := l.DeleteRef(ref, out.Tip); err != nil && !errors.Is(err, ErrNotFound) {
+			if err := l.repo.DeleteRef(ref, out.Tip); err != nil && !errors.Is(err, ErrNotFound) {
 				return nil, fmt.Errorf("delete merged proposal branch %s: %w", ProposalBranch(id), err)
 			}
 		}
@@ -214,13 +213,13 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 	// refuses to remove one holding changes: then the branch stays too).
 	// The merge has landed: a worktree that cannot go keeps the branch,
 	// and the approval is still a success (never a conflict to retry).
-	if out.WorktreeRemoved, err = l.RemoveLinkedWorktree(ctx, ref); err != nil {
+	if out.WorktreeRemoved, err = l.repo.RemoveLinkedWorktree(ctx, ref); err != nil {
 		out.WorktreeRemoved = ""
 		out.BranchKept = true
 		out.BranchKeptReason = err.Error()
 		return out, nil
 	}
-	if err := l.DeleteRef(ref, out.Tip); err != nil {
+	if err := l.repo.DeleteRef(ref, out.Tip); err != nil {
 		var moved *RefMovedError
 		if !errors.As(err, &moved) {
 			return out, fmt.Errorf("proposal %s is merged, but deleting its branch failed: %w", id, err)
@@ -260,7 +259,7 @@ func (l *Library) approvalMessage(id, by string, own []Hash) Message {
 	var body []string
 	reviewID := ""
 	for i := len(own) - 1; i >= 0; i-- { // oldest first
-		c, err := l.CommitObject(own[i])
+		c, err := l.repo.CommitObject(own[i])
 		if err != nil {
 			continue // a pending dry-run object: the subject list is cosmetic
 		}
@@ -284,7 +283,7 @@ type ApproveOutcome struct {
 }
 
 // ApproveAll approves every open proposal, oldest first. A proposal that
-// conflicts or that opts.Verify refuses is skipped (its outcome carries the
+// conflicts or that the lint gate refuses is skipped (its outcome carries the
 // error) and the queue goes on, so the ones merged earlier may make later
 // ones conflict or not. Any other error stops the queue and is returned.
 func (l *Library) ApproveAll(ctx context.Context, opts ApproveOptions) ([]ApproveOutcome, error) {
@@ -342,27 +341,27 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 		defer unlock()
 	}
 	branchRef, recordRef := proposalRefPrefix+id, RejectedRefPrefix+id
-	tip, err := l.ReadRef(branchRef)
+	tip, err := l.repo.ReadRef(branchRef)
 	if errors.Is(err, ErrNotFound) {
-		return nil, withHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the open proposals")
+		return nil, WithHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the open proposals")
 	}
 	if err != nil {
 		return nil, err
 	}
-	store := l.NewStore(opts.DryRun)
-	if main, err := l.ResolveBranch(l.MainBranch()); err == nil {
+	store := l.repo.NewStore(opts.DryRun)
+	if main, err := l.repo.ResolveBranch(l.MainBranch()); err == nil {
 		if base, _, err := newHistory(store).mergeBase(main, tip); err != nil {
 			return nil, err
 		} else if base == tip {
 			return nil, refusedf("proposal %s is already merged into %s; revert it there instead of rejecting it", id, l.MainBranch())
 		}
 	}
-	prev, err := l.ReadRef(recordRef)
+	prev, err := l.repo.ReadRef(recordRef)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
 	by := opts.By
-	author, committer, err := l.Signatures()
+	author, committer, err := l.repo.Signatures()
 	if err != nil {
 		return nil, err
 	}
@@ -392,10 +391,10 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 	store.Sync()
 	// Record first, branch second: a crash in between leaves the proposal
 	// both open and recorded, never lost.
-	if err := l.UpdateRef(recordRef, record, prev, "skillrepo: reject proposal "+id); err != nil {
+	if err := l.repo.UpdateRef(recordRef, record, prev, "skillrepo: reject proposal "+id); err != nil {
 		return nil, err
 	}
-	if err := l.DeleteRef(branchRef, tip); err != nil {
+	if err := l.repo.DeleteRef(branchRef, tip); err != nil {
 		return nil, fmt.Errorf("proposal %s is recorded as rejected, but deleting its branch failed: %w", id, err)
 	}
 	l.settlePendingUsage(id, false)

@@ -364,15 +364,15 @@ func stageMerge(tx *Tx, changes []merge.Change) error {
 	for _, c := range changes {
 		switch {
 		case c.Deleted:
-			tx.Stage(c.Path, gitstore.Change{Delete: true})
+			tx.gtx.Stage(c.Path, gitstore.Change{Delete: true})
 		case c.Entry.ID == "":
-			h, err := tx.Store().Put(gitstore.BlobObject, c.Content)
+			h, err := tx.gtx.Store().Put(gitstore.BlobObject, c.Content)
 			if err != nil {
 				return err
 			}
-			tx.Stage(c.Path, gitstore.Change{Hash: h, Mode: gitstore.FileMode(c.Entry.Mode)})
+			tx.gtx.Stage(c.Path, gitstore.Change{Hash: h, Mode: gitstore.FileMode(c.Entry.Mode)})
 		default:
-			tx.Stage(c.Path, gitstore.Change{Hash: NewHash(c.Entry.ID), Mode: gitstore.FileMode(c.Entry.Mode)})
+			tx.gtx.Stage(c.Path, gitstore.Change{Hash: NewHash(c.Entry.ID), Mode: gitstore.FileMode(c.Entry.Mode)})
 		}
 	}
 	return nil

@@ -56,7 +56,7 @@ func testMergeBase(t *testing.T, skew bool) {
 		}
 		commits = append(commits, strings.TrimSpace(string(out)))
 	}
-	hist := newHistory(l.NewStore(true))
+	hist := newHistory(l.repo.NewStore(true))
 	for range 60 {
 		a, b := commits[r.IntN(len(commits))], commits[r.IntN(len(commits))]
 		base, onlyB, err := hist.mergeBase(NewHash(a), NewHash(b))
@@ -104,23 +104,23 @@ func testDifferingFiles(t *testing.T, seed uint64) {
 			for range 4 {
 				p := paths[r.IntN(len(paths))]
 				switch {
-				case r.IntN(3) == 0 && tx.Exists(p):
-					if err := tx.Remove(p); err != nil {
+				case r.IntN(3) == 0 && tx.gtx.Exists(p):
+					if err := tx.gtx.Remove(p); err != nil {
 						return err
 					}
 				default:
 					// A file where a folder is (or the reverse) replaces it.
-					if err := tx.RemoveAll(p); err != nil {
+					if err := tx.gtx.RemoveAll(p); err != nil {
 						return err
 					}
 					for dir := path.Dir(p); dir != "."; dir = path.Dir(dir) {
-						if tx.Exists(dir) {
-							if err := tx.Remove(dir); err != nil {
+						if tx.gtx.Exists(dir) {
+							if err := tx.gtx.Remove(dir); err != nil {
 								return err
 							}
 						}
 					}
-					if err := tx.WriteFile(p, []byte(fmt.Sprintf("%s %d\n", p, r.IntN(3))), r.IntN(4) == 0); err != nil {
+					if err := tx.gtx.WriteFile(p, []byte(fmt.Sprintf("%s %d\n", p, r.IntN(3))), r.IntN(4) == 0); err != nil {
 						return err
 					}
 				}
@@ -136,12 +136,12 @@ func testDifferingFiles(t *testing.T, seed uint64) {
 		}
 		roots = append(roots, res.New)
 	}
-	store := l.NewStore(true)
+	store := l.repo.NewStore(true)
 	var trees []Hash
 	full := make([]map[string]merge.Entry, len(roots))
 	for i, c := range roots {
 		if c.IsZero() {
-			c, _ = l.ResolveBranch(l.MainBranch())
+			c, _ = l.repo.ResolveBranch(l.MainBranch())
 		}
 		tree, _, err := store.CommitInfo(c)
 		if err != nil {

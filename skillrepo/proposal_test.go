@@ -3,7 +3,6 @@ package skillrepo
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -276,22 +275,20 @@ func TestApproveAllAndCheck(t *testing.T) {
 	propose(t, l, "a2", "ci-debugging", "Fix the cause, push", "Fix it, push")
 	propose(t, l, "a3", "git-bisect-regressions", "when done.", "when done, always.")
 
-	// A refusing verifier writes nothing.
+	// An approval whose merge adds a lint error (a dangling link) is
+	// refused by the write policy's gate and writes nothing.
+	propose(t, l, "bad", "git-bisect-regressions", "when done.", "when done; see [notes](references/missing.md).")
 	head := gitCmd(t, l, env, "rev-parse", "main")
-	var seen []string
-	_, err := l.ApproveProposal(ctx, "a1", ApproveOptions{Verify: func(merged fs.FS, skillDirs []string) error {
-		b, err := fs.ReadFile(merged, "ci-debugging/SKILL.md")
-		if err != nil || !strings.Contains(string(b), "root cause") {
-			t.Errorf("verify sees %q, %v", b, err)
-		}
-		seen = skillDirs
-		return errors.New("lint: 1 error")
-	}})
-	if !errors.Is(err, ErrRefused) || strings.Join(seen, ",") != "ci-debugging" {
-		t.Fatalf("err = %v, changed = %v", err, seen)
+	_, err := l.ApproveProposal(ctx, "bad", ApproveOptions{})
+	var ge *GateError
+	if !errors.Is(err, ErrRefused) || !errors.As(err, &ge) || !strings.Contains(err.Error(), "git-bisect-regressions/SKILL.md") || ge.Hint() == "" {
+		t.Fatalf("err = %v", err)
 	}
 	if gitCmd(t, l, env, "rev-parse", "main") != head {
-		t.Fatal("main moved after a refused verify")
+		t.Fatal("main moved after a refused approval")
+	}
+	if _, err := l.RejectProposal(ctx, "bad", RejectOptions{Reason: "dangling link"}); err != nil {
+		t.Fatal(err)
 	}
 
 	// A dry run writes nothing either.

@@ -147,12 +147,12 @@ func (l *Library) Push(ctx context.Context, opts RemoteOptions) (*PushResult, er
 	if err != nil {
 		return nil, err
 	}
-	local, err := l.ListRefs("refs/")
+	local, err := l.repo.ListRefs("refs/")
 	if err != nil {
 		return nil, err
 	}
 	mainRef := branchRef(l.MainBranch())
-	store := l.NewStore(true)
+	store := l.repo.NewStore(true)
 	hist := newHistory(store)
 
 	// Phase 1: proposals and rejection records, each on its own.
@@ -232,7 +232,7 @@ func (l *Library) hasNews(hist *history, ours, theirs Hash) (bool, error) {
 	switch {
 	case ours == theirs:
 		return false, nil
-	case theirs.IsZero() || !l.ObjectExists(theirs):
+	case theirs.IsZero() || !l.repo.ObjectExists(theirs):
 		return true, nil
 	}
 	base, _, err := hist.mergeBase(ours, theirs)
@@ -243,7 +243,7 @@ func (l *Library) hasNews(hist *history, ours, theirs Hash) (bool, error) {
 // does not have was approved here (its tip is in main) or rejected here
 // (its tip is kept by a rejection record).
 func (l *Library) settledHere(hist *history, local map[string]Hash, id string, tip Hash) (bool, error) {
-	if !l.ObjectExists(tip) {
+	if !l.repo.ObjectExists(tip) {
 		return false, nil // never seen here: someone else's new work
 	}
 	if main, ok := local[branchRef(l.MainBranch())]; ok {
@@ -285,13 +285,13 @@ func (l *Library) Pull(ctx context.Context, opts RemoteOptions) (*PullResult, er
 	if err := tr.fetch(ctx, opts.Remote, remoteTrackingRefspecs(opts.Remote)); err != nil {
 		return nil, err
 	}
-	store := l.NewStore(true)
+	store := l.repo.NewStore(true)
 	hist := newHistory(store)
 
 	// Main first, so that proposals merged on the remote are recognised.
 	var mainErr error
 	mainRef := branchRef(l.MainBranch())
-	if theirs, err := l.ReadRef("refs/remotes/" + opts.Remote + "/" + l.MainBranch()); err == nil {
+	if theirs, err := l.repo.ReadRef("refs/remotes/" + opts.Remote + "/" + l.MainBranch()); err == nil {
 		res.Main, mainErr = l.fastForwardMain(ctx, hist, theirs, opts)
 		if mainErr != nil && !errors.Is(mainErr, ErrConflict) {
 			return nil, mainErr
@@ -299,7 +299,7 @@ func (l *Library) Pull(ctx context.Context, opts RemoteOptions) (*PullResult, er
 	} else if !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
-	local, err := l.ListRefs("refs/")
+	local, err := l.repo.ListRefs("refs/")
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +317,7 @@ func (l *Library) Pull(ctx context.Context, opts RemoteOptions) (*PullResult, er
 
 // fastForwardMain moves main to theirs when that is a fast-forward.
 func (l *Library) fastForwardMain(ctx context.Context, hist *history, theirs Hash, opts RemoteOptions) (*UpdateResult, error) {
-	ours, err := l.ResolveBranch(l.MainBranch())
+	ours, err := l.repo.ResolveBranch(l.MainBranch())
 	if errors.Is(err, ErrNotFound) {
 		ours = ZeroHash
 	} else if err != nil {
@@ -340,7 +340,7 @@ func (l *Library) fastForwardMain(ctx context.Context, hist *history, theirs Has
 			}
 		}
 	}
-	return l.Update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: pull: fast-forward from " + opts.Remote}, func(tx *Tx) error {
+	return l.update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: pull: fast-forward from " + opts.Remote}, func(tx *Tx) error {
 		return fastForward(tx, theirs)
 	})
 }
@@ -349,11 +349,11 @@ func (l *Library) fastForwardMain(ctx context.Context, hist *history, theirs Has
 // commit: the touched paths are the files that differ between the two
 // trees, so the engine updates exactly those in the work tree.
 func fastForward(tx *Tx, to Hash) error {
-	tree, _, err := tx.Store().CommitInfo(to)
+	tree, _, err := tx.gtx.Store().CommitInfo(to)
 	if err != nil {
 		return err
 	}
-	files, err := differingFiles(tx.Store(), tx.Tree(), tree)
+	files, err := differingFiles(tx.gtx.Store(), tx.gtx.Tree(), tree)
 	if err != nil {
 		return err
 	}
@@ -363,7 +363,7 @@ func fastForward(tx *Tx, to Hash) error {
 			paths = append(paths, p)
 		}
 	}
-	return tx.FastForward(to, tree, paths)
+	return tx.gtx.FastForward(to, tree, paths)
 }
 
 // pullRecords adds the remote's rejection records this library lacks (or
@@ -458,7 +458,7 @@ func (l *Library) pullProposals(hist *history, local map[string]Hash, opts Remot
 		if opts.DryRun {
 			continue
 		}
-		if err := l.DeleteRef(ref, local[ref]); err != nil && !errors.Is(err, ErrNotFound) {
+		if err := l.repo.DeleteRef(ref, local[ref]); err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
 	}
@@ -470,7 +470,7 @@ func (l *Library) moveRef(ref string, new, old Hash, opts RemoteOptions, res *Pu
 	if opts.DryRun {
 		return nil
 	}
-	return l.UpdateRef(ref, new, old, "skillrepo: pull from "+opts.Remote)
+	return l.repo.UpdateRef(ref, new, old, "skillrepo: pull from "+opts.Remote)
 }
 
 // gitCLI is the git binary's transport.
@@ -484,7 +484,7 @@ func (g *gitCLI) name() string { return "git" }
 func (g *gitCLI) run(ctx context.Context, args ...string) (stdout, stderr []byte, err error) {
 	cmd := exec.CommandContext(ctx, g.git, args...)
 	cmd.Dir = g.l.Root
-	cmd.Env = g.l.GitEnv()
+	cmd.Env = g.l.repo.GitEnv()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err = cmd.Run()
@@ -572,7 +572,7 @@ type goGitTransport struct{ l *Library }
 func (g *goGitTransport) name() string { return "go-git" }
 
 func (g *goGitTransport) list(ctx context.Context, remote string) (map[string]Hash, error) {
-	refs, err := g.l.RemoteRefs(ctx, remote)
+	refs, err := g.l.repo.RemoteRefs(ctx, remote)
 	if err != nil {
 		return nil, err
 	}
@@ -594,7 +594,7 @@ func (g *goGitTransport) push(ctx context.Context, remote string, updates []RefU
 	for _, u := range updates {
 		pu = append(pu, gitstore.PushUpdate{Ref: u.Ref, Old: u.Old, New: u.New})
 	}
-	err := g.l.RemotePush(ctx, remote, pu, atomic)
+	err := g.l.repo.RemotePush(ctx, remote, pu, atomic)
 	switch {
 	case err == nil:
 		return done, nil
@@ -609,7 +609,7 @@ func (g *goGitTransport) push(ctx context.Context, remote string, updates []RefU
 }
 
 func (g *goGitTransport) fetch(ctx context.Context, remote string, refspecs []string) error {
-	return g.l.RemoteFetch(ctx, remote, refspecs)
+	return g.l.repo.RemoteFetch(ctx, remote, refspecs)
 }
 
 // refuseRemoteInFolder refuses push and pull for a library in a folder of
@@ -618,9 +618,9 @@ func (g *goGitTransport) fetch(ctx context.Context, remote string, refspecs []st
 // folder alone would record the project's other changes as reverted. The
 // project's own git push and pull do the job, proposals included.
 func (l *Library) refuseRemoteInFolder(cmd string) error {
-	if l.Prefix == "" {
+	if l.repo.Prefix == "" {
 		return nil
 	}
-	return withHint(fmt.Errorf("%s: the library is the folder %s of a project's repository, whose branches are the project's: %w", cmd, l.Prefix, ErrRefused),
+	return WithHint(fmt.Errorf("%s: the library is the folder %s of a project's repository, whose branches are the project's: %w", cmd, l.repo.Prefix, ErrRefused),
 		"use git "+cmd+" in the project (proposals are its proposals/<id> branches: git push origin 'refs/heads/proposals/*' opens them for review)")
 }

@@ -50,7 +50,7 @@ func (l *Library) settleRemoteHEAD(ctx context.Context, remote string, tr remote
 		}
 		return nil
 	}
-	b := bareRepo{dir: dir, env: withoutRepoEnv(l.GitEnv())}
+	b := bareRepo{dir: dir, env: withoutRepoEnv(l.repo.GitEnv())}
 	if p, err := exec.LookPath("git"); err == nil {
 		b.git = p
 	}
@@ -175,7 +175,7 @@ func withoutRepoEnv(env []string) []string {
 // file:// URL (relative paths are relative to the library, as git reads
 // them).
 func (l *Library) localRemoteDir(remote string) (string, bool) {
-	u, err := l.RemoteURL(remote)
+	u, err := l.repo.RemoteURL(remote)
 	if err != nil {
 		return "", false
 	}

@@ -12,7 +12,7 @@ import (
 // default branch (master) gets its HEAD pointed at the pushed main, so a
 // plain git clone checks out the skills; a second push leaves HEAD alone;
 // a bare remote whose HEAD names an existing branch, and a remote with a
-// work tree, are never touched. Both transports, real git (#16 item 15).
+// work tree, are never touched. Both transports, real git.
 func TestPushSetsHEADOfFreshBareRemote(t *testing.T) {
 	for _, goGit := range []bool{false, true} {
 		name := map[bool]string{false: "git", true: "go-git"}[goGit]

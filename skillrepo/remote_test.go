@@ -58,7 +58,7 @@ func cloneLibrary(t *testing.T, url string, env map[string]string) *Library {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { l.Close() })
+	t.Cleanup(func() { l.repo.Close() })
 	return l
 }
 

@@ -35,7 +35,7 @@ type PurgedArchive struct {
 // whose first parent holds .archive/<name> and which does not, restores,
 // rollbacks and moves excepted. Error wraps ErrNotFound.
 func (l *Library) FindPurged(rev, name string) (*PurgedArchive, error) {
-	h, err := l.ResolveRev(rev)
+	h, err := l.repo.ResolveRev(rev)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func (l *Library) FindPurged(rev, name string) (*PurgedArchive, error) {
 		}
 		h, cur = parent, prev
 	}
-	return nil, withHint(fmt.Errorf("archived skill %q: %w, now or in history", name, ErrNotFound),
+	return nil, WithHint(fmt.Errorf("archived skill %q: %w, now or in history", name, ErrNotFound),
 		"run 'skillrepo skill list --state archived' to see archived skills")
 }
 
@@ -119,7 +119,7 @@ func (l *Library) restorePurged(tx *Tx, p *PurgedArchive, prov Provenance, out *
 		if err != nil {
 			return err
 		}
-		return tx.WriteFile(to+strings.TrimPrefix(f, p.Dir), data, info.Mode().IsRegular() && info.Mode()&0o111 != 0)
+		return tx.gtx.WriteFile(to+strings.TrimPrefix(f, p.Dir), data, info.Mode().IsRegular() && info.Mode()&0o111 != 0)
 	})
 	if err != nil {
 		return fmt.Errorf("restore %s from %s: %w", name, abbrev(p.Parent), err)

@@ -18,21 +18,16 @@ type ReviewOwner struct {
 }
 
 // OwnerForReview reads a skill's ownership from the history of rev, failing
-// closed: without evidence a skill is user-owned (docs/reference-behaviour.md §4.5, #67140). It
+// closed: without evidence a skill is user-owned (docs/reference-behaviour.md §4.5). It
 // is [Library.OwnerAt] (owner.go: creation origin, import trailers, the
 // newest adopt/disown, followed through renames and moves, cached per
 // tip) plus the reasons an automatic write is refused whatever the
-// history: the config's protected list, a tracked pin (.skillrepo/pins)
-// and a pin in the usage sidecar (the reference keeps pins there).
+// history: the config's protected list and a pin ([Library.Pins]: the
+// tracked list, with Hermes' pins and unpins at the main branch's tip).
 func (l *Library) OwnerForReview(rev, name string) (ReviewOwner, error) {
 	var o ReviewOwner
 	if slices.Contains(l.Config.Protected, name) {
 		o.Pinned = true
-	}
-	if recs, err := l.Usage().Load(); err == nil {
-		if r, ok := recs[name]; ok && r.Pinned {
-			o.Pinned = true
-		}
 	}
 	own, err := l.OwnerAt(rev, name)
 	if err != nil {

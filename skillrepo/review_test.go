@@ -27,7 +27,7 @@ func TestOwnerForReview(t *testing.T) {
 	trailerCommit := func(action, name string) {
 		t.Helper()
 		_, err := l.Update(ctx, UpdateOptions{}, func(tx *Tx) error {
-			if err := tx.WriteFile(".skillrepo/marker-"+action, []byte(action), false); err != nil {
+			if err := tx.gtx.WriteFile(".skillrepo/marker-"+action, []byte(action), false); err != nil {
 				return err
 			}
 			m := Message{Subject: "skill: " + action + " " + name}
@@ -93,13 +93,13 @@ func TestChangeMemory(t *testing.T) {
 		t.Fatalf("duplicate: %+v %v", res, err)
 	}
 	// A refused change is a *memory.Error and writes nothing.
-	before, _ := l.ResolveBranch("main")
+	before, _ := l.repo.ResolveBranch("main")
 	_, err = l.ChangeMemory(ctx, MemoryOptions{Target: memory.User, Action: "remove", OldText: "absent"})
 	var merr *memory.Error
 	if !errors.As(err, &merr) || !errors.Is(err, memory.ErrNoMatch) {
 		t.Fatalf("remove absent: %v", err)
 	}
-	if after, _ := l.ResolveBranch("main"); after != before {
+	if after, _ := l.repo.ResolveBranch("main"); after != before {
 		t.Error("a refused change moved main")
 	}
 	// A branch from main, as a staged review change uses.
@@ -108,10 +108,13 @@ func TestChangeMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !res.Changed || res.Commit.IsZero() {
+		t.Errorf("replace on a branch: %+v", res)
+	}
 	if got := gitCmd(t, l, env, "log", "-1", "--format=%s|%(trailers:key=Skill-Action,valueonly,separator=%x2C)|%(trailers:key=Review-Id,valueonly,separator=%x2C)", "proposals/x-memory"); strings.TrimSpace(got) != "memory: replace in user profile|memory-replace|x" {
 		t.Errorf("commit = %q", got)
 	}
-	if after, _ := l.ResolveBranch("main"); after != before {
+	if after, _ := l.repo.ResolveBranch("main"); after != before {
 		t.Error("a write to a branch moved main")
 	}
 	assertConsistent(t, l, env)

@@ -47,10 +47,10 @@ func (l *Library) Snapshot(rev string) (*Snapshot, error) {
 	if rev == "" {
 		rev = l.MainBranch()
 	}
-	store := l.NewStore(true)
-	h, err := l.ResolveRev(rev)
+	store := l.repo.NewStore(true)
+	h, err := l.repo.ResolveRev(rev)
 	if err != nil {
-		if errors.Is(err, ErrNotFound) && rev == l.MainBranch() && l.IsUnborn() {
+		if errors.Is(err, ErrNotFound) && rev == l.MainBranch() && l.repo.IsUnborn() {
 			return &Snapshot{l: l, store: store}, nil
 		}
 		return nil, err
@@ -199,7 +199,7 @@ func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (Skill
 		return skillInfoAt(name), nil
 	}
 	if strings.Contains(name, "/") {
-		return SkillInfo{}, withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+		return SkillInfo{}, WithHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
 	}
 	// A hint from the index (the checked-out branch's paths): verified in
 	// the tree, so a stale index can only cost time, never a wrong answer.
@@ -282,7 +282,7 @@ func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (Skill
 		}
 		return *byName, nil
 	}
-	return SkillInfo{}, withHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+	return SkillInfo{}, WithHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
 }
 
 // findByFrontmatterName finds the active skill whose SKILL.md names it
@@ -323,7 +323,7 @@ func findByFrontmatterName(store *gitstore.Store, tree Hash, name string) (*Skil
 	for _, si := range found {
 		dirs = append(dirs, si.Dir)
 	}
-	return nil, withHint(fmt.Errorf("skill %q: %d skills give that name in their frontmatter (%s): %w", name, len(found), strings.Join(dirs, ", "), ErrNotFound),
+	return nil, WithHint(fmt.Errorf("skill %q: %d skills give that name in their frontmatter (%s): %w", name, len(found), strings.Join(dirs, ", "), ErrNotFound),
 		"name the skill by its folder")
 }
 
@@ -342,15 +342,15 @@ func skillInfoAt(dir string) SkillInfo {
 // whose name is name: a hint, checked against the tree by the caller. It
 // scans the index's names in place; nothing is decoded.
 func (l *Library) indexSkillDirs(name string) []string {
-	idx, _, err := l.ReadIndex()
+	idx, _, err := l.repo.ReadIndex()
 	if err != nil {
 		return nil
 	}
 	suffix := []byte("/" + name + "/" + skill.FileName)
 	var out []string
 	under := "" // the library's folder in the index's names
-	if l.Prefix != "" {
-		under = l.Prefix + "/"
+	if l.repo.Prefix != "" {
+		under = l.repo.Prefix + "/"
 	}
 	idx.EachName(under, func(n []byte) {
 		n = n[len(under):]
@@ -363,19 +363,19 @@ func (l *Library) indexSkillDirs(name string) []string {
 
 // FindSkill looks a skill up in the transaction's current state.
 func (tx *Tx) FindSkill(name string) (SkillInfo, error) {
-	if tx.HasStaged() {
+	if tx.gtx.HasStaged() {
 		// Staged changes are not in a tree yet: look them up directly.
-		if tx.Exists(name + "/" + skill.FileName) {
+		if tx.gtx.Exists(name + "/" + skill.FileName) {
 			return skillInfoAt(name), nil
 		}
-		for p, c := range tx.Staged() {
+		for p, c := range tx.gtx.Staged() {
 			if !c.Delete && strings.HasSuffix(p, "/"+name+"/"+skill.FileName) && !strings.HasPrefix(p, ".") {
 				return skillInfoAt(strings.TrimSuffix(p, "/"+skill.FileName)), nil
 			}
 		}
 	}
-	si, err := findSkill(tx.l, tx.Store(), tx.Tree(), name)
-	if err == nil && tx.HasStaged() && !tx.Exists(si.Dir+"/"+skill.FileName) {
+	si, err := findSkill(tx.l, tx.gtx.Store(), tx.gtx.Tree(), name)
+	if err == nil && tx.gtx.HasStaged() && !tx.gtx.Exists(si.Dir+"/"+skill.FileName) {
 		return SkillInfo{}, fmt.Errorf("skill %q: %w", name, ErrNotFound)
 	}
 	return si, err

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// Issue 16 item 14: a skill folder holding a git submodule is never
+// A skill folder holding a git submodule is never
 // moved or deleted file by file (the gitlink would stay behind, and
 // .gitmodules would name a path that no longer holds it). Archive, delete
 // and the curator's bulk move refuse, naming the submodule and the git

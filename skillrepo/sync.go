@@ -63,6 +63,14 @@ type SyncResult struct {
 	// be running: a plain git commit holds no lock while its pre-commit
 	// hook runs).
 	LeftStaged []string
+	// Untracked are Hermes housekeeping files an earlier import tracked;
+	// the sync stopped tracking them first, in UntrackCommit (they stay on
+	// disk, ignored).
+	Untracked     []string `json:"untracked,omitempty"`
+	UntrackCommit Hash     `json:"-"`
+	// Pins are the pins and unpins made in Hermes that the sync recorded
+	// in .skillrepo/pins first, in their own commit.
+	Pins *PinsReconciled `json:"-"`
 }
 
 // UnconvertedChange is a changed path whose conversion runs a program
@@ -93,7 +101,7 @@ type worktreeDelta struct {
 // keepStaged, a path the person staged with git and has not committed is
 // left out (listed in staged): it is theirs to commit.
 func (l *Library) worktreeDelta(store *gitstore.Store, tree Hash, keepStaged bool) (*worktreeDelta, error) {
-	files, err := l.ScanWorktree()
+	files, err := l.repo.ScanWorktree()
 	if err != nil {
 		return nil, fmt.Errorf("scan work tree: %w", err)
 	}
@@ -104,7 +112,7 @@ func (l *Library) worktreeDelta(store *gitstore.Store, tree Hash, keepStaged boo
 // (path -> content, regular files) standing in for what is on disk: what
 // init --dry-run compares.
 func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.WorktreeFile, planned map[string][]byte, keepStaged bool) (*worktreeDelta, error) {
-	idx, idxTime, err := l.ReadIndex()
+	idx, idxTime, err := l.repo.ReadIndex()
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +131,7 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 	// (assume-unchanged, skip-worktree: git keeps what the index holds),
 	// or that the person staged and keepStaged leaves to them.
 	leave := func(p string) bool {
-		e, inIndex := idx.Entry(l.RepoPath(p))
+		e, inIndex := idx.Entry(l.repo.RepoPath(p))
 		if inIndex && (e.AssumeUnchanged || e.SkipWorktree) {
 			return true
 		}
@@ -159,7 +167,7 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 			continue
 		}
 		mode := gitstore.ModeOf(f.Info)
-		h, _, err := l.WorktreeHash(idx, idxTime, l.RepoPath(f.Path))
+		h, _, err := l.repo.WorktreeHash(idx, idxTime, l.repo.RepoPath(f.Path))
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
@@ -167,7 +175,7 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 		if ok && t.Hash == h && t.Mode == mode {
 			continue
 		}
-		data, err := l.ReadWorktreeBlob(idx, l.RepoPath(f.Path))
+		data, err := l.repo.ReadWorktreeBlob(idx, l.repo.RepoPath(f.Path))
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.Path, err)
 		}
@@ -189,9 +197,9 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 		// Tracked but not listed: deleted, or ignored yet still present.
 		full := filepath.Join(l.Root, filepath.FromSlash(p))
 		if info, err := os.Lstat(full); err == nil && !info.IsDir() {
-			h, _, err := l.WorktreeHash(idx, idxTime, l.RepoPath(p))
+			h, _, err := l.repo.WorktreeHash(idx, idxTime, l.repo.RepoPath(p))
 			if err == nil && h != tracked[p].Hash {
-				data, err := l.ReadWorktreeBlob(idx, l.RepoPath(p))
+				data, err := l.repo.ReadWorktreeBlob(idx, l.repo.RepoPath(p))
 				if err != nil {
 					return nil, err
 				}
@@ -225,14 +233,14 @@ func (d *worktreeDelta) stage(tx *Tx) error {
 	for _, c := range d.changes {
 		p.Add(1)
 		if c.Status == "deleted" {
-			tx.Stage(c.Path, gitstore.Change{Delete: true})
+			tx.gtx.Stage(c.Path, gitstore.Change{Delete: true})
 			continue
 		}
-		h, err := tx.Store().Put(gitstore.BlobObject, d.content[c.Path])
+		h, err := tx.gtx.Store().Put(gitstore.BlobObject, d.content[c.Path])
 		if err != nil {
 			return err
 		}
-		tx.Stage(c.Path, gitstore.Change{Hash: h, Mode: d.modes[c.Path]})
+		tx.gtx.Stage(c.Path, gitstore.Change{Hash: h, Mode: d.modes[c.Path]})
 	}
 	return nil
 }
@@ -244,7 +252,7 @@ func skillsOf(tx *Tx, changes []FileChange) []string {
 	for _, c := range changes {
 		dir := filepath.ToSlash(filepath.Dir(c.Path))
 		for dir != "." && dir != "" {
-			if tx.Exists(dir+"/SKILL.md") || (c.Status == "deleted" && strings.HasSuffix(c.Path, dir+"/SKILL.md")) {
+			if tx.gtx.Exists(dir+"/SKILL.md") || (c.Status == "deleted" && strings.HasSuffix(c.Path, dir+"/SKILL.md")) {
 				set[filepath.Base(dir)] = true
 				break
 			}
@@ -266,7 +274,7 @@ func skillsOf(tx *Tx, changes []FileChange) []string {
 // an agent wrote it (background-review when the record says created_by
 // agent, foreground otherwise); else user. No change: a nil Commit.
 func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error) {
-	head, err := l.HeadBranch()
+	head, err := l.repo.HeadBranch()
 	if err != nil {
 		return nil, err
 	}
@@ -277,8 +285,23 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		return nil, fmt.Errorf("unknown origin %q", opts.Origin)
 	}
 	out := &SyncResult{DryRun: opts.DryRun}
-	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.Store(), tx.Tree(), true)
+	// Hermes' housekeeping an earlier import tracked: untracked first, in
+	// a commit of its own, so no sync ever records a curator tarball.
+	un, err := l.UntrackHousekeeping(ctx, opts.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	out.Untracked, out.UntrackCommit = un.Paths, un.Commit
+	// Pins and unpins made in Hermes since the two last agreed: recorded
+	// in the pins file first, in a commit of their own (pinsync.go).
+	if head == l.MainBranch() {
+		if out.Pins, err = l.ReconcilePins(ctx, opts.DryRun); err != nil {
+			return nil, err
+		}
+	}
+	var renamed map[string]string
+	res, err := l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
+		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree(), true)
 		if err != nil {
 			return err
 		}
@@ -292,11 +315,14 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 				return err
 			}
 		}
-		beforeTip, beforeTree := tx.Base(), tx.Tree()
+		beforeTip, beforeTree := tx.gtx.Base(), tx.gtx.Tree()
 		if err := d.stage(tx); err != nil {
 			return err
 		}
-		if out.PinsCarried, err = carryPins(tx, beforeTree, d.changes); err != nil {
+		if renamed, err = detectRenames(tx, beforeTree, d.changes); err != nil {
+			return err
+		}
+		if out.PinsCarried, err = carryPins(tx, renamed); err != nil {
 			return err
 		}
 		// Skills touched: look both before (deletions) and after.
@@ -320,7 +346,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		if opts.Lint != nil {
 			var present []string
 			for _, s := range out.Skills {
-				if tx.Exists(s + "/" + skill.FileName) {
+				if tx.gtx.Exists(s + "/" + skill.FileName) {
 					present = append(present, s)
 				}
 			}
@@ -343,6 +369,9 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 	if err != nil {
 		return nil, err
 	}
+	if !opts.DryRun && res != nil && res.CheckedOut && len(renamed) > 0 && !out.Commit.IsZero() {
+		l.carryUsage(res, renamed)
+	}
 	return out, nil
 }
 
@@ -353,7 +382,7 @@ func (l *Library) splitUnconverted(d *worktreeDelta) ([]UnconvertedChange, error
 	var out []UnconvertedChange
 	kept := d.changes[:0:0]
 	for _, c := range d.changes {
-		err := l.CheckConvertible(l.RepoPath(c.Path))
+		err := l.repo.CheckConvertible(l.repo.RepoPath(c.Path))
 		var se *gitstore.StateError
 		switch {
 		case err == nil:
@@ -368,51 +397,49 @@ func (l *Library) splitUnconverted(d *worktreeDelta) ([]UnconvertedChange, error
 	return out, nil
 }
 
-// carryPins keeps the pin of a pinned skill whose folder was renamed
-// outside skillrepo (git mv, or a file manager): pins are kept by name, so
-// the pin would otherwise be lost. A skill that vanished is taken to be a
-// new skill folder of this sync when their SKILL.md is the same, or the
-// same once its name field is changed; exactly one such folder must match.
-func carryPins(tx *Tx, before Hash, changes []FileChange) (map[string]string, error) {
-	data, err := tx.ReadFile(PinsFile)
-	if err != nil {
-		return nil, nil // no pins
-	}
-	pins := parsePins(data)
-	var added []string // folders of new SKILL.md files
+// detectRenames finds the skills a sync's changes renamed outside
+// skillrepo (git mv, or a file manager): a skill folder that vanished is
+// taken to be a new skill folder of this sync when their SKILL.md is the
+// same, or the same once its name field is changed; exactly one such
+// folder must match. It returns old name -> new name (folders).
+func detectRenames(tx *Tx, before Hash, changes []FileChange) (map[string]string, error) {
+	var added, gone []string // folders of new and of removed SKILL.md files
 	for _, c := range changes {
-		if c.Status == "added" && path.Base(c.Path) == skill.FileName {
+		if path.Base(c.Path) != skill.FileName {
+			continue
+		}
+		switch c.Status {
+		case "added":
 			added = append(added, path.Dir(c.Path))
+		case "deleted":
+			gone = append(gone, path.Dir(c.Path))
 		}
 	}
-	if len(added) == 0 {
+	if len(added) == 0 || len(gone) == 0 {
 		return nil, nil
 	}
-	carried := map[string]string{}
-	for i, name := range pins {
+	renamed := map[string]string{}
+	for _, oldDir := range gone {
+		name := path.Base(oldDir)
 		if _, err := tx.FindSkill(name); err == nil {
-			continue // still there
+			continue // a skill of that name is still there
 		}
-		old, err := findSkill(tx.l, tx.Store(), before, name)
-		if err != nil {
-			continue // not a skill before either: a stale pin
-		}
-		oldBlob, _ := tx.Store().LookupPath(before, old.Dir+"/"+skill.FileName)
+		oldBlob, _ := tx.gtx.Store().LookupPath(before, oldDir+"/"+skill.FileName)
 		if oldBlob.IsZero() {
 			continue
 		}
-		oldMD, err := tx.Store().Blob(oldBlob)
+		oldMD, err := tx.gtx.Store().Blob(oldBlob)
 		if err != nil {
 			return nil, err
 		}
 		match := ""
 		for _, dir := range added {
-			newMD, err := tx.ReadFile(dir + "/" + skill.FileName)
+			newMD, err := tx.gtx.ReadFile(dir + "/" + skill.FileName)
 			if err != nil {
 				continue
 			}
-			renamed, _ := renameFrontmatter(oldMD, name, path.Base(dir))
-			if bytes.Equal(newMD, oldMD) || (renamed != nil && bytes.Equal(newMD, renamed)) {
+			renamedMD, _ := renameFrontmatter(oldMD, name, path.Base(dir))
+			if bytes.Equal(newMD, oldMD) || (renamedMD != nil && bytes.Equal(newMD, renamedMD)) {
 				if match != "" {
 					match = "" // two candidates: do not guess
 					break
@@ -421,15 +448,32 @@ func carryPins(tx *Tx, before Hash, changes []FileChange) (map[string]string, er
 			}
 		}
 		if match != "" {
-			pins[i] = path.Base(match)
-			carried[name] = pins[i]
+			renamed[name] = path.Base(match)
+		}
+	}
+	return renamed, nil
+}
+
+// carryPins keeps the pin of a pinned skill renamed outside skillrepo:
+// pins are kept by name, so the pin would otherwise be lost.
+func carryPins(tx *Tx, renamed map[string]string) (map[string]string, error) {
+	data, err := tx.gtx.ReadFile(PinsFile)
+	if err != nil || len(renamed) == 0 {
+		return nil, nil // no pins, or nothing renamed
+	}
+	pins := parsePins(data)
+	carried := map[string]string{}
+	for i, name := range pins {
+		if to, ok := renamed[name]; ok {
+			pins[i] = to
+			carried[name] = to
 		}
 	}
 	if len(carried) == 0 {
 		return nil, nil
 	}
 	sort.Strings(pins)
-	return carried, tx.WriteFile(PinsFile, formatPins(pins), false)
+	return carried, tx.gtx.WriteFile(PinsFile, formatPins(pins), false)
 }
 
 func syncSubject(skills []string, changes []FileChange) string {
@@ -449,12 +493,16 @@ func (l *Library) inferOrigin(tip Hash, skills []string) string {
 	if len(skills) == 0 || tip.IsZero() {
 		return OriginUser
 	}
-	c, err := l.CommitObject(tip)
+	c, err := l.repo.CommitObject(tip)
 	if err != nil {
 		return OriginUser
 	}
 	since := c.Committer.When
-	recs, err := l.Usage().Load()
+	snap, err := l.Snapshot(tip.String())
+	if err != nil {
+		return OriginUser
+	}
+	recs, _, err := l.UsageOf(snap)
 	if err != nil {
 		return OriginUser
 	}

@@ -2,10 +2,7 @@ package skillrepo
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -38,7 +35,7 @@ func newTestLibrary(t *testing.T) (*Library, map[string]string) {
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
-	t.Cleanup(func() { l.Close() })
+	t.Cleanup(func() { l.repo.Close() })
 	return l, env
 }
 
@@ -47,18 +44,6 @@ func newTestLibrary(t *testing.T) (*Library, map[string]string) {
 func gitCmd(t *testing.T, l *Library, env map[string]string, args ...string) string {
 	t.Helper()
 	return gitIn(t, l.Root, env, false, args...)
-}
-
-// gitStdin runs git in dir with stdin as its input.
-func gitStdin(t *testing.T, dir string, env map[string]string, stdin string, args ...string) string {
-	t.Helper()
-	cmd := gitExec(t, dir, env, args...)
-	cmd.Stdin = strings.NewReader(stdin)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
 }
 
 // assertConsistent checks what every write must leave: a clean status and
@@ -72,14 +57,3 @@ func assertConsistent(t *testing.T, l *Library, env map[string]string) {
 }
 
 func strp(s string) *string { return &s }
-
-// gitTry runs git and returns its error instead of failing the test.
-func gitTry(l *Library, env map[string]string, args ...string) error {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = l.Root
-	cmd.Env = os.Environ()
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	return cmd.Run()
-}

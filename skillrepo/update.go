@@ -7,22 +7,56 @@ import (
 )
 
 // UpdateOptions chooses the branch an [Library.Update] writes.
-type UpdateOptions = gitstore.UpdateOptions
+type UpdateOptions struct {
+	// Branch is the branch to write ("" = the main branch).
+	Branch string
+	// From creates Branch from this revision when it does not exist ("" =
+	// the branch must exist, except the main branch of an empty library).
+	From string
+	// DryRun computes everything, writes nothing: no object, ref, file or
+	// index is touched, and the lock is not taken.
+	DryRun bool
+	// Reflog is the reflog message ("" = the last commit's subject).
+	Reflog string
+	// RecordsWorktree marks a write whose content was read from the work
+	// tree (sync, init): there is no edit of the user's to protect.
+	RecordsWorktree bool
+}
 
 // UpdateResult says what an Update did (or, with DryRun, would do).
-type UpdateResult = gitstore.UpdateResult
+type UpdateResult struct {
+	Branch string
+	// Old and New are the branch tip before and after; Old is zero when
+	// the branch was created.
+	Old, New Hash
+	// Commits are the new commits, oldest first.
+	Commits []Hash
+	// Paths are the files whose content changed, sorted.
+	Paths []string
+	// CheckedOut is true when the branch is checked out: the work tree
+	// and index were updated with it.
+	CheckedOut bool
+	DryRun     bool
+}
 
 // Tx is one read-modify-write of a branch, handed to the function given to
-// [Library.Update]: the engine's transaction ([gitstore.Tx]: reads see the
-// branch tip plus what was staged, writes are staged until Commit), with
-// commits whose messages carry skillrepo's trailers.
+// [Library.Update]: reads see the branch tip plus what was staged, writes
+// are staged until Commit, and commits carry skillrepo's trailers. It
+// wraps the engine's transaction privately: what a caller may stage is
+// the domain's operations (skill operations, moves, merges, reverts), not
+// raw files.
 type Tx struct {
-	*gitstore.Tx
-	l *Library
+	gtx *gitstore.Tx
+	l   *Library
 }
 
 // Library is the library being written (for its config and clock).
 func (tx *Tx) Library() *Library { return tx.l }
+
+// Base is the branch tip the write started from (zero when it creates the
+// branch from nothing). A caller that decided on an earlier tip compares
+// it to see whether the branch moved meanwhile.
+func (tx *Tx) Base() Hash { return tx.gtx.Base() }
 
 // Commit records what is staged as one commit on top of the series and
 // returns its hash. Error: ErrNoChanges when the tree is unchanged and no
@@ -35,22 +69,42 @@ func (tx *Tx) Commit(msg Message) (Hash, error) { return tx.commit(msg, false) }
 // unchanged (the evidence-only commits of adopt and disown).
 func (tx *Tx) commit(msg Message, allowEmpty bool) (Hash, error) {
 	if name, email, ok := msg.AgentAuthor(); ok {
-		return tx.Tx.CommitAs(msg.String(), gitstore.Author{Name: name, Email: email}, allowEmpty)
+		return tx.gtx.CommitAs(msg.String(), gitstore.Author{Name: name, Email: email}, allowEmpty)
 	}
 	if allowEmpty {
-		return tx.Tx.CommitEmpty(msg.String())
+		return tx.gtx.CommitEmpty(msg.String())
 	}
-	return tx.Tx.Commit(msg.String())
+	return tx.gtx.Commit(msg.String())
 }
 
 // Update runs fn as one atomic write of a branch (the main branch when
-// opts.Branch is empty); see [gitstore.Repo.Update] for the write
-// ordering and its errors.
+// opts.Branch is empty); the engine's doc (package gitstore) gives the
+// write ordering and its errors. While the config has problems it
+// refuses with them, writing nothing (a dry run goes on).
 func (l *Library) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (*UpdateResult, error) {
+	if err := l.writable(); err != nil && !opts.DryRun {
+		return nil, err
+	}
+	return l.update(ctx, opts, fn)
+}
+
+// update is Update even while the config has problems: for a pull's
+// fast-forward, which takes others' commits (perhaps the fix) and makes
+// none of ours.
+func (l *Library) update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (*UpdateResult, error) {
 	if opts.Branch == "" {
 		opts.Branch = l.MainBranch()
 	}
-	return l.Repo.Update(ctx, opts, func(gtx *gitstore.Tx) error {
-		return fn(&Tx{Tx: gtx, l: l})
+	res, err := l.repo.Update(ctx, gitstore.UpdateOptions{
+		Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun, Reflog: opts.Reflog, RecordsWorktree: opts.RecordsWorktree,
+	}, func(gtx *gitstore.Tx) error {
+		return fn(&Tx{gtx: gtx, l: l})
 	})
+	if res == nil {
+		return nil, err
+	}
+	return &UpdateResult{
+		Branch: res.Branch, Old: res.Old, New: res.New, Commits: res.Commits, Paths: res.Paths,
+		CheckedOut: res.CheckedOut, DryRun: res.DryRun,
+	}, err
 }

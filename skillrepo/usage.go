@@ -169,7 +169,7 @@ type Usage struct {
 
 // Usage returns the library's sidecar.
 func (l *Library) Usage() *Usage {
-	return &Usage{path: filepath.Join(l.Root, UsageFile), now: l.Now}
+	return &Usage{path: filepath.Join(l.Root, UsageFile), now: l.repo.Now}
 }
 
 // Path is the sidecar's file.
@@ -545,7 +545,7 @@ func (l *Library) RecordUse(name string, kind UseKind, dedupeKey string) (counte
 	if si.Archived {
 		return false, fmt.Errorf("skill %s is archived: %w", si.Name, ErrNotFound)
 	}
-	return l.Usage().BumpOnce(si.Name, kind == UseView, dedupeKey)
+	return l.Usage().BumpOnce(snap.UsageKey(si), kind == UseView, dedupeKey)
 }
 
 // BumpPatch counts a write to the skill.
@@ -599,9 +599,13 @@ func (u *Usage) Forget(name string) error {
 
 // usageEvent is what one landed write means for the sidecar.
 type usageEvent struct {
-	Name   string `json:"name"`
+	Name   string `json:"name"`   // the key the record is written under
 	Action string `json:"action"` // created, patched, archived, restored, forgotten, pinned, unpinned
 	Agent  bool   `json:"agent,omitempty"`
+	// Aliases are the skill's other keys: a forget drops them too, and a
+	// state or pin is set on them too, so no half of a split record
+	// contradicts the write.
+	Aliases []string `json:"aliases,omitempty"`
 }
 
 // Sidecar actions of a usageEvent.
@@ -622,9 +626,9 @@ func (u *Usage) apply(events []usageEvent) error {
 	if len(events) == 0 {
 		return nil
 	}
-	names := make([]string, len(events))
-	for i, e := range events {
-		names[i] = e.Name
+	var names []string
+	for _, e := range events {
+		names = append(append(names, e.Name), e.Aliases...)
 	}
 	return u.updateNamed(names, func(recs map[string]*UsageRecord) error {
 		now := u.now()
@@ -646,19 +650,38 @@ func (u *Usage) apply(events []usageEvent) error {
 				r.PatchGeneration++
 				r.LastPatchedAt = FormatUsageTime(now)
 			case usageArchived:
-				r := u.record(recs, e.Name)
-				r.State, r.ArchivedAt = StateArchived, FormatUsageTime(now)
+				for _, r := range u.aliasRecords(recs, e) {
+					r.State, r.ArchivedAt = StateArchived, FormatUsageTime(now)
+				}
 			case usageRestored:
-				r := u.record(recs, e.Name)
-				r.State, r.ArchivedAt = StateActive, nil
+				for _, r := range u.aliasRecords(recs, e) {
+					r.State, r.ArchivedAt = StateActive, nil
+				}
 			case usageForgotten:
 				delete(recs, e.Name)
+				for _, a := range e.Aliases {
+					delete(recs, a)
+				}
 			case usagePinned, usageUnpinned:
-				u.record(recs, e.Name).Pinned = e.Action == usagePinned
+				for _, r := range u.aliasRecords(recs, e) {
+					r.Pinned = e.Action == usagePinned
+				}
 			}
 		}
 		return nil
 	})
+}
+
+// aliasRecords are the records of e's skill: under its key (made when
+// missing) and each alias present.
+func (u *Usage) aliasRecords(recs map[string]*UsageRecord, e usageEvent) []*UsageRecord {
+	out := []*UsageRecord{u.record(recs, e.Name)}
+	for _, a := range e.Aliases {
+		if r, ok := recs[a]; ok && a != e.Name {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // opsUsage is what a batch of operations means for the sidecar: a create
@@ -701,6 +724,7 @@ func (l *Library) recordUsage(res *UpdateResult, events []usageEvent) {
 	if res == nil || res.DryRun || len(res.Commits) == 0 || len(events) == 0 {
 		return
 	}
+	events = l.keyEvents(res, events)
 	if res.CheckedOut {
 		_ = l.Usage().apply(events)
 		return
@@ -710,8 +734,52 @@ func (l *Library) recordUsage(res *UpdateResult, events []usageEvent) {
 	}
 }
 
+// keyEvents names each event's record by the key the reference reads (the
+// skill's frontmatter name: usagekeys.go) and lists its aliases: events
+// come named as the write was asked for (a folder, category/name, a
+// frontmatter name). The skill is looked up after the write, or before it
+// for one the write removed.
+func (l *Library) keyEvents(res *UpdateResult, events []usageEvent) []usageEvent {
+	var snaps []*Snapshot
+	for _, h := range []Hash{res.New, res.Old} {
+		if !h.IsZero() {
+			if s, err := l.Snapshot(h.String()); err == nil {
+				snaps = append(snaps, s)
+			}
+		}
+	}
+	out := make([]usageEvent, len(events))
+	for i, e := range events {
+		out[i] = e
+		for _, s := range snaps {
+			si, err := s.FindSkill(e.Name)
+			if err != nil {
+				continue
+			}
+			skills, err := s.Skills()
+			if err != nil {
+				break
+			}
+			keys, err := s.UsageKeys(skills)
+			if err != nil {
+				break
+			}
+			out[i].Name = keys.Key(si.Name)
+			if recs, err := l.Usage().Load(); err == nil {
+				for _, a := range keys.Aliases(recs, si.Name) {
+					if a != out[i].Name {
+						out[i].Aliases = append(out[i].Aliases, a)
+					}
+				}
+			}
+			break
+		}
+	}
+	return out
+}
+
 func (l *Library) pendingUsagePath(id string) string {
-	return filepath.Join(l.StateDir(), "usage", "pending", id+".json")
+	return filepath.Join(l.State().dir, "usage", "pending", id+".json")
 }
 
 // addPendingUsage appends events to a proposal's pending file, under the

@@ -75,7 +75,7 @@ func TestRecordUseConcurrent(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			defer l.Close()
+			defer l.repo.Close()
 			ok, err := l.RecordUse("ci-debugging", UseView, fmt.Sprintf("toolu_%d", i%events))
 			if err != nil {
 				t.Error(err)

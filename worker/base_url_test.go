@@ -10,7 +10,7 @@ import (
 )
 
 // A base URL with a query string reaches …/v1/chat/completions?key=… and
-// the review lands (before, the path went after the query) (#16 item 12).
+// the review lands (the path must not go after the query).
 func TestBaseURLWithQuery(t *testing.T) {
 	f := newFixture(t, createReply("pnpm-workflows"), fakemodel.Reply{Content: "Created."})
 	f.env["OPENAI_BASE_URL"] = f.srv.BaseURL() + "?api-version=2024-10-01&key=s3cret"

@@ -67,6 +67,11 @@ func startDetached(exe string, args []string, dir, logPath string, env []string,
 	}
 	cmd := exec.Command(exe, args...)
 	if lockPath != "" {
+		// The lock's folder may not exist yet: the first session start of
+		// a new library.
+		if err := os.MkdirAll(filepath.Dir(lockPath), 0o755); err != nil {
+			return fail(err)
+		}
 		release, ok, err := holdOnce(cmd, lockPath)
 		if err != nil {
 			return fail(err)

@@ -1,13 +1,13 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,6 +16,7 @@ import (
 	"github.com/gofrs/flock"
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
@@ -43,6 +44,12 @@ type Options struct {
 	Echo io.Writer
 	// Poll bounds each wait (0: 1 s).
 	Poll time.Duration
+	// Environ is the environment an agent's program starts from, before
+	// the session's recorded variables (nil: os.Environ).
+	Environ func() []string
+	// Self is the skillrepo executable an agent's program starts as its
+	// MCP server ("": this process's executable).
+	Self string
 }
 
 // Result counts what a worker did.
@@ -78,7 +85,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, stateDir := lib.Root, lib.StateDir()
+	root, stateDir := lib.Root, lib.State().Worker()
 	lib.Close()
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
@@ -120,23 +127,30 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if ctx.Err() != nil {
 			return res, nil
 		}
-		next, wait, pending, err := w.pick()
+		s, err := w.settings()
+		if err != nil {
+			// Queued work waits for the fix: a review would call the
+			// model and then be refused its write.
+			w.logf("", "queued work waits until the config is fixed:\n%v", err)
+			return res, err
+		}
+		next, wait, pending, err := w.pick(s)
 		if err != nil {
 			return res, err
 		}
 		if next == nil {
 			if pending == 0 {
-				if opts.Once || w.now().Sub(idleSince) >= w.settings().Idle {
+				if opts.Once || w.now().Sub(idleSince) >= s.Idle {
 					return res, nil
 				}
-				wait = min(opts.Poll, w.settings().Idle-w.now().Sub(idleSince))
+				wait = min(opts.Poll, s.Idle-w.now().Sub(idleSince))
 			}
 			if !sleep(ctx, min(wait, opts.Poll)) {
 				return res, nil
 			}
 			continue
 		}
-		w.process(ctx, *next, res)
+		w.process(ctx, *next, s, res)
 		idleSince = w.now()
 	}
 }
@@ -144,10 +158,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 func (w *worker) now() time.Time { return w.opts.Now().UTC() }
 
 // settings reads the current settings (the config may change while a
-// worker waits).
-func (w *worker) settings() Settings {
-	raw, _ := skillrepo.ReadConfigFile(w.root)
-	return SettingsFrom(raw, w.opts.Getenv)
+// worker waits). Error: the config's problems (a *skillrepo.ConfigError).
+func (w *worker) settings() (Settings, error) {
+	cfg, err := skillrepo.ReadConfig(w.root)
+	return SettingsFrom(cfg.Review, w.opts.Getenv), err
 }
 
 func (w *worker) logf(id, format string, args ...any) {
@@ -182,13 +196,12 @@ func sleep(ctx context.Context, d time.Duration) bool {
 
 // pick returns the oldest entry that may run now, or how long to wait
 // for the first that will, and how many entries are queued at all.
-func (w *worker) pick() (*queue.Entry, time.Duration, int, error) {
+func (w *worker) pick(s Settings) (*queue.Entry, time.Duration, int, error) {
 	entries, err := w.store.List()
 	if err != nil {
 		return nil, 0, 0, err
 	}
 	now := w.now()
-	s := w.settings()
 	wait := w.opts.Poll
 	pending := 0
 	for _, e := range entries {
@@ -200,7 +213,7 @@ func (w *worker) pick() (*queue.Entry, time.Duration, int, error) {
 			wait = min(wait, e.NextAttemptAt.Sub(now))
 			continue
 		}
-		if e.Kind == queue.KindReview {
+		if e.Kind == queue.KindReview && w.defers(e, s) {
 			if at := w.readyAt(e, s); now.Before(at) {
 				wait = min(wait, at.Sub(now))
 				continue
@@ -209,6 +222,14 @@ func (w *worker) pick() (*queue.Entry, time.Duration, int, error) {
 		return &e, 0, pending, nil
 	}
 	return nil, wait, pending, nil
+}
+
+// defers reports whether a review entry waits for the agent to be quiet
+// (review.defer): one that cannot be planned does not wait, so its error
+// is reported at once.
+func (w *worker) defers(e queue.Entry, s Settings) bool {
+	p, err := w.plan(s.Review, e, e.Model, "", e.Cwd)
+	return err == nil && p.deferred(s.Review.Defer)
 }
 
 // readyAt is when a review may call the model: once the agent (every
@@ -312,14 +333,14 @@ func reviewLanded(ctx context.Context, lib *skillrepo.Library, id string) (strin
 	case err != nil && !errors.Is(err, skillrepo.ErrNotFound):
 		return "", err
 	}
-	cmd := exec.CommandContext(ctx, "git", "log", "--first-parent", "-n", "1", "--format=%H",
-		"--grep", "^"+skillrepo.TrailerProposalID+": "+strings.ReplaceAll(id, ".", `\.`)+"$", "refs/heads/"+lib.MainBranch())
-	cmd.Dir = lib.Root
-	out, err := cmd.Output()
+	merge, err := lib.ProposalMerge(id)
 	if err != nil {
 		return "", fmt.Errorf("look for the merge of proposal %s: %w", id, err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	if merge.IsZero() {
+		return "", nil
+	}
+	return merge.String(), nil
 }
 
 // rejectAttempt rejects the open proposals an unfinished attempt left
@@ -351,7 +372,7 @@ type attemptError struct {
 
 func (e *attemptError) Error() string { return e.msg }
 
-func (w *worker) process(ctx context.Context, e queue.Entry, res *Result) {
+func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Result) {
 	reviewID := ""
 	if e.Kind == queue.KindReview {
 		reviewID = review.NewReviewID(w.now())
@@ -365,13 +386,12 @@ func (w *worker) process(ctx context.Context, e queue.Entry, res *Result) {
 	var out *queue.Outcome
 	switch e.Kind {
 	case queue.KindReview:
-		out, err = w.runReview(ctx, e)
+		out, err = w.runReview(ctx, e, s)
 	case queue.KindCurator:
 		out, err = w.runCurator(ctx, e)
 	default:
 		err = &attemptError{msg: fmt.Sprintf("unknown kind %q", e.Kind)}
 	}
-	s := w.settings()
 	now := w.now()
 	var ae *attemptError
 	if err != nil && !errors.As(err, &ae) {
@@ -441,29 +461,13 @@ func describe(e queue.Entry) string {
 	return fmt.Sprintf("%s of %s (session %s, %s) as %s", kind, strings.Join(what, " and "), e.SessionID, e.Transcript, e.ReviewID)
 }
 
-// recordingClient remembers the last error of a model call, so a failed
-// review can be told transient (retry later) from permanent.
-type recordingClient struct {
-	review.ChatClient
-	mu   sync.Mutex
-	last error
-}
-
-func (c *recordingClient) CreateChatCompletion(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
-	resp, err := c.ChatClient.CreateChatCompletion(ctx, req)
-	c.mu.Lock()
-	c.last = err
-	c.mu.Unlock()
-	return resp, err
-}
-
-func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, error) {
+func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*queue.Outcome, error) {
 	lib, err := skillrepo.Open(w.opts.Dir, skillrepo.OpenOptions{Getenv: w.opts.Getenv, Now: w.opts.Now})
 	if err != nil {
 		return nil, err
 	}
 	defer lib.Close()
-	format, err := review.ParseFormat(firstNonEmpty(e.Format, "auto"))
+	format, err := review.ParseFormat(cmp.Or(e.Format, "auto"))
 	if err != nil {
 		return nil, &attemptError{msg: err.Error()}
 	}
@@ -476,64 +480,62 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry) (*queue.Outcome, 
 	if err != nil {
 		return nil, &attemptError{msg: err.Error()}
 	}
-	getenv := w.opts.Getenv
-	model := firstNonEmpty(lib.Config.Review.Model, getenv("SKILLREPO_MODEL"))
-	if model == "" {
-		return nil, &attemptError{msg: "no model: set review.model in .skillrepo/config.yaml or SKILLREPO_MODEL for the agent, then 'skillrepo queue retry " + e.ID + "'"}
+	p, err := w.plan(lib.Config.Review, e, tr.Model, tr.Provider, tr.Cwd)
+	if err != nil {
+		return nil, &attemptError{msg: err.Error() + "; then 'skillrepo queue retry " + e.ID + "'"}
 	}
-	cfg := openai.DefaultConfig(getenv("OPENAI_API_KEY"))
-	cfg.HTTPClient = &http.Client{}
-	if base := firstNonEmpty(lib.Config.Review.BaseURL, getenv("OPENAI_BASE_URL")); base != "" {
-		// Paths join before the base's query; its query and credentials
-		// go on each request (see internal/endpoint).
-		ep, err := endpoint.Parse(base)
+	if _, err := w.store.Update(e.ID, func(x *queue.Entry) error { x.Backend = p.backend; return nil }); err != nil {
+		w.logf(e.ID, "record the backend: %v", err)
+	}
+	var backend review.Backend
+	if p.backend == agentcli.BackendAgent {
+		w.logf(e.ID, "backend: %s (%s), model %s", p.program.Path, e.Agent, p.model)
+		backend = agentcli.Review{Program: p.program, SessionID: e.SessionID}
+	} else {
+		ep, err := p.endpointOf()
 		if err != nil {
 			return nil, &attemptError{msg: err.Error() + "; fix review.base_url or OPENAI_BASE_URL, then 'skillrepo queue retry " + e.ID + "'"}
 		}
-		cfg.BaseURL, cfg.HTTPClient = ep.BaseURL(), ep.Doer(&http.Client{})
+		cfg := openai.DefaultConfig(p.getenv("OPENAI_API_KEY"))
+		cfg.HTTPClient = &http.Client{}
+		if ep != nil {
+			// Paths join before the base's query; its query and
+			// credentials go on each request (see internal/endpoint).
+			cfg.BaseURL, cfg.HTTPClient = ep.BaseURL(), ep.Doer(&http.Client{})
+		}
+		backend = review.Endpoint{Client: openai.NewClientWithConfig(cfg), Backoff: min(s.RetryBackoff, time.Second)}
 	}
-	client := &recordingClient{ChatClient: openai.NewClientWithConfig(cfg)}
 	_, memErr := lib.MemoryPath("memory")
-	s := w.settings()
 	sum, err := review.Run(ctx, review.Open(lib), review.Options{
 		Transcript:     tr,
 		Memory:         e.Due.Memory && memErr == nil,
 		Skills:         e.Due.Skills || !e.Due.Memory || memErr != nil,
 		SessionID:      e.SessionID,
 		ReviewID:       e.ReviewID,
-		Model:          model,
-		Client:         client,
+		Model:          p.model,
+		Backend:        backend,
 		MaxInputTokens: s.MaxInputTokens,
 		ContextWindow:  lib.Config.Review.ContextWindow,
 		WriteApproval:  lib.Config.Review.WriteApproval,
 		GoalID:         e.GoalID,
-		RetryBackoff:   min(s.RetryBackoff, time.Second),
 		Now:            w.opts.Now,
 	})
 	if err != nil {
 		return nil, err
 	}
 	out := &queue.Outcome{
-		Status: sum.Status, Summary: sum.Headline(), Proposal: sum.Proposal, Merged: sum.Merged,
+		Status: sum.Status, Summary: sum.Brief(), Proposal: sum.Proposal, Merged: sum.Merged,
 		MergeCommit: sum.MergeCommit, MergeError: sum.MergeError, Applied: len(sum.Applied), Staged: len(sum.Staged),
-	}
-	if out.Summary == "" {
-		out.Summary = sum.Status
-		if sum.Final != "" {
-			out.Summary += ": " + firstLine(sum.Final)
-		}
+		Backend: p.backend, Model: p.model,
 	}
 	if sum.Status != review.StatusFailed {
 		return out, nil
 	}
-	client.mu.Lock()
-	last := client.last
-	client.mu.Unlock()
 	switch {
 	case ctx.Err() != nil:
 		_ = rejectAttempt(context.WithoutCancel(ctx), lib, e.ReviewID, "the worker was stopped during this attempt")
 		return out, &attemptError{msg: sum.Reason, interrupted: true}
-	case last != nil && review.Retryable(last):
+	case sum.RetryLater:
 		// The attempt's partial writes go aside, so the next attempt
 		// starts from main as it will be then.
 		if err := rejectAttempt(context.WithoutCancel(ctx), lib, e.ReviewID, "attempt failed ("+sum.Reason+"); the queue retries the review"); err != nil {
@@ -564,21 +566,4 @@ func (w *worker) runCurator(ctx context.Context, e queue.Entry) (*queue.Outcome,
 		return &queue.Outcome{Status: "skipped", Summary: out.Skipped}, nil
 	}
 	return &queue.Outcome{Status: "ran", Summary: curator.Summary(out.Run.Counts, false), Merged: out.Run.MergeCommit != "", MergeCommit: out.Run.MergeCommit}, nil
-}
-
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	if len(s) > 120 {
-		s = s[:120] + "…"
-	}
-	return s
 }

@@ -55,7 +55,7 @@ func newFixture(t *testing.T, replies ...fakemodel.Reply) *fixture {
 	env["SKILLREPO_MODEL"] = "test-model"
 	env["SKILLREPO_DEFER_QUIET"] = "0s"
 	env["SKILLREPO_RETRY_BACKOFF"] = "10ms"
-	f := &fixture{t: t, lib: lib, env: env, store: queue.New(lib.StateDir()), srv: srv}
+	f := &fixture{t: t, lib: lib, env: env, store: queue.New(lib.State().Queue()), srv: srv}
 	f.transcr = filepath.Join(t.TempDir(), "chat.json")
 	if err := os.WriteFile(f.transcr, []byte(chat), 0o644); err != nil {
 		t.Fatal(err)
@@ -190,13 +190,13 @@ func TestMissingTranscriptParksAndGoesOn(t *testing.T) {
 // A second worker on the same library exits at once.
 func TestSecondWorkerExits(t *testing.T) {
 	f := newFixture(t)
-	l := flock.New(filepath.Join(f.lib.StateDir(), LockFile))
+	l := flock.New(filepath.Join(f.lib.State().Worker(), LockFile))
 	if ok, err := l.TryLock(); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
 	defer l.Unlock()
 	f.enqueue("s-1")
-	if !Running(f.lib.StateDir()) {
+	if !Running(f.lib.State().Worker()) {
 		t.Error("Running = false while the lock is held")
 	}
 	if res := f.run(); !res.AlreadyRunning {
@@ -263,17 +263,27 @@ func TestRecoverInterruptedReview(t *testing.T) {
 }
 
 func TestSettingsFrom(t *testing.T) {
-	raw := []byte("review:\n  defer_quiet: 2s\n  defer_max: 90\n  max_attempts: 7\n  retry_backoff: bad\n")
-	s := SettingsFrom(raw, func(k string) string {
-		if k == "SKILLREPO_WORKER_IDLE" {
+	cfg, err := skillrepo.ParseConfig([]byte("review:\n  defer_quiet: 2s\n  defer_max: 90\n  max_attempts: 7\n  final_review: false\n"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := SettingsFrom(cfg.Review, func(k string) string {
+		switch k {
+		case "SKILLREPO_WORKER_IDLE":
 			return "5s"
+		case "SKILLREPO_MAX_ATTEMPTS":
+			return "many" // not a number: the config's stays
 		}
 		return ""
 	})
 	want := DefaultSettings()
-	want.DeferQuiet, want.DeferMax, want.MaxAttempts, want.Idle = 2*time.Second, 90*time.Second, 7, 5*time.Second
+	want.DeferQuiet, want.DeferMax, want.MaxAttempts, want.Idle, want.FinalReview = 2*time.Second, 90*time.Second, 7, 5*time.Second, false
+	want.Review = cfg.Review
 	if s != want {
 		t.Errorf("settings = %+v, want %+v", s, want)
+	}
+	if d := DefaultSettings(); d.DeferQuiet != 15*time.Second || d.DeferMax != 30*time.Minute || d.MaxAttempts != 5 || d.RetryBackoff != 30*time.Second || d.Idle != time.Minute || !d.FinalReview {
+		t.Errorf("defaults = %+v", d)
 	}
 	if got := fmt.Sprint(want.Backoff(1), want.Backoff(3)); got != "30s 2m0s" {
 		t.Errorf("backoff = %s", got)
@@ -287,7 +297,9 @@ func TestStartDetachedOnce(t *testing.T) {
 		t.Skip("no sh")
 	}
 	dir := t.TempDir()
-	lock, logPath := filepath.Join(dir, "once.lock"), filepath.Join(dir, "log")
+	// The lock's folder does not exist yet, as at a new library's first
+	// session start.
+	lock, logPath := filepath.Join(dir, "hooks", "once.lock"), filepath.Join(dir, "log")
 	marker := filepath.Join(dir, "done")
 	args := []string{"-c", "sleep 1; echo ran >> " + marker}
 	started, err := StartDetachedOnce(lock, "/bin/sh", args, dir, logPath, nil)
@@ -353,7 +365,7 @@ func TestFolderLibraryConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state := lib.StateDir()
+	state := lib.State().Queue()
 	lib.Close()
 	if filepath.Dir(filepath.Dir(state)) == dir {
 		t.Fatalf("state %s is not kept apart from a root library's", state)

@@ -23,6 +23,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/bench/genlib"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
@@ -166,7 +167,7 @@ func input(event string, i int, transcript string) map[string]any {
 	return in
 }
 
-// BenchmarkHookInProcess is the hooks' own work: hooks.RunAgentHook as
+// BenchmarkHookInProcess is the hooks' own work: agentsession.Run as
 // the command calls it, without process start-up.
 func BenchmarkHookInProcess(b *testing.B) {
 	setup(b)
@@ -180,7 +181,7 @@ func BenchmarkHookInProcess(b *testing.B) {
 				b.StartTimer()
 				data, _ := json.Marshal(input(event, i, tr))
 				var out bytes.Buffer
-				if _, err := hooks.RunAgentHook(context.Background(), hooks.RunOptions{Agent: hooks.ClaudeCode, Event: event, Library: library,
+				if _, err := agentsession.Run(context.Background(), agentsession.Options{Agent: hooks.ClaudeCode, Event: event, Library: library,
 					In: bytes.NewReader(data), Out: &out, Getenv: getenv, StartSync: startSync}); err != nil {
 					b.Fatal(err)
 				}

@@ -113,7 +113,7 @@ func lastRun(b *testing.B, lib *skillrepo.Library) int {
 }
 
 // BenchmarkPatchEngine is the patch through the engine in process, with
-// the lint gate every tool write passes (agenttools' library adapter).
+// the write policy every tool write passes (agenttools' library adapter).
 func BenchmarkPatchEngine(b *testing.B) {
 	lib := open(b)
 	tools := agenttools.Open(lib)
@@ -121,7 +121,7 @@ func BenchmarkPatchEngine(b *testing.B) {
 	for i := lastRun(b, lib); b.Loop(); i++ {
 		old, new := patchText(i)
 		ops := []skillrepo.Op{{Action: "patch", Name: "skill-04242", OldString: &old, NewString: &new}}
-		if _, err := tools.Apply(ctx, agenttools.Target{Branch: lib.MainBranch(), Provenance: skillrepo.Provenance{Origin: skillrepo.OriginForeground}}, ops); err != nil {
+		if _, err := tools.Apply(ctx, agenttools.Target{Writer: skillrepo.Writer{Branch: lib.MainBranch(), Provenance: skillrepo.Provenance{Origin: skillrepo.OriginForeground}}}, ops); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -178,7 +178,7 @@ func (s *agentSim) waitNoWorker() {
 // install the hooks, then SessionStart, Skill uses, Stop (a review is
 // due), SessionEnd; a detached worker runs the review against a scripted
 // model and merges it; the next session gets the new memory and
-// reloadSkills (#11).
+// reloadSkills (docs/agents.md).
 func TestClaudeCodeEndToEnd(t *testing.T) {
 	transcriptSrc := claudeTranscript(t)
 	memoryArgs, _ := json.Marshal(map[string]any{"action": "add", "target": "memory", "content": "The Phoenix app in this project is started with mix phx.server in the background."})

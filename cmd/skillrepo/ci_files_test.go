@@ -12,7 +12,7 @@ import (
 	"github.com/skillrepo/skillrepo/lint"
 )
 
-// TestCIFiles checks the CI files a user copies (#14 item 6): the example
+// TestCIFiles checks the CI files a user copies: the example
 // workflow lints real skills, and the Action runs lint once, leaves the
 // caller's Go alone and reads its counts from the JSON report.
 func TestCIFiles(t *testing.T) {

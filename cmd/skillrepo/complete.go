@@ -23,7 +23,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -97,7 +96,7 @@ func completeKind(f *factory, cmd *cobra.Command, kind string, args []string) ([
 		return completeSkills(f, true), cobra.ShellCompDirectiveNoFileComp
 	case "id":
 		if cmd.Parent() != nil && cmd.Parent().Name() == "proposal" {
-			return completeRefs(f, "refs/heads/proposals/"), cobra.ShellCompDirectiveNoFileComp
+			return completeProposals(f), cobra.ShellCompDirectiveNoFileComp
 		}
 	case "run-id":
 		return completeRunRefs(f), cobra.ShellCompDirectiveNoFileComp
@@ -126,7 +125,7 @@ func flagCompletion(f *factory, c *cobra.Command, fl *pflag.Flag) func(*cobra.Co
 		}
 	case "proposal":
 		return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-			return completeRefs(f, "refs/heads/proposals/"), cobra.ShellCompDirectiveNoFileComp
+			return completeProposals(f), cobra.ShellCompDirectiveNoFileComp
 		}
 	case "profile":
 		var vals []string
@@ -214,34 +213,25 @@ func completeSkills(f *factory, categories bool) []string {
 	return out
 }
 
-// completeRefs lists the names under a ref prefix: proposal ids, curator
-// run ids.
-// completeRunRefs completes curator run ids from the library's run refs.
+// completeRunRefs completes curator run ids from the runs that kept
+// their pre-run tip.
 func completeRunRefs(f *factory) []string {
+	return completeIDs(f, (*skillrepo.Library).CuratorRunIDs)
+}
+
+// completeProposals completes open proposal ids.
+func completeProposals(f *factory) []string {
+	return completeIDs(f, (*skillrepo.Library).ProposalIDs)
+}
+
+func completeIDs(f *factory, list func(*skillrepo.Library) ([]string, error)) []string {
 	lib := completionLibrary(f)
 	if lib == nil {
 		return nil
 	}
-	return completeRefsOf(lib, curator.RunRef(lib, ""))
-}
-
-func completeRefs(f *factory, prefix string) []string {
-	lib := completionLibrary(f)
-	if lib == nil {
-		return nil
-	}
-	return completeRefsOf(lib, prefix)
-}
-
-func completeRefsOf(lib *skillrepo.Library, prefix string) []string {
-	refs, err := lib.ListRefs(prefix)
+	ids, err := list(lib)
 	if err != nil {
 		return nil
 	}
-	out := make([]string, 0, len(refs))
-	for name := range refs {
-		out = append(out, strings.TrimPrefix(name, prefix))
-	}
-	sort.Strings(out)
-	return out
+	return ids
 }

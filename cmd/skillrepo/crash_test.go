@@ -14,10 +14,10 @@ import (
 // TestCrashKill kills a writer process (SIGKILL) at random instants, many
 // times over, and checks after each kill that the next command leaves a
 // consistent library: it runs, git status is clean and git fsck --strict
-// passes (#2). The seed is logged so a failure can be replayed. The
-// prefix case runs the same writes on a library in a folder of a project
-// whose own uncommitted edit must come through every kill untouched
-// (issue 14 item 1).
+// passes (docs/architecture.md §2: crash-safe). The seed is logged so a
+// failure can be replayed. The prefix case runs the same writes on a
+// library in a folder of a project whose own uncommitted edit must come
+// through every kill untouched (docs/project-libraries.md).
 func TestCrashKill(t *testing.T) {
 	t.Run("root", func(t *testing.T) { crashKill(t, false) })
 	t.Run("prefix", func(t *testing.T) { crashKill(t, true) })
@@ -118,7 +118,7 @@ func crashKill(t *testing.T, prefix bool) {
 
 // TestInitKill kills init at random instants; init run again must succeed
 // from whatever state it left, with git fsck clean and no temp file of its
-// own in the commit (#16.10).
+// own in the commit.
 func TestInitKill(t *testing.T) {
 	bin, err := exec.LookPath("skillrepo")
 	if err != nil {

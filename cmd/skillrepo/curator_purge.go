@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/curator"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type curatorPurgeOptions struct {
@@ -44,7 +45,7 @@ Nothing is lost: history keeps every purged folder, and
 			defer done()
 			res, err := c.Purge(cmd.Context(), curator.PurgeOptions{Days: opts.Days, DryRun: opts.DryRun})
 			if errors.Is(err, curator.ErrPurgeDisabled) {
-				return &hintedError{err, "set curator.archive_ttl_days in .skillrepo/config.yaml, or pass --days N"}
+				return skillrepo.WithHint(err, "set curator.archive_ttl_days in .skillrepo/config.yaml, or pass --days N")
 			}
 			if err != nil {
 				return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -92,11 +93,11 @@ func consolidateOptions(f *factory, c *curator.Curator, opts *curatorRunOptions)
 	if !opts.Consolidate && !cfg.Curator.Consolidate {
 		return nil, nil
 	}
-	model := firstNonEmpty(opts.Model, cfg.Curator.Model, cfg.Review.Model, f.Getenv("SKILLREPO_MODEL"))
+	model := cmp.Or(opts.Model, cfg.Curator.Model, cfg.Review.Model, f.Getenv("SKILLREPO_MODEL"))
 	if model == "" {
 		return nil, usageErrorf("no model for --consolidate: pass --model, set curator.model or review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
 	}
-	baseURL := firstNonEmpty(opts.BaseURL, cfg.Curator.BaseURL, cfg.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	baseURL := cmp.Or(opts.BaseURL, cfg.Curator.BaseURL, cfg.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
 	client, err := newModelClient(f, baseURL)
 	if err != nil {
 		return nil, err

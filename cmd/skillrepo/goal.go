@@ -2,9 +2,9 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -39,7 +39,7 @@ func goalStore(f *factory) (goals.Store, *skillrepo.Library, error) {
 	if err != nil {
 		return goals.Store{}, nil, err
 	}
-	return goals.Store{Dir: filepath.Join(lib.StateDir(), "goals")}, lib, nil
+	return goals.Store{Dir: lib.State().Goals()}, lib, nil
 }
 
 type goalSetOptions struct {
@@ -93,13 +93,9 @@ func runGoalSet(f *factory, opts *goalSetOptions) error {
 			return usageErrorf("--session: %v", err)
 		}
 	}
-	cfg, err := goals.ParseConfig(lib.Config.Raw)
-	if err != nil {
-		return err
-	}
 	maxTurns := opts.MaxTurns
 	if maxTurns == 0 {
-		maxTurns = cfg.MaxTurns
+		maxTurns = lib.Config.Goals.MaxTurns
 	}
 	st, err := goals.NewState(opts.Text, maxTurns, f.Now())
 	if err != nil {
@@ -370,19 +366,16 @@ func newGoalStatusCmd(f *factory, verb string) *cobra.Command {
 // goals.model / goals.base_url, falling back to the review's model
 // settings and the environment, as 'skillrepo review' resolves them.
 func newGoalEvaluator(f *factory, lib *skillrepo.Library) (*goals.Evaluator, error) {
-	cfg, err := goals.ParseConfig(lib.Config.Raw)
-	if err != nil {
-		return nil, err
-	}
-	model := firstNonEmpty(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
-	baseURL := firstNonEmpty(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	cfg := lib.Config.Goals
+	model := cmp.Or(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
+	baseURL := cmp.Or(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
 	client, err := newModelClient(f, baseURL)
 	if err != nil {
 		return nil, err
 	}
 	judge := &goals.Judge{Client: client, Model: model, Timeout: cfg.Timeout()}
 	return &goals.Evaluator{
-		Store: goals.Store{Dir: filepath.Join(lib.StateDir(), "goals")},
+		Store: goals.Store{Dir: lib.State().Goals()},
 		Judge: judge,
 		Now:   f.Now,
 	}, nil

@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
+	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/goals"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -15,13 +15,13 @@ import (
 // session, UserPromptSubmit pauses a goal whose continuation the user
 // interrupted.
 
-func goalDir(lib *skillrepo.Library) string { return filepath.Join(lib.StateDir(), "goals") }
+func goalDir(lib *skillrepo.Library) string { return lib.State().Goals() }
 
 // goalStopJudge is the Stop hook's judge. A session without a goal costs
 // one stat; every failure lets the agent stop (goals.Evaluator fails
 // open) and is written to the hooks log.
-func goalStopJudge(f *factory) hooks.StopJudge {
-	return func(ctx context.Context, agent hooks.Agent, in *hooks.Input, lib *skillrepo.Library) (*hooks.StopDecision, error) {
+func goalStopJudge(f *factory) agentsession.StopJudge {
+	return func(ctx context.Context, agent hooks.Agent, in *agentsession.Input, lib *skillrepo.Library) (*agentsession.StopDecision, error) {
 		if !(goals.Store{Dir: goalDir(lib)}).HasGoal(in.SessionID) {
 			return nil, nil
 		}
@@ -35,12 +35,12 @@ func goalStopJudge(f *factory) hooks.StopJudge {
 		}
 		out := ev.AfterTurn(ctx, goals.Turn{Session: in.SessionID, LastMessage: in.LastAssistantMessage, Background: tasks, StopHookActive: in.StopHookActive})
 		if out.Err != nil {
-			hooks.Log(lib.Root, f.Now(), agent, hooks.EventStop, "goal: "+out.Err.Error())
+			agentsession.Log(lib.Root, f.Now(), agent, hooks.EventStop, "goal: "+out.Err.Error())
 		}
 		if out.Message == "" && out.Action != goals.Block {
 			return nil, nil
 		}
-		d := &hooks.StopDecision{Message: out.Message}
+		d := &agentsession.StopDecision{Message: out.Message}
 		if out.Action == goals.Block {
 			d.Block, d.Reason = true, out.Prompt
 		}

@@ -162,9 +162,10 @@ func newHooksRunCmd(f *factory) *cobra.Command {
 		Use:   "run {pre-commit | <agent> <event>} [--library <dir>] [--profile <profile>] [--strict]",
 		Short: "Run a hook entry point (called by the installed hooks)",
 		Long: `Run a hook entry point. pre-commit lints the staged version of every skill
-the staged changes touch (read from git's index, not the work tree) with the
-lint: settings of the staged .skillrepo/config.yaml, prints the findings on
-stderr and exits 1 when there are errors, which blocks the commit.
+the staged changes touch (read from git's index, not the work tree), each
+under the staged settings of the library holding it (as 'skillrepo lint'
+does), prints the findings on stderr and exits 1 when there are errors, which
+blocks the commit.
 
 '<agent> <event>' (agent claude-code or codex; event SessionStart,
 PostToolUse, UserPromptExpansion, Stop or SessionEnd) reads the event JSON the

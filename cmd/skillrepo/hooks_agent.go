@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -116,7 +118,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	}
 	if err != nil {
 		if errors.Is(err, hooks.ErrMalformed) {
-			return &hintedError{err: err, hint: "fix the file (or move it aside), then run the command again; nothing was written"}
+			return skillrepo.WithHint(err, "fix the file (or move it aside), then run the command again; nothing was written")
 		}
 		return err
 	}
@@ -150,7 +152,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		if lib == "" {
 			lib = hooks.DefaultLibrary(opts.Agent, scope, home, project)
 		}
-		if _, err := os.Stat(filepath.Join(lib, filepath.FromSlash(skillrepo.ConfigPath))); err != nil {
+		if !skillrepo.IsLibrary(lib) {
 			fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
 		}
 	}
@@ -183,11 +185,11 @@ func selfExecutable() string {
 // the agent keeps in its debug log.
 func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 	f := opts.f
-	library := firstNonEmpty(opts.Library, f.Dir)
+	library := cmp.Or(opts.Library, f.Dir)
 	agent, err := hooks.ParseAgent(opts.Agent)
-	var rep *hooks.Report
+	var rep *agentsession.Report
 	if err == nil {
-		ropts := hooks.RunOptions{
+		ropts := agentsession.Options{
 			Agent: agent, Event: opts.Event, Library: library,
 			In: f.IO.In, Out: f.IO.Out, Getenv: f.Getenv, Now: f.Now,
 			StopJudge: goalStopJudge(f),
@@ -198,18 +200,18 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		// worker --once) and the session-start sync runs in the hook.
 		if f.Getenv("SKILLREPO_WORKER") != "off" {
 			ropts.StartWorker = func(lib *skillrepo.Library) error {
-				return worker.Start(selfExecutable(), lib.Root, lib.StateDir(), nil)
+				return worker.Start(selfExecutable(), lib.Root, lib.State().Worker(), nil)
 			}
 			ropts.StartSync = func(lib *skillrepo.Library) error {
 				env := append(os.Environ(), queue.EnvInReview+"=1")
 				// One sync at a time is enough: sessions starting together
 				// do not queue scans on the library lock.
-				_, err := worker.StartDetachedOnce(filepath.Join(lib.StateDir(), "hooks", "sync.lock"), selfExecutable(),
-					[]string{"-C", lib.Root, "sync"}, lib.Root, hooks.LogPath(lib.StateDir()), env)
+				_, err := worker.StartDetachedOnce(lib.State().SyncLock(), selfExecutable(),
+					[]string{"-C", lib.Root, "sync"}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
 				return err
 			}
 		}
-		rep, err = hooks.RunAgentHook(cmd.Context(), ropts)
+		rep, err = agentsession.Run(cmd.Context(), ropts)
 	}
 	var lines []string
 	if rep != nil {
@@ -220,7 +222,7 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "skillrepo %s %s hook: %v\n", opts.Agent, opts.Event, err)
 	}
 	if len(lines) > 0 {
-		hooks.Log(library, f.Now(), agent, opts.Event, lines...)
+		agentsession.Log(library, f.Now(), agent, opts.Event, lines...)
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -89,7 +91,12 @@ type initJSON struct {
 	Skills      []string `json:"skills"`
 	AgentSkills []string `json:"agent_skills"`
 	Writes      []string `json:"writes"`
-	DryRun      bool     `json:"dry_run"`
+	// Ignored are Hermes' housekeeping files and folders the library
+	// ignores; Untracked those an earlier import committed, which init
+	// stopped tracking (they stay on disk).
+	Ignored   []string `json:"ignored"`
+	Untracked []string `json:"untracked"`
+	DryRun    bool     `json:"dry_run"`
 }
 
 func runInit(cmd *cobra.Command, opts *initOptions) error {
@@ -120,7 +127,7 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	if f.JSON {
 		return printJSON(f.IO.Out, initJSON{Root: res.Root, Repository: res.RepoRoot, Prefix: res.Prefix, Branch: res.Branch, Created: res.Created, Already: res.Already,
 			Commit: hashString(res.Commit), Files: res.Files, Skills: skills, AgentSkills: nonNil(res.AgentSkills),
-			Writes: nonNil(res.Writes), DryRun: res.DryRun})
+			Writes: nonNil(res.Writes), Ignored: nonNil(res.Ignored), Untracked: nonNil(res.Untracked), DryRun: res.DryRun})
 	}
 	w := f.IO.ErrOut
 	if res.DryRun {
@@ -128,6 +135,12 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	}
 	if res.Already {
 		fmt.Fprintf(w, "%s is already a library on branch %s; nothing to do (%s)\n", res.Root, res.Branch, nounCount(len(skills), "skill"))
+		return nil
+	}
+	if len(res.Untracked) > 0 {
+		fmt.Fprintf(w, "%s stopped tracking Hermes' housekeeping (%s) as %s; the files stay on disk, ignored\n", f.IO.Green("✓"), nounCount(len(res.Untracked), "file"), short(res.UntrackCommit))
+	}
+	if res.Commit.IsZero() {
 		return nil
 	}
 	if res.Created {
@@ -140,7 +153,15 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	if len(res.AgentSkills) > 0 {
 		fmt.Fprintf(w, "  %s the usage sidecar marks as agent-created stay curator-managed\n", nounCount(len(res.AgentSkills), "skill"))
 	}
+	printIgnored(w, res.Ignored)
 	return nil
+}
+
+// printIgnored says which of Hermes' own files the library ignores.
+func printIgnored(w io.Writer, ignored []string) {
+	if len(ignored) > 0 {
+		fmt.Fprintf(w, "  ignoring Hermes' housekeeping (per-clone state, not skills): %s\n", strings.Join(ignored, ", "))
+	}
 }
 
 // printInitPlan tells what init --dry-run found.
@@ -161,6 +182,9 @@ func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string) error
 	for _, p := range res.Writes {
 		fmt.Fprintf(w, "would write %s\n", p)
 	}
+	if len(res.Untracked) > 0 {
+		fmt.Fprintf(w, "would stop tracking %s of Hermes' housekeeping in one commit (they stay on disk, ignored)\n", nounCount(len(res.Untracked), "file"))
+	}
 	fmt.Fprintf(w, "would commit %s with %s in one import commit\n", nounCount(res.Files, "file"), nounCount(len(skills), "skill"))
 	for _, s := range skills {
 		fmt.Fprintf(w, "  %s\n", s)
@@ -168,6 +192,7 @@ func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string) error
 	if len(res.AgentSkills) > 0 {
 		fmt.Fprintf(w, "%s the usage sidecar marks as agent-created would stay curator-managed\n", nounCount(len(res.AgentSkills), "skill"))
 	}
+	printIgnored(w, res.Ignored)
 	return nil
 }
 

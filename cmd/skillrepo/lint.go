@@ -1,9 +1,8 @@
 package main
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -11,11 +10,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
-	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 type lintOptions struct {
@@ -49,10 +46,14 @@ trees are skipped. Finding no skill at all is an error (--allow-empty accepts
 it). Paths in the output are relative to that default folder.
 
 Profiles apply the rules a runtime really enforces: spec (the Agent Skills
-specification, default), skills-ref (reproduces the reference validator
-exactly), claude-code, codex and hermes. The lint: section of
-.skillrepo/config.yaml can set the profile, turn rules off (disable: [id]) or
-change their severity (rules: {id: warning}); --strict makes warnings errors.
+specification), skills-ref (reproduces the reference validator exactly),
+claude-code, codex and hermes. Every skill is linted under the settings of the
+library holding it: its runtime's profile (spec outside any library), and the
+lint: section of its .skillrepo/config.yaml, which can set the profile, turn
+rules off (disable: [id]) or change their severity (rules: {id: warning}). A
+project's libraries are each linted under their own; the git hook, the
+pre-commit hook and the GitHub Action give the same verdict. --profile
+overrides every library's profile; --strict makes warnings errors.
 
 --output FORMAT=FILE writes another report of the same run to FILE (repeatable),
 e.g. --format github --output sarif=lint.sarif --output json=lint.json.
@@ -80,7 +81,7 @@ Exit status: 0 no errors, 1 errors found (a path that does not exist is one),
 			return runLint(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Profile, "profile", "", "runtime rules: spec, skills-ref, claude-code, codex or hermes (default from config, else spec)")
+	cmd.Flags().StringVar(&opts.Profile, "profile", "", "runtime rules for every library: spec, skills-ref, claude-code, codex or hermes (default: each library's)")
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output: text, json, github or sarif")
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "treat warnings as errors")
 	cmd.Flags().BoolVar(&opts.ListRules, "list-rules", false, "list the rule IDs and their severity under each profile")
@@ -125,19 +126,6 @@ func listRules(f *factory) error {
 	return w.Flush()
 }
 
-// lintRun is one Check: a root folder, the paths in it, and the prefix
-// that makes its finding paths relative to the base folder.
-type lintRun struct {
-	root     string
-	rootName string
-	paths    []string
-	prefix   string
-	// cfg is a nested library's own lint settings (nil: the base's);
-	// excluded are folders other runs lint.
-	cfg      *lint.Config
-	excluded []string
-}
-
 func runLint(opts *lintOptions) error {
 	f := opts.f
 	format, err := lint.ParseFormat(opts.Format)
@@ -152,41 +140,18 @@ func runLint(opts *lintOptions) error {
 	if profile != "" && !validProfile(profile) {
 		return usageErrorf("--profile: unknown profile %q: want spec, skills-ref, claude-code, codex or hermes", opts.Profile)
 	}
-	dir, err := filepath.Abs(f.Dir)
+	loc, err := skillrepo.Locate(f.Dir)
 	if err != nil {
 		return err
 	}
-	base := libraryRoot(dir)
-	if base == "" {
-		base = repositoryTop(dir)
-	}
-	if base == "" {
-		base = dir
-	}
-	cfg, err := readLintConfig(base)
+	// Paths are shown relative to base, the folder lint checks by default.
+	base := cmp.Or(loc.Library, loc.Top, loc.Dir)
+	groups, err := groupLintTargets(loc, base, opts.Paths)
 	if err != nil {
 		return err
 	}
+	show := lintDisplay{base: base, dir: loc.Dir, args: groups.args}
 
-	runs, err := planLint(base, dir, opts.Paths)
-	if err != nil {
-		return err
-	}
-	allowEmpty := opts.AllowEmpty
-	if len(opts.Paths) == 0 && libraryRoot(dir) == "" {
-		// A project holding libraries (.claude/skills with its own
-		// .skillrepo/config.yaml): each is linted with its own settings,
-		// the rest of the repository with the top's.
-		libs, err := nestedLintRuns(base)
-		if err != nil {
-			return err
-		}
-		for _, l := range libs {
-			runs[0].excluded = append(runs[0].excluded, l.prefix)
-		}
-		runs = append(runs, libs...)
-		allowEmpty = allowEmpty || len(libs) > 0 // judged over all runs below
-	}
 	// Parsing Markdown makes short-lived garbage at a few times the rate
 	// it reads; collecting at 4x the live heap rather than 2x cuts lint's
 	// CPU by a quarter on real-shaped skills for about 25 MiB more peak
@@ -197,34 +162,35 @@ func runLint(opts *lintOptions) error {
 	if opts.Format == "text" {
 		progress = f.lintProgress() // machine formats get no progress
 	}
-	for _, r := range runs {
-		rcfg := cfg
-		if r.cfg != nil {
-			rcfg = *r.cfg
-		}
-		rcfg.Exclude = append(append([]string(nil), rcfg.Exclude...), r.excluded...)
-		rep, err := checkFolder(r, lint.Options{
-			Profile: profile, Paths: r.paths, RootName: r.rootName, Config: rcfg,
-			Strict: opts.Strict, AllowEmpty: allowEmpty, Progress: progress,
-		})
+	judgedTogether := false
+	for _, g := range groups.list {
+		scopes, err := skillrepo.PlanLint(os.DirFS(g.root), g.root, g.targets)
 		if err != nil {
 			return err
 		}
-		if total.Profile == "" {
-			total.Profile = rep.Profile // the base's; nested libraries may differ
+		// Libraries found inside a target, and the rest of that target,
+		// are judged together: no skill in one of them is no error, no
+		// skill in any is (below).
+		together := false
+		for _, sc := range scopes {
+			together = together || sc.Found
 		}
-		for _, s := range rep.Skills {
-			total.Skills = append(total.Skills, joinPrefix(r.prefix, s))
-		}
-		for _, fd := range rep.Findings {
-			fd.Path = joinPrefix(r.prefix, fd.Path)
-			if fd.Skill != "" {
-				fd.Skill = joinPrefix(r.prefix, fd.Skill)
+		judgedTogether = judgedTogether || together
+		for _, sc := range scopes {
+			root := filepath.Join(g.root, filepath.FromSlash(sc.Dir))
+			rep, err := checkFolder(root, lint.Options{
+				Profile: profile, Paths: sc.Paths, RootName: filepath.Base(root), Config: sc.Settings,
+				Strict: opts.Strict, AllowEmpty: opts.AllowEmpty || together, Progress: progress,
+			})
+			if err != nil {
+				return err
 			}
-			total.Findings = append(total.Findings, fd)
+			total.Append(rep, lint.Scope{Path: show.path(root), Library: sc.Library}, func(p string) string {
+				return show.path(filepath.Join(root, filepath.FromSlash(p)))
+			})
 		}
 	}
-	if len(total.Skills) == 0 && !opts.AllowEmpty && allowEmpty {
+	if len(total.Skills) == 0 && !opts.AllowEmpty && judgedTogether {
 		total.Findings = append(total.Findings, lint.Finding{
 			Rule: "skill-md-missing", Severity: lint.Error, Path: ".",
 			Message: "no skills found in .: no folder below it holds a SKILL.md",
@@ -244,6 +210,107 @@ func runLint(opts *lintOptions) error {
 		return &silentError{code: exitFailure}
 	}
 	return nil
+}
+
+// lintGroup is the targets linted through one file system: the work tree
+// (else the library, else the folder) holding them, with the targets
+// relative to it.
+type lintGroup struct {
+	root    string
+	targets []string
+}
+
+// lintGroups are the groups, and the path arguments as given by their
+// absolute path (to show what lies outside base).
+type lintGroups struct {
+	list []*lintGroup
+	args map[string]string
+}
+
+// groupLintTargets groups the path arguments (relative to loc.Dir) by the
+// root they are linted from: the work tree around them, else their
+// library, else the folder itself. A path that does not exist is placed
+// by its nearest existing folder, so it becomes a target-missing finding
+// in the format asked for rather than a plain-text error. No argument
+// means base.
+func groupLintTargets(loc skillrepo.Location, base string, args []string) (lintGroups, error) {
+	gs := lintGroups{args: map[string]string{}}
+	byRoot := map[string]*lintGroup{}
+	add := func(root, abs string) {
+		g, ok := byRoot[root]
+		if !ok {
+			g = &lintGroup{root: root}
+			byRoot[root] = g
+			gs.list = append(gs.list, g)
+		}
+		rel, _ := filepath.Rel(root, abs)
+		g.targets = append(g.targets, filepath.ToSlash(rel))
+	}
+	home := cmp.Or(loc.Top, loc.Library, loc.Dir)
+	if len(args) == 0 {
+		add(home, base)
+		return gs, nil
+	}
+	for _, a := range args {
+		abs := a
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(loc.Dir, a)
+		}
+		abs = filepath.Clean(abs)
+		gs.args[abs] = filepath.ToSlash(filepath.Clean(a))
+		if within(home, abs) {
+			add(home, abs)
+			continue
+		}
+		near := abs // the nearest folder that exists, at or above the path
+		for {
+			if fi, err := os.Stat(near); err == nil && fi.IsDir() || near == filepath.Dir(near) {
+				break
+			}
+			near = filepath.Dir(near)
+		}
+		l, err := skillrepo.Locate(near)
+		if err != nil {
+			return gs, err
+		}
+		add(cmp.Or(l.Top, l.Library, near), abs)
+	}
+	return gs, nil
+}
+
+// lintDisplay writes a path of the report: relative to base when inside
+// it, else as the argument holding it was given, else relative to the
+// current folder.
+type lintDisplay struct {
+	base, dir string
+	args      map[string]string
+}
+
+func (d lintDisplay) path(abs string) string {
+	if within(d.base, abs) {
+		rel, _ := filepath.Rel(d.base, abs)
+		return filepath.ToSlash(rel)
+	}
+	best := ""
+	for a := range d.args {
+		if within(a, abs) && len(a) > len(best) {
+			best = a
+		}
+	}
+	if best != "" {
+		rel, _ := filepath.Rel(best, abs)
+		return path.Join(d.args[best], filepath.ToSlash(rel))
+	}
+	if rel, err := filepath.Rel(d.dir, abs); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(abs)
+}
+
+// within reports whether p is dir or inside it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // lintOutput is one --output: a format and the file it goes to.
@@ -301,169 +368,16 @@ func validProfile(p lint.Profile) bool {
 	return false
 }
 
-// checkFolder lints inside r.root. lint follows a symbolic link only
-// after resolving every link on its way and finding it inside the root;
+// checkFolder lints inside root. lint follows a symbolic link only after
+// resolving every link on its way and finding it inside the root;
 // os.DirFS rather than an os.Root's FS because the latter re-walks every
 // path component on each open, which costs 1.8x at 10,000 skills.
-func checkFolder(r lintRun, opts lint.Options) (*lint.Report, error) {
-	rep, err := lint.Check(os.DirFS(r.root), opts)
+func checkFolder(root string, opts lint.Options) (*lint.Report, error) {
+	rep, err := lint.Check(os.DirFS(root), opts)
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
 	return rep, nil
-}
-
-// planLint groups the path arguments (relative to dir) by the folder they
-// are checked in: paths inside base share one run; a path outside base is
-// its own run rooted at the path itself (or its folder, for a file), its
-// findings prefixed with the path as given. A path that does not exist is
-// checked from its nearest existing folder, so it becomes a target-missing
-// finding in the format asked for rather than a plain-text error. No
-// argument means all of base.
-func planLint(base, dir string, args []string) ([]lintRun, error) {
-	if len(args) == 0 {
-		return []lintRun{{root: base, rootName: filepath.Base(base), paths: []string{"."}}}, nil
-	}
-	inside := lintRun{root: base, rootName: filepath.Base(base)}
-	var runs []lintRun
-	for _, a := range args {
-		abs := a
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(dir, a)
-		}
-		abs = filepath.Clean(abs)
-		if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			inside.paths = append(inside.paths, filepath.ToSlash(rel))
-			continue
-		}
-		fi, err := os.Stat(abs)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		given := filepath.ToSlash(filepath.Clean(a))
-		switch {
-		case err != nil:
-			// Root the run at the nearest folder that exists.
-			root, target := abs, "."
-			for {
-				root, target = filepath.Dir(root), path.Join(filepath.Base(root), target)
-				if fi, err := os.Stat(root); err == nil && fi.IsDir() || root == filepath.Dir(root) {
-					break
-				}
-			}
-			target = path.Clean(target)
-			prefix := strings.TrimSuffix(strings.TrimSuffix(given, target), "/")
-			runs = append(runs, lintRun{root: root, rootName: filepath.Base(root), paths: []string{target}, prefix: prefix})
-		case fi.IsDir():
-			runs = append(runs, lintRun{root: abs, rootName: filepath.Base(abs), paths: []string{"."}, prefix: given})
-		default:
-			runs = append(runs, lintRun{root: filepath.Dir(abs), rootName: filepath.Base(filepath.Dir(abs)), paths: []string{filepath.Base(abs)}, prefix: path.Dir(given)})
-		}
-	}
-	if len(inside.paths) > 0 {
-		runs = append([]lintRun{inside}, runs...)
-	}
-	return runs, nil
-}
-
-func joinPrefix(prefix, p string) string {
-	if prefix == "" || prefix == "." {
-		return p
-	}
-	return path.Join(prefix, p)
-}
-
-// libraryRoot is the nearest folder at or above dir holding a library's
-// config, or "" outside a library. Lint only reads, so it does not open
-// the library (which may recover an interrupted write).
-func libraryRoot(dir string) string {
-	for d := dir; ; {
-		if fi, err := os.Stat(filepath.Join(d, filepath.FromSlash(skillrepo.ConfigPath))); err == nil && !fi.IsDir() {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
-	}
-}
-
-// nestedLintRuns finds the libraries below base (folders holding a
-// .skillrepo/config.yaml, in the folders lint's discovery searches) and
-// returns a run for each, with its own lint settings.
-func nestedLintRuns(base string) ([]lintRun, error) {
-	var runs []lintRun
-	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil // unreadable folders are lint's to report
-		}
-		if p != base && lint.SkipFolder(d.Name()) {
-			return filepath.SkipDir
-		}
-		if p == base {
-			return nil
-		}
-		if _, err := os.Stat(filepath.Join(p, filepath.FromSlash(skillrepo.ConfigPath))); err != nil {
-			return nil
-		}
-		cfg, err := readLintConfig(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(base, p)
-		runs = append(runs, lintRun{root: p, rootName: d.Name(), paths: []string{"."}, prefix: filepath.ToSlash(rel), cfg: &cfg})
-		return filepath.SkipDir // a library inside a library is the outer one's
-	})
-	return runs, err
-}
-
-// repositoryTop is the nearest folder at or above dir holding a .git (a
-// folder, or a file in a linked worktree), or "" outside a repository.
-func repositoryTop(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
-	}
-}
-
-// readLintConfig parses the lint: section of base's config, if any.
-func readLintConfig(base string) (lint.Config, error) {
-	b, err := skillrepo.ReadConfigFile(base)
-	if errors.Is(err, fs.ErrNotExist) {
-		return lint.Config{}, nil
-	}
-	if err != nil {
-		return lint.Config{}, err
-	}
-	cfg, err := lint.ParseConfig(b)
-	if err != nil {
-		return lint.Config{}, fmt.Errorf("%s: %w", filepath.Join(base, filepath.FromSlash(skillrepo.ConfigPath)), err)
-	}
-	if cfg.Profile == "" {
-		cfg.Profile = runtimeProfile(base, b)
-	}
-	return cfg, nil
-}
-
-// runtimeProfile is the lint profile a library's runtime implies when
-// its config names none: the rules of the agent that reads it.
-func runtimeProfile(base string, config []byte) lint.Profile {
-	var c struct {
-		Runtime string `yaml:"runtime"`
-	}
-	_ = yaml.Unmarshal(config, &c) // a broken file was already reported by lint.ParseConfig
-	rt, err := skill.ParseRuntime(c.Runtime)
-	if c.Runtime == "" || err != nil {
-		rt = skill.DetectRuntime(base)
-	}
-	return lint.ProfileFor(rt)
 }
 
 // toolVersion is the module version the binary was built from.

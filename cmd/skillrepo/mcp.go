@@ -1,13 +1,16 @@
 package main
 
 import (
+	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agenttools"
 	"github.com/skillrepo/skillrepo/mcpserver"
+	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -19,6 +22,8 @@ type mcpOptions struct {
 	AllowApprove bool
 	SessionID    string
 	Poll         time.Duration
+	Review       string
+	ReviewRecord string
 }
 
 func newMCPCmd(f *factory) *cobra.Command {
@@ -42,7 +47,13 @@ the server notifies the client when a commit changes the library.
 
 The server holds no lock while idle; any number of servers may serve one
 library. It ends when standard input closes. See docs/mcp.md, and
-'skillrepo mcp install' to register it with an agent.`,
+'skillrepo mcp install' to register it with an agent.
+
+With --review JOB the server holds the tools of one background review run
+by an agent's own program (the worker writes JOB and starts the program):
+exactly the review's tools and guards, its provenance, writes on its
+proposal branch, its cap of calls; what the tools did is written to
+--review-record after every call.`,
 		Example: `  skillrepo mcp --library ~/.claude/skills
   skillrepo mcp install --claude-code --scope user --library ~/.claude/skills`,
 		Args: cobra.NoArgs,
@@ -63,6 +74,8 @@ library. It ends when standard input closes. See docs/mcp.md, and
 	fl.BoolVar(&opts.AllowApprove, "allow-approve", false, "offer proposal_approve and proposal_reject")
 	fl.StringVar(&opts.SessionID, "session-id", "", "Session-Id of writes whose client passes none in _meta")
 	fl.DurationVar(&opts.Poll, "poll", time.Second, "how often to check for commits made by others (0 or less: never)")
+	fl.StringVar(&opts.Review, "review", "", "serve the tools of the background review described by this job `file`")
+	fl.StringVar(&opts.ReviewRecord, "review-record", "", "with --review, write what the tools did to this `file` after every call")
 	cmd.AddCommand(newMCPInstallCmd(f), newMCPUninstallCmd(f))
 	return cmd
 }
@@ -77,12 +90,18 @@ func runMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	if poll <= 0 {
 		poll = -1
 	}
-	srv, err := mcpserver.New(lib, mcpserver.Options{
+	mopts := mcpserver.Options{
 		Origin: opts.Origin, Propose: opts.Propose, AllowApprove: opts.AllowApprove,
 		SessionID: opts.SessionID, Version: version(), Poll: poll,
 		// Standard output is the protocol's; diagnostics go to stderr.
 		Logger: slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	})
+	}
+	if opts.Review != "" {
+		if mopts.Session, err = reviewSession(lib, opts.Review, opts.ReviewRecord, mopts.Logger); err != nil {
+			return err
+		}
+	}
+	srv, err := mcpserver.New(lib, mopts)
 	if err != nil {
 		return err
 	}
@@ -96,4 +115,34 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "dev"
+}
+
+// reviewInstructions are the review-mode server's instructions: the
+// review prompt itself comes as the conversation's last message.
+const reviewInstructions = `These are the tools of a background review of the conversation so far: read the skills library (skills_list, skill_view, read_file, search_files) and improve it (skill_manage, and memory when offered), as the last message asks. Each successful write is a git commit on the review's proposal; guards refuse what the review may not do, saying why.`
+
+// reviewSession is the MCP session of one background review run by an
+// agent's own program: the review's toolbox (package review makes it, as
+// for the in-process loop), its cap, and the record left for the worker.
+func reviewSession(lib *skillrepo.Library, jobPath, recordPath string, log *slog.Logger) (*mcpserver.Session, error) {
+	job, err := review.ReadJob(jobPath)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := lib.Snapshot(job.Base); err != nil {
+		return nil, fmt.Errorf("review job %s: base %s is not a commit of this library: %w", job.ReviewID, job.Base, err)
+	}
+	sess := &mcpserver.Session{
+		Toolbox:      job.Toolbox(review.Open(lib), nil),
+		CapReached:   job.CapReached,
+		Instructions: reviewInstructions,
+	}
+	if recordPath != "" {
+		sess.Report = func(rec agenttools.Record, capped bool) {
+			if err := review.WriteJSON(recordPath, review.JobRecord{Version: review.JobVersion, Record: rec, Capped: capped}); err != nil {
+				log.Error("write the review record", "error", err)
+			}
+		}
+	}
+	return sess, nil
 }

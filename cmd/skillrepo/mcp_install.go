@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/mcpserver"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type mcpInstallOptions struct {
@@ -166,7 +167,7 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 		plan, err = mcpserver.PlanInstall(o)
 	}
 	if err != nil {
-		return &hintedError{err: err, hint: "nothing was written; fix or move the file and run again"}
+		return skillrepo.WithHint(err, "nothing was written; fix or move the file and run again")
 	}
 	if !opts.DryRun && plan.Changed {
 		if err := writeConfig(plan.Path, plan.After); err != nil {

@@ -166,11 +166,12 @@ func changeMemory(cmd *cobra.Command, f *factory, m *memoryWriteFlags, opts skil
 	if err != nil {
 		return err
 	}
-	branch, from, proposal, err := m.w.writeTarget(f, lib)
+	_, route, err := m.w.writeTarget(lib)
 	if err != nil {
 		return err
 	}
-	opts.Target, opts.Provenance, opts.Branch, opts.From, opts.DryRun = t, prov, branch, from, m.w.DryRun
+	branch, proposal := route.Branch, route.Proposal
+	opts.Target, opts.Provenance, opts.Branch, opts.From, opts.DryRun = t, prov, branch, route.From, m.w.DryRun
 	res, err := lib.ChangeMemory(cmd.Context(), opts)
 	var merr *memory.Error
 	if errors.As(err, &merr) {
@@ -221,5 +222,5 @@ func memoryErrorWithEntries(e *memory.Error) error {
 	if len(lines) == 0 {
 		return e
 	}
-	return &hintedError{err: e, hint: strings.Join(lines, "\n")}
+	return skillrepo.WithHint(e, strings.Join(lines, "\n"))
 }

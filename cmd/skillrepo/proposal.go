@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 func newProposalCmd(f *factory) *cobra.Command {
@@ -38,35 +40,35 @@ proposal merged by git or on GitHub counts as approved.`,
 	return cmd
 }
 
-// writeTarget decides where a skill write goes: a proposal branch (with
-// --proposal ID, --propose, or review.write_approval for a non-user
-// origin) or the branch --branch names (main by default). A review id
-// names the proposal, so a review's writes gather on proposals/<review-id>
-// (docs/architecture.md §3).
-func (w *writeFlags) writeTarget(f *factory, lib *skillrepo.Library) (branch, from, proposal string, err error) {
-	if w.Proposal != "" && w.Propose {
-		return "", "", "", usageErrorf("--propose and --proposal are exclusive: --proposal ID already proposes")
+// policy is the library's write policy for this command's writer: its
+// origin and trailers, --force, and where it asked to land (--propose,
+// --proposal, --branch; else main, or a proposal for a non-user origin
+// under review.write_approval, named by --review-id when it is one). The
+// rules every write passes live there; a contradiction between the
+// flags is a usage error.
+func (w *writeFlags) policy(lib *skillrepo.Library) (*skillrepo.Policy, error) {
+	prov, err := w.provenance()
+	if err != nil {
+		return nil, err
 	}
-	propose := w.Propose || w.Proposal != "" ||
-		(lib.Config.Review.WriteApproval && w.Origin != skillrepo.OriginUser)
-	if !propose {
-		return w.Branch, "", "", nil
+	if w.Force && w.Origin != skillrepo.OriginUser {
+		return nil, usageErrorf("--force is for a person's writes (--origin user), not --origin %s", w.Origin)
 	}
-	if w.Branch != "" {
-		return "", "", "", usageErrorf("--branch cannot be combined with a proposal")
+	pol, err := lib.Policy(skillrepo.Writer{Provenance: prov, Force: w.Force, Branch: w.Branch, Proposal: w.Proposal, Propose: w.Propose})
+	if errors.Is(err, skill.ErrInvalid) {
+		return nil, &flagError{err}
 	}
-	id := w.Proposal
-	switch {
-	case id != "":
-	case w.ReviewID != "" && skillrepo.ValidateProposalID(w.ReviewID) == nil:
-		id = w.ReviewID
-	default:
-		id = skillrepo.NewProposalID(f.Now())
+	return pol, err
+}
+
+// writeTarget is where a write that is not a skill batch (a pin, a move,
+// a memory edit) lands, by the write policy's route, and the policy.
+func (w *writeFlags) writeTarget(lib *skillrepo.Library) (*skillrepo.Policy, skillrepo.Route, error) {
+	pol, err := w.policy(lib)
+	if err != nil {
+		return nil, skillrepo.Route{}, err
 	}
-	if err := skillrepo.ValidateProposalID(id); err != nil {
-		return "", "", "", &flagError{err}
-	}
-	return skillrepo.ProposalBranch(id), lib.MainBranch(), id, nil
+	return pol, pol.Route(), nil
 }
 
 // reportProposed tells the user where a proposed write went.

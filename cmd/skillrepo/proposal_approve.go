@@ -3,11 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 
 	"github.com/spf13/cobra"
 
-	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -74,22 +72,13 @@ type approveJSON struct {
 	Error           string         `json:"error,omitempty"`
 }
 
-// lintMergedTree vets the tree main would become: approval refuses a merge
-// whose skills have lint errors (lint's settings come from the library's
-// config), as review writes are gated.
-func lintMergedTree(lib *skillrepo.Library) func(merged fs.FS, skillDirs []string) error {
-	return func(merged fs.FS, skillDirs []string) error {
-		return lint.GateFor(merged, skillDirs, lib.Config.Raw, lib.Config.Runtime)
-	}
-}
-
 func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error {
 	f := opts.f
 	lib, err := f.Library()
 	if err != nil {
 		return err
 	}
-	aopts := skillrepo.ApproveOptions{By: opts.By, DryRun: opts.DryRun, Verify: lintMergedTree(lib)}
+	aopts := skillrepo.ApproveOptions{By: opts.By, DryRun: opts.DryRun}
 	if !opts.All {
 		res, err := lib.ApproveProposal(cmd.Context(), opts.ID, aopts)
 		if err != nil {

@@ -3,12 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/worker"
 )
 
@@ -34,14 +36,14 @@ func queueStore(f *factory) (*queue.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := queue.New(lib.StateDir())
+	s := queue.New(lib.State().Queue())
 	s.Now = f.Now
 	return s, nil
 }
 
 func queueLookupError(err error, id string) error {
 	if errors.Is(err, queue.ErrNotFound) {
-		return &hintedError{err: err, hint: "run 'skillrepo queue list' to see the entries"}
+		return skillrepo.WithHint(err, "run 'skillrepo queue list' to see the entries")
 	}
 	return err
 }
@@ -65,7 +67,7 @@ func newQueueListCmd(f *factory) *cobra.Command {
 			out := []queue.Entry{}
 			for _, e := range all {
 				if state == "" || string(e.State) == state {
-					out = append(out, e)
+					out = append(out, redacted(e))
 				}
 			}
 			if f.JSON {
@@ -137,6 +139,7 @@ func newQueueShowCmd(f *factory) *cobra.Command {
 			if err != nil {
 				return queueLookupError(err, args[0])
 			}
+			e = redacted(e)
 			if f.JSON {
 				return printJSON(f.IO.Out, e)
 			}
@@ -152,6 +155,23 @@ func newQueueShowCmd(f *factory) *cobra.Command {
 				}
 				fmt.Fprintf(w, "review of: %s%s\n", strings.Join(what, " and "), map[bool]string{true: " (final review at session end)"}[e.Due.Final])
 				fmt.Fprintf(w, "agent: %s, session %s\ntranscript: %s (%s)\n", orDash(e.Agent), orDash(e.SessionID), e.Transcript, orDash(e.Format))
+				if e.Backend != "" || e.Model != "" {
+					fmt.Fprintf(w, "model: %s, backend %s\n", orDash(e.Model), orDash(e.Backend))
+				}
+				if e.Cwd != "" || e.Program != "" {
+					fmt.Fprintf(w, "session folder: %s, program %s\n", orDash(e.Cwd), orDash(e.Program))
+				}
+				if len(e.Env) > 0 {
+					keys := make([]string, 0, len(e.Env))
+					for k := range e.Env {
+						keys = append(keys, k)
+					}
+					sort.Strings(keys)
+					fmt.Fprintln(w, "session environment:")
+					for _, k := range keys {
+						fmt.Fprintf(w, "  %s=%s\n", k, e.Env[k])
+					}
+				}
 			}
 			if e.Due.Reason != "" {
 				fmt.Fprintf(w, "why: %s\n", e.Due.Reason)
@@ -223,7 +243,7 @@ func newQueueDropCmd(f *factory) *cobra.Command {
 				return err
 			}
 			lib, _ := f.Library()
-			if force && worker.Running(lib.StateDir()) {
+			if force && worker.Running(lib.State().Worker()) {
 				return fmt.Errorf("a worker is running; --force drops a running entry only when none does")
 			}
 			e, err := s.Drop(args[0], force)
@@ -239,4 +259,21 @@ func newQueueDropCmd(f *factory) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "drop a running entry (only when no worker runs)")
 	return cmd
+}
+
+// redacted is e with the values of the credentials in its session
+// environment replaced by "(set)": a queue listing is no place for keys.
+func redacted(e queue.Entry) queue.Entry {
+	if len(e.Env) == 0 {
+		return e
+	}
+	env := make(map[string]string, len(e.Env))
+	for k, v := range e.Env {
+		if queue.SecretKey(k) {
+			v = "(set)"
+		}
+		env[k] = v
+	}
+	e.Env = env
+	return e
 }

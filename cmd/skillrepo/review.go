@@ -1,19 +1,19 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
 	"github.com/skillrepo/skillrepo/review"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type reviewOptions struct {
@@ -92,21 +92,6 @@ $OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
 	return cmd
 }
 
-// reviewSettings are the review: keys the foundation's Config does not
-// model yet, read from the raw config.
-type reviewSettings struct {
-	MaxInputTokens int `yaml:"max_input_tokens"`
-}
-
-func readReviewSettings(raw []byte) reviewSettings {
-	var doc struct {
-		Review reviewSettings `yaml:"review"`
-	}
-	// Open already parsed these bytes, so they are valid YAML.
-	_ = yaml.Unmarshal(raw, &doc)
-	return doc.Review
-}
-
 // jsonLine is one line of --json output (design: long-running commands
 // write JSON Lines with a message_type).
 func jsonLine(w io.Writer, messageType string, v any) error {
@@ -154,8 +139,8 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 
 	// The model is settled before the counters move: a review found due
 	// must not be lost to a missing setting.
-	model := firstNonEmpty(opts.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
-	baseURL := firstNonEmpty(opts.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	model := cmp.Or(opts.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
+	baseURL := cmp.Or(opts.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
 	if model == "" && !opts.DryRun {
 		return usageErrorf("no model: pass --model, set review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
 	}
@@ -170,11 +155,11 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	// Memory is reviewed when the library can version it.
 	_, memErr := lib.MemoryPath("memory")
 	memoryOK := memErr == nil
-	iv := review.Intervals{Memory: *lib.Config.Review.MemoryInterval, Skill: *lib.Config.Review.SkillInterval}
+	iv := review.Intervals{Memory: lib.Config.Review.MemoryInterval, Skill: lib.Config.Review.SkillInterval}
 	if !memoryOK {
 		iv.Memory = 0
 	}
-	counters := review.CounterStore{Dir: filepath.Join(lib.StateDir(), "review", "sessions")}
+	counters := review.CounterStore{Dir: lib.State().ReviewSessions()}
 	reviewMemory, reviewSkills := memoryOK, true
 	var due *review.DueReport
 	if opts.IfDue {
@@ -206,7 +191,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		Model:          model,
 		Client:         modelClient(f, ep),
 		MaxCalls:       opts.MaxCalls,
-		MaxInputTokens: readReviewSettings(lib.Config.Raw).MaxInputTokens,
+		MaxInputTokens: lib.Config.Review.MaxInputTokens,
 		ContextWindow:  lib.Config.Review.ContextWindow,
 		WriteApproval:  lib.Config.Review.WriteApproval,
 		RetryBackoff:   opts.RetryBackoff,
@@ -262,7 +247,7 @@ func readTranscript(f *factory, path string, format review.Format) (*review.Tran
 	tr, err := review.Read(r, name, format)
 	var big *boundedread.TooLargeError
 	if errors.As(err, &big) {
-		return nil, &hintedError{err: err, hint: "review the recent part: tail -n 5000 of a JSON Lines transcript is a valid transcript"}
+		return nil, skillrepo.WithHint(err, "review the recent part: tail -n 5000 of a JSON Lines transcript is a valid transcript")
 	}
 	return tr, err
 }
@@ -322,13 +307,4 @@ func printReviewPlan(f *factory, tr *review.Transcript, session, model, baseURL 
 	}
 	fmt.Fprintf(w, "dry run: would review %s with model %q; nothing called, nothing written\n", kind, model)
 	return nil
-}
-
-func firstNonEmpty(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

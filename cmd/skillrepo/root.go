@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -26,6 +27,8 @@ type factory struct {
 	JSON bool
 
 	lib *skillrepo.Library
+	// inferredSaid: the library used was named on stderr (sayInferred).
+	inferredSaid bool
 }
 
 // Library opens the library once per process.
@@ -38,7 +41,27 @@ func (f *factory) Library() (*skillrepo.Library, error) {
 		return nil, err
 	}
 	f.lib = lib
+	f.sayInferred(lib.Root)
 	return lib, nil
+}
+
+// sayInferred tells, once, which library a command run outside any
+// library uses (the only one of the project, found as git finds its
+// repository from a sub-folder), on stderr so output stays the command's.
+func (f *factory) sayInferred(root string) {
+	dir, err := filepath.Abs(f.Dir)
+	if err != nil || f.inferredSaid {
+		return
+	}
+	if rel, err := filepath.Rel(root, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return // dir is in the library
+	}
+	f.inferredSaid = true
+	shown := root
+	if rel, err := filepath.Rel(dir, root); err == nil {
+		shown = rel
+	}
+	fmt.Fprintf(f.IO.ErrOut, "skillrepo: using the library in %s (the project's only one)\n", shown)
 }
 
 // warn prints a warning on stderr: a write that landed but left work for

@@ -19,6 +19,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
+	"github.com/skillrepo/skillrepo/internal/hermeshome"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -26,7 +27,8 @@ var update = flag.Bool("update", false, "rewrite the golden sections of testscri
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"skillrepo": main,
+		"skillrepo":  main,
+		"fakeclaude": fakeClaudeMain,
 	})
 }
 
@@ -79,6 +81,14 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		// one JSON document; with -lines, JSON Lines whose every line is an
 		// object with a message_type (docs/json.md).
 		"jsondoc": jsonDoc,
+		// ghaction [input=value...]: action.yml's steps as the runner runs
+		// them (entrypoints_test.go).
+		"ghaction": ghAction,
+		// precommitfw [arg...]: .pre-commit-hooks.yaml's hook as the
+		// pre-commit framework runs it.
+		"precommitfw": preCommitFramework,
+		// findings IN OUT: a lint report's findings, one per line, sorted.
+		"findings": lintFindings,
 		// holdlock DIR: take the library lock until the script ends, as
 		// another skillrepo process would.
 		"holdlock": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -119,6 +129,14 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 				ts.Fatalf("usage: mkfifo PATH")
 			}
 			ts.Check(mkfifo(ts.MkAbs(args[0])))
+		},
+		// hermeshome DIR: a Hermes home as Hermes 0.19.0 leaves it
+		// (internal/hermeshome) written into DIR.
+		"hermeshome": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 1 {
+				ts.Fatalf("usage: hermeshome DIR")
+			}
+			ts.Check(hermeshome.CopyTo(ts.MkAbs(args[0])))
 		},
 		// sleep DURATION
 		"sleep": func(ts *testscript.TestScript, neg bool, args []string) {

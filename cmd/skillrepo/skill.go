@@ -3,14 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/skillrepo/skillrepo/agenttools"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
-	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -66,45 +63,6 @@ func addWriteFlags(cmd *cobra.Command, w *writeFlags) {
 	fl.BoolVar(&w.Force, "force", false, "write even when the result has lint errors under the library's profile (--origin user only)")
 }
 
-// lintGate is the check every CLI write passes: the write must not add
-// lint errors, under the library's profile (its config's, else its
-// runtime's), to the skills it touches. Errors the skills already had
-// before the write (a name that never matched its folder) do not block
-// an unrelated patch; they are lint's to report. A person may write
-// anyway with --force; an agent never may. base is the revision the
-// write starts from.
-func (w *writeFlags) lintGate(lib *skillrepo.Library, base string) (func(fs.FS, []string) error, error) {
-	if w.Force {
-		if w.Origin != skillrepo.OriginUser {
-			return nil, usageErrorf("--force is for a person's writes (--origin user), not --origin %s", w.Origin)
-		}
-		return nil, nil
-	}
-	gate := func(fsys fs.FS, dirs []string) error {
-		return lint.GateFor(fsys, dirs, lib.Config.Raw, lib.Config.Runtime)
-	}
-	return func(fsys fs.FS, dirs []string) error {
-		err := gate(fsys, dirs)
-		var ef *lint.ErrorsFound
-		if !errors.As(err, &ef) {
-			return err
-		}
-		if snap, serr := lib.Snapshot(base); serr == nil {
-			var before *lint.ErrorsFound
-			if errors.As(gate(snap.FS(), dirs), &before) {
-				if ef = ef.Without(before); ef == nil {
-					return nil
-				}
-				err = ef
-			}
-		}
-		if w.Origin == skillrepo.OriginUser {
-			return &hintedError{err: err, hint: "fix the findings, or write anyway with --force"}
-		}
-		return err
-	}, nil
-}
-
 func (w *writeFlags) provenance() (skillrepo.Provenance, error) {
 	if !skillrepo.ValidOrigin(w.Origin) {
 		return skillrepo.Provenance{}, usageErrorf("--origin %q: want user, foreground, background-review, curator or import", w.Origin)
@@ -133,9 +91,9 @@ func inputError(flag string, err error) error {
 	var odd *boundedread.NotRegularError
 	switch {
 	case errors.As(err, &big):
-		return &hintedError{err: err, hint: "nothing was written; split the content, or keep large data outside the skill"}
+		return skillrepo.WithHint(err, "nothing was written; split the content, or keep large data outside the skill")
 	case errors.As(err, &odd):
-		return &hintedError{err: err, hint: "to read from a pipe, pass " + flag + " - and redirect it to standard input"}
+		return skillrepo.WithHint(err, "to read from a pipe, pass "+flag+" - and redirect it to standard input")
 	}
 	return err
 }
@@ -149,39 +107,25 @@ type applyJSON struct {
 	Results  []skillrepo.OpResult `json:"results"`
 }
 
-// applyOps runs a batch and reports it.
+// applyOps runs a batch through the library's write policy and reports
+// it.
 func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op) error {
-	prov, err := w.provenance()
-	if err != nil {
-		return err
-	}
 	lib, err := f.Library()
 	if err != nil {
 		return err
 	}
-	branch, from, proposal, err := w.writeTarget(f, lib)
+	pol, err := w.policy(lib)
 	if err != nil {
 		return err
 	}
-	base := firstNonEmpty(branch, lib.MainBranch())
-	if _, err := lib.ResolveBranch(base); err != nil {
-		base = firstNonEmpty(from, lib.MainBranch()) // a proposal made by this write
-	}
-	verify, err := w.lintGate(lib, base)
-	if err != nil {
-		return err
-	}
-	if err := checkDuplicates(cmd, f, lib, prov, branch, from, ops); err != nil {
-		return err
-	}
-	// An autonomous origin passes the guards the agent's tools enforce
-	// (curator-managed only, pinned refused, delete needs absorbed_into),
-	// so the CLI is no way around them.
-	res, err := lib.Apply(cmd.Context(), skillrepo.ApplyOptions{Branch: branch, From: from, Ops: ops, Provenance: prov, DryRun: w.DryRun,
-		Check: agenttools.AutonomousCheck(lib, prov), Verify: verify})
+	res, err := pol.Apply(cmd.Context(), ops, w.DryRun)
 	if err != nil {
 		return explainApplyError(err)
 	}
+	for _, warning := range res.Warnings {
+		fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", warning)
+	}
+	proposal := pol.Route().Proposal
 	if f.JSON {
 		paths := res.Update.Paths
 		if paths == nil {
@@ -230,55 +174,22 @@ func undeleteHint(f *factory, r skillrepo.OpResult, commit skillrepo.Hash) strin
 	return fmt.Sprintf("bring it back with '%s revert --no-edit %s'", git, short(commit))
 }
 
-// explainApplyError adds the file preview a failed patch carries.
+// explainApplyError adds what a person needs to go on: the file preview
+// a failed patch carries, the commands that patch an existing skill
+// instead of creating a duplicate.
 func explainApplyError(err error) error {
+	var re *skillrepo.RefusedError
+	if errors.As(err, &re) && re.Guard == skillrepo.GuardDuplicate {
+		name := re.Duplicates[0].Name
+		return skillrepo.WithHint(err, fmt.Sprintf("patch it instead: skillrepo skill view %s, then skillrepo skill patch %s\nonly if it is truly a different skill: add --force-new --reason 'how it differs'", name, name))
+	}
 	var pe *skillrepo.PatchError
 	if errors.As(err, &pe) && pe.Preview != "" {
 		lines := strings.Split(strings.TrimRight(pe.Preview, "\n"), "\n")
 		if len(lines) > 12 {
 			lines = lines[:12]
 		}
-		return &hintedError{err: err, hint: "the file starts with:\n  " + strings.Join(lines, "\n  ")}
+		return skillrepo.WithHint(err, "the file starts with:\n  "+strings.Join(lines, "\n  "))
 	}
 	return err
-}
-
-type hintedError struct {
-	err  error
-	hint string
-}
-
-func (e *hintedError) Error() string { return e.err.Error() }
-func (e *hintedError) Unwrap() error { return e.err }
-func (e *hintedError) Hint() string  { return e.hint }
-
-// checkDuplicates runs the agent tools' duplicate check on the creates
-// among ops: from an autonomous origin a create that overlaps an existing
-// skill is refused, naming it (the agent patches it, or passes
-// --force-new with a reason); a person's create only warns.
-func checkDuplicates(cmd *cobra.Command, f *factory, lib *skillrepo.Library, prov skillrepo.Provenance, branch, from string, ops []skillrepo.Op) error {
-	rev := branch
-	if rev == "" {
-		rev = lib.MainBranch()
-	}
-	if _, err := lib.ResolveBranch(rev); errors.Is(err, skillrepo.ErrNotFound) && from != "" {
-		rev = from
-	}
-	dups, err := agenttools.CreateDuplicates(cmd.Context(), agenttools.Open(lib), rev, ops, agenttools.DuplicateThreshold)
-	if err != nil {
-		return fmt.Errorf("duplicate check: %w", err)
-	}
-	for i := range ops {
-		ms := dups[i]
-		if len(ms) == 0 {
-			continue
-		}
-		if prov.Autonomous() {
-			err := &skillrepo.RefusedError{Reason: fmt.Sprintf("refusing to create %q from origin %s: it overlaps the existing skill %q (similarity %.2f; shared: %s)",
-				ops[i].Name, prov.Origin, ms[0].Name, ms[0].Similarity, strings.Join(ms[0].Shared, ", "))}
-			return &hintedError{err, fmt.Sprintf("patch it instead: skillrepo skill view %s, then skillrepo skill patch %s\nonly if it is truly a different skill: add --force-new --reason 'how it differs'", ms[0].Name, ms[0].Name)}
-		}
-		fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", agenttools.DuplicateWarning(ops[i].Name, ms))
-	}
-	return nil
 }

@@ -82,7 +82,7 @@ func runSkillBlame(opts *skillBlameOptions) error {
 				AuthorDate: rfc3339(ln.AuthorDate), CommitDate: rfc3339(ln.CommitDate),
 				Subject: ln.Subject, Action: ln.Action, Origin: ln.Origin,
 				ReviewID: ln.ReviewID, SessionID: ln.SessionID, Model: ln.Model,
-				Truncated: b.Truncated && lib.IsShallow(ln.Commit),
+				Truncated: b.Truncated && lib.HistoryCutAt(ln.Commit),
 			})
 		}
 		return printJSON(f.IO.Out, out)

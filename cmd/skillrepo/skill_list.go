@@ -68,7 +68,7 @@ func listSkills(lib *skillrepo.Library, rev string) ([]skillListItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := lib.Usage().Load()
+	recs, _, err := lib.UsageOf(snap)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/skillrepo/skillrepo/agenttools"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -71,18 +70,18 @@ func runSkillMove(cmd *cobra.Command, opts *skillMoveOptions) error {
 		}
 		category = si.Category
 	}
-	branch, from, proposal, err := opts.w.writeTarget(f, lib)
+	pol, route, err := opts.w.writeTarget(lib)
 	if err != nil {
 		return err
 	}
-	if err := agenttools.AutonomousMeta(lib, prov, branch, from, skillrepo.ActionMove, opts.Name); err != nil {
+	if err := pol.CheckMeta(skillrepo.ActionMove, opts.Name); err != nil {
 		return err
 	}
 	res, err := lib.MoveSkill(cmd.Context(), opts.Name, skillrepo.MoveOptions{
-		Branch: branch, From: from, Category: category, NewName: opts.NewName, Provenance: prov, DryRun: opts.w.DryRun,
+		Branch: route.Branch, From: route.From, Category: category, NewName: opts.NewName, Provenance: prov, DryRun: opts.w.DryRun,
 	})
 	if err != nil {
 		return err
 	}
-	return reportMeta(f, res, opts.w.DryRun, proposal)
+	return reportMeta(f, res, opts.w.DryRun, route.Proposal)
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/skillrepo/skillrepo/agenttools"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -98,14 +97,15 @@ func runSkillMeta(ctx context.Context, opts *skillMetaOptions) error {
 	if err != nil {
 		return err
 	}
-	branch, from, proposal, err := opts.w.writeTarget(f, lib)
+	pol, route, err := opts.w.writeTarget(lib)
 	if err != nil {
 		return err
 	}
-	if err := agenttools.AutonomousMeta(lib, prov, branch, from, opts.Action, opts.Name); err != nil {
+	if err := pol.CheckMeta(opts.Action, opts.Name); err != nil {
 		return err
 	}
-	mo := skillrepo.MetaOptions{Branch: branch, From: from, Provenance: prov, Reason: opts.Reason, DryRun: opts.w.DryRun}
+	proposal := route.Proposal
+	mo := skillrepo.MetaOptions{Branch: route.Branch, From: route.From, Provenance: prov, Reason: opts.Reason, DryRun: opts.w.DryRun}
 	var res *skillrepo.MetaResult
 	switch opts.Action {
 	case skillrepo.ActionPin:

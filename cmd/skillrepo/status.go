@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,11 +20,14 @@ import (
 
 // statusJSON is what `status --json` prints. Paths are absolute.
 type statusJSON struct {
-	Library     string   `json:"library"`
-	Branch      string   `json:"branch"`
-	Head        string   `json:"head"`
-	DirtySkills []string `json:"dirty_skills"`
-	DirtyFiles  int      `json:"dirty_files"`
+	Library string `json:"library"`
+	// ConfigProblems are the config's problems, one "file:line: key:
+	// problem" each; while there are any, writes are refused.
+	ConfigProblems []string `json:"config_problems"`
+	Branch         string   `json:"branch"`
+	Head           string   `json:"head"`
+	DirtySkills    []string `json:"dirty_skills"`
+	DirtyFiles     int      `json:"dirty_files"`
 	// Unconverted are the dirty files skillrepo sync refuses to record:
 	// their conversion runs a filter (git-lfs) we do not run, so git must
 	// record them (docs/git-format.md, "Line endings and filters").
@@ -71,17 +76,21 @@ of the current folder).`,
 }
 
 func runStatus(cmd *cobra.Command, f *factory) error {
-	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true})
+	// The config's problems are part of the status, not a warning.
+	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true, Warn: func(string) {}})
 	if err != nil {
 		return err
 	}
 	defer lib.Close()
 	now := f.Now().UTC()
-	st := statusJSON{Library: lib.Root, DirtySkills: []string{}, Unconverted: []skillrepo.UnconvertedChange{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}}
-	if st.Branch, err = lib.HeadBranch(); err != nil {
+	st := statusJSON{Library: lib.Root, ConfigProblems: []string{}, DirtySkills: []string{}, Unconverted: []skillrepo.UnconvertedChange{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}}
+	if err := lib.ConfigProblem(); err != nil {
+		st.ConfigProblems = strings.Split(err.Error(), "\n")
+	}
+	if st.Branch, err = lib.CurrentBranch(); err != nil {
 		return err
 	}
-	if tip, err := lib.ResolveBranch(firstNonEmpty(st.Branch, lib.MainBranch())); err == nil {
+	if tip, err := lib.BranchTip(cmp.Or(st.Branch, lib.MainBranch())); err == nil {
 		st.Head = tip.String()
 	}
 	if st.Branch != "" {
@@ -104,7 +113,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			st.OpenProposals = append(st.OpenProposals, p.ID)
 		}
 	}
-	entries, err := queue.New(lib.StateDir()).List()
+	entries, err := queue.New(lib.State().Queue()).List()
 	if err != nil {
 		return err
 	}
@@ -127,8 +136,8 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	if len(reviews) > 0 {
 		st.LastReview = &reviews[len(reviews)-1]
 	}
-	st.WorkerRunning = worker.Running(lib.StateDir())
-	if cs, err := curator.NewStore(lib.StateDir()).Load(); err == nil {
+	st.WorkerRunning = worker.Running(lib.State().Worker())
+	if cs, err := curator.NewStore(lib.State().Curator()).Load(); err == nil {
 		sched := curator.ScheduleOf(lib.Config.Curator)
 		d := curator.Due(cs, sched, now)
 		st.Curator = curatorStatus{Enabled: sched.Enabled, Paused: cs.Paused, LastRunAt: cs.LastRunAt, Due: d.Due}
@@ -169,6 +178,12 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		branch = "(detached HEAD)"
 	}
 	fmt.Fprintf(w, "library: %s\nbranch:  %s at %.12s\n", st.Library, branch, st.Head)
+	if len(st.ConfigProblems) > 0 {
+		fmt.Fprintf(w, "%s: the defaults stand in for the keys below, and writes are refused until they are fixed (docs/config.md):\n", f.IO.Red("config"))
+		for _, p := range st.ConfigProblems {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+	}
 	if n := st.DirtyFiles - len(st.Unconverted); n > 0 || (len(st.DirtySkills) > 0 && len(st.Unconverted) == 0) {
 		// sync refuses the whole change while a filtered file is in it.
 		how := "record them: skillrepo sync"

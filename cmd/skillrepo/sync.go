@@ -15,7 +15,7 @@ import (
 // lintErrorLines are the lint errors of dirs under the library's profile,
 // one line each ("path:line: rule message").
 func lintErrorLines(lib *skillrepo.Library, fsys fs.FS, dirs []string) []string {
-	err := lint.GateFor(fsys, dirs, lib.Config.Raw, lib.Config.Runtime)
+	err := lint.GateFor(fsys, dirs, lib.Config.LintSettings())
 	var ef *lint.ErrorsFound
 	if !errors.As(err, &ef) {
 		return nil

@@ -21,11 +21,6 @@ func newUsageCmd(f *factory) *cobra.Command {
 	return cmd
 }
 
-type usageRow struct {
-	Name string `json:"name"`
-	*skillrepo.UsageRecord
-}
-
 func newUsageShowCmd(f *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "show [<name>]",

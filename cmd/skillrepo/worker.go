@@ -67,7 +67,7 @@ func runWorker(cmd *cobra.Command, opts *workerOptions) error {
 	if opts.Verbose {
 		echo = f.IO.ErrOut
 	}
-	res, err := worker.Run(cmd.Context(), worker.Options{Dir: f.Dir, Getenv: f.Getenv, Now: f.Now, Once: opts.Once, Echo: echo})
+	res, err := worker.Run(cmd.Context(), worker.Options{Dir: f.Dir, Getenv: f.Getenv, Now: f.Now, Once: opts.Once, Echo: echo, Self: selfExecutable()})
 	if err != nil {
 		return err
 	}

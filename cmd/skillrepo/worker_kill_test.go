@@ -18,7 +18,7 @@ import (
 // TestWorkerKill kills the worker (SIGKILL) at random instants while it
 // drains a queue of reviews, at least 30 times, then lets one finish:
 // every entry ends done or failed (none lost), no review is merged twice,
-// git fsck --strict passes and the work tree is clean (#11). The seed is
+// git fsck --strict passes and the work tree is clean (docs/agents.md). The seed is
 // logged so a failure can be replayed.
 func TestWorkerKill(t *testing.T) {
 	bin, err := exec.LookPath("skillrepo")

@@ -14,9 +14,12 @@ const module = "github.com/skillrepo/skillrepo"
 const engine = "skillrepo/internal/gitstore"
 
 type pkg struct {
-	ImportPath string
-	Imports    []string
-	Deps       []string
+	ImportPath   string
+	Dir          string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+	Deps         []string
 }
 
 func listPackages(t *testing.T) map[string]pkg {
@@ -112,7 +115,7 @@ func TestDependencyArrows(t *testing.T) {
 		if rel == "goals" {
 			// The goal loop is pure policy: hooks hand it a turn and
 			// write its outcome; it never reaches the library or git.
-			for _, banned := range []string{module + "/skillrepo", "github.com/go-git/go-git/v5", module + "/review", module + "/hooks"} {
+			for _, banned := range []string{module + "/skillrepo", "github.com/go-git/go-git/v5", module + "/review", module + "/hooks", module + "/agentsession"} {
 				if has(p.Deps, banned) {
 					t.Errorf("goals depends on %s", banned)
 				}
@@ -127,7 +130,7 @@ func TestDependencyArrows(t *testing.T) {
 		// The agent's tools are shared by the review, the curator and the
 		// MCP server, so they depend on none of them.
 		if rel == "agenttools" {
-			for _, banned := range []string{"review", "curator", "mcpserver", "hooks"} {
+			for _, banned := range []string{"review", "curator", "mcpserver", "hooks", "agentsession"} {
 				if has(p.Deps, module+"/"+banned) {
 					t.Errorf("agenttools depends on %s", banned)
 				}
@@ -144,7 +147,7 @@ func TestDependencyArrows(t *testing.T) {
 			t.Errorf("%s imports the MCP SDK: only package mcpserver may", rel)
 		}
 		// Leaf helpers every package may use import nothing of ours.
-		if rel == "internal/boundedread" || rel == "internal/atomicfile" || rel == "internal/modelcall" {
+		if rel == "internal/boundedread" || rel == "internal/atomicfile" || rel == "internal/modelcall" || rel == "internal/yamlconf" {
 			for _, d := range p.Imports {
 				if strings.HasPrefix(d, module+"/") {
 					t.Errorf("%s imports %s: it must stay a leaf", rel, d)
@@ -152,9 +155,9 @@ func TestDependencyArrows(t *testing.T) {
 			}
 		}
 		if rel == "queue" {
-			// The queue is files and a lock: hooks (which must be fast)
+			// The queue is files and a lock: agent hooks (which must be fast)
 			// and the worker share it without pulling in the engine.
-			for _, banned := range []string{module + "/skillrepo", module + "/review", module + "/curator", module + "/worker", module + "/hooks"} {
+			for _, banned := range []string{module + "/skillrepo", module + "/review", module + "/curator", module + "/worker", module + "/hooks", module + "/agentsession"} {
 				if has(p.Deps, banned) {
 					t.Errorf("queue depends on %s", banned)
 				}
@@ -162,6 +165,31 @@ func TestDependencyArrows(t *testing.T) {
 		}
 		if (rel == "review" || rel == "curator" || rel == "queue") && has(p.Deps, module+"/worker") {
 			t.Errorf("%s depends on worker: the worker runs them, not the other way", rel)
+		}
+		if rel == "hooks" {
+			// The installers and the pre-commit check: what runs on an
+			// agent's events (and all it pulls in) is agentsession's.
+			for _, banned := range []string{"curator", "review", "worker", "queue", "goals", "mcpserver", "agentsession"} {
+				if has(p.Deps, module+"/"+banned) {
+					t.Errorf("hooks depends on %s: the installers run no part of the loop", banned)
+				}
+			}
+		}
+		if rel == "agentcli" {
+			// The agent's own program as a model backend: it runs a
+			// program and reads what it did; the review's tools it starts
+			// are `skillrepo mcp --review`, a process, never an import.
+			for _, banned := range []string{"mcpserver", "worker", "agentsession", "hooks", "curator", "queue", "skillrepo"} {
+				if has(p.Imports, module+"/"+banned) {
+					t.Errorf("agentcli imports %s", banned)
+				}
+			}
+		}
+		if (rel == "review" || rel == "goals" || rel == "curator") && has(p.Deps, module+"/agentcli") {
+			t.Errorf("%s depends on agentcli: the worker and the commands choose a backend and hand it in", rel)
+		}
+		if rel == "agentsession" && has(p.Deps, module+"/mcpserver") {
+			t.Errorf("agentsession depends on mcpserver")
 		}
 		if !strings.HasPrefix(rel, "cmd/") && has(p.Deps, module+"/cmd") {
 			t.Errorf("%s imports a command", rel)

@@ -1,10 +1,11 @@
 // Package archtest holds no code: its test keeps the package dependency
 // arrows of docs/architecture.md §1 honest (modelled on go/build's deps_test.go).
 //
-//	cmd/skillrepo -> review, curator, mcpserver, hooks, worker, queue, lint
+//	cmd/skillrepo -> review, curator, mcpserver, agentsession, hooks, worker, queue, lint
 //	review, curator, mcpserver -> agenttools -> skillrepo, lint
-//	hooks -> worker -> review, curator, queue
-//	review, curator, hooks -> skillrepo -> skillrepo/skill
+//	agentsession -> worker -> review, curator, queue
+//	agentsession -> hooks (agent and event names)
+//	review, curator, agentsession -> skillrepo -> skillrepo/skill
 //	skillrepo -> skillrepo/internal/gitstore (the git engine) -> go-git
 //	hooks -> lint -> skillrepo/skill
 //
@@ -13,6 +14,8 @@
 // only cmd/skillrepo imports cobra; only mcpserver imports the MCP SDK;
 // lint never reaches go-git or the library; review and curator never
 // import each other; agenttools imports none of review, curator,
-// mcpserver or hooks, and mcpserver neither review nor curator; overlap
-// is pure (no git, no network, at most skillrepo/skill).
+// mcpserver, hooks or agentsession, and mcpserver neither review nor
+// curator; hooks (the installers) reaches none of curator, review,
+// worker, queue or agentsession; overlap is pure (no git, no network, at
+// most skillrepo/skill).
 package archtest

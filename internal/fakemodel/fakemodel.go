@@ -33,12 +33,27 @@ type Reply struct {
 	Times int `json:"times,omitempty"`
 	// FinishReason overrides "stop" / "tool_calls".
 	FinishReason string `json:"finish_reason,omitempty"`
+	// Match, when set, makes the reply answer only a request whose body
+	// holds this text, and Unless only one whose body does not: an agent
+	// program makes requests of its own beside the conversation (a
+	// title, a quota probe), which a reply meant for the conversation
+	// must not answer. A request skips replies that do not match, and
+	// those stay for later requests.
+	Match  string `json:"match,omitempty"`
+	Unless string `json:"unless,omitempty"`
+	// API, when set, makes the reply answer only requests of that
+	// protocol: "chat", "messages" or "responses".
+	API string `json:"api,omitempty"`
 }
 
 // ToolCall is a scripted tool call.
 type ToolCall struct {
-	ID           string          `json:"id,omitempty"`
-	Name         string          `json:"name"`
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+	// Namespace is the tool's namespace in the Responses API (Codex
+	// offers an MCP server's tools as namespace mcp__<server>); other
+	// protocols ignore it.
+	Namespace    string          `json:"namespace,omitempty"`
 	Arguments    json.RawMessage `json:"arguments,omitempty"`
 	RawArguments *string         `json:"raw_arguments,omitempty"`
 }
@@ -51,10 +66,17 @@ type Usage struct {
 
 // Request is one request the server received.
 type Request struct {
+	// API is the protocol: "chat", "messages" or "responses" (empty for a
+	// path the server does not serve).
+	API           string
 	Path          string
 	Query         string // the raw query string, as received
 	Authorization string
-	Body          []byte
+	// APIKey is the x-api-key header (Anthropic's).
+	APIKey string
+	Body   []byte
+	// Reply is the index of the script's reply that answered, -1 none.
+	Reply int
 }
 
 // ParseScript reads a script: a JSON list of replies or {"replies": [...]}.
@@ -76,6 +98,11 @@ func ParseScript(data []byte) (*Script, error) {
 		}
 		if r.Times < -1 {
 			return nil, fmt.Errorf("parse fakemodel script: reply %d: times must be -1 or more", i+1)
+		}
+		switch r.API {
+		case "", apiChat, apiMessages, apiResponses:
+		default:
+			return nil, fmt.Errorf("parse fakemodel script: reply %d: api must be chat, messages or responses, not %q", i+1, r.API)
 		}
 	}
 	return &s, nil
@@ -111,6 +138,10 @@ func Start(script *Script, log io.Writer) *Server {
 // BaseURL is the OpenAI base URL to configure a client with (ends in /v1).
 func (s *Server) BaseURL() string { return s.srv.URL + "/v1" }
 
+// URL is the server's root, http://127.0.0.1:PORT: Anthropic's base URL
+// (ANTHROPIC_BASE_URL; its clients add /v1/messages).
+func (s *Server) URL() string { return s.srv.URL }
+
 // Close stops the server, waiting for requests in flight.
 func (s *Server) Close() { s.srv.Close() }
 
@@ -140,28 +171,78 @@ func (s *Server) Remaining() int {
 	return n
 }
 
-// take returns the next reply, or false when the script is used up.
-func (s *Server) take() (Reply, bool) {
-	for s.next < len(s.replies) {
-		r := s.replies[s.next]
-		limit := max(r.Times, 1)
-		if r.Times == -1 || s.served[s.next] < limit {
-			s.served[s.next]++
-			return r, true
+// take returns the first reply, from the current one on, that is not used
+// up and matches the request, or false when there is none.
+func (s *Server) take(api string, body []byte) (Reply, int, bool) {
+	for i := s.next; i < len(s.replies); i++ {
+		r := s.replies[i]
+		if r.Times != -1 && s.served[i] >= max(r.Times, 1) {
+			if i == s.next {
+				s.next++
+			}
+			continue
 		}
-		s.next++
+		if !r.matches(api, body) {
+			continue
+		}
+		s.served[i]++
+		return r, i, true
 	}
-	return Reply{}, false
+	return Reply{}, -1, false
+}
+
+func (r Reply) matches(api string, body []byte) bool {
+	return (r.API == "" || r.API == api) &&
+		(r.Match == "" || bytes.Contains(body, []byte(r.Match))) &&
+		(r.Unless == "" || !bytes.Contains(body, []byte(r.Unless)))
+}
+
+// The protocols served.
+const (
+	apiChat      = "chat"      // OpenAI chat completions: POST …/chat/completions
+	apiMessages  = "messages"  // Anthropic Messages: POST …/v1/messages
+	apiResponses = "responses" // OpenAI Responses: POST …/v1/responses
+)
+
+func apiOf(path string) string {
+	switch {
+	case strings.HasSuffix(path, "/chat/completions"):
+		return apiChat
+	case strings.HasSuffix(path, "/v1/messages"):
+		return apiMessages
+	case strings.HasSuffix(path, "/v1/responses"), strings.HasSuffix(path, "/responses"):
+		return apiResponses
+	}
+	return ""
+}
+
+// answer is one request's reply, as the protocol writers need it.
+type answer struct {
+	Reply
+	ids   []string // tool call ids
+	model string
+	n     int // the request's number, from 1
+	size  int // the request body's length
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("fakemodel serves POST …/chat/completions, not %s %s", r.Method, r.URL.Path))
+	api := apiOf(r.URL.Path)
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		writeError(w, api, http.StatusBadRequest, "read body: "+err.Error())
 		return
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "read body: "+err.Error())
+	s.mu.Lock()
+	s.requests = append(s.requests, Request{API: api, Path: r.URL.Path, Query: r.URL.RawQuery, Authorization: r.Header.Get("Authorization"),
+		APIKey: r.Header.Get("X-Api-Key"), Body: body, Reply: -1})
+	n := len(s.requests)
+	if s.log != nil {
+		s.logRequest(api, r, body)
+	}
+	s.mu.Unlock()
+
+	if r.Method != http.MethodPost || api == "" {
+		writeError(w, api, http.StatusNotFound, fmt.Sprintf("fakemodel serves POST …/chat/completions, …/v1/messages and …/v1/responses, not %s %s", r.Method, r.URL.Path))
 		return
 	}
 	var req struct {
@@ -169,18 +250,17 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		Stream bool   `json:"stream"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeError(w, http.StatusBadRequest, "request body is not JSON: "+err.Error())
+		writeError(w, api, http.StatusBadRequest, "request body is not JSON: "+err.Error())
+		return
+	}
+	if api == apiChat && req.Stream {
+		writeError(w, api, http.StatusBadRequest, "fakemodel does not stream chat completions")
 		return
 	}
 
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{Path: r.URL.Path, Query: r.URL.RawQuery, Authorization: r.Header.Get("Authorization"), Body: body})
-	n := len(s.requests)
-	if s.log != nil {
-		// One line per request; the body is JSON and so holds no raw newline.
-		fmt.Fprintf(s.log, "%s\n", bytes.TrimSpace(body))
-	}
-	reply, ok := s.take()
+	reply, idx, ok := s.take(api, body)
+	s.requests[n-1].Reply = idx
 	ids := make([]string, len(reply.ToolCalls))
 	for i, c := range reply.ToolCalls {
 		if c.ID != "" {
@@ -188,16 +268,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		s.calls++
-		ids[i] = fmt.Sprintf("call_%d", s.calls)
+		ids[i] = fmt.Sprintf("%s%d", callPrefix[api], s.calls)
 	}
 	s.mu.Unlock()
 
-	if req.Stream {
-		writeError(w, http.StatusBadRequest, "fakemodel does not stream")
-		return
-	}
 	if !ok {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("fakemodel: no scripted reply left for request %d", n))
+		writeError(w, api, http.StatusBadRequest, fmt.Sprintf("fakemodel: no scripted reply left for request %d", n))
 		return
 	}
 	if reply.DelayMS > 0 {
@@ -212,19 +288,74 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		if msg == "" {
 			msg = http.StatusText(reply.Status)
 		}
-		writeError(w, reply.Status, msg)
+		writeError(w, api, reply.Status, msg)
 		return
 	}
-	resp, err := completion(reply, ids, req.Model, n, len(body))
+	a := answer{Reply: reply, ids: ids, model: req.Model, n: n, size: len(body)}
+	switch api {
+	case apiChat:
+		err = writeCompletion(w, a)
+	case apiMessages:
+		err = writeMessage(w, a, req.Stream)
+	case apiResponses:
+		err = writeResponse(w, a, req.Stream)
+	}
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error())
-		return
+		writeError(w, api, http.StatusInternalServerError, err.Error())
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(resp)
 }
 
-func completion(r Reply, ids []string, model string, n, bodyLen int) ([]byte, error) {
+// maxBody bounds a request body: an agent sends its whole conversation.
+const maxBody = 64 << 20
+
+// callPrefix is how each protocol's tool call ids look.
+var callPrefix = map[string]string{apiChat: "call_", apiMessages: "toolu_fake", apiResponses: "call_fake"}
+
+// logRequest writes one line per request: the body of a chat request as
+// it came (a JSON body holds no raw newline), else an object naming the
+// protocol and path with the body inside.
+func (s *Server) logRequest(api string, r *http.Request, body []byte) {
+	body = bytes.TrimSpace(body)
+	if api == apiChat {
+		fmt.Fprintf(s.log, "%s\n", body)
+		return
+	}
+	line := map[string]any{"api": api, "method": r.Method, "path": r.URL.Path, "query": r.URL.RawQuery}
+	if json.Valid(body) {
+		line["body"] = json.RawMessage(body)
+	} else if len(body) > 0 {
+		line["body_text"] = string(body)
+	}
+	data, _ := json.Marshal(line)
+	fmt.Fprintf(s.log, "%s\n", data)
+}
+
+// arguments is a tool call's argument string: raw_arguments verbatim,
+// else the compact JSON of arguments, else {}.
+func (c ToolCall) arguments() (string, error) {
+	switch {
+	case c.RawArguments != nil:
+		return *c.RawArguments, nil
+	case len(c.Arguments) > 0:
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, c.Arguments); err != nil {
+			return "", fmt.Errorf("tool call %s: arguments: %w", c.Name, err)
+		}
+		return buf.String(), nil
+	}
+	return "{}", nil
+}
+
+// usage is the reply's token accounting: scripted, or the request body's
+// size and the content's, a quarter each.
+func (a answer) usage() Usage {
+	if a.Usage != nil {
+		return *a.Usage
+	}
+	return Usage{PromptTokens: a.size / 4, CompletionTokens: len(a.Content) / 4}
+}
+
+func writeCompletion(w http.ResponseWriter, a answer) error {
 	type function struct {
 		Name      string `json:"name"`
 		Arguments string `json:"arguments"`
@@ -239,37 +370,27 @@ func completion(r Reply, ids []string, model string, n, bodyLen int) ([]byte, er
 		Content   string     `json:"content"`
 		ToolCalls []toolCall `json:"tool_calls,omitempty"`
 	}
-	msg := message{Role: "assistant", Content: r.Content}
-	for i, c := range r.ToolCalls {
-		args := "{}"
-		switch {
-		case c.RawArguments != nil:
-			args = *c.RawArguments
-		case len(c.Arguments) > 0:
-			var buf bytes.Buffer
-			if err := json.Compact(&buf, c.Arguments); err != nil {
-				return nil, fmt.Errorf("tool call %s: arguments: %w", c.Name, err)
-			}
-			args = buf.String()
+	msg := message{Role: "assistant", Content: a.Content}
+	for i, c := range a.ToolCalls {
+		args, err := c.arguments()
+		if err != nil {
+			return err
 		}
-		msg.ToolCalls = append(msg.ToolCalls, toolCall{ID: ids[i], Type: "function", Function: function{Name: c.Name, Arguments: args}})
+		msg.ToolCalls = append(msg.ToolCalls, toolCall{ID: a.ids[i], Type: "function", Function: function{Name: c.Name, Arguments: args}})
 	}
-	finish := r.FinishReason
+	finish := a.FinishReason
 	if finish == "" {
 		finish = "stop"
 		if len(msg.ToolCalls) > 0 {
 			finish = "tool_calls"
 		}
 	}
-	usage := Usage{PromptTokens: bodyLen / 4, CompletionTokens: len(r.Content) / 4}
-	if r.Usage != nil {
-		usage = *r.Usage
-	}
-	return json.Marshal(map[string]any{
-		"id":      fmt.Sprintf("chatcmpl-fake-%d", n),
+	usage := a.usage()
+	data, err := json.Marshal(map[string]any{
+		"id":      fmt.Sprintf("chatcmpl-fake-%d", a.n),
 		"object":  "chat.completion",
 		"created": 0,
-		"model":   model,
+		"model":   a.model,
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
 		"usage": map[string]int{
 			"prompt_tokens":     usage.PromptTokens,
@@ -277,11 +398,23 @@ func completion(r Reply, ids []string, model string, n, bodyLen int) ([]byte, er
 			"total_tokens":      usage.PromptTokens + usage.CompletionTokens,
 		},
 	})
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, err = w.Write(data)
+	return err
 }
 
-func writeError(w http.ResponseWriter, status int, msg string) {
+// writeError answers with an error in the protocol's shape (Anthropic's
+// {"type":"error","error":{…}}, OpenAI's {"error":{…}}).
+func writeError(w http.ResponseWriter, api string, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
+	if api == apiMessages {
+		json.NewEncoder(w).Encode(map[string]any{"type": "error", "error": map[string]any{"type": anthropicErrorType(status), "message": msg}})
+		return
+	}
 	json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg, "type": "fakemodel_error", "code": status}})
 }
 

@@ -1,14 +1,17 @@
-// Package modelcall makes one chat-completion call the way every
-// model-facing loop here needs it — the background review, the curator's
-// consolidation: a timeout per call, and bounded retries with a doubling
-// back-off for the failures worth another try (the server or the network
-// was busy or broken, not a request it rejected). It imports nothing of
+// Package modelcall is the model side of every agent pass here — the
+// background review, the curator's consolidation: [Caller] makes one
+// chat-completion call with a timeout and bounded retries (a doubling
+// back-off for the failures worth another try: the server or the network
+// was busy or broken, not a request it rejected), and [Loop] is the agent
+// loop built on it (call, account tokens, append, dispatch tool calls,
+// stop at a cap, a budget or an interruption). It imports nothing of
 // ours, so review and curator share it without importing each other.
 package modelcall
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"time"
 
@@ -90,14 +93,31 @@ func (c Caller) once(ctx context.Context, req openai.ChatCompletionRequest) (ope
 	return c.Client.CreateChatCompletion(ctx, req)
 }
 
+// StatusError is a failed model call a program reported (an agent's own
+// program says which HTTP status its provider answered).
+type StatusError struct {
+	Status int
+	Msg    string
+}
+
+func (e *StatusError) Error() string {
+	if e.Msg == "" {
+		return fmt.Sprintf("the model provider answered HTTP %d", e.Status)
+	}
+	return e.Msg
+}
+
 // Retryable reports whether a failed call is worth another try: HTTP 408,
 // 409, 429 and 5xx, a network error, or an attempt that timed out — not a
 // request the server rejected (400, 401, 404 …).
 func Retryable(err error) bool {
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
+	var stErr *StatusError
 	status := 0
 	switch {
+	case errors.As(err, &stErr):
+		status = stErr.Status
 	case errors.As(err, &apiErr):
 		status = apiErr.HTTPStatusCode
 	case errors.As(err, &reqErr):

@@ -167,11 +167,14 @@ func (f File) target() Target {
 func (f File) Entries() []string { return Parse(f.Content) }
 
 // Add appends an entry. An exact duplicate is a success that changes
-// nothing. It fails with ErrEmpty or ErrOverLimit.
+// nothing. It fails with ErrEmpty, ErrThreat or ErrOverLimit.
 func (f File) Add(content string) (Result, error) {
 	content = strings.TrimSpace(content)
 	if content == "" {
 		return Result{}, f.fail(ErrEmpty, nil, "content cannot be empty")
+	}
+	if err := CheckThreats(content); err != nil {
+		return Result{}, err
 	}
 	entries := f.Entries()
 	for _, e := range entries {
@@ -189,7 +192,8 @@ func (f File) Add(content string) (Result, error) {
 }
 
 // Replace replaces the entry containing oldText with newContent. It fails
-// with ErrEmpty, ErrDrift, ErrNoMatch, ErrAmbiguous or ErrOverLimit.
+// with ErrEmpty, ErrThreat, ErrDrift, ErrNoMatch, ErrAmbiguous or
+// ErrOverLimit.
 func (f File) Replace(oldText, newContent string) (Result, error) {
 	oldText, newContent = strings.TrimSpace(oldText), strings.TrimSpace(newContent)
 	if oldText == "" {
@@ -197,6 +201,9 @@ func (f File) Replace(oldText, newContent string) (Result, error) {
 	}
 	if newContent == "" {
 		return Result{}, f.fail(ErrEmpty, nil, "new content cannot be empty; use 'remove' to delete an entry")
+	}
+	if err := CheckThreats(newContent); err != nil {
+		return Result{}, err
 	}
 	entries, err := f.clean()
 	if err != nil {
@@ -237,11 +244,22 @@ func (f File) Remove(oldText string) (Result, error) {
 
 // Batch applies ops in order, all or nothing, checking the size of the
 // final result only (so one batch may free room and then add). Duplicate
-// adds are skipped. It fails with ErrInvalidOp, ErrEmpty, ErrDrift,
-// ErrNoMatch, ErrAmbiguous or ErrOverLimit; nothing is applied then.
+// adds are skipped. It fails with ErrInvalidOp, ErrThreat, ErrEmpty,
+// ErrDrift, ErrNoMatch, ErrAmbiguous or ErrOverLimit; nothing is applied
+// then. Every add and replace is scanned before anything else: one
+// flagged operation refuses the whole batch.
 func (f File) Batch(ops []Op) (Result, error) {
 	if len(ops) == 0 {
 		return Result{}, f.fail(ErrInvalidOp, nil, "operations list is empty")
+	}
+	for i, op := range ops {
+		if (op.Action == "add" || op.Action == "replace") && op.Content != "" {
+			if err := CheckThreats(op.Content); err != nil {
+				e := err.(*Error)
+				e.Msg = fmt.Sprintf("Operation %d: %s", i+1, e.Msg)
+				return Result{}, e
+			}
+		}
 	}
 	entries, err := f.clean()
 	if err != nil {

@@ -14,10 +14,21 @@ var promptRule = strings.Repeat("═", 46)
 // ("MEMORY (your personal notes) [P% — cur/limit chars]" or "USER
 // PROFILE (who the user is) [...]"), a rule, then the entries joined by
 // the delimiter. An empty store renders as "" (the reference omits it).
+// An entry the injection scan flags is shown as a [BLOCKED: …] note
+// instead (the file keeps it, so it can be seen and removed), and the
+// usage counts what is shown, as the reference's snapshot does.
 func PromptBlock(f File) string {
 	entries := f.Entries()
 	if len(entries) == 0 {
 		return ""
+	}
+	for i, e := range entries {
+		if strings.HasPrefix(e, "[BLOCKED:") {
+			continue
+		}
+		if found := ScanThreats(e); len(found) > 0 {
+			entries[i] = BlockedEntry(f.target(), found)
+		}
 	}
 	chars, limit := Size(entries), f.limit()
 	header := "MEMORY (your personal notes)"

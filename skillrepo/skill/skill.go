@@ -137,15 +137,6 @@ func validateSupportPath(p string, dirs []string) (string, error) {
 	return clean, nil
 }
 
-func isSupportDir(s string) bool {
-	for _, d := range SupportDirs {
-		if s == d {
-			return true
-		}
-	}
-	return false
-}
-
 // ValidateFileContent checks support-file content against the size caps.
 func ValidateFileContent(content []byte) error {
 	if len(content) > MaxFileBytes {

@@ -178,7 +178,7 @@ func TestReplace(t *testing.T) {
 		errPart  string
 	}{
 		{"exact", "step one", "step 1", false, "# Title\n\n  - step 1\n  - step two\n\nRun   the  tests.\n", 1, MatchExact, ""},
-		{"line trimmed", "- step one\n- step two", "- merged", false, "# Title\n\n- merged\n\nRun   the  tests.\n", 1, MatchLineTrimmed, ""},
+		{"line trimmed, re-indented to the file", "- step one\n- step two", "- merged", false, "# Title\n\n  - merged\n\nRun   the  tests.\n", 1, MatchLineTrimmed, ""},
 		{"whitespace", "Run the tests.", "Run go test.", false, "# Title\n\n  - step one\n  - step two\n\nRun go test.\n", 1, MatchWhitespaceNormalize, ""},
 		{"ambiguous", "step", "x", false, "", 0, "", "found 2 matches"},
 		{"replace all", "step", "x", true, "# Title\n\n  - x one\n  - x two\n\nRun   the  tests.\n", 2, MatchExact, ""},

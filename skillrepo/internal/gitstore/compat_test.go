@@ -110,7 +110,7 @@ func startSlowCommit(t *testing.T, l *Repo, env map[string]string, sleep string)
 	}
 }
 
-// Issue 16 item 1: a git commit that holds index.lock (a slow pre-commit
+// A git commit that holds index.lock (a slow pre-commit
 // hook) keeps it: our write waits for it, as git would, then lands on top
 // of the person's commit; both commits are in the history.
 func TestCompatWriteWaitsForGitCommit(t *testing.T) {
@@ -298,7 +298,7 @@ func TestCompatWorktreeFailureLandsNothing(t *testing.T) {
 	assertConsistent(t, l, env)
 }
 
-// Issue 16 item 14: the lock hint names the holding process and never
+// The lock hint names the holding process and never
 // says to delete the lock file (an flock: deleting it lets a second writer
 // in while the first still runs).
 func TestCompatLockHintNamesProcess(t *testing.T) {
@@ -343,7 +343,7 @@ func conflictOn(t *testing.T, l *Repo, env map[string]string) {
 	gitCmd(t, l, env, "commit", "-qam", "main: snares")
 }
 
-// Issue 16 item 6: while git is in the middle of an operation, or the
+// While git is in the middle of an operation, or the
 // index holds unmerged paths, every write is refused (naming the state and
 // the command that ends it) and nothing changes.
 func TestCompatRefusesDuringOperations(t *testing.T) {
@@ -411,7 +411,7 @@ func TestCompatRefusesDuringOperations(t *testing.T) {
 	}
 }
 
-// Issue 16 item 7: a branch checked out in a linked worktree is never
+// A branch checked out in a linked worktree is never
 // moved under it (git refuses the same); other branches are written.
 func TestCompatRefusesBranchOfLinkedWorktree(t *testing.T) {
 	l, env := newTestRepo(t)
@@ -445,7 +445,7 @@ func TestCompatRefusesBranchOfLinkedWorktree(t *testing.T) {
 	assertConsistent(t, l, env)
 }
 
-// Issue 16 item 13: git subprocesses (gc, push, pull, worktree) work on
+// Git subprocesses (gc, push, pull, worktree) work on
 // this repository even when the caller's environment points git at
 // another one (a hook inherits GIT_DIR and GIT_INDEX_FILE).
 func TestCompatGitEnvIgnoresInheritedLocation(t *testing.T) {
@@ -481,7 +481,7 @@ func TestCompatGitEnvIgnoresInheritedLocation(t *testing.T) {
 	}
 }
 
-// Issue 16 item 8: sparse checkouts, cone and non-cone, set up by 'git
+// Sparse checkouts, cone and non-cone, set up by 'git
 // sparse-checkout' (which turns on extensions.worktreeConfig) and by hand
 // in .git/config. The engine opens them, agrees with git on which files
 // are in the checkout, writes inside it keeping every skip-worktree bit,

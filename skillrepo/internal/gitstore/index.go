@@ -106,8 +106,6 @@ func (e *indexEntry) stage() int { return int(e.Flags&indexFlagStage) >> 12 }
 
 func (e *indexEntry) modTime() time.Time { return time.Unix(int64(e.MtimeS), int64(e.MtimeN)) }
 
-func (e *indexEntry) fileMode() filemode.FileMode { return filemode.FileMode(e.Mode) }
-
 var errIndexCorrupt = errors.New("index file corrupt")
 
 // decodeIndex checks an index file's structure and records where its
@@ -745,7 +743,7 @@ func (idx *Index) Entry(p string) (IndexEntry, bool) {
 		return IndexEntry{}, false
 	}
 	return IndexEntry{
-		Hash: e.Hash, Mode: e.fileMode(),
+		Hash: e.Hash, Mode: FileMode(e.Mode),
 		AssumeUnchanged: e.Flags&indexFlagValid != 0,
 		SkipWorktree:    e.Flags&indexFlagExtended != 0 && e.XFlags&indexXFlagSkipWorktree != 0,
 	}, true

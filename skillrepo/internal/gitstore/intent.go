@@ -34,6 +34,9 @@ type intent struct {
 	New        string   `json:"new"`
 	CheckedOut bool     `json:"checked_out"`
 	Paths      []string `json:"paths"`
+	// Untracked are the paths of Paths whose work-tree file stays
+	// (Change.Untrack): recovery removes their index entries only.
+	Untracked []string `json:"untracked,omitempty"`
 	// CheckedOut: the branch was checked out, so the work tree and index
 	// of Paths may hold the new version (or, before version 2, the old).
 	// IndexLock identifies the index.lock this write holds: recovery
@@ -136,12 +139,12 @@ func (l *Repo) RecoverLocked() error {
 		// The ref never moved. Since version 2 a write updates the work
 		// tree and index before it moves the ref: put back what it wrote.
 		if checkedOut && in.Version >= 2 {
-			if err := l.syncPaths(store, l.commitRoot(store, in.New), l.commitRoot(store, in.Old), in.Paths, nil, in.IndexLock); err != nil {
+			if err := l.syncPaths(store, l.commitRoot(store, in.New), l.commitRoot(store, in.Old), in.Paths, nil, nil, in.IndexLock); err != nil {
 				return fmt.Errorf("undo interrupted write of %s: %w", in.Ref, err)
 			}
 		}
 	case checkedOut && cur == newHash:
-		if err := l.syncPaths(store, l.commitRoot(store, in.Old), l.commitRoot(store, in.New), in.Paths, nil, in.IndexLock); err != nil {
+		if err := l.syncPaths(store, l.commitRoot(store, in.Old), l.commitRoot(store, in.New), in.Paths, in.Untracked, nil, in.IndexLock); err != nil {
 			return fmt.Errorf("finish interrupted write of %s: %w", in.Ref, err)
 		}
 	}
@@ -167,19 +170,19 @@ func (l *Repo) commitRoot(store *Store, h string) plumbing.Hash {
 // tree from to the version in tree to, leaving alone any file, and any
 // index entry, that holds neither (a user's edit, or what they staged). held is the index.lock the caller
 // holds (nil: take it with id, which may be nil for a new one).
-func (l *Repo) syncPaths(store *Store, from, to plumbing.Hash, paths []string, held *indexLock, id *lockID) error {
+func (l *Repo) syncPaths(store *Store, from, to plumbing.Hash, paths, keep []string, held *indexLock, id *lockID) error {
 	idx, idxTime, err := l.ReadIndex()
 	if err != nil {
 		return err
 	}
-	u := &worktreeUpdate{l: l, store: store, idx: idx, lock: held, lockID: id, paths: paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, skipped: map[string]bool{}, keepIndex: map[string]bool{}}
+	u := &worktreeUpdate{l: l, store: store, idx: idx, lock: held, lockID: id, paths: paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, skipped: map[string]bool{}, userStaged: map[string]bool{}, keep: setOf(keep)}
 	for _, p := range paths {
 		oh, om := store.LookupPath(from, p)
 		nh, nm := store.LookupPath(to, p)
 		u.old[p] = TreeEntry{Hash: oh, Mode: om}
 		u.target[p] = TreeEntry{Hash: nh, Mode: nm}
 		if e, ok := idx.lookup(p); ok && e.Hash != oh && e.Hash != nh {
-			u.keepIndex[p] = true // staged by the user since: theirs
+			u.userStaged[p] = true // staged by the user since: theirs
 		}
 		// Hash every file (no stat shortcut): it may have changed since.
 		h, present, err := l.worktreeHash(idx, idxTime, p, false)

@@ -1,12 +1,13 @@
 package gitstore
 
 // Refs are read and written here with git's own protocol, not go-git's
-// (docs/git-format.md §3, go-git #2399): an update creates "<ref>.lock" exclusively,
-// writes and fsyncs the new value there, compares the current value (loose,
-// then packed-refs) with the expected old one while holding the lock, and
-// renames the lock over the ref. Git and other skillrepo processes see the
-// old value or the new one, never a half-written file, and a rejected
-// compare-and-swap leaves nothing behind. Listing skips ".lock" files.
+// (docs/git-format.md §3; github.com/go-git/go-git/issues/2399): an
+// update creates "<ref>.lock" exclusively, writes and fsyncs the new value
+// there, compares the current value (loose, then packed-refs) with the
+// expected old one while holding the lock, and renames the lock over the
+// ref. Git and other skillrepo processes see the old value or the new one,
+// never a half-written file, and a rejected compare-and-swap leaves
+// nothing behind. Listing skips ".lock" files.
 
 import (
 	"bufio"

@@ -35,7 +35,7 @@ func TestRefsLockfileProtocol(t *testing.T) {
 	if err := l.UpdateRef("refs/heads/proposals/a", head, plumbing.NewHash(strings.Repeat("1", 40)), "stale"); !errors.Is(err, ErrConflict) {
 		t.Fatalf("stale CAS on a packed ref = %v", err)
 	}
-	// go-git #2399: a rejected CAS on a packed ref must not hide the branch.
+	// github.com/go-git/go-git/issues/2399: a rejected CAS on a packed ref must not hide the branch.
 	if out := gitCmd(t, l, env, "for-each-ref", "--format=%(refname)", "refs/heads/proposals/"); out != "refs/heads/proposals/a\n" {
 		t.Errorf("for-each-ref = %q", out)
 	}

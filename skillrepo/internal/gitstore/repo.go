@@ -166,8 +166,6 @@ func (l *Repo) repoStateDir() string { return filepath.Join(l.GitDir, "skillrepo
 // Now is the repository's clock (fixed by --now in tests).
 func (l *Repo) Now() time.Time { return l.clock() }
 
-func (l *Repo) now() time.Time { return l.clock() }
-
 // Getenv reads the process environment the repository was opened with.
 func (l *Repo) Getenv(k string) string { return l.getenv(k) }
 

@@ -185,8 +185,6 @@ func gitStdin(t *testing.T, dir string, env map[string]string, stdin string, arg
 	return string(out)
 }
 
-func strp(s string) *string { return &s }
-
 // readBranch reads every file of branch's tip through the engine.
 func readBranch(l *Repo, branch string) error {
 	tip, err := l.ResolveBranch(branch)

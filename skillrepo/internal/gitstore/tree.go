@@ -95,8 +95,6 @@ func canonicalMode(m []byte) bool {
 	return false
 }
 
-func (d *DecodedTree) len() int { return len(d.offs) }
-
 // end is where entry i ends.
 func (d *DecodedTree) end(i int) int {
 	if i+1 < len(d.offs) {

@@ -55,8 +55,12 @@ type UpdateResult struct {
 // Change is a staged file: its new content (hash + mode), or a deletion.
 type Change struct {
 	Delete bool
-	Hash   plumbing.Hash
-	Mode   filemode.FileMode
+	// Untrack, with Delete, keeps the work-tree file: the path leaves the
+	// tree and the index only, as "git rm --cached" does (a file that
+	// becomes ignored stays where its owner keeps it).
+	Untrack bool
+	Hash    plumbing.Hash
+	Mode    filemode.FileMode
 }
 
 // Tx is one read-modify-write of a branch, handed to the function given to
@@ -71,8 +75,10 @@ type Tx struct {
 	root    plumbing.Hash // its whole tree (tree when there is no prefix)
 	changes map[string]Change
 	touched map[string]bool
-	extra   []plumbing.Hash
-	commits []plumbing.Hash
+	// untracked are the touched paths whose last change was an untrack.
+	untracked map[string]bool
+	extra     []plumbing.Hash
+	commits   []plumbing.Hash
 }
 
 // Branch is the branch being written.
@@ -233,6 +239,13 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	sort.Strings(res.Paths)
 	// The work tree, index and intent record speak repository paths.
 	repoPaths := l.rootPaths(res.Paths)
+	var untracked []string
+	for _, p := range res.Paths {
+		if tx.untracked[p] {
+			untracked = append(untracked, p)
+		}
+	}
+	keep := l.rootPaths(untracked)
 	// A path whose conversion runs a program (an LFS filter) is not ours
 	// to write, on any branch (convert.go).
 	if err := l.refuseUnconverted(repoPaths); err != nil {
@@ -250,7 +263,7 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 			if err != nil {
 				return nil, err
 			}
-			if _, err := l.prepareWorktree(store, idx, idxTime, baseRoot, tx.root, repoPaths, opts.RecordsWorktree); err != nil {
+			if _, err := l.prepareWorktree(store, idx, idxTime, baseRoot, tx.root, repoPaths, keep, opts.RecordsWorktree); err != nil {
 				return nil, err
 			}
 		}
@@ -264,7 +277,7 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	if err := l.testOnlyCrash("objects"); err != nil {
 		return nil, err
 	}
-	return l.land(store, res, landing{ref: ref, old: old, created: created, msg: msg, baseRoot: baseRoot, newRoot: tx.root, paths: repoPaths, fromWorktree: opts.RecordsWorktree})
+	return l.land(store, res, landing{ref: ref, old: old, created: created, msg: msg, baseRoot: baseRoot, newRoot: tx.root, paths: repoPaths, keep: keep, fromWorktree: opts.RecordsWorktree})
 }
 
 // landing is what a write lands once its objects are built: the ref's
@@ -277,6 +290,7 @@ type landing struct {
 	msg               string
 	baseRoot, newRoot plumbing.Hash // whole trees, before and after
 	paths             []string      // repository paths
+	keep              []string      // of paths, those untracked: the files stay
 	fromWorktree      bool
 }
 
@@ -298,7 +312,7 @@ func (l *Repo) land(store *Store, res *UpdateResult, w landing) (_ *UpdateResult
 	if err != nil {
 		return nil, err
 	}
-	in := &intent{Ref: w.ref, Old: w.old.String(), New: res.New.String(), Paths: w.paths, IndexLock: newLockID(), CheckedOut: head == res.Branch}
+	in := &intent{Ref: w.ref, Old: w.old.String(), New: res.New.String(), Paths: w.paths, Untracked: w.keep, IndexLock: newLockID(), CheckedOut: head == res.Branch}
 	if err := l.writeIntent(in); err != nil {
 		return nil, err
 	}
@@ -336,7 +350,7 @@ func (l *Repo) land(store *Store, res *UpdateResult, w landing) (_ *UpdateResult
 	res.CheckedOut = head == res.Branch
 	var wt *worktreeUpdate
 	if res.CheckedOut {
-		if wt, err = l.prepareWorktree(store, idx, idxTime, w.baseRoot, w.newRoot, w.paths, w.fromWorktree); err != nil {
+		if wt, err = l.prepareWorktree(store, idx, idxTime, w.baseRoot, w.newRoot, w.paths, w.keep, w.fromWorktree); err != nil {
 			return refuse(err)
 		}
 		wt.lock = ilock
@@ -410,7 +424,7 @@ func (l *Repo) land(store *Store, res *UpdateResult, w landing) (_ *UpdateResult
 // too, the record stays for the next command's recovery, which does the
 // same.
 func (l *Repo) unland(store *Store, w landing, held *indexLock, cause error) error {
-	if err := l.syncPaths(store, w.newRoot, w.baseRoot, w.paths, held, nil); err != nil {
+	if err := l.syncPaths(store, w.newRoot, w.baseRoot, w.paths, nil, held, nil); err != nil {
 		return fmt.Errorf("%w (and putting the work tree back failed: %v; the next skillrepo command finishes it)", cause, err)
 	}
 	l.removeIntent()
@@ -622,6 +636,14 @@ func (tx *Tx) WriteFile(p string, data []byte, executable bool) error {
 func (tx *Tx) stage(p string, c Change) {
 	tx.changes[p] = c
 	tx.touched[p] = true
+	if c.Delete && c.Untrack {
+		if tx.untracked == nil {
+			tx.untracked = map[string]bool{}
+		}
+		tx.untracked[p] = true
+	} else {
+		delete(tx.untracked, p)
+	}
 }
 
 // Remove stages the deletion of a file. Removing a missing file is an

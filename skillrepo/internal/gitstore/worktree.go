@@ -32,9 +32,10 @@ type worktreeUpdate struct {
 	target  map[string]TreeEntry
 	old     map[string]TreeEntry
 	skipped map[string]bool // recovery only: user edits left alone
-	// keepIndex: recovery only: index entries the user staged since
-	keepIndex map[string]bool
-	same      map[string]bool // work tree already holds the target: index only
+	// userStaged: recovery only: index entries the user staged since
+	userStaged map[string]bool
+	same       map[string]bool // work tree already holds the target: index only
+	keep       map[string]bool // untracked: the index entry goes, the file stays
 	// lock is index.lock, taken before the ref moved (nil: taken when
 	// the index is written).
 	lock *indexLock
@@ -202,13 +203,16 @@ func (l *Repo) writeIndex(idx *Index, held *indexLock, id *lockID) error {
 // index idx or the work tree) and returns the update that brings them to
 // newTree. A path whose work tree content already equals the target is not
 // dirty (the same edit made twice loses nothing).
-func (l *Repo) prepareWorktree(store *Store, idx *Index, idxTime time.Time, oldTree, newTree plumbing.Hash, paths []string, fromWorktree bool) (*worktreeUpdate, error) {
+//
+// keep are the paths being untracked: their files are never touched, so
+// they are never dirty.
+func (l *Repo) prepareWorktree(store *Store, idx *Index, idxTime time.Time, oldTree, newTree plumbing.Hash, paths, keep []string, fromWorktree bool) (*worktreeUpdate, error) {
 	// A path outside a sparse checkout is refused first: its absence from
 	// the work tree is git's doing, not a deletion (sparse.go).
 	if err := l.checkSparse(paths); err != nil {
 		return nil, err
 	}
-	u := &worktreeUpdate{l: l, store: store, idx: idx, paths: paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, same: map[string]bool{}}
+	u := &worktreeUpdate{l: l, store: store, idx: idx, paths: paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, same: map[string]bool{}, keep: setOf(keep)}
 	var dirty []string
 	for _, p := range paths {
 		oh, om := store.LookupPath(oldTree, p)
@@ -223,7 +227,7 @@ func (l *Repo) prepareWorktree(store *Store, idx *Index, idxTime time.Time, oldT
 				u.same[p] = true
 			}
 		}
-		if !fromWorktree && l.pathDirty(idx, idxTime, p, oh, om, nh) {
+		if !fromWorktree && !u.keep[p] && l.pathDirty(idx, idxTime, p, oh, om, nh) {
 			dirty = append(dirty, p)
 		}
 	}
@@ -332,6 +336,9 @@ func (u *worktreeUpdate) apply() error {
 		t := u.target[p]
 		full := filepath.Join(u.l.Root, filepath.FromSlash(p))
 		if t.Hash.IsZero() {
+			if u.keep[p] {
+				continue // untracked: the index entry goes, the file stays
+			}
 			if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) && !isNotDir(err) {
 				return fmt.Errorf("remove %s: %w", p, err)
 			}
@@ -420,7 +427,7 @@ func (u *worktreeUpdate) syncDirs() {
 
 func (u *worktreeUpdate) updateIndex() error {
 	for _, p := range u.paths {
-		if u.keepIndex[p] {
+		if u.userStaged[p] {
 			continue
 		}
 		t := u.target[p]
@@ -520,4 +527,12 @@ func ModeOf(fi os.FileInfo) filemode.FileMode {
 		return filemode.Executable
 	}
 	return filemode.Regular
+}
+
+func setOf(paths []string) map[string]bool {
+	m := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		m[p] = true
+	}
+	return m
 }

@@ -32,7 +32,7 @@ func (u *worktreeUpdate) renameMoves() {
 	}
 	sources := map[key][]string{}
 	for _, p := range u.paths {
-		if u.skipped[p] || !u.target[p].Hash.IsZero() || u.old[p].Hash.IsZero() {
+		if u.skipped[p] || u.keep[p] || !u.target[p].Hash.IsZero() || u.old[p].Hash.IsZero() {
 			continue
 		}
 		o := u.old[p]

@@ -1,0 +1,159 @@
+package agentcli
+
+import (
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillrepo/skillrepo/internal/modelcall"
+)
+
+func read(t *testing.T, name string) output {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return output{stdout: data}
+}
+
+// TestParse reads what the real programs printed (testdata/SOURCE.md).
+func TestParse(t *testing.T) {
+	for _, tt := range []struct {
+		file      string
+		parse     func(output) modelcall.Outcome
+		status    string
+		final     string
+		reason    string
+		calls     int
+		in, out   int
+		retryable bool
+		errStatus int
+	}{
+		{"claude-ok.json", parseClaude, modelcall.StatusCompleted, "Nothing to save.", "", 1, 1200, 5, false, 0},
+		{"claude-maxturns.json", parseClaude, modelcall.StatusCapped, "", "cap of model calls", 3, -1, -1, false, 0},
+		{"claude-529.json", parseClaude, modelcall.StatusFailed, "", "API Error: 529 Overloaded", 1, -1, -1, true, 529},
+		{"codex-tool.jsonl", parseCodex, modelcall.StatusCompleted, "Nothing to save.", "", 2, 1900, 13, false, 0},
+		{"codex-429.jsonl", parseCodex, modelcall.StatusFailed, "", "429 Too Many Requests", 0, -1, -1, true, 429},
+	} {
+		o := tt.parse(read(t, tt.file))
+		if o.Status != tt.status || o.Final != tt.final || !strings.Contains(o.Reason, tt.reason) || o.Calls != tt.calls {
+			t.Errorf("%s: %s %q final %q calls %d; want %s %q final %q calls %d", tt.file, o.Status, o.Reason, o.Final, o.Calls, tt.status, tt.reason, tt.final, tt.calls)
+		}
+		if tt.in >= 0 && (o.TokensIn != tt.in || o.TokensOut != tt.out) {
+			t.Errorf("%s: tokens %d/%d, want %d/%d", tt.file, o.TokensIn, o.TokensOut, tt.in, tt.out)
+		}
+		var se *modelcall.StatusError
+		if got := o.Err != nil && modelcall.Retryable(o.Err); got != tt.retryable || (tt.errStatus != 0 && (!errors.As(o.Err, &se) || se.Status != tt.errStatus)) {
+			t.Errorf("%s: err %v retryable %v, want retryable %v status %d", tt.file, o.Err, got, tt.retryable, tt.errStatus)
+		}
+	}
+	// A program that printed nothing it could report is a failure naming
+	// its exit and what it said.
+	o := parseClaude(output{stderr: []byte("Error: No conversation found with session ID: abc\n"), exit: 1})
+	if o.Status != modelcall.StatusFailed || !strings.Contains(o.Reason, "status 1") || !strings.Contains(o.Reason, "No conversation found") {
+		t.Errorf("no result: %+v", o)
+	}
+	o = parseCodex(output{stdout: []byte(`{"type":"thread.started"}` + "\n"), stderr: []byte("Error: Session not found\n"), exit: 1})
+	if o.Status != modelcall.StatusFailed || !strings.Contains(o.Reason, "Session not found") {
+		t.Errorf("codex without a turn: %+v", o)
+	}
+}
+
+// TestReviewArgs: the review run forks the session with only our tools,
+// no built-in tool, no shell, no hooks, no persistence, the session's
+// model; without a session it starts afresh.
+func TestReviewArgs(t *testing.T) {
+	claude := claudeReviewArgs("sess-1", "claude-x", "/tmp/mcp.json", []string{"skills_list", "skill_manage"}, 16)
+	for _, want := range [][]string{
+		{"-p"}, {"--tools", ""}, {"--strict-mcp-config"}, {"--mcp-config", "/tmp/mcp.json"},
+		{"--allowedTools", "mcp__skillrepo__skills_list,mcp__skillrepo__skill_manage"}, {"--no-session-persistence"},
+		{"--settings", `{"disableAllHooks":true}`}, {"--model", "claude-x"}, {"--resume", "sess-1", "--fork-session"}, {"--max-turns", "17"},
+	} {
+		if !containsRun(claude, want) {
+			t.Errorf("claude review args %q lack %q", claude, want)
+		}
+	}
+	if fresh := claudeReviewArgs("", "", "/tmp/mcp.json", nil, 0); slices.Contains(fresh, "--resume") || slices.Contains(fresh, "--model") {
+		t.Errorf("a fresh run resumes or names a model: %q", fresh)
+	}
+	codex := codexReviewArgs("sess-2", "gpt-x", "fake", "/bin/skillrepo", []string{"mcp", "--review", "/tmp/job.json"})
+	for _, want := range [][]string{
+		{"exec", "fork"}, {"-c", `sandbox_mode="read-only"`}, {"-c", `approval_policy="never"`}, {"--disable", "shell_tool"},
+		{"--disable", "unified_exec"}, {"--disable", "hooks"}, {"--ephemeral"}, {"-m", "gpt-x"}, {"-c", `model_provider="fake"`},
+		{"-c", `mcp_servers.skillrepo.command="/bin/skillrepo"`}, {"-c", `mcp_servers.skillrepo.args=["mcp","--review","/tmp/job.json"]`},
+		{"-c", `mcp_servers.skillrepo.env={SKILLREPO_IN_REVIEW="1"}`}, {"sess-2", "-"},
+	} {
+		if !containsRun(codex, want) {
+			t.Errorf("codex review args %q lack %q", codex, want)
+		}
+	}
+	if fresh := codexReviewArgs("", "", "", "skillrepo", nil); slices.Contains(fresh, "fork") || fresh[len(fresh)-1] != "-" {
+		t.Errorf("a fresh codex run: %q", fresh)
+	}
+}
+
+func containsRun(args, run []string) bool {
+	for i := 0; i+len(run) <= len(args); i++ {
+		if slices.Equal(args[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestChoose(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		w    Want
+		want string // "" = error
+		err  string
+	}{
+		{"an endpoint wins", Want{Agent: ClaudeCode, Program: "/bin/claude", BaseURL: "http://gpu:8000/v1"}, BackendEndpoint, ""},
+		{"a model and a key are an endpoint", Want{Agent: Codex, Program: "/bin/codex", Model: "gpt-4o", APIKey: true}, BackendEndpoint, ""},
+		{"nothing configured: the agent's program", Want{Agent: ClaudeCode, Program: "/bin/claude"}, BackendAgent, ""},
+		{"review.model alone, program there: the agent with that model", Want{Agent: Codex, Program: "/bin/codex", Model: "gpt-5"}, BackendAgent, ""},
+		{"review.model alone, no program: the endpoint as before", Want{Agent: ClaudeCode, Model: "qwen"}, BackendEndpoint, ""},
+		{"setting endpoint", Want{Setting: BackendEndpoint, Agent: ClaudeCode, Program: "/bin/claude"}, BackendEndpoint, ""},
+		{"setting agent over an endpoint", Want{Setting: BackendAgent, Agent: ClaudeCode, Program: "/bin/claude", BaseURL: "http://x/v1"}, BackendAgent, ""},
+		{"setting agent without a program", Want{Setting: BackendAgent, Agent: ClaudeCode}, "", "no claude program"},
+		{"setting agent for an agent without one", Want{Setting: BackendAgent, Agent: "hermes"}, "", "hermes has no program"},
+		{"nothing at all", Want{Agent: ClaudeCode}, "", "no model: no claude program"},
+		{"no agent", Want{}, "", "set review.model and review.base_url"},
+	} {
+		got, err := Choose(tt.w)
+		if got != tt.want || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("%s: %q %v; want %q %q", tt.name, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestLocal(t *testing.T) {
+	for base, want := range map[string]bool{
+		"http://127.0.0.1:8080/v1": true, "http://localhost:11434/v1": true, "http://[::1]:1234": true, "http://0.0.0.0:9/v1": true,
+		"https://api.openai.com/v1": false, "http://10.0.0.5:8000/v1": false, "": false, "not a url": false,
+	} {
+		if Local(base) != want {
+			t.Errorf("Local(%q) = %v", base, !want)
+		}
+	}
+	if !LocalProvider("ollama") || LocalProvider("openai") {
+		t.Error("LocalProvider")
+	}
+}
+
+// TestRunning finds no agent program among a test's ancestors, and the
+// process's own parent by name.
+func TestRunning(t *testing.T) {
+	if Running(ClaudeCode) != "" || Running("hermes") != "" {
+		t.Error("found an agent program where none runs")
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	if ppid := parentOf(os.Getpid()); ppid != os.Getppid() {
+		t.Errorf("parentOf(self) = %d, want %d", ppid, os.Getppid())
+	}
+}

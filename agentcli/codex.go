@@ -1,0 +1,144 @@
+package agentcli
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/skillrepo/skillrepo/internal/modelcall"
+)
+
+// Codex headless (docs/agents.md, "The model backend"): `codex exec fork
+// ID -` continues a copy of the finished session with the prompt read
+// from standard input, --json prints its events, --ephemeral writes no
+// rollout of the run; configuration overrides (-c) add our MCP server,
+// a read-only sandbox, no approval prompts, the session's provider; the
+// shell tools and hooks are turned off as features.
+
+// tomlString is s as a TOML basic string (JSON's escapes are TOML's).
+func tomlString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func tomlStrings(list []string) string {
+	b, _ := json.Marshal(list)
+	return string(b)
+}
+
+// codexCommon are the settings of every run.
+func codexCommon(model, provider string) []string {
+	args := []string{"--json", "--ephemeral", "--skip-git-repo-check",
+		"-c", "sandbox_mode=" + tomlString("read-only"),
+		"-c", "approval_policy=" + tomlString("never"),
+		"--disable", "shell_tool", "--disable", "unified_exec", "--disable", "hooks",
+		// Fewer tools beside ours, and no reach for plugins or apps.
+		"--disable", "plugins", "--disable", "apps",
+	}
+	if model != "" {
+		args = append(args, "-m", model)
+	}
+	if provider != "" {
+		args = append(args, "-c", "model_provider="+tomlString(provider))
+	}
+	return args
+}
+
+// codexReviewArgs are the arguments of a review run: forking session when
+// it is set, else a fresh session given the conversation as text; the
+// prompt comes on standard input.
+func codexReviewArgs(session, model, provider, command string, mcpArgs []string) []string {
+	args := []string{"exec"}
+	if session != "" {
+		args = append(args, "fork")
+	}
+	args = append(args, codexCommon(model, provider)...)
+	prefix := "mcp_servers." + mcpServerName + "."
+	args = append(args,
+		"-c", prefix+"command="+tomlString(command),
+		"-c", prefix+"args="+tomlStrings(mcpArgs),
+		"-c", prefix+"env={"+EnvInReview+"="+tomlString("1")+"}",
+		"-c", prefix+"startup_timeout_sec=30",
+		// Our tools' guards are the review's; Codex would otherwise ask a
+		// person to approve each write, and a headless run has none.
+		"-c", prefix+"default_tools_approval_mode="+tomlString("approve"),
+	)
+	if session != "" {
+		args = append(args, session)
+	}
+	return append(args, "-")
+}
+
+// codexAskArgs are the arguments of one question without our tools.
+func codexAskArgs(model, provider string) []string {
+	return append(append([]string{"exec"}, codexCommon(model, provider)...), "-")
+}
+
+// codexEvent is one line of `codex exec --json`.
+type codexEvent struct {
+	Type string `json:"type"`
+	Item struct {
+		Type    string `json:"type"`
+		Text    string `json:"text"`
+		Message string `json:"message"`
+		Status  string `json:"status"`
+	} `json:"item"`
+	Usage struct {
+		InputTokens  int `json:"input_tokens"`
+		OutputTokens int `json:"output_tokens"`
+	} `json:"usage"`
+	Error struct {
+		Message string `json:"message"`
+	} `json:"error"`
+	Message string `json:"message"`
+}
+
+var statusRE = regexp.MustCompile(`\b(?:status|HTTP)[: ]+([1-5][0-9]{2})\b`)
+
+// parseCodex reads the run's events into an outcome. Codex reports no
+// count of model calls: each tool call took one, and the answer one more.
+func parseCodex(out output) modelcall.Outcome {
+	var o modelcall.Outcome
+	var failure string
+	completed := false
+	for _, line := range bytes.Split(out.stdout, []byte("\n")) {
+		var ev codexEvent
+		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &ev) != nil {
+			continue
+		}
+		switch ev.Type {
+		case "item.completed":
+			switch ev.Item.Type {
+			case "agent_message":
+				o.Final = ev.Item.Text
+			case "mcp_tool_call":
+				o.Calls++
+			}
+		case "turn.completed":
+			o.TokensIn += ev.Usage.InputTokens
+			o.TokensOut += ev.Usage.OutputTokens
+			completed = true
+		case "turn.failed":
+			failure = cmp.Or(ev.Error.Message, "the turn failed")
+		case "error":
+			failure = cmp.Or(ev.Message, ev.Error.Message, failure)
+		}
+	}
+	switch {
+	case failure != "":
+		o.Status, o.Reason = modelcall.StatusFailed, "model call failed: codex: "+failure
+		if m := statusRE.FindStringSubmatch(failure); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			o.Err = &modelcall.StatusError{Status: n, Msg: o.Reason}
+		}
+	case !completed:
+		return failed(fmt.Sprintf("codex exited with status %d before its turn completed", out.exit), out)
+	default:
+		o.Status = modelcall.StatusCompleted
+		o.Calls++ // the answer
+	}
+	return o
+}

@@ -1,0 +1,65 @@
+package agentsession
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// seenFile remembers the main branch tip each session (and the last
+// session) saw, to tell a session start that skills changed.
+const seenFile = "hooks/seen.json"
+
+type seenState struct {
+	Version  int                  `json:"version"`
+	Last     string               `json:"last"`
+	Sessions map[string]seenEntry `json:"sessions"`
+}
+
+type seenEntry struct {
+	Tip string    `json:"tip"`
+	At  time.Time `json:"at"`
+}
+
+var seenMu sync.Mutex
+
+// seeTip records that session saw tip and reports whether the skills
+// changed since the session last saw them (or, for a new session, since
+// the last session did). At most 200 sessions are remembered.
+func seeTip(stateDir, session, tip string, now time.Time) (bool, error) {
+	seenMu.Lock()
+	defer seenMu.Unlock()
+	p := filepath.Join(stateDir, filepath.FromSlash(seenFile))
+	var st seenState
+	if data, err := os.ReadFile(p); err == nil {
+		_ = json.Unmarshal(data, &st) // a broken file starts over
+	}
+	if st.Sessions == nil {
+		st.Sessions = map[string]seenEntry{}
+	}
+	prev := st.Last
+	if e, ok := st.Sessions[session]; ok && session != "" {
+		prev = e.Tip
+	}
+	changed := prev != "" && prev != tip
+	if session != "" {
+		st.Sessions[session] = seenEntry{Tip: tip, At: now}
+	}
+	st.Last, st.Version = tip, 1
+	for len(st.Sessions) > 200 {
+		oldest := ""
+		for id, e := range st.Sessions {
+			if oldest == "" || e.At.Before(st.Sessions[oldest].At) {
+				oldest = id
+			}
+		}
+		delete(st.Sessions, oldest)
+	}
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return changed, err
+	}
+	return changed, writeState(p, data)
+}

@@ -1,0 +1,226 @@
+package agentsession
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// Input is an agent hook's event JSON, as Claude Code and Codex send it
+// on standard input (the fields skillrepo reads; the rest is ignored).
+type Input struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	// Model is the session's model where the agent says (Claude Code's
+	// SessionStart, Codex's Stop and PostToolUse).
+	Model string `json:"model"`
+	// SessionStart: startup, resume, clear, compact; SessionEnd: reason.
+	Source string `json:"source"`
+	Reason string `json:"reason"`
+	// PostToolUse.
+	ToolName  string          `json:"tool_name"`
+	ToolInput json.RawMessage `json:"tool_input"`
+	ToolUseID string          `json:"tool_use_id"`
+	// UserPromptExpansion.
+	ExpansionType string `json:"expansion_type"`
+	CommandName   string `json:"command_name"`
+	PromptID      string `json:"prompt_id"`
+	// Stop.
+	StopHookActive       bool             `json:"stop_hook_active"`
+	LastAssistantMessage string           `json:"last_assistant_message"`
+	BackgroundTasks      []BackgroundTask `json:"background_tasks"`
+}
+
+// BackgroundTask is one of the agent's background jobs as Claude Code's
+// Stop event lists them.
+type BackgroundTask struct {
+	ID          string `json:"id"`
+	Type        string `json:"type"`
+	Status      string `json:"status"`
+	Description string `json:"description"`
+	Command     string `json:"command"`
+}
+
+// StopDecision is what a Stop judge returns: Block with Reason keeps the
+// agent going (the reason becomes its next instruction); Context adds a
+// note at the end of the turn. A nil decision lets the agent stop.
+type StopDecision struct {
+	Block   bool
+	Reason  string
+	Context string
+	// Message is a line for the user (the agent's systemMessage).
+	Message string
+	// ReviewGoal, when set, is a goal this turn completed: the session's
+	// transcript is queued for review with the goal's id in its trailers.
+	ReviewGoal string
+}
+
+// GoalLoop is the standing-goal loop as the hooks see it: a session that
+// starts takes the goal set for the next session, and a prompt the user
+// types while a continuation is pending pauses the goal (the turn was
+// interrupted). Each returns a line to show, or "".
+type GoalLoop interface {
+	SessionStarted(lib *skillrepo.Library, session string) (string, error)
+	UserPrompt(lib *skillrepo.Library, session string) (string, error)
+}
+
+// StopJudge is consulted first on every Stop, before the nudge counters
+// move (the goals loop plugs in here). An error lets the agent stop: a
+// hook fails open.
+type StopJudge func(ctx context.Context, agent hooks.Agent, in *Input, lib *skillrepo.Library) (*StopDecision, error)
+
+// Options configure one run of an agent hook.
+type Options struct {
+	Agent hooks.Agent
+	// Event is the hook event (SessionStart, PostToolUse,
+	// UserPromptExpansion, Stop, SessionEnd; case and dashes ignored).
+	Event   string
+	Library string
+	In      io.Reader
+	Out     io.Writer
+	Getenv  func(string) string // nil: os.Getenv
+	Now     func() time.Time    // nil: time.Now
+	// StartWorker starts a detached worker on the library; nil starts
+	// none (the queue keeps the work for the next worker).
+	StartWorker func(lib *skillrepo.Library) error
+	// StartSync starts a detached `skillrepo sync` of the library; nil
+	// runs the sync inside the hook.
+	StartSync func(lib *skillrepo.Library) error
+	// StopJudge, when set, is asked first on Stop.
+	StopJudge StopJudge
+	// Goals, when set, hears of session starts and typed prompts.
+	Goals GoalLoop
+}
+
+// Report says what a hook did, for the hooks log.
+type Report struct {
+	Notes []string
+}
+
+func (r *Report) notef(format string, args ...any) {
+	r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
+}
+
+// maxInput bounds what a hook reads from standard input: PostToolUse
+// carries the tool's whole response.
+const maxInput = 16 << 20
+
+// hookLockTimeout is how long a hook waits for the library lock (a sync
+// at session start) before it gives up on that step: an agent must not
+// wait for a review's write.
+const hookLockTimeout = 500 * time.Millisecond
+
+// Run runs one agent hook: it reads the event JSON, does the
+// event's work on the library and writes the agent's reply (if any) to
+// Out. The caller logs a returned error and exits 0: a hook never breaks
+// the agent. Inside a review (queue.EnvInReview set) it does nothing.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	rep := &Report{}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Getenv(queue.EnvInReview) != "" {
+		rep.notef("inside a review (%s set): nothing to do", queue.EnvInReview)
+		return rep, nil
+	}
+	event, err := hooks.ParseEvent(opts.Event)
+	if err != nil {
+		return rep, err
+	}
+	data, err := io.ReadAll(io.LimitReader(opts.In, maxInput+1))
+	if err != nil {
+		return rep, fmt.Errorf("read the %s event: %w", event, err)
+	}
+	if len(data) > maxInput {
+		return rep, fmt.Errorf("the %s event is over %d bytes; ignored", event, maxInput)
+	}
+	var in Input
+	if err := json.Unmarshal(data, &in); err != nil {
+		return rep, fmt.Errorf("the %s event is not JSON: %w", event, err)
+	}
+	// Warnings (a config key with a problem: the event's reads go on
+	// with its default, its writes refuse) go to the hooks log.
+	warn := func(msg string) { rep.notef("warning: %s", msg) }
+	lib, err := skillrepo.Open(opts.Library, skillrepo.OpenOptions{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: hookLockTimeout, Warn: warn})
+	if err != nil {
+		return rep, err
+	}
+	defer lib.Close()
+	h := &hookRun{opts: opts, lib: lib, in: &in, rep: rep, now: opts.Now().UTC()}
+	switch event {
+	case hooks.EventSessionStart:
+		err = h.sessionStart(ctx)
+	case hooks.EventPostToolUse:
+		err = h.postToolUse()
+	case hooks.EventUserPromptExpansion:
+		err = h.expansion()
+	case hooks.EventUserPromptSubmit:
+		err = h.userPrompt()
+	case hooks.EventStop:
+		err = h.stop(ctx)
+	case hooks.EventSessionEnd:
+		err = h.sessionEnd()
+	}
+	return rep, err
+}
+
+type hookRun struct {
+	opts Options
+	lib  *skillrepo.Library
+	in   *Input
+	rep  *Report
+	now  time.Time
+}
+
+func (h *hookRun) state() skillrepo.State { return h.lib.State() }
+
+// memoryFileLimit bounds a memory file read at session start.
+const memoryFileLimit = 1 << 20
+
+func (h *hookRun) touch() {
+	if err := queue.TouchActivity(h.state().Queue(), h.now); err != nil {
+		h.rep.notef("activity: %v", err)
+	}
+}
+
+func (h *hookRun) reply(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(h.opts.Out, string(b))
+	return err
+}
+
+func expandHome(p, home string) string {
+	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		return filepath.Join(home, p[1:])
+	}
+	return p
+}
+
+func writeState(p string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return writeFileAtomic(p, data)
+}
+
+func writeFileAtomic(p string, data []byte) error {
+	return atomicfile.Write(p, data, 0o644, true)
+}

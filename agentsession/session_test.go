@@ -1,0 +1,218 @@
+package agentsession
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/internal/testlib"
+	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type hookFixture struct {
+	t   *testing.T
+	lib *skillrepo.Library
+	env map[string]string
+	now time.Time
+}
+
+func newHookFixture(t *testing.T) *hookFixture {
+	t.Helper()
+	lib, env := testlib.ExampleLibrary(t)
+	return &hookFixture{t: t, lib: lib, env: env, now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+}
+
+func (f *hookFixture) run(agent hooks.Agent, event string, in map[string]any) (string, *Report) {
+	f.t.Helper()
+	data, _ := json.Marshal(in)
+	var out bytes.Buffer
+	rep, err := Run(context.Background(), Options{Agent: agent, Event: event, Library: f.lib.Root,
+		In: bytes.NewReader(data), Out: &out, Getenv: func(k string) string { return f.env[k] }, Now: func() time.Time { return f.now }})
+	if err != nil {
+		f.t.Fatalf("%s %s: %v", agent, event, err)
+	}
+	return out.String(), rep
+}
+
+func (f *hookFixture) uses(name string) (use, view int) {
+	f.t.Helper()
+	recs, err := f.lib.Usage().Load()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if r := recs[name]; r != nil {
+		return r.UseCount, r.ViewCount
+	}
+	return 0, 0
+}
+
+// Codex has no Skill tool: a shell command that reads a library SKILL.md
+// counts as a view, once per tool call, whatever the path's spelling.
+func TestCodexShellReadCountsAView(t *testing.T) {
+	f := newHookFixture(t)
+	cwd := filepath.Dir(f.lib.Root)
+	for _, tc := range []struct {
+		id      string
+		command any
+	}{
+		{"c1", "cat " + filepath.Join(f.lib.Root, "ci-debugging", "SKILL.md")},
+		{"c1", "cat " + filepath.Join(f.lib.Root, "ci-debugging", "SKILL.md")}, // the same call again
+		{"c2", []string{"bash", "-lc", "sed -n 1,80p '" + filepath.Base(f.lib.Root) + "/ci-debugging/SKILL.md'"}},
+		{"c3", "cat /elsewhere/ci-debugging/SKILL.md && ls"}, // not this library
+		{"c4", "ls " + f.lib.Root}, // no SKILL.md read
+	} {
+		f.run(hooks.Codex, "PostToolUse", map[string]any{"session_id": "s", "cwd": cwd, "tool_name": "Bash", "tool_use_id": tc.id,
+			"tool_input": map[string]any{"command": tc.command}})
+	}
+	if use, view := f.uses("ci-debugging"); use != 2 || view != 2 {
+		t.Errorf("ci-debugging: %d uses, %d views; want 2 and 2", use, view)
+	}
+}
+
+// SessionStart hands over the memory snapshot and asks for a skill
+// re-scan only when main moved since the session (or the last session)
+// saw it; Codex gets no reloadSkills, which its schema lacks.
+func TestSessionStartMemoryAndReload(t *testing.T) {
+	f := newHookFixture(t)
+	out, _ := f.run(hooks.ClaudeCode, "session-start", map[string]any{"session_id": "a", "source": "startup"})
+	if out != "" {
+		t.Errorf("first start printed %q", out)
+	}
+	if _, err := f.lib.ChangeMemory(context.Background(), skillrepo.MemoryOptions{Target: "user", Action: "add", Content: "Prefers short answers."}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		agent   hooks.Agent
+		session string
+		reload  bool
+	}{
+		{hooks.ClaudeCode, "a", true},  // main moved since session a saw it
+		{hooks.ClaudeCode, "a", false}, // and a has seen it now
+		{hooks.Codex, "b", false},      // never reloadSkills for Codex
+	} {
+		out, _ := f.run(tc.agent, "SessionStart", map[string]any{"session_id": tc.session, "source": "resume"})
+		var got struct {
+			Out map[string]any `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s %s: %q: %v", tc.agent, tc.session, out, err)
+		}
+		ctx, _ := got.Out["additionalContext"].(string)
+		if !strings.Contains(ctx, "USER PROFILE (who the user is)") || !strings.Contains(ctx, "Prefers short answers.") {
+			t.Errorf("%s %s: context %q", tc.agent, tc.session, ctx)
+		}
+		if reload, _ := got.Out["reloadSkills"].(bool); reload != tc.reload {
+			t.Errorf("%s %s: reloadSkills = %v, want %v", tc.agent, tc.session, reload, tc.reload)
+		}
+	}
+}
+
+// The first session start seeds the curator's clock; once an interval
+// has passed, a session start queues a curator run (one, however many
+// sessions start).
+func TestSessionStartQueuesCurator(t *testing.T) {
+	f := newHookFixture(t)
+	f.run(hooks.ClaudeCode, "SessionStart", map[string]any{"session_id": "a"})
+	store := queue.New(f.lib.State().Queue())
+	if all, _ := store.List(); len(all) != 0 {
+		t.Fatalf("queued on first sight: %+v", all)
+	}
+	f.now = f.now.Add(8 * 24 * time.Hour)
+	f.run(hooks.ClaudeCode, "SessionStart", map[string]any{"session_id": "b"})
+	f.run(hooks.Codex, "SessionStart", map[string]any{"session_id": "c"})
+	all, _ := store.List()
+	if len(all) != 1 || all[0].Kind != queue.KindCurator || all[0].State != queue.Queued {
+		t.Fatalf("queue = %+v", all)
+	}
+}
+
+// The Stop judge is asked first; its decision is the only output, and
+// the nudge counters still move.
+func TestStopJudgeFirst(t *testing.T) {
+	f := newHookFixture(t)
+	tr := filepath.Join(t.TempDir(), "chat.json")
+	os.WriteFile(tr, []byte(`[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]`), 0o644)
+	var asked bool
+	judge := func(ctx context.Context, a hooks.Agent, in *Input, lib *skillrepo.Library) (*StopDecision, error) {
+		asked = true
+		if n, _ := queue.New(lib.State().Queue()).List(); len(n) != 0 {
+			t.Error("the judge was asked after the counters moved")
+		}
+		return &StopDecision{Block: true, Reason: "keep going: the tests are not green"}, nil
+	}
+	data, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": tr, "last_assistant_message": "hello"})
+	var out bytes.Buffer
+	_, err := Run(context.Background(), Options{Agent: hooks.Codex, Event: "Stop", Library: f.lib.Root, In: bytes.NewReader(data), Out: &out,
+		Getenv: func(k string) string { return f.env[k] }, StopJudge: judge})
+	if err != nil || !asked {
+		t.Fatalf("err %v, asked %v", err, asked)
+	}
+	if strings.TrimSpace(out.String()) != `{"decision":"block","reason":"keep going: the tests are not green"}` {
+		t.Errorf("output %q", out.String())
+	}
+	c, err := os.ReadFile(filepath.Join(f.lib.State().ReviewSessions(), "s.json"))
+	if err != nil || !strings.Contains(string(c), `"turns_seen": 1`) {
+		t.Errorf("counters did not move: %s %v", c, err)
+	}
+}
+
+// Stop reads only what a Claude Code transcript gained since the last
+// Stop; the counters come out as if the whole file had been read at once,
+// and a rewritten file is read whole again.
+func TestStopCountsTranscriptIncrementally(t *testing.T) {
+	data, err := os.ReadFile("../review/testdata/claude-code/subagent.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	first := bytes.Join(lines[:70], nil) // the second user turn is line 71
+	counters := func(f *hookFixture, session string) map[string]any {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(f.lib.State().ReviewSessions(), session+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		return map[string]any{"turns": m["turns_seen"], "iters": m["iterations_seen"], "since_skill": m["iterations_since_skill"], "since_memory": m["turns_since_memory"]}
+	}
+	f := newHookFixture(t)
+	f.env["HOME"] = t.TempDir()
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.jsonl")
+	grown := filepath.Join(dir, "grown.jsonl")
+	os.WriteFile(whole, data, 0o644)
+	os.WriteFile(grown, first, 0o644)
+	stop := func(session, path string) {
+		f.run(hooks.ClaudeCode, "Stop", map[string]any{"session_id": session, "transcript_path": path, "last_assistant_message": "ok"})
+	}
+	stop("whole", whole)
+	stop("grown", grown)
+	os.WriteFile(grown, data, 0o644)
+	stop("grown", grown)
+	if a, b := counters(f, "whole"), counters(f, "grown"); !reflect.DeepEqual(a, b) {
+		t.Errorf("counted in two parts %v, at once %v", b, a)
+	}
+	h := &hookRun{lib: f.lib, in: &Input{SessionID: "grown"}}
+	mark, err := os.ReadFile(h.markPath("grown"))
+	if err != nil || !strings.Contains(string(mark), fmt.Sprintf(`"offset":%d`, len(data))) {
+		t.Errorf("mark after the second Stop: %s %v", mark, err)
+	}
+	// A file rewritten under the mark is read whole: nothing is counted
+	// twice.
+	before := counters(f, "grown")
+	os.WriteFile(grown, append([]byte(`{"type":"summary","summary":"rewritten"}`+"\n"), data...), 0o644)
+	stop("grown", grown)
+	if after := counters(f, "grown"); after["turns"] != before["turns"] || after["iters"] != before["iters"] {
+		t.Errorf("after a rewrite: %v, before %v", after, before)
+	}
+}

@@ -1,0 +1,115 @@
+package agentsession
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/skillrepo/skillrepo/curator"
+	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/memory"
+)
+
+// sessionStart records outside edits, hands the agent its memory and
+// asks it to re-read the skills when they changed since this session (or
+// the last one) saw them, and queues a curator run when one is due.
+//
+// The sync scans the whole work tree (as git status does), which on a
+// large library takes longer than an agent should wait at start-up, so
+// it runs detached; the memory is read from the work tree's files, so an
+// edit made outside skillrepo reaches the agent even before the sync has
+// recorded it.
+func (h *hookRun) sessionStart(ctx context.Context) error {
+	h.touch()
+	if h.opts.StartSync != nil {
+		if err := h.opts.StartSync(h.lib); err != nil {
+			h.rep.notef("start sync: %v", err)
+		}
+	} else if res, err := h.lib.Sync(ctx, skillrepo.SyncOptions{}); err != nil {
+		h.rep.notef("sync skipped: %v", err)
+	} else if !res.Commit.IsZero() {
+		h.rep.notef("recorded outside edits of %s as %.12s", strings.Join(res.Skills, ", "), res.Commit)
+	}
+	var blocks []string
+	limits := h.lib.MemoryLimits()
+	for _, t := range []memory.Target{memory.Memory, memory.User} {
+		p, err := h.lib.MemoryPath(t)
+		if err != nil {
+			h.rep.notef("memory: %v", err)
+			continue
+		}
+		// Bounded: the file goes into the agent's context, which holds a
+		// few thousand characters of it at most (limits[t]).
+		data, err := boundedread.ReadFile(filepath.Join(h.lib.Root, filepath.FromSlash(p)), memoryFileLimit)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			h.rep.notef("memory: %v", err)
+			continue
+		}
+		if b := memory.PromptBlock(memory.File{Target: t, Limit: limits[t], Content: string(data)}); b != "" {
+			blocks = append(blocks, b)
+		}
+	}
+	reload := false
+	if tip, err := h.lib.MainTip(); err == nil {
+		reload, err = seeTip(h.state().Hooks(), h.in.SessionID, tip.String(), h.now)
+		if err != nil {
+			h.rep.notef("skills seen: %v", err)
+		}
+	}
+	h.curatorIfDue()
+	if h.opts.Goals != nil && h.in.SessionID != "" {
+		line, err := h.opts.Goals.SessionStarted(h.lib, h.in.SessionID)
+		if err != nil {
+			h.rep.notef("goal: %v", err)
+		} else if line != "" {
+			blocks = append(blocks, line)
+		}
+	}
+	if len(blocks) == 0 && !reload {
+		return nil
+	}
+	out := map[string]any{"hookEventName": hooks.EventSessionStart}
+	if len(blocks) > 0 {
+		out["additionalContext"] = strings.Join(blocks, "\n\n")
+	}
+	// Codex's SessionStart output schema has no reloadSkills (it rejects
+	// unknown fields); it reads skills at the start of every turn anyway.
+	if reload && h.opts.Agent == hooks.ClaudeCode {
+		out["reloadSkills"] = true
+	}
+	return h.reply(map[string]any{"hookSpecificOutput": out})
+}
+
+// curatorIfDue checks the curator's schedule as the reference does at
+// agent start: the first sight of a library seeds it; a due run is
+// queued for the worker.
+func (h *hookRun) curatorIfDue() {
+	store := curator.NewStore(h.state().Curator())
+	st, err := store.Load()
+	if err != nil {
+		h.rep.notef("curator: %v", err)
+		return
+	}
+	d := curator.Due(st, curator.ScheduleOf(h.lib.Config.Curator), h.now)
+	switch {
+	case d.Seed:
+		if _, err := store.Seed(h.now); err != nil {
+			h.rep.notef("curator seed: %v", err)
+		}
+	case d.Due:
+		e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindCurator, Agent: string(h.opts.Agent), Due: queue.Due{Reason: "curator due at session start"}})
+		if err != nil {
+			h.rep.notef("curator enqueue: %v", err)
+			return
+		}
+		if !merged {
+			h.rep.notef("queued curator run %s", e.ID)
+		}
+		h.ensureWorker()
+	}
+}

@@ -1,0 +1,151 @@
+package agentsession
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/skillrepo/skillrepo/agentcli"
+	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/review"
+	"github.com/skillrepo/skillrepo/skillrepo/memory"
+)
+
+// stop asks the Stop judge first, then advances the session's nudge
+// counters over the transcript and queues a review when one is due. It
+// prints only a judge's decision.
+func (h *hookRun) stop(ctx context.Context) error {
+	var decision *StopDecision
+	if h.opts.StopJudge != nil {
+		d, err := h.opts.StopJudge(ctx, h.opts.Agent, h.in, h.lib)
+		if err != nil {
+			h.rep.notef("stop judge failed, letting the agent stop: %v", err)
+		} else {
+			decision = d
+		}
+	}
+	h.touch()
+	err := h.nudge()
+	if decision != nil {
+		if perr := h.printDecision(decision); perr != nil {
+			return perr
+		}
+		if decision.ReviewGoal != "" {
+			due := queue.Due{Memory: true, Skills: true, Reason: "goal " + decision.ReviewGoal + " achieved"}
+			if qerr := h.enqueueReview(due, decision.ReviewGoal); qerr != nil && err == nil {
+				err = qerr
+			}
+		}
+	}
+	return err
+}
+
+// userPrompt tells the goal loop a person typed a prompt. A line it
+// returns goes to the user; stdout of UserPromptSubmit is context for the
+// model, so it is sent as a systemMessage.
+func (h *hookRun) userPrompt() error {
+	h.touch()
+	if h.opts.Goals == nil || h.in.SessionID == "" {
+		return nil
+	}
+	msg, err := h.opts.Goals.UserPrompt(h.lib, h.in.SessionID)
+	if err != nil || msg == "" {
+		return err
+	}
+	return h.reply(map[string]any{"systemMessage": msg})
+}
+
+func (h *hookRun) printDecision(d *StopDecision) error {
+	switch {
+	case d.Block && d.Reason != "" && d.Message != "":
+		return h.reply(map[string]any{"decision": "block", "reason": d.Reason, "systemMessage": d.Message})
+	case d.Block && d.Reason != "":
+		return h.reply(map[string]any{"decision": "block", "reason": d.Reason})
+	case d.Message != "" && d.Context == "":
+		return h.reply(map[string]any{"systemMessage": d.Message})
+	case d.Context != "" && h.opts.Agent == hooks.ClaudeCode:
+		return h.reply(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": hooks.EventStop, "additionalContext": d.Context}})
+	case d.Context != "":
+		return h.reply(map[string]any{"systemMessage": d.Context})
+	}
+	return nil
+}
+
+func (h *hookRun) intervals() (review.Intervals, bool) {
+	_, memErr := h.lib.MemoryPath(memory.Memory)
+	iv := review.Intervals{Memory: h.lib.Config.Review.MemoryInterval, Skill: h.lib.Config.Review.SkillInterval}
+	if memErr != nil {
+		iv.Memory = 0
+	}
+	return iv, memErr == nil
+}
+
+func (h *hookRun) counters() review.CounterStore {
+	return review.CounterStore{Dir: h.state().ReviewSessions()}
+}
+
+func (h *hookRun) nudge() error {
+	if h.in.SessionID == "" {
+		return errors.New("Stop event without session_id")
+	}
+	if h.in.TranscriptPath == "" {
+		return nil
+	}
+	d, memoryOK, err := h.advance()
+	if err != nil || !d.Due() {
+		return err
+	}
+	reason := fmt.Sprintf("due at Stop: %d new turns, %d new model iterations", d.NewTurns, d.NewIterations)
+	return h.enqueueReview(queue.Due{Memory: d.Memory && memoryOK, Skills: d.Skills, Reason: reason}, "")
+}
+
+// advance moves the session's nudge counters over what the transcript
+// gained (the part after the mark for Claude Code, else the whole file,
+// of which the counters skip what they saw) and saves them.
+func (h *hookRun) advance() (review.Decision, bool, error) {
+	iv, memoryOK := h.intervals()
+	if h.transcriptFormat() == review.FormatClaudeCode {
+		d, handled, err := h.checkIncremental(h.transcriptAbs(), iv)
+		if err != nil || handled {
+			return d, memoryOK, err
+		}
+	}
+	tr, err := h.readTranscript()
+	if err != nil || tr == nil {
+		return review.Decision{}, memoryOK, err
+	}
+	d, err := h.counters().Check(h.in.SessionID, tr, iv, h.now, true)
+	if err != nil {
+		return d, memoryOK, err
+	}
+	if h.transcriptFormat() == review.FormatClaudeCode {
+		h.markWhole(h.in.TranscriptPath)
+	}
+	return d, memoryOK, nil
+}
+
+func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
+	format := string(h.transcriptFormat())
+	// How the session runs, so the review runs as it would whichever
+	// session's worker takes it: its model, folder, program and the
+	// environment that reaches its model.
+	getenv := h.opts.Getenv
+	program := agentcli.Running(string(h.opts.Agent))
+	if program == "" {
+		program = agentcli.Find(string(h.opts.Agent), getenv("PATH"))
+	}
+	e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindReview, Agent: string(h.opts.Agent), SessionID: h.in.SessionID,
+		Transcript: h.in.TranscriptPath, Format: format, Due: due, GoalID: goalID,
+		Model: h.in.Model, Cwd: h.in.Cwd, Program: program, Env: queue.SessionEnv(getenv)})
+	if err != nil {
+		return err
+	}
+	if merged {
+		h.rep.notef("merged into queued review %s (%s)", e.ID, due.Reason)
+	} else {
+		h.rep.notef("queued review %s (%s)", e.ID, due.Reason)
+	}
+	h.ensureWorker()
+	return nil
+}

@@ -1,0 +1,55 @@
+package agentsession
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/review"
+)
+
+// transcriptFormat is the format an agent's transcripts are in.
+func (h *hookRun) transcriptFormat() review.Format {
+	if h.opts.Agent == hooks.ClaudeCode {
+		return review.FormatClaudeCode
+	}
+	return review.FormatAuto
+}
+
+// transcriptAbs makes the event's transcript path absolute (the worker
+// runs elsewhere: the queue keeps an absolute path).
+func (h *hookRun) transcriptAbs() string {
+	p := expandHome(h.in.TranscriptPath, h.opts.Getenv("HOME"))
+	if !filepath.IsAbs(p) && h.in.Cwd != "" {
+		p = filepath.Join(h.in.Cwd, p)
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	h.in.TranscriptPath = p
+	return p
+}
+
+func (h *hookRun) readTranscript() (*review.Transcript, error) {
+	if h.in.TranscriptPath == "" {
+		return nil, nil
+	}
+	p := h.transcriptAbs()
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	defer f.Close()
+	tr, err := review.Read(f, p, h.transcriptFormat())
+	if err != nil {
+		return nil, err
+	}
+	// The transcript is written asynchronously and may not hold the
+	// turn's last message yet; the hook input says how the turn ended.
+	if !tr.Final && !tr.Interrupted && strings.TrimSpace(h.in.LastAssistantMessage) != "" {
+		tr.Final = true
+	}
+	return tr, nil
+}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/skillrepo/skillrepo/agentcli"
+	"github.com/skillrepo/skillrepo/internal/fakemodel"
+	"github.com/skillrepo/skillrepo/internal/modelcall"
+	"github.com/skillrepo/skillrepo/internal/testlib"
+	"github.com/skillrepo/skillrepo/review"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// fakeClaudeMain is a stand-in for the `claude` program in the tests of
+// the agent backend (the real program runs in scripts/agents-e2e.sh): it
+// takes the arguments agentcli gives Claude Code, starts the MCP server
+// its --mcp-config names exactly as Claude Code does (command, args, env),
+// and runs a model loop against the scripted model at
+// $FAKEAGENT_BASE_URL (OpenAI chat), calling the server's tools for the
+// model, at most --max-turns model calls. It prints a result in the shape
+// of `claude -p --output-format json`.
+func fakeClaudeMain() {
+	fs := flag.NewFlagSet("fakeclaude", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	mcpConfig := fs.String("mcp-config", "", "")
+	maxTurns := fs.Int("max-turns", 50, "")
+	model := fs.String("model", "", "")
+	for _, name := range []string{"output-format", "settings", "tools", "allowedTools", "resume", "system-prompt", "debug-file"} {
+		fs.String(name, "", "")
+	}
+	fs.Bool("p", false, "")
+	fs.Bool("no-session-persistence", false, "")
+	fs.Bool("strict-mcp-config", false, "")
+	fs.Bool("fork-session", false, "")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "fakeclaude:", err)
+		os.Exit(2)
+	}
+	prompt, _ := io.ReadAll(bufio.NewReader(os.Stdin))
+	ctx := context.Background()
+	var tools []openai.Tool
+	var session *mcp.ClientSession
+	if *mcpConfig != "" {
+		var cfg struct {
+			MCPServers map[string]struct {
+				Command string            `json:"command"`
+				Args    []string          `json:"args"`
+				Env     map[string]string `json:"env"`
+			} `json:"mcpServers"`
+		}
+		data, err := os.ReadFile(*mcpConfig)
+		if err == nil {
+			err = json.Unmarshal(data, &cfg)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fakeclaude: mcp config:", err)
+			os.Exit(1)
+		}
+		srv := cfg.MCPServers["skillrepo"]
+		cmd := exec.Command(srv.Command, srv.Args...)
+		cmd.Env = os.Environ()
+		for k, v := range srv.Env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		cmd.Stderr = os.Stderr
+		session, err = mcp.NewClient(&mcp.Implementation{Name: "fakeclaude", Version: "0"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fakeclaude: connect:", err)
+			os.Exit(1)
+		}
+		defer session.Close()
+		list, err := session.ListTools(ctx, nil)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fakeclaude: list tools:", err)
+			os.Exit(1)
+		}
+		for _, t := range list.Tools {
+			schema, _ := json.Marshal(t.InputSchema)
+			tools = append(tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: t.Name, Description: t.Description, Parameters: json.RawMessage(schema)}})
+		}
+	}
+	cfg := openai.DefaultConfig("fake")
+	cfg.BaseURL = os.Getenv("FAKEAGENT_BASE_URL")
+	loop := modelcall.Loop{Caller: modelcall.Caller{Client: openai.NewClientWithConfig(cfg), Retries: -1}, MaxCalls: *maxTurns}
+	out := loop.Run(ctx, openai.ChatCompletionRequest{Model: *model, Tools: tools, Messages: []openai.ChatCompletionMessage{{Role: "user", Content: string(prompt)}}},
+		func(ctx context.Context, call openai.ToolCall) string {
+			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: call.Function.Name, Arguments: json.RawMessage(call.Function.Arguments)})
+			if err != nil {
+				return "<tool_use_error>" + err.Error() + "</tool_use_error>"
+			}
+			var b strings.Builder
+			for _, c := range res.Content {
+				if t, ok := c.(*mcp.TextContent); ok {
+					b.WriteString(t.Text)
+				}
+			}
+			return b.String()
+		})
+	subtype := map[string]string{modelcall.StatusCompleted: "success", modelcall.StatusCapped: "error_max_turns", modelcall.StatusFailed: "error_during_execution"}[out.Status]
+	json.NewEncoder(os.Stdout).Encode(map[string]any{
+		"type": "result", "subtype": subtype, "is_error": out.Status == modelcall.StatusFailed, "num_turns": out.Calls,
+		"result": out.Final + out.Reason, "usage": map[string]int{"input_tokens": out.TokensIn, "output_tokens": out.TokensOut},
+	})
+}
+
+// equivLibrary is the example library with one skill an earlier review
+// made (so it is curator-managed and may be patched).
+func equivLibrary(t *testing.T) (*skillrepo.Library, map[string]string) {
+	t.Helper()
+	lib, env := testlib.ExampleLibrary(t)
+	content := "---\nname: deploy-checklist\ndescription: Use when deploying an app to staging or production.\n---\n# Deploy checklist\n\n1. Run the tests.\n2. Deploy.\n"
+	if _, err := lib.Apply(context.Background(), skillrepo.ApplyOptions{
+		Ops:        []skillrepo.Op{{Action: "create", Name: "deploy-checklist", Content: &content}},
+		Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: "r-seed"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return lib, env
+}
+
+// landedSince is what a review left on main after base, for comparing two
+// reviews: per commit, its subject, trailers and tree.
+func landedSince(t *testing.T, lib *skillrepo.Library, env map[string]string, base string) string {
+	t.Helper()
+	return testlib.Git(t, lib.Root, env, "log", "--format=%s%n%(trailers)tree %T%n--", base+"..main")
+}
+
+func equivScript(t *testing.T) *fakemodel.Script {
+	t.Helper()
+	s, err := fakemodel.ParseScript([]byte(`[
+		{"tool_calls": [{"name": "skills_list", "arguments": {}}]},
+		{"tool_calls": [{"name": "skill_view", "arguments": {"name": "deploy-checklist"}}]},
+		{"tool_calls": [{"name": "skill_manage", "arguments": {"operations": [{"action": "patch", "name": "deploy-checklist", "old_string": "1. Run the tests.", "new_string": "1. Run the tests and the linter."}]}}]},
+		{"tool_calls": [{"name": "skill_manage", "arguments": {"operations": [{"action": "patch", "name": "ci-debugging", "old_string": "a", "new_string": "b"}]}}]},
+		{"tool_calls": [{"name": "skill_manage", "arguments": {"operations": [{"action": "create", "name": "flaky-test-triage", "category": "testing", "content": "---\nname: flaky-test-triage\ndescription: Use when a test fails only sometimes.\n---\n# Flaky test triage\n\n1. Re-run the test 50 times and count the failures.\n"}]}}]},
+		{"tool_calls": [{"name": "skill_manage", "arguments": {"operations": [{"action": "create", "name": "token-leak", "content": "---\nname: token-leak\ndescription: Use when deploying.\n---\n# Deploy\n\nexport GITHUB_TOKEN=ghp_R7kq2ZxW9mLp4Tn8Vb3Yc6Hd1Fs5Jg0Qw2Er\n"}]}}]},
+		{"content": "Patched deploy-checklist, created flaky-test-triage."}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestReviewBackendsLandTheSameCommits: the same model replies through
+// the in-process loop (an OpenAI-compatible endpoint) and through an
+// agent's own program (calling `skillrepo mcp --review` over MCP) land
+// the same commits — subjects, every trailer, trees — and report the same
+// outcome, refusals included: the guards, provenance and landing are the
+// review's in both.
+func TestReviewBackendsLandTheSameCommits(t *testing.T) {
+	self, err := exec.LookPath("skillrepo")
+	if err != nil {
+		t.Skip("skillrepo test binary not on PATH")
+	}
+	fake, err := exec.LookPath("fakeclaude")
+	if err != nil {
+		t.Skip("fakeclaude test binary not on PATH")
+	}
+	tr := readClaudeTranscript(t)
+	for _, tt := range []struct {
+		name     string
+		script   func(*testing.T) *fakemodel.Script
+		maxCalls int
+		status   string
+	}{
+		{"guards and writes", equivScript, 0, review.StatusCompleted},
+		{"the cap", func(t *testing.T) *fakemodel.Script {
+			s := equivScript(t)
+			s.Replies = append([]fakemodel.Reply{}, s.Replies[:6]...) // no answer: the cap stops it
+			return s
+		}, 3, review.StatusCapped},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got [2]string
+			var sums [2]*review.Summary
+			for i, viaAgent := range []bool{false, true} {
+				lib, env := equivLibrary(t)
+				base := testlib.Git(t, lib.Root, env, "rev-parse", "main")
+				srv := fakemodel.Start(tt.script(t), nil)
+				opts := review.Options{Transcript: tr, Memory: true, Skills: true, SessionID: "s-equiv", ReviewID: "r-equiv-1",
+					Model: "m-equiv", MaxCalls: tt.maxCalls, Retries: -1}
+				if viaAgent {
+					environ := []string{"PATH=" + os.Getenv("PATH"), "FAKEAGENT_BASE_URL=" + srv.BaseURL()}
+					for k, v := range env {
+						environ = append(environ, k+"="+v)
+					}
+					opts.Backend = agentcli.Review{SessionID: "s-equiv", Program: agentcli.Program{
+						Agent: agentcli.ClaudeCode, Path: fake, Env: environ, Dir: lib.Root, Model: "m-equiv",
+						Self: self, Library: lib.Root, TempDir: t.TempDir(), Timeout: time.Minute,
+					}}
+				} else {
+					cfg := openai.DefaultConfig("k")
+					cfg.BaseURL = srv.BaseURL()
+					opts.Client = openai.NewClientWithConfig(cfg)
+				}
+				sum, err := review.Run(context.Background(), review.Open(lib), opts)
+				srv.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[i], sums[i] = landedSince(t, lib, env, base), sum
+			}
+			if got[0] != got[1] {
+				t.Errorf("the endpoint landed:\n%s\nthe agent's program landed:\n%s", got[0], got[1])
+			}
+			for i, s := range sums {
+				if s.Status != tt.status || !s.Merged {
+					t.Errorf("backend %d: status %s (%s), merged %v; want %s, merged", i, s.Status, s.Reason, s.Merged, tt.status)
+				}
+			}
+			a, b := sums[0], sums[1]
+			if a.Brief() != b.Brief() || fmt.Sprint(a.Refused) != fmt.Sprint(b.Refused) || len(a.Applied) != len(b.Applied) {
+				t.Errorf("outcomes differ:\n endpoint %q %v\n agent    %q %v", a.Brief(), a.Refused, b.Brief(), b.Refused)
+			}
+			if tt.maxCalls == 0 && (len(a.Refused) != 2 || !strings.Contains(got[0], "Skill-Name: flaky-test-triage") || !strings.Contains(got[0], "Session-Id: s-equiv")) {
+				t.Errorf("the script's story did not happen: refused %v\n%s", a.Refused, got[0])
+			}
+			if tt.maxCalls == 3 && strings.Contains(got[0], "flaky-test-triage") {
+				t.Errorf("a write past the cap landed:\n%s", got[0])
+			}
+		})
+	}
+}
+
+func readClaudeTranscript(t *testing.T) *review.Transcript {
+	t.Helper()
+	p := claudeTranscript(t)
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := review.Read(f, filepath.Base(p), review.FormatClaudeCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}

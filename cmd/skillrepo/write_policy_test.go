@@ -1,0 +1,304 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/skillrepo/skillrepo/curator"
+	"github.com/skillrepo/skillrepo/internal/fakemodel"
+	"github.com/skillrepo/skillrepo/internal/testlib"
+	"github.com/skillrepo/skillrepo/mcpserver"
+	"github.com/skillrepo/skillrepo/review"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// The write policy is one (docs/architecture.md §2.1): the same write,
+// from the same origin, gets the same verdict through every door that can
+// carry it — the CLI (any origin, --origin), the MCP server (its
+// configured origin), the background review's tools and the curator's
+// tools. Each row is one write and the verdict for each origin; each door
+// runs it on a library of its own, prepared the same way, and the verdict
+// is read from what the door answered (in the words every door shares)
+// and from git (a refused write moves nothing).
+
+// Verdicts: the write lands, or which rule refused it.
+const (
+	landed     = "ok"
+	lintError  = "lint"
+	notManaged = "ownership"
+	notAbsorb  = "absorbed_into"
+	secret     = "secret"
+	duplicate  = "duplicate"
+)
+
+// verdictOf classifies a door's answer by the words the policy's rules
+// use, the same in every door.
+func verdictOf(ok bool, msg string) string {
+	switch {
+	case ok:
+		return landed
+	case strings.Contains(msg, "fails lint"):
+		return lintError
+	case strings.Contains(msg, "not curator-managed"):
+		return notManaged
+	case strings.Contains(msg, "may only archive a skill whose content it has absorbed"):
+		return notAbsorb
+	case strings.Contains(msg, "looks like it contains a secret"):
+		return secret
+	case strings.Contains(msg, "overlaps the existing skill"):
+		return duplicate
+	}
+	return "unexpected: " + msg
+}
+
+// policyWrite is one write of the table, in the shape of a skill_manage
+// operation, with the command line that makes the same write.
+type policyWrite struct {
+	name    string
+	op      map[string]any
+	cli     []string
+	stdin   string
+	skill   string            // the existing skill it changes ("" for a create): sessions view it first
+	verdict map[string]string // origin → verdict
+	// door overrides a verdict for one door and origin ("curator
+	// tools/curator"), where that door's writer differs by design.
+	door map[string]string
+}
+
+const (
+	cleanSkill    = "---\nname: pnpm-workflows\ndescription: Use when a pnpm workspace misbehaves.\n---\n\n# pnpm workspaces\n\nRun pnpm install at the root.\n"
+	secretSkill   = "---\nname: aws-login\ndescription: Use when logging in to AWS.\n---\n\n# AWS\n\nexport AWS_ACCESS_KEY_ID=AKIAIOSFODNN7ABCDEFG\n"
+	copySkill     = "---\nname: docker-disk-space\ndescription: Use when Docker eats the disk. Clean images safely.\n---\n# Freeing disk on a Docker host\n\n1. Prune dangling images and stopped containers: `docker image prune -f`, `docker container prune -f`.\n2. First measure with `docker system df -v`.\n3. Never `docker volume prune` without a backup: volumes hold data.\n"
+	danglingSkill = "---\nname: pnpm-workflows\ndescription: Use when a pnpm workspace misbehaves.\n---\n\n# pnpm workspaces\n\nSee [the notes](references/notes.md).\n"
+	// The skill rows 'patch' and 'delete' change is curator-managed
+	// (adopted); git-bisect-regressions stays the user's.
+	ownSkill   = "ci-debugging"
+	userSkill  = "git-bisect-regressions"
+	brokenSkil = "docker-cleanup" // adopted, and already has a dangling link
+)
+
+func allOrigins(v string) map[string]string {
+	return map[string]string{skillrepo.OriginUser: v, skillrepo.OriginForeground: v, skillrepo.OriginBackgroundReview: v, skillrepo.OriginCurator: v}
+}
+
+func personsAndAgents(person, autonomous string) map[string]string {
+	return map[string]string{skillrepo.OriginUser: person, skillrepo.OriginForeground: person, skillrepo.OriginBackgroundReview: autonomous, skillrepo.OriginCurator: autonomous}
+}
+
+var policyWrites = []policyWrite{
+	{name: "create", op: map[string]any{"action": "create", "name": "pnpm-workflows", "content": cleanSkill},
+		cli: []string{"skill", "create", "pnpm-workflows", "--content-file", "-"}, stdin: cleanSkill, verdict: allOrigins(landed)},
+	{name: "create with a lint error", op: map[string]any{"action": "create", "name": "pnpm-workflows", "content": danglingSkill},
+		cli: []string{"skill", "create", "pnpm-workflows", "--content-file", "-"}, stdin: danglingSkill, verdict: allOrigins(lintError)},
+	{name: "create with a likely secret", op: map[string]any{"action": "create", "name": "aws-login", "content": secretSkill},
+		cli: []string{"skill", "create", "aws-login", "--content-file", "-"}, stdin: secretSkill,
+		verdict: map[string]string{skillrepo.OriginUser: landed, skillrepo.OriginForeground: secret, skillrepo.OriginBackgroundReview: secret, skillrepo.OriginCurator: secret}},
+	// The curator's consolidation builds umbrellas that overlap the
+	// skills they absorb: its writer allows overlap; the same origin
+	// through another door does not.
+	{name: "create a reworded copy", op: map[string]any{"action": "create", "name": "docker-disk-space", "content": copySkill},
+		cli: []string{"skill", "create", "docker-disk-space", "--content-file", "-"}, stdin: copySkill,
+		verdict: map[string]string{skillrepo.OriginUser: landed, skillrepo.OriginForeground: duplicate, skillrepo.OriginBackgroundReview: duplicate, skillrepo.OriginCurator: duplicate},
+		door:    map[string]string{"curator tools/" + skillrepo.OriginCurator: landed}},
+	{name: "patch", op: map[string]any{"action": "patch", "name": ownSkill, "old_string": "## Pitfalls", "new_string": "## Traps"},
+		cli: []string{"skill", "patch", ownSkill, "--old", "## Pitfalls", "--new", "## Traps"}, skill: ownSkill, verdict: allOrigins(landed)},
+	{name: "patch with a lint error", op: map[string]any{"action": "patch", "name": ownSkill, "old_string": "## Pitfalls", "new_string": "## Pitfalls (see [more](references/more.md))"},
+		cli: []string{"skill", "patch", ownSkill, "--old", "## Pitfalls", "--new", "## Pitfalls (see [more](references/more.md))"}, skill: ownSkill, verdict: allOrigins(lintError)},
+	{name: "patch a skill with an earlier lint error", op: map[string]any{"action": "patch", "name": brokenSkil, "old_string": "Volumes hold data", "new_string": "Volumes keep data"},
+		cli: []string{"skill", "patch", brokenSkil, "--old", "Volumes hold data", "--new", "Volumes keep data"}, skill: brokenSkil, verdict: allOrigins(landed)},
+	{name: "patch the user's skill", op: map[string]any{"action": "patch", "name": userSkill, "old_string": "when done.", "new_string": "when finished."},
+		cli: []string{"skill", "patch", userSkill, "--old", "when done.", "--new", "when finished."}, skill: userSkill, verdict: personsAndAgents(landed, notManaged)},
+	{name: "delete into an umbrella", op: map[string]any{"action": "delete", "name": brokenSkil, "absorbed_into": ownSkill},
+		cli: []string{"skill", "delete", brokenSkil, "--absorbed-into", ownSkill}, skill: brokenSkil, verdict: allOrigins(landed)},
+	{name: "delete", op: map[string]any{"action": "delete", "name": brokenSkil},
+		cli: []string{"skill", "delete", brokenSkil}, skill: brokenSkil, verdict: personsAndAgents(landed, notAbsorb)},
+}
+
+// policyLibrary is the example library as every door gets it: two skills
+// adopted by the curator, one of them with a dangling link a person wrote
+// with --force (an error it already has), the others the user's.
+func policyLibrary(t *testing.T) (*skillrepo.Library, map[string]string) {
+	t.Helper()
+	lib, env := testlib.ExampleLibrary(t)
+	ctx := context.Background()
+	for _, name := range []string{ownSkill, brokenSkil} {
+		if _, err := lib.Adopt(ctx, name, skillrepo.MetaOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pol, err := lib.Policy(skillrepo.Writer{Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, new := "Measure first:", "See [the old notes](references/gone.md). Measure first:"
+	if _, err := pol.Apply(ctx, []skillrepo.Op{{Action: skillrepo.ActionPatch, Name: brokenSkil, OldString: &old, NewString: &new}}, false); err != nil {
+		t.Fatal(err)
+	}
+	return lib, env
+}
+
+func TestWritePolicyOneVerdictPerDoor(t *testing.T) {
+	if _, err := testlib.GitErr(".", nil, "--version"); err != nil {
+		t.Skip("the git binary is needed")
+	}
+	doors := []struct {
+		name    string
+		origins []string
+		run     func(t *testing.T, w policyWrite, origin string) string
+	}{
+		{"cli", []string{skillrepo.OriginUser, skillrepo.OriginForeground, skillrepo.OriginBackgroundReview, skillrepo.OriginCurator}, cliDoor},
+		{"mcp", []string{skillrepo.OriginUser, skillrepo.OriginForeground, skillrepo.OriginBackgroundReview, skillrepo.OriginCurator}, mcpDoor},
+		{"review tools", []string{skillrepo.OriginBackgroundReview}, reviewDoor},
+		{"curator tools", []string{skillrepo.OriginCurator}, curatorDoor},
+	}
+	for _, w := range policyWrites {
+		for _, d := range doors {
+			for _, origin := range d.origins {
+				t.Run(w.name+"/"+d.name+"/"+origin, func(t *testing.T) {
+					want := w.verdict[origin]
+					if v, ok := w.door[d.name+"/"+origin]; ok {
+						want = v
+					}
+					if got := d.run(t, w, origin); got != want {
+						t.Errorf("verdict %q, want %q", got, want)
+					}
+				})
+			}
+		}
+	}
+}
+
+// mainUnmoved fails the test when a refused write moved main.
+func mainUnmoved(t *testing.T, lib *skillrepo.Library, before skillrepo.Hash, verdict string) {
+	t.Helper()
+	if after, _ := lib.MainTip(); verdict != landed && after != before {
+		t.Errorf("a refused write (%s) moved main", verdict)
+	}
+}
+
+func cliDoor(t *testing.T, w policyWrite, origin string) string {
+	lib, env := policyLibrary(t)
+	before, _ := lib.MainTip()
+	var out, errOut bytes.Buffer
+	args := append([]string{"-C", lib.Root}, append(append([]string{}, w.cli...), "--origin", origin)...)
+	code := run(args, &iostreams{In: strings.NewReader(w.stdin), Out: &out, ErrOut: &errOut}, func(k string) string { return env[k] })
+	if code != 0 && code != 1 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	v := verdictOf(code == 0, errOut.String())
+	mainUnmoved(t, lib, before, v)
+	return v
+}
+
+func mcpDoor(t *testing.T, w policyWrite, origin string) string {
+	lib, _ := policyLibrary(t)
+	before, _ := lib.MainTip()
+	srv, err := mcpserver.New(lib, mcpserver.Options{Origin: origin, Version: "test", Poll: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "policy-test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(name string, args map[string]any) (bool, string) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		return !res.IsError, text
+	}
+	if w.skill != "" {
+		if ok, text := call("skill_view", map[string]any{"name": w.skill}); !ok {
+			t.Fatalf("view: %s", text)
+		}
+	}
+	ok, text := call("skill_manage", map[string]any{"operations": []map[string]any{w.op}})
+	v := verdictOf(ok, text)
+	mainUnmoved(t, lib, before, v)
+	return v
+}
+
+// script serves a model that views the skill (when the write changes
+// one), makes the write, and ends.
+func script(t *testing.T, w policyWrite, final string) openai.ClientConfig {
+	t.Helper()
+	args := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
+	var calls []fakemodel.ToolCall
+	if w.skill != "" {
+		calls = append(calls, fakemodel.ToolCall{Name: "skill_view", Arguments: args(map[string]any{"name": w.skill})})
+	}
+	calls = append(calls, fakemodel.ToolCall{Name: "skill_manage", Arguments: args(map[string]any{"operations": []map[string]any{w.op}})})
+	srv := fakemodel.Start(&fakemodel.Script{Replies: []fakemodel.Reply{{ToolCalls: calls}, {Content: final}}}, nil)
+	t.Cleanup(srv.Close)
+	cfg := openai.DefaultConfig("test-key")
+	cfg.BaseURL = srv.BaseURL()
+	return cfg
+}
+
+func reviewDoor(t *testing.T, w policyWrite, origin string) string {
+	lib, _ := policyLibrary(t)
+	before, _ := lib.MainTip()
+	tr, err := review.Read(strings.NewReader(`[{"role":"user","content":"set up pnpm"},{"role":"assistant","content":"done"}]`), "chat.json", review.FormatOpenAI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := review.Run(context.Background(), review.Open(lib), review.Options{
+		Transcript: tr, Skills: true, ReviewID: "r-policy", Model: "m",
+		Client: openai.NewClientWithConfig(script(t, w, "Done.")), RetryBackoff: time.Millisecond, RequestTimeout: 5 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sum.Refused {
+		if r.Tool == "skill_manage" {
+			v := verdictOf(false, r.Reason)
+			mainUnmoved(t, lib, before, v)
+			return v
+		}
+	}
+	if len(sum.Applied) != 1 || !sum.Merged {
+		t.Fatalf("the review neither refused nor landed the write: %+v", sum)
+	}
+	return landed
+}
+
+func curatorDoor(t *testing.T, w policyWrite, origin string) string {
+	lib, _ := policyLibrary(t)
+	cfg := script(t, w, "Done.\n\n## Structured summary (required)\n\n```yaml\nconsolidations: []\nprunings: []\n```\n")
+	c := &curator.Curator{Lib: lib, Now: func() time.Time { return time.Unix(testlib.Epoch, 0).Add(24 * time.Hour) }}
+	out, err := c.Run(context.Background(), curator.RunOptions{Force: true, Consolidate: &curator.ConsolidateOptions{
+		Model: "m", Client: openai.NewClientWithConfig(cfg), Retries: -1,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := out.Run.Consolidation
+	if rec == nil {
+		t.Fatalf("no consolidation pass: %+v", out.Run)
+	}
+	for _, call := range rec.ToolCalls {
+		if call.Name == "skill_manage" {
+			return verdictOf(call.OK, call.Result)
+		}
+	}
+	t.Fatalf("the pass made no write: %+v", rec)
+	return ""
+}

@@ -1,0 +1,3 @@
+#!/bin/sh
+set -eu
+gh run rerun "$1" --failed

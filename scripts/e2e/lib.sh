@@ -1,0 +1,164 @@
+# Helpers of the end-to-end scenarios (sourced by scripts/agents-e2e.sh in
+# a subshell per scenario, with set -euo pipefail). See README.md here.
+#
+# Set by the driver: E2E_DIR (this scenario's folder), E2E_NAME, E2E_BIN
+# (skillrepo and fakemodel), E2E_ROOT (the repository), E2E_CLAUDE and
+# E2E_CODEX (the programs; maybe missing).
+
+# e2e_sandbox makes the scenario's world: a temporary HOME with nothing of
+# the person running the tests, git identity, a project folder (a git
+# repository, as agents expect), PATH with skillrepo and the agent
+# programs, and none of the model variables of the outside environment.
+e2e_sandbox() {
+  export HOME="$E2E_DIR/home"
+  export XDG_CONFIG_HOME="$HOME/.config" XDG_CACHE_HOME="$HOME/.cache" XDG_DATA_HOME="$HOME/.local/share" XDG_STATE_HOME="$HOME/.local/state"
+  export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME="E2E Person" GIT_AUTHOR_EMAIL=e2e@example.com
+  export GIT_COMMITTER_NAME="E2E Person" GIT_COMMITTER_EMAIL=e2e@example.com NO_COLOR=1
+  local v
+  for v in $(env | sed -n 's/^\(OPENAI_[A-Z_]*\|ANTHROPIC_[A-Z_]*\|SKILLREPO_[A-Z_]*\|CLAUDE_[A-Z_]*\|CODEX_[A-Z_]*\|GEMINI_[A-Z_]*\|GOOGLE_[A-Z_]*\)=.*/\1/p'); do
+    unset "$v"
+  done
+  unset HTTPS_PROXY HTTP_PROXY https_proxy http_proxy ALL_PROXY all_proxy NO_PROXY no_proxy
+  # A worker a hook starts exits soon after the queue is empty, not a
+  # minute later, so the sandbox can go.
+  export SKILLREPO_WORKER_IDLE=1s
+  mkdir -p "$HOME" "$E2E_DIR/agentbin"
+  git config --global init.defaultBranch main
+  E2E_PROJECT="$E2E_DIR/project"
+  mkdir -p "$E2E_PROJECT"
+  git -C "$E2E_PROJECT" init -q
+  [ -x "${E2E_CLAUDE:-}" ] && ln -sf "$E2E_CLAUDE" "$E2E_DIR/agentbin/claude"
+  [ -x "${E2E_CODEX:-}" ] && ln -sf "$E2E_CODEX" "$E2E_DIR/agentbin/codex"
+  export PATH="$E2E_BIN:$E2E_DIR/agentbin:$(dirname "$(command -v node 2>/dev/null || echo /usr/bin/node)"):/usr/bin:/bin"
+  E2E_PIDS=()
+  trap e2e_stop EXIT
+}
+
+e2e_stop() {
+  local p
+  for p in "${E2E_PIDS[@]:-}"; do
+    [ -n "$p" ] && kill "$p" 2>/dev/null || true
+  done
+}
+
+# skip REASON: the scenario cannot run here (the driver reports SKIP).
+skip() { echo "$*"; exit 3; }
+
+# fail MESSAGE: the scenario failed.
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+# need PROGRAM…: skip unless each agent program (claude, codex) is there.
+need() {
+  local p
+  for p in "$@"; do
+    [ -x "$E2E_DIR/agentbin/$p" ] || skip "$p is not installed"
+  done
+}
+
+sr() { "$E2E_BIN/skillrepo" "$@"; }
+
+# fake_start SCRIPT: serve a fakemodel script (a file, or - for standard
+# input) for the rest of the scenario, and route every proxied request to
+# a sink that forwards nothing. Sets FAKE_OPENAI (…/v1, for OpenAI
+# clients) and FAKE_ANTHROPIC (the root, for ANTHROPIC_BASE_URL); the
+# request log is $E2E_DIR/model.log, the sink's $E2E_DIR/sink.log.
+fake_start() {
+  local script="$1"
+  if [ "$script" = - ]; then
+    script="$E2E_DIR/model.json"
+    cat >"$script"
+  fi
+  : >"$E2E_DIR/sink.log"
+  "$E2E_BIN/fakemodel" -log "$E2E_DIR/model.log" -sink "$E2E_DIR/sink.log" "$script" >"$E2E_DIR/fake.urls" 2>"$E2E_DIR/fake.err" &
+  E2E_PIDS+=($!)
+  local i
+  for i in $(seq 100); do
+    [ "$(wc -l <"$E2E_DIR/fake.urls")" -ge 2 ] && break
+    sleep 0.05
+  done
+  FAKE_OPENAI=$(sed -n 1p "$E2E_DIR/fake.urls")
+  FAKE_ANTHROPIC=${FAKE_OPENAI%/v1}
+  local sink
+  sink=$(sed -n 2p "$E2E_DIR/fake.urls")
+  [ -n "$FAKE_OPENAI" ] && [ -n "$sink" ] || fail "fakemodel did not start: $(cat "$E2E_DIR/fake.err")"
+  export FAKE_OPENAI FAKE_ANTHROPIC
+  export HTTPS_PROXY="$sink" HTTP_PROXY="$sink" https_proxy="$sink" http_proxy="$sink" ALL_PROXY="$sink"
+  export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
+}
+
+# claude_env: Claude Code talks to the fake only (a dummy key, no
+# telemetry, no update check).
+claude_env() {
+  export ANTHROPIC_BASE_URL="$FAKE_ANTHROPIC" ANTHROPIC_API_KEY=e2e-dummy-key
+  export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1
+}
+
+# codex_env [MODEL]: Codex's provider is the fake (Responses API, a key
+# in FAKE_CODEX_KEY), written into $CODEX_HOME/config.toml.
+codex_env() {
+  export CODEX_HOME="$HOME/.codex" FAKE_CODEX_KEY=e2e-dummy-key
+  mkdir -p "$CODEX_HOME"
+  # Codex also reaches for its plugin marketplace (github.com), its apps
+  # and analytics (chatgpt.com) and updates; none of that is the model.
+  cat >>"$CODEX_HOME/config.toml" <<TOML
+model = "${1:-gpt-e2e}"
+model_provider = "fake"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+apps = false
+remote_plugin = false
+
+[model_providers.fake]
+name = "fake"
+base_url = "$FAKE_OPENAI"
+env_key = "FAKE_CODEX_KEY"
+wire_api = "responses"
+TOML
+}
+
+# must FILE PATTERN [WHAT]: FILE holds a line matching the extended regexp.
+must() {
+  grep -Eq -- "$2" "$1" 2>/dev/null || fail "${3:-$1 does not match $2}; $1 is:
+$(tail -n 40 "$1" 2>/dev/null)"
+}
+
+# must_not FILE PATTERN [WHAT]: no line of FILE matches.
+must_not() {
+  if grep -Eq -- "$2" "$1" 2>/dev/null; then
+    fail "${3:-$1 matches $2}: $(grep -E -- "$2" "$1" | head -n 5)"
+  fi
+}
+
+# no_egress: nothing tried to leave the machine through the proxy.
+no_egress() {
+  [ ! -s "$E2E_DIR/sink.log" ] || fail "the agent tried to reach the network: $(head -n 5 "$E2E_DIR/sink.log")"
+}
+
+# wait_for SECONDS COMMAND…: until COMMAND succeeds, or fail.
+wait_for() {
+  local limit=$1
+  shift
+  local end=$((SECONDS + limit))
+  until "$@" >/dev/null 2>&1; do
+    [ $SECONDS -lt $end ] || fail "waited ${limit}s for: $*"
+    sleep 0.2
+  done
+}
+
+# model_requests API: how many requests of that protocol the fake got
+# (messages, responses, chat).
+model_requests() {
+  if [ "$1" = chat ]; then
+    grep -c '"messages"' "$E2E_DIR/model.log" 2>/dev/null | grep -v '"api"' || true
+  else
+    grep -c "\"api\":\"$1\"" "$E2E_DIR/model.log" 2>/dev/null || true
+  fi
+}
+
+# hooks_log LIBRARY: the library's hooks log.
+hooks_log() { echo "$1/.git/skillrepo/logs/hooks.log"; }

@@ -1,0 +1,232 @@
+package skillrepo
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/skillrepo/skillrepo/internal/endpoint"
+	"github.com/skillrepo/skillrepo/internal/yamlconf"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+// A broken config (docs/config.md, "A broken config"): [Open] opens the
+// library anyway, with every key that is right and the default for each
+// one that is not, and warns (OpenOptions.Warn) with each problem's line,
+// so reads go on; every write refuses with the same problems
+// ([Library.ConfigProblem]) until the file is fixed, so nothing is ever
+// written under a setting the user did not mean. `skillrepo lint` and
+// the pre-commit hook report the problems as errors.
+
+// ConfigError is a config file with problems, each at its line.
+type ConfigError struct {
+	// File is the file as the message names it.
+	File     string
+	Problems yamlconf.Errors
+}
+
+func (e *ConfigError) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = e.File + ":" + strings.TrimPrefix(p.Error(), "line ")
+		if p.Line == 0 {
+			lines[i] = e.File + ": " + p.Error()
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Hint collects the problems' hints and says where the keys are
+// described.
+func (e *ConfigError) Hint() string {
+	var hints []string
+	for _, p := range e.Problems {
+		if p.Hint != "" {
+			hints = append(hints, p.Hint)
+		}
+	}
+	return strings.Join(append(hints, "every key is described in docs/config.md"), "\n")
+}
+
+// configDecoder holds the named checks of the config's `check` tags.
+var configDecoder = yamlconf.Decoder{Checks: map[string]yamlconf.Check{
+	"version":  checkVersion,
+	"branch":   checkBranchName,
+	"runtime":  checkRuntime,
+	"url":      checkURL,
+	"nonempty": checkNonEmpty,
+}}
+
+// ParseConfig parses a config file's bytes, once, for the library at
+// root (a folder on disk, or where a commit or git's index would put it):
+// the defaults fill what the file leaves out, and a runtime it does not
+// name is detected from root's path. A file with problems is a
+// *ConfigError naming each one's line; the Config returned with it holds
+// every key that is right and the default of each one that is not.
+func ParseConfig(data []byte, root string) (Config, error) {
+	cfg := DefaultConfig()
+	var problems yamlconf.Errors
+	top, err := yamlconf.Parse(data)
+	var one *yamlconf.Error
+	switch {
+	case errors.As(err, &one):
+		problems = yamlconf.Errors{one}
+	case err != nil:
+		return cfg, err
+	default:
+		problems = configDecoder.Decode(top, &cfg, "")
+	}
+	if cfg.Runtime == "" {
+		cfg.Runtime = skill.DetectRuntime(root)
+	}
+	if len(problems) > 0 {
+		return cfg, &ConfigError{File: ConfigPath, Problems: problems}
+	}
+	return cfg, nil
+}
+
+// ReadConfig reads the config of the library at root from its work tree,
+// as [Open] does (and a process that keeps no library open, such as the
+// worker between entries); a missing file means the defaults. A file
+// with problems is a *ConfigError naming the file by its full path, with
+// the Config as [ParseConfig] leaves it.
+func ReadConfig(root string) (Config, error) {
+	b, err := readConfigFile(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ParseConfig(nil, root)
+	}
+	if err != nil {
+		return DefaultConfig(), fmt.Errorf("read %s: %w", ConfigPath, err)
+	}
+	cfg, err := ParseConfig(b, root)
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		ce.File = filepath.Join(root, filepath.FromSlash(ConfigPath))
+	}
+	return cfg, err
+}
+
+// Duration is a config duration: a Go duration ("15s", "30m") or a plain
+// number of seconds, never negative.
+type Duration time.Duration
+
+// UnmarshalYAML reads "15s" or 15.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v := strings.TrimSpace(n.Value)
+	if n.Kind == yaml.ScalarNode {
+		if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
+			*d = Duration(secs * float64(time.Second))
+			return nil
+		}
+		if dd, err := time.ParseDuration(v); err == nil && dd >= 0 {
+			*d = Duration(dd)
+			return nil
+		}
+	}
+	return &hintedProblem{msg: fmt.Sprintf("want a duration such as 15s, 30m or 2h (or a number of seconds), got %q", v),
+		hint: "a duration is a number with a unit (ms, s, m, h), not negative"}
+}
+
+// String is the duration as Go writes it.
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// hintedProblem is a check's refusal with a hint for the user.
+type hintedProblem struct{ msg, hint string }
+
+func (p *hintedProblem) Error() string { return p.msg }
+func (p *hintedProblem) Hint() string  { return p.hint }
+
+func checkVersion(s string) (string, error) {
+	if s != "1" {
+		return "", &hintedProblem{msg: fmt.Sprintf("version %s is not one this skillrepo reads (1)", s),
+			hint: "a newer skillrepo wrote this file: upgrade skillrepo, or set version: 1"}
+	}
+	return s, nil
+}
+
+func checkRuntime(s string) (string, error) {
+	if strings.TrimSpace(s) == "" {
+		return "", nil // detected from the library's path
+	}
+	r, err := skill.ParseRuntime(s)
+	return string(r), err
+}
+
+func checkURL(s string) (string, error) {
+	if strings.TrimSpace(s) == "" {
+		return "", nil
+	}
+	if _, err := endpoint.Parse(s); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(s), nil
+}
+
+func checkNonEmpty(s string) (string, error) {
+	if strings.TrimSpace(s) == "" {
+		return "", errors.New("want a name, got nothing")
+	}
+	return s, nil
+}
+
+// checkBranchName holds a branch name to git's rules for ref names
+// (git check-ref-format --branch).
+func checkBranchName(s string) (string, error) {
+	bad := func(why string) (string, error) {
+		return "", fmt.Errorf("%q is not a branch name: %s", s, why)
+	}
+	switch {
+	case s == "":
+		return bad("empty")
+	case strings.HasPrefix(s, "-"):
+		return bad(`it starts with "-"`)
+	case strings.HasPrefix(s, "/"), strings.HasSuffix(s, "/"), strings.Contains(s, "//"):
+		return bad(`an empty part between "/"`)
+	case strings.Contains(s, ".."), strings.Contains(s, "@{"), s == "@":
+		return bad(`".." and "@{" are not allowed`)
+	case strings.HasSuffix(s, "."):
+		return bad(`it ends in "."`)
+	}
+	for _, part := range strings.Split(s, "/") {
+		if strings.HasPrefix(part, ".") || strings.HasSuffix(part, ".lock") {
+			return bad(`a part starts with "." or ends in ".lock"`)
+		}
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(" ~^:?*[\\", r) {
+			return bad(fmt.Sprintf("%q is not allowed", r))
+		}
+	}
+	return s, nil
+}
+
+// warnConfig reports each problem of a config that a library opened with
+// anyway.
+func warnConfig(e *ConfigError, warn func(string)) {
+	if warn == nil {
+		warn = func(msg string) { fmt.Fprintln(os.Stderr, "warning: "+msg) }
+	}
+	for _, line := range strings.Split(e.Error(), "\n") {
+		warn(line + " (the default is used; writes are refused until this is fixed)")
+	}
+}
+
+// ConfigProblem is the *ConfigError of the library's config, or nil when
+// the file has no problem.
+func (l *Library) ConfigProblem() error { return l.configErr }
+
+// writable refuses a write while the config has problems: it would be
+// made under a setting the user did not mean.
+func (l *Library) writable() error {
+	if l.configErr == nil {
+		return nil
+	}
+	return fmt.Errorf("nothing was written: the library's config has problems:\n%w", l.configErr)
+}

@@ -1,0 +1,173 @@
+package skillrepo
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+)
+
+// Location is where a folder sits: the git work tree and the library
+// holding it. Every command finds its library through [FindLibrary] (or,
+// to read without a library, [Locate]), so they agree on which library a
+// folder belongs to.
+type Location struct {
+	// Dir is the folder asked about, absolute and clean.
+	Dir string
+	// Top is the work tree holding Dir: the nearest folder at or above
+	// it with a .git (a folder, or a file in a linked worktree or
+	// submodule); "" outside any repository.
+	Top string
+	// Library is the library's root: the nearest folder at or above Dir
+	// holding a .skillrepo/config.yaml, never above Top; "" when there is
+	// none. [FindLibrary] may fill it with the project's only library.
+	Library string
+	// Inferred is set by [FindLibrary] when Library does not hold Dir: it
+	// is the only library of Dir's project, which the command uses (as
+	// git finds its repository from a sub-folder).
+	Inferred bool
+}
+
+// Locate finds the work tree and the library holding dir; outside any
+// repository the library is the nearest folder with a config. It reads
+// only the folders on the way up.
+func Locate(dir string) (Location, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Location{}, err
+	}
+	loc := Location{Dir: abs}
+	for d := abs; ; {
+		if loc.Library == "" && IsLibrary(d) {
+			loc.Library = d
+		}
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			loc.Top = d
+			return loc, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return loc, nil
+		}
+		d = parent
+	}
+}
+
+// IsLibrary reports whether dir holds a library's config file.
+func IsLibrary(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(ConfigPath)))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// KnownLibraryFolders are the folders where projects keep their agents'
+// skills; a command run elsewhere in the project uses the one that is a
+// library, or names them when several are.
+var KnownLibraryFolders = []string{".claude/skills", ".agents/skills", ".codex/skills", ".github/skills", "skills"}
+
+// ProjectLibraries lists the known folders of the work tree top that are
+// libraries (slash paths relative to top).
+func ProjectLibraries(top string) []string {
+	var out []string
+	for _, f := range KnownLibraryFolders {
+		if IsLibrary(filepath.Join(top, filepath.FromSlash(f))) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// FindLibrary is the library a command run in dir works on: the one
+// holding dir, else, in a project whose known skills folders hold
+// exactly one library, that one (Inferred). Errors match ErrNotLibrary
+// and carry a hint: outside any repository; a project with several
+// libraries (named); a project with none (naming a skills folder that
+// holds skills but is not a library yet, when there is one).
+func FindLibrary(dir string) (Location, error) {
+	loc, err := Locate(dir)
+	if err != nil {
+		return loc, err
+	}
+	if loc.Top == "" {
+		return loc, WithHint(fmt.Errorf("%s: %w (no git repository here or above)", loc.Dir, ErrNotLibrary), "run 'skillrepo init' in the skills folder")
+	}
+	if loc.Library != "" {
+		return loc, nil
+	}
+	if configOutsideSparse(loc.Top, OpenOptions{Getenv: os.Getenv, Now: time.Now}) {
+		return loc, WithHint(fmt.Errorf("%s: %s is outside the sparse checkout", loc.Top, ConfigPath),
+			"add it with 'git sparse-checkout add .skillrepo' (a cone keeps only the top folder's files and the folders you list)")
+	}
+	found := ProjectLibraries(loc.Top)
+	switch {
+	case len(found) == 1:
+		loc.Library, loc.Inferred = filepath.Join(loc.Top, filepath.FromSlash(found[0])), true
+		return loc, nil
+	case len(found) > 1:
+		return loc, WithHint(fmt.Errorf("%s: %w (no %s here or above; this repository has libraries in %s)", loc.Dir, ErrNotLibrary, ConfigPath, strings.Join(found, ", ")),
+			"run the command inside the library's folder, or pass -C "+relTo(loc.Dir, filepath.Join(loc.Top, filepath.FromSlash(found[0]))))
+	}
+	if folder := skillsFolder(loc.Top); folder != "" {
+		target := relTo(loc.Dir, filepath.Join(loc.Top, filepath.FromSlash(folder)))
+		return loc, WithHint(fmt.Errorf("%s: %w (no %s; %s holds skills but is not a library yet)", loc.Dir, ErrNotLibrary, ConfigPath, folder),
+			"run 'skillrepo init "+target+"' to turn it into a library")
+	}
+	return loc, WithHint(fmt.Errorf("%s: %w (no %s)", loc.Top, ErrNotLibrary, ConfigPath), "run 'skillrepo init "+dir+"' to turn this folder into a library")
+}
+
+// skillsFolder is the first known skills folder of the work tree top
+// that holds at least one skill but no library, or "".
+func skillsFolder(top string) string {
+	for _, f := range KnownLibraryFolders {
+		dir := filepath.Join(top, filepath.FromSlash(f))
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(dir, e.Name(), "SKILL.md")); err == nil {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// relTo is target as a path to type in dir: relative when it is short
+// and does not climb far, else absolute.
+func relTo(dir, target string) string {
+	rel, err := filepath.Rel(dir, target)
+	if err != nil || strings.Count(rel, "..") > 2 {
+		return target
+	}
+	return rel
+}
+
+// libraryPrefix is libRoot relative to the work tree root, slash-separated
+// ("" when they are the same folder).
+func libraryPrefix(root, libRoot string) (string, error) {
+	rel, err := filepath.Rel(root, libRoot)
+	if err != nil {
+		return "", err
+	}
+	return gitstore.CleanPrefix(filepath.ToSlash(rel))
+}
+
+// isLibraryFS reports whether dir of fsys holds a library's config file.
+func isLibraryFS(fsys fs.FS, dir string) bool {
+	fi, err := fs.Stat(fsys, joinSlash(dir, ConfigPath))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func joinSlash(dir, p string) string {
+	if dir == "." || dir == "" {
+		return p
+	}
+	return dir + "/" + p
+}

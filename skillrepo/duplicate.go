@@ -1,0 +1,75 @@
+package skillrepo
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/skillrepo/skillrepo/overlap"
+)
+
+// DuplicateThreshold is the similarity (package overlap's TF-IDF cosine
+// over name, description and body) at or above which a new skill is a
+// duplicate of an existing one. It sits above overlap.DefaultThreshold,
+// the bar for "belongs under one umbrella": refusing a write asks more
+// than suggesting a merge. Rewordings of one skill score 0.65–0.85, skills
+// of one family on different jobs 0.2–0.3.
+const DuplicateThreshold = 0.55
+
+// DuplicateIndex is the overlap index of a commit's active skills, built
+// once per commit: a session that creates three skills reads the library
+// once, not three times. The zero value is ready; keep one per session.
+type DuplicateIndex struct {
+	commit Hash
+	ix     *overlap.Index
+}
+
+// duplicates returns the active skills of s that a new skill (its SKILL.md
+// content) overlaps at or above DuplicateThreshold, most similar first.
+func (d *DuplicateIndex) duplicates(s *Snapshot, name, category, content string) ([]overlap.Match, error) {
+	if d.ix == nil || d.commit != s.Commit() {
+		all, err := s.Skills()
+		if err != nil {
+			return nil, err
+		}
+		var dirs []string
+		for _, si := range all {
+			if !si.Archived {
+				dirs = append(dirs, si.Dir)
+			}
+		}
+		read, _ := overlap.ReadSkills(s.FS(), dirs)
+		d.ix, d.commit = overlap.NewIndex(read), s.Commit()
+	}
+	return d.ix.Query(overlap.FromSKILLMD(name, category, []byte(content)), DuplicateThreshold), nil
+}
+
+// duplicateRefusal is the message refusing the create of name, which
+// overlaps the skills ms: it names them and says to patch instead, and how
+// to insist.
+func duplicateRefusal(name string, ms []overlap.Match) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Refusing to create '%s': it overlaps the existing skill '%s' (similarity %.2f; shared: %s)", name, ms[0].Name, ms[0].Similarity, strings.Join(ms[0].Shared, ", "))
+	if len(ms) > 1 {
+		var others []string
+		for _, m := range ms[1:min(len(ms), 4)] {
+			others = append(others, fmt.Sprintf("'%s' (%.2f)", m.Name, m.Similarity))
+		}
+		fmt.Fprintf(&b, ", and %s", strings.Join(others, ", "))
+	}
+	fmt.Fprintf(&b, ". Patch '%s' instead: view it, then patch it with what is new (a labeled section, or a file under references/). Only if this is truly a different skill, create it again with force_new and a reason saying how it differs.", ms[0].Name)
+	return b.String()
+}
+
+// duplicateWarning is the line a person's create gets when the skill
+// overlaps existing ones: a person decides, so it only warns.
+func duplicateWarning(name string, ms []overlap.Match) string {
+	var names []string
+	for _, m := range ms[:min(len(ms), 3)] {
+		names = append(names, fmt.Sprintf("%s (%.2f)", m.Name, m.Similarity))
+	}
+	noun := "skill"
+	if len(names) > 1 {
+		noun = "skills"
+	}
+	return fmt.Sprintf("'%s' overlaps existing %s: %s; consider patching it instead", name, noun, strings.Join(names, ", "))
+}

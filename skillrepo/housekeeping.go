@@ -1,0 +1,183 @@
+package skillrepo
+
+// Hermes keeps its own per-clone state in the skills folder: the
+// curator's scheduler state and a tarball of the whole tree per run, the
+// hub's lock file, the bundled-skill manifest, ledgers and locks
+// (docs/agents.md, "Hermes Agent"). None of it is a skill, and the
+// tarballs alone would grow the repository by the library's size on every
+// curator run; git history is the backup. So a library in a Hermes skills
+// folder ignores them, and a library imported before it did stops
+// tracking them, in one commit, leaving the files where Hermes keeps them.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+// ActionUntrack is the action of the commit that stops tracking Hermes'
+// housekeeping.
+const ActionUntrack = "untrack"
+
+// hermesHousekeeping are the .gitignore entries (library-relative) of the
+// files and folders Hermes writes into its skills folder for itself.
+var hermesHousekeeping = []string{
+	"/.curator_state",
+	"/.curator_backups/",
+	"/.curator_suppressed",
+	"/.curator_ledger.jsonl",
+	"/.bundled_manifest",
+	"/.hub/",
+	"/.locks/",
+	"/.usage_backups/",
+}
+
+const housekeepingComment = "# skillrepo: Hermes' own housekeeping (curator state and backups, hub lock, bundled manifest): per clone, not versioned"
+
+// housekeepingPresent returns the housekeeping entries that exist under root.
+func housekeepingPresent(root string) []string {
+	var out []string
+	for _, e := range hermesHousekeeping {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(strings.Trim(e, "/")))); err == nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// ignoreLines returns the .gitignore with the entries it lacks appended
+// after comment (never rewriting the user's lines), and whether it
+// changed.
+func ignoreLines(existing []byte, comment string, entries []string) ([]byte, bool) {
+	have := map[string]bool{}
+	for _, line := range strings.Split(string(existing), "\n") {
+		have[strings.TrimSpace(line)] = true
+	}
+	var add []string
+	for _, e := range entries {
+		if !have[e] {
+			add = append(add, e)
+		}
+	}
+	if len(add) == 0 {
+		return existing, false
+	}
+	var b strings.Builder
+	b.Write(existing)
+	if len(existing) > 0 && !strings.HasSuffix(string(existing), "\n") {
+		b.WriteString("\n")
+	}
+	b.WriteString(comment + "\n")
+	for _, e := range add {
+		b.WriteString(e + "\n")
+	}
+	return []byte(b.String()), true
+}
+
+// housekeepingEntries are the entries a library at root ignores: all of
+// Hermes' for a Hermes library, else those present (a folder another
+// runtime reads but Hermes wrote into).
+func housekeepingEntries(root string, runtime skill.Runtime) []string {
+	if runtime == skill.Hermes {
+		return hermesHousekeeping
+	}
+	return housekeepingPresent(root)
+}
+
+// UntrackResult says what [Library.UntrackHousekeeping] did.
+type UntrackResult struct {
+	Commit Hash
+	// Paths are the files the commit stopped tracking (they stay on disk).
+	Paths []string
+}
+
+// UntrackHousekeeping makes the checked-out branch stop tracking Hermes'
+// housekeeping files a library imported before they were ignored still
+// tracks: one commit adds the .gitignore entries and removes the paths
+// from the tree and the index; every file stays where it is. Nothing
+// tracked: nothing to do (a zero Commit).
+func (l *Library) UntrackHousekeeping(ctx context.Context, dryRun bool) (*UntrackResult, error) {
+	head, err := l.repo.HeadBranch()
+	if err != nil || head == "" {
+		return &UntrackResult{}, err
+	}
+	out := &UntrackResult{}
+	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: dryRun, RecordsWorktree: true}, func(tx *Tx) error {
+		entries := housekeepingEntries(l.Root, l.Config.Runtime)
+		var tracked []string
+		for _, e := range entries {
+			p := strings.Trim(e, "/")
+			if strings.HasSuffix(e, "/") {
+				files, err := tx.gtx.List(p)
+				if err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return err
+				}
+				tracked = append(tracked, files...)
+			} else if tx.gtx.Exists(p) {
+				tracked = append(tracked, p)
+			}
+		}
+		if len(tracked) == 0 {
+			return nil
+		}
+		sort.Strings(tracked)
+		committed, err := tx.gtx.ReadFile(".gitignore")
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		// The work tree's .gitignore may hold lines not committed yet
+		// (init writes its entries there first): extend what is on disk,
+		// so none of them is lost, and commit it with the untracking.
+		base := committed
+		if disk, err := os.ReadFile(filepath.Join(l.Root, ".gitignore")); err == nil {
+			base = disk
+		}
+		if updated, _ := ignoreLines(base, housekeepingComment, entries); string(updated) != string(committed) {
+			if err := tx.gtx.WriteFile(".gitignore", updated, false); err != nil {
+				return err
+			}
+		}
+		for _, p := range tracked {
+			tx.gtx.Stage(p, gitstore.Change{Delete: true, Untrack: true})
+		}
+		out.Paths = tracked
+		m := Message{Subject: fmt.Sprintf("untrack Hermes housekeeping (%d files; they stay on disk, ignored)", len(tracked))}
+		m.Body = "Hermes keeps its curator state, backups, hub lock and bundled manifest in the skills folder for itself; they are per clone, and git history is the backup."
+		m.Add(TrailerAction, ActionUntrack)
+		Provenance{Origin: OriginUser}.addTrailers(&m)
+		h, err := tx.Commit(m)
+		if errors.Is(err, ErrNoChanges) {
+			out.Paths = nil
+			return nil
+		}
+		out.Commit = h
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("untrack Hermes housekeeping: %w", err)
+	}
+	return out, nil
+}
+
+// trackedHousekeeping lists the files of tree under the entries.
+func trackedHousekeeping(store *gitstore.Store, tree Hash, entries []string) ([]string, error) {
+	var out []string
+	err := store.WalkTree(tree, "", func(p string, _ Hash, _ gitstore.FileMode) error {
+		for _, e := range entries {
+			if d, dir := strings.CutSuffix(strings.TrimPrefix(e, "/"), "/"); (dir && strings.HasPrefix(p, d+"/")) || (!dir && p == d) {
+				out = append(out, p)
+				break
+			}
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,210 @@
+package skillrepo
+
+// The write policy is the one place the rules of a skill write live
+// (docs/architecture.md §2.1). Every door — the CLI, the MCP server, the
+// background review's tools, the curator's tools, and the approvals that
+// land their proposals — builds a [Policy] from the library and the
+// write's provenance ([Writer]) and writes through it, so the same write
+// gets the same verdict whichever way it came. A policy
+//
+//   - routes: the branch the write lands on (main, or a proposal when the
+//     writer asks for one or review.write_approval holds a non-user
+//     origin's writes) and the revision it starts from;
+//   - checks: an agent never writes a likely secret nor creates a
+//     reworded copy of an existing skill (a person is warned); an
+//     autonomous writer (a background review, the curator) writes only
+//     curator-managed skills that are not pinned or protected, reads a
+//     file before changing it when it has a session, and deletes only
+//     what it absorbed into another skill (the engine archives it);
+//   - verifies: the tree the write produces must not add lint errors to
+//     the skills it touches, under the library's profile; errors a skill
+//     already had do not block an unrelated write, and only a person may
+//     write anyway (Force).
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+// Writer is who writes and how: the provenance every commit carries, and
+// what its door adds to the rules.
+type Writer struct {
+	Provenance Provenance
+	// Read reports whether the writer's session has read a library path
+	// in full (skill_view, a whole read_file) or written it; an
+	// autonomous writer must have read an existing file before it changes
+	// it. Nil: the writer has no session (a command a person or a script
+	// runs with the file in front of it), and the rule does not apply.
+	Read func(path string) bool
+	// Owners, when set, is who owns a skill as the writer's run decided it
+	// (the curator settles its candidates up front); ok false reads the
+	// ownership from history, as for every other writer.
+	Owners func(name string) (own ReviewOwner, ok bool)
+	// Force: a person writes even when the result has lint errors (origin
+	// user only).
+	Force bool
+	// AllowOverlap: a create may overlap existing skills (the curator's
+	// umbrellas overlap the siblings they absorb, by design).
+	AllowOverlap bool
+	// Duplicates is the duplicate-check index a session keeps across its
+	// writes; nil gives the policy its own.
+	Duplicates *DuplicateIndex
+	// Branch and From: the writer's own branch, made from From when it is
+	// missing (a review's proposal, a curator run's branch). Proposal (an
+	// id) or Propose (a new id) ask for a proposal instead. All empty: the
+	// policy routes (main, or a proposal under review.write_approval).
+	Branch, From string
+	Proposal     string
+	Propose      bool
+	// Integrity, when set, runs after the policy's verification on the
+	// same tree: the curator's check that folding skills together leaves
+	// no link into an archived folder.
+	Integrity func(fsys fs.FS, dirs []string) error
+}
+
+// Route is where a write lands.
+type Route struct {
+	// Branch is the branch the write commits to.
+	Branch string
+	// From makes Branch when it does not exist yet ("" = it must exist,
+	// or it is the main branch).
+	From string
+	// Proposal is the proposal id when Branch is a proposal ("" otherwise).
+	Proposal string
+}
+
+// Policy is the rules of one writer's writes to a library. It is not safe
+// for concurrent use.
+type Policy struct {
+	l     *Library
+	w     Writer
+	route Route
+	dups  *DuplicateIndex
+}
+
+// Policy builds the write policy of w on the library. Errors wrap
+// skill.ErrInvalid for a writer that asks for something contradictory
+// (Force from an agent, two proposals, a branch and a proposal).
+func (l *Library) Policy(w Writer) (*Policy, error) {
+	if w.Provenance.Origin == "" {
+		w.Provenance.Origin = OriginUser
+	}
+	if !ValidOrigin(w.Provenance.Origin) {
+		return nil, fmt.Errorf("unknown origin %q: use user, foreground, background-review, curator or import: %w", w.Provenance.Origin, skill.ErrInvalid)
+	}
+	if w.Force && w.Provenance.Origin != OriginUser {
+		return nil, fmt.Errorf("force is for a person's writes (origin user), not origin %s: %w", w.Provenance.Origin, skill.ErrInvalid)
+	}
+	route, err := l.route(w)
+	if err != nil {
+		return nil, err
+	}
+	p := &Policy{l: l, w: w, route: route, dups: w.Duplicates}
+	if p.dups == nil {
+		p.dups = &DuplicateIndex{}
+	}
+	return p, nil
+}
+
+// route decides where w's writes land (docs/architecture.md §3): the
+// writer's own branch; a proposal it asked for; a proposal for every
+// non-user origin under review.write_approval, named by the review id
+// when there is one, so a review's writes gather on one proposal; else
+// the main branch.
+func (l *Library) route(w Writer) (Route, error) {
+	if w.Proposal != "" && w.Propose {
+		return Route{}, fmt.Errorf("propose and a proposal id are exclusive: a proposal id already proposes: %w", skill.ErrInvalid)
+	}
+	if w.Branch == l.MainBranch() {
+		w.Branch, w.From = "", "" // main is where the policy routes by default
+	}
+	propose := w.Propose || w.Proposal != "" || (l.Config.Review.WriteApproval && w.Provenance.Origin != OriginUser)
+	if !propose {
+		return Route{Branch: w.Branch, From: w.From}, nil
+	}
+	if w.Branch != "" {
+		if id, ok := proposalOf(w.Branch); ok {
+			return Route{Branch: w.Branch, From: w.From, Proposal: id}, nil
+		}
+		if w.Proposal != "" || w.Propose {
+			return Route{}, fmt.Errorf("a branch cannot be combined with a proposal: %w", skill.ErrInvalid)
+		}
+		return Route{Branch: w.Branch, From: w.From}, nil // a run's own branch lands by its own rules
+	}
+	id := w.Proposal
+	if id == "" {
+		id = NewProposalID(l.Now())
+		if r := w.Provenance.ReviewID; r != "" && ValidateProposalID(r) == nil {
+			id = r
+		}
+	}
+	if err := ValidateProposalID(id); err != nil {
+		return Route{}, err
+	}
+	return Route{Branch: ProposalBranch(id), From: l.MainBranch(), Proposal: id}, nil
+}
+
+// proposalOf is the proposal id of a proposal branch name.
+func proposalOf(branch string) (string, bool) {
+	id, ok := strings.CutPrefix(branch, ProposalBranchPrefix)
+	return id, ok && id != ""
+}
+
+// Route is where the policy's writes land.
+func (p *Policy) Route() Route { return p.route }
+
+// Writer is who the policy is for.
+func (p *Policy) Writer() Writer { return p.w }
+
+// Base is the revision a write starts from: the route's branch when it
+// exists, else what it is made from (a proposal this write makes), else
+// the main branch. Guards read it; the lint gate compares with it.
+func (p *Policy) Base() string {
+	branch := cmp.Or(p.route.Branch, p.l.MainBranch())
+	if _, err := p.l.BranchTip(branch); err != nil && p.route.From != "" {
+		return p.route.From
+	}
+	return branch
+}
+
+// PolicyResult is a write's outcome: the batch's, and what a person was
+// warned of.
+type PolicyResult struct {
+	*ApplyResult
+	// Warnings are what the checks let through for a person to decide (a
+	// create that overlaps an existing skill, a likely secret).
+	Warnings []string
+}
+
+// Apply writes a batch of skill operations by the policy: routed, checked
+// before and during the write, verified on the tree it produces, one
+// commit or nothing. Errors are [Library.Apply]'s; a guard's refusal is
+// a *RefusedError (ErrRefused) inside its *OpError, a lint refusal a
+// *GateError.
+func (p *Policy) Apply(ctx context.Context, ops []Op, dryRun bool) (*PolicyResult, error) {
+	base := p.Base()
+	warnings, err := p.precheck(ops, base)
+	if err != nil {
+		return nil, err
+	}
+	verify := p.verifier(base)
+	res, err := p.l.Apply(ctx, ApplyOptions{
+		Branch: p.route.Branch, From: p.route.From, Ops: ops, Provenance: p.w.Provenance, DryRun: dryRun,
+		check: p.checker(), verify: verify,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &PolicyResult{ApplyResult: res, Warnings: warnings}, nil
+}
+
+// batchError is a refusal of operation i of a batch of n, numbered as
+// Apply numbers its failures.
+func batchError(ops []Op, i int, err error) error {
+	return &OpError{Index: i, Op: ops[i], Err: err, Of: len(ops)}
+}

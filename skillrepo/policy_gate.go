@@ -1,0 +1,113 @@
+package skillrepo
+
+import (
+	"errors"
+	"io/fs"
+	"strings"
+
+	"github.com/skillrepo/skillrepo/lint"
+)
+
+// The verification of the write policy (policy.go): the lint gate every
+// write and every approval passes, with one rule for every door.
+
+// GateError is the lint gate's refusal: the lint errors a write or an
+// approval would add to the skills it touches. It unwraps to the
+// *lint.ErrorsFound and matches ErrRefused.
+type GateError struct {
+	Found *lint.ErrorsFound
+	hint  string
+}
+
+func (e *GateError) Error() string { return e.Found.Error() }
+func (e *GateError) Unwrap() error { return e.Found }
+
+// Is makes errors.Is(err, ErrRefused) true: the gate refuses the write.
+func (e *GateError) Is(target error) bool { return target == ErrRefused }
+
+// Hint says how to go on: for a link to a file the write does not bring,
+// how to write a skill and its files together.
+func (e *GateError) Hint() string { return e.hint }
+
+// linkRules are the lint rules of a link or path to a file that is not
+// there.
+var linkRules = map[string]bool{"link-dangling": true, "path-dangling": true}
+
+// batchHint is the one sentence that teaches the order of a skill and the
+// files it links: a write is checked where it lands, so a SKILL.md that
+// links a file must arrive with it.
+const batchHint = "a skill and the files it links land together: send the create (or patch) and a write_file for each linked file in one batch (skill_manage operations=[…], or skillrepo skill apply)"
+
+// gate lints the skill folders dirs of fsys under the library's profile
+// (its config's, else its runtime's) and returns *lint.ErrorsFound when
+// any finding is an error.
+func (l *Library) gate(fsys fs.FS, dirs []string) error {
+	return lint.GateFor(fsys, dirs, l.Config.LintSettings())
+}
+
+// gateAgainst is the gate of a tree against the one it replaces (before,
+// nil when there was none): errors the skills already had there do not
+// block; new ones are a *GateError.
+func (l *Library) gateAgainst(after, before fs.FS, dirs []string) error {
+	err := l.gate(after, dirs)
+	var found *lint.ErrorsFound
+	if !errors.As(err, &found) {
+		return err
+	}
+	if before != nil {
+		var had *lint.ErrorsFound
+		if errors.As(l.gate(before, dirs), &had) {
+			if found = found.Without(had); found == nil {
+				return nil
+			}
+		}
+	}
+	ge := &GateError{Found: found}
+	for _, f := range found.Findings {
+		if linkRules[f.Rule] {
+			ge.hint = batchHint
+			break
+		}
+	}
+	return ge
+}
+
+// LintGate is the write policy's lint gate of a tree (after) that
+// replaces revision before ("" or a missing revision: nothing before) on
+// the skill folders dirs: a *GateError with the lint errors it adds, nil
+// when it adds none. For a door that lands several writes at once and
+// decides by the whole (the curator's run).
+func (l *Library) LintGate(after fs.FS, before string, dirs []string) error {
+	var old fs.FS
+	if before != "" {
+		if snap, err := l.Snapshot(before); err == nil {
+			old = snap.FS()
+		}
+	}
+	return l.gateAgainst(after, old, dirs)
+}
+
+// verifier is the check of the tree a write produces: the lint gate
+// against base (a person's Force skips it), then the writer's own
+// integrity check.
+func (p *Policy) verifier(base string) func(fsys fs.FS, dirs []string) error {
+	return func(fsys fs.FS, dirs []string) error {
+		if !p.w.Force {
+			var before fs.FS
+			if snap, err := p.l.Snapshot(base); err == nil {
+				before = snap.FS()
+			}
+			if err := p.l.gateAgainst(fsys, before, dirs); err != nil {
+				var ge *GateError
+				if errors.As(err, &ge) && p.w.Provenance.Origin == OriginUser {
+					ge.hint = strings.TrimSpace("fix the findings, or write anyway with --force\n" + ge.hint)
+				}
+				return err
+			}
+		}
+		if p.w.Integrity != nil {
+			return p.w.Integrity(fsys, dirs)
+		}
+		return nil
+	}
+}

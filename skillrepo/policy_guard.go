@@ -1,0 +1,256 @@
+package skillrepo
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+// The guards of the write policy (policy.go). Their words are the ones a
+// model and a person read, the same through every door.
+
+// Guards name which rule refused a write (RefusedError.Guard).
+const (
+	GuardSecret    = "secret"
+	GuardDuplicate = "duplicate"
+	GuardOwnership = "ownership"
+	GuardReadFirst = "read_before_write"
+	GuardAbsorbed  = "absorbed_into"
+	GuardMeta      = "person_only"
+)
+
+// ByAgent reports whether the origin is an agent (the working agent, a
+// background review, the curator) rather than a person or an import: an
+// agent is refused what a person is only warned of.
+func (p Provenance) ByAgent() bool {
+	return p.Origin == OriginForeground || p.Autonomous()
+}
+
+// LabelFor is the word a refusal uses for an autonomous origin: "review"
+// for a background review, "curator" for the curator.
+func LabelFor(origin string) string {
+	if origin == OriginCurator {
+		return "curator"
+	}
+	return "review"
+}
+
+// label is the writer's word in refusals.
+func (p *Policy) label() string { return LabelFor(p.w.Provenance.Origin) }
+
+// precheck runs the checks that read only the operations and the base:
+// secrets and duplicates. An agent is refused; a person gets warnings.
+func (p *Policy) precheck(ops []Op, base string) (warnings []string, err error) {
+	agent := p.w.Provenance.ByAgent()
+	var snap *Snapshot
+	for i, op := range ops {
+		if msg := secretsIn(op); msg != "" {
+			if agent {
+				return nil, batchError(ops, i, &RefusedError{Reason: msg, Guard: GuardSecret})
+			}
+			warnings = append(warnings, msg)
+		}
+		if op.Action != ActionCreate || op.ForceNew || op.Content == nil || p.w.AllowOverlap {
+			continue
+		}
+		if snap == nil {
+			if snap, err = p.l.Snapshot(base); err != nil {
+				snap = nil
+				continue // nothing to overlap yet (an empty library)
+			}
+		}
+		ms, err := p.dups.duplicates(snap, op.Name, op.Category, *op.Content)
+		if err != nil {
+			return nil, fmt.Errorf("duplicate check: %w", err)
+		}
+		if len(ms) == 0 {
+			continue
+		}
+		if agent {
+			return nil, batchError(ops, i, &RefusedError{Reason: duplicateRefusal(op.Name, ms), Guard: GuardDuplicate, Duplicates: ms})
+		}
+		warnings = append(warnings, duplicateWarning(op.Name, ms))
+	}
+	return warnings, nil
+}
+
+// secretsIn is the refusal of an operation that carries a likely secret,
+// or "".
+func secretsIn(op Op) string {
+	for _, f := range []struct {
+		what string
+		text *string
+	}{{"content", op.Content}, {"new_string", op.NewString}, {"file_content", op.FileContent}} {
+		if f.text == nil {
+			continue
+		}
+		if found := FindSecrets(*f.text); len(found) > 0 {
+			return SecretRefusal(fmt.Sprintf("the %s of %s '%s'", f.what, op.Action, op.Name), found)
+		}
+	}
+	return ""
+}
+
+// checker is the check Apply runs before each operation, on the branch as
+// the batch leaves it: an autonomous writer writes only skills it may
+// (ownership, pins), reads before it writes, and deletes only what it
+// absorbed. A skill the batch creates is the writer's own.
+func (p *Policy) checker() func(tx *Tx, i int, op Op) error {
+	if !p.w.Provenance.Autonomous() {
+		return nil
+	}
+	var created, known map[string]bool
+	var owners map[string]error
+	return func(tx *Tx, i int, op Op) error {
+		if i == 0 { // Apply runs a batch again from its start when the branch moved
+			created, known, owners = map[string]bool{}, map[string]bool{}, map[string]error{}
+		}
+		if op.Action == ActionCreate {
+			created[op.Name] = true
+			return nil
+		}
+		if created[op.Name] {
+			return nil
+		}
+		si, err := tx.FindSkill(op.Name)
+		if err != nil {
+			return nil // not found: the operation says so in its own words
+		}
+		if _, seen := owners[si.Name]; !seen {
+			owners[si.Name] = p.ownershipGuard(tx, op.Action, si.Name)
+		}
+		if err := owners[si.Name]; err != nil {
+			return err
+		}
+		if op.Action == ActionDelete {
+			return p.deleteGuard(tx, op, created)
+		}
+		return p.readGuard(tx, op, si, known)
+	}
+}
+
+// ownershipGuard refuses an autonomous write to a skill it may not touch:
+// pinned or protected, not curator-managed, or of unreadable ownership
+// (fail closed, docs/reference-behaviour.md §4.5).
+func (p *Policy) ownershipGuard(tx *Tx, action, name string) error {
+	own, ok := ReviewOwner{}, false
+	if p.w.Owners != nil {
+		own, ok = p.w.Owners(name)
+	}
+	var err error
+	if !ok && !tx.Base().IsZero() {
+		own, err = p.l.OwnerForReview(tx.Base().String(), name)
+	}
+	if msg := OwnershipRefusal(p.label(), action, name, own, err); msg != "" {
+		return &RefusedError{Reason: msg, Guard: GuardOwnership}
+	}
+	return nil
+}
+
+// OwnershipRefusal is the message refusing an autonomous write to a skill
+// it may not touch — pinned, not curator-managed, or of unreadable
+// ownership — or "" when the write may go ahead. err is the error of
+// reading the ownership.
+func OwnershipRefusal(label, action, name string, own ReviewOwner, err error) string {
+	switch {
+	case err != nil:
+		return fmt.Sprintf("Refusing background %s %s for '%s': its ownership could not be read from history (%v), so it is treated as user-owned.", label, action, name, err)
+	case own.Pinned:
+		return fmt.Sprintf("Refusing background %s %s for '%s': the skill is pinned, which blocks every automatic write. Ask the user to run `skillrepo skill unpin %s` if it should change.", label, action, name, name)
+	case !own.Managed:
+		return fmt.Sprintf("Refusing background %s %s for '%s': it is not curator-managed (no commit in its history shows a review or the curator created it, or a person adopted it), so it belongs to the user. Recommend `skillrepo skill adopt %s` in your reply instead.", label, action, name, name)
+	}
+	return ""
+}
+
+// deleteGuard lets an autonomous writer delete only a skill whose content
+// it absorbed into another existing skill (or one this batch creates);
+// the delete then archives (docs/reference-behaviour.md §4.4, §6.6). The
+// curator may also prune: absorbed_into given and empty.
+func (p *Policy) deleteGuard(tx *Tx, op Op, created map[string]bool) error {
+	label := p.label()
+	refuse := func(format string, args ...any) error {
+		return &RefusedError{Reason: fmt.Sprintf(format, args...), Guard: GuardAbsorbed}
+	}
+	if op.AbsorbedInto == nil || (strings.TrimSpace(*op.AbsorbedInto) == "" && p.w.Provenance.Origin != OriginCurator) {
+		return refuse("Refusing background %s delete for '%s': a %s may only archive a skill whose content it has absorbed into an umbrella skill; pass absorbed_into naming that skill. Keeping '%s' active.", label, op.Name, label, op.Name)
+	}
+	into := strings.TrimSpace(*op.AbsorbedInto)
+	if into == "" {
+		return nil // the curator's prune
+	}
+	if into == op.Name {
+		return refuse("Refusing background %s delete for '%s': absorbed_into must name a different skill.", label, op.Name)
+	}
+	if _, err := tx.FindSkill(into); err != nil && !created[into] {
+		return refuse("Refusing background %s delete for '%s': absorbed_into '%s' does not exist. Create or patch the umbrella skill first.", label, op.Name, into)
+	}
+	return nil
+}
+
+// readGuard refuses a change to an existing file the writer's session has
+// not read (docs/reference-behaviour.md §4.5); a writer without a session
+// has no such memory and passes. What an earlier operation of the batch
+// wrote counts as read.
+func (p *Policy) readGuard(tx *Tx, op Op, si SkillInfo, known map[string]bool) error {
+	file := skill.FileName
+	switch op.Action {
+	case ActionPatch, ActionWriteFile, ActionRemoveFile:
+		if op.FilePath != "" && op.Content == nil {
+			rel, err := skill.ValidateSupportPath(op.FilePath)
+			if err != nil {
+				return nil // the operation refuses the path in its own words
+			}
+			file = rel
+		}
+	case ActionEdit:
+	default:
+		return nil
+	}
+	target := path.Join(si.Dir, file)
+	defer func() { known[target] = true }()
+	if p.w.Read == nil || known[target] || p.w.Read(target) {
+		return nil
+	}
+	if !tx.gtx.Exists(target) {
+		return nil
+	}
+	view := fmt.Sprintf("skill_view(name='%s')", si.Name)
+	if file != skill.FileName {
+		view = fmt.Sprintf("skill_view(name='%s', file_path='%s')", si.Name, file)
+	}
+	label := p.label()
+	return &RefusedError{Guard: GuardReadFirst, Reason: fmt.Sprintf("Refusing background %s %s for '%s': %s has not been read in this %s. Call %s first, then retry once; text quoted in the conversation does not count as a read.", label, op.Action, si.Name, file, label, view)}
+}
+
+// CheckMeta checks a pin, unpin, adopt, disown or move of the skill name
+// by the policy's writer: unpin, adopt and disown decide who may change a
+// skill, which is a person's decision alone, so an autonomous writer is
+// refused them; pin and move pass the ownership guard like any write,
+// reading the policy's base. Any other writer passes.
+func (p *Policy) CheckMeta(action, name string) error {
+	prov := p.w.Provenance
+	if !prov.Autonomous() {
+		return nil
+	}
+	label := p.label()
+	switch action {
+	case ActionUnpin, ActionAdopt, ActionDisown:
+		return &RefusedError{Guard: GuardMeta, Reason: fmt.Sprintf("Refusing background %s %s for '%s': only a person decides what an agent may change; run it without --origin %s.", label, action, name, prov.Origin)}
+	}
+	snap, err := p.l.Snapshot(p.Base())
+	if err != nil {
+		return err
+	}
+	si, err := snap.FindSkill(name)
+	if err != nil {
+		return err
+	}
+	own, err := p.l.OwnerForReview(snap.Commit().String(), si.Name)
+	if msg := OwnershipRefusal(label, action, si.Name, own, err); msg != "" {
+		return &RefusedError{Reason: msg, Guard: GuardOwnership}
+	}
+	return nil
+}
