@@ -192,9 +192,9 @@ func TestSyncHonoursIndexFlags(t *testing.T) {
 	}
 }
 
-// A person's staged, uncommitted file is theirs to commit (a plain git
-// commit may be running its pre-commit hook, holding no lock): sync
-// records the other edits and leaves it staged, and says so.
+// A person's staged, uncommitted file is theirs to commit: a sync no one
+// asked for (an agent hook's, LeaveStaged) records the other edits and
+// leaves it staged, and says so.
 func TestSyncLeavesStagedFiles(t *testing.T) {
 	l, env := newTestLibrary(t)
 	staged := "ci-debugging/references/mine.md"
@@ -204,7 +204,7 @@ func TestSyncLeavesStagedFiles(t *testing.T) {
 	p := filepath.Join(l.Root, "devops", "docker-cleanup", "SKILL.md")
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, append(b, "\nAn unstaged edit.\n"...), 0o644)
-	res, err := l.Sync(context.Background(), SyncOptions{})
+	res, err := l.Sync(context.Background(), SyncOptions{LeaveStaged: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,10 @@ type SyncOptions struct {
 	// Message is an optional subject.
 	Message string
 	DryRun  bool
+	// LeaveStaged leaves the paths the person staged with git and has not
+	// committed to their own commit (SyncResult.LeftStaged): a sync no one
+	// asked for (an agent hook) must not sweep them into its commit.
+	LeaveStaged bool
 	// ReportUnconverted, with DryRun, lists the changed paths whose
 	// conversion runs a program (a filter such as git-lfs) in
 	// SyncResult.Unconverted instead of failing the dry run on them, as
@@ -59,9 +63,7 @@ type SyncResult struct {
 	// SyncOptions.ReportUnconverted).
 	Unconverted []UnconvertedChange
 	// LeftStaged are paths the person staged with git and has not
-	// committed: a sync leaves them to the person's own commit (one may
-	// be running: a plain git commit holds no lock while its pre-commit
-	// hook runs).
+	// committed, left to the person's own commit (with LeaveStaged).
 	LeftStaged []string
 	// Untracked are Hermes housekeeping files an earlier import tracked;
 	// the sync stopped tracking them first, in UntrackCommit (they stay on
@@ -301,7 +303,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 	}
 	var renamed map[string]string
 	res, err := l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree(), true)
+		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree(), opts.LeaveStaged)
 		if err != nil {
 			return err
 		}

@@ -32,10 +32,11 @@ func lintErrorLines(lib *skillrepo.Library, fsys fs.FS, dirs []string) []string 
 }
 
 type syncOptions struct {
-	f       *factory
-	Origin  string
-	Message string
-	DryRun  bool
+	f           *factory
+	Origin      string
+	Message     string
+	DryRun      bool
+	LeaveStaged bool
 }
 
 func newSyncCmd(f *factory) *cobra.Command {
@@ -47,7 +48,12 @@ func newSyncCmd(f *factory) *cobra.Command {
 person, or by an agent writing files directly) as one commit. The origin is
 "user" unless the usage sidecar shows an agent wrote the changed skills after
 the last commit (then "foreground", or "background-review" for agent-created
-skills); --origin overrides it.`,
+skills); --origin overrides it.
+
+Files git is told to ignore ('git update-index --assume-unchanged' or
+'--skip-worktree', and files outside a sparse checkout) are left as 'git add
+-A' leaves them. With --leave-staged, paths you staged with git and have not
+committed are left for your own 'git commit' (agent hooks sync this way).`,
 		Example: `  skillrepo sync
   skillrepo sync --origin foreground -m "hermes: tune ci-debugging"`,
 		Args: cobra.NoArgs,
@@ -61,6 +67,7 @@ skills); --origin overrides it.`,
 	cmd.Flags().StringVar(&opts.Origin, "origin", "", "origin to record (default: inferred)")
 	cmd.Flags().StringVarP(&opts.Message, "message", "m", "", "commit subject")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would be recorded, write nothing")
+	cmd.Flags().BoolVar(&opts.LeaveStaged, "leave-staged", false, "leave paths staged with git (and not committed) for your own commit")
 	return cmd
 }
 
@@ -85,7 +92,7 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{Origin: opts.Origin, Message: opts.Message, DryRun: opts.DryRun,
+	res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{Origin: opts.Origin, Message: opts.Message, DryRun: opts.DryRun, LeaveStaged: opts.LeaveStaged,
 		Lint: func(fsys fs.FS, dirs []string) []string { return lintErrorLines(lib, fsys, dirs) }})
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -98,4 +99,48 @@ func TestCrashRecoveryKeepsLaterUserEdit(t *testing.T) {
 		t.Errorf("status = %q, want the user's edit as a modification", st)
 	}
 	gitCmd(t, l2, env, "fsck", "--strict", "--no-progress")
+}
+
+// A record recovery cannot carry out (a file of the user's now stands
+// where a folder of the interrupted write goes) never wedges the
+// repository: recovery warns, naming the git command that sets the paths,
+// drops the record, and the next write works.
+func TestRecoveryNeverWedges(t *testing.T) {
+	l, env := newTestRepo(t)
+	l.testOnlyCrashAt = "ref"
+	if _, err := writeFile(l, "main", "ci-debugging/deep/ours.md", "ours\n"); !errors.Is(err, errTestOnlyCrash) {
+		t.Fatal(err)
+	}
+	l.Close()
+	// The crash came after the work tree was written: the user replaces
+	// our folder by a file of theirs, which recovery must not remove.
+	p := filepath.Join(l.Root, "ci-debugging", "deep")
+	os.RemoveAll(p)
+	os.WriteFile(p, []byte("theirs\n"), 0o644)
+	l2, err := Open(l.Root, openOpts(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	var warned []string
+	l2.warn = func(msg string) { warned = append(warned, msg) }
+	if err := l2.Recover(context.Background()); err != nil {
+		t.Fatalf("recovery: %v", err)
+	}
+	if exists(l2.intentPath()) {
+		t.Error("the record stayed: every later command would retry it")
+	}
+	if b, err := os.ReadFile(p); err != nil || string(b) != "theirs\n" {
+		t.Error("recovery removed the user's file")
+	}
+	wantHint := "git checkout HEAD -- ci-debugging/deep/ours.md"
+	if len(warned) != 1 || !strings.Contains(warned[0], wantHint) {
+		t.Errorf("warnings = %q, want one naming %q", warned, wantHint)
+	}
+	if _, err := writeFile(l2, "main", "ci-debugging/references/next.md", "next\n"); err != nil {
+		t.Errorf("the next write: %v", err)
+	}
+	os.Remove(p)
+	gitCmd(t, l2, env, "checkout", "HEAD", "--", "ci-debugging/deep/ours.md")
+	assertConsistent(t, l2, env)
 }

@@ -134,22 +134,49 @@ func (l *Repo) RecoverLocked() error {
 	// the branch is still checked out.
 	checkedOut := in.CheckedOut && BranchRef(head) == in.Ref
 	store := l.NewStore(false)
+	var err2 error
 	switch {
 	case cur.String() == in.Old || (cur.IsZero() && in.Old == plumbing.ZeroHash.String()):
 		// The ref never moved. Since version 2 a write updates the work
 		// tree and index before it moves the ref: put back what it wrote.
 		if checkedOut && in.Version >= 2 {
-			if err := l.syncPaths(store, l.commitRoot(store, in.New), l.commitRoot(store, in.Old), in.Paths, nil, nil, in.IndexLock); err != nil {
-				return fmt.Errorf("undo interrupted write of %s: %w", in.Ref, err)
-			}
+			err2 = l.syncPaths(store, l.commitRoot(store, in.New), l.commitRoot(store, in.Old), in.Paths, nil, nil, in.IndexLock)
 		}
 	case checkedOut && cur == newHash:
-		if err := l.syncPaths(store, l.commitRoot(store, in.Old), l.commitRoot(store, in.New), in.Paths, in.Untracked, nil, in.IndexLock); err != nil {
-			return fmt.Errorf("finish interrupted write of %s: %w", in.Ref, err)
-		}
+		err2 = l.syncPaths(store, l.commitRoot(store, in.Old), l.commitRoot(store, in.New), in.Paths, in.Untracked, nil, in.IndexLock)
+	}
+	var le *LockedError
+	if errors.As(err2, &le) {
+		return err2 // a git command holds index.lock: the next command retries
+	}
+	if err2 != nil {
+		// Never wedge: a record recovery cannot carry out would fail
+		// every later command. The branch is right; what may be off is
+		// the work tree and index of these paths, which git can set.
+		l.warn(fmt.Sprintf("could not bring the work tree in line with %s after an interrupted write (%v); 'git status' shows what differs, and 'git checkout HEAD -- %s' sets those paths to the branch (it overwrites them)",
+			strings.TrimPrefix(in.Ref, "refs/heads/"), err2, strings.Join(shellQuoteAll(firstN(in.Paths, 5)), " ")))
 	}
 	l.removeIntent()
 	return nil
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// shellQuoteAll quotes each path for a command line a person copies.
+func shellQuoteAll(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if strings.ContainsAny(p, " '\"$`\\*?[]()&;|<>") {
+			p = "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+		}
+		out[i] = p
+	}
+	return out
 }
 
 // commitRoot is the whole tree of commit h (a hash in text; zero or empty:

@@ -169,6 +169,11 @@ func (l *Repo) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) e
 func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (_ *UpdateResult, retErr error) {
 	ref := BranchRef(opts.Branch)
 	l.conv = nil // config and attributes are read anew for each write
+	// Settings git would apply and we cannot read (an include we do not
+	// follow, a file that does not parse) could change what is stored.
+	if err := l.converter().cfg.err; err != nil {
+		return nil, err
+	}
 	// States git supports that we refuse rather than guess at (gitstate.go).
 	if err := l.checkNoOperationInProgress(); err != nil {
 		return nil, err
@@ -647,10 +652,15 @@ func (tx *Tx) stage(p string, c Change) {
 }
 
 // Remove stages the deletion of a file. Removing a missing file is an
-// error wrapping fs.ErrNotExist.
+// error wrapping fs.ErrNotExist; a submodule (a gitlink) is refused as
+// [Tx.RemoveAll] refuses one.
 func (tx *Tx) Remove(p string) error {
-	if !tx.Exists(p) {
+	_, m, ok := tx.Stat(p)
+	if !ok {
 		return fmt.Errorf("%s: %w", p, fs.ErrNotExist)
+	}
+	if m == filemode.Submodule {
+		return submoduleRefusal("remove", p, p)
 	}
 	tx.stage(p, Change{Delete: true})
 	return nil
