@@ -6,6 +6,7 @@ package skillrepo
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -244,4 +245,57 @@ func TestSyncInSparseCheckoutWithoutEdits(t *testing.T) {
 		t.Fatalf("sync of an edit in the cone: %+v, %v", res, err)
 	}
 	assertConsistent(t, l, env)
+}
+
+// Rejecting a proposal whose branch a linked worktree has checked out is
+// refused before anything is written: no rejection record appears, so
+// the proposal cannot end up both rejected and (once the worktree goes)
+// approved.
+func TestRejectRefusesBranchCheckedOutElsewhere(t *testing.T) {
+	l, env := newTestLibrary(t)
+	propose(t, l, "p1", "ci-debugging", "Pitfalls", "Traps")
+	wt := filepath.Join(t.TempDir(), "p1")
+	gitCmd(t, l, env, "worktree", "add", "-q", wt, ProposalBranch("p1"))
+	refs := gitCmd(t, l, env, "for-each-ref")
+	_, err := l.RejectProposal(context.Background(), "p1", RejectOptions{Reason: "no"})
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "checked out in the worktree") {
+		t.Fatalf("err = %v, want the checked-out refusal", err)
+	}
+	if got := gitCmd(t, l, env, "for-each-ref"); got != refs {
+		t.Errorf("refs changed:\n%s\nwas\n%s", got, refs)
+	}
+}
+
+// A proposal branch being rebased in a linked worktree (git rebase -i
+// stopped, HEAD detached) counts as checked out, as git counts it: a
+// write to it and its rejection are refused, and the person's rebase
+// --continue then finishes.
+func TestProposalUnderRebaseIsBusy(t *testing.T) {
+	l, env := newTestLibrary(t)
+	propose(t, l, "p1", "ci-debugging", "Pitfalls", "Traps")
+	wt := filepath.Join(t.TempDir(), "p1")
+	gitCmd(t, l, env, "worktree", "add", "-q", "--detach", wt, "main")
+	gitIn(t, wt, env, false, "checkout", "-q", ProposalBranch("p1"))
+	cmd := gitExec(t, wt, env, "rebase", "-i", "HEAD~1")
+	cmd.Env = append(cmd.Env, "GIT_SEQUENCE_EDITOR=sed -i -e 1s/^pick/edit/")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git rebase -i: %v\n%s", err, out)
+	}
+	if head := gitIn(t, wt, env, false, "rev-parse", "--abbrev-ref", "HEAD"); head != "HEAD\n" {
+		t.Fatalf("the rebase did not stop with HEAD detached: %q", head)
+	}
+	refs := gitCmd(t, l, env, "for-each-ref")
+	_, err := l.Apply(context.Background(), ApplyOptions{Branch: ProposalBranch("p1"),
+		Ops:        []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Traps"), NewString: strp("Snares")}},
+		Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: "r-p1", Model: "m"}})
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "being rebased") {
+		t.Errorf("write to the branch under rebase: %v, want refused", err)
+	}
+	if _, err := l.RejectProposal(context.Background(), "p1", RejectOptions{Reason: "no"}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "being rebased") {
+		t.Errorf("reject of the branch under rebase: %v, want refused", err)
+	}
+	if got := gitCmd(t, l, env, "for-each-ref"); got != refs {
+		t.Errorf("refs changed:\n%s\nwas\n%s", got, refs)
+	}
+	gitIn(t, wt, env, false, "rebase", "--continue")
 }

@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -620,11 +621,26 @@ func (store *Store) WalkTree(tree plumbing.Hash, dir string, fn func(p string, h
 	return nil
 }
 
-// WriteFile stages path with data (mode 0644, or 0755 when executable).
+// WriteFile stages path with data (mode 0644, or 0755 when executable),
+// given as a work-tree file's content: what is stored is what git add
+// would store for it (line endings cleaned under core.autocrlf or a text
+// attribute).
 func (tx *Tx) WriteFile(p string, data []byte, executable bool) error {
 	c, err := CleanPath(p)
 	if err != nil {
 		return err
+	}
+	if bytes.IndexByte(data, '\r') >= 0 {
+		// Stored as git add stores it: the line endings cleaned as the
+		// path's attributes and core.autocrlf say (convert.go), keeping
+		// CRLFs the branch's blob already has (text=auto).
+		data = tx.l.converter().forPath(tx.l.RepoPath(c)).clean(data, func() []byte {
+			if h, _, ok := tx.Stat(c); ok {
+				b, _ := tx.store.Blob(h)
+				return b
+			}
+			return nil
+		})
 	}
 	h, err := tx.store.Put(plumbing.BlobObject, data)
 	if err != nil {
