@@ -24,47 +24,67 @@ func (h *hookRun) sessionEnd() error {
 	return err
 }
 
+// finalReview, at the end of a session, queues a review only when a
+// nudge is pending (the reference flushes a deferred review, it does not
+// start one): a nudge that fired with the session's last turn, or a
+// review of the session still waiting in the queue, which takes the
+// final transcript. Nothing for an interrupted last turn, for turns no
+// nudge asked for, for a batch session or with reviews off; the hooks log
+// says which.
 func (h *hookRun) finalReview() error {
 	if h.in.SessionID == "" {
 		return errors.New("SessionEnd event without session_id")
 	}
-	if h.in.TranscriptPath == "" || !h.lib.Config.Review.FinalReview {
+	if !h.lib.Config.Review.FinalReview {
+		return nil
+	}
+	if why := h.reviewGate(); why != "" {
+		h.rep.notef("%s", why)
 		return nil
 	}
 	d, memoryOK, err := h.advance()
 	if err != nil {
 		return err
 	}
-	iv, _ := h.intervals()
-	store := h.counters()
-	unlock, err := store.Lock(h.in.SessionID)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	c, err := store.Load(h.in.SessionID)
-	if err != nil {
-		return err
-	}
-	// What a due count just handed over (even when the last turn was cut
-	// short: the session is over) and what the counters still hold.
-	memoryDue := memoryOK && iv.Memory > 0 && (d.Memory || c.TurnsSinceMemory > 0)
-	skillsDue := iv.Skill > 0 && (d.Skills || c.IterationsSinceSkill > 0)
-	if !memoryDue && !skillsDue {
+	reason := fmt.Sprintf("final review at SessionEnd (%s)", cmp.Or(h.in.Reason, "end"))
+	switch {
+	case d.Due():
+		return h.enqueueReview(queue.Due{Memory: d.Memory && memoryOK, Skills: d.Skills, Final: true, Reason: reason + ": a nudge fired with the last turn"}, "")
+	case d.Skip != "" && (d.Memory || d.Skills):
+		h.rep.notef("a nudge fired, but %s: no final review", d.Skip)
 		return nil
 	}
-	reason := fmt.Sprintf("final review at SessionEnd (%s): %d turns and %d model iterations not yet reviewed", cmp.Or(h.in.Reason, "end"), c.TurnsSinceMemory, c.IterationsSinceSkill)
-	// The counters hand what they held to the queue.
-	c.TurnsSinceMemory, c.IterationsSinceSkill, c.UpdatedAt = 0, 0, h.now
-	if err := store.Save(c); err != nil {
+	waiting, err := h.waitingReview()
+	if err != nil || waiting == nil {
+		if err == nil {
+			h.rep.notef("no final review: no nudge is pending (%d new turns, %d new model iterations)", d.NewTurns, d.NewIterations)
+		}
 		return err
 	}
-	return h.enqueueReview(queue.Due{Memory: memoryDue, Skills: skillsDue, Final: true, Reason: reason}, "")
+	// The waiting review takes the final transcript.
+	return h.enqueueReview(queue.Due{Memory: waiting.Due.Memory, Skills: waiting.Due.Skills, Final: true, Reason: reason + ": the pending review takes the final transcript"}, "")
 }
 
-// ensureWorker starts a worker when work is queued and none runs.
+// waitingReview is this session's review still waiting in the queue
+// (nil: none).
+func (h *hookRun) waitingReview() (*queue.Entry, error) {
+	entries, err := queue.New(h.state().Queue()).List()
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.Kind == queue.KindReview && e.State == queue.Queued && e.SessionID == h.in.SessionID && e.Attempts == 0 {
+			return &e, nil
+		}
+	}
+	return nil, nil
+}
+
+// ensureWorker starts a worker when work is queued and none runs, at
+// most once per hook: a worker just started takes its lock only a moment
+// later, so asking again would start a second one (which exits at once).
 func (h *hookRun) ensureWorker() {
-	if h.opts.StartWorker == nil || worker.Running(h.state().Worker()) {
+	if h.opts.StartWorker == nil || h.workerStarted || worker.Running(h.state().Worker()) {
 		return
 	}
 	entries, err := queue.New(h.state().Queue()).List()
@@ -79,5 +99,6 @@ func (h *hookRun) ensureWorker() {
 		h.rep.notef("start worker: %v", err)
 		return
 	}
+	h.workerStarted = true
 	h.rep.notef("started a worker")
 }

@@ -41,6 +41,20 @@ type Input struct {
 	StopHookActive       bool             `json:"stop_hook_active"`
 	LastAssistantMessage string           `json:"last_assistant_message"`
 	BackgroundTasks      []BackgroundTask `json:"background_tasks"`
+	// Gemini CLI's AfterAgent carries the turn's answer as
+	// prompt_response (its Stop analogue).
+	PromptResponse string `json:"prompt_response"`
+	// Doctor marks the synthetic event `skillrepo doctor` sends through an
+	// installed command: the hook finds and opens its library, answers
+	// what it found, and does nothing else.
+	Doctor bool `json:"skillrepo_doctor"`
+}
+
+// DoctorReply is what a hook answers a doctor's synthetic event with.
+type DoctorReply struct {
+	Agent   string `json:"agent"`
+	Event   string `json:"event"`
+	Library string `json:"library"`
 }
 
 // BackgroundTask is one of the agent's background jobs as Claude Code's
@@ -107,6 +121,8 @@ type Options struct {
 // Report says what a hook did, for the hooks log.
 type Report struct {
 	Notes []string
+	// Library is the library the hook worked on, when it found one.
+	Library string
 }
 
 func (r *Report) notef(format string, args ...any) {
@@ -153,14 +169,26 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return rep, fmt.Errorf("the %s event is not JSON: %w", event, err)
 	}
-	// Warnings (a config key with a problem: the event's reads go on
-	// with its default, its writes refuse) go to the hooks log.
-	warn := func(msg string) { rep.notef("warning: %s", msg) }
-	lib, err := skillrepo.Open(opts.Library, skillrepo.OpenOptions{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: hookLockTimeout, Warn: warn})
+	library, err := resolveLibrary(opts.Library, in.Cwd)
 	if err != nil {
 		return rep, err
 	}
+	// Warnings (a config key with a problem: the event's reads go on
+	// with its default, its writes refuse) go to the hooks log.
+	warn := func(msg string) { rep.notef("warning: %s", msg) }
+	lib, err := skillrepo.Open(library, skillrepo.OpenOptions{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: hookLockTimeout, Warn: warn})
+	if err != nil {
+		return rep, err
+	}
+	rep.Library = lib.Root
 	defer lib.Close()
+	if in.Doctor {
+		err := json.NewEncoder(opts.Out).Encode(map[string]DoctorReply{"skillrepo_doctor": {Agent: string(opts.Agent), Event: event, Library: lib.Root}})
+		return rep, err
+	}
+	if in.LastAssistantMessage == "" {
+		in.LastAssistantMessage = in.PromptResponse
+	}
 	h := &hookRun{opts: opts, lib: lib, in: &in, rep: rep, now: opts.Now().UTC()}
 	switch event {
 	case hooks.EventSessionStart:
@@ -179,12 +207,42 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return rep, err
 }
 
+// resolveLibrary finds the library of a hook. A relative --library is
+// how a project's shared settings name the project's library (no path of
+// one machine in a committed file): it is looked for from the session's
+// folder (the event's cwd, else this process's) upwards, so a session
+// started in a sub-folder of the project finds it too.
+func resolveLibrary(library, cwd string) (string, error) {
+	if library == "" || library == "." || filepath.IsAbs(library) {
+		return library, nil
+	}
+	if cwd == "" || !filepath.IsAbs(cwd) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		cwd = wd
+	}
+	for dir := filepath.Clean(cwd); ; {
+		if p := filepath.Join(dir, library); skillrepo.IsLibrary(p) {
+			return p, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no skillrepo library %s in %s or a folder above it (run 'skillrepo init %s' in the project)", library, cwd, library)
+		}
+		dir = parent
+	}
+}
+
 type hookRun struct {
 	opts Options
 	lib  *skillrepo.Library
 	in   *Input
 	rep  *Report
 	now  time.Time
+	// workerStarted: this hook started a worker already.
+	workerStarted bool
 }
 
 func (h *hookRun) state() skillrepo.State { return h.lib.State() }

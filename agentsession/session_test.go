@@ -28,6 +28,8 @@ type hookFixture struct {
 func newHookFixture(t *testing.T) *hookFixture {
 	t.Helper()
 	lib, env := testlib.ExampleLibrary(t)
+	// An endpoint is configured: a session start has nothing to warn of.
+	env["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
 	return &hookFixture{t: t, lib: lib, env: env, now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 }
 
@@ -214,5 +216,38 @@ func TestStopCountsTranscriptIncrementally(t *testing.T) {
 	stop("grown", grown)
 	if after := counters(f, "grown"); after["turns"] != before["turns"] || after["iters"] != before["iters"] {
 		t.Errorf("after a rewrite: %v, before %v", after, before)
+	}
+}
+
+// A SessionEnd that queues the final review starts one worker, not two:
+// the worker it started takes its lock only a moment later, so asking
+// again within the same hook must not start another.
+func TestSessionEndStartsOneWorker(t *testing.T) {
+	f := newHookFixture(t)
+	// The third turn fires the memory nudge: SessionEnd queues its review.
+	f.setReview("memory_interval: 3")
+	transcript := filepath.Join(t.TempDir(), "s.jsonl")
+	var lines []string
+	for i := range 3 {
+		lines = append(lines, fmt.Sprintf(`{"type":"user","message":{"role":"user","content":"turn %d"},"uuid":"u%d"}`, i, i),
+			fmt.Sprintf(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"answer %d"}]},"uuid":"a%d"}`, i, i))
+	}
+	if err := os.WriteFile(transcript, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	started := 0
+	data, _ := json.Marshal(map[string]any{"session_id": "s1", "transcript_path": transcript, "reason": "prompt_input_exit"})
+	rep, err := Run(context.Background(), Options{Agent: hooks.ClaudeCode, Event: "SessionEnd", Library: f.lib.Root,
+		In: bytes.NewReader(data), Out: &bytes.Buffer{}, Getenv: func(k string) string { return f.env[k] }, Now: func() time.Time { return f.now },
+		StartWorker: func(*skillrepo.Library) error { started++; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := queue.New(f.lib.State().Queue()).List()
+	if len(entries) != 1 {
+		t.Fatalf("queue: %+v (notes %q)", entries, rep.Notes)
+	}
+	if started != 1 {
+		t.Errorf("SessionEnd started %d workers, want 1 (notes %q)", started, rep.Notes)
 	}
 }

@@ -70,8 +70,18 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 			blocks = append(blocks, line)
 		}
 	}
-	if len(blocks) == 0 && !reload {
+	trouble := h.troubleLine()
+	if len(blocks) == 0 && !reload && trouble == "" {
 		return nil
+	}
+	reply := map[string]any{}
+	if trouble != "" {
+		// For the person, not the model: both agents show a
+		// systemMessage to the user.
+		reply["systemMessage"] = trouble
+	}
+	if len(blocks) == 0 && !reload {
+		return h.reply(reply)
 	}
 	out := map[string]any{"hookEventName": hooks.EventSessionStart}
 	if len(blocks) > 0 {
@@ -82,7 +92,8 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 	if reload && h.opts.Agent == hooks.ClaudeCode {
 		out["reloadSkills"] = true
 	}
-	return h.reply(map[string]any{"hookSpecificOutput": out})
+	reply["hookSpecificOutput"] = out
+	return h.reply(reply)
 }
 
 // curatorIfDue checks the curator's schedule as the reference does at

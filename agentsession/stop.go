@@ -1,6 +1,7 @@
 package agentsession
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,13 +33,38 @@ func (h *hookRun) stop(ctx context.Context) error {
 			return perr
 		}
 		if decision.ReviewGoal != "" {
-			due := queue.Due{Memory: true, Skills: true, Reason: "goal " + decision.ReviewGoal + " achieved"}
-			if qerr := h.enqueueReview(due, decision.ReviewGoal); qerr != nil && err == nil {
+			if qerr := h.goalReview(decision.ReviewGoal); qerr != nil && err == nil {
 				err = qerr
 			}
 		}
 	}
 	return err
+}
+
+// goalReview queues the review of a session whose goal was reached, and
+// sets the session's counters to 0: that review covers every turn so far,
+// so no nudge reviews the same turns again.
+func (h *hookRun) goalReview(goalID string) error {
+	if why := h.reviewGate(); why != "" {
+		h.rep.notef("goal %s reached; %s", goalID, why)
+		return nil
+	}
+	due := queue.Due{Memory: true, Skills: true, Reason: "goal " + goalID + " achieved"}
+	if err := h.enqueueReview(due, goalID); err != nil {
+		return err
+	}
+	store := h.counters()
+	unlock, err := store.Lock(h.in.SessionID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	c, err := store.Load(h.in.SessionID)
+	if err != nil {
+		return err
+	}
+	c.TurnsSinceMemory, c.IterationsSinceSkill, c.LastReviewID, c.UpdatedAt = 0, 0, "goal "+goalID, h.now
+	return store.Save(c)
 }
 
 // userPrompt tells the goal loop a person typed a prompt. A line it
@@ -57,6 +83,9 @@ func (h *hookRun) userPrompt() error {
 }
 
 func (h *hookRun) printDecision(d *StopDecision) error {
+	if h.opts.Agent == hooks.Gemini {
+		return h.printGeminiDecision(d)
+	}
 	switch {
 	case d.Block && d.Reason != "" && d.Message != "":
 		return h.reply(map[string]any{"decision": "block", "reason": d.Reason, "systemMessage": d.Message})
@@ -72,6 +101,23 @@ func (h *hookRun) printDecision(d *StopDecision) error {
 	return nil
 }
 
+// printGeminiDecision answers Gemini CLI's AfterAgent: "deny" with a
+// reason makes it run another turn with the reason as the prompt; it has
+// no context field, so a note goes to the user as a systemMessage.
+func (h *hookRun) printGeminiDecision(d *StopDecision) error {
+	out := map[string]any{}
+	if d.Block && d.Reason != "" {
+		out["decision"], out["reason"] = "deny", d.Reason
+	}
+	if msg := cmp.Or(d.Message, d.Context); msg != "" {
+		out["systemMessage"] = msg
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return h.reply(out)
+}
+
 func (h *hookRun) intervals() (review.Intervals, bool) {
 	_, memErr := h.lib.MemoryPath(memory.Memory)
 	iv := review.Intervals{Memory: h.lib.Config.Review.MemoryInterval, Skill: h.lib.Config.Review.SkillInterval}
@@ -85,16 +131,27 @@ func (h *hookRun) counters() review.CounterStore {
 	return review.CounterStore{Dir: h.state().ReviewSessions()}
 }
 
+// nudge advances the counters and queues a review when a nudge fired
+// (docs/reference-behaviour.md §1.2–§1.5): never for an interrupted turn
+// or one without a final answer, never when reviews are off or the
+// session is a batch one.
 func (h *hookRun) nudge() error {
 	if h.in.SessionID == "" {
 		return errors.New("Stop event without session_id")
 	}
-	if h.in.TranscriptPath == "" {
+	if why := h.reviewGate(); why != "" {
+		h.rep.notef("%s", why)
 		return nil
 	}
 	d, memoryOK, err := h.advance()
-	if err != nil || !d.Due() {
+	if err != nil {
 		return err
+	}
+	if !d.Due() {
+		if d.Skip != "" && (d.Memory || d.Skills) {
+			h.rep.notef("a nudge fired, but %s: no review queued", d.Skip)
+		}
+		return nil
 	}
 	reason := fmt.Sprintf("due at Stop: %d new turns, %d new model iterations", d.NewTurns, d.NewIterations)
 	return h.enqueueReview(queue.Due{Memory: d.Memory && memoryOK, Skills: d.Skills, Reason: reason}, "")

@@ -17,10 +17,14 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-// postToolUse counts a skill use: Claude Code's Skill tool, or (Codex) a
-// shell command that reads a SKILL.md of the library, counted as a view.
+// postToolUse counts a skill use: Claude Code's Skill tool, Gemini CLI's
+// activate_skill, or (Codex) a shell command that reads a SKILL.md of the
+// library, counted as a view.
 func (h *hookRun) postToolUse() error {
 	h.touch()
+	if h.opts.Agent == hooks.Gemini {
+		return h.activateSkill()
+	}
 	if h.opts.Agent == hooks.Codex || h.in.ToolName != "Skill" {
 		return h.shellRead()
 	}
@@ -32,6 +36,23 @@ func (h *hookRun) postToolUse() error {
 		return errors.New("Skill tool call without tool_input.skill")
 	}
 	return h.count(ti.Skill, dedupeKey("tool-", h.in.ToolUseID), false)
+}
+
+// activateSkill counts Gemini CLI's activate_skill {"name": skill}: the
+// model loaded the skill's instructions. Gemini CLI's AfterTool carries no
+// call id, so each event counts.
+func (h *hookRun) activateSkill() error {
+	if h.in.ToolName != "activate_skill" {
+		return nil
+	}
+	var ti struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(h.in.ToolInput, &ti)
+	if ti.Name == "" {
+		return errors.New("activate_skill call without tool_input.name")
+	}
+	return h.count(ti.Name, "", false)
 }
 
 // expansion counts a skill the user typed as /name (it bypasses the Skill

@@ -30,6 +30,9 @@ const BranchPrefix = "curator/"
 type Owner struct {
 	Managed bool // curator-managed: the curator may change it
 	Pinned  bool // never changed by the curator
+	// Unknown: history cannot tell (a shallow clone); only a report
+	// shows this, nothing decides on it (Managed is false: fail closed).
+	Unknown bool
 }
 
 // Ownership says, per skill folder, whether the curator manages the skill
@@ -69,6 +72,29 @@ func (h HistoryOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.Sk
 	out := make(map[string]Owner, len(skills))
 	for _, si := range skills {
 		out[si.Dir] = Owner{Managed: owners[si.Dir].CuratorManaged(), Pinned: pinned[si.Name]}
+	}
+	return out, nil
+}
+
+// unknownOwnership shows every skill's ownership as unknown, pins as
+// pinned: what a report reads when history cannot tell (a shallow
+// clone). Never used to decide.
+type unknownOwnership struct{ Lib *skillrepo.Library }
+
+func (u unknownOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, _ map[string]*skillrepo.UsageRecord) (map[string]Owner, error) {
+	pinned := map[string]bool{}
+	if !snap.Commit().IsZero() {
+		pins, err := u.Lib.Pins(snap.Commit().String())
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pins {
+			pinned[p] = true
+		}
+	}
+	out := make(map[string]Owner, len(skills))
+	for _, si := range skills {
+		out[si.Dir] = Owner{Unknown: true, Pinned: pinned[si.Name]}
 	}
 	return out, nil
 }

@@ -21,6 +21,9 @@ type OverlapReport struct {
 	Clusters []overlap.Cluster `json:"clusters"`
 	// Unreadable lists skills whose SKILL.md could not be read.
 	Unreadable []string `json:"unreadable"`
+	// OwnershipUnknown says why history cannot tell who owns the skills
+	// (a shallow clone): every unarchived skill was compared.
+	OwnershipUnknown string `json:"ownership_unknown,omitempty"`
 }
 
 // OverlapOptions choose what [Curator.Overlap] compares.
@@ -40,7 +43,7 @@ func (c *Curator) Overlap(opts OverlapOptions) (*OverlapReport, error) {
 		return nil, fmt.Errorf("overlap threshold %v is outside 0..1", opts.Threshold)
 	}
 	src := libSource{c.Lib}
-	inv, err := c.read(src, nil)
+	inv, unknown, err := c.readForReport(src)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +58,7 @@ func (c *Curator) Overlap(opts OverlapOptions) (*OverlapReport, error) {
 		Threshold:  th,
 		Skills:     len(skills),
 		Clusters:   nonNil(overlap.Find(skills, overlap.Options{Threshold: th})),
-		Unreadable: unreadable,
+		Unreadable: unreadable, OwnershipUnknown: unknown,
 	}, nil
 }
 
@@ -69,7 +72,7 @@ func (c *Curator) candidates(src source, inv *inventory) (skills []overlap.Skill
 	unreadable = []string{}
 	for _, si := range inv.skills {
 		o := inv.owners[si.Dir]
-		if si.Archived || !o.Managed {
+		if si.Archived || !o.Managed && !o.Unknown {
 			continue
 		}
 		s, err := overlap.ReadSkill(fsys, si.Dir)

@@ -6,13 +6,18 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-// Owner labels used in [Status.Counts].
+// Owner labels used in [Status.Counts]; OwnerUnknown when history cannot
+// tell (a shallow clone, [Status.OwnershipUnknown]).
 const (
 	OwnerCurator = "curator"
 	OwnerUser    = "user"
+	OwnerUnknown = "unknown"
 )
 
 // Status is what `curator status` reports: the switch, the schedule, the
@@ -34,7 +39,10 @@ type Status struct {
 	// Consolidate: every run includes phase 2 (curator.consolidate).
 	Consolidate bool           `json:"consolidate"`
 	Counts      map[string]int `json:"counts"` // "<owner>/<state>" → skills
-	Pinned      []string       `json:"pinned"`
+	// OwnershipUnknown says why history cannot tell who owns the skills
+	// (a shallow clone); they are counted as "unknown/<state>".
+	OwnershipUnknown string   `json:"ownership_unknown,omitempty"`
+	Pinned           []string `json:"pinned"`
 	// LeastRecentlyActive and MostRecentlyActive are the five curated
 	// skills with the oldest and newest activity (never active first).
 	LeastRecentlyActive []Activity `json:"least_recently_active"`
@@ -86,15 +94,19 @@ func (c *Curator) Status() (*Status, error) {
 		out.NextRunAt = &next
 	}
 
-	inv, err := c.read(src, nil)
+	inv, unknown, err := c.readForReport(src)
 	if err != nil {
 		return nil, err
 	}
+	out.OwnershipUnknown = unknown
 	var curated []Activity
 	for _, si := range inv.skills {
 		o := inv.owners[si.Dir]
 		owner := OwnerUser
-		if o.Managed {
+		switch {
+		case o.Unknown:
+			owner = OwnerUnknown
+		case o.Managed:
 			owner = OwnerCurator
 		}
 		state := StateActive
@@ -145,4 +157,20 @@ func activityBefore(a, b Activity) bool {
 		return a.LastActivityAt.Before(*b.LastActivityAt)
 	}
 	return a.Name < b.Name
+}
+
+// readForReport is [Curator.read] for a command that only reports: where
+// history cannot tell ownership (a shallow clone), every skill's owner is
+// unknown and unknown says why; deciding commands read with c.read, which
+// fails closed.
+func (c *Curator) readForReport(src source) (inv *inventory, unknown string, err error) {
+	inv, err = c.read(src, nil)
+	if !errors.Is(err, skillrepo.ErrOwnershipUnknown) || c.Owners != nil {
+		return inv, "", err
+	}
+	unknown = strings.TrimPrefix(err.Error(), "skill ownership: ")
+	shown := *c
+	shown.Owners = unknownOwnership{Lib: c.Lib}
+	inv, err = shown.read(src, nil)
+	return inv, unknown, err
 }

@@ -18,13 +18,21 @@ type UnmanagedSkill struct {
 // not curator-managed (the reference's `curator list-unmanaged`), by name,
 // with the evidence for their owner; `skill adopt NAME` hands one to the
 // curator. It reads only.
+//
+// Where history cannot tell (a shallow clone), no skill is curator-managed
+// as far as anything deciding knows: every one is listed, its reason the
+// unknown ownership.
 func (c *Curator) ListUnmanaged() ([]UnmanagedSkill, error) {
-	inv, err := c.read(libSource{c.Lib}, nil)
+	inv, unknown, err := c.readForReport(libSource{c.Lib})
 	if err != nil {
 		return nil, err
 	}
 	reasons := map[string]string{}
-	if !inv.snap.Commit().IsZero() {
+	if unknown != "" {
+		for _, si := range inv.skills {
+			reasons[si.Dir] = unknown
+		}
+	} else if !inv.snap.Commit().IsZero() {
 		owners, err := c.Lib.OwnersAt(inv.snap.Commit().String())
 		if err != nil {
 			return nil, err

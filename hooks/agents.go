@@ -2,18 +2,12 @@ package hooks
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-
-	"github.com/tidwall/gjson"
-	"github.com/tidwall/pretty"
-	"github.com/tidwall/sjson"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
@@ -26,7 +20,24 @@ type Agent string
 const (
 	ClaudeCode Agent = "claude-code"
 	Codex      Agent = "codex"
+	Gemini     Agent = "gemini"
 )
+
+// Agents lists the agents in a stable order.
+func Agents() []Agent { return []Agent{ClaudeCode, Codex, Gemini} }
+
+// Label is the agent's name as people write it.
+func (a Agent) Label() string {
+	switch a {
+	case ClaudeCode:
+		return "Claude Code"
+	case Codex:
+		return "Codex"
+	case Gemini:
+		return "Gemini CLI"
+	}
+	return string(a)
+}
 
 // Scope is which settings file of an agent an install writes.
 type Scope string
@@ -43,7 +54,8 @@ const (
 // of the agent's hook shape; nothing is written.
 var ErrMalformed = errors.New("malformed settings file")
 
-// Event names as the agents spell them.
+// Event names as Claude Code spells them; they are also the names the
+// hook runner works with (ParseEvent maps another agent's names to them).
 const (
 	EventSessionStart        = "SessionStart"
 	EventPostToolUse         = "PostToolUse"
@@ -53,7 +65,17 @@ const (
 	EventUserPromptSubmit    = "UserPromptSubmit"
 )
 
-// ParseEvent accepts an event name in any case, with or without dashes.
+// Gemini CLI's names for the events it shares with Claude Code: a tool
+// ran, a prompt arrived, the agent finished its turn (AfterAgent can deny
+// the stop, as Stop can block it).
+const (
+	GeminiAfterTool   = "AfterTool"
+	GeminiBeforeAgent = "BeforeAgent"
+	GeminiAfterAgent  = "AfterAgent"
+)
+
+// ParseEvent accepts an event name in any case, with or without dashes,
+// in Claude Code's or Gemini CLI's spelling, and returns Claude Code's.
 func ParseEvent(s string) (string, error) {
 	k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(s))
 	for _, e := range []string{EventSessionStart, EventPostToolUse, EventUserPromptExpansion, EventUserPromptSubmit, EventStop, EventSessionEnd} {
@@ -61,11 +83,19 @@ func ParseEvent(s string) (string, error) {
 			return e, nil
 		}
 	}
-	return "", fmt.Errorf("unknown hook event %q: want SessionStart, PostToolUse, UserPromptExpansion, UserPromptSubmit, Stop or SessionEnd", s)
+	switch k {
+	case "aftertool":
+		return EventPostToolUse, nil
+	case "beforeagent":
+		return EventUserPromptSubmit, nil
+	case "afteragent":
+		return EventStop, nil
+	}
+	return "", fmt.Errorf("unknown hook event %q: want SessionStart, PostToolUse, UserPromptExpansion, UserPromptSubmit, Stop or SessionEnd (Gemini CLI: AfterTool, BeforeAgent, AfterAgent)", s)
 }
 
-// Handler is one hook entry skillrepo installs: an event, an optional
-// matcher and the event name the command passes to `hooks run`.
+// Handler is one hook entry skillrepo installs: an event (as the agent
+// names it), an optional matcher and the command's settings.
 type Handler struct {
 	Event   string
 	Matcher string
@@ -74,20 +104,24 @@ type Handler struct {
 	// true): the agent does not wait for it. For handlers that only
 	// record (counting a use) and never return a decision.
 	Async bool
+	// Name is the handler's name where the agent shows one (Gemini CLI's
+	// /hooks panel and its hooksConfig.disabled list).
+	Name string
 }
 
 // Handlers are the entries installed for an agent. Claude Code counts a
 // skill use from its Skill tool (PostToolUse, matcher Skill) and from a
 // typed /name (UserPromptExpansion); Codex has no Skill tool, so every
-// shell command is looked at for a SKILL.md it reads. SessionEnd carries
-// no timeout: one would raise Claude Code's 1.5 s SessionEnd budget, and
-// the handler returns well within it. Claude Code's use counters run
-// async: counting rewrites the usage sidecar (tens of milliseconds on a
-// library of a thousand skills, more on a busy disk) and the agent need
-// not wait for it; the cost is that a count still running when `claude
-// -p` tears down is lost. Stop may ask a goal judge (30 s at
-// most, failing open), so it gets 45 s; UserPromptSubmit lets a typed
-// prompt pause a goal whose continuation it interrupted.
+// shell command is looked at for a SKILL.md it reads; Gemini CLI loads a
+// skill with its activate_skill tool. SessionEnd carries no timeout: one
+// would raise Claude Code's 1.5 s SessionEnd budget (Codex gives it 1 s
+// by default), and the handler returns well within it. Claude Code's use
+// counters run async: counting rewrites the usage sidecar (tens of
+// milliseconds on a library of a thousand skills, more on a busy disk)
+// and the agent need not wait for it; the cost is that a count still
+// running when `claude -p` tears down is lost. Stop may ask a goal judge
+// (30 s at most, failing open), so it gets 45 s; UserPromptSubmit lets a
+// typed prompt pause a goal whose continuation it interrupted.
 func Handlers(a Agent) []Handler {
 	switch a {
 	case ClaudeCode:
@@ -107,30 +141,75 @@ func Handlers(a Agent) []Handler {
 			{Event: EventStop, Timeout: 45},
 			{Event: EventSessionEnd},
 		}
+	case Gemini:
+		return []Handler{
+			{Event: EventSessionStart, Timeout: 10, Name: "skillrepo-session-start"},
+			{Event: GeminiAfterTool, Matcher: "^" + geminiActivateSkill + "$", Timeout: 5, Name: "skillrepo-count-skill"},
+			{Event: GeminiBeforeAgent, Timeout: 5, Name: "skillrepo-prompt"},
+			{Event: GeminiAfterAgent, Timeout: 45, Name: "skillrepo-turn-end"},
+			{Event: EventSessionEnd, Name: "skillrepo-session-end"},
+		}
 	}
 	return nil
 }
 
-// ParseAgent accepts claude-code (claude) and codex.
+// geminiActivateSkill is the tool Gemini CLI loads a skill with
+// (tool_input.name is the skill).
+const geminiActivateSkill = "activate_skill"
+
+// ParseAgent accepts claude-code (claude), codex and gemini (gemini-cli).
 func ParseAgent(s string) (Agent, error) {
 	switch strings.ToLower(s) {
 	case "claude-code", "claude", "claudecode":
 		return ClaudeCode, nil
 	case "codex":
 		return Codex, nil
+	case "gemini", "gemini-cli", "geminicli":
+		return Gemini, nil
 	}
-	return "", fmt.Errorf("unknown agent %q: want claude-code or codex", s)
+	return "", fmt.Errorf("unknown agent %q: want claude-code, codex or gemini", s)
+}
+
+// Homes are the folders an agent keeps its user files in, as the agent
+// finds them: Claude Code's CLAUDE_CONFIG_DIR (else ~/.claude), Codex's
+// CODEX_HOME (else ~/.codex), Gemini CLI's GEMINI_CLI_HOME/.gemini (else
+// ~/.gemini).
+type Homes struct {
+	Home         string
+	ClaudeConfig string
+	CodexHome    string
+	GeminiDir    string
+}
+
+// HomesFrom resolves the agents' folders for a home folder and an
+// environment.
+func HomesFrom(home string, getenv func(string) string) Homes {
+	h := Homes{Home: home, ClaudeConfig: filepath.Join(home, ".claude"), CodexHome: filepath.Join(home, ".codex"), GeminiDir: filepath.Join(home, ".gemini")}
+	if getenv == nil {
+		return h
+	}
+	if v := getenv("CLAUDE_CONFIG_DIR"); v != "" {
+		h.ClaudeConfig = v
+	}
+	if v := getenv("CODEX_HOME"); v != "" {
+		h.CodexHome = v
+	}
+	if v := getenv("GEMINI_CLI_HOME"); v != "" {
+		h.GeminiDir = filepath.Join(v, ".gemini")
+	}
+	return h
 }
 
 // AgentOptions say where an agent install or uninstall goes.
 type AgentOptions struct {
 	Agent Agent
 	Scope Scope // "" = user
-	// Home is the user's home folder; Project the project folder (for
+	// Homes are the agents' user folders; Project the project folder (for
 	// the project and local scopes).
-	Home, Project string
-	// Library is the skills library the hooks serve; "" = the scope's
-	// skills folder (see [DefaultLibrary]).
+	Homes   Homes
+	Project string
+	// Library is the skills library the hooks serve (absolute); "" = the
+	// scope's skills folder (see [DefaultLibrary]).
 	Library string
 	// Executable is how the hook commands call skillrepo; "" =
 	// `skillrepo` from PATH.
@@ -153,15 +232,16 @@ type AgentResult struct {
 }
 
 // SettingsPath is the file an agent reads hooks from at a scope: Claude
-// Code's ~/.claude/settings.json, <project>/.claude/settings.json and
-// settings.local.json; Codex's ~/.codex/hooks.json and
-// <project>/.codex/hooks.json.
-func SettingsPath(a Agent, scope Scope, home, project string) (string, error) {
+// Code's settings.json (user: in CLAUDE_CONFIG_DIR; project:
+// .claude/settings.json; local: .claude/settings.local.json), Codex's
+// hooks.json (user: in CODEX_HOME; project: .codex/hooks.json), Gemini
+// CLI's settings.json (user: ~/.gemini; project: .gemini/settings.json).
+func SettingsPath(a Agent, scope Scope, homes Homes, project string) (string, error) {
 	switch a {
 	case ClaudeCode:
 		switch scope {
 		case ScopeUser, "":
-			return filepath.Join(home, ".claude", "settings.json"), nil
+			return filepath.Join(homes.ClaudeConfig, "settings.json"), nil
 		case ScopeProject:
 			return filepath.Join(project, ".claude", "settings.json"), nil
 		case ScopeLocal:
@@ -170,11 +250,20 @@ func SettingsPath(a Agent, scope Scope, home, project string) (string, error) {
 	case Codex:
 		switch scope {
 		case ScopeUser, "":
-			return filepath.Join(home, ".codex", "hooks.json"), nil
+			return filepath.Join(homes.CodexHome, "hooks.json"), nil
 		case ScopeProject:
 			return filepath.Join(project, ".codex", "hooks.json"), nil
 		case ScopeLocal:
 			return "", fmt.Errorf("codex has no local scope: use --scope user or project")
+		}
+	case Gemini:
+		switch scope {
+		case ScopeUser, "":
+			return filepath.Join(homes.GeminiDir, "settings.json"), nil
+		case ScopeProject:
+			return filepath.Join(project, ".gemini", "settings.json"), nil
+		case ScopeLocal:
+			return "", fmt.Errorf("gemini has no local scope: use --scope user or project")
 		}
 	default:
 		return "", fmt.Errorf("unknown agent %q", a)
@@ -183,27 +272,39 @@ func SettingsPath(a Agent, scope Scope, home, project string) (string, error) {
 }
 
 // DefaultLibrary is the skills folder an agent reads at a scope: Claude
-// Code's ~/.claude/skills or <project>/.claude/skills, Codex's
-// ~/.agents/skills or <project>/.agents/skills.
-func DefaultLibrary(a Agent, scope Scope, home, project string) string {
-	dir := ".claude"
-	if a == Codex {
-		dir = ".agents"
-	}
+// Code's skills in CLAUDE_CONFIG_DIR or <project>/.claude/skills, Codex's
+// ~/.agents/skills or <project>/.agents/skills, Gemini CLI's
+// ~/.gemini/skills or <project>/.gemini/skills.
+func DefaultLibrary(a Agent, scope Scope, homes Homes, project string) string {
+	project = filepath.Clean(project)
 	if scope == ScopeProject || scope == ScopeLocal {
-		return filepath.Join(project, dir, "skills")
+		return filepath.Join(project, projectSkillsDir(a))
 	}
-	return filepath.Join(home, dir, "skills")
+	switch a {
+	case ClaudeCode:
+		return filepath.Join(homes.ClaudeConfig, "skills")
+	case Gemini:
+		return filepath.Join(homes.GeminiDir, "skills")
+	}
+	return filepath.Join(homes.Home, ".agents", "skills")
+}
+
+// projectSkillsDir is an agent's skills folder inside a project.
+func projectSkillsDir(a Agent) string {
+	switch a {
+	case ClaudeCode:
+		return filepath.Join(".claude", "skills")
+	case Gemini:
+		return filepath.Join(".gemini", "skills")
+	}
+	return filepath.Join(".agents", "skills")
 }
 
 // marker is what every command skillrepo installs contains; a handler
 // whose command contains it is ours to replace or remove.
 func marker(a Agent) string { return " hooks run " + string(a) + " " }
 
-// command renders the shell command of one handler. Claude Code runs it
-// through sh, so the library of a project-scoped install is written
-// relative to $CLAUDE_PROJECT_DIR and the committed file works in every
-// clone.
+// command renders the shell command of one handler.
 func command(a Agent, exe, library, event string) string {
 	if exe == "" {
 		exe = "skillrepo"
@@ -211,23 +312,53 @@ func command(a Agent, exe, library, event string) string {
 	return shellQuote(exe) + marker(a) + event + " --library " + library
 }
 
-// libraryArg is the --library argument as written in the commands.
-func libraryArg(opts AgentOptions) string {
+// libraryArg is the --library argument as written in the commands. A
+// committed file (project scope) names no path of this machine: Claude
+// Code's commands run through sh with $CLAUDE_PROJECT_DIR set, so its
+// library is written under it; Codex and Gemini CLI's get the library's
+// path relative to the project, which `hooks run` looks for from the
+// session's folder upwards. Personal files name the absolute path.
+func libraryArg(opts AgentOptions) (string, error) {
 	lib := opts.Library
-	if opts.Agent == ClaudeCode && opts.Library == "" && (opts.Scope == ScopeProject || opts.Scope == ScopeLocal) {
-		return `"$CLAUDE_PROJECT_DIR"/.claude/skills`
-	}
 	if lib == "" {
-		lib = DefaultLibrary(opts.Agent, opts.Scope, opts.Home, opts.Project)
+		lib = DefaultLibrary(opts.Agent, opts.Scope, opts.Homes, opts.Project)
 	}
-	return shellQuote(lib)
+	if opts.Scope != ScopeProject && opts.Scope != ScopeLocal {
+		return shellQuote(lib), nil
+	}
+	rel, err := filepath.Rel(filepath.Clean(opts.Project), lib)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if opts.Scope == ScopeLocal {
+			return shellQuote(lib), nil
+		}
+		return "", fmt.Errorf("the library %s is outside the project %s: a project's settings are shared, so they name a library inside it (use --scope user for a library elsewhere)", lib, opts.Project)
+	}
+	if opts.Agent == ClaudeCode {
+		return `"$CLAUDE_PROJECT_DIR"/` + shellWord(filepath.ToSlash(rel)), nil
+	}
+	return shellWord(filepath.ToSlash(rel)), nil
+}
+
+// shellWord is s as one shell word: as it is when it holds only
+// characters no shell treats specially, else quoted.
+func shellWord(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./-+,@%=", r)) {
+			return shellQuote(s)
+		}
+	}
+	if s == "" {
+		return "''"
+	}
+	return s
 }
 
 // InstallAgent merges skillrepo's hook handlers into the agent's settings
-// file at the scope. Every other key and hook is kept (key order too);
-// handlers of an earlier install are replaced, so installing twice
-// changes nothing. A file that is not JSON, or whose hooks are not of
-// the agent's shape, is refused with ErrMalformed and nothing is written.
+// file at the scope. Only our handlers' text changes: every other key
+// keeps its bytes, order and layout; handlers of an earlier install are
+// replaced, so installing twice changes nothing. A file that is not JSON,
+// or whose hooks are not of the agent's shape, is refused with
+// ErrMalformed and nothing is written.
 func InstallAgent(opts AgentOptions) (*AgentResult, error) {
 	return editAgent(opts, true)
 }
@@ -244,11 +375,16 @@ func UninstallAgent(opts AgentOptions) (*AgentResult, error) {
 const settingsLimit = 16 << 20
 
 func editAgent(opts AgentOptions, install bool) (*AgentResult, error) {
-	path, err := SettingsPath(opts.Agent, opts.Scope, opts.Home, opts.Project)
+	path, err := SettingsPath(opts.Agent, opts.Scope, opts.Homes, opts.Project)
 	if err != nil {
 		return nil, err
 	}
-	res := &AgentResult{Settings: path, Library: libraryArg(opts), DryRun: opts.DryRun}
+	res := &AgentResult{Settings: path, DryRun: opts.DryRun}
+	if install {
+		if res.Library, err = libraryArg(opts); err != nil {
+			return nil, err
+		}
+	}
 	old, err := boundedread.ReadFile(path, settingsLimit)
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
@@ -263,7 +399,7 @@ func editAgent(opts AgentOptions, install bool) (*AgentResult, error) {
 			want = append(want, wantHandler{Handler: h, Command: command(opts.Agent, opts.Executable, res.Library, h.Event)})
 		}
 	}
-	out, added, removed, err := mergeSettings(old, marker(opts.Agent), want)
+	out, added, removed, err := mergeSettings(opts.Agent, old, want)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -285,208 +421,67 @@ func editAgent(opts AgentOptions, install bool) (*AgentResult, error) {
 	return res, nil
 }
 
+// Installation is what an agent's settings file at a scope holds of ours.
+type Installation struct {
+	Agent Agent
+	Scope Scope
+	// Settings is the file looked at; Err why it could not be read (a
+	// missing file is no error: nothing is installed).
+	Settings string
+	Err      error
+	// Handlers are our handlers in it, in file order.
+	Handlers []InstalledHandler
+}
+
+// Installed reports whether any handler of ours is in the file.
+func (i *Installation) Installed() bool { return len(i.Handlers) > 0 }
+
+// InstalledHandler is one of our handlers as the settings file has it.
+type InstalledHandler struct {
+	// Event is the key it is under (the agent's name for the event).
+	Event string
+	// Group and Index place it: hooks.<Event>[Group].hooks[Index].
+	Group, Index int
+	// Matcher is its group's matcher ("" when none).
+	Matcher    string
+	HasMatcher bool
+	Command    string
+	// Timeout as written (0: none), in the agent's unit.
+	Timeout       int64
+	Async         bool
+	StatusMessage *string
+	Name          string
+}
+
+// Inspect reads what the agent's settings file at a scope holds of ours.
+func Inspect(a Agent, scope Scope, homes Homes, project string) *Installation {
+	in := &Installation{Agent: a, Scope: scope}
+	path, err := SettingsPath(a, scope, homes, project)
+	if err != nil {
+		in.Err = err
+		return in
+	}
+	in.Settings = path
+	data, err := boundedread.ReadFile(path, settingsLimit)
+	if errors.Is(err, fs.ErrNotExist) {
+		return in
+	}
+	if err != nil {
+		in.Err = err
+		return in
+	}
+	root, err := parseSettings(a, data)
+	if err != nil {
+		in.Err = err
+		return in
+	}
+	in.Handlers = ours(root, data, marker(a))
+	return in
+}
+
 // Installed reports whether the agent's settings file at the scope holds
 // skillrepo's handlers, and the path it looked at.
-func Installed(a Agent, scope Scope, home, project string) (bool, string) {
-	path, err := SettingsPath(a, scope, home, project)
-	if err != nil {
-		return false, ""
-	}
-	data, err := boundedread.ReadFile(path, settingsLimit)
-	if err != nil || !gjson.ValidBytes(data) {
-		return false, path
-	}
-	return len(ours(data, marker(a))) > 0, path
-}
-
-type wantHandler struct {
-	Handler
-	Command string
-}
-
-// found is one of our handlers in a settings file.
-type found struct {
-	event          string
-	group, handler int
-	matcher        string
-	command        string
-	timeout        int64
-	async          bool
-}
-
-// ours lists the handlers whose command carries mark, in file order.
-func ours(data []byte, mark string) []found {
-	var out []found
-	gjson.GetBytes(data, "hooks").ForEach(func(ev, groups gjson.Result) bool {
-		gi := 0
-		groups.ForEach(func(_, g gjson.Result) bool {
-			hi := 0
-			g.Get("hooks").ForEach(func(_, h gjson.Result) bool {
-				if c := h.Get("command").String(); strings.Contains(c, mark) {
-					out = append(out, found{event: ev.String(), group: gi, handler: hi,
-						matcher: g.Get("matcher").String(), command: c, timeout: h.Get("timeout").Int(), async: h.Get("async").Bool()})
-				}
-				hi++
-				return true
-			})
-			gi++
-			return true
-		})
-		return true
-	})
-	return out
-}
-
-// mergeSettings removes our handlers from data and appends want. When
-// the handlers in the file already are exactly want, data comes back
-// unchanged, byte for byte.
-func mergeSettings(data []byte, mark string, want []wantHandler) (out []byte, added, removed int, err error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		data = []byte("{}")
-	}
-	if err := checkShape(data); err != nil {
-		return nil, 0, 0, err
-	}
-	have := ours(data, mark)
-	if sameHandlers(have, want) {
-		return data, 0, 0, nil
-	}
-	out = slices.Clone(data)
-	// Delete from the end so earlier indexes stay valid.
-	for i := len(have) - 1; i >= 0; i-- {
-		f := have[i]
-		ev := "hooks." + escapeKey(f.event)
-		gpath := fmt.Sprintf("%s.%d", ev, f.group)
-		if out, err = sjson.DeleteBytes(out, fmt.Sprintf("%s.hooks.%d", gpath, f.handler)); err != nil {
-			return nil, 0, 0, err
-		}
-		removed++
-		if n := len(gjson.GetBytes(out, gpath+".hooks").Array()); n == 0 {
-			if out, err = sjson.DeleteBytes(out, gpath); err != nil {
-				return nil, 0, 0, err
-			}
-		}
-		if len(gjson.GetBytes(out, ev).Array()) == 0 {
-			if out, err = sjson.DeleteBytes(out, ev); err != nil {
-				return nil, 0, 0, err
-			}
-		}
-	}
-	for _, w := range want {
-		// Keys in the order people write them: matcher first, then hooks;
-		// type, command, timeout.
-		hb, _ := json.Marshal(struct {
-			Type    string `json:"type"`
-			Command string `json:"command"`
-			Timeout int    `json:"timeout,omitempty"`
-			Async   bool   `json:"async,omitempty"`
-		}{"command", w.Command, w.Timeout, w.Async})
-		var group []byte
-		if w.Matcher != "" {
-			mb, _ := json.Marshal(w.Matcher)
-			group = []byte(`{"matcher":` + string(mb) + `,"hooks":[` + string(hb) + `]}`)
-		} else {
-			group = []byte(`{"hooks":[` + string(hb) + `]}`)
-		}
-		if out, err = sjson.SetRawBytes(out, "hooks."+escapeKey(w.Event)+".-1", group); err != nil {
-			return nil, 0, 0, err
-		}
-		added++
-	}
-	opts := &pretty.Options{Width: 80, Prefix: "", Indent: indentOf(data), SortKeys: false}
-	return pretty.PrettyOptions(out, opts), added, removed, nil
-}
-
-func sameHandlers(have []found, want []wantHandler) bool {
-	if len(have) != len(want) {
-		return false
-	}
-	for i := range have {
-		h, w := have[i], want[i]
-		if h.event != w.Event || h.matcher != w.Matcher || h.command != w.Command || h.timeout != int64(w.Timeout) || h.async != w.Async {
-			return false
-		}
-	}
-	return true
-}
-
-// checkShape accepts a JSON object whose "hooks", when present, maps
-// event names to lists of objects whose "hooks" are lists of objects.
-func checkShape(data []byte) error {
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			line, col := lineCol(data, int(se.Offset))
-			return fmt.Errorf("%w: not valid JSON at line %d, column %d: %v", ErrMalformed, line, col, se)
-		}
-		return fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	top, ok := v.(map[string]any)
-	if !ok {
-		return fmt.Errorf("%w: the top level is not a JSON object", ErrMalformed)
-	}
-	hooks, ok := top["hooks"]
-	if !ok {
-		return nil
-	}
-	events, ok := hooks.(map[string]any)
-	if !ok {
-		return fmt.Errorf("%w: \"hooks\" is not an object of events", ErrMalformed)
-	}
-	for ev, groups := range events {
-		list, ok := groups.([]any)
-		if !ok {
-			return fmt.Errorf("%w: hooks.%s is not a list of matcher groups", ErrMalformed, ev)
-		}
-		for i, g := range list {
-			gm, ok := g.(map[string]any)
-			if !ok {
-				return fmt.Errorf("%w: hooks.%s[%d] is not an object", ErrMalformed, ev, i)
-			}
-			if hs, ok := gm["hooks"]; ok {
-				hl, ok := hs.([]any)
-				if !ok {
-					return fmt.Errorf("%w: hooks.%s[%d].hooks is not a list", ErrMalformed, ev, i)
-				}
-				for j, h := range hl {
-					if _, ok := h.(map[string]any); !ok {
-						return fmt.Errorf("%w: hooks.%s[%d].hooks[%d] is not an object", ErrMalformed, ev, i, j)
-					}
-				}
-			}
-		}
-	}
-	return nil
-}
-
-func lineCol(data []byte, off int) (line, col int) {
-	off = min(off, len(data))
-	line = 1 + bytes.Count(data[:off], []byte("\n"))
-	col = off - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
-}
-
-// indentOf keeps the file's indentation unit (the leading white space of
-// its first indented line); two spaces for a new or one-line file.
-func indentOf(data []byte) string {
-	for _, l := range bytes.Split(data, []byte("\n")) {
-		t := bytes.TrimLeft(l, " \t")
-		if len(t) < len(l) && len(t) > 0 {
-			return string(l[:len(l)-len(t)])
-		}
-	}
-	return "  "
-}
-
-// escapeKey escapes a key for a gjson/sjson path.
-func escapeKey(k string) string {
-	var b strings.Builder
-	for _, r := range k {
-		if strings.ContainsRune(`.*?|#@\!=<>%"`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+func Installed(a Agent, scope Scope, homes Homes, project string) (bool, string) {
+	in := Inspect(a, scope, homes, project)
+	return in.Installed(), in.Settings
 }

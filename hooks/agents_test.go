@@ -31,12 +31,12 @@ const userSettings = `{
 func installOpts(t *testing.T, a Agent) AgentOptions {
 	t.Helper()
 	home := t.TempDir()
-	return AgentOptions{Agent: a, Scope: ScopeUser, Home: home, Project: t.TempDir(), Executable: "/usr/local/bin/skillrepo"}
+	return AgentOptions{Agent: a, Scope: ScopeUser, Homes: HomesFrom(home, nil), Project: t.TempDir(), Executable: "/usr/local/bin/skillrepo"}
 }
 
 func writeSettings(t *testing.T, opts AgentOptions, content string) string {
 	t.Helper()
-	p, err := SettingsPath(opts.Agent, opts.Scope, opts.Home, opts.Project)
+	p, err := SettingsPath(opts.Agent, opts.Scope, opts.Homes, opts.Project)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func topKeys(t *testing.T, data []byte) []string {
 }
 
 func TestInstallKeepsEverythingElse(t *testing.T) {
-	for _, a := range []Agent{ClaudeCode, Codex} {
+	for _, a := range Agents() {
 		t.Run(string(a), func(t *testing.T) {
 			opts := installOpts(t, a)
 			p := writeSettings(t, opts, userSettings)
@@ -130,15 +130,16 @@ func TestInstallKeepsEverythingElse(t *testing.T) {
 				t.Errorf("second install changed the file:\n%s", again)
 			}
 
-			// Uninstall removes ours and only ours.
+			// Uninstall removes ours and only ours: the file is back, byte
+			// for byte.
 			if _, err := UninstallAgent(opts); err != nil {
 				t.Fatal(err)
 			}
 			after, _ := os.ReadFile(p)
-			if !reflect.DeepEqual(decode(t, after), orig) {
+			if string(after) != userSettings {
 				t.Errorf("uninstall did not restore the user's settings:\n%s", after)
 			}
-			if ok, _ := Installed(a, ScopeUser, opts.Home, opts.Project); ok {
+			if ok, _ := Installed(a, ScopeUser, opts.Homes, opts.Project); ok {
 				t.Error("Installed after uninstall")
 			}
 		})
@@ -152,7 +153,7 @@ func TestInstallNewFileAndScopes(t *testing.T) {
 		path    string
 		library string
 	}{
-		{ScopeUser, filepath.Join(opts.Home, ".claude", "settings.json"), "'" + filepath.Join(opts.Home, ".claude", "skills") + "'"},
+		{ScopeUser, filepath.Join(opts.Homes.Home, ".claude", "settings.json"), "'" + filepath.Join(opts.Homes.Home, ".claude", "skills") + "'"},
 		{ScopeProject, filepath.Join(opts.Project, ".claude", "settings.json"), `"$CLAUDE_PROJECT_DIR"/.claude/skills`},
 		{ScopeLocal, filepath.Join(opts.Project, ".claude", "settings.local.json"), `"$CLAUDE_PROJECT_DIR"/.claude/skills`},
 	} {
@@ -169,7 +170,7 @@ func TestInstallNewFileAndScopes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ok, _ := Installed(ClaudeCode, tc.scope, opts.Home, opts.Project); !ok {
+		if ok, _ := Installed(ClaudeCode, tc.scope, opts.Homes, opts.Project); !ok {
 			t.Errorf("%s: not installed:\n%s", tc.scope, data)
 		}
 	}
@@ -180,7 +181,7 @@ func TestInstallNewFileAndScopes(t *testing.T) {
 	}
 	codex.Scope = ScopeProject
 	res, err := InstallAgent(codex)
-	if err != nil || res.Settings != filepath.Join(codex.Project, ".codex", "hooks.json") || !strings.Contains(res.Library, filepath.Join(codex.Project, ".agents", "skills")) {
+	if err != nil || res.Settings != filepath.Join(codex.Project, ".codex", "hooks.json") || res.Library != ".agents/skills" {
 		t.Fatalf("codex project: %+v %v", res, err)
 	}
 }
@@ -260,5 +261,172 @@ func TestDryRunWritesNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(res.Settings); !os.IsNotExist(err) {
 		t.Errorf("uninstall created %s", res.Settings)
+	}
+}
+
+// The layout of what is not ours stays byte for byte: a multi-line
+// object is not collapsed, a one-line handler is not expanded, a
+// four-space file stays four-space, and uninstall gives the file back.
+func TestInstallKeepsLayout(t *testing.T) {
+	const settings = `{
+  "env": {
+    "FOO": "1"
+  },
+  "permissions": { "allow": ["Bash(ls)"] },
+  "hooks": {
+    "Stop": [{ "hooks": [{ "type": "command", "command": "notify-send done" }] }],
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          { "type": "command", "command": "audit.sh" }
+        ]
+      }
+    ]
+  }
+}
+`
+	for _, a := range Agents() {
+		t.Run(string(a), func(t *testing.T) {
+			opts := installOpts(t, a)
+			p := writeSettings(t, opts, settings)
+			if _, err := InstallAgent(opts); err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(p)
+			for _, kept := range []string{
+				"  \"env\": {\n    \"FOO\": \"1\"\n  },\n",
+				"  \"permissions\": { \"allow\": [\"Bash(ls)\"] },\n",
+				`"Stop": [{ "hooks": [{ "type": "command", "command": "notify-send done" }]`,
+				"      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          { \"type\": \"command\", \"command\": \"audit.sh\" }\n        ]\n      }",
+			} {
+				if !strings.Contains(string(data), kept) {
+					t.Errorf("the install changed\n%s\ninto:\n%s", kept, data)
+				}
+			}
+			if _, err := UninstallAgent(opts); err != nil {
+				t.Fatal(err)
+			}
+			if after, _ := os.ReadFile(p); string(after) != settings {
+				t.Errorf("uninstall did not give the file back:\n%s", after)
+			}
+		})
+	}
+}
+
+// A new settings file, installed and uninstalled, is left an empty
+// object: the hooks key our install made goes with our handlers.
+func TestUninstallLeavesNoEmptyHooks(t *testing.T) {
+	opts := installOpts(t, Gemini)
+	p := writeSettings(t, opts, "{\n  \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}\n}\n")
+	before, _ := os.ReadFile(p)
+	if _, err := InstallAgent(opts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := UninstallAgent(opts); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(p); string(after) != string(before) {
+		t.Errorf("after install and uninstall:\n%s", after)
+	}
+}
+
+// The agents' folders follow their environment: CLAUDE_CONFIG_DIR,
+// CODEX_HOME and GEMINI_CLI_HOME move the user settings and the default
+// libraries as they move what the agents read.
+func TestHomesFollowTheEnvironment(t *testing.T) {
+	env := map[string]string{"CLAUDE_CONFIG_DIR": "/cfg/claude", "CODEX_HOME": "/cfg/codex", "GEMINI_CLI_HOME": "/cfg/g"}
+	homes := HomesFrom("/home/me", func(k string) string { return env[k] })
+	for _, tc := range []struct {
+		a             Agent
+		settings, lib string
+	}{
+		{ClaudeCode, "/cfg/claude/settings.json", "/cfg/claude/skills"},
+		{Codex, "/cfg/codex/hooks.json", "/home/me/.agents/skills"},
+		{Gemini, "/cfg/g/.gemini/settings.json", "/cfg/g/.gemini/skills"},
+	} {
+		p, err := SettingsPath(tc.a, ScopeUser, homes, "/p")
+		if err != nil || p != tc.settings {
+			t.Errorf("%s: settings %s (%v), want %s", tc.a, p, err, tc.settings)
+		}
+		if lib := DefaultLibrary(tc.a, ScopeUser, homes, "/p"); lib != tc.lib {
+			t.Errorf("%s: library %s, want %s", tc.a, lib, tc.lib)
+		}
+	}
+	plain := HomesFrom("/home/me", func(string) string { return "" })
+	if p, _ := SettingsPath(Codex, ScopeUser, plain, "/p"); p != "/home/me/.codex/hooks.json" {
+		t.Errorf("codex without CODEX_HOME: %s", p)
+	}
+}
+
+// A project's settings are committed: they name no path of this machine
+// (not the binary, not the project, not the home), so every clone's
+// hooks act on its own library.
+func TestProjectSettingsNameNoMachinePath(t *testing.T) {
+	for _, a := range Agents() {
+		t.Run(string(a), func(t *testing.T) {
+			opts := installOpts(t, a)
+			opts.Scope, opts.Executable = ScopeProject, ""
+			opts.Library = filepath.Join(opts.Project, "team", "skills")
+			res, err := InstallAgent(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(res.Settings)
+			for _, p := range []string{opts.Project, opts.Homes.Home, "/usr/local/bin"} {
+				if strings.Contains(string(data), p) {
+					t.Errorf("the committed file names %s:\n%s", p, data)
+				}
+			}
+			if !strings.Contains(string(data), "'skillrepo' hooks run "+string(a)) || !strings.Contains(string(data), "team/skills") {
+				t.Errorf("commands:\n%s", data)
+			}
+			// A library outside the project cannot be named by a shared file.
+			opts.Library = filepath.Join(opts.Homes.Home, "elsewhere")
+			if _, err := InstallAgent(opts); err == nil || !strings.Contains(err.Error(), "outside the project") {
+				t.Errorf("a library outside the project: %v", err)
+			}
+		})
+	}
+}
+
+// Gemini CLI's handlers: its event names, timeouts in milliseconds, a
+// name for its /hooks panel, and activate_skill matched exactly.
+func TestGeminiHandlers(t *testing.T) {
+	opts := installOpts(t, Gemini)
+	res, err := InstallAgent(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Name, Type, Command string
+				Timeout             int
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(res.Content, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"SessionStart": 10000, "AfterTool": 5000, "BeforeAgent": 5000, "AfterAgent": 45000, "SessionEnd": 0}
+	for ev, timeout := range want {
+		g := got.Hooks[ev]
+		if len(g) != 1 || len(g[0].Hooks) != 1 {
+			t.Fatalf("%s: %+v", ev, g)
+		}
+		h := g[0].Hooks[0]
+		if h.Timeout != timeout || h.Type != "command" || !strings.HasPrefix(h.Name, "skillrepo-") || !strings.Contains(h.Command, " hooks run gemini "+ev+" ") {
+			t.Errorf("%s: %+v", ev, h)
+		}
+	}
+	if m := got.Hooks["AfterTool"][0].Matcher; m != "^activate_skill$" {
+		t.Errorf("AfterTool matcher %q", m)
+	}
+	for _, ev := range []string{"AfterTool", "BeforeAgent", "AfterAgent"} {
+		if _, err := ParseEvent(ev); err != nil {
+			t.Errorf("ParseEvent(%s): %v", ev, err)
+		}
 	}
 }

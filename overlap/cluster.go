@@ -23,11 +23,6 @@ type Options struct {
 	// Threshold is the pair similarity that links two skills (0 means
 	// DefaultThreshold).
 	Threshold float64
-	// PrefixThreshold is the lower bar for skills that share a name
-	// prefix (0 means half the threshold): a shared prefix is evidence of
-	// a family, not proof, so members still need some content in common
-	// (docker-compose-healthchecks is no part of a docker-cleanup family).
-	PrefixThreshold float64
 	// NoPrefix leaves shared name prefixes out: clusters come from
 	// content alone.
 	NoPrefix bool
@@ -52,9 +47,9 @@ type Cluster struct {
 	Members        []Member `json:"members"`
 	// Prefix is the name prefix every member shares ("gateway-"), if any.
 	Prefix string `json:"prefix,omitempty"`
-	// Pairs are the member pairs at or above the threshold, and those
-	// that share a name prefix at or above the prefix threshold (their
-	// Prefix set).
+	// Pairs are the member pairs at or above the threshold, and every
+	// pair of a prefix cluster whatever its similarity (Prefix set), so
+	// whoever decides the umbrella sees how far apart the members are.
 	Pairs []Pair `json:"pairs"`
 }
 
@@ -68,10 +63,14 @@ func (c *Cluster) Names() []string {
 }
 
 // Find groups skills that likely belong under one umbrella: skills linked
-// by a content similarity at or above the threshold, and skills that share
-// a name prefix, joined transitively. Clusters come largest first, then by
-// first member name; members by name. The result is a pure function of
-// the skills and the options.
+// by a content similarity at or above the threshold, and every unpinned
+// skill of a name prefix (a prefix cluster: gateway-*, pr-*, the
+// reference's starting point, docs/reference-behaviour.md §6.6), joined
+// transitively. A prefix cluster lists every pair of its members with
+// their similarity, low ones included: the name is evidence of a family,
+// not proof, and the umbrella decision stays with the model. Clusters
+// come largest first, then by first member name; members by name. The
+// result is a pure function of the skills and the options.
 func Find(skills []Skill, opts Options) []Cluster {
 	ix := NewIndex(skills)
 	return ix.Clusters(opts)
@@ -83,37 +82,35 @@ func (ix *Index) Clusters(opts Options) []Cluster {
 	if th <= 0 {
 		th = DefaultThreshold
 	}
-	pth := opts.PrefixThreshold
-	if pth <= 0 {
-		pth = th / 2
-	}
-	pth = min(pth, th)
 	n := len(ix.skills)
-	// A skill's prefix group, by index: only pairs inside one may link
-	// below the threshold.
-	group := make([]int, n)
-	for i := range group {
-		group[i] = -1
-	}
-	if !opts.NoPrefix {
-		for gi, g := range prefixGroups(ix.skills) {
-			for _, d := range g {
-				group[d] = gi
-			}
-		}
-	}
 	uf := newUnionFind(n)
 	var pairs []Pair
-	for _, p := range ix.Pairs(pth) {
+	linked := map[[2]int]bool{}
+	for _, p := range ix.Pairs(th) {
 		a, b := ix.byName[p.A], ix.byName[p.B]
-		if p.Similarity < th {
-			if group[a] < 0 || group[a] != group[b] {
-				continue
-			}
-			p.Prefix = commonPrefix([]string{p.A, p.B})
-		}
 		pairs = append(pairs, p)
+		linked[[2]int{min(a, b), max(a, b)}] = true
 		uf.union(a, b)
+	}
+	if !opts.NoPrefix {
+		for _, g := range prefixGroups(ix.skills) {
+			names := make([]string, len(g))
+			for k, d := range g {
+				names[k] = ix.skills[d].Name
+			}
+			prefix := commonPrefix(names)
+			for i, a := range g {
+				for _, b := range g[i+1:] {
+					uf.union(a, b)
+					if linked[[2]int{min(a, b), max(a, b)}] {
+						continue
+					}
+					x, y := min(a, b), max(a, b)
+					pairs = append(pairs, Pair{A: ix.skills[x].Name, B: ix.skills[y].Name,
+						Similarity: round(dot(ix.vecs[x], ix.vecs[y])), Shared: ix.shared(ix.vecs[x], ix.vecs[y]), Prefix: prefix})
+				}
+			}
+		}
 	}
 	comps := map[int][]int{}
 	for d := 0; d < n; d++ {
@@ -162,9 +159,11 @@ func (ix *Index) Clusters(opts Options) []Cluster {
 	return out
 }
 
-// prefixGroups returns the skills (by index) grouped by shared name
-// prefix: the first name segment, or more segments while a group is
-// larger than MaxPrefixMembers. Names without a separator make no group.
+// prefixGroups returns the unpinned skills (by index) grouped by shared
+// name prefix: the first name segment, or more segments while a group is
+// larger than MaxPrefixMembers. Names without a separator make no group;
+// a pinned skill is never changed, so it joins no prefix cluster (content
+// may still link it, flagged).
 func prefixGroups(skills []Skill) [][]int {
 	var out [][]int
 	var split func(docs []int, segs int)
@@ -194,9 +193,11 @@ func prefixGroups(skills []Skill) [][]int {
 			}
 		}
 	}
-	all := make([]int, len(skills))
-	for i := range all {
-		all[i] = i
+	var all []int
+	for i, s := range skills {
+		if !s.Pinned {
+			all = append(all, i)
+		}
 	}
 	split(all, 1)
 	return out

@@ -52,12 +52,15 @@
 // # Clusters
 //
 // [Find] links two skills when their similarity reaches the threshold
-// ([DefaultThreshold]), or, when they share a name prefix (gateway-*,
-// pr-*), half of it: a prefix is evidence of a family, not proof, so a
-// docker-compose skill does not join a docker-cleanup family on its name
-// alone. Linked skills are joined transitively (union-find, roots chosen
-// by index so the result does not depend on the order of the input); each
-// cluster carries its members with their flags (pinned, scheduled), the
-// evidence (shared prefix; each linked pair with its similarity and the
-// terms that weigh most in it) and a suggested umbrella name.
+// ([DefaultThreshold]), and puts every unpinned skill of a name prefix
+// (gateway-*, pr-*) in one prefix cluster, the reference curator's
+// starting point: the name is evidence of a family, not proof, so the
+// cluster lists each pair of its members with its similarity, low ones
+// included (a docker-compose skill beside a docker-cleanup family shows
+// 0.13), and the umbrella decision stays with the model. Linked skills are
+// joined transitively (union-find, roots chosen by index so the result
+// does not depend on the order of the input); each cluster carries its
+// members with their flags (pinned, scheduled), the evidence (shared
+// prefix; each pair with its similarity and the terms that weigh most in
+// it) and a suggested umbrella name.
 package overlap

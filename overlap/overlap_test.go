@@ -65,7 +65,9 @@ func TestFindPlantedClusters(t *testing.T) {
 		umbrella  string
 		bySimilar bool // at least one content pair is evidence
 	}{
-		{family: namesOf(dockerCleanup), umbrella: "docker-image", bySimilar: true},
+		// docker-compose-healthchecks shares the docker- prefix: a prefix
+		// cluster lists it, linked by its name only (checked below).
+		{family: []string{"docker-compose-healthchecks", "docker-disk-full", "docker-image-cleanup", "prune-stale-container-images"}, umbrella: "docker-image", bySimilar: true},
 		{family: namesOf(pgBloat), umbrella: "pg-vacuum-bloat", bySimilar: true},
 		{family: namesOf(gateway), prefix: "gateway-", umbrella: "gateway"},
 		{family: namesOf(prFamily), prefix: "pr-", umbrella: "pr"},
@@ -92,24 +94,91 @@ func TestFindPlantedClusters(t *testing.T) {
 				t.Errorf("no similarity evidence in %+v", c)
 			}
 			for _, p := range c.Pairs {
-				if (p.Similarity < DefaultThreshold && p.Prefix != tc.prefix) || len(p.Shared) == 0 {
+				if !strongPair(p) && !prefixPair(p) {
 					t.Errorf("weak evidence %+v", p)
 				}
 			}
 		})
 	}
+	// A false friend shares words, not a purpose: no content pair links
+	// it; only a shared name prefix may list it beside a family.
 	for _, ff := range falseFriends {
-		if c := of[ff.name]; c != nil {
-			t.Errorf("false friend %s merged into %v", ff.name, c.Names())
+		c := of[ff.name]
+		if c == nil {
+			continue
+		}
+		for _, p := range c.Pairs {
+			if (p.A == ff.name || p.B == ff.name) && !prefixPair(p) {
+				t.Errorf("false friend %s linked by content: %+v", ff.name, p)
+			}
 		}
 	}
-	// The filler shares a Zipf vocabulary but no purpose.
+	// The filler shares a Zipf vocabulary but no purpose: it makes no
+	// cluster but the prefix clusters of names that happen to share a
+	// first word.
 	for _, c := range clusters {
 		for _, n := range c.Names() {
-			if !slices.Contains(planted4(), n) {
-				t.Errorf("unplanted cluster %v (%+v)", c.Names(), c.Pairs)
-				break
+			if slices.Contains(planted4(), n) || slices.Contains(namesOf(falseFriends), n) {
+				continue
 			}
+			if c.Prefix == "" {
+				t.Errorf("unplanted cluster %v (%+v)", c.Names(), c.Pairs)
+			}
+			for _, p := range c.Pairs {
+				if !prefixPair(p) {
+					t.Errorf("unplanted content pair %+v", p)
+				}
+			}
+			break
+		}
+	}
+}
+
+// strongPair is content evidence: similar enough, with shared terms.
+func strongPair(p Pair) bool { return p.Similarity >= DefaultThreshold && len(p.Shared) > 0 }
+
+// prefixPair is a prefix cluster's pair below the threshold: its prefix
+// set and both names starting with it.
+func prefixPair(p Pair) bool {
+	return p.Similarity < DefaultThreshold && p.Prefix != "" && strings.HasPrefix(p.A, p.Prefix) && strings.HasPrefix(p.B, p.Prefix)
+}
+
+// A prefix cluster lists every unpinned member of the prefix, however
+// unlike the others its text is, with each pair's similarity; a pinned
+// skill of the prefix is never changed and joins no prefix cluster.
+func TestPrefixClusterListsEveryMember(t *testing.T) {
+	skills := append(filler(50, 11),
+		Skill{Name: "pr-review-checklist", Description: "Use when reviewing a pull request. Check tests, naming and the PR description.", Body: "Read the PR description first, then the tests."},
+		Skill{Name: "pr-description-writing", Description: "Use when opening a pull request. Write what, why and how it was tested.", Body: "Every pull request description says what changed and why."},
+		Skill{Name: "pr-merge-conflicts", Description: "Use when a branch no longer merges cleanly. Rebase and resolve conflicts hunk by hunk.", Body: "Fetch, rebase onto main, resolve each conflict, run the tests, force-push with lease."},
+		Skill{Name: "pr-labels", Description: "Use when triaging. Label pull requests by area.", Body: "Labels: area/*, kind/*.", Pinned: true},
+	)
+	var pr *Cluster
+	clusters := Find(skills, Options{})
+	for i := range clusters {
+		if slices.Contains(clusters[i].Names(), "pr-merge-conflicts") {
+			pr = &clusters[i]
+		}
+	}
+	if pr == nil {
+		t.Fatalf("pr-merge-conflicts is in no cluster: %+v", clusters)
+	}
+	if want := []string{"pr-description-writing", "pr-merge-conflicts", "pr-review-checklist"}; !reflect.DeepEqual(pr.Names(), want) {
+		t.Fatalf("pr-* cluster = %v, want %v (every unpinned member, the pinned one left out)", pr.Names(), want)
+	}
+	if pr.Prefix != "pr-" || pr.Umbrella != "pr" {
+		t.Errorf("prefix %q, umbrella %q", pr.Prefix, pr.Umbrella)
+	}
+	if len(pr.Pairs) != 3 {
+		t.Fatalf("pairs = %+v, want all 3", pr.Pairs)
+	}
+	ix := NewIndex(skills)
+	for _, p := range pr.Pairs {
+		if want := ix.Similarity(p.A, p.B); p.Similarity != want {
+			t.Errorf("%s ~ %s = %v, want the measured %v", p.A, p.B, p.Similarity, want)
+		}
+		if p.Similarity < DefaultThreshold && p.Prefix != "pr-" {
+			t.Errorf("pair below the threshold without its prefix: %+v", p)
 		}
 	}
 }

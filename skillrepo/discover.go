@@ -66,7 +66,7 @@ func IsLibrary(dir string) bool {
 // KnownLibraryFolders are the folders where projects keep their agents'
 // skills; a command run elsewhere in the project uses the one that is a
 // library, or names them when several are.
-var KnownLibraryFolders = []string{".claude/skills", ".agents/skills", ".codex/skills", ".github/skills", "skills"}
+var KnownLibraryFolders = []string{".claude/skills", ".agents/skills", ".codex/skills", ".gemini/skills", ".github/skills", "skills"}
 
 // ProjectLibraries lists the known folders of the work tree top that are
 // libraries (slash paths relative to top).

@@ -22,6 +22,11 @@ var (
 	ErrLocked = gitstore.ErrLocked
 	// ErrRefused: a guard refused the write (pinned, user-owned, ...).
 	ErrRefused = errors.New("refused")
+	// ErrOwnershipUnknown: who owns a skill cannot be read, because the
+	// history stops short of its creation (a shallow clone). Writes that
+	// need ownership fail closed; reads show it as unknown
+	// ([Library.OwnersForDisplay]).
+	ErrOwnershipUnknown = errors.New("ownership is unknown")
 	// ErrNotLibrary: the directory is not a skillrepo library.
 	ErrNotLibrary = errors.New("not a skillrepo library")
 	// ErrNoChanges is returned by [Tx.Commit] when the staged changes

@@ -27,6 +27,7 @@ package skillrepo
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"os"
@@ -37,10 +38,12 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
-// Owners of a skill.
+// Owners of a skill. OwnerUnknown is only ever shown, never decided on:
+// see [Library.OwnersForDisplay].
 const (
 	OwnerCurator = "curator"
 	OwnerUser    = "user"
+	OwnerUnknown = "unknown"
 )
 
 // Ownership says who owns a skill and why.
@@ -114,6 +117,32 @@ func (l *Library) OwnersAt(rev string) (map[string]Ownership, error) {
 		return nil, err
 	}
 	return l.ownersAt(snap.Commit())
+}
+
+// OwnersForDisplay is [Library.OwnersAt] for a command that only shows
+// ownership: where history cannot tell (a shallow clone, see
+// [ErrOwnershipUnknown]), every skill of rev is OwnerUnknown with the
+// reason, and why is that reason (with its hint); otherwise why is nil.
+// Nothing may decide a write from its answer.
+func (l *Library) OwnersForDisplay(rev string) (owners map[string]Ownership, why error, err error) {
+	owners, err = l.OwnersAt(rev)
+	if err == nil || !errors.Is(err, ErrOwnershipUnknown) {
+		return owners, nil, err
+	}
+	why = err
+	snap, err := l.Snapshot(rev)
+	if err != nil {
+		return nil, nil, err
+	}
+	skills, err := snap.Skills()
+	if err != nil {
+		return nil, nil, err
+	}
+	owners = make(map[string]Ownership, len(skills))
+	for _, si := range skills {
+		owners[si.Dir] = Ownership{Name: si.Name, Dir: si.Dir, Owner: OwnerUnknown, Reason: why.Error()}
+	}
+	return owners, why, nil
 }
 
 const ownersCacheVersion = 1
@@ -262,7 +291,7 @@ func (h *historyIndex) ownership(tip Hash) (map[string]*ownState, error) {
 	// the curator.
 	for _, c := range order {
 		if h.l.repo.IsShallow(c) {
-			return nil, WithHint(fmt.Errorf("ownership is unknown: the history stops at %s (a shallow clone)", gitstore.ShortHash(c)),
+			return nil, WithHint(fmt.Errorf("%w: the history stops at %s (a shallow clone)", ErrOwnershipUnknown, gitstore.ShortHash(c)),
 				"fetch the whole history with 'git fetch --unshallow', then retry")
 		}
 	}

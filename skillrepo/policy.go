@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -187,7 +188,9 @@ type PolicyResult struct {
 // a *RefusedError (ErrRefused) inside its *OpError, a lint refusal a
 // *GateError.
 func (p *Policy) Apply(ctx context.Context, ops []Op, dryRun bool) (*PolicyResult, error) {
-	base := p.Base()
+	// The base is read only when a rule needs it: a create's duplicate
+	// check, or a gate that found errors to tell old from new.
+	base := sync.OnceValue(p.Base)
 	warnings, err := p.precheck(ops, base)
 	if err != nil {
 		return nil, err

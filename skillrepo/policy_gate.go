@@ -46,17 +46,17 @@ func (l *Library) gate(fsys fs.FS, dirs []string) error {
 }
 
 // gateAgainst is the gate of a tree against the one it replaces (before,
-// nil when there was none): errors the skills already had there do not
-// block; new ones are a *GateError.
-func (l *Library) gateAgainst(after, before fs.FS, dirs []string) error {
+// read only when the tree has errors; nil when there was none): errors
+// the skills already had there do not block; new ones are a *GateError.
+func (l *Library) gateAgainst(after fs.FS, before func() fs.FS, dirs []string) error {
 	err := l.gate(after, dirs)
 	var found *lint.ErrorsFound
 	if !errors.As(err, &found) {
 		return err
 	}
-	if before != nil {
+	if old := before(); old != nil {
 		var had *lint.ErrorsFound
-		if errors.As(l.gate(before, dirs), &had) {
+		if errors.As(l.gate(old, dirs), &had) {
 			if found = found.Without(had); found == nil {
 				return nil
 			}
@@ -78,24 +78,29 @@ func (l *Library) gateAgainst(after, before fs.FS, dirs []string) error {
 // when it adds none. For a door that lands several writes at once and
 // decides by the whole (the curator's run).
 func (l *Library) LintGate(after fs.FS, before string, dirs []string) error {
-	var old fs.FS
-	if before != "" {
-		if snap, err := l.Snapshot(before); err == nil {
-			old = snap.FS()
+	return l.gateAgainst(after, func() fs.FS {
+		if before == "" {
+			return nil
 		}
-	}
-	return l.gateAgainst(after, old, dirs)
+		snap, err := l.Snapshot(before)
+		if err != nil {
+			return nil
+		}
+		return snap.FS()
+	}, dirs)
 }
 
 // verifier is the check of the tree a write produces: the lint gate
 // against base (a person's Force skips it), then the writer's own
 // integrity check.
-func (p *Policy) verifier(base string) func(fsys fs.FS, dirs []string) error {
+func (p *Policy) verifier(base func() string) func(fsys fs.FS, dirs []string) error {
 	return func(fsys fs.FS, dirs []string) error {
 		if !p.w.Force {
-			var before fs.FS
-			if snap, err := p.l.Snapshot(base); err == nil {
-				before = snap.FS()
+			before := func() fs.FS {
+				if snap, err := p.l.Snapshot(base()); err == nil {
+					return snap.FS()
+				}
+				return nil
 			}
 			if err := p.l.gateAgainst(fsys, before, dirs); err != nil {
 				var ge *GateError

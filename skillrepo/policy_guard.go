@@ -42,7 +42,7 @@ func (p *Policy) label() string { return LabelFor(p.w.Provenance.Origin) }
 
 // precheck runs the checks that read only the operations and the base:
 // secrets and duplicates. An agent is refused; a person gets warnings.
-func (p *Policy) precheck(ops []Op, base string) (warnings []string, err error) {
+func (p *Policy) precheck(ops []Op, base func() string) (warnings []string, err error) {
 	agent := p.w.Provenance.ByAgent()
 	var snap *Snapshot
 	for i, op := range ops {
@@ -56,7 +56,7 @@ func (p *Policy) precheck(ops []Op, base string) (warnings []string, err error) 
 			continue
 		}
 		if snap == nil {
-			if snap, err = p.l.Snapshot(base); err != nil {
+			if snap, err = p.l.Snapshot(base()); err != nil {
 				snap = nil
 				continue // nothing to overlap yet (an empty library)
 			}

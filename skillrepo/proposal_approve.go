@@ -179,7 +179,7 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 			}
 		}
 		before := &Snapshot{l: l, store: tx.gtx.Store(), commit: tx.Base(), tree: mainTree}
-		if err := l.gateAgainst(snap.FS(), before.FS(), dirs); err != nil {
+		if err := l.gateAgainst(snap.FS(), before.FS, dirs); err != nil {
 			return fmt.Errorf("approval of %s refused: %w", id, err)
 		}
 		return nil

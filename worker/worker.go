@@ -373,6 +373,21 @@ type attemptError struct {
 func (e *attemptError) Error() string { return e.msg }
 
 func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Result) {
+	if e.Kind == queue.KindReview && !s.Review.Enabled {
+		// Switched off since it was queued: the setting is read again
+		// here, as the reference's is when its idle queue runs.
+		now := w.now()
+		if _, err := w.store.Update(e.ID, func(x *queue.Entry) error {
+			x.State, x.FinishedAt, x.Outcome = queue.Done, &now, &queue.Outcome{Status: review.StatusSkipped, Summary: "review.enabled is false"}
+			return nil
+		}); err != nil {
+			w.logf(e.ID, "record outcome: %v", err)
+			return
+		}
+		res.Done++
+		w.logf(e.ID, "skipped: review.enabled is false")
+		return
+	}
 	reviewID := ""
 	if e.Kind == queue.KindReview {
 		reviewID = review.NewReviewID(w.now())

@@ -399,3 +399,84 @@ func TestFolderLibraryConfig(t *testing.T) {
 		t.Errorf("project not clean:\n%s", st)
 	}
 }
+
+// A review queued by a session runs with that session's model and
+// endpoint, whichever session's environment the worker itself has: its
+// commits name the session's model.
+func TestReviewRunsAsItsSession(t *testing.T) {
+	f := newFixture(t)
+	other := fakemodel.Start(&fakemodel.Script{Replies: []fakemodel.Reply{createReply("pnpm-workflows"), {Content: "Created."}}}, nil)
+	defer other.Close()
+	e, _, err := f.store.Enqueue(queue.Entry{Kind: queue.KindReview, Agent: "test", SessionID: "s-b", Transcript: f.transcr, Format: "openai",
+		Due: queue.Due{Skills: true}, Env: map[string]string{"SKILLREPO_MODEL": "model-of-session-b", "OPENAI_BASE_URL": other.BaseURL()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.run() // the worker's own environment names test-model and f.srv
+	got, _ := f.store.Get(e.ID)
+	if got.State != queue.Done || got.Outcome == nil || !got.Outcome.Merged || got.Outcome.Model != "model-of-session-b" || got.Backend != "endpoint" {
+		t.Fatalf("entry %+v outcome %+v\n%s", got, got.Outcome, f.log.String())
+	}
+	if m := f.git("log", "-1", "--format=%(trailers:key=Model,valueonly)", "main^2"); strings.TrimSpace(m) != "model-of-session-b" {
+		t.Errorf("the commit names model %q, want the session's", m)
+	}
+	if len(f.srv.Requests()) != 0 || len(other.Requests()) != 2 {
+		t.Errorf("requests: worker's endpoint %d, session's %d; want 0 and 2", len(f.srv.Requests()), len(other.Requests()))
+	}
+}
+
+// review.enabled is read again when a worker takes an entry: one queued
+// before reviews were switched off is skipped, calling no model.
+func TestReviewsSwitchedOffAfterQueueing(t *testing.T) {
+	f := newFixture(t, createReply("x"))
+	e := f.enqueue("s-1")
+	cfgPath := filepath.Join(f.lib.Root, skillrepo.ConfigPath)
+	data, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgPath, []byte(strings.Replace(string(data), "review:\n", "review:\n  enabled: false\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.git("commit", "-qam", "reviews off")
+	f.run()
+	got, _ := f.store.Get(e.ID)
+	if got.State != queue.Done || got.Outcome == nil || got.Outcome.Status != "skipped" || !strings.Contains(got.Outcome.Summary, "review.enabled is false") {
+		t.Fatalf("entry %+v outcome %+v\n%s", got, got.Outcome, f.log.String())
+	}
+	if len(f.srv.Requests()) != 0 {
+		t.Errorf("%d model requests for a review switched off", len(f.srv.Requests()))
+	}
+}
+
+// review.defer: a review waits for the agent to be quiet only when it
+// would compete with it for a model on this machine (auto), always, or
+// never.
+func TestDefer(t *testing.T) {
+	w := &worker{opts: Options{Getenv: func(string) string { return "" }}, root: t.TempDir()}
+	for _, tt := range []struct {
+		name    string
+		cfg     skillrepo.ReviewConfig
+		e       queue.Entry
+		deferIt bool
+	}{
+		{"auto, loopback endpoint", skillrepo.ReviewConfig{Model: "m", BaseURL: "http://127.0.0.1:8080/v1"}, queue.Entry{Agent: "claude-code"}, true},
+		{"auto, localhost endpoint", skillrepo.ReviewConfig{Model: "m", BaseURL: "http://localhost:11434/v1"}, queue.Entry{Agent: "codex"}, true},
+		{"auto, remote endpoint", skillrepo.ReviewConfig{Model: "m", BaseURL: "https://models.example.com/v1"}, queue.Entry{Agent: "codex"}, false},
+		{"always, remote endpoint", skillrepo.ReviewConfig{Model: "m", BaseURL: "https://models.example.com/v1", Defer: "always"}, queue.Entry{}, true},
+		{"never, loopback endpoint", skillrepo.ReviewConfig{Model: "m", BaseURL: "http://127.0.0.1:8080/v1", Defer: "never"}, queue.Entry{}, false},
+		{"auto, the agent's program on its provider", skillrepo.ReviewConfig{}, queue.Entry{Agent: "claude-code", Program: "/bin/sh"}, false},
+		{"auto, the agent's program on a loopback gateway", skillrepo.ReviewConfig{}, queue.Entry{Agent: "claude-code", Program: "/bin/sh", Env: map[string]string{"ANTHROPIC_BASE_URL": "http://127.0.0.1:4000"}}, true},
+	} {
+		if tt.cfg.Defer == "" {
+			tt.cfg.Defer = "auto"
+		}
+		p, err := w.plan(tt.cfg, tt.e, "", "", "")
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got := p.deferred(tt.cfg.Defer); got != tt.deferIt {
+			t.Errorf("%s: deferred %v, want %v", tt.name, got, tt.deferIt)
+		}
+	}
+}

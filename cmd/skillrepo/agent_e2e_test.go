@@ -199,6 +199,16 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	s.run("init", "--example", s.library)
 	s.run("hooks", "install", "--claude-code")
 	s.loadCommands()
+	// The session's two user turns fire the memory nudge too.
+	cfgPath := filepath.Join(s.library, ".skillrepo", "config.yaml")
+	cfg, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgPath, []byte(strings.Replace(string(cfg), "memory_interval: 10", "memory_interval: 2", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.git("commit", "-qam", "config: a memory review every two turns")
 
 	transcript := filepath.Join(s.home, ".claude", "projects", "-project", e2eSession+".jsonl")
 	if err := os.MkdirAll(filepath.Dir(transcript), 0o755); err != nil {
@@ -245,8 +255,9 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	}
 	_, times["UserPromptExpansion"] = s.hook("UserPromptExpansion", with("expansion_type", "slash_command", "command_name", "ci-debugging", "prompt_id", "p-1", "prompt", "/ci-debugging"))
 
-	// Stop: 12 model iterations reach the skill interval (10): a review is
-	// queued, and nothing is printed.
+	// Stop: 12 model iterations reach the skill interval (10), two user
+	// turns the memory interval (2): a review is queued, and nothing is
+	// printed.
 	out, d = s.hook("Stop", with("stop_hook_active", false, "last_assistant_message", "Created the beads."))
 	times["Stop"] = d
 	if out != "" {
@@ -254,19 +265,20 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	}
 	store := queue.New(filepath.Join(s.library, ".git", "skillrepo"))
 	entries, err := store.List()
-	if err != nil || len(entries) != 1 || !entries[0].Due.Skills || entries[0].SessionID != e2eSession {
+	if err != nil || len(entries) != 1 || !entries[0].Due.Skills || !entries[0].Due.Memory || entries[0].SessionID != e2eSession {
 		t.Fatalf("after Stop the queue is %+v (%v)", entries, err)
 	}
 
-	// SessionEnd: the final review joins the queued one; the worker runs
-	// detached, so the hook returns long before the review is done.
+	// SessionEnd: a nudge is pending (the review Stop queued), so the
+	// final review is that one, with the final transcript. The worker
+	// runs detached, so the hook returns long before the review is done.
 	out, d = s.hook("SessionEnd", with("reason", "prompt_input_exit"))
 	times["SessionEnd"] = d
 	if out != "" {
 		t.Errorf("SessionEnd printed %q", out)
 	}
 	entries, _ = store.List()
-	if len(entries) != 1 || entries[0].State == queue.Done || !entries[0].Due.Memory || !entries[0].Due.Final {
+	if len(entries) != 1 || entries[0].State == queue.Done || !entries[0].Due.Memory || !entries[0].Due.Skills || !entries[0].Due.Final {
 		t.Fatalf("after SessionEnd the queue is %+v", entries)
 	}
 	t.Logf("hook wall times: %v", times)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -28,6 +29,9 @@ these; 'skillrepo skill adopt NAME' hands one to it. Nothing is written.`,
 			}
 			if f.JSON {
 				return printJSON(f.IO.Out, list)
+			}
+			if len(list) > 0 && strings.HasPrefix(list[0].Reason, "ownership is unknown") {
+				f.warn(list[0].Reason + "; until 'git fetch --unshallow', the curator manages none of them")
 			}
 			tw := newTable(f.IO.Out)
 			for _, s := range list {

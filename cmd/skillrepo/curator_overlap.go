@@ -24,11 +24,13 @@ func newCuratorOverlapCmd(f *factory) *cobra.Command {
 		Long: `Compare every curator-managed skill outside .archive/ with every other and
 list the clusters that likely belong under one umbrella skill: skills whose
 name, description and body are similar (TF-IDF cosine at or above the
-threshold, default 0.45), and skills sharing a name prefix (gateway-*, pr-*)
-with at least half that similarity. Each cluster names its members (pinned
-and scheduled ones flagged: the curator never changes them), the evidence
-(shared prefix; each linked pair with its similarity and the words that
-weigh most in it) and a suggested umbrella name.
+threshold, default 0.45), and every unpinned skill of a name prefix
+(gateway-*, pr-*: a prefix cluster, where the reference's curator starts),
+whatever its similarity. Each cluster names its members (pinned and
+scheduled ones flagged: the curator never changes them), the evidence
+(shared prefix; each pair with its similarity and the words that weigh most
+in it, a prefix cluster's low pairs included) and a suggested umbrella name;
+whether to build the umbrella is the model's decision.
 
 No model is involved and nothing is written.`,
 		Example: `  skillrepo curator overlap
@@ -64,12 +66,19 @@ func runCuratorOverlap(opts *curatorOverlapOptions) error {
 	for _, d := range rep.Unreadable {
 		fmt.Fprintf(f.IO.ErrOut, "warning: %s/SKILL.md could not be read; left out\n", d)
 	}
+	if rep.OwnershipUnknown != "" {
+		f.warn(rep.OwnershipUnknown + "; every unarchived skill was compared ('git fetch --unshallow' reads who owns them)")
+	}
 	return nil
 }
 
 func printOverlap(w io.Writer, rep *curator.OverlapReport) {
-	fmt.Fprintf(w, "%d %s among %d curator-managed %s (threshold %.2f)\n",
-		len(rep.Clusters), plural(len(rep.Clusters), "cluster", "clusters"), rep.Skills, plural(rep.Skills, "skill", "skills"), rep.Threshold)
+	which := "curator-managed"
+	if rep.OwnershipUnknown != "" {
+		which = "unarchived"
+	}
+	fmt.Fprintf(w, "%d %s among %d %s %s (threshold %.2f)\n",
+		len(rep.Clusters), plural(len(rep.Clusters), "cluster", "clusters"), rep.Skills, which, plural(rep.Skills, "skill", "skills"), rep.Threshold)
 	for _, c := range rep.Clusters {
 		fmt.Fprintln(w)
 		umbrella := "new umbrella " + c.Umbrella

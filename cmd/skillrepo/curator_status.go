@@ -76,15 +76,17 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 	} else {
 		fmt.Fprintf(w, "consolidation: off (curator run --consolidate for one run)\n")
 	}
-	for _, owner := range []string{curator.OwnerCurator, curator.OwnerUser} {
+	owners := []string{curator.OwnerCurator, curator.OwnerUser}
+	if st.OwnershipUnknown != "" {
+		owners = []string{curator.OwnerUnknown}
+		fmt.Fprintf(w, "ownership: unknown (%s; 'git fetch --unshallow' reads it)\n", st.OwnershipUnknown)
+	}
+	for _, owner := range owners {
 		var parts []string
 		for _, s := range []curator.State{curator.StateActive, curator.StateStale, curator.StateArchived} {
 			parts = append(parts, fmt.Sprintf("%d %s", st.Counts[owner+"/"+string(s)], s))
 		}
-		label := "curator-managed"
-		if owner == curator.OwnerUser {
-			label = "user-owned"
-		}
+		label := map[string]string{curator.OwnerCurator: "curator-managed", curator.OwnerUser: "user-owned", curator.OwnerUnknown: "owner unknown"}[owner]
 		fmt.Fprintf(w, "%s: %s\n", label, strings.Join(parts, ", "))
 	}
 	fmt.Fprintf(w, "pinned: %s\n", listOrNone(st.Pinned))

@@ -90,6 +90,7 @@ for what each hook does.`,
 	fl.BoolVar(&opts.Git, "git", false, "install the git pre-commit hook (the default)")
 	fl.BoolVar(&opts.ClaudeCode, "claude-code", false, "install Claude Code hooks")
 	fl.BoolVar(&opts.Codex, "codex", false, "install Codex hooks")
+	fl.BoolVar(&opts.Gemini, "gemini", false, "install Gemini CLI hooks")
 	fl.StringVar(&opts.Scope, "scope", "user", "agent settings scope: user, project or local")
 	fl.StringVar(&opts.Library, "library", "", "the library the agent hooks serve (default the scope's skills folder)")
 	fl.StringVar(&opts.Project, "project", "", "the project folder for --scope project|local (default the current folder)")
@@ -99,16 +100,14 @@ for what each hook does.`,
 
 func runHooksInstall(cmd *cobra.Command, opts *hooksInstallOptions) error {
 	f := opts.f
-	kinds := 0
-	for _, b := range []bool{opts.Git, opts.ClaudeCode, opts.Codex} {
-		if b {
-			kinds++
-		}
+	kinds := opts.agentCount()
+	if opts.Git {
+		kinds++
 	}
 	if kinds > 1 {
-		return usageErrorf("choose one of --git, --claude-code and --codex")
+		return usageErrorf("choose one of --git, --claude-code, --codex and --gemini")
 	}
-	if opts.ClaudeCode || opts.Codex {
+	if opts.agentCount() == 1 {
 		return runAgentHooks(f, &opts.agentHooksOptions, true)
 	}
 	exe, err := os.Executable()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 type agentHooksOptions struct {
 	ClaudeCode bool
 	Codex      bool
+	Gemini     bool
 	Scope      string
 	Library    string
 	Project    string
@@ -36,8 +38,8 @@ type hooksUninstallOptions struct {
 func newHooksUninstallCmd(f *factory) *cobra.Command {
 	opts := &hooksUninstallOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "uninstall {--claude-code | --codex} [--scope {user|project|local}] [--dry-run]",
-		Short: "Remove skillrepo's Claude Code or Codex hooks",
+		Use:   "uninstall {--claude-code | --codex | --gemini} [--scope {user|project|local}] [--dry-run]",
+		Short: "Remove skillrepo's Claude Code, Codex or Gemini CLI hooks",
 		Long: `Remove skillrepo's hook handlers (and only those) from the agent's settings
 file of the scope; every other key and hook stays. --dry-run prints the
 resulting file and writes nothing.`,
@@ -45,8 +47,8 @@ resulting file and writes nothing.`,
   skillrepo hooks uninstall --codex --scope project`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.ClaudeCode == opts.Codex {
-				return usageErrorf("choose one of --claude-code and --codex")
+			if opts.agentCount() != 1 {
+				return usageErrorf("choose one of --claude-code, --codex and --gemini")
 			}
 			return runAgentHooks(opts.f, &opts.agentHooksOptions, false)
 		},
@@ -54,6 +56,7 @@ resulting file and writes nothing.`,
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.ClaudeCode, "claude-code", false, "remove Claude Code hooks")
 	fl.BoolVar(&opts.Codex, "codex", false, "remove Codex hooks")
+	fl.BoolVar(&opts.Gemini, "gemini", false, "remove Gemini CLI hooks")
 	fl.StringVar(&opts.Scope, "scope", "user", "agent settings scope: user, project or local")
 	fl.StringVar(&opts.Project, "project", "", "the project folder for --scope project|local (default the current folder)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the resulting file, write nothing")
@@ -61,17 +64,38 @@ resulting file and writes nothing.`,
 }
 
 func (o *agentHooksOptions) agent() hooks.Agent {
-	if o.Codex {
+	switch {
+	case o.Codex:
 		return hooks.Codex
+	case o.Gemini:
+		return hooks.Gemini
 	}
 	return hooks.ClaudeCode
 }
 
-func agentLabel(a hooks.Agent) string {
-	if a == hooks.Codex {
-		return "Codex"
+// agentCount is how many agent flags were given.
+func (o *agentHooksOptions) agentCount() int {
+	n := 0
+	for _, b := range []bool{o.ClaudeCode, o.Codex, o.Gemini} {
+		if b {
+			n++
+		}
 	}
-	return "Claude Code"
+	return n
+}
+
+// agentHomes are the agents' user folders as the agents find them (HOME,
+// CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME).
+func agentHomes(f *factory) (hooks.Homes, error) {
+	home := f.Getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return hooks.Homes{}, fmt.Errorf("find your home folder: %w", err)
+		}
+		home = h
+	}
+	return hooks.HomesFrom(home, f.Getenv), nil
 }
 
 func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
@@ -81,19 +105,15 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	default:
 		return usageErrorf("--scope: want user, project or local, not %q", o.Scope)
 	}
-	home := f.Getenv("HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return fmt.Errorf("find your home folder: %w", err)
-		}
-		home = h
+	homes, err := agentHomes(f)
+	if err != nil {
+		return err
 	}
 	project := o.Project
 	if project == "" {
 		project = "."
 	}
-	project, err := filepath.Abs(project)
+	project, err = filepath.Abs(project)
 	if err != nil {
 		return err
 	}
@@ -103,7 +123,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 			return err
 		}
 	}
-	opts := hooks.AgentOptions{Agent: o.agent(), Scope: scope, Home: home, Project: project, Library: library, DryRun: o.DryRun}
+	opts := hooks.AgentOptions{Agent: o.agent(), Scope: scope, Homes: homes, Project: project, Library: library, DryRun: o.DryRun}
 	if scope != hooks.ScopeProject {
 		// A personal settings file names this binary, wherever it is; a
 		// project's shared file names `skillrepo`, found on each
@@ -131,7 +151,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 			return err
 		}
 	}
-	w, label := f.IO.ErrOut, agentLabel(opts.Agent)
+	w, label := f.IO.ErrOut, opts.Agent.Label()
 	switch {
 	case !res.Changed && install:
 		fmt.Fprintf(w, "%s hooks already installed in %s; nothing to do\n", label, res.Settings)
@@ -150,7 +170,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	if install && !o.DryRun {
 		lib := library
 		if lib == "" {
-			lib = hooks.DefaultLibrary(opts.Agent, scope, home, project)
+			lib = hooks.DefaultLibrary(opts.Agent, scope, homes, project)
 		}
 		if !skillrepo.IsLibrary(lib) {
 			fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
@@ -208,7 +228,7 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 				// do not queue scans on the library lock. What the person
 				// staged with git is theirs to commit, not the agent's.
 				_, err := worker.StartDetachedOnce(lib.State().SyncLock(), selfExecutable(),
-					[]string{"-C", lib.Root, "sync", "--leave-staged"}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
+					[]string{"-C", lib.Root, "sync", "--leave-staged", "--hook-log", string(agent)}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
 				return err
 			}
 		}
@@ -222,8 +242,45 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		lines = append(lines, "error: "+err.Error())
 		fmt.Fprintf(f.IO.ErrOut, "skillrepo %s %s hook: %v\n", opts.Agent, opts.Event, err)
 	}
+	if rep != nil && rep.Library != "" {
+		library = rep.Library
+	}
 	if len(lines) > 0 {
 		agentsession.Log(library, f.Now(), agent, opts.Event, lines...)
 	}
 	return nil
+}
+
+// hookLogWriter collects what a background command prints and hands it
+// to log one whole line at a time (Flush sends a last partial line).
+type hookLogWriter struct {
+	log func(lines ...string)
+	buf []byte
+}
+
+func (w *hookLogWriter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	var lines []string
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		if l := strings.TrimRight(string(w.buf[:i]), "\r"); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+		w.buf = w.buf[i+1:]
+	}
+	if len(lines) > 0 {
+		w.log(lines...)
+	}
+	return len(p), nil
+}
+
+// Flush logs what is left of an unfinished line.
+func (w *hookLogWriter) Flush() {
+	if l := strings.TrimSpace(string(w.buf)); l != "" {
+		w.log(l)
+	}
+	w.buf = nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -9,7 +8,6 @@ import (
 
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
-	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 func newProposalCmd(f *factory) *cobra.Command {
@@ -38,37 +36,6 @@ proposal merged by git or on GitHub counts as approved.`,
 		newProposalRejectCmd(f),
 	)
 	return cmd
-}
-
-// policy is the library's write policy for this command's writer: its
-// origin and trailers, --force, and where it asked to land (--propose,
-// --proposal, --branch; else main, or a proposal for a non-user origin
-// under review.write_approval, named by --review-id when it is one). The
-// rules every write passes live there; a contradiction between the
-// flags is a usage error.
-func (w *writeFlags) policy(lib *skillrepo.Library) (*skillrepo.Policy, error) {
-	prov, err := w.provenance()
-	if err != nil {
-		return nil, err
-	}
-	if w.Force && w.Origin != skillrepo.OriginUser {
-		return nil, usageErrorf("--force is for a person's writes (--origin user), not --origin %s", w.Origin)
-	}
-	pol, err := lib.Policy(skillrepo.Writer{Provenance: prov, Force: w.Force, Branch: w.Branch, Proposal: w.Proposal, Propose: w.Propose})
-	if errors.Is(err, skill.ErrInvalid) {
-		return nil, &flagError{err}
-	}
-	return pol, err
-}
-
-// writeTarget is where a write that is not a skill batch (a pin, a move,
-// a memory edit) lands, by the write policy's route, and the policy.
-func (w *writeFlags) writeTarget(lib *skillrepo.Library) (*skillrepo.Policy, skillrepo.Route, error) {
-	pol, err := w.policy(lib)
-	if err != nil {
-		return nil, skillrepo.Route{}, err
-	}
-	return pol, pol.Route(), nil
 }
 
 // reportProposed tells the user where a proposed write went.

@@ -70,6 +70,16 @@ func (f *factory) warn(msg string) {
 	fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", msg)
 }
 
+// warnHinted prints a read's caveat on stderr, with its hint when it
+// has one (output stays the command's, exit 0).
+func (f *factory) warnHinted(err error) {
+	f.warn(err.Error())
+	var h hinter
+	if errors.As(err, &h) && h.Hint() != "" {
+		fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", h.Hint())
+	}
+}
+
 func (f *factory) close() {
 	if f.lib != nil {
 		f.lib.Close()

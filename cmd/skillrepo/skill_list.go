@@ -58,25 +58,26 @@ type skillListItem struct {
 	Error       string `json:"error,omitempty"`
 }
 
-// listSkills reads every skill with its description and state.
-func listSkills(lib *skillrepo.Library, rev string) ([]skillListItem, error) {
+// listSkills reads every skill with its description and state; unknown
+// says why ownership shows as unknown (a shallow clone), else nil.
+func listSkills(lib *skillrepo.Library, rev string) (items []skillListItem, unknown error, err error) {
 	snap, err := lib.Snapshot(rev)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	infos, err := snap.Skills()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	recs, _, err := lib.UsageOf(snap)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	owners, pins, err := ownersAndPins(lib, snap) // skill_pin.go
+	owners, pins, unknown, err := ownersAndPins(lib, snap) // skill_pin.go
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	items := make([]skillListItem, 0, len(infos))
+	items = make([]skillListItem, 0, len(infos))
 	for _, si := range infos {
 		it := skillListItem{Name: si.Name, Category: si.Category, Path: si.Dir, State: skillrepo.StateActive,
 			Owner: owners[si.Dir].Owner, Pinned: pins[si.Name]}
@@ -98,7 +99,7 @@ func listSkills(lib *skillrepo.Library, rev string) ([]skillListItem, error) {
 		}
 		items = append(items, it)
 	}
-	return items, nil
+	return items, unknown, nil
 }
 
 func runSkillList(opts *skillListOptions) error {
@@ -107,9 +108,12 @@ func runSkillList(opts *skillListOptions) error {
 	if err != nil {
 		return err
 	}
-	all, err := listSkills(lib, opts.Rev)
+	all, unknown, err := listSkills(lib, opts.Rev)
 	if err != nil {
 		return err
+	}
+	if unknown != nil {
+		f.warnHinted(unknown)
 	}
 	items := []skillListItem{}
 	for _, it := range all {

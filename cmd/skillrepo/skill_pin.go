@@ -146,13 +146,15 @@ func reportMeta(f *factory, res *skillrepo.MetaResult, dryRun bool, proposal str
 
 // ownersAndPins reads, for skill list, the owner of every skill (keyed by
 // folder; a skill missing from the result is user-owned) and the pins.
-func ownersAndPins(lib *skillrepo.Library, snap *skillrepo.Snapshot) (map[string]skillrepo.Ownership, map[string]bool, error) {
-	owners, err := lib.OwnersAt(snap.Commit().String())
+// Where history cannot tell ownership (a shallow clone), every skill is
+// shown "unknown" and unknown says why.
+func ownersAndPins(lib *skillrepo.Library, snap *skillrepo.Snapshot) (owners map[string]skillrepo.Ownership, pins map[string]bool, unknown error, err error) {
+	owners, unknown, err = lib.OwnersForDisplay(snap.Commit().String())
 	if snap.Commit().IsZero() {
-		owners, err = map[string]skillrepo.Ownership{}, nil
+		owners, unknown, err = map[string]skillrepo.Ownership{}, nil, nil
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for dir, o := range owners {
 		if o.Owner == "" {
@@ -160,15 +162,15 @@ func ownersAndPins(lib *skillrepo.Library, snap *skillrepo.Snapshot) (map[string
 			owners[dir] = o
 		}
 	}
-	pins := map[string]bool{}
+	pins = map[string]bool{}
 	if !snap.Commit().IsZero() {
 		list, err := lib.Pins(snap.Commit().String())
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, n := range list {
 			pins[n] = true
 		}
 	}
-	return owners, pins, nil
+	return owners, pins, unknown, nil
 }

@@ -41,6 +41,10 @@ type statusJSON struct {
 	LastReview    *queue.Entry   `json:"last_review"`
 	Curator       curatorStatus  `json:"curator"`
 	Hooks         []hookStatus   `json:"hooks"`
+	// Reviews is what keeps reviews from landing: no model backend for
+	// an agent whose hooks are installed, parked and failing reviews.
+	// Empty fields: nothing.
+	Reviews worker.Health `json:"reviews"`
 }
 
 type curatorStatus struct {
@@ -146,15 +150,12 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			st.Curator.NextRunAt = &next
 		}
 	}
-	home := f.Getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
+	homes, _ := agentHomes(f)
 	cwd, _ := os.Getwd()
 	seen := map[string]bool{}
-	for _, a := range []hooks.Agent{hooks.ClaudeCode, hooks.Codex} {
+	for _, a := range hooks.Agents() {
 		for _, s := range []hooks.Scope{hooks.ScopeUser, hooks.ScopeProject, hooks.ScopeLocal} {
-			ok, path := hooks.Installed(a, s, home, cwd)
+			ok, path := hooks.Installed(a, s, homes, cwd)
 			if path == "" || seen[path] {
 				continue
 			}
@@ -165,6 +166,14 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			st.Hooks = append(st.Hooks, hookStatus{Agent: string(a), Scope: string(s), Settings: path, Installed: ok})
 		}
 	}
+	// Reviews of the agents whose hooks are installed: can a model
+	// backend run them, from this environment?
+	st.Reviews = worker.CheckHealth(entries, lib.Config.Review, "", f.Getenv)
+	for _, h := range st.Hooks {
+		if h.Installed && st.Reviews.NoModel == "" {
+			st.Reviews.NoModel = worker.CheckHealth(nil, lib.Config.Review, h.Agent, f.Getenv).NoModel
+		}
+	}
 	if f.JSON {
 		return printJSON(f.IO.Out, st)
 	}
@@ -173,6 +182,21 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 
 func printStatus(f *factory, st statusJSON, now time.Time) error {
 	w := f.IO.Out
+	// What keeps reviews from landing comes first: it is why a person
+	// runs status.
+	if r := st.Reviews; !r.OK() {
+		if r.NoModel != "" {
+			fmt.Fprintf(w, "%s: reviews cannot run: %s\n  fix: set review.model and review.base_url (docs/config.md), or install the agent's program where its hooks find it; then skillrepo queue retry ID\n", f.IO.Red("reviews"), r.NoModel)
+		}
+		if n := len(r.Failed); n > 0 {
+			e := r.Failed[len(r.Failed)-1]
+			fmt.Fprintf(w, "%s: %d review%s failed, the last: %s\n  fix it, then: skillrepo queue retry %s (skillrepo queue show %s for more)\n", f.IO.Red("reviews"), n, plural(n, "", "s"), oneLine(e.LastError), e.ID, e.ID)
+		}
+		if n := len(r.Retrying); n > 0 {
+			e := r.Retrying[len(r.Retrying)-1]
+			fmt.Fprintf(w, "%s: %d review%s failing, retried later: %s\n", f.IO.Red("reviews"), n, plural(n, "", "s"), oneLine(e.LastError))
+		}
+	}
 	branch := st.Branch
 	if branch == "" {
 		branch = "(detached HEAD)"
@@ -213,14 +237,16 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		outcome := string(e.State)
 		if e.Outcome != nil {
 			outcome = e.Outcome.Status
+			// Older entries began their summary with the status word.
+			summary := strings.TrimPrefix(e.Outcome.Summary, e.Outcome.Status+": ")
 			switch {
 			case e.Outcome.Merged:
 				outcome += fmt.Sprintf(", merged as %.12s", e.Outcome.MergeCommit)
 			case e.Outcome.Proposal != "":
 				outcome += ", proposal " + e.Outcome.Proposal + " waits"
 			}
-			if e.Outcome.Summary != "" {
-				outcome += ": " + oneLine(e.Outcome.Summary)
+			if summary != "" && summary != e.Outcome.Status {
+				outcome += ": " + oneLine(summary)
 			}
 		} else if e.LastError != "" {
 			outcome += ": " + oneLine(e.LastError)

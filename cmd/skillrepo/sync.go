@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agentsession"
+	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -37,6 +39,10 @@ type syncOptions struct {
 	Message     string
 	DryRun      bool
 	LeaveStaged bool
+	// HookLog (hidden) is the agent whose session start began this sync
+	// in the background: what it reports goes to the hooks log, one
+	// stamped line each, as the hook's own lines do.
+	HookLog string
 }
 
 func newSyncCmd(f *factory) *cobra.Command {
@@ -61,6 +67,9 @@ committed are left for your own 'git commit' (agent hooks sync this way).`,
 			if opts.Origin != "" && !skillrepo.ValidOrigin(opts.Origin) {
 				return usageErrorf("--origin %q: want user, foreground, background-review, curator or import", opts.Origin)
 			}
+			if opts.HookLog != "" {
+				return runSyncForHook(cmd, opts)
+			}
 			return runSync(cmd, opts)
 		},
 	}
@@ -68,7 +77,33 @@ committed are left for your own 'git commit' (agent hooks sync this way).`,
 	cmd.Flags().StringVarP(&opts.Message, "message", "m", "", "commit subject")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would be recorded, write nothing")
 	cmd.Flags().BoolVar(&opts.LeaveStaged, "leave-staged", false, "leave paths staged with git (and not committed) for your own commit")
+	cmd.Flags().StringVar(&opts.HookLog, "hook-log", "", "report to the hooks log as this agent's session start (used by the SessionStart hook)")
+	_ = cmd.Flags().MarkHidden("hook-log")
 	return cmd
+}
+
+// runSyncForHook is the sync a SessionStart hook starts in the
+// background: its report and its failure become lines of the hooks log
+// ("<time> <agent> SessionStart sync: …"), nothing is printed.
+func runSyncForHook(cmd *cobra.Command, opts *syncOptions) error {
+	f := opts.f
+	agent := hooks.Agent(opts.HookLog)
+	lw := &hookLogWriter{log: func(lines ...string) {
+		for i := range lines {
+			lines[i] = "sync: " + lines[i]
+		}
+		agentsession.Log(f.Dir, f.Now(), agent, hooks.EventSessionStart, lines...)
+	}}
+	f.IO.ErrOut = lw
+	err := runSync(cmd, opts)
+	if err != nil {
+		fmt.Fprintf(lw, "failed: %v\n", err)
+	}
+	lw.Flush()
+	if err != nil {
+		return &silentError{code: exitCodeFor(err)}
+	}
+	return nil
 }
 
 type syncJSON struct {

@@ -108,6 +108,9 @@ func TestWorkerKill(t *testing.T) {
 	for _, e := range all {
 		if e.State != queue.Done {
 			t.Errorf("entry %s ended %s: %s", e.ID, e.State, e.LastError)
+			if log, err := os.ReadFile(filepath.Join(lib, ".git", "skillrepo", "logs", "worker.log")); err == nil {
+				t.Logf("worker log, lines of %s:\n%s", e.ID, grepLines(string(log), e.ID))
+			}
 			continue
 		}
 		landed := 0
@@ -137,4 +140,15 @@ func TestWorkerKill(t *testing.T) {
 	if out, err := run("git", "-C", lib, "fsck", "--strict", "--no-progress"); err != nil {
 		t.Errorf("git fsck: %v\n%s", err, out)
 	}
+}
+
+// grepLines are the lines of text that contain s.
+func grepLines(text, s string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, s) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

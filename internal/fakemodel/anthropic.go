@@ -143,7 +143,13 @@ func newEvents(w http.ResponseWriter) *events {
 	return &events{w: w}
 }
 
-func (e *events) send(name string, v any) {
+func (e *events) send(name string, v any) { e.write("event: "+name+"\n", v) }
+
+// data sends an event with no name (a data line only), as Google's API
+// streams.
+func (e *events) data(v any) { e.write("", v) }
+
+func (e *events) write(head string, v any) {
 	if e.err != nil {
 		return
 	}
@@ -152,7 +158,7 @@ func (e *events) send(name string, v any) {
 		e.err = err
 		return
 	}
-	if _, err := fmt.Fprintf(e.w, "event: %s\ndata: %s\n\n", name, data); err != nil {
+	if _, err := fmt.Fprintf(e.w, "%sdata: %s\n\n", head, data); err != nil {
 		e.err = err
 		return
 	}

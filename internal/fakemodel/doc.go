@@ -1,6 +1,6 @@
 // Package fakemodel is a scripted stand-in for a model provider: a real
 // net/http server on 127.0.0.1 that answers, with replies read from a
-// script, the three protocols our code and the agent programs speak:
+// script, the four protocols our code and the agent programs speak:
 //
 //   - OpenAI chat completions, POST …/chat/completions (our review,
 //     curator and goal judge; not streamed);
@@ -10,6 +10,10 @@
 //   - OpenAI Responses, POST …/v1/responses (Codex, streamed:
 //     response.created, output_item.added / the deltas / output_item.done
 //     per item, response.completed with the usage);
+//   - Google's Generative Language API, POST …/models/MODEL:generateContent
+//     and :streamGenerateContent?alt=sse (Gemini CLI, pointed here by
+//     GOOGLE_GEMINI_BASE_URL: data-only events, function calls with object
+//     arguments in the last chunk), and :countTokens;
 //
 // and records every request it got. A [Sink] is a proxy that forwards
 // nothing, for proving an agent program sent nothing off the machine.
@@ -33,15 +37,15 @@
 // "arguments" is any JSON value, sent as the call's argument string;
 // "raw_arguments" is sent verbatim (for malformed arguments). A reply
 // becomes the protocol's shape: content is the text (a text block, a
-// message item), each tool call a tool_call, a tool_use block or a
-// function_call item ("namespace" sets a Responses call's namespace, as
+// message item, a text part), each tool call a tool_call, a tool_use
+// block, a function_call item or a functionCall part ("namespace" sets a Responses call's namespace, as
 // Codex names an MCP server's tools: {"name": "skill_manage", "namespace":
 // "mcp__skillrepo"}; Claude Code calls them "mcp__skillrepo__skill_manage").
 //
 // An agent program sends requests of its own beside the conversation (a
 // title, a probe). "match": TEXT makes a reply answer only a request whose
 // body holds TEXT, "unless": TEXT only one whose body does not, "api":
-// "chat" | "messages" | "responses" only that protocol; a request takes
+// "chat" | "messages" | "responses" | "gemini" only that protocol; a request takes
 // the first reply, from the current one on, that is not used up and
 // matches, and the replies it skipped stay for later requests. A reply with
 // "times": N is served N times (-1: for every later request). Without

@@ -42,7 +42,7 @@ type Reply struct {
 	Match  string `json:"match,omitempty"`
 	Unless string `json:"unless,omitempty"`
 	// API, when set, makes the reply answer only requests of that
-	// protocol: "chat", "messages" or "responses".
+	// protocol: "chat", "messages", "responses" or "gemini".
 	API string `json:"api,omitempty"`
 }
 
@@ -66,8 +66,8 @@ type Usage struct {
 
 // Request is one request the server received.
 type Request struct {
-	// API is the protocol: "chat", "messages" or "responses" (empty for a
-	// path the server does not serve).
+	// API is the protocol: "chat", "messages", "responses" or "gemini"
+	// (empty for a path the server does not serve).
 	API           string
 	Path          string
 	Query         string // the raw query string, as received
@@ -100,9 +100,9 @@ func ParseScript(data []byte) (*Script, error) {
 			return nil, fmt.Errorf("parse fakemodel script: reply %d: times must be -1 or more", i+1)
 		}
 		switch r.API {
-		case "", apiChat, apiMessages, apiResponses:
+		case "", apiChat, apiMessages, apiResponses, apiGemini:
 		default:
-			return nil, fmt.Errorf("parse fakemodel script: reply %d: api must be chat, messages or responses, not %q", i+1, r.API)
+			return nil, fmt.Errorf("parse fakemodel script: reply %d: api must be chat, messages, responses or gemini, not %q", i+1, r.API)
 		}
 	}
 	return &s, nil
@@ -202,6 +202,7 @@ const (
 	apiChat      = "chat"      // OpenAI chat completions: POST …/chat/completions
 	apiMessages  = "messages"  // Anthropic Messages: POST …/v1/messages
 	apiResponses = "responses" // OpenAI Responses: POST …/v1/responses
+	apiGemini    = "gemini"    // Google Generative Language: POST …/models/MODEL:generateContent (and streamGenerateContent, countTokens)
 )
 
 func apiOf(path string) string {
@@ -212,6 +213,9 @@ func apiOf(path string) string {
 		return apiMessages
 	case strings.HasSuffix(path, "/v1/responses"), strings.HasSuffix(path, "/responses"):
 		return apiResponses
+	}
+	if _, m := geminiMethod(path); m != "" {
+		return apiGemini
 	}
 	return ""
 }
@@ -242,7 +246,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	if r.Method != http.MethodPost || api == "" {
-		writeError(w, api, http.StatusNotFound, fmt.Sprintf("fakemodel serves POST …/chat/completions, …/v1/messages and …/v1/responses, not %s %s", r.Method, r.URL.Path))
+		writeError(w, api, http.StatusNotFound, fmt.Sprintf("fakemodel serves POST …/chat/completions, …/v1/messages, …/v1/responses and …/models/MODEL:generateContent, not %s %s", r.Method, r.URL.Path))
 		return
 	}
 	var req struct {
@@ -252,6 +256,17 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeError(w, api, http.StatusBadRequest, "request body is not JSON: "+err.Error())
 		return
+	}
+	gemModel, gemMethod := geminiMethod(r.URL.Path)
+	if api == apiGemini {
+		// The model is in the path; counting tokens is not a turn.
+		req.Model = gemModel
+		if gemMethod == "countTokens" {
+			if err := writeGemini(w, answer{model: req.Model, n: n, size: len(body)}, gemMethod); err != nil {
+				writeError(w, api, http.StatusInternalServerError, err.Error())
+			}
+			return
+		}
 	}
 	if api == apiChat && req.Stream {
 		writeError(w, api, http.StatusBadRequest, "fakemodel does not stream chat completions")
@@ -299,6 +314,8 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		err = writeMessage(w, a, req.Stream)
 	case apiResponses:
 		err = writeResponse(w, a, req.Stream)
+	case apiGemini:
+		err = writeGemini(w, a, gemMethod)
 	}
 	if err != nil {
 		writeError(w, api, http.StatusInternalServerError, err.Error())
@@ -309,7 +326,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 const maxBody = 64 << 20
 
 // callPrefix is how each protocol's tool call ids look.
-var callPrefix = map[string]string{apiChat: "call_", apiMessages: "toolu_fake", apiResponses: "call_fake"}
+var callPrefix = map[string]string{apiChat: "call_", apiMessages: "toolu_fake", apiResponses: "call_fake", apiGemini: "fake-call-"}
 
 // logRequest writes one line per request: the body of a chat request as
 // it came (a JSON body holds no raw newline), else an object naming the
@@ -407,12 +424,17 @@ func writeCompletion(w http.ResponseWriter, a answer) error {
 }
 
 // writeError answers with an error in the protocol's shape (Anthropic's
-// {"type":"error","error":{…}}, OpenAI's {"error":{…}}).
+// {"type":"error","error":{…}}, Google's {"error":{"code","message",
+// "status"}}, OpenAI's {"error":{…}}).
 func writeError(w http.ResponseWriter, api string, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	if api == apiMessages {
+	switch api {
+	case apiMessages:
 		json.NewEncoder(w).Encode(map[string]any{"type": "error", "error": map[string]any{"type": anthropicErrorType(status), "message": msg}})
+		return
+	case apiGemini:
+		json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": status, "message": msg, "status": geminiStatus(status)}})
 		return
 	}
 	json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg, "type": "fakemodel_error", "code": status}})

@@ -15,9 +15,10 @@ claude_env
 lib="$HOME/.claude/skills"
 mkdir -p "$lib"
 sr init "$lib"
-# Reviews start as soon as the session ends (the fake is on loopback,
-# which review.defer: auto would treat as a local model to wait for).
-sed -i 's/^review:$/review:\n  defer: never/' "$lib/.skillrepo/config.yaml"
+# Every turn is worth a review (the nudge intervals at 1), and reviews
+# start at once (the fake is on loopback, which review.defer: auto would
+# treat as a local model to wait for).
+sed -i -e 's/^review:$/review:\n  defer: never/' -e 's/^  memory_interval: .*/  memory_interval: 1/' -e 's/^  skill_interval: .*/  skill_interval: 1/' "$lib/.skillrepo/config.yaml"
 sr -C "$lib" sync -m "config: reviews do not wait" >/dev/null
 sr hooks install --claude-code
 cd "$E2E_PROJECT"
@@ -46,11 +47,11 @@ must_not "$E2E_DIR/review-request.json" '"name":"(Bash|Edit|Write|Read)"' "the r
 
 # One queue entry, done through the agent backend; the fork queued nothing.
 sr -C "$lib" queue list --json >"$E2E_DIR/queue.json"
-[ "$(grep -Eo '"id": ?"q-' "$E2E_DIR/queue.json" | wc -l)" -eq 1 ] || fail "the fork queued work: $(cat "$E2E_DIR/queue.json")"
+[ "$(grep -Eo '"id": ?"q-' "$E2E_DIR/queue.json" | wc -l)" -eq 1 ] || fail "more than the session's one review was queued: $(cat "$E2E_DIR/queue.json")"
 must "$E2E_DIR/queue.json" '"backend": ?"agent"'
 must "$E2E_DIR/queue.json" '"state": ?"done"'
 # The session's hooks ran once each; the fork's (every hook off in it,
 # and ours do nothing under SKILLREPO_IN_REVIEW) not at all.
-[ "$(grep -c 'claude-code SessionEnd queued' "$(hooks_log "$lib")")" -eq 1 ] || fail "SessionEnd queued more than once: $(cat "$(hooks_log "$lib")")"
+[ "$(grep -cE 'claude-code (Stop|SessionEnd) queued' "$(hooks_log "$lib")")" -eq 1 ] || fail "the session queued more than one review: $(cat "$(hooks_log "$lib")")"
 must_not "$(hooks_log "$lib")" 'inside a review' "a hook fired inside the review's fork"
 no_egress

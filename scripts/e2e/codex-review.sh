@@ -16,7 +16,10 @@ codex_env gpt-e2e-model
 lib="$HOME/.agents/skills"
 mkdir -p "$lib"
 sr init "$lib"
-sed -i 's/^review:$/review:\n  defer: never/' "$lib/.skillrepo/config.yaml"
+# Every turn is worth a review (the nudge intervals at 1), and reviews
+# start at once (the fake is on loopback, which review.defer: auto would
+# treat as a local model to wait for).
+sed -i -e 's/^review:$/review:\n  defer: never/' -e 's/^  memory_interval: .*/  memory_interval: 1/' -e 's/^  skill_interval: .*/  skill_interval: 1/' "$lib/.skillrepo/config.yaml"
 sr -C "$lib" sync -m "config: reviews do not wait" >/dev/null
 sr hooks install --codex
 cd "$E2E_PROJECT"
@@ -39,7 +42,7 @@ must "$E2E_DIR/review-request.json" '"name":"mcp__skillrepo"' "the review was no
 must_not "$E2E_DIR/review-request.json" '"name":"(exec_command|shell|apply_patch)"' "the review was offered a shell"
 
 sr -C "$lib" queue list --json >"$E2E_DIR/queue.json"
-[ "$(grep -Eo '"id": ?"q-' "$E2E_DIR/queue.json" | wc -l)" -eq 1 ] || fail "the fork queued work: $(cat "$E2E_DIR/queue.json")"
+[ "$(grep -Eo '"id": ?"q-' "$E2E_DIR/queue.json" | wc -l)" -eq 1 ] || fail "more than the session's one review was queued: $(cat "$E2E_DIR/queue.json")"
 must "$E2E_DIR/queue.json" '"backend": ?"agent"'
 must_not "$(hooks_log "$lib")" 'inside a review' "a hook fired inside the review's fork"
 no_egress

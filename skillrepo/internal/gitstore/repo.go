@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -207,61 +206,20 @@ func exists(p string) bool {
 	return err == nil || !errors.Is(err, fs.ErrNotExist)
 }
 
-// Init creates an empty git repository with a work tree at root, its HEAD
-// on branch (unborn until the first write), as 'git init' does: with the
-// git binary when there is one (the same config git writes), else with
-// go-git. A .git that an earlier, killed Init left incomplete is
-// completed ('git init' reinitialises, keeping what is there).
-//
-// A killed Init can leave its 'git init' running, holding .git/config.lock
-// for a moment: Init waits for git to let it go (up to initLockWait) and
-// never removes it, as git's own locks are git's.
-func Init(root, branch string) error {
-	if gitPath, err := exec.LookPath("git"); err == nil {
-		return gitInit(gitPath, root, branch, time.Now().Add(initLockWait))
-	}
-	if exists(filepath.Join(root, ".git")) {
-		return fmt.Errorf("init git repository in %s: .git is incomplete and there is no git binary to repair it; move it away and retry", root)
-	}
-	if _, err := git.PlainInitWithOptions(root, &git.PlainInitOptions{
-		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName(branch)},
-	}); err != nil {
-		return fmt.Errorf("init git repository in %s: %w", root, err)
-	}
-	return nil
-}
-
-// initLockWait is how long Init waits for a config.lock another 'git
-// init' holds.
-const initLockWait = 10 * time.Second
-
-func gitInit(gitPath, root, branch string, deadline time.Time) error {
-	lock := filepath.Join(root, ".git", "config.lock")
-	for {
-		cmd := exec.Command(gitPath, "init", "-q", "-b", branch, root)
-		for _, kv := range os.Environ() {
-			if k, _, _ := strings.Cut(kv, "="); !relocatesGit[k] {
-				cmd.Env = append(cmd.Env, kv)
-			}
-		}
-		out, err := cmd.CombinedOutput()
-		if err == nil {
-			return nil
-		}
-		if !exists(lock) {
-			return fmt.Errorf("git init %s: %v: %s", root, err, strings.TrimSpace(string(out)))
-		}
-		if time.Now().After(deadline) {
-			return &LockedError{Holder: "a git process (" + lock + " exists)", Path: lock,
-				hint: "wait for the other git command to finish, then retry; if none is running, a killed git left " + lock + ": remove it and retry"}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// IsRepository reports whether root/.git is a complete repository (an
-// Init killed early leaves one without HEAD).
+// IsRepository reports whether root/.git is a complete repository: HEAD
+// and config written, objects/ and refs/ there ('git init' killed midway
+// leaves some of them; [Init] completes it).
 func IsRepository(root string) bool {
-	fi, err := os.Stat(filepath.Join(root, ".git", "HEAD"))
-	return err == nil && fi.Mode().IsRegular()
+	dot := filepath.Join(root, ".git")
+	for _, f := range []string{"HEAD", "config"} {
+		if fi, err := os.Stat(filepath.Join(dot, f)); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+			return false
+		}
+	}
+	for _, d := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(dot, d)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,244 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skillrepo/skillrepo/internal/jsonedit"
+)
+
+// An agent's settings file: {"hooks": {"<Event>": [{"matcher": …,
+// "hooks": [{"type": "command", "command": …, …}]}]}} (Claude Code,
+// Codex's hooks.json and Gemini CLI share the shape; Gemini CLI also
+// keeps "enabled", "disabled" and "notifications" there, which are not
+// events). It is edited as text (package jsonedit), so everything that is
+// not ours keeps its bytes.
+
+// geminiHookSettings are the keys of Gemini CLI's hooks object that are
+// settings, not events.
+var geminiHookSettings = []string{"enabled", "disabled", "notifications"}
+
+func isEventKey(a Agent, key string) bool {
+	return a != Gemini || !slices.Contains(geminiHookSettings, key)
+}
+
+// parseSettings reads a settings file and checks its hook shape: a JSON
+// object whose "hooks", when present, maps event names to lists of
+// objects whose "hooks" are lists of objects.
+func parseSettings(a Agent, data []byte) (*jsonedit.Value, error) {
+	root, err := jsonedit.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if root.Kind != jsonedit.Object {
+		return nil, fmt.Errorf("%w: the top level is not a JSON object", ErrMalformed)
+	}
+	hooks := root.Get("hooks")
+	if hooks == nil {
+		return root, nil
+	}
+	if hooks.Val.Kind != jsonedit.Object {
+		return nil, fmt.Errorf("%w: \"hooks\" is not an object of events", ErrMalformed)
+	}
+	for _, ev := range hooks.Val.Members {
+		if !isEventKey(a, ev.Key) {
+			continue
+		}
+		if ev.Val.Kind != jsonedit.Array {
+			return nil, fmt.Errorf("%w: hooks.%s is not a list of matcher groups", ErrMalformed, ev.Key)
+		}
+		for i, g := range ev.Val.Elems {
+			if g.Kind != jsonedit.Object {
+				return nil, fmt.Errorf("%w: hooks.%s[%d] is not an object", ErrMalformed, ev.Key, i)
+			}
+			hs := g.Get("hooks")
+			if hs == nil {
+				continue
+			}
+			if hs.Val.Kind != jsonedit.Array {
+				return nil, fmt.Errorf("%w: hooks.%s[%d].hooks is not a list", ErrMalformed, ev.Key, i)
+			}
+			for j, h := range hs.Val.Elems {
+				if h.Kind != jsonedit.Object {
+					return nil, fmt.Errorf("%w: hooks.%s[%d].hooks[%d] is not an object", ErrMalformed, ev.Key, i, j)
+				}
+			}
+		}
+	}
+	return root, nil
+}
+
+// decodeAt decodes the value v of data into out; a value of another type
+// leaves out as it was.
+func decodeAt(data []byte, v *jsonedit.Value, out any) bool {
+	return v != nil && json.Unmarshal(data[v.Start:v.End], out) == nil
+}
+
+// ours lists the handlers whose command carries mark, in file order.
+func ours(root *jsonedit.Value, data []byte, mark string) []InstalledHandler {
+	var out []InstalledHandler
+	hooks := root.Lookup("hooks")
+	if hooks == nil || hooks.Kind != jsonedit.Object {
+		return nil
+	}
+	for _, ev := range hooks.Members {
+		if ev.Val.Kind != jsonedit.Array {
+			continue
+		}
+		for gi, g := range ev.Val.Elems {
+			hs := g.Lookup("hooks")
+			if hs == nil || hs.Kind != jsonedit.Array {
+				continue
+			}
+			var matcher string
+			m := g.Get("matcher")
+			hasMatcher := m != nil && decodeAt(data, m.Val, &matcher)
+			for hi, h := range hs.Elems {
+				var cmd string
+				if !decodeAt(data, h.Lookup("command"), &cmd) || !containsMark(cmd, mark) {
+					continue
+				}
+				f := InstalledHandler{Event: ev.Key, Group: gi, Index: hi, Matcher: matcher, HasMatcher: hasMatcher, Command: cmd}
+				decodeAt(data, h.Lookup("timeout"), &f.Timeout)
+				decodeAt(data, h.Lookup("async"), &f.Async)
+				decodeAt(data, h.Lookup("name"), &f.Name)
+				var status string
+				if decodeAt(data, h.Lookup("statusMessage"), &status) {
+					f.StatusMessage = &status
+				}
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+func containsMark(cmd, mark string) bool { return mark != "" && strings.Contains(cmd, mark) }
+
+type wantHandler struct {
+	Handler
+	Command string
+}
+
+// handlerJSON is one handler as we write it, keys in the order people
+// write them: name (Gemini CLI), type, command, timeout (milliseconds for
+// Gemini CLI), async.
+type handlerJSON struct {
+	Name    string `json:"name,omitempty"`
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout,omitempty"`
+	Async   bool   `json:"async,omitempty"`
+}
+
+// timeoutIn is a timeout of seconds in the agent's unit.
+func timeoutIn(a Agent, seconds int) int {
+	if a == Gemini {
+		return seconds * 1000
+	}
+	return seconds
+}
+
+func (w wantHandler) json(a Agent) handlerJSON {
+	return handlerJSON{Name: w.Name, Type: "command", Command: w.Command, Timeout: timeoutIn(a, w.Timeout), Async: w.Async}
+}
+
+// groupJSON is a matcher group holding one handler: matcher first, then
+// hooks.
+type groupJSON struct {
+	Matcher string        `json:"matcher,omitempty"`
+	Hooks   []handlerJSON `json:"hooks"`
+}
+
+// mergeSettings removes our handlers from data and appends want, each in
+// a matcher group of its own at the end of its event's list. Only our
+// text changes; when the handlers in the file already are exactly want,
+// data comes back unchanged, byte for byte. A hooks object our removal
+// leaves empty is removed, so an install and an uninstall give back the
+// file that was there.
+func mergeSettings(a Agent, data []byte, want []wantHandler) (out []byte, added, removed int, err error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		data = []byte("{}\n")
+	}
+	root, err := parseSettings(a, data)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	have := ours(root, data, marker(a))
+	if sameHandlers(a, have, want) {
+		return data, 0, 0, nil
+	}
+	out = data
+	// Delete from the end so earlier indexes stay valid.
+	for i := len(have) - 1; i >= 0; i-- {
+		f := have[i]
+		if out, err = deleteHandler(a, out, f); err != nil {
+			return nil, 0, 0, err
+		}
+		removed++
+	}
+	if removed > 0 && len(want) == 0 {
+		if r, err := jsonedit.Parse(out); err == nil {
+			if h := r.Lookup("hooks"); h != nil && h.Kind == jsonedit.Object && len(h.Members) == 0 {
+				if out, err = jsonedit.Delete(out, "hooks"); err != nil {
+					return nil, 0, 0, err
+				}
+			}
+		}
+	}
+	for _, w := range want {
+		g := groupJSON{Matcher: w.Matcher, Hooks: []handlerJSON{w.json(a)}}
+		r, err := jsonedit.Parse(out)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		if list := r.Lookup("hooks", w.Event); list != nil {
+			out, err = jsonedit.Append(out, g, "hooks", w.Event)
+		} else {
+			out, err = jsonedit.Set(out, []string{"hooks", w.Event}, []groupJSON{g})
+		}
+		if err != nil {
+			return nil, 0, 0, fmt.Errorf("%w: %v", ErrMalformed, err)
+		}
+		added++
+	}
+	return out, added, removed, nil
+}
+
+// deleteHandler removes one handler, then its group when that is left
+// with no handler, then the event when it is left with no group.
+func deleteHandler(a Agent, data []byte, f InstalledHandler) ([]byte, error) {
+	out, err := jsonedit.DeleteElem(data, "hooks", f.Event, f.Group, "hooks", f.Index)
+	if err != nil {
+		return nil, err
+	}
+	root, err := parseSettings(a, out)
+	if err != nil {
+		return nil, err
+	}
+	list := root.Lookup("hooks", f.Event)
+	if hs := list.Lookup(f.Group, "hooks"); hs != nil && len(hs.Elems) == 0 {
+		if len(list.Elems) == 1 {
+			return jsonedit.Delete(out, "hooks", f.Event)
+		}
+		return jsonedit.DeleteElem(out, "hooks", f.Event, f.Group)
+	}
+	return out, nil
+}
+
+func sameHandlers(a Agent, have []InstalledHandler, want []wantHandler) bool {
+	if len(have) != len(want) {
+		return false
+	}
+	for i := range have {
+		h, w := have[i], want[i].json(a)
+		if h.Event != want[i].Event || h.Matcher != want[i].Matcher || h.Command != w.Command || h.Timeout != int64(w.Timeout) ||
+			h.Async != w.Async || h.Name != w.Name || h.StatusMessage != nil {
+			return false
+		}
+	}
+	return true
+}
