@@ -43,6 +43,10 @@ type Run struct {
 	Summary         string     `json:"summary"`
 	Recovery        []string   `json:"recovery"`
 	RolledBack      *Rollback  `json:"rolled_back,omitempty"`
+	// Landing is set on the record written just before the run's merge
+	// and cleared once the run is recorded: a record still landing is a
+	// run stopped at that instant (its merge may or may not be on main).
+	Landing bool `json:"landing,omitempty"`
 	// Consolidation is phase 2 (curator run --consolidate); nil when off.
 	Consolidation *Consolidation `json:"consolidation,omitempty"`
 }
