@@ -162,7 +162,7 @@ func (s libSource) LoadUsage() (map[string]*skillrepo.UsageRecord, error) {
 }
 func (s libSource) LoadState() (RunState, error) { return NewStore(s.l.State().Curator()).Load() }
 func (s libSource) RolledBack() (map[string]RolledBackSkill, error) {
-	return readRolledBack(s.l.State().Curator())
+	return rolledBack(s.l)
 }
 func (s libSource) ReportDir(id string) string {
 	return filepath.Join(s.l.State().Curator(), ReportsDir, id)
