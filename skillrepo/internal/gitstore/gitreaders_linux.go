@@ -104,7 +104,10 @@ func (r *Repo) gitProcesses(match func(args []string) bool, maxAge time.Duration
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real
 	}
-	uptime := procUptimeTicks()
+	var uptime int64
+	if maxAge > 0 {
+		uptime = procUptimeTicks()
+	}
 	mine := ancestors()
 	var out []int
 	for _, e := range entries {

@@ -190,10 +190,11 @@ func (l *Repo) settledHead(store *Store) (head string, idx *Index, idxTime time.
 		if idx.cacheTree.IsZero() || idx.src == nil || time.Since(idx.src.ModTime()) > indexSettleTime {
 			return head, idx, idxTime, nil
 		}
-		if !tip.IsZero() {
-			if root, _, err := store.RootCommitInfo(tip); err == nil && root == idx.cacheTree {
-				return head, idx, idxTime, nil
-			}
+		if tip.IsZero() {
+			return head, idx, idxTime, nil // an unborn branch: no tree to agree with
+		}
+		if root, _, err := store.RootCommitInfo(tip); err != nil || root == idx.cacheTree {
+			return head, idx, idxTime, nil
 		}
 		time.Sleep(wait)
 		wait = min(2*wait, 16*time.Millisecond)
