@@ -485,3 +485,13 @@ func Installed(a Agent, scope Scope, homes Homes, project string) (bool, string)
 	in := Inspect(a, scope, homes, project)
 	return in.Installed(), in.Settings
 }
+
+// HandlersIn lists our handlers in a settings file's content (a dry run's
+// result, not yet on disk).
+func HandlersIn(a Agent, content []byte) []InstalledHandler {
+	root, err := parseSettings(a, content)
+	if err != nil {
+		return nil
+	}
+	return ours(root, content, marker(a))
+}

@@ -8,7 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
+	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/skillrepo/skillrepo/internal/jsonedit"
 )
 
 // Installing the server into an agent's MCP configuration: one entry
@@ -25,6 +29,7 @@ const (
 	ClientClaudeCode = "claude-code"
 	ClientCodex      = "codex"
 	ClientCursor     = "cursor"
+	ClientGemini     = "gemini"
 )
 
 // InstallOptions choose the client, the scope and the entry.
@@ -37,13 +42,19 @@ type InstallOptions struct {
 	// default) or user (~/.cursor/mcp.json).
 	Scope string
 	// Home and Project are the user's home and the project folder
-	// (absolute); CodexHome overrides ~/.codex.
-	Home, Project, CodexHome string
+	// (absolute); CodexHome overrides ~/.codex, ClaudeConfigDir the folder
+	// of ~/.claude.json (CLAUDE_CONFIG_DIR), GeminiDir ~/.gemini.
+	Home, Project, CodexHome   string
+	ClaudeConfigDir, GeminiDir string
 	// Command runs skillrepo; Library is the library's absolute path;
 	// Args are more server flags (--propose, --origin …).
 	Command string
 	Library string
 	Args    []string
+	// AllowTools lets the agent call our tools without asking: Gemini
+	// CLI's "trust": true on the entry (Claude Code's permission rule is
+	// in its settings file: see PlanAllowTools).
+	AllowTools bool
 }
 
 // InstallPlan is a configuration file before and after.
@@ -59,7 +70,7 @@ type InstallPlan struct {
 
 // DefaultScope is the scope a client's install uses when none is given.
 func DefaultScope(client string) string {
-	if client == ClientCodex {
+	if client == ClientCodex || client == ClientGemini {
 		return "user"
 	}
 	return "project"
@@ -77,6 +88,11 @@ func ConfigPath(o InstallOptions) (string, error) {
 		case "project":
 			return filepath.Join(o.Project, ".mcp.json"), nil
 		case "user", "local":
+			// CLAUDE_CONFIG_DIR moves ~/.claude.json into it (Claude Code
+			// 2.1 writes $CLAUDE_CONFIG_DIR/.claude.json).
+			if o.ClaudeConfigDir != "" {
+				return filepath.Join(o.ClaudeConfigDir, ".claude.json"), nil
+			}
 			return filepath.Join(o.Home, ".claude.json"), nil
 		}
 		return "", fmt.Errorf("--scope %q: Claude Code takes project, user or local", scope)
@@ -100,8 +116,20 @@ func ConfigPath(o InstallOptions) (string, error) {
 			return filepath.Join(o.Home, ".cursor", "mcp.json"), nil
 		}
 		return "", fmt.Errorf("--scope %q: Cursor takes project or user", scope)
+	case ClientGemini:
+		switch scope {
+		case "user":
+			dir := o.GeminiDir
+			if dir == "" {
+				dir = filepath.Join(o.Home, ".gemini")
+			}
+			return filepath.Join(dir, "settings.json"), nil
+		case "project":
+			return filepath.Join(o.Project, ".gemini", "settings.json"), nil
+		}
+		return "", fmt.Errorf("--scope %q: Gemini CLI takes user or project", scope)
 	}
-	return "", fmt.Errorf("unknown client %q: use claude-code, codex or cursor", o.Client)
+	return "", fmt.Errorf("unknown client %q: use claude-code, codex, cursor or gemini", o.Client)
 }
 
 // entry is the server entry in the client's shape.
@@ -113,6 +141,12 @@ func entry(o InstallOptions) map[string]any {
 		e["type"], e["env"] = "stdio", map[string]any{}
 	case ClientCursor:
 		e["env"] = map[string]any{}
+	case ClientGemini:
+		// Gemini CLI asks before each call of a server it does not trust;
+		// --allow-tools trusts ours.
+		if o.AllowTools {
+			e["trust"] = true
+		}
 	}
 	return e
 }
@@ -164,11 +198,7 @@ func plan(o InstallOptions, e map[string]any) (*InstallPlan, error) {
 	if o.Client == ClientCodex {
 		p.After, err = editCodex(before, e)
 	} else {
-		keys := []string{"mcpServers", ServerName}
-		if o.Client == ClientClaudeCode && o.Scope == "local" {
-			keys = []string{"projects", o.Project, "mcpServers", ServerName}
-		}
-		p.After, err = editJSON(before, keys, e)
+		p.After, err = editJSON(before, entryKeys(o), e)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -180,146 +210,216 @@ func plan(o InstallOptions, e map[string]any) (*InstallPlan, error) {
 	return p, nil
 }
 
-// member is one key of a JSON object, in file order.
-type member struct {
-	key string
-	val json.RawMessage
-}
+// entryOrder is the order people write an entry's keys in.
+var entryOrder = []string{"type", "command", "args", "env", "trust"}
 
-// parseObject reads a JSON object keeping its keys' order; empty input is
-// an empty object.
-func parseObject(data []byte) ([]member, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, fmt.Errorf("not valid JSON: %w", err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("not a JSON object")
-	}
-	var out []member
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, fmt.Errorf("not valid JSON: %w", err)
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, fmt.Errorf("not valid JSON: %w", err)
-		}
-		out = append(out, member{key: tok.(string), val: raw})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, fmt.Errorf("not valid JSON: %w", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("not valid JSON: more after the object")
-	}
-	return out, nil
-}
-
-// renderObject writes members as an indented object.
-func renderObject(ms []member) ([]byte, error) {
+// ordered is an entry as a JSON object with its keys in entryOrder.
+func ordered(e map[string]any) json.RawMessage {
 	var b bytes.Buffer
-	b.WriteString("{")
-	for i, m := range ms {
-		if i > 0 {
-			b.WriteString(",")
+	b.WriteByte('{')
+	n := 0
+	for _, k := range entryOrder {
+		v, ok := e[k]
+		if !ok {
+			continue
 		}
-		key, _ := json.Marshal(m.key)
-		var val bytes.Buffer
-		if err := json.Indent(&val, m.val, "  ", "  "); err != nil {
-			return nil, err
+		if n > 0 {
+			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "\n  %s: %s", key, val.Bytes())
+		n++
+		kb, _ := json.Marshal(k)
+		vb, _ := json.Marshal(v)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(vb)
 	}
-	if len(ms) > 0 {
-		b.WriteString("\n")
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// entryKeys is where our entry is in a JSON configuration.
+func entryKeys(o InstallOptions) []string {
+	if o.Client == ClientClaudeCode && o.Scope == "local" {
+		return []string{"projects", o.Project, "mcpServers", ServerName}
 	}
-	b.WriteString("}")
-	return b.Bytes(), nil
+	return []string{"mcpServers", ServerName}
 }
 
 // editJSON sets (e != nil) or removes the value at keys in a JSON
-// object, creating the objects on the way; every other member keeps its
-// value and place.
+// object, creating the objects on the way. The file is edited as text
+// (package jsonedit): every other member keeps its bytes and place.
 func editJSON(data []byte, keys []string, e map[string]any) ([]byte, error) {
-	ms, err := parseObject(data)
-	if err != nil {
-		return nil, err
-	}
-	var val json.RawMessage
-	if e != nil {
-		if val, err = json.Marshal(e); err != nil {
-			return nil, err
+	if len(bytes.TrimSpace(data)) == 0 {
+		if e == nil {
+			return data, nil
 		}
+		data = []byte("{}\n")
 	}
-	ms, err = setPath(ms, keys, val)
+	root, err := jsonedit.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	out, err := renderObject(ms)
-	if err != nil {
-		return nil, err
+	if root.Kind != jsonedit.Object {
+		return nil, errors.New("not a JSON object")
 	}
-	return append(out, '\n'), nil
+	if e == nil {
+		path := make([]any, len(keys))
+		for i, k := range keys {
+			path[i] = k
+		}
+		return jsonedit.Delete(data, path...)
+	}
+	out, err := jsonedit.Set(data, keys, ordered(e))
+	if errors.Is(err, jsonedit.ErrNotContainer) {
+		return nil, fmt.Errorf("%v; not editing it", err)
+	}
+	return out, err
 }
 
-// setPath sets keys to val (nil: removes it) in ms.
-func setPath(ms []member, keys []string, val json.RawMessage) ([]member, error) {
-	i := slices.IndexFunc(ms, func(m member) bool { return m.key == keys[0] })
-	if len(keys) == 1 {
-		switch {
-		case val == nil && i >= 0:
-			return slices.Delete(ms, i, i+1), nil
-		case val == nil:
-			return ms, nil
-		case i >= 0:
-			if jsonEqual(ms[i].val, val) {
-				return ms, nil // installed already: keep its bytes
+// ClaudePermissionRule is the permissions.allow rule that lets Claude
+// Code call every tool of our server without asking (in `claude -p`,
+// without it every call is refused).
+const ClaudePermissionRule = "mcp__" + ServerName
+
+// ClaudeSettingsPath is Claude Code's settings file of a scope, where
+// its permission rules live: user settings.json in CLAUDE_CONFIG_DIR
+// (else ~/.claude), project .claude/settings.json, local
+// .claude/settings.local.json.
+func ClaudeSettingsPath(o InstallOptions) string {
+	switch o.Scope {
+	case "project":
+		return filepath.Join(o.Project, ".claude", "settings.json")
+	case "local":
+		return filepath.Join(o.Project, ".claude", "settings.local.json")
+	}
+	dir := o.ClaudeConfigDir
+	if dir == "" {
+		dir = filepath.Join(o.Home, ".claude")
+	}
+	return filepath.Join(dir, "settings.json")
+}
+
+// PlanAllowTools adds ClaudePermissionRule to permissions.allow in Claude
+// Code's settings file of the install's scope, or with remove takes it
+// out; the rest of the file keeps its bytes.
+func PlanAllowTools(o InstallOptions, remove bool) (*InstallPlan, error) {
+	path := ClaudeSettingsPath(o)
+	before, exists, err := readConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	p := &InstallPlan{Path: path, Before: before, Exists: exists, After: before}
+	data := before
+	if len(bytes.TrimSpace(data)) == 0 {
+		if remove {
+			return p, nil
+		}
+		data = []byte("{}\n")
+	}
+	root, err := jsonedit.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	allow := root.Lookup("permissions", "allow")
+	at := -1
+	if allow != nil && allow.Kind == jsonedit.Array {
+		for i, e := range allow.Elems {
+			if string(data[e.Start:e.End]) == `"`+ClaudePermissionRule+`"` {
+				at = i
+				break
 			}
-			ms[i].val = val
-			return ms, nil
 		}
-		return append(ms, member{keys[0], val}), nil
 	}
-	var inner []member
-	if i >= 0 {
-		if !bytes.HasPrefix(bytes.TrimSpace(ms[i].val), []byte("{")) {
-			return nil, fmt.Errorf("%q is not an object; not editing it", keys[0])
-		}
-		var err error
-		if inner, err = parseObject(ms[i].val); err != nil {
-			return nil, err
-		}
-	} else if val == nil {
-		return ms, nil // nothing to remove
+	switch {
+	case remove && at < 0, !remove && at >= 0:
+		return p, nil
+	case remove:
+		p.After, err = jsonedit.DeleteElem(data, "permissions", "allow", at)
+	case allow != nil && allow.Kind == jsonedit.Array:
+		p.After, err = jsonedit.Append(data, ClaudePermissionRule, "permissions", "allow")
+	case allow != nil:
+		return nil, fmt.Errorf("%s: permissions.allow is not a list; not editing it", path)
+	default:
+		p.After, err = jsonedit.Set(data, []string{"permissions", "allow"}, []string{ClaudePermissionRule})
 	}
-	inner, err := setPath(inner, keys[1:], val)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	raw, err := renderObject(inner)
-	if err != nil {
-		return nil, err
-	}
-	if i >= 0 {
-		ms[i].val = raw
-		return ms, nil
-	}
-	return append(ms, member{keys[0], raw}), nil
+	p.Changed = !bytes.Equal(p.After, before)
+	return p, nil
 }
 
-func jsonEqual(a, b json.RawMessage) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
+// Entry is our server's entry as a client's configuration holds it.
+type Entry struct {
+	// Path is the configuration file; Scope its scope.
+	Path, Scope string
+	Command     string
+	Args        []string
+	// Trust is Gemini CLI's "trust" of the entry.
+	Trust bool
+}
+
+// Library is the --library the entry passes, or "".
+func (e *Entry) Library() string {
+	for i, a := range e.Args {
+		if a == "--library" && i+1 < len(e.Args) {
+			return e.Args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, "--library="); ok {
+			return v
+		}
 	}
-	xa, _ := json.Marshal(x)
-	ya, _ := json.Marshal(y)
-	return bytes.Equal(xa, ya)
+	return ""
+}
+
+// Inspect reads our entry from a client's configuration of a scope: nil
+// when there is none.
+func Inspect(o InstallOptions) (*Entry, error) {
+	path, err := ConfigPath(o)
+	if err != nil {
+		return nil, err
+	}
+	data, exists, err := readConfig(path)
+	if err != nil || !exists || len(bytes.TrimSpace(data)) == 0 {
+		return nil, err
+	}
+	var raw map[string]any
+	if o.Client == ClientCodex {
+		var cfg map[string]any
+		if err := toml.Unmarshal(data, &cfg); err != nil {
+			return nil, fmt.Errorf("%s is not valid TOML: %w", path, err)
+		}
+		raw, _ = entryOf(cfg)
+	} else {
+		root, err := jsonedit.Parse(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		keys := entryKeys(o)
+		at := make([]any, len(keys))
+		for i, k := range keys {
+			at[i] = k
+		}
+		v := root.Lookup(at...)
+		if v == nil {
+			return nil, nil
+		}
+		if err := json.Unmarshal(data[v.Start:v.End], &raw); err != nil {
+			return nil, fmt.Errorf("%s: the skillrepo entry: %w", path, err)
+		}
+	}
+	if raw == nil {
+		return nil, nil
+	}
+	e := &Entry{Path: path, Scope: o.Scope}
+	e.Command, _ = raw["command"].(string)
+	if args, ok := raw["args"].([]any); ok {
+		for _, a := range args {
+			if s, ok := a.(string); ok {
+				e.Args = append(e.Args, s)
+			}
+		}
+	}
+	e.Trust, _ = raw["trust"].(bool)
+	return e, nil
 }

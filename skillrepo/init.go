@@ -69,6 +69,9 @@ type InitResult struct {
 	// on disk.
 	Untracked     []string
 	UntrackCommit Hash
+	// Unreadable are imported skills whose SKILL.md does not parse
+	// (broken frontmatter): agents skip them, so init names them.
+	Unreadable []UnreadableSkill
 	// DryRun: nothing was changed; the result says what would be.
 	DryRun bool
 }
@@ -174,7 +177,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	}
 	var files int
 	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree(), false)
+		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree(), false)
 		if err != nil {
 			return err
 		}
@@ -182,7 +185,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 			return nil
 		}
 		files = len(d.changes)
-		if err := d.stage(tx); err != nil {
+		if err := d.stage(ctx, tx); err != nil {
 			return err
 		}
 		skills, err := discoverSkillsTx(tx)
@@ -224,6 +227,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	snap, err := l.Snapshot(branch)
 	if err == nil {
 		res.Skills, _ = snap.Skills()
+		res.Unreadable = unreadableSkills(res.Skills, snap.ReadFile)
 	}
 	// A folder of a large project: every write rewrites the project's
 	// whole index unless git's split index is on (docs/project-libraries.md).
@@ -413,4 +417,29 @@ func removeInitDebris(root string) {
 			os.Remove(f)
 		}
 	}
+}
+
+// UnreadableSkill is a skill whose SKILL.md does not parse, and why.
+type UnreadableSkill struct {
+	Dir   string `json:"path"`
+	Error string `json:"error"`
+}
+
+// unreadableSkills lists the active skills whose SKILL.md read does not
+// parse (read takes a slash path in the library).
+func unreadableSkills(skills []SkillInfo, read func(string) ([]byte, error)) []UnreadableSkill {
+	var out []UnreadableSkill
+	for _, si := range skills {
+		if si.Archived {
+			continue
+		}
+		b, err := read(si.Dir + "/" + skill.FileName)
+		if err == nil {
+			_, err = skill.Parse(b)
+		}
+		if err != nil {
+			out = append(out, UnreadableSkill{Dir: si.Dir, Error: err.Error()})
+		}
+	}
+	return out
 }

@@ -1,13 +1,16 @@
 package skillrepo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 // planInit is Init with DryRun: the same decisions (the repository to
@@ -83,7 +86,7 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 				return nil, err
 			}
 		}
-		d, err := l.deltaOf(store, tree, files, plan, false)
+		d, err := l.deltaOf(context.Background(), store, tree, files, plan, false)
 		if err != nil {
 			return nil, err
 		}
@@ -91,5 +94,8 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		res.Already = len(d.changes) == 0 && len(res.Untracked) == 0
 	}
 	res.Skills = skillsFromPaths(sortedKeys(paths))
+	res.Unreadable = unreadableSkills(res.Skills, func(p string) ([]byte, error) {
+		return boundedread.ReadFile(filepath.Join(abs, filepath.FromSlash(p)), skill.MaxFileBytes)
+	})
 	return res, nil
 }

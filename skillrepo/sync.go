@@ -102,18 +102,27 @@ type worktreeDelta struct {
 // worktreeDelta is what 'git add -A' would stage over tree. With
 // keepStaged, a path the person staged with git and has not committed is
 // left out (listed in staged): it is theirs to commit.
-func (l *Library) worktreeDelta(store *gitstore.Store, tree Hash, keepStaged bool) (*worktreeDelta, error) {
+func (l *Library) worktreeDelta(ctx context.Context, store *gitstore.Store, tree Hash, keepStaged bool) (*worktreeDelta, error) {
 	files, err := l.repo.ScanWorktree()
 	if err != nil {
 		return nil, fmt.Errorf("scan work tree: %w", err)
 	}
-	return l.deltaOf(store, tree, files, nil, keepStaged)
+	return l.deltaOf(ctx, store, tree, files, nil, keepStaged)
+}
+
+// interrupted is the error of a long read or import stopped by ctx (the
+// user pressed Ctrl-C) before its commit: nothing was recorded.
+func interrupted(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("interrupted before the commit, nothing was recorded: %w", err)
+	}
+	return nil
 }
 
 // deltaOf is worktreeDelta over a given file list, with planned files
 // (path -> content, regular files) standing in for what is on disk: what
 // init --dry-run compares.
-func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.WorktreeFile, planned map[string][]byte, keepStaged bool) (*worktreeDelta, error) {
+func (l *Library) deltaOf(ctx context.Context, store *gitstore.Store, tree Hash, files []gitstore.WorktreeFile, planned map[string][]byte, keepStaged bool) (*worktreeDelta, error) {
 	idx, idxTime, err := l.repo.ReadIndex()
 	if err != nil {
 		return nil, err
@@ -160,7 +169,12 @@ func (l *Library) deltaOf(store *gitstore.Store, tree Hash, files []gitstore.Wor
 		d.content[p] = planned[p]
 		d.modes[p] = gitstore.ModeRegular
 	}
-	for _, f := range files {
+	for k, f := range files {
+		if k%64 == 0 {
+			if err := interrupted(ctx); err != nil {
+				return nil, err
+			}
+		}
 		if seen[f.Path] {
 			continue // planned
 		}
@@ -227,12 +241,19 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// stage puts a delta into a transaction.
-func (d *worktreeDelta) stage(tx *Tx) error {
+// stage puts a delta into a transaction; stopped by ctx, it stages
+// nothing more and the transaction is abandoned (the objects written are
+// unreferenced, as git leaves after an interrupted add).
+func (d *worktreeDelta) stage(ctx context.Context, tx *Tx) error {
 	p := tx.l.progress()
 	p.Start("importing files", len(d.changes))
 	defer p.Done()
-	for _, c := range d.changes {
+	for k, c := range d.changes {
+		if k%64 == 0 {
+			if err := interrupted(ctx); err != nil {
+				return err
+			}
+		}
 		p.Add(1)
 		if c.Status == "deleted" {
 			tx.gtx.Stage(c.Path, gitstore.Change{Delete: true})
@@ -303,7 +324,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 	}
 	var renamed map[string]string
 	res, err := l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(tx.gtx.Store(), tx.gtx.Tree(), opts.LeaveStaged)
+		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree(), opts.LeaveStaged)
 		if err != nil {
 			return err
 		}
@@ -318,7 +339,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 			}
 		}
 		beforeTip, beforeTree := tx.gtx.Base(), tx.gtx.Tree()
-		if err := d.stage(tx); err != nil {
+		if err := d.stage(ctx, tx); err != nil {
 			return err
 		}
 		if renamed, err = detectRenames(tx, beforeTree, d.changes); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/lint"
 )
@@ -55,6 +56,12 @@ type agentHooksJSON struct {
 	Added    int    `json:"added"`
 	Removed  int    `json:"removed"`
 	DryRun   bool   `json:"dry_run"`
+	// Trusted counts the Codex hooks whose trust --trust recorded in
+	// TrustConfig.
+	Trusted     int    `json:"trusted,omitempty"`
+	TrustConfig string `json:"trust_config,omitempty"`
+	// Checks are doctor's findings on what was installed.
+	Checks []doctor.Finding `json:"checks"`
 }
 
 func newHooksInstallCmd(f *factory) *cobra.Command {
@@ -91,6 +98,7 @@ for what each hook does.`,
 	fl.BoolVar(&opts.ClaudeCode, "claude-code", false, "install Claude Code hooks")
 	fl.BoolVar(&opts.Codex, "codex", false, "install Codex hooks")
 	fl.BoolVar(&opts.Gemini, "gemini", false, "install Gemini CLI hooks")
+	fl.BoolVar(&opts.Trust, "trust", false, "Codex: record your trust of the hooks installed in config.toml, as accepting them in Codex's /hooks does")
 	fl.StringVar(&opts.Scope, "scope", "user", "agent settings scope: user, project or local")
 	fl.StringVar(&opts.Library, "library", "", "the library the agent hooks serve (default the scope's skills folder)")
 	fl.StringVar(&opts.Project, "project", "", "the project folder for --scope project|local (default the current folder)")

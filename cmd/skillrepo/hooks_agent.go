@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/agentsession"
+	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -24,10 +25,12 @@ type agentHooksOptions struct {
 	ClaudeCode bool
 	Codex      bool
 	Gemini     bool
-	Scope      string
-	Library    string
-	Project    string
-	DryRun     bool
+	// Trust (Codex) records Codex's trust of the hooks installed.
+	Trust   bool
+	Scope   string
+	Library string
+	Project string
+	DryRun  bool
 }
 
 type hooksUninstallOptions struct {
@@ -142,9 +145,33 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		}
 		return err
 	}
+	// Codex runs a hook only once it is trusted; --trust records the
+	// trust of exactly the hooks just written, as Codex's /hooks would.
+	var trusted *hooks.CodexTrustResult
+	if install && o.Trust && opts.Agent == hooks.Codex {
+		in := hooks.Inspect(hooks.Codex, scope, homes, project)
+		if o.DryRun {
+			in = &hooks.Installation{Agent: hooks.Codex, Scope: scope, Settings: res.Settings, Handlers: hooks.HandlersIn(hooks.Codex, res.Content)}
+		}
+		trust, err := hooks.CodexTrust(in, homes)
+		if err == nil {
+			trusted, err = hooks.TrustCodexHooks(homes, trust, o.DryRun)
+		}
+		if err != nil {
+			return fmt.Errorf("the hooks are installed, but their trust was not recorded: %w", err)
+		}
+	}
+	var findings []doctor.Finding
+	if install && !o.DryRun {
+		findings = checkAfterInstall(f, opts.Agent, scope, project, "hooks")
+	}
 	if f.JSON {
-		return printJSON(f.IO.Out, agentHooksJSON{Agent: string(opts.Agent), Scope: string(scope), Settings: res.Settings, Library: res.Library,
-			Changed: res.Changed, Added: res.Added, Removed: res.Removed, DryRun: o.DryRun})
+		out := agentHooksJSON{Agent: string(opts.Agent), Scope: string(scope), Settings: res.Settings, Library: res.Library,
+			Changed: res.Changed, Added: res.Added, Removed: res.Removed, DryRun: o.DryRun, Checks: findings}
+		if trusted != nil {
+			out.Trusted, out.TrustConfig = trusted.Trusted, trusted.Config
+		}
+		return printJSON(f.IO.Out, out)
 	}
 	if o.DryRun {
 		if _, err := f.IO.Out.Write(res.Content); err != nil {
@@ -153,6 +180,8 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	}
 	w, label := f.IO.ErrOut, opts.Agent.Label()
 	switch {
+	case !res.Changed && install && trusted != nil && trusted.Trusted > 0:
+		fmt.Fprintf(w, "%s hooks already installed in %s\n", label, res.Settings)
 	case !res.Changed && install:
 		fmt.Fprintf(w, "%s hooks already installed in %s; nothing to do\n", label, res.Settings)
 	case !res.Changed:
@@ -162,10 +191,17 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	case o.DryRun:
 		fmt.Fprintf(w, "would remove %d %s hooks from %s (dry run: nothing written)\n", res.Removed, label, res.Settings)
 	case install:
-		fmt.Fprintf(w, "%s installed %s hooks in %s\n", f.IO.Green("✓"), label, res.Settings)
+		fmt.Fprintf(w, "wrote %d %s hooks in %s\n", res.Added, label, res.Settings)
 		fmt.Fprintf(w, "  library: %s\n", res.Library)
 	default:
 		fmt.Fprintf(w, "%s removed %d %s hooks from %s\n", f.IO.Green("✓"), res.Removed, label, res.Settings)
+	}
+	if trusted != nil && trusted.Trusted > 0 {
+		verb := "recorded"
+		if o.DryRun {
+			verb = "would record"
+		}
+		fmt.Fprintf(w, "%s Codex's trust of %d hooks in %s (as accepting them in /hooks does)\n", verb, trusted.Trusted, trusted.Config)
 	}
 	if install && !o.DryRun {
 		lib := library
@@ -175,6 +211,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		if !skillrepo.IsLibrary(lib) {
 			fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
 		}
+		reportAfterInstall(f, findings, label+" hooks")
 	}
 	return nil
 }

@@ -96,7 +96,9 @@ type initJSON struct {
 	// stopped tracking (they stay on disk).
 	Ignored   []string `json:"ignored"`
 	Untracked []string `json:"untracked"`
-	DryRun    bool     `json:"dry_run"`
+	// Unreadable are imported skills whose SKILL.md does not parse.
+	Unreadable []skillrepo.UnreadableSkill `json:"unreadable"`
+	DryRun     bool                        `json:"dry_run"`
 }
 
 func runInit(cmd *cobra.Command, opts *initOptions) error {
@@ -127,7 +129,8 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	if f.JSON {
 		return printJSON(f.IO.Out, initJSON{Root: res.Root, Repository: res.RepoRoot, Prefix: res.Prefix, Branch: res.Branch, Created: res.Created, Already: res.Already,
 			Commit: hashString(res.Commit), Files: res.Files, Skills: skills, AgentSkills: nonNil(res.AgentSkills),
-			Writes: nonNil(res.Writes), Ignored: nonNil(res.Ignored), Untracked: nonNil(res.Untracked), DryRun: res.DryRun})
+			Writes: nonNil(res.Writes), Ignored: nonNil(res.Ignored), Untracked: nonNil(res.Untracked),
+			Unreadable: nonNilSlice(res.Unreadable), DryRun: res.DryRun})
 	}
 	w := f.IO.ErrOut
 	if res.DryRun {
@@ -154,7 +157,21 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		fmt.Fprintf(w, "  %s the usage sidecar marks as agent-created stay curator-managed\n", nounCount(len(res.AgentSkills), "skill"))
 	}
 	printIgnored(w, res.Ignored)
+	warnUnreadable(f, res.Unreadable, "imported")
 	return nil
+}
+
+// warnUnreadable names, on stderr, the skills whose SKILL.md does not
+// parse: agents skip them, so they are as good as missing until fixed.
+func warnUnreadable(f *factory, bad []skillrepo.UnreadableSkill, verb string) {
+	if len(bad) == 0 {
+		return
+	}
+	f.warn(fmt.Sprintf("%s %s whose SKILL.md does not parse (agents skip them):", verb, nounCount(len(bad), "skill")))
+	for _, u := range bad {
+		fmt.Fprintf(f.IO.ErrOut, "  %s: %s\n", u.Dir, u.Error)
+	}
+	fmt.Fprintln(f.IO.ErrOut, "hint: fix the frontmatter (a value holding \": \" needs quotes), then run 'skillrepo lint' to check")
 }
 
 // printIgnored says which of Hermes' own files the library ignores.
@@ -193,12 +210,20 @@ func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string) error
 		fmt.Fprintf(w, "%s the usage sidecar marks as agent-created would stay curator-managed\n", nounCount(len(res.AgentSkills), "skill"))
 	}
 	printIgnored(w, res.Ignored)
+	warnUnreadable(f, res.Unreadable, "would import")
 	return nil
 }
 
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
+	}
+	return s
+}
+
+func nonNilSlice[T any](s []T) []T {
+	if s == nil {
+		return []T{}
 	}
 	return s
 }

@@ -8,29 +8,35 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/doctor"
+	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/mcpserver"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type mcpInstallOptions struct {
-	f                         *factory
-	uninstall                 bool
-	ClaudeCode, Codex, Cursor bool
-	Scope                     string
-	Library                   string
-	Project                   string
-	Command                   string
-	Origin                    string
-	Propose, AllowApprove     bool
-	DryRun                    bool
+	f                                 *factory
+	uninstall                         bool
+	ClaudeCode, Codex, Cursor, Gemini bool
+	// AllowTools lets the agent call our tools without asking: Claude
+	// Code's permissions.allow rule in the settings file of the scope,
+	// Gemini CLI's "trust" on the entry.
+	AllowTools            bool
+	Scope                 string
+	Library               string
+	Project               string
+	Command               string
+	Origin                string
+	Propose, AllowApprove bool
+	DryRun                bool
 }
 
 func newMCPInstallCmd(f *factory) *cobra.Command {
 	opts := &mcpInstallOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "install {--claude-code | --codex | --cursor} [--scope SCOPE] [--library DIR] [--dry-run]",
-		Short: "Register the MCP server with Claude Code, Codex or Cursor",
+		Use:   "install {--claude-code | --codex | --cursor | --gemini} [--scope SCOPE] [--library DIR] [--allow-tools] [--dry-run]",
+		Short: "Register the MCP server with Claude Code, Codex, Cursor or Gemini CLI",
 		Long: `Write the skillrepo server entry into an agent's MCP configuration, merged
 with what is there: every other key and server is kept; installing twice
 changes nothing; a file that does not parse is refused and left alone.
@@ -42,11 +48,25 @@ changes nothing; a file that does not parse is refused and left alone.
                  --scope project: .codex/config.toml in the project
   --cursor       --scope project: .cursor/mcp.json in the project (default)
                  --scope user:    ~/.cursor/mcp.json
+  --gemini       --scope user:    ~/.gemini/settings.json (default)
+                 --scope project: .gemini/settings.json in the project
 
 The entry runs '<this skillrepo> mcp --library <DIR>' (the library of -C,
-$SKILLREPO_LIBRARY or the current directory unless --library says). Codex's
-config.toml is edited as text, so its comments stay. --dry-run prints the
-resulting file and writes nothing.`,
+$SKILLREPO_LIBRARY or the current directory unless --library says). Files
+are edited as text, so every other key keeps its layout and comments stay.
+CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME move the user files as
+they move what the agents read. --dry-run prints the resulting file and
+writes nothing.
+
+How the agent permits the tools: Claude Code asks before each call in an
+interactive session and refuses every call in 'claude -p' unless a
+permissions.allow rule names them; --allow-tools adds "mcp__skillrepo" to
+the settings file of the same scope. Gemini CLI asks before each call of a
+server it does not trust; --allow-tools sets "trust": true on the entry.
+Codex runs MCP tools under its own approval policy.
+
+The set-up is checked as 'skillrepo doctor' checks it: the server is started
+as the agent starts it, and every problem is named with its fix.`,
 		Example: `  skillrepo mcp install --claude-code --library ~/.claude/skills --scope user
   skillrepo mcp install --codex --library ~/.agents/skills
   skillrepo mcp install --cursor --dry-run`,
@@ -83,8 +103,10 @@ func addMCPInstallFlags(cmd *cobra.Command, opts *mcpInstallOptions) {
 	fl.BoolVar(&opts.ClaudeCode, "claude-code", false, "Claude Code")
 	fl.BoolVar(&opts.Codex, "codex", false, "OpenAI Codex")
 	fl.BoolVar(&opts.Cursor, "cursor", false, "Cursor")
-	cmd.MarkFlagsMutuallyExclusive("claude-code", "codex", "cursor")
-	cmd.MarkFlagsOneRequired("claude-code", "codex", "cursor")
+	fl.BoolVar(&opts.Gemini, "gemini", false, "Gemini CLI")
+	fl.BoolVar(&opts.AllowTools, "allow-tools", false, "let the agent call the tools without asking (Claude Code: permissions.allow; Gemini CLI: trust); uninstall removes the rule")
+	cmd.MarkFlagsMutuallyExclusive("claude-code", "codex", "cursor", "gemini")
+	cmd.MarkFlagsOneRequired("claude-code", "codex", "cursor", "gemini")
 	fl.StringVar(&opts.Scope, "scope", "", "user, project or local (Claude Code); see --help for each client's files")
 	fl.StringVar(&opts.Project, "project", "", "the project `folder` for project and local scopes (default: the current directory)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the resulting file, write nothing")
@@ -98,16 +120,26 @@ type mcpInstallJSON struct {
 	DryRun    bool           `json:"dry_run"`
 	Installed bool           `json:"installed"`
 	Entry     map[string]any `json:"entry,omitempty"`
+	// Permissions is Claude Code's settings file --allow-tools edited.
+	Permissions string `json:"permissions,omitempty"`
+	// Checks are doctor's findings on what was installed.
+	Checks []doctor.Finding `json:"checks"`
 }
 
 func runMCPInstall(opts *mcpInstallOptions) error {
 	f := opts.f
-	o := mcpserver.InstallOptions{Scope: opts.Scope, Home: f.Getenv("HOME"), CodexHome: f.Getenv("CODEX_HOME")}
+	o := mcpserver.InstallOptions{Scope: opts.Scope, Home: f.Getenv("HOME"), CodexHome: f.Getenv("CODEX_HOME"),
+		ClaudeConfigDir: f.Getenv("CLAUDE_CONFIG_DIR"), AllowTools: opts.AllowTools}
+	if v := f.Getenv("GEMINI_CLI_HOME"); v != "" {
+		o.GeminiDir = filepath.Join(v, ".gemini")
+	}
 	switch {
 	case opts.ClaudeCode:
 		o.Client = mcpserver.ClientClaudeCode
 	case opts.Codex:
 		o.Client = mcpserver.ClientCodex
+	case opts.Gemini:
+		o.Client = mcpserver.ClientGemini
 	default:
 		o.Client = mcpserver.ClientCursor
 	}
@@ -169,17 +201,44 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 	if err != nil {
 		return skillrepo.WithHint(err, "nothing was written; fix or move the file and run again")
 	}
+	// Claude Code's permission rule lives in its settings file of the
+	// same scope: added with --allow-tools, taken out with the entry.
+	var perms *mcpserver.InstallPlan
+	if o.Client == mcpserver.ClientClaudeCode && (opts.AllowTools || opts.uninstall) {
+		if perms, err = mcpserver.PlanAllowTools(o, opts.uninstall); err != nil {
+			return skillrepo.WithHint(err, "nothing was written; fix or move the file and run again")
+		}
+	}
 	if !opts.DryRun && plan.Changed {
 		if err := writeConfig(plan.Path, plan.After); err != nil {
 			return err
 		}
 	}
+	if !opts.DryRun && perms != nil && perms.Changed {
+		if err := writeConfig(perms.Path, perms.After); err != nil {
+			return err
+		}
+	}
+	var findings []doctor.Finding
+	if !opts.uninstall && !opts.DryRun && o.Client != mcpserver.ClientCursor {
+		if a, err := hooks.ParseAgent(o.Client); err == nil {
+			findings = checkAfterInstall(f, a, hooks.Scope(o.Scope), o.Project, "mcp")
+		}
+	}
 	if f.JSON {
-		return printJSON(f.IO.Out, mcpInstallJSON{Client: o.Client, Scope: o.Scope, Path: plan.Path, Changed: plan.Changed,
-			DryRun: opts.DryRun, Installed: !opts.uninstall, Entry: plan.Entry})
+		out := mcpInstallJSON{Client: o.Client, Scope: o.Scope, Path: plan.Path, Changed: plan.Changed || (perms != nil && perms.Changed),
+			DryRun: opts.DryRun, Installed: !opts.uninstall, Entry: plan.Entry, Checks: findings}
+		if perms != nil && perms.Changed {
+			out.Permissions = perms.Path
+		}
+		return printJSON(f.IO.Out, out)
 	}
 	if opts.DryRun {
 		f.IO.Out.Write(plan.After)
+		if perms != nil && perms.Changed {
+			fmt.Fprintf(f.IO.Out, "\n%s:\n", perms.Path)
+			f.IO.Out.Write(perms.After)
+		}
 	}
 	w := f.IO.ErrOut
 	verb := "installed the skillrepo MCP server in"
@@ -199,7 +258,34 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 			fmt.Fprintln(w, "restart the agent (or reload its MCP servers) to use it")
 		}
 	}
+	if perms != nil && perms.Changed && !opts.DryRun {
+		if opts.uninstall {
+			fmt.Fprintf(w, "%s removed %q from permissions.allow in %s\n", f.IO.Green("✓"), mcpserver.ClaudePermissionRule, perms.Path)
+		} else {
+			fmt.Fprintf(w, "%s allowed the tools: %q in permissions.allow of %s\n", f.IO.Green("✓"), mcpserver.ClaudePermissionRule, perms.Path)
+		}
+	}
+	if !opts.uninstall && !opts.DryRun {
+		switch {
+		case o.Client == mcpserver.ClientClaudeCode && !opts.AllowTools:
+			fmt.Fprintf(w, "tools: Claude Code asks before each call in an interactive session, and 'claude -p' refuses them unless allowed:\n  run again with --allow-tools to add %q to permissions.allow in %s, or pass --allowedTools %s to claude -p\n",
+				mcpserver.ClaudePermissionRule, mcpserver.ClaudeSettingsPath(o), mcpserver.ClaudePermissionRule)
+		case o.Client == mcpserver.ClientGemini && !opts.AllowTools:
+			fmt.Fprintln(w, "tools: Gemini CLI asks before each call of an untrusted server (a headless session cannot ask): run again with --allow-tools to trust it")
+		}
+		if findings != nil {
+			reportAfterInstall(f, findings, hooksLabel(o.Client)+"'s MCP set-up")
+		}
+	}
 	return nil
+}
+
+// hooksLabel is a client's name as people write it.
+func hooksLabel(client string) string {
+	if a, err := hooks.ParseAgent(client); err == nil {
+		return a.Label()
+	}
+	return client
 }
 
 // writeConfig replaces a client's configuration file whole, through a

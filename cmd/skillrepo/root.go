@@ -101,6 +101,9 @@ func run(args []string, io *iostreams, getenv func(string) string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	err := root.ExecuteContext(ctx)
+	if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
+		err = fmt.Errorf("interrupted: %w", err) // Ctrl-C: exit 130
+	}
 	if err != nil {
 		if !isFlagParseError(err) {
 			reportError(io, err, f.JSON)
@@ -190,7 +193,7 @@ archive, restore and rollback are git operations.`,
 		newCuratorCmd(f),
 		newMCPCmd(f),
 		newGoalCmd(f),
-		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f),
+		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f),
 	)
 	return cmd
 }

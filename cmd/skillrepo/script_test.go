@@ -123,6 +123,26 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 			ts.Check(err)
 			ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte("x"), n), 0o644))
 		},
+		// manyskills DIR N [SUFFIX]: N skills dir/s00000… each with a
+		// SKILL.md (SUFFIX appended to every body, to edit them all).
+		"manyskills": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) < 2 || len(args) > 3 {
+				ts.Fatalf("usage: manyskills DIR N [SUFFIX]")
+			}
+			n, err := strconv.Atoi(args[1])
+			ts.Check(err)
+			suffix := ""
+			if len(args) == 3 {
+				suffix = args[2]
+			}
+			for k := 0; k < n; k++ {
+				name := fmt.Sprintf("s%05d", k)
+				dir := ts.MkAbs(filepath.Join(args[0], name))
+				ts.Check(os.MkdirAll(dir, 0o755))
+				body := fmt.Sprintf("---\nname: %s\ndescription: Use when testing skill %d.\n---\nBody %d.%s\n", name, k, k, suffix)
+				ts.Check(os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(body), 0o644))
+			}
+		},
 		// mkfifo PATH: a named pipe nobody writes to.
 		"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
 			if neg || len(args) != 1 {

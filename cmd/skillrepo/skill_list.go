@@ -55,7 +55,10 @@ type skillListItem struct {
 	Description string `json:"description"`
 	Owner       string `json:"owner"`
 	Pinned      bool   `json:"pinned"`
-	Error       string `json:"error,omitempty"`
+	// Unreadable: the SKILL.md does not parse (Error says why); agents
+	// skip such a skill, and skill list exits 1.
+	Unreadable bool   `json:"unreadable"`
+	Error      string `json:"error,omitempty"`
 }
 
 // listSkills reads every skill with its description and state; unknown
@@ -95,7 +98,7 @@ func listSkills(lib *skillrepo.Library, rev string) (items []skillListItem, unkn
 			}
 		}
 		if err != nil {
-			it.Error = err.Error()
+			it.Error, it.Unreadable = err.Error(), true
 		}
 		items = append(items, it)
 	}
@@ -133,8 +136,30 @@ func runSkillList(opts *skillListOptions) error {
 		}
 		return items[i].Path < items[j].Path
 	})
+	var unreadable []string
+	for _, it := range items {
+		if it.Unreadable {
+			unreadable = append(unreadable, it.Path)
+		}
+	}
+	// Listed, then refused: a SKILL.md agents skip is a broken library,
+	// whatever the rest of the list says.
+	broken := func() error {
+		if len(unreadable) == 0 {
+			return nil
+		}
+		verb := "does"
+		if len(unreadable) > 1 {
+			verb = "do"
+		}
+		return skillrepo.WithHint(fmt.Errorf("the SKILL.md of %s %s not parse: %s", nounCount(len(unreadable), "skill"), verb, strings.Join(unreadable, ", ")),
+			"agents skip them; fix the frontmatter, and run 'skillrepo lint' for the details")
+	}
 	if f.JSON {
-		return printJSON(f.IO.Out, items)
+		if err := printJSON(f.IO.Out, items); err != nil {
+			return err
+		}
+		return broken()
 	}
 	if len(items) == 0 {
 		fmt.Fprintln(f.IO.ErrOut, emptyListMessage(opts))
@@ -145,7 +170,7 @@ func runSkillList(opts *skillListOptions) error {
 	for _, it := range items {
 		desc := it.Description
 		if it.Error != "" {
-			desc = "(unreadable SKILL.md: " + it.Error + ")"
+			desc = "UNREADABLE SKILL.md (agents skip it): " + it.Error
 		}
 		desc = strings.Join(strings.Fields(desc), " ")
 		if f.IO.IsStdoutTTY() && len([]rune(desc)) > 80 {
@@ -161,7 +186,10 @@ func runSkillList(opts *skillListOptions) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.Name, cat, it.State, it.Owner, pinned, desc)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return broken()
 }
 
 // emptyListMessage says a listing is empty, and why when a filter made it

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/curator"
+	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -45,6 +47,9 @@ type statusJSON struct {
 	// an agent whose hooks are installed, parked and failing reviews.
 	// Empty fields: nothing.
 	Reviews worker.Health `json:"reviews"`
+	// Setups are doctor's findings on every agent set up here (the
+	// same checks as `skillrepo doctor`).
+	Setups []doctor.Finding `json:"setups"`
 }
 
 type curatorStatus struct {
@@ -87,7 +92,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	}
 	defer lib.Close()
 	now := f.Now().UTC()
-	st := statusJSON{Library: lib.Root, ConfigProblems: []string{}, DirtySkills: []string{}, Unconverted: []skillrepo.UnconvertedChange{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}}
+	st := statusJSON{Library: lib.Root, ConfigProblems: []string{}, DirtySkills: []string{}, Unconverted: []skillrepo.UnconvertedChange{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}, Setups: []doctor.Finding{}}
 	if err := lib.ConfigProblem(); err != nil {
 		st.ConfigProblems = strings.Split(err.Error(), "\n")
 	}
@@ -173,6 +178,9 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 		if h.Installed && st.Reviews.NoModel == "" {
 			st.Reviews.NoModel = worker.CheckHealth(nil, lib.Config.Review, h.Agent, f.Getenv).NoModel
 		}
+	}
+	if env, err := doctorEnv(f, "", "", cwd); err == nil {
+		st.Setups = doctor.Run(cmd.Context(), env).Findings
 	}
 	if f.JSON {
 		return printJSON(f.IO.Out, st)
@@ -275,10 +283,11 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		}
 	}
 	if len(installed) == 0 {
-		fmt.Fprintln(w, "agent hooks: none installed (skillrepo hooks install --claude-code | --codex)")
+		fmt.Fprintln(w, "agent hooks: none installed (skillrepo hooks install --claude-code | --codex | --gemini)")
 	} else {
 		fmt.Fprintf(w, "agent hooks: %s\n", joinOr(installed, ""))
 	}
+	printSetups(f, w, st.Setups)
 	return nil
 }
 
@@ -301,4 +310,41 @@ func listSuffix(list []string) string {
 		return fmt.Sprintf(" (%s, …)", joinOr(list[:5], ""))
 	}
 	return " (" + joinOr(list, "") + ")"
+}
+
+// printSetups is doctor's verdict per agent set up here: "ok", or its
+// problems and warnings with their fixes.
+func printSetups(f *factory, w io.Writer, fs []doctor.Finding) {
+	var agents []string
+	by := map[string][]doctor.Finding{}
+	for _, fd := range fs {
+		if _, ok := by[fd.Agent]; !ok {
+			agents = append(agents, fd.Agent)
+		}
+		by[fd.Agent] = append(by[fd.Agent], fd)
+	}
+	for _, a := range agents {
+		label := a
+		if ag, err := hooks.ParseAgent(a); err == nil {
+			label = ag.Label()
+		}
+		problems, warnings := 0, 0
+		for _, fd := range by[a] {
+			switch fd.Level {
+			case doctor.Problem:
+				problems++
+			case doctor.Warning:
+				warnings++
+			}
+		}
+		switch {
+		case problems > 0:
+			fmt.Fprintf(w, "%s set-up: %s (skillrepo doctor)\n", label, f.IO.Red(nounCount(problems, "problem")))
+		case warnings > 0:
+			fmt.Fprintf(w, "%s set-up: ok, %s\n", label, f.IO.Yellow(nounCount(warnings, "warning")))
+		default:
+			fmt.Fprintf(w, "%s set-up: %s\n", label, f.IO.Green("ok"))
+		}
+		printFindings(f, w, by[a], false, "  ")
+	}
 }

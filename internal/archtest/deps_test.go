@@ -188,6 +188,15 @@ func TestDependencyArrows(t *testing.T) {
 		if (rel == "review" || rel == "goals" || rel == "curator") && has(p.Deps, module+"/agentcli") {
 			t.Errorf("%s depends on agentcli: the worker and the commands choose a backend and hand it in", rel)
 		}
+		if rel == "doctor" {
+			// doctor runs the agents' installed commands as the agents
+			// do, as processes: the loop's code never runs in-process.
+			for _, banned := range []string{"agentsession", "worker", "review/", "curator", "queue", "goals"} {
+				if has(p.Imports, module+"/"+strings.TrimSuffix(banned, "/")) {
+					t.Errorf("doctor imports %s: it checks a set-up by running the agent's commands", banned)
+				}
+			}
+		}
 		if rel == "agentsession" && has(p.Deps, module+"/mcpserver") {
 			t.Errorf("agentsession depends on mcpserver")
 		}

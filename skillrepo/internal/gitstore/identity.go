@@ -44,14 +44,26 @@ func (l *Repo) Signatures() (author, committer object.Signature, err error) {
 	if err := fill(&committer, "GIT_COMMITTER"); err != nil {
 		return author, committer, err
 	}
+	if !l.identityWarned && (author.Email == fallbackEmail || committer.Email == fallbackEmail) {
+		// Said once per repository opened: every commit of the command
+		// carries the same stand-in.
+		l.identityWarned = true
+		l.warn(fmt.Sprintf("no git identity is set, so commits are authored %q; set yours with: git config --global user.name \"Your Name\" && git config --global user.email you@example.com", fallbackName+" <"+fallbackEmail+">"))
+	}
 	return author, committer, nil
 }
+
+// The identity of a commit when git knows none.
+const (
+	fallbackName  = "skillrepo"
+	fallbackEmail = "skillrepo@localhost"
+)
 
 func (l *Repo) configIdentity() (name, email string) {
 	if l.identity[0] != "" {
 		return l.identity[0], l.identity[1]
 	}
-	name, email = "skillrepo", "skillrepo@localhost"
+	name, email = fallbackName, fallbackEmail
 	entries, _ := l.readGitConfig() // an unreadable config: a write refuses first
 	var user, author [2]string
 	for _, e := range entries {

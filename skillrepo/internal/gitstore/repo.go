@@ -44,7 +44,9 @@ type Repo struct {
 	lockTimeout time.Duration
 	command     string
 	identity    [2]string
-	indexCache  *indexCache
+	// identityWarned: the stand-in identity was reported (Signatures).
+	identityWarned bool
+	indexCache     *indexCache
 	// indexLoad is a read of .git/index a write started ahead of its
 	// first use (worktree.go); ReadIndex takes it over.
 	indexLoad *indexLoad

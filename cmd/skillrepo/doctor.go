@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/doctor"
+	"github.com/skillrepo/skillrepo/hooks"
+)
+
+type doctorOptions struct {
+	f       *factory
+	Agent   string
+	Scope   string
+	Project string
+	All     bool
+}
+
+func newDoctorCmd(f *factory) *cobra.Command {
+	opts := &doctorOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "doctor [--agent claude-code|codex|gemini] [--scope user|project|local] [--json]",
+		Short: "Check that every agent set up for skillrepo will really run it",
+		Long: `For each agent whose hooks or MCP server skillrepo installed (Claude Code,
+Codex, Gemini CLI; the user's settings and the project of the current folder),
+run every installed command exactly as the agent would, with a synthetic
+event, and check what silently breaks a set-up: the file the agent really
+reads (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, project or user
+scope), Codex's hook trust and project trust, Claude Code's tool
+permissions, Gemini CLI's folder trust and disabled hooks, that the binary a
+command names exists, that the library opens, and that reviews have a model
+(an endpoint that answers, or the agent's own program).
+
+Each problem is one line, with its fix. The exit status is 1 when there is
+a problem, 0 otherwise (warnings and ok lines are there to read). With
+--json, one document: docs/json.md.`,
+		Example: `  skillrepo doctor
+  skillrepo doctor --agent codex --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env, err := doctorEnv(opts.f, opts.Agent, opts.Scope, opts.Project)
+			if err != nil {
+				return err
+			}
+			rep := doctor.Run(cmd.Context(), env)
+			if f.JSON {
+				if err := printJSON(f.IO.Out, doctorJSON{Report: rep, Problems: rep.Problems(), Warnings: rep.Warnings()}); err != nil {
+					return err
+				}
+			} else {
+				printDoctor(f, f.IO.Out, rep, opts.All)
+			}
+			if rep.Problems() > 0 {
+				return &silentError{code: exitFailure}
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Agent, "agent", "", "check one agent: claude-code, codex or gemini")
+	fl.StringVar(&opts.Scope, "scope", "", "check one scope: user, project or local")
+	fl.StringVar(&opts.Project, "project", "", "the project `folder` whose settings are checked and where the synthetic sessions run (default: the current folder)")
+	fl.BoolVar(&opts.All, "verbose", false, "list the checks that passed too")
+	return cmd
+}
+
+type doctorJSON struct {
+	*doctor.Report
+	Problems int `json:"problems"`
+	Warnings int `json:"warnings"`
+}
+
+// doctorEnv is the world doctor looks at from this process.
+func doctorEnv(f *factory, agent, scope, project string) (*doctor.Env, error) {
+	homes, err := agentHomes(f)
+	if err != nil {
+		return nil, err
+	}
+	if project == "" {
+		project = "."
+	}
+	if project, err = filepath.Abs(project); err != nil {
+		return nil, err
+	}
+	env := &doctor.Env{Homes: homes, Project: project, Getenv: f.Getenv, Now: f.Now}
+	if agent != "" {
+		a, err := hooks.ParseAgent(agent)
+		if err != nil {
+			return nil, usageErrorf("--agent: %v", err)
+		}
+		env.Agents = []hooks.Agent{a}
+	}
+	switch hooks.Scope(scope) {
+	case "", hooks.ScopeUser, hooks.ScopeProject, hooks.ScopeLocal:
+		env.Scope = hooks.Scope(scope)
+	default:
+		return nil, usageErrorf("--scope: want user, project or local, not %q", scope)
+	}
+	return env, nil
+}
+
+// printDoctor writes a report: per agent, a line per problem and warning
+// (✗, !) with its fix under it; passed checks with verbose.
+func printDoctor(f *factory, w io.Writer, rep *doctor.Report, verbose bool) {
+	if len(rep.Agents) == 0 {
+		fmt.Fprintln(w, "no agent is set up for skillrepo here: skillrepo hooks install --claude-code (or --codex, --gemini)")
+		return
+	}
+	for _, a := range rep.Agents {
+		agent, _ := hooks.ParseAgent(a)
+		fs := rep.For(agent, "")
+		problems, warnings := 0, 0
+		for _, fd := range fs {
+			switch fd.Level {
+			case doctor.Problem:
+				problems++
+			case doctor.Warning:
+				warnings++
+			}
+		}
+		verdict := f.IO.Green("ok")
+		switch {
+		case problems > 0:
+			verdict = f.IO.Red(fmt.Sprintf("%d %s", problems, plural(problems, "problem", "problems")))
+		case warnings > 0:
+			verdict = f.IO.Yellow(fmt.Sprintf("ok, %d %s", warnings, plural(warnings, "warning", "warnings")))
+		}
+		fmt.Fprintf(w, "%s: %s\n", agent.Label(), verdict)
+		printFindings(f, w, fs, verbose, "  ")
+	}
+}
+
+// printFindings writes findings one a line with the fix under each.
+func printFindings(f *factory, w io.Writer, fs []doctor.Finding, verbose bool, indent string) {
+	for _, fd := range fs {
+		mark := ""
+		switch fd.Level {
+		case doctor.Problem:
+			mark = f.IO.Red("✗")
+		case doctor.Warning:
+			mark = f.IO.Yellow("!")
+		default:
+			if !verbose {
+				continue
+			}
+			mark = f.IO.Green("✓")
+		}
+		where := fd.Scope
+		if fd.Part != "" {
+			where = strings.TrimSpace(fd.Part + " " + fd.Scope)
+		}
+		if where != "" {
+			where = "[" + where + "] "
+		}
+		fmt.Fprintf(w, "%s%s %s%s\n", indent, mark, where, fd.Message)
+		if fd.Fix != "" {
+			fmt.Fprintf(w, "%s  fix: %s\n", indent, fd.Fix)
+		}
+	}
+}
+
+// checkAfterInstall runs doctor on what an install just wrote (one agent,
+// one scope, the hooks or the MCP server) and says whether the agent will
+// run it: problems and warnings with their fixes, or one line that the
+// commands were run as the agent runs them.
+func checkAfterInstall(f *factory, agent hooks.Agent, scope hooks.Scope, project, part string) []doctor.Finding {
+	env, err := doctorEnv(f, string(agent), string(scope), project)
+	if err != nil {
+		return nil
+	}
+	rep := doctor.Run(context.Background(), env)
+	var fs []doctor.Finding
+	for _, fd := range rep.Findings {
+		if fd.Part == "" || fd.Part == part {
+			fs = append(fs, fd)
+		}
+	}
+	return fs
+}
+
+// reportAfterInstall prints checkAfterInstall's findings.
+func reportAfterInstall(f *factory, fs []doctor.Finding, label string) {
+	w := f.IO.ErrOut
+	problems := 0
+	for _, fd := range fs {
+		if fd.Level == doctor.Problem {
+			problems++
+		}
+	}
+	if problems == 0 {
+		fmt.Fprintf(w, "%s checked: %s will run it (skillrepo doctor)\n", f.IO.Green("✓"), label)
+	} else {
+		fmt.Fprintf(w, "%s %s will not run all of it yet:\n", f.IO.Red("✗"), label)
+	}
+	printFindings(f, w, fs, false, "  ")
+}

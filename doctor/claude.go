@@ -1,0 +1,113 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/skillrepo/skillrepo/hooks"
+)
+
+// Claude Code runs a hook command through sh in the session's folder,
+// with CLAUDE_PROJECT_DIR set to the project; a settings file's
+// "disableAllHooks": true turns every hook off; an MCP tool runs in
+// `claude -p` only when permissions.allow names it (interactive sessions
+// ask first).
+type claudeChecker struct{}
+
+func (claudeChecker) Agent() hooks.Agent { return hooks.ClaudeCode }
+
+var claudeShell = shell{
+	path: "Claude Code's own",
+	argv: []string{"sh", "-c"},
+	env: func(project, session string) []string {
+		return []string{"CLAUDE_PROJECT_DIR=" + project, "CLAUDE_CODE_SESSION_ID=" + session}
+	},
+}
+
+// claudeSettingsFiles are the settings files Claude Code merges, with
+// their scopes.
+func claudeSettingsFiles(env *Env) map[hooks.Scope]string {
+	out := map[hooks.Scope]string{}
+	for _, s := range []hooks.Scope{hooks.ScopeUser, hooks.ScopeProject, hooks.ScopeLocal} {
+		if p, err := hooks.SettingsPath(hooks.ClaudeCode, s, env.Homes, env.Project); err == nil {
+			out[s] = p
+		}
+	}
+	return out
+}
+
+func (claudeChecker) Check(ctx context.Context, env *Env) []Finding {
+	var out []Finding
+	ins := installations(env, hooks.ClaudeCode)
+	for _, in := range ins {
+		out = append(out, hookChecks(ctx, env, in, claudeShell)...)
+	}
+	out = append(out, locationCheck(env, hooks.ClaudeCode, "CLAUDE_CONFIG_DIR")...)
+	if len(ins) > 0 {
+		for s, p := range claudeSettingsFiles(env) {
+			v, err := readJSONFile(p)
+			if err != nil || v == nil {
+				continue
+			}
+			if off, _ := lookup(v, "disableAllHooks").(bool); off {
+				out = append(out, Finding{Agent: string(hooks.ClaudeCode), Scope: string(s), Part: "hooks", Check: "enabled", Level: Problem, Path: p,
+					Message: fmt.Sprintf("%s sets \"disableAllHooks\": true: Claude Code runs no hook at all", p),
+					Fix:     "remove \"disableAllHooks\" from " + p})
+			}
+		}
+	}
+	out = append(out, claudeMCPChecks(ctx, env)...)
+	return out
+}
+
+// claudeAllows reports whether a permissions.allow list lets every tool
+// of our MCP server run.
+func claudeAllows(allow []any) bool {
+	for _, r := range allow {
+		s, _ := r.(string)
+		switch strings.TrimSpace(s) {
+		case "mcp__skillrepo", "mcp__skillrepo__*":
+			return true
+		}
+	}
+	return false
+}
+
+// claudePermitted reports whether any settings file Claude Code reads
+// allows our MCP tools, and which file does.
+func claudePermitted(env *Env) (bool, string) {
+	files := claudeSettingsFiles(env)
+	for _, s := range []hooks.Scope{hooks.ScopeLocal, hooks.ScopeProject, hooks.ScopeUser} {
+		v, err := readJSONFile(files[s])
+		if err != nil || v == nil {
+			continue
+		}
+		if allow, _ := lookup(v, "permissions", "allow").([]any); claudeAllows(allow) {
+			return true, files[s]
+		}
+	}
+	return false, ""
+}
+
+// claudeMCPChecks: where the MCP server is registered, its entry runs and
+// its tools are permitted.
+func claudeMCPChecks(ctx context.Context, env *Env) []Finding {
+	var out []Finding
+	for _, e := range mcpEntries(env, hooks.ClaudeCode) {
+		out = append(out, mcpRunCheck(ctx, env, e)...)
+		if ok, file := claudePermitted(env); ok {
+			out = append(out, e.finding("permissions", OK, "its tools are allowed in "+file, ""))
+			continue
+		}
+		fix := "skillrepo mcp install --claude-code --allow-tools"
+		if e.Scope != "" {
+			fix += " --scope " + e.Scope
+		}
+		out = append(out, e.finding("permissions", Warning,
+			"no permissions.allow rule names mcp__skillrepo: an interactive session asks before each tool call, and `claude -p` refuses every call (and still exits 0)",
+			fix+" (or add \"mcp__skillrepo\" to permissions.allow in "+filepath.Join(env.Homes.ClaudeConfig, "settings.json")+")"))
+	}
+	return out
+}

@@ -1,0 +1,130 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/skillrepo/skillrepo/hooks"
+)
+
+// Codex runs a hook command through the person's login shell ($SHELL
+// -lc) in the session's folder, and only once the hook is trusted (see
+// hooks.CodexTrust); it reads $CODEX_HOME/hooks.json, and a project's
+// .codex/ only when the project is trusted; [features] hooks = false
+// turns hooks off.
+type codexChecker struct{}
+
+func (codexChecker) Agent() hooks.Agent { return hooks.Codex }
+
+func codexShell(env *Env) shell {
+	sh := env.getenv("SHELL")
+	if sh == "" {
+		sh = "/bin/sh"
+	}
+	return shell{argv: []string{sh, "-lc"}, path: "the one your login shell sets up (" + sh + " -lc reads your profile)"}
+}
+
+func (codexChecker) Check(ctx context.Context, env *Env) []Finding {
+	var out []Finding
+	cfgPath := hooks.CodexConfigPath(env.Homes)
+	cfg := readTOML(cfgPath)
+	for _, in := range installations(env, hooks.Codex) {
+		out = append(out, hookChecks(ctx, env, in, codexShell(env))...)
+		if in.Err != nil {
+			continue
+		}
+		out = append(out, codexTrustFindings(env, in)...)
+		if in.Scope == hooks.ScopeProject {
+			out = append(out, codexProjectTrust(env, cfg, cfgPath, in)...)
+		}
+	}
+	out = append(out, locationCheck(env, hooks.Codex, "CODEX_HOME")...)
+	if len(out) > 0 {
+		for _, key := range []string{"hooks", "codex_hooks"} {
+			if on, ok := lookupTOML(cfg, "features", key).(bool); ok && !on {
+				out = append(out, Finding{Agent: string(hooks.Codex), Part: "hooks", Check: "enabled", Level: Problem, Path: cfgPath,
+					Message: fmt.Sprintf("%s sets [features] %s = false: Codex runs no hook", cfgPath, key),
+					Fix:     fmt.Sprintf("remove %s = false from [features] in %s", key, cfgPath)})
+			}
+		}
+	}
+	for _, e := range mcpEntries(env, hooks.Codex) {
+		out = append(out, mcpRunCheck(ctx, env, e)...)
+	}
+	return out
+}
+
+// codexTrustFindings say which of our hooks Codex will skip and how to
+// trust them.
+func codexTrustFindings(env *Env, in *hooks.Installation) []Finding {
+	f := func(level Level, msg, fix string) Finding {
+		return Finding{Agent: string(hooks.Codex), Scope: string(in.Scope), Part: "hooks", Check: "trust", Level: level, Message: msg, Fix: fix, Path: hooks.CodexConfigPath(env.Homes)}
+	}
+	trust, err := hooks.CodexTrust(in, env.Homes)
+	if err != nil {
+		return []Finding{f(Problem, "Codex's trust of the hooks cannot be read: "+err.Error(), "fix "+hooks.CodexConfigPath(env.Homes))}
+	}
+	var untrusted, modified, disabled []string
+	for _, t := range trust {
+		switch t.Status {
+		case hooks.CodexUntrusted:
+			untrusted = append(untrusted, t.Handler.Event)
+		case hooks.CodexModified:
+			modified = append(modified, t.Handler.Event)
+		case hooks.CodexDisabled:
+			disabled = append(disabled, t.Handler.Event)
+		}
+	}
+	fix := installCommand(hooks.Codex, in.Scope) + " --trust (or accept them in Codex's /hooks)"
+	var out []Finding
+	if len(untrusted) > 0 {
+		out = append(out, f(Problem, fmt.Sprintf("Codex has not trusted skillrepo's %s hooks in %s: it skips them without a word (codex exec too)", strings.Join(untrusted, ", "), in.Settings), fix))
+	}
+	if len(modified) > 0 {
+		out = append(out, f(Problem, fmt.Sprintf("skillrepo's %s hooks in %s changed since Codex trusted them (a reinstall from another binary or library changes the command): Codex skips them", strings.Join(modified, ", "), in.Settings), fix))
+	}
+	if len(disabled) > 0 {
+		out = append(out, f(Problem, fmt.Sprintf("skillrepo's %s hooks are turned off in Codex's /hooks", strings.Join(disabled, ", ")), "turn them on in Codex's /hooks, or remove their enabled = false in "+hooks.CodexConfigPath(env.Homes)))
+	}
+	if len(out) == 0 {
+		out = append(out, f(OK, fmt.Sprintf("Codex trusts the %d hooks", len(trust)), ""))
+	}
+	return out
+}
+
+// codexProjectTrust: Codex loads a project's .codex/ (hooks.json
+// included) only for a project the person trusted.
+func codexProjectTrust(env *Env, cfg map[string]any, cfgPath string, in *hooks.Installation) []Finding {
+	project := filepath.Dir(filepath.Dir(in.Settings))
+	candidates := []string{project}
+	if r, err := filepath.EvalSymlinks(project); err == nil && r != project {
+		candidates = append(candidates, r)
+	}
+	for _, p := range candidates {
+		if level, _ := lookupTOML(cfg, "projects", p, "trust_level").(string); level == "trusted" {
+			return nil
+		}
+	}
+	return []Finding{{Agent: string(hooks.Codex), Scope: string(in.Scope), Part: "hooks", Check: "project-trust", Level: Problem, Path: cfgPath,
+		Message: fmt.Sprintf("Codex reads %s only in a trusted project, and %s is not trusted", in.Settings, project),
+		Fix:     fmt.Sprintf("trust the project when Codex asks, or add [projects.%q] trust_level = \"trusted\" to %s", project, cfgPath)}}
+}
+
+func readTOML(path string) map[string]any {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var v map[string]any
+	if toml.Unmarshal(data, &v) != nil {
+		return nil
+	}
+	return v
+}
+
+func lookupTOML(v map[string]any, keys ...string) any { return lookup(v, keys...) }

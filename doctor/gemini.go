@@ -1,0 +1,151 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/skillrepo/skillrepo/hooks"
+)
+
+// Gemini CLI runs a hook command through bash -c in the session's folder,
+// after replacing $GEMINI_PROJECT_DIR, $GEMINI_CWD, $GEMINI_SESSION_ID
+// and $CLAUDE_PROJECT_DIR in its text; it runs no hook at all (and a
+// headless session refuses to start) in a folder that is not trusted
+// while folder trust is on, which is its default; hooksConfig.enabled:
+// false turns hooks off and hooksConfig.disabled lists hooks turned off.
+type geminiChecker struct{}
+
+func (geminiChecker) Agent() hooks.Agent { return hooks.Gemini }
+
+var geminiShell = shell{
+	path: "Gemini CLI's own",
+	argv: []string{"bash", "-c"},
+	env: func(project, session string) []string {
+		return []string{"GEMINI_PROJECT_DIR=" + project, "GEMINI_CWD=" + project, "GEMINI_SESSION_ID=" + session, "CLAUDE_PROJECT_DIR=" + project}
+	},
+	expand: func(cmd, project, session string) string {
+		q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+		return strings.NewReplacer("$GEMINI_PROJECT_DIR", q(project), "$GEMINI_CWD", q(project), "$GEMINI_SESSION_ID", q(session),
+			"$CLAUDE_PROJECT_DIR", q(project)).Replace(cmd)
+	},
+}
+
+func (geminiChecker) Check(ctx context.Context, env *Env) []Finding {
+	var out []Finding
+	ins := installations(env, hooks.Gemini)
+	for _, in := range ins {
+		out = append(out, hookChecks(ctx, env, in, geminiShell)...)
+		if in.Err == nil {
+			out = append(out, geminiDisabled(env, in)...)
+		}
+	}
+	out = append(out, locationCheck(env, hooks.Gemini, "GEMINI_CLI_HOME")...)
+	entries := mcpEntries(env, hooks.Gemini)
+	for _, e := range entries {
+		out = append(out, mcpRunCheck(ctx, env, e)...)
+		if !e.Trust {
+			out = append(out, e.finding("permissions", Warning, "the entry is not trusted: Gemini CLI asks before each call of its tools, and a headless session cannot ask",
+				"skillrepo mcp install --gemini --allow-tools --scope "+e.Scope))
+		}
+	}
+	if len(ins) > 0 || len(entries) > 0 {
+		out = append(out, geminiFolderTrust(env)...)
+	}
+	return out
+}
+
+// geminiSettings is the merged view of the settings files that turn
+// hooks off (user, then the project's).
+func geminiSettings(env *Env) []map[string]any {
+	var out []map[string]any
+	for _, s := range []hooks.Scope{hooks.ScopeUser, hooks.ScopeProject} {
+		p, _ := hooks.SettingsPath(hooks.Gemini, s, env.Homes, env.Project)
+		if v, err := readJSONFile(p); err == nil && v != nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func geminiDisabled(env *Env, in *hooks.Installation) []Finding {
+	var out []Finding
+	f := func(msg, fix string) Finding {
+		return Finding{Agent: string(hooks.Gemini), Scope: string(in.Scope), Part: "hooks", Check: "enabled", Level: Problem, Message: msg, Fix: fix, Path: in.Settings}
+	}
+	for _, v := range geminiSettings(env) {
+		if on, ok := lookup(v, "hooksConfig", "enabled").(bool); ok && !on {
+			out = append(out, f("hooksConfig.enabled is false: Gemini CLI runs no hook", "set hooksConfig.enabled to true (or remove it) in your Gemini CLI settings"))
+		}
+		disabled, _ := lookup(v, "hooksConfig", "disabled").([]any)
+		for _, h := range in.Handlers {
+			if slices.ContainsFunc(disabled, func(d any) bool { s, _ := d.(string); return s != "" && (s == h.Name || s == h.Command) }) {
+				out = append(out, f(fmt.Sprintf("the %s hook (%s) is turned off in hooksConfig.disabled", h.Event, h.Name), "remove it from hooksConfig.disabled, or /hooks enable "+h.Name))
+			}
+		}
+	}
+	return out
+}
+
+// geminiFolderTrust: with folder trust on (the default), the project
+// folder must be trusted in trustedFolders.json for any hook to run.
+func geminiFolderTrust(env *Env) []Finding {
+	switch env.getenv("GEMINI_CLI_TRUST_WORKSPACE") {
+	case "true":
+		return nil
+	case "false":
+		return []Finding{{Agent: string(hooks.Gemini), Check: "folder-trust", Level: Problem, Message: "GEMINI_CLI_TRUST_WORKSPACE=false: Gemini CLI trusts no folder, so it runs no hook", Fix: "unset GEMINI_CLI_TRUST_WORKSPACE"}}
+	}
+	for _, v := range geminiSettings(env) {
+		if on, ok := lookup(v, "security", "folderTrust", "enabled").(bool); ok && !on {
+			return nil
+		}
+	}
+	path := env.getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+	if path == "" {
+		path = filepath.Join(env.Homes.GeminiDir, "trustedFolders.json")
+	}
+	rules, err := readJSONFile(path)
+	if err != nil {
+		return []Finding{{Agent: string(hooks.Gemini), Check: "folder-trust", Level: Problem, Path: path, Message: fmt.Sprintf("%s cannot be read (%v): Gemini CLI refuses to start", path, err), Fix: "fix " + path}}
+	}
+	trusted, rule := geminiTrusted(rules, env.Project)
+	msg := fmt.Sprintf("%s is not a trusted folder of Gemini CLI: it runs no hook and no MCP server there, and a headless session refuses to start", env.Project)
+	if rule == "DO_NOT_TRUST" {
+		msg = fmt.Sprintf("%s is marked \"do not trust\" in %s: Gemini CLI runs no hook and no MCP server there", env.Project, path)
+	}
+	if trusted {
+		return []Finding{{Agent: string(hooks.Gemini), Check: "folder-trust", Level: OK, Path: path, Message: env.Project + " is a trusted folder"}}
+	}
+	return []Finding{{Agent: string(hooks.Gemini), Check: "folder-trust", Level: Problem, Path: path, Message: msg,
+		Fix: fmt.Sprintf("trust it when Gemini CLI asks (or /permissions), or add %q: \"TRUST_FOLDER\" to %s", env.Project, path)}}
+}
+
+// geminiTrusted applies trustedFolders.json as Gemini CLI does: the
+// longest rule whose folder holds the path wins (TRUST_PARENT names a
+// folder whose parent is trusted), with links resolved.
+func geminiTrusted(rules map[string]any, dir string) (bool, string) {
+	real := func(p string) string {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		return filepath.Clean(p)
+	}
+	loc := real(dir)
+	best, bestLen := "", -1
+	for rule, level := range rules {
+		l, _ := level.(string)
+		eff := rule
+		if l == "TRUST_PARENT" {
+			eff = filepath.Dir(rule)
+		}
+		e := real(eff)
+		if (loc == e || strings.HasPrefix(loc, e+string(os.PathSeparator))) && len(rule) > bestLen {
+			best, bestLen = l, len(rule)
+		}
+	}
+	return best == "TRUST_FOLDER" || best == "TRUST_PARENT", best
+}

@@ -1,0 +1,92 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+
+	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/mcpserver"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// mcpEntry is our MCP server's entry in one of an agent's files.
+type mcpEntry struct {
+	*mcpserver.Entry
+	agent hooks.Agent
+}
+
+func (e mcpEntry) finding(check string, level Level, msg, fix string) Finding {
+	return Finding{Agent: string(e.agent), Scope: e.Scope, Part: "mcp", Check: check, Level: level, Message: msg, Fix: fix, Path: e.Path}
+}
+
+// mcpClient is package mcpserver's name of an agent.
+func mcpClient(a hooks.Agent) string {
+	switch a {
+	case hooks.Codex:
+		return mcpserver.ClientCodex
+	case hooks.Gemini:
+		return mcpserver.ClientGemini
+	}
+	return mcpserver.ClientClaudeCode
+}
+
+// mcpOptions are the install options locating an agent's files.
+func mcpOptions(env *Env, a hooks.Agent, scope string) mcpserver.InstallOptions {
+	o := mcpserver.InstallOptions{Client: mcpClient(a), Scope: scope, Home: env.Homes.Home, Project: env.Project,
+		CodexHome: env.Homes.CodexHome, GeminiDir: env.Homes.GeminiDir}
+	if env.getenv("CLAUDE_CONFIG_DIR") != "" {
+		o.ClaudeConfigDir = env.Homes.ClaudeConfig
+	}
+	return o
+}
+
+// mcpEntries are the agent's entries of our server, one per scope that
+// has one (a file that cannot be read is a finding of its own).
+func mcpEntries(env *Env, a hooks.Agent) []mcpEntry {
+	scopes := []string{"user", "project"}
+	if a == hooks.ClaudeCode {
+		scopes = append(scopes, "local")
+	}
+	var out []mcpEntry
+	for _, s := range scopes {
+		if env.Scope != "" && string(env.Scope) != s {
+			continue
+		}
+		e, err := mcpserver.Inspect(mcpOptions(env, a, s))
+		if err != nil || e == nil {
+			continue
+		}
+		out = append(out, mcpEntry{Entry: e, agent: a})
+	}
+	return out
+}
+
+// mcpRunCheck starts the entry's server as the agent would and lists its
+// tools; the library it serves must open.
+func mcpRunCheck(ctx context.Context, env *Env, e mcpEntry) []Finding {
+	reinstall := "skillrepo mcp install --" + string(e.agent) + " --scope " + e.Scope
+	if _, err := os.Stat(e.Command); e.Command == "" || (err != nil && !lookable(e.Command)) {
+		return []Finding{e.finding("binary", Problem, fmt.Sprintf("the MCP server's command %q does not exist", e.Command), reinstall)}
+	}
+	if lib := e.Library(); lib != "" && !skillrepo.IsLibrary(lib) {
+		return []Finding{e.finding("library", Problem, fmt.Sprintf("the MCP server serves %s, which is not a skillrepo library", lib), "skillrepo init "+lib+", or "+reinstall+" --library <folder>")}
+	}
+	tools, err := mcpserver.Probe(ctx, e.Command, e.Args, agentEnviron(), env.Project)
+	if err != nil {
+		return []Finding{e.finding("run", Problem, "the MCP server does not answer as "+e.agent.Label()+" starts it: "+err.Error(), reinstall)}
+	}
+	return []Finding{e.finding("run", OK, fmt.Sprintf("the MCP server starts and offers %d tools", len(tools)), "")}
+}
+
+// lookable reports whether a bare command name is on PATH.
+func lookable(name string) bool {
+	for _, c := range name {
+		if c == '/' {
+			return false
+		}
+	}
+	_, err := exec.LookPath(name)
+	return err == nil
+}
