@@ -3,9 +3,9 @@ package agentsession
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/worker"
 )
@@ -49,7 +49,7 @@ func (h *hookRun) troubleLine() string {
 	}
 	p := filepath.Join(h.state().Hooks(), toldFile)
 	told := map[string]bool{}
-	if data, err := os.ReadFile(p); err == nil {
+	if data, err := boundedread.ReadFile(p, maxStateFile); err == nil {
 		_ = json.Unmarshal(data, &told) // a broken file tells again
 	}
 	line := health.Line(told)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/review"
 )
 
@@ -64,7 +65,7 @@ func tailSum(f *os.File, offset int64) (string, error) {
 // mark and the offset after them; ok is false when the mark does not hold
 // (no mark, another file, a shorter or rewritten file).
 func (h *hookRun) readSince(f *os.File, path string) (part []byte, end int64, ok bool, err error) {
-	data, err := os.ReadFile(h.markPath(h.in.SessionID))
+	data, err := boundedread.ReadFile(h.markPath(h.in.SessionID), maxStateFile)
 	if err != nil {
 		return nil, 0, false, nil
 	}

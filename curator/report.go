@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // RunVersion is the version of run.json this code writes.
@@ -165,7 +166,7 @@ func WriteReport(dir string, r *Run) (string, error) {
 
 // ReadRun reads a run's run.json from its report folder.
 func ReadRun(dir string) (*Run, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	b, err := boundedread.ReadFile(filepath.Join(dir, "run.json"), maxStateFile)
 	if err != nil {
 		return nil, fmt.Errorf("read curator run: %w", err)
 	}

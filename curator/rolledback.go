@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -41,7 +41,7 @@ func rolledBackPath(stateDir string) string { return filepath.Join(stateDir, Rol
 
 // readRolledBack reads the remembered skills; a missing file is none.
 func readRolledBack(stateDir string) (map[string]RolledBackSkill, error) {
-	b, err := os.ReadFile(rolledBackPath(stateDir))
+	b, err := boundedread.ReadFile(rolledBackPath(stateDir), maxStateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]RolledBackSkill{}, nil
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
@@ -186,12 +187,22 @@ func (s *Store) write(e Entry) error {
 	return nil
 }
 
+// maxEntryFile bounds one entry file (ours are a few KB).
+const maxEntryFile = 4 << 20
+
 // read reads one entry file; a file that does not parse comes back as a
 // Corrupt entry with the parse error in LastError.
 func (s *Store) read(id string) (Entry, error) {
-	data, err := os.ReadFile(s.path(id))
+	// Bounded, and a regular file only: a FIFO named like an entry would
+	// hang every reader, a link to /dev/zero fill the memory.
+	data, err := boundedread.ReadFile(s.path(id), maxEntryFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Entry{}, fmt.Errorf("%s: %w", id, ErrNotFound)
+	}
+	var notRegular *boundedread.NotRegularError
+	var tooLarge *boundedread.TooLargeError
+	if errors.As(err, &notRegular) || errors.As(err, &tooLarge) {
+		return Entry{ID: id, State: Corrupt, LastError: "unreadable entry file: " + err.Error()}, nil
 	}
 	if err != nil {
 		return Entry{}, fmt.Errorf("read queue entry %s: %w", id, err)

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestCrashAtEveryStep stops a two-file write at each step of the write
@@ -143,4 +145,59 @@ func TestRecoveryNeverWedges(t *testing.T) {
 	os.Remove(p)
 	gitCmd(t, l2, env, "checkout", "HEAD", "--", "ci-debugging/deep/ours.md")
 	assertConsistent(t, l2, env)
+}
+
+// FuzzIntentRecord: whatever .git/skillrepo/intent.json holds (a torn
+// write, another program's file), recovery never panics, and leaves no
+// record behind to fail every later command.
+func FuzzIntentRecord(f *testing.F) {
+	f.Add([]byte(`{"version":2,"ref":"refs/heads/main","old":"","new":"","checked_out":true,"paths":["a"]}`))
+	f.Add([]byte(`{"version":2,"ref":"refs/heads/main","old":"0000000000000000000000000000000000000000","new":"1111111111111111111111111111111111111111","paths":["../../x"]}`))
+	f.Add([]byte(`{"ref":`))
+	env := testEnv(f)
+	dir := filepath.Join(f.TempDir(), "lib")
+	gitIn(f, "", env, false, "init", "-q", "-b", "main", dir)
+	gitIn(f, dir, env, false, "commit", "-q", "--allow-empty", "-m", "start")
+	l, err := Open(dir, openOpts(env))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { l.Close() })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.MkdirAll(l.repoStateDir(), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(l.intentPath(), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		l.RecoverLocked()
+		if exists(l.intentPath()) {
+			t.Fatalf("the record %q stayed", data)
+		}
+	})
+}
+
+// An intent record that is not a regular file (a FIFO there) is not
+// ours: recovery sets it aside at once instead of hanging on it.
+func TestRecoveryNonRegularIntent(t *testing.T) {
+	l, env := newTestRepo(t)
+	if err := syscall.Mkfifo(l.intentPath(), 0o644); err != nil {
+		t.Skip(err)
+	}
+	var warned []string
+	l.warn = func(msg string) { warned = append(warned, msg) }
+	done := make(chan error, 1)
+	go func() { done <- l.Recover(context.Background()) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("recovery hangs on a FIFO intent record")
+	}
+	if exists(l.intentPath()) || len(warned) != 1 || !strings.Contains(warned[0], "moved aside") {
+		t.Errorf("record left, or warnings %q", warned)
+	}
+	assertConsistent(t, l, env)
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // intentVersion 2: a write to the checked-out branch updates the work
@@ -45,6 +46,10 @@ type intent struct {
 	PID       int       `json:"pid"`
 	Created   time.Time `json:"created"`
 }
+
+// maxIntentFile bounds the intent record (a bulk move of a thousand
+// skills names a few MB of paths).
+const maxIntentFile = 64 << 20
 
 func (l *Repo) intentPath() string { return filepath.Join(l.repoStateDir(), "intent.json") }
 
@@ -98,8 +103,21 @@ func (l *Repo) RecoverLocked() error {
 	}
 	os.Remove(l.intentPath() + ".tmp")
 
-	b, err := os.ReadFile(l.intentPath())
+	b, err := boundedread.ReadFile(l.intentPath(), maxIntentFile)
 	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	var notRegular *boundedread.NotRegularError
+	var tooLarge *boundedread.TooLargeError
+	if errors.As(err, &notRegular) || errors.As(err, &tooLarge) {
+		// Not a record of ours (ours is a regular file, published by a
+		// rename): set it aside, where a person can look at it, rather
+		// than fail every command or read a FIFO forever.
+		aside := l.intentPath() + ".not-ours-" + time.Now().UTC().Format("20060102T150405")
+		if rerr := os.Rename(l.intentPath(), aside); rerr != nil {
+			return fmt.Errorf("read intent record: %w (and moving it aside failed: %v)", err, rerr)
+		}
+		l.warn(fmt.Sprintf("%v: moved aside to %s", err, aside))
 		return nil
 	}
 	if err != nil {
