@@ -66,7 +66,7 @@ func TestParse(t *testing.T) {
 // no built-in tool, no shell, no hooks, no persistence, the session's
 // model; without a session it starts afresh.
 func TestReviewArgs(t *testing.T) {
-	claude := claudeReviewArgs("sess-1", "claude-x", "/tmp/mcp.json", []string{"skills_list", "skill_manage"}, 16)
+	claude := claudeRunArgs("sess-1", "claude-x", "", "/tmp/mcp.json", []string{"skills_list", "skill_manage"}, 16)
 	for _, want := range [][]string{
 		{"-p"}, {"--tools", ""}, {"--strict-mcp-config"}, {"--mcp-config", "/tmp/mcp.json"},
 		{"--allowedTools", "mcp__skillrepo__skills_list,mcp__skillrepo__skill_manage"}, {"--no-session-persistence"},
@@ -76,21 +76,22 @@ func TestReviewArgs(t *testing.T) {
 			t.Errorf("claude review args %q lack %q", claude, want)
 		}
 	}
-	if fresh := claudeReviewArgs("", "", "/tmp/mcp.json", nil, 0); slices.Contains(fresh, "--resume") || slices.Contains(fresh, "--model") {
-		t.Errorf("a fresh run resumes or names a model: %q", fresh)
+	if fresh := claudeRunArgs("", "", "be the curator", "/tmp/mcp.json", nil, 0); slices.Contains(fresh, "--resume") || slices.Contains(fresh, "--model") ||
+		!containsRun(fresh, []string{"--system-prompt", "be the curator"}) {
+		t.Errorf("a fresh run resumes, names a model or lacks its system prompt: %q", fresh)
 	}
-	codex := codexReviewArgs("sess-2", "gpt-x", "fake", "/bin/skillrepo", []string{"mcp", "--review", "/tmp/job.json"})
+	codex := codexRunArgs("sess-2", "gpt-x", "fake", "/bin/skillrepo", []string{"mcp", "--relay", "/tmp/s/mcp.sock"})
 	for _, want := range [][]string{
 		{"exec", "fork"}, {"-c", `sandbox_mode="read-only"`}, {"-c", `approval_policy="never"`}, {"--disable", "shell_tool"},
 		{"--disable", "unified_exec"}, {"--disable", "hooks"}, {"--ephemeral"}, {"-m", "gpt-x"}, {"-c", `model_provider="fake"`},
-		{"-c", `mcp_servers.skillrepo.command="/bin/skillrepo"`}, {"-c", `mcp_servers.skillrepo.args=["mcp","--review","/tmp/job.json"]`},
+		{"-c", `mcp_servers.skillrepo.command="/bin/skillrepo"`}, {"-c", `mcp_servers.skillrepo.args=["mcp","--relay","/tmp/s/mcp.sock"]`},
 		{"-c", `mcp_servers.skillrepo.env={SKILLREPO_IN_REVIEW="1"}`}, {"sess-2", "-"},
 	} {
 		if !containsRun(codex, want) {
 			t.Errorf("codex review args %q lack %q", codex, want)
 		}
 	}
-	if fresh := codexReviewArgs("", "", "", "skillrepo", nil); slices.Contains(fresh, "fork") || fresh[len(fresh)-1] != "-" {
+	if fresh := codexRunArgs("", "", "", "skillrepo", nil); slices.Contains(fresh, "fork") || fresh[len(fresh)-1] != "-" {
 		t.Errorf("a fresh codex run: %q", fresh)
 	}
 }

@@ -39,9 +39,10 @@ func claudeMCPConfig(command string, args []string) ([]byte, error) {
 	}})
 }
 
-// claudeReviewArgs are the arguments of a review run: forking session
-// when it is set, else a fresh session given the conversation as text.
-func claudeReviewArgs(session, model, mcpConfig string, tools []string, maxTurns int) []string {
+// claudeRunArgs are the arguments of a pass: forking session when it is
+// set, else a fresh session (with system as its system prompt) given the
+// conversation as text.
+func claudeRunArgs(session, model, system, mcpConfig string, tools []string, maxTurns int) []string {
 	allowed := make([]string, len(tools))
 	for i, t := range tools {
 		allowed[i] = "mcp__" + mcpServerName + "__" + t
@@ -61,6 +62,8 @@ func claudeReviewArgs(session, model, mcpConfig string, tools []string, maxTurns
 	}
 	if session != "" {
 		args = append(args, "--resume", session, "--fork-session")
+	} else if system != "" {
+		args = append(args, "--system-prompt", system)
 	}
 	return args
 }

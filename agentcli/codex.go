@@ -47,10 +47,10 @@ func codexCommon(model, provider string) []string {
 	return args
 }
 
-// codexReviewArgs are the arguments of a review run: forking session when
-// it is set, else a fresh session given the conversation as text; the
-// prompt comes on standard input.
-func codexReviewArgs(session, model, provider, command string, mcpArgs []string) []string {
+// codexRunArgs are the arguments of a pass: forking session when it is
+// set, else a fresh session given the conversation as text; the prompt
+// comes on standard input.
+func codexRunArgs(session, model, provider, command string, mcpArgs []string) []string {
 	args := []string{"exec"}
 	if session != "" {
 		args = append(args, "fork")

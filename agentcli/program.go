@@ -56,11 +56,11 @@ type Program struct {
 	// Provider is Codex's model_provider, passed on when set.
 	Provider string
 	// Self is the skillrepo executable the program starts as its MCP
-	// server; Library the library it serves.
-	Self    string
-	Library string
-	// TempDir holds a run's files (the job, the tool record, the MCP
-	// configuration); "" is the system's.
+	// server (`skillrepo mcp --relay`).
+	Self string
+	// TempDir holds a run's files (the MCP configuration, the socket its
+	// server relays to); "" is the system's, whose short path a socket
+	// needs.
 	TempDir string
 	// Timeout bounds one run (0: 20 minutes).
 	Timeout time.Duration

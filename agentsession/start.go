@@ -113,7 +113,8 @@ func (h *hookRun) curatorIfDue() {
 			h.rep.notef("curator seed: %v", err)
 		}
 	case d.Due:
-		e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindCurator, Agent: string(h.opts.Agent), Due: queue.Due{Reason: "curator due at session start"}})
+		e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindCurator, Agent: string(h.opts.Agent), Due: queue.Due{Reason: "curator due at session start"},
+			Model: h.in.Model, Cwd: h.in.Cwd, Program: h.agentProgram(), Env: queue.SessionEnv(h.opts.Getenv)})
 		if err != nil {
 			h.rep.notef("curator enqueue: %v", err)
 			return

@@ -188,10 +188,7 @@ func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
 	// session's worker takes it: its model, folder, program and the
 	// environment that reaches its model.
 	getenv := h.opts.Getenv
-	program := agentcli.Running(string(h.opts.Agent))
-	if program == "" {
-		program = agentcli.Find(string(h.opts.Agent), getenv("PATH"))
-	}
+	program := h.agentProgram()
 	e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindReview, Agent: string(h.opts.Agent), SessionID: h.in.SessionID,
 		Transcript: h.in.TranscriptPath, Format: format, Due: due, GoalID: goalID,
 		Model: h.in.Model, Cwd: h.in.Cwd, Program: program, Env: queue.SessionEnv(getenv)})
@@ -205,4 +202,13 @@ func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
 	}
 	h.ensureWorker()
 	return nil
+}
+
+// agentProgram is the session's agent program: the one running this hook
+// (among its parent processes), else the one on the session's PATH.
+func (h *hookRun) agentProgram() string {
+	if p := agentcli.Running(string(h.opts.Agent)); p != "" {
+		return p
+	}
+	return agentcli.Find(string(h.opts.Agent), h.opts.Getenv("PATH"))
 }

@@ -193,6 +193,9 @@ func (tb *Toolbox) skillView(cl *call, data []byte) toolResult {
 	if err != nil {
 		return failure("view skill: " + err.Error())
 	}
+	if strings.TrimSpace(args.Name) == "" {
+		return argsRefusal("skill_view: name is required: the skill's name as skills_list shows it, or category/name")
+	}
 	if strings.HasPrefix(args.Name, "/") || strings.Contains(args.Name, "..") {
 		return argsRefusal(fmt.Sprintf("invalid skill name %q: give the name, or category/name", args.Name))
 	}
@@ -341,6 +344,9 @@ func (tb *Toolbox) plan(ops []Op, v View) ([]plannedOp, toolResult) {
 	for i, op := range ops {
 		op.Action = strings.TrimSpace(op.Action)
 		op.Name = strings.TrimSpace(op.Name)
+		if op.Name == "" {
+			return nil, refuse(i, argsRefusal("skill_manage: name is required: the skill's name as skills_list shows it (for create, the new skill's name)"))
+		}
 		p, r := tb.normalise(op)
 		if r != nil {
 			return nil, refuse(i, r)

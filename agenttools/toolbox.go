@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -348,11 +349,47 @@ func decodeArgs(tool string, data []byte, v any) toolResult {
 	if err := json.Unmarshal(data, v); err != nil {
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &typ) {
-			return argsRefusal(fmt.Sprintf("%s: field %q must be %s, not %s", tool, typ.Field, typ.Type, typ.Value))
+			// In JSON's words, never Go's ([]skillrepo.Op).
+			what := typ.Field
+			if what == "" {
+				what = "the arguments"
+			}
+			return argsRefusal(fmt.Sprintf("%s: %s must be %s, not %s", tool, what, jsonKind(typ.Type.Kind()), jsonValueWord(typ.Value)))
 		}
 		return argsRefusal(fmt.Sprintf("%s: invalid arguments: %v", tool, err))
 	}
 	return nil
+}
+
+// jsonKind is a Go kind in JSON's words.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Pointer, reflect.Interface:
+		return "a value of another type"
+	}
+	return "a whole number"
+}
+
+// jsonValueWord is encoding/json's name of the value found ("string",
+// "number 1.5", "array") with an article.
+func jsonValueWord(v string) string {
+	switch {
+	case v == "array" || v == "object":
+		return "an " + v
+	case v == "":
+		return "that"
+	}
+	return "a " + v
 }
 
 func sortedKeys(m map[string]bool) []string {

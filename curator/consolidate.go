@@ -60,6 +60,9 @@ type ClusterFunc func([]ClusterInput) []Cluster
 type ConsolidateOptions struct {
 	Model  string
 	Client ChatClient
+	// Backend holds the pass's conversation; nil is the in-process loop
+	// against Client. The tools run here either way.
+	Backend modelcall.Backend
 	// MaxCalls caps model calls (0: DefaultMaxModelCalls).
 	MaxCalls int
 	// Retries of a failed model call (HTTP 408, 409, 429, 5xx, network
@@ -406,7 +409,7 @@ const systemPrompt = "You are the curator of an AI agent's skills library. You w
 // stopped the pass before its first model call; a model that fails later
 // is a record with status failed.
 func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateOptions) (*Consolidation, *passTools, error) {
-	if o.Client == nil || o.Model == "" {
+	if (o.Client == nil && o.Backend == nil) || o.Model == "" {
 		return nil, nil, errors.New("curator consolidation: no model (set curator.model or review.model, or pass --model)")
 	}
 	rec := &Consolidation{
@@ -475,9 +478,14 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 		{Role: "system", Content: systemPrompt},
 		{Role: "user", Content: prompt},
 	}}
-	out := modelcall.Loop{Caller: newModelCaller(o), MaxCalls: maxCalls}.Run(ctx, req, func(_ context.Context, call openai.ToolCall) string {
-		return tools.dispatch(call)
-	})
+	backend := o.Backend
+	if backend == nil {
+		backend = modelcall.Endpoint{Caller: newModelCaller(o)}
+	}
+	// A program runs the pass as a fresh session: the rules and the map
+	// are its first message, under the curator's system prompt.
+	out := backend.Run(ctx, modelcall.Task{Request: req, System: systemPrompt, Text: prompt, MaxCalls: maxCalls,
+		Dispatch: func(_ context.Context, call openai.ToolCall) string { return tools.dispatch(call) }})
 	rec.Status, rec.Reason, rec.Final = out.Status, out.Reason, out.Final
 	rec.ModelCalls, rec.TokensIn, rec.TokensOut = out.Calls, out.TokensIn, out.TokensOut
 	return rec, tools, nil

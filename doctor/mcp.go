@@ -70,7 +70,7 @@ func mcpRunCheck(ctx context.Context, env *Env, e mcpEntry) []Finding {
 	if _, err := os.Stat(e.Command); e.Command == "" || (err != nil && !lookable(e.Command)) {
 		return []Finding{e.finding("binary", Problem, fmt.Sprintf("the MCP server's command %q does not exist", e.Command), reinstall)}
 	}
-	if lib := e.Library(); lib != "" && !skillrepo.IsLibrary(lib) {
+	if lib := e.Library(); lib != "" && !skillrepo.IsLibrary(skillrepo.ResolveLibraryPath(env.Project, lib)) {
 		return []Finding{e.finding("library", Problem, fmt.Sprintf("the MCP server serves %s, which is not a skillrepo library", lib), "skillrepo init "+lib+", or "+reinstall+" --library <folder>")}
 	}
 	tools, err := mcpserver.Probe(ctx, e.Command, e.Args, agentEnviron(), env.Project)

@@ -197,12 +197,17 @@ func describeBarrier(w *Barrier, now time.Time) string {
 }
 
 // apply records the judge's answer on the goal and decides the outcome.
+// The judge fails open, as the reference's does
+// (docs/reference-behaviour.md §9): an error or an unreachable judge
+// means continue (a broken judge must not stall the work; the turn budget
+// bounds it) and is not a parse failure; a reply with no verdict means
+// continue too, and three of them in a row pause the goal with advice.
 func (e *Evaluator) apply(st *State, v Verdict, askErr, parseErr error, now time.Time) Outcome {
 	switch {
 	case askErr != nil:
 		st.JudgeFailures++
 		st.LastVerdict, st.LastReason = "error", askErr.Error()
-		return Outcome{Message: "Goal judge unavailable, so the agent may stop (the goal stays active): " + askErr.Error(), Err: askErr}
+		return e.proceed(st, "", "Goal judge unavailable ("+askErr.Error()+"), so the agent goes on", askErr)
 	case parseErr != nil:
 		st.ConsecutiveParseFailures++
 		st.LastVerdict, st.LastReason = "parse_failed", parseErr.Error()
@@ -211,7 +216,7 @@ func (e *Evaluator) apply(st *State, v Verdict, askErr, parseErr error, now time
 			st.PausedReason = fmt.Sprintf("Goal paused: the judge's last %d replies held no verdict. Choose a stricter judge model (goals.model in .skillrepo/config.yaml), then `skillrepo goal resume`.", st.ConsecutiveParseFailures)
 			return Outcome{Message: "⏸ " + st.PausedReason, Err: parseErr}
 		}
-		return Outcome{Message: "Goal judge's reply held no verdict, so the agent may stop: " + parseErr.Error(), Err: parseErr}
+		return e.proceed(st, "", "Goal judge's reply held no verdict, so the agent goes on", parseErr)
 	}
 	st.ConsecutiveParseFailures = 0
 	st.LastVerdict, st.LastReason = v.Verdict, v.Reason
@@ -228,15 +233,23 @@ func (e *Evaluator) apply(st *State, v Verdict, askErr, parseErr error, now time
 		st.Waiting = w
 		return Outcome{Message: "⏳ Goal parked: " + describeBarrier(w, now)}
 	}
+	return e.proceed(st, v.Reason, "↻ Continuing toward the goal", nil)
+}
+
+// proceed continues toward the goal, unless its turn budget is spent
+// (then it pauses): the continuation prompt, with the judge's reason
+// when there is one, and a line for the person.
+func (e *Evaluator) proceed(st *State, reason, say string, err error) Outcome {
 	if st.TurnsUsed >= st.MaxTurns {
 		st.Status, st.PausedReason = Paused, budgetReason(st)
-		return Outcome{Message: "⏸ " + st.PausedReason}
+		return Outcome{Message: "⏸ " + st.PausedReason, Err: err}
 	}
 	st.ContinuationPending = true
 	return Outcome{
 		Action:  Block,
-		Prompt:  ContinuationPrompt(*st, v.Reason),
-		Message: fmt.Sprintf("↻ Continuing toward the goal (%d/%d): %s", st.TurnsUsed, st.MaxTurns, nonEmpty(v.Reason, "not done yet")),
+		Prompt:  ContinuationPrompt(*st, reason),
+		Message: fmt.Sprintf("%s (%d/%d): %s", say, st.TurnsUsed, st.MaxTurns, nonEmpty(reason, "not done yet")),
+		Err:     err,
 	}
 }
 

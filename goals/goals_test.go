@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -173,6 +174,7 @@ func newJudgeFixture(t *testing.T, replies string, timeout time.Duration) *judge
 	t.Cleanup(srv.Close)
 	cfg := openai.DefaultConfig("k")
 	cfg.BaseURL = srv.BaseURL()
+	cfg.HTTPClient = ZeroTemperature(&http.Client{})
 	f := &judgeFixture{t: t, srv: srv, now: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), store: Store{Dir: t.TempDir()}}
 	f.eval = &Evaluator{
 		Store:  f.store,
@@ -282,13 +284,15 @@ func TestWaitOnPID(t *testing.T) {
 	}
 }
 
+// An unreadable verdict means continue (in doubt, the agent goes on);
+// three in a row pause the goal with advice.
 func TestParseFailuresPauseAfterThree(t *testing.T) {
 	f := newJudgeFixture(t, `[{"content":"I believe the goal is nearly met.","times":-1}]`, 0)
 	f.setGoal(20)
 	for i := 1; i <= 3; i++ {
 		o := f.turn()
-		if o.Action != Allow {
-			t.Fatalf("turn %d blocked on an unreadable verdict", i)
+		if want := map[bool]Action{true: Allow, false: Block}[i == 3]; o.Action != want {
+			t.Fatalf("turn %d: action %v, want %v (%s)", i, o.Action, want, o.Message)
 		}
 		if st := f.state(); st.ConsecutiveParseFailures != i {
 			t.Fatalf("turn %d: failures %d", i, st.ConsecutiveParseFailures)
@@ -300,6 +304,10 @@ func TestParseFailuresPauseAfterThree(t *testing.T) {
 	}
 }
 
+// A judge that errors, stalls past its timeout or says nothing means
+// continue, as the reference's (a broken judge must not stall the work;
+// the turn budget bounds it), counted as a judge failure and never as a
+// parse failure.
 func TestJudgeFailureFailsOpen(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -316,7 +324,7 @@ func TestJudgeFailureFailsOpen(t *testing.T) {
 			f.setGoal(20)
 			start := time.Now()
 			o := f.turn()
-			if o.Action != Allow || o.Err == nil {
+			if o.Action != Block || o.Err == nil || !strings.Contains(o.Message, "Goal judge unavailable") || !strings.Contains(o.Prompt, "Continuing toward your standing goal") {
 				t.Fatalf("outcome %+v", o)
 			}
 			if c.timeout > 0 && time.Since(start) > 10*c.timeout {
@@ -417,5 +425,65 @@ func TestContinuationPromptContract(t *testing.T) {
 	}
 	if strings.Contains(plain, "evidence of it") {
 		t.Error("the plain prompt demands contract evidence")
+	}
+}
+
+// The judge's request says temperature 0, which go-openai drops from the
+// body unless the client's doer puts it back; a request that names a
+// temperature keeps it.
+func TestJudgeSendsTemperatureZero(t *testing.T) {
+	f := newJudgeFixture(t, `[{"content":"{\"verdict\":\"continue\"}"}]`, 0)
+	f.setGoal(20)
+	f.turn()
+	reqs := f.srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	var body map[string]json.RawMessage
+	if err := json.Unmarshal(reqs[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if string(body["temperature"]) != "0" {
+		t.Errorf("temperature = %s in %s", body["temperature"], reqs[0].Body)
+	}
+
+	srv := fakemodel.Start(&fakemodel.Script{Replies: []fakemodel.Reply{{Content: "x"}}}, nil)
+	defer srv.Close()
+	cfg := openai.DefaultConfig("k")
+	cfg.BaseURL, cfg.HTTPClient = srv.BaseURL(), ZeroTemperature(&http.Client{})
+	if _, err := openai.NewClientWithConfig(cfg).CreateChatCompletion(context.Background(), openai.ChatCompletionRequest{Model: "m", Temperature: 0.7,
+		Messages: []openai.ChatCompletionMessage{{Role: "user", Content: "hi"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if b := string(srv.Requests()[0].Body); !strings.Contains(b, `"temperature":0.7`) {
+		t.Errorf("a set temperature was changed: %s", b)
+	}
+}
+
+type askFunc func(ctx context.Context, system, user string) (string, error)
+
+func (f askFunc) Ask(ctx context.Context, system, user string) (string, error) {
+	return f(ctx, system, user)
+}
+
+// A judge with an Asker (the agent's own program) asks it instead of an
+// endpoint: the same prompts, the same reading of the reply.
+func TestJudgeThroughAnAsker(t *testing.T) {
+	f := newJudgeFixture(t, `[]`, 0)
+	var system, user string
+	f.eval.Judge = &Judge{Asker: askFunc(func(ctx context.Context, s, u string) (string, error) {
+		system, user = s, u
+		return "```json\n{\"verdict\": \"done\", \"reason\": \"shown\"}\n```", nil
+	})}
+	f.setGoal(20)
+	o := f.turn()
+	if f.state().Status != Done || !strings.Contains(o.Message, "Goal achieved: shown") {
+		t.Fatalf("outcome %+v", o)
+	}
+	if !strings.Contains(system, "You judge whether an AI agent has reached a standing goal") || !strings.Contains(user, "all tests in ./pkg pass") {
+		t.Errorf("asked with system %.60q user %.80q", system, user)
+	}
+	if len(f.srv.Requests()) != 0 {
+		t.Error("the endpoint was asked too")
 	}
 }

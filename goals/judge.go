@@ -158,10 +158,26 @@ type ChatClient interface {
 	CreateChatCompletion(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error)
 }
 
-// Judge asks a model whether a goal is met.
+// Asker puts one question to a model with a system prompt and returns
+// the answer's text: the agent's own program as the judge's backend
+// (package agentcli's Program).
+type Asker interface {
+	Ask(ctx context.Context, system, user string) (string, error)
+}
+
+// ErrNoJudge is a judge with no model to ask: nothing is configured and
+// no agent program can stand in. It is a setting to fix, not a failure
+// to ride out.
+var ErrNoJudge = errors.New("no judge model: set goals.model (or review.model) and a base URL in .skillrepo/config.yaml, or run the agent where its own program is found")
+
+// Judge asks a model whether a goal is met: through Asker when set (the
+// agent's own program), else a chat completion of Model on Client (an
+// OpenAI-compatible endpoint, sent with temperature 0: see
+// [ZeroTemperature]).
 type Judge struct {
 	Client ChatClient
 	Model  string
+	Asker  Asker
 	// Timeout bounds one judge call (0: 30 s).
 	Timeout time.Duration
 	// MaxTokens caps the reply (0: 4096).
@@ -182,12 +198,26 @@ type Task struct {
 // a failure of the call (network, HTTP status, timeout, an empty reply),
 // never of the verdict's form.
 func (j *Judge) Ask(ctx context.Context, st State, last string, tasks []Task, now time.Time) (string, error) {
-	if j == nil || j.Client == nil || j.Model == "" {
-		return "", errors.New("no judge model: set goals.model (or review.model) in .skillrepo/config.yaml, or SKILLREPO_MODEL")
+	if j == nil || (j.Asker == nil && (j.Client == nil || j.Model == "")) {
+		return "", ErrNoJudge
 	}
 	timeout := j.Timeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second
+	}
+	if j.Asker != nil {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		text, err := j.Asker.Ask(ctx, judgeSystemPrompt, judgeUserPrompt(st, last, tasks, now))
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return "", fmt.Errorf("the judge did not answer within %s", timeout)
+		case err != nil:
+			return "", fmt.Errorf("judge call: %w", err)
+		case strings.TrimSpace(text) == "":
+			return "", errors.New("the judge's reply was empty")
+		}
+		return text, nil
 	}
 	maxTokens := j.MaxTokens
 	if maxTokens <= 0 {
@@ -196,7 +226,9 @@ func (j *Judge) Ask(ctx context.Context, st State, last string, tasks []Task, no
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	resp, err := j.Client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{
-		Model:       j.Model,
+		Model: j.Model,
+		// Temperature 0, which go-openai's omitempty drops from the
+		// body: the client's HTTP doer puts it back (ZeroTemperature).
 		Temperature: 0,
 		MaxTokens:   maxTokens,
 		Messages: []openai.ChatCompletionMessage{

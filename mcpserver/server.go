@@ -38,29 +38,20 @@ type Options struct {
 	// Logger receives diagnostics (stdout is the protocol's: never log
 	// there). nil discards them.
 	Logger *slog.Logger
-	// Session, when set, makes this a server of one autonomous run (the
-	// background review behind an agent's own program): exactly its
-	// toolbox's tools, worded for an autonomous caller, run by that one
-	// toolbox for the whole session (its guards, provenance and branch);
-	// no proposal tools, no resources. Origin, Propose and SessionID do
-	// not apply.
+	// Session is set on a server of one agent pass ([NewSession]).
 	Session *Session
 }
 
-// Session is an autonomous run served over MCP: its toolbox, how many
-// tool calls it may make, and where it reports what it did.
+// Session is one agent pass served over MCP: the tools it offers and the
+// function that runs them (in the process that serves it: the tools'
+// state, guards and writes stay the pass's own).
 type Session struct {
-	Toolbox *agenttools.Toolbox
-	// CapReached, when set, is asked before each call with the calls made
-	// so far; true refuses the call, telling the model to answer now.
-	CapReached func(calls int) bool
+	Tools []agenttools.Definition
+	// Call runs one tool call and returns the text the model reads, and
+	// whether it is a failure the model should correct.
+	Call func(ctx context.Context, name, args string) (text string, isError bool)
 	// Instructions are the server's instructions in its handshake.
 	Instructions string
-	// Report, when set, hears the toolbox's record after every call
-	// (capped: a call was refused for the cap).
-	Report func(rec agenttools.Record, capped bool)
-
-	capped bool
 }
 
 // Server is the MCP server of one library.
@@ -117,9 +108,6 @@ func New(lib *skillrepo.Library, opts Options) (*Server, error) {
 		lib: lib, tools: agenttools.Open(lib), opts: opts, log: log,
 		reads: map[string]bool{}, resources: map[string]bool{}, subs: map[string]bool{},
 		kick: make(chan struct{}, 1),
-	}
-	if opts.Session != nil {
-		return s.newSessionServer()
 	}
 	s.server = mcp.NewServer(&mcp.Implementation{Name: "skillrepo", Title: "skillrepo skills library", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
@@ -246,9 +234,20 @@ func (s *Server) target(prov skillrepo.Provenance) (branch string, exists bool, 
 }
 
 // agentTool runs one of agenttools' tools.
-func (s *Server) agentTool(name string) mcp.ToolHandler {
+// agentTool runs tool d for a client: its arguments are checked against
+// the schema the client was shown first (the SDK leaves raw tools'
+// arguments to us), so what the schema forbids is refused, in the tool's
+// words.
+func (s *Server) agentTool(d agenttools.Definition) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return s.runAgentTool(ctx, req, name), nil
+		var args []byte
+		if req.Params != nil {
+			args = req.Params.Arguments
+		}
+		if err := agenttools.ValidateArgs(d, args); err != nil {
+			return textResult(encode(map[string]any{"success": false, "error": err.Error()}), true), nil
+		}
+		return s.runAgentTool(ctx, req, d.Name), nil
 	}
 }
 

@@ -273,8 +273,8 @@ func TestRefusals(t *testing.T) {
 		args       any
 		words      string
 	}{
-		{"batch over 20", "skill_manage", ops(big...), "operations has 21 entries; the limit is 20 per call"},
-		{"empty batch", "skill_manage", map[string]any{"operations": []any{}}, "operations must be a non-empty list"},
+		{"batch over 20", "skill_manage", ops(big...), "skill_manage: operations takes at most 20 entries, not 21"},
+		{"empty batch", "skill_manage", map[string]any{"operations": []any{}}, "skill_manage: operations needs at least 1 entry, not 0"},
 		{"all or nothing", "skill_manage", ops(create("fresh"), patch("fresh", "no such text", "x")), "old_string not found"},
 		{"duplicate create", "skill_manage", ops(create("ci-debugging")), "A skill named 'ci-debugging' already exists"},
 		{"unknown skill", "skill_manage", ops(patch("nope", "a", "b")), "Skill 'nope' not found"},
@@ -288,13 +288,17 @@ func TestRefusals(t *testing.T) {
 		{"secret as a path", "skill_manage", ops(map[string]any{"action": "write_file", "name": "ci-debugging", "file_path": "references/AKIA2E0A8F3B244C9986.md", "file_content": "x"}), "AWS access key id"},
 		{"lower-case private key", "skill_manage", ops(map[string]any{"action": "write_file", "name": "ci-debugging", "file_path": "references/k.md", "file_content": "-----begin rsa private key-----\nMIIE\n"}), "private key block"},
 		{"pinned delete", "skill_manage", ops(map[string]any{"action": "delete", "name": "git-bisect-regressions"}), "pinned"},
-		{"wrong type", "skill_manage", map[string]any{"operations": "create everything"}, `operations\" must be`},
+		{"wrong type", "skill_manage", map[string]any{"operations": "create everything"}, `skill_manage: operations must be an array, not the string \"create everything\"`},
 		{"broken skill", "skill_manage", ops(map[string]any{"action": "create", "name": "broken", "content": "no frontmatter"}), "frontmatter"},
-		{"memory unknown action", "memory", map[string]any{"action": "forget", "content": "x"}, `unknown action`},
+		{"memory unknown action", "memory", map[string]any{"action": "forget", "content": "x"}, `memory: action must be one of add, replace, remove, not the string \"forget\"`},
 		{"memory bad target", "memory", map[string]any{"action": "add", "target": "diary", "content": "x"}, "diary"},
 		{"memory secret", "memory", map[string]any{"action": "add", "content": "key AKIAIOSFODNN7ABCDEFG"}, "AWS access key id"},
 		{"memory no match", "memory", map[string]any{"action": "remove", "old_text": "never said"}, "never said"},
 		{"view traversal", "skill_view", map[string]any{"name": "../etc"}, "invalid skill name"},
+		{"view without a name", "skill_view", map[string]any{}, "skill_view: name is required"},
+		{"view with an empty name", "skill_view", map[string]any{"name": ""}, "skill_view: name is required"},
+		{"list limit 0", "skills_list", map[string]any{"limit": 0}, "skills_list: limit must be at least 1, not 0"},
+		{"list limit 501", "skills_list", map[string]any{"limit": 501}, "skills_list: limit must be at most 500, not 501"},
 		{"view missing file", "skill_view", map[string]any{"name": "ci-debugging", "file_path": "references/none.md"}, "File not found"},
 		{"proposal unknown", "proposal_show", map[string]any{"id": "p-none"}, "error: "},
 	}

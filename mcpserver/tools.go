@@ -23,10 +23,13 @@ func (s *Server) addTools() error {
 	}
 	for _, d := range defs {
 		readOnly := d.Name == agenttools.SkillsList || d.Name == agenttools.SkillView
+		// The writers replace and remove (skill_manage's patch, edit and
+		// delete; memory's replace and remove): destructive, as the MCP
+		// spec means it, not only additive.
 		s.server.AddTool(&mcp.Tool{
 			Name: d.Name, Description: d.Description, InputSchema: d.Parameters,
-			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: readOnly, DestructiveHint: ptr(d.Name == agenttools.SkillManage), IdempotentHint: readOnly, OpenWorldHint: ptr(false)},
-		}, s.agentTool(d.Name))
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: readOnly, DestructiveHint: ptr(!readOnly), IdempotentHint: readOnly, OpenWorldHint: ptr(false)},
+		}, s.agentTool(d))
 	}
 	mcp.AddTool(s.server, &mcp.Tool{
 		Name:        toolProposalList,
@@ -42,7 +45,8 @@ func (s *Server) addTools() error {
 		mcp.AddTool(s.server, &mcp.Tool{
 			Name:        toolProposalApprove,
 			Description: "Approve a proposal: merge it into main with a merge commit (linted first; a conflict changes nothing). Only when the user asked for this proposal to be approved.",
-			Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)},
+			// A merge may rewrite or archive skills on main.
+			Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(false)},
 		}, s.proposalApprove)
 		mcp.AddTool(s.server, &mcp.Tool{
 			Name:        toolProposalReject,

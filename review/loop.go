@@ -66,8 +66,13 @@ type Options struct {
 	// Progress, when set, hears of every write as it lands.
 	Progress func(Change)
 	// Backend holds the conversation; nil is the in-process loop against
-	// Client ([Endpoint] with Retries, RetryBackoff and RequestTimeout).
-	Backend Backend
+	// Client (modelcall.Endpoint with Retries, RetryBackoff and
+	// RequestTimeout). Either way the tools run here.
+	Backend modelcall.Backend
+	// Resume, for a backend that can, is the agent session to fork: it
+	// holds the conversation, so only the prompt is sent (a session over
+	// the input budget is sent as a digest instead, in a fresh session).
+	Resume string
 }
 
 // InputBudget is the reference's input-token budget (docs/reference-behaviour.md §2.4): an
@@ -153,28 +158,37 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 		Memory: opts.Memory, Skills: opts.Skills, Base: job.Base, MainBranch: mainBranch,
 	}
 	prompt := buildPrompt(opts.Memory, opts.Skills, allowed, opts.Focus)
-	conv := Conversation{Job: job, Lib: lib, Prompt: prompt, Messages: t.Messages, Progress: opts.Progress,
-		InputBudget: InputBudget(opts.MaxInputTokens, opts.ContextWindow)}
-	conv.Request = openai.ChatCompletionRequest{Model: opts.Model, Tools: tools}
-	conv.Request.Messages = append(replayMessages(t.Messages), openai.ChatCompletionMessage{Role: "user", Content: prompt})
-	if budget := conv.InputBudget; budget > 0 && modelcall.EstimateTokens(conv.Request) > budget {
+	task := modelcall.Task{Prompt: prompt, Resume: opts.Resume, MaxCalls: maxCalls, InputBudget: InputBudget(opts.MaxInputTokens, opts.ContextWindow)}
+	msgs := t.Messages
+	task.Request = openai.ChatCompletionRequest{Model: opts.Model, Tools: tools}
+	task.Request.Messages = append(replayMessages(msgs), openai.ChatCompletionMessage{Role: "user", Content: prompt})
+	if budget := task.InputBudget; budget > 0 && modelcall.EstimateTokens(task.Request) > budget {
 		// The conversation does not fit: send the older part as a digest
-		// and the recent messages verbatim (docs/reference-behaviour.md §2.6).
-		conv.Messages, conv.Digest = digest(t.Messages), true
-		conv.Request.Messages = append(replayMessages(conv.Messages), openai.ChatCompletionMessage{Role: "user", Content: prompt})
+		// and the recent messages verbatim (docs/reference-behaviour.md §2.6),
+		// in a fresh session for a backend that would resume it.
+		msgs, task.Resume = digest(t.Messages), ""
+		task.Request.Messages = append(replayMessages(msgs), openai.ChatCompletionMessage{Role: "user", Content: prompt})
 		sum.Digest = true
-		if est := modelcall.EstimateTokens(conv.Request); est > budget {
+		if est := modelcall.EstimateTokens(task.Request); est > budget {
 			sum.Status, sum.Reason = StatusFailed, fmt.Sprintf("the transcript does not fit the input budget of %d tokens even as a digest (about %d tokens)", budget, est)
 			return finish(ctx, lib, sum, agenttools.Record{}, opts), nil
 		}
 	}
+	task.Text = conversationText(msgs, prompt)
+	tb := job.Toolbox(lib, opts.Progress)
+	task.Dispatch = func(ctx context.Context, call openai.ToolCall) string {
+		return tb.Call(ctx, call.Function.Name, call.Function.Arguments).Text
+	}
 	backend := opts.Backend
 	if backend == nil {
-		backend = Endpoint{Client: opts.Client, Retries: opts.Retries, Backoff: opts.RetryBackoff, Timeout: opts.RequestTimeout}
+		timeout := opts.RequestTimeout
+		if timeout <= 0 {
+			timeout = 5 * time.Minute
+		}
+		backend = modelcall.Endpoint{Caller: modelcall.Caller{Client: opts.Client, Retries: opts.Retries, Backoff: opts.RetryBackoff, Timeout: timeout}}
 	}
-	out, rec := backend.Converse(ctx, conv)
-	sum.record(out)
-	return finish(ctx, lib, sum, rec, opts), nil
+	sum.record(backend.Run(ctx, task))
+	return finish(ctx, lib, sum, tb.Record(), opts), nil
 }
 
 // finish lands or leaves the proposal and fills in the summary from what

@@ -543,7 +543,7 @@ func TestReviewMalformedArguments(t *testing.T) {
 		{"content": "Nothing to save."}
 	]`, f.transcript("simple.json"), nil)
 	run.refusedWith(t, "invalid_arguments", "not a valid JSON object")
-	run.refusedWith(t, "invalid_arguments", `field "operations" must be`)
+	run.refusedWith(t, "invalid_arguments", "skill_manage: operations must be an array, not a string")
 	run.refusedWith(t, "invalid_arguments", "EITHER content")
 	if run.sum.Status != StatusCompleted {
 		t.Errorf("status %s", run.sum.Status)

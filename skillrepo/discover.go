@@ -118,6 +118,27 @@ func FindLibrary(dir string) (Location, error) {
 	return loc, WithHint(fmt.Errorf("%s: %w (no %s)", loc.Top, ErrNotLibrary, ConfigPath), "run 'skillrepo init "+dir+"' to turn this folder into a library")
 }
 
+// ResolveLibraryPath is the folder a library path names when given in dir:
+// an absolute path as it is; a relative one from dir, else, when that is
+// no library, from the top of dir's work tree. A project's committed agent
+// configuration names its library relative to the project (the agent may
+// start the server from any of its folders).
+func ResolveLibraryPath(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	here := filepath.Join(dir, p)
+	if IsLibrary(here) {
+		return here
+	}
+	if loc, err := Locate(dir); err == nil && loc.Top != "" {
+		if top := filepath.Join(loc.Top, p); IsLibrary(top) {
+			return top
+		}
+	}
+	return here
+}
+
 // skillsFolder is the first known skills folder of the work tree top
 // that holds at least one skill but no library, or "".
 func skillsFolder(top string) string {

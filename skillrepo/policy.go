@@ -125,17 +125,17 @@ func (l *Library) route(w Writer) (Route, error) {
 		w.Branch, w.From = "", "" // main is where the policy routes by default
 	}
 	propose := w.Propose || w.Proposal != "" || (l.Config.Review.WriteApproval && w.Provenance.Origin != OriginUser)
-	if !propose {
-		return Route{Branch: w.Branch, From: w.From}, nil
-	}
 	if w.Branch != "" {
-		if id, ok := proposalOf(w.Branch); ok {
-			return Route{Branch: w.Branch, From: w.From, Proposal: id}, nil
-		}
-		if w.Proposal != "" || w.Propose {
+		id, isProposal := proposalOf(w.Branch)
+		if !isProposal && (w.Proposal != "" || w.Propose) {
 			return Route{}, fmt.Errorf("a branch cannot be combined with a proposal: %w", skill.ErrInvalid)
 		}
-		return Route{Branch: w.Branch, From: w.From}, nil // a run's own branch lands by its own rules
+		// The writer's own branch: a review's proposal, or a curator run's
+		// branch, which lands by the run's own rules.
+		return Route{Branch: w.Branch, From: w.From, Proposal: id}, nil
+	}
+	if !propose {
+		return Route{}, nil
 	}
 	id := w.Proposal
 	if id == "" {
@@ -153,14 +153,14 @@ func (l *Library) route(w Writer) (Route, error) {
 // proposalOf is the proposal id of a proposal branch name.
 func proposalOf(branch string) (string, bool) {
 	id, ok := strings.CutPrefix(branch, ProposalBranchPrefix)
-	return id, ok && id != ""
+	if !ok || id == "" {
+		return "", false
+	}
+	return id, true
 }
 
 // Route is where the policy's writes land.
 func (p *Policy) Route() Route { return p.route }
-
-// Writer is who the policy is for.
-func (p *Policy) Writer() Writer { return p.w }
 
 // Base is the revision a write starts from: the route's branch when it
 // exists, else what it is made from (a proposal this write makes), else

@@ -62,14 +62,18 @@ func (l *Library) gateAgainst(after fs.FS, before func() fs.FS, dirs []string) e
 			}
 		}
 	}
-	ge := &GateError{Found: found}
-	for _, f := range found.Findings {
+	return &GateError{Found: found}
+}
+
+// dangling reports whether the gate's errors include a link or a path to
+// a file that is not there.
+func (e *GateError) dangling() bool {
+	for _, f := range e.Found.Findings {
 		if linkRules[f.Rule] {
-			ge.hint = batchHint
-			break
+			return true
 		}
 	}
-	return ge
+	return false
 }
 
 // LintGate is the write policy's lint gate of a tree (after) that
@@ -104,8 +108,15 @@ func (p *Policy) verifier(base func() string) func(fsys fs.FS, dirs []string) er
 			}
 			if err := p.l.gateAgainst(fsys, before, dirs); err != nil {
 				var ge *GateError
-				if errors.As(err, &ge) && p.w.Provenance.Origin == OriginUser {
-					ge.hint = strings.TrimSpace("fix the findings, or write anyway with --force\n" + ge.hint)
+				if errors.As(err, &ge) {
+					var hints []string
+					if p.w.Provenance.Origin == OriginUser {
+						hints = append(hints, "fix the findings, or write anyway with --force")
+					}
+					if ge.dangling() {
+						hints = append(hints, batchHint)
+					}
+					ge.hint = strings.Join(hints, "\n")
 				}
 				return err
 			}

@@ -180,6 +180,10 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		}
 		before := &Snapshot{l: l, store: tx.gtx.Store(), commit: tx.Base(), tree: mainTree}
 		if err := l.gateAgainst(snap.FS(), before.FS, dirs); err != nil {
+			var ge *GateError
+			if errors.As(err, &ge) {
+				ge.hint = fmt.Sprintf("fix the proposal on its branch (skillrepo skill patch NAME --proposal %s …), or reject it", id)
+			}
 			return fmt.Errorf("approval of %s refused: %w", id, err)
 		}
 		return nil

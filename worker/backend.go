@@ -3,12 +3,16 @@ package worker
 import (
 	"cmp"
 	"fmt"
+	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
+	"github.com/skillrepo/skillrepo/internal/modelcall"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -91,7 +95,7 @@ func (w *worker) plan(cfg skillrepo.ReviewConfig, e queue.Entry, transcriptModel
 	p.program = agentcli.Program{
 		Agent: e.Agent, Path: program, Env: sessionEnviron(e, environ()),
 		Dir: cmp.Or(existingDir(transcriptCwd), existingDir(e.Cwd), w.root), Model: p.model, Provider: provider,
-		Self: w.self(), Library: w.root, TempDir: filepath.Join(w.stateDir, "agent-runs"),
+		Self: w.self(),
 	}
 	if p.model == "" {
 		p.model = agentcli.ProgramName(e.Agent) + " default"
@@ -149,4 +153,24 @@ func (p reviewPlan) endpointOf() (*endpoint.Endpoint, error) {
 		return nil, nil
 	}
 	return endpoint.Parse(p.base)
+}
+
+// modelBackend is the plan's backend: the agent's program, or the loop
+// here against the endpoint with the worker's retry back-off.
+func (p reviewPlan) modelBackend(s Settings, serve agentcli.ServeFunc) (modelcall.Backend, error) {
+	if p.backend == agentcli.BackendAgent {
+		return agentcli.Backend{Program: p.program, Serve: serve}, nil
+	}
+	ep, err := p.endpointOf()
+	if err != nil {
+		return nil, err
+	}
+	cfg := openai.DefaultConfig(p.getenv("OPENAI_API_KEY"))
+	cfg.HTTPClient = &http.Client{}
+	if ep != nil {
+		// Paths join before the base's query; its query and credentials
+		// go on each request (see internal/endpoint).
+		cfg.BaseURL, cfg.HTTPClient = ep.BaseURL(), ep.Doer(&http.Client{})
+	}
+	return modelcall.Endpoint{Caller: modelcall.Caller{Client: openai.NewClientWithConfig(cfg), Backoff: min(s.RetryBackoff, time.Second), Timeout: 10 * time.Minute}}, nil
 }

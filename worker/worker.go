@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/curator"
@@ -50,6 +48,9 @@ type Options struct {
 	// Self is the skillrepo executable an agent's program starts as its
 	// MCP server ("": this process's executable).
 	Self string
+	// Serve serves a pass's tools to an agent's program (cmd/skillrepo
+	// hands in mcpserver.ServeSession); nil: the agent backend cannot run.
+	Serve agentcli.ServeFunc
 }
 
 // Result counts what a worker did.
@@ -403,7 +404,7 @@ func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Re
 	case queue.KindReview:
 		out, err = w.runReview(ctx, e, s)
 	case queue.KindCurator:
-		out, err = w.runCurator(ctx, e)
+		out, err = w.runCurator(ctx, e, s)
 	default:
 		err = &attemptError{msg: fmt.Sprintf("unknown kind %q", e.Kind)}
 	}
@@ -502,23 +503,14 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	if _, err := w.store.Update(e.ID, func(x *queue.Entry) error { x.Backend = p.backend; return nil }); err != nil {
 		w.logf(e.ID, "record the backend: %v", err)
 	}
-	var backend review.Backend
+	backend, err := p.modelBackend(s, w.opts.Serve)
+	if err != nil {
+		return nil, &attemptError{msg: err.Error() + "; fix review.base_url or OPENAI_BASE_URL, then 'skillrepo queue retry " + e.ID + "'"}
+	}
+	resume := ""
 	if p.backend == agentcli.BackendAgent {
 		w.logf(e.ID, "backend: %s (%s), model %s", p.program.Path, e.Agent, p.model)
-		backend = agentcli.Review{Program: p.program, SessionID: e.SessionID}
-	} else {
-		ep, err := p.endpointOf()
-		if err != nil {
-			return nil, &attemptError{msg: err.Error() + "; fix review.base_url or OPENAI_BASE_URL, then 'skillrepo queue retry " + e.ID + "'"}
-		}
-		cfg := openai.DefaultConfig(p.getenv("OPENAI_API_KEY"))
-		cfg.HTTPClient = &http.Client{}
-		if ep != nil {
-			// Paths join before the base's query; its query and
-			// credentials go on each request (see internal/endpoint).
-			cfg.BaseURL, cfg.HTTPClient = ep.BaseURL(), ep.Doer(&http.Client{})
-		}
-		backend = review.Endpoint{Client: openai.NewClientWithConfig(cfg), Backoff: min(s.RetryBackoff, time.Second)}
+		resume = e.SessionID
 	}
 	_, memErr := lib.MemoryPath("memory")
 	sum, err := review.Run(ctx, review.Open(lib), review.Options{
@@ -529,6 +521,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 		ReviewID:       e.ReviewID,
 		Model:          p.model,
 		Backend:        backend,
+		Resume:         resume,
 		MaxInputTokens: s.MaxInputTokens,
 		ContextWindow:  lib.Config.Review.ContextWindow,
 		WriteApproval:  lib.Config.Review.WriteApproval,
@@ -561,14 +554,32 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	return out, &attemptError{msg: sum.Reason}
 }
 
-func (w *worker) runCurator(ctx context.Context, e queue.Entry) (*queue.Outcome, error) {
+func (w *worker) runCurator(ctx context.Context, e queue.Entry, s Settings) (*queue.Outcome, error) {
 	lib, err := skillrepo.Open(w.opts.Dir, skillrepo.OpenOptions{Getenv: w.opts.Getenv, Now: w.opts.Now})
 	if err != nil {
 		return nil, err
 	}
 	defer lib.Close()
 	c := &curator.Curator{Lib: lib, Now: w.opts.Now}
-	out, err := c.Run(ctx, curator.RunOptions{IfDue: true})
+	var cons *curator.ConsolidateOptions
+	if cc := lib.Config.Curator; cc.Consolidate {
+		// The scheduled run consolidates too, through the backend a
+		// review of the session that queued it would use, with
+		// curator.model and curator.base_url first.
+		rc := lib.Config.Review
+		rc.Model, rc.BaseURL = cmp.Or(cc.Model, rc.Model), cmp.Or(cc.BaseURL, rc.BaseURL)
+		p, err := w.plan(rc, e, e.Model, "", e.Cwd)
+		if err != nil {
+			return nil, &attemptError{msg: "curator.consolidate is on, but " + err.Error()}
+		}
+		backend, err := p.modelBackend(s, w.opts.Serve)
+		if err != nil {
+			return nil, &attemptError{msg: "curator.consolidate is on, but " + err.Error()}
+		}
+		w.logf(e.ID, "consolidation through the %s backend, model %s", p.backend, p.model)
+		cons = &curator.ConsolidateOptions{Model: p.model, Backend: backend, WriteApproval: cc.WriteApproval}
+	}
+	out, err := c.Run(ctx, curator.RunOptions{IfDue: true, Consolidate: cons})
 	switch {
 	case errors.Is(err, curator.ErrDisabled):
 		return &queue.Outcome{Status: "skipped", Summary: err.Error()}, nil

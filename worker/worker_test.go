@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/queue"
@@ -478,5 +479,60 @@ func TestDefer(t *testing.T) {
 		if got := p.deferred(tt.cfg.Defer); got != tt.deferIt {
 			t.Errorf("%s: deferred %v, want %v", tt.name, got, tt.deferIt)
 		}
+	}
+}
+
+// A scheduled curator run with curator.consolidate: true runs the model
+// pass too, through the backend a review of its session would use.
+func TestScheduledCuratorConsolidates(t *testing.T) {
+	f := newFixture(t, fakemodel.Reply{Content: "Nothing to merge.\n\n```yaml\nconsolidated: []\npruned: []\n```"})
+	ctx := context.Background()
+	for _, name := range []string{"go-test-flags", "go-test-races"} {
+		content := "---\nname: " + name + "\ndescription: Use when running go test with " + name + ".\n---\n# " + name + "\n\n1. Run go test.\n"
+		if _, err := f.lib.Apply(ctx, skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: "create", Name: name, Content: &content}},
+			Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: "r-seed"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Used today: the ageing phase keeps them for the model pass.
+	used := time.Now().UTC().Format(time.RFC3339)
+	if err := f.lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+		for _, name := range []string{"go-test-flags", "go-test-races"} {
+			if recs[name] == nil {
+				recs[name] = &skillrepo.UsageRecord{State: skillrepo.StateActive}
+			}
+			recs[name].LastUsedAt, recs[name].UseCount = &used, 3
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(f.lib.Root, skillrepo.ConfigPath)
+	data, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgPath, []byte(strings.Replace(string(data), "curator:\n", "curator:\n  consolidate: true\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.git("commit", "-qam", "consolidate on schedule")
+	if _, err := curator.NewStore(f.lib.State().Curator()).Seed(time.Now().Add(-30 * 24 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	e, _, err := f.store.Enqueue(queue.Entry{Kind: queue.KindCurator, Agent: "codex", Due: queue.Due{Reason: "curator due at session start"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.run()
+	got, _ := f.store.Get(e.ID)
+	if got.State != queue.Done || got.Outcome == nil || got.Outcome.Status != "ran" {
+		t.Fatalf("entry %+v outcome %+v\n%s", got, got.Outcome, f.log.String())
+	}
+	reqs := f.srv.Requests()
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), "You are tidying an agent's skills library") || !strings.Contains(string(reqs[0].Body), "skill_move_file") {
+		t.Errorf("the model pass was not asked (%d requests)\n%s", len(reqs), f.log.String())
+	}
+	if !strings.Contains(f.log.String(), "consolidation through the endpoint backend, model test-model") {
+		t.Errorf("log:\n%s", f.log.String())
 	}
 }

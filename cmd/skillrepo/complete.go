@@ -16,6 +16,7 @@ package main
 // must never print an error into the user's command line.
 
 import (
+	"io"
 	"regexp"
 	"sort"
 	"strings"
@@ -85,15 +86,29 @@ func positionalKinds(use string) []string {
 }
 
 func completeKind(f *factory, cmd *cobra.Command, kind string, args []string) ([]string, cobra.ShellCompDirective) {
+	inSkill := cmd.Parent() != nil && cmd.Parent().Name() == "skill" && len(args) > 0
 	switch kind {
-	case "file", "path", "transcript":
+	case "file", "path":
+		if inSkill {
+			// skill view NAME <file>: a file of that skill.
+			return completeSkillFiles(f, args[0]), cobra.ShellCompDirectiveNoFileComp
+		}
+		return nil, cobra.ShellCompDirectiveDefault
+	case "transcript":
 		return nil, cobra.ShellCompDirectiveDefault
 	case "dir":
 		return nil, cobra.ShellCompDirectiveFilterDirs
 	case "name", "umbrella":
-		return completeSkills(f, false), cobra.ShellCompDirectiveNoFileComp
+		which := activeSkills
+		switch cmd.Name() {
+		case "restore":
+			which = archivedSkills // only an archived skill can be restored
+		case "log", "blame":
+			which = allSkills // history outlives the archive
+		}
+		return completeSkills(f, which), cobra.ShellCompDirectiveNoFileComp
 	case "category":
-		return completeSkills(f, true), cobra.ShellCompDirectiveNoFileComp
+		return completeCategories(f), cobra.ShellCompDirectiveNoFileComp
 	case "id":
 		if cmd.Parent() != nil && cmd.Parent().Name() == "proposal" {
 			return completeProposals(f), cobra.ShellCompDirectiveNoFileComp
@@ -117,11 +132,21 @@ func flagCompletion(f *factory, c *cobra.Command, fl *pflag.Flag) func(*cobra.Co
 	switch fl.Name {
 	case "category":
 		return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-			return completeSkills(f, true), cobra.ShellCompDirectiveNoFileComp
+			return completeCategories(f), cobra.ShellCompDirectiveNoFileComp
 		}
 	case "absorbed-into":
 		return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-			return completeSkills(f, false), cobra.ShellCompDirectiveNoFileComp
+			return completeSkills(f, activeSkills), cobra.ShellCompDirectiveNoFileComp
+		}
+	case "file":
+		if c.Parent() != nil && c.Parent().Name() == "skill" && strings.Contains(c.Use, "<name>") {
+			// skill patch NAME --file <path>: a file of that skill.
+			return func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+				if len(args) == 0 {
+					return nil, cobra.ShellCompDirectiveNoFileComp
+				}
+				return completeSkillFiles(f, args[0]), cobra.ShellCompDirectiveNoFileComp
+			}
 		}
 	case "proposal":
 		return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -182,9 +207,44 @@ func completionLibrary(f *factory) *skillrepo.Library {
 	return lib
 }
 
-// completeSkills lists skill names (archived ones too: restore takes them),
-// or the categories they live in.
-func completeSkills(f *factory, categories bool) []string {
+// Which skills a name completes from.
+const (
+	activeSkills = iota
+	archivedSkills
+	allSkills
+)
+
+// completeSkills lists the names of the skills which selects.
+func completeSkills(f *factory, which int) []string {
+	infos := completionSkillInfos(f)
+	seen := map[string]bool{}
+	var out []string
+	for _, si := range infos {
+		if which == activeSkills && si.Archived || which == archivedSkills && !si.Archived || seen[si.Name] {
+			continue
+		}
+		seen[si.Name] = true
+		out = append(out, si.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// completeCategories lists the categories active skills live in.
+func completeCategories(f *factory) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, si := range completionSkillInfos(f) {
+		if si.Category != "" && !si.Archived && !seen[si.Category] {
+			seen[si.Category] = true
+			out = append(out, si.Category)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func completionSkillInfos(f *factory) []skillrepo.SkillInfo {
 	lib := completionLibrary(f)
 	if lib == nil {
 		return nil
@@ -197,19 +257,32 @@ func completeSkills(f *factory, categories bool) []string {
 	if err != nil {
 		return nil
 	}
-	seen := map[string]bool{}
-	var out []string
-	for _, si := range infos {
-		v := si.Name
-		if categories {
-			v = si.Category
-		}
-		if v != "" && !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
+	return infos
+}
+
+// completeSkillFiles lists the files of skill name, relative to its
+// folder (SKILL.md, references/api.md).
+func completeSkillFiles(f *factory, name string) []string {
+	lib := completionLibrary(f)
+	if lib == nil {
+		return nil
 	}
-	sort.Strings(out)
+	snap, err := lib.Snapshot("")
+	if err != nil {
+		return nil
+	}
+	si, err := snap.FindSkill(name)
+	if err != nil {
+		return nil
+	}
+	files, err := snap.List(si.Dir)
+	if err != nil {
+		return nil
+	}
+	out := make([]string, 0, len(files))
+	for _, p := range files {
+		out = append(out, strings.TrimPrefix(p, si.Dir+"/"))
+	}
 	return out
 }
 
@@ -235,3 +308,81 @@ func completeIDs(f *factory, list func(*skillrepo.Library) ([]string, error)) []
 	}
 	return ids
 }
+
+// newCompletionCmd prints a shell's completion script. Cobra writes the
+// scripts; bash's is preceded by stand-ins for the two helpers it borrows
+// from the bash-completion package, so it works in a bash without that
+// package (a minimal Debian) instead of failing at every TAB.
+func newCompletionCmd(root *cobra.Command) *cobra.Command {
+	var noDesc bool
+	cmd := &cobra.Command{
+		Use:   "completion {bash|zsh|fish|powershell} [--no-descriptions]",
+		Short: "Print the shell completion script",
+		Long: `Print the completion script of a shell. Load it in the current shell, or
+install it for every new one:
+
+  bash:        source <(skillrepo completion bash)
+               (or save it to ~/.local/share/bash-completion/completions/skillrepo;
+               works with and without the bash-completion package)
+  zsh:         skillrepo completion zsh > "${fpath[1]}/_skillrepo"
+               (needs 'autoload -U compinit; compinit' in ~/.zshrc)
+  fish:        skillrepo completion fish > ~/.config/fish/completions/skillrepo.fish
+  powershell:  skillrepo completion powershell | Out-String | Invoke-Expression
+
+Completion offers commands, flags and their values, skill names (only
+archived skills after 'skill restore'), a skill's own files after 'skill view
+NAME', categories, proposal ids and curator runs.`,
+		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
+		Args:      cobra.MatchAll(cobra.ExactArgs(1), cobra.OnlyValidArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w := cmd.OutOrStdout()
+			switch args[0] {
+			case "bash":
+				if _, err := io.WriteString(w, bashCompletionShim); err != nil {
+					return err
+				}
+				return root.GenBashCompletionV2(w, !noDesc)
+			case "zsh":
+				if noDesc {
+					return root.GenZshCompletionNoDesc(w)
+				}
+				return root.GenZshCompletion(w)
+			case "fish":
+				return root.GenFishCompletion(w, !noDesc)
+			}
+			if noDesc {
+				return root.GenPowerShellCompletion(w)
+			}
+			return root.GenPowerShellCompletionWithDesc(w)
+		},
+	}
+	cmd.Flags().BoolVar(&noDesc, "no-descriptions", false, "leave out the descriptions of completions")
+	return cmd
+}
+
+// bashCompletionShim defines, when the bash-completion package has not,
+// the two of its functions cobra's bash script calls:
+// _get_comp_words_by_ref (the word being completed, the one before, all
+// of them, the index) and _filedir (file and folder names).
+const bashCompletionShim = `# Stand-ins for the bash-completion package's helpers, defined only when
+# it is not installed, so completion works in a plain bash too.
+if ! declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+_get_comp_words_by_ref() {
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD-1]}
+    words=("${COMP_WORDS[@]}")
+    cword=$COMP_CWORD
+}
+fi
+if ! declare -F _filedir >/dev/null 2>&1; then
+_filedir() {
+    local IFS=$'\n'
+    if [[ $1 == -d ]]; then
+        COMPREPLY+=($(compgen -d -- "$cur"))
+    else
+        COMPREPLY+=($(compgen -f -- "$cur"))
+    fi
+}
+fi
+
+`

@@ -5,13 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/curator"
+	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/mcpserver"
 )
 
 type curatorRunOptions struct {
@@ -59,7 +63,10 @@ curator.write_approval the run waits as proposal curator-<run-id>. With
 written" and is listed, and nothing changes. The model: --model, else
 curator.model, else review.model, else $SKILLREPO_MODEL; the endpoint:
 --base-url, else curator.base_url, else review.base_url, else
-$OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
+$OPENAI_BASE_URL; the key: $OPENAI_API_KEY. With no endpoint configured,
+the pass runs through an agent's own program (Claude Code or Codex, the
+one whose hooks are installed), calling the same tools over MCP
+(review.backend chooses; docs/agents.md, "The model backend").`,
 		Example: `  skillrepo curator run --dry-run
   skillrepo curator run
   skillrepo curator run --if-due --json
@@ -86,30 +93,68 @@ $OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
 	return cmd
 }
 
-// consolidateOptions settles phase 2's model before anything runs: a
-// missing model is a usage error, not a half-done run.
+// consolidateOptions settles phase 2's model and backend before anything
+// runs: a missing one is a usage error, not a half-done run. The backend
+// is chosen as a review's (docs/agents.md, "The model backend"): the
+// OpenAI-compatible endpoint when one is configured (or --model/--base-url
+// name one), else the program of an agent whose hooks are installed, or
+// found on PATH (claude, then codex).
 func consolidateOptions(f *factory, c *curator.Curator, opts *curatorRunOptions) (*curator.ConsolidateOptions, error) {
 	cfg := c.Lib.Config
 	if !opts.Consolidate && !cfg.Curator.Consolidate {
 		return nil, nil
 	}
 	model := cmp.Or(opts.Model, cfg.Curator.Model, cfg.Review.Model, f.Getenv("SKILLREPO_MODEL"))
-	if model == "" {
-		return nil, usageErrorf("no model for --consolidate: pass --model, set curator.model or review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
-	}
 	baseURL := cmp.Or(opts.BaseURL, cfg.Curator.BaseURL, cfg.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
-	client, err := newModelClient(f, baseURL)
+	agent, program := consolidationAgent(f)
+	backend, err := agentcli.Choose(agentcli.Want{Setting: cfg.Review.Backend, Agent: agent, Model: model, BaseURL: baseURL,
+		APIKey: f.Getenv("OPENAI_API_KEY") != "" || opts.Model != "" || opts.BaseURL != "", Program: program})
 	if err != nil {
-		return nil, err
+		return nil, usageErrorf("no model for --consolidate: %v; or pass --model and --base-url", err)
 	}
-	return &curator.ConsolidateOptions{
+	o := &curator.ConsolidateOptions{
 		Model:          model,
-		Client:         client,
 		MaxCalls:       opts.MaxCalls,
 		RetryBackoff:   opts.RetryBackoff,
 		RequestTimeout: opts.Timeout,
 		WriteApproval:  cfg.Curator.WriteApproval,
-	}, nil
+	}
+	if backend == agentcli.BackendAgent {
+		o.Backend = agentcli.Backend{Serve: mcpserver.ServeSession, Program: agentcli.Program{Agent: agent, Path: program, Env: os.Environ(), Dir: c.Lib.Root,
+			Model: model, Self: selfExecutable(), Timeout: opts.Timeout * 3}}
+		o.Model = cmp.Or(model, agentcli.ProgramName(agent)+" default")
+		return o, nil
+	}
+	if model == "" {
+		return nil, usageErrorf("no model for --consolidate: pass --model, set curator.model or review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
+	}
+	client, err := newModelClient(f, baseURL)
+	if err != nil {
+		return nil, err
+	}
+	o.Client = client
+	return o, nil
+}
+
+// consolidationAgent is the agent whose own program may hold a
+// consolidation run from the command line: one whose hooks are installed
+// (user scope) with its program on PATH, else any agent program on PATH.
+func consolidationAgent(f *factory) (agent, program string) {
+	homes, _ := agentHomes(f)
+	cwd, _ := os.Getwd()
+	for _, pass := range []bool{true, false} {
+		for _, a := range []hooks.Agent{hooks.ClaudeCode, hooks.Codex} {
+			if pass {
+				if ok, _ := hooks.Installed(a, hooks.ScopeUser, homes, cwd); !ok {
+					continue
+				}
+			}
+			if p := agentcli.Find(string(a), f.Getenv("PATH")); p != "" {
+				return string(a), p
+			}
+		}
+	}
+	return "", ""
 }
 
 func runCuratorRun(cmd *cobra.Command, opts *curatorRunOptions) error {

@@ -5,11 +5,13 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
+	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/goals"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -362,18 +364,37 @@ func newGoalStatusCmd(f *factory, verb string) *cobra.Command {
 	return cmd
 }
 
-// newGoalEvaluator builds the Stop hook's evaluator: the judge is
-// goals.model / goals.base_url, falling back to the review's model
-// settings and the environment, as 'skillrepo review' resolves them.
-func newGoalEvaluator(f *factory, lib *skillrepo.Library) (*goals.Evaluator, error) {
+// newGoalEvaluator builds the Stop hook's evaluator. The judge's backend
+// is chosen as a review's is (agentcli.Choose, docs/agents.md "The model
+// backend"): goals.model / goals.base_url, falling back to the review's
+// settings and the environment, as an OpenAI-compatible endpoint (sent
+// with temperature 0); else the agent's own program, asked with the
+// session's model unless goals.model names another.
+func newGoalEvaluator(f *factory, lib *skillrepo.Library, agent, cwd, sessionModel string) (*goals.Evaluator, error) {
 	cfg := lib.Config.Goals
 	model := cmp.Or(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
 	baseURL := cmp.Or(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
-	client, err := newModelClient(f, baseURL)
-	if err != nil {
-		return nil, err
+	judge := &goals.Judge{Model: model, Timeout: cfg.Timeout()}
+	program := agentcli.Running(agent)
+	if program == "" {
+		program = agentcli.Find(agent, f.Getenv("PATH"))
 	}
-	judge := &goals.Judge{Client: client, Model: model, Timeout: cfg.Timeout()}
+	backend, err := agentcli.Choose(agentcli.Want{Setting: lib.Config.Review.Backend, Agent: agent, Model: model, BaseURL: baseURL,
+		APIKey: f.Getenv("OPENAI_API_KEY") != "", Program: program})
+	switch {
+	case err != nil:
+		// No backend: the judge says so when asked, and the goal goes on
+		// as the reference's does when its judge is missing.
+	case backend == agentcli.BackendAgent:
+		judge.Asker = agentcli.Program{Agent: agent, Path: program, Env: os.Environ(), Dir: cwd,
+			Model: cmp.Or(cfg.Model, sessionModel), Timeout: cfg.Timeout()}
+	default:
+		client, err := judgeClient(f, baseURL)
+		if err != nil {
+			return nil, err
+		}
+		judge.Client = client
+	}
 	return &goals.Evaluator{
 		Store: goals.Store{Dir: lib.State().Goals()},
 		Judge: judge,

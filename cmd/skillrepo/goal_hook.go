@@ -18,14 +18,15 @@ import (
 func goalDir(lib *skillrepo.Library) string { return lib.State().Goals() }
 
 // goalStopJudge is the Stop hook's judge. A session without a goal costs
-// one stat; every failure lets the agent stop (goals.Evaluator fails
-// open) and is written to the hooks log.
+// one stat; a judge that fails or cannot be reached means continue
+// (goals.Evaluator fails open, bounded by the turn budget), and every
+// failure is written to the hooks log.
 func goalStopJudge(f *factory) agentsession.StopJudge {
 	return func(ctx context.Context, agent hooks.Agent, in *agentsession.Input, lib *skillrepo.Library) (*agentsession.StopDecision, error) {
 		if !(goals.Store{Dir: goalDir(lib)}).HasGoal(in.SessionID) {
 			return nil, nil
 		}
-		ev, err := newGoalEvaluator(f, lib)
+		ev, err := newGoalEvaluator(f, lib, string(agent), in.Cwd, in.Model)
 		if err != nil {
 			return nil, err
 		}

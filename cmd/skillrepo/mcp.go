@@ -1,16 +1,18 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
+	"os"
 	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/skillrepo/skillrepo/agenttools"
 	"github.com/skillrepo/skillrepo/mcpserver"
-	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -22,8 +24,7 @@ type mcpOptions struct {
 	AllowApprove bool
 	SessionID    string
 	Poll         time.Duration
-	Review       string
-	ReviewRecord string
+	Relay        string
 }
 
 func newMCPCmd(f *factory) *cobra.Command {
@@ -49,11 +50,10 @@ The server holds no lock while idle; any number of servers may serve one
 library. It ends when standard input closes. See docs/mcp.md, and
 'skillrepo mcp install' to register it with an agent.
 
-With --review JOB the server holds the tools of one background review run
-by an agent's own program (the worker writes JOB and starts the program):
-exactly the review's tools and guards, its provenance, writes on its
-proposal branch, its cap of calls; what the tools did is written to
---review-record after every call.`,
+With --relay SOCKET it serves nothing itself: it copies the protocol
+between its standard input and output and the Unix socket, where the
+skillrepo process that started an agent's own program (a review or a
+consolidation held by the program) serves that pass's tools.`,
 		Example: `  skillrepo mcp --library ~/.claude/skills
   skillrepo mcp install --claude-code --scope user --library ~/.claude/skills`,
 		Args: cobra.NoArgs,
@@ -62,7 +62,13 @@ proposal branch, its cap of calls; what the tools did is written to
 				return usageErrorf("--origin %q: want user, foreground, background-review, curator or import", opts.Origin)
 			}
 			if opts.Library != "" {
-				f.Dir = opts.Library
+				// A project's .mcp.json names the library relative to
+				// the project, whichever of its folders the agent runs in.
+				wd, err := os.Getwd()
+				if err != nil {
+					return err
+				}
+				f.Dir = skillrepo.ResolveLibraryPath(wd, opts.Library)
 			}
 			return runMCP(cmd, opts)
 		},
@@ -74,14 +80,16 @@ proposal branch, its cap of calls; what the tools did is written to
 	fl.BoolVar(&opts.AllowApprove, "allow-approve", false, "offer proposal_approve and proposal_reject")
 	fl.StringVar(&opts.SessionID, "session-id", "", "Session-Id of writes whose client passes none in _meta")
 	fl.DurationVar(&opts.Poll, "poll", time.Second, "how often to check for commits made by others (0 or less: never)")
-	fl.StringVar(&opts.Review, "review", "", "serve the tools of the background review described by this job `file`")
-	fl.StringVar(&opts.ReviewRecord, "review-record", "", "with --review, write what the tools did to this `file` after every call")
+	fl.StringVar(&opts.Relay, "relay", "", "copy the protocol to and from this Unix `socket` (an agent pass's tools, served by the skillrepo that started the agent)")
 	cmd.AddCommand(newMCPInstallCmd(f), newMCPUninstallCmd(f))
 	return cmd
 }
 
 func runMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	f := opts.f
+	if opts.Relay != "" {
+		return relayMCP(cmd.Context(), opts.Relay, f.IO.In, f.IO.Out)
+	}
 	lib, err := f.Library()
 	if err != nil {
 		return err
@@ -95,11 +103,6 @@ func runMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		SessionID: opts.SessionID, Version: version(), Poll: poll,
 		// Standard output is the protocol's; diagnostics go to stderr.
 		Logger: slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	}
-	if opts.Review != "" {
-		if mopts.Session, err = reviewSession(lib, opts.Review, opts.ReviewRecord, mopts.Logger); err != nil {
-			return err
-		}
 	}
 	srv, err := mcpserver.New(lib, mopts)
 	if err != nil {
@@ -117,32 +120,32 @@ func version() string {
 	return "dev"
 }
 
-// reviewInstructions are the review-mode server's instructions: the
-// review prompt itself comes as the conversation's last message.
-const reviewInstructions = `These are the tools of a background review of the conversation so far: read the skills library (skills_list, skill_view, read_file, search_files) and improve it (skill_manage, and memory when offered), as the last message asks. Each successful write is a git commit on the review's proposal; guards refuse what the review may not do, saying why.`
-
-// reviewSession is the MCP session of one background review run by an
-// agent's own program: the review's toolbox (package review makes it, as
-// for the in-process loop), its cap, and the record left for the worker.
-func reviewSession(lib *skillrepo.Library, jobPath, recordPath string, log *slog.Logger) (*mcpserver.Session, error) {
-	job, err := review.ReadJob(jobPath)
+// relayMCP copies the protocol between in/out (the agent's stdio) and the
+// Unix socket sock until either side ends: the agent's own program, run
+// as a model backend, reaches the tools its pass serves in the skillrepo
+// process that started it (package agentcli).
+func relayMCP(ctx context.Context, sock string, in io.Reader, out io.Writer) error {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", sock)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("mcp relay: %w", err)
 	}
-	if _, err := lib.Snapshot(job.Base); err != nil {
-		return nil, fmt.Errorf("review job %s: base %s is not a commit of this library: %w", job.ReviewID, job.Base, err)
-	}
-	sess := &mcpserver.Session{
-		Toolbox:      job.Toolbox(review.Open(lib), nil),
-		CapReached:   job.CapReached,
-		Instructions: reviewInstructions,
-	}
-	if recordPath != "" {
-		sess.Report = func(rec agenttools.Record, capped bool) {
-			if err := review.WriteJSON(recordPath, review.JobRecord{Version: review.JobVersion, Record: rec, Capped: capped}); err != nil {
-				log.Error("write the review record", "error", err)
-			}
+	defer conn.Close()
+	done := make(chan struct{}, 2)
+	go func() {
+		io.Copy(conn, in)
+		if uc, ok := conn.(*net.UnixConn); ok {
+			uc.CloseWrite() // the agent is done: let the server finish
 		}
+		done <- struct{}{}
+	}()
+	go func() {
+		io.Copy(out, conn)
+		done <- struct{}{}
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
-	return sess, nil
+	return nil
 }

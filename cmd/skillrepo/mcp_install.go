@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -178,7 +179,23 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 			return lerr
 		}
 		o.Library = lib.Root
-		if o.Command = opts.Command; o.Command == "" {
+		o.Command = opts.Command
+		if o.Scope == "project" {
+			// The project's file is committed: it names the command on
+			// PATH and the library relative to the project, never this
+			// person's paths.
+			if o.Command == "" {
+				o.Command = "skillrepo"
+			}
+			rel, err := filepath.Rel(o.Project, lib.Root)
+			if err != nil {
+				return err
+			}
+			o.Library = filepath.ToSlash(rel)
+			if o.Library == ".." || strings.HasPrefix(o.Library, "../") {
+				f.warn(fmt.Sprintf("the library %s is outside the project; the committed file names it as %s, so teammates need it at the same place (--scope local keeps it to you)", lib.Root, o.Library))
+			}
+		} else if o.Command == "" {
 			var xerr error
 			if o.Command, xerr = os.Executable(); xerr != nil {
 				return fmt.Errorf("find this executable: %w", xerr)

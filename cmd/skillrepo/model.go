@@ -5,6 +5,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/skillrepo/skillrepo/goals"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
 )
 
@@ -37,4 +38,25 @@ func modelClient(f *factory, ep *endpoint.Endpoint) *openai.Client {
 		cfg.HTTPClient = ep.Doer(&http.Client{})
 	}
 	return openai.NewClientWithConfig(cfg)
+}
+
+// judgeClient is modelClient for the goal judge, whose requests go with
+// temperature 0 (go-openai drops a zero from the body; the doer puts it
+// back).
+func judgeClient(f *factory, baseURL string) (*openai.Client, error) {
+	var ep *endpoint.Endpoint
+	if baseURL != "" {
+		var err error
+		if ep, err = endpoint.Parse(baseURL); err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+	}
+	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
+	var doer goals.Doer = &http.Client{}
+	if ep != nil {
+		cfg.BaseURL = ep.BaseURL()
+		doer = ep.Doer(&http.Client{})
+	}
+	cfg.HTTPClient = goals.ZeroTemperature(doer)
+	return openai.NewClientWithConfig(cfg), nil
 }

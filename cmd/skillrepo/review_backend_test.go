@@ -21,6 +21,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
 	"github.com/skillrepo/skillrepo/internal/modelcall"
 	"github.com/skillrepo/skillrepo/internal/testlib"
+	"github.com/skillrepo/skillrepo/mcpserver"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -158,7 +159,8 @@ func equivScript(t *testing.T) *fakemodel.Script {
 
 // TestReviewBackendsLandTheSameCommits: the same model replies through
 // the in-process loop (an OpenAI-compatible endpoint) and through an
-// agent's own program (calling `skillrepo mcp --review` over MCP) land
+// agent's own program (calling the review's tools over MCP, through
+// `skillrepo mcp --relay`) land
 // the same commits — subjects, every trailer, trees — and report the same
 // outcome, refusals included: the guards, provenance and landing are the
 // review's in both.
@@ -199,10 +201,10 @@ func TestReviewBackendsLandTheSameCommits(t *testing.T) {
 					for k, v := range env {
 						environ = append(environ, k+"="+v)
 					}
-					opts.Backend = agentcli.Review{SessionID: "s-equiv", Program: agentcli.Program{
+					opts.Backend, opts.Resume = agentcli.Backend{Serve: mcpserver.ServeSession, Program: agentcli.Program{
 						Agent: agentcli.ClaudeCode, Path: fake, Env: environ, Dir: lib.Root, Model: "m-equiv",
-						Self: self, Library: lib.Root, TempDir: t.TempDir(), Timeout: time.Minute,
-					}}
+						Self: self, Timeout: time.Minute,
+					}}, "s-equiv"
 				} else {
 					cfg := openai.DefaultConfig("k")
 					cfg.BaseURL = srv.BaseURL()
@@ -250,4 +252,81 @@ func readClaudeTranscript(t *testing.T) *review.Transcript {
 		t.Fatal(err)
 	}
 	return tr
+}
+
+// TestGoalJudgeThroughTheAgentsProgram: with no endpoint configured, the
+// Stop hook's goal judge asks the agent's own program (found on the
+// session's PATH), and its verdict counts as an endpoint's would.
+func TestGoalJudgeThroughTheAgentsProgram(t *testing.T) {
+	fake, err := exec.LookPath("fakeclaude")
+	if err != nil {
+		t.Skip("fakeclaude test binary not on PATH")
+	}
+	srv := fakemodel.Start(&fakemodel.Script{Replies: []fakemodel.Reply{{Content: `{"verdict": "done", "reason": "the tests pass, output shown"}`}}}, nil)
+	defer srv.Close()
+	// A program named claude (the test binary dispatches on its own name,
+	// so a script runs it as fakeclaude).
+	agentBin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(agentBin, "claude"), []byte("#!/bin/sh\nexec '"+fake+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := newAgentSim(t, "PATH="+agentBin+string(os.PathListSeparator)+os.Getenv("PATH"), "FAKEAGENT_BASE_URL="+srv.BaseURL(),
+		"OPENAI_BASE_URL=", "SKILLREPO_MODEL=", "OPENAI_API_KEY=", "SKILLREPO_WORKER=off")
+	s.run("init", "--example", s.library)
+	s.run("hooks", "install", "--claude-code")
+	s.loadCommands()
+	s.run("-C", s.library, "goal", "set", "the tests pass", "--session", e2eSession)
+	out, _ := s.hook("Stop", map[string]any{"cwd": s.project, "last_assistant_message": "All 14 tests pass: ok ./pkg 0.3s"})
+	if !strings.Contains(out, "Goal achieved: the tests pass, output shown") {
+		t.Fatalf("Stop printed %q", out)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), "All 14 tests pass") {
+		t.Errorf("the program asked the model %d times", len(reqs))
+	}
+}
+
+// TestConsolidationThroughTheAgentsProgram: with no endpoint configured,
+// `curator run --consolidate` holds the model pass through an agent's own
+// program, which calls the curator's tools (served by this process, over
+// `skillrepo mcp --relay`).
+func TestConsolidationThroughTheAgentsProgram(t *testing.T) {
+	fake, err := exec.LookPath("fakeclaude")
+	if err != nil {
+		t.Skip("fakeclaude test binary not on PATH")
+	}
+	srv := fakemodel.Start(&fakemodel.Script{Replies: []fakemodel.Reply{
+		{ToolCalls: []fakemodel.ToolCall{{Name: "skill_view", Arguments: json.RawMessage(`{"name": "deploy-checklist"}`)}}},
+		{Content: "Nothing to merge.\n\n```yaml\nconsolidated: []\npruned: []\n```"},
+	}}, nil)
+	defer srv.Close()
+	agentBin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(agentBin, "claude"), []byte("#!/bin/sh\nexec '"+fake+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lib, env := equivLibrary(t)
+	used := time.Now().UTC().Format(time.RFC3339)
+	if err := lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+		recs["deploy-checklist"] = &skillrepo.UsageRecord{State: skillrepo.StateActive, LastUsedAt: &used, UseCount: 2}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("skillrepo", "-C", lib.Root, "curator", "run", "--consolidate", "--force", "--json")
+	cmd.Env = []string{"PATH=" + agentBin + string(os.PathListSeparator) + os.Getenv("PATH"), "FAKEAGENT_BASE_URL=" + srv.BaseURL()}
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("curator run: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), `"llm_final"`) || !strings.Contains(string(out), "Nothing to merge.") {
+		t.Errorf("the pass's record does not hold the program's answer:\n%s", out)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || !strings.Contains(string(reqs[0].Body), "You are tidying an agent's skills library") ||
+		!strings.Contains(string(reqs[1].Body), "Deploy checklist") {
+		t.Errorf("%d requests; the program did not get the curator's prompt, or the skill it viewed", len(reqs))
+	}
 }

@@ -195,5 +195,6 @@ archive, restore and rollback are git operations.`,
 		newGoalCmd(f),
 		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f),
 	)
+	cmd.AddCommand(newCompletionCmd(cmd))
 	return cmd
 }

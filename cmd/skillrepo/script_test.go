@@ -89,6 +89,11 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		"precommitfw": preCommitFramework,
 		// findings IN OUT: a lint report's findings, one per line, sorted.
 		"findings": lintFindings,
+		// mcpclient FILE [mcp args...]: JSON-RPC lines to `skillrepo mcp`,
+		// each request's response on stdout (mcpclient_test.go).
+		"mcpclient": mcpClient,
+		// mcpannotations FILE TOOL {destructive|readonly}
+		"mcpannotations": mcpAnnotations,
 		// holdlock DIR: take the library lock until the script ends, as
 		// another skillrepo process would.
 		"holdlock": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/mcpserver"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/worker"
 )
@@ -67,7 +68,7 @@ func runWorker(cmd *cobra.Command, opts *workerOptions) error {
 	if opts.Verbose {
 		echo = f.IO.ErrOut
 	}
-	res, err := worker.Run(cmd.Context(), worker.Options{Dir: f.Dir, Getenv: f.Getenv, Now: f.Now, Once: opts.Once, Echo: echo, Self: selfExecutable()})
+	res, err := worker.Run(cmd.Context(), worker.Options{Dir: f.Dir, Getenv: f.Getenv, Now: f.Now, Once: opts.Once, Echo: echo, Self: selfExecutable(), Serve: mcpserver.ServeSession})
 	if err != nil {
 		return err
 	}

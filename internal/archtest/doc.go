@@ -7,10 +7,13 @@
 //	agentsession -> hooks (agent and event names)
 //	review, curator, agentsession -> skillrepo -> skillrepo/skill
 //	skillrepo -> skillrepo/internal/gitstore (the git engine) -> go-git
+//	skillrepo -> lint, overlap (the write policy's gate and duplicate check)
 //	hooks -> lint -> skillrepo/skill
 //
 // Only the engine, skillrepo/internal/gitstore, imports go-git, and it
-// imports no domain package (skillrepo, skillrepo/skill, review, …);
+// imports no domain package (skillrepo, skillrepo/skill, review, …); only
+// the domain, skillrepo, imports the engine, and its exported API names
+// no engine type but the object id and three error types (engine_test.go);
 // only cmd/skillrepo imports cobra; only mcpserver imports the MCP SDK;
 // lint never reaches go-git or the library; review and curator never
 // import each other; agenttools imports none of review, curator,

@@ -118,3 +118,58 @@ func EstimateTokens(req openai.ChatCompletionRequest) int {
 	}
 	return len(data) / 4
 }
+
+// Task is one agent pass for a [Backend] to hold: the conversation and
+// the tools, in the forms the backends need, and the bounds.
+type Task struct {
+	// Request is the whole conversation with the tools offered, for a
+	// backend that runs the loop itself (an OpenAI-compatible endpoint).
+	Request openai.ChatCompletionRequest
+	// Prompt is the last message alone (the instructions), for a
+	// backend that resumes the session Resume names, which already holds
+	// the conversation before it.
+	Prompt string
+	// Resume names the agent session the conversation continues ("" for
+	// none).
+	Resume string
+	// Text is the whole conversation as one message, for a backend that
+	// starts a fresh session (the system message, if any, is not in it:
+	// see System).
+	Text string
+	// System is the system prompt of a fresh session.
+	System string
+	// MaxCalls caps the model calls; InputBudget bounds the input tokens
+	// (0: none).
+	MaxCalls    int
+	InputBudget int
+	// Dispatch runs the tool calls, in this process, whichever backend
+	// holds the conversation.
+	Dispatch Dispatch
+}
+
+// Backend holds a [Task]'s conversation with a model: [Endpoint] runs the
+// [Loop] here against an OpenAI-compatible endpoint; an agent's own
+// program (package agentcli) runs its loop itself and calls Dispatch
+// through an MCP server.
+type Backend interface {
+	Run(ctx context.Context, t Task) Outcome
+}
+
+// Endpoint is the in-process backend.
+type Endpoint struct{ Caller Caller }
+
+// Run runs the loop over t.Request.
+func (e Endpoint) Run(ctx context.Context, t Task) Outcome {
+	return Loop{Caller: e.Caller, MaxCalls: t.MaxCalls, InputBudget: t.InputBudget}.Run(ctx, t.Request, t.Dispatch)
+}
+
+// ToolNames are the tools a request offers, in order.
+func ToolNames(req openai.ChatCompletionRequest) []string {
+	var names []string
+	for _, t := range req.Tools {
+		if t.Function != nil {
+			names = append(names, t.Function.Name)
+		}
+	}
+	return names
+}

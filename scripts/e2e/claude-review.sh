@@ -39,7 +39,7 @@ must "$E2E_DIR/log.txt" '^Skill-Name: flaky-test-triage$'
 
 # The review was a fork of the session: its request held the session's
 # conversation, then the review prompt.
-grep '"api":"messages"' "$E2E_DIR/model.log" | grep -m 1 'is material to learn from' >"$E2E_DIR/review-request.json"
+grep -m 1 '"api":"messages".*is material to learn from' "$E2E_DIR/model.log" >"$E2E_DIR/review-request.json"
 must "$E2E_DIR/review-request.json" 'depended on map order' "the review did not see the session's conversation"
 must "$E2E_DIR/review-request.json" '"model":"claude-e2e-model"' "the review did not run on the session's model"
 must "$E2E_DIR/review-request.json" 'mcp__skillrepo__skill_manage' "the review was not offered our tools"

@@ -35,7 +35,7 @@ must "$E2E_DIR/log.txt" '^Model: gpt-e2e-model$' "the review's commit does not n
 must "$E2E_DIR/log.txt" '^Skill-Origin: background-review$'
 [ -f "$lib/testing/flaky-test-triage/SKILL.md" ] || fail "the skill is not in the work tree"
 
-grep '"api":"responses"' "$E2E_DIR/model.log" | grep -m 1 'is material to learn from' >"$E2E_DIR/review-request.json"
+grep -m 1 '"api":"responses".*is material to learn from' "$E2E_DIR/model.log" >"$E2E_DIR/review-request.json"
 must "$E2E_DIR/review-request.json" 'depended on map order' "the review did not see the session's conversation"
 must "$E2E_DIR/review-request.json" '"model":"gpt-e2e-model"' "the review did not run on the session's model"
 must "$E2E_DIR/review-request.json" '"name":"mcp__skillrepo"' "the review was not offered our tools"

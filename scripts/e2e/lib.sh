@@ -32,6 +32,9 @@ e2e_sandbox() {
   export PATH="$E2E_BIN:$E2E_DIR/agentbin:$(dirname "$(command -v node 2>/dev/null || echo /usr/bin/node)"):/usr/bin:/bin"
   E2E_PIDS=()
   trap e2e_stop EXIT
+  # A command that fails under set -e says which, instead of a silent end.
+  set -E
+  trap 'echo "FAILED: this command failed (status $?): $BASH_COMMAND" >&2' ERR
 }
 
 e2e_stop() {

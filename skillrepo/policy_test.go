@@ -1,0 +1,109 @@
+package skillrepo
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
+)
+
+// The policy routes a writer's writes: main by default, the writer's own
+// branch, a proposal it asked for, and every non-user origin's writes to
+// a proposal under review.write_approval (named by the review id).
+func TestPolicyRoute(t *testing.T) {
+	l, _ := newTestLibrary(t)
+	tests := []struct {
+		name     string
+		approval bool
+		w        Writer
+		want     Route
+		invalid  bool
+	}{
+		{name: "a person, main", w: Writer{}, want: Route{}},
+		{name: "an agent, main", w: Writer{Provenance: Provenance{Origin: OriginBackgroundReview}}, want: Route{}},
+		{name: "main named", w: Writer{Branch: "main"}, want: Route{}},
+		{name: "a proposal asked for", w: Writer{Proposal: "p-1"}, want: Route{Branch: "proposals/p-1", From: "main", Proposal: "p-1"}},
+		{name: "propose names it after the review", w: Writer{Propose: true, Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: "r-7"}}, want: Route{Branch: "proposals/r-7", From: "main", Proposal: "r-7"}},
+		{name: "a review's own proposal", w: Writer{Branch: "proposals/r-8", From: "abc"}, want: Route{Branch: "proposals/r-8", From: "abc", Proposal: "r-8"}},
+		{name: "a run's own branch", w: Writer{Branch: "curator/r1", From: "main"}, want: Route{Branch: "curator/r1", From: "main"}},
+		{name: "write approval holds an agent's write", approval: true, w: Writer{Provenance: Provenance{Origin: OriginForeground, ReviewID: "r-9"}}, want: Route{Branch: "proposals/r-9", From: "main", Proposal: "r-9"}},
+		{name: "write approval holds an agent's write to main", approval: true, w: Writer{Branch: "main", Provenance: Provenance{Origin: OriginCurator, ReviewID: "r-10"}}, want: Route{Branch: "proposals/r-10", From: "main", Proposal: "r-10"}},
+		{name: "write approval lets a person's write through", approval: true, w: Writer{}, want: Route{}},
+		{name: "write approval leaves a run's branch to the run", approval: true, w: Writer{Branch: "curator/r2", Provenance: Provenance{Origin: OriginCurator}}, want: Route{Branch: "curator/r2"}},
+		{name: "two proposals", w: Writer{Propose: true, Proposal: "p-2"}, invalid: true},
+		{name: "a branch and a proposal", w: Writer{Branch: "curator/r3", Proposal: "p-3"}, invalid: true},
+		{name: "a bad proposal id", w: Writer{Proposal: "../main"}, invalid: true},
+		{name: "force from an agent", w: Writer{Force: true, Provenance: Provenance{Origin: OriginForeground}}, invalid: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l.Config.Review.WriteApproval = tt.approval
+			p, err := l.Policy(tt.w)
+			if tt.invalid {
+				if !errors.Is(err, skill.ErrInvalid) {
+					t.Fatalf("err = %v, want ErrInvalid", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.Route(); got != tt.want {
+				t.Errorf("route = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+	l.Config.Review.WriteApproval = false
+	if p, err := l.Policy(Writer{Propose: true}); err != nil || !strings.HasPrefix(p.Route().Proposal, "p-") {
+		t.Errorf("a new proposal id: %+v, %v", p, err)
+	}
+}
+
+// A write is checked against where it starts: a person's write that adds
+// a lint error is refused with both ways on (fix, or --force; and, for a
+// dangling link, the batch), unless forced; an error the skill already
+// had does not block an unrelated write.
+func TestPolicyGate(t *testing.T) {
+	l, env := newTestLibrary(t)
+	ctx := context.Background()
+	patch := func(w Writer, old, new string) (*PolicyResult, error) {
+		t.Helper()
+		p, err := l.Policy(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Apply(ctx, []Op{{Action: ActionPatch, Name: "git-bisect-regressions", OldString: &old, NewString: &new}}, false)
+	}
+	head := gitCmd(t, l, env, "rev-parse", "main")
+	_, err := patch(Writer{}, "when done.", "when done; see [notes](references/notes.md).")
+	var ge *GateError
+	if !errors.As(err, &ge) || !errors.Is(err, ErrRefused) || !strings.Contains(ge.Hint(), "--force") || !strings.Contains(ge.Hint(), batchHint) {
+		t.Fatalf("err = %v (hint %q)", err, hintOf(err))
+	}
+	if gitCmd(t, l, env, "rev-parse", "main") != head {
+		t.Fatal("a refused write moved main")
+	}
+	if _, err := patch(Writer{Force: true}, "when done.", "when done; see [notes](references/notes.md)."); err != nil {
+		t.Fatalf("forced: %v", err)
+	}
+	// The skill now has the error; an agent's unrelated patch lands.
+	if _, err := patch(Writer{Provenance: Provenance{Origin: OriginForeground}}, "Find a good commit", "Find a known-good commit"); err != nil {
+		t.Fatalf("unrelated patch of a skill with an old error: %v", err)
+	}
+	// A second dangling link is new: refused, without the person's hint.
+	_, err = patch(Writer{Provenance: Provenance{Origin: OriginForeground}}, "when done;", "when done, see [more](references/more.md);")
+	if !errors.As(err, &ge) || strings.Contains(ge.Hint(), "--force") || ge.Hint() != batchHint {
+		t.Fatalf("a new error: %v (hint %q)", err, hintOf(err))
+	}
+	assertConsistent(t, l, env)
+}
+
+func hintOf(err error) string {
+	var h interface{ Hint() string }
+	if errors.As(err, &h) {
+		return h.Hint()
+	}
+	return ""
+}
