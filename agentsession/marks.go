@@ -115,7 +115,7 @@ func (h *hookRun) checkIncremental(path string, iv review.Intervals) (d review.D
 		return d, false, err
 	}
 	defer unlock()
-	f, err := os.Open(path)
+	f, err := openTranscript(path)
 	if err != nil {
 		return d, false, fmt.Errorf("read transcript: %w", err)
 	}
@@ -158,7 +158,7 @@ func (h *hookRun) checkIncremental(path string, iv review.Intervals) (d review.D
 // markWhole records that the whole transcript (up to its last whole line)
 // has been counted.
 func (h *hookRun) markWhole(path string) {
-	f, err := os.Open(path)
+	f, err := openTranscript(path)
 	if err != nil {
 		return
 	}
