@@ -17,6 +17,7 @@ import (
 
 	"github.com/gofrs/flock"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/endpoint"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
@@ -171,8 +172,17 @@ func (s *Store) lock() (func(), error) {
 	return func() { l.Unlock() }, nil
 }
 
-// write replaces an entry's file atomically.
+// write replaces an entry's file atomically. Error text enters the
+// record here, so it is redacted here: a model server that echoed a key
+// (a ?key= in a URL, an Authorization header in an error body) leaves no
+// trace of it in the entry, queue list or status --json.
 func (s *Store) write(e Entry) error {
+	e.LastError = endpoint.RedactText(e.LastError)
+	if e.Outcome != nil {
+		o := *e.Outcome
+		o.Summary, o.MergeError = endpoint.RedactText(o.Summary), endpoint.RedactText(o.MergeError)
+		e.Outcome = &o
+	}
 	if e.Version > Version {
 		return fmt.Errorf("queue entry %s has version %d; this skillrepo writes %d", e.ID, e.Version, Version)
 	}
