@@ -138,20 +138,30 @@ const maxInput = 16 << 20
 // wait for a review's write.
 const hookLockTimeout = 500 * time.Millisecond
 
+// inReview fills a hook's defaults (the process's environment and clock)
+// and reports whether the hook runs inside a review (queue.EnvInReview),
+// where it does nothing.
+func inReview(getenv *func(string) string, now *func() time.Time, rep *Report) bool {
+	if *getenv == nil {
+		*getenv = os.Getenv
+	}
+	if *now == nil {
+		*now = time.Now
+	}
+	if (*getenv)(queue.EnvInReview) != "" {
+		rep.notef("inside a review (%s set): nothing to do", queue.EnvInReview)
+		return true
+	}
+	return false
+}
+
 // Run runs one agent hook: it reads the event JSON, does the
 // event's work on the library and writes the agent's reply (if any) to
 // Out. The caller logs a returned error and exits 0: a hook never breaks
 // the agent. Inside a review (queue.EnvInReview set) it does nothing.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep := &Report{}
-	if opts.Getenv == nil {
-		opts.Getenv = os.Getenv
-	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.Getenv(queue.EnvInReview) != "" {
-		rep.notef("inside a review (%s set): nothing to do", queue.EnvInReview)
+	if inReview(&opts.Getenv, &opts.Now, rep) {
 		return rep, nil
 	}
 	event, err := hooks.ParseEvent(opts.Event)

@@ -100,6 +100,9 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 // agent start: the first sight of a library seeds it; a due run is
 // queued for the worker.
 func (h *hookRun) curatorIfDue() {
+	if h.lib.Config.Curator.Owner == skillrepo.CuratorOwnerHermes {
+		return // Hermes' own curator runs; sync records its runs
+	}
 	store := curator.NewStore(h.state().Curator())
 	st, err := store.Load()
 	if err != nil {

@@ -32,6 +32,21 @@ func findSkill(v View, name string) (SkillRef, bool, error) {
 	return v.Find(name)
 }
 
+// findFolder resolves a name as the reference's skill_manage does: the
+// skill's folder name, or category/folder — never the frontmatter name
+// (skill_view accepts that), and exactly as given: "x " names no skill
+// (docs/reference-behaviour.md §4.3).
+func findFolder(v View, name string) (SkillRef, bool, error) {
+	if name == "" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") {
+		return SkillRef{}, false, nil
+	}
+	s, ok, err := v.Find(name)
+	if err != nil || !ok || (s.Name != name && s.Dir != name) {
+		return SkillRef{}, false, err
+	}
+	return s, true, nil
+}
+
 // describe is a skill's one-line description: the frontmatter's, or the
 // first body line that is not a heading (as skills_list does, docs/reference-behaviour.md §8.2).
 func describe(fsys fs.FS, dir string) string {
@@ -298,7 +313,7 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 		if !tb.opts.DryRun {
 			tb.reads[p.target] = true // the caller wrote it, so it knows it
 		}
-		c := Change{Kind: "skill", Action: p.Action, Skill: p.Name, FilePath: p.FilePath, Commit: commit, Branch: tb.opts.Branch, Summary: skillSummary(p), DryRun: tb.opts.DryRun}
+		c := Change{Kind: "skill", Action: p.Action, Skill: p.Name, FilePath: p.FilePath, Commit: commit, Branch: tb.opts.Branch, Summary: skillSummary(p, tb.opts.Provenance.Autonomous()), DryRun: tb.opts.DryRun}
 		tb.record(cl, c)
 		msgs = append(msgs, c.Summary+".")
 		results = append(results, map[string]any{"name": p.Name, "action": p.Action, "file_path": p.FilePath, "success": true})
@@ -311,14 +326,26 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 }
 
 // skillSummary is the summary line of a change (docs/reference-behaviour.md §2.9).
-func skillSummary(p plannedOp) string {
-	verb := map[string]string{"create": "created", "patch": "patched", "edit": "rewritten", "write_file": "written", "remove_file": "removed", "delete": "archived"}[p.Action]
+// A delete by an autonomous writer archives (the policy moves the skill
+// to .archive/); the working agent's delete deletes, as the reference's
+// foreground delete does, and says so in its words.
+func skillSummary(p plannedOp, autonomous bool) string {
+	verb := map[string]string{"create": "created", "patch": "patched", "edit": "rewritten", "write_file": "written", "remove_file": "removed", "delete": "deleted"}[p.Action]
+	if p.Action == "delete" && autonomous {
+		verb = "archived"
+	}
 	s := fmt.Sprintf("Skill '%s' %s", p.Name, verb)
 	if p.FilePath != "" && p.Action != "create" {
 		s += " (" + p.FilePath + ")"
 	}
 	if p.Action == "delete" && p.AbsorbedInto != nil {
-		s += " into '" + *p.AbsorbedInto + "'"
+		if into := strings.TrimSpace(*p.AbsorbedInto); into != "" {
+			if autonomous {
+				s += " into '" + into + "'"
+			} else {
+				s += ". Content absorbed into '" + into + "'"
+			}
+		}
 	}
 	return s
 }
@@ -342,8 +369,8 @@ func (tb *Toolbox) plan(ops []Op, v View) ([]plannedOp, toolResult) {
 	destroyed := map[string]bool{}   // (skill, path) already clobbered by an earlier op
 	var out []plannedOp
 	for i, op := range ops {
-		op.Action = strings.TrimSpace(op.Action)
-		op.Name = strings.TrimSpace(op.Name)
+		// Names are taken as given, as the reference takes them: a name
+		// with a space is refused, not trimmed into another skill's.
 		if op.Name == "" {
 			return nil, refuse(i, argsRefusal("skill_manage: name is required: the skill's name as skills_list shows it (for create, the new skill's name)"))
 		}
@@ -355,7 +382,7 @@ func (tb *Toolbox) plan(ops []Op, v View) ([]plannedOp, toolResult) {
 			return nil, refuse(i, argsRefusal("delete must be the only operation of its call"))
 		}
 		if p.Action == "create" {
-			if _, exists, err := findSkill(v, p.Name); err != nil {
+			if _, exists, err := findFolder(v, p.Name); err != nil {
 				return nil, refuse(i, failure("skill_manage: "+err.Error()))
 			} else if exists {
 				return nil, refuse(i, failure(fmt.Sprintf("A skill named '%s' already exists. View it and patch it instead of creating a duplicate.", p.Name)))
@@ -377,7 +404,7 @@ func (tb *Toolbox) plan(ops []Op, v View) ([]plannedOp, toolResult) {
 		p.created = ok
 		if !ok {
 			var err error
-			if s, ok, err = findSkill(v, p.Name); err != nil {
+			if s, ok, err = findFolder(v, p.Name); err != nil {
 				return nil, refuse(i, failure("skill_manage: "+err.Error()))
 			} else if !ok {
 				return nil, refuse(i, failure(fmt.Sprintf("Skill '%s' not found. Use skills_list to see the available skills, or create it first with action 'create'.", p.Name)))
@@ -469,18 +496,20 @@ func (tb *Toolbox) normalise(op Op) (plannedOp, toolResult) {
 		if p.Content != nil && (hasOld || hasNew) {
 			return p, argsRefusal("pass EITHER content (a full rewrite of SKILL.md) OR old_string/new_string (a targeted patch), not both")
 		}
-		if p.Content != nil || p.Action == "edit" {
+		if p.Action == "edit" {
 			if p.FilePath != "" && p.FilePath != skill.FileName {
 				return p, argsRefusal("a full rewrite replaces SKILL.md; use write_file for support files")
 			}
 			if p.Content == nil {
 				return p, argsRefusal("edit needs content: the whole new SKILL.md")
 			}
-			p.Action, p.FilePath = "edit", ""
+			p.FilePath = ""
 			break
 		}
+		// A patch needs the text it replaces, content alone included:
+		// a patch is never a rewrite (docs/reference-behaviour.md §4.1).
 		if !hasOld || *p.OldString == "" {
-			return p, argsRefusal("patch needs old_string: view the file first and copy the exact text to replace (do not fall back to write_file)")
+			return p, argsRefusal("patch needs old_string: view the file first and copy the exact text to replace (do not fall back to a rewrite; action 'edit' rewrites SKILL.md whole)")
 		}
 		if !hasNew {
 			return p, argsRefusal("patch needs new_string (an empty string deletes old_string)")
@@ -501,7 +530,19 @@ func (tb *Toolbox) normalise(op Op) (plannedOp, toolResult) {
 			return p, argsRefusal(err.Error())
 		}
 		if fp == skill.FileName {
-			return p, argsRefusal(fmt.Sprintf("%s cannot target SKILL.md; use patch", p.Action))
+			// write_file SKILL.md is the reference's full rewrite, checked as
+			// one (an invalid SKILL.md is refused, where the reference wrote
+			// it and lost the skill); remove_file SKILL.md would leave a
+			// folder no skill tool sees (docs/reference-behaviour.md §4.4).
+			if p.Action == "remove_file" {
+				return p, argsRefusal("remove_file cannot remove SKILL.md: a skill folder without it is no skill, and its files could be neither viewed nor deleted; use action 'delete' to remove the skill")
+			}
+			if p.FileContent == nil {
+				return p, argsRefusal("write_file needs file_content (an empty string is allowed)")
+			}
+			content := *p.FileContent
+			p.Action, p.FilePath, p.Content, p.FileContent = "edit", "", &content, nil
+			break
 		}
 		p.FilePath = fp
 		if p.Action == "write_file" {

@@ -550,7 +550,16 @@ func (c *Curator) gate(src source, opts RunOptions, now time.Time) (*Outcome, bo
 	if err != nil {
 		return nil, false, err
 	}
+	st, _ = seedFromHermes(st, c.Lib)
 	out := &Outcome{}
+	if hermesOwned(src.Config()) && !opts.Force {
+		// Hermes' curator runs: skillrepo's stands aside (hermes.go).
+		if opts.IfDue {
+			out.Skipped = "Hermes' own curator runs this library (curator.owner: hermes); its runs are recorded as curator commits"
+			return out, false, nil
+		}
+		return nil, false, skillrepo.WithHint(ErrHermesCurator, "its runs are recorded by sync as curator commits; to run skillrepo's once, pass --force; to hand the library to skillrepo's, set curator.owner: skillrepo and curator.enabled: false in ~/.hermes/config.yaml")
+	}
 	if !sched.Enabled && !opts.Force {
 		if opts.IfDue {
 			out.Skipped = "curator disabled (curator.enabled: false)"

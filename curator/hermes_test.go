@@ -3,8 +3,10 @@ package curator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +94,96 @@ func TestHermesSplitRecordIsNotIdle(t *testing.T) {
 	}
 	if !archived {
 		t.Errorf("without its uses git-bisect is not archived: %+v", out2.Run.Transitions)
+	}
+}
+
+// hermesHome imports a whole Hermes home (internal/hermeshome): one
+// repository at the home, the library its skills/.
+func hermesHome(t *testing.T) (*skillrepo.Library, string, map[string]string) {
+	t.Helper()
+	home := hermeshome.Copy(t)
+	env := testlib.Env(t.TempDir())
+	env["HOME"] = filepath.Dir(home)
+	opts := skillrepo.OpenOptions{Getenv: func(k string) string { return env[k] }, Now: func() time.Time { return hermeshome.Now }}
+	if _, err := skillrepo.Init(context.Background(), home, skillrepo.InitOptions{OpenOptions: opts}); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := skillrepo.Open(filepath.Join(home, "skills"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	return lib, home, env
+}
+
+// TestHermesOneCurator: init reads Hermes' curator (its schedule and
+// thresholds, and that it is on), so skillrepo's stands aside — a
+// scheduled run skips, an explicit one is refused — and status says
+// which runs; Hermes' next run is recorded by sync as a curator commit.
+func TestHermesOneCurator(t *testing.T) {
+	lib, home, env := hermesHome(t)
+	ctx := context.Background()
+	cfg := lib.Config.Curator
+	if cfg.Owner != skillrepo.CuratorOwnerHermes || cfg.IntervalHours != 72 || cfg.StaleAfterDays != 21 || cfg.ArchiveAfterDays != 60 {
+		t.Fatalf("curator config after init: %+v", cfg)
+	}
+	c := &Curator{Lib: lib, Now: func() time.Time { return hermeshome.Now }}
+	out, err := c.Run(ctx, RunOptions{IfDue: true})
+	if err != nil || out.Run != nil || !strings.Contains(out.Skipped, "Hermes' own curator") {
+		t.Errorf("scheduled run: %+v %v", out, err)
+	}
+	if _, err := c.Run(ctx, RunOptions{}); !errors.Is(err, ErrHermesCurator) {
+		t.Errorf("explicit run: %v, want ErrHermesCurator", err)
+	}
+	st, err := c.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := st.Hermes
+	if st.Owner != "hermes" || st.NextRunAt != nil || h == nil || !h.Enabled || h.RunCount != 7 ||
+		h.NextRunAt == nil || !h.NextRunAt.Equal(time.Date(2026, 12, 1, 3, 0, 0, 215000000, time.UTC)) {
+		t.Errorf("status: owner %s (%s), next %v, hermes %+v", st.Owner, st.OwnerNote, st.NextRunAt, h)
+	}
+	// With Hermes' thresholds, pytest-fixtures (idle 41 days) is only
+	// stale, as Hermes marked it; skillrepo's defaults (30 days) would
+	// have archived it.
+	plan, err := c.Preview(ctx, RunOptions{DryRun: true, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range plan.Run.Transitions {
+		if ch.Name == "pytest-fixtures" && ch.Action == ActionArchive {
+			t.Errorf("a forced run would archive pytest-fixtures, which Hermes only marked stale")
+		}
+	}
+	// Hermes' curator runs (its archive_skill: the folder flattened into
+	// .archive/, the state's run count up, the record archived).
+	skills := filepath.Join(home, "skills")
+	if err := os.Rename(filepath.Join(skills, "python", "pytest-fixtures"), filepath.Join(skills, ".archive", "pytest-fixtures")); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(skills, "python"))
+	os.WriteFile(filepath.Join(skills, ".curator_state"), []byte(`{"last_run_at": "2026-12-01T03:00:00.100000+00:00", "last_run_summary": "auto: 1 archived; llm: skipped (consolidation off)", "paused": false, "run_count": 8}`), 0o644)
+	res, err := lib.Sync(ctx, skillrepo.SyncOptions{})
+	if err != nil || res.HermesCurator == nil || res.HermesCurator.Commit.IsZero() || res.HermesCurator.Number != 8 {
+		t.Fatalf("sync after Hermes' run: %+v %v", res, err)
+	}
+	msg := testlib.Git(t, home, env, "log", "-1", "--format=%s%n%(trailers:key=Skill-Origin,valueonly)%(trailers:key=Curator-Run,valueonly)", res.HermesCurator.Commit.String())
+	for _, want := range []string{"curator: record Hermes' run 8 (archived pytest-fixtures)", "curator", "hermes-8"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("commit %q lacks %q", msg, want)
+		}
+	}
+	testlib.GitClean(t, home, env)
+	// A sync with nothing new records nothing more.
+	if res, err := lib.Sync(ctx, skillrepo.SyncOptions{}); err != nil || res.HermesCurator != nil || !res.Commit.IsZero() {
+		t.Errorf("second sync: %+v %v", res, err)
+	}
+	// skillrepo restores it where it was, from that history.
+	if _, err := lib.Restore(ctx, skillrepo.RestoreOptions{Name: "pytest-fixtures"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(skills, "python", "pytest-fixtures", "SKILL.md")); err != nil {
+		t.Errorf("restore did not put it back in python/: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package curator
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -43,6 +44,13 @@ type Status struct {
 	// (a shallow clone); they are counted as "unknown/<state>".
 	OwnershipUnknown string   `json:"ownership_unknown,omitempty"`
 	Pinned           []string `json:"pinned"`
+	// Owner is whose curator runs the library (curator.owner): skillrepo
+	// or hermes. Hermes describes Hermes' own curator when the library is
+	// a Hermes skills folder; OwnerNote says what the owner means, and
+	// warns when both curators are on.
+	Owner     string         `json:"owner"`
+	OwnerNote string         `json:"owner_note"`
+	Hermes    *HermesCurator `json:"hermes_curator,omitempty"`
 	// LeastRecentlyActive and MostRecentlyActive are the five curated
 	// skills with the oldest and newest activity (never active first).
 	LeastRecentlyActive []Activity `json:"least_recently_active"`
@@ -68,6 +76,7 @@ func (c *Curator) Status() (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
+	st, _ = seedFromHermes(st, c.Lib)
 	sched := ScheduleOf(cfg)
 	th := ThresholdsOf(cfg)
 	if err := th.Validate(); err != nil {
@@ -100,6 +109,20 @@ func (c *Curator) Status() (*Status, error) {
 	if !d.Next.IsZero() {
 		next := d.Next
 		out.NextRunAt = &next
+	}
+	out.Owner = cmp.Or(cfg.Owner, skillrepo.CuratorOwnerSkillrepo)
+	out.Hermes = c.hermesCurator()
+	switch {
+	case hermesOwned(cfg):
+		out.Due, out.NextRunAt = false, nil
+		out.OwnerNote = "Hermes' own curator runs this library; skillrepo's stands aside and records Hermes' runs as curator commits (curator.owner: hermes)"
+		if out.Hermes != nil && !out.Hermes.Enabled {
+			out.OwnerNote += "; but curator.enabled is false in Hermes' config.yaml: no curator runs"
+		}
+	case out.Hermes != nil && out.Hermes.Enabled:
+		out.OwnerNote = "skillrepo's curator runs this library (curator.owner: skillrepo), and Hermes' own is enabled too: set curator.enabled: false in ~/.hermes/config.yaml so one curator runs"
+	default:
+		out.OwnerNote = "skillrepo's curator runs this library"
 	}
 
 	inv, unknown, err := c.readForReport(src)

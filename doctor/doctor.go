@@ -98,7 +98,7 @@ type Checker interface {
 
 // Checkers are the agents doctor knows, in the order it reports them.
 func Checkers() []Checker {
-	return []Checker{claudeChecker{}, codexChecker{}, geminiChecker{}}
+	return []Checker{claudeChecker{}, codexChecker{}, geminiChecker{}, hermesChecker{}}
 }
 
 // Report is every finding of a run.
@@ -198,41 +198,56 @@ func hookChecks(ctx context.Context, env *Env, in *hooks.Installation, sh shell)
 		return []Finding{f("settings", Problem, fmt.Sprintf("%s cannot be read: %v", in.Settings, in.Err), "check the file's permissions")}
 	}
 	var out []Finding
-	libs := map[string]bool{}
-	failed := map[string][]string{} // message → events
-	var order []string
+	runs := newHookRuns()
 	for _, h := range in.Handlers {
 		reply, err := sh.run(ctx, env, in, h)
-		if err != nil {
-			msg := err.Error()
-			if _, ok := failed[msg]; !ok {
-				order = append(order, msg)
-			}
-			failed[msg] = append(failed[msg], h.Event)
-			continue
-		}
-		libs[reply.Library] = true
+		runs.add(h.Event, reply, err)
 	}
-	for _, msg := range order {
+	for _, msg := range runs.order {
 		fix := fixFor(msg, reinstall)
 		if bare := bareProgram(in.Handlers); bare != "" && strings.Contains(msg, bare+": not found") {
 			msg = fmt.Sprintf("%s (%s is not on the PATH %s gives its hooks: %s)", msg, bare, in.Agent.Label(), sh.path)
 			fix = fmt.Sprintf("put %s in a folder of that PATH (e.g. /usr/local/bin), or install with --scope user, which names this binary's path", bare)
 		}
-		out = append(out, f("run", Problem, fmt.Sprintf("%s hook command (%s) fails as %s runs it: %s", in.Agent.Label(), strings.Join(failed[msg0(failed, msg)], ", "), in.Agent.Label(), msg), fix))
+		out = append(out, f("run", Problem, fmt.Sprintf("%s hook command (%s) fails as %s runs it: %s", in.Agent.Label(), strings.Join(runs.failed[msg0(runs.failed, msg)], ", "), in.Agent.Label(), msg), fix))
 	}
-	if len(libs) > 1 {
-		out = append(out, f("library", Problem, fmt.Sprintf("the hooks in %s act on different libraries: %s", in.Settings, strings.Join(sortedKeys(libs), ", ")), reinstall))
+	if len(runs.libs) > 1 {
+		out = append(out, f("library", Problem, fmt.Sprintf("the hooks in %s act on different libraries: %s", in.Settings, strings.Join(sortedKeys(runs.libs), ", ")), reinstall))
 	}
-	if len(order) == 0 {
+	if len(runs.order) == 0 {
 		var lib string
-		for l := range libs {
+		for l := range runs.libs {
 			lib = l
 		}
 		out = append(out, f("run", OK, fmt.Sprintf("%d hook commands run as %s runs them and reach the library %s", len(in.Handlers), in.Agent.Label(), lib), ""))
 		out = append(out, modelCheck(ctx, env, in.Agent, string(in.Scope), lib)...)
 	}
 	return out
+}
+
+// hookRuns gathers what an installation's hook commands answered: the
+// libraries they reached, and each distinct failure with its events in
+// the order first seen.
+type hookRuns struct {
+	libs   map[string]bool
+	failed map[string][]string // message → events
+	order  []string
+}
+
+func newHookRuns() *hookRuns {
+	return &hookRuns{libs: map[string]bool{}, failed: map[string][]string{}}
+}
+
+func (r *hookRuns) add(event string, reply *replyBody, err error) {
+	if err != nil {
+		msg := err.Error()
+		if _, ok := r.failed[msg]; !ok {
+			r.order = append(r.order, msg)
+		}
+		r.failed[msg] = append(r.failed[msg], event)
+		return
+	}
+	r.libs[reply.Library] = true
 }
 
 // msg0 finds the key of failed that msg (maybe extended) starts with.
@@ -331,6 +346,12 @@ func (sh shell) run(ctx context.Context, env *Env, in *hooks.Installation, h hoo
 	}
 	event, _ := json.Marshal(map[string]any{"session_id": doctorSession, "hook_event_name": h.Event, "cwd": cwd,
 		"transcript_path": "", "skillrepo_doctor": true})
+	return askHook(ctx, cmd, event, budget)
+}
+
+// askHook runs a hook command with a doctor's event on standard input:
+// it must exit 0 within budget (ctx's deadline) and answer the doctor.
+func askHook(ctx context.Context, cmd *exec.Cmd, event []byte, budget time.Duration) (*replyBody, error) {
 	cmd.Stdin = bytes.NewReader(event)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

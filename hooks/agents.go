@@ -35,6 +35,8 @@ func (a Agent) Label() string {
 		return "Codex"
 	case Gemini:
 		return "Gemini CLI"
+	case Hermes:
+		return "Hermes Agent"
 	}
 	return string(a)
 }
@@ -166,8 +168,10 @@ func ParseAgent(s string) (Agent, error) {
 		return Codex, nil
 	case "gemini", "gemini-cli", "geminicli":
 		return Gemini, nil
+	case "hermes", "hermes-agent":
+		return Hermes, nil
 	}
-	return "", fmt.Errorf("unknown agent %q: want claude-code, codex or gemini", s)
+	return "", fmt.Errorf("unknown agent %q: want claude-code, codex, gemini or hermes", s)
 }
 
 // Homes are the folders an agent keeps its user files in, as the agent

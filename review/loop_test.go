@@ -413,14 +413,15 @@ func TestReviewMemory(t *testing.T) {
 		t.Fatalf("summary: applied %+v staged %+v refused %+v", sum.Applied, sum.Staged, sum.Refused)
 	}
 	run.refusedWith(t, "guard", "GitHub token")
-	// The add reached main; the replace waits on its own proposal.
-	if got := f.show("main", ".memory/USER.md"); got != "Prefers pnpm over npm in every project.\n" {
+	// The add reached main; the replace waits on its own proposal. The
+	// files are Hermes' bytes: no trailing newline.
+	if got := f.show("main", ".memory/USER.md"); got != "Prefers pnpm over npm in every project." {
 		t.Errorf("main USER.md = %q", got)
 	}
-	if got := f.show("main", ".memory/MEMORY.md"); got != "CI uses npm for installs\n" {
+	if got := f.show("main", ".memory/MEMORY.md"); got != "CI uses npm for installs" {
 		t.Errorf("main MEMORY.md = %q", got)
 	}
-	if got := f.show("proposals/r-test-memory", ".memory/MEMORY.md"); got != "CI uses pnpm for installs\n" {
+	if got := f.show("proposals/r-test-memory", ".memory/MEMORY.md"); got != "CI uses pnpm for installs" {
 		t.Errorf("staged MEMORY.md = %q", got)
 	}
 	if len(sum.StagedProposals) != 1 || sum.StagedProposals[0] != "r-test-memory" || !sum.Staged[0].Staged {
@@ -458,7 +459,7 @@ func TestReviewFocusIsAttended(t *testing.T) {
 	if len(run.sum.Applied) != 1 || len(run.sum.Staged) != 0 {
 		t.Fatalf("summary: %+v", run.sum)
 	}
-	if got := f.show("main", ".memory/MEMORY.md"); got != "CI uses pnpm\n" {
+	if got := f.show("main", ".memory/MEMORY.md"); got != "CI uses pnpm" {
 		t.Errorf("MEMORY.md = %q", got)
 	}
 	prompt := run.requests[0].text(len(run.requests[0].Messages) - 1)

@@ -27,10 +27,10 @@ func TestReviewStagedReplaceSeesOwnAdd(t *testing.T) {
 	if res := run.requests[2].lastTool(); res["staged"] != true {
 		t.Fatalf("replace result = %v", res)
 	}
-	if got := f.show("main", ".memory/MEMORY.md"); got != "CI uses npm for installs\n§\nDeploys go through make deploy\n" {
+	if got := f.show("main", ".memory/MEMORY.md"); got != "CI uses npm for installs\n§\nDeploys go through make deploy" {
 		t.Errorf("main MEMORY.md = %q", got)
 	}
-	want := "CI uses npm for installs\n§\nDeploys go through make deploy-prod, never by hand\n"
+	want := "CI uses npm for installs\n§\nDeploys go through make deploy-prod, never by hand"
 	if got := f.show("proposals/r-test-memory", ".memory/MEMORY.md"); got != want {
 		t.Errorf("staged MEMORY.md = %q", got)
 	}

@@ -127,7 +127,17 @@ type CuratorConfig struct {
 	// WriteApproval leaves a consolidating run waiting as proposal
 	// curator-<run-id> instead of merging it.
 	WriteApproval bool `yaml:"write_approval"`
+	// Owner is whose curator runs the library: skillrepo's, or Hermes'
+	// own (a Hermes library: skillrepo's scheduled runs stand aside and
+	// Hermes' runs are recorded as curator commits; docs/hermes.md §5).
+	Owner string `yaml:"owner" check:"oneof=skillrepo|hermes"`
 }
+
+// Curator owners.
+const (
+	CuratorOwnerSkillrepo = "skillrepo"
+	CuratorOwnerHermes    = "hermes"
+)
 
 // MemoryConfig is the memory: section.
 type MemoryConfig struct {
@@ -184,7 +194,7 @@ func DefaultConfig() Config {
 			RetryBackoff: Duration(30 * time.Second), MaxAttempts: 5, WorkerIdle: Duration(time.Minute),
 			FinalReview: true, Enabled: true, Backend: BackendAuto, Defer: DeferAuto,
 		},
-		Curator: CuratorConfig{Enabled: true, IntervalHours: 168, StaleAfterDays: 14, ArchiveAfterDays: 30},
+		Curator: CuratorConfig{Enabled: true, IntervalHours: 168, StaleAfterDays: 14, ArchiveAfterDays: 30, Owner: CuratorOwnerSkillrepo},
 		Memory:  MemoryConfig{Dir: ".memory", MemoryCharLimit: memory.DefaultMemoryLimit, UserCharLimit: memory.DefaultUserLimit},
 		Goals:   GoalsConfig{TimeoutSeconds: 30},
 	}

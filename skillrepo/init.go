@@ -69,6 +69,12 @@ type InitResult struct {
 	// on disk.
 	Untracked     []string
 	UntrackCommit Hash
+	// HermesHome is the Hermes home (~/.hermes) whose repository versions
+	// the library (its skills/) and its memory (memories/; MemoryCommit
+	// recorded it); HermesHomeCreated says init made that repository.
+	HermesHome        string
+	HermesHomeCreated bool
+	MemoryCommit      Hash
 	// Unreadable are imported skills whose SKILL.md does not parse
 	// (broken frontmatter): agents skip them, so init names them.
 	Unreadable []UnreadableSkill
@@ -107,11 +113,27 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("init %s: not a folder", dir)
 	}
+	// A Hermes home (or its skills folder): one repository at the home,
+	// the library its skills/ (init_hermes.go).
+	home, skillsDir, isHermes := hermesLayout(abs, opts.OwnRepo)
+	homeCreated := false
+	if isHermes {
+		abs = skillsDir
+		if opts.Runtime == "" {
+			opts.Runtime = skill.Hermes // wherever the home is
+		}
+		if homeCreated, err = initHermesHome(home); err != nil {
+			return nil, err
+		}
+	}
 	repoRoot, prefix, err := initTarget(abs, opts.OwnRepo)
 	if err != nil {
 		return nil, err
 	}
 	res := &InitResult{Root: abs, RepoRoot: repoRoot, Prefix: prefix}
+	if isHermes {
+		res.HermesHome, res.HermesHomeCreated = home, homeCreated
+	}
 	// A missing .git is created; one an init killed early left without
 	// HEAD is completed (init is restartable from any state it leaves).
 	if fi, err := os.Lstat(filepath.Join(abs, ".git")); prefix == "" && (errors.Is(err, fs.ErrNotExist) || (err == nil && fi.IsDir() && !gitstore.IsRepository(abs))) {
@@ -144,7 +166,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	unlock()
 	removeInitDebris(abs)
 	usage := l.Usage()
-	plan, err := initFiles(abs, branch, opts.runtime(abs), usage)
+	plan, err := initFiles(abs, branch, opts.runtime(abs), usage, res.HermesHome)
 	if err != nil {
 		return nil, err
 	}
@@ -211,6 +233,16 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		return nil, err
 	}
 	res.Files = files
+	if res.HermesHome != "" {
+		if res.MemoryCommit, err = l.recordHermesHome(ctx, res.HermesHome); err != nil {
+			return nil, err
+		}
+	}
+	// Hermes' curator state as of the import: its later runs are recorded
+	// from here (hermes_curator.go).
+	if _, err := l.RecordHermesCuratorRun(ctx, false); err != nil {
+		return nil, err
+	}
 	// The pins file and the sidecar agree now (init wrote one from the
 	// other, or both were there); Hermes' later pins are read against
 	// this (pinsync.go).
@@ -220,7 +252,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		}
 	}
 	if len(upd.Commits) == 0 {
-		res.Already = res.UntrackCommit.IsZero()
+		res.Already = res.UntrackCommit.IsZero() && res.MemoryCommit.IsZero()
 	} else {
 		res.Commit = upd.Commits[len(upd.Commits)-1]
 	}
@@ -319,11 +351,14 @@ func (o InitOptions) runtime(abs string) skill.Runtime {
 // (never rewriting the user's lines), and .skillrepo/pins from the
 // records a Hermes .usage.json marks pinned when there is no pins file
 // yet (so the import commit carries the pins).
-func initFiles(root, branch string, runtime skill.Runtime, usage *Usage) (map[string][]byte, error) {
+func initFiles(root, branch string, runtime skill.Runtime, usage *Usage, hermesHome string) (map[string][]byte, error) {
 	plan := map[string][]byte{}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(ConfigPath))); errors.Is(err, fs.ErrNotExist) {
 		cfg := strings.Replace(defaultConfigYAML, "main_branch: main", "main_branch: "+branch, 1)
 		cfg = strings.Replace(cfg, "runtime: generic", "runtime: "+string(runtime), 1)
+		if hermesHome != "" {
+			cfg = hermesConfigLines(cfg, hermesHome)
+		}
 		plan[ConfigPath] = []byte(cfg)
 	}
 	existing, err := os.ReadFile(filepath.Join(root, ".gitignore"))

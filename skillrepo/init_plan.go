@@ -24,11 +24,26 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("init %s: not a folder", abs)
 	}
+	home, skillsDir, isHermes := hermesLayout(abs, opts.OwnRepo)
+	if isHermes {
+		abs = skillsDir
+		if opts.Runtime == "" {
+			opts.Runtime = skill.Hermes
+		}
+	}
 	repoRoot, prefix, err := initTarget(abs, opts.OwnRepo)
 	if err != nil {
 		return nil, err
 	}
 	res := &InitResult{Root: abs, RepoRoot: repoRoot, Prefix: prefix, Branch: "main", DryRun: true}
+	if isHermes {
+		res.HermesHome = home
+		if _, err := os.Stat(filepath.Join(home, ".git")); errors.Is(err, fs.ErrNotExist) {
+			if loc, err := Locate(filepath.Dir(home)); err == nil && loc.Top == "" {
+				res.HermesHomeCreated, res.RepoRoot, res.Prefix = true, home, "skills"
+			}
+		}
+	}
 	gitDir := filepath.Join(repoRoot, ".git")
 	var l *Library
 	if _, err := os.Lstat(gitDir); errors.Is(err, fs.ErrNotExist) {
@@ -49,7 +64,7 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		gitDir = l.repo.GitDir
 	}
 	usage := &Usage{path: filepath.Join(abs, UsageFile), now: opts.Now}
-	plan, err := initFiles(abs, res.Branch, opts.runtime(abs), usage)
+	plan, err := initFiles(abs, res.Branch, opts.runtime(abs), usage, res.HermesHome)
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,9 @@ type Library struct {
 	readOnly bool
 	// reporter hears about long work (OpenOptions.Progress; progress.go).
 	reporter Progress
+	// opts are the options it was opened with (a memory folder beside
+	// the library is opened with them too).
+	opts OpenOptions
 }
 
 // OpenOptions are the process-level inputs of a library; zero values mean
@@ -172,7 +175,7 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Library{repo: repo, Root: libRoot, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress}
+	l := &Library{repo: repo, Root: libRoot, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress, opts: opts}
 	if problems != nil {
 		l.configErr = problems
 		warnConfig(problems, opts.Warn)

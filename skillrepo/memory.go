@@ -25,42 +25,100 @@ func (l *Library) MemoryLimits() map[memory.Target]int {
 	return map[memory.Target]int{memory.Memory: l.Config.Memory.MemoryCharLimit, memory.User: l.Config.Memory.UserCharLimit}
 }
 
-// MemoryPath is the store file of target, as a slash path from the library
-// root. The memory directory must lie inside the library, where commits
-// can version it; an agent that expects its memory elsewhere (Hermes reads
-// ~/.hermes/memories) can be pointed here with a symlink.
-func (l *Library) MemoryPath(target memory.Target) (string, error) {
+// memoryStore is where a store's file lives: in the library, or in a
+// folder of the library's repository beside it — Hermes keeps its memory
+// in ~/.hermes/memories, beside ~/.hermes/skills, and a library at
+// ~/.hermes/skills of a repository at ~/.hermes versions it there
+// (docs/hermes.md §4). lib reads and writes the file at path; rel is the
+// file relative to the library root, for people.
+type memoryStore struct {
+	lib  *Library
+	path string
+	rel  string
+	// sibling: lib is a view of the repository at the memory folder,
+	// which the caller closes.
+	sibling bool
+}
+
+func (s memoryStore) close() {
+	if s.sibling {
+		s.lib.Close()
+	}
+}
+
+// memoryDir is memory.dir as an absolute folder.
+func (l *Library) memoryDir() string {
 	dir := cmp.Or(l.Config.Memory.Dir, DefaultConfig().Memory.Dir)
-	if strings.HasPrefix(dir, "~") || filepath.IsAbs(dir) {
-		abs := dir
-		if strings.HasPrefix(dir, "~") {
-			abs = filepath.Join(l.repo.Getenv("HOME"), strings.TrimPrefix(dir, "~"))
-		}
-		rel, err := filepath.Rel(l.Root, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return "", fmt.Errorf("memory.dir %s is outside the library, where commits cannot version it: use a folder inside the library (the default is .memory) and symlink the agent's memory folder to it", dir)
-		}
-		dir = filepath.ToSlash(rel)
+	switch {
+	case strings.HasPrefix(dir, "~"):
+		return filepath.Join(l.repo.Getenv("HOME"), strings.TrimPrefix(dir, "~"))
+	case filepath.IsAbs(dir):
+		return filepath.Clean(dir)
 	}
-	p, err := gitstore.CleanPath(path.Join(filepath.ToSlash(dir), target.FileName()))
+	return filepath.Join(l.Root, filepath.FromSlash(dir))
+}
+
+// memoryStore locates target's file. A memory folder outside the
+// repository cannot be versioned: the error says how to get one that can.
+func (l *Library) memoryStore(target memory.Target) (memoryStore, error) {
+	abs := l.memoryDir()
+	dir := cmp.Or(l.Config.Memory.Dir, DefaultConfig().Memory.Dir)
+	if rel, err := filepath.Rel(l.Root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		p, err := gitstore.CleanPath(path.Join(filepath.ToSlash(rel), target.FileName()))
+		if err != nil {
+			return memoryStore{}, fmt.Errorf("memory.dir %s: %w", dir, err)
+		}
+		return memoryStore{lib: l, path: p, rel: p}, nil
+	}
+	relRepo, err := filepath.Rel(l.repo.Root, abs)
+	if err != nil || relRepo == "." || relRepo == ".." || strings.HasPrefix(relRepo, ".."+string(filepath.Separator)) {
+		return memoryStore{}, WithHint(fmt.Errorf("memory.dir %s is outside the library's repository (%s), where commits cannot version it", dir, l.repo.Root),
+			"for Hermes, run 'skillrepo init ~/.hermes': one repository then versions skills/ and memories/ where Hermes keeps them (docs/hermes.md §4); else use a folder inside the library (the default is .memory)")
+	}
+	prefix, err := gitstore.CleanPrefix(filepath.ToSlash(relRepo))
 	if err != nil {
-		return "", fmt.Errorf("memory.dir %s: %w", dir, err)
+		return memoryStore{}, fmt.Errorf("memory.dir %s: %w", dir, err)
 	}
-	return p, nil
+	sib, err := openAt(l.repo.Root, prefix, l.opts)
+	if err != nil {
+		return memoryStore{}, fmt.Errorf("memory.dir %s: %w", dir, err)
+	}
+	// The folder has no config of its own: it is the library's memory,
+	// on the library's branch.
+	sib.Config = l.Config
+	sib.configErr = l.configErr
+	sib.repo.DefaultBranch = l.MainBranch()
+	rel, _ := filepath.Rel(l.Root, filepath.Join(abs, target.FileName()))
+	return memoryStore{lib: sib, path: target.FileName(), rel: filepath.ToSlash(rel), sibling: true}, nil
+}
+
+// MemoryPath is the store file of target, as a slash path from the library
+// root: inside it (the default .memory), or beside it in the library's
+// repository ("../memories/MEMORY.md" for Hermes' memory folder). A
+// memory folder outside the repository is an error whose hint says how to
+// version it.
+func (l *Library) MemoryPath(target memory.Target) (string, error) {
+	st, err := l.memoryStore(target)
+	if err != nil {
+		return "", err
+	}
+	st.close()
+	return st.rel, nil
 }
 
 // ReadMemory returns a store as it is on rev ("" = the main branch).
 func (l *Library) ReadMemory(rev string, target memory.Target) (memory.File, error) {
-	p, err := l.MemoryPath(target)
+	st, err := l.memoryStore(target)
 	if err != nil {
 		return memory.File{}, err
 	}
-	snap, err := l.Snapshot(rev)
+	defer st.close()
+	snap, err := st.lib.Snapshot(rev)
 	if err != nil {
 		return memory.File{}, err
 	}
 	f := memory.File{Target: target, Limit: l.MemoryLimits()[target]}
-	data, err := snap.ReadFile(p)
+	data, err := snap.ReadFile(st.path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return memory.File{}, err
 	}
@@ -99,18 +157,20 @@ var errMemoryUnchanged = errors.New("memory unchanged")
 // Errors: *memory.Error for a refused operation (nothing written), and
 // those of [Library.Update].
 func (l *Library) ChangeMemory(ctx context.Context, opts MemoryOptions) (*MemoryResult, error) {
-	p, err := l.MemoryPath(opts.Target)
+	st, err := l.memoryStore(opts.Target)
 	if err != nil {
 		return nil, err
 	}
+	defer st.close()
+	p := st.path
 	if opts.Provenance.Origin == "" {
 		opts.Provenance.Origin = OriginUser
 	}
 	if !ValidOrigin(opts.Provenance.Origin) {
 		return nil, fmt.Errorf("unknown origin %q", opts.Provenance.Origin)
 	}
-	out := &MemoryResult{Path: p}
-	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
+	out := &MemoryResult{Path: st.rel}
+	res, err := st.lib.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
 		data, err := tx.gtx.ReadFile(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -136,11 +196,10 @@ func (l *Library) ChangeMemory(ctx context.Context, opts MemoryOptions) (*Memory
 		if !r.Changed {
 			return errMemoryUnchanged
 		}
-		content := r.Content
-		if content != "" {
-			content += "\n" // git prefers it; parsing trims it
-		}
-		if err := tx.gtx.WriteFile(p, []byte(content), false); err != nil {
+		// Exactly the reference's bytes: entries joined by the
+		// delimiter, no trailing newline, so Hermes reads back what it
+		// would have written.
+		if err := tx.gtx.WriteFile(p, []byte(r.Content), false); err != nil {
 			return err
 		}
 		_, err = tx.Commit(memoryMessage(opts, r))

@@ -312,10 +312,8 @@ func applyOp(tx *Tx, op Op, prov Provenance) (OpResult, error) {
 		if op.Content != nil && (op.OldString != nil || op.NewString != nil) {
 			return r, fmt.Errorf("pass either content (a full rewrite) or old_string/new_string (a patch), not both: %w", skill.ErrInvalid)
 		}
-		if op.Content != nil {
-			r.Action = ActionEdit
-			return r, editSkill(tx, op, &r)
-		}
+		// content alone is no patch: a patch needs the text it replaces
+		// (docs/reference-behaviour.md §4.1); action edit rewrites.
 		return r, patchSkill(tx, op, &r)
 	case ActionDelete:
 		return r, deleteSkill(tx, op, prov, &r)

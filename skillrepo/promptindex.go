@@ -11,10 +11,14 @@ package skillrepo
 //     does, location the absolute path of SKILL.md (symlinks resolved)
 //     and not escaped.
 //   - markdown: Codex's list, "- name: description (file: path)".
-//   - hermes: Hermes' index, grouped by category ("general" for the flat
-//     layout; a category's DESCRIPTION.md description after its name),
+//   - hermes: Hermes' skills section, byte for byte what Hermes 0.19.0's
+//     build_skills_system_prompt renders (docs/reference-behaviour.md
+//     §8.1): its instructions, then <available_skills> grouped by category
+//     (a top-level skill's category is its own folder, as in every
+//     release; a category's DESCRIPTION.md description after its name),
 //     skills sorted by name, descriptions over 60 characters cut to the
-//     first 57 plus "...".
+//     first 57 plus "...", a skill without a description by name alone,
+//     a skill whose platforms: excludes this system left out.
 //   - json: the entries as data.
 //
 // A character budget keeps the most useful skills: when the rendering is
@@ -25,6 +29,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -54,6 +59,10 @@ type IndexOptions struct {
 	// Budget is the most characters the rendering may have (0 = no
 	// limit).
 	Budget int
+	// Platform is the operating system the hermes rendering is for, as
+	// Go names it (runtime.GOOS when empty): a skill whose platforms:
+	// field names others is left out, as Hermes leaves it out there.
+	Platform string
 }
 
 // IndexEntry is one skill of the catalogue.
@@ -157,7 +166,13 @@ func (l *Library) PromptIndex(opts IndexOptions) (*IndexResult, error) {
 			e.Name = n
 		}
 		e.Description = strings.TrimSpace(doc.Description)
-		if e.Description == "" {
+		if opts.Format == IndexHermes {
+			// Hermes lists a skill without a description by its name, and
+			// leaves out one for another operating system.
+			if !platformMatches(doc.Fields["platforms"], opts.Platform) {
+				continue
+			}
+		} else if e.Description == "" {
 			res.Skipped = append(res.Skipped, IndexSkip{Path: si.Dir, Reason: "no description in the frontmatter"})
 			continue
 		}
@@ -259,14 +274,11 @@ func fitBudget(entries []IndexEntry, budget int, render func([]IndexEntry) (stri
 func categoryDescriptions(snap *Snapshot, entries []IndexEntry) map[string]string {
 	out := map[string]string{}
 	for _, e := range entries {
-		cat := hermesCategory(e.Category)
+		cat := hermesCategory(e)
 		if _, done := out[cat]; done {
 			continue
 		}
-		p := "DESCRIPTION.md"
-		if e.Category != "" {
-			p = e.Category + "/DESCRIPTION.md"
-		}
+		p := cat + "/DESCRIPTION.md"
 		out[cat] = ""
 		data, err := snap.ReadFile(p)
 		if err != nil {
@@ -279,12 +291,87 @@ func categoryDescriptions(snap *Snapshot, entries []IndexEntry) map[string]strin
 	return out
 }
 
-func hermesCategory(c string) string {
-	if c == "" {
-		return "general"
+// hermesCategory is the category Hermes files a skill under: the folders
+// above it, or, for a skill at the top level, its own folder (every
+// release so far does so; "general" is only for a SKILL.md at the root,
+// which is no skill here).
+func hermesCategory(e IndexEntry) string {
+	if e.Category == "" {
+		return e.Path
 	}
-	return c
+	return e.Category
 }
+
+// platformMatches is Hermes' skill_matches_platform_list: no platforms
+// means every system; otherwise a name (macos, linux, windows, or
+// Python's own platform names) must match this system.
+func platformMatches(field any, goos string) bool {
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	var list []any
+	switch v := field.(type) {
+	case nil:
+		return true
+	case []any:
+		list = v
+	case string:
+		if v == "" {
+			return true
+		}
+		list = []any{v}
+	default:
+		list = []any{v}
+	}
+	if len(list) == 0 {
+		return true
+	}
+	// sys.platform as Python spells this system.
+	current := map[string]string{"windows": "win32"}[goos]
+	if current == "" {
+		current = goos
+	}
+	for _, p := range list {
+		name := strings.ToLower(strings.TrimSpace(fmt.Sprint(p)))
+		if mapped, ok := map[string]string{"macos": "darwin", "linux": "linux", "windows": "win32"}[name]; ok {
+			name = mapped
+		}
+		if strings.HasPrefix(current, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// hermesPreamble and hermesClosing are the instructions Hermes 0.19.0 puts
+// around its index (agent/prompt_builder.py; MIT licence in
+// testdata/hermes-LICENSE): the index is read with them in the prompt, so
+// a Hermes library's index carries them too.
+const (
+	hermesPreamble = "## Skills (mandatory)\n" +
+		"Before replying, scan the skills below. If a skill matches or is even partially relevant " +
+		"to your task, you MUST load it with skill_view(name) and follow its instructions. " +
+		"Err on the side of loading — it is always better to have context you don't need " +
+		"than to miss critical steps, pitfalls, or established workflows. " +
+		"Skills contain specialized knowledge — API endpoints, tool-specific commands, " +
+		"and proven workflows that outperform general-purpose approaches. Load the skill " +
+		"even if you think you could handle the task with basic tools like web_search or terminal. " +
+		"Skills also encode the user's preferred approach, conventions, and quality standards " +
+		"for tasks like code review, planning, and testing — load them even for tasks you " +
+		"already know how to do, because the skill defines how it should be done here.\n" +
+		"Whenever the user asks you to configure, set up, install, enable, disable, modify, " +
+		"or troubleshoot Hermes Agent itself — its CLI, config, models, providers, tools, " +
+		"skills, voice, gateway, plugins, or any feature — load the `hermes-agent` skill " +
+		"first. It has the actual commands (e.g. `hermes config set …`, `hermes tools`, " +
+		"`hermes setup`) so you don't have to guess or invent workarounds.\n" +
+		"If a skill has issues, fix it with skill_manage(action='patch').\n" +
+		"After difficult/iterative tasks, offer to save as a skill. " +
+		"If a skill you loaded was missing steps, had wrong commands, or needed " +
+		"pitfalls you discovered, update it before finishing.\n" +
+		"\n"
+	hermesClosing = "\n" +
+		"Only proceed without loading a skill if genuinely none are relevant to the task."
+)
 
 func renderIndex(format string, entries []IndexEntry, categories map[string]string) (string, error) {
 	var b strings.Builder
@@ -306,9 +393,13 @@ func renderIndex(format string, entries []IndexEntry, categories map[string]stri
 			fmt.Fprintf(&b, "- %s: %s (file: %s)\n", e.Name, oneLine(e.Description), filepath.ToSlash(e.Location))
 		}
 	case IndexHermes:
+		if len(entries) == 0 {
+			return "", nil // Hermes leaves the section out
+		}
+		b.WriteString(hermesPreamble)
 		byCat := map[string][]IndexEntry{}
 		for _, e := range entries {
-			c := hermesCategory(e.Category)
+			c := hermesCategory(e)
 			byCat[c] = append(byCat[c], e)
 		}
 		cats := make([]string, 0, len(byCat))
@@ -339,6 +430,7 @@ func renderIndex(format string, entries []IndexEntry, categories map[string]stri
 			}
 		}
 		b.WriteString("</available_skills>\n")
+		b.WriteString(hermesClosing)
 	case IndexJSON:
 		if entries == nil {
 			entries = []IndexEntry{}

@@ -84,7 +84,8 @@ func TestChangeMemory(t *testing.T) {
 	if err != nil || res.Commit.IsZero() || res.Path != ".memory/USER.md" {
 		t.Fatalf("add: %+v %v", res, err)
 	}
-	if got := gitCmd(t, l, env, "show", "main:.memory/USER.md"); got != "Likes tables\n" {
+	// Byte for byte what Hermes writes: no trailing newline.
+	if got := gitCmd(t, l, env, "show", "main:.memory/USER.md"); got != "Likes tables" {
 		t.Errorf("USER.md = %q", got)
 	}
 	// A duplicate changes nothing and commits nothing.

@@ -22,6 +22,9 @@ type SyncOptions struct {
 	// Origin overrides the inferred origin ("" = infer: user, or what the
 	// usage sidecar implies for files an agent wrote).
 	Origin string
+	// SessionID, when the edits are an agent session's (a hook that
+	// knows), is recorded as a Session-Id trailer.
+	SessionID string
 	// Message is an optional subject.
 	Message string
 	DryRun  bool
@@ -73,6 +76,13 @@ type SyncResult struct {
 	// Pins are the pins and unpins made in Hermes that the sync recorded
 	// in .skillrepo/pins first, in their own commit.
 	Pins *PinsReconciled `json:"-"`
+	// Memory are the memory stores of a memory folder beside the library
+	// (Hermes' memories/) whose edits the sync recorded, in MemoryCommit.
+	Memory       []string `json:"memory,omitempty"`
+	MemoryCommit Hash     `json:"-"`
+	// HermesCurator is a run of Hermes' curator whose archive moves the
+	// sync recorded first, as a curator commit.
+	HermesCurator *HermesCuratorRun `json:"hermes_curator,omitempty"`
 }
 
 // UnconvertedChange is a changed path whose conversion runs a program
@@ -322,6 +332,11 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 			return nil, err
 		}
 	}
+	// A run of Hermes' own curator since the last look: its archive
+	// moves are the curator's commit, not the person's (hermes_curator.go).
+	if out.HermesCurator, err = l.RecordHermesCuratorRun(ctx, opts.DryRun); err != nil {
+		return nil, err
+	}
 	var renamed map[string]string
 	res, err := l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
 		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree(), opts.LeaveStaged)
@@ -380,7 +395,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 				m.Add(TrailerLintError, e)
 			}
 		}
-		Provenance{Origin: origin}.addTrailers(&m)
+		Provenance{Origin: origin, SessionID: opts.SessionID}.addTrailers(&m)
 		h, err := tx.Commit(m)
 		if errors.Is(err, ErrNoChanges) {
 			out.Changes = nil
@@ -394,6 +409,12 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 	}
 	if !opts.DryRun && res != nil && res.CheckedOut && len(renamed) > 0 && !out.Commit.IsZero() {
 		l.carryUsage(res, renamed)
+	}
+	// Hermes' memory folder beside the library: its edits too.
+	if head == l.MainBranch() {
+		if out.MemoryCommit, out.Memory, err = l.syncMemory(ctx, opts); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

@@ -45,6 +45,27 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 		state = "paused"
 	}
 	fmt.Fprintf(w, "curator: %s\n", state)
+	fmt.Fprintf(w, "runs: %s (%s)\n", st.Owner, st.OwnerNote)
+	if h := st.Hermes; h != nil {
+		hs := "enabled"
+		switch {
+		case !h.Enabled:
+			hs = "disabled"
+		case h.Paused:
+			hs = "paused"
+		}
+		line := fmt.Sprintf("Hermes' curator: %s, %s", hs, nounCount(h.RunCount, "run"))
+		if h.LastRun != nil {
+			line += fmt.Sprintf(", last %s", rfc3339(*h.LastRun))
+			if h.Summary != "" {
+				line += ": " + h.Summary
+			}
+		}
+		if h.NextRunAt != nil && h.Enabled && !h.Paused {
+			line += fmt.Sprintf("; next due %s (every %dh)", rfc3339(*h.NextRunAt), h.IntervalHours)
+		}
+		fmt.Fprintln(w, line)
+	}
 	if st.LastRunAt == nil {
 		fmt.Fprintln(w, "last run: never (the first scheduled call starts the clock)")
 	} else {

@@ -24,7 +24,7 @@ type doctorOptions struct {
 func newDoctorCmd(f *factory) *cobra.Command {
 	opts := &doctorOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "doctor [--agent claude-code|codex|gemini] [--scope user|project|local] [--json]",
+		Use:   "doctor [--agent claude-code|codex|gemini|hermes] [--scope user|project|local] [--json]",
 		Short: "Check that every agent set up for skillrepo will really run it",
 		Long: `For each agent whose hooks or MCP server skillrepo installed (Claude Code,
 Codex, Gemini CLI; the user's settings and the project of the current folder),
@@ -32,7 +32,8 @@ run every installed command exactly as the agent would, with a synthetic
 event, and check what silently breaks a set-up: the file the agent really
 reads (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, project or user
 scope), Codex's hook trust and project trust, Claude Code's tool
-permissions, Gemini CLI's folder trust and disabled hooks, that the binary a
+permissions, Gemini CLI's folder trust and disabled hooks, Hermes Agent's
+consent to its shell hooks (~/.hermes/config.yaml), that the binary a
 command names exists, that the library opens, and that reviews have a model
 (an endpoint that answers, or the agent's own program).
 
@@ -62,7 +63,7 @@ a problem, 0 otherwise (warnings and ok lines are there to read). With
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Agent, "agent", "", "check one agent: claude-code, codex or gemini")
+	fl.StringVar(&opts.Agent, "agent", "", "check one agent: claude-code, codex, gemini or hermes")
 	fl.StringVar(&opts.Scope, "scope", "", "check one scope: user, project or local")
 	fl.StringVar(&opts.Project, "project", "", "the project `folder` whose settings are checked and where the synthetic sessions run (default: the current folder)")
 	fl.BoolVar(&opts.All, "verbose", false, "list the checks that passed too")

@@ -35,6 +35,7 @@ type hooksInstallOptions struct {
 	f   *factory
 	Git bool
 	agentHooksOptions
+	hermes hermesHooksOptions
 }
 
 // hooksInstallJSON paths are relative to the folder given with -C when
@@ -67,8 +68,8 @@ type agentHooksJSON struct {
 func newHooksInstallCmd(f *factory) *cobra.Command {
 	opts := &hooksInstallOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "install {--git | --claude-code | --codex} [--scope {user|project|local}] [--library <dir>] [--dry-run]",
-		Short: "Install the pre-commit hook, or Claude Code / Codex hooks",
+		Use:   "install {--git | --claude-code | --codex | --gemini | --hermes} [--scope {user|project|local}] [--library <dir>] [--dry-run]",
+		Short: "Install the pre-commit hook, or Claude Code / Codex / Gemini / Hermes hooks",
 		Long: `--git (the default) installs a generated pre-commit hook in the git
 repository of the library (-C, default the current folder). The hook runs
 'skillrepo hooks run pre-commit', which lints the staged version of every skill
@@ -84,10 +85,18 @@ nothing; a malformed file is refused and nothing is written. The library the
 hooks serve is --library, else the scope's skills folder (~/.claude/skills,
 <project>/.claude/skills; Codex: ~/.agents/skills, <project>/.agents/skills).
 --dry-run prints the resulting file and writes nothing. See docs/agents.md
-for what each hook does.`,
+for what each hook does.
+
+--hermes adds skillrepo's shell hooks to Hermes Agent's config.yaml
+(--hermes-home, else HERMES_HOME, else ~/.hermes): every write Hermes makes with
+skill_manage or memory becomes a commit with origin hermes and the session id,
+and each session's trace is exported for 'skillrepo review'. Hermes runs a
+shell hook only once you consent; --accept records that consent in Hermes'
+allowlist (the same as 'hermes --accept-hooks'). See docs/hermes.md.`,
 		Example: `  skillrepo init ~/.claude/skills && skillrepo hooks install --claude-code
   skillrepo hooks install --codex --scope project --dry-run
-  skillrepo hooks install --git`,
+  skillrepo hooks install --git
+  skillrepo hooks install --hermes --accept`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runHooksInstall(cmd, opts)
@@ -103,6 +112,7 @@ for what each hook does.`,
 	fl.StringVar(&opts.Library, "library", "", "the library the agent hooks serve (default the scope's skills folder)")
 	fl.StringVar(&opts.Project, "project", "", "the project folder for --scope project|local (default the current folder)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "say what would be written (agent hooks: print the file), write nothing")
+	opts.hermes.flags(cmd, true)
 	return cmd
 }
 
@@ -111,6 +121,12 @@ func runHooksInstall(cmd *cobra.Command, opts *hooksInstallOptions) error {
 	kinds := opts.agentCount()
 	if opts.Git {
 		kinds++
+	}
+	if opts.hermes.Hermes {
+		if kinds > 0 {
+			return usageErrorf("choose one of --git, --claude-code, --codex, --gemini and --hermes")
+		}
+		return runHermesHooks(f, &opts.hermes, opts.Library, opts.DryRun, true)
 	}
 	if kinds > 1 {
 		return usageErrorf("choose one of --git, --claude-code, --codex and --gemini")
@@ -188,6 +204,9 @@ nothing.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 2 {
 				opts.Agent, opts.Event = args[0], args[1]
+				if opts.Agent == string(hooks.Hermes) {
+					return runHermesHookEvent(cmd, opts)
+				}
 				return runAgentHookEvent(cmd, opts)
 			}
 			opts.Event = args[0]

@@ -36,6 +36,7 @@ type agentHooksOptions struct {
 type hooksUninstallOptions struct {
 	f *factory
 	agentHooksOptions
+	hermes hermesHooksOptions
 }
 
 func newHooksUninstallCmd(f *factory) *cobra.Command {
@@ -50,12 +51,19 @@ resulting file and writes nothing.`,
   skillrepo hooks uninstall --codex --scope project`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.hermes.Hermes {
+				if opts.agentCount() != 0 {
+					return usageErrorf("choose one of --claude-code, --codex, --gemini and --hermes")
+				}
+				return runHermesHooks(opts.f, &opts.hermes, "", opts.DryRun, false)
+			}
 			if opts.agentCount() != 1 {
-				return usageErrorf("choose one of --claude-code, --codex and --gemini")
+				return usageErrorf("choose one of --claude-code, --codex, --gemini and --hermes")
 			}
 			return runAgentHooks(opts.f, &opts.agentHooksOptions, false)
 		},
 	}
+	opts.hermes.flags(cmd, false)
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.ClaudeCode, "claude-code", false, "remove Claude Code hooks")
 	fl.BoolVar(&opts.Codex, "codex", false, "remove Codex hooks")

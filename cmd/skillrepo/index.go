@@ -81,6 +81,10 @@ func runIndex(opts *indexOptions) error {
 	if len(res.Omitted) > 0 {
 		fmt.Fprintf(f.IO.ErrOut, "budget: left out %s: %s\n", nounCount(len(res.Omitted), "skill"), strings.Join(res.Omitted, ", "))
 	}
-	_, err = fmt.Fprint(f.IO.Out, res.Text)
+	text := res.Text
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n" // Hermes' section ends without one; a terminal wants it
+	}
+	_, err = fmt.Fprint(f.IO.Out, text)
 	return err
 }

@@ -98,7 +98,10 @@ type initJSON struct {
 	Untracked []string `json:"untracked"`
 	// Unreadable are imported skills whose SKILL.md does not parse.
 	Unreadable []skillrepo.UnreadableSkill `json:"unreadable"`
-	DryRun     bool                        `json:"dry_run"`
+	// HermesHome is the Hermes home whose repository versions the
+	// library and its memory ("" for any other library).
+	HermesHome string `json:"hermes_home,omitempty"`
+	DryRun     bool   `json:"dry_run"`
 }
 
 func runInit(cmd *cobra.Command, opts *initOptions) error {
@@ -130,7 +133,7 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		return printJSON(f.IO.Out, initJSON{Root: res.Root, Repository: res.RepoRoot, Prefix: res.Prefix, Branch: res.Branch, Created: res.Created, Already: res.Already,
 			Commit: hashString(res.Commit), Files: res.Files, Skills: skills, AgentSkills: nonNil(res.AgentSkills),
 			Writes: nonNil(res.Writes), Ignored: nonNil(res.Ignored), Untracked: nonNil(res.Untracked),
-			Unreadable: nonNilSlice(res.Unreadable), DryRun: res.DryRun})
+			Unreadable: nonNilSlice(res.Unreadable), HermesHome: res.HermesHome, DryRun: res.DryRun})
 	}
 	w := f.IO.ErrOut
 	if res.DryRun {
@@ -146,10 +149,15 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	if res.Commit.IsZero() {
 		return nil
 	}
-	if res.Created {
+	if res.HermesHomeCreated {
+		fmt.Fprintf(w, "initialised a git repository in the Hermes home %s: it versions skills/ and memories/ only (.gitignore)\n", res.HermesHome)
+	} else if res.Created {
 		fmt.Fprintf(w, "initialised a git repository in %s\n", res.Root)
 	}
-	if res.Prefix != "" {
+	if res.HermesHome != "" && !res.MemoryCommit.IsZero() {
+		fmt.Fprintf(w, "%s recorded Hermes' memory where Hermes keeps it (memories/MEMORY.md, USER.md) as %s\n", f.IO.Green("✓"), short(res.MemoryCommit))
+	}
+	if res.Prefix != "" && res.HermesHome == "" {
 		fmt.Fprintf(w, "recorded the library in folder %s of the repository at %s (no new repository; --own-repo makes one)\n", res.Prefix, res.RepoRoot)
 	}
 	fmt.Fprintf(w, "%s imported %s (%s) on %s as %s\n", f.IO.Green("✓"), nounCount(len(skills), "skill"), nounCount(res.Files, "file"), res.Branch, short(res.Commit))
@@ -189,7 +197,9 @@ func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string) error
 		fmt.Fprintf(w, "already a library on branch %s: init would do nothing (%s)\n", res.Branch, nounCount(len(skills), "skill"))
 		return nil
 	}
-	if res.Created {
+	if res.HermesHomeCreated {
+		fmt.Fprintf(w, "would create a git repository in the Hermes home %s versioning skills/ and memories/ only (branch %s)\n", res.HermesHome, res.Branch)
+	} else if res.Created {
 		fmt.Fprintf(w, "would create a git repository (branch %s)\n", res.Branch)
 	} else if res.Prefix != "" {
 		fmt.Fprintf(w, "would record the library in folder %s of the repository at %s (branch %s)\n", res.Prefix, res.RepoRoot, res.Branch)

@@ -155,6 +155,21 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 			}
 			ts.Check(mkfifo(ts.MkAbs(args[0])))
 		},
+		// cmpnoeol FILE WANT: FILE holds WANT without WANT's final
+		// newline (a memory file, as Hermes writes it; a txtar file always
+		// ends in one).
+		"cmpnoeol": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 2 {
+				ts.Fatalf("usage: cmpnoeol FILE WANT")
+			}
+			got, want := ts.ReadFile(args[0]), strings.TrimSuffix(ts.ReadFile(args[1]), "\n")
+			if got != want {
+				ts.Fatalf("%s = %q\nwant %q (%s without its last newline)", args[0], got, want, args[1])
+			}
+		},
+		// hermeshook HOME EVENT PAYLOAD: fire a Hermes hook event as
+		// Hermes does (hermes_script_test.go).
+		"hermeshook": hermesHookCmd,
 		// hermeshome DIR: a Hermes home as Hermes 0.19.0 leaves it
 		// (internal/hermeshome) written into DIR.
 		"hermeshome": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -43,6 +43,10 @@ type statusJSON struct {
 	LastReview    *queue.Entry   `json:"last_review"`
 	Curator       curatorStatus  `json:"curator"`
 	Hooks         []hookStatus   `json:"hooks"`
+	// HermesHooks are skillrepo's shell hooks in Hermes' config.yaml and
+	// whether Hermes runs each (consent); HermesNote says it in a line.
+	HermesHooks []hooks.HermesHook `json:"hermes_hooks,omitempty"`
+	HermesNote  string             `json:"hermes_note,omitempty"`
 	// Reviews is what keeps reviews from landing: no model backend for
 	// an agent whose hooks are installed, parked and failing reviews.
 	// Empty fields: nothing.
@@ -53,6 +57,8 @@ type statusJSON struct {
 }
 
 type curatorStatus struct {
+	// Owner is whose curator runs the library (curator.owner).
+	Owner     string     `json:"owner"`
 	Enabled   bool       `json:"enabled"`
 	Paused    bool       `json:"paused"`
 	LastRunAt *time.Time `json:"last_run_at"`
@@ -149,7 +155,11 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	if cs, err := curator.NewStore(lib.State().Curator()).Load(); err == nil {
 		sched := curator.ScheduleOf(lib.Config.Curator)
 		d := curator.Due(cs, sched, now)
-		st.Curator = curatorStatus{Enabled: sched.Enabled, Paused: cs.Paused, LastRunAt: cs.LastRunAt, Due: d.Due}
+		st.Curator = curatorStatus{Owner: lib.Config.Curator.Owner, Enabled: sched.Enabled, Paused: cs.Paused, LastRunAt: cs.LastRunAt, Due: d.Due}
+		if lib.Config.Curator.Owner == skillrepo.CuratorOwnerHermes {
+			d = curator.Decision{} // Hermes' own curator runs; skillrepo's stands aside
+			st.Curator.Due = false
+		}
 		if !d.Next.IsZero() && !d.Seed {
 			next := d.Next
 			st.Curator.NextRunAt = &next
@@ -171,6 +181,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			st.Hooks = append(st.Hooks, hookStatus{Agent: string(a), Scope: string(s), Settings: path, Installed: ok})
 		}
 	}
+	st.HermesNote, st.HermesHooks = hermesStatusLine(f)
 	// Reviews of the agents whose hooks are installed: can a model
 	// backend run them, from this environment?
 	st.Reviews = worker.CheckHealth(entries, lib.Config.Review, "", f.Getenv)
@@ -265,6 +276,8 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 	}
 	c := st.Curator
 	switch {
+	case c.Owner == skillrepo.CuratorOwnerHermes:
+		fmt.Fprintln(w, "curator: Hermes' own runs this library (curator.owner: hermes); sync records its runs (skillrepo curator status for its schedule)")
 	case !c.Enabled:
 		fmt.Fprintln(w, "curator: disabled")
 	case c.Paused:
@@ -282,10 +295,13 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 			installed = append(installed, fmt.Sprintf("%s (%s, %s)", h.Agent, h.Scope, filepath.Base(h.Settings)))
 		}
 	}
-	if len(installed) == 0 {
-		fmt.Fprintln(w, "agent hooks: none installed (skillrepo hooks install --claude-code | --codex | --gemini)")
-	} else {
+	if len(installed) == 0 && st.HermesNote == "" {
+		fmt.Fprintln(w, "agent hooks: none installed (skillrepo hooks install --claude-code | --codex | --gemini | --hermes)")
+	} else if len(installed) > 0 {
 		fmt.Fprintf(w, "agent hooks: %s\n", joinOr(installed, ""))
+	}
+	if st.HermesNote != "" {
+		fmt.Fprintln(w, st.HermesNote)
 	}
 	printSetups(f, w, st.Setups)
 	return nil

@@ -30,6 +30,15 @@
 //   - logs/curator/20261128-030000/ (the run's report), SOUL.md, and
 //     session-exports/20261130_101502_a1b2c3.trace.jsonl (a session as
 //     `hermes sessions export --format trace` writes it: Claude Code JSONL).
+//
+// Beside the home, [Payload] gives the standard input Hermes' shell-hook
+// bridge writes for an event (its own _serialize_payload's output), for
+// that session: on_session_start, pre_llm_call.user (a person's turn),
+// pre_llm_call.review (the background review's turn, its harness
+// prompt), post_tool_call.skill_manage.create (flaky-quarantine, in
+// devops), post_tool_call.skill_manage.patch (ci-debugging),
+// post_tool_call.memory (an add), post_tool_call.terminal, on_session_end
+// and on_session_finalize.
 package hermeshome
 
 import (
@@ -45,6 +54,15 @@ import (
 
 //go:embed all:testdata/home
 var home embed.FS
+
+//go:embed testdata/payloads
+var payloads embed.FS
+
+// Payload is a hook event's standard input as Hermes writes it (name as
+// listed in the package doc).
+func Payload(name string) ([]byte, error) {
+	return payloads.ReadFile("testdata/payloads/" + name + ".json")
+}
 
 // Now is the fixture's present: the last activity it records is two days
 // before, the last curator run (7th) at 2026-11-28T03:00Z.

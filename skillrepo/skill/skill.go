@@ -123,6 +123,11 @@ func cleanRelPath(p string) (string, error) {
 }
 
 func validateSupportPath(p string, dirs []string) (string, error) {
+	// The reference takes a backslash as part of a name, so
+	// "references\x.md" is no file under references/: refused as it is.
+	if strings.Contains(p, `\`) {
+		return "", invalid("file_path", "file must be under one of: %s; got %q (use '/' between folders)", strings.Join(dirs, ", "), p)
+	}
 	clean, err := cleanRelPath(p)
 	if err != nil || clean == FileName {
 		return clean, err

@@ -56,7 +56,9 @@ func TestValidateSupportPath(t *testing.T) {
 	}{
 		{"references/api.md", "references/api.md", ""},
 		{"scripts/a/b.sh", "scripts/a/b.sh", ""},
-		{`templates\t.txt`, "templates/t.txt", ""},
+		// A backslash is part of a file name to the reference (Hermes
+		// 0.19.0 refuses "templates\t.txt": no such support folder).
+		{`templates\t.txt`, "", "must be under one of"},
 		{"SKILL.md", "SKILL.md", ""},
 		{"references/./x.md", "references/x.md", ""},
 		{"", "", "required"},

@@ -1,0 +1,217 @@
+package agenttools
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillrepo/skillrepo/internal/testlib"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// TestSkillManageMatchesReference runs the table of
+// testdata/hermes-0.19.0-skill-manage.json: 174 skill_manage calls, each
+// alone on a fresh Hermes skills folder, whose expected outcome — accepted
+// or refused, and the bytes of every file it added, changed or removed —
+// is what the reference's own skill_manage did with the same call on the
+// same folder. Where skillrepo deliberately does otherwise (a later
+// release's rule, or a reference bug it does not reproduce) the table
+// says what skillrepo does and why (docs/reference-behaviour.md §4.10),
+// and that is checked instead.
+func TestSkillManageMatchesReference(t *testing.T) {
+	if _, err := testlib.GitErr(".", nil, "--version"); err != nil {
+		t.Skip("the git binary is needed")
+	}
+	data, err := os.ReadFile("testdata/hermes-0.19.0-skill-manage.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type outcome struct {
+		OK      bool                       `json:"ok"`
+		Changed map[string]json.RawMessage `json:"changed"`
+		Message string                     `json:"message"`
+		Why     string                     `json:"why"`
+	}
+	var doc struct {
+		Reference string            `json:"reference"`
+		Base      map[string]string `json:"base"`
+		Cases     []struct {
+			ID        string         `json:"id"`
+			Args      map[string]any `json:"args"`
+			Reference outcome        `json:"reference"`
+			Skillrepo *outcome       `json:"skillrepo"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(doc.Reference, "hermes-agent 0.19.0") || len(doc.Cases) < 170 {
+		t.Fatalf("table names %q with %d cases", doc.Reference, len(doc.Cases))
+	}
+	// One library, imported once; each case runs on a copy of it.
+	env := testlib.Env(t.TempDir())
+	src := filepath.Join(t.TempDir(), ".hermes", "skills")
+	for p, c := range doc.Base {
+		full := filepath.Join(src, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := skillrepo.OpenOptions{Getenv: func(k string) string { return env[k] }}
+	if _, err := skillrepo.Init(context.Background(), src, skillrepo.InitOptions{OpenOptions: opts}); err != nil {
+		t.Fatal(err)
+	}
+	differs := 0
+	for _, c := range doc.Cases {
+		if c.Skillrepo != nil {
+			differs++
+		}
+	}
+	if differs > 13 {
+		t.Errorf("%d deliberate differences from the reference; the table lists why for each, and they should only shrink", differs)
+	}
+	for i, c := range doc.Cases {
+		want := c.Reference
+		if c.Skillrepo != nil {
+			want = *c.Skillrepo
+		}
+		t.Run(c.ID, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join(t.TempDir(), ".hermes", "skills")
+			if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			lib, err := skillrepo.Open(dir, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb := New(Open(lib), Options{Tools: []string{SkillManage}, Provenance: skillrepo.Provenance{Origin: skillrepo.OriginForeground},
+				Base: lib.MainBranch(), Branch: lib.MainBranch(), BranchExists: true})
+			args, _ := json.Marshal(expandArgs(c.Args))
+			r := tb.Call(context.Background(), SkillManage, string(args))
+			var res map[string]any
+			json.Unmarshal([]byte(r.Text), &res)
+			defer lib.Close()
+			if r.OK != want.OK {
+				t.Fatalf("case %d: ok = %v, want %v (%s)\n%s", i, r.OK, want.OK, want.Why, r.Text)
+			}
+			if got := changedFiles(t, dir, doc.Base); !sameChanges(got, want.Changed) {
+				t.Errorf("case %d: files changed %v\nwant %v (%s)", i, keysOf(got), rawKeys(want.Changed), want.Why)
+			}
+			if want.Message != "" && res["message"] != strings.TrimSuffix(want.Message, ".")+"." {
+				t.Errorf("case %d: message %q, want %q", i, res["message"], want.Message)
+			}
+		})
+	}
+}
+
+// expandArgs rebuilds the long strings the table stores as a prefix and
+// a repeated last character.
+func expandArgs(a map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range a {
+		if m, ok := v.(map[string]any); ok && m["repeat"] != nil {
+			prefix, rep, n := m["prefix"].(string), m["repeat"].(string), int(m["chars"].(float64))
+			out[k] = prefix + strings.Repeat(rep, n-len([]rune(prefix)))
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// changedFiles lists the skill files (dot folders at the top left out)
+// that differ from base: content, or nil when removed.
+func changedFiles(t *testing.T, dir string, base map[string]string) map[string]*string {
+	t.Helper()
+	out := map[string]*string{}
+	seen := map[string]bool{}
+	fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != "." && strings.HasPrefix(p, ".") {
+			return fs.SkipDir
+		}
+		if d.IsDir() || strings.HasPrefix(p, ".") {
+			return nil
+		}
+		seen[p] = true
+		b, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		if old, had := base[p]; !had || old != s {
+			out[p] = &s
+		}
+		return nil
+	})
+	for p := range base {
+		if !seen[p] {
+			out[p] = nil
+		}
+	}
+	return out
+}
+
+func sameChanges(got map[string]*string, want map[string]json.RawMessage) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for p, raw := range want {
+		g, ok := got[p]
+		if !ok {
+			return false
+		}
+		var s *string
+		var long struct {
+			SHA256 string `json:"sha256"`
+			Chars  int    `json:"chars"`
+		}
+		switch {
+		case string(raw) == "null":
+			if g != nil {
+				return false
+			}
+		case json.Unmarshal(raw, &s) == nil && s != nil:
+			if g == nil || *g != *s {
+				return false
+			}
+		case json.Unmarshal(raw, &long) == nil && long.SHA256 != "":
+			if g == nil {
+				return false
+			}
+			sum := sha256.Sum256([]byte(*g))
+			if hex.EncodeToString(sum[:]) != long.SHA256 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func keysOf(m map[string]*string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func rawKeys(m map[string]json.RawMessage) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

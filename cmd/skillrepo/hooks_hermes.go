@@ -1,0 +1,192 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/agentsession"
+	"github.com/skillrepo/skillrepo/doctor"
+	"github.com/skillrepo/skillrepo/hermes"
+	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// Hermes Agent's shell hooks (docs/hermes.md §6): `hooks install --hermes`
+// writes them into ~/.hermes/config.yaml; `hooks run hermes <event>` is
+// what Hermes runs.
+
+// hermesHooksOptions are the Hermes flags of hooks install / uninstall.
+type hermesHooksOptions struct {
+	Hermes bool
+	Home   string
+	Accept bool
+}
+
+func (o *hermesHooksOptions) flags(cmd *cobra.Command, install bool) {
+	fl := cmd.Flags()
+	if install {
+		fl.BoolVar(&o.Hermes, "hermes", false, "install Hermes Agent's shell hooks (~/.hermes/config.yaml)")
+		fl.BoolVar(&o.Accept, "accept", false, "with --hermes: record your consent in Hermes' allowlist (else Hermes asks at its next interactive start)")
+	} else {
+		fl.BoolVar(&o.Hermes, "hermes", false, "remove Hermes Agent's shell hooks")
+	}
+	fl.StringVar(&o.Home, "hermes-home", "", "with --hermes: the Hermes home (default $HERMES_HOME, else ~/.hermes)")
+}
+
+// hermesHome is the Hermes home Hermes itself would use.
+func hermesHome(f *factory, flag string) (string, error) {
+	if flag != "" {
+		return filepath.Abs(flag)
+	}
+	if h := f.Getenv("HERMES_HOME"); h != "" {
+		return filepath.Abs(h)
+	}
+	home := f.Getenv("HOME")
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(home, ".hermes"), nil
+}
+
+type hermesHooksJSON struct {
+	Config    string             `json:"config"`
+	Library   string             `json:"library"`
+	Unchanged bool               `json:"unchanged"`
+	Accepted  bool               `json:"accepted"`
+	Hooks     []hooks.HermesHook `json:"hooks"`
+	DryRun    bool               `json:"dry_run"`
+}
+
+func runHermesHooks(f *factory, o *hermesHooksOptions, library string, dryRun, install bool) error {
+	home, err := hermesHome(f, o.Home)
+	if err != nil {
+		return err
+	}
+	if library == "" {
+		library = filepath.Join(home, hermes.SkillsDir)
+	}
+	if library, err = filepath.Abs(library); err != nil {
+		return err
+	}
+	if install {
+		if !skillrepo.IsLibrary(library) {
+			return skillrepo.WithHint(fmt.Errorf("%s is not a skillrepo library", library), "run 'skillrepo init "+home+"' first: one repository then versions Hermes' skills and memory")
+		}
+	}
+	opts := hooks.HermesOptions{Home: home, Executable: selfExecutable(), Library: library, Accept: o.Accept, Now: f.Now, DryRun: dryRun}
+	var res *hooks.HermesResult
+	if install {
+		res, err = hooks.InstallHermes(opts)
+	} else {
+		res, err = hooks.UninstallHermes(opts)
+	}
+	if err != nil {
+		return err
+	}
+	st, _ := hooks.HermesStatus(home, f.Getenv)
+	if dryRun && !res.Unchanged {
+		// The status reads the file on disk: say what the new one holds.
+		st = nil
+	}
+	if f.JSON {
+		if st == nil {
+			st = []hooks.HermesHook{}
+		}
+		return printJSON(f.IO.Out, hermesHooksJSON{Config: res.Path, Library: library, Unchanged: res.Unchanged, Accepted: res.Accepted, Hooks: st, DryRun: dryRun})
+	}
+	w := f.IO.ErrOut
+	verb := map[bool]string{true: "installed", false: "removed"}[install]
+	switch {
+	case dryRun && !res.Unchanged:
+		_, err := f.IO.Out.Write(res.Content)
+		return err
+	case res.Unchanged:
+		fmt.Fprintf(w, "Hermes hooks already %s in %s; nothing to do\n", verb, res.Path)
+	default:
+		fmt.Fprintf(w, "%s %s Hermes' shell hooks in %s (library %s)\n", f.IO.Green("✓"), verb, res.Path, library)
+	}
+	if install {
+		if res.Accepted {
+			fmt.Fprintf(w, "  your consent is recorded in %s\n", filepath.Join(home, hermes.AllowlistFile))
+		}
+		if !dryRun {
+			reportAfterInstall(f, hermesDoctor(f, home), hooks.Hermes.Label())
+		}
+	}
+	return nil
+}
+
+// hermesDoctor is doctor's verdict on the Hermes home's hooks: the same
+// checks 'skillrepo doctor' and status make.
+func hermesDoctor(f *factory, home string) []doctor.Finding {
+	env, err := doctorEnv(f, string(hooks.Hermes), "", "")
+	if err != nil {
+		return nil
+	}
+	getenv := env.Getenv
+	env.Getenv = func(k string) string {
+		if k == "HERMES_HOME" {
+			return home
+		}
+		return getenv(k)
+	}
+	return doctor.Run(context.Background(), env).Findings
+}
+
+// runHermesHookEvent runs a Hermes hook event: always exit 0, what went
+// wrong in .git/skillrepo/logs/hooks.log and on stderr (Hermes logs it).
+func runHermesHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
+	f := opts.f
+	library := cmp.Or(opts.Library, f.Dir)
+	rep, err := agentsession.RunHermes(cmd.Context(), agentsession.HermesOptions{
+		Event: opts.Event, Library: library, In: f.IO.In, Out: f.IO.Out, Getenv: f.Getenv, Now: f.Now,
+	})
+	var lines []string
+	if rep != nil {
+		lines = rep.Notes
+		if rep.Library != "" {
+			library = rep.Library
+		}
+	}
+	if err != nil {
+		lines = append(lines, "error: "+err.Error())
+		fmt.Fprintf(f.IO.ErrOut, "skillrepo hermes %s hook: %v\n", opts.Event, err)
+	}
+	if len(lines) > 0 {
+		agentsession.Log(library, f.Now(), hooks.Hermes, opts.Event, lines...)
+	}
+	return nil
+}
+
+// hermesStatusLine says, for status, whether Hermes' hooks are installed
+// and whether Hermes will run them ("" when Hermes has none of ours).
+func hermesStatusLine(f *factory) (string, []hooks.HermesHook) {
+	home, err := hermesHome(f, "")
+	if err != nil {
+		return "", nil
+	}
+	st, err := hooks.HermesStatus(home, f.Getenv)
+	if err != nil || len(st) == 0 {
+		return "", nil
+	}
+	var pending []string
+	for _, h := range st {
+		if h.Consent == hermes.ConsentPending {
+			pending = append(pending, h.Event)
+		}
+	}
+	line := fmt.Sprintf("Hermes: %d shell hooks in %s", len(st), filepath.Join(home, hermes.ConfigFile))
+	if len(pending) > 0 {
+		line += fmt.Sprintf("; consent not yet given for %s (Hermes asks at its next interactive start; 'skillrepo hooks install --hermes --accept' gives it)", strings.Join(pending, ", "))
+	}
+	return line, st
+}

@@ -1,0 +1,222 @@
+package skillrepo
+
+// A Hermes home (~/.hermes) gets one repository at the home that versions
+// skills/ and memories/ where Hermes keeps them, and nothing else of the
+// home (sessions, logs, keys): the library is the prefix skills/, and
+// its memory folder is ../memories (docs/hermes.md §4). So Hermes reads
+// and writes its files where it always did, and every change is a
+// commit.
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/skillrepo/skillrepo/hermes"
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+)
+
+// hermesHomeIgnore is the .gitignore of a repository init makes at a
+// Hermes home: only skills/ and memories/ are versioned, and of
+// memories/ only the stores (not Hermes' lock, temp and drift-backup
+// files beside them).
+const hermesHomeIgnore = `# skillrepo: this repository versions Hermes' skills and memories; the
+# rest of the Hermes home (sessions, logs, keys, config) stays Hermes' own.
+/*
+!/.gitignore
+!/skills/
+!/memories/
+/memories/*
+!/memories/MEMORY.md
+!/memories/USER.md
+`
+
+// hermesLayout says whether abs (a Hermes home, or its skills folder) is
+// a Hermes home init should make one repository of: it returns the home
+// and the skills folder. A skills folder with a repository of its own (an
+// earlier import), or a home inside another work tree, keeps its layout.
+func hermesLayout(abs string, ownRepo bool) (home, skills string, ok bool) {
+	if ownRepo {
+		return "", "", false
+	}
+	switch {
+	case hermes.IsHome(abs):
+		home, skills = abs, filepath.Join(abs, hermes.SkillsDir)
+	default:
+		h, isHome := hermes.HomeOf(abs)
+		if !isHome {
+			return "", "", false
+		}
+		home, skills = h, abs
+	}
+	if exists(filepath.Join(skills, ".git")) {
+		return "", "", false
+	}
+	return home, skills, true
+}
+
+// initHermesHome makes the repository at home (when there is none) with
+// the .gitignore that keeps it to skills/ and memories/. created says
+// whether it made the repository.
+func initHermesHome(home string) (created bool, err error) {
+	if fi, err := os.Lstat(filepath.Join(home, ".git")); err == nil && fi.IsDir() && gitstore.IsRepository(home) {
+		return false, nil // the user's own repository of the home: kept
+	}
+	if loc, err := Locate(filepath.Dir(home)); err == nil && loc.Top != "" {
+		return false, nil // inside another work tree: a prefix library of it
+	}
+	gi := filepath.Join(home, ".gitignore")
+	if _, err := os.Stat(gi); errors.Is(err, fs.ErrNotExist) {
+		if err := atomicfile.Write(gi, []byte(hermesHomeIgnore), 0o644, false); err != nil {
+			return false, fmt.Errorf("write %s: %w", gi, err)
+		}
+	}
+	if err := gitstore.Init(home, "main"); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// hermesConfigLines are the settings a Hermes library's config starts
+// with: its memory folder, the curator's schedule from Hermes' config and
+// who runs it (docs/hermes.md §4, §5).
+func hermesConfigLines(cfg string, home string) string {
+	cfg = strings.Replace(cfg, "  dir: .memory", "  dir: ../"+hermes.MemoriesDir, 1)
+	hc, err := hermes.ReadConfig(home)
+	if err != nil {
+		return cfg
+	}
+	for key, v := range map[string]int{"interval_hours": hc.Curator.IntervalHours, "stale_after_days": hc.Curator.StaleAfterDays, "archive_after_days": hc.Curator.ArchiveAfterDays} {
+		cfg = replaceYAMLValue(cfg, key, strconv.Itoa(v))
+	}
+	if !hc.Curator.Enabled {
+		cfg = replaceYAMLValue(cfg, "enabled", "false")
+	} else {
+		// Hermes' curator runs: skillrepo's scheduled runs stand aside and
+		// record Hermes' (docs/hermes.md §5). Set owner: skillrepo (and
+		// curator.enabled: false in Hermes' config.yaml) to swap.
+		cfg = strings.Replace(cfg, "  archive_after_days: "+strconv.Itoa(hc.Curator.ArchiveAfterDays)+"\n",
+			"  archive_after_days: "+strconv.Itoa(hc.Curator.ArchiveAfterDays)+"\n  # whose curator runs: hermes (Hermes' own; its runs are recorded) or skillrepo\n  owner: hermes\n", 1)
+	}
+	if hc.Memory.MemoryCharLimit != DefaultConfig().Memory.MemoryCharLimit || hc.Memory.UserCharLimit != DefaultConfig().Memory.UserCharLimit {
+		cfg = strings.Replace(cfg, "  dir: ../"+hermes.MemoriesDir, fmt.Sprintf("  dir: ../%s\n  memory_char_limit: %d\n  user_char_limit: %d", hermes.MemoriesDir, hc.Memory.MemoryCharLimit, hc.Memory.UserCharLimit), 1)
+	}
+	return cfg
+}
+
+// replaceYAMLValue sets "  key: value" in the default config's text.
+func replaceYAMLValue(cfg, key, value string) string {
+	lines := strings.Split(cfg, "\n")
+	for i, l := range lines {
+		if k, _, ok := strings.Cut(strings.TrimSpace(l), ":"); ok && k == key && strings.HasPrefix(l, "  ") {
+			lines[i] = "  " + key + ": " + value
+			break
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// recordHermesHome records what init made at the Hermes home besides the
+// library — the home's .gitignore — and the memory stores of the
+// library's memory folder beside it, in one import commit.
+func (l *Library) recordHermesHome(ctx context.Context, home string) (Hash, error) {
+	st, err := l.memoryStore("memory")
+	if err != nil {
+		return ZeroHash, nil // memory kept elsewhere: nothing beside the library to record
+	}
+	st.close()
+	relHome, err := filepath.Rel(l.repo.Root, home)
+	if err != nil || relHome != "." {
+		return ZeroHash, nil // the home is a folder of a larger repository: its own files are not ours
+	}
+	root, err := openAt(l.repo.Root, "", l.opts)
+	if err != nil {
+		return ZeroHash, err
+	}
+	defer root.Close()
+	root.repo.DefaultBranch = l.MainBranch()
+	memDir, _ := filepath.Rel(l.repo.Root, l.memoryDir())
+	memDir = filepath.ToSlash(memDir)
+	want := map[string]bool{".gitignore": true, memDir + "/MEMORY.md": true, memDir + "/USER.md": true}
+	var commit Hash
+	_, err = root.Update(ctx, UpdateOptions{Branch: l.MainBranch(), RecordsWorktree: true}, func(tx *Tx) error {
+		d, err := root.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree())
+		if err != nil {
+			return err
+		}
+		var keep []FileChange
+		for _, c := range d.changes {
+			if want[c.Path] {
+				keep = append(keep, c)
+			}
+		}
+		if len(keep) == 0 {
+			return nil
+		}
+		d.changes = keep
+		if err := d.stage(ctx, tx); err != nil {
+			return err
+		}
+		msg := Message{Subject: "import: Hermes' memory where Hermes keeps it", Body: fmt.Sprintf("%s/MEMORY.md and USER.md byte for byte, and the home's .gitignore: this repository versions %s/ and %s/ only.", memDir, filepath.Base(l.Root), memDir)}
+		msg.Add(TrailerAction, ActionImport)
+		msg.Add(TrailerOrigin, OriginImport)
+		commit, err = tx.Commit(msg)
+		if errors.Is(err, ErrNoChanges) {
+			return nil
+		}
+		return err
+	})
+	return commit, err
+}
+
+// syncMemory records the memory stores of a memory folder beside the
+// library (Hermes' memories/) as Hermes left them, in one commit of the
+// given origin; a memory folder inside the library is recorded by the
+// library's own sync. Nothing changed: a zero Hash.
+func (l *Library) syncMemory(ctx context.Context, opts SyncOptions) (Hash, []string, error) {
+	st, err := l.memoryStore("memory")
+	if err != nil || !st.sibling {
+		return ZeroHash, nil, nil
+	}
+	defer st.close()
+	m := st.lib
+	var commit Hash
+	var files []string
+	_, err = m.Update(ctx, UpdateOptions{Branch: l.MainBranch(), DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
+		d, err := m.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree())
+		if err != nil {
+			return err
+		}
+		var keep []FileChange
+		for _, c := range d.changes {
+			if c.Path == "MEMORY.md" || c.Path == "USER.md" {
+				keep = append(keep, c)
+				files = append(files, c.Path)
+			}
+		}
+		if len(keep) == 0 {
+			return nil
+		}
+		d.changes = keep
+		if err := d.stage(ctx, tx); err != nil {
+			return err
+		}
+		msg := Message{Subject: "memory: record edits of " + strings.Join(files, ", ")}
+		msg.Add(TrailerAction, ActionSync)
+		Provenance{Origin: cmp.Or(opts.Origin, OriginUser), SessionID: opts.SessionID}.addTrailers(&msg)
+		commit, err = tx.Commit(msg)
+		if errors.Is(err, ErrNoChanges) {
+			files = nil
+			return nil
+		}
+		return err
+	})
+	return commit, files, err
+}
