@@ -313,3 +313,43 @@ func TestTranscriptOnlyFromTheAgentsFolders(t *testing.T) {
 		}
 	}
 }
+
+// Gemini CLI keeps a session's transcript in the chats/ folder of the
+// project's folder under ~/.gemini/tmp (or $GEMINI_CLI_HOME/.gemini/tmp):
+// a file there is read; its other files (logs.json beside chats/) and
+// the tmp folder itself are not, nor ~/.gemini/tmp once GEMINI_CLI_HOME
+// moves the agent's home.
+func TestGeminiTranscriptFolders(t *testing.T) {
+	f := newHookFixture(t)
+	delete(f.env, EnvTranscriptDirs)
+	home := f.env["HOME"]
+	cliHome := t.TempDir()
+	write := func(p string) string {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(`{"sessionId":"s","messages":[]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	chat := write(filepath.Join(home, ".gemini", "tmp", "0f1e2d", "chats", "session-2026-12-03T10-00-abc.json"))
+	logs := write(filepath.Join(home, ".gemini", "tmp", "0f1e2d", "logs.json"))
+	loose := write(filepath.Join(home, ".gemini", "tmp", "session.json"))
+	sandboxed := write(filepath.Join(home, ".cache", ".gemini", "tmp", "0f1e2d", "chats", "session-x.json"))
+	moved := write(filepath.Join(cliHome, ".gemini", "tmp", "myproject", "chats", "session-y.json"))
+	for i, tc := range []struct {
+		cliHome string
+		path    string
+		ok      bool
+	}{
+		{"", chat, true}, {"", sandboxed, true}, {"", logs, false}, {"", loose, false}, {"", moved, false},
+		{cliHome, moved, true}, {cliHome, chat, false},
+	} {
+		f.env["GEMINI_CLI_HOME"] = tc.cliHome
+		_, rep := f.run(hooks.Gemini, "AfterTool", map[string]any{"session_id": fmt.Sprintf("g%d", i), "transcript_path": tc.path, "tool_name": "read_file", "cwd": home})
+		if ignored := strings.Contains(notes(rep), "transcript ignored"); ignored == tc.ok {
+			t.Errorf("GEMINI_CLI_HOME=%q %s: ignored = %v; log %q", tc.cliHome, tc.path, ignored, notes(rep))
+		}
+	}
+}

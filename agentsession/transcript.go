@@ -42,8 +42,11 @@ func (h *hookRun) transcriptAbs() string {
 
 // transcriptRoots are the folders the agent keeps its transcripts in
 // (Claude Code: <config>/projects; Codex: $CODEX_HOME/sessions and
-// archived_sessions; Gemini CLI: ~/.gemini/tmp), and those of
-// $SKILLREPO_TRANSCRIPT_DIRS.
+// archived_sessions; Gemini CLI: the chats/ folder of each project's
+// folder under ~/.gemini/tmp, or under $GEMINI_CLI_HOME/.gemini/tmp, or
+// ~/.cache/.gemini/tmp in its macOS sandbox), and those of
+// $SKILLREPO_TRANSCRIPT_DIRS. A "*" element stands for any one folder
+// name (Gemini CLI's per-project folder).
 func (h *hookRun) transcriptRoots() []string {
 	homes := hooks.HomesFrom(h.opts.Getenv("HOME"), h.opts.Getenv)
 	var roots []string
@@ -53,7 +56,8 @@ func (h *hookRun) transcriptRoots() []string {
 	case hooks.Codex:
 		roots = append(roots, filepath.Join(homes.CodexHome, "sessions"), filepath.Join(homes.CodexHome, "archived_sessions"))
 	case hooks.Gemini:
-		roots = append(roots, filepath.Join(homes.GeminiDir, "tmp"))
+		roots = append(roots, filepath.Join(homes.GeminiDir, "tmp", "*", "chats"),
+			filepath.Join(filepath.Dir(homes.GeminiDir), ".cache", ".gemini", "tmp", "*", "chats"))
 	}
 	for _, d := range filepath.SplitList(h.opts.Getenv(EnvTranscriptDirs)) {
 		if d != "" {
@@ -61,6 +65,38 @@ func (h *hookRun) transcriptRoots() []string {
 		}
 	}
 	return roots
+}
+
+// insideRoot reports whether real (a path with its links resolved) is
+// below root, whose "*" elements match any one name. The part of root
+// before its first "*" has its links resolved as real's have.
+func insideRoot(root, real string) bool {
+	fixed, pattern := root, ""
+	if i := strings.Index(root, string(filepath.Separator)+"*"); i >= 0 {
+		fixed, pattern = root[:i], root[i+1:]
+	}
+	r, err := filepath.EvalSymlinks(fixed)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(r, real)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	if pattern == "" {
+		return true
+	}
+	want := strings.Split(pattern, string(filepath.Separator))
+	got := strings.Split(rel, string(filepath.Separator))
+	if len(got) <= len(want) {
+		return false // the folder itself, not a file below it
+	}
+	for i, w := range want {
+		if ok, err := filepath.Match(w, got[i]); err != nil || !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // checkTranscript keeps the event's transcript_path only when it names a
@@ -81,8 +117,8 @@ func (h *hookRun) checkTranscript() {
 }
 
 // transcriptAllowed checks p: its folder (links resolved) is inside one of
-// the transcript roots (links resolved), and it is a regular file itself,
-// not a link (openTranscript does not follow one either).
+// the transcript roots (links resolved, insideRoot), and it is a regular
+// file itself, not a link (openTranscript does not follow one either).
 func (h *hookRun) transcriptAllowed(p string) error {
 	roots := h.transcriptRoots()
 	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
@@ -92,11 +128,7 @@ func (h *hookRun) transcriptAllowed(p string) error {
 	real := filepath.Join(dir, filepath.Base(p))
 	inside := false
 	for _, root := range roots {
-		r, err := filepath.EvalSymlinks(root)
-		if err != nil {
-			continue
-		}
-		if rel, err := filepath.Rel(r, real); err == nil && rel != "." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && rel != ".." {
+		if insideRoot(root, real) {
 			inside = true
 			break
 		}
