@@ -201,10 +201,17 @@ func RedactText(s string) string {
 	s = bearer.ReplaceAllString(s, "${1}"+Redacted)
 	s = keyValue.ReplaceAllStringFunc(s, func(m string) string {
 		sub := keyValue.FindStringSubmatch(m)
-		if strings.TrimRight(sub[2], ".") == Redacted {
+		// The sentence's punctuation after the value stays ("key=…: the
+		// scheme must be …").
+		val, trail := sub[2], ""
+		for len(val) > 1 && strings.ContainsAny(val[len(val)-1:], ".:") {
+			trail = val[len(val)-1:] + trail
+			val = val[:len(val)-1]
+		}
+		if val == Redacted {
 			return m // a URL's query value, hidden already
 		}
-		return sub[1] + Redacted
+		return sub[1] + Redacted + trail
 	})
 	return keyShape.ReplaceAllString(s, Redacted)
 }
