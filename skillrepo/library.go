@@ -126,25 +126,26 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 	return l, nil
 }
 
-// configOutsideSparse reports whether the checked-out commit has the
-// library config that the work tree lacks (a sparse checkout left it out).
-func configOutsideSparse(root string, opts OpenOptions) bool {
+// configMissing reports whether the checked-out commit has the library
+// config that the work tree lacks, and whether the work tree is a sparse
+// checkout (which would have left it out; otherwise it was deleted).
+func configMissing(root string, opts OpenOptions) (inHead, sparse bool) {
 	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now})
 	if err != nil {
-		return false
+		return false, false
 	}
 	defer repo.Close()
 	head, err := repo.ResolveRev("HEAD")
 	if err != nil {
-		return false
+		return false, false
 	}
 	store := repo.NewStore(true)
 	tree, _, err := store.CommitInfo(head)
 	if err != nil {
-		return false
+		return false, false
 	}
 	h, _ := store.LookupPath(tree, ConfigPath)
-	return !h.IsZero()
+	return !h.IsZero(), repo.SparseCheckout()
 }
 
 // openAt opens the library at prefix ("" = the whole tree) of the work

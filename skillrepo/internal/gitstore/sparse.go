@@ -48,6 +48,10 @@ func isTrue(v string) bool {
 	return false
 }
 
+// SparseCheckout reports whether the work tree is a sparse checkout
+// (core.sparseCheckout).
+func (l *Repo) SparseCheckout() bool { return l.gitConfigBool("core", "sparseCheckout") }
+
 // sparseMatcher returns whether a path is inside the sparse checkout, or
 // nil when the work tree is not sparse.
 func (l *Repo) sparseMatcher() func(p string) bool {

@@ -518,6 +518,12 @@ func (store *Store) Subtree(tree plumbing.Hash, dir string) plumbing.Hash {
 	return cur
 }
 
+// maxNameBytes is the longest file or folder name file systems take
+// (NAME_MAX on Linux and macOS).
+const maxNameBytes = 255
+
+// CleanPath checks a slash path of a write: relative, clean, no .git, no
+// name longer than a file system takes.
 func CleanPath(p string) (string, error) {
 	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
 		return "", fmt.Errorf("invalid path %q", p)
@@ -529,6 +535,11 @@ func CleanPath(p string) (string, error) {
 	for _, seg := range strings.Split(c, "/") {
 		if seg == ".git" || seg == "" {
 			return "", fmt.Errorf("invalid path %q", p)
+		}
+		if len(seg) > maxNameBytes {
+			// The work tree could not hold it: say so, rather than fail
+			// to look at the file and call it an uncommitted edit.
+			return "", fmt.Errorf("invalid path %q: the name %.40q… is %d bytes; file systems allow %d", p, seg, len(seg), maxNameBytes)
 		}
 	}
 	return c, nil
