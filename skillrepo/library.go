@@ -79,7 +79,7 @@ func (o *OpenOptions) fill() error {
 		if v := o.Getenv("SKILLREPO_LOCK_TIMEOUT"); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d < 0 {
-				return WithHint(fmt.Errorf("SKILLREPO_LOCK_TIMEOUT=%q is not a duration", v), "set it to a Go duration such as 30s, 500ms or 2m (0 fails at once), or unset it for the default of "+DefaultLockTimeout.String())
+				return WithHint(fmt.Errorf("SKILLREPO_LOCK_TIMEOUT=%q is not a duration", v), "set it to a Go duration such as 30s, 500ms or 2m (0 tries once, without waiting), or unset it for the default of "+DefaultLockTimeout.String())
 			}
 			if d == 0 {
 				d = time.Nanosecond // 0 means "do not wait", not "the default"
