@@ -69,6 +69,14 @@ func (h *hookRun) readSince(f *os.File, path string) (part []byte, end int64, ok
 	if err != nil {
 		return nil, 0, false, nil
 	}
+	return partSince(data, f, path)
+}
+
+// partSince is readSince past the read of the mark file: data is what the
+// file holds, whatever that is. A part longer than a transcript may be
+// (review.MaxTranscriptBytes) is not read: the whole file's bounded read
+// then refuses it.
+func partSince(data []byte, f *os.File, path string) (part []byte, end int64, ok bool, err error) {
 	var m transcriptMark
 	if json.Unmarshal(data, &m) != nil || m.Path != path || m.Offset <= 0 {
 		return nil, 0, false, nil
@@ -77,7 +85,7 @@ func (h *hookRun) readSince(f *os.File, path string) (part []byte, end int64, ok
 	if err != nil {
 		return nil, 0, false, err
 	}
-	if fi.Size() < m.Offset {
+	if fi.Size() < m.Offset || fi.Size()-m.Offset > review.MaxTranscriptBytes {
 		return nil, 0, false, nil
 	}
 	if sum, err := tailSum(f, m.Offset); err != nil || sum != m.TailSum {

@@ -1,6 +1,7 @@
 package skillrepo
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -16,6 +17,21 @@ func FuzzCacheFiles(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		decodeHistory(historyCacheVersion, data)
 		decodeOwners(data)
+	})
+}
+
+// FuzzHermesSeen: whatever the last Hermes curator run seen holds, it
+// decodes to a run (a broken file is a first sight, which records nothing).
+func FuzzHermesSeen(f *testing.F) {
+	f.Add([]byte(`{"run_count":3,"last_run_at":"2026-12-01T00:00:00Z"}`))
+	f.Add([]byte(`{"run_count":"x"}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		seen := parseHermesSeen(data)
+		var want hermesCuratorSeen
+		if json.Unmarshal(data, &want) != nil && seen.RunCount != -1 {
+			t.Fatalf("a broken file read as run %d", seen.RunCount)
+		}
 	})
 }
 
