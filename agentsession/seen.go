@@ -68,3 +68,20 @@ func seeTip(stateDir, session, tip string, now time.Time) (bool, error) {
 // maxStateFile bounds the hooks' state files, read as regular files only:
 // a FIFO would hang the hook, a link to /dev/zero fill the memory.
 const maxStateFile = 4 << 20
+
+// sessionSeen reports whether a session started before (its start was
+// recorded by seeTip).
+func sessionSeen(stateDir, session string) bool {
+	if session == "" {
+		return false
+	}
+	seenMu.Lock()
+	defer seenMu.Unlock()
+	var st seenState
+	data, err := boundedread.ReadFile(filepath.Join(stateDir, filepath.FromSlash(seenFile)), maxStateFile)
+	if err != nil || json.Unmarshal(data, &st) != nil {
+		return false
+	}
+	_, ok := st.Sessions[session]
+	return ok
+}
