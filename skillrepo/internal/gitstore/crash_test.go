@@ -201,3 +201,72 @@ func TestRecoveryNonRegularIntent(t *testing.T) {
 	}
 	assertConsistent(t, l, env)
 }
+
+// A write that records the work tree (sync, init's import) read its files
+// from the work tree: crashed before its ref moved, recovery resets the
+// index only. Putting the old version back in the files would erase the
+// person's edit, and for a first commit delete every file it imported.
+func TestCrashedRecordKeepsTheFiles(t *testing.T) {
+	for _, step := range []string{"intent", "index"} {
+		t.Run("edit/"+step, func(t *testing.T) {
+			l, env := newTestRepo(t)
+			p := filepath.Join(l.Root, "ci-debugging", "SKILL.md")
+			mine := []byte("---\nname: ci-debugging\ndescription: mine\n---\nmy version\n")
+			if err := os.WriteFile(p, mine, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			l.testOnlyCrashAt = step
+			_, err := l.Update(context.Background(), UpdateOptions{Branch: "main", RecordsWorktree: true}, func(tx *Tx) error {
+				if err := tx.WriteFile("ci-debugging/SKILL.md", mine, false); err != nil {
+					return err
+				}
+				_, err := tx.Commit("sync")
+				return err
+			})
+			if !errors.Is(err, errTestOnlyCrash) {
+				t.Fatalf("err = %v, want the test crash", err)
+			}
+			l.Close()
+			l2 := openTestRepo(t, l.Root, env)
+			if got, _ := os.ReadFile(p); string(got) != string(mine) {
+				t.Fatalf("recovery put the old version back over the recorded edit:\n%s", got)
+			}
+			if st := gitCmd(t, l2, env, "status", "--porcelain"); st != " M ci-debugging/SKILL.md\n" {
+				t.Errorf("status = %q, want the edit as a modification, not yet recorded", st)
+			}
+			gitCmd(t, l2, env, "fsck", "--strict", "--no-progress")
+		})
+	}
+	t.Run("first commit", func(t *testing.T) {
+		env := testEnv(t)
+		dir := filepath.Join(t.TempDir(), "lib")
+		if err := os.MkdirAll(filepath.Join(dir, "a"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		data := []byte("---\nname: a\ndescription: Use when testing.\n---\nbody\n")
+		if err := os.WriteFile(filepath.Join(dir, "a", "SKILL.md"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gitIn(t, dir, env, false, "init", "-q", "-b", "main")
+		l := openTestRepo(t, dir, env)
+		l.testOnlyCrashAt = "index"
+		_, err := l.Update(context.Background(), UpdateOptions{Branch: "main", RecordsWorktree: true}, func(tx *Tx) error {
+			if err := tx.WriteFile("a/SKILL.md", data, false); err != nil {
+				return err
+			}
+			_, err := tx.Commit("import")
+			return err
+		})
+		if !errors.Is(err, errTestOnlyCrash) {
+			t.Fatalf("err = %v, want the test crash", err)
+		}
+		l.Close()
+		l2 := openTestRepo(t, dir, env)
+		if got, err := os.ReadFile(filepath.Join(dir, "a", "SKILL.md")); err != nil || string(got) != string(data) {
+			t.Fatalf("recovery removed or changed the imported file: %v %q", err, got)
+		}
+		if st := gitCmd(t, l2, env, "status", "--porcelain"); st != "?? a/\n" {
+			t.Errorf("status = %q, want the file untracked, as before the import", st)
+		}
+	})
+}

@@ -42,9 +42,15 @@ type intent struct {
 	// of Paths may hold the new version (or, before version 2, the old).
 	// IndexLock identifies the index.lock this write holds: recovery
 	// removes that lock file and no other.
-	IndexLock *lockID   `json:"index_lock,omitempty"`
-	PID       int       `json:"pid"`
-	Created   time.Time `json:"created"`
+	IndexLock *lockID `json:"index_lock,omitempty"`
+	// FromWorktree: the write recorded the work tree (sync, init), so
+	// its files were the source and never written. Undoing it resets
+	// the index of Paths only: putting the old version back in the
+	// files would erase what the person wrote (or, for the first
+	// commit, delete every file it imported).
+	FromWorktree bool      `json:"from_worktree,omitempty"`
+	PID          int       `json:"pid"`
+	Created      time.Time `json:"created"`
 }
 
 // maxIntentFile bounds the intent record (a bulk move of a thousand
@@ -158,10 +164,10 @@ func (l *Repo) RecoverLocked() error {
 		// The ref never moved. Since version 2 a write updates the work
 		// tree and index before it moves the ref: put back what it wrote.
 		if checkedOut && in.Version >= 2 {
-			err2 = l.syncPaths(store, l.commitRoot(store, in.New), l.commitRoot(store, in.Old), in.Paths, nil, nil, in.IndexLock)
+			err2 = l.syncPaths(store, l.commitRoot(store, in.New), l.commitRoot(store, in.Old), in.Paths, nil, in.FromWorktree, nil, in.IndexLock)
 		}
 	case checkedOut && cur == newHash:
-		err2 = l.syncPaths(store, l.commitRoot(store, in.Old), l.commitRoot(store, in.New), in.Paths, in.Untracked, nil, in.IndexLock)
+		err2 = l.syncPaths(store, l.commitRoot(store, in.Old), l.commitRoot(store, in.New), in.Paths, in.Untracked, false, nil, in.IndexLock)
 	}
 	var le *LockedError
 	if errors.As(err2, &le) {
@@ -213,9 +219,12 @@ func (l *Repo) commitRoot(store *Store, h string) plumbing.Hash {
 
 // syncPaths brings paths of the work tree and index from the version in
 // tree from to the version in tree to, leaving alone any file, and any
-// index entry, that holds neither (a user's edit, or what they staged). held is the index.lock the caller
-// holds (nil: take it with id, which may be nil for a new one).
-func (l *Repo) syncPaths(store *Store, from, to plumbing.Hash, paths, keep []string, held *indexLock, id *lockID) error {
+// index entry, that holds neither (a user's edit, or what they staged).
+// indexOnly leaves every file alone and sets the index entries only,
+// without stat data, so git hashes the files again. held is the
+// index.lock the caller holds (nil: take it with id, which may be nil
+// for a new one).
+func (l *Repo) syncPaths(store *Store, from, to plumbing.Hash, paths, keep []string, indexOnly bool, held *indexLock, id *lockID) error {
 	idx, idxTime, err := l.ReadIndex()
 	if err != nil {
 		return err
@@ -228,6 +237,10 @@ func (l *Repo) syncPaths(store *Store, from, to plumbing.Hash, paths, keep []str
 		u.target[p] = TreeEntry{Hash: nh, Mode: nm}
 		if e, ok := idx.lookup(p); ok && e.Hash != oh && e.Hash != nh {
 			u.userStaged[p] = true // staged by the user since: theirs
+		}
+		if indexOnly {
+			u.skipped[p] = true // the file was the write's source: the person's
+			continue
 		}
 		// Hash every file (no stat shortcut): it may have changed since.
 		h, present, err := l.worktreeHash(idx, idxTime, p, false)

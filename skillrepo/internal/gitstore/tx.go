@@ -318,7 +318,7 @@ func (l *Repo) land(store *Store, res *UpdateResult, w landing) (_ *UpdateResult
 	if err != nil {
 		return nil, err
 	}
-	in := &intent{Ref: w.ref, Old: w.old.String(), New: res.New.String(), Paths: w.paths, Untracked: w.keep, IndexLock: newLockID(), CheckedOut: head == res.Branch}
+	in := &intent{Ref: w.ref, Old: w.old.String(), New: res.New.String(), Paths: w.paths, Untracked: w.keep, IndexLock: newLockID(), CheckedOut: head == res.Branch, FromWorktree: w.fromWorktree}
 	if err := l.writeIntent(in); err != nil {
 		return nil, err
 	}
@@ -430,7 +430,7 @@ func (l *Repo) land(store *Store, res *UpdateResult, w landing) (_ *UpdateResult
 // too, the record stays for the next command's recovery, which does the
 // same.
 func (l *Repo) unland(store *Store, w landing, held *indexLock, cause error) error {
-	if err := l.syncPaths(store, w.newRoot, w.baseRoot, w.paths, nil, held, nil); err != nil {
+	if err := l.syncPaths(store, w.newRoot, w.baseRoot, w.paths, nil, w.fromWorktree, held, nil); err != nil {
 		return fmt.Errorf("%w (and putting the work tree back failed: %v; the next skillrepo command finishes it)", cause, err)
 	}
 	l.removeIntent()
