@@ -142,6 +142,9 @@ func (h *hookRun) transcriptAllowed(p string) error {
 		return fmt.Errorf("%s is not inside the agent's transcript folders (%s); add its folder to $%s to read it", p, strings.Join(roots, ", "), EnvTranscriptDirs)
 	}
 	fi, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // not written yet: readTranscript says there is nothing to count
+	}
 	if err != nil {
 		return err
 	}
