@@ -91,6 +91,12 @@ func TestReviewArgs(t *testing.T) {
 			t.Errorf("codex review args %q lack %q", codex, want)
 		}
 	}
+	if r := codexResumeArgs("sess-2", "", "", "skillrepo", nil); !containsRun(r, []string{"exec", "resume"}) || !containsRun(r, []string{"--ephemeral"}) || !containsRun(r, []string{"sess-2", "-"}) {
+		t.Errorf("the resume fallback: %q", r)
+	}
+	if !noFork(output{exit: 2, stderr: []byte("error: unrecognized subcommand 'fork'\n")}) || noFork(output{exit: 1, stderr: []byte("Session not found")}) {
+		t.Error("noFork")
+	}
 	if fresh := codexRunArgs("", "", "", "skillrepo", nil); slices.Contains(fresh, "fork") || fresh[len(fresh)-1] != "-" {
 		t.Errorf("a fresh codex run: %q", fresh)
 	}

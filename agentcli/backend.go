@@ -122,6 +122,9 @@ func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 		args = codexRunArgs(t.Resume, b.Model, b.Provider, b.Self, relay)
 	}
 	out, err := b.run(ctx, args, prompt)
+	if err == nil && b.Agent == Codex && t.Resume != "" && noFork(out) {
+		out, err = b.run(ctx, codexResumeArgs(t.Resume, b.Model, b.Provider, b.Self, relay), prompt)
+	}
 	var o modelcall.Outcome
 	switch {
 	case err != nil && ctx.Err() != nil:

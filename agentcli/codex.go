@@ -51,9 +51,28 @@ func codexCommon(model, provider string) []string {
 // set, else a fresh session given the conversation as text; the prompt
 // comes on standard input.
 func codexRunArgs(session, model, provider, command string, mcpArgs []string) []string {
+	return codexArgs("fork", session, model, provider, command, mcpArgs)
+}
+
+// codexResumeArgs are codexRunArgs with `exec resume` for a Codex that
+// has no `exec fork`: --ephemeral keeps the run out of the session's
+// rollout all the same.
+func codexResumeArgs(session, model, provider, command string, mcpArgs []string) []string {
+	return codexArgs("resume", session, model, provider, command, mcpArgs)
+}
+
+// noFork reports a Codex too old for `exec fork`: its argument parser
+// refuses the subcommand, or takes "fork" for the prompt and refuses the
+// session id after it. (Checked against 0.169's parser only; older
+// releases are not at hand.)
+func noFork(out output) bool {
+	return out.exit != 0 && (bytes.Contains(out.stderr, []byte("unrecognized subcommand 'fork'")) || bytes.Contains(out.stderr, []byte("unexpected argument")))
+}
+
+func codexArgs(verb, session, model, provider, command string, mcpArgs []string) []string {
 	args := []string{"exec"}
 	if session != "" {
-		args = append(args, "fork")
+		args = append(args, verb)
 	}
 	args = append(args, codexCommon(model, provider)...)
 	prefix := "mcp_servers." + mcpServerName + "."

@@ -251,3 +251,45 @@ func TestSessionEndStartsOneWorker(t *testing.T) {
 		t.Errorf("SessionEnd started %d workers, want 1 (notes %q)", started, rep.Notes)
 	}
 }
+
+// A config with a problem: the event's reads go on (the memory reaches
+// the agent), its write (the session start's sync of an outside edit) is
+// refused, and both go to the hooks log, never to the agent.
+func TestBrokenConfigAtSessionStart(t *testing.T) {
+	f := newHookFixture(t)
+	if _, err := f.lib.ChangeMemory(context.Background(), skillrepo.MemoryOptions{Target: "user", Action: "add", Content: "Prefers short answers."}); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(f.lib.Root, ".skillrepo", "config.yaml")
+	good, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgPath, []byte(strings.Replace(string(good), "  skill_interval: 10", "  skill_intervall: 10", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// An edit made outside skillrepo, which the sync would record.
+	md := filepath.Join(f.lib.Root, "ci-debugging", "SKILL.md")
+	data, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(md, append(data, "\nOne more line.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	head := testlib.Git(t, f.lib.Root, f.env, "rev-parse", "main")
+	out, rep := f.run(hooks.ClaudeCode, "SessionStart", map[string]any{"session_id": "a", "source": "startup"})
+	if !strings.Contains(out, "Prefers short answers.") {
+		t.Errorf("the memory did not reach the agent: %q", out)
+	}
+	notes := strings.Join(rep.Notes, "\n")
+	if !strings.Contains(notes, "warning: "+cfgPath+":") || !strings.Contains(notes, "review.skill_intervall: unknown key") {
+		t.Errorf("notes lack the config's problem:\n%s", notes)
+	}
+	if !strings.Contains(notes, "sync skipped: ") || !strings.Contains(notes, "nothing was written: the library's config has problems") {
+		t.Errorf("notes lack the refused sync:\n%s", notes)
+	}
+	if testlib.Git(t, f.lib.Root, f.env, "rev-parse", "main") != head {
+		t.Error("the sync committed under a broken config")
+	}
+}

@@ -122,6 +122,10 @@ func TestReviewPatchWithoutViewRefused(t *testing.T) {
 		t.Errorf("skill changed: %q", got)
 	}
 	f.unchanged(run.sum)
+	// The outcome says nothing was written, whatever the model claims.
+	if b := run.sum.Brief(); !strings.HasPrefix(b, "wrote nothing (1 call was refused; skill_manage: ") || strings.Contains(b, "Done") {
+		t.Errorf("brief = %q", b)
+	}
 }
 
 // A full read_file of the skill counts as a view; a partial one does not.

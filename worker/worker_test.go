@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -167,6 +168,40 @@ func TestPermanentErrorParksAtOnce(t *testing.T) {
 	got, _ := f.store.Get(e.ID)
 	if got.State != queue.Failed || got.Attempts != 1 || !strings.Contains(got.LastError, "bad request") || strings.Contains(got.LastError, "gave up") {
 		t.Fatalf("entry = %+v", got)
+	}
+}
+
+// A config with a problem stops the worker before it takes an entry: a
+// review would call the model and then be refused its write. The entry
+// waits, untouched, and runs once the file is fixed.
+func TestBrokenConfigStopsTheWorker(t *testing.T) {
+	f := newFixture(t, createReply("fixed-later"), fakemodel.Reply{Content: "Saved."})
+	e := f.enqueue("s-1")
+	cfgPath := filepath.Join(f.lib.Root, ".skillrepo", "config.yaml")
+	good, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgPath, []byte(strings.Replace(string(good), "review:\n", "review:\n  max_attempts: none\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), Options{Dir: f.lib.Root, Getenv: func(k string) string { return f.env[k] }, Once: true, Log: &f.log, Poll: 20 * time.Millisecond})
+	var ce *skillrepo.ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "review.max_attempts") {
+		t.Fatalf("worker with a broken config: %v", err)
+	}
+	if !strings.Contains(f.log.String(), "queued work waits until the config is fixed") {
+		t.Errorf("log:\n%s", f.log.String())
+	}
+	if got, _ := f.store.Get(e.ID); got.State != queue.Queued || got.Attempts != 0 || len(f.srv.Requests()) != 0 {
+		t.Fatalf("entry = %+v, %d model requests", got, len(f.srv.Requests()))
+	}
+	if err := os.WriteFile(cfgPath, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.run()
+	if got, _ := f.store.Get(e.ID); got.State != queue.Done {
+		t.Fatalf("after the fix: %+v\n%s", got, f.log.String())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -128,8 +129,9 @@ func (s *agentSim) loadCommands() {
 // hook runs an installed command the way Claude Code does: through sh,
 // the event JSON on stdin, CLAUDE_PROJECT_DIR set. It returns stdout and
 // the wall time, and fails on a non-zero exit or a hook that does not
-// return (a child holding its pipes would keep it open).
-func (s *agentSim) hook(event string, input map[string]any) (string, time.Duration) {
+// return (a child holding its pipes would keep it open). env adds to the
+// environment.
+func (s *agentSim) hook(event string, input map[string]any, env ...string) (string, time.Duration) {
 	s.t.Helper()
 	input["hook_event_name"] = event
 	if _, ok := input["session_id"]; !ok {
@@ -137,7 +139,7 @@ func (s *agentSim) hook(event string, input map[string]any) (string, time.Durati
 	}
 	in, _ := json.Marshal(input)
 	cmd := exec.Command("sh", "-c", s.commands[event])
-	cmd.Env = append(s.env, "CLAUDE_PROJECT_DIR="+s.project, "CLAUDE_CODE_SESSION_ID="+e2eSession)
+	cmd.Env = append(append(slices.Clip(s.env), "CLAUDE_PROJECT_DIR="+s.project, "CLAUDE_CODE_SESSION_ID="+e2eSession), env...)
 	cmd.Dir = s.project
 	cmd.Stdin = bytes.NewReader(in)
 	var stdout, stderr bytes.Buffer
@@ -257,8 +259,11 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 
 	// Stop: 12 model iterations reach the skill interval (10), two user
 	// turns the memory interval (2): a review is queued, and nothing is
-	// printed.
-	out, d = s.hook("Stop", with("stop_hook_active", false, "last_assistant_message", "Created the beads."))
+	// printed. No worker starts yet (SKILLREPO_WORKER=off): one started
+	// here would claim the review once the agent had been quiet for
+	// defer_quiet, and whether SessionEnd comes sooner is the machine's
+	// speed; SessionEnd's own start of the worker is what runs it.
+	out, d = s.hook("Stop", with("stop_hook_active", false, "last_assistant_message", "Created the beads."), "SKILLREPO_WORKER=off")
 	times["Stop"] = d
 	if out != "" {
 		t.Errorf("Stop printed %q", out)

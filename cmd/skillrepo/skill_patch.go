@@ -1,6 +1,10 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -35,7 +39,13 @@ must still be valid.`,
 				return usageErrorf("--new is required (use --new \"\" to delete the match)")
 			}
 			op := skillrepo.Op{Action: skillrepo.ActionPatch, Name: args[0], OldString: &opts.Old, NewString: &opts.New, ReplaceAll: opts.ReplaceAll, FilePath: opts.File}
-			return applyOps(cmd, f, &opts.w, []skillrepo.Op{op})
+			if err := applyOps(cmd, f, &opts.w, []skillrepo.Op{op}); err != nil {
+				return inFlagWords(err, args[0], opts.File)
+			}
+			if literalEscape(opts.New) {
+				fmt.Fprintln(f.IO.ErrOut, `hint: --new holds a backslash and an n, written as is, not a line break; for one, pass a real newline (in bash: --new $'first\nsecond')`)
+			}
+			return nil
 		},
 	}
 	fl := cmd.Flags()
@@ -45,4 +55,55 @@ must still be valid.`,
 	fl.BoolVar(&opts.ReplaceAll, "replace-all", false, "replace every match")
 	addWriteFlags(cmd, &opts.w)
 	return cmd
+}
+
+// literalEscape reports text holding a written-out \n or \t but no real
+// line break or tab: in a shell, "a\nb" is a backslash and an n, which is
+// rarely what the person meant.
+func literalEscape(s string) bool {
+	return (strings.Contains(s, `\n`) && !strings.Contains(s, "\n")) || (strings.Contains(s, `\t`) && !strings.Contains(s, "\t"))
+}
+
+// flagWords puts the patch's messages, written in the agent tool's words
+// (old_string, replace_all), in skill patch's (--old, --replace-all).
+func flagWords(name, file string) *strings.Replacer {
+	view := "skillrepo skill view " + name
+	if file != "" {
+		view += " " + file
+	}
+	return strings.NewReplacer(
+		"set replace_all", "pass --replace-all",
+		"replace_all", "--replace-all",
+		"old_string/new_string", "--old/--new",
+		"old_string", "--old",
+		"new_string", "--new",
+		"file_path", "--file",
+		"view the file again", "run '"+view+"' again",
+		"read the file first", "run '"+view+"' first",
+		"view the file first", "run '"+view+"' first",
+		"Read the file again", "Run '"+view+"' again",
+	)
+}
+
+// inFlagWords rewords err (and its hint) for skill patch, keeping what it
+// is (errors.Is and As see through it, so the exit code stays).
+func inFlagWords(err error, name, file string) error {
+	return &reworded{err: err, words: flagWords(name, file)}
+}
+
+type reworded struct {
+	err   error
+	words *strings.Replacer
+}
+
+func (e *reworded) Error() string { return e.words.Replace(e.err.Error()) }
+func (e *reworded) Unwrap() error { return e.err }
+
+// Hint is the wrapped error's hint, reworded.
+func (e *reworded) Hint() string {
+	var h hinter
+	if errors.As(e.err, &h) {
+		return e.words.Replace(h.Hint())
+	}
+	return ""
 }

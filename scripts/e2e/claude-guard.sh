@@ -7,10 +7,7 @@ fake_start - <<'JSON'
 [{"content": "Done.", "times": -1}]
 JSON
 claude_env
-lib="$HOME/.claude/skills"
-mkdir -p "$lib"
-sr init "$lib"
-sr hooks install --claude-code
+agent_library claude-code
 cd "$E2E_PROJECT"
 SKILLREPO_IN_REVIEW=1 claude -p "Say done." --output-format json >"$E2E_DIR/run.json"
 must "$E2E_DIR/run.json" '"is_error":false'

@@ -12,15 +12,8 @@ fake_start - <<'JSON'
 ]
 JSON
 claude_env
-lib="$HOME/.claude/skills"
-mkdir -p "$lib"
-sr init "$lib"
-# Every turn is worth a review (the nudge intervals at 1), and reviews
-# start at once (the fake is on loopback, which review.defer: auto would
-# treat as a local model to wait for).
-sed -i -e 's/^review:$/review:\n  defer: never/' -e 's/^  memory_interval: .*/  memory_interval: 1/' -e 's/^  skill_interval: .*/  skill_interval: 1/' "$lib/.skillrepo/config.yaml"
-sr -C "$lib" sync -m "config: reviews do not wait" >/dev/null
-sr hooks install --claude-code
+agent_library claude-code
+reviews_at_once
 cd "$E2E_PROJECT"
 claude -p "The test TestOrder fails now and then; fix it." --model claude-e2e-model --output-format json >"$E2E_DIR/session.json"
 must "$E2E_DIR/session.json" '"is_error":false' "the session did not succeed"
@@ -28,30 +21,19 @@ session=$(sed -n 's/.*"session_id":"\([^"]*\)".*/\1/p' "$E2E_DIR/session.json")
 [ -n "$session" ] || fail "no session id in the session's result"
 
 # The worker forks the session and the review lands.
-landed() { git -C "$lib" log -1 --format=%B main | grep -q "Review-Id:"; }
-wait_for 60 landed
-git -C "$lib" log --format='%H %s%n%(trailers)' main >"$E2E_DIR/log.txt"
-must "$E2E_DIR/log.txt" "^Session-Id: $session\$" "the review's commit does not name the session"
-must "$E2E_DIR/log.txt" '^Model: claude-e2e-model$' "the review's commit does not name the session's model"
-must "$E2E_DIR/log.txt" '^Skill-Origin: background-review$'
-must "$E2E_DIR/log.txt" '^Skill-Name: flaky-test-triage$'
+review_landed "$session" claude-e2e-model flaky-test-triage
 [ -f "$lib/testing/flaky-test-triage/SKILL.md" ] || fail "the skill is not in the work tree"
 
 # The review was a fork of the session: its request held the session's
 # conversation, then the review prompt.
-grep -m 1 '"api":"messages".*is material to learn from' "$E2E_DIR/model.log" >"$E2E_DIR/review-request.json"
+review_request messages 'is material to learn from'
 must "$E2E_DIR/review-request.json" 'depended on map order' "the review did not see the session's conversation"
 must "$E2E_DIR/review-request.json" '"model":"claude-e2e-model"' "the review did not run on the session's model"
 must "$E2E_DIR/review-request.json" 'mcp__skillrepo__skill_manage' "the review was not offered our tools"
 must_not "$E2E_DIR/review-request.json" '"name":"(Bash|Edit|Write|Read)"' "the review was offered built-in tools"
 
-# One queue entry, done through the agent backend; the fork queued nothing.
-sr -C "$lib" queue list --json >"$E2E_DIR/queue.json"
-[ "$(grep -Eo '"id": ?"q-' "$E2E_DIR/queue.json" | wc -l)" -eq 1 ] || fail "more than the session's one review was queued: $(cat "$E2E_DIR/queue.json")"
-must "$E2E_DIR/queue.json" '"backend": ?"agent"'
-must "$E2E_DIR/queue.json" '"state": ?"done"'
-# The session's hooks ran once each; the fork's (every hook off in it,
-# and ours do nothing under SKILLREPO_IN_REVIEW) not at all.
-[ "$(grep -cE 'claude-code (Stop|SessionEnd) queued' "$(hooks_log "$lib")")" -eq 1 ] || fail "the session queued more than one review: $(cat "$(hooks_log "$lib")")"
-must_not "$(hooks_log "$lib")" 'inside a review' "a hook fired inside the review's fork"
+# One queue entry, done through the agent backend; the fork (every hook
+# off in it, and ours do nothing under SKILLREPO_IN_REVIEW) queued
+# nothing and fired none of our hooks.
+one_agent_review claude-code
 no_egress

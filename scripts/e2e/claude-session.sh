@@ -6,10 +6,7 @@ fake_start - <<'JSON'
 [{"content": "Hello from the scripted model.", "times": -1}]
 JSON
 claude_env
-lib="$HOME/.claude/skills"
-mkdir -p "$lib"
-sr init "$lib"
-sr hooks install --claude-code
+agent_library claude-code
 cd "$E2E_PROJECT"
 claude -p "Say hello." --output-format json >"$E2E_DIR/session.json"
 must "$E2E_DIR/session.json" '"is_error":false' "the session did not succeed"

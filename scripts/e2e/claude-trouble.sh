@@ -11,21 +11,21 @@ fake_start - <<'JSON'
 ]
 JSON
 claude_env
-lib="$HOME/.claude/skills"
-mkdir -p "$lib"
-sr init "$lib"
-sed -i -e 's/^review:$/review:\n  defer: never/' -e 's/^  memory_interval: .*/  memory_interval: 1/' -e 's/^  skill_interval: .*/  skill_interval: 1/' "$lib/.skillrepo/config.yaml"
-sr -C "$lib" sync -m "config: every turn reviewed at once" >/dev/null
-sr hooks install --claude-code
+agent_library claude-code
+reviews_at_once
 cd "$E2E_PROJECT"
 claude -p "Fix the build." --output-format json >"$E2E_DIR/first.json"
 failed() { sr -C "$lib" queue list --state failed --json | grep -q '"state": "failed"'; }
 wait_for 60 failed
 
-claude -p "Hello again." --output-format stream-json --verbose >"$E2E_DIR/second.jsonl"
+# The second session is a batch one (SKILLREPO_REVIEW=off): it is told
+# all the same, and queues no review of its own whose failure would race
+# with the status read below.
+SKILLREPO_REVIEW=off claude -p "Hello again." --output-format stream-json --verbose >"$E2E_DIR/second.jsonl"
 grep -m 1 '"subtype":"hook_response".*"hook_event":"SessionStart"' "$E2E_DIR/second.jsonl" >"$E2E_DIR/start-hook.json" || fail "no SessionStart hook response"
 must "$E2E_DIR/start-hook.json" 'systemMessage.*skillrepo: 1 review failed: .*400.*skillrepo queue retry q-' "SessionStart did not tell the person"
 must "$E2E_DIR/start-hook.json" '"outcome":"success"' "Claude Code did not take the hook's answer"
+must "$(hooks_log "$lib")" 'batch session' "the second session was not taken for a batch one"
 sr -C "$lib" status >"$E2E_DIR/status.txt"
 head -n 1 "$E2E_DIR/status.txt" | grep -q '^reviews: 1 review failed' || fail "status does not lead with the failure: $(head -n 3 "$E2E_DIR/status.txt")"
 no_egress

@@ -13,36 +13,21 @@ fake_start - <<'JSON'
 ]
 JSON
 codex_env gpt-e2e-model
-lib="$HOME/.agents/skills"
-mkdir -p "$lib"
-sr init "$lib"
-# Every turn is worth a review (the nudge intervals at 1), and reviews
-# start at once (the fake is on loopback, which review.defer: auto would
-# treat as a local model to wait for).
-sed -i -e 's/^review:$/review:\n  defer: never/' -e 's/^  memory_interval: .*/  memory_interval: 1/' -e 's/^  skill_interval: .*/  skill_interval: 1/' "$lib/.skillrepo/config.yaml"
-sr -C "$lib" sync -m "config: reviews do not wait" >/dev/null
-sr hooks install --codex
+agent_library codex
+reviews_at_once
 cd "$E2E_PROJECT"
 codex exec --json --dangerously-bypass-hook-trust "The test TestOrder fails now and then; fix it." >"$E2E_DIR/session.jsonl"
 session=$(sed -n 's/.*"type":"thread.started","thread_id":"\([^"]*\)".*/\1/p' "$E2E_DIR/session.jsonl")
 [ -n "$session" ] || fail "no thread id in the session's events"
 
-landed() { git -C "$lib" log -1 --format=%B main | grep -q "Review-Id:"; }
-wait_for 60 landed
-git -C "$lib" log --format='%H %s%n%(trailers)' main >"$E2E_DIR/log.txt"
-must "$E2E_DIR/log.txt" "^Session-Id: $session\$" "the review's commit does not name the session"
-must "$E2E_DIR/log.txt" '^Model: gpt-e2e-model$' "the review's commit does not name the session's model"
-must "$E2E_DIR/log.txt" '^Skill-Origin: background-review$'
+review_landed "$session" gpt-e2e-model flaky-test-triage
 [ -f "$lib/testing/flaky-test-triage/SKILL.md" ] || fail "the skill is not in the work tree"
 
-grep -m 1 '"api":"responses".*is material to learn from' "$E2E_DIR/model.log" >"$E2E_DIR/review-request.json"
+review_request responses 'is material to learn from'
 must "$E2E_DIR/review-request.json" 'depended on map order' "the review did not see the session's conversation"
 must "$E2E_DIR/review-request.json" '"model":"gpt-e2e-model"' "the review did not run on the session's model"
 must "$E2E_DIR/review-request.json" '"name":"mcp__skillrepo"' "the review was not offered our tools"
 must_not "$E2E_DIR/review-request.json" '"name":"(exec_command|shell|apply_patch)"' "the review was offered a shell"
 
-sr -C "$lib" queue list --json >"$E2E_DIR/queue.json"
-[ "$(grep -Eo '"id": ?"q-' "$E2E_DIR/queue.json" | wc -l)" -eq 1 ] || fail "more than the session's one review was queued: $(cat "$E2E_DIR/queue.json")"
-must "$E2E_DIR/queue.json" '"backend": ?"agent"'
-must_not "$(hooks_log "$lib")" 'inside a review' "a hook fired inside the review's fork"
+one_agent_review codex
 no_egress

@@ -6,10 +6,7 @@ fake_start - <<'JSON'
 [{"content": "Hello from the scripted model.", "times": -1}]
 JSON
 codex_env
-lib="$HOME/.agents/skills"
-mkdir -p "$lib"
-sr init "$lib"
-sr hooks install --codex
+agent_library codex
 cd "$E2E_PROJECT"
 # A hook runs only once trusted; the person trusts it in Codex's /hooks,
 # a headless run says so per run.

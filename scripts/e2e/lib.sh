@@ -165,3 +165,55 @@ model_requests() {
 
 # hooks_log LIBRARY: the library's hooks log.
 hooks_log() { echo "$1/.git/skillrepo/logs/hooks.log"; }
+
+# agent_library AGENT: a library where AGENT (claude-code, codex) keeps
+# its skills, with skillrepo's hooks installed; sets lib.
+agent_library() {
+  case "$1" in
+    claude-code) lib="$HOME/.claude/skills" ;;
+    codex) lib="$HOME/.agents/skills" ;;
+    *) fail "agent_library: no agent $1" ;;
+  esac
+  mkdir -p "$lib"
+  sr init "$lib"
+  sr hooks install "--$1"
+}
+
+# reviews_at_once: every turn is worth a review (the nudge intervals at
+# 1), and a review starts as soon as it is queued (the fake is on
+# loopback, which review.defer: auto would treat as a local model to
+# wait for).
+reviews_at_once() {
+  sed -i -e 's/^review:$/review:\n  defer: never/' -e 's/^  memory_interval: .*/  memory_interval: 1/' \
+    -e 's/^  skill_interval: .*/  skill_interval: 1/' "$lib/.skillrepo/config.yaml"
+  sr -C "$lib" sync -m "config: every turn reviewed, at once" >/dev/null
+}
+
+# review_landed SESSION MODEL SKILL: a review of SESSION landed on main,
+# its commit naming the session, the model and the skill it wrote.
+review_landed() {
+  landed() { git -C "$lib" log -1 --format=%B main | grep -q "Review-Id:"; }
+  wait_for 60 landed
+  git -C "$lib" log --format='%H %s%n%(trailers)' main >"$E2E_DIR/log.txt"
+  must "$E2E_DIR/log.txt" "^Session-Id: $1\$" "the review's commit does not name the session"
+  must "$E2E_DIR/log.txt" "^Model: $2\$" "the review's commit does not name the session's model"
+  must "$E2E_DIR/log.txt" '^Skill-Origin: background-review$'
+  must "$E2E_DIR/log.txt" "^Skill-Name: $3\$"
+}
+
+# review_request API PATTERN: the first request of protocol API whose body
+# matches PATTERN (the review's), into $E2E_DIR/review-request.json.
+review_request() {
+  grep -m 1 "\"api\":\"$1\".*$2" "$E2E_DIR/model.log" >"$E2E_DIR/review-request.json" || fail "no $1 request matches $2"
+}
+
+# one_agent_review AGENT: the session queued one review, run through the
+# agent backend; the fork queued nothing and fired none of our hooks.
+one_agent_review() {
+  sr -C "$lib" queue list --json >"$E2E_DIR/queue.json"
+  [ "$(grep -Eo '"id": ?"q-' "$E2E_DIR/queue.json" | wc -l)" -eq 1 ] || fail "more than the session's one review was queued: $(cat "$E2E_DIR/queue.json")"
+  must "$E2E_DIR/queue.json" '"backend": ?"agent"'
+  must "$E2E_DIR/queue.json" '"state": ?"done"'
+  [ "$(grep -cE "$1 (Stop|SessionEnd) queued" "$(hooks_log "$lib")")" -eq 1 ] || fail "the session queued more than one review: $(cat "$(hooks_log "$lib")")"
+  must_not "$(hooks_log "$lib")" 'inside a review' "a hook fired inside the review's fork"
+}

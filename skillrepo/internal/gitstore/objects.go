@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -36,8 +37,11 @@ type Store struct {
 	written []string                 // directories to fsync
 	// trees caches decoded trees: they are immutable, and a flat library's
 	// root tree (10,000 entries) would otherwise be decoded per lookup.
-	trees map[plumbing.Hash]*DecodedTree
-	zw    *zlib.Writer // compresses into zbuf (see compress)
+	// treesMu guards it: a snapshot's reads run in parallel (lint checks
+	// skills on several goroutines through one snapshot's fs.FS).
+	treesMu sync.RWMutex
+	trees   map[plumbing.Hash]*DecodedTree
+	zw      *zlib.Writer // compresses into zbuf (see compress)
 	// tmpReady: .git/skillrepo/tmp exists (checked once per store).
 	tmpReady bool
 	zbuf     bytes.Buffer
@@ -245,12 +249,15 @@ func (s *Store) Entry(tree plumbing.Hash, name string) (TreeEntry, bool, error) 
 }
 
 // Decoded reads and checks a tree (tree.go), once per store: trees are
-// immutable.
+// immutable. Reads may run on several goroutines at once.
 func (s *Store) Decoded(h plumbing.Hash) (*DecodedTree, error) {
 	if h.IsZero() {
 		return &DecodedTree{sorted: true, canonical: true}, nil
 	}
-	if d, ok := s.trees[h]; ok {
+	s.treesMu.RLock()
+	d, ok := s.trees[h]
+	s.treesMu.RUnlock()
+	if ok {
 		return d, nil
 	}
 	b, ok := s.pending[h]
@@ -264,7 +271,9 @@ func (s *Store) Decoded(h plumbing.Hash) (*DecodedTree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tree %s: %w", h, err)
 	}
+	s.treesMu.Lock()
 	s.trees[h] = d
+	s.treesMu.Unlock()
 	return d, nil
 }
 

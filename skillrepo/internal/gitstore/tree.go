@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -37,6 +38,7 @@ type DecodedTree struct {
 	// our trees pass git fsck --strict.
 	canonical bool
 	list      []TreeEntry // every entry, decoded on first use
+	listOnce  sync.Once   // a cached tree is read by several goroutines
 }
 
 // parseTree checks a tree object and records where its entries start. b
@@ -127,12 +129,14 @@ func (d *DecodedTree) at(i int) TreeEntry {
 
 // entries decodes every entry (once). The slice is shared.
 func (d *DecodedTree) entries() []TreeEntry {
-	if d.list == nil && len(d.offs) > 0 {
-		d.list = make([]TreeEntry, len(d.offs))
-		for i := range d.offs {
-			d.list[i] = d.at(i)
+	d.listOnce.Do(func() {
+		if len(d.offs) > 0 {
+			d.list = make([]TreeEntry, len(d.offs))
+			for i := range d.offs {
+				d.list[i] = d.at(i)
+			}
 		}
-	}
+	})
 	return d.list
 }
 

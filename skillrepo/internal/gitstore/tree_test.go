@@ -3,7 +3,9 @@ package gitstore
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -186,4 +188,61 @@ func FuzzParseTree(f *testing.F) {
 			t.Error("added entry not found")
 		}
 	})
+}
+
+// One store's reads may run on several goroutines at once (a snapshot's
+// fs.FS under lint's parallel checks): the tree cache and each cached
+// tree's decoded entries are shared safely (go test -race checks it).
+func TestStoreReadsInParallel(t *testing.T) {
+	l, _ := newTestRepo(t)
+	head, err := l.ResolveBranch("main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := l.NewStore(true)
+	root, _, err := s.CommitInfo(head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walk func(tree plumbing.Hash, prefix string, out *[]string) error
+	walk = func(tree plumbing.Hash, prefix string, out *[]string) error {
+		entries, err := s.Tree(tree)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if e.Mode == ModeDir {
+				if err := walk(e.Hash, prefix+e.Name+"/", out); err != nil {
+					return err
+				}
+				continue
+			}
+			b, err := s.Blob(e.Hash)
+			if err != nil {
+				return err
+			}
+			*out = append(*out, fmt.Sprintf("%s%s %d", prefix, e.Name, len(b)))
+		}
+		return nil
+	}
+	const n = 8
+	got := make([][]string, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = walk(root, "", &got[i])
+		}()
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if len(got[i]) == 0 || !slices.Equal(got[i], got[0]) {
+			t.Fatalf("walk %d saw %v, walk 0 %v", i, got[i], got[0])
+		}
+	}
 }
