@@ -442,6 +442,7 @@ func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Re
 	case ae == nil:
 		res.Done++
 		w.logf(e.ID, "done: %s", out.Summary)
+		w.shareRemote(ctx, e, out)
 		if err := w.store.Prune(keepDone); err != nil {
 			w.logf("", "prune: %v", err)
 		}

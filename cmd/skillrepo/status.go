@@ -54,6 +54,9 @@ type statusJSON struct {
 	// Setups are doctor's findings on every agent set up here (the
 	// same checks as `skillrepo doctor`).
 	Setups []doctor.Finding `json:"setups"`
+	// Remote is the shared remote (status_remote.go); absent when the
+	// library shares nothing.
+	Remote *remoteStatusJSON `json:"remote,omitempty"`
 }
 
 type curatorStatus struct {
@@ -80,8 +83,11 @@ func newStatusCmd(f *factory) *cobra.Command {
 		Long: `Show the library and its branch, skills with edits not yet recorded, open
 proposals, the review queue (queued, running, failed with their reasons) and
 whether a worker runs, the last review and how it ended, when the curator runs
-next, and which agents' hooks are installed (user scope, and project scopes
-of the current folder).`,
+next, which agents' hooks are installed (user scope, and project scopes
+of the current folder), and the shared remote: the last fetch, how far main
+is ahead of and behind the remote's, the published proposals waiting, and
+the failures with their fix (credentials, the host unreachable, a protected
+branch).`,
 		Example: "  skillrepo status\n  skillrepo -C ~/.claude/skills status --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -152,6 +158,9 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 		st.LastReview = &reviews[len(reviews)-1]
 	}
 	st.WorkerRunning = worker.Running(lib.State().Worker())
+	if st.Remote, err = remoteStatus(lib); err != nil {
+		return err
+	}
 	if cs, err := curator.NewStore(lib.State().Curator()).Load(); err == nil {
 		sched := curator.ScheduleOf(lib.Config.Curator)
 		d := curator.Due(cs, sched, now)
@@ -274,6 +283,7 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 	} else {
 		fmt.Fprintln(w, "last review: none yet")
 	}
+	printRemoteStatus(f, st.Remote, now)
 	c := st.Curator
 	switch {
 	case c.Owner == skillrepo.CuratorOwnerHermes:

@@ -167,7 +167,10 @@ model_requests() {
 hooks_log() { echo "$1/.git/skillrepo/logs/hooks.log"; }
 
 # agent_library AGENT: a library where AGENT (claude-code, codex) keeps
-# its skills, with skillrepo's hooks installed; sets lib.
+# its skills, with skillrepo's hooks installed; sets lib. Codex's hooks
+# are installed trusted (--trust, as accepting them in /hooks does), so
+# every Codex run started without --dangerously-bypass-hook-trust would
+# fire them: the review's fork too, unless it turns them off.
 agent_library() {
   case "$1" in
     claude-code) lib="$HOME/.claude/skills" ;;
@@ -176,7 +179,11 @@ agent_library() {
   esac
   mkdir -p "$lib"
   sr init "$lib"
-  sr hooks install "--$1"
+  if [ "$1" = codex ]; then
+    sr hooks install --codex --trust
+  else
+    sr hooks install "--$1"
+  fi
 }
 
 # reviews_at_once: every turn is worth a review (the nudge intervals at
