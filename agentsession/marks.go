@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/review"
 )
 
@@ -65,10 +66,18 @@ func tailSum(f *os.File, offset int64) (string, error) {
 // mark and the offset after them; ok is false when the mark does not hold
 // (no mark, another file, a shorter or rewritten file).
 func (h *hookRun) readSince(f *os.File, path string) (part []byte, end int64, ok bool, err error) {
-	data, err := os.ReadFile(h.markPath(h.in.SessionID))
+	data, err := boundedread.ReadFile(h.markPath(h.in.SessionID), maxStateFile)
 	if err != nil {
 		return nil, 0, false, nil
 	}
+	return partSince(data, f, path)
+}
+
+// partSince is readSince past the read of the mark file: data is what the
+// file holds, whatever that is. A part longer than a transcript may be
+// (review.MaxTranscriptBytes) is not read: the whole file's bounded read
+// then refuses it.
+func partSince(data []byte, f *os.File, path string) (part []byte, end int64, ok bool, err error) {
 	var m transcriptMark
 	if json.Unmarshal(data, &m) != nil || m.Path != path || m.Offset <= 0 {
 		return nil, 0, false, nil
@@ -77,7 +86,7 @@ func (h *hookRun) readSince(f *os.File, path string) (part []byte, end int64, ok
 	if err != nil {
 		return nil, 0, false, err
 	}
-	if fi.Size() < m.Offset {
+	if fi.Size() < m.Offset || fi.Size()-m.Offset > review.MaxTranscriptBytes {
 		return nil, 0, false, nil
 	}
 	if sum, err := tailSum(f, m.Offset); err != nil || sum != m.TailSum {
@@ -115,7 +124,7 @@ func (h *hookRun) checkIncremental(path string, iv review.Intervals) (d review.D
 		return d, false, err
 	}
 	defer unlock()
-	f, err := os.Open(path)
+	f, err := openTranscript(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return d, false, nil // readTranscript says so
 	}
@@ -161,7 +170,7 @@ func (h *hookRun) checkIncremental(path string, iv review.Intervals) (d review.D
 // markWhole records that the whole transcript (up to its last whole line)
 // has been counted.
 func (h *hookRun) markWhole(path string) {
-	f, err := os.Open(path)
+	f, err := openTranscript(path)
 	if err != nil {
 		return
 	}

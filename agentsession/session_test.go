@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,6 +31,14 @@ func newHookFixture(t *testing.T) *hookFixture {
 	lib, env := testlib.ExampleLibrary(t)
 	// An endpoint is configured: a session start has nothing to warn of.
 	env["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
+	// The tests' transcripts are in temp folders and in review's testdata,
+	// not in the agent's own folders (TestTranscriptOnlyFromTheAgentsFolders
+	// checks the refusal without this).
+	testdata, err := filepath.Abs("../review/testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env[EnvTranscriptDirs] = os.TempDir() + string(filepath.ListSeparator) + testdata
 	return &hookFixture{t: t, lib: lib, env: env, now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 }
 
@@ -259,6 +268,99 @@ func TestSessionEndStartsOneWorker(t *testing.T) {
 	}
 	if started != 1 {
 		t.Errorf("SessionEnd started %d workers, want 1 (notes %q)", started, rep.Notes)
+	}
+}
+
+// A hook reads, queues and sends to the review model only a transcript
+// inside the agent's own transcript folders (Claude Code: ~/.claude/
+// projects), a regular file, not through a final link: /etc/passwd, a
+// file elsewhere, a FIFO (which would hang Stop and SessionEnd) and a
+// link out of the folder are ignored, and the hooks log says why.
+func TestTranscriptOnlyFromTheAgentsFolders(t *testing.T) {
+	f := newHookFixture(t)
+	delete(f.env, EnvTranscriptDirs)
+	f.setReview("memory_interval: 1", "skill_interval: 1")
+	projects := filepath.Join(f.env["HOME"], ".claude", "projects", "p")
+	if err := os.MkdirAll(projects, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	chat, err := os.ReadFile("../review/testdata/claude-code/short.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(projects, "good.jsonl")
+	os.WriteFile(good, chat, 0o644)
+	elsewhere := filepath.Join(t.TempDir(), "chat.jsonl")
+	os.WriteFile(elsewhere, chat, 0o644)
+	fifo := filepath.Join(projects, "fifo.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	link := filepath.Join(projects, "link.jsonl")
+	os.Symlink(elsewhere, link)
+	for _, tc := range []struct {
+		path string
+		ok   bool
+	}{{good, true}, {"/etc/passwd", false}, {elsewhere, false}, {fifo, false}, {link, false}} {
+		done := make(chan *Report, 1)
+		go func() {
+			_, rep := f.run(hooks.ClaudeCode, "Stop", map[string]any{"session_id": "s-" + filepath.Base(tc.path), "transcript_path": tc.path, "last_assistant_message": "done"})
+			done <- rep
+		}()
+		select {
+		case rep := <-done:
+			ignored := strings.Contains(notes(rep), "transcript ignored")
+			if ignored == tc.ok {
+				t.Errorf("%s: ignored = %v; log %q", tc.path, ignored, notes(rep))
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: the Stop hook hangs", tc.path)
+		}
+	}
+	for _, e := range f.queued() {
+		if e.Transcript != good {
+			t.Errorf("queued a review of %s", e.Transcript)
+		}
+	}
+}
+
+// Gemini CLI keeps a session's transcript in the chats/ folder of the
+// project's folder under ~/.gemini/tmp (or $GEMINI_CLI_HOME/.gemini/tmp):
+// a file there is read; its other files (logs.json beside chats/) and
+// the tmp folder itself are not, nor ~/.gemini/tmp once GEMINI_CLI_HOME
+// moves the agent's home.
+func TestGeminiTranscriptFolders(t *testing.T) {
+	f := newHookFixture(t)
+	delete(f.env, EnvTranscriptDirs)
+	home := f.env["HOME"]
+	cliHome := t.TempDir()
+	write := func(p string) string {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(`{"sessionId":"s","messages":[]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	chat := write(filepath.Join(home, ".gemini", "tmp", "0f1e2d", "chats", "session-2026-12-03T10-00-abc.json"))
+	logs := write(filepath.Join(home, ".gemini", "tmp", "0f1e2d", "logs.json"))
+	loose := write(filepath.Join(home, ".gemini", "tmp", "session.json"))
+	sandboxed := write(filepath.Join(home, ".cache", ".gemini", "tmp", "0f1e2d", "chats", "session-x.json"))
+	moved := write(filepath.Join(cliHome, ".gemini", "tmp", "myproject", "chats", "session-y.json"))
+	for i, tc := range []struct {
+		cliHome string
+		path    string
+		ok      bool
+	}{
+		{"", chat, true}, {"", sandboxed, true}, {"", logs, false}, {"", loose, false}, {"", moved, false},
+		{cliHome, moved, true}, {cliHome, chat, false},
+	} {
+		f.env["GEMINI_CLI_HOME"] = tc.cliHome
+		_, rep := f.run(hooks.Gemini, "AfterTool", map[string]any{"session_id": fmt.Sprintf("g%d", i), "transcript_path": tc.path, "tool_name": "read_file", "cwd": home})
+		if ignored := strings.Contains(notes(rep), "transcript ignored"); ignored == tc.ok {
+			t.Errorf("GEMINI_CLI_HOME=%q %s: ignored = %v; log %q", tc.cliHome, tc.path, ignored, notes(rep))
+		}
 	}
 }
 

@@ -30,7 +30,7 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 		if err := h.opts.StartSync(h.lib); err != nil {
 			h.rep.notef("start sync: %v", err)
 		}
-	} else if res, err := h.lib.Sync(ctx, skillrepo.SyncOptions{}); err != nil {
+	} else if res, err := h.lib.Sync(ctx, skillrepo.SyncOptions{LeaveStaged: true}); err != nil {
 		h.rep.notef("sync skipped: %v", err)
 	} else if !res.Commit.IsZero() {
 		h.rep.notef("recorded outside edits of %s as %.12s", strings.Join(res.Skills, ", "), res.Commit)

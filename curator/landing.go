@@ -87,7 +87,13 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 	}
 	merged := false
 	if !tip.IsZero() && wait == "" {
+		if err := c.beforeLanding(run, now); err != nil {
+			return nil, err
+		}
 		merge, before, err := c.mergeRun(ctx, run, plan.Archives(), rec, pre, tip, len(run.Commits))
+		if err == nil && c.testOnlyAt != nil {
+			c.testOnlyAt("after-merge")
+		}
 		var ce *ConflictError
 		switch {
 		case errors.As(err, &ce):

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // RunVersion is the version of run.json this code writes.
@@ -43,6 +44,10 @@ type Run struct {
 	Summary         string     `json:"summary"`
 	Recovery        []string   `json:"recovery"`
 	RolledBack      *Rollback  `json:"rolled_back,omitempty"`
+	// Landing is set on the record written just before the run's merge
+	// and cleared once the run is recorded: a record still landing is a
+	// run stopped at that instant (its merge may or may not be on main).
+	Landing bool `json:"landing,omitempty"`
 	// Consolidation is phase 2 (curator run --consolidate); nil when off.
 	Consolidation *Consolidation `json:"consolidation,omitempty"`
 }
@@ -161,7 +166,7 @@ func WriteReport(dir string, r *Run) (string, error) {
 
 // ReadRun reads a run's run.json from its report folder.
 func ReadRun(dir string) (*Run, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	b, err := boundedread.ReadFile(filepath.Join(dir, "run.json"), maxStateFile)
 	if err != nil {
 		return nil, fmt.Errorf("read curator run: %w", err)
 	}

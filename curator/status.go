@@ -58,6 +58,9 @@ type Status struct {
 	// skills with the oldest and newest activity (never active first).
 	LeastRecentlyActive []Activity `json:"least_recently_active"`
 	MostRecentlyActive  []Activity `json:"most_recently_active"`
+	// OrphanBranches are branches curator/<run> that stopped runs left
+	// behind (a finished run deletes its own); the next run deletes them.
+	OrphanBranches []string `json:"orphan_branches"`
 }
 
 // Activity is one skill's last activity.
@@ -88,7 +91,12 @@ func (c *Curator) Status() (*Status, error) {
 		IntervalHours: int(sched.Interval() / time.Hour), Thresholds: th,
 		ScheduledSkills: append([]string{}, cfg.ScheduledSkills...), Consolidate: cfg.Consolidate,
 		Counts: map[string]int{}, Pinned: []string{}, PinnedBy: map[string]int{},
-		LeastRecentlyActive: []Activity{}, MostRecentlyActive: []Activity{},
+		LeastRecentlyActive: []Activity{}, MostRecentlyActive: []Activity{}, OrphanBranches: []string{},
+	}
+	if ids, err := c.Lib.CuratorBranches(); err == nil {
+		for _, id := range ids {
+			out.OrphanBranches = append(out.OrphanBranches, BranchPrefix+id)
+		}
 	}
 	if st.LastReportPath != "" {
 		out.LastReportPath = st.LastReportPath

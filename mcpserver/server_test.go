@@ -281,6 +281,12 @@ func TestRefusals(t *testing.T) {
 		{"mixed patch", "skill_manage", ops(map[string]any{"action": "patch", "name": "ci-debugging", "content": "x", "old_string": "a", "new_string": "b"}), "EITHER content"},
 		{"secret", "skill_manage", ops(patch("ci-debugging", "Pitfalls", "Pitfalls: token ghp_"+strings.Repeat("aB3", 12))), "GitHub token"},
 		{"bad path", "skill_manage", ops(map[string]any{"action": "write_file", "name": "ci-debugging", "file_path": "../x.md", "file_content": "x"}), "path traversal"},
+		// The secret guard reads the batch's result, not each operation:
+		// two patches that assemble a key, a key as a file's name, a
+		// private key block pasted in lower case.
+		{"secret assembled by two patches", "skill_manage", ops(patch("ci-debugging", "Pitfalls", "Pitfalls AKIA2E0A8F3B|"), patch("ci-debugging", "|", "244C9986 is the key")), "AWS access key id"},
+		{"secret as a path", "skill_manage", ops(map[string]any{"action": "write_file", "name": "ci-debugging", "file_path": "references/AKIA2E0A8F3B244C9986.md", "file_content": "x"}), "AWS access key id"},
+		{"lower-case private key", "skill_manage", ops(map[string]any{"action": "write_file", "name": "ci-debugging", "file_path": "references/k.md", "file_content": "-----begin rsa private key-----\nMIIE\n"}), "private key block"},
 		{"pinned delete", "skill_manage", ops(map[string]any{"action": "delete", "name": "git-bisect-regressions"}), "pinned"},
 		{"wrong type", "skill_manage", map[string]any{"operations": "create everything"}, `skill_manage: operations must be an array, not the string \"create everything\"`},
 		{"broken skill", "skill_manage", ops(map[string]any{"action": "create", "name": "broken", "content": "no frontmatter"}), "frontmatter"},

@@ -201,7 +201,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	}
 	var files int
 	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree())
+		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree(), false)
 		if err != nil {
 			return err
 		}

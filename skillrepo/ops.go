@@ -115,6 +115,9 @@ type ApplyOptions struct {
 	// a library in a test, an import).
 	check  func(tx *Tx, i int, op Op) error
 	verify func(fsys fs.FS, skillDirs []string) error
+	// scan runs once the batch is staged, before its commit, on every
+	// file the commit writes (the secret guard's batch-wide look).
+	scan func(tx *Tx) error
 }
 
 // OpResult is what one operation did.
@@ -190,6 +193,11 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 				return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err, Of: len(opts.Ops)}
 			}
 			results = append(results, r)
+		}
+		if opts.scan != nil {
+			if err := opts.scan(tx); err != nil {
+				return err
+			}
 		}
 		msg = batchMessage(opts.Ops, results, opts.Provenance)
 		h, err := tx.Commit(msg)

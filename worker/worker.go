@@ -488,7 +488,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	if err != nil {
 		return nil, &attemptError{msg: err.Error()}
 	}
-	f, err := boundedread.Open(e.Transcript) // a FIFO must not hang the worker
+	f, err := boundedread.OpenNoFollow(e.Transcript) // a FIFO must not hang the worker, nor a link send another file
 	if err != nil {
 		return nil, &attemptError{msg: fmt.Sprintf("read transcript: %v", err)}
 	}

@@ -82,6 +82,9 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 		}
 		fmt.Fprintf(w, "last report: %s%s\n", st.LastReportPath, missing)
 	}
+	for _, b := range st.OrphanBranches {
+		fmt.Fprintf(w, "left behind: branch %s, of a stopped run (the next run deletes it)\n", b)
+	}
 	switch {
 	case st.NextRunAt == nil:
 		fmt.Fprintln(w, "next run: not scheduled")

@@ -36,10 +36,11 @@ func lintErrorLines(lib *skillrepo.Library, fsys fs.FS, dirs []string) []string 
 }
 
 type syncOptions struct {
-	f       *factory
-	Origin  string
-	Message string
-	DryRun  bool
+	f           *factory
+	Origin      string
+	Message     string
+	DryRun      bool
+	LeaveStaged bool
 	// HookLog (hidden) is the agent whose session start began this sync
 	// in the background: what it reports goes to the hooks log, one
 	// stamped line each, as the hook's own lines do.
@@ -55,7 +56,12 @@ func newSyncCmd(f *factory) *cobra.Command {
 person, or by an agent writing files directly) as one commit. The origin is
 "user" unless the usage sidecar shows an agent wrote the changed skills after
 the last commit (then "foreground", or "background-review" for agent-created
-skills); --origin overrides it.`,
+skills); --origin overrides it.
+
+Files git is told to ignore ('git update-index --assume-unchanged' or
+'--skip-worktree', and files outside a sparse checkout) are left as 'git add
+-A' leaves them. With --leave-staged, paths you staged with git and have not
+committed are left for your own 'git commit' (agent hooks sync this way).`,
 		Example: `  skillrepo sync
   skillrepo sync --origin foreground -m "hermes: tune ci-debugging"`,
 		Args: cobra.NoArgs,
@@ -72,6 +78,7 @@ skills); --origin overrides it.`,
 	cmd.Flags().StringVar(&opts.Origin, "origin", "", "origin to record (default: inferred)")
 	cmd.Flags().StringVarP(&opts.Message, "message", "m", "", "commit subject")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would be recorded, write nothing")
+	cmd.Flags().BoolVar(&opts.LeaveStaged, "leave-staged", false, "leave paths staged with git (and not committed) for your own commit")
 	cmd.Flags().StringVar(&opts.HookLog, "hook-log", "", "report to the hooks log as this agent's session start (used by the SessionStart hook)")
 	_ = cmd.Flags().MarkHidden("hook-log")
 	return cmd
@@ -115,6 +122,9 @@ type syncJSON struct {
 	// Hermes' housekeeping an earlier import tracked, pins and unpins
 	// made in Hermes, edits of Hermes' memories/, a run of Hermes'
 	// curator.
+	// LeftStaged: paths staged with git and not committed, left to the
+	// person's own commit.
+	LeftStaged    []string           `json:"left_staged"`
 	Untracked     []string           `json:"untracked,omitempty"`
 	UntrackCommit string             `json:"untrack_commit,omitempty"`
 	Pins          *syncPinsJSON      `json:"pins,omitempty"`
@@ -141,7 +151,7 @@ func syncJSONOf(res *skillrepo.SyncResult) syncJSON {
 		changes = []skillrepo.FileChange{}
 	}
 	out := syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes,
-		PinsCarried: res.PinsCarried, LintErrors: nonNil(res.LintErrors),
+		PinsCarried: res.PinsCarried, LintErrors: nonNil(res.LintErrors), LeftStaged: nonNil(res.LeftStaged),
 		Untracked: res.Untracked, UntrackCommit: hashString(res.UntrackCommit), Memory: res.Memory, MemoryCommit: hashString(res.MemoryCommit)}
 	if p := res.Pins; p != nil && (len(p.Pinned) > 0 || len(p.Unpinned) > 0) {
 		out.Pins = &syncPinsJSON{Commit: hashString(p.Commit), Pinned: nonNil(p.Pinned), Unpinned: nonNil(p.Unpinned)}
@@ -199,7 +209,7 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{Origin: opts.Origin, Message: opts.Message, DryRun: opts.DryRun,
+	res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{Origin: opts.Origin, Message: opts.Message, DryRun: opts.DryRun, LeaveStaged: opts.LeaveStaged,
 		Lint: func(fsys fs.FS, dirs []string) []string { return lintErrorLines(lib, fsys, dirs) }})
 	if err != nil {
 		return err
@@ -209,6 +219,12 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 	}
 	w := f.IO.ErrOut
 	hermes := reportHermesRecords(w, f, res)
+	if n := len(res.LeftStaged); n > 0 {
+		fmt.Fprintf(w, "left %s you staged with git for your own commit ('git commit' records %s):\n", nounCount(n, "path"), plural(n, "it", "them"))
+		for _, p := range res.LeftStaged {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+	}
 	if len(res.Changes) == 0 {
 		if !hermes {
 			fmt.Fprintln(w, "nothing to record: the work tree matches the branch")

@@ -101,7 +101,7 @@ claude_env() {
 # codex_env [MODEL]: Codex's provider is the fake (Responses API, a key
 # in FAKE_CODEX_KEY), written into $CODEX_HOME/config.toml.
 codex_env() {
-  export CODEX_HOME="$HOME/.codex" FAKE_CODEX_KEY=e2e-dummy-key
+  export CODEX_HOME="${CODEX_HOME:-$HOME/.codex}" FAKE_CODEX_KEY=e2e-dummy-key
   mkdir -p "$CODEX_HOME"
   # Codex also reaches for its plugin marketplace (github.com), its apps
   # and analytics (chatgpt.com) and updates; none of that is the model.
@@ -124,6 +124,19 @@ base_url = "$FAKE_OPENAI"
 env_key = "FAKE_CODEX_KEY"
 wire_api = "responses"
 TOML
+}
+
+# claude_trust DIR: accept Claude Code's workspace trust dialog for DIR, as
+# the person does once in an interactive session (it records
+# projects[DIR].hasTrustDialogAccepted in ~/.claude.json); without it
+# Claude Code ignores the permission rules of DIR's .claude/ settings.
+claude_trust() {
+  node -e '
+    const fs = require("fs"), p = process.argv[1], dir = process.argv[2];
+    let c = {}; try { c = JSON.parse(fs.readFileSync(p, "utf8")); } catch (e) {}
+    c.projects = c.projects || {}; c.projects[dir] = Object.assign(c.projects[dir] || {}, {hasTrustDialogAccepted: true});
+    fs.writeFileSync(p, JSON.stringify(c, null, 2));
+  ' "$HOME/.claude.json" "$1"
 }
 
 # gemini_env [MODEL]: Gemini CLI talks to the fake (Google's API at
