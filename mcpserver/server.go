@@ -304,8 +304,9 @@ func (s *Server) runAgentTool(ctx context.Context, req *mcp.CallToolRequest, nam
 }
 
 // countView counts a successful skill_view as a view and a use in
-// .usage.json, as the reference's tool does; a failure to count is said
-// in the result, and the view stands.
+// .usage.json, as the reference's tool does, under the key the reference
+// counts by (the skill's frontmatter name); a failure to count is said in
+// the result, and the view stands.
 func (s *Server) countView(text string) string {
 	var res map[string]any
 	if err := json.Unmarshal([]byte(text), &res); err != nil {
@@ -315,7 +316,12 @@ func (s *Server) countView(text string) string {
 	if name == "" {
 		return text
 	}
-	if err := s.lib.Usage().BumpView(name); err != nil {
+	_, err := s.lib.CountUse(name, skillrepo.UseView, false)
+	if errors.Is(err, skillrepo.ErrNotFound) {
+		// Not on main yet (a proposal's skill): counted under its name.
+		err = s.lib.Usage().BumpView(name)
+	}
+	if err != nil {
 		res["usage_warning"] = "the view was not counted in .usage.json: " + err.Error()
 		return encode(res)
 	}

@@ -172,6 +172,55 @@ func TestHermesHousekeepingUntracked(t *testing.T) {
 	}
 }
 
+// TestHermesOwnRepositoryUntracked: a Hermes user who kept
+// ~/.hermes/skills in git themselves committed everything, the usage
+// sidecar and its lock included. init stops tracking all of Hermes'
+// per-clone files in one commit, keeps them on disk, and afterwards a
+// counted view leaves git status clean and sync records nothing.
+func TestHermesOwnRepositoryUntracked(t *testing.T) {
+	env := testEnv(t)
+	home := hermeshome.Copy(t)
+	dir := filepath.Join(home, "skills")
+	os.WriteFile(filepath.Join(dir, UsageFile+".lock"), nil, 0o644)
+	gitIn(t, dir, env, false, "init", "-q", "-b", "main")
+	gitIn(t, dir, env, false, "add", "-A")
+	gitIn(t, dir, env, false, "commit", "-q", "-m", "my skills")
+	usage, _ := os.ReadFile(filepath.Join(dir, UsageFile))
+	res, err := Init(context.Background(), dir, InitOptions{OpenOptions: hermesOpts(env, home)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append([]string{UsageFile, UsageFile + ".lock"}, housekeepingFiles...)
+	slices.Sort(want)
+	if got := slices.Sorted(slices.Values(res.Untracked)); !slices.Equal(got, want) {
+		t.Errorf("untracked %v, want %v", got, want)
+	}
+	if files := gitIn(t, dir, env, false, "ls-files"); strings.Contains(files, "usage.json") || strings.Contains(files, "curator_") {
+		t.Errorf("still tracked:\n%s", files)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, UsageFile)); len(got) == 0 || !strings.Contains(string(got), `"git-bisect-regressions"`) {
+		t.Errorf("the sidecar was lost:\n%s\nwas\n%s", got, usage)
+	}
+	if st := gitIn(t, dir, env, false, "status", "--porcelain"); st != "" {
+		t.Errorf("git status after init:\n%s", st)
+	}
+	l, err := Open(dir, hermesOpts(env, home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := l.CountUse("ci-debugging", UseView, false); err != nil {
+		t.Fatal(err)
+	}
+	if st := gitIn(t, dir, env, false, "status", "--porcelain"); st != "" {
+		t.Errorf("git status after a counted view:\n%s", st)
+	}
+	if r, err := l.Sync(context.Background(), SyncOptions{}); err != nil || !r.Commit.IsZero() || !r.UntrackCommit.IsZero() {
+		t.Errorf("sync after a view recorded %+v %v", r, err)
+	}
+	gitIn(t, dir, env, false, "fsck", "--strict", "--no-progress")
+}
+
 // hermesSetPinned does what `hermes curator pin|unpin NAME` does
 // (tools/skill_usage.set_pinned): the record keyed NAME gets pinned, the
 // file is written back sorted with two-space indents.
@@ -346,6 +395,47 @@ func TestHermesUsageAliases(t *testing.T) {
 	raw, _ = l.Usage().Load()
 	if _, left := raw["pytest-fixtures"]; left || raw["fixtures"] == nil || raw["fixtures"].ViewCount != 3 || !raw["fixtures"].AgentCreated() {
 		t.Errorf("after a rename by hand: pytest-fixtures left %v, fixtures %+v", left, raw["fixtures"])
+	}
+}
+
+// TestHermesCountUse: a view or use counted by a person or a tool (the
+// CLI's usage bump, the MCP server's skill_view) goes under the key
+// Hermes counts by — git-bisect/ names itself git-bisect-regressions —
+// and what it returns is the skill's whole record, both halves merged.
+func TestHermesCountUse(t *testing.T) {
+	_, l, _, _ := initHermesSkills(t)
+	// The fixture: 1 view and 1 use under the name, none under the folder.
+	for _, name := range []string{"git-bisect", "git-bisect-regressions"} {
+		r, err := l.CountUse(name, UseView, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := l.Usage().Load()
+		if raw["git-bisect"].ViewCount != 0 {
+			t.Errorf("%s: counted under the folder: %+v", name, raw["git-bisect"])
+		}
+		if r.PatchCount != 1 || r.ViewCount != raw["git-bisect-regressions"].ViewCount {
+			t.Errorf("%s: returned %+v, not the merged record", name, r)
+		}
+	}
+	raw, _ := l.Usage().Load()
+	if raw["git-bisect-regressions"].ViewCount != 3 || raw["git-bisect-regressions"].UseCount != 3 {
+		t.Errorf("after two views: %+v", raw["git-bisect-regressions"])
+	}
+	// A dry run shows the merged counts it would reach and writes nothing.
+	before, _ := os.ReadFile(filepath.Join(l.Root, UsageFile))
+	r, err := l.CountUse("git-bisect", UseUse, true)
+	if err != nil || r.UseCount != 4 || r.ViewCount != 3 || r.PatchCount != 1 {
+		t.Errorf("dry run: %+v %v", r, err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(l.Root, UsageFile)); string(after) != string(before) {
+		t.Errorf("a dry run wrote the sidecar")
+	}
+	if _, err := l.CountUse("nope", UseView, false); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown skill: %v", err)
+	}
+	if _, err := l.CountUse("git-bisect", "peek", false); err == nil {
+		t.Errorf("unknown kind accepted")
 	}
 }
 

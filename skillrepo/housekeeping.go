@@ -40,6 +40,10 @@ var hermesHousekeeping = []string{
 	"/.usage_backups/",
 }
 
+// trackedUsageFiles are the usage sidecar's files (init's .gitignore
+// entries, gitignoreEntries) an earlier repository may have committed.
+var trackedUsageFiles = []string{"/" + UsageFile, "/" + UsageFile + ".lock"}
+
 const housekeepingComment = "# skillrepo: Hermes' own housekeeping (curator state and backups, hub lock, bundled manifest): per clone, not versioned"
 
 // housekeepingPresent returns the housekeeping entries that exist under root.
@@ -113,7 +117,11 @@ func (l *Library) UntrackHousekeeping(ctx context.Context, dryRun bool) (*Untrac
 	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: dryRun, RecordsWorktree: true}, func(tx *Tx) error {
 		entries := housekeepingEntries(l.Root, l.Config.Runtime)
 		var tracked []string
-		for _, e := range entries {
+		// The usage sidecar is per clone too (docs/reference-behaviour.md
+		// §5.1): a folder that was a git repository before init (a Hermes
+		// user's own ~/.hermes/skills, say) may have committed it and its
+		// lock, and every view would then be a change to record.
+		for _, e := range append(append([]string{}, entries...), trackedUsageFiles...) {
 			p := strings.Trim(e, "/")
 			if strings.HasSuffix(e, "/") {
 				files, err := tx.gtx.List(p)
@@ -140,7 +148,8 @@ func (l *Library) UntrackHousekeeping(ctx context.Context, dryRun bool) (*Untrac
 		if disk, err := os.ReadFile(filepath.Join(l.Root, ".gitignore")); err == nil {
 			base = disk
 		}
-		if updated, _ := ignoreLines(base, housekeepingComment, entries); string(updated) != string(committed) {
+		updated, _ := ignoreLines(base, usageIgnoreComment, gitignoreEntries)
+		if updated, _ = ignoreLines(updated, housekeepingComment, entries); string(updated) != string(committed) {
 			if err := tx.gtx.WriteFile(".gitignore", updated, false); err != nil {
 				return err
 			}
@@ -154,7 +163,7 @@ func (l *Library) UntrackHousekeeping(ctx context.Context, dryRun bool) (*Untrac
 			files = "1 file"
 		}
 		m := Message{Subject: fmt.Sprintf("untrack Hermes housekeeping (%s; they stay on disk, ignored)", files)}
-		m.Body = "Hermes keeps its curator state, backups, hub lock and bundled manifest in the skills folder for itself; they are per clone, and git history is the backup."
+		m.Body = "Hermes keeps its curator state, backups, hub lock, bundled manifest and usage sidecar in the skills folder for itself; they are per clone, and git history is the backup."
 		m.Add(TrailerAction, ActionUntrack)
 		Provenance{Origin: OriginUser}.addTrailers(&m)
 		h, err := tx.Commit(m)

@@ -20,6 +20,8 @@ import (
 // sidecar with its lock, temp and corrupt files (per-clone telemetry).
 var gitignoreEntries = []string{"/.usage.json", "/.usage.json.*"}
 
+const usageIgnoreComment = "# skillrepo: per-clone usage telemetry"
+
 // InitOptions configures [Init].
 type InitOptions struct {
 	OpenOptions
@@ -369,7 +371,7 @@ func initFiles(root, branch string, runtime skill.Runtime, usage *Usage, hermesH
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	ignore, changed := ignoreLines(existing, "# skillrepo: per-clone usage telemetry", gitignoreEntries)
+	ignore, changed := ignoreLines(existing, usageIgnoreComment, gitignoreEntries)
 	ignore, changed2 := ignoreLines(ignore, housekeepingComment, housekeepingEntries(root, runtime))
 	if changed || changed2 {
 		plan[".gitignore"] = ignore

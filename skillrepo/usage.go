@@ -550,6 +550,51 @@ func (l *Library) RecordUse(name string, kind UseKind, dedupeKey string) (counte
 	return l.Usage().BumpOnce(snap.UsageKey(si), kind == UseView, dedupeKey)
 }
 
+// CountUse counts a view (kind [UseView]: also a use) or a use of a skill
+// on main's tip, archived ones included, under the key the reference
+// counts it by (its frontmatter name: [Snapshot.UsageKey]), and returns
+// the skill's record afterwards with every alias merged — what Hermes and
+// skillrepo both read as the skill's usage. With dryRun the sidecar is
+// read, not written. It is the person's or tool's count; an agent's hook
+// uses [Library.RecordUse], which counts a tool call once.
+//
+// Errors: ErrNotFound for an unknown skill; ErrInvalid for an unknown
+// kind; the sidecar's I/O errors.
+func (l *Library) CountUse(name string, kind UseKind, dryRun bool) (*UsageRecord, error) {
+	if kind != UseView && kind != UseUse {
+		return nil, fmt.Errorf("use kind %q: want %q or %q: %w", kind, UseView, UseUse, skill.ErrInvalid)
+	}
+	snap, err := l.Snapshot("")
+	if err != nil {
+		return nil, err
+	}
+	si, err := snap.FindSkill(name)
+	if err != nil {
+		return nil, err
+	}
+	key := snap.UsageKey(si)
+	after, err := l.Usage().Bump(key, kind == UseView, dryRun)
+	if err != nil {
+		return nil, err
+	}
+	recs, keys, err := l.UsageOf(snap)
+	if err != nil {
+		return nil, err
+	}
+	if dryRun {
+		raw, err := l.Usage().Load()
+		if err != nil {
+			return nil, err
+		}
+		raw[key] = after
+		recs = keys.Resolve(raw)
+	}
+	if r := recs[si.Name]; r != nil {
+		return r, nil
+	}
+	return after, nil
+}
+
 // BumpPatch counts a write to the skill.
 func (u *Usage) BumpPatch(names ...string) error {
 	return u.updateNamed(names, func(recs map[string]*UsageRecord) error {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -76,4 +77,34 @@ func hermesHookCmd(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Logf("hermeshook %s %s", event, args[2])
 	_, _ = ts.Stdout().Write(stdout.Bytes())
 	_, _ = ts.Stderr().Write(stderr.Bytes())
+}
+
+// hermesPinCmd is the testscript command
+//
+//	hermespin SKILLS NAME true|false
+//
+// which pins or unpins NAME in SKILLS/.usage.json as Hermes 0.19.0's
+// `hermes curator pin`/`unpin` does (skill_usage.set_pinned): the file
+// read whole, the record's "pinned" set (a missing record made as
+// Hermes' _empty_record), and the map written back with sorted keys and
+// a two-space indent.
+func hermesPinCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 || (args[2] != "true" && args[2] != "false") {
+		ts.Fatalf("usage: hermespin SKILLS NAME true|false")
+	}
+	p := filepath.Join(ts.MkAbs(args[0]), ".usage.json")
+	recs := map[string]map[string]any{}
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(p)), &recs))
+	if recs[args[1]] == nil {
+		recs[args[1]] = map[string]any{"created_by": nil, "use_count": 0, "view_count": 0, "last_used_at": nil,
+			"last_viewed_at": nil, "patch_count": 0, "last_patched_at": nil, "created_at": "2026-11-30T12:00:00.000000+00:00",
+			"state": "active", "pinned": false, "archived_at": nil}
+	}
+	recs[args[1]]["pinned"] = args[2] == "true"
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	ts.Check(enc.Encode(recs))
+	ts.Check(os.WriteFile(p, bytes.TrimSuffix(out.Bytes(), []byte("\n")), 0o644))
 }

@@ -175,6 +175,9 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 		// hermeshook HOME EVENT PAYLOAD: fire a Hermes hook event as
 		// Hermes does (hermes_script_test.go).
 		"hermeshook": hermesHookCmd,
+		// hermespin SKILLS NAME true|false: pin or unpin as Hermes'
+		// `hermes curator pin` does (hermes_script_test.go).
+		"hermespin": hermesPinCmd,
 		// hermeshome DIR: a Hermes home as Hermes 0.19.0 leaves it
 		// (internal/hermeshome) written into DIR.
 		"hermeshome": func(ts *testscript.TestScript, neg bool, args []string) {

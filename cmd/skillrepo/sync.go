@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -116,9 +118,89 @@ type syncJSON struct {
 	PinsCarried map[string]string `json:"pins_carried,omitempty"`
 	// LintErrors were recorded anyway (Lint-Error trailers).
 	LintErrors []string `json:"lint_errors"`
+	// What a Hermes library's sync records first, each in its own commit:
+	// Hermes' housekeeping an earlier import tracked, pins and unpins
+	// made in Hermes, edits of Hermes' memories/, a run of Hermes'
+	// curator.
 	// LeftStaged: paths staged with git and not committed, left to the
 	// person's own commit.
-	LeftStaged []string `json:"left_staged"`
+	LeftStaged    []string           `json:"left_staged"`
+	Untracked     []string           `json:"untracked,omitempty"`
+	UntrackCommit string             `json:"untrack_commit,omitempty"`
+	Pins          *syncPinsJSON      `json:"pins,omitempty"`
+	Memory        []string           `json:"memory,omitempty"`
+	MemoryCommit  string             `json:"memory_commit,omitempty"`
+	HermesCurator *syncHermesCurator `json:"hermes_curator,omitempty"`
+}
+
+type syncPinsJSON struct {
+	Commit   string   `json:"commit,omitempty"`
+	Pinned   []string `json:"pinned"`
+	Unpinned []string `json:"unpinned"`
+}
+
+type syncHermesCurator struct {
+	*skillrepo.HermesCuratorRun
+	Commit string `json:"commit,omitempty"`
+}
+
+// syncJSONOf is sync's JSON report.
+func syncJSONOf(res *skillrepo.SyncResult) syncJSON {
+	changes := res.Changes
+	if changes == nil {
+		changes = []skillrepo.FileChange{}
+	}
+	out := syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes,
+		PinsCarried: res.PinsCarried, LintErrors: nonNil(res.LintErrors), LeftStaged: nonNil(res.LeftStaged),
+		Untracked: res.Untracked, UntrackCommit: hashString(res.UntrackCommit), Memory: res.Memory, MemoryCommit: hashString(res.MemoryCommit)}
+	if p := res.Pins; p != nil && (len(p.Pinned) > 0 || len(p.Unpinned) > 0) {
+		out.Pins = &syncPinsJSON{Commit: hashString(p.Commit), Pinned: nonNil(p.Pinned), Unpinned: nonNil(p.Unpinned)}
+	}
+	if h := res.HermesCurator; h != nil {
+		out.HermesCurator = &syncHermesCurator{HermesCuratorRun: h, Commit: hashString(h.Commit)}
+	}
+	return out
+}
+
+// reportHermesRecords prints what a Hermes library's sync recorded (or,
+// in a dry run, would record) before the work tree's changes, and
+// whether there was any.
+func reportHermesRecords(w io.Writer, f *factory, res *skillrepo.SyncResult) bool {
+	done := func(h skillrepo.Hash) string {
+		if res.DryRun {
+			return "would record"
+		}
+		return fmt.Sprintf("%s recorded as %s:", f.IO.Green("✓"), short(h))
+	}
+	any := false
+	if len(res.Untracked) > 0 {
+		fmt.Fprintf(w, "%s stopped tracking Hermes' housekeeping (%s); the files stay on disk, ignored\n", done(res.UntrackCommit), nounCount(len(res.Untracked), "file"))
+		any = true
+	}
+	if p := res.Pins; p != nil && (len(p.Pinned) > 0 || len(p.Unpinned) > 0) {
+		var parts []string
+		if len(p.Pinned) > 0 {
+			parts = append(parts, "pinned "+strings.Join(p.Pinned, ", "))
+		}
+		if len(p.Unpinned) > 0 {
+			parts = append(parts, "unpinned "+strings.Join(p.Unpinned, ", "))
+		}
+		fmt.Fprintf(w, "%s %s in Hermes\n", done(p.Commit), strings.Join(parts, "; "))
+		any = true
+	}
+	if len(res.Memory) > 0 {
+		fmt.Fprintf(w, "%s edits of Hermes' memory (%s)\n", done(res.MemoryCommit), strings.Join(res.Memory, ", "))
+		any = true
+	}
+	if h := res.HermesCurator; h != nil {
+		what := h.Summary
+		if len(h.Archived) > 0 {
+			what = "archived " + strings.Join(h.Archived, ", ")
+		}
+		fmt.Fprintf(w, "%s Hermes' curator run %d (%s), origin curator\n", done(h.Commit), h.Number, what)
+		any = true
+	}
+	return any
 }
 
 func runSync(cmd *cobra.Command, opts *syncOptions) error {
@@ -133,13 +215,10 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 		return err
 	}
 	if f.JSON {
-		changes := res.Changes
-		if changes == nil {
-			changes = []skillrepo.FileChange{}
-		}
-		return printJSON(f.IO.Out, syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes, PinsCarried: res.PinsCarried, LintErrors: nonNil(res.LintErrors), LeftStaged: nonNil(res.LeftStaged)})
+		return printJSON(f.IO.Out, syncJSONOf(res))
 	}
 	w := f.IO.ErrOut
+	hermes := reportHermesRecords(w, f, res)
 	if n := len(res.LeftStaged); n > 0 {
 		fmt.Fprintf(w, "left %s you staged with git for your own commit ('git commit' records %s):\n", nounCount(n, "path"), plural(n, "it", "them"))
 		for _, p := range res.LeftStaged {
@@ -147,7 +226,9 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 		}
 	}
 	if len(res.Changes) == 0 {
-		fmt.Fprintln(w, "nothing to record: the work tree matches the branch")
+		if !hermes {
+			fmt.Fprintln(w, "nothing to record: the work tree matches the branch")
+		}
 		return nil
 	}
 	// Thousands of edits are summarised: the first lines, then a count

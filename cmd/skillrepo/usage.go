@@ -22,29 +22,37 @@ func newUsageCmd(f *factory) *cobra.Command {
 }
 
 func newUsageShowCmd(f *factory) *cobra.Command {
-	return &cobra.Command{
-		Use:     "show [<name>]",
-		Short:   "Show usage records",
-		Example: `  skillrepo usage show --json`,
-		Args:    cobra.MaximumNArgs(1),
+	var raw bool
+	cmd := &cobra.Command{
+		Use:   "show [<name>] [--raw]",
+		Short: "Show usage records",
+		Long: `Show the usage records of the library's skills, one per skill: a skill
+recorded under several keys (its folder, its frontmatter name, category/name —
+Hermes Agent counts views under the frontmatter name) is shown once, under its
+folder name, with its records merged, as the curator reads it. Records of no
+skill are shown under their own keys. --raw shows .usage.json's records as
+they are, one per key.`,
+		Example: `  skillrepo usage show --json
+  skillrepo usage show git-bisect
+  skillrepo usage show --raw`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lib, err := f.Library()
 			if err != nil {
 				return err
 			}
-			recs, err := lib.Usage().Load()
+			recs, err := usageRecords(lib, args, raw)
 			if err != nil {
 				return err
 			}
 			if len(args) == 1 {
-				r, ok := recs[args[0]]
-				if !ok {
-					return fmt.Errorf("no usage record for %q: %w", args[0], skillrepo.ErrNotFound)
+				var name string
+				for n := range recs {
+					name = n
 				}
 				if f.JSON {
-					return printJSON(f.IO.Out, r)
+					return printJSON(f.IO.Out, recs[name])
 				}
-				recs = map[string]*skillrepo.UsageRecord{args[0]: r}
 			} else if f.JSON {
 				return printJSON(f.IO.Out, recs)
 			}
@@ -70,6 +78,48 @@ func newUsageShowCmd(f *factory) *cobra.Command {
 			return tw.Flush()
 		},
 	}
+	cmd.Flags().BoolVar(&raw, "raw", false, "the sidecar's records as they are, one per key")
+	return cmd
+}
+
+// usageRecords is what usage show prints: every record (args empty) or
+// the one args[0] names, merged per skill unless raw.
+func usageRecords(lib *skillrepo.Library, args []string, raw bool) (map[string]*skillrepo.UsageRecord, error) {
+	var recs map[string]*skillrepo.UsageRecord
+	name := ""
+	if len(args) == 1 {
+		name = args[0]
+	}
+	if raw {
+		all, err := lib.Usage().Load()
+		if err != nil {
+			return nil, err
+		}
+		recs = all
+	} else {
+		snap, err := lib.Snapshot("")
+		if err != nil {
+			return nil, err
+		}
+		all, keys, err := lib.UsageOf(snap)
+		if err != nil {
+			return nil, err
+		}
+		recs = all
+		// A skill's other names (frontmatter, category/folder) find its
+		// merged record.
+		if owner, ok := keys.Skill(name); ok && name != "" {
+			name = owner
+		}
+	}
+	if name == "" {
+		return recs, nil
+	}
+	r, ok := recs[name]
+	if !ok {
+		return nil, fmt.Errorf("no usage record for %q: %w", args[0], skillrepo.ErrNotFound)
+	}
+	return map[string]*skillrepo.UsageRecord{name: r}, nil
 }
 
 func newUsageBumpCmd(f *factory) *cobra.Command {
@@ -78,7 +128,9 @@ func newUsageBumpCmd(f *factory) *cobra.Command {
 		Use:   "bump <name> {--view | --use} [--dry-run]",
 		Short: "Count a view or a use of a skill",
 		Long: `Count a view (which is also a use, as the agent's skill_view counts it) or a
-use of a skill in the usage sidecar, and print its counts afterwards. With
+use of a skill in the usage sidecar, and print its counts afterwards. The count
+goes under the key Hermes Agent counts by (the skill's frontmatter name); the
+counts printed are the skill's whole record, every key it has merged. With
 --dry-run the counts are shown as they would be and nothing is written.`,
 		Example: `  skillrepo usage bump ci-debugging --use
   skillrepo usage bump ci-debugging --view --dry-run --json`,
@@ -91,29 +143,22 @@ use of a skill in the usage sidecar, and print its counts afterwards. With
 			if err != nil {
 				return err
 			}
-			snap, err := lib.Snapshot("")
-			if err != nil {
-				return err
+			kind := skillrepo.UseUse
+			if view {
+				kind = skillrepo.UseView
 			}
-			si, err := snap.FindSkill(args[0])
-			if err != nil {
-				return err
-			}
-			r, err := lib.Usage().Bump(si.Name, view, dryRun)
+			r, err := lib.CountUse(args[0], kind, dryRun)
 			if err != nil {
 				return err
 			}
 			if f.JSON {
 				return printJSON(f.IO.Out, r)
 			}
-			verb, kind := "counted", "use"
+			verb := "counted"
 			if dryRun {
 				verb = "would count"
 			}
-			if view {
-				kind = "view"
-			}
-			fmt.Fprintf(f.IO.Out, "%s a %s of %s: %s, %s\n", verb, kind, si.Name, nounCount(r.ViewCount, "view"), nounCount(r.UseCount, "use"))
+			fmt.Fprintf(f.IO.Out, "%s a %s of %s: %s, %s\n", verb, kind, args[0], nounCount(r.ViewCount, "view"), nounCount(r.UseCount, "use"))
 			return nil
 		},
 	}
