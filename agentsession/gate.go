@@ -3,9 +3,9 @@ package agentsession
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/worker"
 )
@@ -48,10 +48,8 @@ func (h *hookRun) troubleLine() string {
 		return ""
 	}
 	p := filepath.Join(h.state().Hooks(), toldFile)
-	told := map[string]bool{}
-	if data, err := os.ReadFile(p); err == nil {
-		_ = json.Unmarshal(data, &told) // a broken file tells again
-	}
+	data, _ := boundedread.ReadFile(p, maxStateFile)
+	told := parseTold(data)
 	line := health.Line(told)
 	// Forget what is no longer failing, so the file stays small.
 	live := map[string]bool{}
@@ -72,4 +70,13 @@ func (h *hookRun) troubleLine() string {
 		h.rep.notef("told the person: %s", line)
 	}
 	return line
+}
+
+// parseTold decodes the told file: what a broken one held is told again.
+func parseTold(data []byte) map[string]bool {
+	told := map[string]bool{}
+	if json.Unmarshal(data, &told) != nil || told == nil {
+		return map[string]bool{}
+	}
+	return told
 }

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -164,17 +165,27 @@ func (h *hermesRun) setTurn(kind string) {
 }
 
 func (h *hermesRun) turn() string {
-	b, err := os.ReadFile(h.turnPath())
+	b, err := boundedread.ReadFile(h.turnPath(), maxStateFile)
 	if err != nil {
 		return turnForeground
 	}
+	return parseTurn(b)
+}
+
+// parseTurn decodes a session's turn file: an unknown or broken one is
+// the person's turn (foreground), the origin that claims least.
+func parseTurn(b []byte) string {
 	var t struct {
 		Turn string `json:"turn"`
 	}
-	if json.Unmarshal(b, &t) != nil || t.Turn == "" {
+	if json.Unmarshal(b, &t) != nil {
 		return turnForeground
 	}
-	return t.Turn
+	switch t.Turn {
+	case turnReview, turnCurator:
+		return t.Turn
+	}
+	return turnForeground
 }
 
 // toolCall records a skill_manage or memory call that wrote: the files

@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/review"
 )
 
@@ -64,10 +66,18 @@ func tailSum(f *os.File, offset int64) (string, error) {
 // mark and the offset after them; ok is false when the mark does not hold
 // (no mark, another file, a shorter or rewritten file).
 func (h *hookRun) readSince(f *os.File, path string) (part []byte, end int64, ok bool, err error) {
-	data, err := os.ReadFile(h.markPath(h.in.SessionID))
+	data, err := boundedread.ReadFile(h.markPath(h.in.SessionID), maxStateFile)
 	if err != nil {
 		return nil, 0, false, nil
 	}
+	return partSince(data, f, path)
+}
+
+// partSince is readSince past the read of the mark file: data is what the
+// file holds, whatever that is. A part longer than a transcript may be
+// (review.MaxTranscriptBytes) is not read: the whole file's bounded read
+// then refuses it.
+func partSince(data []byte, f *os.File, path string) (part []byte, end int64, ok bool, err error) {
 	var m transcriptMark
 	if json.Unmarshal(data, &m) != nil || m.Path != path || m.Offset <= 0 {
 		return nil, 0, false, nil
@@ -76,7 +86,7 @@ func (h *hookRun) readSince(f *os.File, path string) (part []byte, end int64, ok
 	if err != nil {
 		return nil, 0, false, err
 	}
-	if fi.Size() < m.Offset {
+	if fi.Size() < m.Offset || fi.Size()-m.Offset > review.MaxTranscriptBytes {
 		return nil, 0, false, nil
 	}
 	if sum, err := tailSum(f, m.Offset); err != nil || sum != m.TailSum {
@@ -114,7 +124,10 @@ func (h *hookRun) checkIncremental(path string, iv review.Intervals) (d review.D
 		return d, false, err
 	}
 	defer unlock()
-	f, err := os.Open(path)
+	f, err := openTranscript(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return d, false, nil // readTranscript says so
+	}
 	if err != nil {
 		return d, false, fmt.Errorf("read transcript: %w", err)
 	}
@@ -157,7 +170,7 @@ func (h *hookRun) checkIncremental(path string, iv review.Intervals) (d review.D
 // markWhole records that the whole transcript (up to its last whole line)
 // has been counted.
 func (h *hookRun) markWhole(path string) {
-	f, err := os.Open(path)
+	f, err := openTranscript(path)
 	if err != nil {
 		return
 	}

@@ -2,10 +2,11 @@ package agentsession
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // seenFile remembers the main branch tip each session (and the last
@@ -33,7 +34,7 @@ func seeTip(stateDir, session, tip string, now time.Time) (bool, error) {
 	defer seenMu.Unlock()
 	p := filepath.Join(stateDir, filepath.FromSlash(seenFile))
 	var st seenState
-	if data, err := os.ReadFile(p); err == nil {
+	if data, err := boundedread.ReadFile(p, maxStateFile); err == nil {
 		_ = json.Unmarshal(data, &st) // a broken file starts over
 	}
 	if st.Sessions == nil {
@@ -62,4 +63,25 @@ func seeTip(stateDir, session, tip string, now time.Time) (bool, error) {
 		return changed, err
 	}
 	return changed, writeState(p, data)
+}
+
+// maxStateFile bounds the hooks' state files, read as regular files only:
+// a FIFO would hang the hook, a link to /dev/zero fill the memory.
+const maxStateFile = 4 << 20
+
+// sessionSeen reports whether a session started before (its start was
+// recorded by seeTip).
+func sessionSeen(stateDir, session string) bool {
+	if session == "" {
+		return false
+	}
+	seenMu.Lock()
+	defer seenMu.Unlock()
+	var st seenState
+	data, err := boundedread.ReadFile(filepath.Join(stateDir, filepath.FromSlash(seenFile)), maxStateFile)
+	if err != nil || json.Unmarshal(data, &st) != nil {
+		return false
+	}
+	_, ok := st.Sessions[session]
+	return ok
 }

@@ -203,6 +203,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		in.LastAssistantMessage = in.PromptResponse
 	}
 	h := &hookRun{opts: opts, lib: lib, in: &in, rep: rep, now: opts.Now().UTC()}
+	h.checkTranscript()
 	switch event {
 	case hooks.EventSessionStart:
 		err = h.sessionStart(ctx)

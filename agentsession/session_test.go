@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,6 +31,14 @@ func newHookFixture(t *testing.T) *hookFixture {
 	lib, env := testlib.ExampleLibrary(t)
 	// An endpoint is configured: a session start has nothing to warn of.
 	env["OPENAI_BASE_URL"] = "http://127.0.0.1:9/v1"
+	// The tests' transcripts are in temp folders and in review's testdata,
+	// not in the agent's own folders (TestTranscriptOnlyFromTheAgentsFolders
+	// checks the refusal without this).
+	testdata, err := filepath.Abs("../review/testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env[EnvTranscriptDirs] = os.TempDir() + string(filepath.ListSeparator) + testdata
 	return &hookFixture{t: t, lib: lib, env: env, now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 }
 
@@ -95,13 +104,14 @@ func TestSessionStartMemoryAndReload(t *testing.T) {
 	for _, tc := range []struct {
 		agent   hooks.Agent
 		session string
+		source  string
 		reload  bool
 	}{
-		{hooks.ClaudeCode, "a", true},  // main moved since session a saw it
-		{hooks.ClaudeCode, "a", false}, // and a has seen it now
-		{hooks.Codex, "b", false},      // never reloadSkills for Codex
+		{hooks.ClaudeCode, "a", "compact", true}, // main moved since session a saw it
+		{hooks.ClaudeCode, "a", "clear", false},  // and a has seen it now
+		{hooks.Codex, "b", "resume", false},      // never reloadSkills for Codex; b was never seen
 	} {
-		out, _ := f.run(tc.agent, "SessionStart", map[string]any{"session_id": tc.session, "source": "resume"})
+		out, _ := f.run(tc.agent, "SessionStart", map[string]any{"session_id": tc.session, "source": tc.source})
 		var got struct {
 			Out map[string]any `json:"hookSpecificOutput"`
 		}
@@ -114,6 +124,15 @@ func TestSessionStartMemoryAndReload(t *testing.T) {
 		}
 		if reload, _ := got.Out["reloadSkills"].(bool); reload != tc.reload {
 			t.Errorf("%s %s: reloadSkills = %v, want %v", tc.agent, tc.session, reload, tc.reload)
+		}
+	}
+	// A resumed session's conversation holds the memory it was given:
+	// resuming it (codex exec resume, claude --resume) gives none again.
+	for _, a := range []hooks.Agent{hooks.Codex, hooks.ClaudeCode} {
+		session := map[hooks.Agent]string{hooks.Codex: "b", hooks.ClaudeCode: "a"}[a]
+		out, rep := f.run(a, "SessionStart", map[string]any{"session_id": session, "source": "resume"})
+		if strings.Contains(out, "Prefers short answers.") || !strings.Contains(strings.Join(rep.Notes, " "), "resumed session") {
+			t.Errorf("%s resume: printed %q, notes %q", a, out, rep.Notes)
 		}
 	}
 }
@@ -249,6 +268,150 @@ func TestSessionEndStartsOneWorker(t *testing.T) {
 	}
 	if started != 1 {
 		t.Errorf("SessionEnd started %d workers, want 1 (notes %q)", started, rep.Notes)
+	}
+}
+
+// A hook reads, queues and sends to the review model only a transcript
+// inside the agent's own transcript folders (Claude Code: ~/.claude/
+// projects), a regular file, not through a final link: /etc/passwd, a
+// file elsewhere, a FIFO (which would hang Stop and SessionEnd) and a
+// link out of the folder are ignored, and the hooks log says why.
+func TestTranscriptOnlyFromTheAgentsFolders(t *testing.T) {
+	f := newHookFixture(t)
+	delete(f.env, EnvTranscriptDirs)
+	f.setReview("memory_interval: 1", "skill_interval: 1")
+	projects := filepath.Join(f.env["HOME"], ".claude", "projects", "p")
+	if err := os.MkdirAll(projects, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	chat, err := os.ReadFile("../review/testdata/claude-code/short.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(projects, "good.jsonl")
+	os.WriteFile(good, chat, 0o644)
+	elsewhere := filepath.Join(t.TempDir(), "chat.jsonl")
+	os.WriteFile(elsewhere, chat, 0o644)
+	fifo := filepath.Join(projects, "fifo.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	link := filepath.Join(projects, "link.jsonl")
+	os.Symlink(elsewhere, link)
+	for _, tc := range []struct {
+		path string
+		ok   bool
+	}{{good, true}, {"/etc/passwd", false}, {elsewhere, false}, {fifo, false}, {link, false}} {
+		done := make(chan *Report, 1)
+		go func() {
+			_, rep := f.run(hooks.ClaudeCode, "Stop", map[string]any{"session_id": "s-" + filepath.Base(tc.path), "transcript_path": tc.path, "last_assistant_message": "done"})
+			done <- rep
+		}()
+		select {
+		case rep := <-done:
+			ignored := strings.Contains(notes(rep), "transcript ignored")
+			if ignored == tc.ok {
+				t.Errorf("%s: ignored = %v; log %q", tc.path, ignored, notes(rep))
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: the Stop hook hangs", tc.path)
+		}
+	}
+	for _, e := range f.queued() {
+		if e.Transcript != good {
+			t.Errorf("queued a review of %s", e.Transcript)
+		}
+	}
+}
+
+// Gemini CLI keeps a session's transcript in the chats/ folder of the
+// project's folder under ~/.gemini/tmp (or $GEMINI_CLI_HOME/.gemini/tmp):
+// a file there is read; its other files (logs.json beside chats/) and
+// the tmp folder itself are not, nor ~/.gemini/tmp once GEMINI_CLI_HOME
+// moves the agent's home.
+func TestGeminiTranscriptFolders(t *testing.T) {
+	f := newHookFixture(t)
+	delete(f.env, EnvTranscriptDirs)
+	home := f.env["HOME"]
+	cliHome := t.TempDir()
+	write := func(p string) string {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(`{"sessionId":"s","messages":[]}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	chat := write(filepath.Join(home, ".gemini", "tmp", "0f1e2d", "chats", "session-2026-12-03T10-00-abc.json"))
+	logs := write(filepath.Join(home, ".gemini", "tmp", "0f1e2d", "logs.json"))
+	loose := write(filepath.Join(home, ".gemini", "tmp", "session.json"))
+	sandboxed := write(filepath.Join(home, ".cache", ".gemini", "tmp", "0f1e2d", "chats", "session-x.json"))
+	moved := write(filepath.Join(cliHome, ".gemini", "tmp", "myproject", "chats", "session-y.json"))
+	for i, tc := range []struct {
+		cliHome string
+		path    string
+		ok      bool
+	}{
+		{"", chat, true}, {"", sandboxed, true}, {"", logs, false}, {"", loose, false}, {"", moved, false},
+		{cliHome, moved, true}, {cliHome, chat, false},
+	} {
+		f.env["GEMINI_CLI_HOME"] = tc.cliHome
+		_, rep := f.run(hooks.Gemini, "AfterTool", map[string]any{"session_id": fmt.Sprintf("g%d", i), "transcript_path": tc.path, "tool_name": "read_file", "cwd": home})
+		if ignored := strings.Contains(notes(rep), "transcript ignored"); ignored == tc.ok {
+			t.Errorf("GEMINI_CLI_HOME=%q %s: ignored = %v; log %q", tc.cliHome, tc.path, ignored, notes(rep))
+		}
+	}
+}
+
+// Codex numbers its calls from call_0 in every session: the count-once
+// key is the call within its session, so two sessions count twice. A
+// read through the command's own cd, or in the call's workdir, counts.
+func TestCodexCountsPerSessionAndFollowsCd(t *testing.T) {
+	f := newHookFixture(t)
+	outside := t.TempDir()
+	skillDir := filepath.Join(f.lib.Root, "ci-debugging")
+	for _, tc := range []struct {
+		session string
+		input   map[string]any
+	}{
+		{"s1", map[string]any{"command": "cat " + filepath.Join(skillDir, "SKILL.md")}},
+		{"s2", map[string]any{"command": "cat " + filepath.Join(skillDir, "SKILL.md")}}, // another session, the same call id
+		{"s3", map[string]any{"command": []string{"bash", "-lc", "cd " + skillDir + " && cat SKILL.md"}}},
+		{"s4", map[string]any{"cmd": "sed -n 1,40p SKILL.md", "workdir": skillDir}},
+		{"s5", map[string]any{"command": "cd /tmp; cd " + f.lib.Root + "/ci-debugging; head SKILL.md"}},
+		{"s6", map[string]any{"command": "cd " + outside + " && cat SKILL.md"}}, // not a skill of the library
+	} {
+		f.run(hooks.Codex, "PostToolUse", map[string]any{"session_id": tc.session, "cwd": outside, "tool_name": "Bash", "tool_use_id": "call_0",
+			"tool_input": tc.input})
+	}
+	if use, view := f.uses("ci-debugging"); view != 5 || use != 5 {
+		t.Errorf("ci-debugging: %d uses, %d views; want 5 and 5", use, view)
+	}
+	// The same call delivered again in its own session counts once.
+	f.run(hooks.Codex, "PostToolUse", map[string]any{"session_id": "s1", "cwd": outside, "tool_name": "Bash", "tool_use_id": "call_0",
+		"tool_input": map[string]any{"command": "cat " + filepath.Join(skillDir, "SKILL.md")}})
+	if _, view := f.uses("ci-debugging"); view != 5 {
+		t.Errorf("a repeated delivery counted: %d views", view)
+	}
+}
+
+// A session that ends before its first exchange (an empty TUI session)
+// logs that there is nothing to count, not an error.
+func TestEmptySessionIsNoError(t *testing.T) {
+	f := newHookFixture(t)
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "rollout.jsonl")
+	if err := os.WriteFile(empty, []byte(`{"timestamp":"2026-12-01T00:00:00Z","type":"session_meta","payload":{"id":"s-empty","cwd":"/w","originator":"codex_cli_rs","cli_version":"0.169.1"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{empty, filepath.Join(dir, "never-written.jsonl")} {
+		for _, ev := range []string{"Stop", "SessionEnd"} {
+			_, rep := f.run(hooks.Codex, ev, map[string]any{"session_id": "s-empty", "transcript_path": path, "cwd": dir})
+			if !strings.Contains(strings.Join(rep.Notes, "\n"), "nothing to count") {
+				t.Errorf("%s on %s: notes %q", ev, filepath.Base(path), rep.Notes)
+			}
+		}
 	}
 }
 

@@ -30,14 +30,24 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 		if err := h.opts.StartSync(h.lib); err != nil {
 			h.rep.notef("start sync: %v", err)
 		}
-	} else if res, err := h.lib.Sync(ctx, skillrepo.SyncOptions{}); err != nil {
+	} else if res, err := h.lib.Sync(ctx, skillrepo.SyncOptions{LeaveStaged: true}); err != nil {
 		h.rep.notef("sync skipped: %v", err)
 	} else if !res.Commit.IsZero() {
 		h.rep.notef("recorded outside edits of %s as %.12s", strings.Join(res.Skills, ", "), res.Commit)
 	}
 	var blocks []string
 	limits := h.lib.MemoryLimits()
+	// A resumed session's conversation already holds the memory it was
+	// given when it started (the snapshot is frozen per session, as the
+	// reference's system prompt is): giving it again would repeat it.
+	resumed := h.in.Source == "resume" && sessionSeen(h.state().Hooks(), h.in.SessionID)
+	if resumed {
+		h.rep.notef("resumed session: its conversation holds its memory already")
+	}
 	for _, t := range []memory.Target{memory.Memory, memory.User} {
+		if resumed {
+			break
+		}
 		p, err := h.lib.MemoryPath(t)
 		if err != nil {
 			h.rep.notef("memory: %v", err)

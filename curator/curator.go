@@ -124,6 +124,10 @@ type Curator struct {
 	Owners Ownership // nil: HistoryOwnership
 	// Progress, when set, hears the skills a run archives as it goes.
 	Progress Progress
+
+	// testOnlyAt, when set (tests), is called at the named instants of a
+	// run's landing: "before-record", "before-merge", "after-merge".
+	testOnlyAt func(step string)
 }
 
 // Progress hears how far a long run has got; the CLI draws it on a
@@ -158,7 +162,7 @@ func (s libSource) LoadUsage() (map[string]*skillrepo.UsageRecord, error) {
 }
 func (s libSource) LoadState() (RunState, error) { return NewStore(s.l.State().Curator()).Load() }
 func (s libSource) RolledBack() (map[string]RolledBackSkill, error) {
-	return readRolledBack(s.l.State().Curator())
+	return rolledBack(s.l)
 }
 func (s libSource) ReportDir(id string) string {
 	return filepath.Join(s.l.State().Curator(), ReportsDir, id)
@@ -331,6 +335,9 @@ type Outcome struct {
 	Next time.Time `json:"next"`
 	// ReportPath is the run's REPORT.md (real runs).
 	ReportPath string `json:"report_path,omitempty"`
+	// OrphansDropped are branches curator/<run> that stopped runs had
+	// left; this run deleted them.
+	OrphansDropped []string `json:"orphans_dropped,omitempty"`
 }
 
 // ErrDisabled is returned by a run of a disabled curator without Force.
@@ -366,6 +373,9 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			}
 		}
 		return out, err
+	}
+	if out.OrphansDropped, err = c.dropOrphanBranches(); err != nil {
+		return nil, err
 	}
 	if opts.Consolidate != nil {
 		run, err := c.runConsolidating(ctx, src, now, opts.Consolidate)
@@ -407,6 +417,7 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 func (c *Curator) record(src source, out *Outcome, run *Run, now time.Time) (*Outcome, error) {
 	id := run.ID
 	run.DurationSeconds = c.now().Sub(now).Seconds()
+	run.Landing = false
 	report, err := WriteReport(src.ReportDir(id), run)
 	if err != nil {
 		return nil, err
@@ -427,6 +438,56 @@ func (c *Curator) record(src source, out *Outcome, run *Run, now time.Time) (*Ou
 	out.Run, out.ReportPath = run, report
 	out.Next = Due(st, ScheduleOf(src.Config()), now).Next
 	return out, nil
+}
+
+// beforeLanding writes a run's record just before its merge: the report
+// (marked Landing) and the state naming it as the last run, so a run
+// stopped at the landing instant is one status shows and rollback finds
+// (its merge, if it landed, through its Curator-Run trailer).
+func (c *Curator) beforeLanding(run *Run, now time.Time) error {
+	if c.testOnlyAt != nil {
+		c.testOnlyAt("before-record")
+	}
+	run.Landing = true
+	if _, err := WriteReport(libSource{c.Lib}.ReportDir(run.ID), run); err != nil {
+		return err
+	}
+	if run.Kind == RunKindPrune {
+		return nil // a prune leaves the schedule alone
+	}
+	_, err := NewStore(c.Lib.State().Curator()).Update(func(st *RunState) error {
+		t := now
+		st.LastRunAt, st.LastRunID = &t, run.ID
+		st.LastRunSummary = "run " + run.ID + " was stopped as it landed; 'skillrepo curator rollback " + run.ID + "' undoes whatever of it is on " + run.Branch
+		return nil
+	})
+	if c.testOnlyAt != nil {
+		c.testOnlyAt("before-merge")
+	}
+	return err
+}
+
+// dropOrphanBranches deletes the branches curator/<run> that stopped runs
+// left behind (their work is merged, or was never landed) (the caller holds the curator lock, so
+// no run is writing one), and returns their names.
+func (c *Curator) dropOrphanBranches() ([]string, error) {
+	ids, err := c.Lib.CuratorBranches()
+	if err != nil {
+		return nil, err
+	}
+	var dropped []string
+	for _, id := range ids {
+		branch := BranchPrefix + id
+		tip, err := c.Lib.BranchTip(branch)
+		if err != nil {
+			continue
+		}
+		if err := c.Lib.DropBranch(branch, tip); err != nil {
+			return dropped, fmt.Errorf("drop the branch %s a stopped run left: %w", branch, err)
+		}
+		dropped = append(dropped, branch)
+	}
+	return dropped, nil
 }
 
 // Preview decides a run and reports it as a plan, marked DryRun. It reads
@@ -598,6 +659,10 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 	// stay reachable through the merge's second parent.
 	defer c.Lib.DropBranch(branch, tip)
 
+	run.Commits = commits
+	if err := c.beforeLanding(run, c.now()); err != nil {
+		return merge, before, nil, err
+	}
 	mres, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Reflog: "curator: merge run " + run.ID}, func(tx *skillrepo.Tx) error {
 		if tx.Base() != pre {
 			// The main branch moved since we read it: the run still
@@ -631,6 +696,9 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 	})
 	if err != nil {
 		return merge, before, nil, fmt.Errorf("curator run %s: %w", run.ID, err)
+	}
+	if c.testOnlyAt != nil {
+		c.testOnlyAt("after-merge")
 	}
 	return mres.New, mres.Old, commits, nil
 }
@@ -738,7 +806,7 @@ const ActionMerge = "merge"
 func mergeMessage(run *Run, cs []Change, commits int) skillrepo.Message {
 	m := skillrepo.Message{
 		Subject: fmt.Sprintf("curator: run %s, archive %s", run.ID, skillsText(len(cs))),
-		Body: fmt.Sprintf("Merge branch %s%s (%d commits).\n\n%s", BranchPrefix, run.ID, commits, run.Summary) +
+		Body: fmt.Sprintf("Merge branch %s%s (%s).\n\n%s", BranchPrefix, run.ID, commitsText(commits), run.Summary) +
 			"\n\nUndo with: skillrepo curator rollback " + run.ID,
 	}
 	archiveTrailers(&m, ActionMerge, run.ID, cs)
@@ -788,6 +856,13 @@ func skillsText(n int) string {
 		return "1 skill"
 	}
 	return fmt.Sprintf("%d skills", n)
+}
+
+func commitsText(n int) string {
+	if n == 1 {
+		return "1 commit"
+	}
+	return fmt.Sprintf("%d commits", n)
 }
 
 // mergeRunTip merges the run's branch tip into main in tx with the

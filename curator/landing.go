@@ -87,7 +87,13 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 	}
 	merged := false
 	if !tip.IsZero() && wait == "" {
+		if err := c.beforeLanding(run, now); err != nil {
+			return nil, err
+		}
 		merge, before, err := c.mergeRun(ctx, run, plan.Archives(), rec, pre, tip, len(run.Commits))
+		if err == nil && c.testOnlyAt != nil {
+			c.testOnlyAt("after-merge")
+		}
 		var ce *ConflictError
 		switch {
 		case errors.As(err, &ce):
@@ -269,7 +275,7 @@ func consolidationMergeMessage(run *Run, archives []Change, rec *Consolidation, 
 		Subject: fmt.Sprintf("curator: run %s, archive %s, consolidate %s", run.ID, skillsText(len(archives)), skillsText(len(rec.Consolidated))),
 	}
 	var body []string
-	body = append(body, fmt.Sprintf("Merge branch %s%s (%d commits).", BranchPrefix, run.ID, commits), "")
+	body = append(body, fmt.Sprintf("Merge branch %s%s (%s).", BranchPrefix, run.ID, commitsText(commits)), "")
 	for _, cl := range rec.Consolidated {
 		body = append(body, fmt.Sprintf("- %s -> %s", cl.Name, cl.Into))
 	}

@@ -168,6 +168,7 @@ func (c *Curator) Prune(ctx context.Context, opts PruneOptions) (*Outcome, error
 		return nil, err
 	}
 	run.DurationSeconds = c.now().Sub(now).Seconds()
+	run.Landing = false
 	report, err := WriteReport(src.ReportDir(run.ID), run)
 	if err != nil {
 		return nil, err

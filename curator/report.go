@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // RunVersion is the version of run.json this code writes.
@@ -43,6 +44,10 @@ type Run struct {
 	Summary         string     `json:"summary"`
 	Recovery        []string   `json:"recovery"`
 	RolledBack      *Rollback  `json:"rolled_back,omitempty"`
+	// Landing is set on the record written just before the run's merge
+	// and cleared once the run is recorded: a record still landing is a
+	// run stopped at that instant (its merge may or may not be on main).
+	Landing bool `json:"landing,omitempty"`
 	// Consolidation is phase 2 (curator run --consolidate); nil when off.
 	Consolidation *Consolidation `json:"consolidation,omitempty"`
 }
@@ -161,7 +166,7 @@ func WriteReport(dir string, r *Run) (string, error) {
 
 // ReadRun reads a run's run.json from its report folder.
 func ReadRun(dir string) (*Run, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	b, err := boundedread.ReadFile(filepath.Join(dir, "run.json"), maxStateFile)
 	if err != nil {
 		return nil, fmt.Errorf("read curator run: %w", err)
 	}
@@ -187,7 +192,7 @@ func (r *Run) Markdown() string {
 	fmt.Fprintf(&b, "- started: %s\n", r.StartedAt.UTC().Format(time.RFC3339))
 	fmt.Fprintf(&b, "- branch: %s (before the run: %s)\n", r.Branch, short(r.PreRunCommit))
 	if r.MergeCommit != "" {
-		fmt.Fprintf(&b, "- merged as: %s (%d commits)\n", short(r.MergeCommit), len(r.Commits))
+		fmt.Fprintf(&b, "- merged as: %s (%s)\n", short(r.MergeCommit), commitsText(len(r.Commits)))
 	}
 	if r.Kind == RunKindPrune {
 		fmt.Fprintf(&b, "- prune: archive skills idle at least %d days\n", r.Thresholds.ArchiveAfterDays)
@@ -197,10 +202,10 @@ func (r *Run) Markdown() string {
 	fmt.Fprintf(&b, "- summary: %s\n\n", r.Summary)
 
 	c := r.Counts
-	b.WriteString("## Counts\n\n| checked | marked stale | archived | reactivated | seeded | pinned | scheduled | unmanaged |\n")
+	b.WriteString("## Counts\n\n| checked | marked stale | archived | reactivated | seeded | pinned | scheduled | user-owned (pinned) |\n")
 	b.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
-	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d | %d | %d |\n\n",
-		c.Checked, c.MarkedStale, c.Archived, c.Reactivated, c.Seeded, c.Pinned, c.Scheduled, c.Unmanaged)
+	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d | %d | %d (%d) |\n\n",
+		c.Checked, c.MarkedStale, c.Archived, c.Reactivated, c.Seeded, c.Pinned, c.Scheduled, c.UserOwned(), c.PinnedUnmanaged)
 
 	b.WriteString("## Transitions\n\n")
 	if len(r.Transitions) == 0 {

@@ -70,6 +70,24 @@ func (c *Curator) Rollback(ctx context.Context, id string, opts RollbackOptions)
 	if err != nil {
 		return nil, err
 	}
+	if merge.IsZero() && rec != nil && rec.Landing {
+		// Stopped before its merge: nothing of it is on main. Its branch
+		// (if left) goes now, as the next run would drop it.
+		if !opts.DryRun {
+			if tip, err := c.Lib.BranchTip(BranchPrefix + id); err == nil {
+				c.Lib.DropBranch(BranchPrefix+id, tip)
+			}
+		}
+		return nil, skillrepo.WithHint(fmt.Errorf("curator run %s was stopped before it landed: nothing of it is on %s: %w", id, c.Lib.MainBranch(), skillrepo.ErrNotFound),
+			"nothing to roll back; its unmerged branch "+BranchPrefix+id+" is deleted")
+	}
+	if !merge.IsZero() && rec == nil {
+		// The record is gone (or the run stopped before writing one): the
+		// merge itself says what the run changed.
+		if rec, err = c.runFromMerge(id, merge); err != nil {
+			return nil, err
+		}
+	}
 	if merge.IsZero() && (rec == nil || rec.MergeCommit != "") {
 		if rec == nil {
 			return nil, fmt.Errorf("curator run %q: %w (see 'skillrepo curator status' for the last run)", id, skillrepo.ErrNotFound)
@@ -89,6 +107,12 @@ func (c *Curator) Rollback(ctx context.Context, id string, opts RollbackOptions)
 		}
 		if err := revert(ctx, id, merge, opts.DryRun, out); err != nil {
 			return nil, err
+		}
+		if !opts.DryRun && out.Commit == "" {
+			// A landed run always changed main; reverting nothing would
+			// leave it in place while saying it was rolled back.
+			return nil, skillrepo.WithHint(fmt.Errorf("curator run %s: found nothing of its merge %s to revert", id, short(merge.String())),
+				"revert the merge with git: 'git revert -m 1 "+merge.String()+"'")
 		}
 	}
 	if rec != nil {
@@ -142,6 +166,51 @@ func (c *Curator) findMerge(id string) (skillrepo.Hash, error) {
 		return skillrepo.ZeroHash, err
 	}
 	return merge, nil
+}
+
+// runFromMerge stands in for a run's lost record: every skill folder (or
+// archived one) that differs between the merge and its first parent is
+// what the run changed, and all of it goes back (revertRun).
+func (c *Curator) runFromMerge(id string, merge skillrepo.Hash) (*Run, error) {
+	mc, err := c.Lib.ReadCommit(merge)
+	if err != nil {
+		return nil, err
+	}
+	if len(mc.Parents) == 0 {
+		return nil, fmt.Errorf("curator run %s: merge %s has no parent", id, short(merge.String()))
+	}
+	before, err := c.Lib.Snapshot(mc.Parents[0].String())
+	if err != nil {
+		return nil, err
+	}
+	after, err := c.Lib.Snapshot(merge.String())
+	if err != nil {
+		return nil, err
+	}
+	cand := map[string]bool{}
+	for _, s := range []*skillrepo.Snapshot{before, after} {
+		skills, err := s.Skills()
+		if err != nil {
+			return nil, err
+		}
+		for _, si := range skills {
+			cand[si.Dir] = true
+		}
+		archived, _ := s.List(skillrepo.ArchiveDir)
+		for _, p := range archived {
+			if path.Base(p) == "SKILL.md" {
+				cand[path.Dir(p)] = true
+			}
+		}
+	}
+	var touched []string
+	for d := range cand {
+		if before.DirHash(d) != after.DirHash(d) {
+			touched = append(touched, d)
+		}
+	}
+	sort.Strings(touched)
+	return &Run{ID: id, MergeCommit: merge.String(), Consolidation: &Consolidation{Touched: touched, Commits: []string{merge.String()}}}, nil
 }
 
 // revertMoves moves the run's archived skills back in one commit.

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 // RolledBackFile, inside the state directory, remembers the skills a
@@ -21,6 +22,11 @@ import (
 // folder, same files, no use, view or patch since. Once it is touched the
 // entry no longer applies and the usual rules (with the new activity)
 // decide.
+//
+// The rollback commits on the main branch are the record every clone
+// shares (a rollback pushed from one clone holds in the others); the
+// file is this clone's copy, which also keeps the skills whose stale
+// state a rollback put back (the usage sidecar is per clone too).
 const RolledBackFile = "curator-rolled-back.json"
 
 // RolledBackSkill is one remembered skill.
@@ -35,7 +41,7 @@ func rolledBackPath(stateDir string) string { return filepath.Join(stateDir, Rol
 
 // readRolledBack reads the remembered skills; a missing file is none.
 func readRolledBack(stateDir string) (map[string]RolledBackSkill, error) {
-	b, err := os.ReadFile(rolledBackPath(stateDir))
+	b, err := boundedread.ReadFile(rolledBackPath(stateDir), maxStateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]RolledBackSkill{}, nil
 	}
@@ -47,6 +53,62 @@ func readRolledBack(stateDir string) (map[string]RolledBackSkill, error) {
 		return nil, fmt.Errorf("%s: %w", RolledBackFile, err)
 	}
 	return m, nil
+}
+
+// rolledBack is what the planner skips: the skills the rollback commits
+// on the main branch restored (each as that commit left it), and the
+// clone's own file, the newer entry winning. A file that does not parse
+// is a copy, not the record: it is set aside (the next rollback rewrites
+// it) rather than stopping every run.
+func rolledBack(lib *skillrepo.Library) (map[string]RolledBackSkill, error) {
+	m, err := readRolledBack(lib.State().Curator())
+	if err != nil {
+		m = map[string]RolledBackSkill{}
+	}
+	fromHistory, err := rolledBackFromHistory(lib)
+	if err != nil {
+		return nil, err
+	}
+	for name, e := range fromHistory {
+		if old, ok := m[name]; !ok || e.At.After(old.At) {
+			m[name] = e
+		}
+	}
+	return m, nil
+}
+
+// rolledBackFromHistory reads the rollback commits of curator runs on the
+// main branch (Skill-Action: rollback, with a Curator-Run trailer): each
+// skill they name (Skill-Name), where and how that commit left it. The
+// newest rollback of a skill wins.
+func rolledBackFromHistory(lib *skillrepo.Library) (map[string]RolledBackSkill, error) {
+	out := map[string]RolledBackSkill{}
+	err := lib.WalkMain(skillrepo.ZeroHash, func(ci *skillrepo.CommitInfo) (bool, error) {
+		tr := ci.Trailers()
+		run := skillrepo.TrailerValue(tr, skillrepo.TrailerCuratorRun)
+		if run == "" || skillrepo.TrailerValue(tr, skillrepo.TrailerAction) != ActionRollback {
+			return false, nil
+		}
+		var snap *skillrepo.Snapshot
+		for _, name := range skillrepo.TrailerValues(tr, skillrepo.TrailerName) {
+			if _, seen := out[name]; seen {
+				continue // a newer rollback of it was met first
+			}
+			if snap == nil {
+				var err error
+				if snap, err = lib.Snapshot(ci.Hash.String()); err != nil {
+					return true, err
+				}
+			}
+			si, err := snap.FindSkill(name)
+			if err != nil {
+				continue
+			}
+			out[name] = RolledBackSkill{Run: run, At: ci.When, Dir: si.Dir, Tree: snap.DirHash(si.Dir).String()}
+		}
+		return false, nil
+	})
+	return out, err
 }
 
 // rememberRolledBack adds skills to the file (a newer rollback of a skill

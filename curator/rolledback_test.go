@@ -70,3 +70,38 @@ func TestRollbackIsNotRedone(t *testing.T) {
 		t.Errorf("after the edit, skipped as rolled back: %d, want 1 (beta only)", plan.Run.Counts.RolledBack)
 	}
 }
+
+// The rollback's "do not redo" is recorded in the repository: in a clone
+// without this clone's file (its file deleted here, or replaced by one
+// that does not parse), the next run still skips the skill the rollback
+// restored, because the rollback commit on main names it.
+func TestRollbackMemoryComesFromTheRepository(t *testing.T) {
+	for _, file := range []string{"", "{not json"} {
+		f := newFixture(t)
+		c := f.curator()
+		ctx := context.Background()
+		first := f.run(c)
+		// The rollback commit is made now (the fixture's environment
+		// otherwise dates every commit before the skills' last use).
+		f.env["GIT_COMMITTER_DATE"] = f.now.Format(time.RFC3339)
+		if _, err := c.Rollback(ctx, first.ID, RollbackOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(f.lib.State().Curator(), RolledBackFile)
+		os.Remove(p)
+		if file != "" {
+			os.WriteFile(p, []byte(file), 0o644)
+		}
+		f.now = f.now.Add(8 * 24 * time.Hour)
+		out, err := c.Run(ctx, RunOptions{})
+		if err != nil {
+			t.Fatalf("file %q: %v", file, err)
+		}
+		if slices.Contains(actions(out.Run), "alpha:active->archived") {
+			t.Errorf("file %q: the run archived alpha again", file)
+		}
+		if _, err := os.Stat(filepath.Join(f.lib.Root, "alpha", "SKILL.md")); err != nil {
+			t.Errorf("file %q: alpha was archived again: %v", file, err)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
@@ -109,7 +110,7 @@ var ErrStateVersion = errors.New("curator state written by a newer skillrepo")
 // Load returns the state; a missing file is the zero state (never run).
 // It takes no lock and writes nothing, so a dry run can call it.
 func (s *Store) Load() (RunState, error) {
-	b, err := os.ReadFile(s.Path)
+	b, err := boundedread.ReadFile(s.Path, maxStateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return RunState{Version: StateVersion}, nil
 	}
@@ -176,3 +177,8 @@ func (s *Store) SetPaused(paused bool) (RunState, error) {
 		return nil
 	})
 }
+
+// maxStateFile bounds the curator's state files and run records, read as
+// regular files only: a FIFO would hang the command, a link to /dev/zero
+// fill the memory.
+const maxStateFile = 64 << 20

@@ -51,10 +51,16 @@ type Status struct {
 	Owner     string         `json:"owner"`
 	OwnerNote string         `json:"owner_note"`
 	Hermes    *HermesCurator `json:"hermes_curator,omitempty"`
+	// PinnedBy counts the pinned unarchived skills per owner (curator,
+	// user, unknown): a pinned skill is counted with its owner too.
+	PinnedBy map[string]int `json:"pinned_by_owner"`
 	// LeastRecentlyActive and MostRecentlyActive are the five curated
 	// skills with the oldest and newest activity (never active first).
 	LeastRecentlyActive []Activity `json:"least_recently_active"`
 	MostRecentlyActive  []Activity `json:"most_recently_active"`
+	// OrphanBranches are branches curator/<run> that stopped runs left
+	// behind (a finished run deletes its own); the next run deletes them.
+	OrphanBranches []string `json:"orphan_branches"`
 }
 
 // Activity is one skill's last activity.
@@ -84,8 +90,13 @@ func (c *Curator) Status() (*Status, error) {
 		LastRunID: st.LastRunID, LastRunSummary: st.LastRunSummary,
 		IntervalHours: int(sched.Interval() / time.Hour), Thresholds: th,
 		ScheduledSkills: append([]string{}, cfg.ScheduledSkills...), Consolidate: cfg.Consolidate,
-		Counts: map[string]int{}, Pinned: []string{},
-		LeastRecentlyActive: []Activity{}, MostRecentlyActive: []Activity{},
+		Counts: map[string]int{}, Pinned: []string{}, PinnedBy: map[string]int{},
+		LeastRecentlyActive: []Activity{}, MostRecentlyActive: []Activity{}, OrphanBranches: []string{},
+	}
+	if ids, err := c.Lib.CuratorBranches(); err == nil {
+		for _, id := range ids {
+			out.OrphanBranches = append(out.OrphanBranches, BranchPrefix+id)
+		}
 	}
 	if st.LastReportPath != "" {
 		out.LastReportPath = st.LastReportPath
@@ -143,6 +154,7 @@ func (c *Curator) Status() (*Status, error) {
 		out.Counts[owner+"/"+string(state)]++
 		if o.Pinned && !si.Archived {
 			out.Pinned = append(out.Pinned, si.Name)
+			out.PinnedBy[owner]++
 		}
 		if !o.Managed || si.Archived {
 			continue

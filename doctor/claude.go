@@ -75,20 +75,44 @@ func claudeAllows(allow []any) bool {
 	return false
 }
 
-// claudePermitted reports whether any settings file Claude Code reads
-// allows our MCP tools, and which file does.
-func claudePermitted(env *Env) (bool, string) {
+// claudePermitted reports whether a settings file Claude Code reads
+// allows our MCP tools, which file does, and its scope. The user's file
+// comes first: Claude Code honours a project's rules only in a trusted
+// workspace.
+func claudePermitted(env *Env) (bool, string, hooks.Scope) {
 	files := claudeSettingsFiles(env)
-	for _, s := range []hooks.Scope{hooks.ScopeLocal, hooks.ScopeProject, hooks.ScopeUser} {
+	for _, s := range []hooks.Scope{hooks.ScopeUser, hooks.ScopeLocal, hooks.ScopeProject} {
 		v, err := readJSONFile(files[s])
 		if err != nil || v == nil {
 			continue
 		}
 		if allow, _ := lookup(v, "permissions", "allow").([]any); claudeAllows(allow) {
-			return true, files[s]
+			return true, files[s], s
 		}
 	}
-	return false, ""
+	return false, "", ""
+}
+
+// claudeWorkspaceTrusted reports whether the person accepted Claude
+// Code's trust dialog for the project (projects[<dir>].hasTrustDialogAccepted
+// in ~/.claude.json, or $CLAUDE_CONFIG_DIR/.claude.json), and the file.
+func claudeWorkspaceTrusted(env *Env) (bool, string) {
+	path := filepath.Join(env.Homes.Home, ".claude.json")
+	if env.getenv("CLAUDE_CONFIG_DIR") != "" {
+		path = filepath.Join(env.Homes.ClaudeConfig, ".claude.json")
+	}
+	v, err := readJSONFile(path)
+	if err != nil || v == nil {
+		return false, path
+	}
+	for dir := env.Project; ; dir = filepath.Dir(dir) {
+		if ok, _ := lookup(v, "projects", dir, "hasTrustDialogAccepted").(bool); ok {
+			return true, path
+		}
+		if filepath.Dir(dir) == dir {
+			return false, path
+		}
+	}
 }
 
 // claudeMCPChecks: where the MCP server is registered, its entry runs and
@@ -97,7 +121,15 @@ func claudeMCPChecks(ctx context.Context, env *Env) []Finding {
 	var out []Finding
 	for _, e := range mcpEntries(env, hooks.ClaudeCode) {
 		out = append(out, mcpRunCheck(ctx, env, e)...)
-		if ok, file := claudePermitted(env); ok {
+		if ok, file, scope := claudePermitted(env); ok {
+			if scope != hooks.ScopeUser {
+				if trusted, cfg := claudeWorkspaceTrusted(env); !trusted {
+					out = append(out, e.finding("permissions", Problem,
+						fmt.Sprintf("its tools are allowed in %s, but Claude Code ignores a project's permission rules until you trust the workspace (%s), so `claude -p` refuses every call", file, env.Project),
+						"run claude in "+env.Project+" once and accept the trust dialog (it records hasTrustDialogAccepted in "+cfg+"), or allow the tools at user scope: skillrepo mcp install --claude-code --allow-tools --scope user"))
+					continue
+				}
+			}
 			out = append(out, e.finding("permissions", OK, "its tools are allowed in "+file, ""))
 			continue
 		}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
@@ -206,20 +206,9 @@ func (s Store) Load(session string) (State, error) {
 // readSmall reads a state file through a limit, refusing one too large
 // to be ours instead of loading it.
 func readSmall(p string) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	const limit = 1 << 20
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > limit {
-		return nil, fmt.Errorf("%s is over the limit of %d bytes", p, limit)
-	}
-	return data, nil
+	// A regular file only: a FIFO named like a state file would hang the
+	// Stop hook.
+	return boundedread.ReadFile(p, 1<<20)
 }
 
 // Save writes a state atomically (a state without a session is the

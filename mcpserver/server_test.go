@@ -281,6 +281,12 @@ func TestRefusals(t *testing.T) {
 		{"mixed patch", "skill_manage", ops(map[string]any{"action": "patch", "name": "ci-debugging", "content": "x", "old_string": "a", "new_string": "b"}), "EITHER content"},
 		{"secret", "skill_manage", ops(patch("ci-debugging", "Pitfalls", "Pitfalls: token ghp_"+strings.Repeat("aB3", 12))), "GitHub token"},
 		{"bad path", "skill_manage", ops(map[string]any{"action": "write_file", "name": "ci-debugging", "file_path": "../x.md", "file_content": "x"}), "path traversal"},
+		// The secret guard reads the batch's result, not each operation:
+		// two patches that assemble a key, a key as a file's name, a
+		// private key block pasted in lower case.
+		{"secret assembled by two patches", "skill_manage", ops(patch("ci-debugging", "Pitfalls", "Pitfalls AKIA2E0A8F3B|"), patch("ci-debugging", "|", "244C9986 is the key")), "AWS access key id"},
+		{"secret as a path", "skill_manage", ops(map[string]any{"action": "write_file", "name": "ci-debugging", "file_path": "references/AKIA2E0A8F3B244C9986.md", "file_content": "x"}), "AWS access key id"},
+		{"lower-case private key", "skill_manage", ops(map[string]any{"action": "write_file", "name": "ci-debugging", "file_path": "references/k.md", "file_content": "-----begin rsa private key-----\nMIIE\n"}), "private key block"},
 		{"pinned delete", "skill_manage", ops(map[string]any{"action": "delete", "name": "git-bisect-regressions"}), "pinned"},
 		{"wrong type", "skill_manage", map[string]any{"operations": "create everything"}, `skill_manage: operations must be an array, not the string \"create everything\"`},
 		{"broken skill", "skill_manage", ops(map[string]any{"action": "create", "name": "broken", "content": "no frontmatter"}), "frontmatter"},
@@ -613,4 +619,41 @@ func TestGateFollowsRuntime(t *testing.T) {
 	f.lib.Config.Runtime = skill.Codex
 	f.refused("proposal_approve", map[string]any{"id": id}, "metadata-short-description")
 	f.refused("skill_manage", ops(withShort("codex-runtime")), "metadata-short-description")
+}
+
+// Claude Code sends no session in a call's _meta; it names the call
+// (claudecode/toolUseId), which becomes the Tool-Use-Id trailer, and the
+// server's own session (from CLAUDE_CODE_SESSION_ID) is the Session-Id.
+func TestClaudeCodeToolUseID(t *testing.T) {
+	f := newFixture(t, func(o *Options, _ *mcp.ClientOptions) { o.SessionID = "claude-session-1" })
+	res, text, _ := f.call("skill_manage", ops(create("fresh")), mcp.Meta{"claudecode/toolUseId": "toolu_01ABC"})
+	if res.IsError {
+		t.Fatalf("create: %s", text)
+	}
+	for key, want := range map[string]string{"Session-Id": "claude-session-1", "Tool-Use-Id": "toolu_01ABC"} {
+		if got := f.trailer("main", key); got != want {
+			t.Errorf("%s: %q, want %q", key, got, want)
+		}
+	}
+}
+
+// Annotations say what a tool does: skill_view records a view and a use,
+// so it is no read-only tool, though it destroys nothing.
+func TestSkillViewIsNotReadOnly(t *testing.T) {
+	f := newFixture(t)
+	res, err := f.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != "skill_view" {
+			continue
+		}
+		a := tool.Annotations
+		if a == nil || a.ReadOnlyHint || a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint {
+			t.Errorf("skill_view annotations: %+v", a)
+		}
+		return
+	}
+	t.Error("no skill_view tool")
 }

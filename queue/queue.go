@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/endpoint"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
@@ -170,8 +172,17 @@ func (s *Store) lock() (func(), error) {
 	return func() { l.Unlock() }, nil
 }
 
-// write replaces an entry's file atomically.
+// write replaces an entry's file atomically. Error text enters the
+// record here, so it is redacted here: a model server that echoed a key
+// (a ?key= in a URL, an Authorization header in an error body) leaves no
+// trace of it in the entry, queue list or status --json.
 func (s *Store) write(e Entry) error {
+	e.LastError = endpoint.RedactText(e.LastError)
+	if e.Outcome != nil {
+		o := *e.Outcome
+		o.Summary, o.MergeError = endpoint.RedactText(o.Summary), endpoint.RedactText(o.MergeError)
+		e.Outcome = &o
+	}
 	if e.Version > Version {
 		return fmt.Errorf("queue entry %s has version %d; this skillrepo writes %d", e.ID, e.Version, Version)
 	}
@@ -186,12 +197,22 @@ func (s *Store) write(e Entry) error {
 	return nil
 }
 
+// maxEntryFile bounds one entry file (ours are a few KB).
+const maxEntryFile = 4 << 20
+
 // read reads one entry file; a file that does not parse comes back as a
 // Corrupt entry with the parse error in LastError.
 func (s *Store) read(id string) (Entry, error) {
-	data, err := os.ReadFile(s.path(id))
+	// Bounded, and a regular file only: a FIFO named like an entry would
+	// hang every reader, a link to /dev/zero fill the memory.
+	data, err := boundedread.ReadFile(s.path(id), maxEntryFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Entry{}, fmt.Errorf("%s: %w", id, ErrNotFound)
+	}
+	var notRegular *boundedread.NotRegularError
+	var tooLarge *boundedread.TooLargeError
+	if errors.As(err, &notRegular) || errors.As(err, &tooLarge) {
+		return Entry{ID: id, State: Corrupt, LastError: "unreadable entry file: " + err.Error()}, nil
 	}
 	if err != nil {
 		return Entry{}, fmt.Errorf("read queue entry %s: %w", id, err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 )
@@ -61,7 +62,7 @@ func (s CounterStore) Lock(session string) (func(), error) {
 // Load reads a session's counters; a session never seen has zero
 // counters.
 func (s CounterStore) Load(session string) (Counters, error) {
-	data, err := os.ReadFile(s.file(session))
+	data, err := boundedread.ReadFile(s.file(session), 1<<20)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Counters{Version: countersVersion, SessionID: session}, nil
 	}

@@ -123,6 +123,12 @@ func (l *Library) CuratorRunIDs() ([]string, error) {
 	return l.refNames(l.CuratorRunRef(""))
 }
 
+// CuratorBranches lists the run ids of the branches curator/<run-id>
+// (a run's work before it lands), sorted.
+func (l *Library) CuratorBranches() ([]string, error) {
+	return l.refNames(branchRef("curator/"))
+}
+
 // refNames lists the names under a ref prefix, prefix removed, sorted.
 func (l *Library) refNames(prefix string) ([]string, error) {
 	refs, err := l.repo.ListRefs(prefix)

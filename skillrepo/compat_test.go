@@ -6,6 +6,7 @@ package skillrepo
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,4 +156,146 @@ func TestInitRestartsAfterKill(t *testing.T) {
 	if _, err := Init(context.Background(), dir, InitOptions{OpenOptions: openOpts(env)}); err != nil {
 		t.Fatalf("second init: %v", err)
 	}
+}
+
+// sync honours git's assume-unchanged and skip-worktree flags as 'git add
+// -A' does: an edited (or removed) flagged file is not recorded, and its
+// flag stays.
+func TestSyncHonoursIndexFlags(t *testing.T) {
+	for _, flag := range []string{"--assume-unchanged", "--skip-worktree"} {
+		t.Run(flag, func(t *testing.T) {
+			l, env := newTestLibrary(t)
+			head := gitCmd(t, l, env, "rev-parse", "HEAD")
+			edited := "ci-debugging/SKILL.md"
+			removed := "devops/docker-cleanup/SKILL.md"
+			gitCmd(t, l, env, "update-index", flag, edited, removed)
+			if err := os.WriteFile(filepath.Join(l.Root, edited), []byte("---\nname: ci-debugging\ndescription: local only\n---\nmine\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(filepath.Join(l.Root, removed))
+			res, err := l.Sync(context.Background(), SyncOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Changes) != 0 || gitCmd(t, l, env, "rev-parse", "HEAD") != head {
+				t.Errorf("sync recorded %+v; git records nothing", res.Changes)
+			}
+			if st := gitCmd(t, l, env, "status", "--porcelain"); st != "" {
+				t.Errorf("git status = %q, want clean (git ignores flagged files)", st)
+			}
+			letter := map[string]string{"--assume-unchanged": "h", "--skip-worktree": "S"}[flag]
+			for _, p := range []string{edited, removed} {
+				if got := gitCmd(t, l, env, "ls-files", "-v", p); !strings.HasPrefix(got, letter+" ") {
+					t.Errorf("flag of %s after sync: %q", p, got)
+				}
+			}
+		})
+	}
+}
+
+// A person's staged, uncommitted file is theirs to commit: a sync no one
+// asked for (an agent hook's, LeaveStaged) records the other edits and
+// leaves it staged, and says so.
+func TestSyncLeavesStagedFiles(t *testing.T) {
+	l, env := newTestLibrary(t)
+	staged := "ci-debugging/references/mine.md"
+	os.MkdirAll(filepath.Join(l.Root, "ci-debugging", "references"), 0o755)
+	os.WriteFile(filepath.Join(l.Root, staged), []byte("the person's\n"), 0o644)
+	gitCmd(t, l, env, "add", staged)
+	p := filepath.Join(l.Root, "devops", "docker-cleanup", "SKILL.md")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, "\nAn unstaged edit.\n"...), 0o644)
+	res, err := l.Sync(context.Background(), SyncOptions{LeaveStaged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Changes) != 1 || res.Changes[0].Path != "devops/docker-cleanup/SKILL.md" {
+		t.Errorf("changes = %+v, want only the unstaged edit", res.Changes)
+	}
+	if len(res.LeftStaged) != 1 || res.LeftStaged[0] != staged {
+		t.Errorf("left staged = %q", res.LeftStaged)
+	}
+	if st := gitCmd(t, l, env, "status", "--porcelain"); st != "A  "+staged+"\n" {
+		t.Errorf("git status = %q, want the person's file still staged", st)
+	}
+	gitCmd(t, l, env, "commit", "-q", "-m", "the person's commit")
+	if got := gitCmd(t, l, env, "show", "--name-only", "--format=", "HEAD"); got != staged+"\n" {
+		t.Errorf("the person's commit holds %q", got)
+	}
+}
+
+// In a sparse checkout with no edits, sync records nothing and succeeds:
+// files outside the cone (skip-worktree) are not deletions.
+func TestSyncInSparseCheckoutWithoutEdits(t *testing.T) {
+	l, env := newTestLibrary(t)
+	gitCmd(t, l, env, "sparse-checkout", "set", "--cone", ".skillrepo", "ci-debugging")
+	head := gitCmd(t, l, env, "rev-parse", "HEAD")
+	res, err := l.Sync(context.Background(), SyncOptions{})
+	if err != nil {
+		t.Fatalf("sync with no edits in a sparse checkout: %v", err)
+	}
+	if len(res.Changes) != 0 || gitCmd(t, l, env, "rev-parse", "HEAD") != head {
+		t.Errorf("sync recorded %+v", res.Changes)
+	}
+	// An edit inside the cone is recorded.
+	p := filepath.Join(l.Root, "ci-debugging", "SKILL.md")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, "\nMore.\n"...), 0o644)
+	if res, err = l.Sync(context.Background(), SyncOptions{}); err != nil || len(res.Changes) != 1 {
+		t.Fatalf("sync of an edit in the cone: %+v, %v", res, err)
+	}
+	assertConsistent(t, l, env)
+}
+
+// Rejecting a proposal whose branch a linked worktree has checked out is
+// refused before anything is written: no rejection record appears, so
+// the proposal cannot end up both rejected and (once the worktree goes)
+// approved.
+func TestRejectRefusesBranchCheckedOutElsewhere(t *testing.T) {
+	l, env := newTestLibrary(t)
+	propose(t, l, "p1", "ci-debugging", "Pitfalls", "Traps")
+	wt := filepath.Join(t.TempDir(), "p1")
+	gitCmd(t, l, env, "worktree", "add", "-q", wt, ProposalBranch("p1"))
+	refs := gitCmd(t, l, env, "for-each-ref")
+	_, err := l.RejectProposal(context.Background(), "p1", RejectOptions{Reason: "no"})
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "checked out in the worktree") {
+		t.Fatalf("err = %v, want the checked-out refusal", err)
+	}
+	if got := gitCmd(t, l, env, "for-each-ref"); got != refs {
+		t.Errorf("refs changed:\n%s\nwas\n%s", got, refs)
+	}
+}
+
+// A proposal branch being rebased in a linked worktree (git rebase -i
+// stopped, HEAD detached) counts as checked out, as git counts it: a
+// write to it and its rejection are refused, and the person's rebase
+// --continue then finishes.
+func TestProposalUnderRebaseIsBusy(t *testing.T) {
+	l, env := newTestLibrary(t)
+	propose(t, l, "p1", "ci-debugging", "Pitfalls", "Traps")
+	wt := filepath.Join(t.TempDir(), "p1")
+	gitCmd(t, l, env, "worktree", "add", "-q", "--detach", wt, "main")
+	gitIn(t, wt, env, false, "checkout", "-q", ProposalBranch("p1"))
+	cmd := gitExec(t, wt, env, "rebase", "-i", "HEAD~1")
+	cmd.Env = append(cmd.Env, "GIT_SEQUENCE_EDITOR=sed -i -e 1s/^pick/edit/")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git rebase -i: %v\n%s", err, out)
+	}
+	if head := gitIn(t, wt, env, false, "rev-parse", "--abbrev-ref", "HEAD"); head != "HEAD\n" {
+		t.Fatalf("the rebase did not stop with HEAD detached: %q", head)
+	}
+	refs := gitCmd(t, l, env, "for-each-ref")
+	_, err := l.Apply(context.Background(), ApplyOptions{Branch: ProposalBranch("p1"),
+		Ops:        []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Traps"), NewString: strp("Snares")}},
+		Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: "r-p1", Model: "m"}})
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "being rebased") {
+		t.Errorf("write to the branch under rebase: %v, want refused", err)
+	}
+	if _, err := l.RejectProposal(context.Background(), "p1", RejectOptions{Reason: "no"}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "being rebased") {
+		t.Errorf("reject of the branch under rebase: %v, want refused", err)
+	}
+	if got := gitCmd(t, l, env, "for-each-ref"); got != refs {
+		t.Errorf("refs changed:\n%s\nwas\n%s", got, refs)
+	}
+	gitIn(t, wt, env, false, "rebase", "--continue")
 }

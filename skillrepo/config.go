@@ -207,7 +207,7 @@ func DefaultConfig() Config {
 const defaultConfigYAML = `# skillrepo library settings (tracked: shared by everyone who clones the library)
 version: 1
 main_branch: main
-# the agent that reads this library (hermes, claude-code, codex, generic):
+# the agent that reads this library (hermes, claude-code, codex, gemini, generic):
 # write rules and the default lint profile follow it
 runtime: generic
 

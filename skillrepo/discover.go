@@ -97,9 +97,13 @@ func FindLibrary(dir string) (Location, error) {
 	if loc.Library != "" {
 		return loc, nil
 	}
-	if configOutsideSparse(loc.Top, OpenOptions{Getenv: os.Getenv, Now: time.Now}) {
+	switch inHead, sparse := configMissing(loc.Top, OpenOptions{Getenv: os.Getenv, Now: time.Now}); {
+	case inHead && sparse:
 		return loc, WithHint(fmt.Errorf("%s: %s is outside the sparse checkout", loc.Top, ConfigPath),
 			"add it with 'git sparse-checkout add .skillrepo' (a cone keeps only the top folder's files and the folders you list)")
+	case inHead:
+		return loc, WithHint(fmt.Errorf("%s: %s was deleted from the work tree (the checked-out commit has it)", loc.Top, ConfigPath),
+			"restore it with 'git checkout HEAD -- "+ConfigPath+"'")
 	}
 	found := ProjectLibraries(loc.Top)
 	switch {

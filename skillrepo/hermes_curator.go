@@ -22,6 +22,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // HermesCuratorRun is a run of Hermes' curator a sync recorded.
@@ -37,6 +38,19 @@ type HermesCuratorRun struct {
 type hermesCuratorSeen struct {
 	RunCount  int    `json:"run_count"`
 	LastRunAt string `json:"last_run_at"`
+}
+
+// maxHermesSeen bounds the file, read as a regular file only.
+const maxHermesSeen = 64 << 10
+
+// parseHermesSeen decodes the file: missing or broken, it is a first sight
+// (RunCount -1), which only remembers Hermes' state.
+func parseHermesSeen(b []byte) hermesCuratorSeen {
+	seen := hermesCuratorSeen{RunCount: -1}
+	if json.Unmarshal(b, &seen) != nil {
+		return hermesCuratorSeen{RunCount: -1}
+	}
+	return seen
 }
 
 func (l *Library) hermesSeenPath() string {
@@ -64,10 +78,8 @@ func (l *Library) RecordHermesCuratorRun(ctx context.Context, dryRun bool) (*Her
 	if !ok {
 		return nil, nil
 	}
-	seen := hermesCuratorSeen{RunCount: -1}
-	if b, err := os.ReadFile(l.hermesSeenPath()); err == nil {
-		_ = json.Unmarshal(b, &seen)
-	}
+	b, _ := boundedread.ReadFile(l.hermesSeenPath(), maxHermesSeen)
+	seen := parseHermesSeen(b)
 	now := hermesCuratorSeen{RunCount: st.RunCount, LastRunAt: st.LastRunAt}
 	if seen == now {
 		return nil, nil
@@ -91,7 +103,7 @@ func (l *Library) RecordHermesCuratorRun(ctx context.Context, dryRun bool) (*Her
 	}
 	run := &HermesCuratorRun{Number: st.RunCount, At: st.LastRunAt, Summary: st.LastRunSummary}
 	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: dryRun, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree())
+		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree(), false)
 		if err != nil {
 			return err
 		}

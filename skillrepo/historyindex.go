@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -125,7 +126,7 @@ func (l *Library) history() *historyIndex {
 		// parents it no longer has: a shallow clone walks cold.
 		return h
 	}
-	data, err := os.ReadFile(l.historyCachePath())
+	data, err := boundedread.ReadFile(l.historyCachePath(), maxCacheFile)
 	if err != nil {
 		return h
 	}
@@ -826,3 +827,11 @@ func rawLookupDir(t *rawTree, name string) (Hash, bool) {
 	}
 	return ZeroHash, false
 }
+
+// Bounds of the state and cache files under .git/skillrepo, read as
+// regular files only (a FIFO there would hang the command, a link to
+// /dev/zero fill the memory): a cache over its bound is rebuilt.
+const (
+	maxStateFile = 4 << 20
+	maxCacheFile = 256 << 20
+)

@@ -101,7 +101,7 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 				return nil, err
 			}
 		}
-		d, err := l.deltaOf(context.Background(), store, tree, files, plan)
+		d, err := l.deltaOf(context.Background(), store, tree, files, plan, false)
 		if err != nil {
 			return nil, err
 		}

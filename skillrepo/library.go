@@ -79,7 +79,7 @@ func (o *OpenOptions) fill() error {
 		if v := o.Getenv("SKILLREPO_LOCK_TIMEOUT"); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil || d < 0 {
-				return WithHint(fmt.Errorf("SKILLREPO_LOCK_TIMEOUT=%q is not a duration", v), "set it to a Go duration such as 30s, 500ms or 2m (0 fails at once), or unset it for the default of "+DefaultLockTimeout.String())
+				return WithHint(fmt.Errorf("SKILLREPO_LOCK_TIMEOUT=%q is not a duration", v), "set it to a Go duration such as 30s, 500ms or 2m (0 tries once, without waiting), or unset it for the default of "+DefaultLockTimeout.String())
 			}
 			if d == 0 {
 				d = time.Nanosecond // 0 means "do not wait", not "the default"
@@ -126,25 +126,26 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 	return l, nil
 }
 
-// configOutsideSparse reports whether the checked-out commit has the
-// library config that the work tree lacks (a sparse checkout left it out).
-func configOutsideSparse(root string, opts OpenOptions) bool {
+// configMissing reports whether the checked-out commit has the library
+// config that the work tree lacks, and whether the work tree is a sparse
+// checkout (which would have left it out; otherwise it was deleted).
+func configMissing(root string, opts OpenOptions) (inHead, sparse bool) {
 	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now})
 	if err != nil {
-		return false
+		return false, false
 	}
 	defer repo.Close()
 	head, err := repo.ResolveRev("HEAD")
 	if err != nil {
-		return false
+		return false, false
 	}
 	store := repo.NewStore(true)
 	tree, _, err := store.CommitInfo(head)
 	if err != nil {
-		return false
+		return false, false
 	}
 	h, _ := store.LookupPath(tree, ConfigPath)
-	return !h.IsZero()
+	return !h.IsZero(), repo.SparseCheckout()
 }
 
 // openAt opens the library at prefix ("" = the whole tree) of the work

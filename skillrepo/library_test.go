@@ -3,10 +3,12 @@ package skillrepo
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -223,6 +225,41 @@ func TestLockTimeout(t *testing.T) {
 	var le *LockedError
 	if !errors.As(err, &le) || !strings.Contains(le.Holder, "pid") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// SKILLREPO_LOCK_TIMEOUT=0 (or 0s, 1ns) means "try once": with nothing
+// holding the lock every write succeeds; with a holder it fails at once,
+// as locked.
+func TestLockTimeoutZeroTriesOnce(t *testing.T) {
+	l, env := newTestLibrary(t)
+	for i, v := range []string{"0", "0s", "1ns"} {
+		env["SKILLREPO_LOCK_TIMEOUT"] = v
+		o := openOpts(env)
+		o.LockTimeout = 0 // from the environment
+		l2, err := Open(l.Root, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := fmt.Sprintf("Traps %d", i)
+		old := "Pitfalls"
+		if i > 0 {
+			old = fmt.Sprintf("Traps %d", i-1)
+		}
+		if _, err := l2.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp(old), NewString: strp(text)}}}); err != nil {
+			t.Errorf("SKILLREPO_LOCK_TIMEOUT=%s with no holder: %v", v, err)
+		}
+		unlock, err := l.Lock(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, err = l2.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp(text), NewString: strp("x")}}})
+		unlock()
+		if !errors.Is(err, ErrLocked) || time.Since(start) > 2*time.Second {
+			t.Errorf("SKILLREPO_LOCK_TIMEOUT=%s with a holder: %v after %v, want locked at once", v, err, time.Since(start))
+		}
+		l2.Close()
 	}
 }
 

@@ -71,6 +71,8 @@ type Provenance struct {
 	// Agent is the client that wrote through the MCP server
 	// ("name/version" from its initialize handshake).
 	Agent string
+	// ToolUseID is the client's id of the tool call that wrote.
+	ToolUseID string
 }
 
 func (p Provenance) addTrailers(m *Message) {
@@ -86,6 +88,7 @@ func (p Provenance) addTrailers(m *Message) {
 	m.Add(TrailerCuratorRun, p.CuratorRun)
 	m.Add(TrailerGoalID, p.GoalID)
 	m.Add(TrailerAgent, p.Agent)
+	m.Add(TrailerToolUseID, p.ToolUseID)
 }
 
 // Autonomous reports whether the origin is an agent acting on its own
@@ -112,6 +115,9 @@ type ApplyOptions struct {
 	// a library in a test, an import).
 	check  func(tx *Tx, i int, op Op) error
 	verify func(fsys fs.FS, skillDirs []string) error
+	// scan runs once the batch is staged, before its commit, on every
+	// file the commit writes (the secret guard's batch-wide look).
+	scan func(tx *Tx) error
 }
 
 // OpResult is what one operation did.
@@ -187,6 +193,11 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 				return &OpError{Index: i, Op: op, CompletedBefore: i, Err: err, Of: len(opts.Ops)}
 			}
 			results = append(results, r)
+		}
+		if opts.scan != nil {
+			if err := opts.scan(tx); err != nil {
+				return err
+			}
 		}
 		msg = batchMessage(opts.Ops, results, opts.Provenance)
 		h, err := tx.Commit(msg)
@@ -357,7 +368,7 @@ func editSkill(tx *Tx, op Op, r *OpResult) error {
 	if err := refuseArchived(si); err != nil {
 		return err
 	}
-	if _, err := skill.Validate([]byte(*op.Content), skill.ValidateOptions{}); err != nil {
+	if _, err := skill.Validate([]byte(*op.Content), tx.l.Rules().ValidateOptions(false)); err != nil {
 		return err
 	}
 	if err := tx.gtx.WriteFile(si.Dir+"/"+skill.FileName, []byte(*op.Content), false); err != nil {

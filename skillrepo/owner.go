@@ -35,6 +35,7 @@ import (
 	"path/filepath"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -215,7 +216,7 @@ func decodeOwners(data []byte) ([]ownersCacheEntry, error) {
 }
 
 func (l *Library) loadOwnersCache() []ownersCacheEntry {
-	data, err := os.ReadFile(l.ownersCachePath())
+	data, err := boundedread.ReadFile(l.ownersCachePath(), maxCacheFile)
 	if err != nil {
 		return nil
 	}

@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // pinsAgreed is what the pins file and the usage sidecar last agreed on.
@@ -39,7 +40,7 @@ func (l *Library) pinsAgreedPath() string {
 }
 
 func (l *Library) readPinsAgreed() (*pinsAgreed, bool) {
-	b, err := os.ReadFile(l.pinsAgreedPath())
+	b, err := boundedread.ReadFile(l.pinsAgreedPath(), maxStateFile)
 	if err != nil {
 		return nil, false
 	}

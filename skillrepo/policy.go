@@ -196,13 +196,15 @@ func (p *Policy) Apply(ctx context.Context, ops []Op, dryRun bool) (*PolicyResul
 		return nil, err
 	}
 	verify := p.verifier(base)
+	var batchWarnings []string
 	res, err := p.l.Apply(ctx, ApplyOptions{
 		Branch: p.route.Branch, From: p.route.From, Ops: ops, Provenance: p.w.Provenance, DryRun: dryRun,
-		check: p.checker(), verify: verify,
+		check: p.checker(), verify: verify, scan: p.secretScan(warnings, &batchWarnings),
 	})
 	if err != nil {
 		return nil, err
 	}
+	warnings = append(warnings, batchWarnings...)
 	return &PolicyResult{ApplyResult: res, Warnings: warnings}, nil
 }
 

@@ -3,6 +3,8 @@ package skillrepo
 import (
 	"fmt"
 	"path"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -52,6 +54,11 @@ func (p *Policy) precheck(ops []Op, base func() string) (warnings []string, err 
 			}
 			warnings = append(warnings, msg)
 		}
+		if op.Action == ActionCreate && op.Category != "" {
+			if r := p.l.Rules(); r.Flat {
+				warnings = append(warnings, fmt.Sprintf("%s reads only <library>/<name>/SKILL.md: %s/%s/SKILL.md, in a category folder, will not load (create it without a category)", r.Runtime, op.Category, op.Name))
+			}
+		}
 		if op.Action != ActionCreate || op.ForceNew || op.Content == nil || p.w.AllowOverlap {
 			continue
 		}
@@ -91,6 +98,65 @@ func secretsIn(op Op) string {
 		}
 	}
 	return ""
+}
+
+// secretScan is the secret guard's look at the batch as a whole: every
+// file the commit writes, whole, and its path, against what the branch
+// held there — two patches that each carry half a key assemble it, and a
+// key can be a file's name. Secrets added are refused for an agent and
+// warned of for a person (once: one already warned of by the operation
+// check is not repeated).
+func (p *Policy) secretScan(already []string, warn *[]string) func(tx *Tx) error {
+	agent := p.w.Provenance.ByAgent()
+	warnedOfSecret := slices.ContainsFunc(already, func(w string) bool { return strings.Contains(w, secretRefusalWords) })
+	return func(tx *Tx) error {
+		*warn = (*warn)[:0]
+		store := tx.gtx.Store()
+		var paths []string
+		for file, c := range tx.gtx.Staged() {
+			if !c.Delete {
+				paths = append(paths, file)
+			}
+		}
+		sort.Strings(paths)
+		for _, file := range paths {
+			var found []SecretFinding
+			var where string
+			oldHash, _ := store.LookupPath(tx.gtx.Tree(), file)
+			if oldHash.IsZero() {
+				if found = FindSecrets(file); len(found) > 0 {
+					where = "the path " + file
+				}
+			}
+			if len(found) == 0 {
+				h, _, _ := tx.gtx.Stat(file)
+				after, err := store.Blob(h)
+				if err != nil {
+					return err
+				}
+				var before []byte
+				if !oldHash.IsZero() {
+					if before, err = store.Blob(oldHash); err != nil {
+						return err
+					}
+				}
+				if found = SecretsAdded(string(before), string(after)); len(found) > 0 {
+					where = "what this batch writes to " + file
+				}
+			}
+			if len(found) == 0 {
+				continue
+			}
+			msg := SecretRefusal(where, found)
+			if agent {
+				return &RefusedError{Reason: msg, Guard: GuardSecret}
+			}
+			if !warnedOfSecret {
+				*warn = append(*warn, msg)
+			}
+		}
+		return nil
+	}
 }
 
 // checker is the check Apply runs before each operation, on the branch as

@@ -352,6 +352,11 @@ func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOpti
 	if err != nil {
 		return nil, err
 	}
+	// The branch is deleted last: refuse before the rejection record is
+	// written, not after (it would be both rejected and still open).
+	if err := l.repo.CheckBranchFree(branchRef); err != nil {
+		return nil, err
+	}
 	store := l.repo.NewStore(opts.DryRun)
 	if main, err := l.repo.ResolveBranch(l.MainBranch()); err == nil {
 		if base, _, err := newHistory(store).mergeBase(main, tip); err != nil {

@@ -24,7 +24,9 @@ type secretPattern struct {
 // loads this package, few scan for secrets.
 var secretPatterns = sync.OnceValue(func() []secretPattern {
 	return []secretPattern{
-		{kind: "private key block", re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
+		// PEM's labels are upper case, but a key pasted in lower case is
+		// still a key.
+		{kind: "private key block", re: regexp.MustCompile(`(?i)-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
 		{kind: "AWS access key id", re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`)},
 		{kind: "AWS secret access key", re: regexp.MustCompile(`(?i)aws_?secret_?access_?key["']?\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}`)},
 		{kind: "Google API key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`)},
@@ -46,14 +48,25 @@ type SecretFinding struct {
 
 // FindSecrets returns the likely secrets in text, at most one per kind.
 func FindSecrets(text string) []SecretFinding {
+	return SecretsAdded("", text)
+}
+
+// SecretsAdded returns the likely secrets of after that before does not
+// hold (the same text, anywhere), at most one per kind: what a write adds
+// to a file, where a secret the file held already is history's, not the
+// write's.
+func SecretsAdded(before, after string) []SecretFinding {
 	var out []SecretFinding
 	for _, p := range secretPatterns() {
-		for _, loc := range p.re.FindAllStringIndex(text, -1) {
-			m := text[loc[0]:loc[1]]
+		for _, loc := range p.re.FindAllStringIndex(after, -1) {
+			m := after[loc[0]:loc[1]]
 			if strings.Contains(m, "EXAMPLE") || (p.random && !looksRandom(m)) {
 				continue
 			}
-			out = append(out, SecretFinding{Kind: p.kind, Line: strings.Count(text[:loc[0]], "\n") + 1})
+			if before != "" && strings.Contains(before, m) {
+				continue
+			}
+			out = append(out, SecretFinding{Kind: p.kind, Line: strings.Count(after[:loc[0]], "\n") + 1})
 			break
 		}
 	}
@@ -78,6 +91,9 @@ func looksRandom(s string) bool {
 	return upper && lower && digit
 }
 
+// secretRefusalWords are in every SecretRefusal.
+const secretRefusalWords = "looks like it contains a secret"
+
 // SecretRefusal is the message refusing a write that carries secrets:
 // where names what carried them ("the content of create 'x'").
 func SecretRefusal(where string, found []SecretFinding) string {
@@ -85,6 +101,6 @@ func SecretRefusal(where string, found []SecretFinding) string {
 	for i, f := range found {
 		parts[i] = fmt.Sprintf("%s on line %d", f.Kind, f.Line)
 	}
-	return fmt.Sprintf("refused: %s looks like it contains a secret (%s). Secrets must never be written into skills or memory: redact it (write a placeholder such as <API_KEY> or the name of the environment variable that holds it) and retry.",
+	return fmt.Sprintf("refused: %s "+secretRefusalWords+" (%s). Secrets must never be written into skills or memory: redact it (write a placeholder such as <API_KEY> or the name of the environment variable that holds it) and retry.",
 		where, strings.Join(parts, ", "))
 }

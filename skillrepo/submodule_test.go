@@ -35,6 +35,10 @@ func TestSubmoduleInSkillRefused(t *testing.T) {
 			_, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{del}, Provenance: user})
 			return err
 		}},
+		{"remove-file", func() error {
+			_, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionRemoveFile, Name: "ci-debugging", FilePath: "vendor"}}, Provenance: user})
+			return err
+		}},
 		{"bulk move", func() error {
 			_, err := l.Update(context.Background(), UpdateOptions{}, func(tx *Tx) error {
 				return tx.MoveDirs([]Move{{From: "ci-debugging", To: ".archive/ci-debugging"}})

@@ -28,6 +28,10 @@ type SyncOptions struct {
 	// Message is an optional subject.
 	Message string
 	DryRun  bool
+	// LeaveStaged leaves the paths the person staged with git and has not
+	// committed to their own commit (SyncResult.LeftStaged): a sync no one
+	// asked for (an agent hook) must not sweep them into its commit.
+	LeaveStaged bool
 	// ReportUnconverted, with DryRun, lists the changed paths whose
 	// conversion runs a program (a filter such as git-lfs) in
 	// SyncResult.Unconverted instead of failing the dry run on them, as
@@ -61,6 +65,9 @@ type SyncResult struct {
 	// Unconverted are the Changes a sync refuses to record (only with
 	// SyncOptions.ReportUnconverted).
 	Unconverted []UnconvertedChange
+	// LeftStaged are paths the person staged with git and has not
+	// committed, left to the person's own commit (with LeaveStaged).
+	LeftStaged []string
 	// Untracked are Hermes housekeeping files an earlier import tracked;
 	// the sync stopped tracking them first, in UntrackCommit (they stay on
 	// disk, ignored).
@@ -96,15 +103,26 @@ type worktreeDelta struct {
 	changes []FileChange
 	content map[string][]byte
 	modes   map[string]gitstore.FileMode
+	// staged are paths the person staged with git (the index differs from
+	// the tree there) when the delta leaves them to the person's own
+	// commit (keepStaged).
+	staged []string
 }
 
-func (l *Library) worktreeDelta(ctx context.Context, store *gitstore.Store, tree Hash) (*worktreeDelta, error) {
+// worktreeDelta is what 'git add -A' would stage over tree. With
+// keepStaged, a path the person staged with git and has not committed is
+// left out (listed in staged): it is theirs to commit.
+func (l *Library) worktreeDelta(ctx context.Context, store *gitstore.Store, tree Hash, keepStaged bool) (*worktreeDelta, error) {
 	files, err := l.repo.ScanWorktree()
 	if err != nil {
 		return nil, fmt.Errorf("scan work tree: %w", err)
 	}
-	return l.deltaOf(ctx, store, tree, files, nil)
+	return l.deltaOf(ctx, store, tree, files, nil, keepStaged)
 }
+
+// maxNamedSkills is how many Skill-Name (and Lint-Error) trailers a sync
+// commit carries before its body summarises the rest.
+const maxNamedSkills = 20
 
 // interrupted is the error of a long read or import stopped by ctx (the
 // user pressed Ctrl-C) before its commit: nothing was recorded.
@@ -118,7 +136,7 @@ func interrupted(ctx context.Context) error {
 // deltaOf is worktreeDelta over a given file list, with planned files
 // (path -> content, regular files) standing in for what is on disk: what
 // init --dry-run compares.
-func (l *Library) deltaOf(ctx context.Context, store *gitstore.Store, tree Hash, files []gitstore.WorktreeFile, planned map[string][]byte) (*worktreeDelta, error) {
+func (l *Library) deltaOf(ctx context.Context, store *gitstore.Store, tree Hash, files []gitstore.WorktreeFile, planned map[string][]byte, keepStaged bool) (*worktreeDelta, error) {
 	idx, idxTime, err := l.repo.ReadIndex()
 	if err != nil {
 		return nil, err
@@ -134,6 +152,24 @@ func (l *Library) deltaOf(ctx context.Context, store *gitstore.Store, tree Hash,
 	}
 	d := &worktreeDelta{content: map[string][]byte{}, modes: map[string]gitstore.FileMode{}}
 	seen := map[string]bool{}
+	// leave reports a path git add -A would not stage from the work tree
+	// (assume-unchanged, skip-worktree: git keeps what the index holds),
+	// or that the person staged and keepStaged leaves to them.
+	leave := func(p string) bool {
+		e, inIndex := idx.Entry(l.repo.RepoPath(p))
+		if inIndex && (e.AssumeUnchanged || e.SkipWorktree) {
+			return true
+		}
+		if !keepStaged {
+			return false
+		}
+		t, inTree := tracked[p]
+		if inIndex != inTree || (inIndex && (e.Hash != t.Hash || e.Mode != t.Mode)) {
+			d.staged = append(d.staged, p)
+			return true
+		}
+		return false
+	}
 	for _, p := range sortedKeys(planned) {
 		seen[p] = true
 		if t, ok := tracked[p]; ok && t.Hash == gitstore.HashObject(gitstore.BlobObject, planned[p]) && t.Mode == gitstore.ModeRegular {
@@ -157,6 +193,9 @@ func (l *Library) deltaOf(ctx context.Context, store *gitstore.Store, tree Hash,
 			continue // planned
 		}
 		seen[f.Path] = true
+		if leave(f.Path) {
+			continue
+		}
 		mode := gitstore.ModeOf(f.Info)
 		h, _, err := l.repo.WorktreeHash(idx, idxTime, l.repo.RepoPath(f.Path))
 		if err != nil {
@@ -182,6 +221,9 @@ func (l *Library) deltaOf(ctx context.Context, store *gitstore.Store, tree Hash,
 		if seen[p] {
 			continue
 		}
+		if leave(p) {
+			continue
+		}
 		// Tracked but not listed: deleted, or ignored yet still present.
 		full := filepath.Join(l.Root, filepath.FromSlash(p))
 		if info, err := os.Lstat(full); err == nil && !info.IsDir() {
@@ -200,6 +242,7 @@ func (l *Library) deltaOf(ctx context.Context, store *gitstore.Store, tree Hash,
 		d.changes = append(d.changes, FileChange{Path: p, Status: "deleted"})
 	}
 	sort.Slice(d.changes, func(i, j int) bool { return d.changes[i].Path < d.changes[j].Path })
+	sort.Strings(d.staged)
 	return d, nil
 }
 
@@ -300,10 +343,11 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 	}
 	var renamed map[string]string
 	res, err := l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
-		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree())
+		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree(), opts.LeaveStaged)
 		if err != nil {
 			return err
 		}
+		out.LeftStaged = d.staged
 		if len(d.changes) == 0 {
 			return nil
 		}
@@ -338,7 +382,13 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 			m.Subject = syncSubject(out.Skills, d.changes)
 		}
 		m.Add(TrailerAction, ActionSync)
-		for _, s := range out.Skills {
+		// A sync's history is its tree diff; the trailers name the
+		// skills for a reader, so thousands are summarised.
+		for i, s := range out.Skills {
+			if i == maxNamedSkills {
+				m.Body = fmt.Sprintf("Records edits to %d skills (%d files); the trailers name the first %d, and 'git show --name-status' lists every file.", len(out.Skills), len(d.changes), maxNamedSkills)
+				break
+			}
 			m.Add(TrailerName, s)
 		}
 		if opts.Lint != nil {
@@ -351,7 +401,12 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 			if len(present) > 0 {
 				out.LintErrors = opts.Lint(os.DirFS(l.Root), present)
 			}
-			for _, e := range out.LintErrors {
+			for i, e := range out.LintErrors {
+				if i == maxNamedSkills {
+					m.Body += fmt.Sprintf("\n\n%d lint errors were recorded; the trailers give the first %d ('skillrepo lint' reports them all).", len(out.LintErrors), maxNamedSkills)
+					m.Body = strings.TrimPrefix(m.Body, "\n\n")
+					break
+				}
 				m.Add(TrailerLintError, e)
 			}
 		}
@@ -488,6 +543,9 @@ func syncSubject(skills []string, changes []FileChange) string {
 		return "sync: record edits to " + strings.Join(skills, ", ")
 	case len(skills) > 3:
 		return fmt.Sprintf("sync: record edits to %d skills", len(skills))
+	}
+	if len(changes) == 1 {
+		return "sync: record 1 changed file"
 	}
 	return fmt.Sprintf("sync: record %d changed files", len(changes))
 }

@@ -34,13 +34,9 @@ type UpdateResult struct {
 	// Paths are the files whose content changed, sorted.
 	Paths []string
 	// CheckedOut is true when the branch is checked out: the work tree
-	// and index were updated, unless WorktreeDeferred says why not.
+	// and index were updated with it.
 	CheckedOut bool
-	// WorktreeDeferred is set when the commit landed but the work tree
-	// and index update failed: the next command's recovery finishes it.
-	// The write is still a success (a warning is printed).
-	WorktreeDeferred string
-	DryRun           bool
+	DryRun     bool
 }
 
 // Tx is one read-modify-write of a branch, handed to the function given to
@@ -109,6 +105,6 @@ func (l *Library) update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx
 	}
 	return &UpdateResult{
 		Branch: res.Branch, Old: res.Old, New: res.New, Commits: res.Commits, Paths: res.Paths,
-		CheckedOut: res.CheckedOut, WorktreeDeferred: res.WorktreeDeferred, DryRun: res.DryRun,
+		CheckedOut: res.CheckedOut, DryRun: res.DryRun,
 	}, err
 }

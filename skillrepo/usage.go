@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -201,7 +202,8 @@ func (u *Usage) read() (recs map[string]*UsageRecord, corrupt bool, err error) {
 
 // readRaw reads the sidecar's records undecoded.
 func (u *Usage) readRaw() (raw map[string]json.RawMessage, corrupt bool, err error) {
-	b, err := os.ReadFile(u.path)
+	// A regular file, bounded: the sidecar is written by agents too.
+	b, err := boundedread.ReadFile(u.path, maxUsageFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]json.RawMessage{}, false, nil
 	}
@@ -804,7 +806,7 @@ func (l *Library) addPendingUsage(id string, events []usageEvent) error {
 }
 
 func readPendingUsage(path string) ([]usageEvent, error) {
-	b, err := os.ReadFile(path)
+	b, err := boundedread.ReadFile(path, maxUsageFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -831,3 +833,7 @@ func (l *Library) settlePendingUsage(id string, approved bool) {
 	}
 	_ = os.Remove(path)
 }
+
+// maxUsageFile bounds the usage sidecar and its pending events (10,000
+// skills' records are a few MB).
+const maxUsageFile = 256 << 20

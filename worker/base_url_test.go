@@ -2,6 +2,8 @@ package worker
 
 import (
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -51,6 +53,32 @@ func TestBaseURLSecretsRedacted(t *testing.T) {
 	for _, s := range []string{got.LastError, f.log.String()} {
 		if strings.Contains(s, "s3cret") || strings.Contains(s, "bob") {
 			t.Errorf("a secret shows in %q", s)
+		}
+	}
+}
+
+// A model server that echoes credentials back in its error body (a
+// Basic Authorization header, a key in a URL, a bare api_key=, a key of
+// a known shape) leaves none of them in the queue entry or worker.log:
+// error text is redacted where it enters our records.
+func TestEchoedSecretsRedacted(t *testing.T) {
+	echo := "denied: Authorization: Basic dXNlcjpzM2NyZXRwYXNz for https://gw.example.com/v1?key=s3cretkey1 (api_key=s3cretkey2, sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz012345)"
+	f := newFixture(t, fakemodel.Reply{Status: 400, Error: echo, Times: -1})
+	e := f.enqueue("s-1")
+	f.run()
+	got, _ := f.store.Get(e.ID)
+	if got.State != queue.Failed || !strings.Contains(got.LastError, "denied") {
+		t.Fatalf("entry = %+v\nlog:\n%s", got, f.log.String())
+	}
+	raw, err := os.ReadFile(filepath.Join(f.store.Dir, e.ID+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, where := range []string{string(raw), f.log.String()} {
+		for _, secret := range []string{"dXNlcjpzM2NyZXRwYXNz", "s3cretkey1", "s3cretkey2", "AbCdEfGhIjKlMnOpQrStUvWxYz012345"} {
+			if strings.Contains(where, secret) {
+				t.Errorf("%s shows in %q", secret, where)
+			}
 		}
 	}
 }

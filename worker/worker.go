@@ -488,7 +488,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	if err != nil {
 		return nil, &attemptError{msg: err.Error()}
 	}
-	f, err := boundedread.Open(e.Transcript) // a FIFO must not hang the worker
+	f, err := boundedread.OpenNoFollow(e.Transcript) // a FIFO must not hang the worker, nor a link send another file
 	if err != nil {
 		return nil, &attemptError{msg: fmt.Sprintf("read transcript: %v", err)}
 	}
@@ -512,6 +512,10 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	if p.backend == agentcli.BackendAgent {
 		w.logf(e.ID, "backend: %s (%s), model %s", p.program.Path, e.Agent, p.model)
 		resume = e.SessionID
+		if e.Agent == agentcli.Gemini {
+			// Gemini CLI continues a session from its file.
+			resume = e.Transcript
+		}
 	}
 	_, memErr := lib.MemoryPath("memory")
 	sum, err := review.Run(ctx, review.Open(lib), review.Options{

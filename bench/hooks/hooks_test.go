@@ -57,6 +57,8 @@ func setup(b *testing.B) {
 		}
 		env = testenv.Env(filepath.Join(root, "home"))
 		env["PATH"] = os.Getenv("PATH")
+		// The transcripts are in the temp folder, not the agent's own.
+		env[agentsession.EnvTranscriptDirs] = root
 		library = filepath.Join(root, "lib")
 		o := genlib.Defaults()
 		o.Skills, o.Categories, o.Support = 1000, 10, 2

@@ -82,6 +82,9 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 		}
 		fmt.Fprintf(w, "last report: %s%s\n", st.LastReportPath, missing)
 	}
+	for _, b := range st.OrphanBranches {
+		fmt.Fprintf(w, "left behind: branch %s, of a stopped run (the next run deletes it)\n", b)
+	}
 	switch {
 	case st.NextRunAt == nil:
 		fmt.Fprintln(w, "next run: not scheduled")
@@ -108,7 +111,11 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 			parts = append(parts, fmt.Sprintf("%d %s", st.Counts[owner+"/"+string(s)], s))
 		}
 		label := map[string]string{curator.OwnerCurator: "curator-managed", curator.OwnerUser: "user-owned", curator.OwnerUnknown: "owner unknown"}[owner]
-		fmt.Fprintf(w, "%s: %s\n", label, strings.Join(parts, ", "))
+		pinned := ""
+		if n := st.PinnedBy[owner]; n > 0 {
+			pinned = fmt.Sprintf(" (%d of them pinned)", n)
+		}
+		fmt.Fprintf(w, "%s: %s%s\n", label, strings.Join(parts, ", "), pinned)
 	}
 	fmt.Fprintf(w, "pinned: %s\n", listOrNone(st.Pinned))
 	fmt.Fprintf(w, "least recently active: %s\n", activityList(st.LeastRecentlyActive))

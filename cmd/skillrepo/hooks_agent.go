@@ -270,9 +270,10 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 			ropts.StartSync = func(lib *skillrepo.Library) error {
 				env := append(os.Environ(), queue.EnvInReview+"=1")
 				// One sync at a time is enough: sessions starting together
-				// do not queue scans on the library lock.
+				// do not queue scans on the library lock. What the person
+				// staged with git is theirs to commit, not the agent's.
 				_, err := worker.StartDetachedOnce(lib.State().SyncLock(), selfExecutable(),
-					[]string{"-C", lib.Root, "sync", "--hook-log", string(agent)}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
+					[]string{"-C", lib.Root, "sync", "--leave-staged", "--hook-log", string(agent)}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
 				return err
 			}
 			ropts.StartRemote = startRemoteSync

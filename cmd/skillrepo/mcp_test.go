@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +16,9 @@ import (
 // TestMCPStdio drives `skillrepo mcp` as a client does: newline-delimited
 // JSON-RPC on its stdin and stdout. initialize, tools/list, then create →
 // view → patch through tools/call; the commits are read back with git. A
-// malformed request and an unknown tool get errors and the server stays
-// up; closing stdin ends it cleanly.
+// malformed request, an id the SDK cannot hold, a line of 50 MB and an
+// unknown tool get errors and the server stays up; closing stdin ends it
+// cleanly.
 func TestMCPStdio(t *testing.T) {
 	bin, err := exec.LookPath("skillrepo")
 	if err != nil {
@@ -165,6 +167,28 @@ func TestMCPStdio(t *testing.T) {
 	}
 	send(`{"jsonrpc":"2.0","id":9,"method":"ping"}`)
 	recv(9)
+	// Ids the SDK cannot hold (an object, an array, true, 1e400) are
+	// answered as invalid requests, and the server reads on.
+	for _, id := range []string{`{"a":1}`, `[1]`, `true`, `1e400`} {
+		send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		if m := recv(-1); m["error"].(map[string]any)["code"].(float64) != -32600 {
+			t.Errorf("id %s: %v", id, m)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":10,"method":"ping"}`)
+	recv(10)
+	// Lines of 20 and 50 MB: answered (with their id), not held, and the
+	// server reads on.
+	for i, size := range []int{20 << 20, 50 << 20} {
+		id := 11 + i
+		big := `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"skill_view","arguments":{"name":"` + strings.Repeat("x", size) + `"}}}`
+		send(big)
+		if m := recv(id); m["error"].(map[string]any)["code"].(float64) != -32700 {
+			t.Errorf("a %d MB line: %v", size>>20, m)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":13,"method":"ping"}`)
+	recv(13)
 
 	// Closing stdin ends the server cleanly.
 	stdin.Close()

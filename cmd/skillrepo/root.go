@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -130,8 +132,15 @@ func isFlagParseError(err error) bool {
 	if errors.As(err, &fe) {
 		return false
 	}
+	// An error of the system (EINVAL reads "invalid argument" too) is the
+	// command's failure, never a misused flag.
+	var pe *fs.PathError
+	var errno syscall.Errno
+	if errors.As(err, &pe) || errors.As(err, &errno) {
+		return false
+	}
 	msg := err.Error()
-	for _, p := range []string{"unknown flag", "unknown shorthand flag", "unknown command", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires at most", "requires exactly", "required flag", "if any flags in the group", "none of the others can be", "at least one of the flags"} {
+	for _, p := range []string{"unknown flag", "unknown shorthand flag", "unknown command", "flag needs an argument", `invalid argument "`, "accepts ", "requires at least", "requires at most", "requires exactly", "required flag", "if any flags in the group", "none of the others can be", "at least one of the flags"} {
 		if strings.Contains(msg, p) {
 			return true
 		}

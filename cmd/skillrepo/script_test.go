@@ -66,6 +66,8 @@ func scriptSetup(env *testscript.Env) error {
 		"NO_COLOR":               "1",
 		"SKILLREPO_LOCK_TIMEOUT": "300ms",
 		"SKILLREPO_LIBRARY":      "",
+		// SRC is this source tree, for scripts that check its files.
+		"SRC": sourceRoot(),
 	} {
 		env.Setenv(k, v)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/worker"
@@ -153,6 +155,14 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			reviews = append(reviews, e)
 		}
 	}
+	// A review run outside the queue (skillrepo review) leaves its own
+	// record, failed ones included.
+	if b, err := boundedread.ReadFile(lib.State().LastReview(), 1<<20); err == nil {
+		var e queue.Entry
+		if json.Unmarshal(b, &e) == nil && e.FinishedAt != nil {
+			reviews = append(reviews, e)
+		}
+	}
 	sort.Slice(reviews, func(i, j int) bool { return reviews[i].FinishedAt.Before(*reviews[j].FinishedAt) })
 	if len(reviews) > 0 {
 		st.LastReview = &reviews[len(reviews)-1]
@@ -242,7 +252,11 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		if len(st.Unconverted) > 0 {
 			how = "skillrepo sync records them once git has recorded the files below"
 		}
-		fmt.Fprintf(w, "edited outside skillrepo: %d files in %s (%s)\n", n, joinOr(st.DirtySkills, "no skill"), how)
+		where := "outside any skill" // the config, a top-level file
+		if len(st.DirtySkills) > 0 {
+			where = "in " + strings.Join(st.DirtySkills, ", ")
+		}
+		fmt.Fprintf(w, "edited outside skillrepo: %s %s (%s)\n", nounCount(n, "file"), where, how)
 	}
 	for _, u := range st.Unconverted {
 		fmt.Fprintf(w, "edited outside skillrepo, for git to record: %s (%s): %s\n  hint: %s\n", u.Path, u.Status, u.Reason, u.Hint)
@@ -279,7 +293,7 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		} else if e.LastError != "" {
 			outcome += ": " + oneLine(e.LastError)
 		}
-		fmt.Fprintf(w, "last review: %s (%s, session %s): %s\n", e.ReviewID, rfc3339(*e.FinishedAt), orDash(e.SessionID), outcome)
+		fmt.Fprintf(w, "last review: %s (%s, session %s): %s\n", orDash(e.ReviewID), rfc3339(*e.FinishedAt), orDash(e.SessionID), outcome)
 	} else {
 		fmt.Fprintln(w, "last review: none yet")
 	}

@@ -34,10 +34,11 @@ func lintErrorLines(lib *skillrepo.Library, fsys fs.FS, dirs []string) []string 
 }
 
 type syncOptions struct {
-	f       *factory
-	Origin  string
-	Message string
-	DryRun  bool
+	f           *factory
+	Origin      string
+	Message     string
+	DryRun      bool
+	LeaveStaged bool
 	// HookLog (hidden) is the agent whose session start began this sync
 	// in the background: what it reports goes to the hooks log, one
 	// stamped line each, as the hook's own lines do.
@@ -53,7 +54,12 @@ func newSyncCmd(f *factory) *cobra.Command {
 person, or by an agent writing files directly) as one commit. The origin is
 "user" unless the usage sidecar shows an agent wrote the changed skills after
 the last commit (then "foreground", or "background-review" for agent-created
-skills); --origin overrides it.`,
+skills); --origin overrides it.
+
+Files git is told to ignore ('git update-index --assume-unchanged' or
+'--skip-worktree', and files outside a sparse checkout) are left as 'git add
+-A' leaves them. With --leave-staged, paths you staged with git and have not
+committed are left for your own 'git commit' (agent hooks sync this way).`,
 		Example: `  skillrepo sync
   skillrepo sync --origin foreground -m "hermes: tune ci-debugging"`,
 		Args: cobra.NoArgs,
@@ -70,6 +76,7 @@ skills); --origin overrides it.`,
 	cmd.Flags().StringVar(&opts.Origin, "origin", "", "origin to record (default: inferred)")
 	cmd.Flags().StringVarP(&opts.Message, "message", "m", "", "commit subject")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would be recorded, write nothing")
+	cmd.Flags().BoolVar(&opts.LeaveStaged, "leave-staged", false, "leave paths staged with git (and not committed) for your own commit")
 	cmd.Flags().StringVar(&opts.HookLog, "hook-log", "", "report to the hooks log as this agent's session start (used by the SessionStart hook)")
 	_ = cmd.Flags().MarkHidden("hook-log")
 	return cmd
@@ -109,6 +116,9 @@ type syncJSON struct {
 	PinsCarried map[string]string `json:"pins_carried,omitempty"`
 	// LintErrors were recorded anyway (Lint-Error trailers).
 	LintErrors []string `json:"lint_errors"`
+	// LeftStaged: paths staged with git and not committed, left to the
+	// person's own commit.
+	LeftStaged []string `json:"left_staged"`
 }
 
 func runSync(cmd *cobra.Command, opts *syncOptions) error {
@@ -117,7 +127,7 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{Origin: opts.Origin, Message: opts.Message, DryRun: opts.DryRun,
+	res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{Origin: opts.Origin, Message: opts.Message, DryRun: opts.DryRun, LeaveStaged: opts.LeaveStaged,
 		Lint: func(fsys fs.FS, dirs []string) []string { return lintErrorLines(lib, fsys, dirs) }})
 	if err != nil {
 		return err
@@ -127,19 +137,39 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 		if changes == nil {
 			changes = []skillrepo.FileChange{}
 		}
-		return printJSON(f.IO.Out, syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes, PinsCarried: res.PinsCarried, LintErrors: nonNil(res.LintErrors)})
+		return printJSON(f.IO.Out, syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes, PinsCarried: res.PinsCarried, LintErrors: nonNil(res.LintErrors), LeftStaged: nonNil(res.LeftStaged)})
 	}
 	w := f.IO.ErrOut
+	if n := len(res.LeftStaged); n > 0 {
+		fmt.Fprintf(w, "left %s you staged with git for your own commit ('git commit' records %s):\n", nounCount(n, "path"), plural(n, "it", "them"))
+		for _, p := range res.LeftStaged {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+	}
 	if len(res.Changes) == 0 {
 		fmt.Fprintln(w, "nothing to record: the work tree matches the branch")
 		return nil
 	}
-	for _, c := range res.Changes {
+	// Thousands of edits are summarised: the first lines, then a count
+	// and where the whole list is.
+	whole := "'skillrepo sync --dry-run --json' lists them all"
+	if !res.DryRun {
+		whole = "'git show --name-status " + short(res.Commit) + "' lists them all"
+	}
+	for i, c := range res.Changes {
+		if i == maxListedChanges && len(res.Changes) > maxListedChanges+1 {
+			fmt.Fprintf(w, "  … and %s (%s)\n", nounCount(len(res.Changes)-i, "more change"), whole)
+			break
+		}
 		fmt.Fprintf(w, "  %-8s %s\n", c.Status, c.Path)
 	}
 	if n := len(res.LintErrors); n > 0 {
 		fmt.Fprintf(w, "%s recorded with %d lint %s (Lint-Error trailers): edits made outside skillrepo are recorded as they are\n", f.IO.Yellow("warning:"), n, plural(n, "error", "errors"))
-		for _, e := range res.LintErrors {
+		for i, e := range res.LintErrors {
+			if i == maxListedChanges && n > maxListedChanges+1 {
+				fmt.Fprintf(w, "  … and %s (skillrepo lint shows them all)\n", nounCount(n-i, "more error"))
+				break
+			}
 			fmt.Fprintf(w, "  %s\n", e)
 		}
 	}
@@ -158,3 +188,7 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 	fmt.Fprintf(w, "%s recorded %s as %s (origin %s)\n", f.IO.Green("✓"), nounCount(len(res.Changes), "change"), short(res.Commit), res.Origin)
 	return nil
 }
+
+// maxListedChanges is how many changed files (or lint errors) sync lists
+// on a terminal before it summarises the rest.
+const maxListedChanges = 20

@@ -84,7 +84,11 @@ func Human(n int64) string {
 // the open descriptor, so a file swapped for a FIFO in between is caught
 // too).
 func Open(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
+	return open(path, 0)
+}
+
+func open(path string, flags int) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock|flags, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +106,12 @@ func Open(path string) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// OpenNoFollow is Open for a path another program chose: a final symlink
+// is not followed (the open fails), so the file opened is the one named.
+func OpenNoFollow(path string) (*os.File, error) {
+	return open(path, noFollow)
 }
 
 // ReadFile reads the regular file at path, at most limit bytes.

@@ -6,4 +6,6 @@ import "os"
 
 const nonBlock = 0
 
+const noFollow = 0
+
 func clearNonBlock(*os.File) error { return nil }

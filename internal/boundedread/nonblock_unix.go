@@ -11,6 +11,9 @@ import (
 // writer.
 const nonBlock = syscall.O_NONBLOCK
 
+// noFollow makes opening a symlink fail instead of opening its target.
+const noFollow = syscall.O_NOFOLLOW
+
 // clearNonBlock puts a regular file back in blocking mode (it never
 // blocks anyway; this keeps reads plain).
 func clearNonBlock(f *os.File) error {

@@ -164,6 +164,15 @@ var (
 	urlInText  = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
 	looseUser  = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*://)?[^/@\s]+@`)
 	looseQuery = regexp.MustCompile(`([?&][^=&#\s]+)=[^&#\s]*`)
+
+	// authHeader: "Authorization: Basic dXNlcjpwYXNz", with or without a
+	// scheme word, quoted or not.
+	authHeader = regexp.MustCompile(`(?i)(\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?)((?:basic|bearer|token|digest|negotiate)\s+)?[^\s"',;}]+`)
+	bearer     = regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`)
+	// keyValue: a credential's name, then = or :, then its value.
+	keyValue = regexp.MustCompile(`(?i)(\b(?:api[_-]?key|apikey|x-api-key|access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret|secret[_-]?key|password|passwd|token|key)["']?\s*[:=]\s*["']?)([^\s"'&,;})\]]{4,})`)
+	// keyShape: API keys that say what they are by their shape.
+	keyShape = regexp.MustCompile(`\b(?:sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_\-]{35}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[0-9A-Za-z\-]{10,}|[rs]k_live_[A-Za-z0-9]{20,})`)
 )
 
 func redactLoose(s string) string {
@@ -171,9 +180,14 @@ func redactLoose(s string) string {
 	return looseQuery.ReplaceAllString(s, "${1}="+Redacted)
 }
 
-// RedactText redacts every URL inside s (an error message, a log line).
+// RedactText hides what a credential looks like inside s (an error
+// message, a log line, a model server's error body echoed back): every
+// URL's userinfo, query values and fragment; the value of an
+// Authorization header, a bearer token; the value after a key=, token:,
+// password= … ; and the well-known shapes of API keys. Names stay, so a
+// reader sees which credential was there.
 func RedactText(s string) string {
-	return urlInText.ReplaceAllStringFunc(s, func(u string) string {
+	s = urlInText.ReplaceAllStringFunc(s, func(u string) string {
 		// A URL quoted in a message may end in punctuation of the
 		// sentence; keep it outside.
 		trail := ""
@@ -183,4 +197,21 @@ func RedactText(s string) string {
 		}
 		return Redact(u) + trail
 	})
+	s = authHeader.ReplaceAllString(s, "${1}${2}"+Redacted)
+	s = bearer.ReplaceAllString(s, "${1}"+Redacted)
+	s = keyValue.ReplaceAllStringFunc(s, func(m string) string {
+		sub := keyValue.FindStringSubmatch(m)
+		// The sentence's punctuation after the value stays ("key=…: the
+		// scheme must be …").
+		val, trail := sub[2], ""
+		for len(val) > 1 && strings.ContainsAny(val[len(val)-1:], ".:") {
+			trail = val[len(val)-1:] + trail
+			val = val[:len(val)-1]
+		}
+		if val == Redacted {
+			return m // a URL's query value, hidden already
+		}
+		return sub[1] + Redacted + trail
+	})
+	return keyShape.ReplaceAllString(s, Redacted)
 }

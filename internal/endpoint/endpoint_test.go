@@ -67,6 +67,16 @@ func TestRedact(t *testing.T) {
 	if got := RedactText(msg); got != want {
 		t.Errorf("RedactText:\n got %s\nwant %s", got, want)
 	}
+	// The punctuation that ends a URL or a value is the sentence's: kept.
+	for in, want := range map[string]string{
+		"base URL ftp://bob:s3cret@host/v1?key=s3cret: the scheme must be http": "base URL ftp://REDACTED@host/v1?key=REDACTED: the scheme must be http",
+		"server said token=abcdef. Retry":                                       "server said token=REDACTED. Retry",
+		"password: hunter22":                                                    "password: REDACTED",
+	} {
+		if got := RedactText(in); got != want {
+			t.Errorf("RedactText(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 // TestClientAgainstFakeModel: the real OpenAI client through the Doer

@@ -134,6 +134,51 @@ func TestCompatWriteWaitsForGitCommit(t *testing.T) {
 	assertConsistent(t, l, env)
 }
 
+// A plain git commit (no -a) holds no index.lock while its pre-commit
+// hook runs, and moves HEAD only if it still holds the commit it read as
+// it started: our write waits for it to finish instead of moving the
+// branch under it (which would make it fail with "cannot lock ref"),
+// then lands on top of it.
+func TestCompatWriteWaitsForPlainGitCommit(t *testing.T) {
+	l, env := newTestRepo(t)
+	l.lockTimeout = 20 * time.Second
+	hook := filepath.Join(l.GitDir, "hooks", "pre-commit")
+	os.MkdirAll(filepath.Dir(hook), 0o755)
+	started := filepath.Join(t.TempDir(), "started")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch "+started+"\nsleep 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(l.Root, "devops", "docker-cleanup", "SKILL.md")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, "\nA person's note.\n"...), 0o644)
+	gitCmd(t, l, env, "add", "devops/docker-cleanup/SKILL.md")
+	cmd := gitExec(t, l.Root, env, "commit", "-q", "-m", "a person's commit")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; !exists(started); i++ {
+		if i > 2000 {
+			t.Fatal("the pre-commit hook never ran")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if exists(filepath.Join(l.GitDir, "index.lock")) {
+		t.Fatal("git holds index.lock during the hook: the test would not test the unlocked case")
+	}
+	if _, err := writeFile(l, "main", "ci-debugging/references/ours.md", "ours\n"); err != nil {
+		t.Fatalf("our write: %v", err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the person's git commit failed: %v\n%s", err, out.String())
+	}
+	if log := gitCmd(t, l, env, "log", "--format=%s", "-2"); log != "write ci-debugging/references/ours.md\na person's commit\n" {
+		t.Errorf("history:\n%s", log)
+	}
+	assertConsistent(t, l, env)
+}
+
 // A git command that keeps index.lock longer than our lock timeout: the
 // write is refused as locked (naming index.lock) and nothing changes.
 func TestCompatWriteRefusedWhileGitHoldsIndexLock(t *testing.T) {
@@ -205,36 +250,52 @@ func TestCompatRecoveryRemovesOnlyOurIndexLock(t *testing.T) {
 	assertConsistent(t, l3, env)
 }
 
-// The commit landed but the work tree could not be
-// written: the write succeeds with WorktreeDeferred and a warning (never a
-// conflict an agent would retry), and the next command finishes it.
-func TestCompatDeferredWorktreeIsSuccess(t *testing.T) {
+// A file of the write cannot be written (a folder appeared where it goes
+// after the checks): the work tree and index are written before the ref
+// moves, so nothing lands — the write fails, the branch stays, the paths
+// already written are put back, the folder is kept — and a retry, once the
+// folder is gone, succeeds.
+func TestCompatWorktreeFailureLandsNothing(t *testing.T) {
 	l, env := newTestRepo(t)
-	var warned []string
-	l.warn = func(msg string) { warned = append(warned, msg) }
 	obstacle := filepath.Join(l.Root, "ci-debugging", "references", "ours.md")
-	// After the dirty check, a folder appears where our file goes.
-	l.testOnlyBeforeIndexLock = func() {
-		os.MkdirAll(filepath.Join(obstacle, "x"), 0o755)
+	l.testOnlyBeforeWorktree = func() {
+		os.MkdirAll(obstacle, 0o755)
+		os.WriteFile(filepath.Join(obstacle, "x"), []byte("the user's\n"), 0o644)
 	}
-	res, err := writeFile(l, "main", "ci-debugging/references/ours.md", "ours\n")
-	l.testOnlyBeforeIndexLock = nil
-	if err != nil {
-		t.Fatalf("a landed commit returned %v", err)
+	before := gitCmd(t, l, env, "rev-parse", "main")
+	_, err := l.Update(context.Background(), UpdateOptions{Branch: "main"}, func(tx *Tx) error {
+		for _, p := range []string{"ci-debugging/references/a-first.md", "ci-debugging/references/ours.md"} {
+			if err := tx.WriteFile(p, []byte("ours\n"), false); err != nil {
+				return err
+			}
+		}
+		_, err := tx.Commit("two files")
+		return err
+	})
+	l.testOnlyBeforeWorktree = nil
+	if err == nil || !strings.Contains(err.Error(), "ours.md") {
+		t.Fatalf("err = %v, want the failed file named", err)
 	}
-	if res.WorktreeDeferred == "" || len(warned) != 1 || !strings.Contains(warned[0], "next skillrepo command completes") {
-		t.Fatalf("deferred = %q, warnings %q", res.WorktreeDeferred, warned)
+	if after := gitCmd(t, l, env, "rev-parse", "main"); after != before {
+		t.Fatalf("main moved to %s", after)
 	}
-	if got := strings.TrimSpace(gitCmd(t, l, env, "rev-parse", "main")); got != res.New.String() {
-		t.Fatalf("main = %s, want %s", got, res.New)
+	if exists(filepath.Join(l.Root, "ci-debugging", "references", "a-first.md")) {
+		t.Error("the file written before the failure was not put back")
+	}
+	if !exists(filepath.Join(obstacle, "x")) {
+		t.Error("the folder in the way was removed")
+	}
+	if exists(l.intentPath()) || exists(filepath.Join(l.GitDir, "index.lock")) {
+		t.Error("the failed write left its intent record or index.lock")
+	}
+	if st := gitCmd(t, l, env, "status", "--porcelain"); st != "?? ci-debugging/references/ours.md/\n" {
+		t.Errorf("status = %q, want only the folder in the way", st)
 	}
 	os.RemoveAll(obstacle)
-	l.Close()
-	l2 := openTestRepo(t, l.Root, env)
-	if b, err := os.ReadFile(obstacle); err != nil || string(b) != "ours\n" {
-		t.Errorf("recovery did not finish the work tree: %q %v", b, err)
+	if _, err := writeFile(l, "main", "ci-debugging/references/ours.md", "ours\n"); err != nil {
+		t.Fatal(err)
 	}
-	assertConsistent(t, l2, env)
+	assertConsistent(t, l, env)
 }
 
 // The lock hint names the holding process and never
@@ -481,4 +542,28 @@ func TestCompatSparseCheckout(t *testing.T) {
 			assertConsistent(t, l, env)
 		})
 	}
+}
+
+// With HEAD detached (and no operation in progress) a write goes to its
+// branch, which is not checked out: the work tree and index stay as they
+// are, and a warning says where the write went.
+func TestCompatDetachedHeadWarns(t *testing.T) {
+	l, env := newTestRepo(t)
+	var warned []string
+	l.warn = func(msg string) { warned = append(warned, msg) }
+	gitCmd(t, l, env, "switch", "-q", "--detach", "main")
+	res, err := writeFile(l, "main", "ci-debugging/references/ours.md", "ours\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.CheckedOut || exists(filepath.Join(l.Root, "ci-debugging", "references", "ours.md")) {
+		t.Error("a detached HEAD's work tree was written")
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "HEAD is detached") || !strings.Contains(warned[0], "git switch main") {
+		t.Errorf("warnings = %q, want one saying the write went to main", warned)
+	}
+	if got, _ := readFileAt(l, "main", "ci-debugging/references/ours.md"); string(got) != "ours\n" {
+		t.Errorf("main has %q", got)
+	}
+	assertConsistent(t, l, env)
 }

@@ -28,7 +28,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
 type autoCRLF uint8
@@ -58,6 +57,9 @@ type convConfig struct {
 	// otherwise parse the config files a second time.
 	gcAuto    int
 	gcAutoSet bool
+	// err: the configuration could not be read as git reads it; a write
+	// refuses (configProblem).
+	err error
 }
 
 // textEOLIsCRLF is git's text_eol_is_crlf: the line ending of a text file
@@ -72,18 +74,18 @@ func (c *convConfig) textEOLIsCRLF() bool {
 	return c.eolCRLF
 }
 
-// readConvConfig reads the keys the conversion needs from git's config
-// files, in git's order (system, global, repository, worktree, then the
-// GIT_CONFIG_COUNT and GIT_CONFIG_PARAMETERS of "git -c"): a later value
-// wins. include.path is not followed.
+// readConvConfig reads the keys the conversion needs from git's
+// configuration (gitconfig.go: git's files in git's order, includes
+// followed, then "git -c"): a later value wins.
 func (l *Repo) readConvConfig() *convConfig {
-	vals, filters := l.gitConfigValues()
+	vals, filters, err := l.gitConfigValues()
 	home := l.getenv("HOME")
 	xdg := l.getenv("XDG_CONFIG_HOME")
 	if xdg == "" && home != "" {
 		xdg = filepath.Join(home, ".config")
 	}
 	c := convConfigFrom(vals, filters, home, xdg)
+	c.err = err
 	c.split = splitConfigFrom(vals)
 	if n, err := strconv.Atoi(strings.TrimSpace(vals["gc.auto"])); err == nil {
 		c.gcAuto, c.gcAutoSet = n, true
@@ -94,88 +96,29 @@ func (l *Repo) readConvConfig() *convConfig {
 	return c
 }
 
-// gitConfigValues reads git's config files in git's order (system,
-// global, repository, worktree, then the GIT_CONFIG_COUNT and
-// GIT_CONFIG_PARAMETERS of "git -c"): the keys without a subsection, by
-// lower-case "section.name", a later value winning; and the names of the
-// filter.<name> subsections. include.path is not followed.
-func (l *Repo) gitConfigValues() (map[string]string, map[string]bool) {
+// gitConfigValues reads git's configuration as git does (gitconfig.go):
+// the keys without a subsection, by lower-case "section.name", a later
+// value winning; and the names of the filter.<name> subsections. err says
+// why the configuration is not what git reads (a write refuses then).
+func (l *Repo) gitConfigValues() (map[string]string, map[string]bool, error) {
 	vals := map[string]string{}
 	filters := map[string]bool{}
-	set := func(key, value string) {
-		sec, rest, ok := strings.Cut(key, ".")
-		if !ok {
-			return
-		}
+	entries, err := l.readGitConfig()
+	for _, e := range entries {
+		sec, rest, _ := strings.Cut(e.key, ".")
 		sub, name := "", rest
 		if i := strings.LastIndex(rest, "."); i >= 0 {
 			sub, name = rest[:i], rest[i+1:]
 		}
-		sec, name = strings.ToLower(sec), strings.ToLower(name)
 		if sec == "filter" && sub != "" {
 			filters[sub] = true
-			return
+			continue
 		}
 		if sub == "" {
-			vals[sec+"."+name] = value
+			vals[sec+"."+name] = e.value
 		}
 	}
-	readFile := func(name string) *config.Config {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil
-		}
-		defer f.Close()
-		cfg := config.New()
-		if err := config.NewDecoder(f).Decode(cfg); err != nil {
-			return nil
-		}
-		for _, s := range cfg.Sections {
-			for _, o := range s.Options {
-				set(s.Name+"."+o.Key, o.Value)
-			}
-			for _, ss := range s.Subsections {
-				for _, o := range ss.Options {
-					set(s.Name+"."+ss.Name+"."+o.Key, o.Value)
-				}
-			}
-		}
-		return cfg
-	}
-	home := l.getenv("HOME")
-	xdg := l.getenv("XDG_CONFIG_HOME")
-	if xdg == "" && home != "" {
-		xdg = filepath.Join(home, ".config")
-	}
-	if !isTrue(l.getenv("GIT_CONFIG_NOSYSTEM")) {
-		sys := l.getenv("GIT_CONFIG_SYSTEM")
-		if sys == "" {
-			sys = "/etc/gitconfig"
-		}
-		readFile(sys)
-	}
-	if g := l.getenv("GIT_CONFIG_GLOBAL"); g != "" {
-		readFile(g)
-	} else {
-		if xdg != "" {
-			readFile(filepath.Join(xdg, "git", "config"))
-		}
-		if home != "" {
-			readFile(filepath.Join(home, ".gitconfig"))
-		}
-	}
-	if readFile(filepath.Join(l.GitDir, "config")) != nil && isTrue(vals["extensions.worktreeconfig"]) {
-		readFile(filepath.Join(l.GitDir, "config.worktree"))
-	}
-	if n, err := strconv.Atoi(l.getenv("GIT_CONFIG_COUNT")); err == nil {
-		for i := 0; i < n; i++ {
-			set(l.getenv(fmt.Sprintf("GIT_CONFIG_KEY_%d", i)), l.getenv(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i)))
-		}
-	}
-	for _, kv := range parseConfigParameters(l.getenv("GIT_CONFIG_PARAMETERS")) {
-		set(kv[0], kv[1])
-	}
-	return vals, filters
+	return vals, filters, err
 }
 
 // convConfigFrom picks the conversion's keys out of the config values.

@@ -361,3 +361,32 @@ func TestCompatCheckAttr(t *testing.T) {
 		}
 	}
 }
+
+// Content handed to a write (skill write-file --content-file, an agent's
+// file) is stored as git add would store it as a work-tree file: CRLFs
+// cleaned under core.autocrlf=true, "* text" or "* text=auto", kept under
+// "-text"; the blob is what 'git hash-object --path' computes, and git
+// status is clean after the write.
+func TestWriteFileCleansAsGitAdd(t *testing.T) {
+	for _, tc := range []struct{ autocrlf, attr string }{
+		{"true", ""}, {"", "* text"}, {"", "* text=auto"}, {"input", ""}, {"", "* -text"}, {"", ""},
+	} {
+		name := fmt.Sprintf("autocrlf=%s/attr=%s", tc.autocrlf, strings.ReplaceAll(tc.attr, " ", "_"))
+		t.Run(name, func(t *testing.T) {
+			l, env := eolRepo(t, tc.autocrlf, "", tc.attr, map[string]string{"old.txt": "x\n"})
+			content := "line one\r\nline two\r\n"
+			p := "notes/new.txt"
+			if _, err := writeFile(l, "main", p, content); err != nil {
+				t.Fatal(err)
+			}
+			want := strings.TrimSpace(gitStdin(t, l.Root, env, content, "hash-object", "--stdin", "--path="+p))
+			got := strings.TrimSpace(gitCmd(t, l, env, "rev-parse", "main:"+p))
+			if got != want {
+				t.Errorf("stored blob %s, git add stores %s", got, want)
+			}
+			if st := gitCmd(t, l, env, "status", "--porcelain"); st != "" {
+				t.Errorf("git status after the write:\n%s", st)
+			}
+		})
+	}
+}

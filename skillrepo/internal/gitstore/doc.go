@@ -68,50 +68,65 @@
 //     as bytes); each object is written to a temp file under
 //     .git/skillrepo/tmp and renamed into objects/ — unreachable until a
 //     ref names it, so an abandoned write is garbage git ignores;
-//  3. when the branch is checked out, checks every touched path against
-//     the index and the work tree and refuses ([DirtyError], exit 3) if
-//     one holds content that is neither the old nor the new version: an
-//     uncommitted edit is never overwritten;
-//  4. writes and fsyncs the intent record .git/skillrepo/intent.json
-//     (ref, old tip, new tip, paths, and the nonce of the index.lock it is
-//     about to take) and renames it into place; when the branch is
-//     checked out it then takes git's index.lock, as git commit does,
-//     waiting (like for the repository lock) while a git command holds
-//     it, and checks the paths again if git changed the index meanwhile
-//     (indexlock.go);
-//  5. moves the branch ref with git's lockfile protocol: <ref>.lock is
-//     created exclusively, written, fsynced, compared against the current
-//     value (loose, then packed) and renamed over the ref — a
-//     compare-and-swap git itself honours; a moved ref reruns the write on
-//     the new tip (up to three times);
-//  6. when the branch is checked out, writes each touched file (temp file
-//     in .git/skillrepo/tmp, fsync, rename; a moved file is renamed) or
-//     removes it, then replaces the index (temp file, rename) with fresh
-//     stat data for those paths only, so git status is clean afterwards,
-//     and releases index.lock,
-//     and fsyncs the touched folders (up to 64; a bulk move relies on the
-//     file system journaling metadata in order, as ext4 and xfs do);
-//  7. removes the intent record. If step 6 failed (a file could not be
-//     written), the commit has still landed: the write returns its result
-//     with [UpdateResult].WorktreeDeferred and a warning, never an error
-//     (exit 0), and the record stays for the next command's recovery.
+//  3. writes the intent record .git/skillrepo/intent.json (ref, old tip,
+//     new tip, paths, whether the branch looks checked out, and the nonce
+//     of the index.lock it is about to take), renames it into place and
+//     makes it and the objects durable (see Durability);
+//  4. takes git's index.lock (indexlock.go), waiting, like for the
+//     repository lock, while a git command holds it, and under it reads
+//     HEAD, the branch and the index. They must belong together: git
+//     switch writes the index, releases index.lock and only then moves
+//     HEAD, so an index whose tree (its cache-tree root) is not HEAD's
+//     and was written a moment ago means HEAD is about to follow, and
+//     the write waits for it. A branch that moved since step 2 reruns
+//     the write on the new tip (up to three times). HEAD decides here
+//     whether the branch is checked out; if that differs from the
+//     record, the record is rewritten;
+//  5. when the branch is checked out, checks every touched path against
+//     that index and the work tree and refuses ([DirtyError], exit 3) if
+//     one holds content that is neither the old nor the new version (an
+//     uncommitted edit is never overwritten); then writes each touched
+//     file (temp file in .git/skillrepo/tmp, rename; a moved file is
+//     renamed) or removes it, and replaces the index (temp file, rename)
+//     with fresh stat data for those paths only, so git status is clean
+//     afterwards. If a file cannot be written, what was written is put
+//     back and the write fails: nothing landed;
+//  6. moves the branch ref with git's lockfile protocol: <ref>.lock is
+//     created exclusively, written, compared against the current value
+//     (loose, then packed) and renamed over the ref — a compare-and-swap
+//     git itself honours. The index is in place before the ref moves,
+//     and both under index.lock: git commit reads HEAD, then the index,
+//     then takes index.lock, so it sees the old branch with the old index
+//     or the new branch with the new index, never the new branch with the
+//     old index, whose commit would undo this write. Then, still holding
+//     index.lock, it waits (at most 200 ms) for the git processes running
+//     in the work tree that may have read HEAD or the branch before the
+//     move: git switch reads both before it takes index.lock, and would
+//     otherwise check out the old tip, or keep this write's new files as
+//     its own additions; while the write holds the lock it fails instead
+//     (gitreaders_linux.go). It releases index.lock;
+//  7. fsyncs the touched folders (up to 64; a bulk move relies on the
+//     file system journaling metadata in order, as ext4 and xfs do) and
+//     removes the intent record.
 //
 // Why this survives a crash (kill -9 or power loss) at any instant:
 //
-//   - Before step 4 nothing visible changed: new objects are unreachable,
+//   - Before step 3 nothing visible changed: new objects are unreachable,
 //     temp files live in .git/skillrepo/tmp, which the next command
 //     deletes. The branch, index and work tree still agree.
-//   - Between 4 and 5 the intent record exists but the ref still holds
-//     the old tip: recovery sees ref == old and discards the record.
-//     A torn record cannot exist: it is published by a rename.
-//   - After 5 the ref holds the new tip, and the objects it names were
-//     made durable before it moved (see Durability). The work tree and
-//     index may hold any mix of old and new versions of the touched paths (each file is
-//     replaced by a rename, never half-written; the index by a rename).
-//     Recovery rewrites exactly the recorded paths to the new version,
-//     except a file whose content is neither the old nor the new version
-//     (a user's edit made after the crash), which it keeps; then it
-//     rewrites their index entries and removes the record.
+//   - Between 3 and 6 the intent record exists and the ref still holds
+//     the old tip; the work tree and index may hold any mix of old and
+//     new versions of the touched paths (each file is replaced by a
+//     rename, never half-written; the index by a rename). Recovery puts
+//     the recorded paths back to the old version, except a file (or index
+//     entry) that holds neither version (a user's edit made after the
+//     crash), which it keeps, and removes the record. A torn record
+//     cannot exist: it is published by a rename.
+//   - After 6 the ref holds the new tip, and the objects it names were
+//     made durable before it moved (see Durability); the work tree and
+//     index were complete before it. Recovery brings the recorded paths to
+//     the new version (idempotent), keeping a user's edit, and removes
+//     the record.
 //   - A stale <ref>.lock holding nothing or our new tip is removed by
 //     recovery, and so is an index.lock holding exactly the nonce the
 //     record names (ours: from its creation, a hard link of a temp file
@@ -121,8 +136,9 @@
 //
 // Durability comes in one of two forms, the same ordering either way. By
 // default on Linux (work tree and .git on one file system) nothing is
-// fsynced as it is written; instead syncfs(2) runs twice: after step 4,
-// so the objects and the intent record are on disk before the ref moves,
+// fsynced as it is written; instead syncfs(2) runs twice: after step 3,
+// so the objects and the intent record are on disk before the work tree,
+// index or ref change,
 // and after step 6, before the record is removed. The form is chosen
 // before step 2, so the objects are covered too. Elsewhere, or with
 // SKILLREPO_SYNC=file, every object, the intent record, the ref lock, each

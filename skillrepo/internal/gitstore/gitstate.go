@@ -106,36 +106,75 @@ func (idx *Index) unmerged() []string {
 	return out
 }
 
-// checkNotCheckedOutElsewhere refuses to move a branch that a linked
-// worktree has checked out, as git does: that worktree's index and files
-// would silently hold the old version, and its next 'git commit -a' would
-// revert our write.
+// checkNotCheckedOutElsewhere refuses to move or delete a branch that a
+// linked worktree has checked out, or that a rebase or bisect in any
+// worktree (this one included) is working on, as git does
+// (die_if_checked_out): that worktree's index and files would silently
+// hold the old version, its next 'git commit -a' would revert our write,
+// and a 'git rebase --continue' would fail or move the branch back.
 func (l *Repo) checkNotCheckedOutElsewhere(ref string) error {
 	if !strings.HasPrefix(ref, "refs/heads/") {
 		return nil
 	}
+	branch := strings.TrimPrefix(ref, "refs/heads/")
+	// The worktrees' administrative folders: this one's, then each linked
+	// one's.
+	type wt struct{ admin, where string }
+	wts := []wt{{l.GitDir, l.Root}}
 	dir := filepath.Join(l.GitDir, "worktrees")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil // no linked worktrees
-	}
+	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		head, err := os.ReadFile(filepath.Join(dir, e.Name(), "HEAD"))
-		if err != nil || strings.TrimSpace(strings.TrimPrefix(string(head), "ref:")) != ref {
-			continue
-		}
 		where := e.Name()
 		if b, err := os.ReadFile(filepath.Join(dir, e.Name(), "gitdir")); err == nil {
 			where = filepath.Dir(strings.TrimSpace(string(b)))
 		}
-		branch := strings.TrimPrefix(ref, "refs/heads/")
-		return &StateError{
-			where: where,
-			State: fmt.Sprintf("branch %s is checked out in the worktree %s", branch, where),
-			Fix:   fmt.Sprintf("commit or switch away in that worktree ('git -C %s switch --detach'), or remove it with 'git worktree remove %s', then retry", where, where),
+		wts = append(wts, wt{filepath.Join(dir, e.Name()), where})
+	}
+	for i, w := range wts {
+		if i > 0 {
+			if head, err := os.ReadFile(filepath.Join(w.admin, "HEAD")); err == nil && strings.TrimSpace(strings.TrimPrefix(string(head), "ref:")) == ref {
+				return &StateError{
+					where: w.where,
+					State: fmt.Sprintf("branch %s is checked out in the worktree %s", branch, w.where),
+					Fix:   fmt.Sprintf("commit or switch away in that worktree ('git -C %s switch --detach'), or remove it with 'git worktree remove %s', then retry", w.where, w.where),
+				}
+			}
+		}
+		if op := branchOperation(w.admin, ref); op != "" {
+			return &StateError{
+				State: fmt.Sprintf("branch %s is being %s in the worktree %s", branch, op, w.where),
+				Fix:   fmt.Sprintf("finish it there ('git -C %s rebase --continue' or 'git bisect reset'), or abort it ('git -C %s rebase --abort'), then retry", w.where, w.where),
+			}
 		}
 	}
 	return nil
+}
+
+// branchOperation says whether a rebase or bisect in the worktree whose
+// administrative folder is admin works on ref ("rebased", "bisected"),
+// as git's is_worktree_being_rebased and is_worktree_being_bisected.
+func branchOperation(admin, ref string) string {
+	for _, f := range []string{"rebase-merge/head-name", "rebase-apply/head-name"} {
+		if b, err := os.ReadFile(filepath.Join(admin, f)); err == nil && strings.TrimSpace(string(b)) == ref {
+			return "rebased"
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(admin, "BISECT_START")); err == nil {
+		if s := strings.TrimSpace(string(b)); s != "" && (s == ref || "refs/heads/"+s == ref) {
+			return "bisected"
+		}
+	}
+	return ""
+}
+
+// CheckBranchFree fails with a *StateError (matching ErrConflict) when
+// branch (a name or full ref) is checked out in a linked worktree, or a
+// rebase or bisect in any worktree works on it: moving or deleting it
+// then is what git refuses ("is already checked out at"). Callers that
+// write other refs before moving this one check first, so a refusal
+// leaves nothing written.
+func (l *Repo) CheckBranchFree(branch string) error {
+	return l.checkNotCheckedOutElsewhere(BranchRef(branch))
 }
 
 // RemoveLinkedWorktree removes the linked worktree that has branch ref

@@ -1,18 +1,19 @@
 package gitstore
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Signatures resolves author and committer the way git does: the
 // GIT_{AUTHOR,COMMITTER}_{NAME,EMAIL,DATE} variables first, then user.name
-// and user.email from the repository's, the global and the system config.
+// and user.email (author.name and author.email first) from git's
+// configuration, read as git reads it (gitconfig.go).
 // Unlike git we do not refuse to commit without an identity: an agent on a
 // fresh machine must still be able to record what it learned, so the
 // fallback is "skillrepo <skillrepo@localhost>".
@@ -63,24 +64,22 @@ func (l *Repo) configIdentity() (name, email string) {
 		return l.identity[0], l.identity[1]
 	}
 	name, email = fallbackName, fallbackEmail
-	scope := config.SystemScope
-	if l.Getenv("GIT_CONFIG_NOSYSTEM") != "" {
-		scope = config.GlobalScope
-	}
-	if cfg, err := l.repo.ConfigScoped(scope); err == nil {
-		if cfg.User.Name != "" {
-			name = cfg.User.Name
-		}
-		if cfg.User.Email != "" {
-			email = cfg.User.Email
-		}
-		if cfg.Author.Name != "" {
-			name = cfg.Author.Name
-		}
-		if cfg.Author.Email != "" {
-			email = cfg.Author.Email
+	entries, _ := l.readGitConfig() // an unreadable config: a write refuses first
+	var user, author [2]string
+	for _, e := range entries {
+		switch e.key {
+		case "user.name":
+			user[0] = e.value
+		case "user.email":
+			user[1] = e.value
+		case "author.name":
+			author[0] = e.value
+		case "author.email":
+			author[1] = e.value
 		}
 	}
+	name = cmp.Or(author[0], user[0], name)
+	email = cmp.Or(author[1], user[1], email)
 	l.identity = [2]string{name, email}
 	return name, email
 }

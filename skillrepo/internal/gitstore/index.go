@@ -72,6 +72,11 @@ type Index struct {
 	// conflict stage (unmerged has nothing to find). Both false when
 	// unknown (a merged split index, a version-4 index).
 	ordered, noStages bool
+	// cacheTree is the root of the cache-tree extension ("TREE") when git
+	// wrote one and it covers the whole index: the tree the index holds,
+	// zero when unknown. git checkout and git commit write it; our own
+	// writes drop the extension (see the package comment above).
+	cacheTree plumbing.Hash
 	// mapping owns raw when raw is a mapped file (indexmmap.go): every
 	// copy of the Index keeps it, so the mapping lives while any does.
 	// Methods that lend out parts of raw (a name, a range to write) keep
@@ -180,12 +185,35 @@ func decodeIndexEntries(b []byte) (*Index, []byte, error) {
 		switch {
 		case string(sig) == "link":
 			link = body[off+8 : off+8+size]
+		case string(sig) == "TREE":
+			idx.cacheTree = cacheTreeRoot(body[off+8 : off+8+size])
 		case sig[0] < 'A' || sig[0] > 'Z':
 			return nil, nil, fmt.Errorf("the index uses the %q extension (a sparse index, or one newer than skillrepo), which skillrepo cannot update safely; for a sparse index run 'git sparse-checkout disable'", sig)
 		}
 		off += 8 + size
 	}
 	return idx, link, nil
+}
+
+// cacheTreeRoot reads the root entry of a cache-tree extension: an empty
+// path, NUL, the entry count (-1: invalidated), a space, the number of
+// subtrees, a newline, then the tree's hash when the count is not -1. It
+// returns the zero hash when the root is invalid or malformed.
+func cacheTreeRoot(ext []byte) plumbing.Hash {
+	if len(ext) == 0 || ext[0] != 0 {
+		return plumbing.ZeroHash
+	}
+	nl := bytes.IndexByte(ext, '\n')
+	if nl < 0 || len(ext) < nl+1+20 {
+		return plumbing.ZeroHash
+	}
+	count, _, ok := strings.Cut(string(ext[1:nl]), " ")
+	if !ok || strings.HasPrefix(count, "-") {
+		return plumbing.ZeroHash
+	}
+	var h plumbing.Hash
+	copy(h[:], ext[nl+1:nl+21])
+	return h
 }
 
 // scanIndexEntries records the start of each of the n version 2/3 entries
@@ -690,6 +718,35 @@ func (idx *Index) lookup(p string) (*indexEntry, bool) {
 		}
 	}
 	return nil, false
+}
+
+// IndexEntry is what the index records for a path (its stage-0 entry).
+type IndexEntry struct {
+	Hash Hash
+	Mode FileMode
+	// AssumeUnchanged and SkipWorktree are git's flags ('git update-index
+	// --assume-unchanged' / '--skip-worktree', or a path outside a sparse
+	// checkout): git add -A leaves such a path as the index records it,
+	// whatever the work tree holds.
+	AssumeUnchanged, SkipWorktree bool
+}
+
+const (
+	indexFlagValid         = 0x8000 // assume-unchanged (CE_VALID)
+	indexXFlagSkipWorktree = 0x4000
+)
+
+// Entry returns the index's stage-0 entry for p (a repository path).
+func (idx *Index) Entry(p string) (IndexEntry, bool) {
+	e, ok := idx.lookup(p)
+	if !ok {
+		return IndexEntry{}, false
+	}
+	return IndexEntry{
+		Hash: e.Hash, Mode: FileMode(e.Mode),
+		AssumeUnchanged: e.Flags&indexFlagValid != 0,
+		SkipWorktree:    e.Flags&indexFlagExtended != 0 && e.XFlags&indexXFlagSkipWorktree != 0,
+	}, true
 }
 
 // search returns the position of the first raw entry named p or after.

@@ -1,10 +1,15 @@
 package gitstore
 
-// index.lock is git's lock on the index, and git holds it for the whole of
-// a commit (a slow pre-commit hook included). A write to the checked-out
-// branch takes it before it moves the ref, as git commit does, so it
-// serialises with a person's commit instead of moving the branch under it,
-// and keeps it until the new index is in place.
+// index.lock is git's lock on the index. git commit -a takes it before
+// it reads the work tree and holds it through its hooks until HEAD moved;
+// a plain git commit takes it only to refresh the index, then runs its
+// pre-commit hook holding nothing, and moves HEAD only if it still holds
+// the commit it read as it started. Every write takes index.lock before
+// it reads HEAD, the branch and the index, and keeps it until the new
+// index is in place and the ref moved (tx.go, land), so it serialises
+// with git commit -a and git switch; and before it starts, it waits for a
+// plain git commit running in the work tree to finish (waitForGitCommits),
+// instead of moving the branch under it.
 //
 // A lock file is only ever removed when it is provably ours. Our
 // index.lock holds a random nonce and nothing else, from the instant it
@@ -27,6 +32,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -111,7 +117,7 @@ func (k *indexLock) release() {
 }
 
 // replaceIndex writes the new index to a temp file, syncs it and renames
-// it over the index while the lock is held, then releases the lock.
+// it over the index while the lock is held (which it keeps).
 func (k *indexLock) replaceIndex(write func(w io.Writer) error) error {
 	tmpDir := filepath.Join(k.l.repoStateDir(), "tmp")
 	f, err := os.CreateTemp(tmpDir, "index-")
@@ -135,7 +141,6 @@ func (k *indexLock) replaceIndex(write func(w io.Writer) error) error {
 		os.Remove(f.Name())
 		return err
 	}
-	k.release()
 	return nil
 }
 
@@ -154,4 +159,69 @@ func (l *Repo) removeIndexLockIfOurs(id *lockID) {
 		return
 	}
 	os.Remove(path)
+}
+
+// settledHead reads, while the write holds index.lock, the branch HEAD
+// names ("" when detached) and the index, once they belong together.
+//
+// git switch writes the new index, releases index.lock and only then
+// points HEAD at the new branch; in between, HEAD still names the branch
+// being left while the index already holds the other one. A write that
+// trusted HEAD there would put its files into the wrong branch's index.
+// git checkout and git commit record the tree the index holds (the root of
+// its cache tree); when that tree is not HEAD's, and the index was written
+// a moment ago, a git command is between the two steps: wait for HEAD to
+// follow. An index whose tree stays apart from HEAD's (git reset --soft,
+// which leaves staged changes) is older than that moment, and accepted:
+// the write's per-path checks protect what it stages.
+func (l *Repo) settledHead(store *Store) (head string, idx *Index, idxTime time.Time, err error) {
+	wait := time.Millisecond
+	for {
+		// One read of HEAD gives both the branch and its commit, read
+		// before the index: a HEAD that moves after it is seen on the
+		// next round.
+		var tip Hash
+		if head, tip, err = l.readHead(); err != nil {
+			return "", nil, time.Time{}, err
+		}
+		if idx, idxTime, err = l.ReadIndex(); err != nil {
+			return "", nil, time.Time{}, err
+		}
+		if idx.cacheTree.IsZero() || idx.src == nil || time.Since(idx.src.ModTime()) > indexSettleTime {
+			return head, idx, idxTime, nil
+		}
+		if tip.IsZero() {
+			return head, idx, idxTime, nil // an unborn branch: no tree to agree with
+		}
+		if root, _, err := store.RootCommitInfo(tip); err != nil || root == idx.cacheTree {
+			return head, idx, idxTime, nil
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 16*time.Millisecond)
+	}
+}
+
+// indexSettleTime bounds how long after a git command wrote the index
+// settledHead waits for HEAD to agree with it.
+const indexSettleTime = time.Second
+
+// readHead reads HEAD once: the branch it names ("" when detached) and
+// the commit it resolves to (zero when the branch is unborn).
+func (l *Repo) readHead() (branch string, commit Hash, err error) {
+	b, err := os.ReadFile(filepath.Join(l.GitDir, "HEAD"))
+	if err != nil {
+		return "", ZeroHash, fmt.Errorf("read HEAD: %w", err)
+	}
+	s := strings.TrimSpace(string(b))
+	if ref, ok := strings.CutPrefix(s, "ref: "); ok {
+		h, err := l.ReadRef(ref)
+		if errors.Is(err, ErrNotFound) {
+			err = nil
+		}
+		return strings.TrimPrefix(ref, "refs/heads/"), h, err
+	}
+	if !IsHash(s) {
+		return "", ZeroHash, fmt.Errorf("read HEAD: %q is neither a ref nor a commit", s)
+	}
+	return "", NewHash(s), nil
 }

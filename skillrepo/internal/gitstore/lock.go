@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // DefaultLockTimeout is how long a writer waits for another one.
@@ -40,15 +41,20 @@ func (l *Repo) Lock(ctx context.Context) (unlock func(), err error) {
 	}
 	path := filepath.Join(dir, "lock")
 	fl := flock.New(path)
+	// One attempt first, whatever the timeout: a zero (or tiny) timeout
+	// means "try once", never "fail without trying".
+	ok, err := fl.TryLock()
 	ctx, cancel := context.WithTimeout(ctx, l.lockTimeout)
 	defer cancel()
-	ok, err := fl.TryLockContext(ctx, 25*time.Millisecond)
+	if err == nil && !ok {
+		ok, err = fl.TryLockContext(ctx, 25*time.Millisecond)
+	}
 	if !ok {
 		if ctx.Err() != nil && ctx.Err() != context.DeadlineExceeded {
 			return nil, ctx.Err()
 		}
 		le := &LockedError{Path: path}
-		if b, rerr := os.ReadFile(path + ".info"); rerr == nil {
+		if b, rerr := boundedread.ReadFile(path+".info", 64<<10); rerr == nil {
 			var li lockInfo
 			if json.Unmarshal(b, &li) == nil && li.PID != 0 {
 				le.Holder = fmt.Sprintf("pid %d on host %s (%s, since %s)", li.PID, li.Host, li.Command, li.Since.Format(time.RFC3339))

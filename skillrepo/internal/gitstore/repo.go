@@ -80,6 +80,9 @@ type Repo struct {
 	// testOnlyBeforeIndexLock runs just before a write takes index.lock
 	// (a test plays a concurrent git there).
 	testOnlyBeforeIndexLock func()
+	// testOnlyBeforeWorktree runs after a write's checks, just before it
+	// writes the work tree (a test plays a failing file system there).
+	testOnlyBeforeWorktree func()
 }
 
 // Options are the process-level inputs of a repository; zero values mean

@@ -23,37 +23,18 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
-// gitConfigBool reads a boolean from .git/config and, when
-// extensions.worktreeConfig is on, from .git/config.worktree (which wins,
-// as in git).
+// gitConfigBool reads a boolean from git's configuration (gitconfig.go),
+// false when unset or unreadable.
 func (l *Repo) gitConfigBool(section, key string) bool {
+	entries, _ := l.readGitConfig()
+	want := strings.ToLower(section + "." + key)
 	val := ""
-	read := func(name string) *config.Config {
-		f, err := os.Open(filepath.Join(l.GitDir, name))
-		if err != nil {
-			return nil
-		}
-		defer f.Close()
-		cfg := config.New()
-		if err := config.NewDecoder(f).Decode(cfg); err != nil {
-			return nil
-		}
-		return cfg
-	}
-	main := read("config")
-	if main == nil {
-		return false
-	}
-	if main.Section(section).HasOption(key) {
-		val = main.Section(section).Option(key)
-	}
-	if isTrue(main.Section("extensions").Option("worktreeConfig")) {
-		if wt := read("config.worktree"); wt != nil && wt.Section(section).HasOption(key) {
-			val = wt.Section(section).Option(key)
+	for _, e := range entries {
+		if e.key == want {
+			val = e.value
 		}
 	}
 	return isTrue(val)
@@ -66,6 +47,10 @@ func isTrue(v string) bool {
 	}
 	return false
 }
+
+// SparseCheckout reports whether the work tree is a sparse checkout
+// (core.sparseCheckout).
+func (l *Repo) SparseCheckout() bool { return l.gitConfigBool("core", "sparseCheckout") }
 
 // sparseMatcher returns whether a path is inside the sparse checkout, or
 // nil when the work tree is not sparse.

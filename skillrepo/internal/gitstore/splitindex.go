@@ -505,7 +505,7 @@ const splitIndexAdviceEntries = 20000
 // index when the repository's index is large, not split, and
 // core.splitIndex is unset (the user has not chosen); "" otherwise.
 func (l *Repo) SplitIndexAdvice() string {
-	vals, _ := l.gitConfigValues() // outside a write: read now
+	vals, _, _ := l.gitConfigValues() // outside a write: read now
 	if splitConfigFrom(vals).mode != -1 {
 		return ""
 	}

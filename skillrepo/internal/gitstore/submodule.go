@@ -55,8 +55,14 @@ func (tx *Tx) RefuseSubmodules(dir, verb string) error {
 	if err != nil || p == "" {
 		return err
 	}
+	return submoduleRefusal(verb, dir, p)
+}
+
+// submoduleRefusal is the refusal to verb target, which is, or holds, the
+// submodule at p.
+func submoduleRefusal(verb, target, p string) error {
 	return &StateError{
-		State: fmt.Sprintf("cannot %s %s: %s is a git submodule, which skillrepo does not move or delete", verb, dir, p),
-		Fix:   fmt.Sprintf("move it out with 'git mv %s <path>' or remove it with 'git rm %s', commit, and run the command again", p, p),
+		State: fmt.Sprintf("cannot %s %s: %s is a git submodule, which skillrepo does not move or delete", verb, target, p),
+		Fix:   fmt.Sprintf("move it out with 'git mv %s <path>' or remove it with 'git rm %s' (which also updates .gitmodules), commit, and run the command again", p, p),
 	}
 }

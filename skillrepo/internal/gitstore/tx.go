@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -47,13 +48,9 @@ type UpdateResult struct {
 	// Paths are the files whose content changed, sorted.
 	Paths []string
 	// CheckedOut is true when the branch is checked out: the work tree
-	// and index were updated, unless WorktreeDeferred says why not.
+	// and index were updated with it.
 	CheckedOut bool
-	// WorktreeDeferred is set when the commit landed but the work tree
-	// and index update failed: the next command's recovery finishes it.
-	// The write is still a success (a warning is printed).
-	WorktreeDeferred string
-	DryRun           bool
+	DryRun     bool
 }
 
 // Change is a staged file: its new content (hash + mode), or a deletion.
@@ -150,6 +147,12 @@ func (l *Repo) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) e
 	}
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
+		if !opts.DryRun {
+			// A person's commit in progress lands first (gitreaders_linux.go).
+			if err := l.waitForGitCommits(ctx); err != nil {
+				return nil, err
+			}
+		}
 		res, err := l.updateOnce(ctx, opts, fn)
 		var moved *RefMovedError
 		if errors.As(err, &moved) {
@@ -167,6 +170,11 @@ func (l *Repo) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) e
 func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (_ *UpdateResult, retErr error) {
 	ref := BranchRef(opts.Branch)
 	l.conv = nil // config and attributes are read anew for each write
+	// Settings git would apply and we cannot read (an include we do not
+	// follow, a file that does not parse) could change what is stored.
+	if err := l.converter().cfg.err; err != nil {
+		return nil, err
+	}
 	// States git supports that we refuse rather than guess at (gitstate.go).
 	if err := l.checkNoOperationInProgress(); err != nil {
 		return nil, err
@@ -249,19 +257,22 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	if err := l.refuseUnconverted(repoPaths); err != nil {
 		return nil, err
 	}
-	head, err := l.HeadBranch()
-	if err != nil {
-		return nil, err
-	}
-	res.CheckedOut = head == opts.Branch
-	var wt *worktreeUpdate
-	if res.CheckedOut {
-		wt, err = l.prepareWorktree(store, baseRoot, tx.root, repoPaths, keep, opts.RecordsWorktree)
+	if opts.DryRun {
+		// The same checks as a write, without the lock: what the write
+		// would refuse, the dry run refuses.
+		head, err := l.HeadBranch()
 		if err != nil {
 			return nil, err
 		}
-	}
-	if opts.DryRun {
+		if res.CheckedOut = head == opts.Branch; res.CheckedOut {
+			idx, idxTime, err := l.ReadIndex()
+			if err != nil {
+				return nil, err
+			}
+			if _, err := l.prepareWorktree(store, idx, idxTime, baseRoot, tx.root, repoPaths, keep, opts.RecordsWorktree); err != nil {
+				return nil, err
+			}
+		}
 		return res, nil
 	}
 	store.Sync()
@@ -272,81 +283,158 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	if err := l.testOnlyCrash("objects"); err != nil {
 		return nil, err
 	}
-	in := &intent{Ref: ref, Old: old.String(), New: tx.tip.String(), CheckedOut: res.CheckedOut, Paths: repoPaths, Untracked: keep}
-	if wt != nil {
-		in.IndexLock = newLockID() // recorded before the lock exists
-	}
-	if err := l.writeIntent(in); err != nil {
+	return l.land(store, res, landing{ref: ref, old: old, created: created, msg: msg, baseRoot: baseRoot, newRoot: tx.root, paths: repoPaths, keep: keep, fromWorktree: opts.RecordsWorktree})
+}
+
+// landing is what a write lands once its objects are built: the ref's
+// move from old to the result's New, and the paths of the work tree and
+// index that change with it.
+type landing struct {
+	ref               string
+	old               plumbing.Hash
+	created           bool
+	msg               string
+	baseRoot, newRoot plumbing.Hash // whole trees, before and after
+	paths             []string      // repository paths
+	keep              []string      // of paths, those untracked: the files stay
+	fromWorktree      bool
+}
+
+// land moves the branch and, when it is checked out, its work tree and
+// index, in the order that lets no git command see one without the other
+// (doc.go, "The write path"): under git's index.lock, taken first, it
+// reads HEAD, the branch and the index and checks they belong together;
+// writes the touched files and the index; and only then moves the ref.
+// git commit reads HEAD before the index and takes index.lock before it
+// moves HEAD, so it sees the old branch with the old index, or the new
+// branch with the new index, never the new branch with the old index
+// (whose commit would undo this write).
+func (l *Repo) land(store *Store, res *UpdateResult, w landing) (_ *UpdateResult, retErr error) {
+	// The record says whether the branch looks checked out; it is
+	// written and made durable before index.lock is taken, so the
+	// barrier's time is not spent holding git's lock. Decided again
+	// under the lock, it is rewritten in the rare case HEAD moved.
+	head, err := l.HeadBranch()
+	if err != nil {
 		return nil, err
 	}
-	if wt != nil {
-		// index.lock before the ref moves, as git commit takes it: a
-		// person's commit in progress holds it, and we wait for it
-		// instead of moving the branch under it.
-		ilock, err := l.takeIndexLock(in.IndexLock)
-		if err != nil {
-			l.removeIntent()
-			return nil, err
-		}
-		defer func() {
-			if !errors.Is(retErr, errTestOnlyCrash) { // a crash leaves it
-				ilock.release()
-			}
-		}()
-		if l.indexChangedSince(wt.idx) {
-			// A git command wrote the index between our check and the
-			// lock: check the paths again against what it wrote.
-			if wt, err = l.prepareWorktree(store, baseRoot, tx.root, repoPaths, keep, opts.RecordsWorktree); err != nil {
-				l.removeIntent()
-				return nil, err
-			}
-		}
-		wt.lock = ilock
+	in := &intent{Ref: w.ref, Old: w.old.String(), New: res.New.String(), Paths: w.paths, Untracked: w.keep, IndexLock: newLockID(), CheckedOut: head == res.Branch, FromWorktree: w.fromWorktree}
+	if err := l.writeIntent(in); err != nil {
+		return nil, err
 	}
 	if l.deferSync {
 		if err := l.barrier(); err != nil {
 			l.removeIntent()
-			return nil, fmt.Errorf("sync before moving %s: %w", ref, err)
+			return nil, fmt.Errorf("sync before writing %s: %w", w.ref, err)
+		}
+	}
+	ilock, err := l.takeIndexLock(in.IndexLock)
+	if err != nil {
+		l.removeIntent()
+		return nil, err
+	}
+	defer func() {
+		if !errors.Is(retErr, errTestOnlyCrash) { // a crash leaves it
+			ilock.release()
+		}
+	}()
+	// Nothing is written yet: a refusal from here on only removes the
+	// intent record.
+	refuse := func(err error) (*UpdateResult, error) {
+		l.removeIntent()
+		return nil, err
+	}
+	head, idx, idxTime, err := l.settledHead(store)
+	if err != nil {
+		return refuse(err)
+	}
+	if cur, err := l.ReadRef(w.ref); err != nil && !errors.Is(err, ErrNotFound) {
+		return refuse(err)
+	} else if cur != oldOrZero(w.old, w.created) {
+		return refuse(&RefMovedError{Ref: w.ref, Want: w.old, Current: cur})
+	}
+	res.CheckedOut = head == res.Branch
+	var wt *worktreeUpdate
+	if res.CheckedOut {
+		if wt, err = l.prepareWorktree(store, idx, idxTime, w.baseRoot, w.newRoot, w.paths, w.keep, w.fromWorktree); err != nil {
+			return refuse(err)
+		}
+		wt.lock = ilock
+	}
+	if in.CheckedOut != res.CheckedOut {
+		// From here the work tree and index may hold the new version
+		// before the ref does: recovery puts them back if the ref never
+		// moves (intent.go).
+		in.CheckedOut = res.CheckedOut
+		if err := l.writeIntent(in); err != nil {
+			return refuse(err)
+		}
+		if l.deferSync {
+			if err := l.barrier(); err != nil {
+				return refuse(fmt.Errorf("sync before writing %s: %w", w.ref, err))
+			}
 		}
 	}
 	if err := l.testOnlyCrash("intent"); err != nil {
 		return nil, err
 	}
-	if err := l.UpdateRef(ref, tx.tip, oldOrZero(old, created), msg); err != nil {
-		l.removeIntent()
+	if wt != nil {
+		wt.testOnlyCrash = l.testOnlyCrash
+		if l.testOnlyBeforeWorktree != nil {
+			l.testOnlyBeforeWorktree()
+		}
+		if err := wt.apply(); errors.Is(err, errTestOnlyCrash) {
+			return nil, err
+		} else if err != nil {
+			return nil, l.unland(store, w, ilock, fmt.Errorf("update the work tree: %w", err))
+		}
+	}
+	if err := l.testOnlyCrash("index"); err != nil {
 		return nil, err
+	}
+	if err := l.UpdateRef(w.ref, res.New, oldOrZero(w.old, w.created), w.msg); err != nil {
+		if wt == nil {
+			return refuse(err)
+		}
+		return nil, l.unland(store, w, ilock, err)
 	}
 	if err := l.testOnlyCrash("ref"); err != nil {
 		return nil, err
 	}
-	// From here the commit has landed: whatever fails, the caller gets
-	// the result, never a conflict (an agent that retries on a conflict
-	// would apply its change twice).
-	var deferred error
-	if wt != nil {
-		wt.testOnlyCrash = l.testOnlyCrash
-		if err := wt.apply(); errors.Is(err, errTestOnlyCrash) {
-			return res, err
-		} else if err != nil {
-			deferred = err
-		}
-	}
+	// A git command that read HEAD or the branch before the move must
+	// not act on it once it gets index.lock (gitreaders_linux.go).
+	l.waitForGitReaders()
+	ilock.release()
+	// From here the write has landed: whatever fails, the caller gets the
+	// result, never a conflict (an agent that retries on a conflict would
+	// apply its change twice).
 	if l.deferSync {
 		if err := l.barrier(); err != nil {
 			// The intent record stays: the next command redoes the work
 			// tree, which is idempotent.
-			return res, fmt.Errorf("branch %s is at %s, but the sync after it failed: %w", opts.Branch, ShortHash(tx.tip), err)
+			return res, fmt.Errorf("branch %s is at %s, but the sync after it failed: %w", res.Branch, ShortHash(res.New), err)
 		}
 	}
-	if deferred != nil {
-		// The ref moved; the intent record stays so the next command
-		// finishes the work tree (recovery). A success with a warning.
-		res.WorktreeDeferred = deferred.Error()
-		l.warn(fmt.Sprintf("branch %s is at %s, but the work tree and index were not updated (%v); the next skillrepo command completes them", opts.Branch, ShortHash(tx.tip), deferred))
-		return res, nil
+	l.removeIntent()
+	if head == "" {
+		// Not an error (the branch has the write), but the person looking
+		// at the work tree would not see it anywhere.
+		l.warn(fmt.Sprintf("HEAD is detached, so the work tree does not show this write: it went to branch %s (now %s); 'git switch %s' to see it", res.Branch, ShortHash(res.New), res.Branch))
+	}
+	return res, nil
+}
+
+// unland puts the work tree and index paths of a write whose ref did not
+// move back to the old version (keeping any file that holds neither
+// version), removes the intent record, and returns cause. If that fails
+// too, the record stays for the next command's recovery, which does the
+// same.
+func (l *Repo) unland(store *Store, w landing, held *indexLock, cause error) error {
+	if err := l.syncPaths(store, w.newRoot, w.baseRoot, w.paths, nil, w.fromWorktree, held, nil); err != nil {
+		return fmt.Errorf("%w (and putting the work tree back failed: %v; the next skillrepo command finishes it)", cause, err)
 	}
 	l.removeIntent()
-	return res, nil
+	return cause
 }
 
 // testOnlyCrash stops a write at a named step, as a crash would, when a
@@ -430,6 +518,12 @@ func (store *Store) Subtree(tree plumbing.Hash, dir string) plumbing.Hash {
 	return cur
 }
 
+// maxNameBytes is the longest file or folder name file systems take
+// (NAME_MAX on Linux and macOS).
+const maxNameBytes = 255
+
+// CleanPath checks a slash path of a write: relative, clean, no .git, no
+// name longer than a file system takes.
 func CleanPath(p string) (string, error) {
 	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
 		return "", fmt.Errorf("invalid path %q", p)
@@ -441,6 +535,11 @@ func CleanPath(p string) (string, error) {
 	for _, seg := range strings.Split(c, "/") {
 		if seg == ".git" || seg == "" {
 			return "", fmt.Errorf("invalid path %q", p)
+		}
+		if len(seg) > maxNameBytes {
+			// The work tree could not hold it: say so, rather than fail
+			// to look at the file and call it an uncommitted edit.
+			return "", fmt.Errorf("invalid path %q: the name %.40q… is %d bytes; file systems allow %d", p, seg, len(seg), maxNameBytes)
 		}
 	}
 	return c, nil
@@ -533,11 +632,26 @@ func (store *Store) WalkTree(tree plumbing.Hash, dir string, fn func(p string, h
 	return nil
 }
 
-// WriteFile stages path with data (mode 0644, or 0755 when executable).
+// WriteFile stages path with data (mode 0644, or 0755 when executable),
+// given as a work-tree file's content: what is stored is what git add
+// would store for it (line endings cleaned under core.autocrlf or a text
+// attribute).
 func (tx *Tx) WriteFile(p string, data []byte, executable bool) error {
 	c, err := CleanPath(p)
 	if err != nil {
 		return err
+	}
+	if bytes.IndexByte(data, '\r') >= 0 {
+		// Stored as git add stores it: the line endings cleaned as the
+		// path's attributes and core.autocrlf say (convert.go), keeping
+		// CRLFs the branch's blob already has (text=auto).
+		data = tx.l.converter().forPath(tx.l.RepoPath(c)).clean(data, func() []byte {
+			if h, _, ok := tx.Stat(c); ok {
+				b, _ := tx.store.Blob(h)
+				return b
+			}
+			return nil
+		})
 	}
 	h, err := tx.store.Put(plumbing.BlobObject, data)
 	if err != nil {
@@ -565,10 +679,15 @@ func (tx *Tx) stage(p string, c Change) {
 }
 
 // Remove stages the deletion of a file. Removing a missing file is an
-// error wrapping fs.ErrNotExist.
+// error wrapping fs.ErrNotExist; a submodule (a gitlink) is refused as
+// [Tx.RemoveAll] refuses one.
 func (tx *Tx) Remove(p string) error {
-	if !tx.Exists(p) {
+	_, m, ok := tx.Stat(p)
+	if !ok {
 		return fmt.Errorf("%s: %w", p, fs.ErrNotExist)
+	}
+	if m == filemode.Submodule {
+		return submoduleRefusal("remove", p, p)
 	}
 	tx.stage(p, Change{Delete: true})
 	return nil

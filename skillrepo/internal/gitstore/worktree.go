@@ -32,8 +32,10 @@ type worktreeUpdate struct {
 	target  map[string]TreeEntry
 	old     map[string]TreeEntry
 	skipped map[string]bool // recovery only: user edits left alone
-	same    map[string]bool // work tree already holds the target: index only
-	keep    map[string]bool // untracked: the index entry goes, the file stays
+	// userStaged: recovery only: index entries the user staged since
+	userStaged map[string]bool
+	same       map[string]bool // work tree already holds the target: index only
+	keep       map[string]bool // untracked: the index entry goes, the file stays
 	// lock is index.lock, taken before the ref moved (nil: taken when
 	// the index is written).
 	lock *indexLock
@@ -123,10 +125,13 @@ func (l *Repo) loadIndex() (*Index, error) {
 	}
 	idx, link, err := decodeIndexFile(b)
 	if err == nil && link != nil {
+		tree := idx.cacheTree // the split file's extensions are the index's
 		// Merging copies the split index's entries (the merged index
 		// holds the shared index's mapping); mapping stays live until
 		// the line below.
-		idx, err = l.mergeSharedIndex(idx, link)
+		if idx, err = l.mergeSharedIndex(idx, link); err == nil {
+			idx.cacheTree = tree
+		}
 	}
 	if err == nil && idx.mapping == nil {
 		idx.mapping = mapping
@@ -158,8 +163,8 @@ func sameFile(a, fi os.FileInfo) bool {
 }
 
 // writeIndex replaces .git/index through index.lock, as git does: held is
-// the index.lock this write took before it moved the ref (nil: take it
-// now, waiting for a git command that holds it). git honours index.lock,
+// the index.lock the write holds, and keeps (nil: take it now, waiting for
+// a git command that holds it, and release it when done). git honours index.lock,
 // not our lock: a git add or checkout may have rewritten the index since
 // we read it. Under index.lock it is read again if so, and our edits
 // (whole paths) are put on top of what git wrote, which is kept.
@@ -179,7 +184,6 @@ func (l *Repo) writeIndex(idx *Index, held *indexLock, id *lockID) error {
 	if changed := (idx.src == nil) != (statErr != nil) || (statErr == nil && idx.src != nil && !sameFile(idx.src, cur)); changed {
 		fresh, err := l.loadIndex()
 		if err != nil {
-			k.release()
 			return err
 		}
 		fresh.edits = idx.edits
@@ -187,7 +191,6 @@ func (l *Repo) writeIndex(idx *Index, held *indexLock, id *lockID) error {
 	}
 	write, err := l.indexWriter(idx)
 	if err != nil {
-		k.release()
 		return fmt.Errorf("write index: %w", err)
 	}
 	if err := k.replaceIndex(write); err != nil {
@@ -197,17 +200,13 @@ func (l *Repo) writeIndex(idx *Index, held *indexLock, id *lockID) error {
 }
 
 // prepareWorktree checks that no path holds an uncommitted change (in the
-// index or the work tree) and returns the update to run after the ref
-// moved. A path whose work tree content already equals the target is not
+// index idx or the work tree) and returns the update that brings them to
+// newTree. A path whose work tree content already equals the target is not
 // dirty (the same edit made twice loses nothing).
 //
 // keep are the paths being untracked: their files are never touched, so
 // they are never dirty.
-func (l *Repo) prepareWorktree(store *Store, oldTree, newTree plumbing.Hash, paths, keep []string, fromWorktree bool) (*worktreeUpdate, error) {
-	idx, idxTime, err := l.ReadIndex()
-	if err != nil {
-		return nil, err
-	}
+func (l *Repo) prepareWorktree(store *Store, idx *Index, idxTime time.Time, oldTree, newTree plumbing.Hash, paths, keep []string, fromWorktree bool) (*worktreeUpdate, error) {
 	// A path outside a sparse checkout is refused first: its absence from
 	// the work tree is git's doing, not a deletion (sparse.go).
 	if err := l.checkSparse(paths); err != nil {
@@ -428,6 +427,9 @@ func (u *worktreeUpdate) syncDirs() {
 
 func (u *worktreeUpdate) updateIndex() error {
 	for _, p := range u.paths {
+		if u.userStaged[p] {
+			continue
+		}
 		t := u.target[p]
 		if t.Hash.IsZero() {
 			u.idx.remove(p)

@@ -1,0 +1,16 @@
+//go:build !linux
+
+package gitstore
+
+import (
+	"context"
+	"time"
+)
+
+// waitForGitReaders holds index.lock a moment after the ref moved (see
+// the Linux version): without /proc, the processes in their window
+// cannot be listed.
+func (r *Repo) waitForGitReaders() { time.Sleep(10 * time.Millisecond) }
+
+// waitForGitCommits does nothing without /proc (see the Linux version).
+func (r *Repo) waitForGitCommits(context.Context) error { return nil }
