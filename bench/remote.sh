@@ -34,6 +34,21 @@ export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=b@example.com GIT_COMMITTER_NAME=b
 export GIT_CONFIG_NOSYSTEM=1 HOME="$work" SKILLREPO_WORKER=off
 
 now() { date +%s%N; }
+# timed FILE CMD...: wall ns to FILE, and the process's CPU (user+sys, its
+# children included) to FILE.cpu when /usr/bin/time is there: on a loaded
+# machine CPU says more than wall.
+timed() {
+  local f=$1; shift
+  local t0; t0=$(now)
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f "%U %S" -o "$work/t" "$@"
+    awk '{print ($1 + $2) * 1e9}' "$work/t" >> "$f.cpu"
+  else
+    "$@"
+  fi
+  echo $(( $(now) - t0 )) >> "$f"
+}
+cpu() { [ -s "$1.cpu" ] && echo "  cpu $(stats < "$1.cpu")" || true; }
 stats() { sort -n | awk '{a[NR]=$1} END {printf "median %.1f ms  p90 %.1f ms", a[int((NR+1)/2)]/1e6, a[int(NR*0.9+0.5)]/1e6}'; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 skill() { printf 'skill-%05d' "$1"; }
@@ -74,11 +89,11 @@ for i in $(seq 1 "$runs"); do
   "$sr" -C "$lib" skill patch "$(skill $((1000 + i)))" --old "Step 1 of" --new "Step one of" --proposal "pub-$i" 2>/dev/null
   "$sr" -C "$lib" skill patch "$(skill $((2000 + i)))" --old "Step 1 of" --new "Step one of" --proposal "git-$i" 2>/dev/null
   if [ $((i % 2)) = 0 ]; then
-    t0=$(now); "$sr" -C "$lib" proposal publish "pub-$i" 2>/dev/null; echo $(( $(now) - t0 )) >> "$work/publish.times"
-    t0=$(now); git -C "$lib" push -q origin "proposals/git-$i"; echo $(( $(now) - t0 )) >> "$work/gitpush.times"
+    timed "$work/publish.times" "$sr" -C "$lib" proposal publish "pub-$i" 2>/dev/null
+    timed "$work/gitpush.times" git -C "$lib" push -q origin "proposals/git-$i"
   else
-    t0=$(now); git -C "$lib" push -q origin "proposals/git-$i"; echo $(( $(now) - t0 )) >> "$work/gitpush.times"
-    t0=$(now); "$sr" -C "$lib" proposal publish "pub-$i" 2>/dev/null; echo $(( $(now) - t0 )) >> "$work/publish.times"
+    timed "$work/gitpush.times" git -C "$lib" push -q origin "proposals/git-$i"
+    timed "$work/publish.times" "$sr" -C "$lib" proposal publish "pub-$i" 2>/dev/null
   fi
 done
 [ "$(git -C "$work/srv/skills.git" for-each-ref refs/heads/proposals/ | wc -l)" = $((2 * runs)) ] || { echo "not every branch reached the remote" >&2; exit 1; }
@@ -113,7 +128,7 @@ n=$("$sr" -C "$lib" proposal list | grep -c '^p-.* published$' || true)
 [ "$n" = "$npublished" ] || { echo "expected $npublished published proposals in the list, got $n" >&2; exit 1; }
 : > "$work/list.times"
 for i in $(seq 1 "$runs"); do
-  t0=$(now); "$sr" -C "$lib" proposal list >/dev/null; echo $(( $(now) - t0 )) >> "$work/list.times"
+  timed "$work/list.times" sh -c "exec '$sr' -C '$lib' proposal list >/dev/null"
 done
 
 # --- 3. SessionStart -------------------------------------------------------
@@ -127,20 +142,30 @@ git -C "$work/off" commit -qam "not shared"
 in='{"session_id":"bench","hook_event_name":"SessionStart","source":"startup"}'
 : > "$work/on.times"
 : > "$work/off.times"
+echo "$in" > "$work/in.json"
+quiet() { # the detached syncs of both clones have finished
+  sleep 0.3
+  for side in on off; do
+    for l in sync.lock queued.lock; do
+      f="$work/$side/.git/skillrepo/remote/$l"
+      if [ -e "$f" ] && command -v flock >/dev/null; then flock -w 60 "$f" true; fi
+    done
+  done
+}
 for i in $(seq 1 "$runs"); do
   for side in on off; do
-    t0=$(now); echo "$in" | "$sr" -C "$work/$side" hooks run claude-code SessionStart >/dev/null; echo $(( $(now) - t0 )) >> "$work/$side.times"
+    timed "$work/$side.times" sh -c "exec '$sr' -C '$work/$side' hooks run claude-code SessionStart < '$work/in.json' >/dev/null"
+    quiet
   done
-  sleep 0.2 # let the detached syncs finish before the next turn
 done
 grep -q 'started the remote sync' "$work/on/.git/skillrepo/logs/hooks.log" || { echo "the hook did not start the remote sync" >&2; exit 1; }
 
 echo "layout=category skills=10000 commits=2000 runs=$runs remote=git daemon on 127.0.0.1"
-echo "proposal publish (1 commit):          $(stats < "$work/publish.times")"
-echo "git push of the same kind of branch:  $(stats < "$work/gitpush.times")"
-echo "proposal list ($nprops, $npublished published): $(stats < "$work/list.times")"
-echo "SessionStart hook, remote: on:        $(stats < "$work/on.times")"
-echo "SessionStart hook, remote: off:       $(stats < "$work/off.times")"
+echo "proposal publish (1 commit):          $(stats < "$work/publish.times")$(cpu "$work/publish.times")"
+echo "git push of the same kind of branch:  $(stats < "$work/gitpush.times")$(cpu "$work/gitpush.times")"
+echo "proposal list ($nprops, $npublished published): $(stats < "$work/list.times")$(cpu "$work/list.times")"
+echo "SessionStart hook, remote: on:        $(stats < "$work/on.times")$(cpu "$work/on.times")"
+echo "SessionStart hook, remote: off:       $(stats < "$work/off.times")$(cpu "$work/off.times")"
 awk -v a="$(median < "$work/publish.times")" -v b="$(median < "$work/gitpush.times")" \
     -v c="$(median < "$work/on.times")" -v d="$(median < "$work/off.times")" \
     'BEGIN {printf "ratio publish/git push: %.2f   SessionStart on/off: %.2f\n", a/b, c/d}'

@@ -54,10 +54,9 @@ type RemoteFailure struct {
 
 // remoteRecord is remote.json.
 type remoteRecord struct {
-	Remote     string     `json:"remote"`
-	LastFetch  *time.Time `json:"last_fetch,omitempty"`
-	LastPush   *time.Time `json:"last_push,omitempty"`
-	LastResult string     `json:"last_result,omitempty"`
+	Remote    string     `json:"remote"`
+	LastFetch *time.Time `json:"last_fetch,omitempty"`
+	LastPush  *time.Time `json:"last_push,omitempty"`
 	// Failures are the operations (fetch, push main, publish, pull
 	// request) whose last attempt failed, until one succeeds.
 	Failures map[string]*RemoteFailure `json:"failures,omitempty"`

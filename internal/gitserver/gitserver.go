@@ -275,26 +275,6 @@ func (s *Server) Forced(tb T, name string) []RefUpdate {
 	return forced
 }
 
-// Updates returns every update of the server's reflog of ref, oldest
-// first (creations included).
-func (s *Server) Updates(tb T, name, ref string) []RefUpdate {
-	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(s.Dir(name), "logs", filepath.FromSlash(ref)))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		tb.Fatalf("%v", err)
-	}
-	var out []RefUpdate
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 {
-			out = append(out, RefUpdate{Ref: ref, Old: f[0], New: f[1]})
-		}
-	}
-	return out
-}
-
 // Fsck runs git fsck --strict in repository name.
 func (s *Server) Fsck(tb T, name string) {
 	tb.Helper()
