@@ -1,8 +1,10 @@
 package agentcli
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -162,5 +164,81 @@ func TestRunning(t *testing.T) {
 	}
 	if ppid := parentOf(os.Getpid()); ppid != os.Getppid() {
 		t.Errorf("parentOf(self) = %d, want %d", ppid, os.Getppid())
+	}
+}
+
+// A Gemini CLI run gets a home of its own: the person's sign-in files
+// linked, their settings with ours on top (only our tools, by Gemini
+// CLI's names; hooks off; their hooks and servers gone), a copy of the
+// session to import, the person's history left out.
+func TestGeminiRunFiles(t *testing.T) {
+	user := t.TempDir()
+	for name, content := range map[string]string{
+		"settings.json":    "{\n  // mine\n  \"security\": {\"auth\": {\"selectedType\": \"oauth-personal\"}},\n  \"hooks\": {\"AfterAgent\": []},\n  \"mcpServers\": {\"other\": {\"command\": \"x\"}}\n}",
+		"oauth_creds.json": `{"token":"t"}`,
+	} {
+		if err := os.WriteFile(filepath.Join(user, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(user, "tmp", "proj", "chats"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	session := filepath.Join(t.TempDir(), "session.jsonl")
+	if err := os.WriteFile(session, []byte(`{"sessionId":"s","projectHash":"h"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	args, env, work, err := geminiRun(dir, user, "/bin/skillrepo", []string{"mcp", "--relay", "/s"}, []string{"memory", "skill_manage"}, "gemini-2.5-flash", session, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	if strings.Join(env, " ") != "GEMINI_CLI_HOME="+home || work == "" {
+		t.Errorf("env %v work %q", env, work)
+	}
+	want := "--output-format json --skip-trust --allowed-mcp-server-names skillrepo -m gemini-2.5-flash --session-file " + filepath.Join(dir, "session.jsonl")
+	if got := strings.Join(args, " "); got != want {
+		t.Errorf("args %s\nwant %s", got, want)
+	}
+	if link, err := os.Readlink(filepath.Join(home, ".gemini", "oauth_creds.json")); err != nil || link != filepath.Join(user, "oauth_creds.json") {
+		t.Errorf("sign-in not linked: %q %v", link, err)
+	}
+	if _, err := os.Lstat(filepath.Join(home, ".gemini", "tmp")); err == nil {
+		t.Error("the person's sessions are linked into the run's home")
+	}
+	data, _ := os.ReadFile(filepath.Join(home, ".gemini", "settings.json"))
+	var s struct {
+		Security    map[string]any            `json:"security"`
+		Hooks       any                       `json:"hooks"`
+		HooksConfig map[string]any            `json:"hooksConfig"`
+		Tools       map[string][]string       `json:"tools"`
+		MCPServers  map[string]map[string]any `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Security == nil || s.Hooks != nil || s.HooksConfig["enabled"] != false || len(s.MCPServers) != 1 || s.MCPServers["skillrepo"]["trust"] != true {
+		t.Errorf("settings: %s", data)
+	}
+	if strings.Join(s.Tools["core"], ",") != geminiNoTool+",mcp_skillrepo_memory,mcp_skillrepo_skill_manage" {
+		t.Errorf("tools.core %v", s.Tools["core"])
+	}
+}
+
+// Gemini CLI's JSON result: the answer, the model calls and tokens, an
+// API error with its status.
+func TestParseGemini(t *testing.T) {
+	ok := parseGemini(output{stdout: []byte(`{"session_id":"x","response":"Saved.","stats":{"models":{"gemini-2.5-flash":{"api":{"totalRequests":3},"tokens":{"prompt":900,"candidates":20,"input":800}}}}}`)})
+	if ok.Status != modelcall.StatusCompleted || ok.Final != "Saved." || ok.Calls != 3 || ok.TokensIn != 800 || ok.TokensOut != 20 {
+		t.Errorf("ok: %+v", ok)
+	}
+	bad := parseGemini(output{stdout: []byte(`{"error":{"type":"ApiError","message":"[API Error: got status 429 Too Many Requests]","code":429}}`), exit: 1})
+	var se *modelcall.StatusError
+	if bad.Status != modelcall.StatusFailed || !errors.As(bad.Err, &se) || se.Status != 429 {
+		t.Errorf("bad: %+v", bad)
+	}
+	if none := parseGemini(output{stdout: nil, exit: 41}); none.Status != modelcall.StatusFailed {
+		t.Errorf("no result: %+v", none)
 	}
 }

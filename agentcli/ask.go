@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/skillrepo/skillrepo/internal/modelcall"
@@ -27,15 +29,29 @@ func (p Program) Ask(ctx context.Context, system, user string) (string, error) {
 		// instructions lead the message.
 		args = codexAskArgs(p.Model, p.Provider)
 		prompt = system + "\n\n" + user
+	case Gemini:
+		dir, err := os.MkdirTemp(p.TempDir, "skillrepo-")
+		if err != nil {
+			return "", err
+		}
+		defer os.RemoveAll(dir)
+		var env []string
+		if args, env, p.Dir, err = geminiRun(dir, geminiDir(p.Env), "", nil, nil, p.Model, "", system); err != nil {
+			return "", err
+		}
+		p.Env = append(slices.Clone(p.Env), env...)
 	}
 	out, err := p.run(ctx, args, prompt)
 	if err != nil {
 		return "", err
 	}
 	var o modelcall.Outcome
-	if p.Agent == ClaudeCode {
+	switch p.Agent {
+	case ClaudeCode:
 		o = parseClaude(out)
-	} else {
+	case Gemini:
+		o = parseGemini(out)
+	default:
 		o = parseCodex(out)
 	}
 	if o.Status == modelcall.StatusFailed {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -120,6 +121,15 @@ func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 			prompt = t.System + "\n\n" + prompt
 		}
 		args = codexRunArgs(t.Resume, b.Model, b.Provider, b.Self, relay)
+	case Gemini:
+		// Gemini CLI continues a session from its file: Resume is the
+		// session file's path.
+		var env []string
+		args, env, b.Dir, err = geminiRun(tmp, geminiDir(b.Env), b.Self, relay, names, b.Model, t.Resume, t.System)
+		if err != nil {
+			return modelcall.Outcome{Status: modelcall.StatusFailed, Reason: "agent run files: " + err.Error()}
+		}
+		b.Env = append(slices.Clone(b.Env), env...)
 	}
 	out, err := b.run(ctx, args, prompt)
 	if err == nil && b.Agent == Codex && t.Resume != "" && noFork(out) {
@@ -133,6 +143,8 @@ func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 		o = failed(err.Error(), out)
 	case b.Agent == ClaudeCode:
 		o = parseClaude(out)
+	case b.Agent == Gemini:
+		o = parseGemini(out)
 	default:
 		o = parseCodex(out)
 	}

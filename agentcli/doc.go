@@ -1,5 +1,5 @@
 // Package agentcli runs an agent's own command-line program (Claude Code,
-// Codex) headless as a model backend, so a review, the goal judge and
+// Codex, Gemini CLI) headless as a model backend, so a review, the goal judge and
 // the curator's consolidation use the session's model, provider and
 // credentials when no OpenAI-compatible endpoint is configured
 // (docs/agents.md, "The model backend").

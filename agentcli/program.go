@@ -2,6 +2,7 @@ package agentcli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,6 +28,8 @@ func ProgramName(agent string) string {
 		return "claude"
 	case Codex:
 		return "codex"
+	case Gemini:
+		return "gemini"
 	}
 	return ""
 }
@@ -69,7 +72,7 @@ type Program struct {
 // Check reports a program that cannot run.
 func (p Program) Check() error {
 	if ProgramName(p.Agent) == "" {
-		return fmt.Errorf("agent %q has no program skillrepo can run as a model backend (Claude Code and Codex do)", p.Agent)
+		return fmt.Errorf("agent %q has no program skillrepo can run as a model backend (Claude Code, Codex and Gemini CLI do)", p.Agent)
 	}
 	if p.Path == "" {
 		return fmt.Errorf("no %s program found: install it on the PATH the agent's hooks see, or set review.backend: endpoint with an OpenAI-compatible endpoint", ProgramName(p.Agent))
@@ -222,4 +225,22 @@ func parentOf(pid int) int {
 		return 0
 	}
 	return ppid
+}
+
+// geminiDir is Gemini CLI's folder in an environment: GEMINI_CLI_HOME's
+// .gemini, else HOME's.
+func geminiDir(env []string) string {
+	get := func(k string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(env[i], k+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	home := cmp.Or(get("GEMINI_CLI_HOME"), get("HOME"))
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".gemini")
 }

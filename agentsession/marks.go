@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -115,6 +116,9 @@ func (h *hookRun) checkIncremental(path string, iv review.Intervals) (d review.D
 	}
 	defer unlock()
 	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return d, false, nil // readTranscript says so
+	}
 	if err != nil {
 		return d, false, fmt.Errorf("read transcript: %w", err)
 	}

@@ -63,3 +63,20 @@ func seeTip(stateDir, session, tip string, now time.Time) (bool, error) {
 	}
 	return changed, writeState(p, data)
 }
+
+// sessionSeen reports whether a session started before (its start was
+// recorded by seeTip).
+func sessionSeen(stateDir, session string) bool {
+	if session == "" {
+		return false
+	}
+	seenMu.Lock()
+	defer seenMu.Unlock()
+	var st seenState
+	data, err := os.ReadFile(filepath.Join(stateDir, filepath.FromSlash(seenFile)))
+	if err != nil || json.Unmarshal(data, &st) != nil {
+		return false
+	}
+	_, ok := st.Sessions[session]
+	return ok
+}

@@ -112,6 +112,9 @@ type Options struct {
 	// StartSync starts a detached `skillrepo sync` of the library; nil
 	// runs the sync inside the hook.
 	StartSync func(lib *skillrepo.Library) error
+	// StartRemote starts a detached sync with the shared remote at
+	// session start (remote.go); nil starts none.
+	StartRemote func(lib *skillrepo.Library) error
 	// StopJudge, when set, is asked first on Stop.
 	StopJudge StopJudge
 	// Goals, when set, hears of session starts and typed prompts.

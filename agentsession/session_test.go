@@ -95,13 +95,14 @@ func TestSessionStartMemoryAndReload(t *testing.T) {
 	for _, tc := range []struct {
 		agent   hooks.Agent
 		session string
+		source  string
 		reload  bool
 	}{
-		{hooks.ClaudeCode, "a", true},  // main moved since session a saw it
-		{hooks.ClaudeCode, "a", false}, // and a has seen it now
-		{hooks.Codex, "b", false},      // never reloadSkills for Codex
+		{hooks.ClaudeCode, "a", "compact", true}, // main moved since session a saw it
+		{hooks.ClaudeCode, "a", "clear", false},  // and a has seen it now
+		{hooks.Codex, "b", "resume", false},      // never reloadSkills for Codex; b was never seen
 	} {
-		out, _ := f.run(tc.agent, "SessionStart", map[string]any{"session_id": tc.session, "source": "resume"})
+		out, _ := f.run(tc.agent, "SessionStart", map[string]any{"session_id": tc.session, "source": tc.source})
 		var got struct {
 			Out map[string]any `json:"hookSpecificOutput"`
 		}
@@ -114,6 +115,15 @@ func TestSessionStartMemoryAndReload(t *testing.T) {
 		}
 		if reload, _ := got.Out["reloadSkills"].(bool); reload != tc.reload {
 			t.Errorf("%s %s: reloadSkills = %v, want %v", tc.agent, tc.session, reload, tc.reload)
+		}
+	}
+	// A resumed session's conversation holds the memory it was given:
+	// resuming it (codex exec resume, claude --resume) gives none again.
+	for _, a := range []hooks.Agent{hooks.Codex, hooks.ClaudeCode} {
+		session := map[hooks.Agent]string{hooks.Codex: "b", hooks.ClaudeCode: "a"}[a]
+		out, rep := f.run(a, "SessionStart", map[string]any{"session_id": session, "source": "resume"})
+		if strings.Contains(out, "Prefers short answers.") || !strings.Contains(strings.Join(rep.Notes, " "), "resumed session") {
+			t.Errorf("%s resume: printed %q, notes %q", a, out, rep.Notes)
 		}
 	}
 }
@@ -249,6 +259,57 @@ func TestSessionEndStartsOneWorker(t *testing.T) {
 	}
 	if started != 1 {
 		t.Errorf("SessionEnd started %d workers, want 1 (notes %q)", started, rep.Notes)
+	}
+}
+
+// Codex numbers its calls from call_0 in every session: the count-once
+// key is the call within its session, so two sessions count twice. A
+// read through the command's own cd, or in the call's workdir, counts.
+func TestCodexCountsPerSessionAndFollowsCd(t *testing.T) {
+	f := newHookFixture(t)
+	outside := t.TempDir()
+	skillDir := filepath.Join(f.lib.Root, "ci-debugging")
+	for _, tc := range []struct {
+		session string
+		input   map[string]any
+	}{
+		{"s1", map[string]any{"command": "cat " + filepath.Join(skillDir, "SKILL.md")}},
+		{"s2", map[string]any{"command": "cat " + filepath.Join(skillDir, "SKILL.md")}}, // another session, the same call id
+		{"s3", map[string]any{"command": []string{"bash", "-lc", "cd " + skillDir + " && cat SKILL.md"}}},
+		{"s4", map[string]any{"cmd": "sed -n 1,40p SKILL.md", "workdir": skillDir}},
+		{"s5", map[string]any{"command": "cd /tmp; cd " + f.lib.Root + "/ci-debugging; head SKILL.md"}},
+		{"s6", map[string]any{"command": "cd " + outside + " && cat SKILL.md"}}, // not a skill of the library
+	} {
+		f.run(hooks.Codex, "PostToolUse", map[string]any{"session_id": tc.session, "cwd": outside, "tool_name": "Bash", "tool_use_id": "call_0",
+			"tool_input": tc.input})
+	}
+	if use, view := f.uses("ci-debugging"); view != 5 || use != 5 {
+		t.Errorf("ci-debugging: %d uses, %d views; want 5 and 5", use, view)
+	}
+	// The same call delivered again in its own session counts once.
+	f.run(hooks.Codex, "PostToolUse", map[string]any{"session_id": "s1", "cwd": outside, "tool_name": "Bash", "tool_use_id": "call_0",
+		"tool_input": map[string]any{"command": "cat " + filepath.Join(skillDir, "SKILL.md")}})
+	if _, view := f.uses("ci-debugging"); view != 5 {
+		t.Errorf("a repeated delivery counted: %d views", view)
+	}
+}
+
+// A session that ends before its first exchange (an empty TUI session)
+// logs that there is nothing to count, not an error.
+func TestEmptySessionIsNoError(t *testing.T) {
+	f := newHookFixture(t)
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "rollout.jsonl")
+	if err := os.WriteFile(empty, []byte(`{"timestamp":"2026-12-01T00:00:00Z","type":"session_meta","payload":{"id":"s-empty","cwd":"/w","originator":"codex_cli_rs","cli_version":"0.169.1"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{empty, filepath.Join(dir, "never-written.jsonl")} {
+		for _, ev := range []string{"Stop", "SessionEnd"} {
+			_, rep := f.run(hooks.Codex, ev, map[string]any{"session_id": "s-empty", "transcript_path": path, "cwd": dir})
+			if !strings.Contains(strings.Join(rep.Notes, "\n"), "nothing to count") {
+				t.Errorf("%s on %s: notes %q", ev, filepath.Base(path), rep.Notes)
+			}
+		}
 	}
 }
 

@@ -37,7 +37,17 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 	}
 	var blocks []string
 	limits := h.lib.MemoryLimits()
+	// A resumed session's conversation already holds the memory it was
+	// given when it started (the snapshot is frozen per session, as the
+	// reference's system prompt is): giving it again would repeat it.
+	resumed := h.in.Source == "resume" && sessionSeen(h.state().Hooks(), h.in.SessionID)
+	if resumed {
+		h.rep.notef("resumed session: its conversation holds its memory already")
+	}
 	for _, t := range []memory.Target{memory.Memory, memory.User} {
+		if resumed {
+			break
+		}
 		p, err := h.lib.MemoryPath(t)
 		if err != nil {
 			h.rep.notef("memory: %v", err)
@@ -62,6 +72,7 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 		}
 	}
 	h.curatorIfDue()
+	h.remoteAtStart()
 	if h.opts.Goals != nil && h.in.SessionID != "" {
 		line, err := h.opts.Goals.SessionStarted(h.lib, h.in.SessionID)
 		if err != nil {

@@ -1,7 +1,9 @@
 package agentsession
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +14,11 @@ import (
 
 // transcriptFormat is the format an agent's transcripts are in.
 func (h *hookRun) transcriptFormat() review.Format {
-	if h.opts.Agent == hooks.ClaudeCode {
+	switch h.opts.Agent {
+	case hooks.ClaudeCode:
 		return review.FormatClaudeCode
+	case hooks.Gemini:
+		return review.FormatGemini
 	}
 	return review.FormatAuto
 }
@@ -38,11 +43,21 @@ func (h *hookRun) readTranscript() (*review.Transcript, error) {
 	}
 	p := h.transcriptAbs()
 	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A session that ended before its first exchange (an empty TUI
+		// session) may have written no file at all: nothing to count.
+		h.rep.notef("nothing to count: the session wrote no transcript (%s)", p)
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
 	}
 	defer f.Close()
 	tr, err := review.Read(f, p, h.transcriptFormat())
+	if errors.Is(err, review.ErrNoConversation) {
+		h.rep.notef("nothing to count: the session has no conversation yet")
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}

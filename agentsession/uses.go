@@ -35,7 +35,17 @@ func (h *hookRun) postToolUse() error {
 	if ti.Skill == "" {
 		return errors.New("the Skill tool call has no tool_input.skill")
 	}
-	return h.count(ti.Skill, dedupeKey("tool-", h.in.ToolUseID), false)
+	return h.count(ti.Skill, h.toolKey(), false)
+}
+
+// toolKey is the "count once" key of a tool call: its id within its
+// session (call ids repeat across sessions: Codex numbers them from
+// call_0 in each), or "" (count every delivery) without an id.
+func (h *hookRun) toolKey() string {
+	if h.in.ToolUseID == "" {
+		return ""
+	}
+	return "tool-" + h.in.SessionID + "-" + h.in.ToolUseID
 }
 
 // activateSkill counts Gemini CLI's activate_skill {"name": skill}: the
@@ -71,14 +81,6 @@ func (h *hookRun) expansion() error {
 		key = "prompt-" + h.in.SessionID + "-" + h.in.PromptID + "-" + name
 	}
 	return h.count(name, key, false)
-}
-
-// dedupeKey is prefix+id, or "" (count every delivery) without an id.
-func dedupeKey(prefix, id string) string {
-	if id == "" {
-		return ""
-	}
-	return prefix + id
 }
 
 // skillName resolves an agent's skill reference to the library's skill:
@@ -140,16 +142,32 @@ func pruneMarkers(stateDir string, now time.Time) {
 
 var skillPathRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^\s'"<>|;&()]*SKILL\.md`) })
 
+// shellSegments cuts a shell command into the simple commands a cd can
+// change the folder between (&&, ||, ;, |, newlines).
+var shellSegments = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`&&|\|\||[;|\n]`) })
+
+// shellProgram matches a shell that runs the rest of a command line.
+var shellProgram = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\S*/)?(ba|z|da|k|fi)?sh$`) })
+
 // shellRead counts a view of every library skill whose SKILL.md a shell
-// command names (Codex reads skills with cat, sed, head …).
+// command names (Codex reads skills with cat, sed, head …). A relative
+// path is taken from the folder the command runs in: the call's workdir
+// (else the session's cwd), changed by the command's own cd's as they
+// come (`cd ci-debugging && cat SKILL.md`).
 func (h *hookRun) shellRead() error {
 	var ti struct {
 		Command json.RawMessage `json:"command"`
+		Cmd     json.RawMessage `json:"cmd"`
+		Workdir string          `json:"workdir"`
 	}
 	_ = json.Unmarshal(h.in.ToolInput, &ti)
+	raw := ti.Command
+	if len(raw) == 0 {
+		raw = ti.Cmd
+	}
 	var cmd string
 	var parts []string
-	if json.Unmarshal(ti.Command, &cmd) != nil && json.Unmarshal(ti.Command, &parts) == nil {
+	if json.Unmarshal(raw, &cmd) != nil && json.Unmarshal(raw, &parts) == nil {
 		cmd = strings.Join(parts, " ")
 	}
 	if !strings.Contains(cmd, "SKILL.md") {
@@ -159,28 +177,61 @@ func (h *hookRun) shellRead() error {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
+	home := h.opts.Getenv("HOME")
+	dir := h.in.Cwd
+	if ti.Workdir != "" {
+		dir = h.resolve(dir, ti.Workdir, home)
+	}
 	seen := map[string]bool{}
-	for _, m := range skillPathRE().FindAllString(cmd, -1) {
-		p := expandHome(m, h.opts.Getenv("HOME"))
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(h.in.Cwd, p)
+	for _, seg := range shellSegments().Split(cmd, -1) {
+		fields := strings.Fields(seg)
+		// bash -lc 'cd x && cat SKILL.md' arrives as one argv word: its
+		// quotes are the shell's, not the path's.
+		for i := range fields {
+			fields[i] = strings.Trim(fields[i], `'"`)
 		}
-		p = filepath.Clean(p)
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			p = r
+		// `bash -lc "cd x && …"`: the shell and its flags come first.
+		for len(fields) > 1 && shellProgram().MatchString(fields[0]) {
+			fields = fields[1:]
+			for len(fields) > 0 && strings.HasPrefix(fields[0], "-") {
+				fields = fields[1:]
+			}
 		}
-		rel, err := filepath.Rel(root, filepath.Dir(p))
-		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		if len(fields) >= 1 && fields[0] == "cd" {
+			target := home
+			if len(fields) > 1 {
+				target = fields[1]
+			}
+			dir = h.resolve(dir, target, home)
 			continue
 		}
-		rel = filepath.ToSlash(rel)
-		if seen[rel] {
-			continue
-		}
-		seen[rel] = true
-		if err := h.count(rel, dedupeKey("tool-", h.in.ToolUseID), true); err != nil {
-			return err
+		for _, m := range skillPathRE().FindAllString(seg, -1) {
+			p := h.resolve(dir, m, home)
+			if r, err := filepath.EvalSymlinks(p); err == nil {
+				p = r
+			}
+			rel, err := filepath.Rel(root, filepath.Dir(p))
+			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+				continue
+			}
+			rel = filepath.ToSlash(rel)
+			if seen[rel] {
+				continue
+			}
+			seen[rel] = true
+			if err := h.count(rel, h.toolKey(), true); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// resolve makes p absolute against dir, with ~ expanded.
+func (h *hookRun) resolve(dir, p, home string) string {
+	p = expandHome(p, home)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return filepath.Clean(p)
 }

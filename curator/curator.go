@@ -738,7 +738,7 @@ const ActionMerge = "merge"
 func mergeMessage(run *Run, cs []Change, commits int) skillrepo.Message {
 	m := skillrepo.Message{
 		Subject: fmt.Sprintf("curator: run %s, archive %s", run.ID, skillsText(len(cs))),
-		Body: fmt.Sprintf("Merge branch %s%s (%d commits).\n\n%s", BranchPrefix, run.ID, commits, run.Summary) +
+		Body: fmt.Sprintf("Merge branch %s%s (%s).\n\n%s", BranchPrefix, run.ID, commitsText(commits), run.Summary) +
 			"\n\nUndo with: skillrepo curator rollback " + run.ID,
 	}
 	archiveTrailers(&m, ActionMerge, run.ID, cs)
@@ -788,6 +788,13 @@ func skillsText(n int) string {
 		return "1 skill"
 	}
 	return fmt.Sprintf("%d skills", n)
+}
+
+func commitsText(n int) string {
+	if n == 1 {
+		return "1 commit"
+	}
+	return fmt.Sprintf("%d commits", n)
 }
 
 // mergeRunTip merges the run's branch tip into main in tx with the

@@ -269,7 +269,7 @@ func consolidationMergeMessage(run *Run, archives []Change, rec *Consolidation, 
 		Subject: fmt.Sprintf("curator: run %s, archive %s, consolidate %s", run.ID, skillsText(len(archives)), skillsText(len(rec.Consolidated))),
 	}
 	var body []string
-	body = append(body, fmt.Sprintf("Merge branch %s%s (%d commits).", BranchPrefix, run.ID, commits), "")
+	body = append(body, fmt.Sprintf("Merge branch %s%s (%s).", BranchPrefix, run.ID, commitsText(commits)), "")
 	for _, cl := range rec.Consolidated {
 		body = append(body, fmt.Sprintf("- %s -> %s", cl.Name, cl.Into))
 	}

@@ -149,8 +149,16 @@ type Counts struct {
 	Pinned      int `json:"skipped_pinned"`
 	Scheduled   int `json:"skipped_scheduled"`
 	RolledBack  int `json:"skipped_rolled_back,omitempty"`
-	Unmanaged   int `json:"unmanaged"`
+	// Unmanaged are the unpinned user-owned skills; PinnedUnmanaged the
+	// pinned ones (counted in Checked and Pinned too, as the reference
+	// does), so user-owned skills number Unmanaged + PinnedUnmanaged, as
+	// curator status counts them.
+	Unmanaged       int `json:"unmanaged"`
+	PinnedUnmanaged int `json:"pinned_unmanaged"`
 }
+
+// UserOwned is how many unarchived skills are user-owned, pinned or not.
+func (c Counts) UserOwned() int { return c.Unmanaged + c.PinnedUnmanaged }
 
 // Plan is the outcome of phase 1: the changes to make, in name order, and
 // the skills whose usage clock starts now.
@@ -233,6 +241,9 @@ func NewPlan(in Input) (*Plan, error) {
 		p.Counts.Checked++ // pinned user-owned skills are listed, never judged
 		if s.Pinned {
 			p.Counts.Pinned++
+			if !s.Managed {
+				p.Counts.PinnedUnmanaged++
+			}
 			continue
 		}
 		if s.Scheduled {

@@ -202,7 +202,7 @@ func TestNewPlanCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Counts{Checked: 8, MarkedStale: 1, Archived: 1, Reactivated: 1, Seeded: 1, Pinned: 2, Scheduled: 1, Unmanaged: 1}
+	want := Counts{Checked: 8, MarkedStale: 1, Archived: 1, Reactivated: 1, Seeded: 1, Pinned: 2, Scheduled: 1, Unmanaged: 1, PinnedUnmanaged: 1}
 	if p.Counts != want {
 		t.Errorf("counts = %+v, want %+v", p.Counts, want)
 	}

@@ -187,7 +187,7 @@ func (r *Run) Markdown() string {
 	fmt.Fprintf(&b, "- started: %s\n", r.StartedAt.UTC().Format(time.RFC3339))
 	fmt.Fprintf(&b, "- branch: %s (before the run: %s)\n", r.Branch, short(r.PreRunCommit))
 	if r.MergeCommit != "" {
-		fmt.Fprintf(&b, "- merged as: %s (%d commits)\n", short(r.MergeCommit), len(r.Commits))
+		fmt.Fprintf(&b, "- merged as: %s (%s)\n", short(r.MergeCommit), commitsText(len(r.Commits)))
 	}
 	if r.Kind == RunKindPrune {
 		fmt.Fprintf(&b, "- prune: archive skills idle at least %d days\n", r.Thresholds.ArchiveAfterDays)
@@ -197,10 +197,10 @@ func (r *Run) Markdown() string {
 	fmt.Fprintf(&b, "- summary: %s\n\n", r.Summary)
 
 	c := r.Counts
-	b.WriteString("## Counts\n\n| checked | marked stale | archived | reactivated | seeded | pinned | scheduled | unmanaged |\n")
+	b.WriteString("## Counts\n\n| checked | marked stale | archived | reactivated | seeded | pinned | scheduled | user-owned (pinned) |\n")
 	b.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
-	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d | %d | %d |\n\n",
-		c.Checked, c.MarkedStale, c.Archived, c.Reactivated, c.Seeded, c.Pinned, c.Scheduled, c.Unmanaged)
+	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d | %d | %d (%d) |\n\n",
+		c.Checked, c.MarkedStale, c.Archived, c.Reactivated, c.Seeded, c.Pinned, c.Scheduled, c.UserOwned(), c.PinnedUnmanaged)
 
 	b.WriteString("## Transitions\n\n")
 	if len(r.Transitions) == 0 {

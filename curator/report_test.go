@@ -51,7 +51,7 @@ func TestRunReport(t *testing.T) {
 		"`old`: `cat/old/` → `.archive/old/`",
 		"`skillrepo skill restore old`",
 		"refs/skillrepo/curator/20260601-120000",
-		"| 3 | 1 | 1 | 0 | 1 | 0 | 0 | 0 |",
+		"| 3 | 1 | 1 | 0 | 1 | 0 | 0 | 0 (0) |",
 	} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("REPORT.md lacks %q:\n%s", want, b)

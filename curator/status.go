@@ -51,6 +51,9 @@ type Status struct {
 	Owner     string         `json:"owner"`
 	OwnerNote string         `json:"owner_note"`
 	Hermes    *HermesCurator `json:"hermes_curator,omitempty"`
+	// PinnedBy counts the pinned unarchived skills per owner (curator,
+	// user, unknown): a pinned skill is counted with its owner too.
+	PinnedBy map[string]int `json:"pinned_by_owner"`
 	// LeastRecentlyActive and MostRecentlyActive are the five curated
 	// skills with the oldest and newest activity (never active first).
 	LeastRecentlyActive []Activity `json:"least_recently_active"`
@@ -84,7 +87,7 @@ func (c *Curator) Status() (*Status, error) {
 		LastRunID: st.LastRunID, LastRunSummary: st.LastRunSummary,
 		IntervalHours: int(sched.Interval() / time.Hour), Thresholds: th,
 		ScheduledSkills: append([]string{}, cfg.ScheduledSkills...), Consolidate: cfg.Consolidate,
-		Counts: map[string]int{}, Pinned: []string{},
+		Counts: map[string]int{}, Pinned: []string{}, PinnedBy: map[string]int{},
 		LeastRecentlyActive: []Activity{}, MostRecentlyActive: []Activity{},
 	}
 	if st.LastReportPath != "" {
@@ -143,6 +146,7 @@ func (c *Curator) Status() (*Status, error) {
 		out.Counts[owner+"/"+string(state)]++
 		if o.Pinned && !si.Archived {
 			out.Pinned = append(out.Pinned, si.Name)
+			out.PinnedBy[owner]++
 		}
 		if !o.Managed || si.Archived {
 			continue

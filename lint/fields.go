@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
 	"gopkg.in/yaml.v3"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -84,7 +85,7 @@ func (sc *skillCheck) checkName(byKey map[string]field) {
 	name := strings.TrimSpace(raw)
 	if !ok || name == "" {
 		l, col = sc.pos(f.keyN.Line, f.keyN.Column)
-		sc.fl.add("name-type", file, l, col, "write name: "+sc.c.dirName(sc.dir), "name must be a non-empty string, not %s", describe(f.value, raw))
+		sc.fl.add("name-type", file, l, col, nameHint("write name: ", sc.c.dirName(sc.dir), "write name: a-z, 0-9 and single hyphens, the same as the folder's"), "name must be a non-empty string, not %s", describe(f.value, raw))
 		return
 	}
 	sc.res.name, sc.res.nameLine, sc.res.nameCol = normName(name), l, col
@@ -92,13 +93,13 @@ func (sc *skillCheck) checkName(byKey map[string]field) {
 		sc.fl.add("name-too-long", file, l, col, "shorten the name and rename the folder to match", "name is %d characters; the limit is %d", n, skill.MaxNameLength)
 	}
 	if name != strings.ToLower(name) {
-		sc.fl.add("name-uppercase", file, l, col, "use "+strings.ToLower(name), "name %q must be lowercase", name)
+		sc.fl.add("name-uppercase", file, l, col, nameHint("use ", name, "use lowercase letters"), "name %q must be lowercase", name)
 	}
 	if strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") {
-		sc.fl.add("name-hyphen-edge", file, l, col, "", "name %q must not start or end with a hyphen", name)
+		sc.fl.add("name-hyphen-edge", file, l, col, nameHint("use ", name, ""), "name %q must not start or end with a hyphen", name)
 	}
 	if strings.Contains(name, "--") {
-		sc.fl.add("name-consecutive-hyphens", file, l, col, "", "name %q must not contain consecutive hyphens", name)
+		sc.fl.add("name-consecutive-hyphens", file, l, col, nameHint("use ", name, ""), "name %q must not contain consecutive hyphens", name)
 	}
 	invalid, nonASCII := false, false
 	for _, r := range name {
@@ -111,37 +112,108 @@ func (sc *skillCheck) checkName(byKey map[string]field) {
 		}
 	}
 	if invalid {
-		sc.fl.add("name-invalid-chars", file, l, col, "use lowercase letters, digits and single hyphens, e.g. "+suggestName(name), "name %q may contain only letters, digits and hyphens", name)
+		sc.fl.add("name-invalid-chars", file, l, col, nameHint("use lowercase letters, digits and single hyphens, e.g. ", name, "use lowercase letters, digits and single hyphens"), "name %q may contain only letters, digits and hyphens", name)
 	}
 	if nonASCII {
 		sc.fl.add("name-non-ascii", file, l, col, "the specification allows only a-z, 0-9 and -; skills-ref accepts Unicode letters, other clients do not", "name %q uses letters or digits outside a-z and 0-9", name)
 	}
 	if dir := sc.c.dirName(sc.dir); dir != "" && normName(dir) != normName(name) {
-		sc.fl.add("name-dir-mismatch", file, l, col, "rename the folder to "+name+" or the name to "+dir, "name %q does not match the folder name %q", name, dir)
+		sc.fl.add("name-dir-mismatch", file, l, col, mismatchHint(name, dir), "name %q does not match the folder name %q", name, dir)
 	}
 	lower := strings.ToLower(name)
 	if strings.Contains(lower, "anthropic") || strings.Contains(lower, "claude") {
 		sc.fl.add("name-reserved-word", file, l, col, "", "name %q contains a reserved word (anthropic, claude); uploads to the Claude API refuse it", name)
+	}
+	if strings.ContainsAny(name, skill.GeminiRenamed) {
+		renamed := strings.Map(func(r rune) rune {
+			if strings.ContainsRune(skill.GeminiRenamed, r) {
+				return '-'
+			}
+			return r
+		}, name)
+		sc.fl.add("name-renamed", file, l, col, "use "+suggestName(name), "name %q loads in Gemini CLI as %q (it replaces : \\ / < > * ? \" | with -)", name, renamed)
 	}
 	if sessionArtefactRE().MatchString(lower) {
 		sc.fl.add("name-session-artefact", file, l, col, "name the class of task the skill teaches (e.g. ci-flaky-tests), not the session that produced it", "name %q looks like a one-off session artefact (issue or PR number, date, fix-/debug- prefix)", name)
 	}
 }
 
-// suggestName turns a name into the form the specification accepts.
+// specName reports a name every name rule accepts: lowercase ASCII
+// letters, digits and single inner hyphens, at most 64 characters.
+func specName(s string) bool {
+	if s == "" || len(s) > skill.MaxNameLength || strings.HasPrefix(s, "-") || strings.HasSuffix(s, "-") || strings.Contains(s, "--") {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// validName is s when the rules accept it, else the nearest name they do
+// ("" when s has nothing to keep), so a hint never suggests a name the
+// next rule rejects.
+func validName(s string) string {
+	if specName(s) {
+		return s
+	}
+	return suggestName(s)
+}
+
+// suggestName turns a name into the form every name rule accepts:
+// lowercase, accents dropped (é → e), any other run of characters one
+// hyphen, at most 64 characters. It is "" when nothing is left.
 func suggestName(name string) string {
 	var b strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(name) {
-		if unicode.IsLetter(r) || unicode.IsNumber(r) {
+	for _, r := range norm.NFKD.String(strings.ToLower(name)) {
+		switch {
+		case unicode.Is(unicode.Mn, r): // an accent of the letter before
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
 			b.WriteRune(r)
 			dash = false
-		} else if !dash && b.Len() > 0 {
+		case !dash && b.Len() > 0:
 			b.WriteByte('-')
 			dash = true
 		}
 	}
-	return strings.TrimRight(b.String(), "-")
+	out := strings.TrimRight(b.String(), "-")
+	if len(out) > skill.MaxNameLength {
+		out = strings.TrimRight(out[:skill.MaxNameLength], "-")
+	}
+	return out
+}
+
+// nameHint is prefix+the valid form of s, or other when s has none.
+func nameHint(prefix, s, other string) string {
+	if v := validName(s); v != "" {
+		return prefix + v
+	}
+	return other
+}
+
+// mismatchHint suggests the renames that end in a valid name: the folder
+// to the name, the name to the folder, or, when neither is valid, both to
+// a valid form.
+func mismatchHint(name, dir string) string {
+	switch {
+	case specName(name) && specName(dir):
+		return "rename the folder to " + name + " or the name to " + dir
+	case specName(name):
+		return "rename the folder to " + name
+	case specName(dir):
+		return "set the name to " + dir
+	}
+	v := validName(name)
+	if v == "" {
+		v = validName(dir)
+	}
+	if v == "" {
+		return "give the folder and the name one name of lowercase a-z, 0-9 and single hyphens"
+	}
+	return "rename the folder and the name to " + v
 }
 
 func (sc *skillCheck) checkDescription(byKey map[string]field) {
@@ -165,6 +237,9 @@ func (sc *skillCheck) checkDescription(byKey map[string]field) {
 	}
 	if n > skill.PromptDescriptionLimit {
 		sc.fl.add("description-index-cut", file, l, col, "lead with a self-contained trigger (\"Use when ...\") in the first 57 characters", "description is %d characters; the Hermes skills index shows %d characters plus \"...\"", n, skill.PromptDescriptionLimit-3)
+	}
+	if strings.ContainsAny(desc, "\r\n") {
+		sc.fl.add("description-multiline", file, l, col, "write the description on one line (a folded > block is one line too)", "the description spans %d lines; Gemini CLI reads a one-line description", strings.Count(desc, "\n")+1)
 	}
 	if strings.ContainsAny(desc, "<>") {
 		sc.fl.add("description-angle-brackets", file, l, col, "write the words instead of < or >", "description contains < or >, which Anthropic's skill validator rejects")

@@ -18,6 +18,8 @@ func ProfileFor(rt skill.Runtime) Profile {
 		return ProfileClaudeCode
 	case skill.Codex:
 		return ProfileCodex
+	case skill.Gemini:
+		return ProfileGemini
 	}
 	return ""
 }

@@ -72,11 +72,12 @@ const (
 	ProfileClaudeCode Profile = "claude-code"
 	ProfileCodex      Profile = "codex"
 	ProfileHermes     Profile = "hermes"
+	ProfileGemini     Profile = "gemini"
 )
 
 // Profiles lists every profile, the default first.
 func Profiles() []Profile {
-	return []Profile{ProfileSpec, ProfileSkillsRef, ProfileClaudeCode, ProfileCodex, ProfileHermes}
+	return []Profile{ProfileSpec, ProfileSkillsRef, ProfileClaudeCode, ProfileCodex, ProfileHermes, ProfileGemini}
 }
 
 func (p Profile) valid() bool {
@@ -121,58 +122,66 @@ func (r Rule) Default(p Profile) Severity {
 }
 
 // ruleTable is every rule with its severities under spec, skills-ref,
-// claude-code, codex and hermes, in that order, one letter each: e(rror),
-// w(arning), i(nfo) or - (off). It is never modified.
+// claude-code, codex, hermes and gemini, in that order, one letter each:
+// e(rror), w(arning), i(nfo) or - (off). It is never modified. Gemini
+// CLI's column follows its loader (0.61): a file not starting with
+// ---…--- (a byte order mark included) or without name and description
+// is not loaded; YAML it cannot parse is read line by line instead; it
+// renames a name's : \ / < > * ? " | to -, knows no other field and no
+// limit, and reads SKILL.md and */SKILL.md of a skills folder only.
 var ruleTable = []Rule{
-	{"target-missing", "The path to lint does not exist", "eeeee"},
-	{"target-not-skill", "The path to lint is a file that is not a SKILL.md", "eeeee"},
-	{"read-error", "A file or folder could not be read", "eeeee"},
-	{"symlink-outside-root", "A symbolic link points outside the linted root and was not followed", "wwwww"},
-	{"skill-md-missing", "A skill folder has no SKILL.md", "eeeee"},
-	{"skill-md-case", "The skill file is named skill.md instead of SKILL.md", "w-eee"},
-	{"utf8-invalid", "A text file is not valid UTF-8", "eeeee"},
-	{"bom", "SKILL.md starts with a UTF-8 byte order mark", "w-www"},
-	{"crlf", "A Markdown file uses CRLF line endings", "i-iii"},
-	{"frontmatter-missing", "SKILL.md does not start with YAML frontmatter (---)", "eewee"},
-	{"frontmatter-unclosed", "The frontmatter has no closing --- line", "eewee"},
-	{"yaml-invalid", "The frontmatter is not valid YAML (for skills-ref: not strict YAML)", "eewee"},
-	{"frontmatter-not-mapping", "The frontmatter is not a YAML mapping", "eewee"},
-	{"yaml-duplicate-key", "A frontmatter key appears twice", "wewew"},
-	{"name-missing", "The frontmatter has no name", "eewew"},
-	{"name-type", "The name is not a non-empty string", "eeeee"},
-	{"name-too-long", "The name is longer than 64 characters", "eeeew"},
-	{"name-uppercase", "The name is not lowercase", "eee--"},
-	{"name-hyphen-edge", "The name starts or ends with a hyphen", "eee--"},
-	{"name-consecutive-hyphens", "The name contains --", "eee--"},
-	{"name-invalid-chars", "The name has characters other than letters, digits and hyphens", "eee--"},
-	{"name-non-ascii", "The name uses letters or digits outside a-z and 0-9", "w-w--"},
-	{"name-dir-mismatch", "The name differs from the skill's folder name", "eew-w"},
-	{"name-reserved-word", "The name contains a word Anthropic reserves (anthropic, claude)", "--w--"},
-	{"name-session-artefact", "The name looks like a session artefact (PR or issue number, date, fix-, debug-) rather than a class of task", "w-www"},
-	{"description-missing", "The frontmatter has no description", "eewee"},
-	{"description-type", "The description is not a non-empty string", "eeeee"},
-	{"description-too-long", "The description is longer than 1024 characters", "eewew"},
-	{"description-index-cut", "The description is longer than the 60 characters the Hermes skills index shows", "----i"},
-	{"description-angle-brackets", "The description contains < or >, which Anthropic's validator rejects", "--w--"},
-	{"compatibility-type", "compatibility is not a string", "ee---"},
-	{"compatibility-length", "compatibility is empty or longer than 500 characters", "ee---"},
-	{"metadata-type", "metadata is not a mapping", "e--ew"},
-	{"metadata-value-type", "A metadata value is not a string", "w----"},
-	{"metadata-short-description", "metadata.short-description is longer than 500 characters", "---e-"},
-	{"allowed-tools-list", "allowed-tools is a YAML list rather than a space-separated string", "w----"},
-	{"allowed-tools-type", "allowed-tools is neither a string nor a list", "e-e--"},
-	{"license-type", "license is not a string", "w----"},
-	{"field-unknown", "The frontmatter has a field the profile's runtime does not know", "wew--"},
-	{"field-type", "A runtime-specific field has the wrong type or value", "--e-w"},
-	{"body-empty", "SKILL.md has no instructions after the frontmatter", "w-www"},
-	{"body-too-long", "SKILL.md is longer than 500 lines", "w-www"},
-	{"body-too-many-tokens", "The SKILL.md body is longer than about 5,000 tokens", "w-www"},
-	{"link-dangling", "A relative link or image points at a file that does not exist in the skill", "e-eee"},
-	{"link-outside-skill", "A relative link leaves the skill folder", "w-www"},
-	{"path-dangling", "A references/, templates/, scripts/ or assets/ path named in the text does not exist", "e-eee"},
-	{"file-orphan", "A support file is never referenced", "w-www"},
-	{"duplicate-name", "Two skills in the library have the same name", "e-eee"},
-	{"skill-ref-archived", "The text names a skill that exists only under the library's .archive/", "w-www"},
+	{"target-missing", "The path to lint does not exist", "eeeeee"},
+	{"target-not-skill", "The path to lint is a file that is not a SKILL.md", "eeeeee"},
+	{"read-error", "A file or folder could not be read", "eeeeee"},
+	{"symlink-outside-root", "A symbolic link points outside the linted root and was not followed", "wwwwww"},
+	{"skill-md-missing", "A skill folder has no SKILL.md", "eeeeee"},
+	{"skill-md-case", "The skill file is named skill.md instead of SKILL.md", "w-eeee"},
+	{"utf8-invalid", "A text file is not valid UTF-8", "eeeeee"},
+	{"bom", "SKILL.md starts with a UTF-8 byte order mark", "w-wwwe"},
+	{"crlf", "A Markdown file uses CRLF line endings", "i-iiii"},
+	{"frontmatter-missing", "SKILL.md does not start with YAML frontmatter (---)", "eeweee"},
+	{"frontmatter-unclosed", "The frontmatter has no closing --- line", "eeweee"},
+	{"yaml-invalid", "The frontmatter is not valid YAML (for skills-ref: not strict YAML)", "eeweew"},
+	{"frontmatter-not-mapping", "The frontmatter is not a YAML mapping", "eeweew"},
+	{"yaml-duplicate-key", "A frontmatter key appears twice", "weweww"},
+	{"name-missing", "The frontmatter has no name", "eewewe"},
+	{"name-type", "The name is not a non-empty string", "eeeeee"},
+	{"name-too-long", "The name is longer than 64 characters", "eeeeww"},
+	{"name-uppercase", "The name is not lowercase", "eee---"},
+	{"name-hyphen-edge", "The name starts or ends with a hyphen", "eee---"},
+	{"name-consecutive-hyphens", "The name contains --", "eee---"},
+	{"name-invalid-chars", "The name has characters other than letters, digits and hyphens", "eee---"},
+	{"name-non-ascii", "The name uses letters or digits outside a-z and 0-9", "w-w---"},
+	{"name-dir-mismatch", "The name differs from the skill's folder name", "eew-ww"},
+	{"name-reserved-word", "The name contains a word Anthropic reserves (anthropic, claude)", "--w---"},
+	{"name-session-artefact", "The name looks like a session artefact (PR or issue number, date, fix-, debug-) rather than a class of task", "w-wwww"},
+	{"description-missing", "The frontmatter has no description", "eeweee"},
+	{"description-type", "The description is not a non-empty string", "eeeeee"},
+	{"description-too-long", "The description is longer than 1024 characters", "eeweww"},
+	{"description-index-cut", "The description is longer than the 60 characters the Hermes skills index shows", "----i-"},
+	{"description-angle-brackets", "The description contains < or >, which Anthropic's validator rejects", "--w--w"},
+	{"compatibility-type", "compatibility is not a string", "ee----"},
+	{"compatibility-length", "compatibility is empty or longer than 500 characters", "ee----"},
+	{"metadata-type", "metadata is not a mapping", "e--ew-"},
+	{"metadata-value-type", "A metadata value is not a string", "w-----"},
+	{"metadata-short-description", "metadata.short-description is longer than 500 characters", "---e--"},
+	{"allowed-tools-list", "allowed-tools is a YAML list rather than a space-separated string", "w-----"},
+	{"allowed-tools-type", "allowed-tools is neither a string nor a list", "e-e---"},
+	{"license-type", "license is not a string", "w-----"},
+	{"field-unknown", "The frontmatter has a field the profile's runtime does not know", "wew---"},
+	{"field-type", "A runtime-specific field has the wrong type or value", "--e-w-"},
+	{"body-empty", "SKILL.md has no instructions after the frontmatter", "w-wwww"},
+	{"body-too-long", "SKILL.md is longer than 500 lines", "w-wwww"},
+	{"body-too-many-tokens", "The SKILL.md body is longer than about 5,000 tokens", "w-wwww"},
+	{"link-dangling", "A relative link or image points at a file that does not exist in the skill", "e-eeee"},
+	{"link-outside-skill", "A relative link leaves the skill folder", "w-wwww"},
+	{"path-dangling", "A references/, templates/, scripts/ or assets/ path named in the text does not exist", "e-eeee"},
+	{"file-orphan", "A support file is never referenced", "w-wwww"},
+	{"duplicate-name", "Two skills in the library have the same name", "e-eeee"},
+	{"skill-ref-archived", "The text names a skill that exists only under the library's .archive/", "w-wwww"},
+	{"name-renamed", "The name holds a character Gemini CLI replaces with - when it loads the skill", "-----e"},
+	{"description-multiline", "The description spans several lines; Gemini CLI reads a one-line description", "-----e"},
+	{"skill-depth", "SKILL.md is deeper than <library>/<name>/SKILL.md, where Gemini CLI's loader stops", "-----w"},
 }
 
 // Rules returns every rule, sorted by ID.

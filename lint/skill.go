@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"io/fs"
 	"path"
 	"sort"
 	"strings"
@@ -73,6 +74,7 @@ func (c *checker) checkSkill(s skillRef) skillResult {
 		fl.add("crlf", file, strings.Count(text[:k], "\n")+1, 0, "", "%s uses CRLF line endings", s.file)
 	}
 
+	c.checkDepth(fl, s.dir, file)
 	fm := splitFrontmatter(text)
 	sc := &skillCheck{c: c, fl: fl, file: file, dir: s.dir, res: &res, archived: s.archived}
 	switch {
@@ -167,3 +169,33 @@ func (c *checker) duplicates(results []skillResult) {
 
 // normName is the form names are compared in.
 func normName(s string) string { return norm.NFKC.String(strings.TrimSpace(s)) }
+
+// libraryConfig is where a skills library keeps its settings; the nearest
+// folder above a skill holding it is the skill's library.
+const libraryConfig = ".skillrepo/config.yaml"
+
+// checkDepth reports a skill deeper than <library>/<name>/SKILL.md, which
+// Gemini CLI's loader (SKILL.md and */SKILL.md of a skills folder) never
+// reads: a category folder is invisible to it. The library is the
+// nearest folder above the skill with a .skillrepo/config.yaml, else the
+// root linted.
+func (c *checker) checkDepth(fl *findings, dir, file string) {
+	if dir == "." || c.opts.Config.severity("skill-depth", c.opts.Profile, c.opts.Strict) == Off {
+		return
+	}
+	lib := "."
+	for d := path.Dir(dir); d != "."; d = path.Dir(d) {
+		if _, err := fs.Stat(c.fsys, path.Join(d, libraryConfig)); err == nil {
+			lib = d
+			break
+		}
+	}
+	rel := dir
+	if lib != "." {
+		rel = strings.TrimPrefix(dir, lib+"/")
+	}
+	if depth := strings.Count(rel, "/") + 1; depth > 1 {
+		fl.add("skill-depth", file, 0, 0, "move the skill to <library>/"+path.Base(dir)+" (no category folder)",
+			"%s is %d folders down its library; Gemini CLI reads SKILL.md and */SKILL.md only, so it never loads this skill", file, depth)
+	}
+}

@@ -267,7 +267,18 @@ func editJSON(data []byte, keys []string, e map[string]any) ([]byte, error) {
 		for i, k := range keys {
 			path[i] = k
 		}
-		return jsonedit.Delete(data, path...)
+		out, err := jsonedit.Delete(data, path...)
+		if err != nil || len(keys) != 2 {
+			return out, err
+		}
+		// A top-level "mcpServers" that held only ours goes with it, so an
+		// install and an uninstall give the file back.
+		if r, err := jsonedit.Parse(out); err == nil {
+			if v := r.Lookup(keys[0]); v != nil && v.Kind == jsonedit.Object && len(v.Members) == 0 && root.Lookup(keys[0]) != nil && len(root.Lookup(keys[0]).Members) == 1 {
+				return jsonedit.Delete(out, keys[0])
+			}
+		}
+		return out, nil
 	}
 	out, err := jsonedit.Set(data, keys, ordered(e))
 	if errors.Is(err, jsonedit.ErrNotContainer) {

@@ -238,3 +238,68 @@ func TestInstallCodex(t *testing.T) {
 		t.Errorf("uninstall from the middle:\n%q", un.After)
 	}
 }
+
+// Every JSON client's file keeps its bytes around our entry: a person's
+// layout and comments stay, and install then uninstall gives the file
+// back, the "mcpServers" our install added included. Gemini CLI's entry
+// is trusted only with AllowTools; Claude Code's permission rule goes in
+// and out of the settings file of the scope.
+func TestInstallKeepsBytes(t *testing.T) {
+	const gemini = "{\n  // Gemini CLI settings\n  \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}},\n  \"ui\": {\n    \"theme\": \"Default\"\n  }\n}\n"
+	for _, tc := range []struct {
+		client, scope, file, before string
+	}{
+		{ClientGemini, "user", "home/.gemini/settings.json", gemini},
+		{ClientClaudeCode, "project", "proj/.mcp.json", "{\n  \"mcpServers\": {\n    \"gh\": {\"command\": \"gh-mcp\"}\n  }\n}\n"},
+		{ClientCursor, "project", "proj/.cursor/mcp.json", "{\"other\": [1, 2]}\n"},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			o := installOpts(t, tc.client, tc.scope)
+			o.AllowTools = true
+			root := filepath.Dir(o.Home)
+			path := filepath.Join(root, tc.file)
+			writeFile(t, path, tc.before)
+			p, err := PlanInstall(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			apply(t, p)
+			got, _ := os.ReadFile(path)
+			if tc.client == ClientGemini {
+				if !strings.Contains(string(got), "// Gemini CLI settings") || !strings.Contains(string(got), "\"ui\": {\n    \"theme\": \"Default\"\n  },") || !strings.Contains(string(got), `"trust": true`) {
+					t.Errorf("installed:\n%s", got)
+				}
+			}
+			u, err := PlanUninstall(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			apply(t, u)
+			if after, _ := os.ReadFile(path); string(after) != tc.before {
+				t.Errorf("after uninstall:\n%s\nwant:\n%s", after, tc.before)
+			}
+		})
+	}
+
+	// Claude Code: the rule joins permissions.allow and leaves it.
+	o := installOpts(t, ClientClaudeCode, "project")
+	settings := filepath.Join(o.Project, ".claude", "settings.json")
+	const before = "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls)\"]\n  }\n}\n"
+	writeFile(t, settings, before)
+	p, err := PlanAllowTools(o, false)
+	if err != nil || p.Path != settings {
+		t.Fatalf("%+v %v", p, err)
+	}
+	apply(t, p)
+	if got, _ := os.ReadFile(settings); !strings.Contains(string(got), `"allow": ["Bash(ls)", "mcp__skillrepo"]`) {
+		t.Errorf("allowed:\n%s", got)
+	}
+	if again, _ := PlanAllowTools(o, false); again.Changed {
+		t.Error("allowing twice changes the file")
+	}
+	p, _ = PlanAllowTools(o, true)
+	apply(t, p)
+	if got, _ := os.ReadFile(settings); string(got) != before {
+		t.Errorf("after removing the rule:\n%s", got)
+	}
+}

@@ -191,6 +191,12 @@ func (s *Server) provenance(req *mcp.CallToolRequest) skillrepo.Provenance {
 				break
 			}
 		}
+		// Claude Code names the call (its transcript and its PostToolUse
+		// hook use the same id); the session is CLAUDE_CODE_SESSION_ID in
+		// the server's environment (cmd/skillrepo passes it as SessionID).
+		if v, ok := req.Params.Meta["claudecode/toolUseId"].(string); ok {
+			p.ToolUseID = strings.TrimSpace(v)
+		}
 	}
 	if req.Session != nil {
 		if ip := req.Session.InitializeParams(); ip != nil && ip.ClientInfo != nil && ip.ClientInfo.Name != "" {

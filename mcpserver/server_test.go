@@ -614,3 +614,40 @@ func TestGateFollowsRuntime(t *testing.T) {
 	f.refused("proposal_approve", map[string]any{"id": id}, "metadata-short-description")
 	f.refused("skill_manage", ops(withShort("codex-runtime")), "metadata-short-description")
 }
+
+// Claude Code sends no session in a call's _meta; it names the call
+// (claudecode/toolUseId), which becomes the Tool-Use-Id trailer, and the
+// server's own session (from CLAUDE_CODE_SESSION_ID) is the Session-Id.
+func TestClaudeCodeToolUseID(t *testing.T) {
+	f := newFixture(t, func(o *Options, _ *mcp.ClientOptions) { o.SessionID = "claude-session-1" })
+	res, text, _ := f.call("skill_manage", ops(create("fresh")), mcp.Meta{"claudecode/toolUseId": "toolu_01ABC"})
+	if res.IsError {
+		t.Fatalf("create: %s", text)
+	}
+	for key, want := range map[string]string{"Session-Id": "claude-session-1", "Tool-Use-Id": "toolu_01ABC"} {
+		if got := f.trailer("main", key); got != want {
+			t.Errorf("%s: %q, want %q", key, got, want)
+		}
+	}
+}
+
+// Annotations say what a tool does: skill_view records a view and a use,
+// so it is no read-only tool, though it destroys nothing.
+func TestSkillViewIsNotReadOnly(t *testing.T) {
+	f := newFixture(t)
+	res, err := f.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != "skill_view" {
+			continue
+		}
+		a := tool.Annotations
+		if a == nil || a.ReadOnlyHint || a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint {
+			t.Errorf("skill_view annotations: %+v", a)
+		}
+		return
+	}
+	t.Error("no skill_view tool")
+}

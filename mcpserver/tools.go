@@ -22,13 +22,17 @@ func (s *Server) addTools() error {
 		return err
 	}
 	for _, d := range defs {
-		readOnly := d.Name == agenttools.SkillsList || d.Name == agenttools.SkillView
+		// skill_view counts a view and a use in the usage sidecar, as the
+		// reference's tool does: it changes state, so it is not read-only
+		// (nor idempotent), though it destroys nothing.
+		readOnly := d.Name == agenttools.SkillsList
 		// The writers replace and remove (skill_manage's patch, edit and
 		// delete; memory's replace and remove): destructive, as the MCP
 		// spec means it, not only additive.
+		destructive := d.Name == agenttools.SkillManage || d.Name == agenttools.Memory
 		s.server.AddTool(&mcp.Tool{
 			Name: d.Name, Description: d.Description, InputSchema: d.Parameters,
-			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: readOnly, DestructiveHint: ptr(!readOnly), IdempotentHint: readOnly, OpenWorldHint: ptr(false)},
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: readOnly, DestructiveHint: ptr(destructive), IdempotentHint: readOnly, OpenWorldHint: ptr(false)},
 		}, s.agentTool(d))
 	}
 	mcp.AddTool(s.server, &mcp.Tool{

@@ -37,6 +37,11 @@ func digest(msgs []Message) []Message {
 	var b strings.Builder
 	b.WriteString(digestHeader)
 	for _, m := range body[:start] {
+		if m.Context {
+			// The agent program's own context (its environment, a goal's
+			// continuation) is no word of the user's.
+			continue
+		}
 		switch m.Role {
 		case "user":
 			fmt.Fprintf(&b, "\nUSER: %s", flatten(clip(m.Text(), 300)))

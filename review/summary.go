@@ -180,7 +180,11 @@ func (s *Summary) WriteText(w io.Writer) {
 	if s.Digest {
 		digest = ", transcript sent as a digest"
 	}
-	fmt.Fprintf(w, "model %s: %d calls, %d tokens in, %d tokens out%s\n", s.Model, s.ModelCalls, s.TokensIn, s.TokensOut, digest)
+	calls := "calls"
+	if s.ModelCalls == 1 {
+		calls = "call"
+	}
+	fmt.Fprintf(w, "model %s: %d %s, %d tokens in, %d tokens out%s\n", s.Model, s.ModelCalls, calls, s.TokensIn, s.TokensOut, digest)
 	if len(s.Applied) > 0 {
 		fmt.Fprintf(w, "applied (merged into %s at %s):\n", s.MainBranch, short(s.MergeCommit))
 		for _, c := range s.Applied {

@@ -23,6 +23,7 @@ const (
 	FormatOpenAI     Format = "openai"      // chat-messages JSON: a list, or {"messages": [...]}
 	FormatClaudeCode Format = "claude-code" // a Claude Code session file (JSON Lines)
 	FormatCodex      Format = "codex"       // a Codex rollout file (JSON Lines)
+	FormatGemini     Format = "gemini"      // a Gemini CLI session file (JSON Lines)
 )
 
 // MaxTranscriptBytes bounds a transcript: [Read] refuses a larger one
@@ -35,10 +36,10 @@ func ParseFormat(s string) (Format, error) {
 	switch f := Format(s); f {
 	case "", FormatAuto:
 		return FormatAuto, nil
-	case FormatOpenAI, FormatClaudeCode, FormatCodex:
+	case FormatOpenAI, FormatClaudeCode, FormatCodex, FormatGemini:
 		return f, nil
 	}
-	return "", fmt.Errorf("unknown transcript format %q: use auto, openai, claude-code or codex", s)
+	return "", fmt.Errorf("unknown transcript format %q: use auto, openai, claude-code, codex or gemini", s)
 }
 
 // Message is one message of a conversation, in chat-completions shape.
@@ -53,6 +54,24 @@ type Message struct {
 	ToolCallID string     // tool
 	Name       string
 	Line       int // where the message starts in the source (1-based)
+	// Context marks a user-role message the agent program or skillrepo
+	// wrote (Codex's <environment_context>, Gemini CLI's
+	// <session_context>, a goal's continuation prompt): not the user's
+	// words and no turn of theirs.
+	Context bool
+}
+
+// ContinuationMark opens the prompt skillrepo's goal loop continues an
+// agent with (package goals writes it); the agent's transcript shows it
+// as a user message, which is no turn of the user.
+const ContinuationMark = "[Continuing toward your standing goal]"
+
+// isContinuation reports our goal loop's continuation prompt, at the
+// start of a message or of the agent's wrapping of it (Claude Code's
+// "Stop hook feedback:").
+func isContinuation(text string) bool {
+	s := strings.TrimSpace(text)
+	return strings.Contains(s[:min(len(s), 200)], ContinuationMark)
 }
 
 // Text is the message's text, parts joined by newlines.
@@ -132,7 +151,16 @@ type ParseError struct {
 	Name string // file name as given
 	Line int
 	Msg  string
+	// Err is the sentinel behind it, when there is one (ErrNoConversation).
+	Err error
 }
+
+// Unwrap returns the sentinel behind the error, if any.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// ErrNoConversation is a transcript with no conversation in it yet: a
+// session that ended (or stopped) before its first exchange.
+var ErrNoConversation = errors.New("the transcript holds no conversation messages")
 
 func (e *ParseError) Error() string {
 	if e.Line > 0 {
@@ -160,6 +188,8 @@ func Read(r io.Reader, name string, format Format) (*Transcript, error) {
 		t, err = readClaudeCode(data, name)
 	case FormatCodex:
 		t, err = readCodex(data, name)
+	case FormatGemini:
+		t, err = readGemini(data, name)
 	default:
 		return nil, fmt.Errorf("read transcript %s: unknown format %q", name, format)
 	}
@@ -170,7 +200,7 @@ func Read(r io.Reader, name string, format Format) (*Transcript, error) {
 	t.SHA256 = hex.EncodeToString(sum[:])
 	t.Format = format
 	if len(t.Messages) == 0 {
-		return nil, &ParseError{Name: name, Msg: "the transcript holds no conversation messages"}
+		return nil, &ParseError{Name: name, Msg: ErrNoConversation.Error(), Err: ErrNoConversation}
 	}
 	return t, nil
 }
@@ -184,6 +214,9 @@ func Detect(data []byte) Format {
 	first, _, _ := bytes.Cut(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("\n"))
 	if isCodexFirstLine(first) {
 		return FormatCodex
+	}
+	if isGeminiSession(first) || isLegacyGemini(bytes.TrimSpace(data)) {
+		return FormatGemini
 	}
 	var probe struct {
 		Type     *string         `json:"type"`
@@ -525,7 +558,7 @@ const (
 func classifyUser(l ccLine, text string) userKind {
 	s := strings.TrimSpace(text)
 	switch {
-	case l.IsMeta || l.IsCompactSummary:
+	case l.IsMeta || l.IsCompactSummary || isContinuation(s):
 		return kindContext
 	case strings.HasPrefix(s, "[Request interrupted by user"):
 		return kindInterrupt
@@ -646,8 +679,9 @@ func readClaudeCode(data []byte, name string) (*Transcript, error) {
 			if text == nil {
 				continue
 			}
-			t.Messages = append(t.Messages, Message{Role: "user", Content: *text, Line: lineNo})
-			users = append(users, ccUser{msgIndex: len(t.Messages) - 1, kind: classifyUser(l, *text), line: lineNo})
+			kind := classifyUser(l, *text)
+			t.Messages = append(t.Messages, Message{Role: "user", Content: *text, Line: lineNo, Context: kind == kindContext})
+			users = append(users, ccUser{msgIndex: len(t.Messages) - 1, kind: kind, line: lineNo})
 			lastAsst, lastAsstID = -1, ""
 		}
 	}

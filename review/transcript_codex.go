@@ -94,6 +94,9 @@ var codexContextPrefixes = []string{
 }
 
 func codexContext(text string) bool {
+	if isContinuation(text) {
+		return true
+	}
 	s := strings.TrimSpace(text)
 	for _, p := range codexContextPrefixes {
 		if strings.HasPrefix(s, p) {
@@ -241,7 +244,7 @@ func (s *codexState) item(payload json.RawMessage, line int) error {
 			m.Content += text
 		case "user":
 			s.closeIteration()
-			s.t.Messages = append(s.t.Messages, Message{Role: "user", Content: text, Line: line})
+			s.t.Messages = append(s.t.Messages, Message{Role: "user", Content: text, Line: line, Context: codexContext(text)})
 			switch {
 			case strings.HasPrefix(strings.TrimSpace(text), "<turn_aborted>"):
 				s.aborts = append(s.aborts, line)

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# End-to-end runs of the REAL agent programs (Claude Code, Codex) with
+# End-to-end runs of the REAL agent programs (Claude Code, Codex, Gemini CLI) with
 # skillrepo's hooks and MCP server, against scripted model servers on
-# 127.0.0.1 (internal/fakemodel: Anthropic Messages and OpenAI Responses
-# with server-sent events), each in a temporary HOME, behind a proxy that
+# 127.0.0.1 (internal/fakemodel: Anthropic Messages, OpenAI Responses and
+# Google's streamGenerateContent, with server-sent events), each in a
+# temporary HOME, behind a proxy that
 # forwards nothing. `go test ./...` needs only Go and git; this script is
 # what .ci/run runs after it.
 #
-# The programs come from npm (@anthropic-ai/claude-code, @openai/codex),
+# The programs come from npm (@anthropic-ai/claude-code, @openai/codex,
+# @google/gemini-cli),
 # installed into a cache folder outside the repository:
 #   SKILLREPO_AGENTS_CACHE   the cache (default ${XDG_CACHE_HOME:-~/.cache}/skillrepo-agents)
-#   SKILLREPO_AGENTS_BIN     a folder that already holds claude and codex: no install
+#   SKILLREPO_AGENTS_BIN     a folder that already holds claude, codex and gemini: no install
 #   SKILLREPO_E2E=off        skip everything
 #   SKILLREPO_E2E_KEEP=1     keep each scenario's sandbox, and print where
 # When npm or the registry is not reachable, the script says so and exits 0
@@ -33,30 +35,31 @@ fi
 # with the real programs"); a newer release is a separate, deliberate bump.
 claude_pkg="@anthropic-ai/claude-code@2.1.332"
 codex_pkg="@openai/codex@0.169.1"
+gemini_pkg="@google/gemini-cli@0.61.0"
 
 bin_dir="${SKILLREPO_AGENTS_BIN:-}"
 if [ -z "$bin_dir" ]; then
   cache="${SKILLREPO_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/skillrepo-agents}"
   bin_dir="$cache/node_modules/.bin"
-  if [ ! -x "$bin_dir/claude" ] || [ ! -x "$bin_dir/codex" ]; then
+  if [ ! -x "$bin_dir/claude" ] || [ ! -x "$bin_dir/codex" ] || [ ! -x "$bin_dir/gemini" ]; then
     if ! command -v npm >/dev/null 2>&1; then
-      echo "agents-e2e: SKIPPED: npm is not installed, so Claude Code and Codex cannot be installed"
-      echo "  (install Node.js and npm, or point SKILLREPO_AGENTS_BIN at a folder holding claude and codex)"
+      echo "agents-e2e: SKIPPED: npm is not installed, so Claude Code, Codex and Gemini CLI cannot be installed"
+      echo "  (install Node.js and npm, or point SKILLREPO_AGENTS_BIN at a folder holding claude, codex and gemini)"
       exit 0
     fi
     if ! timeout 20 npm view "$claude_pkg" version >/dev/null 2>&1; then
       echo "agents-e2e: SKIPPED: the npm registry is not reachable ($(npm config get registry))"
       exit 0
     fi
-    echo "agents-e2e: installing $claude_pkg and $codex_pkg into $cache" >&2
+    echo "agents-e2e: installing $claude_pkg, $codex_pkg and $gemini_pkg into $cache" >&2
     mkdir -p "$cache"
-    if ! (cd "$cache" && npm install --no-audit --no-fund --loglevel=error "$claude_pkg" "$codex_pkg" >"$cache/install.log" 2>&1); then
+    if ! (cd "$cache" && npm install --no-audit --no-fund --loglevel=error "$claude_pkg" "$codex_pkg" "$gemini_pkg" >"$cache/install.log" 2>&1); then
       echo "agents-e2e: FAILED to install the agent programs; see $cache/install.log" >&2
       exit 1
     fi
   fi
 fi
-export E2E_CLAUDE="$bin_dir/claude" E2E_CODEX="$bin_dir/codex"
+export E2E_CLAUDE="$bin_dir/claude" E2E_CODEX="$bin_dir/codex" E2E_GEMINI="$bin_dir/gemini"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/skillrepo-e2e.XXXXXX")
 cleanup() {

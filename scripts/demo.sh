@@ -12,7 +12,11 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 bin="$work/skillrepo"
+# On an empty Go cache the build downloads the modules and compiles them:
+# minutes of "go: downloading" lines, so say what is happening first.
+echo "building skillrepo and the demo's scripted model server (on a fresh Go cache this downloads and compiles the dependencies: a few minutes; then seconds)..." >&2
 (cd "$root" && go build -o "$bin" ./cmd/skillrepo && go build -o "$work/fakemodel" ./internal/fakemodel/cmd/fakemodel)
+echo "built." >&2
 lib="$work/lib"
 SECONDS=0 # the demo's own time, after the build
 run() { printf '\n$ skillrepo'; printf ' %q' "$@"; printf '\n'; "$bin" -C "$lib" "$@"; }
@@ -38,6 +42,9 @@ description: Use when a test fails only sometimes. Isolate, fix.
 SKILL
 run skill create flaky-tests --category testing --content-file "$work/SKILL.md"
 run skill patch flaky-tests --old "20 times" --new "50 times"
+say "the commit the patch made: who, what, and the provenance trailers"
+printf '$ git log -1 --format=%%B\n'
+git -C "$lib" log -1 --format=%B
 run skill list
 run skill view flaky-tests
 run skill log flaky-tests
@@ -77,8 +84,8 @@ run proposal diff r-demo-1
 run proposal approve r-demo-1 --by "$GIT_AUTHOR_NAME"
 run skill blame embedded-terminal-scrolling
 say "the review's commit (second parent of the merge): the agent is its author, you its committer"
-printf '$ git log -1 --format="%%h author: %%an | committer: %%cn | %%s" main^2\n'
-git -C "$lib" log -1 --format='%h author: %an | committer: %cn | %s' main^2
+printf '$ git log -1 --format="%%h author: %%an | committer: %%cn | %%s%%n%%n%%(trailers)" main^2\n'
+git -C "$lib" log -1 --format='%h author: %an | committer: %cn | %s%n%n%(trailers)' main^2
 
 say "3. The curator: what it would age (pretend the new skill was last used in January)"
 cat > "$lib/.usage.json" <<'USAGE'

@@ -49,6 +49,9 @@ type Config struct {
 	// them against its rule table as it decodes (lint.Config's
 	// UnmarshalYAML). [Config.LintSettings] adds the runtime's profile.
 	Lint lint.Config `yaml:"lint"`
+	// Remote is how the library is shared through its git host
+	// (config_remote.go, docs/remote.md).
+	Remote RemoteConfig `yaml:"remote"`
 }
 
 // ReviewConfig is the review: section: the background review, and the
@@ -197,13 +200,14 @@ func DefaultConfig() Config {
 		Curator: CuratorConfig{Enabled: true, IntervalHours: 168, StaleAfterDays: 14, ArchiveAfterDays: 30, Owner: CuratorOwnerSkillrepo},
 		Memory:  MemoryConfig{Dir: ".memory", MemoryCharLimit: memory.DefaultMemoryLimit, UserCharLimit: memory.DefaultUserLimit},
 		Goals:   GoalsConfig{TimeoutSeconds: 30},
+		Remote:  DefaultRemoteConfig(),
 	}
 }
 
 const defaultConfigYAML = `# skillrepo library settings (tracked: shared by everyone who clones the library)
 version: 1
 main_branch: main
-# the agent that reads this library (hermes, claude-code, codex, generic):
+# the agent that reads this library (hermes, claude-code, codex, gemini, generic):
 # write rules and the default lint profile follow it
 runtime: generic
 

@@ -62,6 +62,7 @@ var configDecoder = yamlconf.Decoder{Checks: map[string]yamlconf.Check{
 	"runtime":  checkRuntime,
 	"url":      checkURL,
 	"nonempty": checkNonEmpty,
+	"remote":   checkRemoteName,
 }}
 
 // ParseConfig parses a config file's bytes, once, for the library at

@@ -149,7 +149,11 @@ func (l *Library) UntrackHousekeeping(ctx context.Context, dryRun bool) (*Untrac
 			tx.gtx.Stage(p, gitstore.Change{Delete: true, Untrack: true})
 		}
 		out.Paths = tracked
-		m := Message{Subject: fmt.Sprintf("untrack Hermes housekeeping (%d files; they stay on disk, ignored)", len(tracked))}
+		files := fmt.Sprintf("%d files", len(tracked))
+		if len(tracked) == 1 {
+			files = "1 file"
+		}
+		m := Message{Subject: fmt.Sprintf("untrack Hermes housekeeping (%s; they stay on disk, ignored)", files)}
 		m.Body = "Hermes keeps its curator state, backups, hub lock and bundled manifest in the skills folder for itself; they are per clone, and git history is the backup."
 		m.Add(TrailerAction, ActionUntrack)
 		Provenance{Origin: OriginUser}.addTrailers(&m)

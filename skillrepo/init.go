@@ -214,9 +214,13 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		if err != nil {
 			return err
 		}
-		m := Message{Subject: fmt.Sprintf("import: %d skills into skillrepo", countActive(skills))}
+		n := fmt.Sprintf("%d skills", countActive(skills))
+		if countActive(skills) == 1 {
+			n = "1 skill"
+		}
+		m := Message{Subject: fmt.Sprintf("import: %s into skillrepo", n)}
 		if !tx.gtx.Base().IsZero() {
-			m.Subject = fmt.Sprintf("import: record the library (%d skills) for skillrepo", countActive(skills))
+			m.Subject = fmt.Sprintf("import: record the library (%s) for skillrepo", n)
 		}
 		m.Add(TrailerAction, ActionImport)
 		m.Add(TrailerOrigin, OriginImport)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 )
@@ -126,6 +127,44 @@ func (l *Library) ReadMemory(rev string, target memory.Target) (memory.File, err
 	return f, nil
 }
 
+// MemoryEditedOnDisk reports whether the store's file in the work tree
+// differs from what the main branch holds (an agent or a person wrote it
+// directly, and no sync recorded it yet). Only meaningful, and only true,
+// when main is checked out.
+func (l *Library) MemoryEditedOnDisk(target memory.Target) (bool, error) {
+	head, err := l.repo.HeadBranch()
+	if err != nil || head != l.MainBranch() {
+		return false, err
+	}
+	committed, err := l.ReadMemory("", target)
+	if err != nil {
+		return false, err
+	}
+	st, err := l.memoryStore(target)
+	if err != nil {
+		return false, err
+	}
+	file := filepath.Join(st.lib.Root, filepath.FromSlash(st.path))
+	st.close()
+	data, err := boundedread.ReadFile(file, memoryFileLimit)
+	var large *boundedread.TooLargeError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return committed.Content != "", nil
+	case errors.As(err, &large):
+		return true, nil // far past any store's limit: not what main holds
+	case err != nil:
+		return false, err
+	}
+	// git's checkout may have written CRLF (core.autocrlf); git add
+	// records LF, and so does every write of ours.
+	return strings.ReplaceAll(string(data), "\r\n", "\n") != committed.Content, nil
+}
+
+// memoryFileLimit bounds reading a store from the work tree: the stores
+// hold a few thousand characters; a file far past that is edited anyway.
+const memoryFileLimit = 4 << 20
+
 // MemoryOptions is one change of a memory store.
 type MemoryOptions struct {
 	// Branch to write ("" = main); From creates it when missing.
@@ -233,7 +272,11 @@ func memoryMessage(opts MemoryOptions, r memory.Result) Message {
 	default:
 		m.Subject = fmt.Sprintf("memory: apply %d operations to %s", len(opts.Ops), label)
 	}
-	m.Body = fmt.Sprintf("%s %s (%d entries).", r.Message, r.Usage(), r.Entries)
+	entries := fmt.Sprintf("%d entries", r.Entries)
+	if r.Entries == 1 {
+		entries = "1 entry"
+	}
+	m.Body = fmt.Sprintf("%s %s (%s).", r.Message, r.Usage(), entries)
 	m.Add(TrailerAction, "memory-"+opts.Action)
 	opts.Provenance.addTrailers(&m)
 	return m

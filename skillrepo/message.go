@@ -29,6 +29,10 @@ const (
 	TrailerForceNew = "Force-New"
 	// TrailerAgent names the MCP client that wrote ("name/version").
 	TrailerAgent = "Agent"
+	// TrailerToolUseID is the agent's id of the tool call that wrote
+	// over MCP (Claude Code's claudecode/toolUseId), which its transcript
+	// and its PostToolUse hook name too.
+	TrailerToolUseID = "Tool-Use-Id"
 )
 
 // Origins of a write.

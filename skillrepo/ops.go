@@ -71,6 +71,8 @@ type Provenance struct {
 	// Agent is the client that wrote through the MCP server
 	// ("name/version" from its initialize handshake).
 	Agent string
+	// ToolUseID is the client's id of the tool call that wrote.
+	ToolUseID string
 }
 
 func (p Provenance) addTrailers(m *Message) {
@@ -86,6 +88,7 @@ func (p Provenance) addTrailers(m *Message) {
 	m.Add(TrailerCuratorRun, p.CuratorRun)
 	m.Add(TrailerGoalID, p.GoalID)
 	m.Add(TrailerAgent, p.Agent)
+	m.Add(TrailerToolUseID, p.ToolUseID)
 }
 
 // Autonomous reports whether the origin is an agent acting on its own
@@ -357,7 +360,7 @@ func editSkill(tx *Tx, op Op, r *OpResult) error {
 	if err := refuseArchived(si); err != nil {
 		return err
 	}
-	if _, err := skill.Validate([]byte(*op.Content), skill.ValidateOptions{}); err != nil {
+	if _, err := skill.Validate([]byte(*op.Content), tx.l.Rules().ValidateOptions(false)); err != nil {
 		return err
 	}
 	if err := tx.gtx.WriteFile(si.Dir+"/"+skill.FileName, []byte(*op.Content), false); err != nil {

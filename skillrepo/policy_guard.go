@@ -52,6 +52,11 @@ func (p *Policy) precheck(ops []Op, base func() string) (warnings []string, err 
 			}
 			warnings = append(warnings, msg)
 		}
+		if op.Action == ActionCreate && op.Category != "" {
+			if r := p.l.Rules(); r.Flat {
+				warnings = append(warnings, fmt.Sprintf("%s reads only <library>/<name>/SKILL.md: %s/%s/SKILL.md, in a category folder, will not load (create it without a category)", r.Runtime, op.Category, op.Name))
+			}
+		}
 		if op.Action != ActionCreate || op.ForceNew || op.Content == nil || p.w.AllowOverlap {
 			continue
 		}

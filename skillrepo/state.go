@@ -37,6 +37,11 @@ func (s State) Hooks() string { return s.dir }
 // counters.
 func (s State) ReviewSessions() string { return filepath.Join(s.dir, "review", "sessions") }
 
+// LastReview is the file recording the outcome of the last review run
+// outside the queue (skillrepo review), which status reads beside the
+// queue's.
+func (s State) LastReview() string { return filepath.Join(s.dir, "review", "last.json") }
+
 // Goals is the folder of the standing goals.
 func (s State) Goals() string { return filepath.Join(s.dir, "goals") }
 

@@ -106,6 +106,10 @@ func (l *Library) worktreeDelta(ctx context.Context, store *gitstore.Store, tree
 	return l.deltaOf(ctx, store, tree, files, nil)
 }
 
+// maxNamedSkills is how many Skill-Name (and Lint-Error) trailers a sync
+// commit carries before its body summarises the rest.
+const maxNamedSkills = 20
+
 // interrupted is the error of a long read or import stopped by ctx (the
 // user pressed Ctrl-C) before its commit: nothing was recorded.
 func interrupted(ctx context.Context) error {
@@ -338,7 +342,13 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 			m.Subject = syncSubject(out.Skills, d.changes)
 		}
 		m.Add(TrailerAction, ActionSync)
-		for _, s := range out.Skills {
+		// A sync's history is its tree diff; the trailers name the
+		// skills for a reader, so thousands are summarised.
+		for i, s := range out.Skills {
+			if i == maxNamedSkills {
+				m.Body = fmt.Sprintf("Records edits to %d skills (%d files); the trailers name the first %d, and 'git show --name-status' lists every file.", len(out.Skills), len(d.changes), maxNamedSkills)
+				break
+			}
 			m.Add(TrailerName, s)
 		}
 		if opts.Lint != nil {
@@ -351,7 +361,12 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 			if len(present) > 0 {
 				out.LintErrors = opts.Lint(os.DirFS(l.Root), present)
 			}
-			for _, e := range out.LintErrors {
+			for i, e := range out.LintErrors {
+				if i == maxNamedSkills {
+					m.Body += fmt.Sprintf("\n\n%d lint errors were recorded; the trailers give the first %d ('skillrepo lint' reports them all).", len(out.LintErrors), maxNamedSkills)
+					m.Body = strings.TrimPrefix(m.Body, "\n\n")
+					break
+				}
 				m.Add(TrailerLintError, e)
 			}
 		}
@@ -488,6 +503,9 @@ func syncSubject(skills []string, changes []FileChange) string {
 		return "sync: record edits to " + strings.Join(skills, ", ")
 	case len(skills) > 3:
 		return fmt.Sprintf("sync: record edits to %d skills", len(skills))
+	}
+	if len(changes) == 1 {
+		return "sync: record 1 changed file"
 	}
 	return fmt.Sprintf("sync: record %d changed files", len(changes))
 }

@@ -442,6 +442,7 @@ func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Re
 	case ae == nil:
 		res.Done++
 		w.logf(e.ID, "done: %s", out.Summary)
+		w.shareRemote(ctx, e, out)
 		if err := w.store.Prune(keepDone); err != nil {
 			w.logf("", "prune: %v", err)
 		}
@@ -511,6 +512,10 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	if p.backend == agentcli.BackendAgent {
 		w.logf(e.ID, "backend: %s (%s), model %s", p.program.Path, e.Agent, p.model)
 		resume = e.SessionID
+		if e.Agent == agentcli.Gemini {
+			// Gemini CLI continues a session from its file.
+			resume = e.Transcript
+		}
 	}
 	_, memErr := lib.MemoryPath("memory")
 	sum, err := review.Run(ctx, review.Open(lib), review.Options{

@@ -75,10 +75,10 @@ func printPurge(w io.Writer, res *curator.PurgeResult) {
 	fmt.Fprintln(w)
 	tw := newTable(w)
 	for _, p := range res.Purged {
-		fmt.Fprintf(tw, "purge\t%s\t%s\tarchived %s, %d days ago\n", p.Name, p.Dir, rfc3339(p.ArchivedAt), p.AgeDays)
+		fmt.Fprintf(tw, "purge\t%s\t%s\tarchived %s, %s ago\n", p.Name, p.Dir, rfc3339(p.ArchivedAt), nounCount(p.AgeDays, "day"))
 	}
 	for _, p := range res.Kept {
-		fmt.Fprintf(tw, "keep\t%s\t%s\tarchived %s, %d days ago\n", p.Name, p.Dir, rfc3339(p.ArchivedAt), p.AgeDays)
+		fmt.Fprintf(tw, "keep\t%s\t%s\tarchived %s, %s ago\n", p.Name, p.Dir, rfc3339(p.ArchivedAt), nounCount(p.AgeDays, "day"))
 	}
 	for _, d := range res.Undated {
 		fmt.Fprintf(tw, "keep\t-\t%s\tno archiving time in history or the sidecar\n", d)

@@ -206,8 +206,8 @@ func printRun(w io.Writer, r *curator.Run) {
 		fmt.Fprintf(w, "curator run %s\n", r.ID)
 	}
 	c := r.Counts
-	fmt.Fprintf(w, "checked %d: %d marked stale, %d archived, %d reactivated, %d seeded; skipped %d pinned, %d scheduled; %d user-owned\n",
-		c.Checked, c.MarkedStale, c.Archived, c.Reactivated, c.Seeded, c.Pinned, c.Scheduled, c.Unmanaged)
+	fmt.Fprintf(w, "checked %d: %d marked stale, %d archived, %d reactivated, %d seeded; skipped %d pinned, %d scheduled; %s\n",
+		c.Checked, c.MarkedStale, c.Archived, c.Reactivated, c.Seeded, c.Pinned, c.Scheduled, userOwned(c))
 	if c.RolledBack > 0 {
 		fmt.Fprintf(w, "skipped %d brought back by a rollback and untouched since\n", c.RolledBack)
 	}
@@ -235,8 +235,8 @@ func printRun(w io.Writer, r *curator.Run) {
 // skill with where it went and why we say so, new umbrellas, follow-ups
 // and a dry run's would-be writes.
 func printConsolidation(w io.Writer, cr *curator.Consolidation) {
-	fmt.Fprintf(w, "consolidation (%s, model %s): %d candidates, %d model calls, %d tool calls (%d refused), %d commits\n",
-		cr.Status, cr.Model, len(cr.Candidates), cr.ModelCalls, len(cr.ToolCalls), cr.Refused, len(cr.Commits))
+	fmt.Fprintf(w, "consolidation (%s, model %s): %s, %s, %s (%d refused), %s\n",
+		cr.Status, cr.Model, nounCount(len(cr.Candidates), "candidate"), nounCount(cr.ModelCalls, "model call"), nounCount(len(cr.ToolCalls), "tool call"), cr.Refused, nounCount(len(cr.Commits), "commit"))
 	if cr.Reason != "" {
 		fmt.Fprintf(w, "  %s\n", cr.Reason)
 	}
@@ -311,4 +311,14 @@ func relPath(root, p string) string {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(p)
+}
+
+// userOwned says how many skills are user-owned, as curator status counts
+// them: the pinned ones included, and said.
+func userOwned(c curator.Counts) string {
+	s := fmt.Sprintf("%d user-owned", c.UserOwned())
+	if c.PinnedUnmanaged > 0 {
+		s += fmt.Sprintf(" (%d of them pinned)", c.PinnedUnmanaged)
+	}
+	return s
 }

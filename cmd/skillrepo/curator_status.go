@@ -108,7 +108,11 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 			parts = append(parts, fmt.Sprintf("%d %s", st.Counts[owner+"/"+string(s)], s))
 		}
 		label := map[string]string{curator.OwnerCurator: "curator-managed", curator.OwnerUser: "user-owned", curator.OwnerUnknown: "owner unknown"}[owner]
-		fmt.Fprintf(w, "%s: %s\n", label, strings.Join(parts, ", "))
+		pinned := ""
+		if n := st.PinnedBy[owner]; n > 0 {
+			pinned = fmt.Sprintf(" (%d of them pinned)", n)
+		}
+		fmt.Fprintf(w, "%s: %s%s\n", label, strings.Join(parts, ", "), pinned)
 	}
 	fmt.Fprintf(w, "pinned: %s\n", listOrNone(st.Pinned))
 	fmt.Fprintf(w, "least recently active: %s\n", activityList(st.LeastRecentlyActive))

@@ -116,7 +116,7 @@ func runGoalSet(f *factory, opts *goalSetOptions) error {
 		if f.JSON {
 			return printJSON(f.IO.Out, st)
 		}
-		fmt.Fprintf(f.IO.ErrOut, "would set goal %s for %s (budget %d turns): %s\n", st.ID, sessionLabel(st.Session), st.MaxTurns, st.Goal)
+		fmt.Fprintf(f.IO.ErrOut, "would set goal %s for %s (budget %s): %s\n", st.ID, sessionLabel(st.Session), nounCount(st.MaxTurns, "turn"), st.Goal)
 		return nil
 	}
 	unlock, err := store.Lock(lockName(st.Session))
@@ -130,7 +130,7 @@ func runGoalSet(f *factory, opts *goalSetOptions) error {
 	if f.JSON {
 		return printJSON(f.IO.Out, st)
 	}
-	fmt.Fprintf(f.IO.ErrOut, "%s goal set for %s (budget %d turns)\n", f.IO.Green("✓"), sessionLabel(st.Session), st.MaxTurns)
+	fmt.Fprintf(f.IO.ErrOut, "%s goal set for %s (budget %s)\n", f.IO.Green("✓"), sessionLabel(st.Session), nounCount(st.MaxTurns, "turn"))
 	if st.Session == "" {
 		fmt.Fprintln(f.IO.ErrOut, "hint: start the agent in this library; its SessionStart hook takes the goal ('skillrepo hooks install --claude-code' or --codex)")
 	}

@@ -190,7 +190,7 @@ under the staged settings of the library holding it (as 'skillrepo lint'
 does), prints the findings on stderr and exits 1 when there are errors, which
 blocks the commit.
 
-'<agent> <event>' (agent claude-code or codex; event SessionStart,
+'<agent> <event>' (agent claude-code, codex or gemini; event SessionStart,
 PostToolUse, UserPromptExpansion, Stop or SessionEnd) reads the event JSON the
 agent sends on standard input and does that event's part of the loop on the
 library (--library, else -C); see docs/agents.md. It always exits 0: a

@@ -275,6 +275,7 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 					[]string{"-C", lib.Root, "sync", "--hook-log", string(agent)}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
 				return err
 			}
+			ropts.StartRemote = startRemoteSync
 		}
 		rep, err = agentsession.Run(cmd.Context(), ropts)
 	}

@@ -37,12 +37,16 @@ new or empty), so you can try every command. With --dry-run, init says what
 it would do (the repository, the branch, the files it would write, the
 skills and files the import commit would record) and changes nothing.
 
-The library's runtime (--runtime: hermes, claude-code, codex or generic)
-decides which write rules apply and the default lint profile; by default it
-is detected from the path: ~/.hermes/skills is hermes, .claude/skills is
-claude-code, .agents/skills and .codex/skills are codex, anything else is
-generic. Only hermes refuses a new skill's description over 60 characters and
-support files outside references/, templates/, scripts/ and assets/.
+The library's runtime (--runtime: hermes, claude-code, codex, gemini or
+generic) decides which write rules apply and the default lint profile; by
+default it is detected from the path: ~/.hermes/skills is hermes,
+.claude/skills is claude-code, .gemini/skills is gemini, .agents/skills and
+.codex/skills are codex (Gemini CLI reads .agents/skills too: say
+--runtime gemini), anything else is generic. Only hermes refuses a new
+skill's description over 60 characters and support files outside
+references/, templates/, scripts/ and assets/; only gemini refuses a name
+Gemini CLI would rename and a description on several lines, and warns of a
+category folder, which its loader never reads.
 
 A folder inside an existing git work tree (a project's .claude/skills, say)
 becomes a library in that folder of the project's repository: init commits
@@ -66,7 +70,7 @@ See docs/project-libraries.md.`,
 	}
 	cmd.Flags().BoolVar(&opts.Example, "example", false, "create a sample library first")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what init would do; change nothing")
-	cmd.Flags().StringVar(&opts.Runtime, "runtime", "", "the agent that reads the library: hermes, claude-code, codex or generic (default: detected from the path)")
+	cmd.Flags().StringVar(&opts.Runtime, "runtime", "", "the agent that reads the library: hermes, claude-code, codex, gemini or generic (default: detected from the path)")
 	cmd.Flags().BoolVar(&opts.OwnRepo, "own-repo", false, "make the folder a git repository of its own, even inside a project's work tree")
 	cmd.MarkFlagsMutuallyExclusive("example", "dry-run")
 	_ = cmd.RegisterFlagCompletionFunc("runtime", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -78,7 +79,7 @@ consolidation held by the program) serves that pass's tools.`,
 	fl.StringVar(&opts.Origin, "origin", skillrepo.OriginForeground, "Skill-Origin of the writes: foreground, user, background-review or curator (the last two get the autonomous guards)")
 	fl.BoolVar(&opts.Propose, "propose", false, "land writes on a proposal branch that waits for approval")
 	fl.BoolVar(&opts.AllowApprove, "allow-approve", false, "offer proposal_approve and proposal_reject")
-	fl.StringVar(&opts.SessionID, "session-id", "", "Session-Id of writes whose client passes none in _meta")
+	fl.StringVar(&opts.SessionID, "session-id", "", "Session-Id of writes whose client passes none in _meta (default: $CLAUDE_CODE_SESSION_ID, which Claude Code sets)")
 	fl.DurationVar(&opts.Poll, "poll", time.Second, "how often to check for commits made by others (0 or less: never)")
 	fl.StringVar(&opts.Relay, "relay", "", "copy the protocol to and from this Unix `socket` (an agent pass's tools, served by the skillrepo that started the agent)")
 	cmd.AddCommand(newMCPInstallCmd(f), newMCPUninstallCmd(f))
@@ -98,9 +99,13 @@ func runMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	if poll <= 0 {
 		poll = -1
 	}
+	// Claude Code starts its MCP servers with CLAUDE_CODE_SESSION_ID set
+	// (and sends no session in a call's _meta): the writes of this server
+	// are that session's.
+	session := cmp.Or(opts.SessionID, f.Getenv("CLAUDE_CODE_SESSION_ID"))
 	mopts := mcpserver.Options{
 		Origin: opts.Origin, Propose: opts.Propose, AllowApprove: opts.AllowApprove,
-		SessionID: opts.SessionID, Version: version(), Poll: poll,
+		SessionID: session, Version: version(), Poll: poll,
 		// Standard output is the protocol's; diagnostics go to stderr.
 		Logger: slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}

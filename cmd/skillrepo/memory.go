@@ -39,6 +39,9 @@ type memoryShowJSON struct {
 	Entries []string `json:"entries"`
 	Chars   int      `json:"chars"`
 	Limit   int      `json:"limit"`
+	// Uncommitted: the file in the work tree differs from the entries
+	// shown (the store as committed on main).
+	Uncommitted bool `json:"uncommitted"`
 }
 
 func newMemoryShowCmd(f *factory) *cobra.Command {
@@ -66,8 +69,18 @@ func newMemoryShowCmd(f *factory) *cobra.Command {
 			if entries == nil {
 				entries = []string{}
 			}
+			edited, err := lib.MemoryEditedOnDisk(t)
+			if err != nil {
+				return err
+			}
 			if f.JSON {
-				return printJSON(f.IO.Out, memoryShowJSON{Target: string(t), Path: p, Entries: entries, Chars: memory.Size(entries), Limit: file.Limit})
+				return printJSON(f.IO.Out, memoryShowJSON{Target: string(t), Path: p, Entries: entries, Chars: memory.Size(entries), Limit: file.Limit, Uncommitted: edited})
+			}
+			if edited {
+				// What is shown is the committed store; the agent reads
+				// the file.
+				f.warn(fmt.Sprintf("%s has uncommitted changes, not shown here (this is the store as committed on %s)", p, lib.MainBranch()))
+				fmt.Fprintln(f.IO.ErrOut, "hint: 'git diff -- "+p+"' shows them; 'skillrepo sync' records them")
 			}
 			for i, e := range entries {
 				if i > 0 {

@@ -34,6 +34,7 @@ proposal merged by git or on GitHub counts as approved.`,
 		newProposalDiffCmd(f),
 		newProposalApproveCmd(f),
 		newProposalRejectCmd(f),
+		newProposalPublishCmd(f),
 	)
 	return cmd
 }
@@ -79,6 +80,23 @@ type proposalJSON struct {
 	RejectedBy string         `json:"rejected_by,omitempty"`
 	Reason     string         `json:"reason,omitempty"`
 	RejectedAt string         `json:"rejected_at,omitempty"`
+	// Remote is where the proposal stands on the shared remote (absent
+	// when it was never published: docs/remote.md).
+	Remote *proposalRemoteJSON `json:"remote,omitempty"`
+}
+
+type proposalRemoteJSON struct {
+	State       string `json:"state"`
+	PullRequest string `json:"pull_request,omitempty"`
+	PublishedAt string `json:"published_at,omitempty"`
+}
+
+func toProposalRemoteJSON(r skillrepo.ProposalRemote) *proposalRemoteJSON {
+	out := &proposalRemoteJSON{State: r.State, PullRequest: r.PullRequest}
+	if !r.At.IsZero() {
+		out.PublishedAt = rfc3339(r.At)
+	}
+	return out
 }
 
 type fileStatJSON struct {

@@ -24,7 +24,13 @@ touched, lines added and deleted against the fork point, and whether the
 proposal still merges into main cleanly: "yes", "conflict", "merged" for a
 branch that git or GitHub already merged, or "applied" when main already has
 its changes (a squash or rebase merge on GitHub). --rejected lists rejected proposals
-with who rejected them and why.`,
+with who rejected them and why.
+
+With a shared remote (docs/remote.md) a REMOTE column says where each
+proposal stands there, as of the last fetch: published, unpushed (new
+commits here), pending (publishing failed; the next sync retries), ahead or
+diverged (the host's branch moved), merged or closed on the host — and its
+pull request's URL.`,
 		Example: `  skillrepo proposal list
   skillrepo proposal list --rejected
   skillrepo proposal list --json`,
@@ -47,10 +53,18 @@ func runProposalList(opts *proposalListOptions) error {
 	if err != nil {
 		return err
 	}
+	remotes, err := lib.ProposalRemotes(props)
+	if err != nil {
+		return err
+	}
 	if f.JSON {
 		out := make([]proposalJSON, 0, len(props))
 		for _, p := range props {
-			out = append(out, toProposalJSON(p))
+			j := toProposalJSON(p)
+			if r, ok := remotes[p.ID]; ok {
+				j.Remote = toProposalRemoteJSON(r)
+			}
+			out = append(out, j)
 		}
 		return printJSON(f.IO.Out, out)
 	}
@@ -59,7 +73,12 @@ func runProposalList(opts *proposalListOptions) error {
 	if opts.Rejected {
 		last = "REASON"
 	}
-	tw.header(f.IO, "ID", "AGE", "ORIGIN", "REVIEW", "SKILLS", "+/-", last)
+	showRemote := !opts.Rejected && (lib.Config.Remote.Enabled() || len(remotes) > 0)
+	cols := []string{"ID", "AGE", "ORIGIN", "REVIEW", "SKILLS", "+/-", last}
+	if showRemote {
+		cols = append(cols, "REMOTE")
+	}
+	tw.header(f.IO, cols...)
 	now := f.Now()
 	for _, p := range props {
 		last := mergeState(p)
@@ -71,8 +90,13 @@ func runProposalList(opts *proposalListOptions) error {
 		case last == "conflict":
 			last = f.IO.Red(last)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t+%d -%d\t%s\n", p.ID, age(now, p.Created), dash(p.Origin), dash(p.ReviewID),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t+%d -%d\t%s", p.ID, age(now, p.Created), dash(p.Origin), dash(p.ReviewID),
 			dash(strings.Join(p.Skills, ",")), p.Added, p.Deleted, dash(last))
+		if showRemote {
+			r := remotes[p.ID]
+			fmt.Fprintf(tw, "\t%s", dash(strings.TrimSpace(r.State+" "+r.PullRequest)))
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

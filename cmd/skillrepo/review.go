@@ -6,12 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
+	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -75,7 +79,7 @@ $OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Format, "format", "auto", "transcript format: auto, openai, claude-code or codex")
+	fl.StringVar(&opts.Format, "format", "auto", "transcript format: auto, openai, claude-code, codex or gemini")
 	fl.StringVar(&opts.Focus, "focus", "", "review now, giving this text priority (the manual /refine)")
 	fl.StringVar(&opts.Session, "session", "", "session `id` whose counters --if-due uses (default: the transcript's)")
 	fl.BoolVar(&opts.IfDue, "if-due", false, "review only when the session's counters say a review is due")
@@ -205,7 +209,9 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 			fmt.Fprintf(f.IO.ErrOut, "%s %s (%s)\n", f.IO.Green("✓"), c.Summary, c.Commit[:min(7, len(c.Commit))])
 		}
 	}
+	started := f.Now()
 	sum, err := review.Run(cmd.Context(), review.Open(lib), ropts)
+	recordLastReview(f, lib, session, ropts.ReviewID, started, sum, err)
 	if err != nil {
 		return err
 	}
@@ -307,4 +313,38 @@ func printReviewPlan(f *factory, tr *review.Transcript, session, model, baseURL 
 	}
 	fmt.Fprintf(w, "dry run: would review %s with model %q; nothing called, nothing written\n", kind, model)
 	return nil
+}
+
+// recordLastReview keeps the outcome of a review run outside the queue,
+// failed ones included, so status tells the last review whichever way it
+// ran. It is a note: failing to write it changes nothing.
+func recordLastReview(f *factory, lib *skillrepo.Library, session, reviewID string, started time.Time, sum *review.Summary, err error) {
+	now := f.Now()
+	e := queue.Entry{Version: 1, Kind: queue.KindReview, State: queue.Done, SessionID: session,
+		EnqueuedAt: started, UpdatedAt: now, StartedAt: &started, FinishedAt: &now, Attempts: 1, ReviewID: reviewID}
+	switch {
+	case err != nil || sum == nil:
+		e.State, e.LastError = queue.Failed, "the review ended without an outcome"
+		if err != nil {
+			e.LastError = err.Error()
+		}
+	default:
+		e.ReviewID = sum.ReviewID
+		e.Outcome = &queue.Outcome{Status: sum.Status, Summary: sum.Brief(), Proposal: sum.Proposal, Merged: sum.Merged,
+			MergeCommit: sum.MergeCommit, MergeError: sum.MergeError, Applied: len(sum.Applied), Staged: len(sum.Staged), Model: sum.Model}
+		if sum.Status == review.StatusFailed {
+			e.State, e.LastError = queue.Failed, sum.Reason
+			if sum.Reason != "" {
+				e.Outcome.Summary = sum.Reason // why it failed says more than "wrote nothing"
+			}
+		}
+	}
+	data, jerr := json.MarshalIndent(e, "", "  ")
+	if jerr != nil {
+		return
+	}
+	p := lib.State().LastReview()
+	if os.MkdirAll(filepath.Dir(p), 0o755) == nil {
+		_ = atomicfile.Write(p, append(data, '\n'), 0o600, false)
+	}
 }

@@ -29,6 +29,10 @@ type factory struct {
 	lib *skillrepo.Library
 	// inferredSaid: the library used was named on stderr (sayInferred).
 	inferredSaid bool
+	// shareMark is what the shared remote would be sent when the library
+	// was opened (remote.go); noShare: this command shares by itself.
+	shareMark skillrepo.ShareMark
+	noShare   bool
 }
 
 // Library opens the library once per process.
@@ -42,6 +46,9 @@ func (f *factory) Library() (*skillrepo.Library, error) {
 	}
 	f.lib = lib
 	f.sayInferred(lib.Root)
+	if lib.Config.Remote.Enabled() {
+		f.shareMark = lib.ShareMark()
+	}
 	return lib, nil
 }
 
@@ -101,6 +108,7 @@ func run(args []string, io *iostreams, getenv func(string) string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	err := root.ExecuteContext(ctx)
+	f.shareAfterWrite()
 	if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
 		err = fmt.Errorf("interrupted: %w", err) // Ctrl-C: exit 130
 	}
@@ -188,7 +196,7 @@ archive, restore and rollback are git operations.`,
 		newUsageCmd(f),
 		newReviewCmd(f),
 		newMemoryCmd(f),
-		newProposalCmd(f), newPushCmd(f), newPullCmd(f),
+		newProposalCmd(f), newPushCmd(f), newPullCmd(f), newRemoteCmd(f),
 		newIndexCmd(f),
 		newCuratorCmd(f),
 		newMCPCmd(f),

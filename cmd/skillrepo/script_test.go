@@ -66,6 +66,8 @@ func scriptSetup(env *testscript.Env) error {
 		"NO_COLOR":               "1",
 		"SKILLREPO_LOCK_TIMEOUT": "300ms",
 		"SKILLREPO_LIBRARY":      "",
+		// SRC is this source tree, for scripts that check its files.
+		"SRC": sourceRoot(),
 	} {
 		env.Setenv(k, v)
 	}
@@ -119,6 +121,9 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 				ts.Fatalf("gitclean %s: status %q, fsck: %v", args[0], st, fsckErr)
 			}
 		},
+		// gitserver [-auth USER:PASSWORD] [-git] NAME: a real git server
+		// for the rest of the script (remote_script_test.go).
+		"gitserver": gitServerCmd,
 		// bigfile PATH SIZE: a file of SIZE bytes of "x" (for input limits).
 		"bigfile": func(ts *testscript.TestScript, neg bool, args []string) {
 			if neg || len(args) != 2 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/worker"
@@ -54,6 +56,9 @@ type statusJSON struct {
 	// Setups are doctor's findings on every agent set up here (the
 	// same checks as `skillrepo doctor`).
 	Setups []doctor.Finding `json:"setups"`
+	// Remote is the shared remote (status_remote.go); absent when the
+	// library shares nothing.
+	Remote *remoteStatusJSON `json:"remote,omitempty"`
 }
 
 type curatorStatus struct {
@@ -80,8 +85,11 @@ func newStatusCmd(f *factory) *cobra.Command {
 		Long: `Show the library and its branch, skills with edits not yet recorded, open
 proposals, the review queue (queued, running, failed with their reasons) and
 whether a worker runs, the last review and how it ended, when the curator runs
-next, and which agents' hooks are installed (user scope, and project scopes
-of the current folder).`,
+next, which agents' hooks are installed (user scope, and project scopes
+of the current folder), and the shared remote: the last fetch, how far main
+is ahead of and behind the remote's, the published proposals waiting, and
+the failures with their fix (credentials, the host unreachable, a protected
+branch).`,
 		Example: "  skillrepo status\n  skillrepo -C ~/.claude/skills status --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -147,11 +155,22 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			reviews = append(reviews, e)
 		}
 	}
+	// A review run outside the queue (skillrepo review) leaves its own
+	// record, failed ones included.
+	if b, err := boundedread.ReadFile(lib.State().LastReview(), 1<<20); err == nil {
+		var e queue.Entry
+		if json.Unmarshal(b, &e) == nil && e.FinishedAt != nil {
+			reviews = append(reviews, e)
+		}
+	}
 	sort.Slice(reviews, func(i, j int) bool { return reviews[i].FinishedAt.Before(*reviews[j].FinishedAt) })
 	if len(reviews) > 0 {
 		st.LastReview = &reviews[len(reviews)-1]
 	}
 	st.WorkerRunning = worker.Running(lib.State().Worker())
+	if st.Remote, err = remoteStatus(lib); err != nil {
+		return err
+	}
 	if cs, err := curator.NewStore(lib.State().Curator()).Load(); err == nil {
 		sched := curator.ScheduleOf(lib.Config.Curator)
 		d := curator.Due(cs, sched, now)
@@ -233,7 +252,11 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		if len(st.Unconverted) > 0 {
 			how = "skillrepo sync records them once git has recorded the files below"
 		}
-		fmt.Fprintf(w, "edited outside skillrepo: %d files in %s (%s)\n", n, joinOr(st.DirtySkills, "no skill"), how)
+		where := "outside any skill" // the config, a top-level file
+		if len(st.DirtySkills) > 0 {
+			where = "in " + strings.Join(st.DirtySkills, ", ")
+		}
+		fmt.Fprintf(w, "edited outside skillrepo: %s %s (%s)\n", nounCount(n, "file"), where, how)
 	}
 	for _, u := range st.Unconverted {
 		fmt.Fprintf(w, "edited outside skillrepo, for git to record: %s (%s): %s\n  hint: %s\n", u.Path, u.Status, u.Reason, u.Hint)
@@ -270,10 +293,11 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		} else if e.LastError != "" {
 			outcome += ": " + oneLine(e.LastError)
 		}
-		fmt.Fprintf(w, "last review: %s (%s, session %s): %s\n", e.ReviewID, rfc3339(*e.FinishedAt), orDash(e.SessionID), outcome)
+		fmt.Fprintf(w, "last review: %s (%s, session %s): %s\n", orDash(e.ReviewID), rfc3339(*e.FinishedAt), orDash(e.SessionID), outcome)
 	} else {
 		fmt.Fprintln(w, "last review: none yet")
 	}
+	printRemoteStatus(f, st.Remote, now)
 	c := st.Curator
 	switch {
 	case c.Owner == skillrepo.CuratorOwnerHermes:

@@ -134,12 +134,26 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 		fmt.Fprintln(w, "nothing to record: the work tree matches the branch")
 		return nil
 	}
-	for _, c := range res.Changes {
+	// Thousands of edits are summarised: the first lines, then a count
+	// and where the whole list is.
+	whole := "'skillrepo sync --dry-run --json' lists them all"
+	if !res.DryRun {
+		whole = "'git show --name-status " + short(res.Commit) + "' lists them all"
+	}
+	for i, c := range res.Changes {
+		if i == maxListedChanges && len(res.Changes) > maxListedChanges+1 {
+			fmt.Fprintf(w, "  … and %s (%s)\n", nounCount(len(res.Changes)-i, "more change"), whole)
+			break
+		}
 		fmt.Fprintf(w, "  %-8s %s\n", c.Status, c.Path)
 	}
 	if n := len(res.LintErrors); n > 0 {
 		fmt.Fprintf(w, "%s recorded with %d lint %s (Lint-Error trailers): edits made outside skillrepo are recorded as they are\n", f.IO.Yellow("warning:"), n, plural(n, "error", "errors"))
-		for _, e := range res.LintErrors {
+		for i, e := range res.LintErrors {
+			if i == maxListedChanges && n > maxListedChanges+1 {
+				fmt.Fprintf(w, "  … and %s (skillrepo lint shows them all)\n", nounCount(n-i, "more error"))
+				break
+			}
 			fmt.Fprintf(w, "  %s\n", e)
 		}
 	}
@@ -158,3 +172,7 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 	fmt.Fprintf(w, "%s recorded %s as %s (origin %s)\n", f.IO.Green("✓"), nounCount(len(res.Changes), "change"), short(res.Commit), res.Origin)
 	return nil
 }
+
+// maxListedChanges is how many changed files (or lint errors) sync lists
+// on a terminal before it summarises the rest.
+const maxListedChanges = 20

@@ -672,3 +672,35 @@ func jsonEqual(a, b []byte) bool {
 	ya, _ := json.Marshal(y)
 	return bytes.Equal(xa, ya)
 }
+
+// Standard returns data with its comments blanked out (line breaks
+// kept), for a JSON decoder that knows none; data must parse.
+func Standard(data []byte) ([]byte, error) {
+	if _, err := Parse(data); err != nil {
+		return nil, err
+	}
+	out := bytes.Clone(data)
+	in := false
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		switch {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case !in && c == '/' && i+1 < len(out) && out[i+1] == '/':
+			for ; i < len(out) && out[i] != '\n'; i++ {
+				out[i] = ' '
+			}
+		case !in && c == '/' && i+1 < len(out) && out[i+1] == '*':
+			end := bytes.Index(out[i+2:], []byte("*/")) + i + 4
+			for ; i < end; i++ {
+				if out[i] != '\n' {
+					out[i] = ' '
+				}
+			}
+			i--
+		}
+	}
+	return out, nil
+}

@@ -172,3 +172,18 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestStandard(t *testing.T) {
+	in := "{\n  // a comment with \"quotes\"\n  \"a\": \"x // not a comment\", /* b */ \"b\": [1]\n}"
+	out, err := Standard([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(out, &v); err != nil || v["a"] != "x // not a comment" || strings.Count(string(out), "\n") != 3 {
+		t.Errorf("%s: %v %v", out, v, err)
+	}
+	if _, err := Standard([]byte("{,}")); err == nil {
+		t.Error("bad JSON accepted")
+	}
+}

@@ -16,7 +16,9 @@ codex_env gpt-e2e-model
 agent_library codex
 reviews_at_once
 cd "$E2E_PROJECT"
-codex exec --json --dangerously-bypass-hook-trust "The test TestOrder fails now and then; fix it." >"$E2E_DIR/session.jsonl"
+# No --dangerously-bypass-hook-trust: the hooks run because they are
+# trusted, as they would in the fork if it did not turn them off.
+codex exec --json "The test TestOrder fails now and then; fix it." >"$E2E_DIR/session.jsonl"
 session=$(sed -n 's/.*"type":"thread.started","thread_id":"\([^"]*\)".*/\1/p' "$E2E_DIR/session.jsonl")
 [ -n "$session" ] || fail "no thread id in the session's events"
 

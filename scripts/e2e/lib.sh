@@ -2,8 +2,8 @@
 # a subshell per scenario, with set -euo pipefail). See README.md here.
 #
 # Set by the driver: E2E_DIR (this scenario's folder), E2E_NAME, E2E_BIN
-# (skillrepo and fakemodel), E2E_ROOT (the repository), E2E_CLAUDE and
-# E2E_CODEX (the programs; maybe missing).
+# (skillrepo and fakemodel), E2E_ROOT (the repository), E2E_CLAUDE,
+# E2E_CODEX and E2E_GEMINI (the programs; maybe missing).
 
 # e2e_sandbox makes the scenario's world: a temporary HOME with nothing of
 # the person running the tests, git identity, a project folder (a git
@@ -29,6 +29,7 @@ e2e_sandbox() {
   git -C "$E2E_PROJECT" init -q
   [ -x "${E2E_CLAUDE:-}" ] && ln -sf "$E2E_CLAUDE" "$E2E_DIR/agentbin/claude"
   [ -x "${E2E_CODEX:-}" ] && ln -sf "$E2E_CODEX" "$E2E_DIR/agentbin/codex"
+  [ -x "${E2E_GEMINI:-}" ] && ln -sf "$E2E_GEMINI" "$E2E_DIR/agentbin/gemini"
   export PATH="$E2E_BIN:$E2E_DIR/agentbin:$(dirname "$(command -v node 2>/dev/null || echo /usr/bin/node)"):/usr/bin:/bin"
   E2E_PIDS=()
   trap e2e_stop EXIT
@@ -50,7 +51,8 @@ skip() { echo "$*"; exit 3; }
 # fail MESSAGE: the scenario failed.
 fail() { echo "FAILED: $*" >&2; exit 1; }
 
-# need PROGRAM…: skip unless each agent program (claude, codex) is there.
+# need PROGRAM…: skip unless each agent program (claude, codex, gemini) is
+# there.
 need() {
   local p
   for p in "$@"; do
@@ -124,6 +126,28 @@ wire_api = "responses"
 TOML
 }
 
+# gemini_env [MODEL]: Gemini CLI talks to the fake (Google's API at
+# GOOGLE_GEMINI_BASE_URL with a dummy GEMINI_API_KEY; the API-key sign-in
+# chosen and usage statistics off in ~/.gemini/settings.json, which
+# skillrepo's installs then edit). GEMINI_MODEL names the model for -m
+# (an explicit model also skips Gemini CLI's model router).
+gemini_env() {
+  export GEMINI_API_KEY=e2e-dummy-key GOOGLE_GEMINI_BASE_URL="$FAKE_ANTHROPIC" GEMINI_MODEL="${1:-gemini-2.5-flash}"
+  mkdir -p "$HOME/.gemini"
+  [ -f "$HOME/.gemini/settings.json" ] || cat >"$HOME/.gemini/settings.json" <<'JSON'
+{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "privacy": {"usageStatisticsEnabled": false}
+}
+JSON
+}
+
+# gemini_trust DIR: trust DIR as the person does in Gemini CLI's trust
+# dialog (~/.gemini/trustedFolders.json); it runs no hook elsewhere.
+gemini_trust() {
+  printf '{"%s": "TRUST_FOLDER"}\n' "$1" >"$HOME/.gemini/trustedFolders.json"
+}
+
 # must FILE PATTERN [WHAT]: FILE holds a line matching the extended regexp.
 must() {
   grep -Eq -- "$2" "$1" 2>/dev/null || fail "${3:-$1 does not match $2}; $1 is:
@@ -167,7 +191,10 @@ model_requests() {
 hooks_log() { echo "$1/.git/skillrepo/logs/hooks.log"; }
 
 # agent_library AGENT: a library where AGENT (claude-code, codex) keeps
-# its skills, with skillrepo's hooks installed; sets lib.
+# its skills, with skillrepo's hooks installed; sets lib. Codex's hooks
+# are installed trusted (--trust, as accepting them in /hooks does), so
+# every Codex run started without --dangerously-bypass-hook-trust would
+# fire them: the review's fork too, unless it turns them off.
 agent_library() {
   case "$1" in
     claude-code) lib="$HOME/.claude/skills" ;;
@@ -176,7 +203,11 @@ agent_library() {
   esac
   mkdir -p "$lib"
   sr init "$lib"
-  sr hooks install "--$1"
+  if [ "$1" = codex ]; then
+    sr hooks install --codex --trust
+  else
+    sr hooks install "--$1"
+  fi
 }
 
 # reviews_at_once: every turn is worth a review (the nudge intervals at

@@ -17,28 +17,31 @@ const (
 	Hermes    Runtime = "hermes"
 	Claude    Runtime = "claude-code"
 	Codex     Runtime = "codex"
+	Gemini    Runtime = "gemini"
 	Generic   Runtime = "generic"
 	noRuntime Runtime = ""
 )
 
 // Runtimes lists the runtimes in a stable order.
-func Runtimes() []Runtime { return []Runtime{Hermes, Claude, Codex, Generic} }
+func Runtimes() []Runtime { return []Runtime{Hermes, Claude, Codex, Gemini, Generic} }
 
 // ParseRuntime reads a runtime name; "" is Generic.
 func ParseRuntime(s string) (Runtime, error) {
 	switch r := Runtime(strings.TrimSpace(s)); r {
 	case noRuntime:
 		return Generic, nil
-	case Hermes, Claude, Codex, Generic:
+	case Hermes, Claude, Codex, Gemini, Generic:
 		return r, nil
 	}
-	return "", fmt.Errorf("unknown runtime %q: want hermes, claude-code, codex or generic", s)
+	return "", fmt.Errorf("unknown runtime %q: want hermes, claude-code, codex, gemini or generic", s)
 }
 
 // DetectRuntime guesses the runtime from where a library lives:
 // ~/.hermes/skills is Hermes, ~/.claude/skills and <project>/.claude/skills
-// are Claude Code, .agents/skills, ~/.agents/skills, .codex/skills and
-// ~/.codex/skills are Codex; anything else is Generic. dir is absolute.
+// are Claude Code, .gemini/skills and ~/.gemini/skills Gemini CLI,
+// .agents/skills, ~/.agents/skills, .codex/skills and ~/.codex/skills are
+// Codex (Gemini CLI reads .agents/skills too: name it with --runtime);
+// anything else is Generic. dir is absolute.
 func DetectRuntime(dir string) Runtime {
 	parts := strings.Split(filepath.ToSlash(filepath.Clean(dir)), "/")
 	for i := len(parts) - 1; i >= 1; i-- {
@@ -52,6 +55,8 @@ func DetectRuntime(dir string) Runtime {
 			return Claude
 		case ".agents", ".codex":
 			return Codex
+		case ".gemini":
+			return Gemini
 		}
 	}
 	return Generic
@@ -68,7 +73,22 @@ type Rules struct {
 	// allows any relative path inside the skill folder (Claude Code and
 	// Codex read whatever a skill ships: agents/, examples/, forms.md).
 	SupportDirs []string
+	// NameRenamed are characters of a frontmatter name the runtime
+	// replaces (Gemini CLI loads "a:b" as "a-b"): a write refuses them.
+	NameRenamed string
+	// OneLineDescription refuses a description that spans lines (Gemini
+	// CLI puts it on one line of its prompt, and its fallback reader
+	// keeps continuation lines only when indented).
+	OneLineDescription bool
+	// Flat says the runtime reads only <library>/<name>/SKILL.md (Gemini
+	// CLI's loader reads SKILL.md and */SKILL.md): a skill in a category
+	// folder never loads, which a write warns of.
+	Flat bool
 }
+
+// GeminiRenamed are the characters Gemini CLI replaces with "-" in a
+// skill's name when it loads it.
+const GeminiRenamed = `:\/<>*?"|`
 
 // RulesFor returns the write rules of a runtime. The zero Runtime gets
 // Hermes' rules, the strictest, which is what a library written before
@@ -77,6 +97,8 @@ func RulesFor(r Runtime) Rules {
 	switch r {
 	case Hermes, noRuntime:
 		return Rules{Runtime: Hermes, CreateDescriptionLimit: PromptDescriptionLimit, SupportDirs: SupportDirs}
+	case Gemini:
+		return Rules{Runtime: Gemini, NameRenamed: GeminiRenamed, OneLineDescription: true, Flat: true}
 	}
 	return Rules{Runtime: r}
 }
@@ -84,10 +106,11 @@ func RulesFor(r Runtime) Rules {
 // ValidateOptions returns the options for validating SKILL.md content
 // under these rules; create is true for a new skill.
 func (r Rules) ValidateOptions(create bool) ValidateOptions {
+	o := ValidateOptions{NameRenamed: r.NameRenamed, OneLineDescription: r.OneLineDescription, Runtime: r.Runtime}
 	if create && r.CreateDescriptionLimit > 0 {
-		return ValidateOptions{NewSkill: true, DescriptionLimit: r.CreateDescriptionLimit}
+		o.NewSkill, o.DescriptionLimit = true, r.CreateDescriptionLimit
 	}
-	return ValidateOptions{}
+	return o
 }
 
 // ValidateSupportPath checks a path relative to the skill folder for a

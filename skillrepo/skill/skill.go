@@ -302,6 +302,11 @@ type ValidateOptions struct {
 	// DescriptionLimit is the create-only description cap (see
 	// [Rules.ValidateOptions]).
 	DescriptionLimit int
+	// NameRenamed and OneLineDescription are the runtime's rules on the
+	// frontmatter (see [Rules]); Runtime names it in messages.
+	NameRenamed        string
+	OneLineDescription bool
+	Runtime            Runtime
 }
 
 // Validate checks SKILL.md content the way skill_manage does before any
@@ -334,6 +339,12 @@ func Validate(content []byte, opts ValidateOptions) (*Document, error) {
 	}
 	if n := utf8.RuneCountInString(desc); n > MaxDescriptionLength {
 		return nil, invalid("content", "description is %d characters; the limit is %d", n, MaxDescriptionLength)
+	}
+	if opts.OneLineDescription && strings.ContainsAny(desc, "\r\n") {
+		return nil, invalid("content", "the description spans several lines; %s reads a one-line description: write it on one line", opts.Runtime)
+	}
+	if name, ok := doc.Fields["name"].(string); ok && opts.NameRenamed != "" && strings.ContainsAny(name, opts.NameRenamed) {
+		return nil, invalid("content", "name %q holds characters %s replaces with '-' (%s): it would load under another name", name, opts.Runtime, opts.NameRenamed)
 	}
 	if opts.NewSkill {
 		limit := opts.DescriptionLimit

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+type proposalPublishOptions struct {
+	f           *factory
+	DryRun      bool
+	Summary     string
+	PullRequest string
+}
+
+func newProposalPublishCmd(f *factory) *cobra.Command {
+	opts := &proposalPublishOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "publish <id> [--pull-request off|gh|glab] [--dry-run]",
+		Short: "Push a proposal's branch to the shared remote and open its pull request",
+		Long: `Push proposals/<id> to the remote (remote.name, default origin) with a
+lease: the remote's branch must be absent, or where this clone last saw it,
+and contained in the proposal; it is never forced. A branch someone moved on
+the host (a reviewer's commit) is left alone: exit 3, with how to bring it in.
+
+When remote.pull_request (or --pull-request) names the host's program — gh
+for GitHub, glab for GitLab — and it is installed and '<program> auth status'
+passes, a pull request is opened: its title and body come from the proposal
+(the summary, the skills touched, diff stats, the lint verdict, the
+provenance trailers, and the 'skillrepo proposal approve' command). Publishing
+again after new commits moves the branch; the pull request follows it.
+
+Reviews and the curator publish their proposals by themselves when
+remote.proposals is push; this command is for the rest (a --propose write).`,
+		Example: `  skillrepo proposal publish p-20261130-0a1b2c
+  skillrepo proposal publish p-20261130-0a1b2c --pull-request gh --summary "Pitfalls from today's CI failure"
+  skillrepo proposal publish p-20261130-0a1b2c --dry-run --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lib, err := f.Library()
+			if err != nil {
+				return err
+			}
+			var host skillrepo.RemotePullRequest
+			switch opts.PullRequest {
+			case "":
+			case "off", "gh", "glab":
+				host = skillrepo.RemotePullRequest(opts.PullRequest)
+			default:
+				return usageErrorf("--pull-request: want off, gh or glab, not %q", opts.PullRequest)
+			}
+			res, err := lib.PublishProposal(cmd.Context(), args[0], skillrepo.PublishOptions{Summary: opts.Summary, PullRequest: host, DryRun: opts.DryRun})
+			if err != nil {
+				return err
+			}
+			if f.JSON {
+				return printJSON(f.IO.Out, toPublishJSON(res))
+			}
+			reportPublished(f, res)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would be pushed, push nothing")
+	cmd.Flags().StringVar(&opts.Summary, "summary", "", "the pull request's title and first paragraph (default: the proposal's commit subjects)")
+	cmd.Flags().StringVar(&opts.PullRequest, "pull-request", "", "open a pull request with gh or glab, or not (off); default remote.pull_request")
+	return cmd
+}
+
+type publishJSON struct {
+	ID              string `json:"id"`
+	Remote          string `json:"remote"`
+	Branch          string `json:"branch"`
+	Tip             string `json:"tip"`
+	Pushed          bool   `json:"pushed"`
+	PullRequest     string `json:"pull_request"`
+	PullRequestNote string `json:"pull_request_note,omitempty"`
+	DryRun          bool   `json:"dry_run"`
+}
+
+func toPublishJSON(r *skillrepo.PublishResult) publishJSON {
+	return publishJSON{ID: r.ID, Remote: r.Remote, Branch: r.Branch, Tip: hashString(r.Tip), Pushed: r.Pushed,
+		PullRequest: r.PullRequest, PullRequestNote: r.PullRequestNote, DryRun: r.DryRun}
+}
+
+func reportPublished(f *factory, r *skillrepo.PublishResult) {
+	w := f.IO.ErrOut
+	switch {
+	case r.DryRun && r.Pushed:
+		fmt.Fprintf(w, "dry run: would push %s to %s at %s\n", r.Branch, r.Remote, short(r.Tip))
+	case r.DryRun:
+		fmt.Fprintf(w, "dry run: %s already has %s at %s\n", r.Remote, r.Branch, short(r.Tip))
+	case r.Pushed:
+		fmt.Fprintf(w, "%s published proposal %s: %s on %s at %s\n", f.IO.Green("✓"), r.ID, r.Branch, r.Remote, short(r.Tip))
+	default:
+		fmt.Fprintf(w, "proposal %s: %s already has %s at %s\n", r.ID, r.Remote, r.Branch, short(r.Tip))
+	}
+	switch {
+	case r.PullRequest != "":
+		fmt.Fprintf(w, "  pull request: %s\n", r.PullRequest)
+	case r.PullRequestNote != "" && !r.DryRun:
+		fmt.Fprintf(w, "  no pull request: %s\n", r.PullRequestNote)
+	}
+}

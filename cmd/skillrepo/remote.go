@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
+	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/worker"
+)
+
+func newRemoteCmd(f *factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "remote <command>",
+		Short: "Share the library through its git host (the remote: settings)",
+		Long: `A team shares one library through its git host: proposals travel as pull
+requests and approvals come back by themselves (docs/remote.md). The remote:
+section of .skillrepo/config.yaml says what travels:
+
+  remote:
+    name: origin          # the git remote
+    proposals: push       # publish proposals staged by reviews and the curator
+    main: both            # pull | push | both | off: what happens to main
+    pull_request: gh      # off | gh | glab: open a pull request per proposal
+
+Agent hooks run 'remote sync' in the background at session start, and
+every write to main starts one when remote.main pushes; 'skillrepo status'
+shows how it went.`,
+		Example: `  skillrepo remote sync
+  skillrepo remote sync --json`,
+	}
+	cmd.AddCommand(newRemoteSyncCmd(f))
+	return cmd
+}
+
+type remoteSyncOptions struct {
+	f          *factory
+	Background bool
+	Attempts   int
+}
+
+// remoteBudget bounds a background remote sync: the wait for the clone's
+// remote lock and the network both end by then.
+const remoteBudget = 2 * time.Minute
+
+func newRemoteSyncCmd(f *factory) *cobra.Command {
+	opts := &remoteSyncOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "sync [--json]",
+		Short: "Fetch, bring main in and send it out, settle and publish proposals",
+		Long: `Fetch the remote (remote.name) and, as the remote: settings say:
+
+- remote.main pull|both: bring the remote's main in: a fast-forward, or a
+  three-way merge when this clone has commits the remote lacks (as
+  'proposal approve' merges); a conflict leaves this clone's own work as a
+  proposal (diverged-<date>-<hex>, published) and main follows the remote's;
+- remote.main push|both: send main out with a lease (never forced); a push
+  that loses the race to another clone fetches, merges and tries again,
+  --attempts times, then leaves the work as a published proposal;
+- proposals merged on the host (merge, squash or rebase) are settled here;
+- remote.proposals push: publish the proposals reviews and the curator
+  staged that are not published yet (and new commits of published ones).
+
+A library in a folder of a project never touches main: it is the project's
+(git pull is yours to run). Failures are kept for 'skillrepo status' with
+their fix (credentials, the host unreachable, a protected branch).`,
+		Example: `  skillrepo remote sync
+  skillrepo remote sync --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRemoteSync(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().IntVar(&opts.Attempts, "attempts", skillrepo.DefaultShareAttempts, "pushes of main to try when other clones win the race")
+	cmd.Flags().BoolVar(&opts.Background, "background", false, "run as the background sync hooks start: at most one waits behind a running one, bounded in time")
+	_ = cmd.Flags().MarkHidden("background")
+	return cmd
+}
+
+type remoteSyncJSON struct {
+	Remote    string        `json:"remote"`
+	Fetched   bool          `json:"fetched"`
+	Main      string        `json:"main"`
+	Before    string        `json:"before"`
+	After     string        `json:"after"`
+	Pushes    int           `json:"pushes"`
+	Rounds    int           `json:"rounds"`
+	Proposal  string        `json:"proposal,omitempty"`
+	Reason    string        `json:"reason,omitempty"`
+	Settled   []string      `json:"settled"`
+	Published []publishJSON `json:"published"`
+	Notes     []string      `json:"notes"`
+	// Skipped says why a background sync did nothing (one was waiting).
+	Skipped string `json:"skipped,omitempty"`
+}
+
+func runRemoteSync(ctx context.Context, opts *remoteSyncOptions) error {
+	f := opts.f
+	f.noShare = true // this command is the share
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	sopts := skillrepo.RemoteSyncOptions{Attempts: opts.Attempts}
+	if opts.Background {
+		// One sync runs and at most one waits behind it: a sync started
+		// while another waits has nothing to add (the waiting one reads
+		// main only once it holds the lock).
+		queued := flock.New(filepath.Join(lib.State().Remote(), "queued.lock"))
+		if err := os.MkdirAll(lib.State().Remote(), 0o755); err != nil {
+			return err
+		}
+		ok, err := queued.TryLock()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return printRemoteSync(f, nil, "another background sync is waiting and will include this")
+		}
+		defer queued.Unlock()
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, remoteBudget)
+		defer cancel()
+		sopts.LockWait = remoteBudget
+		sopts.Locked = func() { queued.Unlock() }
+	}
+	res, err := lib.SyncRemote(ctx, sopts)
+	if perr := printRemoteSync(f, res, ""); perr != nil {
+		return perr
+	}
+	return err
+}
+
+func printRemoteSync(f *factory, res *skillrepo.RemoteSyncResult, skipped string) error {
+	if res == nil {
+		res = &skillrepo.RemoteSyncResult{Main: skillrepo.MainSkipped}
+	}
+	if f.JSON {
+		out := remoteSyncJSON{Remote: res.Remote, Fetched: res.Fetched, Main: res.Main, Before: hashString(res.Before), After: hashString(res.After),
+			Pushes: res.Pushes, Rounds: res.Rounds, Proposal: res.Proposal, Reason: res.Reason, Settled: nonNil(res.Settled),
+			Published: []publishJSON{}, Notes: nonNil(res.Notes), Skipped: skipped}
+		for _, p := range res.Published {
+			out.Published = append(out.Published, toPublishJSON(p))
+		}
+		return printJSON(f.IO.Out, out)
+	}
+	w := f.IO.ErrOut
+	if skipped != "" {
+		fmt.Fprintln(w, skipped)
+		return nil
+	}
+	if res.Fetched {
+		line := fmt.Sprintf("fetched %s; main: %s", res.Remote, res.Main)
+		if res.Before != res.After {
+			line += fmt.Sprintf(" (%s..%s)", short(res.Before), short(res.After))
+		}
+		if res.Pushes > 0 {
+			line += fmt.Sprintf(", %d %s", res.Pushes, plural(res.Pushes, "push", "pushes"))
+		}
+		fmt.Fprintln(w, line)
+	}
+	for _, id := range res.Settled {
+		fmt.Fprintf(w, "settled proposal %s (approved on the host)\n", id)
+	}
+	for _, p := range res.Published {
+		reportPublished(f, p)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	return nil
+}
+
+// startRemoteSync starts a background `remote sync` of the library,
+// detached (the caller never waits for the network), its output appended
+// to the remote log.
+func startRemoteSync(lib *skillrepo.Library) error {
+	env := append(os.Environ(), queue.EnvInReview+"=1")
+	return worker.StartDetached(selfExecutable(), []string{"-C", lib.Root, "remote", "sync", "--background"}, lib.Root, lib.State().RemoteLog(), env)
+}
+
+// shareAfterWrite starts a background sync when the command left work
+// for the shared remote — it moved main and remote.main sends main out,
+// or it made or moved a proposal and remote.proposals publishes them — so
+// a write made here reaches the team as a worker's does.
+// SKILLREPO_WORKER=off (no background processes) leaves it to the next
+// session start or 'skillrepo remote sync'.
+func (f *factory) shareAfterWrite() {
+	lib := f.lib
+	if lib == nil || f.noShare || !lib.Config.Remote.Enabled() || f.Getenv("SKILLREPO_WORKER") == "off" || f.Getenv(queue.EnvInReview) != "" {
+		return
+	}
+	if !f.shareMark.Differs(lib.ShareMark()) {
+		return
+	}
+	if err := startRemoteSync(lib); err != nil {
+		f.warn("could not start the background remote sync: " + err.Error() + "; run 'skillrepo remote sync'")
+	}
+}
