@@ -115,6 +115,8 @@ var policyWrites = []policyWrite{
 		cli: []string{"skill", "patch", brokenSkil, "--old", "Volumes hold data", "--new", "Volumes keep data"}, skill: brokenSkil, verdict: allOrigins(landed)},
 	{name: "patch the user's skill", op: map[string]any{"action": "patch", "name": userSkill, "old_string": "when done.", "new_string": "when finished."},
 		cli: []string{"skill", "patch", userSkill, "--old", "when done.", "--new", "when finished."}, skill: userSkill, verdict: personsAndAgents(landed, notManaged)},
+	{name: "delete a clean skill into an umbrella", op: map[string]any{"action": "delete", "name": ownSkill, "absorbed_into": brokenSkil},
+		cli: []string{"skill", "delete", ownSkill, "--absorbed-into", brokenSkil}, skill: ownSkill, verdict: allOrigins(landed)},
 	{name: "delete into an umbrella", op: map[string]any{"action": "delete", "name": brokenSkil, "absorbed_into": ownSkill},
 		cli: []string{"skill", "delete", brokenSkil, "--absorbed-into", ownSkill}, skill: brokenSkil, verdict: allOrigins(landed)},
 	{name: "delete", op: map[string]any{"action": "delete", "name": brokenSkil},
