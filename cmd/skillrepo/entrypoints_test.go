@@ -8,6 +8,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -256,14 +258,35 @@ func preCommitFramework(ts *testscript.TestScript, neg bool, args []string) {
 // git hook's), or JSON — one per line as "path:line:col severity rule",
 // sorted, so reports of different entry points compare with cmp.
 //
-//	findings IN OUT
+// With -errors it keeps the errors only, as "path:line rule", and also
+// reads the forms the write doors give them in: the lint gate's refusal
+// ("the result fails lint with N error(s): path:line: rule message; …",
+// as the CLI, the review and MCP's tool result say it, JSON-quoted at any
+// depth) and sync's Lint-Error trailers and warning lines. With -in DIR a
+// path under DIR is made relative to it (a library's paths, as the write
+// doors name them).
+//
+//	findings [-errors] [-in DIR] IN OUT
 func lintFindings(ts *testscript.TestScript, neg bool, args []string) {
+	errorsOnly, in := false, ""
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch {
+		case args[0] == "-errors":
+			errorsOnly = true
+			args = args[1:]
+		case args[0] == "-in" && len(args) > 1:
+			in = strings.TrimSuffix(args[1], "/") + "/"
+			args = args[2:]
+		default:
+			ts.Fatalf("findings: unknown flag %s", args[0])
+		}
+	}
 	if neg || len(args) != 2 {
-		ts.Fatalf("usage: findings IN OUT")
+		ts.Fatalf("usage: findings [-errors] [-in DIR] IN OUT")
 	}
 	data := ts.ReadFile(args[0])
-	var lines []string
-	if strings.HasPrefix(strings.TrimSpace(data), "{") {
+	var fs []finding
+	if strings.HasPrefix(strings.TrimSpace(data), "{") && !strings.Contains(data, `"jsonrpc"`) {
 		var rep struct {
 			Findings []struct {
 				Rule, Severity, Path string
@@ -272,24 +295,31 @@ func lintFindings(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		ts.Check(json.Unmarshal([]byte(data), &rep))
 		for _, f := range rep.Findings {
-			lines = append(lines, fmt.Sprintf("%s:%d:%d %s %s", f.Path, f.Line, f.Column, f.Severity, f.Rule))
+			fs = append(fs, finding{f.Path, strconv.Itoa(f.Line), strconv.Itoa(f.Column), f.Severity, f.Rule})
 		}
 	} else {
 		text := regexp.MustCompile(`^(\S+?)(?::(\d+))?(?::(\d+))?: (error|warning|info) ([a-z0-9-]+): `)
 		sc := bufio.NewScanner(strings.NewReader(data))
+		sc.Buffer(make([]byte, 1<<16), 1<<22)
 		for sc.Scan() {
-			m := text.FindStringSubmatch(sc.Text())
-			if m == nil {
-				continue
+			if m := text.FindStringSubmatch(sc.Text()); m != nil {
+				fs = append(fs, finding{m[1], cmp.Or(m[2], "0"), cmp.Or(m[3], "0"), m[4], m[5]})
 			}
-			line, col := m[2], m[3]
-			if line == "" {
-				line = "0"
-			}
-			if col == "" {
-				col = "0"
-			}
-			lines = append(lines, fmt.Sprintf("%s:%s:%s %s %s", m[1], line, col, m[4], m[5]))
+		}
+		if errorsOnly {
+			fs = append(fs, gateFindings(data)...)
+		}
+	}
+	var lines []string
+	for _, f := range fs {
+		if in != "" {
+			f.path = strings.TrimPrefix(f.path, in)
+		}
+		switch {
+		case !errorsOnly:
+			lines = append(lines, fmt.Sprintf("%s:%s:%s %s %s", f.path, f.line, f.col, f.severity, f.rule))
+		case f.severity == "error":
+			lines = append(lines, fmt.Sprintf("%s:%s %s", f.path, f.line, f.rule))
 		}
 	}
 	sort.Strings(lines)
@@ -298,6 +328,34 @@ func lintFindings(ts *testscript.TestScript, neg bool, args []string) {
 		out += "\n"
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(out), 0o644))
+}
+
+// A finding as an entry point reports it (line and column "0" when it
+// names none).
+type finding struct{ path, line, col, severity, rule string }
+
+// gateFindings reads the lint errors a write door reports: each lint
+// gate refusal in data (unquoted first when MCP's tool result carries it
+// as JSON inside JSON), and each "path:line: rule message" line of a
+// sync (its Lint-Error trailers and its warning's list).
+func gateFindings(data string) []finding {
+	for strings.Contains(data, `\"`) {
+		data = strings.NewReplacer(`\\`, `\`, `\"`, `"`).Replace(data)
+	}
+	item := `(\S+?)(?::(\d+))?: ([a-z][a-z0-9-]+) `
+	var fs []finding
+	refusal := regexp.MustCompile(`fails lint with \d+ error\(s\):((?:[^\n])*)`)
+	each := regexp.MustCompile(`(?:^ |; )` + item)
+	for _, m := range refusal.FindAllStringSubmatch(data, -1) {
+		for _, f := range each.FindAllStringSubmatch(m[1], -1) {
+			fs = append(fs, finding{f[1], cmp.Or(f[2], "0"), "0", "error", f[3]})
+		}
+	}
+	line := regexp.MustCompile(`(?m)^(?:Lint-Error: |  )` + item)
+	for _, f := range line.FindAllStringSubmatch(data, -1) {
+		fs = append(fs, finding{f[1], cmp.Or(f[2], "0"), "0", "error", f[3]})
+	}
+	return fs
 }
 
 // linkFile puts the executable file at dst as a hard link (a regular
