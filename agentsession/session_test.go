@@ -324,6 +324,38 @@ func TestTranscriptOnlyFromTheAgentsFolders(t *testing.T) {
 	}
 }
 
+// An agent's first session names a transcript in folders the agent has
+// not made yet (Claude Code's ~/.claude/projects/<project>/ before its
+// first write): the path is inside the agent's folders, so the hook says
+// there is nothing to count, not that it ignored the transcript; a
+// missing folder elsewhere is still refused.
+func TestFirstSessionTranscriptFolderNotMadeYet(t *testing.T) {
+	f := newHookFixture(t)
+	delete(f.env, EnvTranscriptDirs)
+	projects := filepath.Join(f.env["HOME"], ".claude", "projects")
+	if _, err := os.Stat(projects); !os.IsNotExist(err) {
+		t.Fatalf("the fixture's home has %s already (%v)", projects, err)
+	}
+	for _, tc := range []struct {
+		path string
+		ok   bool
+	}{
+		{filepath.Join(projects, "-work-new-project", "s1.jsonl"), true},
+		{filepath.Join(t.TempDir(), "not", "made", "s1.jsonl"), false},
+		{filepath.Join(projects, "..", "elsewhere", "s1.jsonl"), false},
+	} {
+		for _, event := range []string{"SessionStart", "Stop"} {
+			_, rep := f.run(hooks.ClaudeCode, event, map[string]any{"session_id": "s1", "transcript_path": tc.path, "last_assistant_message": "done"})
+			if ignored := strings.Contains(notes(rep), "transcript ignored"); ignored == tc.ok {
+				t.Errorf("%s %s: ignored = %v; log %q", event, tc.path, ignored, notes(rep))
+			}
+		}
+	}
+	if _, err := os.Stat(projects); !os.IsNotExist(err) {
+		t.Errorf("the check made %s (%v)", projects, err)
+	}
+}
+
 // Gemini CLI keeps a session's transcript in the chats/ folder of the
 // project's folder under ~/.gemini/tmp (or $GEMINI_CLI_HOME/.gemini/tmp):
 // a file there is read; its other files (logs.json beside chats/) and

@@ -80,7 +80,7 @@ func insideRoot(root, real string) bool {
 	if i := strings.Index(root, string(filepath.Separator)+"*"); i >= 0 {
 		fixed, pattern = root[:i], root[i+1:]
 	}
-	r, err := filepath.EvalSymlinks(fixed)
+	r, err := resolveExisting(fixed)
 	if err != nil {
 		return false
 	}
@@ -126,7 +126,7 @@ func (h *hookRun) checkTranscript() {
 // file itself, not a link (openTranscript does not follow one either).
 func (h *hookRun) transcriptAllowed(p string) error {
 	roots := h.transcriptRoots()
-	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+	dir, err := resolveExisting(filepath.Dir(p))
 	if err != nil {
 		return err
 	}
@@ -152,6 +152,28 @@ func (h *hookRun) transcriptAllowed(p string) error {
 		return fmt.Errorf("%s is not a regular file", p)
 	}
 	return nil
+}
+
+// resolveExisting is p with the links of its longest existing part
+// resolved and the rest kept as written: an agent's first session names a
+// transcript whose folders (Claude Code's projects/<project>/) it has not
+// made yet, and that path is still inside the agent's folders. Nothing
+// below the existing part can be a link yet; a file made there later is
+// opened without following a final link (openTranscript).
+func resolveExisting(p string) (string, error) {
+	var rest []string
+	for {
+		r, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return filepath.Join(append([]string{r}, rest...)...), nil
+		}
+		parent := filepath.Dir(p)
+		if !errors.Is(err, fs.ErrNotExist) || parent == p {
+			return "", err
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+		p = parent
+	}
 }
 
 // openTranscript opens the (checked) transcript: a regular file, a final

@@ -24,6 +24,9 @@ trap cleanup EXIT
 (cd "$root" && go build -o "$work/skillrepo" ./cmd/skillrepo && go build -o "$work/fakemodel" ./internal/fakemodel/cmd/fakemodel)
 export HOME="$work" GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=b@example.com GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=b@example.com
 export SKILLREPO_MODEL=bench-model OPENAI_API_KEY=k SKILLREPO_WORKER_IDLE=1s
+# The transcript is this script's file, outside the agent's own folders
+# (hooks read transcripts only from those and $SKILLREPO_TRANSCRIPT_DIRS).
+export SKILLREPO_TRANSCRIPT_DIRS="$work"
 unset SKILLREPO_WORKER SKILLREPO_IN_REVIEW SKILLREPO_DEFER_QUIET
 printf '[{"role":"user","content":"The deploy failed twice; fix it."},{"role":"assistant","content":"Fixed: the deploy needed the staging token refreshed first."}]\n' > "$work/chat.json"
 now() { date +%s%N; }

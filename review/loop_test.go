@@ -1,10 +1,13 @@
 package review
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillrepo/skillrepo/internal/modelcall"
 )
 
 const umbrella = "---\nname: pnpm-workflows\ndescription: Use when running JS package scripts in pnpm repos.\n---\n# pnpm workflows\n\n1. Use pnpm, never npm: the lockfile is pnpm-lock.yaml.\n"
@@ -390,6 +393,49 @@ func TestReviewDigest(t *testing.T) {
 	run = f.review(`[{"content": "never"}]`, tr, func(o *Options) { o.MaxInputTokens = 100 })
 	if run.sum.Status != StatusFailed || !strings.Contains(run.sum.Reason, "even as a digest") || len(run.requests) != 0 {
 		t.Errorf("tiny budget: %+v, %d requests", run.sum, len(run.requests))
+	}
+}
+
+// taskRecorder is a backend that resumes agent sessions (an agent's own
+// program) and keeps the task it was given.
+type taskRecorder struct{ task *modelcall.Task }
+
+func (r taskRecorder) Run(_ context.Context, t modelcall.Task) modelcall.Outcome {
+	*r.task = t
+	return modelcall.Outcome{Status: modelcall.StatusCompleted, Final: "Nothing to save.", Calls: 1}
+}
+
+// A session that fits the input budget is forked (the agent's program
+// resumes it and gets only the prompt); one that does not is not forked:
+// a fresh session gets the digest as text, then the prompt
+// (docs/agents.md, "The model backend"; docs/reference-behaviour.md §2.6).
+func TestReviewDigestIsNotForked(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	tr := longTranscript(200)
+	for _, tc := range []struct {
+		name   string
+		budget int
+		digest bool
+	}{{"fits", 0, false}, {"over budget", 20_000, true}} {
+		var task modelcall.Task
+		sum, err := Run(context.Background(), Open(f.lib), Options{Transcript: tr, Skills: true, SessionID: "sess-1", ReviewID: "r-fork-" + strings.ReplaceAll(tc.name, " ", "-"),
+			Model: "m", MaxInputTokens: tc.budget, Backend: taskRecorder{&task}, Resume: "sess-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Digest != tc.digest || sum.Status != StatusCompleted {
+			t.Errorf("%s: digest %v, status %s (%s)", tc.name, sum.Digest, sum.Status, sum.Reason)
+		}
+		if forked := task.Resume == "sess-1"; forked == tc.digest {
+			t.Errorf("%s: resume %q", tc.name, task.Resume)
+		}
+		if got := strings.Contains(task.Text, digestHeader); got != tc.digest {
+			t.Errorf("%s: digest in the fresh session's text = %v", tc.name, got)
+		}
+		if !strings.HasSuffix(task.Text, task.Prompt) || task.Prompt == "" {
+			t.Errorf("%s: the text does not end with the prompt", tc.name)
+		}
 	}
 }
 

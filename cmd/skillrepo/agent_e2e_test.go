@@ -287,14 +287,16 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 		t.Fatalf("after SessionEnd the queue is %+v", entries)
 	}
 	t.Logf("hook wall times: %v", times)
-	// Loose bounds: the measured numbers are in bench/README.md.
+	// Loose bounds, against a hook that waits for its detached work; the
+	// agents' budgets (Claude Code's 1.5 s for SessionEnd) are held in
+	// bench/hooks (BenchmarkHookProcess, bench/README.md): a timed bound
+	// here failed on a machine at load 45, where starting any process took
+	// 1.5 s. That SessionEnd does not wait for the review is checked above
+	// (its entry is not done yet).
 	for ev, d := range times {
 		if d > 5*time.Second {
 			t.Errorf("%s took %s", ev, d)
 		}
-	}
-	if times["SessionEnd"] > 1500*time.Millisecond {
-		t.Errorf("SessionEnd took %s, over Claude Code's 1.5 s budget", times["SessionEnd"])
 	}
 
 	// The worker merges the review.

@@ -252,7 +252,8 @@ review_request() {
 }
 
 # one_agent_review AGENT: the session queued one review, run through the
-# agent backend; the fork queued nothing and fired none of our hooks.
+# agent backend; the fork queued nothing and fired none of our hooks; no
+# hook started two workers.
 one_agent_review() {
   sr -C "$lib" queue list --json >"$E2E_DIR/queue.json"
   [ "$(grep -Eo '"id": ?"q-' "$E2E_DIR/queue.json" | wc -l)" -eq 1 ] || fail "more than the session's one review was queued: $(cat "$E2E_DIR/queue.json")"
@@ -260,4 +261,9 @@ one_agent_review() {
   must "$E2E_DIR/queue.json" '"state": ?"done"'
   [ "$(grep -cE "$1 (Stop|SessionEnd) queued" "$(hooks_log "$lib")")" -eq 1 ] || fail "the session queued more than one review: $(cat "$(hooks_log "$lib")")"
   must_not "$(hooks_log "$lib")" 'inside a review' "a hook fired inside the review's fork"
+  # Each hook starts one worker at most (SessionEnd queueing the final
+  # review once started two).
+  local twice
+  twice=$(grep -Eo "$1 [A-Za-z]+ started a worker" "$(hooks_log "$lib")" | sort | uniq -d)
+  [ -z "$twice" ] || fail "a hook started more than one worker: $twice"
 }
