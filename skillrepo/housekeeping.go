@@ -113,6 +113,13 @@ func (l *Library) UntrackHousekeeping(ctx context.Context, dryRun bool) (*Untrac
 	if err != nil || head == "" {
 		return &UntrackResult{}, err
 	}
+	if !dryRun {
+		// Refused as any write is, in its own words: this step runs
+		// first in every sync, of any runtime's library.
+		if err := l.writable(); err != nil {
+			return nil, err
+		}
+	}
 	out := &UntrackResult{}
 	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: dryRun, RecordsWorktree: true}, func(tx *Tx) error {
 		entries := housekeepingEntries(l.Root, l.Config.Runtime)
