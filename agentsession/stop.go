@@ -137,7 +137,7 @@ func (h *hookRun) counters() review.CounterStore {
 // session is a batch one.
 func (h *hookRun) nudge() error {
 	if h.in.SessionID == "" {
-		return errors.New("Stop event without session_id")
+		return errors.New("the Stop event has no session_id")
 	}
 	if why := h.reviewGate(); why != "" {
 		h.rep.notef("%s", why)

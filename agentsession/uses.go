@@ -33,7 +33,7 @@ func (h *hookRun) postToolUse() error {
 	}
 	_ = json.Unmarshal(h.in.ToolInput, &ti)
 	if ti.Skill == "" {
-		return errors.New("Skill tool call without tool_input.skill")
+		return errors.New("the Skill tool call has no tool_input.skill")
 	}
 	return h.count(ti.Skill, h.toolKey(), false)
 }

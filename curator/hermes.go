@@ -18,7 +18,7 @@ import (
 
 // ErrHermesCurator refuses an explicit run of skillrepo's curator on a
 // library whose curator is Hermes' (curator.owner: hermes).
-var ErrHermesCurator = errors.New("Hermes' own curator runs this library (curator.owner: hermes)")
+var ErrHermesCurator = errors.New("this library's curator is Hermes' own (curator.owner: hermes)")
 
 // hermesOwned reports whether Hermes' curator runs the library.
 func hermesOwned(cfg skillrepo.CuratorConfig) bool {

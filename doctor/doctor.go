@@ -29,6 +29,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/internal/jsonedit"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -456,44 +457,16 @@ func readJSONFile(path string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Gemini CLI's settings may hold comments.
+	std, err := jsonedit.Standard(data)
+	if err != nil {
+		return nil, err
+	}
 	var v map[string]any
-	if err := json.Unmarshal(stripComments(data), &v); err != nil {
+	if err := json.Unmarshal(std, &v); err != nil {
 		return nil, err
 	}
 	return v, nil
-}
-
-// stripComments blanks // and /* */ comments outside strings (Gemini
-// CLI's settings allow them).
-func stripComments(data []byte) []byte {
-	out := slices.Clone(data)
-	in := false
-	for i := 0; i < len(out); i++ {
-		c := out[i]
-		switch {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-		case !in && c == '/' && i+1 < len(out) && out[i+1] == '/':
-			for ; i < len(out) && out[i] != '\n'; i++ {
-				out[i] = ' '
-			}
-		case !in && c == '/' && i+1 < len(out) && out[i+1] == '*':
-			j := bytes.Index(out[i+2:], []byte("*/"))
-			end := len(out)
-			if j >= 0 {
-				end = i + 2 + j + 2
-			}
-			for ; i < end; i++ {
-				if out[i] != '\n' {
-					out[i] = ' '
-				}
-			}
-			i--
-		}
-	}
-	return out
 }
 
 // lookup follows keys through nested JSON objects.

@@ -161,7 +161,7 @@ func timeoutOf(cfg hermes.Config, h hooks.HermesHook) time.Duration {
 func runHermesHook(ctx context.Context, env *Env, h hooks.HermesHook, budget time.Duration) (*replyBody, error) {
 	argv, err := hermes.Split(hermes.ExpandUser(h.Command, env.Homes.Home))
 	if err != nil {
-		return nil, fmt.Errorf("Hermes cannot parse the command %q: %v", h.Command, err)
+		return nil, fmt.Errorf("the command %q cannot be split into arguments as Hermes splits it: %v", h.Command, err)
 	}
 	if len(argv) == 0 {
 		return nil, errors.New("empty command")

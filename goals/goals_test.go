@@ -460,6 +460,46 @@ func TestJudgeSendsTemperatureZero(t *testing.T) {
 	}
 }
 
+// The judge caps its reply in the field the server reads, as the
+// reference does: max_completion_tokens for OpenAI's own endpoint and its
+// newer model families anywhere, max_tokens for other servers.
+func TestJudgeCapsTheReplyInTheServersField(t *testing.T) {
+	tests := []struct {
+		baseURL, model, want string
+	}{
+		{"", "judge", "max_completion_tokens"},
+		{"https://api.openai.com/v1", "judge", "max_completion_tokens"},
+		{"https://API.OpenAI.com./v1", "judge", "max_completion_tokens"},
+		{"http://127.0.0.1:11434/v1", "qwen3:8b", "max_tokens"},
+		{"https://openrouter.ai/api/v1", "openai/gpt-5-mini", "max_completion_tokens"},
+		{"https://gateway.example/v1", "o3-mini", "max_completion_tokens"},
+		{"https://gateway.example/v1", "gpt-4.1", "max_completion_tokens"},
+		{"https://api.openai.com.example/v1", "judge", "max_tokens"},
+		{"https://proxy.example/api.openai.com/v1", "llama-3.1-8b", "max_tokens"},
+	}
+	for _, tt := range tests {
+		f := newJudgeFixture(t, `[{"content":"{\"verdict\":\"continue\"}"}]`, 0)
+		f.eval.Judge.BaseURL, f.eval.Judge.Model = tt.baseURL, tt.model
+		f.setGoal(20)
+		f.turn()
+		reqs := f.srv.Requests()
+		if len(reqs) != 1 {
+			t.Fatalf("%s %s: %d requests", tt.baseURL, tt.model, len(reqs))
+		}
+		var body map[string]json.RawMessage
+		if err := json.Unmarshal(reqs[0].Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		other := "max_tokens"
+		if tt.want == other {
+			other = "max_completion_tokens"
+		}
+		if string(body[tt.want]) != "4096" || body[other] != nil {
+			t.Errorf("base URL %q, model %q: %s, want %s: 4096 and no %s", tt.baseURL, tt.model, reqs[0].Body, tt.want, other)
+		}
+	}
+}
+
 type askFunc func(ctx context.Context, system, user string) (string, error)
 
 func (f askFunc) Ask(ctx context.Context, system, user string) (string, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -180,8 +181,12 @@ type Judge struct {
 	Asker  Asker
 	// Timeout bounds one judge call (0: 30 s).
 	Timeout time.Duration
-	// MaxTokens caps the reply (0: 4096).
+	// MaxTokens caps the reply (0: 4096), in the field Client's server
+	// reads (see replyCap).
 	MaxTokens int
+	// BaseURL is the address of the server Client speaks to ("" for
+	// OpenAI's own): it decides how the reply cap is named.
+	BaseURL string
 }
 
 // Task is one of the agent's background jobs, as its Stop event lists
@@ -225,17 +230,18 @@ func (j *Judge) Ask(ctx context.Context, st State, last string, tasks []Task, no
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	resp, err := j.Client.CreateChatCompletion(ctx, openai.ChatCompletionRequest{
+	req := openai.ChatCompletionRequest{
 		Model: j.Model,
 		// Temperature 0, which go-openai's omitempty drops from the
 		// body: the client's HTTP doer puts it back (ZeroTemperature).
 		Temperature: 0,
-		MaxTokens:   maxTokens,
 		Messages: []openai.ChatCompletionMessage{
 			{Role: openai.ChatMessageRoleSystem, Content: judgeSystemPrompt},
 			{Role: openai.ChatMessageRoleUser, Content: judgeUserPrompt(st, last, tasks, now)},
 		},
-	})
+	}
+	replyCap(&req, j.BaseURL, maxTokens)
+	resp, err := j.Client.CreateChatCompletion(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("the judge did not answer within %s", timeout)
@@ -335,4 +341,48 @@ func ContinuationPrompt(st State, reason string) string {
 		"If the goal is complete, say so plainly, show the evidence, and stop. "+
 		"If you are blocked or need the user, say what blocks you and stop.", st.TurnsUsed+1, st.MaxTurns)
 	return b.String()
+}
+
+// replyCap caps req's reply at n tokens in the field its server reads, as
+// the reference's judge does (docs/reference-behaviour.md §9): OpenAI's
+// own endpoint, and OpenAI's newer model families wherever they are served
+// (a gateway or OpenRouter in front of them), refuse max_tokens with HTTP
+// 400 and take max_completion_tokens; the other OpenAI-compatible servers
+// (llama.cpp, Ollama, vLLM, LM Studio) read max_tokens, and some of them
+// ignore max_completion_tokens, which would leave the reply uncapped.
+func replyCap(req *openai.ChatCompletionRequest, baseURL string, n int) {
+	if openAIHost(baseURL) || completionTokensModel(req.Model) {
+		req.MaxCompletionTokens = n
+		return
+	}
+	//lint:ignore SA1019 max_tokens is the field these servers read (see above); go-openai deprecates it for OpenAI's own models only
+	req.MaxTokens = n
+}
+
+// openAIHost reports whether baseURL is OpenAI's own API ("" is: the
+// client's default). The host is compared exactly, so a proxy at
+// api.openai.com.example, or one with api.openai.com in its path, is not.
+func openAIHost(baseURL string) bool {
+	if baseURL == "" {
+		return true
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return false
+	}
+	return strings.TrimSuffix(strings.ToLower(u.Hostname()), ".") == "api.openai.com"
+}
+
+// completionTokensModel reports whether model belongs to one of OpenAI's
+// families that refuse max_tokens (gpt-4o, gpt-4.1, gpt-5, o1, o3, o4), a
+// vendor prefix ("openai/gpt-5") aside.
+func completionTokensModel(model string) bool {
+	m := strings.ToLower(strings.TrimSpace(model))
+	m = m[strings.LastIndex(m, "/")+1:]
+	for _, family := range []string{"gpt-4o", "gpt-4.1", "gpt-5", "o1", "o3", "o4"} {
+		if strings.HasPrefix(m, family) {
+			return true
+		}
+	}
+	return false
 }

@@ -8,6 +8,7 @@ package skillrepo
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -71,7 +72,7 @@ func (l *Library) openPullRequest(ctx context.Context, g *remoteGit, id string, 
 	}
 	if _, stderr, err := run(nil, auth...); err != nil {
 		return "", fmt.Sprintf("%s is not logged in to %s ('%s %s' failed: %s): no pull request opened; run '%s auth login'",
-			prog, firstNonEmptyString(hostname, "the host"), prog, strings.Join(auth, " "), lastLines(strings.TrimSpace(stderr), 2), prog), nil
+			prog, cmp.Or(hostname, "the host"), prog, strings.Join(auth, " "), lastLines(strings.TrimSpace(stderr), 2), prog), nil
 	}
 	pr, err := l.PullRequestText(id, opts.Summary)
 	if err != nil {
@@ -219,7 +220,7 @@ func (l *Library) PullRequestText(id, summary string) (*PullRequest, error) {
 		}
 	}
 	first, _, _ = strings.Cut(first, "\n")
-	pr.Title = clip("skillrepo: "+firstNonEmptyString(first, "proposal "+id), 120)
+	pr.Title = clip("skillrepo: "+cmp.Or(first, "proposal "+id), 120)
 
 	var b strings.Builder
 	if summary != "" {

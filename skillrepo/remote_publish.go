@@ -9,6 +9,7 @@ package skillrepo
 // and body come from the proposal.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -174,7 +175,7 @@ func (l *Library) publishLocked(ctx context.Context, g *remoteGit, ids []string,
 			}
 		}
 		pubs[res.ID] = Publication{Tip: res.Tip.String(), At: l.Now().UTC(), Branch: res.Branch, PullRequest: res.PullRequest,
-			Host: firstNonEmptyString(prev.Host, hostIf(res.PullRequest, host))}
+			Host: cmp.Or(prev.Host, hostIf(res.PullRequest, host))}
 	}
 	if len(done) > 0 {
 		if err := l.remoteStore().updatePublished(func(m map[string]Publication) {
@@ -196,15 +197,6 @@ func hostIf(url string, host RemotePullRequest) string {
 		return ""
 	}
 	return string(host)
-}
-
-func firstNonEmptyString(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // pushProposals pushes each proposal's tip to the remote's

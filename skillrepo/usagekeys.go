@@ -14,6 +14,7 @@ package skillrepo
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -222,21 +223,15 @@ func stateRank(s string) int {
 	return 0
 }
 
-func earliest(a, b *string) *string {
-	ta, oka := ParseUsageTime(a)
-	tb, okb := ParseUsageTime(b)
-	switch {
-	case !oka:
-		return b
-	case !okb:
-		return a
-	case tb.Before(ta):
-		return b
-	}
-	return a
-}
+// earliest and latest pick one of two usage timestamps; one that does
+// not parse loses to one that does, and a tie keeps a.
+func earliest(a, b *string) *string { return pickTime(a, b, time.Time.Before) }
 
-func latest(a, b *string) *string {
+func latest(a, b *string) *string { return pickTime(a, b, time.Time.After) }
+
+// pickTime returns b when it parses and a does not, or when both parse
+// and better(b, a); else a.
+func pickTime(a, b *string, better func(t, u time.Time) bool) *string {
 	ta, oka := ParseUsageTime(a)
 	tb, okb := ParseUsageTime(b)
 	switch {
@@ -244,7 +239,7 @@ func latest(a, b *string) *string {
 		return b
 	case !okb:
 		return a
-	case tb.After(ta):
+	case better(tb, ta):
 		return b
 	}
 	return a

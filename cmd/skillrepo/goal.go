@@ -374,7 +374,7 @@ func newGoalEvaluator(f *factory, lib *skillrepo.Library, agent, cwd, sessionMod
 	cfg := lib.Config.Goals
 	model := cmp.Or(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
 	baseURL := cmp.Or(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
-	judge := &goals.Judge{Model: model, Timeout: cfg.Timeout()}
+	judge := &goals.Judge{Model: model, BaseURL: baseURL, Timeout: cfg.Timeout()}
 	program := agentcli.Running(agent)
 	if program == "" {
 		program = agentcli.Find(agent, f.Getenv("PATH"))

@@ -21,8 +21,6 @@ import (
 // detached background syncs. See docs/remote.md §8.
 
 type team struct {
-	srv   *gitserver.Server
-	repo  string // the repository's name on srv ("" for -fleet.url)
 	url   string
 	bare  string // its folder, for the server-side checks
 	env   []string

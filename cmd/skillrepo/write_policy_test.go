@@ -115,6 +115,8 @@ var policyWrites = []policyWrite{
 		cli: []string{"skill", "patch", brokenSkil, "--old", "Volumes hold data", "--new", "Volumes keep data"}, skill: brokenSkil, verdict: allOrigins(landed)},
 	{name: "patch the user's skill", op: map[string]any{"action": "patch", "name": userSkill, "old_string": "when done.", "new_string": "when finished."},
 		cli: []string{"skill", "patch", userSkill, "--old", "when done.", "--new", "when finished."}, skill: userSkill, verdict: personsAndAgents(landed, notManaged)},
+	{name: "delete a clean skill into an umbrella", op: map[string]any{"action": "delete", "name": ownSkill, "absorbed_into": brokenSkil},
+		cli: []string{"skill", "delete", ownSkill, "--absorbed-into", brokenSkil}, skill: ownSkill, verdict: allOrigins(landed)},
 	{name: "delete into an umbrella", op: map[string]any{"action": "delete", "name": brokenSkil, "absorbed_into": ownSkill},
 		cli: []string{"skill", "delete", brokenSkil, "--absorbed-into", ownSkill}, skill: brokenSkil, verdict: allOrigins(landed)},
 	{name: "delete", op: map[string]any{"action": "delete", "name": brokenSkil},
@@ -175,11 +177,21 @@ func TestWritePolicyOneVerdictPerDoor(t *testing.T) {
 	}
 }
 
-// mainUnmoved fails the test when a refused write moved main.
-func mainUnmoved(t *testing.T, lib *skillrepo.Library, before skillrepo.Hash, verdict string) {
+// mainMatches fails the test when git disagrees with the door's answer: a
+// refused write moved main, or a write the door said it made is not on it
+// (write_approval is off in the example library, so every door's write
+// that lands lands on main).
+func mainMatches(t *testing.T, lib *skillrepo.Library, before skillrepo.Hash, verdict string) {
 	t.Helper()
-	if after, _ := lib.MainTip(); verdict != landed && after != before {
+	after, err := lib.MainTip()
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case verdict != landed && after != before:
 		t.Errorf("a refused write (%s) moved main", verdict)
+	case verdict == landed && after == before:
+		t.Errorf("the door answered that the write landed, but main did not move")
 	}
 }
 
@@ -193,7 +205,7 @@ func cliDoor(t *testing.T, w policyWrite, origin string) string {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	v := verdictOf(code == 0, errOut.String())
-	mainUnmoved(t, lib, before, v)
+	mainMatches(t, lib, before, v)
 	return v
 }
 
@@ -232,7 +244,7 @@ func mcpDoor(t *testing.T, w policyWrite, origin string) string {
 	}
 	ok, text := call("skill_manage", map[string]any{"operations": []map[string]any{w.op}})
 	v := verdictOf(ok, text)
-	mainUnmoved(t, lib, before, v)
+	mainMatches(t, lib, before, v)
 	return v
 }
 
@@ -270,18 +282,20 @@ func reviewDoor(t *testing.T, w policyWrite, origin string) string {
 	for _, r := range sum.Refused {
 		if r.Tool == "skill_manage" {
 			v := verdictOf(false, r.Reason)
-			mainUnmoved(t, lib, before, v)
+			mainMatches(t, lib, before, v)
 			return v
 		}
 	}
 	if len(sum.Applied) != 1 || !sum.Merged {
 		t.Fatalf("the review neither refused nor landed the write: %+v", sum)
 	}
+	mainMatches(t, lib, before, landed)
 	return landed
 }
 
 func curatorDoor(t *testing.T, w policyWrite, origin string) string {
 	lib, _ := policyLibrary(t)
+	before, _ := lib.MainTip()
 	cfg := script(t, w, "Done.\n\n## Structured summary (required)\n\n```yaml\nconsolidations: []\nprunings: []\n```\n")
 	c := &curator.Curator{Lib: lib, Now: func() time.Time { return time.Unix(testlib.Epoch, 0).Add(24 * time.Hour) }}
 	out, err := c.Run(context.Background(), curator.RunOptions{Force: true, Consolidate: &curator.ConsolidateOptions{
@@ -296,7 +310,9 @@ func curatorDoor(t *testing.T, w policyWrite, origin string) string {
 	}
 	for _, call := range rec.ToolCalls {
 		if call.Name == "skill_manage" {
-			return verdictOf(call.OK, call.Result)
+			v := verdictOf(call.OK, call.Result)
+			mainMatches(t, lib, before, v)
+			return v
 		}
 	}
 	t.Fatalf("the pass made no write: %+v", rec)

@@ -46,8 +46,10 @@ type Caller struct {
 }
 
 // Call sends req and returns the first answer. It gives up at the first
-// failure that is not [Retryable], when ctx ends, or after the retries,
-// returning the last error.
+// failure that is not [Retryable] or after the retries, returning the
+// last error, or when ctx ends, returning an error that wraps ctx's
+// (errors.Is(err, context.Canceled)) whether ctx ended during a back-off
+// wait or during an attempt that then failed for another reason.
 func (c Caller) Call(ctx context.Context, req openai.ChatCompletionRequest) (openai.ChatCompletionResponse, error) {
 	retries := c.Retries
 	switch {
@@ -77,7 +79,13 @@ func (c Caller) Call(ctx context.Context, req openai.ChatCompletionRequest) (ope
 			return resp, nil
 		}
 		lastErr = err
-		if ctx.Err() != nil || !Retryable(err) {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			if errors.Is(err, ctxErr) {
+				return openai.ChatCompletionResponse{}, err
+			}
+			return openai.ChatCompletionResponse{}, fmt.Errorf("%w (the attempt under way failed: %v)", ctxErr, err)
+		}
+		if !Retryable(err) {
 			break
 		}
 	}

@@ -3,6 +3,8 @@ package modelcall
 import (
 	"context"
 	"errors"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,6 +76,43 @@ func TestCallStopsWithContext(t *testing.T) {
 	_, err := c.Call(ctx, openai.ChatCompletionRequest{Model: "m", Messages: []openai.ChatCompletionMessage{{Role: "user", Content: "hi"}}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+}
+
+// cancelAfter is a transport that ends a context once the server has
+// answered, so the context ends during the attempt, after its failure.
+type cancelAfter struct{ cancel context.CancelFunc }
+
+func (c cancelAfter) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	c.cancel()
+	return resp, err
+}
+
+// TestCallEndedDuringAFailingAttempt: a context that ends while an
+// attempt fails is told as the context's end, the attempt's failure kept
+// in the words, not as a server error the caller would retry later.
+func TestCallEndedDuringAFailingAttempt(t *testing.T) {
+	srv := fakemodel.Start(&fakemodel.Script{Replies: []fakemodel.Reply{{Status: 503, Error: "busy", Times: -1}}}, nil)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := openai.DefaultConfig("test-key")
+	cfg.BaseURL = srv.BaseURL()
+	cfg.HTTPClient = &http.Client{Transport: cancelAfter{cancel}}
+	c := Caller{Client: openai.NewClientWithConfig(cfg), Backoff: time.Millisecond}
+	_, err := c.Call(ctx, openai.ChatCompletionRequest{Model: "m", Messages: []openai.ChatCompletionMessage{{Role: "user", Content: "hi"}}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if Retryable(err) {
+		t.Errorf("Retryable(%v) = true: a cancelled call is not retried", err)
+	}
+	if !strings.Contains(err.Error(), "busy") {
+		t.Errorf("err = %v, want the attempt's failure in its words", err)
 	}
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("%d requests, want 1", n)

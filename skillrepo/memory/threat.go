@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -26,7 +27,13 @@ const maxScanChars = 65_536
 // pyRegexp). They come from Hermes Agent (MIT licence, copied in
 // testdata/hermes-LICENSE); a pattern differing from the reference's would
 // let through what Hermes refuses, or refuse what it keeps.
-var threatPatterns = compileThreats([][2]string{
+//
+// They compile on the first scan, not at start-up: every command links
+// this package, and compiling them (Unicode classes, long repeats) cost
+// more CPU than a whole skill patch.
+var threatPatterns = sync.OnceValue(func() []threatPattern { return compileThreats(threatSources) })
+
+var threatSources = [][2]string{
 	{`ignore\s+(?:\w+\s+){0,8}(previous|all|above|prior)\s+(?:\w+\s+){0,8}instructions`, "prompt_injection"},
 	{`system\s+prompt\s+override`, "sys_prompt_override"},
 	{`disregard\s+(?:\w+\s+){0,8}(your|all|any)\s+(?:\w+\s+){0,8}(instructions|rules|guidelines)`, "disregard_rules"},
@@ -63,7 +70,7 @@ var threatPatterns = compileThreats([][2]string{
 	{`(update|modify|edit|write|change|append|add\s+to)\s+[^\n]{0,2048}(?:AGENTS\.md|CLAUDE\.md|\.cursorrules|\.clinerules)`, "agent_config_mod"},
 	{`(update|modify|edit|write|change|append|add\s+to)\s+[^\n]{0,2048}\.hermes/(config\.yaml|SOUL\.md)`, "hermes_config_mod"},
 	{`(?:api[_-]?key|token|secret|password)\s*[=:]\s*["\'][A-Za-z0-9+/=_-]{20,}`, "hardcoded_secret"},
-})
+}
 
 var turkishI = strings.NewReplacer("\u0130", "i", "\u0131", "i")
 
@@ -194,7 +201,7 @@ func ScanThreats(content string) []string {
 	// Python matches İ and ı case-insensitively against i (its lowercase
 	// and uppercase mappings), RE2 does not: spell them i.
 	normalized := turkishI.Replace(norm.NFKC.String(content))
-	for _, p := range threatPatterns {
+	for _, p := range threatPatterns() {
 		if p.re.MatchString(normalized) {
 			found = append(found, p.id)
 		}

@@ -31,7 +31,7 @@ func TestScanThreatsMatchesReference(t *testing.T) {
 		t.Fatalf("testdata names %q", doc.Reference)
 	}
 	ids := map[string]bool{}
-	for _, p := range threatPatterns {
+	for _, p := range threatPatterns() {
 		ids[p.id] = true
 	}
 	for i, c := range doc.Cases {

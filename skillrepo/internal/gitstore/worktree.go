@@ -147,16 +147,6 @@ func (l *Repo) loadIndex() (*Index, error) {
 	return idx, nil
 }
 
-// indexChangedSince reports whether .git/index is no longer the file idx
-// was read from.
-func (l *Repo) indexChangedSince(idx *Index) bool {
-	cur, err := os.Stat(l.indexPath())
-	if err != nil {
-		return idx.src != nil
-	}
-	return !sameFile(idx.src, cur)
-}
-
 // sameFile reports whether fi is still the file a was (nil: no file).
 func sameFile(a, fi os.FileInfo) bool {
 	return a != nil && os.SameFile(a, fi) && a.ModTime().Equal(fi.ModTime()) && a.Size() == fi.Size()
