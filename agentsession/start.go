@@ -114,7 +114,7 @@ func (h *hookRun) curatorIfDue() {
 	if h.lib.Config.Curator.Owner == skillrepo.CuratorOwnerHermes {
 		return // Hermes' own curator runs; sync records its runs
 	}
-	store := curator.NewStore(h.state().Curator())
+	store := curator.StoreOf(h.lib)
 	st, err := store.Load()
 	if err != nil {
 		h.rep.notef("curator: %v", err)

@@ -160,7 +160,7 @@ func (s libSource) Config() skillrepo.CuratorConfig                  { return s.
 func (s libSource) LoadUsage() (map[string]*skillrepo.UsageRecord, error) {
 	return s.l.Usage().Load()
 }
-func (s libSource) LoadState() (RunState, error) { return NewStore(s.l.State().Curator()).Load() }
+func (s libSource) LoadState() (RunState, error) { return StoreOf(s.l).Load() }
 func (s libSource) RolledBack() (map[string]RolledBackSkill, error) {
 	return rolledBack(s.l)
 }
@@ -368,7 +368,7 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	out, proceed, err := c.gate(src, opts, now)
 	if err != nil || !proceed {
 		if out != nil && out.Seeded {
-			if _, serr := NewStore(c.Lib.State().Curator()).Seed(now); serr != nil {
+			if _, serr := StoreOf(c.Lib).Seed(now); serr != nil {
 				return nil, serr
 			}
 		}
@@ -422,7 +422,7 @@ func (c *Curator) record(src source, out *Outcome, run *Run, now time.Time) (*Ou
 	if err != nil {
 		return nil, err
 	}
-	st, err := NewStore(c.Lib.State().Curator()).Update(func(st *RunState) error {
+	st, err := StoreOf(c.Lib).Update(func(st *RunState) error {
 		t := now
 		st.LastRunAt = &t
 		st.LastRunID = id
@@ -455,7 +455,7 @@ func (c *Curator) beforeLanding(run *Run, now time.Time) error {
 	if run.Kind == RunKindPrune {
 		return nil // a prune leaves the schedule alone
 	}
-	_, err := NewStore(c.Lib.State().Curator()).Update(func(st *RunState) error {
+	_, err := StoreOf(c.Lib).Update(func(st *RunState) error {
 		t := now
 		st.LastRunAt, st.LastRunID = &t, run.ID
 		st.LastRunSummary = "run " + run.ID + " was stopped as it landed; 'skillrepo curator rollback " + run.ID + "' undoes whatever of it is on " + run.Branch
@@ -550,7 +550,6 @@ func (c *Curator) gate(src source, opts RunOptions, now time.Time) (*Outcome, bo
 	if err != nil {
 		return nil, false, err
 	}
-	st, _ = seedFromHermes(st, c.Lib)
 	out := &Outcome{}
 	if hermesOwned(src.Config()) && !opts.Force {
 		// Hermes' curator runs: skillrepo's stands aside (hermes.go).

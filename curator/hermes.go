@@ -60,23 +60,37 @@ func (c *Curator) hermesCurator() *HermesCurator {
 	return out
 }
 
+// StoreOf is the store of lib's curator state. In a Hermes library whose
+// state records no run of skillrepo's curator yet, it reads as Hermes'
+// schedule (seedFromHermes), and the first write — a run, a pause, a
+// seed — keeps that: the run count counts on from Hermes' runs, and a
+// pause is not undone by Hermes' state. Read and write the curator's
+// state of a library through it, not NewStore.
+func StoreOf(lib *skillrepo.Library) *Store {
+	s := NewStore(lib.State().Curator())
+	s.seed = func(st RunState) RunState {
+		return seedFromHermes(st, lib)
+	}
+	return s
+}
+
 // seedFromHermes starts skillrepo's schedule where Hermes' is, the first
 // time skillrepo's curator looks at a Hermes library: its last run, run
 // count and pause carry over, so a change of owner neither runs at once
 // nor waits a whole new interval.
-func seedFromHermes(st RunState, lib *skillrepo.Library) (RunState, bool) {
+func seedFromHermes(st RunState, lib *skillrepo.Library) RunState {
 	if st.LastRunAt != nil || st.RunCount > 0 {
-		return st, false
+		return st
 	}
 	hs, ok := lib.HermesCuratorState()
 	if !ok {
-		return st, false
+		return st
 	}
 	t := hs.LastRun()
 	if t.IsZero() {
-		return st, false
+		return st
 	}
 	st.LastRunAt, st.RunCount, st.Paused = &t, hs.RunCount, hs.Paused
 	st.LastRunSummary = fmt.Sprintf("carried over from Hermes' curator (run %d): %s", hs.RunCount, hs.LastRunSummary)
-	return st, true
+	return st
 }

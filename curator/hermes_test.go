@@ -187,3 +187,80 @@ func TestHermesOneCurator(t *testing.T) {
 		t.Errorf("restore did not put it back in python/: %v", err)
 	}
 }
+
+// TestHermesOwnerSkillrepo: a person who hands a Hermes library to
+// skillrepo's curator (curator.owner: skillrepo) gets a schedule that
+// carries on from Hermes' last run — run count, last run and next due
+// time — so the swap neither runs at once nor waits a new interval;
+// status says to turn Hermes' curator off while both are enabled, and
+// stops saying so once it is off.
+func TestHermesOwnerSkillrepo(t *testing.T) {
+	_, home, env := hermesHome(t)
+	ctx := context.Background()
+	skills := filepath.Join(home, "skills")
+	edit := func(path, old, new string) {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(b), old) {
+			t.Fatalf("%s lacks %q: %v", path, old, err)
+		}
+		if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit(filepath.Join(skills, ".skillrepo", "config.yaml"), "owner: hermes", "owner: skillrepo")
+	testlib.Git(t, home, env, "commit", "-qam", "curator: skillrepo's runs this library")
+	now := hermeshome.Now
+	opts := skillrepo.OpenOptions{Getenv: func(k string) string { return env[k] }, Now: func() time.Time { return now }}
+	lib, err := skillrepo.Open(skills, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	c := &Curator{Lib: lib, Now: func() time.Time { return now }}
+
+	hermesLast := time.Date(2026, 11, 28, 3, 0, 0, 215000000, time.UTC) // the fixture's .curator_state
+	st, err := c.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Owner != skillrepo.CuratorOwnerSkillrepo || st.RunCount != 7 || st.LastRunAt == nil || !st.LastRunAt.Equal(hermesLast) ||
+		st.NextRunAt == nil || !st.NextRunAt.Equal(hermesLast.Add(72*time.Hour)) || !strings.Contains(st.LastRunSummary, "carried over from Hermes' curator (run 7)") {
+		t.Errorf("status after the swap: owner %s, runs %d, last %v, next %v, %q", st.Owner, st.RunCount, st.LastRunAt, st.NextRunAt, st.LastRunSummary)
+	}
+	if !strings.Contains(st.OwnerNote, "set curator.enabled: false in ~/.hermes/config.yaml") {
+		t.Errorf("owner note with both curators enabled: %q", st.OwnerNote)
+	}
+	// A pause before skillrepo's first run holds (Hermes' state says not
+	// paused), and a resume keeps the schedule carried over.
+	if _, err := StoreOf(lib).SetPaused(true); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := c.Status(); err != nil || !st.Paused || st.RunCount != 7 {
+		t.Errorf("status after a pause: %+v %v", st, err)
+	}
+	if st, err := StoreOf(lib).SetPaused(false); err != nil || st.Paused || st.RunCount != 7 || !st.LastRunAt.Equal(hermesLast) {
+		t.Errorf("state after the resume: %+v %v", st, err)
+	}
+	// Not due yet (Hermes ran 2½ days ago, every 72 h): a scheduled run
+	// skips, no run at once.
+	out, err := c.Run(ctx, RunOptions{IfDue: true})
+	if err != nil || out.Run != nil || !out.Next.Equal(hermesLast.Add(72*time.Hour)) {
+		t.Errorf("scheduled run before Hermes' next due time: %+v %v", out, err)
+	}
+	// Due: skillrepo's curator runs (it is not refused as with owner
+	// hermes), and counts on from Hermes' runs.
+	now = hermesLast.Add(73 * time.Hour)
+	out, err = c.Run(ctx, RunOptions{IfDue: true})
+	if err != nil || out.Run == nil {
+		t.Fatalf("scheduled run when due: %+v %v", out, err)
+	}
+	if st, err := c.Status(); err != nil || st.RunCount != 8 {
+		t.Errorf("run count after skillrepo's first run: %+v %v", st, err)
+	}
+	// Hermes' curator turned off: one curator, nothing to advise.
+	edit(filepath.Join(home, "config.yaml"), "curator:\n  enabled: true", "curator:\n  enabled: false")
+	if st, err := c.Status(); err != nil || st.OwnerNote != "skillrepo's curator runs this library" || st.Hermes == nil || st.Hermes.Enabled {
+		t.Errorf("status with Hermes' curator off: %+v %v", st, err)
+	}
+}

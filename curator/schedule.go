@@ -97,6 +97,10 @@ func Due(st RunState, s Schedule, now time.Time) Decision {
 // in another, and a crash leaves the old or the new file, never half.
 type Store struct {
 	Path string
+	// seed fills a state that records no run yet as it is first read (a
+	// Hermes library's schedule carried over from Hermes' curator:
+	// StoreOf). Update saves what it filled, so the first write keeps it.
+	seed func(RunState) RunState
 }
 
 // NewStore returns the store for a library state directory.
@@ -112,7 +116,7 @@ var ErrStateVersion = errors.New("curator state written by a newer skillrepo")
 func (s *Store) Load() (RunState, error) {
 	b, err := boundedread.ReadFile(s.Path, maxStateFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return RunState{Version: StateVersion}, nil
+		return s.seeded(RunState{Version: StateVersion}), nil
 	}
 	if err != nil {
 		return RunState{}, fmt.Errorf("read curator state: %w", err)
@@ -125,7 +129,14 @@ func (s *Store) Load() (RunState, error) {
 		return RunState{}, fmt.Errorf("%w: %s has version %d, this binary knows %d", ErrStateVersion, s.Path, st.Version, StateVersion)
 	}
 	st.Version = StateVersion
-	return st, nil
+	return s.seeded(st), nil
+}
+
+func (s *Store) seeded(st RunState) RunState {
+	if s.seed != nil {
+		return s.seed(st)
+	}
+	return st
 }
 
 // Update applies fn to the current state and saves the result, under the

@@ -79,7 +79,6 @@ func (c *Curator) Status() (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, _ = seedFromHermes(st, c.Lib)
 	sched := ScheduleOf(cfg)
 	th := ThresholdsOf(cfg)
 	if err := th.Validate(); err != nil {

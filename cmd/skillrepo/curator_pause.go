@@ -28,7 +28,7 @@ func setCuratorPaused(f *factory, paused bool) error {
 	if err != nil {
 		return err
 	}
-	if _, err := curator.NewStore(lib.State().Curator()).SetPaused(paused); err != nil {
+	if _, err := curator.StoreOf(lib).SetPaused(paused); err != nil {
 		return err
 	}
 	if paused {

@@ -171,7 +171,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	if st.Remote, err = remoteStatus(lib); err != nil {
 		return err
 	}
-	if cs, err := curator.NewStore(lib.State().Curator()).Load(); err == nil {
+	if cs, err := curator.StoreOf(lib).Load(); err == nil {
 		sched := curator.ScheduleOf(lib.Config.Curator)
 		d := curator.Due(cs, sched, now)
 		st.Curator = curatorStatus{Owner: lib.Config.Curator.Owner, Enabled: sched.Enabled, Paused: cs.Paused, LastRunAt: cs.LastRunAt, Due: d.Due}
