@@ -274,8 +274,9 @@ func TestSessionEndStartsOneWorker(t *testing.T) {
 // A hook reads, queues and sends to the review model only a transcript
 // inside the agent's own transcript folders (Claude Code: ~/.claude/
 // projects), a regular file, not through a final link: /etc/passwd, a
-// file elsewhere, a FIFO (which would hang Stop and SessionEnd) and a
-// link out of the folder are ignored, and the hooks log says why.
+// file elsewhere, a FIFO (which would hang Stop and SessionEnd), a link
+// to one and a link out of the folder are ignored by both events, and the
+// hooks log says why.
 func TestTranscriptOnlyFromTheAgentsFolders(t *testing.T) {
 	f := newHookFixture(t)
 	delete(f.env, EnvTranscriptDirs)
@@ -298,23 +299,33 @@ func TestTranscriptOnlyFromTheAgentsFolders(t *testing.T) {
 	}
 	link := filepath.Join(projects, "link.jsonl")
 	os.Symlink(elsewhere, link)
+	linkToFifo := filepath.Join(projects, "fifo-link.jsonl")
+	os.Symlink(fifo, linkToFifo)
 	for _, tc := range []struct {
 		path string
 		ok   bool
-	}{{good, true}, {"/etc/passwd", false}, {elsewhere, false}, {fifo, false}, {link, false}} {
-		done := make(chan *Report, 1)
-		go func() {
-			_, rep := f.run(hooks.ClaudeCode, "Stop", map[string]any{"session_id": "s-" + filepath.Base(tc.path), "transcript_path": tc.path, "last_assistant_message": "done"})
-			done <- rep
-		}()
-		select {
-		case rep := <-done:
-			ignored := strings.Contains(notes(rep), "transcript ignored")
-			if ignored == tc.ok {
-				t.Errorf("%s: ignored = %v; log %q", tc.path, ignored, notes(rep))
+	}{{good, true}, {"/etc/passwd", false}, {elsewhere, false}, {fifo, false}, {link, false}, {linkToFifo, false}} {
+		events := []string{"Stop"}
+		if !tc.ok {
+			// SessionEnd has no time budget of the agent's: a refused
+			// path must not be opened there either.
+			events = append(events, "SessionEnd")
+		}
+		for _, ev := range events {
+			done := make(chan *Report, 1)
+			go func() {
+				_, rep := f.run(hooks.ClaudeCode, ev, map[string]any{"session_id": "s-" + filepath.Base(tc.path), "transcript_path": tc.path, "last_assistant_message": "done"})
+				done <- rep
+			}()
+			select {
+			case rep := <-done:
+				ignored := strings.Contains(notes(rep), "transcript ignored")
+				if ignored == tc.ok {
+					t.Errorf("%s %s: ignored = %v; log %q", ev, tc.path, ignored, notes(rep))
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("%s: the %s hook hangs", tc.path, ev)
 			}
-		case <-time.After(20 * time.Second):
-			t.Fatalf("%s: the Stop hook hangs", tc.path)
 		}
 	}
 	for _, e := range f.queued() {

@@ -59,7 +59,9 @@ func (l *Library) RemoteStatus() (*RemoteStatus, error) {
 	}
 	st.LastFetch, st.LastPush = rec.LastFetch, rec.LastPush
 	for k, f := range rec.Failures {
-		st.Failures[k] = f
+		if f != nil { // a hand-edited or damaged file's null is no failure
+			st.Failures[k] = f
+		}
 	}
 	theirs, err := l.repo.ReadRef("refs/remotes/" + cfg.Name + "/" + l.MainBranch())
 	if err != nil && !errors.Is(err, ErrNotFound) {

@@ -1,0 +1,68 @@
+package skillrepo
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzRemoteState: whatever remote.json and published.json hold, status
+// and proposal listings read them without panicking and hand on no
+// failure that is not there (a null entry is no failure), and the next
+// record of a failure rewrites them into files that read back.
+func FuzzRemoteState(f *testing.F) {
+	f.Add([]byte(`{"remote":"origin","failures":{"fetch":{"op":"fetch","kind":"auth"}}}`), []byte(`{"a":{"tip":"x","branch":"proposals/a"}}`))
+	f.Add([]byte(`{"failures":{"fetch":null}}`), []byte(`{"a":null}`))
+	f.Add([]byte(`{"last_fetch":"not a time"}`), []byte(`{"../../config":{"pending":true}}`))
+	f.Add([]byte(`[]`), []byte(`"x"`))
+	env := testEnv(f)
+	dir := filepath.Join(f.TempDir(), "lib")
+	if _, err := Init(context.Background(), dir, InitOptions{OpenOptions: openOpts(env), Example: true}); err != nil {
+		f.Fatalf("init: %v", err)
+	}
+	l, err := Open(dir, openOpts(env))
+	if err != nil {
+		f.Fatalf("open: %v", err)
+	}
+	f.Cleanup(func() { l.Close() })
+	store := l.remoteStore()
+	if err := os.MkdirAll(store.dir, 0o755); err != nil {
+		f.Fatal(err)
+	}
+	props, err := l.Proposals(ProposalQuery{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, state, published []byte) {
+		if err := os.WriteFile(filepath.Join(store.dir, remoteStateFile), state, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(store.dir, remotePublishedFile), published, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := l.RemoteStatus()
+		if err != nil {
+			t.Fatalf("status: %v", err)
+		}
+		for op, fail := range st.Failures {
+			if fail == nil {
+				t.Fatalf("status hands on a nil failure for %q", op)
+			}
+		}
+		if _, err := l.ProposalRemotes(props); err != nil {
+			t.Fatalf("proposal remotes: %v", err)
+		}
+		if err := store.record(func(r *remoteRecord) {
+			if r.Failures == nil {
+				r.Failures = map[string]*RemoteFailure{}
+			}
+			r.Failures["fetch"] = &RemoteFailure{Op: "fetch", Kind: "unreachable"}
+		}); err != nil {
+			t.Fatalf("record: %v", err)
+		}
+		if st, err := l.RemoteStatus(); err != nil || st.Failures["fetch"] == nil || st.Failures["fetch"].Kind != "unreachable" {
+			t.Fatalf("after a record: %+v, %v", st, err)
+		}
+	})
+}
