@@ -114,6 +114,25 @@ func ReadConfig(root string) (Config, error) {
 	return cfg, err
 }
 
+// configSetsKey reports whether the config file of the library at root
+// sets the top-level key (as opposed to leaving it to its default).
+func configSetsKey(root, key string) bool {
+	b, err := readConfigFile(root)
+	if err != nil {
+		return false
+	}
+	top, err := yamlconf.Parse(b)
+	if err != nil || top == nil {
+		return false
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
 // Duration is a config duration: a Go duration ("15s", "30m") or a plain
 // number of seconds, never negative.
 type Duration time.Duration

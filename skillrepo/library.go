@@ -176,12 +176,38 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
+	followCheckedOutBranch(repo, &cfg, libRoot)
 	l := &Library{repo: repo, Root: libRoot, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress, opts: opts}
 	if problems != nil {
 		l.configErr = problems
 		warnConfig(problems, opts.Warn)
 	}
 	return l, nil
+}
+
+// followCheckedOutBranch settles the main branch of a config that does
+// not name one. Left out, main_branch means "main"; but in a repository
+// with no branch main whose HEAD is on another branch (a project on
+// master with a hand-written config), writes would fork a new main from
+// HEAD that neither the work tree nor git status shows: a skill reported
+// written, yet invisible to the agent. The checked-out branch is the
+// main branch then. A config that names main_branch is taken as written.
+func followCheckedOutBranch(repo *gitstore.Repo, cfg *Config, libRoot string) {
+	if _, err := repo.ReadRef(gitstore.BranchRef(cfg.MainBranch)); !errors.Is(err, gitstore.ErrNotFound) {
+		return
+	}
+	head, err := repo.HeadBranch()
+	if err != nil || head == "" || head == cfg.MainBranch {
+		return
+	}
+	if _, err := repo.ReadRef(gitstore.BranchRef(head)); err != nil {
+		return // unborn: the first write creates the configured branch
+	}
+	if configSetsKey(libRoot, "main_branch") {
+		return
+	}
+	cfg.MainBranch = head
+	repo.DefaultBranch = head
 }
 
 // RefNamespace is where the library keeps refs of its own (curator

@@ -7,15 +7,8 @@ import (
 	"testing"
 )
 
-// FuzzRemoteState: whatever remote.json and published.json hold, status
-// and proposal listings read them without panicking and hand on no
-// failure that is not there (a null entry is no failure), and the next
-// record of a failure rewrites them into files that read back.
-func FuzzRemoteState(f *testing.F) {
-	f.Add([]byte(`{"remote":"origin","failures":{"fetch":{"op":"fetch","kind":"auth"}}}`), []byte(`{"a":{"tip":"x","branch":"proposals/a"}}`))
-	f.Add([]byte(`{"failures":{"fetch":null}}`), []byte(`{"a":null}`))
-	f.Add([]byte(`{"last_fetch":"not a time"}`), []byte(`{"../../config":{"pending":true}}`))
-	f.Add([]byte(`[]`), []byte(`"x"`))
+// fuzzLibrary is the example library, made once per fuzzing process.
+func fuzzLibrary(f *testing.F) *Library {
 	env := testEnv(f)
 	dir := filepath.Join(f.TempDir(), "lib")
 	if _, err := Init(context.Background(), dir, InitOptions{OpenOptions: openOpts(env), Example: true}); err != nil {
@@ -26,6 +19,46 @@ func FuzzRemoteState(f *testing.F) {
 		f.Fatalf("open: %v", err)
 	}
 	f.Cleanup(func() { l.Close() })
+	return l
+}
+
+// FuzzPinsAgreed: whatever the recorded pins agreement holds, the
+// effective pins are read without panicking, sorted, each once.
+func FuzzPinsAgreed(f *testing.F) {
+	f.Add([]byte(`{"file":["ci-debugging"],"usage":["ci-debugging"]}`))
+	f.Add([]byte(`{"file":null,"usage":["x","x",""]}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"file":"x"}`))
+	l := fuzzLibrary(f)
+	if err := os.MkdirAll(filepath.Dir(l.pinsAgreedPath()), 0o755); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(l.pinsAgreedPath(), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pins, err := l.Pins("")
+		if err != nil {
+			t.Fatalf("pins: %v", err)
+		}
+		for i := 1; i < len(pins); i++ {
+			if pins[i-1] >= pins[i] {
+				t.Fatalf("pins not sorted and unique: %q", pins)
+			}
+		}
+	})
+}
+
+// FuzzRemoteState: whatever remote.json and published.json hold, status
+// and proposal listings read them without panicking and hand on no
+// failure that is not there (a null entry is no failure), and the next
+// record of a failure rewrites them into files that read back.
+func FuzzRemoteState(f *testing.F) {
+	f.Add([]byte(`{"remote":"origin","failures":{"fetch":{"op":"fetch","kind":"auth"}}}`), []byte(`{"a":{"tip":"x","branch":"proposals/a"}}`))
+	f.Add([]byte(`{"failures":{"fetch":null}}`), []byte(`{"a":null}`))
+	f.Add([]byte(`{"last_fetch":"not a time"}`), []byte(`{"../../config":{"pending":true}}`))
+	f.Add([]byte(`[]`), []byte(`"x"`))
+	l := fuzzLibrary(f)
 	store := l.remoteStore()
 	if err := os.MkdirAll(store.dir, 0o755); err != nil {
 		f.Fatal(err)
