@@ -17,18 +17,9 @@
 set -euo pipefail
 exec </dev/null
 n=${1:-5}
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin_dir=${SKILLREPO_AGENTS_BIN:-}
-if [ -z "$bin_dir" ]; then
-  echo "hooks-agents: skipped: set SKILLREPO_AGENTS_BIN to a folder holding claude, codex and gemini (see scripts/agents-e2e.sh)"
-  exit 0
-fi
-export E2E_CLAUDE="$bin_dir/claude" E2E_CODEX="$bin_dir/codex" E2E_GEMINI="$bin_dir/gemini"
-work=$(mktemp -d)
-cleanup() { sleep 1; chmod -R u+w "$work" 2>/dev/null || true; rm -rf "$work" 2>/dev/null || true; }
-trap cleanup EXIT
-(cd "$root" && go build -o "$work/bin/skillrepo" ./cmd/skillrepo && go build -o "$work/bin/fakemodel" ./internal/fakemodel/cmd/fakemodel)
-export E2E_BIN="$work/bin" E2E_ROOT="$root"
+# shellcheck source=agents-lib.sh
+. "$(dirname "$0")/agents-lib.sh"
+agents_bench hooks-agents
 times="$work/times.txt"; : >"$times"
 cat >"$work/bin/timed" <<SH
 #!/usr/bin/env bash
