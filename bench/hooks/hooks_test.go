@@ -57,8 +57,15 @@ func setup(b *testing.B) {
 		}
 		env = testenv.Env(filepath.Join(root, "home"))
 		env["PATH"] = os.Getenv("PATH")
-		// The transcripts are in the temp folder, not the agent's own.
-		env[agentsession.EnvTranscriptDirs] = root
+		// The transcripts are in the temp folder and review/testdata, not
+		// the agent's own: hooks read transcripts only from the folders
+		// named (a transcript elsewhere is ignored, and a Stop that ignores
+		// it times nothing).
+		var testdata string
+		if testdata, setupErr = filepath.Abs("../../review/testdata/claude-code"); setupErr != nil {
+			return
+		}
+		env[agentsession.EnvTranscriptDirs] = root + string(filepath.ListSeparator) + testdata
 		library = filepath.Join(root, "lib")
 		o := genlib.Defaults()
 		o.Skills, o.Categories, o.Support = 1000, 10, 2

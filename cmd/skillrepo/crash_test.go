@@ -25,19 +25,7 @@ func TestCrashKill(t *testing.T) {
 }
 
 func crashKill(t *testing.T, prefix bool) {
-	bin, err := exec.LookPath("skillrepo")
-	if err != nil {
-		t.Skip("skillrepo test binary not on PATH")
-	}
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not on PATH")
-	}
-	home := t.TempDir()
-	env := append(os.Environ(),
-		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Crash", "GIT_AUTHOR_EMAIL=crash@example.com",
-		"GIT_COMMITTER_NAME=Crash", "GIT_COMMITTER_EMAIL=crash@example.com",
-		"SKILLREPO_LOCK_TIMEOUT=5s", "NO_COLOR=1")
+	bin, env := killEnv(t, []string{"git"}, "SKILLREPO_LOCK_TIMEOUT=5s")
 	lib := filepath.Join(t.TempDir(), "lib")
 	run := func(name string, args ...string) (string, error) {
 		cmd := exec.Command(name, args...)
@@ -121,18 +109,7 @@ func crashKill(t *testing.T, prefix bool) {
 // from whatever state it left, with git fsck clean and no temp file of its
 // own in the commit.
 func TestInitKill(t *testing.T) {
-	bin, err := exec.LookPath("skillrepo")
-	if err != nil {
-		t.Skip("skillrepo test binary not on PATH")
-	}
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not on PATH")
-	}
-	home := t.TempDir()
-	env := append(os.Environ(),
-		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Crash", "GIT_AUTHOR_EMAIL=crash@example.com",
-		"GIT_COMMITTER_NAME=Crash", "GIT_COMMITTER_EMAIL=crash@example.com", "NO_COLOR=1")
+	bin, env := killEnv(t, []string{"git"})
 	seed := time.Now().UnixNano()
 	rng := rand.New(rand.NewSource(seed))
 	t.Logf("seed %d", seed)
@@ -187,19 +164,7 @@ func TestInitKill(t *testing.T) {
 // drops the branch the killed one left (and lands the work when the
 // killed run had not).
 func TestCuratorKill(t *testing.T) {
-	bin, err := exec.LookPath("skillrepo")
-	if err != nil {
-		t.Skip("skillrepo test binary not on PATH")
-	}
-	if _, err := exec.LookPath("cp"); err != nil {
-		t.Skip("cp not on PATH")
-	}
-	home := t.TempDir()
-	env := append(os.Environ(),
-		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=Crash", "GIT_AUTHOR_EMAIL=crash@example.com",
-		"GIT_COMMITTER_NAME=Crash", "GIT_COMMITTER_EMAIL=crash@example.com",
-		"SKILLREPO_LOCK_TIMEOUT=5s", "SKILLREPO_WORKER=off", "NO_COLOR=1")
+	bin, env := killEnv(t, []string{"git", "cp"}, "SKILLREPO_LOCK_TIMEOUT=5s", "SKILLREPO_WORKER=off")
 	run := func(name string, args ...string) (string, error) {
 		cmd := exec.Command(name, args...)
 		cmd.Env = env
@@ -316,4 +281,27 @@ func TestCuratorKill(t *testing.T) {
 		must(fmt.Sprintf("kill %d: fsck at the end", i), "git", "-C", lib, "fsck", "--strict", "--no-progress")
 	}
 	t.Logf("%d kills, %d of them after the merge reached main", kills, landed)
+}
+
+// killEnv is what the kill tests share: the skillrepo binary testscript's
+// TestMain put on PATH (the test skips without it, or without one of
+// needs), and an environment of a temporary home with a git identity and
+// no system config, plus extra.
+func killEnv(t *testing.T, needs []string, extra ...string) (bin string, env []string) {
+	t.Helper()
+	bin, err := exec.LookPath("skillrepo")
+	if err != nil {
+		t.Skip("skillrepo test binary not on PATH")
+	}
+	for _, n := range needs {
+		if _, err := exec.LookPath(n); err != nil {
+			t.Skip(n + " not on PATH")
+		}
+	}
+	home := t.TempDir()
+	env = append(os.Environ(),
+		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=Crash", "GIT_AUTHOR_EMAIL=crash@example.com",
+		"GIT_COMMITTER_NAME=Crash", "GIT_COMMITTER_EMAIL=crash@example.com", "NO_COLOR=1")
+	return bin, append(env, extra...)
 }
