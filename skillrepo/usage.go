@@ -795,6 +795,7 @@ func (l *Library) keyEvents(res *UpdateResult, events []usageEvent) []usageEvent
 			}
 		}
 	}
+	recs, loadErr := l.Usage().Load()
 	out := make([]usageEvent, len(events))
 	for i, e := range events {
 		out[i] = e
@@ -803,18 +804,14 @@ func (l *Library) keyEvents(res *UpdateResult, events []usageEvent) []usageEvent
 			if err != nil {
 				continue
 			}
-			skills, err := s.Skills()
+			key, aliases, err := s.usageKeyOf(si, recs)
 			if err != nil {
 				break
 			}
-			keys, err := s.UsageKeys(skills)
-			if err != nil {
-				break
-			}
-			out[i].Name = keys.Key(si.Name)
-			if recs, err := l.Usage().Load(); err == nil {
-				for _, a := range keys.Aliases(recs, si.Name) {
-					if a != out[i].Name {
+			out[i].Name = key
+			if loadErr == nil {
+				for _, a := range aliases {
+					if a != key {
 						out[i].Aliases = append(out[i].Aliases, a)
 					}
 				}

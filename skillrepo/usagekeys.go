@@ -89,6 +89,57 @@ func (s *Snapshot) UsageKeys(skills []SkillInfo) (*UsageKeys, error) {
 	return k, nil
 }
 
+// usageKeyOf is skill si's key and aliases among recs, as
+// s.UsageKeys(skills).Key and .Aliases give them, reading only si's
+// SKILL.md when that cannot change the answer: no other skill has si's
+// folder name, si's frontmatter name is its folder name (or absent), and
+// recs hold no record under si's path or category-qualified name. Only
+// si can then claim a key that is si's, and only those, so the key is the
+// folder name and the aliases are that record alone. Every write keys its
+// usage event here: reading every skill's SKILL.md for it cost a patch on
+// a library of 10,000 skills seven times its CPU.
+func (s *Snapshot) usageKeyOf(si SkillInfo, recs map[string]*UsageRecord) (string, []string, error) {
+	skills, err := s.Skills()
+	if err != nil {
+		return "", nil, err
+	}
+	if name, err := s.frontmatterName(si); err == nil && (name == "" || name == si.Name) &&
+		onlyFolderNamed(skills, si.Name) && !hasQualifiedRecord(recs, si) {
+		if _, ok := recs[si.Name]; ok {
+			return si.Name, []string{si.Name}, nil
+		}
+		return si.Name, nil, nil
+	}
+	keys, err := s.UsageKeys(skills)
+	if err != nil {
+		return "", nil, err
+	}
+	return keys.Key(si.Name), keys.Aliases(recs, si.Name), nil
+}
+
+// onlyFolderNamed reports whether exactly one of skills has folder name.
+func onlyFolderNamed(skills []SkillInfo, name string) bool {
+	n := 0
+	for _, si := range skills {
+		if si.Name == name {
+			n++
+		}
+	}
+	return n == 1
+}
+
+// hasQualifiedRecord reports whether recs hold a record under one of the
+// aliases UsageKeys gives si beside its names: its folder path and its
+// category-qualified names.
+func hasQualifiedRecord(recs map[string]*UsageRecord, si SkillInfo) bool {
+	for _, a := range []string{si.Dir, path2(si.Category, si.Name), colon(si.Category, si.Name)} {
+		if _, ok := recs[a]; ok && a != "" && a != si.Name {
+			return true
+		}
+	}
+	return false
+}
+
 // UsageKey is the key a skill's record is written under: its frontmatter
 // name, else its folder name.
 func (s *Snapshot) UsageKey(si SkillInfo) string {
