@@ -176,7 +176,7 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
-	followCheckedOutBranch(repo, &cfg, libRoot)
+	settleMainBranch(repo, &cfg, libRoot)
 	l := &Library{repo: repo, Root: libRoot, Config: cfg, readOnly: opts.ReadOnly, reporter: opts.Progress, opts: opts}
 	if problems != nil {
 		l.configErr = problems
@@ -185,29 +185,30 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 	return l, nil
 }
 
-// followCheckedOutBranch settles the main branch of a config that does
-// not name one. Left out, main_branch means "main"; but in a repository
-// with no branch main whose HEAD is on another branch (a project on
-// master with a hand-written config), writes would fork a new main from
-// HEAD that neither the work tree nor git status shows: a skill reported
-// written, yet invisible to the agent. The checked-out branch is the
-// main branch then. A config that names main_branch is taken as written.
-func followCheckedOutBranch(repo *gitstore.Repo, cfg *Config, libRoot string) {
+// settleMainBranch settles the main branch of a config that does not
+// name one. Left out, main_branch means "main"; but in a repository that
+// has a master and no main (a project on master with a hand-written
+// config), writes would fork a new main from HEAD that neither the work
+// tree nor git status shows: a skill reported written, yet invisible to
+// the agent. There master is the main branch. It is not the checked-out
+// branch, which would move the library's main each time the person
+// switches. A config that names main_branch is taken as written.
+func settleMainBranch(repo *gitstore.Repo, cfg *Config, libRoot string) {
+	const fallback = "master"
+	if cfg.MainBranch == fallback {
+		return
+	}
 	if _, err := repo.ReadRef(gitstore.BranchRef(cfg.MainBranch)); !errors.Is(err, gitstore.ErrNotFound) {
 		return
 	}
-	head, err := repo.HeadBranch()
-	if err != nil || head == "" || head == cfg.MainBranch {
+	if _, err := repo.ReadRef(gitstore.BranchRef(fallback)); err != nil {
 		return
-	}
-	if _, err := repo.ReadRef(gitstore.BranchRef(head)); err != nil {
-		return // unborn: the first write creates the configured branch
 	}
 	if configSetsKey(libRoot, "main_branch") {
 		return
 	}
-	cfg.MainBranch = head
-	repo.DefaultBranch = head
+	cfg.MainBranch = fallback
+	repo.DefaultBranch = fallback
 }
 
 // RefNamespace is where the library keeps refs of its own (curator

@@ -118,13 +118,13 @@ type syncJSON struct {
 	PinsCarried map[string]string `json:"pins_carried,omitempty"`
 	// LintErrors were recorded anyway (Lint-Error trailers).
 	LintErrors []string `json:"lint_errors"`
+	// LeftStaged: paths staged with git and not committed, left to the
+	// person's own commit.
+	LeftStaged []string `json:"left_staged"`
 	// What a Hermes library's sync records first, each in its own commit:
 	// Hermes' housekeeping an earlier import tracked, pins and unpins
 	// made in Hermes, edits of Hermes' memories/, a run of Hermes'
 	// curator.
-	// LeftStaged: paths staged with git and not committed, left to the
-	// person's own commit.
-	LeftStaged    []string           `json:"left_staged"`
 	Untracked     []string           `json:"untracked,omitempty"`
 	UntrackCommit string             `json:"untrack_commit,omitempty"`
 	Pins          *syncPinsJSON      `json:"pins,omitempty"`
