@@ -62,15 +62,7 @@ func TestMCPStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 1<<20), 16<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	lines := readLines(stdout)
 	send := func(s string) {
 		t.Helper()
 		if _, err := io.WriteString(stdin, s+"\n"); err != nil {
@@ -218,4 +210,19 @@ func TestMCPStdio(t *testing.T) {
 		t.Errorf("git status: %s", st)
 	}
 	git("fsck", "--strict", "--no-progress")
+}
+
+// readLines sends each line the MCP server writes (up to 16 MB a line)
+// and closes the channel at its end.
+func readLines(r io.Reader) <-chan string {
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	return lines
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -35,15 +34,7 @@ func mcpClient(ts *testscript.TestScript, neg bool, args []string) {
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	ts.Check(cmd.Start())
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 1<<20), 16<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	lines := readLines(stdout)
 	var out strings.Builder
 	for _, req := range strings.Split(strings.TrimSpace(ts.ReadFile(args[0])), "\n") {
 		if strings.TrimSpace(req) == "" {
