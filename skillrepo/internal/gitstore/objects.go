@@ -378,6 +378,9 @@ func (l *Repo) readObjectRaw(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, 
 		l.packs = openPackReader(l.GitDir)
 	}
 	obj, err := l.repo.Storer.EncodedObject(typ, h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		obj, err = l.encodedObjectAgainLocked(typ, h)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
 	}
@@ -387,6 +390,29 @@ func (l *Repo) readObjectRaw(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, 
 	}
 	defer r.Close()
 	return io.ReadAll(r)
+}
+
+// encodedObject reads object h through go-git's storer. go-git lists a
+// repository's packs once, so a pack written since (by the git fetch of
+// a remote sync, or a git gc) is not seen: on a miss it lists them again
+// and retries, once. The caller must not hold objMu.
+func (l *Repo) encodedObject(typ plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	obj, err := l.repo.Storer.EncodedObject(typ, h)
+	if !errors.Is(err, plumbing.ErrObjectNotFound) {
+		return obj, err
+	}
+	l.objMu.Lock()
+	defer l.objMu.Unlock()
+	return l.encodedObjectAgainLocked(typ, h)
+}
+
+// encodedObjectAgainLocked lists go-git's packs again and reads h. The
+// caller holds objMu (readObjectRaw's other go-git reads run under it).
+func (l *Repo) encodedObjectAgainLocked(typ plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	if r, ok := l.repo.Storer.(interface{ Reindex() }); ok {
+		r.Reindex()
+	}
+	return l.repo.Storer.EncodedObject(typ, h)
 }
 
 // hasObject reports whether h is stored loose or in a pack the pack
@@ -480,7 +506,11 @@ func (l *Repo) readLoose(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, bool
 
 // CommitObject reads and decodes a commit.
 func (l *Repo) CommitObject(h plumbing.Hash) (*object.Commit, error) {
-	c, err := l.repo.CommitObject(h)
+	obj, err := l.encodedObject(plumbing.CommitObject, h)
+	if err != nil {
+		return nil, err
+	}
+	c, err := object.DecodeCommit(l.repo.Storer, obj)
 	if err == nil && l.IsShallow(h) {
 		c.ParentHashes = nil // a shallow boundary (shallow.go)
 	}
@@ -490,7 +520,11 @@ func (l *Repo) CommitObject(h plumbing.Hash) (*object.Commit, error) {
 // ObjectExists reports whether the repository holds object h (loose, in a
 // pack or in an alternate: git's answer, not the fast guess of hasObject).
 func (l *Repo) ObjectExists(h plumbing.Hash) bool {
-	return l.repo.Storer.HasEncodedObject(h) == nil
+	if l.repo.Storer.HasEncodedObject(h) == nil {
+		return true
+	}
+	_, err := l.encodedObject(plumbing.AnyObject, h) // a pack written since go-git listed them
+	return err == nil
 }
 
 // RawCommit returns a commit's raw content (header and message), at most
@@ -499,7 +533,7 @@ func (s *Store) RawCommit(c plumbing.Hash) ([]byte, error) {
 	if b, ok := s.pending[c]; ok {
 		return b, nil
 	}
-	obj, err := s.l.repo.Storer.EncodedObject(plumbing.CommitObject, c)
+	obj, err := s.l.encodedObject(plumbing.CommitObject, c)
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", c, err)
 	}
@@ -543,7 +577,7 @@ func (r *ObjectReader) Read(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, e
 		}
 		return r.l.graft(typ, h, obj.data), nil
 	}
-	obj, err := r.l.repo.Storer.EncodedObject(typ, h)
+	obj, err := r.l.encodedObject(typ, h)
 	if err != nil {
 		return nil, fmt.Errorf("read %s %s: %w", typ, h, err)
 	}

@@ -153,3 +153,42 @@ func TestAppendStoredZlib(t *testing.T) {
 		})
 	}
 }
+
+// A pack a git fetch writes after the repository was opened (and go-git
+// listed its packs) holds objects every reader finds: a remote sync
+// fetches, then reads the commits it fetched in the same process.
+func TestObjectsInAPackWrittenSinceOpen(t *testing.T) {
+	l, env := newTestRepo(t)
+	head := plumbing.NewHash(strings.TrimSpace(gitCmd(t, l, env, "rev-parse", "HEAD")))
+	gitCmd(t, l, env, "repack", "-a", "-d", "-q") // HEAD packed: reading it makes go-git list the packs
+	if _, err := l.CommitObject(head); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.NewStore(true).RawCommit(head); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "other")
+	gitIn(t, filepath.Dir(other), env, false, "clone", "-q", l.Root, other)
+	if err := os.WriteFile(filepath.Join(other, "new.md"), []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, other, env, false, "add", "new.md")
+	gitIn(t, other, env, false, "commit", "-q", "-m", "new")
+	// unpackLimit 1: the fetch keeps what it receives as a pack.
+	gitCmd(t, l, env, "-c", "fetch.unpackLimit=1", "fetch", "-q", other, "main:refs/remotes/other/main")
+	tip := plumbing.NewHash(strings.TrimSpace(gitCmd(t, l, env, "rev-parse", "refs/remotes/other/main")))
+	if !l.ObjectExists(tip) {
+		t.Errorf("ObjectExists(%s) = false", tip)
+	}
+	if c, err := l.CommitObject(tip); err != nil || c.Message != "new\n" {
+		t.Errorf("CommitObject: %v", err)
+	}
+	if raw, err := l.NewStore(true).RawCommit(tip); err != nil || !strings.Contains(string(raw), "\n\nnew\n") {
+		t.Errorf("RawCommit: %v %q", err, raw)
+	}
+	r := l.NewObjectReader()
+	defer r.Close()
+	if _, err := r.Read(plumbing.CommitObject, tip); err != nil {
+		t.Errorf("ObjectReader: %v", err)
+	}
+}

@@ -464,7 +464,7 @@ func (l *Repo) commitSubject(store *Store, h plumbing.Hash) string {
 	if b, ok := store.pending[h]; ok {
 		return firstMessageLine(b)
 	}
-	c, err := l.repo.CommitObject(h)
+	c, err := l.CommitObject(h)
 	if err != nil {
 		return h.String()
 	}
