@@ -79,7 +79,10 @@
 //     HEAD, so an index whose tree (its cache-tree root) is not HEAD's
 //     and was written a moment ago means HEAD is about to follow, and
 //     the write waits for it. A branch that moved since step 2 reruns
-//     the write on the new tip (up to three times). HEAD decides here
+//     the write on the new tip: twice, then a last time that takes
+//     index.lock (and writes a record naming it) before step 2 and holds
+//     it throughout, so no git commit can move the branch under it and a
+//     person committing in a loop cannot starve the write. HEAD decides here
 //     whether the branch is checked out; if that differs from the
 //     record, the record is rewritten;
 //  5. when the branch is checked out, checks every touched path against

@@ -81,7 +81,9 @@ func (l *Repo) takeIndexLock(id *lockID) (*indexLock, error) {
 		return nil, fmt.Errorf("take %s: %w", path, err)
 	}
 	deadline := time.Now().Add(l.lockTimeout)
-	for {
+	// git holds index.lock for milliseconds and never waits for it: poll
+	// soon at first, or a person's git loop takes it back every time.
+	for wait := time.Millisecond; ; wait = min(2*wait, 25*time.Millisecond) {
 		err := os.Link(tmp.Name(), path)
 		if err == nil {
 			return &indexLock{l: l, path: path, id: id}, nil
@@ -92,7 +94,7 @@ func (l *Repo) takeIndexLock(id *lockID) (*indexLock, error) {
 		if time.Now().After(deadline) {
 			return nil, indexLockedError(path)
 		}
-		time.Sleep(25 * time.Millisecond)
+		time.Sleep(wait)
 	}
 }
 

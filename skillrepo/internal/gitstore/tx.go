@@ -122,7 +122,10 @@ func (tx *Tx) Stage(p string, c Change) { tx.stage(p, c) }
 // tree and index for the touched paths only. If fn returns an error nothing
 // is written (the objects it created are unreachable and harmless). If the
 // ref moved under us (a concurrent git command), fn runs again on the new
-// tip, up to three times.
+// tip: twice as before, then once more holding git's index.lock from
+// before it reads the branch, so that no git commit (which needs that
+// lock) can move the branch under it and a person committing in a loop
+// cannot starve the write (holdIndexLock).
 //
 // Errors: *DirtyError (ErrConflict) when a touched path holds an
 // uncommitted edit; *LockedError (ErrLocked); *RefMovedError (ErrConflict)
@@ -146,14 +149,27 @@ func (l *Repo) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) e
 		}
 	}
 	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
+	for attempt := 0; attempt <= optimisticAttempts; attempt++ {
+		var held *indexLock
 		if !opts.DryRun {
 			// A person's commit in progress lands first (gitreaders_linux.go).
 			if err := l.waitForGitCommits(ctx); err != nil {
 				return nil, err
 			}
+			if attempt == optimisticAttempts {
+				var err error
+				if held, err = l.holdIndexLock(ctx, BranchRef(opts.Branch)); err != nil {
+					return nil, err
+				}
+			}
 		}
-		res, err := l.updateOnce(ctx, opts, fn)
+		res, err := l.updateOnce(ctx, opts, fn, held)
+		if held != nil && !held.done && !errors.Is(err, errTestOnlyCrash) {
+			// The write stopped before it landed anything: only the
+			// lock and its record are left to take back.
+			held.release()
+			l.removeIntent()
+		}
 		var moved *RefMovedError
 		if errors.As(err, &moved) {
 			lastErr = err
@@ -167,7 +183,45 @@ func (l *Repo) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) e
 	return nil, lastErr
 }
 
-func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (_ *UpdateResult, retErr error) {
+// optimisticAttempts is how many times a write runs without holding
+// index.lock while it builds its objects, before its last attempt holds
+// it throughout. Building without it keeps the person's git commands
+// free to run meanwhile; the last attempt guarantees progress.
+const optimisticAttempts = 2
+
+// holdIndexLock takes index.lock for a write's whole last attempt, from
+// before it reads the branch. The intent record naming the lock is
+// written first, as land does, so that a crash while the write builds
+// its objects leaves a lock recovery can prove is ours and remove: the
+// record moves nothing (old and new are the branch's current tip). Once
+// the lock is held, a git commit already past its own use of the lock
+// (a plain commit running its pre-commit hook) is waited for: no new one
+// can start.
+func (l *Repo) holdIndexLock(ctx context.Context, ref string) (*indexLock, error) {
+	cur, err := l.ReadRef(ref)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	in := &intent{Ref: ref, Old: cur.String(), New: cur.String(), IndexLock: newLockID()}
+	if err := l.writeIntent(in); err != nil {
+		return nil, err
+	}
+	held, err := l.takeIndexLock(in.IndexLock)
+	if err != nil {
+		l.removeIntent()
+		return nil, err
+	}
+	if err := l.waitForGitCommits(ctx); err != nil {
+		held.release()
+		l.removeIntent()
+		return nil, err
+	}
+	return held, nil
+}
+
+// updateOnce is one attempt of Update. held, when not nil, is index.lock
+// taken for this attempt (holdIndexLock); land uses it and releases it.
+func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error, held *indexLock) (_ *UpdateResult, retErr error) {
 	ref := BranchRef(opts.Branch)
 	l.conv = nil // config and attributes are read anew for each write
 	// Settings git would apply and we cannot read (an include we do not
@@ -283,7 +337,7 @@ func (l *Repo) updateOnce(ctx context.Context, opts UpdateOptions, fn func(tx *T
 	if err := l.testOnlyCrash("objects"); err != nil {
 		return nil, err
 	}
-	return l.land(store, res, landing{ref: ref, old: old, created: created, msg: msg, baseRoot: baseRoot, newRoot: tx.root, paths: repoPaths, keep: keep, fromWorktree: opts.RecordsWorktree})
+	return l.land(store, res, landing{ref: ref, old: old, created: created, msg: msg, baseRoot: baseRoot, newRoot: tx.root, paths: repoPaths, keep: keep, fromWorktree: opts.RecordsWorktree, held: held})
 }
 
 // landing is what a write lands once its objects are built: the ref's
@@ -298,6 +352,9 @@ type landing struct {
 	paths             []string      // repository paths
 	keep              []string      // of paths, those untracked: the files stay
 	fromWorktree      bool
+	// held is index.lock when the write already holds it (its last
+	// attempt: holdIndexLock); land takes it otherwise.
+	held *indexLock
 }
 
 // land moves the branch and, when it is checked out, its work tree and
@@ -319,6 +376,9 @@ func (l *Repo) land(store *Store, res *UpdateResult, w landing) (_ *UpdateResult
 		return nil, err
 	}
 	in := &intent{Ref: w.ref, Old: w.old.String(), New: res.New.String(), Paths: w.paths, Untracked: w.keep, IndexLock: newLockID(), CheckedOut: head == res.Branch, FromWorktree: w.fromWorktree}
+	if w.held != nil {
+		in.IndexLock = w.held.id
+	}
 	if err := l.writeIntent(in); err != nil {
 		return nil, err
 	}
@@ -328,10 +388,12 @@ func (l *Repo) land(store *Store, res *UpdateResult, w landing) (_ *UpdateResult
 			return nil, fmt.Errorf("sync before writing %s: %w", w.ref, err)
 		}
 	}
-	ilock, err := l.takeIndexLock(in.IndexLock)
-	if err != nil {
-		l.removeIntent()
-		return nil, err
+	ilock := w.held
+	if ilock == nil {
+		if ilock, err = l.takeIndexLock(in.IndexLock); err != nil {
+			l.removeIntent()
+			return nil, err
+		}
 	}
 	defer func() {
 		if !errors.Is(retErr, errTestOnlyCrash) { // a crash leaves it
