@@ -122,7 +122,7 @@ func (tx *Tx) Stage(p string, c Change) { tx.stage(p, c) }
 // tree and index for the touched paths only. If fn returns an error nothing
 // is written (the objects it created are unreachable and harmless). If the
 // ref moved under us (a concurrent git command), fn runs again on the new
-// tip: twice as before, then once more holding git's index.lock from
+// tip: twice without git's lock, then once more holding index.lock from
 // before it reads the branch, so that no git commit (which needs that
 // lock) can move the branch under it and a person committing in a loop
 // cannot starve the write (holdIndexLock).
