@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -97,15 +96,38 @@ func loadWrites(l *Repo, tag string, stop <-chan struct{}, n *atomic.Int64) (lan
 // they have (a slow machine, the race detector), up to ten times it.
 const minLoadWrites = 5
 
-// personLoop runs step until the load duration passed and minLoadWrites
-// of ours landed (counted by landed), then closes stop.
-func personLoop(stop chan struct{}, landed *atomic.Int64, step func()) {
-	defer close(stop)
+// loadBeside runs the person's step in a loop beside loadWrites, until
+// the load duration passed and minLoadWrites of ours landed (up to ten
+// times the duration), and returns what loadWrites returned.
+func loadBeside(l *Repo, tag string, step func()) (landed map[string]string, failed []error) {
+	stop := make(chan struct{})
+	var n atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		landed, failed = loadWrites(l, tag, stop, &n)
+	}()
 	start := time.Now()
 	for d := loadDuration(); ; {
 		step()
-		if since := time.Since(start); since >= d && (landed.Load() >= minLoadWrites || since >= 10*d) {
-			return
+		if since := time.Since(start); since >= d && (n.Load() >= minLoadWrites || since >= 10*d) {
+			break
+		}
+	}
+	close(stop)
+	<-done
+	return landed, failed
+}
+
+// checkRefused fails on a write refused for any reason but a lock or a
+// moved branch, and logs the first few of those.
+func checkRefused(t *testing.T, failed []error) {
+	t.Helper()
+	for i, err := range failed {
+		if !errors.Is(err, ErrLocked) && !errors.Is(err, ErrConflict) {
+			t.Errorf("write failed: %v", err)
+		} else if i < 3 {
+			t.Logf("write refused: %v", err)
 		}
 	}
 }
@@ -183,20 +205,10 @@ func TestLoadConcurrentGit(t *testing.T) {
 func loadBranchSwitch(t *testing.T, l *Repo, env map[string]string) {
 	start := strings.TrimSpace(gitCmd(t, l, env, "rev-parse", "main"))
 	featureTip := strings.TrimSpace(gitCmd(t, l, env, "rev-parse", "feature"))
-	stop := make(chan struct{})
-	var landed map[string]string
-	var failed []error
-	var n atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		landed, failed = loadWrites(l, "switch", stop, &n)
-	}()
 	var switches, switchFailed, leaks, commits int
 	var leaked []string
 	onMain := true
-	personLoop(stop, &n, func() {
+	landed, failed := loadBeside(l, "switch", func() {
 		if onMain {
 			if gitTry(l, env, "switch", "-q", "feature") != nil {
 				switchFailed++
@@ -225,18 +237,11 @@ func loadBranchSwitch(t *testing.T, l *Repo, env map[string]string) {
 			commits++
 		}
 	})
-	wg.Wait()
 	if !onMain {
 		gitCmd(t, l, env, "switch", "-q", "main")
 	}
 	t.Logf("%d switches (%d refused by git), %d person's commits, %d writes refused", switches, switchFailed, commits, len(failed))
-	for i, err := range failed {
-		if !errors.Is(err, ErrLocked) && !errors.Is(err, ErrConflict) {
-			t.Errorf("write failed: %v", err)
-		} else if i < 3 {
-			t.Logf("write refused: %v", err)
-		}
-	}
+	checkRefused(t, failed)
 	if leaks > 0 {
 		t.Errorf("%d of %d visits to feature found main's files in feature's index:\n%s", leaks, switches/2, strings.Join(leaked, "\n--\n"))
 	}
@@ -259,19 +264,9 @@ func loadBranchSwitch(t *testing.T, l *Repo, env map[string]string) {
 // index.
 func loadCommitAll(t *testing.T, l *Repo, env map[string]string) {
 	start := strings.TrimSpace(gitCmd(t, l, env, "rev-parse", "main"))
-	stop := make(chan struct{})
-	var landed map[string]string
-	var failed []error
-	var n atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		landed, failed = loadWrites(l, "commit", stop, &n)
-	}()
 	person := filepath.Join(l.Root, "person.txt")
 	var tries, commits int
-	personLoop(stop, &n, func() {
+	landed, failed := loadBeside(l, "commit", func() {
 		tries++
 		if err := os.WriteFile(person, []byte(fmt.Sprintf("edit %d\n", tries)), 0o644); err != nil {
 			t.Error(err)
@@ -283,15 +278,8 @@ func loadCommitAll(t *testing.T, l *Repo, env map[string]string) {
 			commits++
 		}
 	})
-	wg.Wait()
 	t.Logf("%d person's commits of %d tries, %d writes refused", commits, tries, len(failed))
-	for i, err := range failed {
-		if !errors.Is(err, ErrLocked) && !errors.Is(err, ErrConflict) {
-			t.Errorf("write failed: %v", err)
-		} else if i < 3 {
-			t.Logf("write refused: %v", err)
-		}
-	}
+	checkRefused(t, failed)
 	if len(landed) < minLoadWrites || commits == 0 {
 		t.Fatalf("%d writes, %d person's commits: the test proves nothing", len(landed), commits)
 	}
