@@ -345,10 +345,10 @@ func reviewLanded(ctx context.Context, lib *skillrepo.Library, id string) (strin
 }
 
 // rejectAttempt rejects the open proposals an unfinished attempt left
-// (its own and its staged memory proposal), keeping their tips under
+// (its own and its staged ones), keeping their tips under
 // refs/skillrepo/rejected/.
 func rejectAttempt(ctx context.Context, lib *skillrepo.Library, id, reason string) error {
-	for _, pid := range []string{id, id + "-memory"} {
+	for _, pid := range append([]string{id}, review.WaitingProposals(id)...) {
 		p, err := lib.Proposal(pid)
 		if errors.Is(err, skillrepo.ErrNotFound) || (err == nil && p.State != skillrepo.ProposalOpen) {
 			continue
