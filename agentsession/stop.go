@@ -63,7 +63,7 @@ func (h *hookRun) goalReview(goalID string) error {
 	if err != nil {
 		return err
 	}
-	c.TurnsSinceMemory, c.IterationsSinceSkill, c.LastReviewID, c.UpdatedAt = 0, 0, "goal "+goalID, h.now
+	c.TurnsSinceMemory, c.IterationsSinceSkill, c.UpdatedAt = 0, 0, h.now
 	return store.Save(c)
 }
 
@@ -200,8 +200,29 @@ func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
 	} else {
 		h.rep.notef("queued review %s (%s)", e.ID, due.Reason)
 	}
+	if err := h.reviewedTurns(e.ID); err != nil {
+		h.rep.notef("review counters: %v", err)
+	}
 	h.ensureWorker()
 	return nil
+}
+
+// reviewedTurns records that review id takes every user turn the
+// session's counters have seen, so the final review at SessionEnd covers
+// only turns after them (one review per turn).
+func (h *hookRun) reviewedTurns(id string) error {
+	store := h.counters()
+	unlock, err := store.Lock(h.in.SessionID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	c, err := store.Load(h.in.SessionID)
+	if err != nil {
+		return err
+	}
+	c.ReviewedTurns, c.LastReviewID, c.UpdatedAt = c.TurnsSeen, id, h.now
+	return store.Save(c)
 }
 
 // agentProgram is the session's agent program: the one running this hook
