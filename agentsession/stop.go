@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -67,19 +68,36 @@ func (h *hookRun) goalReview(goalID string) error {
 	return store.Save(c)
 }
 
-// userPrompt tells the goal loop a person typed a prompt. A line it
-// returns goes to the user; stdout of UserPromptSubmit is context for the
-// model, so it is sent as a systemMessage.
+// userPrompt tells the goal loop a person typed a prompt, and tells the
+// person what a review of this session (or another) learned since they
+// were last told. The lines go to the user; stdout of UserPromptSubmit
+// is context for the model, so they are sent as a systemMessage.
 func (h *hookRun) userPrompt() error {
 	h.touch()
-	if h.opts.Goals == nil || h.in.SessionID == "" {
-		return nil
+	var msg string
+	var err error
+	if h.opts.Goals != nil && h.in.SessionID != "" {
+		msg, err = h.opts.Goals.UserPrompt(h.lib, h.in.SessionID)
 	}
-	msg, err := h.opts.Goals.UserPrompt(h.lib, h.in.SessionID)
-	if err != nil || msg == "" {
+	lines := nonEmpty(msg, h.newsLines())
+	if len(lines) == 0 {
 		return err
 	}
-	return h.reply(map[string]any{"systemMessage": msg})
+	if rerr := h.reply(map[string]any{"systemMessage": strings.Join(lines, "\n")}); rerr != nil {
+		return rerr
+	}
+	return err
+}
+
+// nonEmpty are the lines that say something.
+func nonEmpty(lines ...string) []string {
+	var out []string
+	for _, l := range lines {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func (h *hookRun) printDecision(d *StopDecision) error {
