@@ -54,18 +54,7 @@ func (h *hookRun) goalReview(goalID string) error {
 	if err := h.enqueueReview(due, goalID); err != nil {
 		return err
 	}
-	store := h.counters()
-	unlock, err := store.Lock(h.in.SessionID)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	c, err := store.Load(h.in.SessionID)
-	if err != nil {
-		return err
-	}
-	c.TurnsSinceMemory, c.IterationsSinceSkill, c.UpdatedAt = 0, 0, h.now
-	return store.Save(c)
+	return h.updateCounters(func(c *review.Counters) { c.TurnsSinceMemory, c.IterationsSinceSkill = 0, 0 })
 }
 
 // userPrompt tells the goal loop a person typed a prompt, and tells the
@@ -229,6 +218,11 @@ func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
 // session's counters have seen, so the final review at SessionEnd covers
 // only turns after them (one review per turn).
 func (h *hookRun) reviewedTurns(id string) error {
+	return h.updateCounters(func(c *review.Counters) { c.ReviewedTurns, c.LastReviewID = c.TurnsSeen, id })
+}
+
+// updateCounters changes the session's counters under their lock.
+func (h *hookRun) updateCounters(change func(*review.Counters)) error {
 	store := h.counters()
 	unlock, err := store.Lock(h.in.SessionID)
 	if err != nil {
@@ -239,7 +233,8 @@ func (h *hookRun) reviewedTurns(id string) error {
 	if err != nil {
 		return err
 	}
-	c.ReviewedTurns, c.LastReviewID, c.UpdatedAt = c.TurnsSeen, id, h.now
+	change(&c)
+	c.UpdatedAt = h.now
 	return store.Save(c)
 }
 
