@@ -23,13 +23,21 @@ lib="$work/lib"
 sr="$work/skillrepo"
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=b@example.com GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=b@example.com
 export GIT_CONFIG_NOSYSTEM=1 HOME="$work"
-skill() { printf 'skill-%05d' "$1"; }
 stats() { sort -n | awk '{a[NR]=$1} END {printf "median %.1f ms  p90 %.1f ms", a[int((NR+1)/2)]*1000, a[int(NR*0.9+0.5)]*1000}'; }
 
-for i in $(seq 1 "$nprops"); do
-  "$sr" -C "$lib" skill patch "$(skill $((i % 10000)))" --old "Step 2 of" --new "Step two of" \
-    --proposal "p-$i" --review-id "r-$i" 2>/dev/null
-done
+# The proposals: one git fast-import stream (a skill patch per proposal
+# through the CLI would take minutes): each branch proposals/p-N forks from
+# main and adds a note to one skill, with a review's trailers.
+git -C "$lib" ls-tree -r --name-only main |
+  awk -v n="$nprops" '/\/SKILL\.md$/ && ++i <= n {
+    dir = substr($0, 1, length($0) - length("/SKILL.md"))
+    msg = "skill: write_file " dir "\n\nSkill-Action: write_file\nSkill-Name: " dir "\nSkill-Origin: background-review\nReview-Id: r-" i "\n"
+    note = "Bench note " i ".\n"
+    printf "commit refs/heads/proposals/p-%d\ncommitter Bench <bench@example.com> %d +0000\ndata %d\n%s\n", i, 1765000000 + i, length(msg), msg
+    printf "from refs/heads/main^0\nM 100644 inline %s/references/bench-note.md\ndata %d\n%s\n", dir, length(note), note
+  }' | git -C "$lib" fast-import --quiet
+n=$(git -C "$lib" for-each-ref 'refs/heads/proposals/' | wc -l)
+[ "$n" = "$nprops" ] || { echo "expected $nprops proposals, got $n" >&2; exit 1; }
 "$sr" -C "$lib" ui --port 0 > "$work/ui.out" 2>&1 &
 pid=$!
 for _ in $(seq 1 100); do grep -q token= "$work/ui.out" 2>/dev/null && break; sleep 0.1; done

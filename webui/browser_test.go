@@ -166,7 +166,7 @@ func TestBrowser(t *testing.T) {
 	) {
 		return
 	}
-	if !strings.Contains(diff, "find the **first** error line") || !strings.Contains(unified, "+find the **first** error line") {
+	if !strings.Contains(diff, "find the **first** error line") || !strings.Contains(unified, "+1. Open the failing job's log and find the **first** error line") {
 		t.Errorf("diff shows:\n%s\nunified:\n%s", diff, unified)
 	}
 	if got := testlib.Trailer(t, f.lib.Root, f.env, f.lib.MainBranch(), "Approved-By"); got != "Ada Lovelace <ada@example.com>" {

@@ -70,7 +70,7 @@ func usageChart(evs []skillrepo.HistoryEvent, now time.Time, days int) chart {
 			day := first.AddDate(0, 0, i).Format("2006-01-02")
 			fmt.Fprintf(&b, `<rect class="k-%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f"><title>%s: %d %s</title></rect>`, k, float64(pad)+float64(i)*bw+1, y, bw-2, bh, day, n, k)
 		}
-		if i%7 == 0 || i == days-1 {
+		if (i%7 == 0 && days-1-i >= 4) || i == days-1 {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%d" class="axis">%s</text>`, float64(pad)+float64(i)*bw, h+16, first.AddDate(0, 0, i).Format("01-02"))
 		}
 	}

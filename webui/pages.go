@@ -113,7 +113,11 @@ func (e *userError) Error() string { return e.msg }
 
 // ---- overview
 
+// overviewProposals is how many proposals the overview shows.
+const overviewProposals = 15
+
 type overviewData struct {
+	Waiting   int
 	Head      string
 	Counts    []countRow
 	Total     int
@@ -170,9 +174,19 @@ func (s *Server) overview(lib *skillrepo.Library, r *http.Request, v *view) (str
 	if tip, err := lib.BranchTip(lib.MainBranch()); err == nil {
 		d.Head = tip.String()
 	}
-	props, err := lib.Proposals(skillrepo.ProposalQuery{CheckMerge: true})
+	// The newest proposals (ids are review ids, which sort by time), each
+	// read with its merge tried; reading all of a thousand would cost a
+	// second, and the proposals page has them all.
+	ids, err := lib.ProposalIDs()
 	if err != nil {
 		return "", err
+	}
+	d.Waiting = len(ids)
+	var props []*skillrepo.Proposal
+	for _, id := range slices.Backward(ids[max(0, len(ids)-overviewProposals):]) {
+		if p, err := lib.Proposal(id); err == nil {
+			props = append(props, p)
+		}
 	}
 	d.Proposals = proposalRows(props)
 	d.Reviews, d.Failed = reviews(lib)
@@ -294,15 +308,6 @@ func (s *Server) proposal(lib *skillrepo.Library, r *http.Request, v *view) (str
 	}
 	v.Title, v.Nav = "Proposal "+id, "proposals"
 	d := &proposalData{P: p, Split: r.URL.Query().Get("view") != "unified", Open: p.Rejection == nil}
-	if d.Open {
-		if all, err := lib.Proposals(skillrepo.ProposalQuery{CheckMerge: true}); err == nil {
-			for _, q := range all {
-				if q.ID == p.ID {
-					p.Checked, p.Conflicts, p.Applied = q.Checked, q.Conflicts, q.Applied
-				}
-			}
-		}
-	}
 	d.Row = proposalRows([]*skillrepo.Proposal{p})[0]
 	for _, fd := range diffs {
 		d.Files = append(d.Files, parseDiff(fd))
@@ -422,7 +427,11 @@ func listSkills(lib *skillrepo.Library) ([]skillItem, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, _, err := lib.UsageOf(snap)
+	// The sidecar's records as they are, by the skill's folder name (its
+	// frontmatter name, which Hermes counts under, is the same but for a
+	// renamed skill): merging every alias would read all 10,000 SKILL.md
+	// files per page. The skill's own page merges them (usage show does).
+	recs, err := lib.Usage().Load()
 	if err != nil {
 		return nil, err
 	}
@@ -525,7 +534,7 @@ func (s *Server) skillPage(lib *skillrepo.Library, r *http.Request, v *view) (st
 		return "", err
 	}
 	d.Front, d.Body, d.Unparsed = renderSkill(raw)
-	d.Files = skillFiles(snap, si.Dir, "")
+	d.Files = skillFiles(snap, si.Dir)
 	d.Log, _ = lib.SkillLog(si.Dir, skillrepo.LogOptions{MaxCount: 200})
 	d.Owner, _ = lib.Owner(si.Dir)
 	d.History, _ = lib.SkillHistory(si.Name, skillrepo.HistoryFilter{Limit: 5000})
@@ -538,23 +547,16 @@ func (s *Server) skillPage(lib *skillrepo.Library, r *http.Request, v *view) (st
 	return "skill", nil
 }
 
-// skillFiles lists the files of the skill folder dir (bounded).
-func skillFiles(snap *skillrepo.Snapshot, dir, rel string) []string {
-	names, err := snap.List(path.Join(dir, rel))
+// skillFiles lists the files of the skill folder dir, relative to it
+// (at most 200).
+func skillFiles(snap *skillrepo.Snapshot, dir string) []string {
+	all, err := snap.List(dir)
 	if err != nil {
 		return nil
 	}
-	var out []string
-	for _, n := range names {
-		p := path.Join(rel, strings.TrimSuffix(n, "/"))
-		if strings.HasSuffix(n, "/") {
-			out = append(out, skillFiles(snap, dir, p)...)
-		} else {
-			out = append(out, p)
-		}
-		if len(out) > 200 {
-			break
-		}
+	out := make([]string, 0, min(len(all), 200))
+	for _, p := range all[:min(len(all), 200)] {
+		out = append(out, strings.TrimPrefix(p, dir+"/"))
 	}
 	return out
 }
@@ -666,9 +668,10 @@ func (s *Server) version(w http.ResponseWriter, r *http.Request) {
 	if tip, err := lib.BranchTip(lib.MainBranch()); err == nil {
 		b.WriteString(tip.String())
 	}
-	if props, err := lib.Proposals(skillrepo.ProposalQuery{}); err == nil {
-		for _, p := range props {
-			b.WriteString(" " + p.ID + ":" + p.Tip.String())
+	if ids, err := lib.ProposalIDs(); err == nil {
+		for _, id := range ids {
+			tip, _ := lib.BranchTip(skillrepo.ProposalBranch(id))
+			b.WriteString(" " + id + ":" + tip.String())
 		}
 	}
 	for _, p := range []string{lib.UsageHistory().Path(), filepath.Join(lib.State().Queue(), "queue")} {

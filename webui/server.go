@@ -203,9 +203,12 @@ func (s *Server) refuse(w http.ResponseWriter, code int, msg string) {
 	fmt.Fprintln(w, msg)
 }
 
-// open opens the library for one request.
-func (s *Server) open(readOnly bool) (*skillrepo.Library, error) {
-	return skillrepo.Open(s.opts.Root, skillrepo.OpenOptions{Getenv: s.opts.Getenv, Now: s.opts.Now, ReadOnly: readOnly, Warn: func(string) {}})
+// open opens the library for one request. A page skips the recovery of
+// an interrupted write (it takes the lock; the next write does it) but
+// keeps the history and owners caches it builds, so the next page reads
+// them instead of walking the history again.
+func (s *Server) open(forPage bool) (*skillrepo.Library, error) {
+	return skillrepo.Open(s.opts.Root, skillrepo.OpenOptions{Getenv: s.opts.Getenv, Now: s.opts.Now, SkipRecovery: forPage, Warn: func(string) {}})
 }
 
 // static is the embedded style sheet and script.
