@@ -359,6 +359,11 @@ func fastForward(tx *Tx, to Hash, from string) error {
 	if err := checkIncoming(store, from, news); err != nil {
 		return err
 	}
+	if len(news) > 0 {
+		if err := tx.holdIncoming(to, from); err != nil {
+			return err
+		}
+	}
 	tree, _, err := store.CommitInfo(to)
 	if err != nil {
 		return err

@@ -289,6 +289,9 @@ func (l *Library) integrateMain(ctx context.Context, g *remoteGit, theirs Hash) 
 		if err := checkIncoming(tx.gtx.Store(), from, news); err != nil {
 			return err
 		}
+		if err := tx.holdIncoming(theirs, from); err != nil {
+			return err
+		}
 		var baseTree Hash
 		if !base.IsZero() {
 			if baseTree, _, err = tx.gtx.Store().CommitInfo(base); err != nil {
