@@ -128,6 +128,28 @@ func redactURL(raw string) string {
 	return u.String()
 }
 
+// withoutCredentials is a remote's URL with no user part and no query
+// parameter carrying a credential: how a program with a login of its own
+// (glab) is told the repository, so a password never shows in the
+// process list.
+func withoutCredentials(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		return raw
+	}
+	u.User = nil
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k := range q {
+			if secretParam(k) {
+				delete(q, k)
+			}
+		}
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
 // secretParam reports a URL query parameter that carries a credential.
 func secretParam(name string) bool {
 	n := strings.ToLower(name)
