@@ -30,6 +30,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/internal/procgroup"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -498,6 +499,7 @@ func (g *gitCLI) name() string { return "git" }
 
 func (g *gitCLI) run(ctx context.Context, args ...string) (stdout, stderr []byte, err error) {
 	cmd := exec.CommandContext(ctx, g.git, args...)
+	procgroup.Set(cmd)
 	cmd.Dir = g.l.Root
 	cmd.Env = g.l.repo.GitEnv()
 	var out, errOut bytes.Buffer

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/internal/procgroup"
 )
 
 // remoteGitEnv is added to every network git command of the shared
@@ -60,6 +62,9 @@ func (l *Library) remoteGit(remote string) (*remoteGit, error) {
 
 func (g *remoteGit) run(ctx context.Context, stdin []byte, args ...string) (stdout, stderr []byte, err error) {
 	cmd := exec.CommandContext(ctx, g.cli.git, append(append([]string{}, remoteGitConfig...), args...)...)
+	// A time limit ends git's helpers too (git-remote-http would keep
+	// the pipes open and the sync waiting past its limit).
+	procgroup.Set(cmd)
 	cmd.Dir = g.cli.l.Root
 	cmd.Env = append(g.cli.l.repo.GitEnv(), remoteGitEnv...)
 	if stdin != nil {
