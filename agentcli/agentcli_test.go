@@ -72,28 +72,28 @@ func TestReviewArgs(t *testing.T) {
 	for _, want := range [][]string{
 		{"-p"}, {"--tools", ""}, {"--strict-mcp-config"}, {"--mcp-config", "/tmp/mcp.json"},
 		{"--allowedTools", "mcp__skillrepo__skills_list,mcp__skillrepo__skill_manage"}, {"--no-session-persistence"},
-		{"--settings", `{"disableAllHooks":true}`}, {"--model", "claude-x"}, {"--resume", "sess-1", "--fork-session"}, {"--max-turns", "17"},
+		{"--settings", `{"disableAllHooks":true}`}, {"--model=claude-x"}, {"--resume=sess-1", "--fork-session"}, {"--max-turns", "17"},
 	} {
 		if !containsRun(claude, want) {
 			t.Errorf("claude review args %q lack %q", claude, want)
 		}
 	}
-	if fresh := claudeRunArgs("", "", "be the curator", "/tmp/mcp.json", nil, 0); slices.Contains(fresh, "--resume") || slices.Contains(fresh, "--model") ||
-		!containsRun(fresh, []string{"--system-prompt", "be the curator"}) {
+	if fresh := claudeRunArgs("", "", "be the curator", "/tmp/mcp.json", nil, 0); slices.ContainsFunc(fresh, func(a string) bool { return strings.HasPrefix(a, "--resume") || strings.HasPrefix(a, "--model") }) ||
+		!containsRun(fresh, []string{"--system-prompt=be the curator"}) {
 		t.Errorf("a fresh run resumes, names a model or lacks its system prompt: %q", fresh)
 	}
 	codex := codexRunArgs("sess-2", "gpt-x", "fake", "/bin/skillrepo", []string{"mcp", "--relay", "/tmp/s/mcp.sock"})
 	for _, want := range [][]string{
 		{"exec", "fork"}, {"-c", `sandbox_mode="read-only"`}, {"-c", `approval_policy="never"`}, {"--disable", "shell_tool"},
-		{"--disable", "unified_exec"}, {"--disable", "hooks"}, {"--ephemeral"}, {"-m", "gpt-x"}, {"-c", `model_provider="fake"`},
+		{"--disable", "unified_exec"}, {"--disable", "hooks"}, {"--ephemeral"}, {"--model=gpt-x"}, {"-c", `model_provider="fake"`},
 		{"-c", `mcp_servers.skillrepo.command="/bin/skillrepo"`}, {"-c", `mcp_servers.skillrepo.args=["mcp","--relay","/tmp/s/mcp.sock"]`},
-		{"-c", `mcp_servers.skillrepo.env={SKILLREPO_IN_REVIEW="1"}`}, {"sess-2", "-"},
+		{"-c", `mcp_servers.skillrepo.env={SKILLREPO_IN_REVIEW="1"}`}, {"--", "sess-2", "-"},
 	} {
 		if !containsRun(codex, want) {
 			t.Errorf("codex review args %q lack %q", codex, want)
 		}
 	}
-	if r := codexResumeArgs("sess-2", "", "", "skillrepo", nil); !containsRun(r, []string{"exec", "resume"}) || !containsRun(r, []string{"--ephemeral"}) || !containsRun(r, []string{"sess-2", "-"}) {
+	if r := codexResumeArgs("sess-2", "", "", "skillrepo", nil); !containsRun(r, []string{"exec", "resume"}) || !containsRun(r, []string{"--ephemeral"}) || !containsRun(r, []string{"--", "sess-2", "-"}) {
 		t.Errorf("the resume fallback: %q", r)
 	}
 	if !noFork(output{exit: 2, stderr: []byte("error: unrecognized subcommand 'fork'\n")}) || noFork(output{exit: 1, stderr: []byte("Session not found")}) {
@@ -197,7 +197,7 @@ func TestGeminiRunFiles(t *testing.T) {
 	if strings.Join(env, " ") != "GEMINI_CLI_HOME="+home || work == "" {
 		t.Errorf("env %v work %q", env, work)
 	}
-	want := "--output-format json --skip-trust --allowed-mcp-server-names skillrepo -m gemini-2.5-flash --session-file " + filepath.Join(dir, "session.jsonl")
+	want := "--output-format json --skip-trust --allowed-mcp-server-names skillrepo --model=gemini-2.5-flash --session-file=" + filepath.Join(dir, "session.jsonl")
 	if got := strings.Join(args, " "); got != want {
 		t.Errorf("args %s\nwant %s", got, want)
 	}

@@ -13,6 +13,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/agenttools"
+	"github.com/skillrepo/skillrepo/internal/agentid"
 	"github.com/skillrepo/skillrepo/internal/modelcall"
 )
 
@@ -50,6 +51,13 @@ const capMessage = `{"success":false,"error":"The cap of tool calls for this run
 func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 	if err := b.Check(); err != nil {
 		return modelcall.Outcome{Status: modelcall.StatusFailed, Reason: err.Error()}
+	}
+	if b.Agent != Gemini {
+		// Claude Code and Codex take the session to fork by its id, on
+		// their command line (Gemini CLI's Resume is a file we copy).
+		if err := agentid.Check("the session id to fork", t.Resume); err != nil {
+			return modelcall.Outcome{Status: modelcall.StatusFailed, Reason: "refused: " + err.Error()}
+		}
 	}
 	if b.Serve == nil {
 		return modelcall.Outcome{Status: modelcall.StatusFailed, Reason: "agentcli: no MCP server to serve the tools"}

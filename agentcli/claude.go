@@ -19,6 +19,9 @@ import (
 // --strict-mcp-config with --mcp-config only our server, whose tools
 // --allowedTools lets run without asking; --no-session-persistence writes
 // no transcript of the fork; the settings turn every hook off for the run.
+// A value that comes from outside (the session id, the model) is passed
+// as --flag=value, never as the next argument: a value starting with "-"
+// would otherwise be read as an option (--resume's value is optional).
 
 // mcpServerName is our server's name in the programs' configuration; the
 // tools are mcp__skillrepo__<tool> (Claude Code) and namespace
@@ -58,12 +61,14 @@ func claudeRunArgs(session, model, system, mcpConfig string, tools []string, max
 		args = append(args, "--max-turns", strconv.Itoa(maxTurns+1))
 	}
 	if model != "" {
-		args = append(args, "--model", model)
+		args = append(args, "--model="+model)
 	}
 	if session != "" {
-		args = append(args, "--resume", session, "--fork-session")
+		// --resume takes an optional value: only the joined form keeps
+		// an id from being read as the next option.
+		args = append(args, "--resume="+session, "--fork-session")
 	} else if system != "" {
-		args = append(args, "--system-prompt", system)
+		args = append(args, "--system-prompt="+system)
 	}
 	return args
 }
@@ -73,9 +78,9 @@ func claudeRunArgs(session, model, system, mcpConfig string, tools []string, max
 func claudeAskArgs(model, system string) []string {
 	args := []string{"-p", "--output-format", "json", "--no-session-persistence",
 		"--settings", noHooks, "--tools", "", "--strict-mcp-config", "--max-turns", "1",
-		"--system-prompt", system}
+		"--system-prompt=" + system}
 	if model != "" {
-		args = append(args, "--model", model)
+		args = append(args, "--model="+model)
 	}
 	return args
 }

@@ -39,7 +39,7 @@ func codexCommon(model, provider string) []string {
 		"--disable", "plugins", "--disable", "apps",
 	}
 	if model != "" {
-		args = append(args, "-m", model)
+		args = append(args, "--model="+model)
 	}
 	if provider != "" {
 		args = append(args, "-c", "model_provider="+tomlString(provider))
@@ -85,6 +85,9 @@ func codexArgs(verb, session, model, provider, command string, mcpArgs []string)
 		// person to approve each write, and a headless run has none.
 		"-c", prefix+"default_tools_approval_mode="+tomlString("approve"),
 	)
+	// The positionals after "--": a session id is never read as an
+	// option (`-cmcp_servers.x.command=…` would add a server).
+	args = append(args, "--")
 	if session != "" {
 		args = append(args, session)
 	}
@@ -93,7 +96,7 @@ func codexArgs(verb, session, model, provider, command string, mcpArgs []string)
 
 // codexAskArgs are the arguments of one question without our tools.
 func codexAskArgs(model, provider string) []string {
-	return append(append([]string{"exec"}, codexCommon(model, provider)...), "-")
+	return append(append([]string{"exec"}, codexCommon(model, provider)...), "--", "-")
 }
 
 // codexEvent is one line of `codex exec --json`.

@@ -78,10 +78,10 @@ func geminiArgs(model, sessionFile string, withTools bool) []string {
 		args = append(args, "--allowed-mcp-server-names", geminiNoTool)
 	}
 	if model != "" {
-		args = append(args, "-m", model)
+		args = append(args, "--model="+model)
 	}
 	if sessionFile != "" {
-		args = append(args, "--session-file", sessionFile)
+		args = append(args, "--session-file="+sessionFile)
 	}
 	return args
 }

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/skillrepo/skillrepo/internal/procgroup"
 )
 
 // Agents whose programs can hold a model conversation for us.
@@ -130,8 +132,8 @@ func (p Program) run(ctx context.Context, args []string, stdin string) (output, 
 	stdout.limit, stderr.limit = maxOutput, 64<<10
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// The program's own children (its MCP server, a shell) go with it.
-	setProcessGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
+	procgroup.Set(cmd)
 	err := cmd.Run()
 	out := output{stdout: stdout.buf.Bytes(), stderr: stderr.buf.Bytes(), exit: -1}
 	if cmd.ProcessState != nil {

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/internal/agentid"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -99,6 +100,11 @@ func RunHermes(ctx context.Context, opts HermesOptions) (*Report, error) {
 	var in hermesInput
 	if err := json.Unmarshal(data, &in); err != nil {
 		return rep, fmt.Errorf("the %s event is not JSON: %w", opts.Event, err)
+	}
+	// The session id names a file and is an argument of `hermes
+	// sessions export`.
+	if err := agentid.Check("the "+opts.Event+" event's session_id", in.SessionID); err != nil {
+		return rep, err
 	}
 	library, err := resolveLibrary(opts.Library, in.Cwd)
 	if err != nil {
@@ -298,7 +304,7 @@ func (h *hermesRun) exportTranscript(ctx context.Context) error {
 	tmp := dst + ".tmp"
 	ctx, cancel := context.WithTimeout(ctx, hermesExportTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, prog, "sessions", "export", tmp, "--session-id", h.in.SessionID, "--format", "trace")
+	cmd := exec.CommandContext(ctx, prog, "sessions", "export", tmp, "--session-id="+h.in.SessionID, "--format", "trace")
 	cmd.Stdin = nil
 	out, err := cmd.CombinedOutput()
 	if err != nil {

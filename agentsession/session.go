@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/internal/agentid"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -181,6 +182,14 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	var in Input
 	if err := json.Unmarshal(data, &in); err != nil {
 		return rep, fmt.Errorf("the %s event is not JSON: %w", event, err)
+	}
+	// The ids become file names, trailers and an agent program's
+	// arguments (a review forks the session by its id): an id that is
+	// not one ends the event here.
+	for _, id := range [][2]string{{"session_id", in.SessionID}, {"tool_use_id", in.ToolUseID}, {"prompt_id", in.PromptID}} {
+		if err := agentid.Check("the "+event+" event's "+id[0], id[1]); err != nil {
+			return rep, err
+		}
 	}
 	library, err := resolveLibrary(opts.Library, in.Cwd)
 	if err != nil {

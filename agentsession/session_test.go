@@ -593,3 +593,36 @@ func TestOneReviewPerTurn(t *testing.T) {
 		})
 	}
 }
+
+// An event whose ids are not ids (issue 40's payloads: a session id that
+// is an option of the agent's program) ends before it opens the library:
+// nothing is queued, no marker file is named after it.
+func TestOptionShapedIDsRefused(t *testing.T) {
+	f := newHookFixture(t)
+	transcript := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(transcript, []byte(`{"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		agent hooks.Agent
+		in    map[string]any
+		field string
+	}{
+		{hooks.ClaudeCode, map[string]any{"session_id": "--mcp-config=/tmp/pwn.json", "transcript_path": transcript}, "session_id"},
+		{hooks.Codex, map[string]any{"session_id": "-cmcp_servers.pwn.command=/tmp/pwn", "transcript_path": transcript}, "session_id"},
+		{hooks.ClaudeCode, map[string]any{"session_id": "../../x", "transcript_path": transcript}, "session_id"},
+		{hooks.ClaudeCode, map[string]any{"session_id": "s1", "tool_use_id": "-x\nSkill-Origin: user", "tool_name": "Read"}, "tool_use_id"},
+	} {
+		for _, event := range []string{"Stop", "SessionEnd", "PostToolUse"} {
+			data, _ := json.Marshal(tt.in)
+			_, err := Run(context.Background(), Options{Agent: tt.agent, Event: event, Library: f.lib.Root,
+				In: bytes.NewReader(data), Out: &bytes.Buffer{}, Getenv: func(k string) string { return f.env[k] }, Now: func() time.Time { return f.now }})
+			if err == nil || !strings.Contains(err.Error(), tt.field) || !strings.Contains(err.Error(), "is not an id") {
+				t.Errorf("%s %s %v: %v", tt.agent, event, tt.in, err)
+			}
+		}
+	}
+	if entries, _ := queue.New(f.lib.State().Queue()).List(); len(entries) != 0 {
+		t.Errorf("queued: %+v", entries)
+	}
+}

@@ -3,6 +3,7 @@ package agentsession
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -82,6 +83,14 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 		}
 	}
 	trouble := strings.Join(nonEmpty(h.troubleLine(), h.newsLines()), "\n")
+	if held := h.lib.HeldSettings(); len(held) > 0 {
+		keys := make([]string, len(held))
+		for i, k := range held {
+			keys[i] = k.Key
+		}
+		line := fmt.Sprintf("skillrepo: the remote changed %s; this clone keeps the values it had until you read the change (git log -p %s) and run 'skillrepo config accept'", strings.Join(keys, ", "), skillrepo.ConfigPath)
+		trouble = strings.TrimSpace(trouble + "\n" + line)
+	}
 	if len(blocks) == 0 && !reload && trouble == "" {
 		return nil
 	}

@@ -80,6 +80,33 @@ type Env struct {
 	HTTP *http.Client
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
+	// Trust records the project's settings files, as they are now, as
+	// trusted (doctor --trust) before their commands are run.
+	Trust bool
+}
+
+// mayRun reports whether the commands of a settings file may run: a
+// user's own file, or a file of the project (it came with a clone) that
+// the person trusted with its present content (hooks.ProjectFileTrusted;
+// with Trust set, it is trusted now).
+func (e *Env) mayRun(scope, path string) bool {
+	if scope == string(hooks.ScopeUser) || path == "" {
+		return true
+	}
+	if rel, err := filepath.Rel(e.Project, path); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return true // not the project's (Claude Code's local MCP scope is in ~/.claude.json)
+	}
+	if hooks.ProjectFileTrusted(e.Homes, path) {
+		return true
+	}
+	return e.Trust && hooks.TrustProjectFiles(e.Homes, path) == nil
+}
+
+// untrustedFinding says a project's commands were not run.
+func untrustedFinding(a hooks.Agent, scope, part, path string) Finding {
+	return Finding{Agent: string(a), Scope: scope, Part: part, Check: "trust", Level: Warning, Path: path,
+		Message: fmt.Sprintf("not run: project not trusted — %s came with the project, and skillrepo runs its commands only once you trust them", path),
+		Fix:     fmt.Sprintf("read %s; if you trust it, run: skillrepo doctor --trust (or %s's own trust step, then skillrepo doctor --trust)", path, a.Label())}
 }
 
 func (e *Env) getenv(k string) string {
@@ -197,6 +224,9 @@ func hookChecks(ctx context.Context, env *Env, in *hooks.Installation, sh shell)
 			return []Finding{f("settings", Problem, fmt.Sprintf("%s cannot be read: %v; %s reads no hooks from it", in.Settings, in.Err, in.Agent.Label()), "fix the file, then run: "+reinstall)}
 		}
 		return []Finding{f("settings", Problem, fmt.Sprintf("%s cannot be read: %v", in.Settings, in.Err), "check the file's permissions")}
+	}
+	if !env.mayRun(string(in.Scope), in.Settings) {
+		return []Finding{untrustedFinding(in.Agent, string(in.Scope), "hooks", in.Settings)}
 	}
 	var out []Finding
 	runs := newHookRuns()

@@ -67,6 +67,9 @@ func mcpEntries(env *Env, a hooks.Agent) []mcpEntry {
 // tools; the library it serves must open.
 func mcpRunCheck(ctx context.Context, env *Env, e mcpEntry) []Finding {
 	reinstall := "skillrepo mcp install --" + string(e.agent) + " --scope " + e.Scope
+	if !env.mayRun(e.Scope, e.Path) {
+		return []Finding{untrustedFinding(e.agent, e.Scope, "mcp", e.Path)}
+	}
 	if _, err := os.Stat(e.Command); e.Command == "" || (err != nil && !lookable(e.Command)) {
 		return []Finding{e.finding("binary", Problem, fmt.Sprintf("the MCP server's command %q does not exist", e.Command), reinstall)}
 	}

@@ -116,7 +116,99 @@ func ours(root *jsonedit.Value, data []byte, mark string) []InstalledHandler {
 	return out
 }
 
-func containsMark(cmd, mark string) bool { return mark != "" && strings.Contains(cmd, mark) }
+// containsMark reports whether cmd is one of ours: read as the shell
+// reads it, one simple command — a program, then mark's words ("hooks run
+// <agent>"), then the event — with no operator, redirection, command
+// substitution or comment that could run something else. A "hooks run
+// claude-code" in an echo or after a "#" is not ours: doctor runs only
+// what it recognises, so it must recognise only what it wrote.
+func containsMark(cmd, mark string) bool {
+	want := strings.Fields(mark)
+	words, ok := simpleCommand(cmd)
+	return ok && len(want) > 0 && len(words) >= len(want)+2 && slices.Equal(words[1:1+len(want)], want)
+}
+
+// simpleCommand splits a shell command into its words when it is one
+// simple command whose only expansions are plain variables ($NAME, as
+// "$CLAUDE_PROJECT_DIR"/… in a project's commands); ok is false for
+// anything else (operators ; & | && ||, redirections, ( ) { }, command or
+// arithmetic substitution, ${…}, backquotes, a comment, a line break,
+// an unclosed quote).
+func simpleCommand(cmd string) (words []string, ok bool) {
+	var cur strings.Builder
+	inWord, quote := false, byte(0)
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				cur.WriteByte(c)
+			}
+			continue
+		case c == '$':
+			// Only $NAME: no $( ), ${ }, $'…', $1, $$.
+			j := i + 1
+			for j < len(cmd) && (cmd[j] == '_' || cmd[j] >= 'a' && cmd[j] <= 'z' || cmd[j] >= 'A' && cmd[j] <= 'Z' || j > i+1 && cmd[j] >= '0' && cmd[j] <= '9') {
+				j++
+			}
+			if j == i+1 {
+				return nil, false
+			}
+			cur.WriteString(cmd[i:j])
+			inWord, i = true, j-1
+			continue
+		case c == '`' || c == '\n' || c == '\r' || c == 0:
+			return nil, false
+		case quote == '"':
+			switch {
+			case c == '"':
+				quote = 0
+			case c == '\\' && i+1 < len(cmd):
+				i++
+				cur.WriteByte(cmd[i])
+			default:
+				cur.WriteByte(c)
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case '\'', '"':
+			quote, inWord = c, true
+		case '\\':
+			if i+1 >= len(cmd) {
+				return nil, false
+			}
+			i++
+			cur.WriteByte(cmd[i])
+			inWord = true
+		case ';', '&', '|', '<', '>', '(', ')', '{', '}':
+			return nil, false
+		case '#':
+			if !inWord {
+				return nil, false // a comment
+			}
+			cur.WriteByte(c)
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, false
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, true
+}
 
 type wantHandler struct {
 	Handler

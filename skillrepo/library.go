@@ -28,6 +28,9 @@ type Library struct {
 	// Config is .skillrepo/config.yaml as read at Open (with the
 	// defaults of any key that has a problem: see configErr).
 	Config Config
+	// held are the settings whose remote change waits for the person
+	// (config_hold.go); Config holds their confirmed values.
+	held []HeldSetting
 	// configErr is the config's problems (a *ConfigError), nil when it
 	// has none: every write refuses with it (config_parse.go).
 	configErr error
@@ -181,6 +184,12 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 	if problems != nil {
 		l.configErr = problems
 		warnConfig(problems, opts.Warn)
+	}
+	// A remote's change to a setting that decides where data goes waits
+	// for the person (config_hold.go).
+	if err := l.applyHeld(); err != nil {
+		repo.Close()
+		return nil, err
 	}
 	return l, nil
 }

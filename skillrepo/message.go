@@ -145,19 +145,16 @@ func (m *Message) Add(key, value string) {
 	}
 }
 
-// ParseTrailers reads the trailer block of a commit message with git's
-// rules: the last paragraph (never the subject), parsing stops at a "---"
-// line, continuation lines start with whitespace, and the paragraph counts
-// only when every line is a trailer or at least 25 % are and one is a
-// git-generated trailer (Signed-off-by, "(cherry picked from ...)").
+// ParseTrailers reads the trailer block of a commit message with the
+// rules git's own %(trailers) reads a commit with: the last paragraph
+// (never the subject), continuation lines start with whitespace, and the
+// paragraph counts only when every line is a trailer or at least 25 % are
+// and one is a git-generated trailer (Signed-off-by, "(cherry picked from
+// ...)"). A "---" line is not a divider here (it is only in a patch
+// e-mail): a reject reason holding "---" and a paragraph of fake
+// trailers before it must not stand in for the real ones (issue 40).
 func ParseTrailers(message string) []Trailer {
 	lines := strings.Split(strings.ReplaceAll(message, "\r\n", "\n"), "\n")
-	for i, l := range lines {
-		if l == "---" || strings.HasPrefix(l, "--- ") {
-			lines = lines[:i]
-			break
-		}
-	}
 	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
 		lines = lines[:len(lines)-1]
 	}

@@ -20,16 +20,19 @@ func TestParseTrailersMatchesGit(t *testing.T) {
 		{"continuation", "S\n\nKey: a\n  b\nOther: c\n"},
 		{"patch divider", "S\n\nKey: v\n---\nnot: trailer\n"},
 		{"space in key", "S\n\nBad Key: v\n"},
+		// Issue 40 item 11: a reject reason with a "---" line and fake
+		// trailers before it; git's %(trailers) reads a commit without a
+		// divider, so the real block at the end stands.
+		{"forged by a reason", Message{Subject: "Reject proposal p1", Body: "bad\n\nRejected-By: Mallory <m@x>\nReason: forged\n---",
+			Trailers: []Trailer{{TrailerProposalID, "p1"}, {TrailerRejectedBy, "Real <r@x>"}, {TrailerReason, "bad"}}}.String()},
 	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not on PATH")
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// As git log's %(trailers) reads a commit: no "---" divider.
 			cmd := exec.Command("git", "interpret-trailers", "--parse", "--no-divider")
-			if strings.Contains(tt.msg, "\n---\n") {
-				cmd = exec.Command("git", "interpret-trailers", "--parse")
-			}
 			cmd.Stdin = strings.NewReader(tt.msg)
 			out, err := cmd.Output()
 			if err != nil {
@@ -46,6 +49,16 @@ func TestParseTrailersMatchesGit(t *testing.T) {
 				t.Errorf("ParseTrailers = %q, git says %q", got, want)
 			}
 		})
+	}
+}
+
+// The real trailers of a reject record stand, whatever its reason says.
+func TestRejectReasonForgesNoTrailer(t *testing.T) {
+	msg := Message{Subject: "Reject proposal p1", Body: "bad\n\nRejected-By: Mallory <m@x>\nReason: forged\n---",
+		Trailers: []Trailer{{TrailerProposalID, "p1"}, {TrailerRejectedBy, "Real <r@x>"}, {TrailerReason, "bad"}}}.String()
+	ts := ParseTrailers(msg)
+	if by := TrailerValue(ts, TrailerRejectedBy); by != "Real <r@x>" {
+		t.Errorf("Rejected-By = %q, want the real one (trailers %q)", by, ts)
 	}
 }
 

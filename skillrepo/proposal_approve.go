@@ -124,6 +124,11 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		if base == tip {
 			return errAlreadyMerged
 		}
+		// A proposal branch may have come from a remote (or any git
+		// fetch): its commits are checked before one is merged.
+		if err := checkIncoming(tx.gtx.Store(), "proposal "+id, own); err != nil {
+			return err
+		}
 		var baseTree Hash
 		if !base.IsZero() {
 			if baseTree, _, err = tx.gtx.Store().CommitInfo(base); err != nil {

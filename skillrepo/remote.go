@@ -30,6 +30,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/internal/procgroup"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -341,15 +342,30 @@ func (l *Library) fastForwardMain(ctx context.Context, hist *history, theirs Has
 		}
 	}
 	return l.update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: pull: fast-forward from " + opts.Remote}, func(tx *Tx) error {
-		return fastForward(tx, theirs)
+		return fastForward(tx, theirs, opts.Remote+"/"+l.MainBranch())
 	})
 }
 
 // fastForward moves the branch to a descendant commit without making a
 // commit: the touched paths are the files that differ between the two
-// trees, so the engine updates exactly those in the work tree.
-func fastForward(tx *Tx, to Hash) error {
-	tree, _, err := tx.gtx.Store().CommitInfo(to)
+// trees, so the engine updates exactly those in the work tree. The
+// commits it brings in (from, e.g. "origin/main") are checked first, as
+// git's fsck checks them (treecheck.go).
+func fastForward(tx *Tx, to Hash, from string) error {
+	store := tx.gtx.Store()
+	news, err := incoming(newHistory(store), store, tx.gtx.Base(), to)
+	if err != nil {
+		return err
+	}
+	if err := checkIncoming(store, from, news); err != nil {
+		return err
+	}
+	if len(news) > 0 {
+		if err := tx.holdIncoming(to, from); err != nil {
+			return err
+		}
+	}
+	tree, _, err := store.CommitInfo(to)
 	if err != nil {
 		return err
 	}
@@ -483,6 +499,7 @@ func (g *gitCLI) name() string { return "git" }
 
 func (g *gitCLI) run(ctx context.Context, args ...string) (stdout, stderr []byte, err error) {
 	cmd := exec.CommandContext(ctx, g.git, args...)
+	procgroup.Set(cmd)
 	cmd.Dir = g.l.Root
 	cmd.Env = g.l.repo.GitEnv()
 	var out, errOut bytes.Buffer
@@ -558,7 +575,7 @@ func (g *gitCLI) push(ctx context.Context, remote string, updates []RefUpdate, a
 }
 
 func (g *gitCLI) fetch(ctx context.Context, remote string, refspecs []string) error {
-	args := append([]string{"fetch", "--quiet", "--no-tags", "--prune", remote}, refspecs...)
+	args := append([]string{"-c", "fetch.fsckObjects=true", "fetch", "--quiet", "--no-tags", "--prune", remote}, refspecs...)
 	if _, stderr, err := g.run(ctx, args...); err != nil {
 		return fmt.Errorf("git fetch %s: %v: %s", remote, err, strings.TrimSpace(string(stderr)))
 	}

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/internal/procgroup"
 )
 
 // remoteGitEnv is added to every network git command of the shared
@@ -28,7 +30,13 @@ var remoteGitEnv = []string{
 
 // remoteGitConfig keeps a fetch from running gc or maintenance (the
 // engine keeps its own objects bounded, docs/git-format.md).
-var remoteGitConfig = []string{"-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "fetch.writeCommitGraph=false"}
+//
+// fetch.fsckObjects has git check every object a remote sends as its fsck
+// does, before any is stored: a tree holding .git (in any spelling), "..",
+// a .gitmodules symlink is refused with nothing written (docs/remote.md
+// §10). A message a person judges harmless can be let through in the
+// clone with `git config fetch.fsck.<id> ignore`.
+var remoteGitConfig = []string{"-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "fetch.writeCommitGraph=false", "-c", "fetch.fsckObjects=true"}
 
 // remoteGit runs the git binary for the shared remote.
 type remoteGit struct {
@@ -54,6 +62,9 @@ func (l *Library) remoteGit(remote string) (*remoteGit, error) {
 
 func (g *remoteGit) run(ctx context.Context, stdin []byte, args ...string) (stdout, stderr []byte, err error) {
 	cmd := exec.CommandContext(ctx, g.cli.git, append(append([]string{}, remoteGitConfig...), args...)...)
+	// A time limit ends git's helpers too (git-remote-http would keep
+	// the pipes open and the sync waiting past its limit).
+	procgroup.Set(cmd)
 	cmd.Dir = g.cli.l.Root
 	cmd.Env = append(g.cli.l.repo.GitEnv(), remoteGitEnv...)
 	if stdin != nil {
@@ -225,7 +236,10 @@ const (
 	FailUnreachable = "unreachable"
 	FailProtected   = "protected"
 	FailMissing     = "missing"
-	FailOther       = "other"
+	// FailUnsafe: the remote sent objects git's fsck refuses (a tree
+	// with .git or ".."); nothing was fetched.
+	FailUnsafe = "unsafe"
+	FailOther  = "other"
 )
 
 // RemoteError is a remote operation that failed, sorted into what a
@@ -272,6 +286,10 @@ func classifyRemote(remote, op string, err error, stderr []byte) *RemoteError {
 	}
 	e := &RemoteError{Op: op, Kind: FailOther, Msg: lastLines(msg, 4)}
 	switch {
+	case has("fsck error", "hasdotgit", "hasdotdot", "gitmodulessymlink"):
+		e.Kind = FailUnsafe
+		e.Msg = remote + " sent objects git refuses (" + fsckProblem(msg) + "); nothing was fetched and no branch moved"
+		e.Fix = "someone pushed a tree git's fsck refuses (a .git folder, \"..\", a .gitmodules symlink): remove it on " + remote + " with a new commit; 'git fsck --strict' in a clone of it names the object"
 	case has("protected branch", "gh006", "gl-protected", "pre-receive hook declined", "protected ref", "you are not allowed to push code to protected branches"):
 		e.Kind = FailProtected
 		e.Fix = "the host refuses pushes to this branch (a protected branch): set remote.main: pull and remote.proposals: push, so agents' work travels as pull requests a person merges"
@@ -299,4 +317,15 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, " / ")
+}
+
+// fsckProblem is git's line naming the refused object and why ("object
+// f71d…: hasDotgit: contains '.git'"), else the last line.
+func fsckProblem(msg string) string {
+	for _, line := range strings.Split(msg, "\n") {
+		if i := strings.Index(line, "object "); i >= 0 && strings.Contains(line, ": ") {
+			return strings.TrimSpace(line[i:])
+		}
+	}
+	return lastLines(msg, 1)
 }

@@ -91,7 +91,7 @@ func (l *Library) openPullRequest(ctx context.Context, g *remoteGit, id string, 
 		}
 		stdin = []byte(pr.Body)
 	case PullRequestGLab:
-		args = []string{"mr", "create", "--source-branch", pr.Head, "--target-branch", pr.Base, "--title", pr.Title, "--description", pr.Body, "--yes", "--repo", remoteURL}
+		args = []string{"mr", "create", "--source-branch", pr.Head, "--target-branch", pr.Base, "--title", pr.Title, "--description", pr.Body, "--yes", "--repo", withoutCredentials(remoteURL)}
 	default:
 		return "", "", fmt.Errorf("remote.pull_request: unknown host program %q", host)
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/internal/gitserver"
 )
 
 // fakeHostCLI installs a recording gh or glab on the library's PATH: it
@@ -194,5 +196,32 @@ func TestPullRequestGLab(t *testing.T) {
 		create[8] != "--description" || !strings.Contains(create[9], "skillrepo proposal approve p1") ||
 		!slices.Equal(create[10:], []string{"--yes", "--repo", s.url}) {
 		t.Errorf("glab mr create arguments = %q", create)
+	}
+}
+
+// glab is told the repository without the password the remote's URL
+// carries: its arguments are in the process list (issue 40 item 12).
+func TestPullRequestGLabNoPasswordInArgs(t *testing.T) {
+	srv := gitserver.HTTP(t, gitserver.Options{User: "ada", Password: "s3cret-pw"})
+	url := srv.Init(t, sharedRepo)
+	a, env := newTestLibrary(t)
+	gitCmd(t, a, env, "remote", "add", "origin", strings.Replace(url, "://", "://ada:s3cret-pw@", 1))
+	gitCmd(t, a, env, "push", "-q", "origin", "main")
+	a.Config.Remote = prConfig(PullRequestGLab)
+	glab := newFakeHostCLI(t, env, "glab", 0, "https://gitlab.example/team/skills/-/merge_requests/5", "")
+	propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
+	if _, err := a.PublishProposal(context.Background(), "p1", PublishOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	calls := glab.Calls(t)
+	for _, c := range calls {
+		for _, arg := range c {
+			if strings.Contains(arg, "s3cret-pw") {
+				t.Errorf("glab got the password: %q", c)
+			}
+		}
+	}
+	if create := calls[len(calls)-1]; create[len(create)-1] != url {
+		t.Errorf("glab --repo %q, want %q", create[len(create)-1], url)
 	}
 }

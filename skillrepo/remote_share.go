@@ -270,6 +270,7 @@ func (l *Library) integrateMain(ctx context.Context, g *remoteGit, theirs Hash) 
 		outcome = ""
 		ours := tx.gtx.Base()
 		hist := newHistory(tx.gtx.Store())
+		from := g.remote + "/" + l.MainBranch()
 		base, _, err := hist.mergeBase(ours, theirs)
 		if err != nil {
 			return err
@@ -279,7 +280,17 @@ func (l *Library) integrateMain(ctx context.Context, g *remoteGit, theirs Hash) 
 			return nil // nothing new there
 		case base == ours || ours.IsZero():
 			outcome = MainFastForward
-			return fastForward(tx, theirs)
+			return fastForward(tx, theirs, from)
+		}
+		news, err := incoming(hist, tx.gtx.Store(), ours, theirs)
+		if err != nil {
+			return err
+		}
+		if err := checkIncoming(tx.gtx.Store(), from, news); err != nil {
+			return err
+		}
+		if err := tx.holdIncoming(theirs, from); err != nil {
+			return err
 		}
 		var baseTree Hash
 		if !base.IsZero() {
@@ -375,7 +386,7 @@ func (l *Library) proposeOwnWork(ctx context.Context, theirs Hash, reason string
 				return err
 			}
 		}
-		return fastForward(tx, theirs)
+		return fastForward(tx, theirs, l.Config.Remote.Name+"/"+l.MainBranch())
 	})
 	if errors.Is(err, errNothingToPropose) {
 		return nil

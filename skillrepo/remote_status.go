@@ -94,17 +94,71 @@ func (l *Library) RemoteStatus() (*RemoteStatus, error) {
 	return st, nil
 }
 
-// redactURL drops a URL's password (an https token in the remote's URL
-// must not reach a screen or a log).
+// redactURL drops the secrets a remote's URL may carry, which must not
+// reach a screen or a log: a password; over http(s), the user name too
+// (a token alone is a user name to GitHub: https://ghp_…@github.com);
+// and a query parameter that names a token, a key or a signature
+// (GitLab's ?private_token=).
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
+	if err != nil {
 		return raw
 	}
-	if _, has := u.User.Password(); has {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	if u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+		if s := strings.ToLower(u.Scheme); s == "http" || s == "https" {
+			if _, has := u.User.Password(); has {
+				u.User = url.UserPassword("xxxxx", "xxxxx")
+			} else {
+				u.User = url.User("xxxxx")
+			}
+		}
+	}
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k := range q {
+			if secretParam(k) {
+				q[k] = []string{"xxxxx"}
+			}
+		}
+		u.RawQuery = q.Encode()
 	}
 	return u.String()
+}
+
+// withoutCredentials is a remote's URL with no user part and no query
+// parameter carrying a credential: how a program with a login of its own
+// (glab) is told the repository, so a password never shows in the
+// process list.
+func withoutCredentials(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		return raw
+	}
+	u.User = nil
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k := range q {
+			if secretParam(k) {
+				delete(q, k)
+			}
+		}
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+// secretParam reports a URL query parameter that carries a credential.
+func secretParam(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"token", "key", "secret", "password", "passwd", "auth", "signature", "sig", "credential"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // ShareMark is what a command compares before and after it runs to know

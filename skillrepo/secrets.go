@@ -104,3 +104,18 @@ func SecretRefusal(where string, found []SecretFinding) string {
 	return fmt.Sprintf("refused: %s "+secretRefusalWords+" (%s). Secrets must never be written into skills or memory: redact it (write a placeholder such as <API_KEY> or the name of the environment variable that holds it) and retry.",
 		where, strings.Join(parts, ", "))
 }
+
+// secretsInTrailers refuses a commit whose trailers carry a likely
+// secret: every provenance field (a session id from an MCP client's
+// _meta, the client's name and version, a --model, a review id) is
+// scanned like content, whoever writes (issue 40 item 10). Trailers
+// travel with every clone and every push, and no field of theirs needs a
+// token.
+func secretsInTrailers(m Message) error {
+	for _, t := range m.Trailers {
+		if found := FindSecrets(t.Value); len(found) > 0 {
+			return &RefusedError{Guard: GuardSecret, Reason: SecretRefusal("the "+t.Key+" trailer", found)}
+		}
+	}
+	return nil
+}

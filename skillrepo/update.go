@@ -68,6 +68,9 @@ func (tx *Tx) Commit(msg Message) (Hash, error) { return tx.commit(msg, false) }
 // commit is Commit; allowEmpty records a commit even when the tree is
 // unchanged (the evidence-only commits of adopt and disown).
 func (tx *Tx) commit(msg Message, allowEmpty bool) (Hash, error) {
+	if err := secretsInTrailers(msg); err != nil {
+		return ZeroHash, err
+	}
 	if name, email, ok := msg.AgentAuthor(); ok {
 		return tx.gtx.CommitAs(msg.String(), gitstore.Author{Name: name, Email: email}, allowEmpty)
 	}

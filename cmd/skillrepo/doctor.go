@@ -19,6 +19,7 @@ type doctorOptions struct {
 	Scope   string
 	Project string
 	All     bool
+	Trust   bool
 }
 
 func newDoctorCmd(f *factory) *cobra.Command {
@@ -37,17 +38,26 @@ consent to its shell hooks (~/.hermes/config.yaml), that the binary a
 command names exists, that the library opens, and that reviews have a model
 (an endpoint that answers, or the agent's own program).
 
+A project's own settings files (.claude/settings.json, .codex/hooks.json,
+.gemini/settings.json, .mcp.json) came with its files: their commands are
+not run until you trust them — with --trust, which records each file's
+present content in ~/.config/skillrepo/trusted-projects.json (a file that
+changes is untrusted again); 'hooks install' and 'mcp install' trust the
+file they write.
+
 Each problem is one line, with its fix. The exit status is 1 when there is
 a problem, 0 otherwise (warnings and ok lines are there to read). With
 --json, one document: docs/json.md.`,
 		Example: `  skillrepo doctor
-  skillrepo doctor --agent codex --json`,
+  skillrepo doctor --agent codex --json
+  skillrepo doctor --trust`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			env, err := doctorEnv(opts.f, opts.Agent, opts.Scope, opts.Project)
 			if err != nil {
 				return err
 			}
+			env.Trust = opts.Trust
 			rep := doctor.Run(cmd.Context(), env)
 			if f.JSON {
 				if err := printJSON(f.IO.Out, doctorJSON{Report: rep, Problems: rep.Problems(), Warnings: rep.Warnings()}); err != nil {
@@ -67,6 +77,7 @@ a problem, 0 otherwise (warnings and ok lines are there to read). With
 	fl.StringVar(&opts.Scope, "scope", "", "check one scope: user, project or local")
 	fl.StringVar(&opts.Project, "project", "", "the project `folder` whose settings are checked and where the synthetic sessions run (default: the current folder)")
 	fl.BoolVar(&opts.All, "verbose", false, "list the checks that passed too")
+	fl.BoolVar(&opts.Trust, "trust", false, "trust the project's agent settings files as they are now, so their hook commands and MCP server run (read them first: they came with the project)")
 	return cmd
 }
 
@@ -169,10 +180,21 @@ func printFindings(f *factory, w io.Writer, fs []doctor.Finding, verbose bool, i
 // one scope, the hooks or the MCP server) and says whether the agent will
 // run it: problems and warnings with their fixes, or one line that the
 // commands were run as the agent runs them.
-func checkAfterInstall(f *factory, agent hooks.Agent, scope hooks.Scope, project, part string) []doctor.Finding {
+//
+// written is the settings file the install just wrote: in a project, its
+// content is the person's doing now, so it is recorded as trusted (the
+// doctor runs a project's commands only once they are; other project
+// files stay as trusted as they were).
+func checkAfterInstall(f *factory, agent hooks.Agent, scope hooks.Scope, project, part, written string) []doctor.Finding {
 	env, err := doctorEnv(f, string(agent), string(scope), project)
 	if err != nil {
 		return nil
+	}
+	if scope != hooks.ScopeUser && written != "" {
+		if err := hooks.TrustProjectFiles(env.Homes, written); err != nil {
+			return []doctor.Finding{{Agent: string(agent), Scope: string(scope), Part: part, Check: "trust", Level: doctor.Warning, Path: written,
+				Message: "the trust of " + written + " was not recorded: " + err.Error(), Fix: "skillrepo doctor --trust"}}
+		}
 	}
 	rep := doctor.Run(context.Background(), env)
 	var fs []doctor.Finding

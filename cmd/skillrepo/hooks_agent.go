@@ -171,7 +171,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	}
 	var findings []doctor.Finding
 	if install && !o.DryRun {
-		findings = checkAfterInstall(f, opts.Agent, scope, project, "hooks")
+		findings = checkAfterInstall(f, opts.Agent, scope, project, "hooks", res.Settings)
 	}
 	if f.JSON {
 		out := agentHooksJSON{Agent: string(opts.Agent), Scope: string(scope), Settings: res.Settings, Library: res.Library,

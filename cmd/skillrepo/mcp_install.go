@@ -239,7 +239,7 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 	var findings []doctor.Finding
 	if !opts.uninstall && !opts.DryRun && o.Client != mcpserver.ClientCursor {
 		if a, err := hooks.ParseAgent(o.Client); err == nil {
-			findings = checkAfterInstall(f, a, hooks.Scope(o.Scope), o.Project, "mcp")
+			findings = checkAfterInstall(f, a, hooks.Scope(o.Scope), o.Project, "mcp", plan.Path)
 		}
 	}
 	if f.JSON {

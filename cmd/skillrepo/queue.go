@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -114,14 +117,38 @@ func oneLine(s string) string {
 	if r := []rune(s); len(r) > 100 {
 		s = string(r[:100]) + "…"
 	}
-	return s
+	return terminalSafe(s)
 }
 
 func orDash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return s
+	return terminalSafe(s)
+}
+
+// terminalSafe escapes what a terminal would act on rather than show — a
+// control character (an escape sequence clears the screen, a newline
+// forges a row of a table), a bidirectional override — as Go escapes
+// it: queue files hold what hooks and agents wrote.
+func terminalSafe(s string) string {
+	if !strings.ContainsFunc(s, unsafeRune) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unsafeRune(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func unsafeRune(r rune) bool {
+	return unicode.IsControl(r) || r == utf8.RuneError || r == 0x2028 || r == 0x2029 || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
 
 func newQueueShowCmd(f *factory) *cobra.Command {
@@ -154,7 +181,7 @@ func newQueueShowCmd(f *factory) *cobra.Command {
 					what = append(what, "skills")
 				}
 				fmt.Fprintf(w, "review of: %s%s\n", strings.Join(what, " and "), map[bool]string{true: " (final review at session end)"}[e.Due.Final])
-				fmt.Fprintf(w, "agent: %s, session %s\ntranscript: %s (%s)\n", orDash(e.Agent), orDash(e.SessionID), e.Transcript, orDash(e.Format))
+				fmt.Fprintf(w, "agent: %s, session %s\ntranscript: %s (%s)\n", orDash(e.Agent), orDash(e.SessionID), terminalSafe(e.Transcript), orDash(e.Format))
 				if e.Backend != "" || e.Model != "" {
 					fmt.Fprintf(w, "model: %s, backend %s\n", orDash(e.Model), orDash(e.Backend))
 				}

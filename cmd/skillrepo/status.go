@@ -28,10 +28,13 @@ type statusJSON struct {
 	// ConfigProblems are the config's problems, one "file:line: key:
 	// problem" each; while there are any, writes are refused.
 	ConfigProblems []string `json:"config_problems"`
-	Branch         string   `json:"branch"`
-	Head           string   `json:"head"`
-	DirtySkills    []string `json:"dirty_skills"`
-	DirtyFiles     int      `json:"dirty_files"`
+	// HeldSettings are the settings a remote changed that this clone
+	// holds back until 'skillrepo config accept' (docs/config.md).
+	HeldSettings []skillrepo.HeldSetting `json:"held_settings"`
+	Branch       string                  `json:"branch"`
+	Head         string                  `json:"head"`
+	DirtySkills  []string                `json:"dirty_skills"`
+	DirtyFiles   int                     `json:"dirty_files"`
 	// Unconverted are the dirty files skillrepo sync refuses to record:
 	// their conversion runs a filter (git-lfs) we do not run, so git must
 	// record them (docs/git-format.md, "Line endings and filters").
@@ -109,6 +112,9 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	st := statusJSON{Library: lib.Root, ConfigProblems: []string{}, DirtySkills: []string{}, Unconverted: []skillrepo.UnconvertedChange{}, OpenProposals: []string{}, Queue: map[string]int{}, Failed: []queue.Entry{}, Hooks: []hookStatus{}, Setups: []doctor.Finding{}}
 	if err := lib.ConfigProblem(); err != nil {
 		st.ConfigProblems = strings.Split(err.Error(), "\n")
+	}
+	if st.HeldSettings = lib.HeldSettings(); st.HeldSettings == nil {
+		st.HeldSettings = []skillrepo.HeldSetting{}
 	}
 	if st.Branch, err = lib.CurrentBranch(); err != nil {
 		return err
@@ -244,6 +250,12 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		fmt.Fprintf(w, "%s: the defaults stand in for the keys below, and writes are refused until they are fixed (docs/config.md):\n", f.IO.Red("config"))
 		for _, p := range st.ConfigProblems {
 			fmt.Fprintf(w, "  %s\n", p)
+		}
+	}
+	if len(st.HeldSettings) > 0 {
+		fmt.Fprintf(w, "%s: the remote changed settings this clone holds back (it uses the values it had); read the change (git log -p %s), then: skillrepo config accept\n", f.IO.Red("held"), skillrepo.ConfigPath)
+		for _, h := range st.HeldSettings {
+			fmt.Fprintf(w, "  %s: %s (in use: %s)\n", h.Key, h.Incoming, h.Confirmed)
 		}
 	}
 	if n := st.DirtyFiles - len(st.Unconverted); n > 0 || (len(st.DirtySkills) > 0 && len(st.Unconverted) == 0) {

@@ -147,7 +147,7 @@ func TestDependencyArrows(t *testing.T) {
 			t.Errorf("%s imports the MCP SDK: only package mcpserver may", rel)
 		}
 		// Leaf helpers every package may use import nothing of ours.
-		if rel == "internal/boundedread" || rel == "internal/atomicfile" || rel == "internal/modelcall" || rel == "internal/yamlconf" {
+		if rel == "internal/boundedread" || rel == "internal/atomicfile" || rel == "internal/modelcall" || rel == "internal/yamlconf" || rel == "internal/agentid" || rel == "internal/procgroup" {
 			for _, d := range p.Imports {
 				if strings.HasPrefix(d, module+"/") {
 					t.Errorf("%s imports %s: it must stay a leaf", rel, d)

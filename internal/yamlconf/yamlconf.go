@@ -18,8 +18,10 @@
 package yamlconf
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"regexp"
 	"slices"
@@ -76,7 +78,23 @@ var syntaxLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // mapping.
 func Parse(data []byte) (*yaml.Node, error) {
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	err := dec.Decode(&doc)
+	if errors.Is(err, io.EOF) {
+		return nil, nil
+	}
+	if err == nil {
+		// A second document (after a "---" line) would be ignored
+		// silently: what it sets would never take effect.
+		var second yaml.Node
+		if err2 := dec.Decode(&second); err2 == nil {
+			return nil, &Error{Line: second.Line, Msg: "a second YAML document (after a --- line): only one is read, so its keys would be ignored",
+				Hint: "merge its keys into the first document and remove the --- line"}
+		} else if !errors.Is(err2, io.EOF) {
+			err = err2
+		}
+	}
+	if err != nil {
 		if m := syntaxLine.FindStringSubmatch(err.Error()); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			return nil, &Error{Line: line, Msg: "not valid YAML: " + m[2], Hint: "check the indentation and quoting at that line and the one before it"}

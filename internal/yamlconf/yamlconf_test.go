@@ -153,11 +153,23 @@ func TestParseProblems(t *testing.T) {
 		"just text\n":    `line 1: want a mapping of keys (key: value), got "just text"`,
 		"a: [b\n":        "line 1: not valid YAML",
 		"a: 'unclosed\n": "line 2: not valid YAML", // where the file ends
+		// Issue 40 item 12: a second document was ignored silently.
+		"review:\n  model: a\n---\nreview:\n  base_url: http://x\n": "line 3: a second YAML document (after a --- line)",
+		"a: b\n---\n- c\n": "line 2: a second YAML document",
 	} {
 		_, err := Parse([]byte(text))
 		var e *Error
 		if !errors.As(err, &e) || !strings.HasPrefix(e.Error(), want) {
 			t.Errorf("Parse(%q) = %v, want %q", text, err, want)
+		}
+	}
+}
+
+// One document, with or without its --- and ... markers, is one.
+func TestParseOneDocument(t *testing.T) {
+	for _, text := range []string{"", "---\na: b\n", "a: b\n...\n", "# only a comment\n"} {
+		if _, err := Parse([]byte(text)); err != nil {
+			t.Errorf("Parse(%q): %v", text, err)
 		}
 	}
 }

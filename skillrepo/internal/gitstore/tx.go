@@ -584,8 +584,9 @@ func (store *Store) Subtree(tree plumbing.Hash, dir string) plumbing.Hash {
 // (NAME_MAX on Linux and macOS).
 const maxNameBytes = 255
 
-// CleanPath checks a slash path of a write: relative, clean, no .git, no
-// name longer than a file system takes.
+// CleanPath checks a slash path of a write: relative, clean, no name git
+// refuses to check out (.git in any case or file system's spelling:
+// CheckName), no name longer than a file system takes.
 func CleanPath(p string) (string, error) {
 	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
 		return "", fmt.Errorf("invalid path %q", p)
@@ -595,8 +596,8 @@ func CleanPath(p string) (string, error) {
 		return "", fmt.Errorf("invalid path %q", p)
 	}
 	for _, seg := range strings.Split(c, "/") {
-		if seg == ".git" || seg == "" {
-			return "", fmt.Errorf("invalid path %q", p)
+		if why := CheckName(seg, filemode.Regular); why != "" {
+			return "", fmt.Errorf("invalid path %q: %s", p, why)
 		}
 		if len(seg) > maxNameBytes {
 			// The work tree could not hold it: say so, rather than fail

@@ -209,6 +209,20 @@ func (l *Repo) prepareWorktree(store *Store, idx *Index, idxTime time.Time, oldT
 		nh, nm := store.LookupPath(newTree, p)
 		u.old[p] = TreeEntry{Mode: om, Hash: oh}
 		u.target[p] = TreeEntry{Mode: nm, Hash: nh}
+		// Whatever tree this came from, a path git would refuse to check
+		// out never reaches the disk (treecheck.go).
+		if err := VerifyPath(p, nm); err != nil {
+			return nil, err
+		}
+		if nm == filemode.Symlink && !fromWorktree {
+			target, err := store.Blob(nh)
+			if err != nil {
+				return nil, err
+			}
+			if why := CheckSymlink(p, string(target)); why != "" {
+				return nil, &UnsafePathError{Path: p, Reason: why}
+			}
+		}
 		if err := l.checkInsideRoot(p); err != nil {
 			return nil, err
 		}

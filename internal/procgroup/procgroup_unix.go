@@ -1,16 +1,13 @@
 //go:build unix
 
-package agentcli
+package procgroup
 
 import (
 	"os/exec"
 	"syscall"
 )
 
-// setProcessGroup puts the program in a process group of its own, and
-// makes cancelling kill the whole group: the program's MCP server and
-// anything else it started end with it.
-func setProcessGroup(cmd *exec.Cmd) {
+func set(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package agentcli
-
-import "os/exec"
-
-func setProcessGroup(cmd *exec.Cmd) {}

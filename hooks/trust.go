@@ -1,0 +1,111 @@
+package hooks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
+)
+
+// A project's agent settings (.claude/settings.json and
+// settings.local.json, .codex/hooks.json and config.toml,
+// .gemini/settings.json, .mcp.json) come with the project's files: a
+// clone of someone else's repository holds whatever commands they wrote.
+// The agents run them only once the person trusts the project (Claude
+// Code's trust dialog, Codex's project trust and per-hook trusted_hash,
+// Gemini CLI's trusted folders); skillrepo runs them (doctor, status)
+// only once the person trusts that very content: the file's path and
+// the SHA-256 of its bytes, recorded by `skillrepo doctor --trust` or by
+// `skillrepo hooks install` / `mcp install`, which wrote the commands
+// (docs/agents.md, "Trust"). A file that changed since is untrusted
+// again.
+
+// trustFileName is the record, in the user's skillrepo folder.
+const trustFileName = "trusted-projects.json"
+
+// maxTrustFile bounds the record.
+const maxTrustFile = 4 << 20
+
+type trustRecord struct {
+	Version int `json:"version"`
+	// Files maps a settings file's absolute path to "sha256:<hex>" of the
+	// content trusted.
+	Files map[string]string `json:"files"`
+}
+
+// TrustFile is where the record lives: ~/.config/skillrepo.
+func TrustFile(homes Homes) string {
+	return filepath.Join(homes.Home, ".config", "skillrepo", trustFileName)
+}
+
+func readTrust(homes Homes) (*trustRecord, error) {
+	rec := &trustRecord{Version: 1, Files: map[string]string{}}
+	data, err := boundedread.ReadFile(TrustFile(homes), maxTrustFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return rec, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, rec); err != nil {
+		return nil, fmt.Errorf("%s: %w", TrustFile(homes), err)
+	}
+	if rec.Files == nil {
+		rec.Files = map[string]string{}
+	}
+	return rec, nil
+}
+
+func contentHash(path string) (string, error) {
+	data, err := boundedread.ReadFile(path, maxTrustFile)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// ProjectFileTrusted reports whether the person trusted path with the
+// content it has now.
+func ProjectFileTrusted(homes Homes, path string) bool {
+	rec, err := readTrust(homes)
+	if err != nil {
+		return false
+	}
+	want, ok := rec.Files[path]
+	if !ok {
+		return false
+	}
+	have, err := contentHash(path)
+	return err == nil && have == want
+}
+
+// TrustProjectFiles records the content paths have now as trusted.
+func TrustProjectFiles(homes Homes, paths ...string) error {
+	rec, err := readTrust(homes)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		h, err := contentHash(p)
+		if err != nil {
+			return fmt.Errorf("trust %s: %w", p, err)
+		}
+		rec.Files[p] = h
+	}
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(TrustFile(homes)), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.Write(TrustFile(homes), append(data, '\n'), 0o600, true)
+}

@@ -1,0 +1,85 @@
+package skillrepo
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillrepo/skillrepo/internal/gitserver"
+)
+
+// A teammate's change to review.base_url (where the next review's
+// transcript and the person's API key go) reaches this clone's main by a
+// remote sync, but this clone goes on with the address it had until the
+// person accepts it (issue 40 item 3). The person's own edit is never
+// held.
+func TestRemoteSecuritySettingsHeld(t *testing.T) {
+	srv := gitserver.HTTP(t, gitserver.Options{})
+	a, env := newTestLibrary(t)
+	url := srv.Init(t, sharedRepo)
+	cfgPath := filepath.Join(a.Root, filepath.FromSlash(ConfigPath))
+	shared := "version: 1\nmain_branch: main\nreview:\n  base_url: http://127.0.0.1:8000/v1\nremote:\n  main: both\n"
+	if err := os.WriteFile(cfgPath, []byte(shared), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, a, env, "commit", "-qam", "share")
+	gitCmd(t, a, env, "remote", "add", "origin", url)
+	gitCmd(t, a, env, "push", "-q", "origin", "main")
+	b := cloneLibrary(t, url, env)
+
+	// The teammate points reviews at their server and turns approvals off.
+	bCfg := filepath.Join(b.Root, filepath.FromSlash(ConfigPath))
+	hostile := strings.Replace(shared, "http://127.0.0.1:8000/v1", "http://attacker.invalid/v1", 1)
+	if err := os.WriteFile(bCfg, []byte(hostile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, b, env, "commit", "-qam", "faster reviews")
+	gitCmd(t, b, env, "push", "-q", "origin", "main")
+
+	a = reopen(t, a, env)
+	res, err := a.SyncRemote(context.Background(), RemoteSyncOptions{})
+	if err != nil || res.Main != MainFastForward {
+		t.Fatalf("sync: %+v %v", res, err)
+	}
+	a = reopen(t, a, env)
+	if got := a.Config.Review.BaseURL; got != "http://127.0.0.1:8000/v1" {
+		t.Errorf("review.base_url in use = %q, want the confirmed one", got)
+	}
+	held := a.HeldSettings()
+	if len(held) != 1 || held[0].Key != "review.base_url" || held[0].Incoming != `"http://attacker.invalid/v1"` {
+		t.Fatalf("held = %+v", held)
+	}
+	if from := a.HeldFrom(); !strings.HasPrefix(from, "origin/main at ") {
+		t.Errorf("held from %q", from)
+	}
+	// Accepted: the file's value from the next open on.
+	if _, err := a.AcceptSettings(); err != nil {
+		t.Fatal(err)
+	}
+	a = reopen(t, a, env)
+	if got := a.Config.Review.BaseURL; got != "http://attacker.invalid/v1" || len(a.HeldSettings()) != 0 {
+		t.Errorf("after accept: %q held %+v", got, a.HeldSettings())
+	}
+	// The person's own edit is theirs: never held.
+	mine := strings.Replace(hostile, "http://attacker.invalid/v1", "http://127.0.0.1:9000/v1", 1)
+	if err := os.WriteFile(cfgPath, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a = reopen(t, a, env)
+	if got := a.Config.Review.BaseURL; got != "http://127.0.0.1:9000/v1" || len(a.HeldSettings()) != 0 {
+		t.Errorf("own edit: %q held %+v", got, a.HeldSettings())
+	}
+}
+
+func reopen(t *testing.T, l *Library, env map[string]string) *Library {
+	t.Helper()
+	l.Close()
+	n, err := Open(l.Root, openOpts(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	return n
+}

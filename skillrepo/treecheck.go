@@ -1,0 +1,83 @@
+package skillrepo
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+)
+
+// UnsafeTreeError refuses commits that came from elsewhere — a remote's
+// main, a proposal branch — because one of their trees holds a path git
+// itself refuses to check out: .git in any spelling a file system takes
+// for it, "..", a symlink out of the library (docs/remote.md §9). Nothing
+// was checked out and no branch moved. It matches ErrRefused.
+type UnsafeTreeError struct {
+	// From names where the commits came from ("origin/main", "proposal
+	// p-…").
+	From   string
+	Commit Hash
+	Path   string
+	Reason string
+}
+
+func (e *UnsafeTreeError) Error() string {
+	return fmt.Sprintf("refused %s: its commit %s has the path %q, %s; nothing was checked out and no branch moved",
+		e.From, e.Commit, e.Path, e.Reason)
+}
+
+// Is makes errors.Is(err, ErrRefused) true.
+func (e *UnsafeTreeError) Is(target error) bool { return target == ErrRefused }
+
+// Hint says what to do.
+func (e *UnsafeTreeError) Hint() string {
+	return fmt.Sprintf("git refuses this tree too (git fsck --strict names it); ask whoever wrote %s to remove the path with a new commit", abbrev(e.Commit))
+}
+
+// checkIncoming checks the trees of commits (those reachable from the
+// incoming tip and not from this clone's branch) before any of them is
+// checked out or becomes a branch of ours.
+func checkIncoming(store *gitstore.Store, from string, commits []Hash) error {
+	c := store.NewTreeChecker()
+	for _, h := range commits {
+		tree, _, err := store.CommitInfo(h)
+		if err != nil {
+			return err
+		}
+		if err := c.Check(tree); err != nil {
+			var ue *gitstore.UnsafePathError
+			if errors.As(err, &ue) {
+				return &UnsafeTreeError{From: from, Commit: h, Path: ue.Path, Reason: ue.Reason}
+			}
+			return fmt.Errorf("check %s's commit %s: %w", from, abbrev(h), err)
+		}
+	}
+	return nil
+}
+
+// incoming returns the commits reachable from theirs and not from ours
+// (every ancestor of theirs when ours is zero).
+func incoming(hist *history, store *gitstore.Store, ours, theirs Hash) ([]Hash, error) {
+	if !ours.IsZero() {
+		_, only, err := hist.mergeBase(ours, theirs)
+		return only, err
+	}
+	var out []Hash
+	seen := map[Hash]bool{theirs: true}
+	for queue := []Hash{theirs}; len(queue) > 0; {
+		h := queue[0]
+		queue = queue[1:]
+		out = append(out, h)
+		_, parents, err := store.CommitInfo(h)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range parents {
+			if !seen[p] {
+				seen[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	return out, nil
+}
