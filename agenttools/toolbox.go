@@ -67,6 +67,12 @@ type Options struct {
 	// creates against an unchanged library do not read it again); nil
 	// gives the toolbox its own.
 	Duplicates *skillrepo.DuplicateIndex
+	// MemoryFailures, when set, is the count of failed memory
+	// consolidations (no entry matched, over the limit) shared across
+	// toolboxes of one session; nil gives the toolbox its own. Past
+	// maxMemoryFailures the memory tool answers a terminal "stop
+	// retrying" (docs/reference-behaviour.md §7).
+	MemoryFailures *int
 }
 
 // Refusal is a tool call that did not do what it asked, and why.
@@ -130,6 +136,8 @@ type Toolbox struct {
 	calls   int // tool calls so far
 
 	dups *skillrepo.DuplicateIndex // the overlap index, for creates
+
+	memFailures *int // failed memory consolidations since the last success
 }
 
 // New makes a toolbox over lib.
@@ -149,6 +157,9 @@ func New(lib Library, opts Options) *Toolbox {
 	}
 	if tb.reads == nil {
 		tb.reads = map[string]bool{}
+	}
+	if tb.memFailures = opts.MemoryFailures; tb.memFailures == nil {
+		tb.memFailures = new(int)
 	}
 	return tb
 }

@@ -1,0 +1,57 @@
+package mcpserver
+
+import (
+	"strings"
+	"testing"
+)
+
+// Hermes' own call shapes reach the server unchanged (docs/reference-behaviour.md
+// §4.1): skill_manage with the fields of one operation at the top level, as
+// Hermes' schema has them, and null for the optional arguments a
+// strict-mode provider sends.
+func TestHermesFlatShape(t *testing.T) {
+	f := newFixture(t)
+	m := f.ok("skill_manage", create("flat-one"))
+	if m["operations_applied"] != float64(1) {
+		t.Errorf("flat create: %v", m)
+	}
+	if got := f.git("show", "main:flat-one/SKILL.md"); !strings.Contains(got, "name: flat-one") {
+		t.Errorf("flat create landed %q", got)
+	}
+	f.ok("skill_view", map[string]any{"name": "flat-one", "file_path": nil})
+	p := patch("flat-one", "Step one.", "Step one, better.")
+	p["operations"], p["category"], p["file_path"], p["replace_all"] = nil, nil, nil, nil
+	f.ok("skill_manage", p)
+	if got := f.git("show", "main:flat-one/SKILL.md"); !strings.Contains(got, "Step one, better.") {
+		t.Errorf("flat patch landed %q", got)
+	}
+	f.refused("skill_manage", map[string]any{"action": "create", "name": "both", "content": "x", "operations": []any{create("other")}}, "not both")
+	f.refused("skill_manage", map[string]any{"name": "flat-one"}, "action")
+}
+
+// target: null is the memory store, as the reference takes it; the
+// fourth failed consolidation in a row is answered with the reference's
+// terminal "stop retrying", and a success starts the count again.
+func TestMemoryNullTargetAndFailureCap(t *testing.T) {
+	f := newFixture(t)
+	f.ok("memory", map[string]any{"action": "add", "target": nil, "content": "The build needs make 4."})
+	if got := f.git("show", "main:"+memoryPath(t, f.lib, "memory")); !strings.Contains(got, "make 4") {
+		t.Fatalf("MEMORY.md after a null-target add: %q", got)
+	}
+	miss := map[string]any{"action": "replace", "target": "memory", "old_text": "no such entry", "content": "x"}
+	for i := 1; i <= 3; i++ {
+		_, text, m := f.call("memory", miss, nil)
+		if m["success"] != false || m["done"] == true || !strings.Contains(text, "current_entries") {
+			t.Fatalf("failure %d: %s", i, text)
+		}
+	}
+	_, text, m := f.call("memory", miss, nil)
+	if m["done"] != true || !strings.Contains(text, "Memory consolidation failed 4 times this turn. Stop retrying memory calls") {
+		t.Fatalf("fourth failure: %s", text)
+	}
+	f.ok("memory", map[string]any{"action": "add", "content": "Tests run with go test."})
+	_, text, m = f.call("memory", miss, nil)
+	if m["done"] == true || strings.Contains(text, "Stop retrying") {
+		t.Errorf("after a success the count starts again: %s", text)
+	}
+}
