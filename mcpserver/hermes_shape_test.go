@@ -1,8 +1,14 @@
 package mcpserver
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/internal/testlib"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 // Hermes' own call shapes reach the server unchanged (docs/reference-behaviour.md
@@ -54,4 +60,55 @@ func TestMemoryNullTargetAndFailureCap(t *testing.T) {
 	if m["done"] == true || strings.Contains(text, "Stop retrying") {
 		t.Errorf("after a success the count starts again: %s", text)
 	}
+}
+
+// hermesLibrary makes a library by init of a Hermes skills folder holding
+// files, and connects the fixture's client to a server over it.
+func hermesLibrary(t *testing.T, files map[string]string) *fixture {
+	t.Helper()
+	if _, err := testlib.GitErr(".", nil, "--version"); err != nil {
+		t.Skip("the git binary is needed to check what the server writes")
+	}
+	env := testlib.Env(t.TempDir())
+	dir := filepath.Join(t.TempDir(), ".hermes", "skills")
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := skillrepo.OpenOptions{Getenv: func(k string) string { return env[k] }}
+	if _, err := skillrepo.Init(context.Background(), dir, skillrepo.InitOptions{OpenOptions: opts}); err != nil {
+		t.Fatal(err)
+	}
+	lib, err := skillrepo.Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	f := &fixture{t: t, lib: lib, env: env}
+	f.connect(lib)
+	return f
+}
+
+// A skill whose description is empty (Hermes creates such skills) can be
+// patched and rewritten with it still empty: an error a skill already had
+// does not block an unrelated write (docs/architecture.md §2.1). Emptying a
+// description that had words is still refused.
+func TestEmptyDescriptionSkillStaysWritable(t *testing.T) {
+	f := hermesLibrary(t, map[string]string{
+		"devops/blank/SKILL.md": "---\nname: blank\ndescription: \"\"\n---\n# Blank\n\nStep one.\n",
+		"devops/words/SKILL.md": "---\nname: words\ndescription: Use when the words matter.\n---\n# Words\n\nStep one.\n",
+	})
+	f.ok("skill_view", map[string]any{"name": "blank"})
+	f.ok("skill_manage", patch("blank", "Step one.", "Step one, then two."))
+	f.ok("skill_manage", map[string]any{"action": "edit", "name": "blank", "content": "---\nname: blank\ndescription: \"\"\n---\n# Blank\n\nRewritten.\n"})
+	if got := f.git("show", "main:devops/blank/SKILL.md"); !strings.Contains(got, "Rewritten.") {
+		t.Errorf("edit of an empty-description skill landed %q", got)
+	}
+	f.ok("skill_view", map[string]any{"name": "words"})
+	f.refused("skill_manage", map[string]any{"action": "edit", "name": "words", "content": "---\nname: words\ndescription: \"\"\n---\n# Words\n\nStep one.\n"}, "description")
 }

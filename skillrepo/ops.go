@@ -368,7 +368,11 @@ func editSkill(tx *Tx, op Op, r *OpResult) error {
 	if err := refuseArchived(si); err != nil {
 		return err
 	}
-	if _, err := skill.Validate([]byte(*op.Content), tx.l.Rules().ValidateOptions(false)); err != nil {
+	opts := tx.l.Rules().ValidateOptions(false)
+	if opts.Before, err = tx.gtx.ReadFile(si.Dir + "/" + skill.FileName); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if _, err := skill.Validate([]byte(*op.Content), opts); err != nil {
 		return err
 	}
 	if err := tx.gtx.WriteFile(si.Dir+"/"+skill.FileName, []byte(*op.Content), false); err != nil {
@@ -429,7 +433,7 @@ func patchSkill(tx *Tx, op Op, r *OpResult) error {
 		return fmt.Errorf("%s: %w", target, &PatchError{Err: err, Preview: preview})
 	}
 	if rel == skill.FileName {
-		if _, err := skill.Validate([]byte(updated), skill.ValidateOptions{}); err != nil {
+		if _, err := skill.Validate([]byte(updated), skill.ValidateOptions{Before: old}); err != nil {
 			return fmt.Errorf("patch would break SKILL.md structure: %w", err)
 		}
 	} else if err := skill.ValidateFileContent([]byte(updated)); err != nil {
@@ -573,7 +577,11 @@ func writeFile(tx *Tx, op Op, r *OpResult) error {
 		return err
 	}
 	if rel == skill.FileName {
-		if _, err := skill.Validate(content, skill.ValidateOptions{}); err != nil {
+		before, err := tx.gtx.ReadFile(si.Dir + "/" + skill.FileName)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if _, err := skill.Validate(content, skill.ValidateOptions{Before: before}); err != nil {
 			return err
 		}
 	}

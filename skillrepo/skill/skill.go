@@ -290,6 +290,20 @@ func yamlErrorLine(err error) int {
 	return n
 }
 
+// emptyDescription tells whether before is a SKILL.md whose frontmatter
+// has a description key with nothing in it.
+func emptyDescription(before []byte) bool {
+	if before == nil {
+		return false
+	}
+	doc, err := Parse(before)
+	if err != nil {
+		return false
+	}
+	_, has := doc.Fields["description"]
+	return has && strings.TrimSpace(doc.Description) == ""
+}
+
 func yamlErrorMsg(err error) string {
 	return strings.TrimPrefix(err.Error(), "yaml: ")
 }
@@ -307,6 +321,11 @@ type ValidateOptions struct {
 	NameRenamed        string
 	OneLineDescription bool
 	Runtime            Runtime
+	// Before is the SKILL.md the write replaces (nil for a new skill). A
+	// problem it already had does not block the write (docs/architecture.md
+	// §2.1): a skill whose description is empty — Hermes creates such
+	// skills — can still be patched or rewritten with it empty.
+	Before []byte
 }
 
 // Validate checks SKILL.md content the way skill_manage does before any
@@ -334,7 +353,7 @@ func Validate(content []byte, opts ValidateOptions) (*Document, error) {
 		return nil, invalid("content", "frontmatter must include 'description'")
 	}
 	desc := strings.TrimSpace(doc.Description)
-	if desc == "" {
+	if desc == "" && !emptyDescription(opts.Before) {
 		return nil, invalid("content", "frontmatter 'description' must be a non-empty string")
 	}
 	if n := utf8.RuneCountInString(desc); n > MaxDescriptionLength {
