@@ -112,3 +112,22 @@ func TestEmptyDescriptionSkillStaysWritable(t *testing.T) {
 	f.ok("skill_view", map[string]any{"name": "words"})
 	f.refused("skill_manage", map[string]any{"action": "edit", "name": "words", "content": "---\nname: words\ndescription: \"\"\n---\n# Words\n\nStep one.\n"}, "description")
 }
+
+// A frontmatter key written twice keeps its last value in a Hermes
+// library, as Hermes reads it: the create lands and the skill is listed
+// under the last name.
+func TestRepeatedFrontmatterKeyInHermesLibrary(t *testing.T) {
+	f := hermesLibrary(t, map[string]string{
+		"devops/words/SKILL.md": "---\nname: words\ndescription: Use when the words matter.\n---\n# Words\n\nStep one.\n",
+	})
+	content := "---\nname: twice\ndescription: Use when a key comes twice.\ndescription: Use when a key is written twice.\n---\n# Twice\n\n" + distinctWords("twice") + "\n"
+	f.ok("skill_manage", map[string]any{"action": "create", "name": "twice", "content": content})
+	f.ok("skill_view", map[string]any{"name": "twice"})
+	if got := f.git("show", "main:twice/SKILL.md"); got != strings.TrimSpace(content) {
+		t.Errorf("SKILL.md %q, want the bytes sent", got)
+	}
+	list := f.ok("skills_list", map[string]any{})
+	if !strings.Contains(encode(list), "Use when a key is written twice.") {
+		t.Errorf("skills_list does not show the last description: %v", list)
+	}
+}

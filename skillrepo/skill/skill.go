@@ -251,13 +251,48 @@ func Parse(content []byte) (*Document, error) {
 			return nil, &ParseError{Line: 2, Msg: "frontmatter must be a YAML mapping (key: value lines)"}
 		}
 		if err := node.Content[0].Decode(&fields); err != nil {
-			return nil, &ParseError{Line: 2, Msg: "invalid YAML in frontmatter: " + yamlErrorMsg(err)}
+			// A key written twice keeps its last value, as every runtime's
+			// YAML loader does (PyYAML for Hermes, js-yaml for the others);
+			// lint's yaml-duplicate-key rule reports it where a profile
+			// asks for strict YAML.
+			if !lastKeyWins(node.Content[0]) || node.Content[0].Decode(&fields) != nil {
+				return nil, &ParseError{Line: 2, Msg: "invalid YAML in frontmatter: " + yamlErrorMsg(err)}
+			}
 		}
 	}
 	doc := &Document{Fields: fields, Frontmatter: fm, Body: body, BodyLine: bodyLine}
 	doc.Name = scalarString(fields["name"])
 	doc.Description = scalarString(fields["description"])
 	return doc, nil
+}
+
+// lastKeyWins drops, in every mapping of the tree under n, each earlier
+// pair whose key comes again later, and tells whether it dropped any.
+func lastKeyWins(n *yaml.Node) bool {
+	dropped := false
+	if n.Kind == yaml.MappingNode {
+		last := map[string]int{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode {
+				last[k.Value] = i
+			}
+		}
+		var kept []*yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && last[k.Value] != i {
+				continue
+			}
+			kept = append(kept, n.Content[i], n.Content[i+1])
+		}
+		dropped = len(kept) < len(n.Content)
+		n.Content = kept
+	}
+	for _, c := range n.Content {
+		if lastKeyWins(c) {
+			dropped = true
+		}
+	}
+	return dropped
 }
 
 func scalarString(v any) string {
