@@ -131,3 +131,18 @@ func TestRepeatedFrontmatterKeyInHermesLibrary(t *testing.T) {
 		t.Errorf("skills_list does not show the last description: %v", list)
 	}
 }
+
+// absorbed_into names the umbrella by its folder, as skill_manage finds
+// skills (docs/reference-behaviour.md §4.3): the name a folder's
+// frontmatter gives it is not one, and neither is an archived skill.
+func TestAbsorbedIntoNamesAFolder(t *testing.T) {
+	f := hermesLibrary(t, map[string]string{
+		"devops/bisect/SKILL.md":     "---\nname: git-bisect\ndescription: Use when hunting a regression.\n---\n# Bisect\n\nStep one.\n",
+		"devops/old-bisect/SKILL.md": "---\nname: old-bisect\ndescription: Use when hunting a regression, old way.\n---\n# Old\n\nStep one.\n",
+	})
+	f.refused("skill_manage", map[string]any{"action": "delete", "name": "old-bisect", "absorbed_into": "git-bisect"}, "does not exist (name it by its folder")
+	f.ok("skill_manage", map[string]any{"action": "delete", "name": "old-bisect", "absorbed_into": "bisect"})
+	if got := f.trailer("main", "Absorbed-Into"); got != "bisect" {
+		t.Errorf("Absorbed-Into %q", got)
+	}
+}

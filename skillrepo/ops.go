@@ -510,8 +510,8 @@ func deleteSkill(tx *Tx, op Op, prov Provenance, r *OpResult) error {
 		if absorbed == op.Name {
 			return fmt.Errorf("absorbed_into must name another skill, not %q itself: %w", op.Name, skill.ErrInvalid)
 		}
-		if _, err := tx.FindSkill(absorbed); err != nil {
-			return fmt.Errorf("absorbed_into skill %q does not exist; create or patch the umbrella skill first: %w", absorbed, ErrNotFound)
+		if _, err := tx.findUmbrella(absorbed); err != nil {
+			return fmt.Errorf("absorbed_into skill %q does not exist (name it by its folder, not by the name its frontmatter gives it); create or patch the umbrella skill first: %w", absorbed, ErrNotFound)
 		}
 	}
 	r.Path = si.Dir
