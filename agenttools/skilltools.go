@@ -54,14 +54,21 @@ func describe(fsys fs.FS, dir string) string {
 	if err != nil {
 		return ""
 	}
-	doc, err := skill.Parse(data)
-	if err != nil {
-		return ""
+	desc, body := "", string(data)
+	if doc, err := skill.Parse(data); err == nil {
+		desc, body = doc.Description, doc.Body
+	} else {
+		// What the reference's parser reads where ours refuses (an
+		// unquoted colon, no frontmatter): such skills are listed too.
+		desc, _ = skill.HermesFields(data)["description"].(string)
+		if _, b, _, err := skill.Split(data); err == nil {
+			body = b
+		}
 	}
-	if d := strings.TrimSpace(doc.Description); d != "" {
+	if d := strings.TrimSpace(desc); d != "" {
 		return clip(d, skill.MaxDescriptionLength)
 	}
-	for _, line := range strings.Split(doc.Body, "\n") {
+	for _, line := range strings.Split(body, "\n") {
 		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
 			return clip(line, skill.MaxDescriptionLength)
 		}

@@ -146,3 +146,19 @@ func TestAbsorbedIntoNamesAFolder(t *testing.T) {
 		t.Errorf("Absorbed-Into %q", got)
 	}
 }
+
+// skills_list describes a skill whose frontmatter our parser refuses as
+// the reference's parser reads it: an unquoted colon keeps its
+// description, no frontmatter gives the first line of text.
+func TestSkillsListDescribesWhatHermesParses(t *testing.T) {
+	f := hermesLibrary(t, map[string]string{
+		"devops/deploy-colon/SKILL.md": "---\nname: deploy-colon\ndescription: Use when: deploying a service\n---\n# Deploy\n\nSteps.\n",
+		"devops/plain/SKILL.md":        "# Plain\n\nNo frontmatter at all.\n",
+	})
+	list := encode(f.ok("skills_list", map[string]any{}))
+	for _, want := range []string{"Use when: deploying a service", "No frontmatter at all."} {
+		if !strings.Contains(list, want) {
+			t.Errorf("skills_list lacks %q: %s", want, list)
+		}
+	}
+}

@@ -266,6 +266,36 @@ func Parse(content []byte) (*Document, error) {
 	return doc, nil
 }
 
+// HermesFields is the frontmatter as Hermes' own parser reads a SKILL.md
+// that [Parse] refuses: a YAML error falls back to one "key: value" per
+// line holding a colon (split at the first, both sides trimmed, nothing
+// unquoted), so `description: Use when: deploying` still gives a
+// description; no frontmatter, an unclosed one, or YAML that is not a
+// mapping gives no fields. Hermes lists such skills (by their folder name
+// when no name is found), so its index does too (docs/reference-behaviour.md §8.1).
+func HermesFields(content []byte) map[string]any {
+	if doc, err := Parse(content); err == nil {
+		return doc.Fields
+	}
+	fm, _, _, err := Split(content)
+	if err != nil {
+		return map[string]any{}
+	}
+	var node yaml.Node
+	if yaml.Unmarshal([]byte(fm), &node) == nil {
+		return map[string]any{} // parsed, but not into a mapping
+	}
+	fields := map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(fm), "\n") {
+		key, value, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		fields[strings.TrimSpace(key)] = strings.TrimSpace(value)
+	}
+	return fields
+}
+
 // lastKeyWins drops, in every mapping of the tree under n, each earlier
 // pair whose key comes again later, and tells whether it dropped any.
 func lastKeyWins(n *yaml.Node) bool {
