@@ -12,6 +12,32 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 )
 
+// maxMemoryFailures is how many failed consolidations (an add or replace
+// over the limit, an old_text that matched nothing, a batch refused for
+// either) a turn may have before the memory tool tells the model to stop
+// retrying: the reference's per-turn cap, so a fragile replace cannot loop
+// a turn to its budget (docs/reference-behaviour.md §7).
+const maxMemoryFailures = 3
+
+// memoryFailed counts a refused memory change; past the cap it returns the
+// reference's terminal answer, which ends the retries without a retry hint.
+func (tb *Toolbox) memoryFailed(merr *memory.Error, batch bool) toolResult {
+	consolidation := errors.Is(merr, memory.ErrNoMatch) || errors.Is(merr, memory.ErrOverLimit)
+	if batch { // a batch refused for any of its operations, as the reference counts it
+		consolidation = consolidation || errors.Is(merr, memory.ErrInvalidOp) || errors.Is(merr, memory.ErrEmpty) || errors.Is(merr, memory.ErrAmbiguous)
+	}
+	if !consolidation {
+		return nil
+	}
+	*tb.memFailures++
+	if *tb.memFailures <= maxMemoryFailures {
+		return nil
+	}
+	return toolResult{"success": false, "done": true, "error": fmt.Sprintf("Memory consolidation failed %d times this turn. "+
+		"Stop retrying memory calls — leave memory unchanged for now and continue with your reply to the user. "+
+		"The fact can be saved in a later turn.", *tb.memFailures)}
+}
+
 func (tb *Toolbox) memoryTool(cl *call, data []byte) toolResult {
 	var args struct {
 		Action     string      `json:"action"`
@@ -77,6 +103,9 @@ func (tb *Toolbox) memoryTool(cl *call, data []byte) toolResult {
 	res, commit, err := tb.lib.Memory(cl.ctx, dest, ch)
 	var merr *memory.Error
 	if errors.As(err, &merr) {
+		if terminal := tb.memoryFailed(merr, ch.Action == "batch"); terminal != nil {
+			return terminal
+		}
 		out := toolResult{"success": false, "error": merr.Msg}
 		if merr.Current != nil {
 			out["current_entries"] = merr.Current
@@ -92,6 +121,7 @@ func (tb *Toolbox) memoryTool(cl *call, data []byte) toolResult {
 	if err != nil {
 		return errFailure("memory: ", err)
 	}
+	*tb.memFailures = 0 // the consolidation made progress
 	if tb.opts.DryRun {
 		c := Change{Kind: "memory", Action: ch.Action, Target: string(target), Branch: branch, Staged: staged, DryRun: true,
 			Summary: fmt.Sprintf("memory %s of %s (dry run)", ch.Action, target)}

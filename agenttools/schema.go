@@ -92,6 +92,13 @@ func check(s map[string]any, v any, p string) string {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
+			if v[k] == nil && !isRequired(s, k) {
+				// null for an optional argument is the argument left out:
+				// strict-mode providers send every optional field, as
+				// null, and the reference takes them so (target: null is
+				// memory; docs/reference-behaviour.md §4.1).
+				continue
+			}
 			if sub, ok := props[k].(map[string]any); ok {
 				if msg := check(sub, v[k], join(p, k)); msg != "" {
 					return msg
@@ -114,6 +121,17 @@ func check(s map[string]any, v any, p string) string {
 		}
 	}
 	return ""
+}
+
+// isRequired tells whether schema s lists key k as required.
+func isRequired(s map[string]any, k string) bool {
+	req, _ := s["required"].([]any)
+	for _, r := range req {
+		if r == k {
+			return true
+		}
+	}
+	return false
 }
 
 func join(p, k string) string {

@@ -50,7 +50,10 @@ func TestSchemaKeywords(t *testing.T) {
 
 // ValidateArgs accepts and refuses exactly what a general JSON Schema
 // validator does, on the MCP tools' schemas, and says why in the tool's
-// words.
+// words — with one documented difference: null for an optional argument
+// is that argument left out (strict-mode providers send them so), so the
+// general validator is given the arguments without their null optional
+// keys.
 func TestValidateArgsAgreesWithJSONSchema(t *testing.T) {
 	defs, err := ForegroundDefinitions([]string{SkillsList, SkillView, SkillManage, Memory})
 	if err != nil {
@@ -61,8 +64,10 @@ func TestValidateArgsAgreesWithJSONSchema(t *testing.T) {
 		SkillView:  {`{"name":"x"}`, `{}`, `{"name":3}`, `{"name":"x","file_path":null}`, `{"name":"x","file_path":"references/a.md"}`},
 		SkillManage: {`{"operations":[{"action":"edit","name":"a","content":"c"}]}`, `{"operations":[]}`, `{"operations":"x"}`,
 			`{"operations":[{"action":"patch"}]}`, `{"operations":[{"action":"rename","name":"a"}]}`, `{"operations":[{"action":"patch","name":"a","replace_all":"yes"}]}`,
+			`{"action":"create","name":"a","content":"c"}`, `{"action":"patch","name":"a","old_string":"x","new_string":"y","operations":null}`,
+			`{"action":"rename","name":"a"}`, `{"action":"patch","name":"a","replace_all":"yes"}`, `{"action":"patch","name":null}`,
 			`{}`, `{"operations":[` + strings.Repeat(`{"action":"patch","name":"a"},`, 20) + `{"action":"patch","name":"a"}]}`},
-		Memory: {`{"action":"add","content":"x"}`, `{"action":"delete"}`, `{"target":"team"}`, `{"operations":[{"content":"x"}]}`, `{"operations":[{"action":"remove","old_text":"x"}]}`},
+		Memory: {`{"action":"add","content":"x"}`, `{"action":"add","target":null,"content":"x"}`, `{"action":null}`, `{"action":"delete"}`, `{"target":"team"}`, `{"operations":[{"content":"x"}]}`, `{"operations":[{"action":"remove","old_text":"x"}]}`},
 	}
 	for _, d := range defs {
 		var s jsonschema.Schema
@@ -78,7 +83,7 @@ func TestValidateArgsAgreesWithJSONSchema(t *testing.T) {
 			if err := json.Unmarshal([]byte(in), &v); err != nil {
 				t.Fatal(err)
 			}
-			want := rs.Validate(v)
+			want := rs.Validate(withoutNullOptionals(v, d.Parameters))
 			got := ValidateArgs(d, []byte(in))
 			if (got == nil) != (want == nil) {
 				t.Errorf("%s %s: ValidateArgs %v, jsonschema %v", d.Name, in, got, want)
@@ -88,6 +93,25 @@ func TestValidateArgsAgreesWithJSONSchema(t *testing.T) {
 			}
 		}
 	}
+}
+
+// withoutNullOptionals is v without its null values at keys the schema
+// does not require (at the top level, where the tools take them).
+func withoutNullOptionals(v any, schema json.RawMessage) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	var s map[string]any
+	_ = json.Unmarshal(schema, &s)
+	out := map[string]any{}
+	for k, x := range m {
+		if x == nil && !isRequired(s, k) {
+			continue
+		}
+		out[k] = x
+	}
+	return out
 }
 
 // A type error the review's tools decode is said in JSON's words.

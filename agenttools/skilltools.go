@@ -54,14 +54,21 @@ func describe(fsys fs.FS, dir string) string {
 	if err != nil {
 		return ""
 	}
-	doc, err := skill.Parse(data)
-	if err != nil {
-		return ""
+	desc, body := "", string(data)
+	if doc, err := skill.Parse(data); err == nil {
+		desc, body = doc.Description, doc.Body
+	} else {
+		// What the reference's parser reads where ours refuses (an
+		// unquoted colon, no frontmatter): such skills are listed too.
+		desc, _ = skill.HermesFields(data)["description"].(string)
+		if _, b, _, err := skill.Split(data); err == nil {
+			body = b
+		}
 	}
-	if d := strings.TrimSpace(doc.Description); d != "" {
+	if d := strings.TrimSpace(desc); d != "" {
 		return clip(d, skill.MaxDescriptionLength)
 	}
-	for _, line := range strings.Split(doc.Body, "\n") {
+	for _, line := range strings.Split(body, "\n") {
 		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
 			return clip(line, skill.MaxDescriptionLength)
 		}
@@ -289,6 +296,7 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	if len(ops) == 0 {
 		return argsRefusal("operations must be a non-empty list of operations")
 	}
+	ops = tb.held.join(ops)
 	if len(ops) > maxBatchOps {
 		return argsRefusal(fmt.Sprintf("operations has %d entries; the limit is %d per call", len(ops), maxBatchOps))
 	}
@@ -306,7 +314,13 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	}
 	commit, staged, err := tb.lib.Apply(cl.ctx, tb.target(tb.opts.Branch), clean)
 	if err != nil {
+		if r := tb.held.hold(err, planned); r != nil && !tb.opts.DryRun {
+			return r
+		}
 		return writeRefusal(err, len(clean))
+	}
+	if !tb.opts.DryRun {
+		tb.held.landed(clean)
 	}
 	branch := tb.opts.Branch
 	switch {

@@ -73,6 +73,15 @@ type Options struct {
 	// creates against an unchanged library do not read it again); nil
 	// gives the toolbox its own.
 	Duplicates *skillrepo.DuplicateIndex
+	// MemoryFailures, when set, is the count of failed memory
+	// consolidations (no entry matched, over the limit) shared across
+	// toolboxes of one session; nil gives the toolbox its own. Past
+	// maxMemoryFailures the memory tool answers a terminal "stop
+	// retrying" (docs/reference-behaviour.md §7).
+	MemoryFailures *int
+	// Held, when set, is the creates held for their linked files, shared
+	// across toolboxes of one session; nil gives the toolbox its own.
+	Held *Held
 }
 
 // Refusal is a tool call that did not do what it asked, and why.
@@ -88,6 +97,9 @@ const (
 	RefusedUnknown = "unknown_tool"
 	RefusedArgs    = "invalid_arguments"
 	RefusedError   = "error"
+	// RefusedHeld: a create held for the files it links, which never
+	// came (held.go).
+	RefusedHeld = "held"
 )
 
 // Change is one write: a commit on a branch (none in a dry run).
@@ -137,6 +149,9 @@ type Toolbox struct {
 	calls   int // tool calls so far
 
 	dups *skillrepo.DuplicateIndex // the overlap index, for creates
+
+	memFailures *int  // failed memory consolidations since the last success
+	held        *Held // creates waiting for the files they link
 }
 
 // New makes a toolbox over lib.
@@ -157,14 +172,23 @@ func New(lib Library, opts Options) *Toolbox {
 	if tb.reads == nil {
 		tb.reads = map[string]bool{}
 	}
+	if tb.memFailures = opts.MemoryFailures; tb.memFailures == nil {
+		tb.memFailures = new(int)
+	}
+	if tb.held = opts.Held; tb.held == nil {
+		tb.held = &Held{}
+	}
 	return tb
 }
 
 // Changes are every write so far, in order.
 func (tb *Toolbox) Changes() []Change { return append([]Change{}, tb.changes...) }
 
-// Refusals are every refused call so far, in order.
-func (tb *Toolbox) Refusals() []Refusal { return append([]Refusal{}, tb.refused...) }
+// Refusals are every refused call so far, in order, then the creates
+// still held for files they link (which have not landed).
+func (tb *Toolbox) Refusals() []Refusal {
+	return append(append([]Refusal{}, tb.refused...), tb.held.report()...)
+}
 
 // Wrote reports whether a write landed on Branch.
 func (tb *Toolbox) Wrote() bool { return tb.branchMade && !tb.opts.BranchExists }

@@ -87,7 +87,9 @@ func NewRun(id string, plan *Plan, branch, preRun string, dryRun bool) *Run {
 	for _, c := range plan.Archives() {
 		r.Archived = append(r.Archived, Moved{Name: c.Name, From: c.Dir, To: c.ArchiveDir})
 	}
-	r.Summary = Summary(plan.Counts, dryRun)
+	// A run without consolidation says so, as the reference's report does;
+	// a consolidating run replaces the line with its phase 2's.
+	r.Summary = Summary(plan.Counts, dryRun) + "; llm: skipped (consolidation off)"
 	r.Recovery = r.recovery()
 	return r
 }

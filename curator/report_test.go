@@ -21,7 +21,7 @@ func TestRunReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := NewRun("20260601-120000", p, "main", strings.Repeat("a", 40), false)
-	if r.Summary != "auto: 1 marked stale, 1 archived, 0 reactivated" {
+	if r.Summary != "auto: 1 marked stale, 1 archived, 0 reactivated; llm: skipped (consolidation off)" {
 		t.Errorf("summary = %q", r.Summary)
 	}
 	wantRecovery := []string{"skillrepo curator rollback 20260601-120000", "skillrepo skill restore old"}

@@ -64,14 +64,16 @@ type Server struct {
 
 	// mu lets one call at a time use the library, which is not safe for
 	// concurrent use; it is held only during a call, never while idle.
-	mu        sync.Mutex
-	reads     map[string]bool          // read-before-write memory of this session
-	dups      skillrepo.DuplicateIndex // the create duplicate check's index, kept per main tip
-	proposal  string                   // the proposal this server's writes gather on
-	proposed  bool                     // a write landed on it
-	tip       string                   // main's tip the resources show
-	resources map[string]bool          // skill names with a registered resource
-	subs      map[string]bool          // resource URIs a client subscribed to
+	mu          sync.Mutex
+	reads       map[string]bool          // read-before-write memory of this session
+	dups        skillrepo.DuplicateIndex // the create duplicate check's index, kept per main tip
+	memFailures int                      // failed memory consolidations since the last memory success
+	held        agenttools.Held          // creates held for the files they link
+	proposal    string                   // the proposal this server's writes gather on
+	proposed    bool                     // a write landed on it
+	tip         string                   // main's tip the resources show
+	resources   map[string]bool          // skill names with a registered resource
+	subs        map[string]bool          // resource URIs a client subscribed to
 	// kick asks the watcher to refresh the resources now (after a write
 	// of ours), off the call's path.
 	kick chan struct{}
@@ -283,6 +285,11 @@ func (s *Server) runAgentTool(ctx context.Context, req *mcp.CallToolRequest, nam
 		BranchExists: exists,
 		Reads:        s.reads,
 		Duplicates:   &s.dups,
+		// The server sees no turns: a run of failed memory calls counts
+		// as one, ended by a memory call that succeeds, as the
+		// reference's count is (docs/reference-behaviour.md §7).
+		MemoryFailures: &s.memFailures,
+		Held:           &s.held,
 	})
 	var args string
 	if req.Params != nil {

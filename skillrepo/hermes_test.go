@@ -473,6 +473,51 @@ func TestHermesIndexMatchesReference(t *testing.T) {
 	}
 }
 
+// A SKILL.md our parser refuses is listed in the hermes index as Hermes'
+// parse_frontmatter reads it (docs/reference-behaviour.md §8.1): YAML that
+// does not parse falls back to "key: value" lines, so an unquoted colon
+// keeps its description; no frontmatter, or an unclosed one, lists the
+// folder's name alone. The other formats still leave them out.
+func TestHermesIndexListsWhatHermesParses(t *testing.T) {
+	_, l, _, _ := initHermesSkills(t)
+	files := map[string]string{
+		"devops/deploy-colon/SKILL.md": "---\nname: deploy-colon\ndescription: Use when: deploying a service\n---\n# Deploy\n",
+		"devops/plain/SKILL.md":        "# Plain\n\nNo frontmatter at all.\n",
+		"devops/unclosed/SKILL.md":     "---\nname: other-name\ndescription: never closed\n# Unclosed\n",
+	}
+	for p, c := range files {
+		full := filepath.Join(l.Root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := l.Sync(context.Background(), SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.PromptIndex(IndexOptions{Format: IndexHermes, Platform: "linux"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "    - ci-debugging: Use when a CI job fails and the cause is unclear.\n" +
+		"    - deploy-colon: Use when: deploying a service\n" +
+		"    - docker-cleanup: Use when Docker images and volumes fill the disk.\n" +
+		"    - plain\n" +
+		"    - unclosed\n"
+	if !strings.Contains(res.Text, want) {
+		t.Errorf("hermes index:\n%s\nwant the devops lines:\n%s", res.Text, want)
+	}
+	xml, err := l.PromptIndex(IndexOptions{Format: IndexXML})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(xml.Text, "deploy-colon") || len(xml.Skipped) < 3 {
+		t.Errorf("xml lists what the Agent Skills format refuses: %d skipped\n%s", len(xml.Skipped), xml.Text)
+	}
+}
+
 // TestHermesMemoryWhereHermesKeepsIt: init of the Hermes home makes one
 // repository versioning skills/ and memories/ (nothing else of the home);
 // memory commands change ~/.hermes/memories/MEMORY.md itself, byte for

@@ -370,7 +370,11 @@ func editSkill(tx *Tx, op Op, r *OpResult) error {
 	if err := refuseArchived(si); err != nil {
 		return err
 	}
-	if _, err := skill.Validate([]byte(*op.Content), tx.l.Rules().ValidateOptions(false)); err != nil {
+	opts := tx.l.Rules().ValidateOptions(false)
+	if opts.Before, err = tx.gtx.ReadFile(si.Dir + "/" + skill.FileName); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if _, err := skill.Validate([]byte(*op.Content), opts); err != nil {
 		return err
 	}
 	if err := tx.gtx.WriteFile(si.Dir+"/"+skill.FileName, []byte(*op.Content), false); err != nil {
@@ -431,7 +435,7 @@ func patchSkill(tx *Tx, op Op, r *OpResult) error {
 		return fmt.Errorf("%s: %w", target, &PatchError{Err: err, Preview: preview})
 	}
 	if rel == skill.FileName {
-		if _, err := skill.Validate([]byte(updated), skill.ValidateOptions{}); err != nil {
+		if _, err := skill.Validate([]byte(updated), skill.ValidateOptions{Before: old}); err != nil {
 			return fmt.Errorf("patch would break SKILL.md structure: %w", err)
 		}
 	} else if err := skill.ValidateFileContent([]byte(updated)); err != nil {
@@ -508,8 +512,8 @@ func deleteSkill(tx *Tx, op Op, prov Provenance, r *OpResult) error {
 		if absorbed == op.Name {
 			return fmt.Errorf("absorbed_into must name another skill, not %q itself: %w", op.Name, skill.ErrInvalid)
 		}
-		if _, err := tx.FindSkill(absorbed); err != nil {
-			return fmt.Errorf("absorbed_into skill %q does not exist; create or patch the umbrella skill first: %w", absorbed, ErrNotFound)
+		if _, err := tx.findUmbrella(absorbed); err != nil {
+			return fmt.Errorf("absorbed_into skill %q does not exist (name it by its folder, not by the name its frontmatter gives it); create or patch the umbrella skill first: %w", absorbed, ErrNotFound)
 		}
 	}
 	r.Path = si.Dir
@@ -575,7 +579,11 @@ func writeFile(tx *Tx, op Op, r *OpResult) error {
 		return err
 	}
 	if rel == skill.FileName {
-		if _, err := skill.Validate(content, skill.ValidateOptions{}); err != nil {
+		before, err := tx.gtx.ReadFile(si.Dir + "/" + skill.FileName)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if _, err := skill.Validate(content, skill.ValidateOptions{Before: before}); err != nil {
 			return err
 		}
 	}

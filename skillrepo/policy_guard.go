@@ -257,7 +257,7 @@ func (p *Policy) deleteGuard(tx *Tx, op Op, created map[string]bool) error {
 	if into == op.Name {
 		return refuse("Refusing background %s delete for '%s': absorbed_into must name a different skill.", label, op.Name)
 	}
-	if _, err := tx.FindSkill(into); err != nil && !created[into] {
+	if _, err := tx.findUmbrella(into); err != nil && !created[into] {
 		return refuse("Refusing background %s delete for '%s': absorbed_into '%s' does not exist. Create or patch the umbrella skill first.", label, op.Name, into)
 	}
 	return nil

@@ -157,19 +157,25 @@ func (l *Library) PromptIndex(opts IndexOptions) (*IndexResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		doc, err := skill.Parse(data)
-		if err != nil {
+		var fields map[string]any
+		if doc, err := skill.Parse(data); err == nil {
+			fields = doc.Fields
+		} else if opts.Format == IndexHermes {
+			// Hermes' parser falls back where ours refuses, and lists the
+			// skill with what it found.
+			fields = skill.HermesFields(data)
+		} else {
 			res.Skipped = append(res.Skipped, IndexSkip{Path: si.Dir, Reason: err.Error()})
 			continue
 		}
-		if n := strings.TrimSpace(doc.Name); n != "" {
+		if n := strings.TrimSpace(scalarText(fields["name"])); n != "" {
 			e.Name = n
 		}
-		e.Description = strings.TrimSpace(doc.Description)
+		e.Description = strings.TrimSpace(scalarText(fields["description"]))
 		if opts.Format == IndexHermes {
 			// Hermes lists a skill without a description by its name, and
 			// leaves out one for another operating system.
-			if !platformMatches(doc.Fields["platforms"], opts.Platform) {
+			if !platformMatches(fields["platforms"], opts.Platform) {
 				continue
 			}
 		} else if e.Description == "" {
@@ -198,6 +204,19 @@ func (l *Library) PromptIndex(opts IndexOptions) (*IndexResult, error) {
 		res.Entries = entries
 	}
 	return res, nil
+}
+
+// scalarText is a frontmatter value as text ("" for none, a list or a
+// mapping), as skill.Document reads name and description.
+func scalarText(v any) string {
+	switch x := v.(type) {
+	case nil, map[string]any, []any:
+		return ""
+	case string:
+		return x
+	default:
+		return fmt.Sprint(x)
+	}
 }
 
 func contains(list []string, s string) bool {

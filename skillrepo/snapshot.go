@@ -381,6 +381,22 @@ func (tx *Tx) FindSkill(name string) (SkillInfo, error) {
 	return si, err
 }
 
+// findUmbrella finds the skill a delete's absorbed_into names: an active
+// skill by its folder or category/folder, as the reference looks skills up
+// for skill_manage (docs/reference-behaviour.md §4.3) — never by the name
+// its frontmatter gives it, never an archived one.
+func (tx *Tx) findUmbrella(name string) (SkillInfo, error) {
+	si, err := tx.FindSkill(name)
+	if err != nil {
+		return si, err
+	}
+	name = strings.Trim(name, "/")
+	if si.Archived || (si.Dir != name && path.Base(si.Dir) != name) {
+		return SkillInfo{}, fmt.Errorf("skill %q: %w", name, ErrNotFound)
+	}
+	return si, nil
+}
+
 // FS returns the snapshot as an fs.FS (for lint).
 func (s *Snapshot) FS() fs.FS { return &treeFS{s: s} }
 

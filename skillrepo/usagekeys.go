@@ -52,12 +52,27 @@ func FrontmatterName(data []byte) string {
 			continue
 		}
 		if in && strings.HasPrefix(s, "name:") {
-			if v := strings.Trim(strings.TrimSpace(s[len("name:"):]), `"'`); v != "" {
+			if v := strings.Trim(yamlValueText(s[len("name:"):]), `"'`); v != "" {
 				return v
 			}
 		}
 	}
 	return ""
+}
+
+// yamlValueText is a plain scalar's text without the YAML anchor (&n) or
+// tag (!!str) written before it: the value a YAML loader, and so the
+// reference's skill_view, reads, where a line scan would keep "&n fm-test".
+func yamlValueText(v string) string {
+	v = strings.TrimSpace(v)
+	for strings.HasPrefix(v, "&") || strings.HasPrefix(v, "!") {
+		i := strings.IndexAny(v, " \t")
+		if i < 0 {
+			return ""
+		}
+		v = strings.TrimSpace(v[i:])
+	}
+	return v
 }
 
 // UsageKeys reads the frontmatter name of every skill in skills (from the

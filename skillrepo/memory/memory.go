@@ -89,8 +89,12 @@ func (e *Error) Error() string { return e.Msg }
 func (e *Error) Unwrap() error { return e.Kind }
 
 // Parse splits a store file into entries: on the whole delimiter, trimmed,
-// empty entries dropped, identical duplicates reduced to the first.
+// empty entries dropped, identical duplicates reduced to the first. Line
+// endings are read as the reference reads them (Python's universal
+// newlines: CRLF and CR are LF), so a store saved with CRLF splits into its
+// entries and is written back with LF only, never with mixed endings.
 func Parse(content string) []string {
+	content = lf(content)
 	if strings.TrimSpace(content) == "" {
 		return nil
 	}
@@ -321,23 +325,35 @@ func (f File) Batch(ops []Op) (Result, error) {
 // entry longer than the whole store may be, means someone edited the file
 // by other means and a rewrite would silently drop their text.
 func (f File) clean() ([]string, error) {
-	if strings.TrimSpace(f.Content) == "" {
+	content := lf(f.Content)
+	if strings.TrimSpace(content) == "" {
 		return nil, nil
 	}
 	var raw []string
 	longest := 0
-	for _, e := range strings.Split(f.Content, Delimiter) {
+	for _, e := range strings.Split(content, Delimiter) {
 		if e = strings.TrimSpace(e); e != "" {
 			raw = append(raw, e)
 			longest = max(longest, utf8.RuneCountInString(e))
 		}
 	}
-	if strings.TrimSpace(f.Content) != Render(raw) || longest > f.limit() {
+	if strings.TrimSpace(content) != Render(raw) || longest > f.limit() {
 		return nil, f.fail(ErrDrift, nil,
 			"refusing to rewrite %s: it holds text that would not survive a rewrite (an edit by hand or by another tool); rewrite it as a clean list of entries separated by a line holding only '§', or move the extra text out, then retry",
 			f.target().FileName())
 	}
-	return Parse(f.Content), nil
+	return Parse(content), nil
+}
+
+// lf reads a store as the reference does (Python's utf-8-sig and
+// universal newlines): a leading byte-order mark dropped, CRLF and lone CR
+// line endings read as LF.
+func lf(s string) string {
+	s = strings.TrimPrefix(s, "\ufeff")
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
 
 func (f File) match(entries []string, oldText, action string) (int, error) {

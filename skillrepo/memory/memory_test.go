@@ -21,6 +21,9 @@ func TestParse(t *testing.T) {
 		{"multi-line entry", "line 1\nline 2\n§\nb", []string{"line 1\nline 2", "b"}},
 		{"lone section sign is text", "see §4 of the spec\n§\nb", []string{"see §4 of the spec", "b"}},
 		{"duplicates keep the first", "a\n§\nb\n§\na", []string{"a", "b"}},
+		{"CRLF store", "a\r\nsecond line\r\n§\r\nb\r\n", []string{"a\nsecond line", "b"}},
+		{"CR store", "a\r§\rb", []string{"a", "b"}},
+		{"byte-order mark", "\ufeffa\n§\nb", []string{"a", "b"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,6 +46,32 @@ func TestRenderRoundTrip(t *testing.T) {
 	// Characters, not bytes: "ü" and "§" count once.
 	if n := Size([]string{"ü§"}); n != 2 {
 		t.Fatalf("Size = %d, want 2", n)
+	}
+}
+
+// A store saved with CRLF (an editor on Windows) is read as the reference
+// reads it and written back with LF only: no mixed line endings after an
+// add, a replace or a remove.
+func TestCRLFStoreWrittenLF(t *testing.T) {
+	f := File{Content: "uses zsh\r\n§\r\nprefers tabs\r\n"}
+	ops := map[string]func() (Result, error){
+		"add":     func() (Result, error) { return f.Add("likes go") },
+		"replace": func() (Result, error) { return f.Replace("tabs", "prefers spaces") },
+		"remove":  func() (Result, error) { return f.Remove("zsh") },
+	}
+	want := map[string]string{
+		"add":     "uses zsh\n§\nprefers tabs\n§\nlikes go",
+		"replace": "uses zsh\n§\nprefers spaces",
+		"remove":  "prefers tabs",
+	}
+	for name, op := range ops {
+		res, err := op()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if res.Content != want[name] || strings.Contains(res.Content, "\r") {
+			t.Errorf("%s: content %q, want %q", name, res.Content, want[name])
+		}
 	}
 }
 

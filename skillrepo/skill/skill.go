@@ -251,13 +251,78 @@ func Parse(content []byte) (*Document, error) {
 			return nil, &ParseError{Line: 2, Msg: "frontmatter must be a YAML mapping (key: value lines)"}
 		}
 		if err := node.Content[0].Decode(&fields); err != nil {
-			return nil, &ParseError{Line: 2, Msg: "invalid YAML in frontmatter: " + yamlErrorMsg(err)}
+			// A key written twice keeps its last value, as every runtime's
+			// YAML loader does (PyYAML for Hermes, js-yaml for the others);
+			// lint's yaml-duplicate-key rule reports it where a profile
+			// asks for strict YAML.
+			if !lastKeyWins(node.Content[0]) || node.Content[0].Decode(&fields) != nil {
+				return nil, &ParseError{Line: 2, Msg: "invalid YAML in frontmatter: " + yamlErrorMsg(err)}
+			}
 		}
 	}
 	doc := &Document{Fields: fields, Frontmatter: fm, Body: body, BodyLine: bodyLine}
 	doc.Name = scalarString(fields["name"])
 	doc.Description = scalarString(fields["description"])
 	return doc, nil
+}
+
+// HermesFields is the frontmatter as Hermes' own parser reads a SKILL.md
+// that [Parse] refuses: a YAML error falls back to one "key: value" per
+// line holding a colon (split at the first, both sides trimmed, nothing
+// unquoted), so `description: Use when: deploying` still gives a
+// description; no frontmatter, an unclosed one, or YAML that is not a
+// mapping gives no fields. Hermes lists such skills (by their folder name
+// when no name is found), so its index does too (docs/reference-behaviour.md §8.1).
+func HermesFields(content []byte) map[string]any {
+	if doc, err := Parse(content); err == nil {
+		return doc.Fields
+	}
+	fm, _, _, err := Split(content)
+	if err != nil {
+		return map[string]any{}
+	}
+	var node yaml.Node
+	if yaml.Unmarshal([]byte(fm), &node) == nil {
+		return map[string]any{} // parsed, but not into a mapping
+	}
+	fields := map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(fm), "\n") {
+		key, value, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		fields[strings.TrimSpace(key)] = strings.TrimSpace(value)
+	}
+	return fields
+}
+
+// lastKeyWins drops, in every mapping of the tree under n, each earlier
+// pair whose key comes again later, and tells whether it dropped any.
+func lastKeyWins(n *yaml.Node) bool {
+	dropped := false
+	if n.Kind == yaml.MappingNode {
+		last := map[string]int{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode {
+				last[k.Value] = i
+			}
+		}
+		var kept []*yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && last[k.Value] != i {
+				continue
+			}
+			kept = append(kept, n.Content[i], n.Content[i+1])
+		}
+		dropped = len(kept) < len(n.Content)
+		n.Content = kept
+	}
+	for _, c := range n.Content {
+		if lastKeyWins(c) {
+			dropped = true
+		}
+	}
+	return dropped
 }
 
 func scalarString(v any) string {
@@ -290,6 +355,20 @@ func yamlErrorLine(err error) int {
 	return n
 }
 
+// emptyDescription tells whether before is a SKILL.md whose frontmatter
+// has a description key with nothing in it.
+func emptyDescription(before []byte) bool {
+	if before == nil {
+		return false
+	}
+	doc, err := Parse(before)
+	if err != nil {
+		return false
+	}
+	_, has := doc.Fields["description"]
+	return has && strings.TrimSpace(doc.Description) == ""
+}
+
 func yamlErrorMsg(err error) string {
 	return strings.TrimPrefix(err.Error(), "yaml: ")
 }
@@ -307,6 +386,11 @@ type ValidateOptions struct {
 	NameRenamed        string
 	OneLineDescription bool
 	Runtime            Runtime
+	// Before is the SKILL.md the write replaces (nil for a new skill). A
+	// problem it already had does not block the write (docs/architecture.md
+	// §2.1): a skill whose description is empty — Hermes creates such
+	// skills — can still be patched or rewritten with it empty.
+	Before []byte
 }
 
 // Validate checks SKILL.md content the way skill_manage does before any
@@ -334,7 +418,7 @@ func Validate(content []byte, opts ValidateOptions) (*Document, error) {
 		return nil, invalid("content", "frontmatter must include 'description'")
 	}
 	desc := strings.TrimSpace(doc.Description)
-	if desc == "" {
+	if desc == "" && !emptyDescription(opts.Before) {
 		return nil, invalid("content", "frontmatter 'description' must be a non-empty string")
 	}
 	if n := utf8.RuneCountInString(desc); n > MaxDescriptionLength {

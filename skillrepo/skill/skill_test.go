@@ -106,6 +106,21 @@ func TestSplitAndParse(t *testing.T) {
 	}
 }
 
+// A key written twice keeps its last value, as Hermes' YAML loader (and
+// every runtime's) reads it; a nested mapping keeps its own last values.
+func TestParseRepeatedKeyKeepsLast(t *testing.T) {
+	doc, err := Parse([]byte("---\nname: first\ndescription: Old words.\nname: second\nmetadata:\n  a: 1\n  a: 2\ndescription: New words.\n---\nbody\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Name != "second" || doc.Description != "New words." {
+		t.Errorf("name %q, description %q", doc.Name, doc.Description)
+	}
+	if m, _ := doc.Fields["metadata"].(map[string]any); m["a"] != 2 {
+		t.Errorf("metadata %#v", doc.Fields["metadata"])
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		in       string

@@ -1,4 +1,4 @@
-package agenttools
+package mcpserver
 
 import (
 	"context"
@@ -11,13 +11,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 // TestSkillManageMatchesReference runs the table of
-// testdata/hermes-0.19.0-skill-manage.json: 174 skill_manage calls, each
-// alone on a fresh Hermes skills folder, whose expected outcome — accepted
+// testdata/hermes-0.19.0-skill-manage.json (MIT, testdata/hermes-LICENSE):
+// 174 skill_manage calls, each alone on a fresh Hermes skills folder and
+// sent as a client sends it, through this server over MCP, whose expected outcome — accepted
 // or refused, and the bytes of every file it added, changed or removed —
 // is what the reference's own skill_manage did with the same call on the
 // same folder. Where skillrepo deliberately does otherwise (a later
@@ -92,13 +95,14 @@ func TestSkillManageMatchesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tb := New(Open(lib), Options{Tools: []string{SkillManage}, Provenance: skillrepo.Provenance{Origin: skillrepo.OriginForeground},
-				Base: lib.MainBranch(), Branch: lib.MainBranch(), BranchExists: true})
-			args, _ := json.Marshal(expandArgs(c.Args))
-			r := tb.Call(context.Background(), SkillManage, string(args))
-			var res map[string]any
-			json.Unmarshal([]byte(r.Text), &res)
 			defer lib.Close()
+			text, ok := callOnce(t, lib, expandArgs(c.Args))
+			var res map[string]any
+			json.Unmarshal([]byte(text), &res)
+			r := struct {
+				OK   bool
+				Text string
+			}{ok, text}
 			if r.OK != want.OK {
 				t.Fatalf("case %d: ok = %v, want %v (%s)\n%s", i, r.OK, want.OK, want.Why, r.Text)
 			}
@@ -110,6 +114,38 @@ func TestSkillManageMatchesReference(t *testing.T) {
 			}
 		})
 	}
+}
+
+// callOnce sends one skill_manage call to a new server over lib, as the
+// working agent's MCP client would, and returns the result's text and
+// whether it succeeded.
+func callOnce(t *testing.T, lib *skillrepo.Library, args map[string]any) (string, bool) {
+	t.Helper()
+	srv, err := New(lib, Options{Version: "test", Poll: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "hermes-differential", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "skill_manage", Arguments: args})
+	if err != nil {
+		t.Fatalf("protocol error: %v", err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	var m map[string]any
+	json.Unmarshal([]byte(text), &m)
+	return text, !res.IsError && m["success"] == true
 }
 
 // expandArgs rebuilds the long strings the table stores as a prefix and
