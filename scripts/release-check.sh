@@ -103,11 +103,14 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 start=$SECONDS
 "$root/npm/build.sh" "$dist" "$tmp/npm" >&2 || fail "npm/build.sh"
+npm_os=$goos npm_cpu=$goarch
+[ "$goos" = windows ] && npm_os=win32
+[ "$goarch" = amd64 ] && npm_cpu=x64
 prefix="$tmp/prefix"
 # A registry that cannot answer: the install must need nothing from it.
 npm install --global --offline --no-audit --no-fund --loglevel=error \
   --prefix "$prefix" --cache "$tmp/npm-cache" --registry http://127.0.0.1:9/ \
-  "$tmp/npm/"skillrepo-cli-"$goos"-"$goarch"-*.tgz "$tmp/npm/"skillrepo-[0-9]*.tgz >&2 ||
+  "$tmp/npm/"skillrepo-cli-"$npm_os-$npm_cpu"-*.tgz "$tmp/npm/"skillrepo-[0-9]*.tgz >&2 ||
   fail "npm install of the tarballs with the registry unreachable"
 got=$("$prefix/bin/skillrepo" version)
 case "$got" in
