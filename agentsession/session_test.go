@@ -87,6 +87,16 @@ func TestCodexShellReadCountsAView(t *testing.T) {
 	if use, view := f.uses("ci-debugging"); use != 2 || view != 2 {
 		t.Errorf("ci-debugging: %d uses, %d views; want 2 and 2", use, view)
 	}
+	// Each counted view is a load in the usage history, with its session.
+	evs, err := f.lib.UsageHistory().Read(skillrepo.HistoryFilter{})
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("usage history: %+v, %v; want 2 loads", evs, err)
+	}
+	for _, e := range evs {
+		if e.Kind != skillrepo.HistoryLoad || e.Skill != "ci-debugging" || e.Session != "s" || !e.Time.Equal(f.now) {
+			t.Errorf("history event %+v", e)
+		}
+	}
 }
 
 // SessionStart hands over the memory snapshot and asks for a skill
