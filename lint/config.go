@@ -5,7 +5,7 @@ import (
 	"path"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/skillrepo/skillrepo/internal/yamlconf"
 )

@@ -50,6 +50,10 @@ type InitResult struct {
 	RepoRoot, Prefix string
 	// Created is true when a new git repository was made.
 	Created bool
+	// FolderCreated is true when the folder did not exist and init made
+	// it (with a dry run: would make it), as for an agent that has no
+	// skills yet.
+	FolderCreated bool
 	// Already is true when the folder was a library with nothing to do.
 	Already bool
 	Branch  string
@@ -109,6 +113,15 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		return planInit(abs, opts)
 	}
 	fi, err := os.Stat(abs)
+	folderCreated := false
+	if errors.Is(err, fs.ErrNotExist) {
+		// An agent with no skills yet has no skills folder: make it.
+		if err := os.MkdirAll(abs, 0o755); err != nil {
+			return nil, fmt.Errorf("init %s: creating the folder: %w", dir, err)
+		}
+		folderCreated = true
+		fi, err = os.Stat(abs)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("init %s: %w", dir, err)
 	}
@@ -132,7 +145,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	if err != nil {
 		return nil, err
 	}
-	res := &InitResult{Root: abs, RepoRoot: repoRoot, Prefix: prefix}
+	res := &InitResult{Root: abs, RepoRoot: repoRoot, Prefix: prefix, FolderCreated: folderCreated}
 	if isHermes {
 		res.HermesHome, res.HermesHomeCreated = home, homeCreated
 	}

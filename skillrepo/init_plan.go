@@ -18,6 +18,9 @@ import (
 // commit records, the skills) computed without writing anything.
 func planInit(abs string, opts InitOptions) (*InitResult, error) {
 	fi, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, WithHint(fmt.Errorf("init %s: the folder does not exist", abs), "init without --dry-run creates it (empty) and makes it a library")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("init %s: %w", abs, err)
 	}

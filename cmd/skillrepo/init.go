@@ -95,17 +95,19 @@ back.`,
 }
 
 type initJSON struct {
-	Root        string   `json:"root"`
-	Repository  string   `json:"repository"`
-	Prefix      string   `json:"prefix"`
-	Branch      string   `json:"branch"`
-	Created     bool     `json:"created_repository"`
-	Already     bool     `json:"already_library"`
-	Commit      string   `json:"commit,omitempty"`
-	Files       int      `json:"files"`
-	Skills      []string `json:"skills"`
-	AgentSkills []string `json:"agent_skills"`
-	Writes      []string `json:"writes"`
+	Root       string `json:"root"`
+	Repository string `json:"repository"`
+	Prefix     string `json:"prefix"`
+	Branch     string `json:"branch"`
+	Created    bool   `json:"created_repository"`
+	// FolderCreated: the folder did not exist and init made it.
+	FolderCreated bool     `json:"created_folder"`
+	Already       bool     `json:"already_library"`
+	Commit        string   `json:"commit,omitempty"`
+	Files         int      `json:"files"`
+	Skills        []string `json:"skills"`
+	AgentSkills   []string `json:"agent_skills"`
+	Writes        []string `json:"writes"`
 	// Ignored are Hermes' housekeeping files and folders the library
 	// ignores; Untracked those an earlier import committed, which init
 	// stopped tracking (they stay on disk).
@@ -154,7 +156,7 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		}
 	}
 	if f.JSON {
-		return printJSON(f.IO.Out, initJSON{Root: res.Root, Repository: res.RepoRoot, Prefix: res.Prefix, Branch: res.Branch, Created: res.Created, Already: res.Already,
+		return printJSON(f.IO.Out, initJSON{Root: res.Root, Repository: res.RepoRoot, Prefix: res.Prefix, Branch: res.Branch, Created: res.Created, FolderCreated: res.FolderCreated, Already: res.Already,
 			Commit: hashString(res.Commit), Files: res.Files, Skills: skills, AgentSkills: nonNil(res.AgentSkills),
 			Writes: nonNil(res.Writes), Ignored: nonNil(res.Ignored), Untracked: nonNil(res.Untracked),
 			Unreadable: nonNilSlice(res.Unreadable), HermesHome: res.HermesHome, Adopted: nonNil(adopted), DryRun: res.DryRun})
@@ -176,6 +178,9 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	}
 	if res.Commit.IsZero() {
 		return nil
+	}
+	if res.FolderCreated {
+		fmt.Fprintf(w, "created the folder %s (it did not exist)\n", res.Root)
 	}
 	if res.HermesHomeCreated {
 		fmt.Fprintf(w, "initialised a git repository in the Hermes home %s: it versions skills/ and memories/ only (.gitignore)\n", res.HermesHome)

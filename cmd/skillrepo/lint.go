@@ -379,11 +379,3 @@ func checkFolder(root string, opts lint.Options) (*lint.Report, error) {
 	}
 	return rep, nil
 }
-
-// toolVersion is the module version the binary was built from.
-func toolVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -105,7 +104,7 @@ func runMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	session := cmp.Or(opts.SessionID, f.Getenv("CLAUDE_CODE_SESSION_ID"))
 	mopts := mcpserver.Options{
 		Origin: opts.Origin, Propose: opts.Propose, AllowApprove: opts.AllowApprove,
-		SessionID: session, Version: version(), Poll: poll,
+		SessionID: session, Version: toolVersion(), Poll: poll,
 		// Standard output is the protocol's; diagnostics go to stderr.
 		Logger: slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
@@ -114,15 +113,6 @@ func runMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		return err
 	}
 	return srv.Serve(cmd.Context(), f.IO.In, f.IO.Out)
-}
-
-// version is the module version the binary was built from ("dev" for a
-// local build).
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
 }
 
 // relayMCP copies the protocol between in/out (the agent's stdio) and the

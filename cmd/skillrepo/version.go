@@ -8,9 +8,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// versionInfo is what `skillrepo version` reports, from the build
-// information the Go toolchain embeds: the module version (a tag for
-// `go install …@v1.2.3`, "(devel)" for a build in a clone) and the VCS
+// version is the release's version, stamped by the release build
+// (.goreleaser.yaml: -ldflags "-X main.version=1.2.3"); empty in any other
+// build. It is the one variable a linker may set, never written at run time.
+var version string
+
+// versionInfo is what `skillrepo version` reports: the release's version
+// when the release build stamped it, else the module version from the
+// build information the Go toolchain embeds (a tag for
+// `go install …@v1.2.3`, "(devel)" for a build in a clone); and the VCS
 // revision the binary was built from.
 type versionInfo struct {
 	Version    string `json:"version"`
@@ -23,11 +29,14 @@ type versionInfo struct {
 func readVersion() versionInfo {
 	v := versionInfo{Version: "(devel)", Go: runtime.Version()}
 	bi, ok := debug.ReadBuildInfo()
+	if ok && bi.Main.Version != "" {
+		v.Version = bi.Main.Version
+	}
+	if version != "" {
+		v.Version = version
+	}
 	if !ok {
 		return v
-	}
-	if bi.Main.Version != "" {
-		v.Version = bi.Main.Version
 	}
 	for _, s := range bi.Settings {
 		switch s.Key {
@@ -40,6 +49,16 @@ func readVersion() versionInfo {
 		}
 	}
 	return v
+}
+
+// toolVersion is the version other programs are told (the MCP server's
+// implementation, lint's SARIF driver): readVersion's, "dev" for a build in
+// a clone.
+func toolVersion() string {
+	if v := readVersion().Version; v != "(devel)" {
+		return v
+	}
+	return "dev"
 }
 
 // String is the one line `skillrepo --version` prints.

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/pmezard/go-difflib/difflib"
 )
 
 // MatchStrategy names how [Replace] found the text it replaced.
@@ -523,19 +521,10 @@ func findContextAware(content, pattern []rune) []span {
 	return out
 }
 
-// runeSeq makes each character one element, as difflib compares a str.
-func runeSeq(s []rune) []string {
-	out := make([]string, len(s))
-	for i, r := range s {
-		out[i] = string(r)
-	}
-	return out
-}
-
 // ratio is Python's difflib.SequenceMatcher(None, a, b).ratio() over
-// characters (with its automatic junk heuristic).
+// characters (with its automatic junk heuristic; see seqmatch.go).
 func ratio(a, b []rune) float64 {
-	return difflib.NewMatcher(runeSeq(a), runeSeq(b)).Ratio()
+	return newSeqMatcher(a, b).ratio()
 }
 
 // similarAtLeast reports ratio(a, b) >= t, skipping the full computation
@@ -607,17 +596,17 @@ func keepFileUnicode(content []rune, spans []span, old, new []rune) string {
 		}
 	}
 	var b strings.Builder
-	for _, op := range difflib.NewMatcher(runeSeq(normOld), runeSeq(new)).GetOpCodes() {
-		switch op.Tag {
+	for _, op := range newSeqMatcher(normOld, new).opcodes() {
+		switch op.tag {
 		case 'e':
-			start := n2o[op.I1]
+			start := n2o[op.i1]
 			end := start
-			for end < len(region) && o2n[end] < op.I2 {
+			for end < len(region) && o2n[end] < op.i2 {
 				end++
 			}
 			b.WriteString(string(region[start:end]))
 		case 'r', 'i':
-			b.WriteString(string(new[op.J1:op.J2]))
+			b.WriteString(string(new[op.j1:op.j2]))
 		}
 	}
 	return b.String()
