@@ -106,7 +106,13 @@ func (s *Snapshot) Skills() ([]SkillInfo, error) {
 	if s.skills != nil {
 		return s.skills, nil
 	}
-	out, err := discoverSkills(s.store, s.tree)
+	var out []SkillInfo
+	var err error
+	if s.l != nil && !s.tree.IsZero() {
+		out, err = s.l.catalogSkills(s.store, s.tree) // skillcatalog.go
+	} else {
+		out, err = discoverSkills(s.store, s.tree)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -114,60 +120,61 @@ func (s *Snapshot) Skills() ([]SkillInfo, error) {
 	return out, nil
 }
 
+// discoverSkills walks every folder of root that may hold a skill.
 func discoverSkills(store *gitstore.Store, root Hash) ([]SkillInfo, error) {
 	out := []SkillInfo{}
-	var walk func(tree Hash, dir string, depth int, archived bool) error
-	walk = func(tree Hash, dir string, depth int, archived bool) error {
-		entries, err := store.Tree(tree)
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
-			if e.Mode != gitstore.ModeDir {
-				continue
-			}
-			if strings.HasPrefix(e.Name, ".") {
-				if depth == 0 && e.Name == ArchiveDir {
-					if err := walk(e.Hash, ArchiveDir, 1, true); err != nil {
-						return err
-					}
-				}
-				continue
-			}
-			p := path.Join(dir, e.Name)
-			sub, err := store.Tree(e.Hash)
-			if err != nil {
-				return err
-			}
-			if hasSkillFile(sub) {
-				cat := dir
-				if archived {
-					cat = strings.TrimPrefix(strings.TrimPrefix(dir, ArchiveDir), "/")
-				}
-				out = append(out, SkillInfo{Name: e.Name, Dir: p, Category: cat, Archived: archived})
-				continue
-			}
-			if depth < 3 {
-				if err := walk(e.Hash, p, depth+1, archived); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
 	if root.IsZero() {
 		return out, nil
 	}
-	if err := walk(root, "", 0, false); err != nil {
+	if err := walkSkills(store, root, "", 0, false, &out); err != nil {
 		return nil, err
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Archived != out[j].Archived {
-			return !out[i].Archived
-		}
-		return out[i].Dir < out[j].Dir
-	})
+	sortSkillInfos(out)
 	return out, nil
+}
+
+// walkSkills adds the skills of tree, the folder dir whose entries sit at
+// depth (the root's at 0, .archive's at 1), to out: a folder holding
+// SKILL.md is a skill and is not searched further; others are searched
+// to depth 3; hidden folders are not searched, but for .archive at the
+// root.
+func walkSkills(store *gitstore.Store, tree Hash, dir string, depth int, archived bool, out *[]SkillInfo) error {
+	entries, err := store.Tree(tree)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Mode != gitstore.ModeDir {
+			continue
+		}
+		if strings.HasPrefix(e.Name, ".") {
+			if depth == 0 && e.Name == ArchiveDir {
+				if err := walkSkills(store, e.Hash, ArchiveDir, 1, true, out); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		p := path.Join(dir, e.Name)
+		sub, err := store.Tree(e.Hash)
+		if err != nil {
+			return err
+		}
+		if hasSkillFile(sub) {
+			cat := dir
+			if archived {
+				cat = strings.TrimPrefix(strings.TrimPrefix(dir, ArchiveDir), "/")
+			}
+			*out = append(*out, SkillInfo{Name: e.Name, Dir: p, Category: cat, Archived: archived})
+			continue
+		}
+		if depth < 3 {
+			if err := walkSkills(store, e.Hash, p, depth+1, archived, out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func hasSkillFile(entries []gitstore.TreeEntry) bool {
