@@ -250,29 +250,13 @@ func (c *skillCatalog) clone() *skillCatalog {
 // between its tree and tree are listed again on both sides, and, when
 // persist, the change is appended to the file as a delta.
 func (c *skillCatalog) moveTo(store *gitstore.Store, tree Hash, persist bool) error {
-	read := func(h Hash) (*rawTree, error) {
-		b, err := store.RawTree(h)
-		return &rawTree{data: b}, err
-	}
-	var changes []folderChange
-	if err := diffSkillFolders(read, c.tree, tree, "", 0, &changes); err != nil {
+	old, came, err := skillChanges(store, c.tree, tree)
+	if err != nil {
 		return err
 	}
-	var gone []string
-	var came []SkillInfo
-	for _, ch := range changes {
-		old, err := skillsUnder(store, c.tree, ch.Path)
-		if err != nil {
-			return err
-		}
-		now, err := skillsUnder(store, tree, ch.Path)
-		if err != nil {
-			return err
-		}
-		for _, si := range old {
-			gone = append(gone, si.Dir)
-		}
-		came = append(came, now...)
+	gone := make([]string, len(old))
+	for i, si := range old {
+		gone[i] = si.Dir
 	}
 	prev := c.tree
 	c.apply(gone, came)
@@ -281,6 +265,34 @@ func (c *skillCatalog) moveTo(store *gitstore.Store, tree Hash, persist bool) er
 		_ = c.appendDelta(prev, tree, gone, came) // a cache: see catalogAt
 	}
 	return nil
+}
+
+// skillChanges lists the skills that differ between trees from and to:
+// those of from in every skill folder the hash-pruned diff names (gone),
+// and those of to there (came). A skill in both, changed or not, is in
+// both lists.
+func skillChanges(store *gitstore.Store, from, to Hash) (gone, came []SkillInfo, err error) {
+	read := func(h Hash) (*rawTree, error) {
+		b, err := store.RawTree(h)
+		return &rawTree{data: b}, err
+	}
+	var changes []folderChange
+	if err := diffSkillFolders(read, from, to, "", 0, &changes); err != nil {
+		return nil, nil, err
+	}
+	for _, ch := range changes {
+		old, err := skillsUnder(store, from, ch.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		now, err := skillsUnder(store, to, ch.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		gone = append(gone, old...)
+		came = append(came, now...)
+	}
+	return gone, came, nil
 }
 
 // apply records that the folders gone went and came came.
@@ -416,31 +428,62 @@ func readCatalog(p string) *skillCatalog {
 		c.torn = true
 		return c // the base alone; the next change rewrites the file
 	}
-	deltas := make([]byte, size)
-	if _, err := f.ReadAt(deltas, c.deltaOff); err != nil && !errors.Is(err, io.EOF) {
-		c.torn = true
-		return c
-	}
-	defer func() { c.torn = len(deltas) > 0 }()
-	for len(deltas) >= 8 {
-		size := int(binary.LittleEndian.Uint32(deltas))
-		if size > len(deltas)-8 {
-			break
-		}
-		payload := deltas[4 : 4+size]
-		if crc32.ChecksumIEEE(payload) != binary.LittleEndian.Uint32(deltas[4+size:]) {
-			break
-		}
+	c.deltaSize, c.torn = readDeltas(f, c.deltaOff, size, func(payload []byte) bool {
 		from, to, gone, came, ok := decodeCatalogDelta(payload)
 		if !ok || from != c.tree {
-			break
+			return false
 		}
-		deltas = deltas[8+size:]
-		c.deltaSize += int64(8 + size)
 		c.apply(gone, came)
 		c.tree = to
-	}
+		return true
+	})
 	return c
+}
+
+// readDeltas reads the deltas of a cache file (size bytes from off) and
+// hands each frame's payload to apply, in order, until a frame is torn,
+// fails its CRC, or apply refuses it. It returns the bytes of the frames
+// applied and whether any bytes were left after them.
+func readDeltas(f io.ReaderAt, off, size int64, apply func(payload []byte) bool) (int64, bool) {
+	deltas := make([]byte, size)
+	if _, err := f.ReadAt(deltas, off); err != nil && !errors.Is(err, io.EOF) {
+		return 0, true
+	}
+	var used int64
+	for len(deltas) >= 8 {
+		n := int(binary.LittleEndian.Uint32(deltas))
+		if n > len(deltas)-8 {
+			break
+		}
+		payload := deltas[4 : 4+n]
+		if crc32.ChecksumIEEE(payload) != binary.LittleEndian.Uint32(deltas[4+n:]) || !apply(payload) {
+			break
+		}
+		deltas = deltas[8+n:]
+		used += int64(8 + n)
+	}
+	return used, len(deltas) > 0
+}
+
+// appendDeltaFrame appends payload, framed, to the cache file at p, whose
+// size must still be want (else another process changed it: left alone).
+// It returns the frame's size.
+func appendDeltaFrame(p string, want int64, payload []byte) (int64, error) {
+	frame := binary.LittleEndian.AppendUint32(nil, uint32(len(payload)))
+	frame = append(frame, payload...)
+	frame = binary.LittleEndian.AppendUint32(frame, crc32.ChecksumIEEE(payload))
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() != want {
+		return 0, errors.New("cache file changed meanwhile") // another process's: leave it
+	}
+	if _, err := f.Write(frame); err != nil {
+		return 0, err
+	}
+	return int64(len(frame)), nil
 }
 
 // readRecords reads and checks the base's records.
@@ -551,22 +594,9 @@ func (c *skillCatalog) appendDelta(from, to Hash, gone []string, came []SkillInf
 		}
 		return c.writeBase()
 	}
-	frame := binary.LittleEndian.AppendUint32(nil, uint32(len(payload)))
-	frame = append(frame, payload...)
-	frame = binary.LittleEndian.AppendUint32(frame, crc32.ChecksumIEEE(payload))
-	f, err := os.OpenFile(c.path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() != c.deltaOff+c.deltaSize {
-		return errors.New("skill catalogue changed meanwhile") // another process's: leave it
-	}
-	if _, err := f.Write(frame); err != nil {
-		return err
-	}
-	c.deltaSize += int64(len(frame))
-	return nil
+	n, err := appendDeltaFrame(c.path, c.deltaOff+c.deltaSize, payload)
+	c.deltaSize += n
+	return err
 }
 
 func decodeCatalogDelta(b []byte) (from, to Hash, gone []string, came []SkillInfo, ok bool) {

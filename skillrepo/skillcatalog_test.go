@@ -13,6 +13,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"reflect"
+
+	"github.com/skillrepo/skillrepo/overlap"
 )
 
 // churn changes a library the ways a person and the engine do, each step
@@ -249,6 +253,100 @@ func TestSkillCatalogMatchesWalk(t *testing.T) {
 		l.repo.Close()
 		if readCatalog(p) == nil {
 			t.Errorf("%s: the catalogue was not rewritten", what)
+		}
+	}
+}
+
+// fullDuplicates is the duplicate check as it was before the index was
+// kept: every active skill read and indexed.
+func fullDuplicates(t *testing.T, s *Snapshot, name, content string) []overlap.Match {
+	t.Helper()
+	all, err := s.Skills()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, si := range all {
+		if !si.Archived {
+			dirs = append(dirs, si.Dir)
+		}
+	}
+	read, _ := overlap.ReadSkills(s.FS(), dirs)
+	return overlap.NewIndex(read).Query(overlap.FromSKILLMD(name, "", []byte(content)), DuplicateThreshold)
+}
+
+// TestOverlapIndexMatchesFullComparison checks the kept overlap index
+// gives the duplicate check's verdicts the full comparison gives, through
+// random writes, renames, archives and resets of main to older commits,
+// in the process that keeps it and in fresh ones, and that a damaged
+// index file is rebuilt, never trusted.
+func TestOverlapIndexMatchesFullComparison(t *testing.T) {
+	c := newChurn(t, 2)
+	session := &DuplicateIndex{}
+	matched := 0
+	check := func(l *Library, d *DuplicateIndex, what string) {
+		t.Helper()
+		snap, err := l.Snapshot("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 4; k++ {
+			name := fmt.Sprintf("q%d", k)
+			text := c.skillText(name)
+			want := fullDuplicates(t, snap, name, text)
+			got, err := d.duplicates(snap, name, "", text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) == 0 {
+				want = nil
+			}
+			if len(got) == 0 {
+				got = nil
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s, step %d: index says\n%v\nfull comparison\n%v", what, c.n, got, want)
+			}
+			matched += len(got)
+		}
+	}
+	for i := 0; i < 100; i++ {
+		c.step()
+		check(c.l, session, "the session's index")
+		if i%3 == 0 {
+			l, err := Open(c.l.Root, openOpts(c.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(l, &DuplicateIndex{}, "new process")
+			l.repo.Close()
+		}
+	}
+	if matched == 0 {
+		t.Fatal("no duplicate found: the comparison proves nothing")
+	}
+	p := c.l.overlapIndexPath()
+	good, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []int{3, len(overlapIndexMagic) + 5, len(overlapIndexMagic) + 25, len(good) / 2, len(good) - 2} {
+		b := slices.Clone(good)
+		b[at] ^= 0x41
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if at%2 == 0 {
+			c.step() // stale and damaged
+		}
+		l, err := Open(c.l.Root, openOpts(c.env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(l, &DuplicateIndex{}, fmt.Sprintf("byte %d flipped", at))
+		l.repo.Close()
+		if x := readOverlapIndex(p); x == nil {
+			t.Errorf("byte %d flipped: the index was not rebuilt", at)
 		}
 	}
 }
