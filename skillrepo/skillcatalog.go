@@ -39,10 +39,11 @@ import (
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 const (
-	catalogMagic = "skillrepo skills 1\n"
+	catalogMagic = "skillrepo skills 2\n"
 	// catalogMaxDeltas bounds the deltas read after the base; more make
 	// the next change rewrite the base.
 	catalogMaxDeltas = 256 << 10
@@ -63,12 +64,22 @@ type skillCatalog struct {
 	// torn: bytes after the deltas applied (a torn or foreign frame):
 	// the next change rewrites the file.
 	torn bool
-	// overlay: base folders gone since, folders added since (value:
-	// archived).
+	// overlay: base folders gone since, folders added since.
 	gone  map[string]bool
-	added map[string]bool
+	added map[string]catalogAdded
 	// all is the full list once read (nil until then).
 	all []SkillInfo
+	// named: the declared name (SKILL.md's frontmatter name as YAML
+	// reads it) of every active skill is known; declared holds them by
+	// folder once the full list is read.
+	named    bool
+	declared map[string]string
+}
+
+// catalogAdded is a folder added since the base.
+type catalogAdded struct {
+	archived bool
+	declared string
 }
 
 // catalogCache is the library's catalogue, shared by its snapshots.
@@ -175,6 +186,40 @@ func (l *Library) folderNameCount(store *gitstore.Store, tree Hash, name string)
 	return n, nil
 }
 
+// skillsDeclaring lists the active skills of tree whose SKILL.md declares
+// the name name (its frontmatter, as YAML reads it). The first call on a
+// catalogue that does not keep declared names reads every active
+// SKILL.md once and keeps them; later calls read only what changed.
+func (l *Library) skillsDeclaring(store *gitstore.Store, tree Hash, name string) ([]SkillInfo, error) {
+	l.catalog.mu.Lock()
+	defer l.catalog.mu.Unlock()
+	c, err := l.catalogAt(store, tree)
+	if err != nil {
+		return nil, err
+	}
+	all, err := c.skills()
+	if err != nil {
+		return nil, err
+	}
+	if !c.named {
+		names, err := declaredNames(store, tree, all)
+		if err != nil {
+			return nil, err
+		}
+		c.named, c.declared = true, names
+		if !l.readOnly && l.repo.Stored(tree) && c.tree == tree {
+			_ = c.writeBase() // a cache: see catalogAt
+		}
+	}
+	var out []SkillInfo
+	for _, si := range all {
+		if !si.Archived && c.declared[si.Dir] == name {
+			out = append(out, si)
+		}
+	}
+	return out, nil
+}
+
 func nameHash(name string) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(name); i++ {
@@ -184,7 +229,7 @@ func nameHash(name string) uint64 {
 }
 
 func newCatalog(p string, tree Hash, all []SkillInfo) *skillCatalog {
-	c := &skillCatalog{path: p, tree: tree, baseTree: tree, all: all, gone: map[string]bool{}, added: map[string]bool{}}
+	c := &skillCatalog{path: p, tree: tree, baseTree: tree, all: all, gone: map[string]bool{}, added: map[string]catalogAdded{}}
 	c.hashes = make([]uint64, len(all))
 	for i, si := range all {
 		c.hashes[i] = nameHash(si.Name)
@@ -198,7 +243,7 @@ func (c *skillCatalog) skills() ([]SkillInfo, error) {
 	if c.all != nil {
 		return c.all, nil
 	}
-	recs, err := c.readRecords()
+	recs, declared, err := c.readRecords()
 	if err != nil {
 		return nil, err
 	}
@@ -206,13 +251,21 @@ func (c *skillCatalog) skills() ([]SkillInfo, error) {
 	for _, si := range recs {
 		if !c.gone[si.Dir] {
 			out = append(out, si)
+		} else {
+			delete(declared, si.Dir)
 		}
 	}
-	for d, archived := range c.added {
-		out = append(out, catalogInfo(d, archived))
+	for d, a := range c.added {
+		out = append(out, catalogInfo(d, a.archived))
+		if c.named && !a.archived {
+			declared[d] = a.declared
+		}
 	}
 	sortSkillInfos(out)
 	c.all = out
+	if c.named {
+		c.declared = declared
+	}
 	return out, nil
 }
 
@@ -242,7 +295,7 @@ func catalogInfo(dir string, archived bool) SkillInfo {
 func (c *skillCatalog) clone() *skillCatalog {
 	d := *c
 	d.gone, d.added = maps.Clone(c.gone), maps.Clone(c.added)
-	d.all = slices.Clone(c.all)
+	d.all, d.declared = slices.Clone(c.all), maps.Clone(c.declared)
 	return &d
 }
 
@@ -258,11 +311,17 @@ func (c *skillCatalog) moveTo(store *gitstore.Store, tree Hash, persist bool) er
 	for i, si := range old {
 		gone[i] = si.Dir
 	}
+	var names map[string]string
+	if c.named {
+		if names, err = declaredNames(store, tree, came); err != nil {
+			return err
+		}
+	}
 	prev := c.tree
-	c.apply(gone, came)
+	c.apply(gone, came, names)
 	c.tree = tree
 	if persist {
-		_ = c.appendDelta(prev, tree, gone, came) // a cache: see catalogAt
+		_ = c.appendDelta(prev, tree, gone, came, names) // a cache: see catalogAt
 	}
 	return nil
 }
@@ -295,17 +354,55 @@ func skillChanges(store *gitstore.Store, from, to Hash) (gone, came []SkillInfo,
 	return gone, came, nil
 }
 
-// apply records that the folders gone went and came came.
-func (c *skillCatalog) apply(gone []string, came []SkillInfo) {
+// declaredNames reads the declared names of the active skills of skills
+// in tree.
+func declaredNames(store *gitstore.Store, tree Hash, skills []SkillInfo) (map[string]string, error) {
+	out := map[string]string{}
+	for _, si := range skills {
+		if si.Archived {
+			continue
+		}
+		h, _ := store.LookupPath(tree, si.Dir+"/"+skill.FileName)
+		if h.IsZero() {
+			out[si.Dir] = ""
+			continue
+		}
+		data, err := store.Blob(h)
+		if err != nil {
+			return nil, err
+		}
+		out[si.Dir] = declaredName(data)
+	}
+	return out, nil
+}
+
+// declaredName is the name a SKILL.md's frontmatter gives, as YAML reads
+// it; "" for none or a broken file.
+func declaredName(data []byte) string {
+	doc, err := skill.Parse(data)
+	if err != nil {
+		return "" // a broken SKILL.md names nothing
+	}
+	n, _ := doc.Fields["name"].(string)
+	return strings.TrimSpace(n)
+}
+
+// apply records that the folders gone went and came came (with their
+// declared names when the catalogue keeps them).
+func (c *skillCatalog) apply(gone []string, came []SkillInfo, names map[string]string) {
 	for _, d := range gone {
 		if _, ok := c.added[d]; ok {
 			delete(c.added, d)
 		} else {
 			c.gone[d] = true
 		}
+		delete(c.declared, d)
 	}
 	for _, si := range came {
-		c.added[si.Dir] = si.Archived
+		c.added[si.Dir] = catalogAdded{archived: si.Archived, declared: names[si.Dir]}
+		if c.declared != nil && !si.Archived {
+			c.declared[si.Dir] = names[si.Dir]
+		}
 	}
 	if c.all != nil {
 		goneSet := map[string]bool{}
@@ -395,15 +492,16 @@ func readCatalog(p string) *skillCatalog {
 	if err != nil || fi.Size() > maxCacheFile {
 		return nil
 	}
-	head := make([]byte, len(catalogMagic)+20+4+8)
+	head := make([]byte, len(catalogMagic)+20+4+8+1)
 	if _, err := io.ReadFull(f, head); err != nil || string(head[:len(catalogMagic)]) != catalogMagic {
 		return nil
 	}
-	c := &skillCatalog{path: p, gone: map[string]bool{}, added: map[string]bool{}}
+	c := &skillCatalog{path: p, gone: map[string]bool{}, added: map[string]catalogAdded{}}
 	b := head[len(catalogMagic):]
 	copy(c.baseTree[:], b[:20])
 	n := int64(binary.LittleEndian.Uint32(b[20:]))
 	c.recLen = int64(binary.LittleEndian.Uint64(b[24:]))
+	c.named = b[32] == 1
 	hashEnd := int64(len(head)) + 8*n
 	if hashEnd+4+c.recLen+4 > fi.Size() || c.recLen < 0 {
 		return nil
@@ -429,11 +527,11 @@ func readCatalog(p string) *skillCatalog {
 		return c // the base alone; the next change rewrites the file
 	}
 	c.deltaSize, c.torn = readDeltas(f, c.deltaOff, size, func(payload []byte) bool {
-		from, to, gone, came, ok := decodeCatalogDelta(payload)
-		if !ok || from != c.tree {
+		from, to, gone, came, names, ok := decodeCatalogDelta(payload)
+		if !ok || from != c.tree || c.named != (names != nil) {
 			return false
 		}
-		c.apply(gone, came)
+		c.apply(gone, came, names)
 		c.tree = to
 		return true
 	})
@@ -486,34 +584,67 @@ func appendDeltaFrame(p string, want int64, payload []byte) (int64, error) {
 	return int64(len(frame)), nil
 }
 
-// readRecords reads and checks the base's records.
-func (c *skillCatalog) readRecords() ([]SkillInfo, error) {
+// readRecords reads and checks the base's records, and the declared
+// names of its active skills when the catalogue keeps them.
+func (c *skillCatalog) readRecords() ([]SkillInfo, map[string]string, error) {
+	damaged := errors.New("skill catalogue: records damaged")
 	f, err := boundedread.Open(c.path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	b := make([]byte, c.recLen+4)
 	if _, err := f.ReadAt(b, c.recOff); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if crc32.ChecksumIEEE(b[:c.recLen]) != binary.LittleEndian.Uint32(b[c.recLen:]) {
-		return nil, errors.New("skill catalogue: records damaged")
+		return nil, nil, damaged
 	}
 	b = b[:c.recLen]
 	out := make([]SkillInfo, 0, len(c.hashes))
+	declared := map[string]string{}
 	for len(b) > 0 {
-		dir, rest, ok := catalogString(b)
-		if !ok || len(rest) < 1 {
-			return nil, errors.New("skill catalogue: records damaged")
+		si, name, rest, ok := decodeCatalogEntry(b, c.named)
+		if !ok {
+			return nil, nil, damaged
 		}
-		out = append(out, catalogInfo(dir, rest[0] == 1))
-		b = rest[1:]
+		out = append(out, si)
+		if c.named && !si.Archived {
+			declared[si.Dir] = name
+		}
+		b = rest
 	}
 	if len(out) != len(c.hashes) {
-		return nil, errors.New("skill catalogue: records damaged")
+		return nil, nil, damaged
 	}
-	return out, nil
+	return out, declared, nil
+}
+
+// An entry: the folder, a byte (1: archived), and, in a catalogue that
+// keeps declared names, the name of an active skill.
+func appendCatalogEntry(b []byte, si SkillInfo, named bool, declared string) []byte {
+	b = appendCatalogString(b, si.Dir)
+	b = append(b, archivedByte(si.Archived))
+	if named && !si.Archived {
+		b = appendCatalogString(b, declared)
+	}
+	return b
+}
+
+func decodeCatalogEntry(b []byte, named bool) (SkillInfo, string, []byte, bool) {
+	dir, b, ok := catalogString(b)
+	if !ok || len(b) < 1 || b[0] > 1 {
+		return SkillInfo{}, "", nil, false
+	}
+	si := catalogInfo(dir, b[0] == 1)
+	b = b[1:]
+	var name string
+	if named && !si.Archived {
+		if name, b, ok = catalogString(b); !ok {
+			return SkillInfo{}, "", nil, false
+		}
+	}
+	return si, name, b, true
 }
 
 func catalogString(b []byte) (string, []byte, bool) {
@@ -541,8 +672,7 @@ func archivedByte(a bool) byte {
 func (c *skillCatalog) writeBase() error {
 	var recs []byte
 	for _, si := range c.all {
-		recs = appendCatalogString(recs, si.Dir)
-		recs = append(recs, archivedByte(si.Archived))
+		recs = appendCatalogEntry(recs, si, c.named, c.declared[si.Dir])
 	}
 	hashes := make([]uint64, len(c.all))
 	for i, si := range c.all {
@@ -554,6 +684,7 @@ func (c *skillCatalog) writeBase() error {
 	b = append(b, c.tree[:]...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(c.all)))
 	b = binary.LittleEndian.AppendUint64(b, uint64(len(recs)))
+	b = append(b, archivedByte(c.named))
 	for _, h := range hashes {
 		b = binary.LittleEndian.AppendUint64(b, h)
 	}
@@ -569,13 +700,13 @@ func (c *skillCatalog) writeBase() error {
 	}
 	c.baseTree, c.hashes, c.recLen = c.tree, hashes, int64(len(recs))
 	c.deltaOff, c.deltaSize, c.torn = int64(len(b)), 0, false
-	c.gone, c.added = map[string]bool{}, map[string]bool{}
+	c.gone, c.added = map[string]bool{}, map[string]catalogAdded{}
 	return nil
 }
 
 // appendDelta appends the move from tree from to tree to; when the
 // deltas have grown past their bound, the base is rewritten instead.
-func (c *skillCatalog) appendDelta(from, to Hash, gone []string, came []SkillInfo) error {
+func (c *skillCatalog) appendDelta(from, to Hash, gone []string, came []SkillInfo, names map[string]string) error {
 	payload := make([]byte, 0, 64)
 	payload = append(payload, from[:]...)
 	payload = append(payload, to[:]...)
@@ -583,10 +714,10 @@ func (c *skillCatalog) appendDelta(from, to Hash, gone []string, came []SkillInf
 	for _, d := range gone {
 		payload = appendCatalogString(payload, d)
 	}
+	payload = append(payload, archivedByte(c.named))
 	payload = binary.AppendUvarint(payload, uint64(len(came)))
 	for _, si := range came {
-		payload = appendCatalogString(payload, si.Dir)
-		payload = append(payload, archivedByte(si.Archived))
+		payload = appendCatalogEntry(payload, si, c.named, names[si.Dir])
 	}
 	if c.torn || c.deltaSize+int64(len(payload))+8 > catalogMaxDeltas || len(c.gone)+len(c.added) > max(256, len(c.hashes)/8) {
 		if _, err := c.skills(); err != nil {
@@ -599,37 +730,56 @@ func (c *skillCatalog) appendDelta(from, to Hash, gone []string, came []SkillInf
 	return err
 }
 
-func decodeCatalogDelta(b []byte) (from, to Hash, gone []string, came []SkillInfo, ok bool) {
+// decodeCatalogDelta decodes a delta; names is nil unless it carries
+// declared names.
+func decodeCatalogDelta(b []byte) (from, to Hash, gone []string, came []SkillInfo, names map[string]string, ok bool) {
 	if len(b) < 40 {
 		return
 	}
 	copy(from[:], b[:20])
 	copy(to[:], b[20:40])
 	b = b[40:]
+	fail := func() (Hash, Hash, []string, []SkillInfo, map[string]string, bool) {
+		return from, to, nil, nil, nil, false
+	}
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)) {
-		return
+		return fail()
 	}
 	b = b[k:]
 	for i := uint64(0); i < n; i++ {
 		var d string
 		if d, b, ok = catalogString(b); !ok {
-			return
+			return fail()
 		}
 		gone = append(gone, d)
 	}
+	if len(b) < 1 || b[0] > 1 {
+		return fail()
+	}
+	named := b[0] == 1
+	if named {
+		names = map[string]string{}
+	}
+	b = b[1:]
 	n, k = binary.Uvarint(b)
 	if k <= 0 || n > uint64(len(b)) {
-		return from, to, nil, nil, false
+		return fail()
 	}
 	b = b[k:]
 	for i := uint64(0); i < n; i++ {
-		var d string
-		if d, b, ok = catalogString(b); !ok || len(b) < 1 {
-			return from, to, nil, nil, false
+		var si SkillInfo
+		var name string
+		if si, name, b, ok = decodeCatalogEntry(b, named); !ok {
+			return fail()
 		}
-		came = append(came, catalogInfo(d, b[0] == 1))
-		b = b[1:]
+		came = append(came, si)
+		if named && !si.Archived {
+			names[si.Dir] = name
+		}
 	}
-	return from, to, gone, came, len(b) == 0
+	if len(b) != 0 {
+		return fail()
+	}
+	return from, to, gone, came, names, true
 }

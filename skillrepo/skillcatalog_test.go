@@ -197,6 +197,25 @@ func TestSkillCatalogMatchesWalk(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("%s, step %d: catalogue lists\n%v\nthe walk\n%v", what, c.n, got, want)
 		}
+		// Looking a skill up by name gives what the walk gives.
+		names := map[string]bool{"nothing-here": true}
+		for _, si := range want {
+			names[si.Name] = true
+			names[strings.SplitN(si.Name, "-", 2)[0]] = true
+			if b, err := snap.ReadFile(si.Dir + "/SKILL.md"); err == nil {
+				names[declaredName(b)] = true
+			}
+		}
+		for name := range names {
+			if name == "" {
+				continue
+			}
+			got, gerr := findSkill(l, snap.store, snap.tree, name)
+			want, werr := findSkill(nil, snap.store, snap.tree, name)
+			if got != want || (gerr == nil) != (werr == nil) {
+				t.Fatalf("%s, step %d: finding %q gives %v (%v), the walk %v (%v)", what, c.n, name, got, gerr, want, werr)
+			}
+		}
 		for _, si := range want {
 			n := 0
 			for _, o := range want {

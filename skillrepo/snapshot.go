@@ -215,6 +215,12 @@ func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (Skill
 			return skillInfoAt(dir), nil
 		}
 	}
+	// The skill catalogue lists every skill folder: no tree is read.
+	if l != nil && !tree.IsZero() {
+		if all, err := l.catalogSkills(store, tree); err == nil {
+			return findInCatalog(l, store, tree, name, all)
+		}
+	}
 	// Scan the category folders: one tree read per top-level folder.
 	var archived []string
 	var scan func(t Hash, dir string, depth int) (string, error)
@@ -283,7 +289,41 @@ func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (Skill
 	// name: evaluating-llms-harness is listed by the index under the
 	// latter, so it is found by it too. Only a miss pays for reading
 	// every SKILL.md; more than one match is ambiguous and says so.
-	if byName, err := findByFrontmatterName(store, tree, name); err != nil || byName != nil {
+	if byName, err := findByFrontmatterName(l, store, tree, name); err != nil || byName != nil {
+		if err != nil {
+			return SkillInfo{}, err
+		}
+		return *byName, nil
+	}
+	return SkillInfo{}, WithHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+}
+
+// findInCatalog is findSkill's search by folder name over the skill
+// catalogue's list (sorted by folder, which is the order a depth-first
+// walk of the trees meets them): an active skill of that folder name,
+// else an archived one (.archive/<name> or the newest .archive/<name>-…),
+// else the skill whose frontmatter declares the name.
+func findInCatalog(l *Library, store *gitstore.Store, tree Hash, name string, all []SkillInfo) (SkillInfo, error) {
+	var archived []string
+	for _, si := range all {
+		if !si.Archived && si.Name == name {
+			return si, nil
+		}
+		if rest, ok := strings.CutPrefix(si.Dir, ArchiveDir+"/"); ok && si.Archived && !strings.Contains(rest, "/") &&
+			(rest == name || strings.HasPrefix(rest, name+"-")) {
+			archived = append(archived, si.Dir)
+		}
+	}
+	for _, a := range archived {
+		if path.Base(a) == name {
+			return skillInfoAt(a), nil
+		}
+	}
+	if len(archived) > 0 {
+		sort.Strings(archived)
+		return skillInfoAt(archived[len(archived)-1]), nil
+	}
+	if byName, err := findByFrontmatterName(l, store, tree, name); err != nil || byName != nil {
 		if err != nil {
 			return SkillInfo{}, err
 		}
@@ -293,31 +333,38 @@ func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (Skill
 }
 
 // findByFrontmatterName finds the active skill whose SKILL.md names it
-// name; nil when none does.
-func findByFrontmatterName(store *gitstore.Store, tree Hash, name string) (*SkillInfo, error) {
-	all, err := discoverSkills(store, tree)
-	if err != nil {
-		return nil, err
-	}
+// name; nil when none does. The skill catalogue keeps every active
+// skill's declared name (skillcatalog.go), so a miss reads only the
+// SKILL.md files that changed since the catalogue's tree: a create looks
+// its name up here, and reading every SKILL.md for it cost a create on a
+// library of 10,000 skills most of its CPU.
+func findByFrontmatterName(l *Library, store *gitstore.Store, tree Hash, name string) (*SkillInfo, error) {
 	var found []SkillInfo
-	for _, si := range all {
-		if si.Archived {
-			continue
+	if l != nil && !tree.IsZero() {
+		var err error
+		if found, err = l.skillsDeclaring(store, tree, name); err != nil {
+			return nil, err
 		}
-		h, _ := store.LookupPath(tree, si.Dir+"/"+skill.FileName)
-		if h.IsZero() {
-			continue
-		}
-		data, err := store.Blob(h)
+	} else {
+		all, err := discoverSkills(store, tree)
 		if err != nil {
 			return nil, err
 		}
-		doc, err := skill.Parse(data)
-		if err != nil {
-			continue // a broken SKILL.md names nothing
-		}
-		if n, _ := doc.Fields["name"].(string); strings.TrimSpace(n) == name {
-			found = append(found, si)
+		for _, si := range all {
+			if si.Archived {
+				continue
+			}
+			h, _ := store.LookupPath(tree, si.Dir+"/"+skill.FileName)
+			if h.IsZero() {
+				continue
+			}
+			data, err := store.Blob(h)
+			if err != nil {
+				return nil, err
+			}
+			if declaredName(data) == name {
+				found = append(found, si)
+			}
 		}
 	}
 	switch len(found) {
@@ -349,6 +396,9 @@ func skillInfoAt(dir string) SkillInfo {
 // whose name is name: a hint, checked against the tree by the caller. It
 // scans the index's names in place; nothing is decoded.
 func (l *Library) indexSkillDirs(name string) []string {
+	if l == nil {
+		return nil
+	}
 	idx, _, err := l.repo.ReadIndex()
 	if err != nil {
 		return nil
