@@ -82,8 +82,11 @@ const (
 )
 
 // WriteStore writes docs as a stored index. Keys must be distinct; names
-// too (the caller keeps the first skill of a name, as NewIndex does).
+// too (the caller keeps the first skill of a name, as NewIndex does). The
+// skills are written in key order, so a key is found by binary search.
 func WriteStore(w io.Writer, docs []Doc) error {
+	docs = slices.Clone(docs)
+	slices.SortFunc(docs, func(a, b Doc) int { return strings.Compare(a.Key, b.Key) })
 	type termInfo struct {
 		postings []byte
 		df       uint32
@@ -170,26 +173,17 @@ type listRef struct {
 	crc    uint32
 }
 
-type storedDoc struct {
-	key, name string
-	list      listRef
-}
-
-type storedTerm struct {
-	term string
-	df   int32
-	list listRef
-}
-
 // Stored is a stored index opened for queries, with the changes made
-// since it was written. It reads its lists from r as it needs them.
+// since it was written. Its tables are kept as read (an entry is decoded
+// when it is looked at: opening one for 10,000 skills decodes nothing),
+// and it reads its lists from r as it needs them.
 type Stored struct {
 	r        io.ReaderAt
 	listsOff int64
 	size     int64
-	docs     []storedDoc
-	terms    []storedTerm // by term
-	byKey    map[string]int32
+	docsRaw  []byte // per skill: key, name (offset, length), list (offset, length, CRC)
+	termsRaw []byte // per term: term (offset, length), df, list (offset, length, CRC)
+	pool     string
 	// Changes since the file was written.
 	gone   map[int32]bool    // stored skills no longer in the set
 	added  []Doc             // skills added since (their own terms)
@@ -232,48 +226,64 @@ func OpenStored(r io.ReaderAt, size int64) (*Stored, error) {
 	if crc != binary.LittleEndian.Uint32(rest[poolLen:]) {
 		return nil, bad("checksum mismatch")
 	}
-	pool := string(rest[:poolLen])
-	st := &Stored{r: r, listsOff: poolOff + poolLen + 4, size: size, byKey: make(map[string]int32, nDocs),
+	st := &Stored{r: r, listsOff: poolOff + poolLen + 4, size: size, pool: string(rest[:poolLen]),
+		docsRaw: b[len(head) : int64(len(head))+nDocs*28], termsRaw: b[int64(len(head))+nDocs*28 : int64(len(head))+tables],
 		gone: map[int32]bool{}, dfMore: map[string]int32{}, keys: map[string]bool{}}
-	p := b[len(head):]
-	u32 := func() uint32 { v := binary.LittleEndian.Uint32(p); p = p[4:]; return v }
-	var ok = true
-	strAt := func() string {
-		off, n := int64(u32()), int64(u32())
-		if off+n > poolLen {
-			ok = false
-			return ""
-		}
-		return pool[off : off+n]
-	}
-	list := func() listRef { return listRef{u32(), u32(), u32()} }
-	st.docs = make([]storedDoc, nDocs)
-	for i := range st.docs {
-		st.docs[i] = storedDoc{key: strAt(), name: strAt(), list: list()}
-		st.byKey[st.docs[i].key] = int32(i)
-	}
-	st.terms = make([]storedTerm, nTerms)
-	for i := range st.terms {
-		st.terms[i] = storedTerm{term: strAt(), df: int32(u32()), list: list()}
-		if i > 0 && st.terms[i-1].term >= st.terms[i].term {
-			ok = false
-		}
-	}
-	if !ok || len(st.byKey) != len(st.docs) {
-		return nil, bad("damaged tables")
-	}
-	// The lists fill the rest of the file exactly.
+	// Every string inside the pool, keys and terms in strictly rising
+	// order, and the lists filling the rest of the file exactly.
 	var lists int64
-	for _, d := range st.docs {
-		lists += 8 * int64(d.list.n)
+	for i := 0; i < st.nDocs(); i++ {
+		e := st.docsRaw[28*i:]
+		if !st.inPool(e) || !st.inPool(e[8:]) || (i > 0 && st.docKey(int32(i-1)) >= st.docKey(int32(i))) {
+			return nil, bad("damaged tables")
+		}
+		lists += 8 * int64(binary.LittleEndian.Uint32(e[20:]))
 	}
-	for _, t := range st.terms {
-		lists += 8 * int64(t.list.n)
+	for i := 0; i < st.nTerms(); i++ {
+		e := st.termsRaw[24*i:]
+		if !st.inPool(e) || (i > 0 && st.termAt(i-1) >= st.termAt(i)) {
+			return nil, bad("damaged tables")
+		}
+		lists += 8 * int64(binary.LittleEndian.Uint32(e[16:]))
 	}
 	if st.listsOff+lists != size {
 		return nil, bad("truncated")
 	}
 	return st, nil
+}
+
+func (st *Stored) nDocs() int  { return len(st.docsRaw) / 28 }
+func (st *Stored) nTerms() int { return len(st.termsRaw) / 24 }
+
+// inPool reports whether the (offset, length) at the start of e lies in
+// the pool.
+func (st *Stored) inPool(e []byte) bool {
+	off, n := int64(binary.LittleEndian.Uint32(e)), int64(binary.LittleEndian.Uint32(e[4:]))
+	return off+n <= int64(len(st.pool))
+}
+
+func (st *Stored) str(e []byte) string {
+	off := binary.LittleEndian.Uint32(e)
+	return st.pool[off : off+binary.LittleEndian.Uint32(e[4:])]
+}
+
+func (st *Stored) docKey(i int32) string  { return st.str(st.docsRaw[28*i:]) }
+func (st *Stored) docName(i int32) string { return st.str(st.docsRaw[28*i+8:]) }
+func (st *Stored) docList(i int32) listRef {
+	e := st.docsRaw[28*i+16:]
+	return listRef{binary.LittleEndian.Uint32(e), binary.LittleEndian.Uint32(e[4:]), binary.LittleEndian.Uint32(e[8:])}
+}
+func (st *Stored) termAt(i int) string { return st.str(st.termsRaw[24*i:]) }
+func (st *Stored) termDF(i int) int32  { return int32(binary.LittleEndian.Uint32(st.termsRaw[24*i+8:])) }
+func (st *Stored) termList(i int) listRef {
+	e := st.termsRaw[24*i+12:]
+	return listRef{binary.LittleEndian.Uint32(e), binary.LittleEndian.Uint32(e[4:]), binary.LittleEndian.Uint32(e[8:])}
+}
+
+// find is the stored skill with key key.
+func (st *Stored) find(key string) (int32, bool) {
+	i := sort.Search(st.nDocs(), func(i int) bool { return st.docKey(int32(i)) >= key })
+	return int32(i), i < st.nDocs() && st.docKey(int32(i)) == key
 }
 
 // readList reads and checks one list.
@@ -291,46 +301,37 @@ func (st *Stored) readList(l listRef) ([]byte, error) {
 	return b, nil
 }
 
-// Keys are the keys of the skills the file holds, in its order.
-func (st *Stored) Keys() []string {
-	out := make([]string, len(st.docs))
-	for i, d := range st.docs {
-		out[i] = d.key
-	}
-	return out
-}
-
 // Has reports whether key's skill is in the set.
 func (st *Stored) Has(key string) bool {
 	if st.keys[key] {
 		return true
 	}
-	i, ok := st.byKey[key]
+	i, ok := st.find(key)
 	return ok && !st.gone[i]
 }
 
 // Len is the number of skills in the set.
-func (st *Stored) Len() int { return len(st.docs) - len(st.gone) + len(st.added) }
+func (st *Stored) Len() int { return st.nDocs() - len(st.gone) + len(st.added) }
 
 // term finds a stored term's index.
 func (st *Stored) term(t string) (int, bool) {
-	i := sort.Search(len(st.terms), func(i int) bool { return st.terms[i].term >= t })
-	return i, i < len(st.terms) && st.terms[i].term == t
+	i := sort.Search(st.nTerms(), func(i int) bool { return st.termAt(i) >= t })
+	return i, i < st.nTerms() && st.termAt(i) == t
 }
 
 // docTerms reads a stored skill's terms.
 func (st *Stored) docTerms(i int32) ([]TermCount, error) {
-	b, err := st.readList(st.docs[i].list)
+	b, err := st.readList(st.docList(i))
 	if err != nil {
 		return nil, err
 	}
 	out := make([]TermCount, len(b)/8)
 	for k := range out {
 		id := binary.LittleEndian.Uint32(b[8*k:])
-		if int(id) >= len(st.terms) {
+		if int(id) >= st.nTerms() {
 			return nil, errors.New("stored overlap index: damaged term list")
 		}
-		out[k] = TermCount{st.terms[id].term, math.Float32frombits(binary.LittleEndian.Uint32(b[8*k+4:]))}
+		out[k] = TermCount{st.termAt(int(id)), math.Float32frombits(binary.LittleEndian.Uint32(b[8*k+4:]))}
 	}
 	return out, nil
 }
@@ -352,7 +353,7 @@ func (st *Stored) Change(gone []string, docs []Doc) error {
 			delete(st.keys, key)
 			return nil
 		}
-		i, ok := st.byKey[key]
+		i, ok := st.find(key)
 		if !ok || st.gone[i] {
 			return nil
 		}
@@ -389,15 +390,15 @@ func (st *Stored) Change(gone []string, docs []Doc) error {
 // file): the stored ones in the file's order, then those added.
 func (st *Stored) Docs() ([]Doc, error) {
 	out := make([]Doc, 0, st.Len())
-	for i, d := range st.docs {
-		if st.gone[int32(i)] {
+	for i := int32(0); i < int32(st.nDocs()); i++ {
+		if st.gone[i] {
 			continue
 		}
-		terms, err := st.docTerms(int32(i))
+		terms, err := st.docTerms(i)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Doc{Key: d.key, Name: d.name, Terms: terms})
+		out = append(out, Doc{Key: st.docKey(i), Name: st.docName(i), Terms: terms})
 	}
 	return append(out, st.added...), nil
 }
@@ -406,7 +407,7 @@ func (st *Stored) Docs() ([]Doc, error) {
 func (st *Stored) df(t string) int32 {
 	df := st.dfMore[t]
 	if i, ok := st.term(t); ok {
-		df += st.terms[i].df
+		df += st.termDF(i)
 	}
 	return df
 }
@@ -415,9 +416,9 @@ func (st *Stored) df(t string) int32 {
 func (st *Stored) KeyOf(name string) (string, bool) {
 	if st.names == nil {
 		st.names = make(map[string]string, st.Len())
-		for i, d := range st.docs {
-			if !st.gone[int32(i)] {
-				st.names[d.name] = d.key
+		for i := int32(0); i < int32(st.nDocs()); i++ {
+			if !st.gone[i] {
+				st.names[st.docName(i)] = st.docKey(i)
 			}
 		}
 		for _, d := range st.added {
@@ -479,7 +480,6 @@ func (st *Stored) Query(s Skill, threshold float64) ([]Match, error) {
 		qw[q[i].term] = float32(q[i].w)
 	}
 	// Candidates through the posting lists.
-	selfKey, hasSelf := st.KeyOf(s.Name)
 	cands := map[string]*candidate{}
 	add := func(key string, qwt float64, count float32, idft float64) {
 		c := cands[key]
@@ -494,19 +494,19 @@ func (st *Stored) Query(s Skill, threshold float64) ([]Match, error) {
 	for _, e := range q {
 		idft := idf(e.df)
 		if i, ok := st.term(e.term); ok {
-			b, err := st.readList(st.terms[i].list)
+			b, err := st.readList(st.termList(i))
 			if err != nil {
 				return nil, err
 			}
 			for k := 0; k+8 <= len(b); k += 8 {
 				d := int32(binary.LittleEndian.Uint32(b[k:]))
-				if int(d) >= len(st.docs) {
+				if int(d) >= st.nDocs() {
 					return nil, errors.New("stored overlap index: damaged posting list")
 				}
 				if st.gone[d] {
 					continue
 				}
-				add(st.docs[d].key, e.w, math.Float32frombits(binary.LittleEndian.Uint32(b[k+4:])), idft)
+				add(st.docKey(d), e.w, math.Float32frombits(binary.LittleEndian.Uint32(b[k+4:])), idft)
 			}
 		}
 	}
@@ -530,9 +530,6 @@ func (st *Stored) Query(s Skill, threshold float64) ([]Match, error) {
 	slices.Sort(keys)
 	for _, key := range keys {
 		c := cands[key]
-		if hasSelf && key == selfKey {
-			continue
-		}
 		if c.part == 0 || c.dot/math.Sqrt(c.part) < threshold-1e-4 {
 			continue
 		}
@@ -541,12 +538,17 @@ func (st *Stored) Query(s Skill, threshold float64) ([]Match, error) {
 		if i, ok := addedAt[key]; ok {
 			terms, name = st.added[i].Terms, st.added[i].Name
 		} else {
-			d := st.byKey[key]
+			d, _ := st.find(key)
+			if name = st.docName(d); name == s.Name {
+				continue // the skill itself (names are unique in the set)
+			}
 			var err error
 			if terms, err = st.docTerms(d); err != nil {
 				return nil, err
 			}
-			name = st.docs[d].name
+		}
+		if name == s.Name {
+			continue
 		}
 		// The skill's vector, as Index.vector makes it.
 		type dw struct {
