@@ -74,6 +74,9 @@ type skillCatalog struct {
 	// folder once the full list is read.
 	named    bool
 	declared map[string]string
+	// declaredHashes are the base's active skills' declared names'
+	// hashes, sorted (named catalogues only).
+	declaredHashes []uint64
 }
 
 // catalogAdded is a folder added since the base.
@@ -218,6 +221,48 @@ func (l *Library) skillsDeclaring(store *gitstore.Store, tree Hash, name string)
 		}
 	}
 	return out, nil
+}
+
+// surelyNoSkillNamed reports, without reading the catalogue's records,
+// that tree holds no skill findSkill could find by name: no skill folder
+// of that name, no .archive/<name> or .archive/<name>-… skill, and no
+// active skill declaring it. false means "look" (hash collisions and
+// skills taken out since the base only make it look).
+func (l *Library) surelyNoSkillNamed(store *gitstore.Store, tree Hash, name string) bool {
+	l.catalog.mu.Lock()
+	defer l.catalog.mu.Unlock()
+	c, err := l.catalogAt(store, tree)
+	if err != nil || !c.named || c.all != nil {
+		return false // unknown, or the full list is at hand anyway
+	}
+	h := nameHash(name)
+	if _, found := slices.BinarySearch(c.hashes, h); found {
+		return false
+	}
+	if _, found := slices.BinarySearch(c.declaredHashes, h); found {
+		return false
+	}
+	for d, a := range c.added {
+		if path.Base(d) == name || (!a.archived && a.declared == name) {
+			return false
+		}
+	}
+	arch, ok, err := store.Entry(tree, ArchiveDir)
+	if err != nil {
+		return false
+	}
+	if ok && arch.Mode == gitstore.ModeDir {
+		entries, err := store.Tree(arch.Hash)
+		if err != nil {
+			return false
+		}
+		for _, e := range entries {
+			if e.Mode == gitstore.ModeDir && (e.Name == name || strings.HasPrefix(e.Name, name+"-")) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func nameHash(name string) uint64 {
@@ -506,17 +551,38 @@ func readCatalog(p string) *skillCatalog {
 	if hashEnd+4+c.recLen+4 > fi.Size() || c.recLen < 0 {
 		return nil
 	}
-	hb := make([]byte, 8*n+4)
+	hb := make([]byte, 8*n)
 	if _, err := io.ReadFull(f, hb); err != nil {
 		return nil
 	}
-	crc := crc32.Update(crc32.ChecksumIEEE(head), crc32.IEEETable, hb[:8*n])
-	if crc != binary.LittleEndian.Uint32(hb[8*n:]) {
-		return nil
-	}
+	crc := crc32.Update(crc32.ChecksumIEEE(head), crc32.IEEETable, hb)
 	c.hashes = make([]uint64, n)
 	for i := range c.hashes {
 		c.hashes[i] = binary.LittleEndian.Uint64(hb[8*i:])
+	}
+	if c.named {
+		mb := make([]byte, 4)
+		if _, err := io.ReadFull(f, mb); err != nil {
+			return nil
+		}
+		m := int64(binary.LittleEndian.Uint32(mb))
+		if m > n || hashEnd+4+8*m+4+c.recLen+4 > fi.Size() {
+			return nil
+		}
+		db := make([]byte, 8*m)
+		if _, err := io.ReadFull(f, db); err != nil {
+			return nil
+		}
+		crc = crc32.Update(crc32.Update(crc, crc32.IEEETable, mb), crc32.IEEETable, db)
+		c.declaredHashes = make([]uint64, m)
+		for i := range c.declaredHashes {
+			c.declaredHashes[i] = binary.LittleEndian.Uint64(db[8*i:])
+		}
+		hashEnd += 4 + 8*m
+	}
+	cb := make([]byte, 4)
+	if _, err := io.ReadFull(f, cb); err != nil || crc != binary.LittleEndian.Uint32(cb) {
+		return nil
 	}
 	c.recOff = hashEnd + 4
 	c.deltaOff = c.recOff + c.recLen + 4
@@ -688,6 +754,19 @@ func (c *skillCatalog) writeBase() error {
 	for _, h := range hashes {
 		b = binary.LittleEndian.AppendUint64(b, h)
 	}
+	var declared []uint64
+	if c.named {
+		for _, si := range c.all {
+			if !si.Archived {
+				declared = append(declared, nameHash(c.declared[si.Dir]))
+			}
+		}
+		slices.Sort(declared)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(declared)))
+		for _, h := range declared {
+			b = binary.LittleEndian.AppendUint64(b, h)
+		}
+	}
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 	c.recOff = int64(len(b))
 	b = append(b, recs...)
@@ -698,7 +777,7 @@ func (c *skillCatalog) writeBase() error {
 	if err := atomicfile.Write(c.path, b, 0o644, false); err != nil {
 		return err
 	}
-	c.baseTree, c.hashes, c.recLen = c.tree, hashes, int64(len(recs))
+	c.baseTree, c.hashes, c.declaredHashes, c.recLen = c.tree, hashes, declared, int64(len(recs))
 	c.deltaOff, c.deltaSize, c.torn = int64(len(b)), 0, false
 	c.gone, c.added = map[string]bool{}, map[string]catalogAdded{}
 	return nil

@@ -215,8 +215,12 @@ func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (Skill
 			return skillInfoAt(dir), nil
 		}
 	}
-	// The skill catalogue lists every skill folder: no tree is read.
+	// The skill catalogue lists every skill folder: no tree is read, and
+	// a name no skill has (a create's) is known absent from its hashes.
 	if l != nil && !tree.IsZero() {
+		if l.surelyNoSkillNamed(store, tree, name) {
+			return SkillInfo{}, WithHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+		}
 		if all, err := l.catalogSkills(store, tree); err == nil {
 			return findInCatalog(l, store, tree, name, all)
 		}
