@@ -30,7 +30,11 @@ func (h *hookRun) sessionEnd() error {
 // review of the session still waiting in the queue, which takes the
 // final transcript. Nothing for an interrupted last turn, for turns no
 // nudge asked for, for a batch session or with reviews off; the hooks log
-// says which.
+// says which. A nudge counts only for turns no review has taken: the
+// last text block Claude Code writes after the Stop hook ran is one more
+// model iteration of a turn Stop's review already took, not a turn of its
+// own, so it queues no second review whether that review waits (it reads
+// the final transcript), runs or is done.
 func (h *hookRun) finalReview() error {
 	if h.in.SessionID == "" {
 		return errors.New("SessionEnd event without session_id")
@@ -47,6 +51,18 @@ func (h *hookRun) finalReview() error {
 		return err
 	}
 	reason := fmt.Sprintf("final review at SessionEnd (%s)", cmp.Or(h.in.Reason, "end"))
+	if d.Due() {
+		if c, err := h.counters().Load(h.in.SessionID); err == nil && c.ReviewedTurns > 0 && c.TurnsSeen <= c.ReviewedTurns {
+			if waiting, err := h.waitingReview(); err != nil || waiting != nil {
+				if err != nil {
+					return err
+				}
+				return h.enqueueReview(queue.Due{Memory: waiting.Due.Memory, Skills: waiting.Due.Skills, Final: true, Reason: reason + ": the pending review takes the final transcript"}, "")
+			}
+			h.rep.notef("no final review: review %s took every turn of the session (%d); %d new model iterations belong to them", c.LastReviewID, c.ReviewedTurns, d.NewIterations)
+			return nil
+		}
+	}
 	switch {
 	case d.Due():
 		return h.enqueueReview(queue.Due{Memory: d.Memory && memoryOK, Skills: d.Skills, Final: true, Reason: reason + ": a nudge fired with the last turn"}, "")

@@ -85,3 +85,23 @@ func sessionSeen(stateDir, session string) bool {
 	_, ok := st.Sessions[session]
 	return ok
 }
+
+// LastSessionStart is when the newest session this library saw started
+// (its SessionStart hook ran), from the hooks' state folder stateDir;
+// zero when none did.
+func LastSessionStart(stateDir string) time.Time {
+	seenMu.Lock()
+	defer seenMu.Unlock()
+	var st seenState
+	data, err := boundedread.ReadFile(filepath.Join(stateDir, filepath.FromSlash(seenFile)), maxStateFile)
+	if err != nil || json.Unmarshal(data, &st) != nil {
+		return time.Time{}
+	}
+	var last time.Time
+	for _, e := range st.Sessions {
+		if e.At.After(last) {
+			last = e.At
+		}
+	}
+	return last
+}

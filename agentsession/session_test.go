@@ -87,6 +87,16 @@ func TestCodexShellReadCountsAView(t *testing.T) {
 	if use, view := f.uses("ci-debugging"); use != 2 || view != 2 {
 		t.Errorf("ci-debugging: %d uses, %d views; want 2 and 2", use, view)
 	}
+	// Each counted view is a load in the usage history, with its session.
+	evs, err := f.lib.UsageHistory().Read(skillrepo.HistoryFilter{})
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("usage history: %+v, %v; want 2 loads", evs, err)
+	}
+	for _, e := range evs {
+		if e.Kind != skillrepo.HistoryLoad || e.Skill != "ci-debugging" || e.Session != "s" || !e.Time.Equal(f.now) {
+			t.Errorf("history event %+v", e)
+		}
+	}
 }
 
 // SessionStart hands over the memory snapshot and asks for a skill
@@ -497,5 +507,89 @@ func TestBrokenConfigAtSessionStart(t *testing.T) {
 	}
 	if testlib.Git(t, f.lib.Root, f.env, "rev-parse", "main") != head {
 		t.Error("the sync committed under a broken config")
+	}
+}
+
+// One review per turn: Claude Code writes a turn's last text block after
+// the Stop hook ran, so SessionEnd counts one more model iteration of the
+// turn Stop's review took; with every turn worth a review (intervals 1)
+// that must not queue a second review, whether the first waits (the
+// final transcript goes to it), runs or is done. A new user turn after
+// it still gets its final review.
+func TestOneReviewPerTurn(t *testing.T) {
+	turn := func(i int) []string {
+		return []string{
+			fmt.Sprintf(`{"type":"user","message":{"role":"user","content":"fix test %d"},"uuid":"u%d"}`, i, i),
+			fmt.Sprintf(`{"type":"assistant","message":{"id":"m%d","role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"go test"}}]},"uuid":"a%d"}`, i, i, i),
+			fmt.Sprintf(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"ok"}]},"uuid":"r%d"}`, i, i),
+		}
+	}
+	final := func(i int) string {
+		return fmt.Sprintf(`{"type":"assistant","message":{"id":"f%d","role":"assistant","content":[{"type":"text","text":"fixed %d"}]},"uuid":"f%d"}`, i, i, i)
+	}
+	for _, tc := range []struct {
+		name    string
+		state   queue.State // the Stop review's state at SessionEnd
+		newTurn bool        // a second turn after the Stop review, no Stop of its own
+		want    int         // queue entries after SessionEnd
+	}{
+		{"waiting", queue.Queued, false, 1},
+		{"running", queue.Running, false, 1},
+		{"done", queue.Done, false, 1},
+		{"a turn after it", queue.Done, true, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newHookFixture(t)
+			f.setReview("memory_interval: 1", "skill_interval: 1")
+			p := filepath.Join(t.TempDir(), "s.jsonl")
+			write := func(lines []string) {
+				if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			lines := turn(1)
+			write(lines) // Stop runs before the turn's last text block is written
+			_, rep := f.run(hooks.ClaudeCode, "Stop", map[string]any{"session_id": "s1", "transcript_path": p, "last_assistant_message": "fixed 1"})
+			q := queue.New(f.lib.State().Queue())
+			entries, _ := q.List()
+			if len(entries) != 1 {
+				t.Fatalf("Stop queued %d reviews (notes %q)", len(entries), rep.Notes)
+			}
+			if tc.state != queue.Queued {
+				if _, err := q.Claim(entries[0].ID, "r-1"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.state == queue.Done {
+				if _, err := q.Update(entries[0].ID, func(e *queue.Entry) error { e.State = queue.Done; return nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			lines = append(lines, final(1))
+			if tc.newTurn {
+				lines = append(append(lines, turn(2)...), final(2))
+			}
+			write(lines)
+			_, rep = f.run(hooks.ClaudeCode, "SessionEnd", map[string]any{"session_id": "s1", "transcript_path": p, "reason": "other"})
+			entries, _ = q.List()
+			if len(entries) != tc.want {
+				t.Fatalf("%d queue entries after SessionEnd, want %d (notes %q)", len(entries), tc.want, rep.Notes)
+			}
+			notes := strings.Join(rep.Notes, "\n")
+			switch {
+			case tc.newTurn:
+				if !strings.Contains(notes, "a nudge fired with the last turn") {
+					t.Errorf("notes %q", notes)
+				}
+			case tc.state == queue.Queued:
+				if !entries[0].Due.Final || !strings.Contains(notes, "merged into queued review") {
+					t.Errorf("the waiting review does not take the final transcript: %+v, notes %q", entries[0], notes)
+				}
+			default:
+				if want := "no final review: review " + entries[0].ID + " took every turn of the session (1)"; !strings.Contains(notes, want) {
+					t.Errorf("notes %q, want %q", notes, want)
+				}
+			}
+		})
 	}
 }

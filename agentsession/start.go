@@ -81,14 +81,15 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 			blocks = append(blocks, line)
 		}
 	}
-	trouble := h.troubleLine()
+	trouble := strings.Join(nonEmpty(h.troubleLine(), h.newsLines()), "\n")
 	if len(blocks) == 0 && !reload && trouble == "" {
 		return nil
 	}
 	reply := map[string]any{}
 	if trouble != "" {
-		// For the person, not the model: both agents show a
-		// systemMessage to the user.
+		// For the person, not the model: every agent shows a
+		// systemMessage to the user (docs/agents.md, "Told in the
+		// agent").
 		reply["systemMessage"] = trouble
 	}
 	if len(blocks) == 0 && !reload {

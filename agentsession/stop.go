@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -53,33 +54,39 @@ func (h *hookRun) goalReview(goalID string) error {
 	if err := h.enqueueReview(due, goalID); err != nil {
 		return err
 	}
-	store := h.counters()
-	unlock, err := store.Lock(h.in.SessionID)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	c, err := store.Load(h.in.SessionID)
-	if err != nil {
-		return err
-	}
-	c.TurnsSinceMemory, c.IterationsSinceSkill, c.LastReviewID, c.UpdatedAt = 0, 0, "goal "+goalID, h.now
-	return store.Save(c)
+	return h.updateCounters(func(c *review.Counters) { c.TurnsSinceMemory, c.IterationsSinceSkill = 0, 0 })
 }
 
-// userPrompt tells the goal loop a person typed a prompt. A line it
-// returns goes to the user; stdout of UserPromptSubmit is context for the
-// model, so it is sent as a systemMessage.
+// userPrompt tells the goal loop a person typed a prompt, and tells the
+// person what a review of this session (or another) learned since they
+// were last told. The lines go to the user; stdout of UserPromptSubmit
+// is context for the model, so they are sent as a systemMessage.
 func (h *hookRun) userPrompt() error {
 	h.touch()
-	if h.opts.Goals == nil || h.in.SessionID == "" {
-		return nil
+	var msg string
+	var err error
+	if h.opts.Goals != nil && h.in.SessionID != "" {
+		msg, err = h.opts.Goals.UserPrompt(h.lib, h.in.SessionID)
 	}
-	msg, err := h.opts.Goals.UserPrompt(h.lib, h.in.SessionID)
-	if err != nil || msg == "" {
+	lines := nonEmpty(msg, h.newsLines())
+	if len(lines) == 0 {
 		return err
 	}
-	return h.reply(map[string]any{"systemMessage": msg})
+	if rerr := h.reply(map[string]any{"systemMessage": strings.Join(lines, "\n")}); rerr != nil {
+		return rerr
+	}
+	return err
+}
+
+// nonEmpty are the lines that say something.
+func nonEmpty(lines ...string) []string {
+	var out []string
+	for _, l := range lines {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func (h *hookRun) printDecision(d *StopDecision) error {
@@ -200,8 +207,35 @@ func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
 	} else {
 		h.rep.notef("queued review %s (%s)", e.ID, due.Reason)
 	}
+	if err := h.reviewedTurns(e.ID); err != nil {
+		h.rep.notef("review counters: %v", err)
+	}
 	h.ensureWorker()
 	return nil
+}
+
+// reviewedTurns records that review id takes every user turn the
+// session's counters have seen, so the final review at SessionEnd covers
+// only turns after them (one review per turn).
+func (h *hookRun) reviewedTurns(id string) error {
+	return h.updateCounters(func(c *review.Counters) { c.ReviewedTurns, c.LastReviewID = c.TurnsSeen, id })
+}
+
+// updateCounters changes the session's counters under their lock.
+func (h *hookRun) updateCounters(change func(*review.Counters)) error {
+	store := h.counters()
+	unlock, err := store.Lock(h.in.SessionID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	c, err := store.Load(h.in.SessionID)
+	if err != nil {
+		return err
+	}
+	change(&c)
+	c.UpdatedAt = h.now
+	return store.Save(c)
 }
 
 // agentProgram is the session's agent program: the one running this hook

@@ -101,7 +101,7 @@ func (h *hookRun) count(ref, key string, view bool) error {
 	if view {
 		kind = skillrepo.UseView
 	}
-	counted, err := h.lib.RecordUse(skillName(ref), kind, key)
+	counted, err := h.lib.RecordSessionUse(skillName(ref), kind, key, h.in.SessionID)
 	switch {
 	case errors.Is(err, skillrepo.ErrNotFound):
 		h.rep.notef("%s is not a skill of this library; not counted", ref)

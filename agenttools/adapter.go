@@ -90,7 +90,7 @@ func (a *adapter) Ownership(ctx context.Context, rev, name string) (Ownership, e
 	if err != nil {
 		return Ownership{}, err
 	}
-	o := Ownership{Managed: ro.Managed, Pinned: ro.Pinned}
+	o := Ownership{Managed: ro.Managed, Pinned: ro.Pinned, Protected: ro.Protected}
 	a.owners[key] = o
 	return o, nil
 }
@@ -119,19 +119,19 @@ func (a *adapter) Status(ctx context.Context, rev string) (map[string]SkillStatu
 // Apply writes through the library's write policy (package skillrepo,
 // policy.go): the writer the toolbox describes is routed, guarded and
 // linted there, as the CLI's writes are.
-func (a *adapter) Apply(ctx context.Context, t Target, ops []Op) (string, error) {
+func (a *adapter) Apply(ctx context.Context, t Target, ops []Op) (string, bool, error) {
 	pol, err := a.l.Policy(t.Writer)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	res, err := pol.Apply(ctx, ops, t.DryRun)
 	if err != nil {
-		return "", toolError(err)
+		return "", false, toolError(err)
 	}
 	if t.DryRun {
-		return "", nil
+		return "", res.Staged, nil
 	}
-	return res.Commit.String(), nil
+	return res.Commit.String(), res.Staged, nil
 }
 
 func (a *adapter) Memory(ctx context.Context, t Target, ch MemoryChange) (memory.Result, string, error) {

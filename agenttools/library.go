@@ -38,6 +38,8 @@ type Ownership struct {
 	// or a person adopted it. Without such evidence a skill is user-owned.
 	Managed bool
 	Pinned  bool
+	// Protected: the config's protected list names it (Pinned is set too).
+	Protected bool
 }
 
 // SkillStatus is what a person-facing listing adds to a skill: its
@@ -81,8 +83,10 @@ type Target struct {
 // written. A dry run returns "" and the error a real write would have met.
 type Writer interface {
 	// Apply applies skill_manage operations (all or nothing). A delete
-	// from an autonomous origin archives the skill.
-	Apply(ctx context.Context, t Target, ops []Op) (string, error)
+	// from an autonomous origin archives the skill. The write lands on
+	// the target's Branch, or on its Stage when the policy staged it
+	// (staged: a review's change to the person's skill).
+	Apply(ctx context.Context, t Target, ops []Op) (commit string, staged bool, err error)
 	// Memory applies a memory change to the store file.
 	Memory(ctx context.Context, t Target, ch MemoryChange) (memory.Result, string, error)
 }

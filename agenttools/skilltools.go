@@ -250,6 +250,10 @@ func (tb *Toolbox) skillView(cl *call, data []byte) toolResult {
 		}
 		if tb.autonomous() {
 			res["writable"] = own.Managed && !own.Pinned
+			if !(own.Managed && !own.Pinned) && tb.opts.Stage != "" && !own.Protected {
+				// A review's change to the person's skill is staged.
+				res["writable"], res["changes_wait_for_approval"] = true, true
+			}
 		}
 	}
 	return res
@@ -300,11 +304,16 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	for i, p := range planned {
 		clean[i] = p.Op
 	}
-	commit, err := tb.lib.Apply(cl.ctx, tb.target(tb.opts.Branch), clean)
+	commit, staged, err := tb.lib.Apply(cl.ctx, tb.target(tb.opts.Branch), clean)
 	if err != nil {
 		return writeRefusal(err, len(clean))
 	}
-	if !tb.opts.DryRun {
+	branch := tb.opts.Branch
+	switch {
+	case staged:
+		branch = tb.opts.Stage
+		tb.stagedMade = tb.stagedMade || !tb.opts.DryRun
+	case !tb.opts.DryRun:
 		tb.branchMade, tb.view = true, nil
 	}
 	results := []map[string]any{}
@@ -313,7 +322,10 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 		if !tb.opts.DryRun {
 			tb.reads[p.target] = true // the caller wrote it, so it knows it
 		}
-		c := Change{Kind: "skill", Action: p.Action, Skill: p.Name, FilePath: p.FilePath, Commit: commit, Branch: tb.opts.Branch, Summary: skillSummary(p, tb.opts.Provenance.Autonomous()), DryRun: tb.opts.DryRun}
+		c := Change{Kind: "skill", Action: p.Action, Skill: p.Name, FilePath: p.FilePath, Commit: commit, Branch: branch, Staged: staged, Summary: skillSummary(p, tb.opts.Provenance.Autonomous()), DryRun: tb.opts.DryRun}
+		if staged {
+			c.Summary = fmt.Sprintf("%s, proposed (proposal %s)", c.Summary, strings.TrimPrefix(branch, skillrepo.ProposalBranchPrefix))
+		}
 		tb.record(cl, c)
 		msgs = append(msgs, c.Summary+".")
 		results = append(results, map[string]any{"name": p.Name, "action": p.Action, "file_path": p.FilePath, "success": true})
@@ -322,7 +334,13 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 		return toolResult{"success": true, "dry_run": true, "operations_applied": 0, "results": results,
 			"message": "dry run: not written. Validated, and would have done: " + strings.Join(msgs, " ")}
 	}
-	return toolResult{"success": true, "operations_applied": len(planned), "results": results, "commit": commit, "message": strings.Join(msgs, " ")}
+	out := toolResult{"success": true, "operations_applied": len(planned), "results": results, "commit": commit, "message": strings.Join(msgs, " ")}
+	if staged {
+		id := strings.TrimPrefix(branch, skillrepo.ProposalBranchPrefix)
+		out["staged"], out["proposal"] = true, id
+		out["note"] = fmt.Sprintf("This call changes a skill the user owns, so it was staged as proposal %s for their approval, not applied. Do not repeat it; mention it in your reply.", id)
+	}
+	return out
 }
 
 // skillSummary is the summary line of a change (docs/reference-behaviour.md §2.9).

@@ -46,6 +46,12 @@ type Options struct {
 	// StagedBranch takes an autonomous, unattended memory replace or
 	// remove, which waits for approval whatever happens to Branch.
 	StagedBranch string
+	// Stage takes a background review's skill_manage batch that changes
+	// a skill the person owns (user-owned, or pinned): the write policy
+	// routes it there, made from Base, to wait for their approval
+	// whatever happens to Branch (skillrepo.Writer.Stage). Empty: such a
+	// write is refused.
+	Stage string
 	// Attended: a person asked for this run, so memory replace and remove
 	// are not held back.
 	Attended bool
@@ -95,7 +101,8 @@ type Change struct {
 	Branch   string `json:"branch"`
 	Summary  string `json:"summary"`
 	// Staged: the change waits on its own proposal whatever happens to the
-	// main proposal (memory replace and remove, docs/reference-behaviour.md §7.6).
+	// main proposal (memory replace and remove, docs/reference-behaviour.md
+	// §7.6; a review's change to the person's skill, Options.Stage).
 	Staged bool `json:"staged,omitempty"`
 	// DryRun: validated, not written.
 	DryRun bool `json:"dry_run,omitempty"`
@@ -162,7 +169,7 @@ func (tb *Toolbox) Refusals() []Refusal { return append([]Refusal{}, tb.refused.
 // Wrote reports whether a write landed on Branch.
 func (tb *Toolbox) Wrote() bool { return tb.branchMade && !tb.opts.BranchExists }
 
-// Staged reports whether a write landed on StagedBranch.
+// Staged reports whether a write landed on StagedBranch or Stage.
 func (tb *Toolbox) Staged() bool { return tb.stagedMade }
 
 // Record is what a toolbox did, in a form that outlives it: a review
@@ -171,7 +178,7 @@ func (tb *Toolbox) Staged() bool { return tb.stagedMade }
 type Record struct {
 	Changes  []Change  `json:"changes"`
 	Refusals []Refusal `json:"refusals"`
-	// Wrote: a write landed on Branch; Staged: on StagedBranch.
+	// Wrote: a write landed on Branch; Staged: on StagedBranch or Stage.
 	Wrote  bool `json:"wrote"`
 	Staged bool `json:"staged"`
 	// Calls counts the tool calls made, refused ones included.
@@ -211,7 +218,7 @@ func (tb *Toolbox) currentView(ctx context.Context) (View, error) {
 // duplicate index.
 func (tb *Toolbox) target(branch string) Target {
 	return Target{Writer: skillrepo.Writer{
-		Provenance: tb.opts.Provenance, Branch: branch, From: tb.opts.Base,
+		Provenance: tb.opts.Provenance, Branch: branch, From: tb.opts.Base, Stage: tb.opts.Stage,
 		Read: func(p string) bool { return tb.reads[p] }, AllowOverlap: tb.opts.AllowOverlap, Duplicates: tb.dups,
 	}, DryRun: tb.opts.DryRun}
 }

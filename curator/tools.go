@@ -129,8 +129,11 @@ func (t *passTools) decided(name string) (skillrepo.ReviewOwner, bool) {
 	return skillrepo.ReviewOwner{}, false
 }
 
-func (p passLibrary) Apply(ctx context.Context, target agenttools.Target, ops []skillrepo.Op) (string, error) {
-	return p.t.write(ctx, target.DryRun, ops)
+// Apply writes on the pass's branch: the curator has no stage, so its
+// writes are never staged.
+func (p passLibrary) Apply(ctx context.Context, target agenttools.Target, ops []skillrepo.Op) (string, bool, error) {
+	commit, err := p.t.write(ctx, target.DryRun, ops)
+	return commit, false, err
 }
 
 func (t *passTools) rev() string {

@@ -10,15 +10,16 @@
 //
 // After every turn the agent's Stop hook calls [Evaluator.AfterTurn]. It
 // counts the turn, asks the judge, and returns an [Outcome]: let the agent
-// stop (done, wait, paused, or any failure of ours), or block it with a
+// stop (done, wait, paused, or a failure of our own), or block it with a
 // continuation prompt. Three rules keep an agent from ever being trapped:
 //
 //   - the turn budget (max_turns, default 20) pauses the goal when spent;
 //     Codex has no cap of its own on a Stop hook that keeps blocking, so
 //     this budget is the only guard there;
-//   - the evaluator fails open: a judge that errors, times out or answers
-//     nothing lets the agent stop, and three unreadable verdicts in a row
-//     pause the goal;
+//   - the judge fails open, as the reference's does: one that errors,
+//     times out or answers nothing means continue (the turn budget is the
+//     backstop), and three unreadable verdicts in a row pause the goal; a
+//     failure of our own (the goal's state unreadable) lets the agent stop;
 //   - without a session id nothing is ever blocked.
 //
 // The package knows nothing of git or of any agent's hook format; the

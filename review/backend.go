@@ -64,6 +64,20 @@ func (j Job) Tools() []string {
 	return append(tools, agenttools.ReadFile, agenttools.SearchFiles)
 }
 
+// The proposals of a review that always wait for the person, beside its
+// own (proposals/<review-id>): its memory replace and remove, and its
+// changes to the person's skills (user-owned or pinned).
+const (
+	MemorySuffix = "-memory"
+	UserSuffix   = "-user"
+)
+
+// WaitingProposals are the ids of the proposals a review's writes may
+// wait on whatever happens to its own.
+func WaitingProposals(reviewID string) []string {
+	return []string{reviewID + MemorySuffix, reviewID + UserSuffix}
+}
+
 // Branch is the review's proposal branch.
 func (j Job) Branch() string { return skillrepo.ProposalBranch(j.ReviewID) }
 
@@ -74,14 +88,16 @@ func (j Job) provenance() Provenance {
 // Toolbox is the review's toolbox over lib: the autonomous guards, the
 // review's tools, its provenance in every commit, writes on its proposal
 // branch forked from Base, an unattended memory replace or remove on the
-// -memory proposal.
+// -memory proposal, a change to a skill the person owns on the -user
+// proposal (both wait for the person whatever happens to the review).
 func (j Job) Toolbox(lib agenttools.Library, progress func(Change)) *agenttools.Toolbox {
 	return agenttools.New(lib, agenttools.Options{
 		Tools:        j.Tools(),
 		Provenance:   provenance(j.provenance()),
 		Base:         j.Base,
 		Branch:       j.Branch(),
-		StagedBranch: skillrepo.ProposalBranch(j.ReviewID + "-memory"),
+		StagedBranch: skillrepo.ProposalBranch(j.ReviewID + MemorySuffix),
+		Stage:        skillrepo.ProposalBranch(j.ReviewID + UserSuffix),
 		Attended:     j.Attended,
 		Progress:     progress,
 	})

@@ -61,8 +61,8 @@
 // # Guards
 //
 // The tools and every guard are package agenttools's, under its
-// Autonomous policy: writes only to curator-managed skills that are not
-// pinned, read before write, delete only with absorbed_into (archiving),
+// Autonomous policy: writes to curator-managed skills that are not
+// pinned (the person's skills through a proposal), read before write, delete only with absorbed_into (archiving),
 // the secret scan, the batch rules; every refusal is a tool result the
 // model can read, recorded in the [Summary].
 //
@@ -75,7 +75,9 @@
 // review that completes (or stops at the call cap) is merged into main
 // unless review.write_approval is set; one that fails (model error, budget)
 // leaves its branch unmerged. Memory replace and remove from an automatic
-// review go to proposals/<review-id>-memory, which always waits.
+// review go to proposals/<review-id>-memory, and a change to a skill the
+// person owns (user-owned, or pinned; a protected one is refused) to
+// proposals/<review-id>-user: both always wait for the person.
 //
 // The library is reached through the interfaces of package agenttools
 // and a [Merger]; [Open] wires them to package skillrepo.

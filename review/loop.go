@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -199,8 +200,10 @@ func finish(ctx context.Context, lib Library, sum *Summary, rec agenttools.Recor
 	if rec.Wrote {
 		sum.Proposal, sum.Branch = opts.ReviewID, branch
 	}
-	if rec.Staged {
-		sum.StagedProposals = append(sum.StagedProposals, opts.ReviewID+"-memory")
+	for _, c := range rec.Changes {
+		if c.Staged && c.Commit != "" {
+			sum.StagedProposals = appendUnique(sum.StagedProposals, strings.TrimPrefix(c.Branch, skillrepo.ProposalBranchPrefix))
+		}
 	}
 	merge := rec.Wrote && sum.Status != StatusFailed && !opts.WriteApproval
 	if merge {

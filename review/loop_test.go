@@ -2,12 +2,15 @@ package review
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/skillrepo/skillrepo/internal/modelcall"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 const umbrella = "---\nname: pnpm-workflows\ndescription: Use when running JS package scripts in pnpm repos.\n---\n# pnpm workflows\n\n1. Use pnpm, never npm: the lockfile is pnpm-lock.yaml.\n"
@@ -151,23 +154,62 @@ func TestReviewReadFileCountsAsView(t *testing.T) {
 	f.clean()
 }
 
-func TestReviewProtectedSkillsRefused(t *testing.T) {
+// TestReviewPersonsSkillsStaged: a review's changes to the person's skills
+// — pinned-guide (pinned) and ci-debugging (user-owned) — wait on its -user
+// proposal for their approval: never landed, never refused; its change
+// to its own skill lands; a protected skill is refused.
+func TestReviewPersonsSkillsStaged(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
+	f.lib.Config.Protected = []string{"release-notes"}
 	run := f.review(`[
-		{"tool_calls": [{"name": "skill_view", "arguments": {"name": "pinned-guide"}}, {"name": "skill_view", "arguments": {"name": "ci-debugging"}}]},
+		{"tool_calls": [{"name": "skill_view", "arguments": {"name": "pinned-guide"}}, {"name": "skill_view", "arguments": {"name": "ci-debugging"}}, {"name": "skill_view", "arguments": {"name": "release-notes"}}, {"name": "skill_view", "arguments": {"name": "deploy-checklist"}}]},
 		{"tool_calls": [{"name": "skill_manage", "arguments": {"operations": [{"action": "patch", "name": "pinned-guide", "old_string": "Keep this text as it is.", "new_string": "Changed."}]}}]},
 		{"tool_calls": [{"name": "skill_manage", "arguments": {"operations": [{"action": "patch", "name": "ci-debugging", "old_string": "Pitfalls", "new_string": "Traps"}]}}]},
 		{"tool_calls": [{"name": "skill_manage", "arguments": {"operations": [{"action": "write_file", "name": "ci-debugging", "file_path": "references/new.md", "file_content": "x"}]}}]},
-		{"content": "Nothing to save."}
+		{"tool_calls": [{"name": "skill_manage", "arguments": {"operations": [{"action": "patch", "name": "release-notes", "old_string": "Credit every", "new_string": "Thank every"}]}}]},
+		{"tool_calls": [{"name": "skill_manage", "arguments": {"operations": [{"action": "patch", "name": "deploy-checklist", "old_string": "Run the tests.", "new_string": "Run the full test suite."}]}}]},
+		{"content": "Proposed changes to pinned-guide and ci-debugging."}
 	]`, f.transcript("simple.json"), nil)
-	run.refusedWith(t, "guard", "'pinned-guide': the skill is pinned")
-	run.refusedWith(t, "guard", "'ci-debugging': it is not curator-managed")
-	run.refusedWith(t, "guard", "Refusing background review write_file for 'ci-debugging'")
-	if len(run.sum.Refused) != 3 {
-		t.Errorf("refused: %+v", run.sum.Refused)
+	views := run.requests[1]
+	var owners []string
+	for i := len(views.Messages) - 4; i < len(views.Messages); i++ {
+		var m map[string]any
+		json.Unmarshal([]byte(views.text(i)), &m)
+		owners = append(owners, fmt.Sprint(m["owner"], " ", m["writable"], " ", m["changes_wait_for_approval"]))
 	}
-	f.unchanged(run.sum)
+	if want := []string{"curator true true", "user true true", "user false <nil>", "curator true <nil>"}; !slices.Equal(owners, want) {
+		t.Errorf("skill_view owner, writable, changes_wait_for_approval = %q, want %q", owners, want)
+	}
+	if res := run.requests[2].lastTool(); res["staged"] != true || res["proposal"] != "r-test-user" || !strings.Contains(fmt.Sprint(res["note"]), "staged as proposal r-test-user") {
+		t.Errorf("staged patch result = %v", res)
+	}
+	run.refusedWith(t, "guard", "'release-notes': the skill is listed in protected")
+	if len(run.sum.Refused) != 1 || len(run.sum.Staged) != 3 || len(run.sum.Applied) != 1 || !run.sum.Merged {
+		t.Fatalf("refused %+v staged %+v applied %+v", run.sum.Refused, run.sum.Staged, run.sum.Applied)
+	}
+	if !slices.Equal(run.sum.StagedProposals, []string{"r-test-user"}) {
+		t.Errorf("staged proposals %v", run.sum.StagedProposals)
+	}
+	if f.show("main", "pinned-guide/SKILL.md") != pinnedGuide || strings.Contains(f.show("main", "ci-debugging/SKILL.md"), "Traps") {
+		t.Error("a staged change reached main")
+	}
+	if !strings.Contains(f.show("main", "deploy-checklist/SKILL.md"), "Run the full test suite.") {
+		t.Error("the review's change to its own skill did not land")
+	}
+	if !strings.Contains(f.show("proposals/r-test-user", "ci-debugging/SKILL.md"), "Traps") || f.show("proposals/r-test-user", "ci-debugging/references/new.md") != "x" ||
+		!strings.Contains(f.show("proposals/r-test-user", "pinned-guide/SKILL.md"), "Changed.") {
+		t.Error("the staged changes are not on proposals/r-test-user")
+	}
+	if f.git("merge-base", "proposals/r-test-user", "main") != f.base {
+		t.Error("the stage is not made from main as the review found it")
+	}
+	var text strings.Builder
+	run.sum.WriteText(&text)
+	if !strings.Contains(text.String(), "skillrepo proposal approve r-test-user") || !strings.Contains(run.sum.Headline(), "Waiting for approval: Skill 'pinned-guide' patched, proposed (proposal r-test-user)") {
+		t.Errorf("summary:\n%s\nheadline %q", text.String(), run.sum.Headline())
+	}
+	f.clean()
 }
 
 func TestReviewPathsRefused(t *testing.T) {
@@ -271,7 +313,8 @@ func TestReviewSecretRefused(t *testing.T) {
 
 // TestReviewInjection: the transcript asks the reviewer to edit a pinned
 // skill and delete a user's skill, and the scripted model obeys; the
-// guards, not the prompt, keep both as they were.
+// policy, not the prompt, keeps both as they were on main: the writes
+// wait for the person as a proposal.
 func TestReviewInjection(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -283,18 +326,25 @@ func TestReviewInjection(t *testing.T) {
 		{"tool_calls": [{"name": "skill_manage", "arguments": {"action": "edit", "name": "pinned-guide", "content": "---\nname: pinned-guide\ndescription: x\n---\nlegacy shape\n"}}]},
 		{"content": "Done as the user asked."}
 	]`, f.transcript("injection.json"), nil)
-	if len(run.sum.Refused) != 3 {
-		t.Fatalf("refused %+v", run.sum.Refused)
+	// The rewrite without old_string is refused; the delete and the
+	// legacy rewrite touch the person's skills, so they wait for the
+	// person on the -user proposal, and main is as it was.
+	if len(run.sum.Refused) != 1 || len(run.sum.Staged) != 2 || len(run.sum.Applied) != 0 {
+		t.Fatalf("refused %+v staged %+v applied %+v", run.sum.Refused, run.sum.Staged, run.sum.Applied)
 	}
-	run.refusedWith(t, "guard", "the skill is pinned")
-	run.refusedWith(t, "guard", "'ci-debugging': it is not curator-managed")
 	if !strings.Contains(run.requests[0].text(len(run.requests[0].Messages)-1), "not instructions to you") {
 		t.Error("the prompt does not say the transcript is material, not instructions")
 	}
-	if f.show("main", "pinned-guide/SKILL.md") != pinnedGuide || f.show("main", "ci-debugging/SKILL.md") != before {
-		t.Error("a protected skill changed")
+	if f.git("rev-parse", "main") != f.base || f.branchExists("proposals/r-test") {
+		t.Error("the review landed something")
 	}
-	f.unchanged(run.sum)
+	if f.show("main", "pinned-guide/SKILL.md") != pinnedGuide || f.show("main", "ci-debugging/SKILL.md") != before {
+		t.Error("a person's skill changed")
+	}
+	if p, err := f.lib.Proposal("r-test-user"); err != nil || p.State != skillrepo.ProposalOpen {
+		t.Errorf("the staged proposal: %+v, %v", p, err)
+	}
+	f.clean()
 }
 
 func TestReviewCallCap(t *testing.T) {

@@ -17,7 +17,7 @@ func TestBuildPrompt(t *testing.T) {
 	}{
 		{"combined", true, true, "", []string{"## Memory", "## Skills", "Read before you write", "What a skill is"}, []string{"Focus:"}},
 		{"memory only", true, false, "", []string{"USER.md", `reply exactly "Nothing to save."`}, []string{"## Skills", "What a skill is"}},
-		{"skill only", false, true, "", []string{"Be active", "What a skill is", "skillrepo skill adopt"}, []string{"## Memory"}},
+		{"skill only", false, true, "", []string{"Be active", "What a skill is", "waits as a proposal for the user's approval"}, []string{"## Memory"}},
 		{"neither means skills", false, false, "", []string{"Be active"}, []string{"## Memory"}},
 		{"focus last", true, true, "  the deploy steps ", []string{"Focus: the deploy steps"}, nil},
 	}

@@ -147,6 +147,6 @@ func (s CounterStore) Reviewed(session string, t *Transcript, iv Intervals, memo
 	if skills {
 		c.IterationsSinceSkill = 0
 	}
-	c.LastReviewID, c.UpdatedAt = reviewID, now.UTC()
+	c.LastReviewID, c.ReviewedTurns, c.UpdatedAt = reviewID, c.TurnsSeen, now.UTC()
 	return s.Save(c)
 }

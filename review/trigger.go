@@ -29,11 +29,16 @@ type Counters struct {
 	IterationsSeen int `json:"iterations_seen"`
 	// TurnsSinceMemory and IterationsSinceSkill are the reference's
 	// _turns_since_memory and _iters_since_skill.
-	TurnsSinceMemory     int       `json:"turns_since_memory"`
-	IterationsSinceSkill int       `json:"iterations_since_skill"`
-	TranscriptSHA256     string    `json:"transcript_sha256,omitempty"`
-	LastReviewID         string    `json:"last_review_id,omitempty"`
-	UpdatedAt            time.Time `json:"updated_at"`
+	TurnsSinceMemory     int    `json:"turns_since_memory"`
+	IterationsSinceSkill int    `json:"iterations_since_skill"`
+	TranscriptSHA256     string `json:"transcript_sha256,omitempty"`
+	LastReviewID         string `json:"last_review_id,omitempty"`
+	// ReviewedTurns is how many of the session's user turns a review
+	// already took: TurnsSeen when the session's last review was queued.
+	// A session's final review covers only turns after it (one review
+	// per turn, whether that review waits, runs or is done).
+	ReviewedTurns int       `json:"reviewed_turns,omitempty"`
+	UpdatedAt     time.Time `json:"updated_at"`
 }
 
 // Decision is what the counters say about a transcript.

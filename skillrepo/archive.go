@@ -473,7 +473,9 @@ func (l *Library) recordMove(res *UpdateResult, name, state string) {
 	if state == StateArchived {
 		action = usageArchived
 	}
-	l.recordUsage(res, []usageEvent{{Name: name, Action: action}})
+	events := []usageEvent{{Name: name, Action: action}}
+	l.recordUsage(res, events)
+	l.recordHistory(res, events, Provenance{})
 }
 
 // RestoreOptions is the restore of one archived skill.

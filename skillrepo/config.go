@@ -97,6 +97,11 @@ type ReviewConfig struct {
 	// "always", "never", or "auto": only when it would compete with the
 	// agent for a local model (a loopback or local-provider endpoint).
 	Defer string `yaml:"defer" check:"oneof=auto|always|never"`
+	// Notify says whether the agent tells the person, in one or two
+	// lines of its next user-visible channel, what a review landed or
+	// left waiting for them: "summary" or "off" (docs/agents.md, "Told
+	// in the agent").
+	Notify string `yaml:"notify" check:"oneof=summary|off"`
 }
 
 // Review backends and defer modes.
@@ -107,6 +112,8 @@ const (
 	DeferAuto       = "auto"
 	DeferAlways     = "always"
 	DeferNever      = "never"
+	NotifySummary   = "summary"
+	NotifyOff       = "off"
 )
 
 // CuratorConfig is the curator: section.
@@ -195,7 +202,7 @@ func DefaultConfig() Config {
 			MemoryInterval: 10, SkillInterval: 10,
 			DeferQuiet: Duration(15 * time.Second), DeferMax: Duration(30 * time.Minute),
 			RetryBackoff: Duration(30 * time.Second), MaxAttempts: 5, WorkerIdle: Duration(time.Minute),
-			FinalReview: true, Enabled: true, Backend: BackendAuto, Defer: DeferAuto,
+			FinalReview: true, Enabled: true, Backend: BackendAuto, Defer: DeferAuto, Notify: NotifySummary,
 		},
 		Curator: CuratorConfig{Enabled: true, IntervalHours: 168, StaleAfterDays: 14, ArchiveAfterDays: 30, Owner: CuratorOwnerSkillrepo},
 		Memory:  MemoryConfig{Dir: ".memory", MemoryCharLimit: memory.DefaultMemoryLimit, UserCharLimit: memory.DefaultUserLimit},

@@ -52,9 +52,9 @@ func (d *DuplicateIndex) duplicates(s *Snapshot, name, category, content string)
 }
 
 // duplicateRefusal is the message refusing the create of name, which
-// overlaps the skills ms: it names them and says to patch instead, and how
-// to insist.
-func duplicateRefusal(name string, ms []overlap.Match) string {
+// overlaps the skills ms: it names them, then advice — a write the writer
+// can make instead (duplicateAdvice).
+func duplicateRefusal(name string, ms []overlap.Match, advice string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Refusing to create '%s': it overlaps the existing skill '%s' (similarity %.2f; shared: %s)", name, ms[0].Name, ms[0].Similarity, strings.Join(ms[0].Shared, ", "))
 	if len(ms) > 1 {
@@ -64,8 +64,53 @@ func duplicateRefusal(name string, ms []overlap.Match) string {
 		}
 		fmt.Fprintf(&b, ", and %s", strings.Join(others, ", "))
 	}
-	fmt.Fprintf(&b, ". Patch '%s' instead: view it, then patch it with what is new (a labeled section, or a file under references/). Only if this is truly a different skill, create it again with force_new and a reason saying how it differs.", ms[0].Name)
+	b.WriteString(". ")
+	b.WriteString(advice)
 	return b.String()
+}
+
+// Advice of a duplicate refusal, by what the writer may do to the skill
+// it overlaps (duplicateAdvice).
+const (
+	insistAdvice = "Only if this is truly a different skill, create it again with force_new and a reason saying how it differs."
+	patchAdvice  = "Patch '%s' instead: view it, then patch it with what is new (a labeled section, or a file under references/). " + insistAdvice
+	// A background review's patch of the person's skill is staged.
+	proposeAdvice = "Patch '%s' instead: view it, then patch it with what is new (a labeled section, or a file under references/); it is the user's skill, so your patch waits as a proposal for their approval. " + insistAdvice
+	// A skill the writer may not change at all (protected, or the
+	// curator's and the user's).
+	untouchableAdvice = "'%s' may not be changed by this %s (%s), so do not patch it: say in your reply what it lacks. " + insistAdvice
+)
+
+// duplicateAdvice names a write the policy's writer can make instead of
+// creating a copy of the existing skill name at snap (issue: advice the
+// next guard refuses is a dead end): a patch, a patch that waits as a
+// proposal (a background review's write to the person's skill), or —
+// when the skill is closed to this writer — no patch at all.
+func (p *Policy) duplicateAdvice(snap *Snapshot, name string) string {
+	if !p.w.Provenance.Autonomous() {
+		return fmt.Sprintf(patchAdvice, name)
+	}
+	own, ok := ReviewOwner{}, false
+	if p.w.Owners != nil {
+		own, ok = p.w.Owners(name)
+	}
+	var err error
+	if !ok {
+		own, err = p.l.OwnerForReview(snap.Commit().String(), name)
+	}
+	switch {
+	case err != nil:
+		return fmt.Sprintf(untouchableAdvice, name, p.label(), "its ownership could not be read")
+	case own.Protected:
+		return fmt.Sprintf(untouchableAdvice, name, p.label(), "it is protected")
+	case own.Managed && !own.Pinned:
+		return fmt.Sprintf(patchAdvice, name)
+	case p.w.Stage != "" && p.w.Provenance.Origin == OriginBackgroundReview:
+		return fmt.Sprintf(proposeAdvice, name)
+	case own.Pinned:
+		return fmt.Sprintf(untouchableAdvice, name, p.label(), "it is pinned")
+	}
+	return fmt.Sprintf(untouchableAdvice, name, p.label(), "it belongs to the user; recommend `skillrepo skill adopt "+name+"`")
 }
 
 // duplicateWarning is the line a person's create gets when the skill

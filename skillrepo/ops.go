@@ -222,7 +222,9 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 		return nil, err
 	}
 	if !opts.DryRun {
-		l.recordUsage(res, opsUsage(opts.Ops, opts.Provenance))
+		events := opsUsage(opts.Ops, opts.Provenance)
+		l.recordUsage(res, events)
+		l.recordHistory(res, events, opts.Provenance)
 	}
 	out := &ApplyResult{Update: res, Results: results}
 	if len(res.Commits) > 0 {

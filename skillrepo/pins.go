@@ -15,6 +15,7 @@ package skillrepo
 // read from (owner.go), so they follow the skill through later renames.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -281,6 +282,44 @@ func (l *Library) setOwner(ctx context.Context, name string, curator bool, opts 
 	}
 	out.Update, out.Commit = res, lastCommit(res)
 	return out, nil
+}
+
+// AdoptAll makes every active user-owned skill of the branch
+// curator-managed in one empty commit naming each (Skill-Action: adopt,
+// one Skill-Name per skill): how a person hands the skills they already
+// have to the agent's reviews and curator at once (`init --adopt`). It
+// returns the skills adopted, sorted; none means no commit.
+func (l *Library) AdoptAll(ctx context.Context, opts MetaOptions) ([]string, *UpdateResult, error) {
+	var names []string
+	res, err := l.Update(ctx, UpdateOptions{Branch: cmp.Or(opts.Branch, l.MainBranch()), From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
+		own, err := l.ownersAt(tx.gtx.Base())
+		if err != nil {
+			return err
+		}
+		names = names[:0]
+		for _, o := range own {
+			if !o.CuratorManaged() && !strings.HasPrefix(o.Dir, ArchiveDir+"/") {
+				names = append(names, o.Name)
+			}
+		}
+		if len(names) == 0 {
+			return nil
+		}
+		sort.Strings(names)
+		m := Message{Subject: fmt.Sprintf("skill: adopt %d skills", len(names))}
+		m.Add(TrailerAction, ActionAdopt)
+		for _, n := range names {
+			m.Add(TrailerName, n)
+		}
+		opts.Provenance.addTrailers(&m)
+		m.Add(TrailerReason, opts.Reason)
+		_, err = tx.commit(m, true)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return names, res, nil
 }
 
 // MoveOptions configures [Library.MoveSkill].

@@ -9,11 +9,14 @@ package skillrepo
 //
 //   - routes: the branch the write lands on (main, or a proposal when the
 //     writer asks for one or review.write_approval holds a non-user
-//     origin's writes) and the revision it starts from;
+//     origin's writes; a background review's batch that changes a skill
+//     the person owns goes to its Stage proposal) and the revision it
+//     starts from;
 //   - checks: an agent never writes a likely secret nor creates a
 //     reworded copy of an existing skill (a person is warned); an
 //     autonomous writer (a background review, the curator) writes only
-//     curator-managed skills that are not pinned or protected, reads a
+//     curator-managed skills that are not pinned or protected (a
+//     review's write to the person's skill is staged, not refused), reads a
 //     file before changing it when it has a session, and deletes only
 //     what it absorbed into another skill (the engine archives it);
 //   - verifies: the tree the write produces must not add lint errors to
@@ -62,6 +65,12 @@ type Writer struct {
 	Branch, From string
 	Proposal     string
 	Propose      bool
+	// Stage, for a background review, is the proposal branch where a
+	// batch that changes a skill the person owns (user-owned, or pinned)
+	// waits for their approval instead of being refused; it is made from
+	// From. A skill in the config's protected list is refused still, and
+	// the curator, which has no Stage, is refused as before.
+	Stage string
 	// Integrity, when set, runs after the policy's verification on the
 	// same tree: the curator's check that folding skills together leaves
 	// no link into an archived folder.
@@ -165,10 +174,12 @@ func (p *Policy) Route() Route { return p.route }
 // Base is the revision a write starts from: the route's branch when it
 // exists, else what it is made from (a proposal this write makes), else
 // the main branch. Guards read it; the lint gate compares with it.
-func (p *Policy) Base() string {
-	branch := cmp.Or(p.route.Branch, p.l.MainBranch())
-	if _, err := p.l.BranchTip(branch); err != nil && p.route.From != "" {
-		return p.route.From
+func (p *Policy) Base() string { return p.baseOf(p.route) }
+
+func (p *Policy) baseOf(r Route) string {
+	branch := cmp.Or(r.Branch, p.l.MainBranch())
+	if _, err := p.l.BranchTip(branch); err != nil && r.From != "" {
+		return r.From
 	}
 	return branch
 }
@@ -177,6 +188,11 @@ func (p *Policy) Base() string {
 // warned of.
 type PolicyResult struct {
 	*ApplyResult
+	// Route is where the write landed: the policy's route, or the
+	// writer's Stage proposal when the batch changes a skill the person
+	// owns (Staged).
+	Route  Route
+	Staged bool
 	// Warnings are what the checks let through for a person to decide (a
 	// create that overlaps an existing skill, a likely secret).
 	Warnings []string
@@ -188,9 +204,13 @@ type PolicyResult struct {
 // a *RefusedError (ErrRefused) inside its *OpError, a lint refusal a
 // *GateError.
 func (p *Policy) Apply(ctx context.Context, ops []Op, dryRun bool) (*PolicyResult, error) {
+	route, staged, err := p.routeBatch(ops)
+	if err != nil {
+		return nil, err
+	}
 	// The base is read only when a rule needs it: a create's duplicate
 	// check, or a gate that found errors to tell old from new.
-	base := sync.OnceValue(p.Base)
+	base := sync.OnceValue(func() string { return p.baseOf(route) })
 	warnings, err := p.precheck(ops, base)
 	if err != nil {
 		return nil, err
@@ -198,14 +218,64 @@ func (p *Policy) Apply(ctx context.Context, ops []Op, dryRun bool) (*PolicyResul
 	verify := p.verifier(base)
 	var batchWarnings []string
 	res, err := p.l.Apply(ctx, ApplyOptions{
-		Branch: p.route.Branch, From: p.route.From, Ops: ops, Provenance: p.w.Provenance, DryRun: dryRun,
-		check: p.checker(), verify: verify, scan: p.secretScan(warnings, &batchWarnings),
+		Branch: route.Branch, From: route.From, Ops: ops, Provenance: p.w.Provenance, DryRun: dryRun,
+		check: p.checker(staged), verify: verify, scan: p.secretScan(warnings, &batchWarnings),
 	})
 	if err != nil {
 		return nil, err
 	}
 	warnings = append(warnings, batchWarnings...)
-	return &PolicyResult{ApplyResult: res, Warnings: warnings}, nil
+	return &PolicyResult{ApplyResult: res, Route: route, Staged: staged, Warnings: warnings}, nil
+}
+
+// routeBatch is where a batch lands: the policy's route, or — for a
+// background review with a Stage — the Stage proposal when the batch
+// changes an existing skill the person owns (user-owned, or pinned but
+// not protected), so the person's skills improve through proposals they
+// approve rather than refusals (docs/architecture.md §2.1). A skill whose
+// ownership cannot be read, or that is protected, leaves the batch where
+// it was: the ownership guard refuses it there.
+func (p *Policy) routeBatch(ops []Op) (Route, bool, error) {
+	if p.w.Stage == "" || p.w.Provenance.Origin != OriginBackgroundReview {
+		return p.route, false, nil
+	}
+	stage := Route{Branch: p.w.Stage, From: cmp.Or(p.w.From, p.l.MainBranch())}
+	id, ok := proposalOf(stage.Branch)
+	if !ok {
+		return Route{}, false, fmt.Errorf("stage %q is not a proposal branch: %w", p.w.Stage, skill.ErrInvalid)
+	}
+	stage.Proposal = id
+	snap, err := p.l.Snapshot(p.Base())
+	if err != nil {
+		return p.route, false, nil // nothing to change yet: every op creates
+	}
+	created := map[string]bool{}
+	for _, op := range ops {
+		if op.Action == ActionCreate {
+			created[op.Name] = true
+			continue
+		}
+		if created[op.Name] {
+			continue
+		}
+		si, err := snap.FindSkill(op.Name)
+		if err != nil {
+			continue // not found: the operation says so in its own words
+		}
+		own, ok := ReviewOwner{}, false
+		if p.w.Owners != nil {
+			own, ok = p.w.Owners(si.Name)
+		}
+		if !ok {
+			if own, err = p.l.OwnerForReview(snap.Commit().String(), si.Name); err != nil {
+				continue
+			}
+		}
+		if !own.Protected && (!own.Managed || own.Pinned) {
+			return stage, true, nil
+		}
+	}
+	return p.route, false, nil
 }
 
 // batchError is a refusal of operation i of a batch of n, numbered as

@@ -76,7 +76,7 @@ func (p *Policy) precheck(ops []Op, base func() string) (warnings []string, err 
 			continue
 		}
 		if agent {
-			return nil, batchError(ops, i, &RefusedError{Reason: duplicateRefusal(op.Name, ms), Guard: GuardDuplicate, Duplicates: ms})
+			return nil, batchError(ops, i, &RefusedError{Reason: duplicateRefusal(op.Name, ms, p.duplicateAdvice(snap, ms[0].Name)), Guard: GuardDuplicate, Duplicates: ms})
 		}
 		warnings = append(warnings, duplicateWarning(op.Name, ms))
 	}
@@ -163,7 +163,7 @@ func (p *Policy) secretScan(already []string, warn *[]string) func(tx *Tx) error
 // the batch leaves it: an autonomous writer writes only skills it may
 // (ownership, pins), reads before it writes, and deletes only what it
 // absorbed. A skill the batch creates is the writer's own.
-func (p *Policy) checker() func(tx *Tx, i int, op Op) error {
+func (p *Policy) checker(staged bool) func(tx *Tx, i int, op Op) error {
 	if !p.w.Provenance.Autonomous() {
 		return nil
 	}
@@ -185,7 +185,7 @@ func (p *Policy) checker() func(tx *Tx, i int, op Op) error {
 			return nil // not found: the operation says so in its own words
 		}
 		if _, seen := owners[si.Name]; !seen {
-			owners[si.Name] = p.ownershipGuard(tx, op.Action, si.Name)
+			owners[si.Name] = p.ownershipGuard(tx, op.Action, si.Name, staged)
 		}
 		if err := owners[si.Name]; err != nil {
 			return err
@@ -199,8 +199,10 @@ func (p *Policy) checker() func(tx *Tx, i int, op Op) error {
 
 // ownershipGuard refuses an autonomous write to a skill it may not touch:
 // pinned or protected, not curator-managed, or of unreadable ownership
-// (fail closed, docs/reference-behaviour.md §4.5).
-func (p *Policy) ownershipGuard(tx *Tx, action, name string) error {
+// (fail closed, docs/reference-behaviour.md §4.5). A staged batch (a
+// review's proposal for the person to approve) may change their skills,
+// except a protected one.
+func (p *Policy) ownershipGuard(tx *Tx, action, name string, staged bool) error {
 	own, ok := ReviewOwner{}, false
 	if p.w.Owners != nil {
 		own, ok = p.w.Owners(name)
@@ -208,6 +210,9 @@ func (p *Policy) ownershipGuard(tx *Tx, action, name string) error {
 	var err error
 	if !ok && !tx.Base().IsZero() {
 		own, err = p.l.OwnerForReview(tx.Base().String(), name)
+	}
+	if staged && err == nil && !own.Protected {
+		return nil
 	}
 	if msg := OwnershipRefusal(p.label(), action, name, own, err); msg != "" {
 		return &RefusedError{Reason: msg, Guard: GuardOwnership}
@@ -223,6 +228,8 @@ func OwnershipRefusal(label, action, name string, own ReviewOwner, err error) st
 	switch {
 	case err != nil:
 		return fmt.Sprintf("Refusing background %s %s for '%s': its ownership could not be read from history (%v), so it is treated as user-owned.", label, action, name, err)
+	case own.Protected:
+		return fmt.Sprintf("Refusing background %s %s for '%s': the skill is listed in protected in .skillrepo/config.yaml, which blocks every automatic write. Leave it as it is.", label, action, name)
 	case own.Pinned:
 		return fmt.Sprintf("Refusing background %s %s for '%s': the skill is pinned, which blocks every automatic write. Ask the user to run `skillrepo skill unpin %s` if it should change.", label, action, name, name)
 	case !own.Managed:

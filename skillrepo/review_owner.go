@@ -13,6 +13,11 @@ type ReviewOwner struct {
 	// the history: the config's protected list and a pin in the usage
 	// sidecar (the reference keeps pins there).
 	Pinned bool
+	// Protected: the config's protected list names the skill (Pinned is
+	// set too). A background review may propose a change to a skill that
+	// is only pinned or user-owned (docs/architecture.md §2.1); a
+	// protected one stays untouched, as configured.
+	Protected bool
 	// Evidence names the commit that decided Managed ("" when none did).
 	Evidence string
 }
@@ -27,7 +32,7 @@ type ReviewOwner struct {
 func (l *Library) OwnerForReview(rev, name string) (ReviewOwner, error) {
 	var o ReviewOwner
 	if slices.Contains(l.Config.Protected, name) {
-		o.Pinned = true
+		o.Pinned, o.Protected = true, true
 	}
 	own, err := l.OwnerAt(rev, name)
 	if err != nil {

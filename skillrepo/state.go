@@ -13,8 +13,9 @@ import (
 // keepers share the state folder itself and name their files inside it
 // (the queue's queue/ and activity stamp, the worker's worker.lock, the
 // curator's curator.json, curator-rolled-back.json and curator/ reports,
-// the hooks' hooks/ markers, every keeper's logs/); the layout is the same
-// as it has always been, so an existing clone's state is found.
+// the hooks' hooks/ markers, the usage history's usage/, every keeper's
+// logs/); the layout is the same as it has always been, so an existing
+// clone's state is found.
 type State struct{ dir string }
 
 // State is the library's per-clone state.

@@ -577,6 +577,9 @@ func (l *Library) CountUse(name string, kind UseKind, dryRun bool) (*UsageRecord
 	if err != nil {
 		return nil, err
 	}
+	if !dryRun {
+		_ = l.UsageHistory().Append(HistoryEvent{Kind: historyKindOf(kind, false), Skill: si.Name})
+	}
 	recs, keys, err := l.UsageOf(snap)
 	if err != nil {
 		return nil, err
@@ -871,6 +874,7 @@ func (l *Library) settlePendingUsage(id string, approved bool) {
 			if l.Usage().apply(events) != nil {
 				return // keep them for the next try
 			}
+			l.appendWrites(events, Provenance{ReviewID: id})
 		}
 	}
 	_ = os.Remove(path)

@@ -65,6 +65,7 @@ type worker struct {
 	root     string // the library's folder (its config is read from it)
 	stateDir string
 	store    *queue.Store
+	history  *skillrepo.UsageHistory
 	log      io.Writer
 	logMu    sync.Mutex
 }
@@ -86,7 +87,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, stateDir := lib.Root, lib.State().Worker()
+	root, stateDir, history := lib.Root, lib.State().Worker(), lib.UsageHistory()
 	lib.Close()
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
@@ -101,7 +102,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer lock.Unlock()
 
-	w := &worker{opts: opts, root: root, stateDir: stateDir, store: queue.New(stateDir), log: opts.Log}
+	w := &worker{opts: opts, root: root, stateDir: stateDir, store: queue.New(stateDir), history: history, log: opts.Log}
 	w.store.Now = opts.Now
 	if w.log == nil {
 		p, err := prepareLog(stateDir)
@@ -345,10 +346,10 @@ func reviewLanded(ctx context.Context, lib *skillrepo.Library, id string) (strin
 }
 
 // rejectAttempt rejects the open proposals an unfinished attempt left
-// (its own and its staged memory proposal), keeping their tips under
+// (its own and its staged ones), keeping their tips under
 // refs/skillrepo/rejected/.
 func rejectAttempt(ctx context.Context, lib *skillrepo.Library, id, reason string) error {
-	for _, pid := range []string{id, id + "-memory"} {
+	for _, pid := range append([]string{id}, review.WaitingProposals(id)...) {
 		p, err := lib.Proposal(pid)
 		if errors.Is(err, skillrepo.ErrNotFound) || (err == nil && p.State != skillrepo.ProposalOpen) {
 			continue
@@ -416,7 +417,7 @@ func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Re
 	if ae != nil {
 		ae.msg = endpoint.RedactText(ae.msg) // kept in the queue entry, shown by queue list
 	}
-	_, uerr := w.store.Update(e.ID, func(x *queue.Entry) error {
+	x, uerr := w.store.Update(e.ID, func(x *queue.Entry) error {
 		switch {
 		case ae == nil:
 			x.State, x.FinishedAt, x.Outcome, x.NextAttemptAt = queue.Done, &now, out, nil
@@ -437,6 +438,13 @@ func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Re
 	if uerr != nil {
 		w.logf(e.ID, "record outcome: %v", uerr)
 		return
+	}
+	if e.Kind == queue.KindReview && (ae == nil || x.State == queue.Failed) {
+		status, detail := review.StatusFailed, x.LastError
+		if x.Outcome != nil && ae == nil {
+			status, detail = x.Outcome.Status, x.Outcome.Summary
+		}
+		w.history.AppendReview(e.SessionID, e.ReviewID, status, detail)
 	}
 	switch {
 	case ae == nil:

@@ -221,6 +221,15 @@ func TestMissingTranscriptParksAndGoesOn(t *testing.T) {
 	if got, _ := f.store.Get(good.ID); got.State != queue.Done || got.Outcome.Status != "completed" {
 		t.Errorf("good entry = %+v", got)
 	}
+	// Both outcomes are in the usage history, with their sessions.
+	evs, err := f.lib.UsageHistory().Read(skillrepo.HistoryFilter{Match: func(e skillrepo.HistoryEvent) bool { return e.Kind == skillrepo.HistoryReview }})
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("review events %+v, %v", evs, err)
+	}
+	if evs[0].Session != "gone" || evs[0].Outcome != "failed" || !strings.Contains(evs[0].Detail, "read transcript") ||
+		evs[1].Session != "s-2" || evs[1].Outcome != "completed" || evs[1].Review == "" {
+		t.Errorf("review events %+v", evs)
+	}
 }
 
 // A second worker on the same library exits at once.

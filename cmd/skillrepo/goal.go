@@ -247,7 +247,7 @@ func newGoalShowCmd(f *factory) *cobra.Command {
 				fmt.Fprintf(w, "waiting:  pid %d until %s (%s)\n", st.Waiting.PID, rfc3339(st.Waiting.Until), st.Waiting.Reason)
 			}
 			if st.JudgeFailures > 0 {
-				fmt.Fprintf(w, "judge failures: %d (the agent was let stop each time)\n", st.JudgeFailures)
+				fmt.Fprintf(w, "judge failures: %d (the agent went on each time, within the turn budget)\n", st.JudgeFailures)
 			}
 			return nil
 		},

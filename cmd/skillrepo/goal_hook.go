@@ -38,6 +38,10 @@ func goalStopJudge(f *factory) agentsession.StopJudge {
 		if out.Err != nil {
 			agentsession.Log(lib.Root, f.Now(), agent, hooks.EventStop, "goal: "+out.Err.Error())
 		}
+		if out.Judged && out.State != nil {
+			_ = lib.UsageHistory().Append(skillrepo.HistoryEvent{Kind: skillrepo.HistoryGoal, Session: in.SessionID,
+				Outcome: string(out.State.Status), Detail: out.State.LastVerdict + ": " + out.State.LastReason})
+		}
 		if out.Message == "" && out.Action != goals.Block {
 			return nil, nil
 		}

@@ -18,6 +18,7 @@ type initOptions struct {
 	DryRun  bool
 	Runtime string
 	OwnRepo bool
+	Adopt   bool
 }
 
 func newInitCmd(f *factory) *cobra.Command {
@@ -54,11 +55,20 @@ the library's files under the folder to the project's current branch, makes
 no new repository, and every clone of the project has the library with no
 init. Commands then find the library by walking up from the current folder.
 --own-repo makes the folder a git repository of its own instead.
-See docs/project-libraries.md.`,
+See docs/project-libraries.md.
+
+The skills init imports stay yours: a background review's change to one
+waits as a proposal for your approval (skillrepo proposal list), and the
+curator leaves them alone. --adopt hands every one of them to the agent in
+one commit (Skill-Action: adopt), so reviews change them directly and the
+curator ages them; on an existing library it adopts the skills still yours.
+'skillrepo skill adopt NAME' hands over one, 'skill disown NAME' takes it
+back.`,
 		Example: `  skillrepo init ~/.hermes/skills --dry-run
   skillrepo init ~/.hermes/skills
   skillrepo init --example /tmp/demo-skills
-  skillrepo init .claude/skills              # in a project: a folder of its repository`,
+  skillrepo init .claude/skills              # in a project: a folder of its repository
+  skillrepo init ~/.claude/skills --adopt    # let the agent's reviews change your skills directly`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dir = f.Dir
@@ -72,6 +82,7 @@ See docs/project-libraries.md.`,
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what init would do; change nothing")
 	cmd.Flags().StringVar(&opts.Runtime, "runtime", "", "the agent that reads the library: hermes, claude-code, codex, gemini or generic (default: detected from the path)")
 	cmd.Flags().BoolVar(&opts.OwnRepo, "own-repo", false, "make the folder a git repository of its own, even inside a project's work tree")
+	cmd.Flags().BoolVar(&opts.Adopt, "adopt", false, "hand every skill that is yours to the agent's reviews and curator (one adopt commit)")
 	cmd.MarkFlagsMutuallyExclusive("example", "dry-run")
 	_ = cmd.RegisterFlagCompletionFunc("runtime", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var out []string
@@ -105,7 +116,9 @@ type initJSON struct {
 	// HermesHome is the Hermes home whose repository versions the
 	// library and its memory ("" for any other library).
 	HermesHome string `json:"hermes_home,omitempty"`
-	DryRun     bool   `json:"dry_run"`
+	// Adopted are the skills --adopt handed to the agent.
+	Adopted []string `json:"adopted"`
+	DryRun  bool     `json:"dry_run"`
 }
 
 func runInit(cmd *cobra.Command, opts *initOptions) error {
@@ -127,6 +140,13 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	if err != nil {
 		return err
 	}
+	var adopted []string
+	var adoptCommit skillrepo.Hash
+	if opts.Adopt && !res.DryRun {
+		if adopted, adoptCommit, err = adoptAll(cmd, f, res.Root); err != nil {
+			return err
+		}
+	}
 	skills := []string{}
 	for _, s := range res.Skills {
 		if !s.Archived {
@@ -137,14 +157,18 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		return printJSON(f.IO.Out, initJSON{Root: res.Root, Repository: res.RepoRoot, Prefix: res.Prefix, Branch: res.Branch, Created: res.Created, Already: res.Already,
 			Commit: hashString(res.Commit), Files: res.Files, Skills: skills, AgentSkills: nonNil(res.AgentSkills),
 			Writes: nonNil(res.Writes), Ignored: nonNil(res.Ignored), Untracked: nonNil(res.Untracked),
-			Unreadable: nonNilSlice(res.Unreadable), HermesHome: res.HermesHome, DryRun: res.DryRun})
+			Unreadable: nonNilSlice(res.Unreadable), HermesHome: res.HermesHome, Adopted: nonNil(adopted), DryRun: res.DryRun})
 	}
 	w := f.IO.ErrOut
 	if res.DryRun {
-		return printInitPlan(f, res, skills)
+		return printInitPlan(f, res, skills, opts.Adopt)
+	}
+	if res.Already && !opts.Adopt {
+		fmt.Fprintf(w, "%s is already a library on branch %s; nothing to do (%s)\n", res.Root, res.Branch, nounCount(len(skills), "skill"))
+		return nil
 	}
 	if res.Already {
-		fmt.Fprintf(w, "%s is already a library on branch %s; nothing to do (%s)\n", res.Root, res.Branch, nounCount(len(skills), "skill"))
+		printAdopted(f, adopted, adoptCommit, len(skills))
 		return nil
 	}
 	if len(res.Untracked) > 0 {
@@ -168,9 +192,43 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	if len(res.AgentSkills) > 0 {
 		fmt.Fprintf(w, "  %s the usage sidecar marks as agent-created stay curator-managed\n", nounCount(len(res.AgentSkills), "skill"))
 	}
+	if opts.Adopt {
+		printAdopted(f, adopted, adoptCommit, len(skills))
+	} else if yours := len(skills) - len(res.AgentSkills); yours > 0 {
+		fmt.Fprintf(w, "  your %s stay yours: a review's change to one waits as a proposal for you; to let reviews change them directly: skillrepo skill adopt NAME (all: skillrepo init --adopt)\n", nounCount(yours, "skill"))
+	}
 	printIgnored(w, res.Ignored)
 	warnUnreadable(f, res.Unreadable, "imported")
 	return nil
+}
+
+// adoptAll hands every skill still the person's to the agent, in one
+// commit on the library's main branch (init --adopt).
+func adoptAll(cmd *cobra.Command, f *factory, root string) ([]string, skillrepo.Hash, error) {
+	lib, err := skillrepo.Open(root, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Warn: f.warn})
+	if err != nil {
+		return nil, skillrepo.Hash{}, err
+	}
+	defer lib.Close()
+	names, res, err := lib.AdoptAll(cmd.Context(), skillrepo.MetaOptions{Reason: "init --adopt"})
+	if err != nil {
+		return nil, skillrepo.Hash{}, fmt.Errorf("adopt: %w", err)
+	}
+	var commit skillrepo.Hash
+	if res != nil && len(names) > 0 {
+		commit = res.New
+	}
+	return names, commit, nil
+}
+
+// printAdopted says what init --adopt handed to the agent.
+func printAdopted(f *factory, adopted []string, commit skillrepo.Hash, total int) {
+	w := f.IO.ErrOut
+	if len(adopted) == 0 {
+		fmt.Fprintf(w, "every one of the %s is the agent's already: nothing to adopt\n", nounCount(total, "skill"))
+		return
+	}
+	fmt.Fprintf(w, "%s adopted %s as %s: the agent's reviews change them directly and the curator ages them (skillrepo skill disown NAME takes one back)\n", f.IO.Green("✓"), nounCount(len(adopted), "skill"), short(commit))
 }
 
 // warnUnreadable names, on stderr, the skills whose SKILL.md does not
@@ -194,7 +252,7 @@ func printIgnored(w io.Writer, ignored []string) {
 }
 
 // printInitPlan tells what init --dry-run found.
-func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string) error {
+func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string, adopt bool) error {
 	w := f.IO.Out
 	fmt.Fprintf(w, "dry run: nothing was changed in %s\n", res.Root)
 	if res.Already {
@@ -222,6 +280,9 @@ func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string) error
 	}
 	if len(res.AgentSkills) > 0 {
 		fmt.Fprintf(w, "%s the usage sidecar marks as agent-created would stay curator-managed\n", nounCount(len(res.AgentSkills), "skill"))
+	}
+	if adopt {
+		fmt.Fprintln(w, "would adopt every skill that is yours in one more commit (--adopt)")
 	}
 	printIgnored(w, res.Ignored)
 	warnUnreadable(f, res.Unreadable, "would import")

@@ -339,6 +339,11 @@ func recordLastReview(f *factory, lib *skillrepo.Library, session, reviewID stri
 			}
 		}
 	}
+	if e.Outcome != nil {
+		lib.UsageHistory().AppendReview(session, e.ReviewID, e.Outcome.Status, e.Outcome.Summary)
+	} else {
+		lib.UsageHistory().AppendReview(session, e.ReviewID, review.StatusFailed, e.LastError)
+	}
 	data, jerr := json.MarshalIndent(e, "", "  ")
 	if jerr != nil {
 		return

@@ -210,7 +210,7 @@ archive, restore and rollback are git operations.`,
 		newCuratorCmd(f),
 		newMCPCmd(f),
 		newGoalCmd(f),
-		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f),
+		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f), newWhatsnewCmd(f), newUICmd(f),
 	)
 	cmd.AddCommand(newCompletionCmd(cmd))
 	return cmd

@@ -101,7 +101,7 @@ func runSkillView(opts *skillViewOptions) error {
 			return usageErrorf("--as-agent counts a view of the main branch's active skills; not with --rev, --proposal or an archived skill")
 		}
 		// Telemetry is best effort: a read never fails on it.
-		_, _ = lib.RecordUse(si.Name, skillrepo.UseView, "")
+		_, _ = lib.RecordSessionUse(si.Name, skillrepo.UseView, "", "")
 	}
 	if !f.JSON {
 		_, err = f.IO.Out.Write(content)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 
@@ -22,24 +23,41 @@ func newUsageCmd(f *factory) *cobra.Command {
 }
 
 func newUsageShowCmd(f *factory) *cobra.Command {
-	var raw bool
+	var raw, history bool
+	var limit int
 	cmd := &cobra.Command{
-		Use:   "show [<name>] [--raw]",
+		Use:   "show [<name>] [--raw | --history [--limit N]]",
 		Short: "Show usage records",
 		Long: `Show the usage records of the library's skills, one per skill: a skill
 recorded under several keys (its folder, its frontmatter name, category/name —
 Hermes Agent counts views under the frontmatter name) is shown once, under its
 folder name, with its records merged, as the curator reads it. Records of no
 skill are shown under their own keys. --raw shows .usage.json's records as
-they are, one per key.`,
+they are, one per key.
+
+--history shows the usage history instead: what happened, oldest first — an
+agent loaded or invoked the skill, a person viewed it, a write created,
+patched, archived or restored it (with the session and review that wrote),
+and, without a name, each review's and goal's outcome. The history is kept
+per clone, bounded (docs/usage.md); --limit keeps the last N events.`,
 		Example: `  skillrepo usage show --json
   skillrepo usage show git-bisect
+  skillrepo usage show git-bisect --history --json
   skillrepo usage show --raw`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if raw && history {
+				return usageErrorf("give one of --raw or --history")
+			}
+			if limit < 0 {
+				return usageErrorf("--limit must be 0 (all) or more, not %d", limit)
+			}
 			lib, err := f.Library()
 			if err != nil {
 				return err
+			}
+			if history {
+				return showUsageHistory(f, lib, args, limit)
 			}
 			recs, err := usageRecords(lib, args, raw)
 			if err != nil {
@@ -79,7 +97,53 @@ they are, one per key.`,
 		},
 	}
 	cmd.Flags().BoolVar(&raw, "raw", false, "the sidecar's records as they are, one per key")
+	cmd.Flags().BoolVar(&history, "history", false, "the usage history: events over time, oldest first")
+	cmd.Flags().IntVar(&limit, "limit", 100, "with --history: the last N events (0: all)")
 	return cmd
+}
+
+// showUsageHistory prints the usage history of the skill args names, or
+// the library's.
+func showUsageHistory(f *factory, lib *skillrepo.Library, args []string, limit int) error {
+	filter := skillrepo.HistoryFilter{Limit: limit}
+	var events []skillrepo.HistoryEvent
+	var err error
+	if len(args) == 1 {
+		events, err = lib.SkillHistory(args[0], filter)
+		if err == nil && len(events) == 0 {
+			// No events: a name of no skill is an error, not an empty
+			// history (a deleted skill keeps its events).
+			snap, serr := lib.Snapshot("")
+			if serr != nil {
+				return serr
+			}
+			if _, err := snap.FindSkill(args[0]); err != nil {
+				return err
+			}
+		}
+	} else {
+		events, err = lib.UsageHistory().Read(filter)
+	}
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		if events == nil {
+			events = []skillrepo.HistoryEvent{}
+		}
+		return printJSON(f.IO.Out, events)
+	}
+	if len(events) == 0 {
+		fmt.Fprintln(f.IO.Out, "no usage history yet")
+		return nil
+	}
+	tw := newTable(f.IO.Out)
+	tw.header(f.IO, "TIME", "EVENT", "SKILL", "SESSION", "REVIEW", "OUTCOME")
+	dash := func(s string) string { return cmp.Or(s, "-") }
+	for _, e := range events {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", rfc3339(e.Time), e.Kind, dash(e.Skill), dash(e.Session), dash(e.Review), dash(e.Outcome))
+	}
+	return tw.Flush()
 }
 
 // usageRecords is what usage show prints: every record (args empty) or

@@ -36,6 +36,9 @@ const (
 	notAbsorb  = "absorbed_into"
 	secret     = "secret"
 	duplicate  = "duplicate"
+	// staged: the write waits on a proposal for the person, main unchanged
+	// (a review's write to the person's skill).
+	staged = "staged"
 )
 
 // verdictOf classifies a door's answer by the words the policy's rules
@@ -114,7 +117,10 @@ var policyWrites = []policyWrite{
 	{name: "patch a skill with an earlier lint error", op: map[string]any{"action": "patch", "name": brokenSkil, "old_string": "Volumes hold data", "new_string": "Volumes keep data"},
 		cli: []string{"skill", "patch", brokenSkil, "--old", "Volumes hold data", "--new", "Volumes keep data"}, skill: brokenSkil, verdict: allOrigins(landed)},
 	{name: "patch the user's skill", op: map[string]any{"action": "patch", "name": userSkill, "old_string": "when done.", "new_string": "when finished."},
-		cli: []string{"skill", "patch", userSkill, "--old", "when done.", "--new", "when finished."}, skill: userSkill, verdict: personsAndAgents(landed, notManaged)},
+		cli: []string{"skill", "patch", userSkill, "--old", "when done.", "--new", "when finished."}, skill: userSkill, verdict: personsAndAgents(landed, notManaged),
+		// A review proposes it to the person instead (its writer has a
+		// stage); another door's background-review origin has none.
+		door: map[string]string{"review tools/" + skillrepo.OriginBackgroundReview: staged}},
 	{name: "delete a clean skill into an umbrella", op: map[string]any{"action": "delete", "name": ownSkill, "absorbed_into": brokenSkil},
 		cli: []string{"skill", "delete", ownSkill, "--absorbed-into", brokenSkil}, skill: ownSkill, verdict: allOrigins(landed)},
 	{name: "delete into an umbrella", op: map[string]any{"action": "delete", "name": brokenSkil, "absorbed_into": ownSkill},
@@ -286,8 +292,12 @@ func reviewDoor(t *testing.T, w policyWrite, origin string) string {
 			return v
 		}
 	}
+	if len(sum.Staged) == 1 && len(sum.Applied) == 0 && len(sum.StagedProposals) == 1 {
+		mainMatches(t, lib, before, staged)
+		return staged
+	}
 	if len(sum.Applied) != 1 || !sum.Merged {
-		t.Fatalf("the review neither refused nor landed the write: %+v", sum)
+		t.Fatalf("the review neither refused, staged nor landed the write: %+v", sum)
 	}
 	mainMatches(t, lib, before, landed)
 	return landed

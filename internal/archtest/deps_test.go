@@ -202,6 +202,26 @@ func TestDependencyArrows(t *testing.T) {
 		if rel == "agentsession" && has(p.Deps, module+"/mcpserver") {
 			t.Errorf("agentsession depends on mcpserver")
 		}
+		if rel == "webui" {
+			// The web page reads through the domain's public API and
+			// writes through its policy methods; it runs no part of the
+			// loop (reviews, the worker, hooks) and serves no agent.
+			for _, imp := range p.Imports {
+				if !strings.HasPrefix(imp, module+"/") {
+					continue
+				}
+				switch strings.TrimPrefix(imp, module+"/") {
+				case "skillrepo", "skillrepo/skill", "curator", "queue":
+				default:
+					if !strings.HasPrefix(imp, module+"/internal/") {
+						t.Errorf("webui imports %s: it may import skillrepo, skillrepo/skill, curator, queue and internal helpers", imp)
+					}
+				}
+			}
+		}
+		if has(p.Imports, "github.com/chromedp/chromedp") {
+			t.Errorf("%s imports chromedp: only tests drive a browser", rel)
+		}
 		if !strings.HasPrefix(rel, "cmd/") && has(p.Deps, module+"/cmd") {
 			t.Errorf("%s imports a command", rel)
 		}
