@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"reflect"
@@ -51,4 +52,26 @@ func (c *checker) readFile(name string, limit int64) ([]byte, error) {
 		return fs.ReadFile(c.fsys, name)
 	}
 	return readLimited(c.fsys, name, limit)
+}
+
+// readRegular reads a file that must be a regular file of at most limit
+// bytes: a SKILL.md linked to /dev/zero or a FIFO is an error, never a
+// read that does not end (issue 40 item 7). The file is checked before it
+// is opened, as opening a FIFO blocks until a writer comes.
+func (c *checker) readRegular(name string, limit int64) ([]byte, error) {
+	fi, err := fs.Stat(c.fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%d bytes, over the limit of %d", fi.Size(), limit)
+	}
+	data, err := c.readFile(name, limit)
+	if err == nil && data == nil && fi.Size() > 0 {
+		return nil, fmt.Errorf("over the limit of %d bytes", limit)
+	}
+	return data, err
 }

@@ -46,7 +46,7 @@ func (c *checker) checkSkill(s skillRef) skillResult {
 	fl := &findings{c: c, skill: s.dir}
 	file := path.Join(s.dir, s.file)
 	res := skillResult{dir: s.dir, file: file}
-	data, err := c.readFile(file, -1)
+	data, err := c.readRegular(file, maxTextFile)
 	if err != nil {
 		fl.add("read-error", file, 0, 0, "", "cannot read %s: %v", file, err)
 		res.findings = fl.list

@@ -3,7 +3,6 @@ package overlap
 import (
 	"math"
 	"slices"
-	"sort"
 )
 
 // Skill is one skill as overlap reads it. Body is the SKILL.md text after
@@ -260,12 +259,7 @@ func (ix *Index) Query(s Skill, threshold float64) []Match {
 			out = append(out, Match{Name: ix.skills[d].Name, Similarity: round(sim), Shared: ix.shared(v, ix.vecs[d])})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Similarity != out[j].Similarity {
-			return out[i].Similarity > out[j].Similarity
-		}
-		return out[i].Name < out[j].Name
-	})
+	sortMatches(out)
 	return out
 }
 
@@ -354,11 +348,7 @@ const sharedTerms = 5
 
 // shared names the terms that contribute most to two vectors' similarity.
 func (ix *Index) shared(a, b []entry) []string {
-	type tw struct {
-		t string
-		w float32
-	}
-	var ts []tw
+	var ts []sharedTerm
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		switch {
 		case a[i].term < b[j].term:
@@ -366,22 +356,12 @@ func (ix *Index) shared(a, b []entry) []string {
 		case a[i].term > b[j].term:
 			j++
 		default:
-			ts = append(ts, tw{ix.names[a[i].term], a[i].w * b[j].w})
+			ts = append(ts, sharedTerm{ix.names[a[i].term], a[i].w * b[j].w})
 			i++
 			j++
 		}
 	}
-	sort.Slice(ts, func(i, j int) bool {
-		if ts[i].w != ts[j].w {
-			return ts[i].w > ts[j].w
-		}
-		return ts[i].t < ts[j].t
-	})
-	out := make([]string, 0, sharedTerms)
-	for _, t := range ts[:min(len(ts), sharedTerms)] {
-		out = append(out, t.t)
-	}
-	return out
+	return topShared(ts)
 }
 
 // round keeps three decimals: similarities are evidence for a person, and

@@ -15,32 +15,40 @@ import (
 // of one family on different jobs 0.2–0.3.
 const DuplicateThreshold = 0.55
 
-// DuplicateIndex is the overlap index of a commit's active skills, built
-// once per commit: a session that creates three skills reads the library
-// once, not three times. The zero value is ready; keep one per session.
+// DuplicateIndex is the overlap index of a commit's active skills
+// (overlapindex.go: kept per clone and brought to the commit by the
+// skills that differ), opened once per commit: a session that creates
+// three skills opens it once. The zero value is ready; keep one per
+// session.
 type DuplicateIndex struct {
 	commit Hash
-	ix     *overlap.Index
+	st     *overlap.Stored
 }
 
 // duplicates returns the active skills of s that a new skill (its SKILL.md
 // content) overlaps at or above DuplicateThreshold, most similar first.
 func (d *DuplicateIndex) duplicates(s *Snapshot, name, category, content string) ([]overlap.Match, error) {
-	if d.ix == nil || d.commit != s.Commit() {
-		all, err := s.Skills()
-		if err != nil {
+	q := overlap.FromSKILLMD(name, category, []byte(content))
+	if d.st != nil && d.commit == s.Commit() {
+		if ms, err := d.st.Query(q, DuplicateThreshold); err == nil {
+			return ms, nil
+		}
+	}
+	st, err := s.l.overlapIndexAt(s)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := st.Query(q, DuplicateThreshold)
+	if err != nil { // a list damaged since it was opened: read the skills again
+		if st, err = s.l.buildOverlapIndex(s, !s.l.readOnly && s.l.repo.Stored(s.tree)); err != nil {
 			return nil, err
 		}
-		var dirs []string
-		for _, si := range all {
-			if !si.Archived {
-				dirs = append(dirs, si.Dir)
-			}
+		if ms, err = st.Query(q, DuplicateThreshold); err != nil {
+			return nil, err
 		}
-		read, _ := overlap.ReadSkills(s.FS(), dirs)
-		d.ix, d.commit = overlap.NewIndex(read), s.Commit()
 	}
-	return d.ix.Query(overlap.FromSKILLMD(name, category, []byte(content)), DuplicateThreshold), nil
+	d.st, d.commit = st, s.Commit()
+	return ms, nil
 }
 
 // duplicateRefusal is the message refusing the create of name, which

@@ -268,18 +268,23 @@ func (h *historyIndex) diff(a, b Hash, r *commitRecord) ([]folderChange, error) 
 	return out, nil
 }
 
-// diffDir compares two trees at dir. A folder holding SKILL.md on either
-// side is a skill folder: it is recorded and not descended into. Only
-// directories that differ are opened.
+// diffDir compares two trees at dir (diffSkillFolders).
 func (h *historyIndex) diffDir(a, b Hash, dir string, depth int, out *[]folderChange) error {
+	return diffSkillFolders(h.raw.tree, a, b, dir, depth, out)
+}
+
+// diffSkillFolders compares two trees at dir, read by read. A folder
+// holding SKILL.md on either side is a skill folder: it is recorded and
+// not descended into. Only directories that differ are opened.
+func diffSkillFolders(read func(Hash) (*rawTree, error), a, b Hash, dir string, depth int, out *[]folderChange) error {
 	if a == b {
 		return nil
 	}
-	ta, err := h.raw.tree(a)
+	ta, err := read(a)
 	if err != nil {
 		return err
 	}
-	tb, err := h.raw.tree(b)
+	tb, err := read(b)
 	if err != nil {
 		return err
 	}
@@ -315,7 +320,7 @@ func (h *historyIndex) diffDir(a, b Hash, dir string, depth int, out *[]folderCh
 		if dir == "" && n == ArchiveDir {
 			childDepth = 0 // .archive/<...> counts from zero again
 		}
-		return h.diffDir(ha, hb, path.Join(dir, n), childDepth, out)
+		return diffSkillFolders(read, ha, hb, path.Join(dir, n), childDepth, out)
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -424,7 +425,7 @@ func folderOfUsageKey(root string) func(key string) string {
 			return nil
 		}
 		dir := filepath.Base(filepath.Dir(p))
-		if data, err := os.ReadFile(p); err == nil {
+		if data, err := boundedread.ReadFile(p, maxStateFile); err == nil { // a FIFO or /dev/zero is refused
 			if n := FrontmatterName(data); n != "" && n != dir {
 				if _, taken := byName[n]; !taken {
 					byName[n] = dir

@@ -42,6 +42,8 @@ type Library struct {
 	// opts are the options it was opened with (a memory folder beside
 	// the library is opened with them too).
 	opts OpenOptions
+	// catalog is the skill catalogue (skillcatalog.go).
+	catalog catalogCache
 }
 
 // OpenOptions are the process-level inputs of a library; zero values mean

@@ -106,7 +106,13 @@ func (s *Snapshot) Skills() ([]SkillInfo, error) {
 	if s.skills != nil {
 		return s.skills, nil
 	}
-	out, err := discoverSkills(s.store, s.tree)
+	var out []SkillInfo
+	var err error
+	if s.l != nil && !s.tree.IsZero() {
+		out, err = s.l.catalogSkills(s.store, s.tree) // skillcatalog.go
+	} else {
+		out, err = discoverSkills(s.store, s.tree)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -114,60 +120,61 @@ func (s *Snapshot) Skills() ([]SkillInfo, error) {
 	return out, nil
 }
 
+// discoverSkills walks every folder of root that may hold a skill.
 func discoverSkills(store *gitstore.Store, root Hash) ([]SkillInfo, error) {
 	out := []SkillInfo{}
-	var walk func(tree Hash, dir string, depth int, archived bool) error
-	walk = func(tree Hash, dir string, depth int, archived bool) error {
-		entries, err := store.Tree(tree)
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
-			if e.Mode != gitstore.ModeDir {
-				continue
-			}
-			if strings.HasPrefix(e.Name, ".") {
-				if depth == 0 && e.Name == ArchiveDir {
-					if err := walk(e.Hash, ArchiveDir, 1, true); err != nil {
-						return err
-					}
-				}
-				continue
-			}
-			p := path.Join(dir, e.Name)
-			sub, err := store.Tree(e.Hash)
-			if err != nil {
-				return err
-			}
-			if hasSkillFile(sub) {
-				cat := dir
-				if archived {
-					cat = strings.TrimPrefix(strings.TrimPrefix(dir, ArchiveDir), "/")
-				}
-				out = append(out, SkillInfo{Name: e.Name, Dir: p, Category: cat, Archived: archived})
-				continue
-			}
-			if depth < 3 {
-				if err := walk(e.Hash, p, depth+1, archived); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
 	if root.IsZero() {
 		return out, nil
 	}
-	if err := walk(root, "", 0, false); err != nil {
+	if err := walkSkills(store, root, "", 0, false, &out); err != nil {
 		return nil, err
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Archived != out[j].Archived {
-			return !out[i].Archived
-		}
-		return out[i].Dir < out[j].Dir
-	})
+	sortSkillInfos(out)
 	return out, nil
+}
+
+// walkSkills adds the skills of tree, the folder dir whose entries sit at
+// depth (the root's at 0, .archive's at 1), to out: a folder holding
+// SKILL.md is a skill and is not searched further; others are searched
+// to depth 3; hidden folders are not searched, but for .archive at the
+// root.
+func walkSkills(store *gitstore.Store, tree Hash, dir string, depth int, archived bool, out *[]SkillInfo) error {
+	entries, err := store.Tree(tree)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Mode != gitstore.ModeDir {
+			continue
+		}
+		if strings.HasPrefix(e.Name, ".") {
+			if depth == 0 && e.Name == ArchiveDir {
+				if err := walkSkills(store, e.Hash, ArchiveDir, 1, true, out); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		p := path.Join(dir, e.Name)
+		sub, err := store.Tree(e.Hash)
+		if err != nil {
+			return err
+		}
+		if hasSkillFile(sub) {
+			cat := dir
+			if archived {
+				cat = strings.TrimPrefix(strings.TrimPrefix(dir, ArchiveDir), "/")
+			}
+			*out = append(*out, SkillInfo{Name: e.Name, Dir: p, Category: cat, Archived: archived})
+			continue
+		}
+		if depth < 3 {
+			if err := walkSkills(store, e.Hash, p, depth+1, archived, out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func hasSkillFile(entries []gitstore.TreeEntry) bool {
@@ -206,6 +213,16 @@ func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (Skill
 	for _, dir := range l.indexSkillDirs(name) {
 		if !strings.HasPrefix(dir, ArchiveDir+"/") && isSkill(dir) {
 			return skillInfoAt(dir), nil
+		}
+	}
+	// The skill catalogue lists every skill folder: no tree is read, and
+	// a name no skill has (a create's) is known absent from its hashes.
+	if l != nil && !tree.IsZero() {
+		if l.surelyNoSkillNamed(store, tree, name) {
+			return SkillInfo{}, WithHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+		}
+		if all, err := l.catalogSkills(store, tree); err == nil {
+			return findInCatalog(l, store, tree, name, all)
 		}
 	}
 	// Scan the category folders: one tree read per top-level folder.
@@ -276,7 +293,41 @@ func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (Skill
 	// name: evaluating-llms-harness is listed by the index under the
 	// latter, so it is found by it too. Only a miss pays for reading
 	// every SKILL.md; more than one match is ambiguous and says so.
-	if byName, err := findByFrontmatterName(store, tree, name); err != nil || byName != nil {
+	if byName, err := findByFrontmatterName(l, store, tree, name); err != nil || byName != nil {
+		if err != nil {
+			return SkillInfo{}, err
+		}
+		return *byName, nil
+	}
+	return SkillInfo{}, WithHint(fmt.Errorf("skill %q: %w", name, ErrNotFound), "run 'skillrepo skill list' to see the skills")
+}
+
+// findInCatalog is findSkill's search by folder name over the skill
+// catalogue's list (sorted by folder, which is the order a depth-first
+// walk of the trees meets them): an active skill of that folder name,
+// else an archived one (.archive/<name> or the newest .archive/<name>-…),
+// else the skill whose frontmatter declares the name.
+func findInCatalog(l *Library, store *gitstore.Store, tree Hash, name string, all []SkillInfo) (SkillInfo, error) {
+	var archived []string
+	for _, si := range all {
+		if !si.Archived && si.Name == name {
+			return si, nil
+		}
+		if rest, ok := strings.CutPrefix(si.Dir, ArchiveDir+"/"); ok && si.Archived && !strings.Contains(rest, "/") &&
+			(rest == name || strings.HasPrefix(rest, name+"-")) {
+			archived = append(archived, si.Dir)
+		}
+	}
+	for _, a := range archived {
+		if path.Base(a) == name {
+			return skillInfoAt(a), nil
+		}
+	}
+	if len(archived) > 0 {
+		sort.Strings(archived)
+		return skillInfoAt(archived[len(archived)-1]), nil
+	}
+	if byName, err := findByFrontmatterName(l, store, tree, name); err != nil || byName != nil {
 		if err != nil {
 			return SkillInfo{}, err
 		}
@@ -286,31 +337,38 @@ func findSkill(l *Library, store *gitstore.Store, tree Hash, name string) (Skill
 }
 
 // findByFrontmatterName finds the active skill whose SKILL.md names it
-// name; nil when none does.
-func findByFrontmatterName(store *gitstore.Store, tree Hash, name string) (*SkillInfo, error) {
-	all, err := discoverSkills(store, tree)
-	if err != nil {
-		return nil, err
-	}
+// name; nil when none does. The skill catalogue keeps every active
+// skill's declared name (skillcatalog.go), so a miss reads only the
+// SKILL.md files that changed since the catalogue's tree: a create looks
+// its name up here, and reading every SKILL.md for it cost a create on a
+// library of 10,000 skills most of its CPU.
+func findByFrontmatterName(l *Library, store *gitstore.Store, tree Hash, name string) (*SkillInfo, error) {
 	var found []SkillInfo
-	for _, si := range all {
-		if si.Archived {
-			continue
+	if l != nil && !tree.IsZero() {
+		var err error
+		if found, err = l.skillsDeclaring(store, tree, name); err != nil {
+			return nil, err
 		}
-		h, _ := store.LookupPath(tree, si.Dir+"/"+skill.FileName)
-		if h.IsZero() {
-			continue
-		}
-		data, err := store.Blob(h)
+	} else {
+		all, err := discoverSkills(store, tree)
 		if err != nil {
 			return nil, err
 		}
-		doc, err := skill.Parse(data)
-		if err != nil {
-			continue // a broken SKILL.md names nothing
-		}
-		if n, _ := doc.Fields["name"].(string); strings.TrimSpace(n) == name {
-			found = append(found, si)
+		for _, si := range all {
+			if si.Archived {
+				continue
+			}
+			h, _ := store.LookupPath(tree, si.Dir+"/"+skill.FileName)
+			if h.IsZero() {
+				continue
+			}
+			data, err := store.Blob(h)
+			if err != nil {
+				return nil, err
+			}
+			if declaredName(data) == name {
+				found = append(found, si)
+			}
 		}
 	}
 	switch len(found) {
@@ -342,6 +400,9 @@ func skillInfoAt(dir string) SkillInfo {
 // whose name is name: a hint, checked against the tree by the caller. It
 // scans the index's names in place; nothing is decoded.
 func (l *Library) indexSkillDirs(name string) []string {
+	if l == nil {
+		return nil
+	}
 	idx, _, err := l.repo.ReadIndex()
 	if err != nil {
 		return nil

@@ -111,19 +111,22 @@ func (s *Snapshot) UsageKeys(skills []SkillInfo) (*UsageKeys, error) {
 // recs hold no record under si's path or category-qualified name. Only
 // si can then claim a key that is si's, and only those, so the key is the
 // folder name and the aliases are that record alone. Every write keys its
-// usage event here: reading every skill's SKILL.md for it cost a patch on
-// a library of 10,000 skills seven times its CPU.
+// usage event here: the folder name is counted in the skill catalogue
+// (skillcatalog.go), so the cost does not grow with the library; reading
+// every skill's SKILL.md for it cost a patch on a library of 10,000 skills
+// seven times its CPU, and walking every skill folder for the count more
+// than twice.
 func (s *Snapshot) usageKeyOf(si SkillInfo, recs map[string]*UsageRecord) (string, []string, error) {
-	skills, err := s.Skills()
-	if err != nil {
-		return "", nil, err
-	}
 	if name, err := s.frontmatterName(si); err == nil && (name == "" || name == si.Name) &&
-		onlyFolderNamed(skills, si.Name) && !hasQualifiedRecord(recs, si) {
+		s.onlyFolderNamed(si.Name) && !hasQualifiedRecord(recs, si) {
 		if _, ok := recs[si.Name]; ok {
 			return si.Name, []string{si.Name}, nil
 		}
 		return si.Name, nil, nil
+	}
+	skills, err := s.Skills()
+	if err != nil {
+		return "", nil, err
 	}
 	keys, err := s.UsageKeys(skills)
 	if err != nil {
@@ -132,15 +135,14 @@ func (s *Snapshot) usageKeyOf(si SkillInfo, recs map[string]*UsageRecord) (strin
 	return keys.Key(si.Name), keys.Aliases(recs, si.Name), nil
 }
 
-// onlyFolderNamed reports whether exactly one of skills has folder name.
-func onlyFolderNamed(skills []SkillInfo, name string) bool {
-	n := 0
-	for _, si := range skills {
-		if si.Name == name {
-			n++
-		}
+// onlyFolderNamed reports whether exactly one skill of s has folder name
+// name.
+func (s *Snapshot) onlyFolderNamed(name string) bool {
+	if s.l == nil || s.tree.IsZero() {
+		return false
 	}
-	return n == 1
+	n, err := s.l.folderNameCount(s.store, s.tree, name)
+	return err == nil && n == 1
 }
 
 // hasQualifiedRecord reports whether recs hold a record under one of the

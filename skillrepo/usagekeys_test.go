@@ -80,7 +80,7 @@ func TestUsageKeyOfMatchesUsageKeys(t *testing.T) {
 			if want, wantAliases := keys.Key(si.Name), keys.Aliases(recs, si.Name); key != want || !slices.Equal(aliases, wantAliases) {
 				t.Errorf("%s with %d records: key %q aliases %q, want %q %q", si.Dir, len(recs), key, aliases, want, wantAliases)
 			}
-			if name, _ := snap.frontmatterName(si); (name == "" || name == si.Name) && onlyFolderNamed(skills, si.Name) && !hasQualifiedRecord(recs, si) {
+			if name, _ := snap.frontmatterName(si); (name == "" || name == si.Name) && snap.onlyFolderNamed(si.Name) && !hasQualifiedRecord(recs, si) {
 				fast++
 			}
 		}

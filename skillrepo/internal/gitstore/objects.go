@@ -248,6 +248,16 @@ func (s *Store) Entry(tree plumbing.Hash, name string) (TreeEntry, bool, error) 
 	return e, ok, nil
 }
 
+// RawTree reads a tree's bytes (nil for the zero hash); the slice is
+// shared: callers must not modify it.
+func (s *Store) RawTree(h plumbing.Hash) ([]byte, error) {
+	d, err := s.Decoded(h)
+	if err != nil {
+		return nil, err
+	}
+	return d.raw, nil
+}
+
 // Decoded reads and checks a tree (tree.go), once per store: trees are
 // immutable. Reads may run on several goroutines at once.
 func (s *Store) Decoded(h plumbing.Hash) (*DecodedTree, error) {
@@ -516,6 +526,10 @@ func (l *Repo) CommitObject(h plumbing.Hash) (*object.Commit, error) {
 	}
 	return c, err
 }
+
+// Stored is hasObject's answer for a caller outside the package: cheap,
+// and sometimes a wrong "no" (see hasObject), never a wrong "yes".
+func (l *Repo) Stored(h plumbing.Hash) bool { return l.hasObject(h) }
 
 // ObjectExists reports whether the repository holds object h (loose, in a
 // pack or in an alternate: git's answer, not the fast guess of hasObject).

@@ -704,6 +704,13 @@ func (tx *Tx) WriteFile(p string, data []byte, executable bool) error {
 	if err != nil {
 		return err
 	}
+	// A folder of the path that is a file: the tree cannot hold both,
+	// and writing it would replace the file with a folder (issue 40 item 6).
+	for d := path.Dir(c); d != "." && d != "/"; d = path.Dir(d) {
+		if _, m, ok := tx.Stat(d); ok && m != filemode.Dir {
+			return fmt.Errorf("write %s: %s is a file, not a folder", c, d)
+		}
+	}
 	if bytes.IndexByte(data, '\r') >= 0 {
 		// Stored as git add stores it: the line endings cleaned as the
 		// path's attributes and core.autocrlf say (convert.go), keeping

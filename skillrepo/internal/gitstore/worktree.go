@@ -511,11 +511,13 @@ func (l *Repo) checkInsideRoot(p string) error {
 	return nil
 }
 
-// removeEmptyParents removes dir and its parents while they are empty,
-// stopping at root.
+// removeEmptyParents removes dir and its parents while they are empty
+// folders, stopping at root. A file where a folder was expected (a
+// refused write of a/b.md/x.md, rolled back, asks for a/b.md) stays:
+// os.Remove alone would unlink it.
 func removeEmptyParents(root, dir string) {
 	for dir != root && strings.HasPrefix(dir, root) {
-		if os.Remove(dir) != nil {
+		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || os.Remove(dir) != nil {
 			return
 		}
 		dir = filepath.Dir(dir)

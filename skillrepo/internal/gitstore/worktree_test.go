@@ -33,6 +33,57 @@ func TestWriteRefusesSymlinkedFolder(t *testing.T) {
 	}
 }
 
+// A file written under a path that is a file (references/rollback.md/x.md
+// beside references/rollback.md) is refused before anything is written,
+// and the file in the way stays, in the work tree and in git (issue 40
+// item 6: the work tree's rollback removed it, and the next sync committed
+// the deletion).
+func TestWriteUnderAFileKeepsTheFile(t *testing.T) {
+	l, env := newTestRepo(t)
+	if _, err := writeFile(l, "main", "ci-debugging/references/rollback.md", "keep me\n"); err != nil {
+		t.Fatal(err)
+	}
+	head := gitCmd(t, l, env, "rev-parse", "HEAD")
+	_, err := writeFile(l, "main", "ci-debugging/references/rollback.md/x.md", "x")
+	if err == nil || !strings.Contains(err.Error(), "is a file") {
+		t.Fatalf("err = %v, want a refusal saying the path goes through a file", err)
+	}
+	if got := gitCmd(t, l, env, "rev-parse", "HEAD"); got != head {
+		t.Error("HEAD moved")
+	}
+	if b, err := os.ReadFile(filepath.Join(l.Root, "ci-debugging", "references", "rollback.md")); err != nil || string(b) != "keep me\n" {
+		t.Errorf("rollback.md after the refusal: %q, %v", b, err)
+	}
+	if st := gitCmd(t, l, env, "status", "--porcelain"); st != "" {
+		t.Errorf("git status not clean:\n%s", st)
+	}
+}
+
+// Removing a deleted path's empty parent folders never removes a file
+// that stands where a folder was expected.
+func TestRemoveEmptyParentsKeepsFiles(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "skill", "references", "rollback.md")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	removeEmptyParents(root, file) // the parent of rollback.md/x.md
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("the file was removed: %v", err)
+	}
+	empty := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	removeEmptyParents(root, empty)
+	if _, err := os.Stat(filepath.Join(root, "a")); err == nil {
+		t.Error("empty folders kept")
+	}
+}
+
 // Paths the engine itself is asked to stage are checked too: no .git, no
 // traversal, no absolute paths.
 func TestTxRefusesBadPaths(t *testing.T) {
