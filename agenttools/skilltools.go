@@ -296,7 +296,6 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	if len(ops) == 0 {
 		return argsRefusal("operations must be a non-empty list of operations")
 	}
-	ops = tb.held.join(ops)
 	if len(ops) > maxBatchOps {
 		return argsRefusal(fmt.Sprintf("operations has %d entries; the limit is %d per call", len(ops), maxBatchOps))
 	}
@@ -314,13 +313,7 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	}
 	commit, staged, err := tb.lib.Apply(cl.ctx, tb.target(tb.opts.Branch), clean)
 	if err != nil {
-		if r := tb.held.hold(err, planned); r != nil && !tb.opts.DryRun {
-			return r
-		}
 		return writeRefusal(err, len(clean))
-	}
-	if !tb.opts.DryRun {
-		tb.held.landed(clean)
 	}
 	branch := tb.opts.Branch
 	switch {

@@ -79,9 +79,6 @@ type Options struct {
 	// maxMemoryFailures the memory tool answers a terminal "stop
 	// retrying" (docs/reference-behaviour.md §7).
 	MemoryFailures *int
-	// Held, when set, is the creates held for their linked files, shared
-	// across toolboxes of one session; nil gives the toolbox its own.
-	Held *Held
 }
 
 // Refusal is a tool call that did not do what it asked, and why.
@@ -97,9 +94,6 @@ const (
 	RefusedUnknown = "unknown_tool"
 	RefusedArgs    = "invalid_arguments"
 	RefusedError   = "error"
-	// RefusedHeld: a create held for the files it links, which never
-	// came (held.go).
-	RefusedHeld = "held"
 )
 
 // Change is one write: a commit on a branch (none in a dry run).
@@ -150,8 +144,7 @@ type Toolbox struct {
 
 	dups *skillrepo.DuplicateIndex // the overlap index, for creates
 
-	memFailures *int  // failed memory consolidations since the last success
-	held        *Held // creates waiting for the files they link
+	memFailures *int // failed memory consolidations since the last success
 }
 
 // New makes a toolbox over lib.
@@ -175,20 +168,14 @@ func New(lib Library, opts Options) *Toolbox {
 	if tb.memFailures = opts.MemoryFailures; tb.memFailures == nil {
 		tb.memFailures = new(int)
 	}
-	if tb.held = opts.Held; tb.held == nil {
-		tb.held = &Held{}
-	}
 	return tb
 }
 
 // Changes are every write so far, in order.
 func (tb *Toolbox) Changes() []Change { return append([]Change{}, tb.changes...) }
 
-// Refusals are every refused call so far, in order, then the creates
-// still held for files they link (which have not landed).
-func (tb *Toolbox) Refusals() []Refusal {
-	return append(append([]Refusal{}, tb.refused...), tb.held.report()...)
-}
+// Refusals are every refused call so far, in order.
+func (tb *Toolbox) Refusals() []Refusal { return append([]Refusal{}, tb.refused...) }
 
 // Wrote reports whether a write landed on Branch.
 func (tb *Toolbox) Wrote() bool { return tb.branchMade && !tb.opts.BranchExists }

@@ -162,34 +162,3 @@ func TestSkillsListDescribesWhatHermesParses(t *testing.T) {
 		}
 	}
 }
-
-// Hermes' hint teaches create, then write_file for the files the new
-// SKILL.md links, one call each. The create alone would fail the lint gate
-// (a dangling link), so it is held — success, nothing written — and lands
-// with the write_file that brings the file, in one commit; the library
-// never rests failing lint.
-func TestCreateThenWriteFileLandsTogether(t *testing.T) {
-	f := newFixture(t)
-	before := f.git("rev-parse", "main")
-	content := "---\nname: linked\ndescription: Use when the steps need a reference.\n---\n# Linked\n\nSee [the steps](references/steps.md).\n\n" + distinctWords("linked") + "\n"
-	m := f.ok("skill_manage", map[string]any{"action": "create", "name": "linked", "content": content})
-	if m["held"] != true || !strings.Contains(m["message"].(string), "write_file") {
-		t.Fatalf("create: %v", m)
-	}
-	if got := f.git("rev-parse", "main"); got != before {
-		t.Fatalf("a held create moved main")
-	}
-	if _, text, _ := f.call("skill_view", map[string]any{"name": "linked"}, nil); !strings.Contains(text, "not found") {
-		t.Errorf("a held skill is viewable: %s", text)
-	}
-	f.ok("skill_manage", map[string]any{"action": "write_file", "name": "linked", "file_path": "references/steps.md", "file_content": "# Steps\n\n1. Do it.\n"})
-	if n := f.git("rev-list", "--count", before+"..main"); n != "1" {
-		t.Errorf("%s commits for the create and its file, want 1", n)
-	}
-	files := f.git("ls-tree", "-r", "--name-only", "main", "linked")
-	if !strings.Contains(files, "linked/SKILL.md") || !strings.Contains(files, "linked/references/steps.md") {
-		t.Errorf("main holds %q", files)
-	}
-	f.ok("skill_view", map[string]any{"name": "linked"})
-	testlib.GitClean(t, f.lib.Root, f.env)
-}

@@ -68,7 +68,6 @@ type Server struct {
 	reads       map[string]bool          // read-before-write memory of this session
 	dups        skillrepo.DuplicateIndex // the create duplicate check's index, kept per main tip
 	memFailures int                      // failed memory consolidations since the last memory success
-	held        agenttools.Held          // creates held for the files they link
 	proposal    string                   // the proposal this server's writes gather on
 	proposed    bool                     // a write landed on it
 	tip         string                   // main's tip the resources show
@@ -289,7 +288,6 @@ func (s *Server) runAgentTool(ctx context.Context, req *mcp.CallToolRequest, nam
 		// as one, ended by a memory call that succeeds, as the
 		// reference's count is (docs/reference-behaviour.md §7).
 		MemoryFailures: &s.memFailures,
-		Held:           &s.held,
 	})
 	var args string
 	if req.Params != nil {
