@@ -81,7 +81,7 @@ Exit status: 0 no errors, 1 errors found (a path that does not exist is one),
 			return runLint(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Profile, "profile", "", "runtime rules for every library: spec, skills-ref, claude-code, codex or hermes (default: each library's)")
+	cmd.Flags().StringVar(&opts.Profile, "profile", "", "runtime rules for every library: "+profileNames()+" (default: each library's)")
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output: text, json, github or sarif")
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "treat warnings as errors")
 	cmd.Flags().BoolVar(&opts.ListRules, "list-rules", false, "list the rule IDs and their severity under each profile")
@@ -138,7 +138,7 @@ func runLint(opts *lintOptions) error {
 	}
 	profile := lint.Profile(opts.Profile)
 	if profile != "" && !validProfile(profile) {
-		return usageErrorf("--profile: unknown profile %q: want spec, skills-ref, claude-code, codex or hermes", opts.Profile)
+		return usageErrorf("--profile: unknown profile %q: want one of %s", opts.Profile, profileNames())
 	}
 	loc, err := skillrepo.Locate(f.Dir)
 	if err != nil {
@@ -357,6 +357,16 @@ func writeLintFile(file string, rep *lint.Report, format lint.Format, opts lint.
 		return fmt.Errorf("write %s: %w", file, err)
 	}
 	return nil
+}
+
+// profileNames lists lint's profiles for help and errors, so a profile
+// added to lint appears in both without an edit here.
+func profileNames() string {
+	names := make([]string, 0, len(lint.Profiles()))
+	for _, p := range lint.Profiles() {
+		names = append(names, string(p))
+	}
+	return strings.Join(names, ", ")
 }
 
 func validProfile(p lint.Profile) bool {
