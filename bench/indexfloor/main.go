@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command indexfloor measures what the kernel alone charges for replacing
 // an index file the way a skillrepo write does (bench/prefix.sh): in a
 // fresh process each time, map the file and read every byte, write a new

@@ -6,9 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/skillrepo/skillrepo/internal/testenv"
 )
 
 // TestCrashAtEveryStep stops a two-file write at each step of the write
@@ -181,7 +182,7 @@ func FuzzIntentRecord(f *testing.F) {
 // ours: recovery sets it aside at once instead of hanging on it.
 func TestRecoveryNonRegularIntent(t *testing.T) {
 	l, env := newTestRepo(t)
-	if err := syscall.Mkfifo(l.intentPath(), 0o644); err != nil {
+	if err := testenv.Mkfifo(l.intentPath()); err != nil {
 		t.Skip(err)
 	}
 	var warned []string
