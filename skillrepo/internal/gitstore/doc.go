@@ -78,7 +78,11 @@
 //     switch writes the index, releases index.lock and only then moves
 //     HEAD, so an index whose tree (its cache-tree root) is not HEAD's
 //     and was written a moment ago means HEAD is about to follow, and
-//     the write waits for it. A branch that moved since step 2 reruns
+//     the write waits for it; an index written a moment ago whose tree
+//     is HEAD's may still be a switch between two branches at one commit,
+//     so the git commands that move HEAD after writing the index and are
+//     still running in the work tree are waited for first (issue 40
+//     item 5: TestLoadSwitchCreate). A branch that moved since step 2 reruns
 //     the write on the new tip: twice, then a last time that takes
 //     index.lock (and writes a record naming it) before step 2 and holds
 //     it throughout, so no git commit can move the branch under it and a

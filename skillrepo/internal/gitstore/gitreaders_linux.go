@@ -69,6 +69,39 @@ func (r *Repo) waitForGitCommits(ctx context.Context) error {
 	}
 }
 
+// waitForGitSwitches waits, up to the lock timeout, for the git commands
+// running in this work tree that write the index and then move HEAD
+// (settledHead says why). The caller holds index.lock, so the processes
+// listed once are all there are to wait for. Error: *LockedError naming
+// one that outlived the wait.
+func (r *Repo) waitForGitSwitches() error {
+	pids := r.gitProcesses(func(args []string) bool { return movesHead[gitSubcommand(args)] }, 0)
+	deadline := time.Now().Add(r.lockTimeout)
+	for wait := time.Millisecond; len(pids) > 0; wait = min(2*wait, 20*time.Millisecond) {
+		if time.Now().After(deadline) {
+			return &LockedError{Path: r.indexPath(), PID: pids[0], Holder: fmt.Sprintf("a git command (pid %d) between writing the index and moving HEAD in %s", pids[0], r.Root),
+				hint: "wait for the git command to finish, then retry"}
+		}
+		time.Sleep(wait)
+		live := pids[:0]
+		for _, pid := range pids {
+			if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err == nil {
+				live = append(live, pid)
+			}
+		}
+		pids = live
+	}
+	return nil
+}
+
+// movesHead names the git commands that write the index and then move
+// HEAD or the branch it names (a commit is waited for apart:
+// waitForGitCommits).
+var movesHead = map[string]bool{
+	"switch": true, "checkout": true, "reset": true, "merge": true, "rebase": true, "pull": true,
+	"cherry-pick": true, "revert": true, "am": true, "stash": true, "bisect": true,
+}
+
 // gitSubcommand is the git command an argument list runs ("commit" for
 // git -c a=b commit -m x), "" when none.
 func gitSubcommand(args []string) string {

@@ -14,3 +14,6 @@ func (r *Repo) waitForGitReaders() { time.Sleep(10 * time.Millisecond) }
 
 // waitForGitCommits does nothing without /proc (see the Linux version).
 func (r *Repo) waitForGitCommits(context.Context) error { return nil }
+
+// waitForGitSwitches does nothing without /proc (see the Linux version).
+func (r *Repo) waitForGitSwitches() error { return nil }

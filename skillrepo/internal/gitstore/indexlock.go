@@ -176,7 +176,23 @@ func (l *Repo) removeIndexLockIfOurs(id *lockID) {
 // follow. An index whose tree stays apart from HEAD's (git reset --soft,
 // which leaves staged changes) is older than that moment, and accepted:
 // the write's per-path checks protect what it stages.
+//
+// The tree check cannot see a switch between two branches at one commit
+// (git switch -c x; git switch main): the index agrees with both. So when
+// the index was written a moment ago, the git commands that move HEAD
+// after writing the index (git switch, checkout, reset, …) still running
+// in the work tree are waited for first. The write holds index.lock: none
+// can write the index again, so once they are gone HEAD is what they
+// left. Without that wait, a write to main while HEAD still named x moved
+// main's ref only, git then pointed HEAD at main with the index of main's
+// old tip, and the write showed as a staged deletion that the person's
+// next commit recorded (issue 40 item 5).
 func (l *Repo) settledHead(store *Store) (head string, idx *Index, idxTime time.Time, err error) {
+	if fi, err := os.Stat(l.indexPath()); err == nil && time.Since(fi.ModTime()) <= indexSettleTime {
+		if err := l.waitForGitSwitches(); err != nil {
+			return "", nil, time.Time{}, err
+		}
+	}
 	wait := time.Millisecond
 	for {
 		// One read of HEAD gives both the branch and its commit, read

@@ -297,3 +297,70 @@ func loadCommitAll(t *testing.T, l *Repo, env map[string]string) {
 	}
 	gitCmd(t, l, env, "fsck", "--strict", "--no-progress")
 }
+
+// switchWrites is how many of our writes TestLoadSwitchCreate waits for
+// (SKILLREPO_SWITCH_WRITES; issue 40 item 5 was checked with 300).
+func switchWrites() int {
+	if n, err := strconv.Atoi(os.Getenv("SKILLREPO_SWITCH_WRITES")); err == nil && n > 0 {
+		return n
+	}
+	return 30
+}
+
+// TestLoadSwitchCreate: the person loops 'git switch -c xN; git switch
+// main; git commit' while we write to main, until switchWrites writes of
+// ours landed. A write that reported success must be on main, in the
+// index and in the work tree: never a staged deletion that the person's
+// next plain commit (or skillrepo sync) records (issue 40 item 5).
+func TestLoadSwitchCreate(t *testing.T) {
+	l, env := loadRepo(t, 0)
+	start := strings.TrimSpace(gitCmd(t, l, env, "rev-parse", "main"))
+	want := switchWrites()
+	stop := make(chan struct{})
+	var n atomic.Int64
+	done := make(chan struct{})
+	var landed map[string]string
+	var failed []error
+	go func() {
+		defer close(done)
+		landed, failed = loadWrites(l, "create", stop, &n)
+	}()
+	var switches, commits int
+	deadline := time.Now().Add(10 * time.Minute)
+	for i := 0; n.Load() < int64(want); i++ {
+		if time.Now().After(deadline) {
+			break
+		}
+		if gitTry(l, env, "switch", "-q", "-c", fmt.Sprintf("x%d", i)) != nil {
+			continue
+		}
+		for j := 0; gitTry(l, env, "switch", "-q", "main") != nil; j++ {
+			if j == 200 {
+				t.Fatal("git switch main never got index.lock")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		switches++
+		if gitTry(l, env, "commit", "-q", "-m", "person") == nil {
+			commits++
+		}
+	}
+	close(stop)
+	<-done
+	t.Logf("%d switch pairs, %d person's commits, %d writes refused", switches, commits, len(failed))
+	checkRefused(t, failed)
+	if len(landed) < want {
+		t.Fatalf("%d of %d writes landed in 10 minutes", len(landed), want)
+	}
+	gitCmd(t, l, env, "commit", "-q", "--allow-empty", "-m", "person: the last commit")
+	checkLanded(t, l, env, landed, start)
+	for p, c := range landed {
+		if b, err := os.ReadFile(filepath.Join(l.Root, filepath.FromSlash(p))); err != nil || string(b) != c {
+			t.Errorf("%s: reported written, the work tree has %q (%v)", p, b, err)
+		}
+	}
+	if st := gitCmd(t, l, env, "status", "--porcelain", "--untracked-files=no"); st != "" {
+		t.Errorf("git status on main after the loops:\n%s", st)
+	}
+	gitCmd(t, l, env, "fsck", "--strict", "--no-progress")
+}
