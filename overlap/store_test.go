@@ -128,7 +128,7 @@ func TestStoredMatchesIndex(t *testing.T) {
 
 // DuplicateBar is the write-time duplicate check's threshold
 // (skillrepo.DuplicateThreshold), for the test.
-const DuplicateBar = 0.55
+const DuplicateBar = 0.48
 
 // TestStoredRefusesDamage checks every damage to a stored index is an
 // error, never a quiet answer.
