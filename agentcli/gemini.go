@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/jsonedit"
 	"github.com/skillrepo/skillrepo/internal/modelcall"
 )
@@ -30,7 +31,7 @@ import (
 // lets it start there.
 
 // Gemini is the agent name of Gemini CLI.
-const Gemini = "gemini"
+const Gemini = string(agent.Gemini)
 
 // geminiNoTool is a tool name that names none: tools.core is an
 // allowlist, and an empty one means "all".

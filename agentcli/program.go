@@ -13,13 +13,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/procgroup"
 )
 
 // Agents whose programs can hold a model conversation for us.
 const (
-	ClaudeCode = "claude-code"
-	Codex      = "codex"
+	ClaudeCode = string(agent.ClaudeCode)
+	Codex      = string(agent.Codex)
 )
 
 // ProgramName is the executable's name of an agent ("" for one we cannot

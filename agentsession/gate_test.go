@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -76,12 +76,12 @@ func TestQueueOnlyWhenANudgeFires(t *testing.T) {
 	f := newHookFixture(t)
 	f.setReview("memory_interval: 2", "skill_interval: 5")
 	one := chatTranscript(t, 1)
-	_, rep := f.run(hooks.Codex, "Stop", map[string]any{"session_id": "s", "transcript_path": one, "last_assistant_message": "answer 1"})
+	_, rep := f.run(agent.Codex, "Stop", map[string]any{"session_id": "s", "transcript_path": one, "last_assistant_message": "answer 1"})
 	if n := len(f.queued()); n != 0 {
 		t.Fatalf("one turn of an interval of 2 queued %d reviews (%s)", n, notes(rep))
 	}
 	two := chatTranscript(t, 2)
-	_, rep = f.run(hooks.Codex, "Stop", map[string]any{"session_id": "s", "transcript_path": two, "last_assistant_message": "answer 2"})
+	_, rep = f.run(agent.Codex, "Stop", map[string]any{"session_id": "s", "transcript_path": two, "last_assistant_message": "answer 2"})
 	q := f.queued()
 	if len(q) != 1 || !q[0].Due.Memory || q[0].Due.Skills || !strings.Contains(q[0].Due.Reason, "due at Stop") {
 		t.Fatalf("the second turn queued %+v (%s)", q, notes(rep))
@@ -90,7 +90,7 @@ func TestQueueOnlyWhenANudgeFires(t *testing.T) {
 	// Claude Code, an interrupted last turn: the nudge fires, no review.
 	g := newHookFixture(t)
 	g.setReview("memory_interval: 1", "skill_interval: 1")
-	_, rep = g.run(hooks.ClaudeCode, "Stop", map[string]any{"session_id": "i", "transcript_path": abs(t, "../review/testdata/claude-code/short.jsonl")})
+	_, rep = g.run(agent.ClaudeCode, "Stop", map[string]any{"session_id": "i", "transcript_path": abs(t, "../review/testdata/claude-code/short.jsonl")})
 	if n := len(g.queued()); n != 0 || !strings.Contains(notes(rep), "a nudge fired, but the last turn was interrupted") {
 		t.Errorf("an interrupted turn: %d queued; log %q", n, notes(rep))
 	}
@@ -112,7 +112,7 @@ func TestFinalReviewOnlyWhenPending(t *testing.T) {
 	f := newHookFixture(t)
 	f.setReview("memory_interval: 3", "skill_interval: 10")
 	two := chatTranscript(t, 2)
-	_, rep := f.run(hooks.Codex, "SessionEnd", map[string]any{"session_id": "a", "transcript_path": two, "reason": "other"})
+	_, rep := f.run(agent.Codex, "SessionEnd", map[string]any{"session_id": "a", "transcript_path": two, "reason": "other"})
 	if n := len(f.queued()); n != 0 || !strings.Contains(notes(rep), "no final review: no nudge is pending") {
 		t.Fatalf("two turns of an interval of 3: %d queued; log %q", n, notes(rep))
 	}
@@ -120,15 +120,15 @@ func TestFinalReviewOnlyWhenPending(t *testing.T) {
 	// The third turn fires the nudge at Stop; the entry waits (no worker
 	// here); SessionEnd hands it the final transcript.
 	three, four := chatTranscript(t, 3), chatTranscript(t, 4)
-	f.run(hooks.Codex, "Stop", map[string]any{"session_id": "b", "transcript_path": three, "last_assistant_message": "answer 3"})
-	_, rep = f.run(hooks.Codex, "SessionEnd", map[string]any{"session_id": "b", "transcript_path": four, "reason": "other"})
+	f.run(agent.Codex, "Stop", map[string]any{"session_id": "b", "transcript_path": three, "last_assistant_message": "answer 3"})
+	_, rep = f.run(agent.Codex, "SessionEnd", map[string]any{"session_id": "b", "transcript_path": four, "reason": "other"})
 	q := f.queued()
 	if len(q) != 1 || !q[0].Due.Final || q[0].Transcript != four || !strings.Contains(q[0].Due.Reason, "the pending review takes the final transcript") {
 		t.Fatalf("queue %+v; log %q", q, notes(rep))
 	}
 
 	// The nudge fires with the last turn itself, seen first at SessionEnd.
-	_, rep = f.run(hooks.Codex, "SessionEnd", map[string]any{"session_id": "c", "transcript_path": three, "reason": "other"})
+	_, rep = f.run(agent.Codex, "SessionEnd", map[string]any{"session_id": "c", "transcript_path": three, "reason": "other"})
 	var c *queue.Entry
 	for _, e := range f.queued() {
 		if e.SessionID == "c" {
@@ -168,7 +168,7 @@ func TestNoReviewAndSaySo(t *testing.T) {
 				delete(in, "transcript_path")
 			}
 			for _, ev := range []string{"Stop", "SessionEnd"} {
-				_, rep := f.run(hooks.Codex, ev, in)
+				_, rep := f.run(agent.Codex, ev, in)
 				if !strings.Contains(notes(rep), tt.says) {
 					t.Errorf("%s: log %q, want %q", ev, notes(rep), tt.says)
 				}
@@ -185,7 +185,7 @@ func TestNoReviewAndSaySo(t *testing.T) {
 func TestGoalDoneResetsCounters(t *testing.T) {
 	f := newHookFixture(t)
 	f.setReview("memory_interval: 3", "skill_interval: 100")
-	judge := func(ctx context.Context, a hooks.Agent, in *Input, lib *skillrepo.Library) (*StopDecision, error) {
+	judge := func(ctx context.Context, a agent.Name, in *Input, lib *skillrepo.Library) (*StopDecision, error) {
 		if in.LastAssistantMessage == "answer 2" {
 			return &StopDecision{Message: "✓ Goal achieved", ReviewGoal: "g-1"}, nil
 		}
@@ -193,7 +193,7 @@ func TestGoalDoneResetsCounters(t *testing.T) {
 	}
 	stop := func(turns int) *Report {
 		data, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": chatTranscript(t, turns), "last_assistant_message": fmt.Sprintf("answer %d", turns)})
-		rep, err := Run(context.Background(), Options{Agent: hooks.Codex, Event: "Stop", Library: f.lib.Root, In: bytes.NewReader(data), Out: &bytes.Buffer{},
+		rep, err := Run(context.Background(), Options{Agent: agent.Codex, Event: "Stop", Library: f.lib.Root, In: bytes.NewReader(data), Out: &bytes.Buffer{},
 			Getenv: func(k string) string { return f.env[k] }, StopJudge: judge})
 		if err != nil {
 			t.Fatal(err)
@@ -221,7 +221,7 @@ func TestSessionStartTellsOfTrouble(t *testing.T) {
 	f := newHookFixture(t)
 	delete(f.env, "OPENAI_BASE_URL")
 	f.env["PATH"] = t.TempDir() // no claude on it
-	out, _ := f.run(hooks.ClaudeCode, "SessionStart", map[string]any{"session_id": "a", "source": "startup"})
+	out, _ := f.run(agent.ClaudeCode, "SessionStart", map[string]any{"session_id": "a", "source": "startup"})
 	var got struct {
 		SystemMessage string `json:"systemMessage"`
 	}
@@ -243,13 +243,13 @@ func TestSessionStartTellsOfTrouble(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	out, _ = f.run(hooks.ClaudeCode, "SessionStart", map[string]any{"session_id": "b", "source": "startup"})
+	out, _ = f.run(agent.ClaudeCode, "SessionStart", map[string]any{"session_id": "b", "source": "startup"})
 	got.SystemMessage = ""
 	json.Unmarshal([]byte(out), &got)
 	if !strings.Contains(got.SystemMessage, "1 review failed: model call failed: 401 Unauthorized") || !strings.Contains(got.SystemMessage, "skillrepo queue retry "+e.ID) {
 		t.Fatalf("a failed review: %q", out)
 	}
-	if out, _ = f.run(hooks.Codex, "SessionStart", map[string]any{"session_id": "c", "source": "startup"}); strings.Contains(out, "systemMessage") {
+	if out, _ = f.run(agent.Codex, "SessionStart", map[string]any{"session_id": "c", "source": "startup"}); strings.Contains(out, "systemMessage") {
 		t.Errorf("told twice: %q", out)
 	}
 }

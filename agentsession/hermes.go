@@ -30,7 +30,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/agentid"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -118,14 +118,14 @@ func RunHermes(ctx context.Context, opts HermesOptions) (*Report, error) {
 	defer lib.Close()
 	rep.Library = lib.Root
 	if in.Doctor {
-		return rep, json.NewEncoder(opts.Out).Encode(map[string]DoctorReply{"skillrepo_doctor": {Agent: string(hooks.Hermes), Event: opts.Event, Library: lib.Root}})
+		return rep, json.NewEncoder(opts.Out).Encode(map[string]DoctorReply{"skillrepo_doctor": {Agent: string(agent.Hermes), Event: opts.Event, Library: lib.Root}})
 	}
 	h := &hermesRun{opts: opts, lib: lib, in: &in, rep: rep}
 	switch opts.Event {
-	case hooks.HermesSessionStart:
+	case agent.HermesSessionStart:
 		h.setTurn(turnForeground)
 		return rep, h.sync(skillrepo.SyncOptions{})
-	case hooks.HermesPreLLMCall:
+	case agent.HermesPreLLMCall:
 		kind := turnForeground
 		switch {
 		case in.Extra.Platform == "curator":
@@ -135,13 +135,13 @@ func RunHermes(ctx context.Context, opts HermesOptions) (*Report, error) {
 		}
 		h.setTurn(kind)
 		return rep, nil
-	case hooks.HermesPostToolCall:
+	case agent.HermesPostToolCall:
 		return rep, h.toolCall()
-	case hooks.HermesSessionFinalize:
+	case agent.HermesSessionFinalize:
 		return rep, h.exportTranscript(ctx)
 	}
 	return rep, fmt.Errorf("unknown Hermes event %q: want %s, %s, %s or %s", opts.Event,
-		hooks.HermesSessionStart, hooks.HermesPreLLMCall, hooks.HermesPostToolCall, hooks.HermesSessionFinalize)
+		agent.HermesSessionStart, agent.HermesPreLLMCall, agent.HermesPostToolCall, agent.HermesSessionFinalize)
 }
 
 type hermesRun struct {
@@ -153,7 +153,9 @@ type hermesRun struct {
 
 // HermesDir is where the Hermes hooks keep their per-clone state: each
 // session's turn, and the exported transcripts.
-func HermesDir(state skillrepo.State) string { return filepath.Join(state.Hooks(), "hermes") }
+func HermesDir(state skillrepo.State) string {
+	return filepath.Join(state.Hooks(), string(agent.Hermes))
+}
 
 func (h *hermesRun) turnPath() string {
 	sum := sha256.Sum256([]byte(h.in.SessionID))

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -16,7 +16,7 @@ func LogPath(stateDir string) string { return filepath.Join(stateDir, "logs", "h
 // Log appends lines to the library's hooks log (rotated at 1 MiB, one old
 // file kept). It finds the library from dir without opening it; with no
 // library it does nothing and reports false.
-func Log(dir string, now time.Time, agent hooks.Agent, event string, lines ...string) bool {
+func Log(dir string, now time.Time, name agent.Name, event string, lines ...string) bool {
 	state, ok := skillrepo.StateOf(dir)
 	if !ok {
 		return false
@@ -34,7 +34,7 @@ func Log(dir string, now time.Time, agent hooks.Agent, event string, lines ...st
 	}
 	defer f.Close()
 	for _, l := range lines {
-		fmt.Fprintf(f, "%s %s %s %s\n", now.UTC().Format(time.RFC3339), agent, event, l)
+		fmt.Fprintf(f, "%s %s %s %s\n", now.UTC().Format(time.RFC3339), name, event, l)
 	}
 	return true
 }

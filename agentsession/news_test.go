@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -54,25 +54,25 @@ func systemMessage(t *testing.T, out string) string {
 // nothing.
 func TestNewsToldOnce(t *testing.T) {
 	f := newHookFixture(t)
-	start := func(agent hooks.Agent, session string) string {
+	start := func(agent agent.Name, session string) string {
 		out, _ := f.run(agent, "SessionStart", map[string]any{"session_id": session, "source": "startup"})
 		return systemMessage(t, out)
 	}
-	prompt := func(agent hooks.Agent, session string) string {
+	prompt := func(agent agent.Name, session string) string {
 		out, _ := f.run(agent, "UserPromptSubmit", map[string]any{"session_id": session, "prompt": "go on"})
 		return systemMessage(t, out)
 	}
-	if got := start(hooks.ClaudeCode, "s1"); got != "" {
+	if got := start(agent.ClaudeCode, "s1"); got != "" {
 		t.Fatalf("nothing learned, yet: %q", got)
 	}
 	f.finishReview("r-1", "Self-improvement review: Skill 'flaky-test-triage' created", 1, 0, f.now.Add(time.Minute))
 	f.finishReview("r-0", "wrote nothing", 0, 0, f.now.Add(30*time.Second))
 	f.now = f.now.Add(2 * time.Minute)
 	want := "skillrepo: Self-improvement review: Skill 'flaky-test-triage' created (review r-1). See `skillrepo whatsnew`."
-	if got := start(hooks.Codex, "s2"); got != want {
+	if got := start(agent.Codex, "s2"); got != want {
 		t.Errorf("codex session start says %q, want %q", got, want)
 	}
-	if got := start(hooks.ClaudeCode, "s3"); got != "" {
+	if got := start(agent.ClaudeCode, "s3"); got != "" {
 		t.Errorf("told twice: %q", got)
 	}
 
@@ -88,20 +88,20 @@ func TestNewsToldOnce(t *testing.T) {
 	}
 	f.finishReview("r-2", "Waiting for approval: Skill 'pdf-forms' created, proposed (proposal r-2-user)", 0, 1, f.now.Add(time.Minute))
 	f.now = f.now.Add(2 * time.Minute)
-	got := prompt(hooks.Gemini, "s3")
+	got := prompt(agent.Gemini, "s3")
 	lines := strings.Split(got, "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], "Waiting for approval: Skill 'pdf-forms' created, proposed (proposal r-2-user) (review r-2)") ||
 		lines[1] != "skillrepo: 1 proposal waits for your approval (newest: r-2-user for pdf-forms): `skillrepo proposal show r-2-user`, then `proposal approve r-2-user` or `reject`." {
 		t.Errorf("gemini prompt says %q", got)
 	}
-	if got := prompt(hooks.ClaudeCode, "s3"); got != "" {
+	if got := prompt(agent.ClaudeCode, "s3"); got != "" {
 		t.Errorf("told twice: %q", got)
 	}
 
 	f.setReview("notify: off")
 	f.finishReview("r-3", "Self-improvement review: Skill 'x' patched", 1, 0, f.now.Add(time.Minute))
 	f.now = f.now.Add(2 * time.Minute)
-	if got := start(hooks.ClaudeCode, "s4"); got != "" {
+	if got := start(agent.ClaudeCode, "s4"); got != "" {
 		t.Errorf("review.notify off, yet: %q", got)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/agentid"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/queue"
@@ -94,11 +94,11 @@ type GoalLoop interface {
 // StopJudge is consulted first on every Stop, before the nudge counters
 // move (the goals loop plugs in here). An error lets the agent stop: a
 // hook fails open.
-type StopJudge func(ctx context.Context, agent hooks.Agent, in *Input, lib *skillrepo.Library) (*StopDecision, error)
+type StopJudge func(ctx context.Context, name agent.Name, in *Input, lib *skillrepo.Library) (*StopDecision, error)
 
 // Options configure one run of an agent hook.
 type Options struct {
-	Agent hooks.Agent
+	Agent agent.Name
 	// Event is the hook event (SessionStart, PostToolUse,
 	// UserPromptExpansion, Stop, SessionEnd; case and dashes ignored).
 	Event   string
@@ -168,7 +168,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if inReview(&opts.Getenv, &opts.Now, rep) {
 		return rep, nil
 	}
-	event, err := hooks.ParseEvent(opts.Event)
+	event, err := agent.ParseEvent(opts.Event)
 	if err != nil {
 		return rep, err
 	}
@@ -214,17 +214,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	h := &hookRun{opts: opts, lib: lib, in: &in, rep: rep, now: opts.Now().UTC()}
 	h.checkTranscript()
 	switch event {
-	case hooks.EventSessionStart:
+	case agent.EventSessionStart:
 		err = h.sessionStart(ctx)
-	case hooks.EventPostToolUse:
+	case agent.EventPostToolUse:
 		err = h.postToolUse()
-	case hooks.EventUserPromptExpansion:
+	case agent.EventUserPromptExpansion:
 		err = h.expansion()
-	case hooks.EventUserPromptSubmit:
+	case agent.EventUserPromptSubmit:
 		err = h.userPrompt()
-	case hooks.EventStop:
+	case agent.EventStop:
 		err = h.stop(ctx)
-	case hooks.EventSessionEnd:
+	case agent.EventSessionEnd:
 		err = h.sessionEnd()
 	}
 	return rep, err

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -42,7 +42,7 @@ func newHookFixture(t *testing.T) *hookFixture {
 	return &hookFixture{t: t, lib: lib, env: env, now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 }
 
-func (f *hookFixture) run(agent hooks.Agent, event string, in map[string]any) (string, *Report) {
+func (f *hookFixture) run(agent agent.Name, event string, in map[string]any) (string, *Report) {
 	f.t.Helper()
 	data, _ := json.Marshal(in)
 	var out bytes.Buffer
@@ -81,7 +81,7 @@ func TestCodexShellReadCountsAView(t *testing.T) {
 		{"c3", "cat /elsewhere/ci-debugging/SKILL.md && ls"}, // not this library
 		{"c4", "ls " + f.lib.Root}, // no SKILL.md read
 	} {
-		f.run(hooks.Codex, "PostToolUse", map[string]any{"session_id": "s", "cwd": cwd, "tool_name": "Bash", "tool_use_id": tc.id,
+		f.run(agent.Codex, "PostToolUse", map[string]any{"session_id": "s", "cwd": cwd, "tool_name": "Bash", "tool_use_id": tc.id,
 			"tool_input": map[string]any{"command": tc.command}})
 	}
 	if use, view := f.uses("ci-debugging"); use != 2 || view != 2 {
@@ -104,7 +104,7 @@ func TestCodexShellReadCountsAView(t *testing.T) {
 // saw it; Codex gets no reloadSkills, which its schema lacks.
 func TestSessionStartMemoryAndReload(t *testing.T) {
 	f := newHookFixture(t)
-	out, _ := f.run(hooks.ClaudeCode, "session-start", map[string]any{"session_id": "a", "source": "startup"})
+	out, _ := f.run(agent.ClaudeCode, "session-start", map[string]any{"session_id": "a", "source": "startup"})
 	if out != "" {
 		t.Errorf("first start printed %q", out)
 	}
@@ -112,14 +112,14 @@ func TestSessionStartMemoryAndReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		agent   hooks.Agent
+		agent   agent.Name
 		session string
 		source  string
 		reload  bool
 	}{
-		{hooks.ClaudeCode, "a", "compact", true}, // main moved since session a saw it
-		{hooks.ClaudeCode, "a", "clear", false},  // and a has seen it now
-		{hooks.Codex, "b", "resume", false},      // never reloadSkills for Codex; b was never seen
+		{agent.ClaudeCode, "a", "compact", true}, // main moved since session a saw it
+		{agent.ClaudeCode, "a", "clear", false},  // and a has seen it now
+		{agent.Codex, "b", "resume", false},      // never reloadSkills for Codex; b was never seen
 	} {
 		out, _ := f.run(tc.agent, "SessionStart", map[string]any{"session_id": tc.session, "source": tc.source})
 		var got struct {
@@ -138,8 +138,8 @@ func TestSessionStartMemoryAndReload(t *testing.T) {
 	}
 	// A resumed session's conversation holds the memory it was given:
 	// resuming it (codex exec resume, claude --resume) gives none again.
-	for _, a := range []hooks.Agent{hooks.Codex, hooks.ClaudeCode} {
-		session := map[hooks.Agent]string{hooks.Codex: "b", hooks.ClaudeCode: "a"}[a]
+	for _, a := range []agent.Name{agent.Codex, agent.ClaudeCode} {
+		session := map[agent.Name]string{agent.Codex: "b", agent.ClaudeCode: "a"}[a]
 		out, rep := f.run(a, "SessionStart", map[string]any{"session_id": session, "source": "resume"})
 		if strings.Contains(out, "Prefers short answers.") || !strings.Contains(strings.Join(rep.Notes, " "), "resumed session") {
 			t.Errorf("%s resume: printed %q, notes %q", a, out, rep.Notes)
@@ -152,14 +152,14 @@ func TestSessionStartMemoryAndReload(t *testing.T) {
 // sessions start).
 func TestSessionStartQueuesCurator(t *testing.T) {
 	f := newHookFixture(t)
-	f.run(hooks.ClaudeCode, "SessionStart", map[string]any{"session_id": "a"})
+	f.run(agent.ClaudeCode, "SessionStart", map[string]any{"session_id": "a"})
 	store := queue.New(f.lib.State().Queue())
 	if all, _ := store.List(); len(all) != 0 {
 		t.Fatalf("queued on first sight: %+v", all)
 	}
 	f.now = f.now.Add(8 * 24 * time.Hour)
-	f.run(hooks.ClaudeCode, "SessionStart", map[string]any{"session_id": "b"})
-	f.run(hooks.Codex, "SessionStart", map[string]any{"session_id": "c"})
+	f.run(agent.ClaudeCode, "SessionStart", map[string]any{"session_id": "b"})
+	f.run(agent.Codex, "SessionStart", map[string]any{"session_id": "c"})
 	all, _ := store.List()
 	if len(all) != 1 || all[0].Kind != queue.KindCurator || all[0].State != queue.Queued {
 		t.Fatalf("queue = %+v", all)
@@ -173,7 +173,7 @@ func TestStopJudgeFirst(t *testing.T) {
 	tr := filepath.Join(t.TempDir(), "chat.json")
 	os.WriteFile(tr, []byte(`[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]`), 0o644)
 	var asked bool
-	judge := func(ctx context.Context, a hooks.Agent, in *Input, lib *skillrepo.Library) (*StopDecision, error) {
+	judge := func(ctx context.Context, a agent.Name, in *Input, lib *skillrepo.Library) (*StopDecision, error) {
 		asked = true
 		if n, _ := queue.New(lib.State().Queue()).List(); len(n) != 0 {
 			t.Error("the judge was asked after the counters moved")
@@ -182,7 +182,7 @@ func TestStopJudgeFirst(t *testing.T) {
 	}
 	data, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": tr, "last_assistant_message": "hello"})
 	var out bytes.Buffer
-	_, err := Run(context.Background(), Options{Agent: hooks.Codex, Event: "Stop", Library: f.lib.Root, In: bytes.NewReader(data), Out: &out,
+	_, err := Run(context.Background(), Options{Agent: agent.Codex, Event: "Stop", Library: f.lib.Root, In: bytes.NewReader(data), Out: &out,
 		Getenv: func(k string) string { return f.env[k] }, StopJudge: judge})
 	if err != nil || !asked {
 		t.Fatalf("err %v, asked %v", err, asked)
@@ -224,7 +224,7 @@ func TestStopCountsTranscriptIncrementally(t *testing.T) {
 	os.WriteFile(whole, data, 0o644)
 	os.WriteFile(grown, first, 0o644)
 	stop := func(session, path string) {
-		f.run(hooks.ClaudeCode, "Stop", map[string]any{"session_id": session, "transcript_path": path, "last_assistant_message": "ok"})
+		f.run(agent.ClaudeCode, "Stop", map[string]any{"session_id": session, "transcript_path": path, "last_assistant_message": "ok"})
 	}
 	stop("whole", whole)
 	stop("grown", grown)
@@ -266,7 +266,7 @@ func TestSessionEndStartsOneWorker(t *testing.T) {
 	}
 	started := 0
 	data, _ := json.Marshal(map[string]any{"session_id": "s1", "transcript_path": transcript, "reason": "prompt_input_exit"})
-	rep, err := Run(context.Background(), Options{Agent: hooks.ClaudeCode, Event: "SessionEnd", Library: f.lib.Root,
+	rep, err := Run(context.Background(), Options{Agent: agent.ClaudeCode, Event: "SessionEnd", Library: f.lib.Root,
 		In: bytes.NewReader(data), Out: &bytes.Buffer{}, Getenv: func(k string) string { return f.env[k] }, Now: func() time.Time { return f.now },
 		StartWorker: func(*skillrepo.Library) error { started++; return nil }})
 	if err != nil {
@@ -324,7 +324,7 @@ func TestTranscriptOnlyFromTheAgentsFolders(t *testing.T) {
 		for _, ev := range events {
 			done := make(chan *Report, 1)
 			go func() {
-				_, rep := f.run(hooks.ClaudeCode, ev, map[string]any{"session_id": "s-" + filepath.Base(tc.path), "transcript_path": tc.path, "last_assistant_message": "done"})
+				_, rep := f.run(agent.ClaudeCode, ev, map[string]any{"session_id": "s-" + filepath.Base(tc.path), "transcript_path": tc.path, "last_assistant_message": "done"})
 				done <- rep
 			}()
 			select {
@@ -366,7 +366,7 @@ func TestFirstSessionTranscriptFolderNotMadeYet(t *testing.T) {
 		{filepath.Join(projects, "..", "elsewhere", "s1.jsonl"), false},
 	} {
 		for _, event := range []string{"SessionStart", "Stop"} {
-			_, rep := f.run(hooks.ClaudeCode, event, map[string]any{"session_id": "s1", "transcript_path": tc.path, "last_assistant_message": "done"})
+			_, rep := f.run(agent.ClaudeCode, event, map[string]any{"session_id": "s1", "transcript_path": tc.path, "last_assistant_message": "done"})
 			if ignored := strings.Contains(notes(rep), "transcript ignored"); ignored == tc.ok {
 				t.Errorf("%s %s: ignored = %v; log %q", event, tc.path, ignored, notes(rep))
 			}
@@ -410,7 +410,7 @@ func TestGeminiTranscriptFolders(t *testing.T) {
 		{cliHome, moved, true}, {cliHome, chat, false},
 	} {
 		f.env["GEMINI_CLI_HOME"] = tc.cliHome
-		_, rep := f.run(hooks.Gemini, "AfterTool", map[string]any{"session_id": fmt.Sprintf("g%d", i), "transcript_path": tc.path, "tool_name": "read_file", "cwd": home})
+		_, rep := f.run(agent.Gemini, "AfterTool", map[string]any{"session_id": fmt.Sprintf("g%d", i), "transcript_path": tc.path, "tool_name": "read_file", "cwd": home})
 		if ignored := strings.Contains(notes(rep), "transcript ignored"); ignored == tc.ok {
 			t.Errorf("GEMINI_CLI_HOME=%q %s: ignored = %v; log %q", tc.cliHome, tc.path, ignored, notes(rep))
 		}
@@ -435,14 +435,14 @@ func TestCodexCountsPerSessionAndFollowsCd(t *testing.T) {
 		{"s5", map[string]any{"command": "cd /tmp; cd " + f.lib.Root + "/ci-debugging; head SKILL.md"}},
 		{"s6", map[string]any{"command": "cd " + outside + " && cat SKILL.md"}}, // not a skill of the library
 	} {
-		f.run(hooks.Codex, "PostToolUse", map[string]any{"session_id": tc.session, "cwd": outside, "tool_name": "Bash", "tool_use_id": "call_0",
+		f.run(agent.Codex, "PostToolUse", map[string]any{"session_id": tc.session, "cwd": outside, "tool_name": "Bash", "tool_use_id": "call_0",
 			"tool_input": tc.input})
 	}
 	if use, view := f.uses("ci-debugging"); view != 5 || use != 5 {
 		t.Errorf("ci-debugging: %d uses, %d views; want 5 and 5", use, view)
 	}
 	// The same call delivered again in its own session counts once.
-	f.run(hooks.Codex, "PostToolUse", map[string]any{"session_id": "s1", "cwd": outside, "tool_name": "Bash", "tool_use_id": "call_0",
+	f.run(agent.Codex, "PostToolUse", map[string]any{"session_id": "s1", "cwd": outside, "tool_name": "Bash", "tool_use_id": "call_0",
 		"tool_input": map[string]any{"command": "cat " + filepath.Join(skillDir, "SKILL.md")}})
 	if _, view := f.uses("ci-debugging"); view != 5 {
 		t.Errorf("a repeated delivery counted: %d views", view)
@@ -460,7 +460,7 @@ func TestEmptySessionIsNoError(t *testing.T) {
 	}
 	for _, path := range []string{empty, filepath.Join(dir, "never-written.jsonl")} {
 		for _, ev := range []string{"Stop", "SessionEnd"} {
-			_, rep := f.run(hooks.Codex, ev, map[string]any{"session_id": "s-empty", "transcript_path": path, "cwd": dir})
+			_, rep := f.run(agent.Codex, ev, map[string]any{"session_id": "s-empty", "transcript_path": path, "cwd": dir})
 			if !strings.Contains(strings.Join(rep.Notes, "\n"), "nothing to count") {
 				t.Errorf("%s on %s: notes %q", ev, filepath.Base(path), rep.Notes)
 			}
@@ -494,7 +494,7 @@ func TestBrokenConfigAtSessionStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := testlib.Git(t, f.lib.Root, f.env, "rev-parse", "main")
-	out, rep := f.run(hooks.ClaudeCode, "SessionStart", map[string]any{"session_id": "a", "source": "startup"})
+	out, rep := f.run(agent.ClaudeCode, "SessionStart", map[string]any{"session_id": "a", "source": "startup"})
 	if !strings.Contains(out, "Prefers short answers.") {
 		t.Errorf("the memory did not reach the agent: %q", out)
 	}
@@ -549,7 +549,7 @@ func TestOneReviewPerTurn(t *testing.T) {
 			}
 			lines := turn(1)
 			write(lines) // Stop runs before the turn's last text block is written
-			_, rep := f.run(hooks.ClaudeCode, "Stop", map[string]any{"session_id": "s1", "transcript_path": p, "last_assistant_message": "fixed 1"})
+			_, rep := f.run(agent.ClaudeCode, "Stop", map[string]any{"session_id": "s1", "transcript_path": p, "last_assistant_message": "fixed 1"})
 			q := queue.New(f.lib.State().Queue())
 			entries, _ := q.List()
 			if len(entries) != 1 {
@@ -570,7 +570,7 @@ func TestOneReviewPerTurn(t *testing.T) {
 				lines = append(append(lines, turn(2)...), final(2))
 			}
 			write(lines)
-			_, rep = f.run(hooks.ClaudeCode, "SessionEnd", map[string]any{"session_id": "s1", "transcript_path": p, "reason": "other"})
+			_, rep = f.run(agent.ClaudeCode, "SessionEnd", map[string]any{"session_id": "s1", "transcript_path": p, "reason": "other"})
 			entries, _ = q.List()
 			if len(entries) != tc.want {
 				t.Fatalf("%d queue entries after SessionEnd, want %d (notes %q)", len(entries), tc.want, rep.Notes)
@@ -604,14 +604,14 @@ func TestOptionShapedIDsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		agent hooks.Agent
+		agent agent.Name
 		in    map[string]any
 		field string
 	}{
-		{hooks.ClaudeCode, map[string]any{"session_id": "--mcp-config=/tmp/pwn.json", "transcript_path": transcript}, "session_id"},
-		{hooks.Codex, map[string]any{"session_id": "-cmcp_servers.pwn.command=/tmp/pwn", "transcript_path": transcript}, "session_id"},
-		{hooks.ClaudeCode, map[string]any{"session_id": "../../x", "transcript_path": transcript}, "session_id"},
-		{hooks.ClaudeCode, map[string]any{"session_id": "s1", "tool_use_id": "-x\nSkill-Origin: user", "tool_name": "Read"}, "tool_use_id"},
+		{agent.ClaudeCode, map[string]any{"session_id": "--mcp-config=/tmp/pwn.json", "transcript_path": transcript}, "session_id"},
+		{agent.Codex, map[string]any{"session_id": "-cmcp_servers.pwn.command=/tmp/pwn", "transcript_path": transcript}, "session_id"},
+		{agent.ClaudeCode, map[string]any{"session_id": "../../x", "transcript_path": transcript}, "session_id"},
+		{agent.ClaudeCode, map[string]any{"session_id": "s1", "tool_use_id": "-x\nSkill-Origin: user", "tool_name": "Read"}, "tool_use_id"},
 	} {
 		for _, event := range []string{"Stop", "SessionEnd", "PostToolUse"} {
 			data, _ := json.Marshal(tt.in)

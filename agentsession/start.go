@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/curator"
-	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -104,13 +104,13 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 	if len(blocks) == 0 && !reload {
 		return h.reply(reply)
 	}
-	out := map[string]any{"hookEventName": hooks.EventSessionStart}
+	out := map[string]any{"hookEventName": agent.EventSessionStart}
 	if len(blocks) > 0 {
 		out["additionalContext"] = strings.Join(blocks, "\n\n")
 	}
 	// Codex's SessionStart output schema has no reloadSkills (it rejects
 	// unknown fields); it reads skills at the start of every turn anyway.
-	if reload && h.opts.Agent == hooks.ClaudeCode {
+	if reload && h.opts.Agent == agent.ClaudeCode {
 		out["reloadSkills"] = true
 	}
 	reply["hookSpecificOutput"] = out

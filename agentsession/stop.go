@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentcli"
-	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
@@ -90,7 +90,7 @@ func nonEmpty(lines ...string) []string {
 }
 
 func (h *hookRun) printDecision(d *StopDecision) error {
-	if h.opts.Agent == hooks.Gemini {
+	if h.opts.Agent == agent.Gemini {
 		return h.printGeminiDecision(d)
 	}
 	switch {
@@ -100,8 +100,8 @@ func (h *hookRun) printDecision(d *StopDecision) error {
 		return h.reply(map[string]any{"decision": "block", "reason": d.Reason})
 	case d.Message != "" && d.Context == "":
 		return h.reply(map[string]any{"systemMessage": d.Message})
-	case d.Context != "" && h.opts.Agent == hooks.ClaudeCode:
-		return h.reply(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": hooks.EventStop, "additionalContext": d.Context}})
+	case d.Context != "" && h.opts.Agent == agent.ClaudeCode:
+		return h.reply(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": agent.EventStop, "additionalContext": d.Context}})
 	case d.Context != "":
 		return h.reply(map[string]any{"systemMessage": d.Context})
 	}

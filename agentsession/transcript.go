@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/review"
 )
@@ -16,9 +16,9 @@ import (
 // transcriptFormat is the format an agent's transcripts are in.
 func (h *hookRun) transcriptFormat() review.Format {
 	switch h.opts.Agent {
-	case hooks.ClaudeCode:
+	case agent.ClaudeCode:
 		return review.FormatClaudeCode
-	case hooks.Gemini:
+	case agent.Gemini:
 		return review.FormatGemini
 	}
 	return review.FormatAuto
@@ -53,14 +53,14 @@ func (h *hookRun) transcriptAbs() string {
 // $SKILLREPO_TRANSCRIPT_DIRS. A "*" element stands for any one folder
 // name (Gemini CLI's per-project folder).
 func (h *hookRun) transcriptRoots() []string {
-	homes := hooks.HomesFrom(h.opts.Getenv("HOME"), h.opts.Getenv)
+	homes := agent.HomesFrom(h.opts.Getenv("HOME"), h.opts.Getenv)
 	var roots []string
 	switch h.opts.Agent {
-	case hooks.ClaudeCode:
+	case agent.ClaudeCode:
 		roots = append(roots, filepath.Join(homes.ClaudeConfig, "projects"))
-	case hooks.Codex:
+	case agent.Codex:
 		roots = append(roots, filepath.Join(homes.CodexHome, "sessions"), filepath.Join(homes.CodexHome, "archived_sessions"))
-	case hooks.Gemini:
+	case agent.Gemini:
 		roots = append(roots, filepath.Join(homes.GeminiDir, "tmp", "*", "chats"),
 			filepath.Join(filepath.Dir(homes.GeminiDir), ".cache", ".gemini", "tmp", "*", "chats"))
 	}

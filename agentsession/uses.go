@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -22,10 +22,10 @@ import (
 // library, counted as a view.
 func (h *hookRun) postToolUse() error {
 	h.touch()
-	if h.opts.Agent == hooks.Gemini {
+	if h.opts.Agent == agent.Gemini {
 		return h.activateSkill()
 	}
-	if h.opts.Agent == hooks.Codex || h.in.ToolName != "Skill" {
+	if h.opts.Agent == agent.Codex || h.in.ToolName != "Skill" {
 		return h.shellRead()
 	}
 	var ti struct {

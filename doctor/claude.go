@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/hooks"
 )
 
@@ -16,7 +17,7 @@ import (
 // ask first).
 type claudeChecker struct{}
 
-func (claudeChecker) Agent() hooks.Agent { return hooks.ClaudeCode }
+func (claudeChecker) Agent() agent.Name { return agent.ClaudeCode }
 
 var claudeShell = shell{
 	path: "Claude Code's own",
@@ -28,10 +29,10 @@ var claudeShell = shell{
 
 // claudeSettingsFiles are the settings files Claude Code merges, with
 // their scopes.
-func claudeSettingsFiles(env *Env) map[hooks.Scope]string {
-	out := map[hooks.Scope]string{}
-	for _, s := range []hooks.Scope{hooks.ScopeUser, hooks.ScopeProject, hooks.ScopeLocal} {
-		if p, err := hooks.SettingsPath(hooks.ClaudeCode, s, env.Homes, env.Project); err == nil {
+func claudeSettingsFiles(env *Env) map[agent.Scope]string {
+	out := map[agent.Scope]string{}
+	for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal} {
+		if p, err := hooks.SettingsPath(agent.ClaudeCode, s, env.Homes, env.Project); err == nil {
 			out[s] = p
 		}
 	}
@@ -40,11 +41,11 @@ func claudeSettingsFiles(env *Env) map[hooks.Scope]string {
 
 func (claudeChecker) Check(ctx context.Context, env *Env) []Finding {
 	var out []Finding
-	ins := installations(env, hooks.ClaudeCode)
+	ins := installations(env, agent.ClaudeCode)
 	for _, in := range ins {
 		out = append(out, hookChecks(ctx, env, in, claudeShell)...)
 	}
-	out = append(out, locationCheck(env, hooks.ClaudeCode, "CLAUDE_CONFIG_DIR")...)
+	out = append(out, locationCheck(env, agent.ClaudeCode, "CLAUDE_CONFIG_DIR")...)
 	if len(ins) > 0 {
 		for s, p := range claudeSettingsFiles(env) {
 			v, err := readJSONFile(p)
@@ -52,7 +53,7 @@ func (claudeChecker) Check(ctx context.Context, env *Env) []Finding {
 				continue
 			}
 			if off, _ := lookup(v, "disableAllHooks").(bool); off {
-				out = append(out, Finding{Agent: string(hooks.ClaudeCode), Scope: string(s), Part: "hooks", Check: "enabled", Level: Problem, Path: p,
+				out = append(out, Finding{Agent: string(agent.ClaudeCode), Scope: string(s), Part: "hooks", Check: "enabled", Level: Problem, Path: p,
 					Message: fmt.Sprintf("%s sets \"disableAllHooks\": true: Claude Code runs no hook at all", p),
 					Fix:     "remove \"disableAllHooks\" from " + p})
 			}
@@ -79,9 +80,9 @@ func claudeAllows(allow []any) bool {
 // allows our MCP tools, which file does, and its scope. The user's file
 // comes first: Claude Code honours a project's rules only in a trusted
 // workspace.
-func claudePermitted(env *Env) (bool, string, hooks.Scope) {
+func claudePermitted(env *Env) (bool, string, agent.Scope) {
 	files := claudeSettingsFiles(env)
-	for _, s := range []hooks.Scope{hooks.ScopeUser, hooks.ScopeLocal, hooks.ScopeProject} {
+	for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeLocal, agent.ScopeProject} {
 		v, err := readJSONFile(files[s])
 		if err != nil || v == nil {
 			continue
@@ -119,10 +120,10 @@ func claudeWorkspaceTrusted(env *Env) (bool, string) {
 // its tools are permitted.
 func claudeMCPChecks(ctx context.Context, env *Env) []Finding {
 	var out []Finding
-	for _, e := range mcpEntries(env, hooks.ClaudeCode) {
+	for _, e := range mcpEntries(env, agent.ClaudeCode) {
 		out = append(out, mcpRunCheck(ctx, env, e)...)
 		if ok, file, scope := claudePermitted(env); ok {
-			if scope != hooks.ScopeUser {
+			if scope != agent.ScopeUser {
 				if trusted, cfg := claudeWorkspaceTrusted(env); !trusted {
 					out = append(out, e.finding("permissions", Problem,
 						fmt.Sprintf("its tools are allowed in %s, but Claude Code ignores a project's permission rules until you trust the workspace (%s), so `claude -p` refuses every call", file, env.Project),

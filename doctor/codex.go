@@ -9,6 +9,7 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/hooks"
 )
 
@@ -19,7 +20,7 @@ import (
 // turns hooks off.
 type codexChecker struct{}
 
-func (codexChecker) Agent() hooks.Agent { return hooks.Codex }
+func (codexChecker) Agent() agent.Name { return agent.Codex }
 
 func codexShell(env *Env) shell {
 	sh := env.getenv("SHELL")
@@ -33,27 +34,27 @@ func (codexChecker) Check(ctx context.Context, env *Env) []Finding {
 	var out []Finding
 	cfgPath := hooks.CodexConfigPath(env.Homes)
 	cfg := readTOML(cfgPath)
-	for _, in := range installations(env, hooks.Codex) {
+	for _, in := range installations(env, agent.Codex) {
 		out = append(out, hookChecks(ctx, env, in, codexShell(env))...)
 		if in.Err != nil {
 			continue
 		}
 		out = append(out, codexTrustFindings(env, in)...)
-		if in.Scope == hooks.ScopeProject {
+		if in.Scope == agent.ScopeProject {
 			out = append(out, codexProjectTrust(env, cfg, cfgPath, in)...)
 		}
 	}
-	out = append(out, locationCheck(env, hooks.Codex, "CODEX_HOME")...)
+	out = append(out, locationCheck(env, agent.Codex, "CODEX_HOME")...)
 	if len(out) > 0 {
 		for _, key := range []string{"hooks", "codex_hooks"} {
 			if on, ok := lookupTOML(cfg, "features", key).(bool); ok && !on {
-				out = append(out, Finding{Agent: string(hooks.Codex), Part: "hooks", Check: "enabled", Level: Problem, Path: cfgPath,
+				out = append(out, Finding{Agent: string(agent.Codex), Part: "hooks", Check: "enabled", Level: Problem, Path: cfgPath,
 					Message: fmt.Sprintf("%s sets [features] %s = false: Codex runs no hook", cfgPath, key),
 					Fix:     fmt.Sprintf("remove %s = false from [features] in %s", key, cfgPath)})
 			}
 		}
 	}
-	for _, e := range mcpEntries(env, hooks.Codex) {
+	for _, e := range mcpEntries(env, agent.Codex) {
 		out = append(out, mcpRunCheck(ctx, env, e)...)
 	}
 	return out
@@ -63,7 +64,7 @@ func (codexChecker) Check(ctx context.Context, env *Env) []Finding {
 // trust them.
 func codexTrustFindings(env *Env, in *hooks.Installation) []Finding {
 	f := func(level Level, msg, fix string) Finding {
-		return Finding{Agent: string(hooks.Codex), Scope: string(in.Scope), Part: "hooks", Check: "trust", Level: level, Message: msg, Fix: fix, Path: hooks.CodexConfigPath(env.Homes)}
+		return Finding{Agent: string(agent.Codex), Scope: string(in.Scope), Part: "hooks", Check: "trust", Level: level, Message: msg, Fix: fix, Path: hooks.CodexConfigPath(env.Homes)}
 	}
 	trust, err := hooks.CodexTrust(in, env.Homes)
 	if err != nil {
@@ -80,7 +81,7 @@ func codexTrustFindings(env *Env, in *hooks.Installation) []Finding {
 			disabled = append(disabled, t.Handler.Event)
 		}
 	}
-	fix := installCommand(hooks.Codex, in.Scope) + " --trust (or accept them in Codex's /hooks)"
+	fix := installCommand(agent.Codex, in.Scope) + " --trust (or accept them in Codex's /hooks)"
 	var out []Finding
 	if len(untrusted) > 0 {
 		out = append(out, f(Problem, fmt.Sprintf("Codex has not trusted skillrepo's %s hooks in %s: it skips them without a word (codex exec too)", strings.Join(untrusted, ", "), in.Settings), fix))
@@ -110,7 +111,7 @@ func codexProjectTrust(env *Env, cfg map[string]any, cfgPath string, in *hooks.I
 			return nil
 		}
 	}
-	return []Finding{{Agent: string(hooks.Codex), Scope: string(in.Scope), Part: "hooks", Check: "project-trust", Level: Problem, Path: cfgPath,
+	return []Finding{{Agent: string(agent.Codex), Scope: string(in.Scope), Part: "hooks", Check: "project-trust", Level: Problem, Path: cfgPath,
 		Message: fmt.Sprintf("Codex reads %s only in a trusted project, and %s is not trusted", in.Settings, project),
 		Fix:     fmt.Sprintf("trust the project when Codex asks, or add [projects.%q] trust_level = \"trusted\" to %s", project, cfgPath)}}
 }

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/internal/jsonedit"
@@ -67,15 +68,15 @@ type Finding struct {
 // Env is the world the checks look at: the agents' folders, the project
 // of the current folder, the environment the agents run with.
 type Env struct {
-	Homes hooks.Homes
+	Homes agent.Homes
 	// Project is the folder whose project-scope settings are checked and
 	// where a synthetic event's session runs.
 	Project string
 	Getenv  func(string) string
 	// Agents narrows the check ("" or nil: every agent).
-	Agents []hooks.Agent
+	Agents []agent.Name
 	// Scope narrows it to one scope ("": every scope).
-	Scope hooks.Scope
+	Scope agent.Scope
 	// HTTP probes a model endpoint (nil: a client with a short timeout).
 	HTTP *http.Client
 	// Now is the clock (nil: time.Now).
@@ -90,7 +91,7 @@ type Env struct {
 // the person trusted with its present content (hooks.ProjectFileTrusted;
 // with Trust set, it is trusted now).
 func (e *Env) mayRun(scope, path string) bool {
-	if scope == string(hooks.ScopeUser) || path == "" {
+	if scope == string(agent.ScopeUser) || path == "" {
 		return true
 	}
 	if rel, err := filepath.Rel(e.Project, path); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
@@ -103,7 +104,7 @@ func (e *Env) mayRun(scope, path string) bool {
 }
 
 // untrustedFinding says a project's commands were not run.
-func untrustedFinding(a hooks.Agent, scope, part, path string) Finding {
+func untrustedFinding(a agent.Name, scope, part, path string) Finding {
 	return Finding{Agent: string(a), Scope: scope, Part: part, Check: "trust", Level: Warning, Path: path,
 		Message: fmt.Sprintf("not run: project not trusted — %s came with the project, and skillrepo runs its commands only once you trust them", path),
 		Fix:     fmt.Sprintf("read %s; if you trust it, run: skillrepo doctor --trust (or %s's own trust step, then skillrepo doctor --trust)", path, a.Label())}
@@ -118,7 +119,7 @@ func (e *Env) getenv(k string) string {
 
 // Checker checks one agent.
 type Checker interface {
-	Agent() hooks.Agent
+	Agent() agent.Name
 	// Check returns the agent's findings, none when nothing of ours is
 	// installed for it.
 	Check(ctx context.Context, env *Env) []Finding
@@ -153,10 +154,10 @@ func (r *Report) count(l Level) int {
 }
 
 // For returns the findings of one agent (and scope, unless "").
-func (r *Report) For(agent hooks.Agent, scope hooks.Scope) []Finding {
+func (r *Report) For(name agent.Name, scope agent.Scope) []Finding {
 	var out []Finding
 	for _, f := range r.Findings {
-		if f.Agent == string(agent) && (scope == "" || f.Scope == "" || f.Scope == string(scope)) {
+		if f.Agent == string(name) && (scope == "" || f.Scope == "" || f.Scope == string(scope)) {
 			out = append(out, f)
 		}
 	}
@@ -180,14 +181,14 @@ func Run(ctx context.Context, env *Env) *Report {
 }
 
 // scopesOf are the scopes of an agent that env asks about.
-func scopesOf(env *Env, a hooks.Agent) []hooks.Scope {
-	all := []hooks.Scope{hooks.ScopeUser, hooks.ScopeProject}
-	if a == hooks.ClaudeCode {
-		all = append(all, hooks.ScopeLocal)
+func scopesOf(env *Env, a agent.Name) []agent.Scope {
+	all := []agent.Scope{agent.ScopeUser, agent.ScopeProject}
+	if a == agent.ClaudeCode {
+		all = append(all, agent.ScopeLocal)
 	}
 	if env.Scope != "" {
 		if slices.Contains(all, env.Scope) {
-			return []hooks.Scope{env.Scope}
+			return []agent.Scope{env.Scope}
 		}
 		return nil
 	}
@@ -195,7 +196,7 @@ func scopesOf(env *Env, a hooks.Agent) []hooks.Scope {
 }
 
 // installations are an agent's hook installations in the files it reads.
-func installations(env *Env, a hooks.Agent) []*hooks.Installation {
+func installations(env *Env, a agent.Name) []*hooks.Installation {
 	var out []*hooks.Installation
 	seen := map[string]bool{}
 	for _, s := range scopesOf(env, a) {
@@ -306,9 +307,9 @@ func bareProgram(hs []hooks.InstalledHandler) string {
 
 // installCommand is the command that (re)installs an agent's hooks at a
 // scope.
-func installCommand(a hooks.Agent, s hooks.Scope) string {
+func installCommand(a agent.Name, s agent.Scope) string {
 	cmd := "skillrepo hooks install --" + string(a)
-	if s != hooks.ScopeUser && s != "" {
+	if s != agent.ScopeUser && s != "" {
 		cmd += " --scope " + string(s)
 	}
 	return cmd
@@ -430,7 +431,7 @@ func firstLine(s string) string {
 
 // modelCheck says whether reviews of the library have a model: an
 // endpoint that answers, or the agent's own program.
-func modelCheck(ctx context.Context, env *Env, a hooks.Agent, scope, library string) []Finding {
+func modelCheck(ctx context.Context, env *Env, a agent.Name, scope, library string) []Finding {
 	f := func(level Level, msg, fix string) []Finding {
 		return []Finding{{Agent: string(a), Scope: scope, Part: "hooks", Check: "model", Level: level, Message: msg, Fix: fix}}
 	}
@@ -514,17 +515,17 @@ func lookup(v map[string]any, keys ...string) any {
 
 // locationCheck finds our hooks in a user settings file the agent does
 // not read because an environment variable moved its folder.
-func locationCheck(env *Env, a hooks.Agent, variable string) []Finding {
-	if env.getenv(variable) == "" || env.Scope == hooks.ScopeProject || env.Scope == hooks.ScopeLocal {
+func locationCheck(env *Env, a agent.Name, variable string) []Finding {
+	if env.getenv(variable) == "" || env.Scope == agent.ScopeProject || env.Scope == agent.ScopeLocal {
 		return nil
 	}
-	plain := hooks.HomesFrom(env.Homes.Home, nil)
-	stale := hooks.Inspect(a, hooks.ScopeUser, plain, env.Project)
-	live := hooks.Inspect(a, hooks.ScopeUser, env.Homes, env.Project)
+	plain := agent.HomesFrom(env.Homes.Home, nil)
+	stale := hooks.Inspect(a, agent.ScopeUser, plain, env.Project)
+	live := hooks.Inspect(a, agent.ScopeUser, env.Homes, env.Project)
 	if stale.Settings == live.Settings || !stale.Installed() || live.Installed() {
 		return nil
 	}
-	return []Finding{{Agent: string(a), Scope: string(hooks.ScopeUser), Part: "hooks", Check: "location", Level: Problem, Path: stale.Settings,
+	return []Finding{{Agent: string(a), Scope: string(agent.ScopeUser), Part: "hooks", Check: "location", Level: Problem, Path: stale.Settings,
 		Message: fmt.Sprintf("skillrepo's hooks are in %s, but %s reads %s (%s=%s)", stale.Settings, a.Label(), live.Settings, variable, env.getenv(variable)),
-		Fix:     fmt.Sprintf("with %s set as the agent has it, run: %s (and skillrepo hooks uninstall --%s with it unset, to tidy the old file)", variable, installCommand(a, hooks.ScopeUser), a)}}
+		Fix:     fmt.Sprintf("with %s set as the agent has it, run: %s (and skillrepo hooks uninstall --%s with it unset, to tidy the old file)", variable, installCommand(a, agent.ScopeUser), a)}}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/hooks"
 )
 
@@ -19,7 +20,7 @@ import (
 // false turns hooks off and hooksConfig.disabled lists hooks turned off.
 type geminiChecker struct{}
 
-func (geminiChecker) Agent() hooks.Agent { return hooks.Gemini }
+func (geminiChecker) Agent() agent.Name { return agent.Gemini }
 
 var geminiShell = shell{
 	path: "Gemini CLI's own",
@@ -36,15 +37,15 @@ var geminiShell = shell{
 
 func (geminiChecker) Check(ctx context.Context, env *Env) []Finding {
 	var out []Finding
-	ins := installations(env, hooks.Gemini)
+	ins := installations(env, agent.Gemini)
 	for _, in := range ins {
 		out = append(out, hookChecks(ctx, env, in, geminiShell)...)
 		if in.Err == nil {
 			out = append(out, geminiDisabled(env, in)...)
 		}
 	}
-	out = append(out, locationCheck(env, hooks.Gemini, "GEMINI_CLI_HOME")...)
-	entries := mcpEntries(env, hooks.Gemini)
+	out = append(out, locationCheck(env, agent.Gemini, "GEMINI_CLI_HOME")...)
+	entries := mcpEntries(env, agent.Gemini)
 	for _, e := range entries {
 		out = append(out, mcpRunCheck(ctx, env, e)...)
 		if !e.Trust {
@@ -62,8 +63,8 @@ func (geminiChecker) Check(ctx context.Context, env *Env) []Finding {
 // hooks off (user, then the project's).
 func geminiSettings(env *Env) []map[string]any {
 	var out []map[string]any
-	for _, s := range []hooks.Scope{hooks.ScopeUser, hooks.ScopeProject} {
-		p, _ := hooks.SettingsPath(hooks.Gemini, s, env.Homes, env.Project)
+	for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeProject} {
+		p, _ := hooks.SettingsPath(agent.Gemini, s, env.Homes, env.Project)
 		if v, err := readJSONFile(p); err == nil && v != nil {
 			out = append(out, v)
 		}
@@ -74,7 +75,7 @@ func geminiSettings(env *Env) []map[string]any {
 func geminiDisabled(env *Env, in *hooks.Installation) []Finding {
 	var out []Finding
 	f := func(msg, fix string) Finding {
-		return Finding{Agent: string(hooks.Gemini), Scope: string(in.Scope), Part: "hooks", Check: "enabled", Level: Problem, Message: msg, Fix: fix, Path: in.Settings}
+		return Finding{Agent: string(agent.Gemini), Scope: string(in.Scope), Part: "hooks", Check: "enabled", Level: Problem, Message: msg, Fix: fix, Path: in.Settings}
 	}
 	for _, v := range geminiSettings(env) {
 		if on, ok := lookup(v, "hooksConfig", "enabled").(bool); ok && !on {
@@ -97,7 +98,7 @@ func geminiFolderTrust(env *Env) []Finding {
 	case "true":
 		return nil
 	case "false":
-		return []Finding{{Agent: string(hooks.Gemini), Check: "folder-trust", Level: Problem, Message: "GEMINI_CLI_TRUST_WORKSPACE=false: Gemini CLI trusts no folder, so it runs no hook", Fix: "unset GEMINI_CLI_TRUST_WORKSPACE"}}
+		return []Finding{{Agent: string(agent.Gemini), Check: "folder-trust", Level: Problem, Message: "GEMINI_CLI_TRUST_WORKSPACE=false: Gemini CLI trusts no folder, so it runs no hook", Fix: "unset GEMINI_CLI_TRUST_WORKSPACE"}}
 	}
 	for _, v := range geminiSettings(env) {
 		if on, ok := lookup(v, "security", "folderTrust", "enabled").(bool); ok && !on {
@@ -110,7 +111,7 @@ func geminiFolderTrust(env *Env) []Finding {
 	}
 	rules, err := readJSONFile(path)
 	if err != nil {
-		return []Finding{{Agent: string(hooks.Gemini), Check: "folder-trust", Level: Problem, Path: path, Message: fmt.Sprintf("%s cannot be read (%v): Gemini CLI refuses to start", path, err), Fix: "fix " + path}}
+		return []Finding{{Agent: string(agent.Gemini), Check: "folder-trust", Level: Problem, Path: path, Message: fmt.Sprintf("%s cannot be read (%v): Gemini CLI refuses to start", path, err), Fix: "fix " + path}}
 	}
 	trusted, rule := geminiTrusted(rules, env.Project)
 	msg := fmt.Sprintf("%s is not a trusted folder of Gemini CLI: it runs no hook and no MCP server there, and a headless session refuses to start", env.Project)
@@ -118,9 +119,9 @@ func geminiFolderTrust(env *Env) []Finding {
 		msg = fmt.Sprintf("%s is marked \"do not trust\" in %s: Gemini CLI runs no hook and no MCP server there", env.Project, path)
 	}
 	if trusted {
-		return []Finding{{Agent: string(hooks.Gemini), Check: "folder-trust", Level: OK, Path: path, Message: env.Project + " is a trusted folder"}}
+		return []Finding{{Agent: string(agent.Gemini), Check: "folder-trust", Level: OK, Path: path, Message: env.Project + " is a trusted folder"}}
 	}
-	return []Finding{{Agent: string(hooks.Gemini), Check: "folder-trust", Level: Problem, Path: path, Message: msg,
+	return []Finding{{Agent: string(agent.Gemini), Check: "folder-trust", Level: Problem, Path: path, Message: msg,
 		Fix: fmt.Sprintf("trust it when Gemini CLI asks (or /permissions), or add %q: \"TRUST_FOLDER\" to %s", env.Project, path)}}
 }
 

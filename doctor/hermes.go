@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -29,7 +30,7 @@ import (
 // model to check.
 type hermesChecker struct{}
 
-func (hermesChecker) Agent() hooks.Agent { return hooks.Hermes }
+func (hermesChecker) Agent() agent.Name { return agent.Hermes }
 
 // hermesHomeFor is the Hermes home the checks look at.
 func hermesHomeFor(env *Env) string {
@@ -43,7 +44,7 @@ func hermesHomeFor(env *Env) string {
 }
 
 func (hermesChecker) Check(ctx context.Context, env *Env) []Finding {
-	if env.Scope != "" && env.Scope != hooks.ScopeUser {
+	if env.Scope != "" && env.Scope != agent.ScopeUser {
 		return nil // Hermes has one config.yaml, the user's
 	}
 	home := hermesHomeFor(env)
@@ -52,9 +53,9 @@ func (hermesChecker) Check(ctx context.Context, env *Env) []Finding {
 	}
 	path := filepath.Join(home, hermes.ConfigFile)
 	f := func(check string, level Level, msg, fix string) Finding {
-		return Finding{Agent: string(hooks.Hermes), Scope: string(hooks.ScopeUser), Part: "hooks", Check: check, Level: level, Message: msg, Fix: fix, Path: path}
+		return Finding{Agent: string(agent.Hermes), Scope: string(agent.ScopeUser), Part: "hooks", Check: check, Level: level, Message: msg, Fix: fix, Path: path}
 	}
-	reinstall := installCommand(hooks.Hermes, "")
+	reinstall := installCommand(agent.Hermes, "")
 	st, err := hooks.HermesStatus(home, env.getenv)
 	if err != nil {
 		data, _ := os.ReadFile(path)

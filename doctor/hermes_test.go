@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/hooks"
 )
@@ -22,7 +23,7 @@ func TestHermesChecks(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(hh, "skills"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{Homes: hooks.Homes{Home: home}, Project: home, Getenv: func(k string) string {
+	env := &Env{Homes: agent.Homes{Home: home}, Project: home, Getenv: func(k string) string {
 		if k == "PATH" {
 			return os.Getenv("PATH")
 		}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"os/exec"
 
-	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/mcpserver"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -14,7 +14,7 @@ import (
 // mcpEntry is our MCP server's entry in one of an agent's files.
 type mcpEntry struct {
 	*mcpserver.Entry
-	agent hooks.Agent
+	agent agent.Name
 }
 
 func (e mcpEntry) finding(check string, level Level, msg, fix string) Finding {
@@ -22,18 +22,18 @@ func (e mcpEntry) finding(check string, level Level, msg, fix string) Finding {
 }
 
 // mcpClient is package mcpserver's name of an agent.
-func mcpClient(a hooks.Agent) string {
+func mcpClient(a agent.Name) string {
 	switch a {
-	case hooks.Codex:
+	case agent.Codex:
 		return mcpserver.ClientCodex
-	case hooks.Gemini:
+	case agent.Gemini:
 		return mcpserver.ClientGemini
 	}
 	return mcpserver.ClientClaudeCode
 }
 
 // mcpOptions are the install options locating an agent's files.
-func mcpOptions(env *Env, a hooks.Agent, scope string) mcpserver.InstallOptions {
+func mcpOptions(env *Env, a agent.Name, scope string) mcpserver.InstallOptions {
 	o := mcpserver.InstallOptions{Client: mcpClient(a), Scope: scope, Home: env.Homes.Home, Project: env.Project,
 		CodexHome: env.Homes.CodexHome, GeminiDir: env.Homes.GeminiDir}
 	if env.getenv("CLAUDE_CONFIG_DIR") != "" {
@@ -44,9 +44,9 @@ func mcpOptions(env *Env, a hooks.Agent, scope string) mcpserver.InstallOptions 
 
 // mcpEntries are the agent's entries of our server, one per scope that
 // has one (a file that cannot be read is a finding of its own).
-func mcpEntries(env *Env, a hooks.Agent) []mcpEntry {
+func mcpEntries(env *Env, a agent.Name) []mcpEntry {
 	scopes := []string{"user", "project"}
-	if a == hooks.ClaudeCode {
+	if a == agent.ClaudeCode {
 		scopes = append(scopes, "local")
 	}
 	var out []mcpEntry

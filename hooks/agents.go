@@ -9,92 +9,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
-)
-
-// Agent names a hook system skillrepo installs into.
-type Agent string
-
-// Agents whose hooks skillrepo installs.
-const (
-	ClaudeCode Agent = "claude-code"
-	Codex      Agent = "codex"
-	Gemini     Agent = "gemini"
-)
-
-// Agents lists the agents in a stable order.
-func Agents() []Agent { return []Agent{ClaudeCode, Codex, Gemini} }
-
-// Label is the agent's name as people write it.
-func (a Agent) Label() string {
-	switch a {
-	case ClaudeCode:
-		return "Claude Code"
-	case Codex:
-		return "Codex"
-	case Gemini:
-		return "Gemini CLI"
-	case Hermes:
-		return "Hermes Agent"
-	}
-	return string(a)
-}
-
-// Scope is which settings file of an agent an install writes.
-type Scope string
-
-// Scopes: the user's settings (every project), the project's shared
-// settings, or the project's personal settings (Claude Code only).
-const (
-	ScopeUser    Scope = "user"
-	ScopeProject Scope = "project"
-	ScopeLocal   Scope = "local"
 )
 
 // ErrMalformed is returned for a settings file that is not a JSON object
 // of the agent's hook shape; nothing is written.
 var ErrMalformed = errors.New("malformed settings file")
-
-// Event names as Claude Code spells them; they are also the names the
-// hook runner works with (ParseEvent maps another agent's names to them).
-const (
-	EventSessionStart        = "SessionStart"
-	EventPostToolUse         = "PostToolUse"
-	EventUserPromptExpansion = "UserPromptExpansion"
-	EventStop                = "Stop"
-	EventSessionEnd          = "SessionEnd"
-	EventUserPromptSubmit    = "UserPromptSubmit"
-)
-
-// Gemini CLI's names for the events it shares with Claude Code: a tool
-// ran, a prompt arrived, the agent finished its turn (AfterAgent can deny
-// the stop, as Stop can block it).
-const (
-	GeminiAfterTool   = "AfterTool"
-	GeminiBeforeAgent = "BeforeAgent"
-	GeminiAfterAgent  = "AfterAgent"
-)
-
-// ParseEvent accepts an event name in any case, with or without dashes,
-// in Claude Code's or Gemini CLI's spelling, and returns Claude Code's.
-func ParseEvent(s string) (string, error) {
-	k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(s))
-	for _, e := range []string{EventSessionStart, EventPostToolUse, EventUserPromptExpansion, EventUserPromptSubmit, EventStop, EventSessionEnd} {
-		if strings.ToLower(e) == k {
-			return e, nil
-		}
-	}
-	switch k {
-	case "aftertool":
-		return EventPostToolUse, nil
-	case "beforeagent":
-		return EventUserPromptSubmit, nil
-	case "afteragent":
-		return EventStop, nil
-	}
-	return "", fmt.Errorf("unknown hook event %q: want SessionStart, PostToolUse, UserPromptExpansion, UserPromptSubmit, Stop or SessionEnd (Gemini CLI: AfterTool, BeforeAgent, AfterAgent)", s)
-}
 
 // Handler is one hook entry skillrepo installs: an event (as the agent
 // names it), an optional matcher and the command's settings.
@@ -124,32 +46,32 @@ type Handler struct {
 // running when `claude -p` tears down is lost. Stop may ask a goal judge
 // (30 s at most, failing open), so it gets 45 s; UserPromptSubmit lets a
 // typed prompt pause a goal whose continuation it interrupted.
-func Handlers(a Agent) []Handler {
+func Handlers(a agent.Name) []Handler {
 	switch a {
-	case ClaudeCode:
+	case agent.ClaudeCode:
 		return []Handler{
-			{Event: EventSessionStart, Timeout: 10},
-			{Event: EventPostToolUse, Matcher: "Skill", Timeout: 5, Async: true},
-			{Event: EventUserPromptExpansion, Timeout: 5, Async: true},
-			{Event: EventUserPromptSubmit, Timeout: 5},
-			{Event: EventStop, Timeout: 45},
-			{Event: EventSessionEnd},
+			{Event: agent.EventSessionStart, Timeout: 10},
+			{Event: agent.EventPostToolUse, Matcher: "Skill", Timeout: 5, Async: true},
+			{Event: agent.EventUserPromptExpansion, Timeout: 5, Async: true},
+			{Event: agent.EventUserPromptSubmit, Timeout: 5},
+			{Event: agent.EventStop, Timeout: 45},
+			{Event: agent.EventSessionEnd},
 		}
-	case Codex:
+	case agent.Codex:
 		return []Handler{
-			{Event: EventSessionStart, Timeout: 10},
-			{Event: EventPostToolUse, Matcher: "Bash", Timeout: 5},
-			{Event: EventUserPromptSubmit, Timeout: 5},
-			{Event: EventStop, Timeout: 45},
-			{Event: EventSessionEnd},
+			{Event: agent.EventSessionStart, Timeout: 10},
+			{Event: agent.EventPostToolUse, Matcher: "Bash", Timeout: 5},
+			{Event: agent.EventUserPromptSubmit, Timeout: 5},
+			{Event: agent.EventStop, Timeout: 45},
+			{Event: agent.EventSessionEnd},
 		}
-	case Gemini:
+	case agent.Gemini:
 		return []Handler{
-			{Event: EventSessionStart, Timeout: 10, Name: "skillrepo-session-start"},
-			{Event: GeminiAfterTool, Matcher: "^" + geminiActivateSkill + "$", Timeout: 5, Name: "skillrepo-count-skill"},
-			{Event: GeminiBeforeAgent, Timeout: 5, Name: "skillrepo-prompt"},
-			{Event: GeminiAfterAgent, Timeout: 45, Name: "skillrepo-turn-end"},
-			{Event: EventSessionEnd, Name: "skillrepo-session-end"},
+			{Event: agent.EventSessionStart, Timeout: 10, Name: "skillrepo-session-start"},
+			{Event: agent.GeminiAfterTool, Matcher: "^" + geminiActivateSkill + "$", Timeout: 5, Name: "skillrepo-count-skill"},
+			{Event: agent.GeminiBeforeAgent, Timeout: 5, Name: "skillrepo-prompt"},
+			{Event: agent.GeminiAfterAgent, Timeout: 45, Name: "skillrepo-turn-end"},
+			{Event: agent.EventSessionEnd, Name: "skillrepo-session-end"},
 		}
 	}
 	return nil
@@ -159,58 +81,13 @@ func Handlers(a Agent) []Handler {
 // (tool_input.name is the skill).
 const geminiActivateSkill = "activate_skill"
 
-// ParseAgent accepts claude-code (claude), codex and gemini (gemini-cli).
-func ParseAgent(s string) (Agent, error) {
-	switch strings.ToLower(s) {
-	case "claude-code", "claude", "claudecode":
-		return ClaudeCode, nil
-	case "codex":
-		return Codex, nil
-	case "gemini", "gemini-cli", "geminicli":
-		return Gemini, nil
-	case "hermes", "hermes-agent":
-		return Hermes, nil
-	}
-	return "", fmt.Errorf("unknown agent %q: want claude-code, codex, gemini or hermes", s)
-}
-
-// Homes are the folders an agent keeps its user files in, as the agent
-// finds them: Claude Code's CLAUDE_CONFIG_DIR (else ~/.claude), Codex's
-// CODEX_HOME (else ~/.codex), Gemini CLI's GEMINI_CLI_HOME/.gemini (else
-// ~/.gemini).
-type Homes struct {
-	Home         string
-	ClaudeConfig string
-	CodexHome    string
-	GeminiDir    string
-}
-
-// HomesFrom resolves the agents' folders for a home folder and an
-// environment.
-func HomesFrom(home string, getenv func(string) string) Homes {
-	h := Homes{Home: home, ClaudeConfig: filepath.Join(home, ".claude"), CodexHome: filepath.Join(home, ".codex"), GeminiDir: filepath.Join(home, ".gemini")}
-	if getenv == nil {
-		return h
-	}
-	if v := getenv("CLAUDE_CONFIG_DIR"); v != "" {
-		h.ClaudeConfig = v
-	}
-	if v := getenv("CODEX_HOME"); v != "" {
-		h.CodexHome = v
-	}
-	if v := getenv("GEMINI_CLI_HOME"); v != "" {
-		h.GeminiDir = filepath.Join(v, ".gemini")
-	}
-	return h
-}
-
 // AgentOptions say where an agent install or uninstall goes.
 type AgentOptions struct {
-	Agent Agent
-	Scope Scope // "" = user
+	Agent agent.Name
+	Scope agent.Scope // "" = user
 	// Homes are the agents' user folders; Project the project folder (for
 	// the project and local scopes).
-	Homes   Homes
+	Homes   agent.Homes
 	Project string
 	// Library is the skills library the hooks serve (absolute); "" = the
 	// scope's skills folder (see [DefaultLibrary]).
@@ -240,33 +117,33 @@ type AgentResult struct {
 // .claude/settings.json; local: .claude/settings.local.json), Codex's
 // hooks.json (user: in CODEX_HOME; project: .codex/hooks.json), Gemini
 // CLI's settings.json (user: ~/.gemini; project: .gemini/settings.json).
-func SettingsPath(a Agent, scope Scope, homes Homes, project string) (string, error) {
+func SettingsPath(a agent.Name, scope agent.Scope, homes agent.Homes, project string) (string, error) {
 	switch a {
-	case ClaudeCode:
+	case agent.ClaudeCode:
 		switch scope {
-		case ScopeUser, "":
+		case agent.ScopeUser, "":
 			return filepath.Join(homes.ClaudeConfig, "settings.json"), nil
-		case ScopeProject:
+		case agent.ScopeProject:
 			return filepath.Join(project, ".claude", "settings.json"), nil
-		case ScopeLocal:
+		case agent.ScopeLocal:
 			return filepath.Join(project, ".claude", "settings.local.json"), nil
 		}
-	case Codex:
+	case agent.Codex:
 		switch scope {
-		case ScopeUser, "":
+		case agent.ScopeUser, "":
 			return filepath.Join(homes.CodexHome, "hooks.json"), nil
-		case ScopeProject:
+		case agent.ScopeProject:
 			return filepath.Join(project, ".codex", "hooks.json"), nil
-		case ScopeLocal:
+		case agent.ScopeLocal:
 			return "", fmt.Errorf("codex has no local scope: use --scope user or project")
 		}
-	case Gemini:
+	case agent.Gemini:
 		switch scope {
-		case ScopeUser, "":
+		case agent.ScopeUser, "":
 			return filepath.Join(homes.GeminiDir, "settings.json"), nil
-		case ScopeProject:
+		case agent.ScopeProject:
 			return filepath.Join(project, ".gemini", "settings.json"), nil
-		case ScopeLocal:
+		case agent.ScopeLocal:
 			return "", fmt.Errorf("gemini has no local scope: use --scope user or project")
 		}
 	default:
@@ -279,26 +156,26 @@ func SettingsPath(a Agent, scope Scope, homes Homes, project string) (string, er
 // Code's skills in CLAUDE_CONFIG_DIR or <project>/.claude/skills, Codex's
 // ~/.agents/skills or <project>/.agents/skills, Gemini CLI's
 // ~/.gemini/skills or <project>/.gemini/skills.
-func DefaultLibrary(a Agent, scope Scope, homes Homes, project string) string {
+func DefaultLibrary(a agent.Name, scope agent.Scope, homes agent.Homes, project string) string {
 	project = filepath.Clean(project)
-	if scope == ScopeProject || scope == ScopeLocal {
+	if scope == agent.ScopeProject || scope == agent.ScopeLocal {
 		return filepath.Join(project, projectSkillsDir(a))
 	}
 	switch a {
-	case ClaudeCode:
+	case agent.ClaudeCode:
 		return filepath.Join(homes.ClaudeConfig, "skills")
-	case Gemini:
+	case agent.Gemini:
 		return filepath.Join(homes.GeminiDir, "skills")
 	}
 	return filepath.Join(homes.Home, ".agents", "skills")
 }
 
 // projectSkillsDir is an agent's skills folder inside a project.
-func projectSkillsDir(a Agent) string {
+func projectSkillsDir(a agent.Name) string {
 	switch a {
-	case ClaudeCode:
+	case agent.ClaudeCode:
 		return filepath.Join(".claude", "skills")
-	case Gemini:
+	case agent.Gemini:
 		return filepath.Join(".gemini", "skills")
 	}
 	return filepath.Join(".agents", "skills")
@@ -306,10 +183,10 @@ func projectSkillsDir(a Agent) string {
 
 // marker is what every command skillrepo installs contains; a handler
 // whose command contains it is ours to replace or remove.
-func marker(a Agent) string { return " hooks run " + string(a) + " " }
+func marker(a agent.Name) string { return " hooks run " + string(a) + " " }
 
 // command renders the shell command of one handler.
-func command(a Agent, exe, library, event string) string {
+func command(a agent.Name, exe, library, event string) string {
 	if exe == "" {
 		exe = "skillrepo"
 	}
@@ -327,17 +204,17 @@ func libraryArg(opts AgentOptions) (string, error) {
 	if lib == "" {
 		lib = DefaultLibrary(opts.Agent, opts.Scope, opts.Homes, opts.Project)
 	}
-	if opts.Scope != ScopeProject && opts.Scope != ScopeLocal {
+	if opts.Scope != agent.ScopeProject && opts.Scope != agent.ScopeLocal {
 		return shellQuote(lib), nil
 	}
 	rel, err := filepath.Rel(filepath.Clean(opts.Project), lib)
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		if opts.Scope == ScopeLocal {
+		if opts.Scope == agent.ScopeLocal {
 			return shellQuote(lib), nil
 		}
 		return "", fmt.Errorf("the library %s is outside the project %s: a project's settings are shared, so they name a library inside it (use --scope user for a library elsewhere)", lib, opts.Project)
 	}
-	if opts.Agent == ClaudeCode {
+	if opts.Agent == agent.ClaudeCode {
 		return `"$CLAUDE_PROJECT_DIR"/` + shellWord(filepath.ToSlash(rel)), nil
 	}
 	return shellWord(filepath.ToSlash(rel)), nil
@@ -427,8 +304,8 @@ func editAgent(opts AgentOptions, install bool) (*AgentResult, error) {
 
 // Installation is what an agent's settings file at a scope holds of ours.
 type Installation struct {
-	Agent Agent
-	Scope Scope
+	Agent agent.Name
+	Scope agent.Scope
 	// Settings is the file looked at; Err why it could not be read (a
 	// missing file is no error: nothing is installed).
 	Settings string
@@ -458,7 +335,7 @@ type InstalledHandler struct {
 }
 
 // Inspect reads what the agent's settings file at a scope holds of ours.
-func Inspect(a Agent, scope Scope, homes Homes, project string) *Installation {
+func Inspect(a agent.Name, scope agent.Scope, homes agent.Homes, project string) *Installation {
 	in := &Installation{Agent: a, Scope: scope}
 	path, err := SettingsPath(a, scope, homes, project)
 	if err != nil {
@@ -485,14 +362,14 @@ func Inspect(a Agent, scope Scope, homes Homes, project string) *Installation {
 
 // Installed reports whether the agent's settings file at the scope holds
 // skillrepo's handlers, and the path it looked at.
-func Installed(a Agent, scope Scope, homes Homes, project string) (bool, string) {
+func Installed(a agent.Name, scope agent.Scope, homes agent.Homes, project string) (bool, string) {
 	in := Inspect(a, scope, homes, project)
 	return in.Installed(), in.Settings
 }
 
 // HandlersIn lists our handlers in a settings file's content (a dry run's
 // result, not yet on disk).
-func HandlersIn(a Agent, content []byte) []InstalledHandler {
+func HandlersIn(a agent.Name, content []byte) []InstalledHandler {
 	root, err := parseSettings(a, content)
 	if err != nil {
 		return nil

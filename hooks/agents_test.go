@@ -8,6 +8,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/agents"
 )
 
 // userSettings is a settings file with hooks and keys of its own, in an
@@ -28,10 +31,10 @@ const userSettings = `{
 }
 `
 
-func installOpts(t *testing.T, a Agent) AgentOptions {
+func installOpts(t *testing.T, a agent.Name) AgentOptions {
 	t.Helper()
 	home := t.TempDir()
-	return AgentOptions{Agent: a, Scope: ScopeUser, Homes: HomesFrom(home, nil), Project: t.TempDir(), Executable: "/usr/local/bin/skillrepo"}
+	return AgentOptions{Agent: a, Scope: agent.ScopeUser, Homes: agent.HomesFrom(home, nil), Project: t.TempDir(), Executable: "/usr/local/bin/skillrepo"}
 }
 
 func writeSettings(t *testing.T, opts AgentOptions, content string) string {
@@ -81,7 +84,7 @@ func topKeys(t *testing.T, data []byte) []string {
 }
 
 func TestInstallKeepsEverythingElse(t *testing.T) {
-	for _, a := range Agents() {
+	for _, a := range agents.WithSettingsHooks() {
 		t.Run(string(a), func(t *testing.T) {
 			opts := installOpts(t, a)
 			p := writeSettings(t, opts, userSettings)
@@ -139,7 +142,7 @@ func TestInstallKeepsEverythingElse(t *testing.T) {
 			if string(after) != userSettings {
 				t.Errorf("uninstall did not restore the user's settings:\n%s", after)
 			}
-			if ok, _ := Installed(a, ScopeUser, opts.Homes, opts.Project); ok {
+			if ok, _ := Installed(a, agent.ScopeUser, opts.Homes, opts.Project); ok {
 				t.Error("Installed after uninstall")
 			}
 		})
@@ -147,15 +150,15 @@ func TestInstallKeepsEverythingElse(t *testing.T) {
 }
 
 func TestInstallNewFileAndScopes(t *testing.T) {
-	opts := installOpts(t, ClaudeCode)
+	opts := installOpts(t, agent.ClaudeCode)
 	for _, tc := range []struct {
-		scope   Scope
+		scope   agent.Scope
 		path    string
 		library string
 	}{
-		{ScopeUser, filepath.Join(opts.Homes.Home, ".claude", "settings.json"), "'" + filepath.Join(opts.Homes.Home, ".claude", "skills") + "'"},
-		{ScopeProject, filepath.Join(opts.Project, ".claude", "settings.json"), `"$CLAUDE_PROJECT_DIR"/.claude/skills`},
-		{ScopeLocal, filepath.Join(opts.Project, ".claude", "settings.local.json"), `"$CLAUDE_PROJECT_DIR"/.claude/skills`},
+		{agent.ScopeUser, filepath.Join(opts.Homes.Home, ".claude", "settings.json"), "'" + filepath.Join(opts.Homes.Home, ".claude", "skills") + "'"},
+		{agent.ScopeProject, filepath.Join(opts.Project, ".claude", "settings.json"), `"$CLAUDE_PROJECT_DIR"/.claude/skills`},
+		{agent.ScopeLocal, filepath.Join(opts.Project, ".claude", "settings.local.json"), `"$CLAUDE_PROJECT_DIR"/.claude/skills`},
 	} {
 		o := opts
 		o.Scope = tc.scope
@@ -170,16 +173,16 @@ func TestInstallNewFileAndScopes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ok, _ := Installed(ClaudeCode, tc.scope, opts.Homes, opts.Project); !ok {
+		if ok, _ := Installed(agent.ClaudeCode, tc.scope, opts.Homes, opts.Project); !ok {
 			t.Errorf("%s: not installed:\n%s", tc.scope, data)
 		}
 	}
-	codex := installOpts(t, Codex)
-	codex.Scope = ScopeLocal
+	codex := installOpts(t, agent.Codex)
+	codex.Scope = agent.ScopeLocal
 	if _, err := InstallAgent(codex); err == nil {
 		t.Error("codex accepted the local scope")
 	}
-	codex.Scope = ScopeProject
+	codex.Scope = agent.ScopeProject
 	res, err := InstallAgent(codex)
 	if err != nil || res.Settings != filepath.Join(codex.Project, ".codex", "hooks.json") || res.Library != ".agents/skills" {
 		t.Fatalf("codex project: %+v %v", res, err)
@@ -190,7 +193,7 @@ func TestInstallNewFileAndScopes(t *testing.T) {
 // doubled, and a handler of ours inside a user's group leaves the user's
 // handler in place.
 func TestInstallReplacesOldEntries(t *testing.T) {
-	opts := installOpts(t, ClaudeCode)
+	opts := installOpts(t, agent.ClaudeCode)
 	p := writeSettings(t, opts, `{"hooks": {"Stop": [{"hooks": [
 		{"type": "command", "command": "echo mine"},
 		{"type": "command", "command": "/old/skillrepo hooks run claude-code Stop --library /old/lib"}]}]}}`)
@@ -222,7 +225,7 @@ func TestInstallRefusesMalformed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, install := range []bool{true, false} {
-				opts := installOpts(t, ClaudeCode)
+				opts := installOpts(t, agent.ClaudeCode)
 				p := writeSettings(t, opts, tc.content)
 				var err error
 				if install {
@@ -242,7 +245,7 @@ func TestInstallRefusesMalformed(t *testing.T) {
 }
 
 func TestDryRunWritesNothing(t *testing.T) {
-	opts := installOpts(t, ClaudeCode)
+	opts := installOpts(t, agent.ClaudeCode)
 	opts.DryRun = true
 	res, err := InstallAgent(opts)
 	if err != nil {
@@ -286,7 +289,7 @@ func TestInstallKeepsLayout(t *testing.T) {
   }
 }
 `
-	for _, a := range Agents() {
+	for _, a := range agents.WithSettingsHooks() {
 		t.Run(string(a), func(t *testing.T) {
 			opts := installOpts(t, a)
 			p := writeSettings(t, opts, settings)
@@ -317,7 +320,7 @@ func TestInstallKeepsLayout(t *testing.T) {
 // A new settings file, installed and uninstalled, is left an empty
 // object: the hooks key our install made goes with our handlers.
 func TestUninstallLeavesNoEmptyHooks(t *testing.T) {
-	opts := installOpts(t, Gemini)
+	opts := installOpts(t, agent.Gemini)
 	p := writeSettings(t, opts, "{\n  \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}\n}\n")
 	before, _ := os.ReadFile(p)
 	if _, err := InstallAgent(opts); err != nil {
@@ -336,25 +339,25 @@ func TestUninstallLeavesNoEmptyHooks(t *testing.T) {
 // libraries as they move what the agents read.
 func TestHomesFollowTheEnvironment(t *testing.T) {
 	env := map[string]string{"CLAUDE_CONFIG_DIR": "/cfg/claude", "CODEX_HOME": "/cfg/codex", "GEMINI_CLI_HOME": "/cfg/g"}
-	homes := HomesFrom("/home/me", func(k string) string { return env[k] })
+	homes := agent.HomesFrom("/home/me", func(k string) string { return env[k] })
 	for _, tc := range []struct {
-		a             Agent
+		a             agent.Name
 		settings, lib string
 	}{
-		{ClaudeCode, "/cfg/claude/settings.json", "/cfg/claude/skills"},
-		{Codex, "/cfg/codex/hooks.json", "/home/me/.agents/skills"},
-		{Gemini, "/cfg/g/.gemini/settings.json", "/cfg/g/.gemini/skills"},
+		{agent.ClaudeCode, "/cfg/claude/settings.json", "/cfg/claude/skills"},
+		{agent.Codex, "/cfg/codex/hooks.json", "/home/me/.agents/skills"},
+		{agent.Gemini, "/cfg/g/.gemini/settings.json", "/cfg/g/.gemini/skills"},
 	} {
-		p, err := SettingsPath(tc.a, ScopeUser, homes, "/p")
+		p, err := SettingsPath(tc.a, agent.ScopeUser, homes, "/p")
 		if err != nil || p != tc.settings {
 			t.Errorf("%s: settings %s (%v), want %s", tc.a, p, err, tc.settings)
 		}
-		if lib := DefaultLibrary(tc.a, ScopeUser, homes, "/p"); lib != tc.lib {
+		if lib := DefaultLibrary(tc.a, agent.ScopeUser, homes, "/p"); lib != tc.lib {
 			t.Errorf("%s: library %s, want %s", tc.a, lib, tc.lib)
 		}
 	}
-	plain := HomesFrom("/home/me", func(string) string { return "" })
-	if p, _ := SettingsPath(Codex, ScopeUser, plain, "/p"); p != "/home/me/.codex/hooks.json" {
+	plain := agent.HomesFrom("/home/me", func(string) string { return "" })
+	if p, _ := SettingsPath(agent.Codex, agent.ScopeUser, plain, "/p"); p != "/home/me/.codex/hooks.json" {
 		t.Errorf("codex without CODEX_HOME: %s", p)
 	}
 }
@@ -363,10 +366,10 @@ func TestHomesFollowTheEnvironment(t *testing.T) {
 // (not the binary, not the project, not the home), so every clone's
 // hooks act on its own library.
 func TestProjectSettingsNameNoMachinePath(t *testing.T) {
-	for _, a := range Agents() {
+	for _, a := range agents.WithSettingsHooks() {
 		t.Run(string(a), func(t *testing.T) {
 			opts := installOpts(t, a)
-			opts.Scope, opts.Executable = ScopeProject, ""
+			opts.Scope, opts.Executable = agent.ScopeProject, ""
 			opts.Library = filepath.Join(opts.Project, "team", "skills")
 			res, err := InstallAgent(opts)
 			if err != nil {
@@ -393,7 +396,7 @@ func TestProjectSettingsNameNoMachinePath(t *testing.T) {
 // Gemini CLI's handlers: its event names, timeouts in milliseconds, a
 // name for its /hooks panel, and activate_skill matched exactly.
 func TestGeminiHandlers(t *testing.T) {
-	opts := installOpts(t, Gemini)
+	opts := installOpts(t, agent.Gemini)
 	res, err := InstallAgent(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -425,7 +428,7 @@ func TestGeminiHandlers(t *testing.T) {
 		t.Errorf("AfterTool matcher %q", m)
 	}
 	for _, ev := range []string{"AfterTool", "BeforeAgent", "AfterAgent"} {
-		if _, err := ParseEvent(ev); err != nil {
+		if _, err := agent.ParseEvent(ev); err != nil {
 			t.Errorf("ParseEvent(%s): %v", ev, err)
 		}
 	}

@@ -10,13 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // A settings file that is not a settings file (too big, a FIFO) is
 // refused before it is loaded, and left as it was.
 func TestInstallRefusesUnboundedSettings(t *testing.T) {
-	opts := installOpts(t, ClaudeCode)
+	opts := installOpts(t, agent.ClaudeCode)
 	p := writeSettings(t, opts, "{}")
 	if err := os.Truncate(p, settingsLimit+1); err != nil { // sparse: costs no disk
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
@@ -96,9 +97,9 @@ const (
 func CodexHookHash(h InstalledHandler) string {
 	timeout := h.Timeout
 	switch {
-	case h.Event == EventSessionEnd && timeout <= 0:
+	case h.Event == agent.EventSessionEnd && timeout <= 0:
 		timeout = codexSessionEndDefault
-	case h.Event == EventSessionEnd:
+	case h.Event == agent.EventSessionEnd:
 		timeout = min(timeout, codexSessionEndMax)
 	case timeout <= 0:
 		timeout = codexDefaultTimeout
@@ -122,11 +123,11 @@ func CodexHookHash(h InstalledHandler) string {
 }
 
 // CodexConfigPath is the user's config.toml, where Codex keeps trust.
-func CodexConfigPath(homes Homes) string { return filepath.Join(homes.CodexHome, "config.toml") }
+func CodexConfigPath(homes agent.Homes) string { return filepath.Join(homes.CodexHome, "config.toml") }
 
 // codexKeySource is the hooks.json path as Codex names it in trust keys.
 func codexKeySource(in *Installation) string {
-	if in.Scope == ScopeUser || in.Scope == "" {
+	if in.Scope == agent.ScopeUser || in.Scope == "" {
 		dir := filepath.Dir(in.Settings)
 		if r, err := filepath.EvalSymlinks(dir); err == nil {
 			dir = r
@@ -178,7 +179,7 @@ func codexStates(cfg map[string]any) map[string]codexState {
 
 // CodexTrust judges each of our handlers of a Codex installation as Codex
 // would, from the trust recorded in the user's config.toml.
-func CodexTrust(in *Installation, homes Homes) ([]CodexHookTrust, error) {
+func CodexTrust(in *Installation, homes agent.Homes) ([]CodexHookTrust, error) {
 	_, cfg, err := readCodexConfig(CodexConfigPath(homes))
 	if err != nil {
 		return nil, err
@@ -219,7 +220,7 @@ type CodexTrustResult struct {
 // Everything else in the file keeps its text (comments too); the result
 // must parse and differ from the file only in those trusted_hash values,
 // or nothing is written. A disabled hook stays disabled.
-func TrustCodexHooks(homes Homes, hooks []CodexHookTrust, dryRun bool) (*CodexTrustResult, error) {
+func TrustCodexHooks(homes agent.Homes, hooks []CodexHookTrust, dryRun bool) (*CodexTrustResult, error) {
 	path := CodexConfigPath(homes)
 	res := &CodexTrustResult{Config: path}
 	data, before, err := readCodexConfig(path)

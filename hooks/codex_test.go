@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	toml "github.com/pelletier/go-toml/v2"
+	"github.com/skillrepo/skillrepo/agent"
 )
 
 // The hashes Codex 0.169.1 itself reported (app-server hooks/list,
@@ -41,12 +42,12 @@ func TestCodexHookHashIsCodexs(t *testing.T) {
 
 func codexSetup(t *testing.T) (AgentOptions, *Installation) {
 	t.Helper()
-	opts := installOpts(t, Codex)
+	opts := installOpts(t, agent.Codex)
 	opts.Homes.CodexHome = filepath.Join(opts.Homes.Home, "codex-home")
 	if _, err := InstallAgent(opts); err != nil {
 		t.Fatal(err)
 	}
-	return opts, Inspect(Codex, ScopeUser, opts.Homes, opts.Project)
+	return opts, Inspect(agent.Codex, agent.ScopeUser, opts.Homes, opts.Project)
 }
 
 func statuses(ts []CodexHookTrust) string {
@@ -131,7 +132,7 @@ trusted_hash = "sha256:1111"
 	if _, err := InstallAgent(opts); err != nil {
 		t.Fatal(err)
 	}
-	trust, _ = CodexTrust(Inspect(Codex, ScopeUser, opts.Homes, opts.Project), opts.Homes)
+	trust, _ = CodexTrust(Inspect(agent.Codex, agent.ScopeUser, opts.Homes, opts.Project), opts.Homes)
 	if got := statuses(trust); got != "SessionStart=modified PostToolUse=modified UserPromptSubmit=modified Stop=modified SessionEnd=disabled" {
 		t.Errorf("after a reinstall: %s", got)
 	}
@@ -159,7 +160,7 @@ func TestTrustCodexHooksRefusesWhatItCannotEdit(t *testing.T) {
 // The user's hooks.json is named with CODEX_HOME's links resolved, as
 // Codex names it.
 func TestCodexTrustKeyResolvesCodexHome(t *testing.T) {
-	opts := installOpts(t, Codex)
+	opts := installOpts(t, agent.Codex)
 	real := filepath.Join(opts.Homes.Home, "real")
 	if err := os.MkdirAll(real, 0o755); err != nil {
 		t.Fatal(err)
@@ -172,7 +173,7 @@ func TestCodexTrustKeyResolvesCodexHome(t *testing.T) {
 	if _, err := InstallAgent(opts); err != nil {
 		t.Fatal(err)
 	}
-	trust, _ := CodexTrust(Inspect(Codex, ScopeUser, opts.Homes, opts.Project), opts.Homes)
+	trust, _ := CodexTrust(Inspect(agent.Codex, agent.ScopeUser, opts.Homes, opts.Project), opts.Homes)
 	realResolved, _ := filepath.EvalSymlinks(real)
 	if !strings.HasPrefix(trust[0].Key, filepath.Join(realResolved, "hooks.json")+":session_start:") {
 		t.Errorf("key %s", trust[0].Key)

@@ -18,21 +18,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
-)
-
-// Hermes is the agent name of Hermes' hooks ("skillrepo hooks run hermes
-// <event>").
-const Hermes Agent = "hermes"
-
-// Hermes' events skillrepo handles.
-const (
-	HermesSessionStart    = "on_session_start"
-	HermesPreLLMCall      = "pre_llm_call"
-	HermesPostToolCall    = "post_tool_call"
-	HermesSessionFinalize = "on_session_finalize"
 )
 
 // HermesHandler is one entry skillrepo installs under hooks:.
@@ -49,17 +38,17 @@ type HermesHandler struct {
 // origin, and the session's end exports its transcript for review.
 func HermesHandlers() []HermesHandler {
 	return []HermesHandler{
-		{Event: HermesSessionStart, Timeout: 60},
-		{Event: HermesPreLLMCall, Timeout: 10},
-		{Event: HermesPostToolCall, Matcher: "skill_manage|memory", Timeout: 60},
-		{Event: HermesSessionFinalize, Timeout: 30},
+		{Event: agent.HermesSessionStart, Timeout: 60},
+		{Event: agent.HermesPreLLMCall, Timeout: 10},
+		{Event: agent.HermesPostToolCall, Matcher: "skill_manage|memory", Timeout: 60},
+		{Event: agent.HermesSessionFinalize, Timeout: 30},
 	}
 }
 
 // HermesCommand is the command Hermes runs for an event: the executable
 // and the library, quoted for shlex.
 func HermesCommand(executable, event, library string) string {
-	return hermes.Quote(executable) + " hooks run " + string(Hermes) + " " + event + " --library " + hermes.Quote(library)
+	return hermes.Quote(executable) + " hooks run " + string(agent.Hermes) + " " + event + " --library " + hermes.Quote(library)
 }
 
 // isOurHermesCommand reports whether a command is one of skillrepo's.
@@ -69,7 +58,7 @@ func isOurHermesCommand(command string) bool {
 		return false
 	}
 	for i := 0; i+2 < len(words); i++ {
-		if words[i] == "hooks" && words[i+1] == "run" && words[i+2] == string(Hermes) {
+		if words[i] == "hooks" && words[i+1] == "run" && words[i+2] == string(agent.Hermes) {
 			return true
 		}
 	}

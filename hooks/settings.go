@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/jsonedit"
 )
 
@@ -21,14 +22,14 @@ import (
 // settings, not events.
 var geminiHookSettings = []string{"enabled", "disabled", "notifications"}
 
-func isEventKey(a Agent, key string) bool {
-	return a != Gemini || !slices.Contains(geminiHookSettings, key)
+func isEventKey(a agent.Name, key string) bool {
+	return a != agent.Gemini || !slices.Contains(geminiHookSettings, key)
 }
 
 // parseSettings reads a settings file and checks its hook shape: a JSON
 // object whose "hooks", when present, maps event names to lists of
 // objects whose "hooks" are lists of objects.
-func parseSettings(a Agent, data []byte) (*jsonedit.Value, error) {
+func parseSettings(a agent.Name, data []byte) (*jsonedit.Value, error) {
 	root, err := jsonedit.Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
@@ -227,14 +228,14 @@ type handlerJSON struct {
 }
 
 // timeoutIn is a timeout of seconds in the agent's unit.
-func timeoutIn(a Agent, seconds int) int {
-	if a == Gemini {
+func timeoutIn(a agent.Name, seconds int) int {
+	if a == agent.Gemini {
 		return seconds * 1000
 	}
 	return seconds
 }
 
-func (w wantHandler) json(a Agent) handlerJSON {
+func (w wantHandler) json(a agent.Name) handlerJSON {
 	return handlerJSON{Name: w.Name, Type: "command", Command: w.Command, Timeout: timeoutIn(a, w.Timeout), Async: w.Async}
 }
 
@@ -251,7 +252,7 @@ type groupJSON struct {
 // data comes back unchanged, byte for byte. A hooks object our removal
 // leaves empty is removed, so an install and an uninstall give back the
 // file that was there.
-func mergeSettings(a Agent, data []byte, want []wantHandler) (out []byte, added, removed int, err error) {
+func mergeSettings(a agent.Name, data []byte, want []wantHandler) (out []byte, added, removed int, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}\n")
 	}
@@ -302,7 +303,7 @@ func mergeSettings(a Agent, data []byte, want []wantHandler) (out []byte, added,
 
 // deleteHandler removes one handler, then its group when that is left
 // with no handler, then the event when it is left with no group.
-func deleteHandler(a Agent, data []byte, f InstalledHandler) ([]byte, error) {
+func deleteHandler(a agent.Name, data []byte, f InstalledHandler) ([]byte, error) {
 	out, err := jsonedit.DeleteElem(data, "hooks", f.Event, f.Group, "hooks", f.Index)
 	if err != nil {
 		return nil, err
@@ -321,7 +322,7 @@ func deleteHandler(a Agent, data []byte, f InstalledHandler) ([]byte, error) {
 	return out, nil
 }
 
-func sameHandlers(a Agent, have []InstalledHandler, want []wantHandler) bool {
+func sameHandlers(a agent.Name, have []InstalledHandler, want []wantHandler) bool {
 	if len(have) != len(want) {
 		return false
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
@@ -41,11 +42,11 @@ type trustRecord struct {
 }
 
 // TrustFile is where the record lives: ~/.config/skillrepo.
-func TrustFile(homes Homes) string {
+func TrustFile(homes agent.Homes) string {
 	return filepath.Join(homes.Home, ".config", "skillrepo", trustFileName)
 }
 
-func readTrust(homes Homes) (*trustRecord, error) {
+func readTrust(homes agent.Homes) (*trustRecord, error) {
 	rec := &trustRecord{Version: 1, Files: map[string]string{}}
 	data, err := boundedread.ReadFile(TrustFile(homes), maxTrustFile)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -74,7 +75,7 @@ func contentHash(path string) (string, error) {
 
 // ProjectFileTrusted reports whether the person trusted path with the
 // content it has now.
-func ProjectFileTrusted(homes Homes, path string) bool {
+func ProjectFileTrusted(homes agent.Homes, path string) bool {
 	rec, err := readTrust(homes)
 	if err != nil {
 		return false
@@ -88,7 +89,7 @@ func ProjectFileTrusted(homes Homes, path string) bool {
 }
 
 // TrustProjectFiles records the content paths have now as trusted.
-func TrustProjectFiles(homes Homes, paths ...string) error {
+func TrustProjectFiles(homes agent.Homes, paths ...string) error {
 	rec, err := readTrust(homes)
 	if err != nil {
 		return err

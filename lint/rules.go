@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+
+	"github.com/skillrepo/skillrepo/agent"
 )
 
 // Severity is how bad a finding is. The zero value is [Off].
@@ -69,10 +71,10 @@ type Profile string
 const (
 	ProfileSpec       Profile = "spec"
 	ProfileSkillsRef  Profile = "skills-ref"
-	ProfileClaudeCode Profile = "claude-code"
-	ProfileCodex      Profile = "codex"
-	ProfileHermes     Profile = "hermes"
-	ProfileGemini     Profile = "gemini"
+	ProfileClaudeCode Profile = Profile(agent.ClaudeCode)
+	ProfileCodex      Profile = Profile(agent.Codex)
+	ProfileHermes     Profile = Profile(agent.Hermes)
+	ProfileGemini     Profile = Profile(agent.Gemini)
 )
 
 // Profiles lists every profile, the default first.

@@ -12,6 +12,7 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/jsonedit"
 )
 
@@ -26,10 +27,10 @@ const ServerName = "skillrepo"
 
 // Clients.
 const (
-	ClientClaudeCode = "claude-code"
-	ClientCodex      = "codex"
+	ClientClaudeCode = string(agent.ClaudeCode)
+	ClientCodex      = string(agent.Codex)
 	ClientCursor     = "cursor"
-	ClientGemini     = "gemini"
+	ClientGemini     = string(agent.Gemini)
 )
 
 // InstallOptions choose the client, the scope and the entry.

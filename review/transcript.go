@@ -11,6 +11,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
@@ -20,10 +21,10 @@ type Format string
 // The formats [Read] understands.
 const (
 	FormatAuto       Format = "auto"
-	FormatOpenAI     Format = "openai"      // chat-messages JSON: a list, or {"messages": [...]}
-	FormatClaudeCode Format = "claude-code" // a Claude Code session file (JSON Lines)
-	FormatCodex      Format = "codex"       // a Codex rollout file (JSON Lines)
-	FormatGemini     Format = "gemini"      // a Gemini CLI session file (JSON Lines)
+	FormatOpenAI     Format = "openai"                 // chat-messages JSON: a list, or {"messages": [...]}
+	FormatClaudeCode Format = Format(agent.ClaudeCode) // a Claude Code session file (JSON Lines)
+	FormatCodex      Format = Format(agent.Codex)      // a Codex rollout file (JSON Lines)
+	FormatGemini     Format = Format(agent.Gemini)     // a Gemini CLI session file (JSON Lines)
 )
 
 // MaxTranscriptBytes bounds a transcript: [Read] refuses a larger one

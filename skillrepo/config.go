@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
@@ -146,7 +147,7 @@ type CuratorConfig struct {
 // Curator owners.
 const (
 	CuratorOwnerSkillrepo = "skillrepo"
-	CuratorOwnerHermes    = "hermes"
+	CuratorOwnerHermes    = string(agent.Hermes)
 )
 
 // MemoryConfig is the memory: section.

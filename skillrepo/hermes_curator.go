@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
@@ -124,7 +125,7 @@ func (l *Library) RecordHermesCuratorRun(ctx context.Context, dryRun bool) (*Her
 		for _, n := range names {
 			m.Add(TrailerName, n)
 		}
-		Provenance{Origin: OriginCurator, CuratorRun: "hermes-" + strconv.Itoa(st.RunCount), Agent: "hermes"}.addTrailers(&m)
+		Provenance{Origin: OriginCurator, CuratorRun: "hermes-" + strconv.Itoa(st.RunCount), Agent: string(agent.Hermes)}.addTrailers(&m)
 		run.Commit, err = tx.Commit(m)
 		if errors.Is(err, ErrNoChanges) {
 			run.Archived = nil

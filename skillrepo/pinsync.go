@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
@@ -222,7 +223,7 @@ func (l *Library) ReconcilePins(ctx context.Context, dryRun bool) (*PinsReconcil
 		for _, n := range append(append([]string{}, out.Pinned...), out.Unpinned...) {
 			m.Add(TrailerName, n)
 		}
-		Provenance{Origin: OriginUser, Agent: "hermes"}.addTrailers(&m)
+		Provenance{Origin: OriginUser, Agent: string(agent.Hermes)}.addTrailers(&m)
 		_, err = tx.Commit(m)
 		return err
 	})

@@ -35,6 +35,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -42,7 +43,7 @@ import (
 const (
 	IndexXML      = "xml"
 	IndexMarkdown = "markdown"
-	IndexHermes   = "hermes"
+	IndexHermes   = string(agent.Hermes)
 	IndexJSON     = "json"
 )
 

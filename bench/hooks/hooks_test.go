@@ -23,9 +23,9 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/bench/genlib"
-	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
 	"github.com/skillrepo/skillrepo/internal/testenv"
 	"github.com/skillrepo/skillrepo/queue"
@@ -190,7 +190,7 @@ func BenchmarkHookInProcess(b *testing.B) {
 				b.StartTimer()
 				data, _ := json.Marshal(input(event, i, tr))
 				var out bytes.Buffer
-				if _, err := agentsession.Run(context.Background(), agentsession.Options{Agent: hooks.ClaudeCode, Event: event, Library: library,
+				if _, err := agentsession.Run(context.Background(), agentsession.Options{Agent: agent.ClaudeCode, Event: event, Library: library,
 					In: bytes.NewReader(data), Out: &out, Getenv: getenv, StartSync: startSync}); err != nil {
 					b.Fatal(err)
 				}

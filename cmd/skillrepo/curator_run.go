@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -106,8 +107,8 @@ func consolidateOptions(f *factory, c *curator.Curator, opts *curatorRunOptions)
 	}
 	model := cmp.Or(opts.Model, cfg.Curator.Model, cfg.Review.Model, f.Getenv("SKILLREPO_MODEL"))
 	baseURL := cmp.Or(opts.BaseURL, cfg.Curator.BaseURL, cfg.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
-	agent, program := consolidationAgent(f)
-	backend, err := agentcli.Choose(agentcli.Want{Setting: cfg.Review.Backend, Agent: agent, Model: model, BaseURL: baseURL,
+	name, program := consolidationAgent(f)
+	backend, err := agentcli.Choose(agentcli.Want{Setting: cfg.Review.Backend, Agent: name, Model: model, BaseURL: baseURL,
 		APIKey: f.Getenv("OPENAI_API_KEY") != "" || opts.Model != "" || opts.BaseURL != "", Program: program})
 	if err != nil {
 		return nil, usageErrorf("no model for --consolidate: %v; or pass --model and --base-url", err)
@@ -120,9 +121,9 @@ func consolidateOptions(f *factory, c *curator.Curator, opts *curatorRunOptions)
 		WriteApproval:  cfg.Curator.WriteApproval,
 	}
 	if backend == agentcli.BackendAgent {
-		o.Backend = agentcli.Backend{Serve: mcpserver.ServeSession, Program: agentcli.Program{Agent: agent, Path: program, Env: os.Environ(), Dir: c.Lib.Root,
+		o.Backend = agentcli.Backend{Serve: mcpserver.ServeSession, Program: agentcli.Program{Agent: name, Path: program, Env: os.Environ(), Dir: c.Lib.Root,
 			Model: model, Self: selfExecutable(), Timeout: opts.Timeout * 3}}
-		o.Model = cmp.Or(model, agentcli.ProgramName(agent)+" default")
+		o.Model = cmp.Or(model, agentcli.ProgramName(name)+" default")
 		return o, nil
 	}
 	if model == "" {
@@ -139,13 +140,13 @@ func consolidateOptions(f *factory, c *curator.Curator, opts *curatorRunOptions)
 // consolidationAgent is the agent whose own program may hold a
 // consolidation run from the command line: one whose hooks are installed
 // (user scope) with its program on PATH, else any agent program on PATH.
-func consolidationAgent(f *factory) (agent, program string) {
+func consolidationAgent(f *factory) (name, program string) {
 	homes, _ := agentHomes(f)
 	cwd, _ := os.Getwd()
 	for _, pass := range []bool{true, false} {
-		for _, a := range []hooks.Agent{hooks.ClaudeCode, hooks.Codex} {
+		for _, a := range []agent.Name{agent.ClaudeCode, agent.Codex} {
 			if pass {
-				if ok, _ := hooks.Installed(a, hooks.ScopeUser, homes, cwd); !ok {
+				if ok, _ := hooks.Installed(a, agent.ScopeUser, homes, cwd); !ok {
 					continue
 				}
 			}

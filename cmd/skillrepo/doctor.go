@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 )
@@ -88,7 +90,7 @@ type doctorJSON struct {
 }
 
 // doctorEnv is the world doctor looks at from this process.
-func doctorEnv(f *factory, agent, scope, project string) (*doctor.Env, error) {
+func doctorEnv(f *factory, name, scope, project string) (*doctor.Env, error) {
 	homes, err := agentHomes(f)
 	if err != nil {
 		return nil, err
@@ -100,16 +102,16 @@ func doctorEnv(f *factory, agent, scope, project string) (*doctor.Env, error) {
 		return nil, err
 	}
 	env := &doctor.Env{Homes: homes, Project: project, Getenv: f.Getenv, Now: f.Now}
-	if agent != "" {
-		a, err := hooks.ParseAgent(agent)
+	if name != "" {
+		a, err := agents.Parse(name)
 		if err != nil {
 			return nil, usageErrorf("--agent: %v", err)
 		}
-		env.Agents = []hooks.Agent{a}
+		env.Agents = []agent.Name{a}
 	}
-	switch hooks.Scope(scope) {
-	case "", hooks.ScopeUser, hooks.ScopeProject, hooks.ScopeLocal:
-		env.Scope = hooks.Scope(scope)
+	switch agent.Scope(scope) {
+	case "", agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal:
+		env.Scope = agent.Scope(scope)
 	default:
 		return nil, usageErrorf("--scope: want user, project or local, not %q", scope)
 	}
@@ -124,8 +126,8 @@ func printDoctor(f *factory, w io.Writer, rep *doctor.Report, verbose bool) {
 		return
 	}
 	for _, a := range rep.Agents {
-		agent, _ := hooks.ParseAgent(a)
-		fs := rep.For(agent, "")
+		ag, _ := agents.Parse(a)
+		fs := rep.For(ag, "")
 		problems, warnings := 0, 0
 		for _, fd := range fs {
 			switch fd.Level {
@@ -142,7 +144,7 @@ func printDoctor(f *factory, w io.Writer, rep *doctor.Report, verbose bool) {
 		case warnings > 0:
 			verdict = f.IO.Yellow(fmt.Sprintf("ok, %d %s", warnings, plural(warnings, "warning", "warnings")))
 		}
-		fmt.Fprintf(w, "%s: %s\n", agent.Label(), verdict)
+		fmt.Fprintf(w, "%s: %s\n", ag.Label(), verdict)
 		printFindings(f, w, fs, verbose, "  ")
 	}
 }
@@ -185,14 +187,14 @@ func printFindings(f *factory, w io.Writer, fs []doctor.Finding, verbose bool, i
 // content is the person's doing now, so it is recorded as trusted (the
 // doctor runs a project's commands only once they are; other project
 // files stay as trusted as they were).
-func checkAfterInstall(f *factory, agent hooks.Agent, scope hooks.Scope, project, part, written string) []doctor.Finding {
-	env, err := doctorEnv(f, string(agent), string(scope), project)
+func checkAfterInstall(f *factory, name agent.Name, scope agent.Scope, project, part, written string) []doctor.Finding {
+	env, err := doctorEnv(f, string(name), string(scope), project)
 	if err != nil {
 		return nil
 	}
-	if scope != hooks.ScopeUser && written != "" {
+	if scope != agent.ScopeUser && written != "" {
 		if err := hooks.TrustProjectFiles(env.Homes, written); err != nil {
-			return []doctor.Finding{{Agent: string(agent), Scope: string(scope), Part: part, Check: "trust", Level: doctor.Warning, Path: written,
+			return []doctor.Finding{{Agent: string(name), Scope: string(scope), Part: part, Check: "trust", Level: doctor.Warning, Path: written,
 				Message: "the trust of " + written + " was not recorded: " + err.Error(), Fix: "skillrepo doctor --trust"}}
 		}
 	}

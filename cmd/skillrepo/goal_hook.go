@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/goals"
-	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -22,11 +22,11 @@ func goalDir(lib *skillrepo.Library) string { return lib.State().Goals() }
 // (goals.Evaluator fails open, bounded by the turn budget), and every
 // failure is written to the hooks log.
 func goalStopJudge(f *factory) agentsession.StopJudge {
-	return func(ctx context.Context, agent hooks.Agent, in *agentsession.Input, lib *skillrepo.Library) (*agentsession.StopDecision, error) {
+	return func(ctx context.Context, name agent.Name, in *agentsession.Input, lib *skillrepo.Library) (*agentsession.StopDecision, error) {
 		if !(goals.Store{Dir: goalDir(lib)}).HasGoal(in.SessionID) {
 			return nil, nil
 		}
-		ev, err := newGoalEvaluator(f, lib, string(agent), in.Cwd, in.Model)
+		ev, err := newGoalEvaluator(f, lib, string(name), in.Cwd, in.Model)
 		if err != nil {
 			return nil, err
 		}
@@ -36,7 +36,7 @@ func goalStopJudge(f *factory) agentsession.StopJudge {
 		}
 		out := ev.AfterTurn(ctx, goals.Turn{Session: in.SessionID, LastMessage: in.LastAssistantMessage, Background: tasks, StopHookActive: in.StopHookActive})
 		if out.Err != nil {
-			agentsession.Log(lib.Root, f.Now(), agent, hooks.EventStop, "goal: "+out.Err.Error())
+			agentsession.Log(lib.Root, f.Now(), name, agent.EventStop, "goal: "+out.Err.Error())
 		}
 		if out.Judged && out.State != nil {
 			_ = lib.UsageHistory().Append(skillrepo.HistoryEvent{Kind: skillrepo.HistoryGoal, Session: in.SessionID,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/lint"
@@ -104,9 +105,9 @@ allowlist (the same as 'hermes --accept-hooks'). See docs/hermes.md.`,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.Git, "git", false, "install the git pre-commit hook (the default)")
-	fl.BoolVar(&opts.ClaudeCode, "claude-code", false, "install Claude Code hooks")
-	fl.BoolVar(&opts.Codex, "codex", false, "install Codex hooks")
-	fl.BoolVar(&opts.Gemini, "gemini", false, "install Gemini CLI hooks")
+	fl.BoolVar(&opts.ClaudeCode, string(agent.ClaudeCode), false, "install Claude Code hooks")
+	fl.BoolVar(&opts.Codex, string(agent.Codex), false, "install Codex hooks")
+	fl.BoolVar(&opts.Gemini, string(agent.Gemini), false, "install Gemini CLI hooks")
 	fl.BoolVar(&opts.Trust, "trust", false, "Codex: record your trust of the hooks installed in config.toml, as accepting them in Codex's /hooks does")
 	fl.StringVar(&opts.Scope, "scope", "user", "agent settings scope: user, project or local")
 	fl.StringVar(&opts.Library, "library", "", "the library the agent hooks serve (default the scope's skills folder)")
@@ -204,7 +205,7 @@ nothing.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 2 {
 				opts.Agent, opts.Event = args[0], args[1]
-				if opts.Agent == string(hooks.Hermes) {
+				if opts.Agent == string(agent.Hermes) {
 					return runHermesHookEvent(cmd, opts)
 				}
 				return runAgentHookEvent(cmd, opts)

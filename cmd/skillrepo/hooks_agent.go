@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -65,23 +67,23 @@ resulting file and writes nothing.`,
 	}
 	opts.hermes.flags(cmd, false)
 	fl := cmd.Flags()
-	fl.BoolVar(&opts.ClaudeCode, "claude-code", false, "remove Claude Code hooks")
-	fl.BoolVar(&opts.Codex, "codex", false, "remove Codex hooks")
-	fl.BoolVar(&opts.Gemini, "gemini", false, "remove Gemini CLI hooks")
+	fl.BoolVar(&opts.ClaudeCode, string(agent.ClaudeCode), false, "remove Claude Code hooks")
+	fl.BoolVar(&opts.Codex, string(agent.Codex), false, "remove Codex hooks")
+	fl.BoolVar(&opts.Gemini, string(agent.Gemini), false, "remove Gemini CLI hooks")
 	fl.StringVar(&opts.Scope, "scope", "user", "agent settings scope: user, project or local")
 	fl.StringVar(&opts.Project, "project", "", "the project folder for --scope project|local (default the current folder)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the resulting file, write nothing")
 	return cmd
 }
 
-func (o *agentHooksOptions) agent() hooks.Agent {
+func (o *agentHooksOptions) agent() agent.Name {
 	switch {
 	case o.Codex:
-		return hooks.Codex
+		return agent.Codex
 	case o.Gemini:
-		return hooks.Gemini
+		return agent.Gemini
 	}
-	return hooks.ClaudeCode
+	return agent.ClaudeCode
 }
 
 // agentCount is how many agent flags were given.
@@ -97,22 +99,22 @@ func (o *agentHooksOptions) agentCount() int {
 
 // agentHomes are the agents' user folders as the agents find them (HOME,
 // CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME).
-func agentHomes(f *factory) (hooks.Homes, error) {
+func agentHomes(f *factory) (agent.Homes, error) {
 	home := f.Getenv("HOME")
 	if home == "" {
 		h, err := os.UserHomeDir()
 		if err != nil {
-			return hooks.Homes{}, fmt.Errorf("find your home folder: %w", err)
+			return agent.Homes{}, fmt.Errorf("find your home folder: %w", err)
 		}
 		home = h
 	}
-	return hooks.HomesFrom(home, f.Getenv), nil
+	return agent.HomesFrom(home, f.Getenv), nil
 }
 
 func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
-	scope := hooks.Scope(o.Scope)
+	scope := agent.Scope(o.Scope)
 	switch scope {
-	case hooks.ScopeUser, hooks.ScopeProject, hooks.ScopeLocal:
+	case agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal:
 	default:
 		return usageErrorf("--scope: want user, project or local, not %q", o.Scope)
 	}
@@ -135,7 +137,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		}
 	}
 	opts := hooks.AgentOptions{Agent: o.agent(), Scope: scope, Homes: homes, Project: project, Library: library, DryRun: o.DryRun}
-	if scope != hooks.ScopeProject {
+	if scope != agent.ScopeProject {
 		// A personal settings file names this binary, wherever it is; a
 		// project's shared file names `skillrepo`, found on each
 		// person's PATH.
@@ -156,10 +158,10 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	// Codex runs a hook only once it is trusted; --trust records the
 	// trust of exactly the hooks just written, as Codex's /hooks would.
 	var trusted *hooks.CodexTrustResult
-	if install && o.Trust && opts.Agent == hooks.Codex {
-		in := hooks.Inspect(hooks.Codex, scope, homes, project)
+	if install && o.Trust && opts.Agent == agent.Codex {
+		in := hooks.Inspect(agent.Codex, scope, homes, project)
 		if o.DryRun {
-			in = &hooks.Installation{Agent: hooks.Codex, Scope: scope, Settings: res.Settings, Handlers: hooks.HandlersIn(hooks.Codex, res.Content)}
+			in = &hooks.Installation{Agent: agent.Codex, Scope: scope, Settings: res.Settings, Handlers: hooks.HandlersIn(agent.Codex, res.Content)}
 		}
 		trust, err := hooks.CodexTrust(in, homes)
 		if err == nil {
@@ -251,7 +253,7 @@ func selfExecutable() string {
 func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 	f := opts.f
 	library := cmp.Or(opts.Library, f.Dir)
-	agent, err := hooks.ParseAgent(opts.Agent)
+	agent, err := agents.Parse(opts.Agent)
 	var rep *agentsession.Report
 	if err == nil {
 		ropts := agentsession.Options{

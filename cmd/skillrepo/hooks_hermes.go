@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hermes"
@@ -31,10 +32,10 @@ type hermesHooksOptions struct {
 func (o *hermesHooksOptions) flags(cmd *cobra.Command, install bool) {
 	fl := cmd.Flags()
 	if install {
-		fl.BoolVar(&o.Hermes, "hermes", false, "install Hermes Agent's shell hooks (~/.hermes/config.yaml)")
+		fl.BoolVar(&o.Hermes, string(agent.Hermes), false, "install Hermes Agent's shell hooks (~/.hermes/config.yaml)")
 		fl.BoolVar(&o.Accept, "accept", false, "with --hermes: record your consent in Hermes' allowlist (else Hermes asks at its next interactive start)")
 	} else {
-		fl.BoolVar(&o.Hermes, "hermes", false, "remove Hermes Agent's shell hooks")
+		fl.BoolVar(&o.Hermes, string(agent.Hermes), false, "remove Hermes Agent's shell hooks")
 	}
 	fl.StringVar(&o.Home, "hermes-home", "", "with --hermes: the Hermes home (default $HERMES_HOME, else ~/.hermes)")
 }
@@ -119,7 +120,7 @@ func runHermesHooks(f *factory, o *hermesHooksOptions, library string, dryRun, i
 			fmt.Fprintf(w, "  your consent is recorded in %s\n", filepath.Join(home, hermes.AllowlistFile))
 		}
 		if !dryRun {
-			reportAfterInstall(f, hermesDoctor(f, home), hooks.Hermes.Label())
+			reportAfterInstall(f, hermesDoctor(f, home), agent.Hermes.Label())
 		}
 	}
 	return nil
@@ -128,7 +129,7 @@ func runHermesHooks(f *factory, o *hermesHooksOptions, library string, dryRun, i
 // hermesDoctor is doctor's verdict on the Hermes home's hooks: the same
 // checks 'skillrepo doctor' and status make.
 func hermesDoctor(f *factory, home string) []doctor.Finding {
-	env, err := doctorEnv(f, string(hooks.Hermes), "", "")
+	env, err := doctorEnv(f, string(agent.Hermes), "", "")
 	if err != nil {
 		return nil
 	}
@@ -162,7 +163,7 @@ func runHermesHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "skillrepo hermes %s hook: %v\n", opts.Event, err)
 	}
 	if len(lines) > 0 {
-		agentsession.Log(library, f.Now(), hooks.Hermes, opts.Event, lines...)
+		agentsession.Log(library, f.Now(), agent.Hermes, opts.Event, lines...)
 	}
 	return nil
 }

@@ -9,8 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/doctor"
-	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/mcpserver"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -101,13 +102,14 @@ func newMCPUninstallCmd(f *factory) *cobra.Command {
 
 func addMCPInstallFlags(cmd *cobra.Command, opts *mcpInstallOptions) {
 	fl := cmd.Flags()
-	fl.BoolVar(&opts.ClaudeCode, "claude-code", false, "Claude Code")
-	fl.BoolVar(&opts.Codex, "codex", false, "OpenAI Codex")
+	fl.BoolVar(&opts.ClaudeCode, string(agent.ClaudeCode), false, "Claude Code")
+	fl.BoolVar(&opts.Codex, string(agent.Codex), false, "OpenAI Codex")
 	fl.BoolVar(&opts.Cursor, "cursor", false, "Cursor")
-	fl.BoolVar(&opts.Gemini, "gemini", false, "Gemini CLI")
+	fl.BoolVar(&opts.Gemini, string(agent.Gemini), false, "Gemini CLI")
 	fl.BoolVar(&opts.AllowTools, "allow-tools", false, "let the agent call the tools without asking (Claude Code: permissions.allow; Gemini CLI: trust); uninstall removes the rule")
-	cmd.MarkFlagsMutuallyExclusive("claude-code", "codex", "cursor", "gemini")
-	cmd.MarkFlagsOneRequired("claude-code", "codex", "cursor", "gemini")
+	clients := []string{string(agent.ClaudeCode), string(agent.Codex), "cursor", string(agent.Gemini)}
+	cmd.MarkFlagsMutuallyExclusive(clients...)
+	cmd.MarkFlagsOneRequired(clients...)
 	fl.StringVar(&opts.Scope, "scope", "", "user, project or local (Claude Code); see --help for each client's files")
 	fl.StringVar(&opts.Project, "project", "", "the project `folder` for project and local scopes (default: the current directory)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the resulting file, write nothing")
@@ -238,8 +240,8 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 	}
 	var findings []doctor.Finding
 	if !opts.uninstall && !opts.DryRun && o.Client != mcpserver.ClientCursor {
-		if a, err := hooks.ParseAgent(o.Client); err == nil {
-			findings = checkAfterInstall(f, a, hooks.Scope(o.Scope), o.Project, "mcp", plan.Path)
+		if a, err := agents.Parse(o.Client); err == nil {
+			findings = checkAfterInstall(f, a, agent.Scope(o.Scope), o.Project, "mcp", plan.Path)
 		}
 	}
 	if f.JSON {
@@ -299,7 +301,7 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 
 // hooksLabel is a client's name as people write it.
 func hooksLabel(client string) string {
-	if a, err := hooks.ParseAgent(client); err == nil {
+	if a, err := agents.Parse(client); err == nil {
 		return a.Label()
 	}
 	return client

@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -193,8 +195,8 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	homes, _ := agentHomes(f)
 	cwd, _ := os.Getwd()
 	seen := map[string]bool{}
-	for _, a := range hooks.Agents() {
-		for _, s := range []hooks.Scope{hooks.ScopeUser, hooks.ScopeProject, hooks.ScopeLocal} {
+	for _, a := range agents.WithSettingsHooks() {
+		for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal} {
 			ok, path := hooks.Installed(a, s, homes, cwd)
 			if path == "" || seen[path] {
 				continue
@@ -367,17 +369,17 @@ func listSuffix(list []string) string {
 // printSetups is doctor's verdict per agent set up here: "ok", or its
 // problems and warnings with their fixes.
 func printSetups(f *factory, w io.Writer, fs []doctor.Finding) {
-	var agents []string
+	var names []string
 	by := map[string][]doctor.Finding{}
 	for _, fd := range fs {
 		if _, ok := by[fd.Agent]; !ok {
-			agents = append(agents, fd.Agent)
+			names = append(names, fd.Agent)
 		}
 		by[fd.Agent] = append(by[fd.Agent], fd)
 	}
-	for _, a := range agents {
+	for _, a := range names {
 		label := a
-		if ag, err := hooks.ParseAgent(a); err == nil {
+		if ag, err := agents.Parse(a); err == nil {
 			label = ag.Label()
 		}
 		problems, warnings := 0, 0

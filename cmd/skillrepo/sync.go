@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentsession"
-	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -89,12 +89,12 @@ committed are left for your own 'git commit' (agent hooks sync this way).`,
 // ("<time> <agent> SessionStart sync: …"), nothing is printed.
 func runSyncForHook(cmd *cobra.Command, opts *syncOptions) error {
 	f := opts.f
-	agent := hooks.Agent(opts.HookLog)
+	name := agent.Name(opts.HookLog)
 	lw := &hookLogWriter{log: func(lines ...string) {
 		for i := range lines {
 			lines[i] = "sync: " + lines[i]
 		}
-		agentsession.Log(f.Dir, f.Now(), agent, hooks.EventSessionStart, lines...)
+		agentsession.Log(f.Dir, f.Now(), name, agent.EventSessionStart, lines...)
 	}}
 	f.IO.ErrOut = lw
 	err := runSync(cmd, opts)

@@ -4,7 +4,8 @@
 //	cmd/skillrepo -> review, curator, mcpserver, agentsession, hooks, worker, queue, lint
 //	review, curator, mcpserver -> agenttools -> skillrepo, lint
 //	agentsession -> worker -> review, curator, queue
-//	agentsession -> hooks (agent and event names)
+//	everything -> agent (agent and event names, scopes, homes: a leaf)
+//	cmd/skillrepo -> agents (the registry), only it
 //	review, curator, agentsession -> skillrepo -> skillrepo/skill
 //	skillrepo -> skillrepo/internal/gitstore (the git engine) -> go-git
 //	skillrepo -> lint, overlap (the write policy's gate and duplicate check)
@@ -20,5 +21,6 @@
 // mcpserver, hooks or agentsession, and mcpserver neither review nor
 // curator; hooks (the installers) reaches none of curator, review,
 // worker, queue or agentsession; overlap is pure (no git, no network, at
-// most skillrepo/skill).
+// most skillrepo/skill); an agent's name is spelled only in agent, the
+// registry agents and the agents' folders agents/<name> (agents_test.go).
 package archtest

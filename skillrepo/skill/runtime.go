@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/agent"
 )
 
 // Runtime is the agent that reads a library. The write rules follow it:
@@ -14,10 +16,10 @@ type Runtime string
 
 // The runtimes.
 const (
-	Hermes    Runtime = "hermes"
-	Claude    Runtime = "claude-code"
-	Codex     Runtime = "codex"
-	Gemini    Runtime = "gemini"
+	Hermes    Runtime = Runtime(agent.Hermes)
+	Claude    Runtime = Runtime(agent.ClaudeCode)
+	Codex     Runtime = Runtime(agent.Codex)
+	Gemini    Runtime = Runtime(agent.Gemini)
 	Generic   Runtime = "generic"
 	noRuntime Runtime = ""
 )

@@ -1,0 +1,56 @@
+package agents
+
+import (
+	"testing"
+
+	"github.com/skillrepo/skillrepo/agent"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want agent.Name
+	}{
+		{"claude-code", agent.ClaudeCode}, {"Claude", agent.ClaudeCode}, {"claudecode", agent.ClaudeCode},
+		{"codex", agent.Codex}, {"CODEX", agent.Codex},
+		{"gemini", agent.Gemini}, {"gemini-cli", agent.Gemini},
+		{"hermes", agent.Hermes}, {"hermes-agent", agent.Hermes},
+		{"cursor", ""}, {"", ""},
+	} {
+		got, err := Parse(tc.in)
+		if got != tc.want || (err == nil) != (tc.want != "") {
+			t.Errorf("Parse(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	if _, err := Parse("cursor"); err == nil || err.Error() != `unknown agent "cursor": want claude-code, codex, gemini or hermes` {
+		t.Errorf("Parse(cursor) error = %v", err)
+	}
+}
+
+// TestTable holds the registry's invariants: one line per agent, every
+// spelling parses to its own agent only, and the agents whose hooks live
+// in JSON settings are those `hooks install --agent` serves.
+func TestTable(t *testing.T) {
+	seen := map[string]agent.Name{}
+	for _, e := range All() {
+		for _, s := range append([]string{string(e.Name)}, e.Aliases...) {
+			if other, ok := seen[s]; ok {
+				t.Errorf("%q names both %s and %s", s, other, e.Name)
+			}
+			seen[s] = e.Name
+			if got, err := Parse(s); err != nil || got != e.Name {
+				t.Errorf("Parse(%q) = %q, %v; want %s", s, got, err, e.Name)
+			}
+		}
+	}
+	want := []agent.Name{agent.ClaudeCode, agent.Codex, agent.Gemini}
+	got := WithSettingsHooks()
+	if len(got) != len(want) {
+		t.Fatalf("WithSettingsHooks() = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("WithSettingsHooks() = %v, want %v", got, want)
+		}
+	}
+}
