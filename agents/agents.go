@@ -1,7 +1,10 @@
 // Package agents is the registry of the agents skillrepo serves: one
-// table, one line per agent (docs/architecture.md §1). Commands list,
-// parse and dispatch agents through it; adding an agent is its folder
-// under agents/ and its line here.
+// table, one line per agent, each line an agent's folder (agents/<name>;
+// docs/architecture.md §1). Commands list, parse and dispatch agents
+// through it: what a package needs of an agent is a small interface
+// defined in that package (doctor.Checker, …), which the folder's Agent
+// implements, and [Implementing] finds. Adding an agent is its folder and
+// its line here.
 package agents
 
 import (
@@ -9,37 +12,55 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/agents/claudecode"
+	"github.com/skillrepo/skillrepo/agents/codex"
+	"github.com/skillrepo/skillrepo/agents/gemini"
+	"github.com/skillrepo/skillrepo/agents/hermes"
 )
 
-// Entry is one agent of the registry.
-type Entry struct {
-	Name agent.Name
+// Agent is what every agent's folder provides.
+type Agent interface {
+	Name() agent.Name
 	// Aliases are the other spellings a command accepts for it.
-	Aliases []string
+	Aliases() []string
+	// Scopes are the settings files an install may write, user first.
+	Scopes() []agent.Scope
 	// SettingsHooks says skillrepo installs its hooks in the agent's JSON
-	// settings (`hooks install --agent`); Hermes Agent's are installed in
+	// settings (`hooks install --<name>`); Hermes Agent's are installed in
 	// its config.yaml by `hooks install --hermes`.
-	SettingsHooks bool
+	SettingsHooks() bool
 }
 
 // table is the registry, in the order commands list the agents.
-var table = []Entry{
-	{Name: agent.ClaudeCode, Aliases: []string{"claude", "claudecode"}, SettingsHooks: true},
-	{Name: agent.Codex, SettingsHooks: true},
-	{Name: agent.Gemini, Aliases: []string{"gemini-cli", "geminicli"}, SettingsHooks: true},
-	{Name: agent.Hermes, Aliases: []string{"hermes-agent"}},
+var table = []Agent{
+	claudecode.Agent{},
+	codex.Agent{},
+	gemini.Agent{},
+	hermes.Agent{},
 }
 
 // All lists the registry's agents in order.
-func All() []Entry { return append([]Entry(nil), table...) }
+func All() []Agent { return append([]Agent(nil), table...) }
+
+// Implementing lists the agents that implement T (an interface of the
+// package that uses them, doctor.Checker for one), in order.
+func Implementing[T any]() []T {
+	var out []T
+	for _, a := range table {
+		if t, ok := a.(T); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
 
 // WithSettingsHooks lists the agents whose hooks live in JSON settings
 // files, in order.
 func WithSettingsHooks() []agent.Name {
 	var out []agent.Name
-	for _, e := range table {
-		if e.SettingsHooks {
-			out = append(out, e.Name)
+	for _, a := range table {
+		if a.SettingsHooks() {
+			out = append(out, a.Name())
 		}
 	}
 	return out
@@ -49,16 +70,16 @@ func WithSettingsHooks() []agent.Name {
 func Parse(s string) (agent.Name, error) {
 	k := strings.ToLower(s)
 	names := make([]string, 0, len(table))
-	for _, e := range table {
-		if k == string(e.Name) {
-			return e.Name, nil
+	for _, a := range table {
+		if k == string(a.Name()) {
+			return a.Name(), nil
 		}
-		for _, a := range e.Aliases {
-			if k == a {
-				return e.Name, nil
+		for _, al := range a.Aliases() {
+			if k == al {
+				return a.Name(), nil
 			}
 		}
-		names = append(names, string(e.Name))
+		names = append(names, string(a.Name()))
 	}
 	return "", fmt.Errorf("unknown agent %q: want %s or %s", s, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }

@@ -33,14 +33,17 @@ func TestParse(t *testing.T) {
 func TestTable(t *testing.T) {
 	seen := map[string]agent.Name{}
 	for _, e := range All() {
-		for _, s := range append([]string{string(e.Name)}, e.Aliases...) {
+		for _, s := range append([]string{string(e.Name())}, e.Aliases()...) {
 			if other, ok := seen[s]; ok {
-				t.Errorf("%q names both %s and %s", s, other, e.Name)
+				t.Errorf("%q names both %s and %s", s, other, e.Name())
 			}
-			seen[s] = e.Name
-			if got, err := Parse(s); err != nil || got != e.Name {
-				t.Errorf("Parse(%q) = %q, %v; want %s", s, got, err, e.Name)
+			seen[s] = e.Name()
+			if got, err := Parse(s); err != nil || got != e.Name() {
+				t.Errorf("Parse(%q) = %q, %v; want %s", s, got, err, e.Name())
 			}
+		}
+		if sc := e.Scopes(); len(sc) == 0 || sc[0] != agent.ScopeUser {
+			t.Errorf("%s: scopes %v do not start with the user's", e.Name(), sc)
 		}
 	}
 	want := []agent.Name{agent.ClaudeCode, agent.Codex, agent.Gemini}

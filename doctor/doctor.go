@@ -7,9 +7,10 @@
 // library, a model for the reviews. Each problem is one Finding with its
 // fix; no set-up is reported as working when the agent will not run it.
 //
-// Each agent's own checks live in a file of their own (claude.go,
-// codex.go, gemini.go); an agent plugs in by adding its Checker to
-// [Checkers].
+// Each agent's own checks live in its folder (agents/<name>/doctor.go),
+// as a [Checker]; the command hands in the registry's (Env.Checkers). This
+// package holds what every agent's checks share: running an installed
+// command as the agent runs it, the files it reads, the model check.
 package doctor
 
 import (
@@ -84,6 +85,9 @@ type Env struct {
 	// Trust records the project's settings files, as they are now, as
 	// trusted (doctor --trust) before their commands are run.
 	Trust bool
+	// Checkers are the agents to check, in the order they are reported:
+	// the registry's (package agents), handed in by the command.
+	Checkers []Checker
 }
 
 // mayRun reports whether the commands of a settings file may run: a
@@ -110,6 +114,9 @@ func untrustedFinding(a agent.Name, scope, part, path string) Finding {
 		Fix:     fmt.Sprintf("read %s; if you trust it, run: skillrepo doctor --trust (or %s's own trust step, then skillrepo doctor --trust)", path, a.Label())}
 }
 
+// Var is the environment variable k as the agents see it.
+func (e *Env) Var(k string) string { return e.getenv(k) }
+
 func (e *Env) getenv(k string) string {
 	if e.Getenv == nil {
 		return os.Getenv(k)
@@ -119,15 +126,10 @@ func (e *Env) getenv(k string) string {
 
 // Checker checks one agent.
 type Checker interface {
-	Agent() agent.Name
+	Name() agent.Name
 	// Check returns the agent's findings, none when nothing of ours is
 	// installed for it.
 	Check(ctx context.Context, env *Env) []Finding
-}
-
-// Checkers are the agents doctor knows, in the order it reports them.
-func Checkers() []Checker {
-	return []Checker{claudeChecker{}, codexChecker{}, geminiChecker{}, hermesChecker{}}
 }
 
 // Report is every finding of a run.
@@ -167,25 +169,21 @@ func (r *Report) For(name agent.Name, scope agent.Scope) []Finding {
 // Run checks every agent of env.
 func Run(ctx context.Context, env *Env) *Report {
 	rep := &Report{Findings: []Finding{}, Agents: []string{}}
-	for _, c := range Checkers() {
-		if len(env.Agents) > 0 && !slices.Contains(env.Agents, c.Agent()) {
+	for _, c := range env.Checkers {
+		if len(env.Agents) > 0 && !slices.Contains(env.Agents, c.Name()) {
 			continue
 		}
 		fs := c.Check(ctx, env)
 		if len(fs) > 0 {
-			rep.Agents = append(rep.Agents, string(c.Agent()))
+			rep.Agents = append(rep.Agents, string(c.Name()))
 		}
 		rep.Findings = append(rep.Findings, fs...)
 	}
 	return rep
 }
 
-// scopesOf are the scopes of an agent that env asks about.
-func scopesOf(env *Env, a agent.Name) []agent.Scope {
-	all := []agent.Scope{agent.ScopeUser, agent.ScopeProject}
-	if a == agent.ClaudeCode {
-		all = append(all, agent.ScopeLocal)
-	}
+// scopesOf are the scopes of an agent (of all) that env asks about.
+func scopesOf(env *Env, all []agent.Scope) []agent.Scope {
 	if env.Scope != "" {
 		if slices.Contains(all, env.Scope) {
 			return []agent.Scope{env.Scope}
@@ -195,11 +193,12 @@ func scopesOf(env *Env, a agent.Name) []agent.Scope {
 	return all
 }
 
-// installations are an agent's hook installations in the files it reads.
-func installations(env *Env, a agent.Name) []*hooks.Installation {
+// Installations are an agent's hook installations in the files it reads
+// at its scopes.
+func Installations(env *Env, a agent.Name, scopes ...agent.Scope) []*hooks.Installation {
 	var out []*hooks.Installation
 	seen := map[string]bool{}
-	for _, s := range scopesOf(env, a) {
+	for _, s := range scopesOf(env, scopes) {
 		in := hooks.Inspect(a, s, env.Homes, env.Project)
 		if in.Settings == "" || seen[in.Settings] {
 			continue
@@ -212,14 +211,14 @@ func installations(env *Env, a agent.Name) []*hooks.Installation {
 	return out
 }
 
-// hookChecks are the checks every agent's hook installation gets: the
+// HookChecks are the checks every agent's hook installation gets: the
 // file parses, the agent reads this file, each installed command runs as
 // the agent runs it and reaches a library, a model is there for reviews.
-func hookChecks(ctx context.Context, env *Env, in *hooks.Installation, sh shell) []Finding {
+func HookChecks(ctx context.Context, env *Env, in *hooks.Installation, sh Shell) []Finding {
 	f := func(check string, level Level, msg, fix string) Finding {
 		return Finding{Agent: string(in.Agent), Scope: string(in.Scope), Part: "hooks", Check: check, Level: level, Message: msg, Fix: fix, Path: in.Settings}
 	}
-	reinstall := installCommand(in.Agent, in.Scope)
+	reinstall := InstallCommand(in.Agent, in.Scope)
 	if in.Err != nil {
 		if errors.Is(in.Err, hooks.ErrMalformed) {
 			return []Finding{f("settings", Problem, fmt.Sprintf("%s cannot be read: %v; %s reads no hooks from it", in.Settings, in.Err, in.Agent.Label()), "fix the file, then run: "+reinstall)}
@@ -238,7 +237,7 @@ func hookChecks(ctx context.Context, env *Env, in *hooks.Installation, sh shell)
 	for _, msg := range runs.order {
 		fix := fixFor(msg, reinstall)
 		if bare := bareProgram(in.Handlers); bare != "" && strings.Contains(msg, bare+": not found") {
-			msg = fmt.Sprintf("%s (%s is not on the PATH %s gives its hooks: %s)", msg, bare, in.Agent.Label(), sh.path)
+			msg = fmt.Sprintf("%s (%s is not on the PATH %s gives its hooks: %s)", msg, bare, in.Agent.Label(), sh.Path)
 			fix = fmt.Sprintf("put %s in a folder of that PATH (e.g. /usr/local/bin), or install with --scope user, which names this binary's path", bare)
 		}
 		out = append(out, f("run", Problem, fmt.Sprintf("%s hook command (%s) fails as %s runs it: %s", in.Agent.Label(), strings.Join(runs.failed[msg0(runs.failed, msg)], ", "), in.Agent.Label(), msg), fix))
@@ -305,9 +304,9 @@ func bareProgram(hs []hooks.InstalledHandler) string {
 	return ""
 }
 
-// installCommand is the command that (re)installs an agent's hooks at a
+// InstallCommand is the command that (re)installs an agent's hooks at a
 // scope.
-func installCommand(a agent.Name, s agent.Scope) string {
+func InstallCommand(a agent.Name, s agent.Scope) string {
 	cmd := "skillrepo hooks install --" + string(a)
 	if s != agent.ScopeUser && s != "" {
 		cmd += " --scope " + string(s)
@@ -335,18 +334,18 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// shell is how an agent runs a hook command.
-type shell struct {
-	// path says where the PATH of the hooks comes from, for messages.
-	path string
-	// argv is the shell and its arguments before the command.
-	argv []string
-	// env adds variables the agent sets for its hooks (given the
+// Shell is how an agent runs a hook command.
+type Shell struct {
+	// Path says where the PATH of the hooks comes from, for messages.
+	Path string
+	// Argv is the shell and its arguments before the command.
+	Argv []string
+	// Env adds variables the agent sets for its hooks (given the
 	// project folder and a session id).
-	env func(project, session string) []string
-	// expand rewrites the command as the agent does before running it
+	Env func(project, session string) []string
+	// Expand rewrites the command as the agent does before running it
 	// (Gemini CLI substitutes its variables in the text).
-	expand func(cmd, project, session string) string
+	Expand func(cmd, project, session string) string
 }
 
 // doctorSession is the session id of the synthetic events.
@@ -360,21 +359,21 @@ var errNoReply = errors.New("it exited without answering (a skillrepo older than
 // agent would: through its shell, in the session's folder, with the event
 // JSON on standard input and the agent's variables set; it must exit 0
 // within the handler's time budget and answer the doctor.
-func (sh shell) run(ctx context.Context, env *Env, in *hooks.Installation, h hooks.InstalledHandler) (*replyBody, error) {
+func (sh Shell) run(ctx context.Context, env *Env, in *hooks.Installation, h hooks.InstalledHandler) (*replyBody, error) {
 	budget := 10 * time.Second
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	cwd := env.Project
 	cmdText := h.Command
-	if sh.expand != nil {
-		cmdText = sh.expand(cmdText, cwd, doctorSession)
+	if sh.Expand != nil {
+		cmdText = sh.Expand(cmdText, cwd, doctorSession)
 	}
-	args := append(slices.Clone(sh.argv[1:]), cmdText)
-	cmd := exec.CommandContext(ctx, sh.argv[0], args...)
+	args := append(slices.Clone(sh.Argv[1:]), cmdText)
+	cmd := exec.CommandContext(ctx, sh.Argv[0], args...)
 	cmd.Dir = cwd
 	cmd.Env = agentEnviron()
-	if sh.env != nil {
-		cmd.Env = append(cmd.Env, sh.env(cwd, doctorSession)...)
+	if sh.Env != nil {
+		cmd.Env = append(cmd.Env, sh.Env(cwd, doctorSession)...)
 	}
 	event, _ := json.Marshal(map[string]any{"session_id": doctorSession, "hook_event_name": h.Event, "cwd": cwd,
 		"transcript_path": "", "skillrepo_doctor": true})
@@ -479,8 +478,9 @@ func probe(ctx context.Context, env *Env, base string) error {
 	return nil
 }
 
-// readJSONFile reads a small JSON settings file; a missing file is nil.
-func readJSONFile(path string) (map[string]any, error) {
+// ReadJSONFile reads a small JSON settings file (comments allowed, as
+// Gemini CLI allows them); a missing file is nil.
+func ReadJSONFile(path string) (map[string]any, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -500,8 +500,8 @@ func readJSONFile(path string) (map[string]any, error) {
 	return v, nil
 }
 
-// lookup follows keys through nested JSON objects.
-func lookup(v map[string]any, keys ...string) any {
+// Lookup follows keys through nested JSON (or TOML) objects.
+func Lookup(v map[string]any, keys ...string) any {
 	var cur any = v
 	for _, k := range keys {
 		m, ok := cur.(map[string]any)
@@ -513,9 +513,9 @@ func lookup(v map[string]any, keys ...string) any {
 	return cur
 }
 
-// locationCheck finds our hooks in a user settings file the agent does
+// LocationCheck finds our hooks in a user settings file the agent does
 // not read because an environment variable moved its folder.
-func locationCheck(env *Env, a agent.Name, variable string) []Finding {
+func LocationCheck(env *Env, a agent.Name, variable string) []Finding {
 	if env.getenv(variable) == "" || env.Scope == agent.ScopeProject || env.Scope == agent.ScopeLocal {
 		return nil
 	}
@@ -527,5 +527,5 @@ func locationCheck(env *Env, a agent.Name, variable string) []Finding {
 	}
 	return []Finding{{Agent: string(a), Scope: string(agent.ScopeUser), Part: "hooks", Check: "location", Level: Problem, Path: stale.Settings,
 		Message: fmt.Sprintf("skillrepo's hooks are in %s, but %s reads %s (%s=%s)", stale.Settings, a.Label(), live.Settings, variable, env.getenv(variable)),
-		Fix:     fmt.Sprintf("with %s set as the agent has it, run: %s (and skillrepo hooks uninstall --%s with it unset, to tidy the old file)", variable, installCommand(a, agent.ScopeUser), a)}}
+		Fix:     fmt.Sprintf("with %s set as the agent has it, run: %s (and skillrepo hooks uninstall --%s with it unset, to tidy the old file)", variable, InstallCommand(a, agent.ScopeUser), a)}}
 }

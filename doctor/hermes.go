@@ -27,11 +27,8 @@ import (
 // (shell-hooks-allowlist.json, hooks_auto_accept, HERMES_ACCEPT_HOOKS or
 // --accept-hooks); a run without a terminal and without consent skips
 // the hook. Its reviews are its own (docs/hermes.md §6), so there is no
-// model to check.
-type hermesChecker struct{}
-
-func (hermesChecker) Agent() agent.Name { return agent.Hermes }
-
+// model to check. CheckHermes is agents/hermes's Checker: it stays here,
+// beside the hook runner it shares with every agent's checks.
 // hermesHomeFor is the Hermes home the checks look at.
 func hermesHomeFor(env *Env) string {
 	if h := env.getenv("HERMES_HOME"); h != "" {
@@ -43,7 +40,8 @@ func hermesHomeFor(env *Env) string {
 	return filepath.Join(env.Homes.Home, ".hermes")
 }
 
-func (hermesChecker) Check(ctx context.Context, env *Env) []Finding {
+// CheckHermes checks Hermes Agent's shell hooks.
+func CheckHermes(ctx context.Context, env *Env) []Finding {
 	if env.Scope != "" && env.Scope != agent.ScopeUser {
 		return nil // Hermes has one config.yaml, the user's
 	}
@@ -55,7 +53,7 @@ func (hermesChecker) Check(ctx context.Context, env *Env) []Finding {
 	f := func(check string, level Level, msg, fix string) Finding {
 		return Finding{Agent: string(agent.Hermes), Scope: string(agent.ScopeUser), Part: "hooks", Check: check, Level: level, Message: msg, Fix: fix, Path: path}
 	}
-	reinstall := installCommand(agent.Hermes, "")
+	reinstall := InstallCommand(agent.Hermes, "")
 	st, err := hooks.HermesStatus(home, env.getenv)
 	if err != nil {
 		data, _ := os.ReadFile(path)

@@ -29,13 +29,13 @@ func TestHermesChecks(t *testing.T) {
 		}
 		return ""
 	}}
-	if fs := (hermesChecker{}).Check(context.Background(), env); len(fs) != 0 {
+	if fs := CheckHermes(context.Background(), env); len(fs) != 0 {
 		t.Fatalf("no config.yaml: %d findings, want none: %+v", len(fs), fs)
 	}
 	if err := os.WriteFile(filepath.Join(hh, hermes.ConfigFile), []byte("hooks:\n  pre_tool_call:\n    - command: ~/block-rm.sh\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if fs := (hermesChecker{}).Check(context.Background(), env); len(fs) != 0 {
+	if fs := CheckHermes(context.Background(), env); len(fs) != 0 {
 		t.Fatalf("only the user's own hook: %d findings, want none: %+v", len(fs), fs)
 	}
 
@@ -44,7 +44,7 @@ func TestHermesChecks(t *testing.T) {
 	if _, err := hooks.InstallHermes(hooks.HermesOptions{Home: hh, Executable: gone, Library: filepath.Join(hh, "skills"), Now: time.Now}); err != nil {
 		t.Fatal(err)
 	}
-	fs := (hermesChecker{}).Check(context.Background(), env)
+	fs := CheckHermes(context.Background(), env)
 	byCheck := map[string]Finding{}
 	for _, f := range fs {
 		byCheck[f.Check] = f
@@ -71,7 +71,7 @@ func TestHermesChecks(t *testing.T) {
 	if err := hermes.Approve(hh, home, time.Now(), pairs); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range (hermesChecker{}).Check(context.Background(), env) {
+	for _, f := range CheckHermes(context.Background(), env) {
 		if f.Check == "consent" && f.Level != OK {
 			t.Errorf("after consent: %+v", f)
 		}

@@ -21,20 +21,20 @@ func TestReadJSONFileTakesComments(t *testing.T) {
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v, err := readJSONFile(path)
+	v, err := ReadJSONFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v["url"] != "http://127.0.0.1:8080//v1" || lookup(v, "hooks", "AfterTool") == nil {
+	if v["url"] != "http://127.0.0.1:8080//v1" || Lookup(v, "hooks", "AfterTool") == nil {
 		t.Errorf("read %v", v)
 	}
-	if v, err := readJSONFile(filepath.Join(dir, "none.json")); v != nil || err != nil {
+	if v, err := ReadJSONFile(filepath.Join(dir, "none.json")); v != nil || err != nil {
 		t.Errorf("missing file: %v, %v", v, err)
 	}
 	if err := os.WriteFile(path, []byte(`{"hooks": /* unterminated`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readJSONFile(path); err == nil {
+	if _, err := ReadJSONFile(path); err == nil {
 		t.Error("a broken file read without an error")
 	}
 }

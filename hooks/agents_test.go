@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/agent"
-	"github.com/skillrepo/skillrepo/agents"
 )
 
 // userSettings is a settings file with hooks and keys of its own, in an
@@ -84,7 +83,7 @@ func topKeys(t *testing.T, data []byte) []string {
 }
 
 func TestInstallKeepsEverythingElse(t *testing.T) {
-	for _, a := range agents.WithSettingsHooks() {
+	for _, a := range settingsAgents {
 		t.Run(string(a), func(t *testing.T) {
 			opts := installOpts(t, a)
 			p := writeSettings(t, opts, userSettings)
@@ -289,7 +288,7 @@ func TestInstallKeepsLayout(t *testing.T) {
   }
 }
 `
-	for _, a := range agents.WithSettingsHooks() {
+	for _, a := range settingsAgents {
 		t.Run(string(a), func(t *testing.T) {
 			opts := installOpts(t, a)
 			p := writeSettings(t, opts, settings)
@@ -366,7 +365,7 @@ func TestHomesFollowTheEnvironment(t *testing.T) {
 // (not the binary, not the project, not the home), so every clone's
 // hooks act on its own library.
 func TestProjectSettingsNameNoMachinePath(t *testing.T) {
-	for _, a := range agents.WithSettingsHooks() {
+	for _, a := range settingsAgents {
 		t.Run(string(a), func(t *testing.T) {
 			opts := installOpts(t, a)
 			opts.Scope, opts.Executable = agent.ScopeProject, ""
@@ -433,3 +432,7 @@ func TestGeminiHandlers(t *testing.T) {
 		}
 	}
 }
+
+// settingsAgents are the agents whose hooks live in JSON settings (the
+// registry's agents.WithSettingsHooks, which imports this package).
+var settingsAgents = []agent.Name{agent.ClaudeCode, agent.Codex, agent.Gemini}

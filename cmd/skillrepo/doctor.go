@@ -101,7 +101,7 @@ func doctorEnv(f *factory, name, scope, project string) (*doctor.Env, error) {
 	if project, err = filepath.Abs(project); err != nil {
 		return nil, err
 	}
-	env := &doctor.Env{Homes: homes, Project: project, Getenv: f.Getenv, Now: f.Now}
+	env := &doctor.Env{Homes: homes, Project: project, Getenv: f.Getenv, Now: f.Now, Checkers: agents.Implementing[doctor.Checker]()}
 	if name != "" {
 		a, err := agents.Parse(name)
 		if err != nil {

@@ -101,8 +101,8 @@ func TestAgentNamesLiveInTheirFolders(t *testing.T) {
 	}
 	names := map[string]bool{}
 	for _, e := range agents.All() {
-		names[string(e.Name)] = true
-		for _, a := range e.Aliases {
+		names[string(e.Name())] = true
+		for _, a := range e.Aliases() {
 			names[strings.ToLower(a)] = true
 		}
 	}

@@ -1,4 +1,4 @@
-package doctor
+package codex
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 )
 
@@ -18,24 +19,21 @@ import (
 // hooks.CodexTrust); it reads $CODEX_HOME/hooks.json, and a project's
 // .codex/ only when the project is trusted; [features] hooks = false
 // turns hooks off.
-type codexChecker struct{}
 
-func (codexChecker) Agent() agent.Name { return agent.Codex }
-
-func codexShell(env *Env) shell {
-	sh := env.getenv("SHELL")
+func codexShell(env *doctor.Env) doctor.Shell {
+	sh := env.Var("SHELL")
 	if sh == "" {
 		sh = "/bin/sh"
 	}
-	return shell{argv: []string{sh, "-lc"}, path: "the one your login shell sets up (" + sh + " -lc reads your profile)"}
+	return doctor.Shell{Argv: []string{sh, "-lc"}, Path: "the one your login shell sets up (" + sh + " -lc reads your profile)"}
 }
 
-func (codexChecker) Check(ctx context.Context, env *Env) []Finding {
-	var out []Finding
+func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
+	var out []doctor.Finding
 	cfgPath := hooks.CodexConfigPath(env.Homes)
 	cfg := readTOML(cfgPath)
-	for _, in := range installations(env, agent.Codex) {
-		out = append(out, hookChecks(ctx, env, in, codexShell(env))...)
+	for _, in := range doctor.Installations(env, agent.Codex, scopes...) {
+		out = append(out, doctor.HookChecks(ctx, env, in, codexShell(env))...)
 		if in.Err != nil {
 			continue
 		}
@@ -44,31 +42,31 @@ func (codexChecker) Check(ctx context.Context, env *Env) []Finding {
 			out = append(out, codexProjectTrust(env, cfg, cfgPath, in)...)
 		}
 	}
-	out = append(out, locationCheck(env, agent.Codex, "CODEX_HOME")...)
+	out = append(out, doctor.LocationCheck(env, agent.Codex, "CODEX_HOME")...)
 	if len(out) > 0 {
 		for _, key := range []string{"hooks", "codex_hooks"} {
 			if on, ok := lookupTOML(cfg, "features", key).(bool); ok && !on {
-				out = append(out, Finding{Agent: string(agent.Codex), Part: "hooks", Check: "enabled", Level: Problem, Path: cfgPath,
+				out = append(out, doctor.Finding{Agent: string(agent.Codex), Part: "hooks", Check: "enabled", Level: doctor.Problem, Path: cfgPath,
 					Message: fmt.Sprintf("%s sets [features] %s = false: Codex runs no hook", cfgPath, key),
 					Fix:     fmt.Sprintf("remove %s = false from [features] in %s", key, cfgPath)})
 			}
 		}
 	}
-	for _, e := range mcpEntries(env, agent.Codex) {
-		out = append(out, mcpRunCheck(ctx, env, e)...)
+	for _, e := range doctor.MCPEntries(env, agent.Codex, scopes...) {
+		out = append(out, doctor.MCPRunCheck(ctx, env, e)...)
 	}
 	return out
 }
 
 // codexTrustFindings say which of our hooks Codex will skip and how to
 // trust them.
-func codexTrustFindings(env *Env, in *hooks.Installation) []Finding {
-	f := func(level Level, msg, fix string) Finding {
-		return Finding{Agent: string(agent.Codex), Scope: string(in.Scope), Part: "hooks", Check: "trust", Level: level, Message: msg, Fix: fix, Path: hooks.CodexConfigPath(env.Homes)}
+func codexTrustFindings(env *doctor.Env, in *hooks.Installation) []doctor.Finding {
+	f := func(level doctor.Level, msg, fix string) doctor.Finding {
+		return doctor.Finding{Agent: string(agent.Codex), Scope: string(in.Scope), Part: "hooks", Check: "trust", Level: level, Message: msg, Fix: fix, Path: hooks.CodexConfigPath(env.Homes)}
 	}
 	trust, err := hooks.CodexTrust(in, env.Homes)
 	if err != nil {
-		return []Finding{f(Problem, "Codex's trust of the hooks cannot be read: "+err.Error(), "fix "+hooks.CodexConfigPath(env.Homes))}
+		return []doctor.Finding{f(doctor.Problem, "Codex's trust of the hooks cannot be read: "+err.Error(), "fix "+hooks.CodexConfigPath(env.Homes))}
 	}
 	var untrusted, modified, disabled []string
 	for _, t := range trust {
@@ -81,26 +79,26 @@ func codexTrustFindings(env *Env, in *hooks.Installation) []Finding {
 			disabled = append(disabled, t.Handler.Event)
 		}
 	}
-	fix := installCommand(agent.Codex, in.Scope) + " --trust (or accept them in Codex's /hooks)"
-	var out []Finding
+	fix := doctor.InstallCommand(agent.Codex, in.Scope) + " --trust (or accept them in Codex's /hooks)"
+	var out []doctor.Finding
 	if len(untrusted) > 0 {
-		out = append(out, f(Problem, fmt.Sprintf("Codex has not trusted skillrepo's %s hooks in %s: it skips them without a word (codex exec too)", strings.Join(untrusted, ", "), in.Settings), fix))
+		out = append(out, f(doctor.Problem, fmt.Sprintf("Codex has not trusted skillrepo's %s hooks in %s: it skips them without a word (codex exec too)", strings.Join(untrusted, ", "), in.Settings), fix))
 	}
 	if len(modified) > 0 {
-		out = append(out, f(Problem, fmt.Sprintf("skillrepo's %s hooks in %s changed since Codex trusted them (a reinstall from another binary or library changes the command): Codex skips them", strings.Join(modified, ", "), in.Settings), fix))
+		out = append(out, f(doctor.Problem, fmt.Sprintf("skillrepo's %s hooks in %s changed since Codex trusted them (a reinstall from another binary or library changes the command): Codex skips them", strings.Join(modified, ", "), in.Settings), fix))
 	}
 	if len(disabled) > 0 {
-		out = append(out, f(Problem, fmt.Sprintf("skillrepo's %s hooks are turned off in Codex's /hooks", strings.Join(disabled, ", ")), "turn them on in Codex's /hooks, or remove their enabled = false in "+hooks.CodexConfigPath(env.Homes)))
+		out = append(out, f(doctor.Problem, fmt.Sprintf("skillrepo's %s hooks are turned off in Codex's /hooks", strings.Join(disabled, ", ")), "turn them on in Codex's /hooks, or remove their enabled = false in "+hooks.CodexConfigPath(env.Homes)))
 	}
 	if len(out) == 0 {
-		out = append(out, f(OK, fmt.Sprintf("Codex trusts the %d hooks", len(trust)), ""))
+		out = append(out, f(doctor.OK, fmt.Sprintf("Codex trusts the %d hooks", len(trust)), ""))
 	}
 	return out
 }
 
 // codexProjectTrust: Codex loads a project's .codex/ (hooks.json
 // included) only for a project the person trusted.
-func codexProjectTrust(env *Env, cfg map[string]any, cfgPath string, in *hooks.Installation) []Finding {
+func codexProjectTrust(env *doctor.Env, cfg map[string]any, cfgPath string, in *hooks.Installation) []doctor.Finding {
 	project := filepath.Dir(filepath.Dir(in.Settings))
 	candidates := []string{project}
 	if r, err := filepath.EvalSymlinks(project); err == nil && r != project {
@@ -111,7 +109,7 @@ func codexProjectTrust(env *Env, cfg map[string]any, cfgPath string, in *hooks.I
 			return nil
 		}
 	}
-	return []Finding{{Agent: string(agent.Codex), Scope: string(in.Scope), Part: "hooks", Check: "project-trust", Level: Problem, Path: cfgPath,
+	return []doctor.Finding{{Agent: string(agent.Codex), Scope: string(in.Scope), Part: "hooks", Check: "project-trust", Level: doctor.Problem, Path: cfgPath,
 		Message: fmt.Sprintf("Codex reads %s only in a trusted project, and %s is not trusted", in.Settings, project),
 		Fix:     fmt.Sprintf("trust the project when Codex asks, or add [projects.%q] trust_level = \"trusted\" to %s", project, cfgPath)}}
 }
@@ -128,4 +126,7 @@ func readTOML(path string) map[string]any {
 	return v
 }
 
-func lookupTOML(v map[string]any, keys ...string) any { return lookup(v, keys...) }
+func lookupTOML(v map[string]any, keys ...string) any { return doctor.Lookup(v, keys...) }
+
+// Agent is one of doctor's checkers.
+var _ doctor.Checker = Agent{}

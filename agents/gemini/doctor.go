@@ -1,4 +1,4 @@
-package doctor
+package gemini
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 )
 
@@ -18,38 +19,35 @@ import (
 // headless session refuses to start) in a folder that is not trusted
 // while folder trust is on, which is its default; hooksConfig.enabled:
 // false turns hooks off and hooksConfig.disabled lists hooks turned off.
-type geminiChecker struct{}
 
-func (geminiChecker) Agent() agent.Name { return agent.Gemini }
-
-var geminiShell = shell{
-	path: "Gemini CLI's own",
-	argv: []string{"bash", "-c"},
-	env: func(project, session string) []string {
+var geminiShell = doctor.Shell{
+	Path: "Gemini CLI's own",
+	Argv: []string{"bash", "-c"},
+	Env: func(project, session string) []string {
 		return []string{"GEMINI_PROJECT_DIR=" + project, "GEMINI_CWD=" + project, "GEMINI_SESSION_ID=" + session, "CLAUDE_PROJECT_DIR=" + project}
 	},
-	expand: func(cmd, project, session string) string {
+	Expand: func(cmd, project, session string) string {
 		q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 		return strings.NewReplacer("$GEMINI_PROJECT_DIR", q(project), "$GEMINI_CWD", q(project), "$GEMINI_SESSION_ID", q(session),
 			"$CLAUDE_PROJECT_DIR", q(project)).Replace(cmd)
 	},
 }
 
-func (geminiChecker) Check(ctx context.Context, env *Env) []Finding {
-	var out []Finding
-	ins := installations(env, agent.Gemini)
+func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
+	var out []doctor.Finding
+	ins := doctor.Installations(env, agent.Gemini, scopes...)
 	for _, in := range ins {
-		out = append(out, hookChecks(ctx, env, in, geminiShell)...)
+		out = append(out, doctor.HookChecks(ctx, env, in, geminiShell)...)
 		if in.Err == nil {
 			out = append(out, geminiDisabled(env, in)...)
 		}
 	}
-	out = append(out, locationCheck(env, agent.Gemini, "GEMINI_CLI_HOME")...)
-	entries := mcpEntries(env, agent.Gemini)
+	out = append(out, doctor.LocationCheck(env, agent.Gemini, "GEMINI_CLI_HOME")...)
+	entries := doctor.MCPEntries(env, agent.Gemini, scopes...)
 	for _, e := range entries {
-		out = append(out, mcpRunCheck(ctx, env, e)...)
+		out = append(out, doctor.MCPRunCheck(ctx, env, e)...)
 		if !e.Trust {
-			out = append(out, e.finding("permissions", Warning, "the entry is not trusted: Gemini CLI asks before each call of its tools, and a headless session cannot ask",
+			out = append(out, e.Finding("permissions", doctor.Warning, "the entry is not trusted: Gemini CLI asks before each call of its tools, and a headless session cannot ask",
 				"skillrepo mcp install --gemini --allow-tools --scope "+e.Scope))
 		}
 	}
@@ -61,27 +59,27 @@ func (geminiChecker) Check(ctx context.Context, env *Env) []Finding {
 
 // geminiSettings is the merged view of the settings files that turn
 // hooks off (user, then the project's).
-func geminiSettings(env *Env) []map[string]any {
+func geminiSettings(env *doctor.Env) []map[string]any {
 	var out []map[string]any
 	for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeProject} {
 		p, _ := hooks.SettingsPath(agent.Gemini, s, env.Homes, env.Project)
-		if v, err := readJSONFile(p); err == nil && v != nil {
+		if v, err := doctor.ReadJSONFile(p); err == nil && v != nil {
 			out = append(out, v)
 		}
 	}
 	return out
 }
 
-func geminiDisabled(env *Env, in *hooks.Installation) []Finding {
-	var out []Finding
-	f := func(msg, fix string) Finding {
-		return Finding{Agent: string(agent.Gemini), Scope: string(in.Scope), Part: "hooks", Check: "enabled", Level: Problem, Message: msg, Fix: fix, Path: in.Settings}
+func geminiDisabled(env *doctor.Env, in *hooks.Installation) []doctor.Finding {
+	var out []doctor.Finding
+	f := func(msg, fix string) doctor.Finding {
+		return doctor.Finding{Agent: string(agent.Gemini), Scope: string(in.Scope), Part: "hooks", Check: "enabled", Level: doctor.Problem, Message: msg, Fix: fix, Path: in.Settings}
 	}
 	for _, v := range geminiSettings(env) {
-		if on, ok := lookup(v, "hooksConfig", "enabled").(bool); ok && !on {
+		if on, ok := doctor.Lookup(v, "hooksConfig", "enabled").(bool); ok && !on {
 			out = append(out, f("hooksConfig.enabled is false: Gemini CLI runs no hook", "set hooksConfig.enabled to true (or remove it) in your Gemini CLI settings"))
 		}
-		disabled, _ := lookup(v, "hooksConfig", "disabled").([]any)
+		disabled, _ := doctor.Lookup(v, "hooksConfig", "disabled").([]any)
 		for _, h := range in.Handlers {
 			if slices.ContainsFunc(disabled, func(d any) bool { s, _ := d.(string); return s != "" && (s == h.Name || s == h.Command) }) {
 				out = append(out, f(fmt.Sprintf("the %s hook (%s) is turned off in hooksConfig.disabled", h.Event, h.Name), "remove it from hooksConfig.disabled, or /hooks enable "+h.Name))
@@ -93,25 +91,25 @@ func geminiDisabled(env *Env, in *hooks.Installation) []Finding {
 
 // geminiFolderTrust: with folder trust on (the default), the project
 // folder must be trusted in trustedFolders.json for any hook to run.
-func geminiFolderTrust(env *Env) []Finding {
-	switch env.getenv("GEMINI_CLI_TRUST_WORKSPACE") {
+func geminiFolderTrust(env *doctor.Env) []doctor.Finding {
+	switch env.Var("GEMINI_CLI_TRUST_WORKSPACE") {
 	case "true":
 		return nil
 	case "false":
-		return []Finding{{Agent: string(agent.Gemini), Check: "folder-trust", Level: Problem, Message: "GEMINI_CLI_TRUST_WORKSPACE=false: Gemini CLI trusts no folder, so it runs no hook", Fix: "unset GEMINI_CLI_TRUST_WORKSPACE"}}
+		return []doctor.Finding{{Agent: string(agent.Gemini), Check: "folder-trust", Level: doctor.Problem, Message: "GEMINI_CLI_TRUST_WORKSPACE=false: Gemini CLI trusts no folder, so it runs no hook", Fix: "unset GEMINI_CLI_TRUST_WORKSPACE"}}
 	}
 	for _, v := range geminiSettings(env) {
-		if on, ok := lookup(v, "security", "folderTrust", "enabled").(bool); ok && !on {
+		if on, ok := doctor.Lookup(v, "security", "folderTrust", "enabled").(bool); ok && !on {
 			return nil
 		}
 	}
-	path := env.getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+	path := env.Var("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
 	if path == "" {
 		path = filepath.Join(env.Homes.GeminiDir, "trustedFolders.json")
 	}
-	rules, err := readJSONFile(path)
+	rules, err := doctor.ReadJSONFile(path)
 	if err != nil {
-		return []Finding{{Agent: string(agent.Gemini), Check: "folder-trust", Level: Problem, Path: path, Message: fmt.Sprintf("%s cannot be read (%v): Gemini CLI refuses to start", path, err), Fix: "fix " + path}}
+		return []doctor.Finding{{Agent: string(agent.Gemini), Check: "folder-trust", Level: doctor.Problem, Path: path, Message: fmt.Sprintf("%s cannot be read (%v): Gemini CLI refuses to start", path, err), Fix: "fix " + path}}
 	}
 	trusted, rule := geminiTrusted(rules, env.Project)
 	msg := fmt.Sprintf("%s is not a trusted folder of Gemini CLI: it runs no hook and no MCP server there, and a headless session refuses to start", env.Project)
@@ -119,9 +117,9 @@ func geminiFolderTrust(env *Env) []Finding {
 		msg = fmt.Sprintf("%s is marked \"do not trust\" in %s: Gemini CLI runs no hook and no MCP server there", env.Project, path)
 	}
 	if trusted {
-		return []Finding{{Agent: string(agent.Gemini), Check: "folder-trust", Level: OK, Path: path, Message: env.Project + " is a trusted folder"}}
+		return []doctor.Finding{{Agent: string(agent.Gemini), Check: "folder-trust", Level: doctor.OK, Path: path, Message: env.Project + " is a trusted folder"}}
 	}
-	return []Finding{{Agent: string(agent.Gemini), Check: "folder-trust", Level: Problem, Path: path, Message: msg,
+	return []doctor.Finding{{Agent: string(agent.Gemini), Check: "folder-trust", Level: doctor.Problem, Path: path, Message: msg,
 		Fix: fmt.Sprintf("trust it when Gemini CLI asks (or /permissions), or add %q: \"TRUST_FOLDER\" to %s", env.Project, path)}}
 }
 
@@ -150,3 +148,6 @@ func geminiTrusted(rules map[string]any, dir string) (bool, string) {
 	}
 	return best == "TRUST_FOLDER" || best == "TRUST_PARENT", best
 }
+
+// Agent is one of doctor's checkers.
+var _ doctor.Checker = Agent{}

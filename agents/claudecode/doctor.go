@@ -1,4 +1,4 @@
-package doctor
+package claudecode
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 )
 
@@ -15,21 +16,18 @@ import (
 // "disableAllHooks": true turns every hook off; an MCP tool runs in
 // `claude -p` only when permissions.allow names it (interactive sessions
 // ask first).
-type claudeChecker struct{}
 
-func (claudeChecker) Agent() agent.Name { return agent.ClaudeCode }
-
-var claudeShell = shell{
-	path: "Claude Code's own",
-	argv: []string{"sh", "-c"},
-	env: func(project, session string) []string {
+var claudeShell = doctor.Shell{
+	Path: "Claude Code's own",
+	Argv: []string{"sh", "-c"},
+	Env: func(project, session string) []string {
 		return []string{"CLAUDE_PROJECT_DIR=" + project, "CLAUDE_CODE_SESSION_ID=" + session}
 	},
 }
 
 // claudeSettingsFiles are the settings files Claude Code merges, with
 // their scopes.
-func claudeSettingsFiles(env *Env) map[agent.Scope]string {
+func claudeSettingsFiles(env *doctor.Env) map[agent.Scope]string {
 	out := map[agent.Scope]string{}
 	for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal} {
 		if p, err := hooks.SettingsPath(agent.ClaudeCode, s, env.Homes, env.Project); err == nil {
@@ -39,21 +37,21 @@ func claudeSettingsFiles(env *Env) map[agent.Scope]string {
 	return out
 }
 
-func (claudeChecker) Check(ctx context.Context, env *Env) []Finding {
-	var out []Finding
-	ins := installations(env, agent.ClaudeCode)
+func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
+	var out []doctor.Finding
+	ins := doctor.Installations(env, agent.ClaudeCode, scopes...)
 	for _, in := range ins {
-		out = append(out, hookChecks(ctx, env, in, claudeShell)...)
+		out = append(out, doctor.HookChecks(ctx, env, in, claudeShell)...)
 	}
-	out = append(out, locationCheck(env, agent.ClaudeCode, "CLAUDE_CONFIG_DIR")...)
+	out = append(out, doctor.LocationCheck(env, agent.ClaudeCode, "CLAUDE_CONFIG_DIR")...)
 	if len(ins) > 0 {
 		for s, p := range claudeSettingsFiles(env) {
-			v, err := readJSONFile(p)
+			v, err := doctor.ReadJSONFile(p)
 			if err != nil || v == nil {
 				continue
 			}
-			if off, _ := lookup(v, "disableAllHooks").(bool); off {
-				out = append(out, Finding{Agent: string(agent.ClaudeCode), Scope: string(s), Part: "hooks", Check: "enabled", Level: Problem, Path: p,
+			if off, _ := doctor.Lookup(v, "disableAllHooks").(bool); off {
+				out = append(out, doctor.Finding{Agent: string(agent.ClaudeCode), Scope: string(s), Part: "hooks", Check: "enabled", Level: doctor.Problem, Path: p,
 					Message: fmt.Sprintf("%s sets \"disableAllHooks\": true: Claude Code runs no hook at all", p),
 					Fix:     "remove \"disableAllHooks\" from " + p})
 			}
@@ -80,14 +78,14 @@ func claudeAllows(allow []any) bool {
 // allows our MCP tools, which file does, and its scope. The user's file
 // comes first: Claude Code honours a project's rules only in a trusted
 // workspace.
-func claudePermitted(env *Env) (bool, string, agent.Scope) {
+func claudePermitted(env *doctor.Env) (bool, string, agent.Scope) {
 	files := claudeSettingsFiles(env)
 	for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeLocal, agent.ScopeProject} {
-		v, err := readJSONFile(files[s])
+		v, err := doctor.ReadJSONFile(files[s])
 		if err != nil || v == nil {
 			continue
 		}
-		if allow, _ := lookup(v, "permissions", "allow").([]any); claudeAllows(allow) {
+		if allow, _ := doctor.Lookup(v, "permissions", "allow").([]any); claudeAllows(allow) {
 			return true, files[s], s
 		}
 	}
@@ -97,17 +95,17 @@ func claudePermitted(env *Env) (bool, string, agent.Scope) {
 // claudeWorkspaceTrusted reports whether the person accepted Claude
 // Code's trust dialog for the project (projects[<dir>].hasTrustDialogAccepted
 // in ~/.claude.json, or $CLAUDE_CONFIG_DIR/.claude.json), and the file.
-func claudeWorkspaceTrusted(env *Env) (bool, string) {
+func claudeWorkspaceTrusted(env *doctor.Env) (bool, string) {
 	path := filepath.Join(env.Homes.Home, ".claude.json")
-	if env.getenv("CLAUDE_CONFIG_DIR") != "" {
+	if env.Var("CLAUDE_CONFIG_DIR") != "" {
 		path = filepath.Join(env.Homes.ClaudeConfig, ".claude.json")
 	}
-	v, err := readJSONFile(path)
+	v, err := doctor.ReadJSONFile(path)
 	if err != nil || v == nil {
 		return false, path
 	}
 	for dir := env.Project; ; dir = filepath.Dir(dir) {
-		if ok, _ := lookup(v, "projects", dir, "hasTrustDialogAccepted").(bool); ok {
+		if ok, _ := doctor.Lookup(v, "projects", dir, "hasTrustDialogAccepted").(bool); ok {
 			return true, path
 		}
 		if filepath.Dir(dir) == dir {
@@ -118,29 +116,32 @@ func claudeWorkspaceTrusted(env *Env) (bool, string) {
 
 // claudeMCPChecks: where the MCP server is registered, its entry runs and
 // its tools are permitted.
-func claudeMCPChecks(ctx context.Context, env *Env) []Finding {
-	var out []Finding
-	for _, e := range mcpEntries(env, agent.ClaudeCode) {
-		out = append(out, mcpRunCheck(ctx, env, e)...)
+func claudeMCPChecks(ctx context.Context, env *doctor.Env) []doctor.Finding {
+	var out []doctor.Finding
+	for _, e := range doctor.MCPEntries(env, agent.ClaudeCode, scopes...) {
+		out = append(out, doctor.MCPRunCheck(ctx, env, e)...)
 		if ok, file, scope := claudePermitted(env); ok {
 			if scope != agent.ScopeUser {
 				if trusted, cfg := claudeWorkspaceTrusted(env); !trusted {
-					out = append(out, e.finding("permissions", Problem,
+					out = append(out, e.Finding("permissions", doctor.Problem,
 						fmt.Sprintf("its tools are allowed in %s, but Claude Code ignores a project's permission rules until you trust the workspace (%s), so `claude -p` refuses every call", file, env.Project),
 						"run claude in "+env.Project+" once and accept the trust dialog (it records hasTrustDialogAccepted in "+cfg+"), or allow the tools at user scope: skillrepo mcp install --claude-code --allow-tools --scope user"))
 					continue
 				}
 			}
-			out = append(out, e.finding("permissions", OK, "its tools are allowed in "+file, ""))
+			out = append(out, e.Finding("permissions", doctor.OK, "its tools are allowed in "+file, ""))
 			continue
 		}
 		fix := "skillrepo mcp install --claude-code --allow-tools"
 		if e.Scope != "" {
 			fix += " --scope " + e.Scope
 		}
-		out = append(out, e.finding("permissions", Warning,
+		out = append(out, e.Finding("permissions", doctor.Warning,
 			"no permissions.allow rule names mcp__skillrepo: an interactive session asks before each tool call, and `claude -p` refuses every call (and still exits 0)",
 			fix+" (or add \"mcp__skillrepo\" to permissions.allow in "+filepath.Join(env.Homes.ClaudeConfig, "settings.json")+")"))
 	}
 	return out
 }
+
+// Agent is one of doctor's checkers.
+var _ doctor.Checker = Agent{}

@@ -1,0 +1,23 @@
+// Package hermes is Hermes Agent in skillrepo: everything that is particular to
+// it, behind the small interfaces of the packages that use it (doctor's
+// Checker, …); the registry, package agents, lists it (docs/agents.md).
+package hermes
+
+import "github.com/skillrepo/skillrepo/agent"
+
+// Agent is Hermes Agent.
+type Agent struct{}
+
+// Name is the agent's name in skillrepo's commands.
+func (Agent) Name() agent.Name { return agent.Hermes }
+
+// Aliases are the other spellings a command accepts.
+func (Agent) Aliases() []string { return []string{"hermes-agent"} }
+
+// Scopes are the settings files an install may write.
+func (Agent) Scopes() []agent.Scope { return scopes }
+
+var scopes = []agent.Scope{agent.ScopeUser}
+
+// SettingsHooks is false: its shell hooks live in config.yaml (hooks install --hermes).
+func (Agent) SettingsHooks() bool { return false }
