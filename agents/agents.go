@@ -54,6 +54,19 @@ func Implementing[T any]() []T {
 	return out
 }
 
+// Find is the agent named n as a T (an interface of the package that uses
+// it); false when there is no such agent or it does not implement T.
+func Find[T any](n agent.Name) (T, bool) {
+	for _, a := range table {
+		if a.Name() == n {
+			t, ok := a.(T)
+			return t, ok
+		}
+	}
+	var zero T
+	return zero, false
+}
+
 // WithSettingsHooks lists the agents whose hooks live in JSON settings
 // files, in order.
 func WithSettingsHooks() []agent.Name {

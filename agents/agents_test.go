@@ -4,6 +4,10 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/agents/claudecode"
+	"github.com/skillrepo/skillrepo/agents/codex"
+	"github.com/skillrepo/skillrepo/agents/gemini"
+	"github.com/skillrepo/skillrepo/agentsession"
 )
 
 func TestParse(t *testing.T) {
@@ -57,3 +61,12 @@ func TestTable(t *testing.T) {
 		}
 	}
 }
+
+// The folders implement the interfaces of the packages that use them
+// (a folder cannot say so itself for agentsession, whose tests use the
+// folders).
+var (
+	_ agentsession.Agent = claudecode.Agent{}
+	_ agentsession.Agent = codex.Agent{}
+	_ agentsession.Agent = gemini.Agent{}
+)

@@ -43,7 +43,7 @@ func (h *hookRun) troubleLine() string {
 		h.rep.notef("queue: %v", err)
 		return ""
 	}
-	health := worker.CheckHealth(entries, h.lib.Config.Review, string(h.opts.Agent), h.opts.Getenv)
+	health := worker.CheckHealth(entries, h.lib.Config.Review, string(h.opts.Agent.Name()), h.opts.Getenv)
 	if health.OK() {
 		return ""
 	}

@@ -193,7 +193,7 @@ func TestGoalDoneResetsCounters(t *testing.T) {
 	}
 	stop := func(turns int) *Report {
 		data, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": chatTranscript(t, turns), "last_assistant_message": fmt.Sprintf("answer %d", turns)})
-		rep, err := Run(context.Background(), Options{Agent: agent.Codex, Event: "Stop", Library: f.lib.Root, In: bytes.NewReader(data), Out: &bytes.Buffer{},
+		rep, err := Run(context.Background(), Options{Agent: sessionAgent(agent.Codex), Event: "Stop", Library: f.lib.Root, In: bytes.NewReader(data), Out: &bytes.Buffer{},
 			Getenv: func(k string) string { return f.env[k] }, StopJudge: judge})
 		if err != nil {
 			t.Fatal(err)

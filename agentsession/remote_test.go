@@ -22,7 +22,7 @@ func TestSessionStartStartsRemoteSync(t *testing.T) {
 	start := func(starter bool) (int, *Report) {
 		t.Helper()
 		calls := 0
-		opts := Options{Agent: agent.ClaudeCode, Event: "SessionStart", Library: f.lib.Root,
+		opts := Options{Agent: sessionAgent(agent.ClaudeCode), Event: "SessionStart", Library: f.lib.Root,
 			In: bytes.NewReader(mustJSON(map[string]any{"session_id": "s", "source": "startup"})), Out: &bytes.Buffer{},
 			Getenv: func(k string) string { return f.env[k] }, Now: func() time.Time { return f.now },
 			StartSync: func(*skillrepo.Library) error { return nil }}

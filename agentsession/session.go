@@ -14,6 +14,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/agentid"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -96,9 +97,34 @@ type GoalLoop interface {
 // hook fails open.
 type StopJudge func(ctx context.Context, name agent.Name, in *Input, lib *skillrepo.Library) (*StopDecision, error)
 
+// Agent is what the hook runner needs to know of an agent beyond its
+// events: how a tool call loads a skill, how its Stop is answered, where
+// its transcripts are. Each agent's folder implements it
+// (agents/<name>/session.go); the command hands in the registry's.
+type Agent interface {
+	Name() agent.Name
+	// SkillTool reads a PostToolUse event's tool call: the skill a
+	// skill-loading tool loaded, or shell when the call is a shell
+	// command whose text may read a library's SKILL.md (counted as a
+	// view); neither, a call that is not ours to count.
+	SkillTool(tool string, input json.RawMessage) (skill string, shell bool, err error)
+	// StopReply is the agent's answer to its Stop event: block (with the
+	// reason as the next prompt), a message for the person, context for
+	// the model; nil when there is nothing to say.
+	StopReply(block bool, reason, message, context string) map[string]any
+	// ReloadSkills says the agent's SessionStart output takes
+	// reloadSkills (others reject an unknown field).
+	ReloadSkills() bool
+	// TranscriptFormat is the format of its session files.
+	TranscriptFormat() review.Format
+	// TranscriptRoots are the folders it keeps its session files in; a
+	// "*" element stands for any one folder name.
+	TranscriptRoots(h agent.Homes) []string
+}
+
 // Options configure one run of an agent hook.
 type Options struct {
-	Agent agent.Name
+	Agent Agent
 	// Event is the hook event (SessionStart, PostToolUse,
 	// UserPromptExpansion, Stop, SessionEnd; case and dashes ignored).
 	Event   string
@@ -205,7 +231,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep.Library = lib.Root
 	defer lib.Close()
 	if in.Doctor {
-		err := json.NewEncoder(opts.Out).Encode(map[string]DoctorReply{"skillrepo_doctor": {Agent: string(opts.Agent), Event: event, Library: lib.Root}})
+		err := json.NewEncoder(opts.Out).Encode(map[string]DoctorReply{"skillrepo_doctor": {Agent: string(opts.Agent.Name()), Event: event, Library: lib.Root}})
 		return rep, err
 	}
 	if in.LastAssistantMessage == "" {

@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/agents/claudecode"
+	"github.com/skillrepo/skillrepo/agents/codex"
+	"github.com/skillrepo/skillrepo/agents/gemini"
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -46,7 +49,7 @@ func (f *hookFixture) run(agent agent.Name, event string, in map[string]any) (st
 	f.t.Helper()
 	data, _ := json.Marshal(in)
 	var out bytes.Buffer
-	rep, err := Run(context.Background(), Options{Agent: agent, Event: event, Library: f.lib.Root,
+	rep, err := Run(context.Background(), Options{Agent: sessionAgent(agent), Event: event, Library: f.lib.Root,
 		In: bytes.NewReader(data), Out: &out, Getenv: func(k string) string { return f.env[k] }, Now: func() time.Time { return f.now }})
 	if err != nil {
 		f.t.Fatalf("%s %s: %v", agent, event, err)
@@ -182,7 +185,7 @@ func TestStopJudgeFirst(t *testing.T) {
 	}
 	data, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": tr, "last_assistant_message": "hello"})
 	var out bytes.Buffer
-	_, err := Run(context.Background(), Options{Agent: agent.Codex, Event: "Stop", Library: f.lib.Root, In: bytes.NewReader(data), Out: &out,
+	_, err := Run(context.Background(), Options{Agent: sessionAgent(agent.Codex), Event: "Stop", Library: f.lib.Root, In: bytes.NewReader(data), Out: &out,
 		Getenv: func(k string) string { return f.env[k] }, StopJudge: judge})
 	if err != nil || !asked {
 		t.Fatalf("err %v, asked %v", err, asked)
@@ -266,7 +269,7 @@ func TestSessionEndStartsOneWorker(t *testing.T) {
 	}
 	started := 0
 	data, _ := json.Marshal(map[string]any{"session_id": "s1", "transcript_path": transcript, "reason": "prompt_input_exit"})
-	rep, err := Run(context.Background(), Options{Agent: agent.ClaudeCode, Event: "SessionEnd", Library: f.lib.Root,
+	rep, err := Run(context.Background(), Options{Agent: sessionAgent(agent.ClaudeCode), Event: "SessionEnd", Library: f.lib.Root,
 		In: bytes.NewReader(data), Out: &bytes.Buffer{}, Getenv: func(k string) string { return f.env[k] }, Now: func() time.Time { return f.now },
 		StartWorker: func(*skillrepo.Library) error { started++; return nil }})
 	if err != nil {
@@ -615,7 +618,7 @@ func TestOptionShapedIDsRefused(t *testing.T) {
 	} {
 		for _, event := range []string{"Stop", "SessionEnd", "PostToolUse"} {
 			data, _ := json.Marshal(tt.in)
-			_, err := Run(context.Background(), Options{Agent: tt.agent, Event: event, Library: f.lib.Root,
+			_, err := Run(context.Background(), Options{Agent: sessionAgent(tt.agent), Event: event, Library: f.lib.Root,
 				In: bytes.NewReader(data), Out: &bytes.Buffer{}, Getenv: func(k string) string { return f.env[k] }, Now: func() time.Time { return f.now }})
 			if err == nil || !strings.Contains(err.Error(), tt.field) || !strings.Contains(err.Error(), "is not an id") {
 				t.Errorf("%s %s %v: %v", tt.agent, event, tt.in, err)
@@ -625,4 +628,10 @@ func TestOptionShapedIDsRefused(t *testing.T) {
 	if entries, _ := queue.New(f.lib.State().Queue()).List(); len(entries) != 0 {
 		t.Errorf("queued: %+v", entries)
 	}
+}
+
+// sessionAgent is the hook runner's view of an agent, from the agent's
+// folder (as the command hands it in from the registry).
+func sessionAgent(n agent.Name) Agent {
+	return map[agent.Name]Agent{agent.ClaudeCode: claudecode.Agent{}, agent.Codex: codex.Agent{}, agent.Gemini: gemini.Agent{}}[n]
 }

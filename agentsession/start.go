@@ -110,7 +110,7 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 	}
 	// Codex's SessionStart output schema has no reloadSkills (it rejects
 	// unknown fields); it reads skills at the start of every turn anyway.
-	if reload && h.opts.Agent == agent.ClaudeCode {
+	if reload && h.opts.Agent.ReloadSkills() {
 		out["reloadSkills"] = true
 	}
 	reply["hookSpecificOutput"] = out
@@ -137,7 +137,7 @@ func (h *hookRun) curatorIfDue() {
 			h.rep.notef("curator seed: %v", err)
 		}
 	case d.Due:
-		e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindCurator, Agent: string(h.opts.Agent), Due: queue.Due{Reason: "curator due at session start"},
+		e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindCurator, Agent: string(h.opts.Agent.Name()), Due: queue.Due{Reason: "curator due at session start"},
 			Model: h.in.Model, Cwd: h.in.Cwd, Program: h.agentProgram(), Env: queue.SessionEnv(h.opts.Getenv)})
 		if err != nil {
 			h.rep.notef("curator enqueue: %v", err)

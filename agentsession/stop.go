@@ -1,13 +1,11 @@
 package agentsession
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
@@ -20,7 +18,7 @@ import (
 func (h *hookRun) stop(ctx context.Context) error {
 	var decision *StopDecision
 	if h.opts.StopJudge != nil {
-		d, err := h.opts.StopJudge(ctx, h.opts.Agent, h.in, h.lib)
+		d, err := h.opts.StopJudge(ctx, h.opts.Agent.Name(), h.in, h.lib)
 		if err != nil {
 			h.rep.notef("stop judge failed, letting the agent stop: %v", err)
 		} else {
@@ -90,39 +88,10 @@ func nonEmpty(lines ...string) []string {
 }
 
 func (h *hookRun) printDecision(d *StopDecision) error {
-	if h.opts.Agent == agent.Gemini {
-		return h.printGeminiDecision(d)
-	}
-	switch {
-	case d.Block && d.Reason != "" && d.Message != "":
-		return h.reply(map[string]any{"decision": "block", "reason": d.Reason, "systemMessage": d.Message})
-	case d.Block && d.Reason != "":
-		return h.reply(map[string]any{"decision": "block", "reason": d.Reason})
-	case d.Message != "" && d.Context == "":
-		return h.reply(map[string]any{"systemMessage": d.Message})
-	case d.Context != "" && h.opts.Agent == agent.ClaudeCode:
-		return h.reply(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": agent.EventStop, "additionalContext": d.Context}})
-	case d.Context != "":
-		return h.reply(map[string]any{"systemMessage": d.Context})
+	if out := h.opts.Agent.StopReply(d.Block && d.Reason != "", d.Reason, d.Message, d.Context); len(out) > 0 {
+		return h.reply(out)
 	}
 	return nil
-}
-
-// printGeminiDecision answers Gemini CLI's AfterAgent: "deny" with a
-// reason makes it run another turn with the reason as the prompt; it has
-// no context field, so a note goes to the user as a systemMessage.
-func (h *hookRun) printGeminiDecision(d *StopDecision) error {
-	out := map[string]any{}
-	if d.Block && d.Reason != "" {
-		out["decision"], out["reason"] = "deny", d.Reason
-	}
-	if msg := cmp.Or(d.Message, d.Context); msg != "" {
-		out["systemMessage"] = msg
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return h.reply(out)
 }
 
 func (h *hookRun) intervals() (review.Intervals, bool) {
@@ -169,7 +138,7 @@ func (h *hookRun) nudge() error {
 // of which the counters skip what they saw) and saves them.
 func (h *hookRun) advance() (review.Decision, bool, error) {
 	iv, memoryOK := h.intervals()
-	if h.transcriptFormat() == review.FormatClaudeCode {
+	if h.opts.Agent.TranscriptFormat() == review.FormatClaudeCode {
 		d, handled, err := h.checkIncremental(h.transcriptAbs(), iv)
 		if err != nil || handled {
 			return d, memoryOK, err
@@ -183,20 +152,20 @@ func (h *hookRun) advance() (review.Decision, bool, error) {
 	if err != nil {
 		return d, memoryOK, err
 	}
-	if h.transcriptFormat() == review.FormatClaudeCode {
+	if h.opts.Agent.TranscriptFormat() == review.FormatClaudeCode {
 		h.markWhole(h.in.TranscriptPath)
 	}
 	return d, memoryOK, nil
 }
 
 func (h *hookRun) enqueueReview(due queue.Due, goalID string) error {
-	format := string(h.transcriptFormat())
+	format := string(h.opts.Agent.TranscriptFormat())
 	// How the session runs, so the review runs as it would whichever
 	// session's worker takes it: its model, folder, program and the
 	// environment that reaches its model.
 	getenv := h.opts.Getenv
 	program := h.agentProgram()
-	e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindReview, Agent: string(h.opts.Agent), SessionID: h.in.SessionID,
+	e, merged, err := queue.New(h.state().Queue()).Enqueue(queue.Entry{Kind: queue.KindReview, Agent: string(h.opts.Agent.Name()), SessionID: h.in.SessionID,
 		Transcript: h.in.TranscriptPath, Format: format, Due: due, GoalID: goalID,
 		Model: h.in.Model, Cwd: h.in.Cwd, Program: program, Env: queue.SessionEnv(getenv)})
 	if err != nil {
@@ -241,8 +210,8 @@ func (h *hookRun) updateCounters(change func(*review.Counters)) error {
 // agentProgram is the session's agent program: the one running this hook
 // (among its parent processes), else the one on the session's PATH.
 func (h *hookRun) agentProgram() string {
-	if p := agentcli.Running(string(h.opts.Agent)); p != "" {
+	if p := agentcli.Running(string(h.opts.Agent.Name())); p != "" {
 		return p
 	}
-	return agentcli.Find(string(h.opts.Agent), h.opts.Getenv("PATH"))
+	return agentcli.Find(string(h.opts.Agent.Name()), h.opts.Getenv("PATH"))
 }

@@ -13,17 +13,6 @@ import (
 	"github.com/skillrepo/skillrepo/review"
 )
 
-// transcriptFormat is the format an agent's transcripts are in.
-func (h *hookRun) transcriptFormat() review.Format {
-	switch h.opts.Agent {
-	case agent.ClaudeCode:
-		return review.FormatClaudeCode
-	case agent.Gemini:
-		return review.FormatGemini
-	}
-	return review.FormatAuto
-}
-
 // EnvTranscriptDirs lists more folders (separated as PATH is) where an
 // agent's transcripts may be read from, beside the agent's own.
 const EnvTranscriptDirs = "SKILLREPO_TRANSCRIPT_DIRS"
@@ -45,25 +34,13 @@ func (h *hookRun) transcriptAbs() string {
 	return p
 }
 
-// transcriptRoots are the folders the agent keeps its transcripts in
-// (Claude Code: <config>/projects; Codex: $CODEX_HOME/sessions and
-// archived_sessions; Gemini CLI: the chats/ folder of each project's
-// folder under ~/.gemini/tmp, or under $GEMINI_CLI_HOME/.gemini/tmp, or
-// ~/.cache/.gemini/tmp in its macOS sandbox), and those of
-// $SKILLREPO_TRANSCRIPT_DIRS. A "*" element stands for any one folder
-// name (Gemini CLI's per-project folder).
+// transcriptRoots are the folders the agent keeps its transcripts in (its
+// folder's Agent.TranscriptRoots) and those of $SKILLREPO_TRANSCRIPT_DIRS.
+// A "*" element stands for any one folder name (Gemini CLI's per-project
+// folder).
 func (h *hookRun) transcriptRoots() []string {
 	homes := agent.HomesFrom(h.opts.Getenv("HOME"), h.opts.Getenv)
-	var roots []string
-	switch h.opts.Agent {
-	case agent.ClaudeCode:
-		roots = append(roots, filepath.Join(homes.ClaudeConfig, "projects"))
-	case agent.Codex:
-		roots = append(roots, filepath.Join(homes.CodexHome, "sessions"), filepath.Join(homes.CodexHome, "archived_sessions"))
-	case agent.Gemini:
-		roots = append(roots, filepath.Join(homes.GeminiDir, "tmp", "*", "chats"),
-			filepath.Join(filepath.Dir(homes.GeminiDir), ".cache", ".gemini", "tmp", "*", "chats"))
-	}
+	roots := h.opts.Agent.TranscriptRoots(homes)
 	for _, d := range filepath.SplitList(h.opts.Getenv(EnvTranscriptDirs)) {
 		if d != "" {
 			roots = append(roots, expandHome(d, h.opts.Getenv("HOME")))
@@ -199,7 +176,7 @@ func (h *hookRun) readTranscript() (*review.Transcript, error) {
 		return nil, fmt.Errorf("read transcript: %w", err)
 	}
 	defer f.Close()
-	tr, err := review.Read(f, p, h.transcriptFormat())
+	tr, err := review.Read(f, p, h.opts.Agent.TranscriptFormat())
 	if errors.Is(err, review.ErrNoConversation) {
 		h.rep.notef("nothing to count: the session has no conversation yet")
 		return nil, nil

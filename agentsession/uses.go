@@ -13,29 +13,24 @@ import (
 	"sync"
 	"time"
 
-	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-// postToolUse counts a skill use: Claude Code's Skill tool, Gemini CLI's
-// activate_skill, or (Codex) a shell command that reads a SKILL.md of the
-// library, counted as a view.
+// postToolUse counts a skill use: a skill-loading tool's (Claude Code's
+// Skill, Gemini CLI's activate_skill), or a shell command that reads a
+// SKILL.md of the library, counted as a view (Codex has no skill tool).
 func (h *hookRun) postToolUse() error {
 	h.touch()
-	if h.opts.Agent == agent.Gemini {
-		return h.activateSkill()
-	}
-	if h.opts.Agent == agent.Codex || h.in.ToolName != "Skill" {
+	skill, shell, err := h.opts.Agent.SkillTool(h.in.ToolName, h.in.ToolInput)
+	switch {
+	case err != nil:
+		return err
+	case skill != "":
+		return h.count(skill, h.toolKey(), false)
+	case shell:
 		return h.shellRead()
 	}
-	var ti struct {
-		Skill string `json:"skill"`
-	}
-	_ = json.Unmarshal(h.in.ToolInput, &ti)
-	if ti.Skill == "" {
-		return errors.New("the Skill tool call has no tool_input.skill")
-	}
-	return h.count(ti.Skill, h.toolKey(), false)
+	return nil
 }
 
 // toolKey is the "count once" key of a tool call: its id within its
@@ -46,23 +41,6 @@ func (h *hookRun) toolKey() string {
 		return ""
 	}
 	return "tool-" + h.in.SessionID + "-" + h.in.ToolUseID
-}
-
-// activateSkill counts Gemini CLI's activate_skill {"name": skill}: the
-// model loaded the skill's instructions. Gemini CLI's AfterTool carries no
-// call id, so each event counts.
-func (h *hookRun) activateSkill() error {
-	if h.in.ToolName != "activate_skill" {
-		return nil
-	}
-	var ti struct {
-		Name string `json:"name"`
-	}
-	_ = json.Unmarshal(h.in.ToolInput, &ti)
-	if ti.Name == "" {
-		return errors.New("activate_skill call without tool_input.name")
-	}
-	return h.count(ti.Name, "", false)
 }
 
 // expansion counts a skill the user typed as /name (it bypasses the Skill

@@ -23,7 +23,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
-	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/agents/claudecode"
 	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/bench/genlib"
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
@@ -190,7 +190,7 @@ func BenchmarkHookInProcess(b *testing.B) {
 				b.StartTimer()
 				data, _ := json.Marshal(input(event, i, tr))
 				var out bytes.Buffer
-				if _, err := agentsession.Run(context.Background(), agentsession.Options{Agent: agent.ClaudeCode, Event: event, Library: library,
+				if _, err := agentsession.Run(context.Background(), agentsession.Options{Agent: claudecode.Agent{}, Event: event, Library: library,
 					In: bytes.NewReader(data), Out: &out, Getenv: getenv, StartSync: startSync}); err != nil {
 					b.Fatal(err)
 				}

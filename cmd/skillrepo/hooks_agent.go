@@ -253,11 +253,15 @@ func selfExecutable() string {
 func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 	f := opts.f
 	library := cmp.Or(opts.Library, f.Dir)
-	agent, err := agents.Parse(opts.Agent)
+	name, err := agents.Parse(opts.Agent)
+	sa, ok := agents.Find[agentsession.Agent](name)
+	if err == nil && !ok {
+		err = fmt.Errorf("%s has no hook events of this kind", name.Label())
+	}
 	var rep *agentsession.Report
 	if err == nil {
 		ropts := agentsession.Options{
-			Agent: agent, Event: opts.Event, Library: library,
+			Agent: sa, Event: opts.Event, Library: library,
 			In: f.IO.In, Out: f.IO.Out, Getenv: f.Getenv, Now: f.Now,
 			StopJudge: goalStopJudge(f),
 			Goals:     goalHooks{f: f},
@@ -275,7 +279,7 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 				// do not queue scans on the library lock. What the person
 				// staged with git is theirs to commit, not the agent's.
 				_, err := worker.StartDetachedOnce(lib.State().SyncLock(), selfExecutable(),
-					[]string{"-C", lib.Root, "sync", "--leave-staged", "--hook-log", string(agent)}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
+					[]string{"-C", lib.Root, "sync", "--leave-staged", "--hook-log", string(name)}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
 				return err
 			}
 			ropts.StartRemote = startRemoteSync
@@ -294,7 +298,7 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		library = rep.Library
 	}
 	if len(lines) > 0 {
-		agentsession.Log(library, f.Now(), agent, opts.Event, lines...)
+		agentsession.Log(library, f.Now(), name, opts.Event, lines...)
 	}
 	return nil
 }

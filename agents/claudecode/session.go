@@ -1,0 +1,59 @@
+package claudecode
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+
+	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/review"
+)
+
+// Claude Code's hook events as the hook runner (package agentsession)
+// reads and answers them (docs/agents.md).
+
+// SkillTool: Claude Code loads a skill with its Skill tool
+// (tool_input.skill); any other tool the hooks see is looked at as a
+// shell command that may read a SKILL.md.
+func (Agent) SkillTool(tool string, input json.RawMessage) (string, bool, error) {
+	if tool != "Skill" {
+		return "", true, nil
+	}
+	var ti struct {
+		Skill string `json:"skill"`
+	}
+	_ = json.Unmarshal(input, &ti)
+	if ti.Skill == "" {
+		return "", false, errors.New("the Skill tool call has no tool_input.skill")
+	}
+	return ti.Skill, false, nil
+}
+
+// StopReply: decision "block" with the reason as the next prompt, a
+// systemMessage for the person, and context for the model as Stop's
+// hookSpecificOutput.additionalContext (Claude Code 2.1.163 and later).
+func (Agent) StopReply(block bool, reason, message, context string) map[string]any {
+	switch {
+	case block && message != "":
+		return map[string]any{"decision": "block", "reason": reason, "systemMessage": message}
+	case block:
+		return map[string]any{"decision": "block", "reason": reason}
+	case message != "" && context == "":
+		return map[string]any{"systemMessage": message}
+	case context != "":
+		return map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": agent.EventStop, "additionalContext": context}}
+	}
+	return nil
+}
+
+// ReloadSkills: Claude Code's SessionStart output takes reloadSkills
+// (2.1.152 and later), so skills a sync brought in load at once.
+func (Agent) ReloadSkills() bool { return true }
+
+// TranscriptFormat is Claude Code's session file (JSON Lines).
+func (Agent) TranscriptFormat() review.Format { return review.FormatClaudeCode }
+
+// TranscriptRoots: Claude Code keeps sessions in <config>/projects.
+func (Agent) TranscriptRoots(h agent.Homes) []string {
+	return []string{filepath.Join(h.ClaudeConfig, "projects")}
+}
