@@ -41,9 +41,11 @@ func TestReleaseTargets(t *testing.T) {
 	slices.Sort(want)
 
 	script := readText(t, filepath.Join(root, "scripts", "release-check.sh"))
-	m := regexp.MustCompile(`for target in ([^;]+);`).FindStringSubmatch(script)
-	if m == nil {
-		t.Fatal("scripts/release-check.sh has no `for target in …;` loop")
+	// CI builds one target per OS; SKILLREPO_RELEASE_ALL_TARGETS=1 builds
+	// the list that must be GoReleaser's.
+	m := regexp.MustCompile(`(?s)SKILLREPO_RELEASE_ALL_TARGETS:-}" = 1 \]; then\s*targets="([^"]+)"`).FindStringSubmatch(script)
+	if m == nil || !strings.Contains(script, "for target in $targets;") {
+		t.Fatal("scripts/release-check.sh has no all-targets list (SKILLREPO_RELEASE_ALL_TARGETS) and `for target in $targets;` loop")
 	}
 	got := strings.Fields(m[1])
 	slices.Sort(got)
