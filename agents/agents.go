@@ -2,7 +2,8 @@
 // table, one line per agent, each line an agent's folder (agents/<name>;
 // docs/architecture.md §1). Commands list, parse and dispatch agents
 // through it: what a package needs of an agent is a small interface
-// defined in that package (doctor.Checker, …), which the folder's Agent
+// defined in that package (hooks.Target, doctor.Checker,
+// agentsession.Agent, …), which the folder's Agent
 // implements, and [Implementing] finds. Adding an agent is its folder and
 // its line here.
 package agents
@@ -25,10 +26,6 @@ type Agent interface {
 	Aliases() []string
 	// Scopes are the settings files an install may write, user first.
 	Scopes() []agent.Scope
-	// SettingsHooks says skillrepo installs its hooks in the agent's JSON
-	// settings (`hooks install --<name>`); Hermes Agent's are installed in
-	// its config.yaml by `hooks install --hermes`.
-	SettingsHooks() bool
 }
 
 // table is the registry, in the order commands list the agents.
@@ -65,18 +62,6 @@ func Find[T any](n agent.Name) (T, bool) {
 	}
 	var zero T
 	return zero, false
-}
-
-// WithSettingsHooks lists the agents whose hooks live in JSON settings
-// files, in order.
-func WithSettingsHooks() []agent.Name {
-	var out []agent.Name
-	for _, a := range table {
-		if a.SettingsHooks() {
-			out = append(out, a.Name())
-		}
-	}
-	return out
 }
 
 // Parse accepts an agent's name or one of its aliases, in any case.

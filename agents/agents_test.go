@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/skillrepo/skillrepo/agent"
@@ -8,6 +9,7 @@ import (
 	"github.com/skillrepo/skillrepo/agents/codex"
 	"github.com/skillrepo/skillrepo/agents/gemini"
 	"github.com/skillrepo/skillrepo/agentsession"
+	"github.com/skillrepo/skillrepo/hooks"
 )
 
 func TestParse(t *testing.T) {
@@ -33,7 +35,7 @@ func TestParse(t *testing.T) {
 
 // TestTable holds the registry's invariants: one line per agent, every
 // spelling parses to its own agent only, and the agents whose hooks live
-// in JSON settings are those `hooks install --agent` serves.
+// in JSON settings (hooks.Target) are those `hooks install --<agent>` serves.
 func TestTable(t *testing.T) {
 	seen := map[string]agent.Name{}
 	for _, e := range All() {
@@ -50,15 +52,12 @@ func TestTable(t *testing.T) {
 			t.Errorf("%s: scopes %v do not start with the user's", e.Name(), sc)
 		}
 	}
-	want := []agent.Name{agent.ClaudeCode, agent.Codex, agent.Gemini}
-	got := WithSettingsHooks()
-	if len(got) != len(want) {
-		t.Fatalf("WithSettingsHooks() = %v, want %v", got, want)
+	var got []agent.Name
+	for _, t := range Implementing[hooks.Target]() {
+		got = append(got, t.Name())
 	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("WithSettingsHooks() = %v, want %v", got, want)
-		}
+	if want := []agent.Name{agent.ClaudeCode, agent.Codex, agent.Gemini}; !slices.Equal(got, want) {
+		t.Errorf("the agents with hooks in JSON settings are %v, want %v", got, want)
 	}
 }
 

@@ -195,11 +195,11 @@ func scopesOf(env *Env, all []agent.Scope) []agent.Scope {
 
 // Installations are an agent's hook installations in the files it reads
 // at its scopes.
-func Installations(env *Env, a agent.Name, scopes ...agent.Scope) []*hooks.Installation {
+func Installations(env *Env, t hooks.Target, scopes ...agent.Scope) []*hooks.Installation {
 	var out []*hooks.Installation
 	seen := map[string]bool{}
 	for _, s := range scopesOf(env, scopes) {
-		in := hooks.Inspect(a, s, env.Homes, env.Project)
+		in := hooks.Inspect(t, s, env.Homes, env.Project)
 		if in.Settings == "" || seen[in.Settings] {
 			continue
 		}
@@ -515,13 +515,14 @@ func Lookup(v map[string]any, keys ...string) any {
 
 // LocationCheck finds our hooks in a user settings file the agent does
 // not read because an environment variable moved its folder.
-func LocationCheck(env *Env, a agent.Name, variable string) []Finding {
+func LocationCheck(env *Env, t hooks.Target, variable string) []Finding {
+	a := t.Name()
 	if env.getenv(variable) == "" || env.Scope == agent.ScopeProject || env.Scope == agent.ScopeLocal {
 		return nil
 	}
 	plain := agent.HomesFrom(env.Homes.Home, nil)
-	stale := hooks.Inspect(a, agent.ScopeUser, plain, env.Project)
-	live := hooks.Inspect(a, agent.ScopeUser, env.Homes, env.Project)
+	stale := hooks.Inspect(t, agent.ScopeUser, plain, env.Project)
+	live := hooks.Inspect(t, agent.ScopeUser, env.Homes, env.Project)
 	if stale.Settings == live.Settings || !stale.Installed() || live.Installed() {
 		return nil
 	}

@@ -33,64 +33,48 @@ type Handler struct {
 	Name string
 }
 
-// Handlers are the entries installed for an agent. Claude Code counts a
-// skill use from its Skill tool (PostToolUse, matcher Skill) and from a
-// typed /name (UserPromptExpansion); Codex has no Skill tool, so every
-// shell command is looked at for a SKILL.md it reads; Gemini CLI loads a
-// skill with its activate_skill tool. SessionEnd carries no timeout: one
-// would raise Claude Code's 1.5 s SessionEnd budget (Codex gives it 1 s
-// by default), and the handler returns well within it. Claude Code's use
-// counters run async: counting rewrites the usage sidecar (tens of
-// milliseconds on a library of a thousand skills, more on a busy disk)
-// and the agent need not wait for it; the cost is that a count still
-// running when `claude -p` tears down is lost. Stop may ask a goal judge
-// (30 s at most, failing open), so it gets 45 s; UserPromptSubmit lets a
-// typed prompt pause a goal whose continuation it interrupted.
-func Handlers(a agent.Name) []Handler {
-	switch a {
-	case agent.ClaudeCode:
-		return []Handler{
-			{Event: agent.EventSessionStart, Timeout: 10},
-			{Event: agent.EventPostToolUse, Matcher: "Skill", Timeout: 5, Async: true},
-			{Event: agent.EventUserPromptExpansion, Timeout: 5, Async: true},
-			{Event: agent.EventUserPromptSubmit, Timeout: 5},
-			{Event: agent.EventStop, Timeout: 45},
-			{Event: agent.EventSessionEnd},
-		}
-	case agent.Codex:
-		return []Handler{
-			{Event: agent.EventSessionStart, Timeout: 10},
-			{Event: agent.EventPostToolUse, Matcher: "Bash", Timeout: 5},
-			{Event: agent.EventUserPromptSubmit, Timeout: 5},
-			{Event: agent.EventStop, Timeout: 45},
-			{Event: agent.EventSessionEnd},
-		}
-	case agent.Gemini:
-		return []Handler{
-			{Event: agent.EventSessionStart, Timeout: 10, Name: "skillrepo-session-start"},
-			{Event: agent.GeminiAfterTool, Matcher: "^" + geminiActivateSkill + "$", Timeout: 5, Name: "skillrepo-count-skill"},
-			{Event: agent.GeminiBeforeAgent, Timeout: 5, Name: "skillrepo-prompt"},
-			{Event: agent.GeminiAfterAgent, Timeout: 45, Name: "skillrepo-turn-end"},
-			{Event: agent.EventSessionEnd, Name: "skillrepo-session-end"},
-		}
-	}
-	return nil
+// Target is an agent whose hooks live in a JSON settings file of Claude
+// Code's shape, {"hooks": {"<Event>": [{"matcher": …, "hooks": [{"type":
+// "command", "command": …}]}]}}: what the installer needs to know of it.
+// Each agent's folder implements it (agents/<name>/install.go).
+type Target interface {
+	Name() agent.Name
+	// Handlers are the entries installed, events as the agent names them.
+	Handlers() []Handler
+	// SettingsPath is the file the agent reads hooks from at a scope.
+	SettingsPath(scope agent.Scope, homes agent.Homes, project string) (string, error)
+	// DefaultLibrary is the skills folder the agent reads at a scope.
+	DefaultLibrary(scope agent.Scope, homes agent.Homes, project string) string
+	// Format says how its settings differ from Claude Code's.
+	Format() Format
 }
 
-// geminiActivateSkill is the tool Gemini CLI loads a skill with
-// (tool_input.name is the skill).
-const geminiActivateSkill = "activate_skill"
+// Format is how an agent's settings file differs from Claude Code's.
+type Format struct {
+	// TimeoutMillis: timeouts are written in milliseconds (Gemini CLI),
+	// not seconds.
+	TimeoutMillis bool
+	// NotEvents are keys of the hooks object that are settings, not
+	// events (Gemini CLI's enabled, disabled, notifications).
+	NotEvents []string
+	// ProjectDir is the variable the agent sets to the project's folder
+	// in a hook's shell (Claude Code's CLAUDE_PROJECT_DIR): a project's
+	// shared settings name the library under it. "" names it relative to
+	// the project, which `hooks run` looks for from the session's folder
+	// upwards.
+	ProjectDir string
+}
 
 // AgentOptions say where an agent install or uninstall goes.
 type AgentOptions struct {
-	Agent agent.Name
+	Agent Target
 	Scope agent.Scope // "" = user
 	// Homes are the agents' user folders; Project the project folder (for
 	// the project and local scopes).
 	Homes   agent.Homes
 	Project string
 	// Library is the skills library the hooks serve (absolute); "" = the
-	// scope's skills folder (see [DefaultLibrary]).
+	// scope's skills folder (Target.DefaultLibrary).
 	Library string
 	// Executable is how the hook commands call skillrepo; "" =
 	// `skillrepo` from PATH.
@@ -112,75 +96,6 @@ type AgentResult struct {
 	DryRun         bool
 }
 
-// SettingsPath is the file an agent reads hooks from at a scope: Claude
-// Code's settings.json (user: in CLAUDE_CONFIG_DIR; project:
-// .claude/settings.json; local: .claude/settings.local.json), Codex's
-// hooks.json (user: in CODEX_HOME; project: .codex/hooks.json), Gemini
-// CLI's settings.json (user: ~/.gemini; project: .gemini/settings.json).
-func SettingsPath(a agent.Name, scope agent.Scope, homes agent.Homes, project string) (string, error) {
-	switch a {
-	case agent.ClaudeCode:
-		switch scope {
-		case agent.ScopeUser, "":
-			return filepath.Join(homes.ClaudeConfig, "settings.json"), nil
-		case agent.ScopeProject:
-			return filepath.Join(project, ".claude", "settings.json"), nil
-		case agent.ScopeLocal:
-			return filepath.Join(project, ".claude", "settings.local.json"), nil
-		}
-	case agent.Codex:
-		switch scope {
-		case agent.ScopeUser, "":
-			return filepath.Join(homes.CodexHome, "hooks.json"), nil
-		case agent.ScopeProject:
-			return filepath.Join(project, ".codex", "hooks.json"), nil
-		case agent.ScopeLocal:
-			return "", fmt.Errorf("codex has no local scope: use --scope user or project")
-		}
-	case agent.Gemini:
-		switch scope {
-		case agent.ScopeUser, "":
-			return filepath.Join(homes.GeminiDir, "settings.json"), nil
-		case agent.ScopeProject:
-			return filepath.Join(project, ".gemini", "settings.json"), nil
-		case agent.ScopeLocal:
-			return "", fmt.Errorf("gemini has no local scope: use --scope user or project")
-		}
-	default:
-		return "", fmt.Errorf("unknown agent %q", a)
-	}
-	return "", fmt.Errorf("unknown scope %q: want user, project or local", scope)
-}
-
-// DefaultLibrary is the skills folder an agent reads at a scope: Claude
-// Code's skills in CLAUDE_CONFIG_DIR or <project>/.claude/skills, Codex's
-// ~/.agents/skills or <project>/.agents/skills, Gemini CLI's
-// ~/.gemini/skills or <project>/.gemini/skills.
-func DefaultLibrary(a agent.Name, scope agent.Scope, homes agent.Homes, project string) string {
-	project = filepath.Clean(project)
-	if scope == agent.ScopeProject || scope == agent.ScopeLocal {
-		return filepath.Join(project, projectSkillsDir(a))
-	}
-	switch a {
-	case agent.ClaudeCode:
-		return filepath.Join(homes.ClaudeConfig, "skills")
-	case agent.Gemini:
-		return filepath.Join(homes.GeminiDir, "skills")
-	}
-	return filepath.Join(homes.Home, ".agents", "skills")
-}
-
-// projectSkillsDir is an agent's skills folder inside a project.
-func projectSkillsDir(a agent.Name) string {
-	switch a {
-	case agent.ClaudeCode:
-		return filepath.Join(".claude", "skills")
-	case agent.Gemini:
-		return filepath.Join(".gemini", "skills")
-	}
-	return filepath.Join(".agents", "skills")
-}
-
 // marker is what every command skillrepo installs contains; a handler
 // whose command contains it is ours to replace or remove.
 func marker(a agent.Name) string { return " hooks run " + string(a) + " " }
@@ -194,15 +109,13 @@ func command(a agent.Name, exe, library, event string) string {
 }
 
 // libraryArg is the --library argument as written in the commands. A
-// committed file (project scope) names no path of this machine: Claude
-// Code's commands run through sh with $CLAUDE_PROJECT_DIR set, so its
-// library is written under it; Codex and Gemini CLI's get the library's
-// path relative to the project, which `hooks run` looks for from the
-// session's folder upwards. Personal files name the absolute path.
+// committed file (project scope) names no path of this machine: under
+// the agent's project variable (Format.ProjectDir), else relative to the
+// project. Personal files name the absolute path.
 func libraryArg(opts AgentOptions) (string, error) {
 	lib := opts.Library
 	if lib == "" {
-		lib = DefaultLibrary(opts.Agent, opts.Scope, opts.Homes, opts.Project)
+		lib = opts.Agent.DefaultLibrary(opts.Scope, opts.Homes, opts.Project)
 	}
 	if opts.Scope != agent.ScopeProject && opts.Scope != agent.ScopeLocal {
 		return shellQuote(lib), nil
@@ -214,8 +127,8 @@ func libraryArg(opts AgentOptions) (string, error) {
 		}
 		return "", fmt.Errorf("the library %s is outside the project %s: a project's settings are shared, so they name a library inside it (use --scope user for a library elsewhere)", lib, opts.Project)
 	}
-	if opts.Agent == agent.ClaudeCode {
-		return `"$CLAUDE_PROJECT_DIR"/` + shellWord(filepath.ToSlash(rel)), nil
+	if v := opts.Agent.Format().ProjectDir; v != "" {
+		return `"$` + v + `"/` + shellWord(filepath.ToSlash(rel)), nil
 	}
 	return shellWord(filepath.ToSlash(rel)), nil
 }
@@ -256,7 +169,7 @@ func UninstallAgent(opts AgentOptions) (*AgentResult, error) {
 const settingsLimit = 16 << 20
 
 func editAgent(opts AgentOptions, install bool) (*AgentResult, error) {
-	path, err := SettingsPath(opts.Agent, opts.Scope, opts.Homes, opts.Project)
+	path, err := opts.Agent.SettingsPath(opts.Scope, opts.Homes, opts.Project)
 	if err != nil {
 		return nil, err
 	}
@@ -276,8 +189,8 @@ func editAgent(opts AgentOptions, install bool) (*AgentResult, error) {
 	}
 	var want []wantHandler
 	if install {
-		for _, h := range Handlers(opts.Agent) {
-			want = append(want, wantHandler{Handler: h, Command: command(opts.Agent, opts.Executable, res.Library, h.Event)})
+		for _, h := range opts.Agent.Handlers() {
+			want = append(want, wantHandler{Handler: h, Command: command(opts.Agent.Name(), opts.Executable, res.Library, h.Event)})
 		}
 	}
 	out, added, removed, err := mergeSettings(opts.Agent, old, want)
@@ -335,9 +248,9 @@ type InstalledHandler struct {
 }
 
 // Inspect reads what the agent's settings file at a scope holds of ours.
-func Inspect(a agent.Name, scope agent.Scope, homes agent.Homes, project string) *Installation {
-	in := &Installation{Agent: a, Scope: scope}
-	path, err := SettingsPath(a, scope, homes, project)
+func Inspect(t Target, scope agent.Scope, homes agent.Homes, project string) *Installation {
+	in := &Installation{Agent: t.Name(), Scope: scope}
+	path, err := t.SettingsPath(scope, homes, project)
 	if err != nil {
 		in.Err = err
 		return in
@@ -351,28 +264,28 @@ func Inspect(a agent.Name, scope agent.Scope, homes agent.Homes, project string)
 		in.Err = err
 		return in
 	}
-	root, err := parseSettings(a, data)
+	root, err := parseSettings(t, data)
 	if err != nil {
 		in.Err = err
 		return in
 	}
-	in.Handlers = ours(root, data, marker(a))
+	in.Handlers = ours(root, data, marker(t.Name()))
 	return in
 }
 
 // Installed reports whether the agent's settings file at the scope holds
 // skillrepo's handlers, and the path it looked at.
-func Installed(a agent.Name, scope agent.Scope, homes agent.Homes, project string) (bool, string) {
-	in := Inspect(a, scope, homes, project)
+func Installed(t Target, scope agent.Scope, homes agent.Homes, project string) (bool, string) {
+	in := Inspect(t, scope, homes, project)
 	return in.Installed(), in.Settings
 }
 
 // HandlersIn lists our handlers in a settings file's content (a dry run's
 // result, not yet on disk).
-func HandlersIn(a agent.Name, content []byte) []InstalledHandler {
-	root, err := parseSettings(a, content)
+func HandlersIn(t Target, content []byte) []InstalledHandler {
+	root, err := parseSettings(t, content)
 	if err != nil {
 		return nil
 	}
-	return ours(root, content, marker(a))
+	return ours(root, content, marker(t.Name()))
 }

@@ -1,4 +1,4 @@
-package hooks
+package hooks_test
 
 import (
 	"encoding/json"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/agents"
+	"github.com/skillrepo/skillrepo/hooks"
 )
 
 // userSettings is a settings file with hooks and keys of its own, in an
@@ -30,15 +32,15 @@ const userSettings = `{
 }
 `
 
-func installOpts(t *testing.T, a agent.Name) AgentOptions {
+func installOpts(t *testing.T, a agent.Name) hooks.AgentOptions {
 	t.Helper()
 	home := t.TempDir()
-	return AgentOptions{Agent: a, Scope: agent.ScopeUser, Homes: agent.HomesFrom(home, nil), Project: t.TempDir(), Executable: "/usr/local/bin/skillrepo"}
+	return hooks.AgentOptions{Agent: target(a), Scope: agent.ScopeUser, Homes: agent.HomesFrom(home, nil), Project: t.TempDir(), Executable: "/usr/local/bin/skillrepo"}
 }
 
-func writeSettings(t *testing.T, opts AgentOptions, content string) string {
+func writeSettings(t *testing.T, opts hooks.AgentOptions, content string) string {
 	t.Helper()
-	p, err := SettingsPath(opts.Agent, opts.Scope, opts.Homes, opts.Project)
+	p, err := opts.Agent.SettingsPath(opts.Scope, opts.Homes, opts.Project)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,15 +85,15 @@ func topKeys(t *testing.T, data []byte) []string {
 }
 
 func TestInstallKeepsEverythingElse(t *testing.T) {
-	for _, a := range settingsAgents {
+	for _, a := range settingsAgents() {
 		t.Run(string(a), func(t *testing.T) {
 			opts := installOpts(t, a)
 			p := writeSettings(t, opts, userSettings)
-			res, err := InstallAgent(opts)
+			res, err := hooks.InstallAgent(opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !res.Changed || res.Added != len(Handlers(a)) || res.Removed != 0 {
+			if !res.Changed || res.Added != len(target(a).Handlers()) || res.Removed != 0 {
 				t.Fatalf("result = %+v", res)
 			}
 			data, _ := os.ReadFile(p)
@@ -105,15 +107,15 @@ func TestInstallKeepsEverythingElse(t *testing.T) {
 			if keys := topKeys(t, data); !reflect.DeepEqual(keys, []string{"model", "permissions", "hooks", "zeta", "alpha"}) {
 				t.Errorf("key order = %v", keys)
 			}
-			hooks := got["hooks"].(map[string]any)
+			hks := got["hooks"].(map[string]any)
 			// The user's own handlers come first and are intact.
-			if first := hooks["PostToolUse"].([]any)[0]; !reflect.DeepEqual(first, orig["hooks"].(map[string]any)["PostToolUse"].([]any)[0]) {
+			if first := hks["PostToolUse"].([]any)[0]; !reflect.DeepEqual(first, orig["hooks"].(map[string]any)["PostToolUse"].([]any)[0]) {
 				t.Errorf("user's PostToolUse group changed: %v", first)
 			}
-			if first := hooks["Stop"].([]any)[0]; !reflect.DeepEqual(first, orig["hooks"].(map[string]any)["Stop"].([]any)[0]) {
+			if first := hks["Stop"].([]any)[0]; !reflect.DeepEqual(first, orig["hooks"].(map[string]any)["Stop"].([]any)[0]) {
 				t.Errorf("user's Stop group changed: %v", first)
 			}
-			for _, h := range Handlers(a) {
+			for _, h := range target(a).Handlers() {
 				if !strings.Contains(string(data), "hooks run "+string(a)+" "+h.Event+" --library") {
 					t.Errorf("no handler for %s:\n%s", h.Event, data)
 				}
@@ -123,7 +125,7 @@ func TestInstallKeepsEverythingElse(t *testing.T) {
 			}
 
 			// Installing again changes nothing, byte for byte.
-			res2, err := InstallAgent(opts)
+			res2, err := hooks.InstallAgent(opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,15 +136,15 @@ func TestInstallKeepsEverythingElse(t *testing.T) {
 
 			// Uninstall removes ours and only ours: the file is back, byte
 			// for byte.
-			if _, err := UninstallAgent(opts); err != nil {
+			if _, err := hooks.UninstallAgent(opts); err != nil {
 				t.Fatal(err)
 			}
 			after, _ := os.ReadFile(p)
 			if string(after) != userSettings {
 				t.Errorf("uninstall did not restore the user's settings:\n%s", after)
 			}
-			if ok, _ := Installed(a, agent.ScopeUser, opts.Homes, opts.Project); ok {
-				t.Error("Installed after uninstall")
+			if ok, _ := hooks.Installed(target(a), agent.ScopeUser, opts.Homes, opts.Project); ok {
+				t.Error("hooks.Installed after uninstall")
 			}
 		})
 	}
@@ -161,7 +163,7 @@ func TestInstallNewFileAndScopes(t *testing.T) {
 	} {
 		o := opts
 		o.Scope = tc.scope
-		res, err := InstallAgent(o)
+		res, err := hooks.InstallAgent(o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,17 +174,17 @@ func TestInstallNewFileAndScopes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ok, _ := Installed(agent.ClaudeCode, tc.scope, opts.Homes, opts.Project); !ok {
+		if ok, _ := hooks.Installed(target(agent.ClaudeCode), tc.scope, opts.Homes, opts.Project); !ok {
 			t.Errorf("%s: not installed:\n%s", tc.scope, data)
 		}
 	}
 	codex := installOpts(t, agent.Codex)
 	codex.Scope = agent.ScopeLocal
-	if _, err := InstallAgent(codex); err == nil {
+	if _, err := hooks.InstallAgent(codex); err == nil {
 		t.Error("codex accepted the local scope")
 	}
 	codex.Scope = agent.ScopeProject
-	res, err := InstallAgent(codex)
+	res, err := hooks.InstallAgent(codex)
 	if err != nil || res.Settings != filepath.Join(codex.Project, ".codex", "hooks.json") || res.Library != ".agents/skills" {
 		t.Fatalf("codex project: %+v %v", res, err)
 	}
@@ -196,7 +198,7 @@ func TestInstallReplacesOldEntries(t *testing.T) {
 	p := writeSettings(t, opts, `{"hooks": {"Stop": [{"hooks": [
 		{"type": "command", "command": "echo mine"},
 		{"type": "command", "command": "/old/skillrepo hooks run claude-code Stop --library /old/lib"}]}]}}`)
-	res, err := InstallAgent(opts)
+	res, err := hooks.InstallAgent(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,12 +230,12 @@ func TestInstallRefusesMalformed(t *testing.T) {
 				p := writeSettings(t, opts, tc.content)
 				var err error
 				if install {
-					_, err = InstallAgent(opts)
+					_, err = hooks.InstallAgent(opts)
 				} else {
-					_, err = UninstallAgent(opts)
+					_, err = hooks.UninstallAgent(opts)
 				}
-				if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), p) {
-					t.Errorf("install=%v: err = %v, want ErrMalformed mentioning %q and the path", install, err, tc.want)
+				if !errors.Is(err, hooks.ErrMalformed) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), p) {
+					t.Errorf("install=%v: err = %v, want hooks.ErrMalformed mentioning %q and the path", install, err, tc.want)
 				}
 				if data, _ := os.ReadFile(p); string(data) != tc.content {
 					t.Errorf("the file was changed:\n%s", data)
@@ -246,7 +248,7 @@ func TestInstallRefusesMalformed(t *testing.T) {
 func TestDryRunWritesNothing(t *testing.T) {
 	opts := installOpts(t, agent.ClaudeCode)
 	opts.DryRun = true
-	res, err := InstallAgent(opts)
+	res, err := hooks.InstallAgent(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +260,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 	}
 	// Uninstalling where nothing is installed leaves no file behind.
 	opts.DryRun = false
-	if res, err := UninstallAgent(opts); err != nil || res.Changed {
+	if res, err := hooks.UninstallAgent(opts); err != nil || res.Changed {
 		t.Errorf("uninstall of nothing: %+v %v", res, err)
 	}
 	if _, err := os.Stat(res.Settings); !os.IsNotExist(err) {
@@ -288,11 +290,11 @@ func TestInstallKeepsLayout(t *testing.T) {
   }
 }
 `
-	for _, a := range settingsAgents {
+	for _, a := range settingsAgents() {
 		t.Run(string(a), func(t *testing.T) {
 			opts := installOpts(t, a)
 			p := writeSettings(t, opts, settings)
-			if _, err := InstallAgent(opts); err != nil {
+			if _, err := hooks.InstallAgent(opts); err != nil {
 				t.Fatal(err)
 			}
 			data, _ := os.ReadFile(p)
@@ -306,7 +308,7 @@ func TestInstallKeepsLayout(t *testing.T) {
 					t.Errorf("the install changed\n%s\ninto:\n%s", kept, data)
 				}
 			}
-			if _, err := UninstallAgent(opts); err != nil {
+			if _, err := hooks.UninstallAgent(opts); err != nil {
 				t.Fatal(err)
 			}
 			if after, _ := os.ReadFile(p); string(after) != settings {
@@ -322,10 +324,10 @@ func TestUninstallLeavesNoEmptyHooks(t *testing.T) {
 	opts := installOpts(t, agent.Gemini)
 	p := writeSettings(t, opts, "{\n  \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}\n}\n")
 	before, _ := os.ReadFile(p)
-	if _, err := InstallAgent(opts); err != nil {
+	if _, err := hooks.InstallAgent(opts); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := UninstallAgent(opts); err != nil {
+	if _, err := hooks.UninstallAgent(opts); err != nil {
 		t.Fatal(err)
 	}
 	if after, _ := os.ReadFile(p); string(after) != string(before) {
@@ -347,16 +349,16 @@ func TestHomesFollowTheEnvironment(t *testing.T) {
 		{agent.Codex, "/cfg/codex/hooks.json", "/home/me/.agents/skills"},
 		{agent.Gemini, "/cfg/g/.gemini/settings.json", "/cfg/g/.gemini/skills"},
 	} {
-		p, err := SettingsPath(tc.a, agent.ScopeUser, homes, "/p")
+		p, err := target(tc.a).SettingsPath(agent.ScopeUser, homes, "/p")
 		if err != nil || p != tc.settings {
 			t.Errorf("%s: settings %s (%v), want %s", tc.a, p, err, tc.settings)
 		}
-		if lib := DefaultLibrary(tc.a, agent.ScopeUser, homes, "/p"); lib != tc.lib {
+		if lib := target(tc.a).DefaultLibrary(agent.ScopeUser, homes, "/p"); lib != tc.lib {
 			t.Errorf("%s: library %s, want %s", tc.a, lib, tc.lib)
 		}
 	}
 	plain := agent.HomesFrom("/home/me", func(string) string { return "" })
-	if p, _ := SettingsPath(agent.Codex, agent.ScopeUser, plain, "/p"); p != "/home/me/.codex/hooks.json" {
+	if p, _ := target(agent.Codex).SettingsPath(agent.ScopeUser, plain, "/p"); p != "/home/me/.codex/hooks.json" {
 		t.Errorf("codex without CODEX_HOME: %s", p)
 	}
 }
@@ -365,12 +367,12 @@ func TestHomesFollowTheEnvironment(t *testing.T) {
 // (not the binary, not the project, not the home), so every clone's
 // hooks act on its own library.
 func TestProjectSettingsNameNoMachinePath(t *testing.T) {
-	for _, a := range settingsAgents {
+	for _, a := range settingsAgents() {
 		t.Run(string(a), func(t *testing.T) {
 			opts := installOpts(t, a)
 			opts.Scope, opts.Executable = agent.ScopeProject, ""
 			opts.Library = filepath.Join(opts.Project, "team", "skills")
-			res, err := InstallAgent(opts)
+			res, err := hooks.InstallAgent(opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -385,7 +387,7 @@ func TestProjectSettingsNameNoMachinePath(t *testing.T) {
 			}
 			// A library outside the project cannot be named by a shared file.
 			opts.Library = filepath.Join(opts.Homes.Home, "elsewhere")
-			if _, err := InstallAgent(opts); err == nil || !strings.Contains(err.Error(), "outside the project") {
+			if _, err := hooks.InstallAgent(opts); err == nil || !strings.Contains(err.Error(), "outside the project") {
 				t.Errorf("a library outside the project: %v", err)
 			}
 		})
@@ -396,7 +398,7 @@ func TestProjectSettingsNameNoMachinePath(t *testing.T) {
 // name for its /hooks panel, and activate_skill matched exactly.
 func TestGeminiHandlers(t *testing.T) {
 	opts := installOpts(t, agent.Gemini)
-	res, err := InstallAgent(opts)
+	res, err := hooks.InstallAgent(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,6 +435,18 @@ func TestGeminiHandlers(t *testing.T) {
 	}
 }
 
-// settingsAgents are the agents whose hooks live in JSON settings (the
-// registry's agents.WithSettingsHooks, which imports this package).
-var settingsAgents = []agent.Name{agent.ClaudeCode, agent.Codex, agent.Gemini}
+// settingsAgents are the registry's agents whose hooks live in JSON
+// settings.
+func settingsAgents() []agent.Name {
+	var out []agent.Name
+	for _, t := range agents.Implementing[hooks.Target]() {
+		out = append(out, t.Name())
+	}
+	return out
+}
+
+// target is an agent's installer view, from the registry.
+func target(a agent.Name) hooks.Target {
+	t, _ := agents.Find[hooks.Target](a)
+	return t
+}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package hooks
+package hooks_test
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
@@ -19,15 +20,15 @@ import (
 func TestInstallRefusesUnboundedSettings(t *testing.T) {
 	opts := installOpts(t, agent.ClaudeCode)
 	p := writeSettings(t, opts, "{}")
-	if err := os.Truncate(p, settingsLimit+1); err != nil { // sparse: costs no disk
+	if err := os.Truncate(p, hooks.SettingsLimit+1); err != nil { // sparse: costs no disk
 		t.Fatal(err)
 	}
-	_, err := InstallAgent(opts)
+	_, err := hooks.InstallAgent(opts)
 	var tooBig *boundedread.TooLargeError
 	if !errors.As(err, &tooBig) || !strings.Contains(err.Error(), p) {
 		t.Errorf("err = %v, want the size refused, naming the file", err)
 	}
-	if fi, _ := os.Stat(p); fi.Size() != settingsLimit+1 {
+	if fi, _ := os.Stat(p); fi.Size() != hooks.SettingsLimit+1 {
 		t.Errorf("the file was changed: %d bytes", fi.Size())
 	}
 
@@ -36,7 +37,7 @@ func TestInstallRefusesUnboundedSettings(t *testing.T) {
 		t.Skip("no FIFOs here:", err)
 	}
 	done := make(chan error, 1)
-	go func() { _, err := InstallAgent(opts); done <- err }()
+	go func() { _, err := hooks.InstallAgent(opts); done <- err }()
 	select {
 	case err := <-done:
 		var notRegular *boundedread.NotRegularError

@@ -4,13 +4,16 @@
 //
 // # Agent hooks
 //
-// [InstallAgent] and [UninstallAgent] merge skillrepo's handlers into
-// Claude Code's settings.json or Codex's hooks.json of a scope, editing
-// the JSON in place (gjson/sjson) so every other key and hook stays, in
-// order; a handler is ours when its command holds "hooks run <agent> ".
-// What those handlers run, on each event, is package agentsession: this
-// package only installs, and names the agents and events ([Agent],
-// [ParseEvent]).
+// [InstallAgent] and [UninstallAgent] merge skillrepo's handlers into the
+// JSON settings file an agent reads at a scope, editing the text in place
+// (package internal/jsonedit) so every other key and hook keeps its bytes
+// and order; a handler is ours when its command holds "hooks run <agent> ".
+// What differs between agents — the handlers, the file per scope, the
+// skills folder, the format's quirks — is a [Target], which each agent's
+// folder implements (agents/<name>/install.go); Codex's hook trust is
+// agents/codex. Hermes Agent's shell hooks live in its config.yaml
+// ([InstallHermes]). What the handlers run, on each event, is package
+// agentsession; the agents' and events' names are package agent's.
 //
 // # Shims
 //

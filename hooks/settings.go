@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/jsonedit"
 )
 
@@ -15,21 +14,17 @@ import (
 // "hooks": [{"type": "command", "command": …, …}]}]}} (Claude Code,
 // Codex's hooks.json and Gemini CLI share the shape; Gemini CLI also
 // keeps "enabled", "disabled" and "notifications" there, which are not
-// events). It is edited as text (package jsonedit), so everything that is
+// events: Format.NotEvents). It is edited as text (package jsonedit), so everything that is
 // not ours keeps its bytes.
 
-// geminiHookSettings are the keys of Gemini CLI's hooks object that are
-// settings, not events.
-var geminiHookSettings = []string{"enabled", "disabled", "notifications"}
-
-func isEventKey(a agent.Name, key string) bool {
-	return a != agent.Gemini || !slices.Contains(geminiHookSettings, key)
+func isEventKey(t Target, key string) bool {
+	return !slices.Contains(t.Format().NotEvents, key)
 }
 
 // parseSettings reads a settings file and checks its hook shape: a JSON
 // object whose "hooks", when present, maps event names to lists of
 // objects whose "hooks" are lists of objects.
-func parseSettings(a agent.Name, data []byte) (*jsonedit.Value, error) {
+func parseSettings(t Target, data []byte) (*jsonedit.Value, error) {
 	root, err := jsonedit.Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
@@ -45,7 +40,7 @@ func parseSettings(a agent.Name, data []byte) (*jsonedit.Value, error) {
 		return nil, fmt.Errorf("%w: \"hooks\" is not an object of events", ErrMalformed)
 	}
 	for _, ev := range hooks.Val.Members {
-		if !isEventKey(a, ev.Key) {
+		if !isEventKey(t, ev.Key) {
 			continue
 		}
 		if ev.Val.Kind != jsonedit.Array {
@@ -228,15 +223,15 @@ type handlerJSON struct {
 }
 
 // timeoutIn is a timeout of seconds in the agent's unit.
-func timeoutIn(a agent.Name, seconds int) int {
-	if a == agent.Gemini {
+func timeoutIn(t Target, seconds int) int {
+	if t.Format().TimeoutMillis {
 		return seconds * 1000
 	}
 	return seconds
 }
 
-func (w wantHandler) json(a agent.Name) handlerJSON {
-	return handlerJSON{Name: w.Name, Type: "command", Command: w.Command, Timeout: timeoutIn(a, w.Timeout), Async: w.Async}
+func (w wantHandler) json(t Target) handlerJSON {
+	return handlerJSON{Name: w.Name, Type: "command", Command: w.Command, Timeout: timeoutIn(t, w.Timeout), Async: w.Async}
 }
 
 // groupJSON is a matcher group holding one handler: matcher first, then
@@ -252,23 +247,23 @@ type groupJSON struct {
 // data comes back unchanged, byte for byte. A hooks object our removal
 // leaves empty is removed, so an install and an uninstall give back the
 // file that was there.
-func mergeSettings(a agent.Name, data []byte, want []wantHandler) (out []byte, added, removed int, err error) {
+func mergeSettings(t Target, data []byte, want []wantHandler) (out []byte, added, removed int, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}\n")
 	}
-	root, err := parseSettings(a, data)
+	root, err := parseSettings(t, data)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	have := ours(root, data, marker(a))
-	if sameHandlers(a, have, want) {
+	have := ours(root, data, marker(t.Name()))
+	if sameHandlers(t, have, want) {
 		return data, 0, 0, nil
 	}
 	out = data
 	// Delete from the end so earlier indexes stay valid.
 	for i := len(have) - 1; i >= 0; i-- {
 		f := have[i]
-		if out, err = deleteHandler(a, out, f); err != nil {
+		if out, err = deleteHandler(t, out, f); err != nil {
 			return nil, 0, 0, err
 		}
 		removed++
@@ -283,7 +278,7 @@ func mergeSettings(a agent.Name, data []byte, want []wantHandler) (out []byte, a
 		}
 	}
 	for _, w := range want {
-		g := groupJSON{Matcher: w.Matcher, Hooks: []handlerJSON{w.json(a)}}
+		g := groupJSON{Matcher: w.Matcher, Hooks: []handlerJSON{w.json(t)}}
 		r, err := jsonedit.Parse(out)
 		if err != nil {
 			return nil, 0, 0, err
@@ -303,12 +298,12 @@ func mergeSettings(a agent.Name, data []byte, want []wantHandler) (out []byte, a
 
 // deleteHandler removes one handler, then its group when that is left
 // with no handler, then the event when it is left with no group.
-func deleteHandler(a agent.Name, data []byte, f InstalledHandler) ([]byte, error) {
+func deleteHandler(t Target, data []byte, f InstalledHandler) ([]byte, error) {
 	out, err := jsonedit.DeleteElem(data, "hooks", f.Event, f.Group, "hooks", f.Index)
 	if err != nil {
 		return nil, err
 	}
-	root, err := parseSettings(a, out)
+	root, err := parseSettings(t, out)
 	if err != nil {
 		return nil, err
 	}
@@ -322,12 +317,12 @@ func deleteHandler(a agent.Name, data []byte, f InstalledHandler) ([]byte, error
 	return out, nil
 }
 
-func sameHandlers(a agent.Name, have []InstalledHandler, want []wantHandler) bool {
+func sameHandlers(t Target, have []InstalledHandler, want []wantHandler) bool {
 	if len(have) != len(want) {
 		return false
 	}
 	for i := range have {
-		h, w := have[i], want[i].json(a)
+		h, w := have[i], want[i].json(t)
 		if h.Event != want[i].Event || h.Matcher != want[i].Matcher || h.Command != w.Command || h.Timeout != int64(w.Timeout) ||
 			h.Async != w.Async || h.Name != w.Name || h.StatusMessage != nil {
 			return false

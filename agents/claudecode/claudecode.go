@@ -18,6 +18,3 @@ func (Agent) Aliases() []string { return []string{"claude", "claudecode"} }
 func (Agent) Scopes() []agent.Scope { return scopes }
 
 var scopes = []agent.Scope{agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal}
-
-// SettingsHooks says its hooks live in JSON settings (hooks install --claude-code).
-func (Agent) SettingsHooks() bool { return true }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/doctor"
-	"github.com/skillrepo/skillrepo/hooks"
 )
 
 // Claude Code runs a hook command through sh in the session's folder,
@@ -30,7 +29,7 @@ var claudeShell = doctor.Shell{
 func claudeSettingsFiles(env *doctor.Env) map[agent.Scope]string {
 	out := map[agent.Scope]string{}
 	for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal} {
-		if p, err := hooks.SettingsPath(agent.ClaudeCode, s, env.Homes, env.Project); err == nil {
+		if p, err := (Agent{}).SettingsPath(s, env.Homes, env.Project); err == nil {
 			out[s] = p
 		}
 	}
@@ -39,11 +38,11 @@ func claudeSettingsFiles(env *doctor.Env) map[agent.Scope]string {
 
 func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 	var out []doctor.Finding
-	ins := doctor.Installations(env, agent.ClaudeCode, scopes...)
+	ins := doctor.Installations(env, Agent{}, scopes...)
 	for _, in := range ins {
 		out = append(out, doctor.HookChecks(ctx, env, in, claudeShell)...)
 	}
-	out = append(out, doctor.LocationCheck(env, agent.ClaudeCode, "CLAUDE_CONFIG_DIR")...)
+	out = append(out, doctor.LocationCheck(env, Agent{}, "CLAUDE_CONFIG_DIR")...)
 	if len(ins) > 0 {
 		for s, p := range claudeSettingsFiles(env) {
 			v, err := doctor.ReadJSONFile(p)

@@ -16,7 +16,7 @@ import (
 
 // Codex runs a hook command through the person's login shell ($SHELL
 // -lc) in the session's folder, and only once the hook is trusted (see
-// hooks.CodexTrust); it reads $CODEX_HOME/hooks.json, and a project's
+// Trust); it reads $CODEX_HOME/hooks.json, and a project's
 // .codex/ only when the project is trusted; [features] hooks = false
 // turns hooks off.
 
@@ -30,9 +30,9 @@ func codexShell(env *doctor.Env) doctor.Shell {
 
 func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 	var out []doctor.Finding
-	cfgPath := hooks.CodexConfigPath(env.Homes)
+	cfgPath := ConfigPath(env.Homes)
 	cfg := readTOML(cfgPath)
-	for _, in := range doctor.Installations(env, agent.Codex, scopes...) {
+	for _, in := range doctor.Installations(env, Agent{}, scopes...) {
 		out = append(out, doctor.HookChecks(ctx, env, in, codexShell(env))...)
 		if in.Err != nil {
 			continue
@@ -42,7 +42,7 @@ func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 			out = append(out, codexProjectTrust(env, cfg, cfgPath, in)...)
 		}
 	}
-	out = append(out, doctor.LocationCheck(env, agent.Codex, "CODEX_HOME")...)
+	out = append(out, doctor.LocationCheck(env, Agent{}, "CODEX_HOME")...)
 	if len(out) > 0 {
 		for _, key := range []string{"hooks", "codex_hooks"} {
 			if on, ok := lookupTOML(cfg, "features", key).(bool); ok && !on {
@@ -62,20 +62,20 @@ func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 // trust them.
 func codexTrustFindings(env *doctor.Env, in *hooks.Installation) []doctor.Finding {
 	f := func(level doctor.Level, msg, fix string) doctor.Finding {
-		return doctor.Finding{Agent: string(agent.Codex), Scope: string(in.Scope), Part: "hooks", Check: "trust", Level: level, Message: msg, Fix: fix, Path: hooks.CodexConfigPath(env.Homes)}
+		return doctor.Finding{Agent: string(agent.Codex), Scope: string(in.Scope), Part: "hooks", Check: "trust", Level: level, Message: msg, Fix: fix, Path: ConfigPath(env.Homes)}
 	}
-	trust, err := hooks.CodexTrust(in, env.Homes)
+	trust, err := Trust(in, env.Homes)
 	if err != nil {
-		return []doctor.Finding{f(doctor.Problem, "Codex's trust of the hooks cannot be read: "+err.Error(), "fix "+hooks.CodexConfigPath(env.Homes))}
+		return []doctor.Finding{f(doctor.Problem, "Codex's trust of the hooks cannot be read: "+err.Error(), "fix "+ConfigPath(env.Homes))}
 	}
 	var untrusted, modified, disabled []string
 	for _, t := range trust {
 		switch t.Status {
-		case hooks.CodexUntrusted:
+		case Untrusted:
 			untrusted = append(untrusted, t.Handler.Event)
-		case hooks.CodexModified:
+		case Modified:
 			modified = append(modified, t.Handler.Event)
-		case hooks.CodexDisabled:
+		case Disabled:
 			disabled = append(disabled, t.Handler.Event)
 		}
 	}
@@ -88,7 +88,7 @@ func codexTrustFindings(env *doctor.Env, in *hooks.Installation) []doctor.Findin
 		out = append(out, f(doctor.Problem, fmt.Sprintf("skillrepo's %s hooks in %s changed since Codex trusted them (a reinstall from another binary or library changes the command): Codex skips them", strings.Join(modified, ", "), in.Settings), fix))
 	}
 	if len(disabled) > 0 {
-		out = append(out, f(doctor.Problem, fmt.Sprintf("skillrepo's %s hooks are turned off in Codex's /hooks", strings.Join(disabled, ", ")), "turn them on in Codex's /hooks, or remove their enabled = false in "+hooks.CodexConfigPath(env.Homes)))
+		out = append(out, f(doctor.Problem, fmt.Sprintf("skillrepo's %s hooks are turned off in Codex's /hooks", strings.Join(disabled, ", ")), "turn them on in Codex's /hooks, or remove their enabled = false in "+ConfigPath(env.Homes)))
 	}
 	if len(out) == 0 {
 		out = append(out, f(doctor.OK, fmt.Sprintf("Codex trusts the %d hooks", len(trust)), ""))

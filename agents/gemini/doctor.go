@@ -35,14 +35,14 @@ var geminiShell = doctor.Shell{
 
 func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 	var out []doctor.Finding
-	ins := doctor.Installations(env, agent.Gemini, scopes...)
+	ins := doctor.Installations(env, Agent{}, scopes...)
 	for _, in := range ins {
 		out = append(out, doctor.HookChecks(ctx, env, in, geminiShell)...)
 		if in.Err == nil {
 			out = append(out, geminiDisabled(env, in)...)
 		}
 	}
-	out = append(out, doctor.LocationCheck(env, agent.Gemini, "GEMINI_CLI_HOME")...)
+	out = append(out, doctor.LocationCheck(env, Agent{}, "GEMINI_CLI_HOME")...)
 	entries := doctor.MCPEntries(env, agent.Gemini, scopes...)
 	for _, e := range entries {
 		out = append(out, doctor.MCPRunCheck(ctx, env, e)...)
@@ -62,7 +62,7 @@ func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 func geminiSettings(env *doctor.Env) []map[string]any {
 	var out []map[string]any
 	for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeProject} {
-		p, _ := hooks.SettingsPath(agent.Gemini, s, env.Homes, env.Project)
+		p, _ := (Agent{}).SettingsPath(s, env.Homes, env.Project)
 		if v, err := doctor.ReadJSONFile(p); err == nil && v != nil {
 			out = append(out, v)
 		}

@@ -18,6 +18,3 @@ func (Agent) Aliases() []string { return []string{"gemini-cli", "geminicli"} }
 func (Agent) Scopes() []agent.Scope { return scopes }
 
 var scopes = []agent.Scope{agent.ScopeUser, agent.ScopeProject}
-
-// SettingsHooks says its hooks live in JSON settings (hooks install --gemini).
-func (Agent) SettingsHooks() bool { return true }

@@ -18,6 +18,3 @@ func (Agent) Aliases() []string { return []string{"hermes-agent"} }
 func (Agent) Scopes() []agent.Scope { return scopes }
 
 var scopes = []agent.Scope{agent.ScopeUser}
-
-// SettingsHooks is false: its shell hooks live in config.yaml (hooks install --hermes).
-func (Agent) SettingsHooks() bool { return false }

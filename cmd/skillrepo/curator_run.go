@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentcli"
+	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/mcpserver"
@@ -146,7 +147,8 @@ func consolidationAgent(f *factory) (name, program string) {
 	for _, pass := range []bool{true, false} {
 		for _, a := range []agent.Name{agent.ClaudeCode, agent.Codex} {
 			if pass {
-				if ok, _ := hooks.Installed(a, agent.ScopeUser, homes, cwd); !ok {
+				t, found := agents.Find[hooks.Target](a)
+				if ok, _ := hooks.Installed(t, agent.ScopeUser, homes, cwd); !found || !ok {
 					continue
 				}
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agents"
+	"github.com/skillrepo/skillrepo/agents/codex"
 	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -136,7 +137,11 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 			return err
 		}
 	}
-	opts := hooks.AgentOptions{Agent: o.agent(), Scope: scope, Homes: homes, Project: project, Library: library, DryRun: o.DryRun}
+	target, ok := agents.Find[hooks.Target](o.agent())
+	if !ok {
+		return fmt.Errorf("%s has no hooks in a settings file", o.agent().Label())
+	}
+	opts := hooks.AgentOptions{Agent: target, Scope: scope, Homes: homes, Project: project, Library: library, DryRun: o.DryRun}
 	if scope != agent.ScopeProject {
 		// A personal settings file names this binary, wherever it is; a
 		// project's shared file names `skillrepo`, found on each
@@ -157,15 +162,15 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	}
 	// Codex runs a hook only once it is trusted; --trust records the
 	// trust of exactly the hooks just written, as Codex's /hooks would.
-	var trusted *hooks.CodexTrustResult
-	if install && o.Trust && opts.Agent == agent.Codex {
-		in := hooks.Inspect(agent.Codex, scope, homes, project)
+	var trusted *codex.TrustResult
+	if install && o.Trust && target.Name() == agent.Codex {
+		in := hooks.Inspect(target, scope, homes, project)
 		if o.DryRun {
-			in = &hooks.Installation{Agent: agent.Codex, Scope: scope, Settings: res.Settings, Handlers: hooks.HandlersIn(agent.Codex, res.Content)}
+			in = &hooks.Installation{Agent: agent.Codex, Scope: scope, Settings: res.Settings, Handlers: hooks.HandlersIn(target, res.Content)}
 		}
-		trust, err := hooks.CodexTrust(in, homes)
+		trust, err := codex.Trust(in, homes)
 		if err == nil {
-			trusted, err = hooks.TrustCodexHooks(homes, trust, o.DryRun)
+			trusted, err = codex.TrustHooks(homes, trust, o.DryRun)
 		}
 		if err != nil {
 			return fmt.Errorf("the hooks are installed, but their trust was not recorded: %w", err)
@@ -173,10 +178,10 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	}
 	var findings []doctor.Finding
 	if install && !o.DryRun {
-		findings = checkAfterInstall(f, opts.Agent, scope, project, "hooks", res.Settings)
+		findings = checkAfterInstall(f, target.Name(), scope, project, "hooks", res.Settings)
 	}
 	if f.JSON {
-		out := agentHooksJSON{Agent: string(opts.Agent), Scope: string(scope), Settings: res.Settings, Library: res.Library,
+		out := agentHooksJSON{Agent: string(target.Name()), Scope: string(scope), Settings: res.Settings, Library: res.Library,
 			Changed: res.Changed, Added: res.Added, Removed: res.Removed, DryRun: o.DryRun, Checks: findings}
 		if trusted != nil {
 			out.Trusted, out.TrustConfig = trusted.Trusted, trusted.Config
@@ -188,7 +193,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 			return err
 		}
 	}
-	w, label := f.IO.ErrOut, opts.Agent.Label()
+	w, label := f.IO.ErrOut, target.Name().Label()
 	switch {
 	case !res.Changed && install && trusted != nil && trusted.Trusted > 0:
 		fmt.Fprintf(w, "%s hooks already installed in %s\n", label, res.Settings)
@@ -216,7 +221,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	if install && !o.DryRun {
 		lib := library
 		if lib == "" {
-			lib = hooks.DefaultLibrary(opts.Agent, scope, homes, project)
+			lib = target.DefaultLibrary(scope, homes, project)
 		}
 		if !skillrepo.IsLibrary(lib) {
 			fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)

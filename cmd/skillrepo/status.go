@@ -195,9 +195,10 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	homes, _ := agentHomes(f)
 	cwd, _ := os.Getwd()
 	seen := map[string]bool{}
-	for _, a := range agents.WithSettingsHooks() {
+	for _, t := range agents.Implementing[hooks.Target]() {
+		a := t.Name()
 		for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal} {
-			ok, path := hooks.Installed(a, s, homes, cwd)
+			ok, path := hooks.Installed(t, s, homes, cwd)
 			if path == "" || seen[path] {
 				continue
 			}

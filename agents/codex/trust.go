@@ -1,4 +1,4 @@
-package hooks
+package codex
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
@@ -39,26 +40,30 @@ import (
 // session's for a project's. Both were checked against Codex 0.169.1 (a
 // hook trusted this way runs in `codex exec`; docs/agents.md).
 
-// CodexTrustStatus is Codex's verdict on one hook.
-type CodexTrustStatus string
+// configLimit bounds the read of config.toml: kilobytes, and one that is
+// not (or a FIFO) is refused rather than loaded.
+const configLimit = 16 << 20
+
+// TrustStatus is Codex's verdict on one hook.
+type TrustStatus string
 
 // Codex's verdicts: trusted (it runs), untrusted (never reviewed),
 // modified (reviewed, then changed: a new binary path or library changes
 // the command), disabled (turned off in /hooks).
 const (
-	CodexTrusted   CodexTrustStatus = "trusted"
-	CodexUntrusted CodexTrustStatus = "untrusted"
-	CodexModified  CodexTrustStatus = "modified"
-	CodexDisabled  CodexTrustStatus = "disabled"
+	Trusted   TrustStatus = "trusted"
+	Untrusted TrustStatus = "untrusted"
+	Modified  TrustStatus = "modified"
+	Disabled  TrustStatus = "disabled"
 )
 
-// CodexHookTrust is one of our handlers as Codex judges it.
-type CodexHookTrust struct {
-	Handler InstalledHandler
+// HookTrust is one of our handlers as Codex judges it.
+type HookTrust struct {
+	Handler hooks.InstalledHandler
 	// Key is its [hooks.state] key; Hash the trusted_hash that trusts it
 	// as it is now.
 	Key, Hash string
-	Status    CodexTrustStatus
+	Status    TrustStatus
 }
 
 // codexEventLabel is Codex's snake_case name of an event (its trust keys
@@ -93,8 +98,8 @@ const (
 	codexSessionEndMax     = 3
 )
 
-// CodexHookHash is the trusted_hash Codex computes for a handler.
-func CodexHookHash(h InstalledHandler) string {
+// HookHash is the trusted_hash Codex computes for a handler.
+func HookHash(h hooks.InstalledHandler) string {
 	timeout := h.Timeout
 	switch {
 	case h.Event == agent.EventSessionEnd && timeout <= 0:
@@ -122,11 +127,11 @@ func CodexHookHash(h InstalledHandler) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// CodexConfigPath is the user's config.toml, where Codex keeps trust.
-func CodexConfigPath(homes agent.Homes) string { return filepath.Join(homes.CodexHome, "config.toml") }
+// ConfigPath is the user's config.toml, where Codex keeps trust.
+func ConfigPath(homes agent.Homes) string { return filepath.Join(homes.CodexHome, "config.toml") }
 
 // codexKeySource is the hooks.json path as Codex names it in trust keys.
-func codexKeySource(in *Installation) string {
+func codexKeySource(in *hooks.Installation) string {
 	if in.Scope == agent.ScopeUser || in.Scope == "" {
 		dir := filepath.Dir(in.Settings)
 		if r, err := filepath.EvalSymlinks(dir); err == nil {
@@ -144,7 +149,7 @@ type codexState struct {
 }
 
 func readCodexConfig(path string) ([]byte, map[string]any, error) {
-	data, err := boundedread.ReadFile(path, settingsLimit)
+	data, err := boundedread.ReadFile(path, configLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, map[string]any{}, nil
 	}
@@ -177,36 +182,36 @@ func codexStates(cfg map[string]any) map[string]codexState {
 	return out
 }
 
-// CodexTrust judges each of our handlers of a Codex installation as Codex
+// Trust judges each of our handlers of a Codex installation as Codex
 // would, from the trust recorded in the user's config.toml.
-func CodexTrust(in *Installation, homes agent.Homes) ([]CodexHookTrust, error) {
-	_, cfg, err := readCodexConfig(CodexConfigPath(homes))
+func Trust(in *hooks.Installation, homes agent.Homes) ([]HookTrust, error) {
+	_, cfg, err := readCodexConfig(ConfigPath(homes))
 	if err != nil {
 		return nil, err
 	}
 	states := codexStates(cfg)
 	source := codexKeySource(in)
-	var out []CodexHookTrust
+	var out []HookTrust
 	for _, h := range in.Handlers {
-		t := CodexHookTrust{Handler: h, Key: fmt.Sprintf("%s:%s:%d:%d", source, codexEventLabel(h.Event), h.Group, h.Index), Hash: CodexHookHash(h)}
+		t := HookTrust{Handler: h, Key: fmt.Sprintf("%s:%s:%d:%d", source, codexEventLabel(h.Event), h.Group, h.Index), Hash: HookHash(h)}
 		st, ok := states[t.Key]
 		switch {
 		case ok && st.Enabled != nil && !*st.Enabled:
-			t.Status = CodexDisabled
+			t.Status = Disabled
 		case !ok || st.TrustedHash == "":
-			t.Status = CodexUntrusted
+			t.Status = Untrusted
 		case st.TrustedHash == t.Hash:
-			t.Status = CodexTrusted
+			t.Status = Trusted
 		default:
-			t.Status = CodexModified
+			t.Status = Modified
 		}
 		out = append(out, t)
 	}
 	return out, nil
 }
 
-// CodexTrustResult is what TrustCodexHooks did.
-type CodexTrustResult struct {
+// TrustResult is what TrustHooks did.
+type TrustResult struct {
 	Config  string
 	Content []byte
 	Changed bool
@@ -214,15 +219,15 @@ type CodexTrustResult struct {
 	Trusted int
 }
 
-// TrustCodexHooks records in the user's config.toml the trust of exactly
+// TrustHooks records in the user's config.toml the trust of exactly
 // the given hooks (ours), as Codex's /hooks does when the person accepts
 // them: each key's trusted_hash is set to its hook's current hash.
 // Everything else in the file keeps its text (comments too); the result
 // must parse and differ from the file only in those trusted_hash values,
 // or nothing is written. A disabled hook stays disabled.
-func TrustCodexHooks(homes agent.Homes, hooks []CodexHookTrust, dryRun bool) (*CodexTrustResult, error) {
-	path := CodexConfigPath(homes)
-	res := &CodexTrustResult{Config: path}
+func TrustHooks(homes agent.Homes, hooks []HookTrust, dryRun bool) (*TrustResult, error) {
+	path := ConfigPath(homes)
+	res := &TrustResult{Config: path}
 	data, before, err := readCodexConfig(path)
 	if err != nil {
 		return nil, err
@@ -230,7 +235,7 @@ func TrustCodexHooks(homes agent.Homes, hooks []CodexHookTrust, dryRun bool) (*C
 	out := string(data)
 	want := map[string]string{}
 	for _, h := range hooks {
-		if h.Status == CodexTrusted || h.Status == CodexDisabled {
+		if h.Status == Trusted || h.Status == Disabled {
 			continue
 		}
 		want[h.Key] = h.Hash

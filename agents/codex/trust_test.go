@@ -1,4 +1,4 @@
-package hooks
+package codex
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/hooks"
 )
 
 // The hashes Codex 0.169.1 itself reported (app-server hooks/list,
@@ -17,40 +18,40 @@ func TestCodexHookHashIsCodexs(t *testing.T) {
 	const exe, lib = "'/work/scratch/setups/skillrepo'", "'/work/scratch/setups/h1/home/.agents/skills'"
 	cmd := func(ev string) string { return exe + " hooks run codex " + ev + " --library " + lib }
 	for _, tc := range []struct {
-		h    InstalledHandler
+		h    hooks.InstalledHandler
 		want string
 	}{
-		{InstalledHandler{Event: "SessionStart", Command: cmd("SessionStart"), Timeout: 10}, "sha256:7dfd510fd6834351ac6c7403ffed3596c23caec388d289e991aa594f3351066f"},
-		{InstalledHandler{Event: "PostToolUse", Matcher: "Bash", HasMatcher: true, Command: cmd("PostToolUse"), Timeout: 5}, "sha256:926d26fedc8da8f3892c8fe88c838b490366be69b4fa0859c5405b431b224283"},
-		{InstalledHandler{Event: "UserPromptSubmit", Command: cmd("UserPromptSubmit"), Timeout: 5}, "sha256:7036562f4521612e8aa17182a13842883b558225c4b20ad53c6020a76d1e1525"},
-		{InstalledHandler{Event: "Stop", Command: cmd("Stop"), Timeout: 45}, "sha256:a5f38a109341b0db37c6246d5107fb74735a5e819cb6ca62d8e3775ec58ddcea"},
+		{hooks.InstalledHandler{Event: "SessionStart", Command: cmd("SessionStart"), Timeout: 10}, "sha256:7dfd510fd6834351ac6c7403ffed3596c23caec388d289e991aa594f3351066f"},
+		{hooks.InstalledHandler{Event: "PostToolUse", Matcher: "Bash", HasMatcher: true, Command: cmd("PostToolUse"), Timeout: 5}, "sha256:926d26fedc8da8f3892c8fe88c838b490366be69b4fa0859c5405b431b224283"},
+		{hooks.InstalledHandler{Event: "UserPromptSubmit", Command: cmd("UserPromptSubmit"), Timeout: 5}, "sha256:7036562f4521612e8aa17182a13842883b558225c4b20ad53c6020a76d1e1525"},
+		{hooks.InstalledHandler{Event: "Stop", Command: cmd("Stop"), Timeout: 45}, "sha256:a5f38a109341b0db37c6246d5107fb74735a5e819cb6ca62d8e3775ec58ddcea"},
 		// No timeout: SessionEnd's default is 1 s, not 600.
-		{InstalledHandler{Event: "SessionEnd", Command: cmd("SessionEnd")}, "sha256:7ef562b7ae5a8c3abd91f5c50787a154abed4d1465296fd58e28912dd25c1579"},
+		{hooks.InstalledHandler{Event: "SessionEnd", Command: cmd("SessionEnd")}, "sha256:7ef562b7ae5a8c3abd91f5c50787a154abed4d1465296fd58e28912dd25c1579"},
 	} {
-		if got := CodexHookHash(tc.h); got != tc.want {
+		if got := HookHash(tc.h); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.h.Event, got, tc.want)
 		}
 	}
 	// A Stop matcher is no part of the identity (Codex drops it).
-	stop := InstalledHandler{Event: "Stop", Command: cmd("Stop"), Timeout: 45}
+	stop := hooks.InstalledHandler{Event: "Stop", Command: cmd("Stop"), Timeout: 45}
 	withMatcher := stop
 	withMatcher.Matcher, withMatcher.HasMatcher = "x", true
-	if CodexHookHash(stop) != CodexHookHash(withMatcher) {
+	if HookHash(stop) != HookHash(withMatcher) {
 		t.Error("a Stop matcher changed the hash")
 	}
 }
 
-func codexSetup(t *testing.T) (AgentOptions, *Installation) {
+func codexSetup(t *testing.T) (hooks.AgentOptions, *hooks.Installation) {
 	t.Helper()
-	opts := installOpts(t, agent.Codex)
+	opts := installOpts(t)
 	opts.Homes.CodexHome = filepath.Join(opts.Homes.Home, "codex-home")
-	if _, err := InstallAgent(opts); err != nil {
+	if _, err := hooks.InstallAgent(opts); err != nil {
 		t.Fatal(err)
 	}
-	return opts, Inspect(agent.Codex, agent.ScopeUser, opts.Homes, opts.Project)
+	return opts, hooks.Inspect(Agent{}, agent.ScopeUser, opts.Homes, opts.Project)
 }
 
-func statuses(ts []CodexHookTrust) string {
+func statuses(ts []HookTrust) string {
 	var s []string
 	for _, t := range ts {
 		s = append(s, t.Handler.Event+"="+string(t.Status))
@@ -66,14 +67,14 @@ func TestTrustCodexHooks(t *testing.T) {
 	if !strings.HasPrefix(in.Settings, opts.Homes.CodexHome) || len(in.Handlers) != 5 {
 		t.Fatalf("installation %+v", in)
 	}
-	trust, err := CodexTrust(in, opts.Homes)
+	trust, err := Trust(in, opts.Homes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := statuses(trust); got != "SessionStart=untrusted PostToolUse=untrusted UserPromptSubmit=untrusted Stop=untrusted SessionEnd=untrusted" {
 		t.Fatalf("before trust: %s", got)
 	}
-	cfgPath := CodexConfigPath(opts.Homes)
+	cfgPath := ConfigPath(opts.Homes)
 	if err := os.MkdirAll(filepath.Dir(cfgPath), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -95,11 +96,11 @@ trusted_hash = "sha256:1111"
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	trust, _ = CodexTrust(in, opts.Homes)
+	trust, _ = Trust(in, opts.Homes)
 	if got := statuses(trust); got != "SessionStart=untrusted PostToolUse=untrusted UserPromptSubmit=untrusted Stop=modified SessionEnd=disabled" {
 		t.Fatalf("with the config: %s", got)
 	}
-	res, err := TrustCodexHooks(opts.Homes, trust, false)
+	res, err := TrustHooks(opts.Homes, trust, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,22 +118,22 @@ trusted_hash = "sha256:1111"
 	if err := toml.Unmarshal(data, &parsed); err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}
-	trust, _ = CodexTrust(in, opts.Homes)
+	trust, _ = Trust(in, opts.Homes)
 	if got := statuses(trust); got != "SessionStart=trusted PostToolUse=trusted UserPromptSubmit=trusted Stop=trusted SessionEnd=disabled" {
 		t.Errorf("after trust: %s\n%s", got, data)
 	}
 	// Trusting again changes nothing.
-	if res, err := TrustCodexHooks(opts.Homes, trust, false); err != nil || res.Changed || res.Trusted != 0 {
+	if res, err := TrustHooks(opts.Homes, trust, false); err != nil || res.Changed || res.Trusted != 0 {
 		t.Errorf("again: %+v %v", res, err)
 	}
 
 	// A reinstall from another binary changes the commands: Codex will
 	// not run them until they are trusted again.
 	opts.Executable = "/opt/other/skillrepo"
-	if _, err := InstallAgent(opts); err != nil {
+	if _, err := hooks.InstallAgent(opts); err != nil {
 		t.Fatal(err)
 	}
-	trust, _ = CodexTrust(Inspect(agent.Codex, agent.ScopeUser, opts.Homes, opts.Project), opts.Homes)
+	trust, _ = Trust(hooks.Inspect(Agent{}, agent.ScopeUser, opts.Homes, opts.Project), opts.Homes)
 	if got := statuses(trust); got != "SessionStart=modified PostToolUse=modified UserPromptSubmit=modified Stop=modified SessionEnd=disabled" {
 		t.Errorf("after a reinstall: %s", got)
 	}
@@ -142,14 +143,14 @@ trusted_hash = "sha256:1111"
 // edited: the edit would not parse, and nothing is written.
 func TestTrustCodexHooksRefusesWhatItCannotEdit(t *testing.T) {
 	opts, in := codexSetup(t)
-	trust, _ := CodexTrust(in, opts.Homes)
-	cfgPath := CodexConfigPath(opts.Homes)
+	trust, _ := Trust(in, opts.Homes)
+	cfgPath := ConfigPath(opts.Homes)
 	cfg := "[hooks.state]\n" + tomlQuote(trust[0].Key) + " = { trusted_hash = \"sha256:0\" }\n"
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	trust, _ = CodexTrust(in, opts.Homes)
-	if _, err := TrustCodexHooks(opts.Homes, trust, false); err == nil {
+	trust, _ = Trust(in, opts.Homes)
+	if _, err := TrustHooks(opts.Homes, trust, false); err == nil {
 		t.Error("no error")
 	}
 	if data, _ := os.ReadFile(cfgPath); string(data) != cfg {
@@ -160,7 +161,7 @@ func TestTrustCodexHooksRefusesWhatItCannotEdit(t *testing.T) {
 // The user's hooks.json is named with CODEX_HOME's links resolved, as
 // Codex names it.
 func TestCodexTrustKeyResolvesCodexHome(t *testing.T) {
-	opts := installOpts(t, agent.Codex)
+	opts := installOpts(t)
 	real := filepath.Join(opts.Homes.Home, "real")
 	if err := os.MkdirAll(real, 0o755); err != nil {
 		t.Fatal(err)
@@ -170,12 +171,18 @@ func TestCodexTrustKeyResolvesCodexHome(t *testing.T) {
 		t.Skip(err)
 	}
 	opts.Homes.CodexHome = link
-	if _, err := InstallAgent(opts); err != nil {
+	if _, err := hooks.InstallAgent(opts); err != nil {
 		t.Fatal(err)
 	}
-	trust, _ := CodexTrust(Inspect(agent.Codex, agent.ScopeUser, opts.Homes, opts.Project), opts.Homes)
+	trust, _ := Trust(hooks.Inspect(Agent{}, agent.ScopeUser, opts.Homes, opts.Project), opts.Homes)
 	realResolved, _ := filepath.EvalSymlinks(real)
 	if !strings.HasPrefix(trust[0].Key, filepath.Join(realResolved, "hooks.json")+":session_start:") {
 		t.Errorf("key %s", trust[0].Key)
 	}
+}
+
+// installOpts installs Codex's hooks at user scope in a home of the test's.
+func installOpts(t *testing.T) hooks.AgentOptions {
+	home := t.TempDir()
+	return hooks.AgentOptions{Agent: Agent{}, Scope: agent.ScopeUser, Homes: agent.HomesFrom(home, nil), Project: t.TempDir(), Executable: "/usr/local/bin/skillrepo"}
 }
