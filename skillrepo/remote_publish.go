@@ -336,6 +336,10 @@ func (l *Library) noteRemote(op string, err error) {
 		re = &RemoteError{Op: op, Kind: "rejected", Msg: rr.Msg, Fix: rr.hint}
 	case errors.As(err, &dirty):
 		re = &RemoteError{Op: op, Kind: "dirty", Msg: err.Error(), Fix: "record the edit with 'skillrepo sync' (or undo it); the next sync brings the remote's main in"}
+	case op == "main":
+		// Whatever keeps the remote's main out keeps it out of every
+		// later sync too: status must say so (issue 40 item 9).
+		re = &RemoteError{Op: op, Kind: "refused", Msg: err.Error(), Fix: errorHint(err, "bring the remote's main in by hand (git pull) once what the message names is fixed")}
 	default:
 		return // not the remote's doing (a local refusal)
 	}
@@ -432,4 +436,13 @@ func (l *Library) ProposalRemotes(props []*Proposal) (map[string]ProposalRemote,
 		out[p.ID] = st
 	}
 	return out, nil
+}
+
+// errorHint is err's hint, or def when it has none.
+func errorHint(err error, def string) string {
+	var h interface{ Hint() string }
+	if errors.As(err, &h) && h.Hint() != "" {
+		return h.Hint()
+	}
+	return def
 }

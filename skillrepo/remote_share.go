@@ -99,12 +99,16 @@ func (r *RemoteSyncResult) notef(format string, args ...any) {
 func (l *Library) SyncRemote(ctx context.Context, opts RemoteSyncOptions) (*RemoteSyncResult, error) {
 	cfg := l.Config.Remote
 	res := &RemoteSyncResult{Remote: cfg.Name, Main: MainSkipped}
-	if err := l.ConfigProblem(); err != nil {
-		// The remote: section may be the broken key: nothing is shared
-		// under a setting the user did not mean.
-		return res, err
+	// While the config has problems nothing of this clone's is shared
+	// under a setting the person did not mean; but the fix may be on the
+	// remote (a broken file that came from it), so main still
+	// fast-forwards as a pull does (remote.main as this clone had it:
+	// config_hold.go keeps the remote: keys a broken file changed).
+	problem := l.ConfigProblem()
+	if problem != nil && (l.repo.Prefix != "" || !cfg.Main.Pulls()) {
+		return res, problem
 	}
-	if !cfg.Enabled() && len(opts.Publish) == 0 {
+	if problem == nil && !cfg.Enabled() && len(opts.Publish) == 0 {
 		res.notef("the remote: section is off (remote.main: off, remote.proposals: off)")
 		return res, nil
 	}
@@ -140,6 +144,9 @@ func (l *Library) SyncRemote(ctx context.Context, opts RemoteSyncOptions) (*Remo
 	if main, err := l.repo.ResolveBranch(l.MainBranch()); err == nil {
 		res.Before, res.After = main, main
 	}
+	if problem != nil {
+		return res, l.fastForwardOnly(ctx, g, res, problem)
+	}
 	switch {
 	case l.repo.Prefix != "":
 		if cfg.Main != MainOff {
@@ -157,6 +164,47 @@ func (l *Library) SyncRemote(ctx context.Context, opts RemoteSyncOptions) (*Remo
 		l.publishWaiting(ctx, g, opts, res)
 	}
 	return res, nil
+}
+
+// fastForwardOnly is a sync's share of main while the config has a
+// problem: main moves to the remote's when it is behind, and nothing
+// else happens (no merge, no push, no proposal). It returns nil when the
+// config main now has is sound (the fix arrived), else the problem.
+func (l *Library) fastForwardOnly(ctx context.Context, g *remoteGit, res *RemoteSyncResult, problem error) error {
+	theirs, err := l.repo.ReadRef(g.trackingRef(l.MainBranch()))
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	res.Main = MainUpToDate
+	if theirs.IsZero() {
+		return problem
+	}
+	from := g.remote + "/" + l.MainBranch()
+	_, err = l.update(ctx, UpdateOptions{Reflog: "skillrepo: remote sync: fast-forward to " + from}, func(tx *Tx) error {
+		ours := tx.gtx.Base()
+		if ours == theirs || l.contains(ours, theirs) {
+			return nil
+		}
+		if !l.contains(theirs, ours) {
+			res.Main = MainAhead
+			return nil
+		}
+		res.Main = MainFastForward
+		return fastForward(tx, theirs, from)
+	})
+	l.noteRemote("main", err)
+	if err != nil {
+		return err
+	}
+	if res.After, err = l.repo.ResolveBranch(l.MainBranch()); err != nil {
+		return err
+	}
+	if _, err := ReadConfig(l.Root); err != nil {
+		res.notef("the library's config has problems: main only fast-forwards, nothing is merged, pushed or published until they are fixed")
+		return err
+	}
+	res.notef("the config main brought in has no problem: the next sync shares main and proposals again")
+	return nil
 }
 
 // shareMain is the fetch-merge-push loop of main.

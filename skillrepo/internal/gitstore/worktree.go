@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -203,12 +204,22 @@ func (l *Repo) prepareWorktree(store *Store, idx *Index, idxTime time.Time, oldT
 		return nil, err
 	}
 	u := &worktreeUpdate{l: l, store: store, idx: idx, paths: paths, target: map[string]TreeEntry{}, old: map[string]TreeEntry{}, same: map[string]bool{}, keep: setOf(keep)}
-	var dirty []string
 	for _, p := range paths {
 		oh, om := store.LookupPath(oldTree, p)
 		nh, nm := store.LookupPath(newTree, p)
 		u.old[p] = TreeEntry{Mode: om, Hash: oh}
 		u.target[p] = TreeEntry{Mode: nm, Hash: nh}
+	}
+	// A tracked symlink this update removes (the tree makes it a folder)
+	// is not a folder to refuse: apply removes it before it writes under
+	// its path, and its own dirty check below keeps a person's change.
+	removedLink := func(q string) bool {
+		o, ok := u.old[q]
+		return ok && o.Mode == filemode.Symlink && u.target[q].Hash.IsZero() && !u.keep[q]
+	}
+	var dirty []string
+	for _, p := range paths {
+		oh, om, nh, nm := u.old[p].Hash, u.old[p].Mode, u.target[p].Hash, u.target[p].Mode
 		// Whatever tree this came from, a path git would refuse to check
 		// out never reaches the disk (treecheck.go).
 		if err := VerifyPath(p, nm); err != nil {
@@ -223,8 +234,11 @@ func (l *Repo) prepareWorktree(store *Store, idx *Index, idxTime time.Time, oldT
 				return nil, &UnsafePathError{Path: p, Reason: why}
 			}
 		}
-		if err := l.checkInsideRoot(p); err != nil {
+		if err := l.checkInsideRoot(p, removedLink); err != nil {
 			return nil, err
+		}
+		if underRemoved(p, removedLink) {
+			continue // what the work tree shows there is the link's target's
 		}
 		if h, present, err := l.WorktreeHash(idx, idxTime, p); err == nil && present && h == nh && !nh.IsZero() {
 			if fi, err := os.Lstat(filepath.Join(l.Root, filepath.FromSlash(p))); err == nil && ModeOf(fi) == nm {
@@ -333,7 +347,11 @@ func (u *worktreeUpdate) apply() error {
 		return err
 	}
 	u.renameMoves() // moved files: rename, no rewrite (worktree_moves.go)
-	for _, p := range attributesFirst(u.paths) {
+	// Removals first: a folder the new tree makes a file or symlink (or a
+	// symlink it makes a folder) is gone before its path is written.
+	paths := slices.Clone(attributesFirst(u.paths))
+	sort.SliceStable(paths, func(i, j int) bool { return u.target[paths[i]].Hash.IsZero() && !u.target[paths[j]].Hash.IsZero() })
+	for _, p := range paths {
 		if u.skipped[p] || u.same[p] {
 			continue
 		}
@@ -494,21 +512,37 @@ func writeWorktreeFile(tmpDir, full string, data []byte, mode filemode.FileMode,
 }
 
 // checkInsideRoot refuses a path whose parent folders in the work tree go
-// through a symlink: writing there could land outside the library.
-func (l *Repo) checkInsideRoot(p string) error {
+// through a symlink: writing there could land outside the library. A
+// symlink the same update removes (removed reports it by its repository
+// path) is not gone through: apply removes it first.
+func (l *Repo) checkInsideRoot(p string, removed func(string) bool) error {
 	dir := l.Root
 	parts := strings.Split(p, "/")
-	for _, part := range parts[:len(parts)-1] {
+	for i, part := range parts[:len(parts)-1] {
 		dir = filepath.Join(dir, part)
 		fi, err := os.Lstat(dir)
 		if err != nil {
 			return nil // missing: we create real folders
+		}
+		if fi.Mode()&os.ModeSymlink != 0 && removed(strings.Join(parts[:i+1], "/")) {
+			return nil // removed before anything is written under it
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
 			return fmt.Errorf("%s: the folder %s is a symlink in the work tree; refusing to write through it", p, dir)
 		}
 	}
 	return nil
+}
+
+// underRemoved reports whether a parent folder of p is a symlink the
+// update removes.
+func underRemoved(p string, removed func(string) bool) bool {
+	for i := range len(p) {
+		if p[i] == '/' && removed(p[:i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // removeEmptyParents removes dir and its parents while they are empty

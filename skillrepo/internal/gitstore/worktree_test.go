@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
 // A work-tree folder replaced by a symlink pointing outside the library
@@ -141,4 +144,61 @@ func TestIndexWriteKeepsConcurrentGitAdd(t *testing.T) {
 		t.Errorf("status: %q", got)
 	}
 	gitCmd(t, l, env, "fsck", "--strict", "--no-progress")
+}
+
+// A tracked symlink the new tree makes a folder, and a folder it makes a
+// symlink, are replaced in the work tree (issue 40 item 9: the remote's
+// commit that did so was refused as "a symlink in the work tree" on every
+// sync). The link's target is never written through.
+func TestWriteReplacesSymlinkAndFolder(t *testing.T) {
+	l, env := newTestRepo(t)
+	root := l.Root
+	if err := os.Symlink("ci-debugging", filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, l, env, "add", "link")
+	gitCmd(t, l, env, "commit", "-q", "-m", "a link")
+	target, _ := os.ReadDir(filepath.Join(root, "ci-debugging"))
+	// link/SKILL.md: the link's target has a SKILL.md of its own.
+	if _, err := l.Update(context.Background(), UpdateOptions{Branch: "main"}, func(tx *Tx) error {
+		if err := tx.Remove("link"); err != nil {
+			return err
+		}
+		if err := tx.WriteFile("link/SKILL.md", []byte("a folder now\n"), false); err != nil {
+			return err
+		}
+		_, err := tx.Commit("the link becomes a folder")
+		return err
+	}); err != nil {
+		t.Fatalf("symlink to folder: %v", err)
+	}
+	if fi, err := os.Lstat(filepath.Join(root, "link")); err != nil || !fi.IsDir() {
+		t.Fatalf("link after the write: %v, %v", fi, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "ci-debugging", "SKILL.md")); err != nil || string(b) == "a folder now\n" {
+		t.Fatalf("written through the link: %q %v", b, err)
+	}
+	if after, _ := os.ReadDir(filepath.Join(root, "ci-debugging")); len(after) != len(target) {
+		t.Errorf("the link's target changed: %v, was %v", after, target)
+	}
+	assertConsistent(t, l, env)
+	// And back: the folder becomes a symlink again.
+	if _, err := l.Update(context.Background(), UpdateOptions{Branch: "main"}, func(tx *Tx) error {
+		if err := tx.Remove("link/SKILL.md"); err != nil {
+			return err
+		}
+		h, err := tx.Store().Put(plumbing.BlobObject, []byte("ci-debugging"))
+		if err != nil {
+			return err
+		}
+		tx.Stage("link", Change{Hash: h, Mode: filemode.Symlink})
+		_, err = tx.Commit("the folder becomes a link")
+		return err
+	}); err != nil {
+		t.Fatalf("folder to symlink: %v", err)
+	}
+	if fi, err := os.Lstat(filepath.Join(root, "link")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("link after the second write: %v, %v", fi, err)
+	}
+	assertConsistent(t, l, env)
 }
