@@ -12,7 +12,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/agentid"
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -322,12 +322,5 @@ func expandHome(p, home string) string {
 }
 
 func writeState(p string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return writeFileAtomic(p, data)
-}
-
-func writeFileAtomic(p string, data []byte) error {
-	return atomicfile.Write(p, data, 0o644, true)
+	return statefile.WriteFile(p, data, 0o644, true)
 }

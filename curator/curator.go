@@ -12,8 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -578,19 +577,14 @@ func (c *Curator) gate(src source, opts RunOptions, now time.Time) (*Outcome, bo
 // lock serialises curator runs and rollbacks of one clone (the library
 // lock is taken per write and is not reentrant, so it cannot span a run).
 func (c *Curator) lock() (func(), error) {
-	dir := c.Lib.State().Curator()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	fl := flock.New(filepath.Join(dir, "curator.lock"))
-	ok, err := fl.TryLock()
+	unlock, ok, err := statefile.TryLock(filepath.Join(c.Lib.State().Curator(), "curator.lock"))
 	if err != nil {
 		return nil, fmt.Errorf("curator lock: %w", err)
 	}
 	if !ok {
 		return nil, fmt.Errorf("another curator run or rollback is in progress: %w", skillrepo.ErrLocked)
 	}
-	return func() { fl.Unlock() }, nil
+	return unlock, nil
 }
 
 // apply writes a decided run's git side: the archive moves as a branch and

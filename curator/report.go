@@ -1,16 +1,14 @@
 package curator
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 )
 
 // RunVersion is the version of run.json this code writes.
@@ -146,18 +144,15 @@ func NewRunID(now time.Time, taken func(string) bool) string {
 	return id
 }
 
+func runFile(dir string) statefile.File[Run] {
+	return statefile.File[Run]{Path: filepath.Join(dir, "run.json"), Limit: maxStateFile, Version: RunVersion, Perm: 0o644, Sync: true}
+}
+
 // WriteReport writes run.json and REPORT.md into dir (created if needed)
 // and returns the path of REPORT.md.
 func WriteReport(dir string, r *Run) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("curator report dir: %w", err)
-	}
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return "", fmt.Errorf("encode run.json: %w", err)
-	}
-	if err := atomicfile.Write(filepath.Join(dir, "run.json"), append(b, '\n'), 0o644, true); err != nil {
-		return "", fmt.Errorf("write run.json: %w", err)
+	if err := runFile(dir).Write(*r); err != nil {
+		return "", fmt.Errorf("curator run: %w", err)
 	}
 	md := filepath.Join(dir, "REPORT.md")
 	if err := atomicfile.Write(md, []byte(r.Markdown()), 0o644, true); err != nil {
@@ -168,16 +163,9 @@ func WriteReport(dir string, r *Run) (string, error) {
 
 // ReadRun reads a run's run.json from its report folder.
 func ReadRun(dir string) (*Run, error) {
-	b, err := boundedread.ReadFile(filepath.Join(dir, "run.json"), maxStateFile)
+	r, err := runFile(dir).Read()
 	if err != nil {
 		return nil, fmt.Errorf("read curator run: %w", err)
-	}
-	var r Run
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("read curator run %s: %w", dir, err)
-	}
-	if r.Version > RunVersion {
-		return nil, fmt.Errorf("curator run %s has version %d, this binary knows %d", dir, r.Version, RunVersion)
 	}
 	return &r, nil
 }

@@ -1,15 +1,12 @@
 package curator
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"time"
 
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -37,22 +34,17 @@ type RolledBackSkill struct {
 	Tree string    `json:"tree"` // the skill folder's tree id right after the rollback
 }
 
-func rolledBackPath(stateDir string) string { return filepath.Join(stateDir, RolledBackFile) }
+func rolledBackFile(stateDir string) statefile.File[map[string]RolledBackSkill] {
+	return statefile.File[map[string]RolledBackSkill]{Path: filepath.Join(stateDir, RolledBackFile), Limit: maxStateFile, Perm: 0o644, Sync: true}
+}
 
 // readRolledBack reads the remembered skills; a missing file is none.
 func readRolledBack(stateDir string) (map[string]RolledBackSkill, error) {
-	b, err := boundedread.ReadFile(rolledBackPath(stateDir), maxStateFile)
-	if errors.Is(err, fs.ErrNotExist) {
+	m, err := rolledBackFile(stateDir).Read()
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && m == nil) {
 		return map[string]RolledBackSkill{}, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	m := map[string]RolledBackSkill{}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: %w", RolledBackFile, err)
-	}
-	return m, nil
+	return m, err
 }
 
 // rolledBack is what the planner skips: the skills the rollback commits
@@ -117,18 +109,15 @@ func rememberRolledBack(stateDir string, add map[string]RolledBackSkill) error {
 	if len(add) == 0 {
 		return nil
 	}
-	m, err := readRolledBack(stateDir)
-	if err != nil {
-		m = map[string]RolledBackSkill{} // a torn file is rebuilt, not fatal
+	f := rolledBackFile(stateDir)
+	m, err := f.Load()
+	if err != nil || m == nil {
+		m = map[string]RolledBackSkill{} // a torn file is set aside and rebuilt, not fatal
 	}
 	for k, v := range add {
 		m[k] = v
 	}
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(rolledBackPath(stateDir), append(b, '\n'), 0o644, true)
+	return f.Write(m)
 }
 
 // untouched reports whether a skill is as its rollback left it.

@@ -1,18 +1,13 @@
 package curator
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/gofrs/flock"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
-
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 )
 
 // StateFileName is the curator's per-clone state file inside the
@@ -111,25 +106,36 @@ func NewStore(stateDir string) *Store {
 // ErrStateVersion is returned for a state file written by a newer version.
 var ErrStateVersion = errors.New("curator state written by a newer skillrepo")
 
+func (s *Store) file() statefile.File[RunState] {
+	return statefile.File[RunState]{Path: s.Path, Limit: maxStateFile, Version: StateVersion, Perm: 0o644, Sync: true}
+}
+
 // Load returns the state; a missing file is the zero state (never run).
 // It takes no lock and writes nothing, so a dry run can call it.
 func (s *Store) Load() (RunState, error) {
-	b, err := boundedread.ReadFile(s.Path, maxStateFile)
+	st, err := s.file().Read()
 	if errors.Is(err, fs.ErrNotExist) {
-		return s.seeded(RunState{Version: StateVersion}), nil
+		st, err = RunState{}, nil
 	}
 	if err != nil {
-		return RunState{}, fmt.Errorf("read curator state: %w", err)
-	}
-	var st RunState
-	if err := json.Unmarshal(b, &st); err != nil {
-		return RunState{}, fmt.Errorf("read curator state %s: %w (remove the file to reset the schedule)", s.Path, err)
-	}
-	if st.Version > StateVersion {
-		return RunState{}, fmt.Errorf("%w: %s has version %d, this binary knows %d", ErrStateVersion, s.Path, st.Version, StateVersion)
+		return RunState{}, stateError(err)
 	}
 	st.Version = StateVersion
 	return s.seeded(st), nil
+}
+
+// stateError says what to do about a state file that cannot be read: a
+// corrupt one is left for a person to look at, never written over.
+func stateError(err error) error {
+	var newer *statefile.VersionError
+	var corrupt *statefile.CorruptError
+	switch {
+	case errors.As(err, &newer):
+		return fmt.Errorf("%w: %w", ErrStateVersion, err)
+	case errors.As(err, &corrupt):
+		return fmt.Errorf("read curator state: %w (remove the file to reset the schedule)", err)
+	}
+	return fmt.Errorf("curator state: %w", err)
 }
 
 func (s *Store) seeded(st RunState) RunState {
@@ -142,27 +148,13 @@ func (s *Store) seeded(st RunState) RunState {
 // Update applies fn to the current state and saves the result, under the
 // state lock. fn's error aborts without writing.
 func (s *Store) Update(fn func(*RunState) error) (RunState, error) {
-	if err := os.MkdirAll(filepath.Dir(s.Path), 0o755); err != nil {
-		return RunState{}, fmt.Errorf("curator state dir: %w", err)
-	}
-	lock := flock.New(s.Path + ".lock")
-	if err := lock.Lock(); err != nil {
-		return RunState{}, fmt.Errorf("lock curator state: %w", err)
-	}
-	defer lock.Unlock()
-	st, err := s.Load()
+	st, err := s.file().Update(func(st *RunState) error {
+		st.Version = StateVersion
+		*st = s.seeded(*st)
+		return fn(st)
+	})
 	if err != nil {
-		return RunState{}, err
-	}
-	if err := fn(&st); err != nil {
-		return RunState{}, err
-	}
-	b, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return RunState{}, fmt.Errorf("encode curator state: %w", err)
-	}
-	if err := atomicfile.Write(s.Path, append(b, '\n'), 0o644, true); err != nil {
-		return RunState{}, fmt.Errorf("write curator state: %w", err)
+		return RunState{}, stateError(err)
 	}
 	return st, nil
 }

@@ -3,7 +3,6 @@ package goals
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,10 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
-
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 )
 
 // Status is where a goal stands.
@@ -123,16 +119,7 @@ var ErrNoGoal = errors.New("no goal")
 
 // CorruptError is a state file that could not be read; it has been moved
 // aside to SetAside so the session can start afresh.
-type CorruptError struct {
-	Path, SetAside string
-	Err            error
-}
-
-func (e *CorruptError) Error() string {
-	return fmt.Sprintf("goal state %s is corrupt (%v); it was moved to %s", e.Path, e.Err, e.SetAside)
-}
-
-func (e *CorruptError) Unwrap() error { return e.Err }
+type CorruptError = statefile.CorruptError
 
 // Store keeps goal states in one folder, .git/skillrepo/goals.
 type Store struct {
@@ -156,82 +143,55 @@ func ValidSession(id string) error {
 
 func (s Store) path(name string) string { return filepath.Join(s.Dir, name+".json") }
 
+// file is the state file of a goal (session, or "next" for the pending
+// one).
+func (s Store) file(name string) statefile.File[State] {
+	return statefile.File[State]{Path: s.path(name), Limit: 1 << 20, Version: stateVersion, Perm: 0o644, Sync: true,
+		Check: func(st *State) error {
+			if st.Goal == "" || st.Status == "" {
+				return errors.New("no goal or status")
+			}
+			return nil
+		}}
+}
+
 // Lock takes the session's lock (pending goals use "next"); call the
 // returned function to release it.
 func (s Store) Lock(session string) (func(), error) {
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("lock goal: %w", err)
-	}
-	l := flock.New(s.path(session) + ".lock")
-	if err := l.Lock(); err != nil {
+	unlock, err := statefile.Lock(s.path(session) + ".lock")
+	if err != nil {
 		return nil, fmt.Errorf("lock goal of session %s: %w", session, err)
 	}
-	return func() { l.Unlock() }, nil
+	return unlock, nil
 }
 
 // Load reads the state of a session ("" reads the pending goal). A
 // missing file is ErrNoGoal; a corrupt one is moved aside and reported as
 // a *CorruptError.
 func (s Store) Load(session string) (State, error) {
-	name := session
-	if name == "" {
-		name = pendingName
-	}
-	p := s.path(name)
-	data, err := readSmall(p)
+	st, err := s.file(nameOf(session)).Load()
 	if errors.Is(err, fs.ErrNotExist) {
 		return State{}, ErrNoGoal
 	}
 	if err != nil {
-		return State{}, fmt.Errorf("read goal: %w", err)
-	}
-	var st State
-	err = json.Unmarshal(data, &st)
-	if err == nil && st.Version > stateVersion {
-		return State{}, fmt.Errorf("goal state %s has version %d; this skillrepo reads up to %d", p, st.Version, stateVersion)
-	}
-	if err == nil && (st.Goal == "" || st.Status == "") {
-		err = errors.New("no goal or status")
-	}
-	if err != nil {
-		aside := p + ".corrupt-" + time.Now().UTC().Format("20060102T150405.000000000")
-		if rerr := os.Rename(p, aside); rerr != nil {
-			return State{}, fmt.Errorf("goal state %s is corrupt (%v) and could not be moved aside: %w", p, err, rerr)
-		}
-		return State{}, &CorruptError{Path: p, SetAside: aside, Err: err}
+		return State{}, fmt.Errorf("goal state: %w", err)
 	}
 	return st, nil
-}
-
-// readSmall reads a state file through a limit, refusing one too large
-// to be ours instead of loading it.
-func readSmall(p string) ([]byte, error) {
-	// A regular file only: a FIFO named like a state file would hang the
-	// Stop hook.
-	return boundedread.ReadFile(p, 1<<20)
 }
 
 // Save writes a state atomically (a state without a session is the
 // pending goal).
 func (s Store) Save(st State) error {
-	name := st.Session
-	if name == "" {
-		name = pendingName
-	} else if err := ValidSession(name); err != nil {
-		return fmt.Errorf("save goal: %w", err)
+	if st.Session != "" {
+		if err := ValidSession(st.Session); err != nil {
+			return fmt.Errorf("save goal: %w", err)
+		}
 	}
 	st.Version = stateVersion
 	if len(st.Verdicts) > 50 {
 		st.Verdicts = st.Verdicts[len(st.Verdicts)-50:]
 	}
-	data, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return fmt.Errorf("save goal: %w", err)
-	}
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
-		return fmt.Errorf("save goal: %w", err)
-	}
-	if err := atomicfile.Write(s.path(name), append(data, '\n'), 0o644, true); err != nil {
+	if err := s.file(nameOf(st.Session)).Write(st); err != nil {
 		return fmt.Errorf("save goal: %w", err)
 	}
 	return nil

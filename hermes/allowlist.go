@@ -10,10 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 )
 
 // Hermes runs a shell hook only with the user's consent, given once per
@@ -40,12 +37,8 @@ type Allowlist struct {
 // ReadAllowlist reads home's allowlist; a missing or unreadable one is
 // empty, as Hermes reads it.
 func ReadAllowlist(home string) Allowlist {
-	data, err := boundedread.ReadFile(filepath.Join(home, AllowlistFile), maxFile)
+	raw, err := allowlistFile(home).Read()
 	if err != nil {
-		return Allowlist{}
-	}
-	var raw map[string]json.RawMessage
-	if json.Unmarshal(data, &raw) != nil {
 		return Allowlist{}
 	}
 	var a Allowlist
@@ -101,12 +94,18 @@ func ConsentFor(home string, cfg Config, getenv func(string) string, event, comm
 // own prompt does: one entry each (replacing an older one of the pair),
 // under the allowlist's lock, the file replaced atomically.
 func Approve(home, userHome string, now time.Time, pairs [][2]string) error {
-	path := filepath.Join(home, AllowlistFile)
-	lock := flock.New(path + ".lock")
-	if err := lock.Lock(); err != nil {
-		return fmt.Errorf("lock %s: %w", path, err)
+	f := allowlistFile(home)
+	unlock, err := statefile.Lock(f.Path + ".lock")
+	if err != nil {
+		return err
 	}
-	defer lock.Unlock()
+	defer unlock()
+	// A file Hermes cannot read either is kept aside, not written over; a
+	// FIFO or a device in its place is refused.
+	var corrupt *statefile.CorruptError
+	if _, err := f.Load(); err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.As(err, &corrupt) {
+		return fmt.Errorf("hook approvals: %w", err)
+	}
 	a := ReadAllowlist(home)
 	for _, p := range pairs {
 		kept := a.Approvals[:0]
@@ -125,7 +124,11 @@ func Approve(home, userHome string, now time.Time, pairs [][2]string) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, b, 0o600, false)
+	return statefile.WriteFile(f.Path, b, 0o600, false)
+}
+
+func allowlistFile(home string) statefile.File[map[string]json.RawMessage] {
+	return statefile.File[map[string]json.RawMessage]{Path: filepath.Join(home, AllowlistFile), Limit: maxFile}
 }
 
 // isoZ is Python's datetime.isoformat() of a UTC time with "Z" for the

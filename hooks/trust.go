@@ -3,16 +3,13 @@ package hooks
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/skillrepo/skillrepo/agent"
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 )
 
 // A project's agent settings (.claude/settings.json and
@@ -46,22 +43,8 @@ func TrustFile(homes agent.Homes) string {
 	return filepath.Join(homes.Home, ".config", "skillrepo", trustFileName)
 }
 
-func readTrust(homes agent.Homes) (*trustRecord, error) {
-	rec := &trustRecord{Version: 1, Files: map[string]string{}}
-	data, err := boundedread.ReadFile(TrustFile(homes), maxTrustFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return rec, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := json.Unmarshal(data, rec); err != nil {
-		return nil, fmt.Errorf("%s: %w", TrustFile(homes), err)
-	}
-	if rec.Files == nil {
-		rec.Files = map[string]string{}
-	}
-	return rec, nil
+func trustFile(homes agent.Homes) statefile.File[trustRecord] {
+	return statefile.File[trustRecord]{Path: TrustFile(homes), Limit: maxTrustFile, Version: 1, Perm: 0o600, Sync: true}
 }
 
 func contentHash(path string) (string, error) {
@@ -76,12 +59,9 @@ func contentHash(path string) (string, error) {
 // ProjectFileTrusted reports whether the person trusted path with the
 // content it has now.
 func ProjectFileTrusted(homes agent.Homes, path string) bool {
-	rec, err := readTrust(homes)
-	if err != nil {
-		return false
-	}
+	rec, err := trustFile(homes).Read()
 	want, ok := rec.Files[path]
-	if !ok {
+	if err != nil || !ok {
 		return false
 	}
 	have, err := contentHash(path)
@@ -90,23 +70,21 @@ func ProjectFileTrusted(homes agent.Homes, path string) bool {
 
 // TrustProjectFiles records the content paths have now as trusted.
 func TrustProjectFiles(homes agent.Homes, paths ...string) error {
-	rec, err := readTrust(homes)
-	if err != nil {
-		return err
-	}
-	for _, p := range paths {
-		h, err := contentHash(p)
-		if err != nil {
-			return fmt.Errorf("trust %s: %w", p, err)
-		}
-		rec.Files[p] = h
-	}
-	data, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(filepath.Dir(TrustFile(homes)), 0o700); err != nil {
 		return err
 	}
-	return atomicfile.Write(TrustFile(homes), append(data, '\n'), 0o600, true)
+	_, err := trustFile(homes).Update(func(rec *trustRecord) error {
+		if rec.Files == nil {
+			rec.Version, rec.Files = 1, map[string]string{}
+		}
+		for _, p := range paths {
+			h, err := contentHash(p)
+			if err != nil {
+				return fmt.Errorf("trust %s: %w", p, err)
+			}
+			rec.Files[p] = h
+		}
+		return nil
+	})
+	return err
 }

@@ -3,7 +3,6 @@ package queue
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,11 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gofrs/flock"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
-
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 )
 
 // Version is the entry format this code writes; a file with a higher
@@ -162,14 +158,26 @@ func (s *Store) path(id string) string { return filepath.Join(s.Dir, id+".json")
 
 // lock takes the queue's lock; call the returned function to release it.
 func (s *Store) lock() (func(), error) {
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("queue: %w", err)
-	}
-	l := flock.New(filepath.Join(s.Dir, ".lock"))
-	if err := l.Lock(); err != nil {
+	unlock, err := statefile.Lock(s.file("").LockPath)
+	if err != nil {
 		return nil, fmt.Errorf("lock the queue: %w", err)
 	}
-	return func() { l.Unlock() }, nil
+	return unlock, nil
+}
+
+// maxEntryFile bounds one entry file (ours are a few KB).
+const maxEntryFile = 4 << 20
+
+// file is the state file of entry id; one lock (the queue's) covers all.
+func (s *Store) file(id string) statefile.File[Entry] {
+	return statefile.File[Entry]{Path: s.path(id), LockPath: filepath.Join(s.Dir, ".lock"), Limit: maxEntryFile,
+		Version: Version, Perm: 0o600, Sync: true,
+		Check: func(e *Entry) error {
+			if e.ID != id {
+				return errors.New("its id does not match its file name")
+			}
+			return nil
+		}}
 }
 
 // write replaces an entry's file atomically. Error text enters the
@@ -183,53 +191,47 @@ func (s *Store) write(e Entry) error {
 		o.Summary, o.MergeError = endpoint.RedactText(o.Summary), endpoint.RedactText(o.MergeError)
 		e.Outcome = &o
 	}
-	if e.Version > Version {
-		return fmt.Errorf("queue entry %s has version %d; this skillrepo writes %d", e.ID, e.Version, Version)
-	}
-	e.Version = Version
-	data, err := json.MarshalIndent(e, "", "  ")
-	if err != nil {
+	e.Version = max(e.Version, Version) // the write refuses a newer one
+	if err := s.file(e.ID).Write(e); err != nil {
 		return fmt.Errorf("queue entry %s: %w", e.ID, err)
-	}
-	if err := atomicfile.Write(s.path(e.ID), append(data, '\n'), 0o600, true); err != nil {
-		return fmt.Errorf("write queue entry %s: %w", e.ID, err)
 	}
 	return nil
 }
 
-// maxEntryFile bounds one entry file (ours are a few KB).
-const maxEntryFile = 4 << 20
-
-// read reads one entry file; a file that does not parse comes back as a
-// Corrupt entry with the parse error in LastError.
+// read reads one entry file; a file that cannot be trusted (it does not
+// parse, is not a regular file, is too large or newer) or read comes back
+// as a Corrupt entry saying why in LastError, shown and never run.
 func (s *Store) read(id string) (Entry, error) {
-	// Bounded, and a regular file only: a FIFO named like an entry would
-	// hang every reader, a link to /dev/zero fill the memory.
-	data, err := boundedread.ReadFile(s.path(id), maxEntryFile)
-	if errors.Is(err, fs.ErrNotExist) {
+	e, err := s.file(id).Read()
+	var newer *statefile.VersionError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return Entry{}, fmt.Errorf("%s: %w", id, ErrNotFound)
-	}
-	var notRegular *boundedread.NotRegularError
-	var tooLarge *boundedread.TooLargeError
-	if errors.As(err, &notRegular) || errors.As(err, &tooLarge) {
+	case errors.As(err, &newer):
+		return Entry{ID: id, State: Corrupt, LastError: fmt.Sprintf("written by a newer skillrepo (version %d)", newer.Version)}, nil
+	case err != nil:
 		return Entry{ID: id, State: Corrupt, LastError: "unreadable entry file: " + err.Error()}, nil
 	}
-	if err != nil {
-		return Entry{}, fmt.Errorf("read queue entry %s: %w", id, err)
-	}
-	var e Entry
-	if err := json.Unmarshal(data, &e); err != nil || e.ID != id {
-		msg := "its id does not match its file name"
-		if err != nil {
-			msg = err.Error()
-		}
-		return Entry{ID: id, State: Corrupt, LastError: "unreadable entry file: " + msg}, nil
-	}
-	if e.Version > Version {
-		e.State = Corrupt
-		e.LastError = fmt.Sprintf("written by a newer skillrepo (version %d)", e.Version)
-	}
 	return e, nil
+}
+
+// locked runs fn on the entry id names (a prefix resolves) under the
+// queue lock: the prologue of every change to one entry.
+func (s *Store) locked(id string, fn func(full string, e Entry) (Entry, error)) (Entry, error) {
+	unlock, err := s.lock()
+	if err != nil {
+		return Entry{}, err
+	}
+	defer unlock()
+	full, err := s.resolve(id)
+	if err != nil {
+		return Entry{}, err
+	}
+	e, err := s.read(full)
+	if err != nil {
+		return Entry{}, err
+	}
+	return fn(full, e)
 }
 
 // ids lists the entry files' ids.
@@ -371,27 +373,16 @@ func (s *Store) Enqueue(e Entry) (Entry, bool, error) {
 // Update applies fn to the entry id under the queue lock and stores the
 // result (fn's error aborts, writing nothing). UpdatedAt is set.
 func (s *Store) Update(id string, fn func(*Entry) error) (Entry, error) {
-	unlock, err := s.lock()
-	if err != nil {
-		return Entry{}, err
-	}
-	defer unlock()
-	full, err := s.resolve(id)
-	if err != nil {
-		return Entry{}, err
-	}
-	e, err := s.read(full)
-	if err != nil {
-		return Entry{}, err
-	}
-	if e.State == Corrupt {
-		return Entry{}, fmt.Errorf("queue entry %s is unreadable (%s); drop it", full, e.LastError)
-	}
-	if err := fn(&e); err != nil {
-		return Entry{}, err
-	}
-	e.UpdatedAt = s.now()
-	return e, s.write(e)
+	return s.locked(id, func(full string, e Entry) (Entry, error) {
+		if e.State == Corrupt {
+			return Entry{}, fmt.Errorf("queue entry %s is unreadable (%s); drop it", full, e.LastError)
+		}
+		if err := fn(&e); err != nil {
+			return Entry{}, err
+		}
+		e.UpdatedAt = s.now()
+		return e, s.write(e)
+	})
 }
 
 // Claim marks a queued entry running for a new attempt with reviewID
@@ -430,26 +421,15 @@ func (s *Store) Retry(id string) (Entry, error) {
 // Drop removes an entry. A running entry is refused unless force (the
 // caller has checked that no worker holds it).
 func (s *Store) Drop(id string, force bool) (Entry, error) {
-	unlock, err := s.lock()
-	if err != nil {
-		return Entry{}, err
-	}
-	defer unlock()
-	full, err := s.resolve(id)
-	if err != nil {
-		return Entry{}, err
-	}
-	e, err := s.read(full)
-	if err != nil {
-		return Entry{}, err
-	}
-	if e.State == Running && !force {
-		return Entry{}, fmt.Errorf("queue entry %s is running; stop the worker first", full)
-	}
-	if err := os.Remove(s.path(full)); err != nil {
-		return Entry{}, fmt.Errorf("drop queue entry %s: %w", full, err)
-	}
-	return e, nil
+	return s.locked(id, func(full string, e Entry) (Entry, error) {
+		if e.State == Running && !force {
+			return Entry{}, fmt.Errorf("queue entry %s is running; stop the worker first", full)
+		}
+		if err := os.Remove(s.path(full)); err != nil {
+			return Entry{}, fmt.Errorf("drop queue entry %s: %w", full, err)
+		}
+		return e, nil
+	})
 }
 
 // Prune removes done entries beyond the newest keep, so the folder stays

@@ -3,20 +3,15 @@ package review
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sync"
 	"time"
 
-	"github.com/gofrs/flock"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
-
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 )
 
 // Counters live under the library's per-clone state directory, one file
@@ -46,35 +41,30 @@ func (s CounterStore) file(session string) string {
 	return filepath.Join(s.Dir, name+".json")
 }
 
+func (s CounterStore) counters(session string) statefile.File[Counters] {
+	return statefile.File[Counters]{Path: s.file(session), Limit: 1 << 20, Version: countersVersion, Perm: 0o600, Sync: true}
+}
+
 // Lock takes the session's lock; call the returned function to release
 // it.
 func (s CounterStore) Lock(session string) (func(), error) {
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("lock review counters: %w", err)
-	}
-	l := flock.New(s.file(session) + ".lock")
-	if err := l.Lock(); err != nil {
+	unlock, err := statefile.Lock(s.file(session) + ".lock")
+	if err != nil {
 		return nil, fmt.Errorf("lock review counters of session %s: %w", session, err)
 	}
-	return func() { l.Unlock() }, nil
+	return unlock, nil
 }
 
 // Load reads a session's counters; a session never seen has zero
-// counters.
+// counters. A file that does not parse is set aside and reported: the
+// next hook counts afresh.
 func (s CounterStore) Load(session string) (Counters, error) {
-	data, err := boundedread.ReadFile(s.file(session), 1<<20)
+	c, err := s.counters(session).Load()
 	if errors.Is(err, fs.ErrNotExist) {
 		return Counters{Version: countersVersion, SessionID: session}, nil
 	}
 	if err != nil {
 		return Counters{}, fmt.Errorf("read review counters: %w", err)
-	}
-	var c Counters
-	if err := json.Unmarshal(data, &c); err != nil {
-		return Counters{}, fmt.Errorf("read review counters %s: %w", s.file(session), err)
-	}
-	if c.Version > countersVersion {
-		return Counters{}, fmt.Errorf("review counters %s have version %d; this skillrepo reads up to %d", s.file(session), c.Version, countersVersion)
 	}
 	c.SessionID = session
 	return c, nil
@@ -86,23 +76,7 @@ func (s CounterStore) Save(c Counters) error {
 		return errors.New("save review counters: no session id")
 	}
 	c.Version = countersVersion
-	data, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return fmt.Errorf("save review counters: %w", err)
-	}
-	return writeFileAtomic(s.file(c.SessionID), append(data, '\n'))
-}
-
-// writeFileAtomic writes through a temp file in the same directory: fsync,
-// then rename, so a reader sees the old file or the new one, never half.
-func writeFileAtomic(name string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := atomicfile.Write(name, data, 0o600, true); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
+	return s.counters(c.SessionID).Write(c)
 }
 
 // Check advances a session's counters over t and decides whether a review

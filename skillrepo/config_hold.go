@@ -13,8 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 )
 
 // Settings that arrive from a remote (docs/config.md, "Settings from a
@@ -56,19 +55,16 @@ type heldRecord struct {
 
 func (l *Library) heldPath() string { return filepath.Join(l.repo.StateDir(), "config-confirmed.json") }
 
+func (l *Library) heldFile() statefile.File[heldRecord] {
+	return statefile.File[heldRecord]{Path: l.heldPath(), Limit: 1 << 20, Version: 1, Perm: 0o644, Sync: true}
+}
+
 func (l *Library) readHeld() (*heldRecord, error) {
-	data, err := boundedread.ReadFile(l.heldPath(), 1<<20)
+	r, err := l.heldFile().Read()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	var r heldRecord
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", l.heldPath(), err)
-	}
-	return &r, nil
+	return &r, err
 }
 
 // configValue finds a key's field in cfg by its yaml path.
@@ -173,14 +169,7 @@ func (l *Library) holdIncomingSettings(incoming []byte, from string) error {
 		}
 		return nil
 	}
-	data, err := json.MarshalIndent(heldRecord{Version: 1, Confirmed: mine, From: from, At: l.Now().UTC()}, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(l.heldPath()), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.Write(l.heldPath(), append(data, '\n'), 0o644, true)
+	return l.heldFile().Write(heldRecord{Version: 1, Confirmed: mine, From: from, At: l.Now().UTC()})
 }
 
 // holdIncoming reads the config a remote's commit to brings and holds

@@ -13,19 +13,16 @@ package skillrepo
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/skillrepo/skillrepo/agent"
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 )
 
 // pinsAgreed is what the pins file and the usage sidecar last agreed on.
@@ -40,32 +37,21 @@ func (l *Library) pinsAgreedPath() string {
 	return filepath.Join(l.repo.StateDir(), "pins-agreed.json")
 }
 
+func (l *Library) pinsAgreedFile() statefile.File[pinsAgreed] {
+	return statefile.File[pinsAgreed]{Path: l.pinsAgreedPath(), Limit: maxStateFile, Perm: 0o644}
+}
+
 func (l *Library) readPinsAgreed() (*pinsAgreed, bool) {
-	b, err := boundedread.ReadFile(l.pinsAgreedPath(), maxStateFile)
-	if err != nil {
-		return nil, false
-	}
-	var a pinsAgreed
-	if json.Unmarshal(b, &a) != nil {
-		return nil, false
-	}
-	return &a, true
+	a, err := l.pinsAgreedFile().Read()
+	return &a, err == nil
 }
 
 // recordPinsAgreed notes that the pins file says file and the sidecar
 // agrees (best effort: without it the file is taken as agreed).
 func (l *Library) recordPinsAgreed(file []string) {
-	recs, err := l.Usage().Load()
-	if err != nil {
-		return
+	if recs, err := l.Usage().Load(); err == nil {
+		_ = l.pinsAgreedFile().Write(pinsAgreed{File: append([]string{}, file...), Usage: usagePinnedKeys(recs)})
 	}
-	a := pinsAgreed{File: append([]string{}, file...), Usage: usagePinnedKeys(recs)}
-	b, err := json.MarshalIndent(a, "", "  ")
-	if err != nil {
-		return
-	}
-	_ = os.MkdirAll(filepath.Dir(l.pinsAgreedPath()), 0o755)
-	_ = atomicfile.Write(l.pinsAgreedPath(), append(b, '\n'), 0o644, false)
 }
 
 func usagePinnedKeys(recs map[string]*UsageRecord) []string {

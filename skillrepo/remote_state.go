@@ -12,14 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/gofrs/flock"
-
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 )
 
 // Remote is the folder of the shared remote's state: remote.json, the
@@ -85,17 +82,14 @@ type remoteStore struct{ dir string }
 func (l *Library) remoteStore() remoteStore { return remoteStore{dir: l.State().Remote()} }
 
 func (s remoteStore) update(name string, v any, fn func() error) error {
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		return err
-	}
 	p := filepath.Join(s.dir, name)
-	lock := flock.New(p + ".lock")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if ok, err := lock.TryLockContext(ctx, 10*time.Millisecond); err != nil || !ok {
-		return fmt.Errorf("lock %s: %v", p, firstErr(err, ctx.Err()))
+	unlock, err := statefile.LockContext(ctx, p+".lock")
+	if err != nil {
+		return err
 	}
-	defer lock.Unlock()
+	defer unlock()
 	if err := s.read(name, v); err != nil {
 		return err
 	}
@@ -106,7 +100,7 @@ func (s remoteStore) update(name string, v any, fn func() error) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(p, append(data, '\n'), 0o644, false)
+	return statefile.WriteFile(p, append(data, '\n'), 0o644, false)
 }
 
 // read loads a state file into v; a missing or unreadable one is empty
@@ -144,22 +138,10 @@ func (s remoteStore) updatePublished(fn func(map[string]Publication)) error {
 // time (git fetch updates remote-tracking refs that a second fetch would
 // race for). It waits until ctx ends.
 func (s remoteStore) runLock(ctx context.Context) (func(), error) {
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		return nil, err
+	p := filepath.Join(s.dir, remoteRunLock)
+	unlock, err := statefile.LockContext(ctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("another remote operation of this clone is running (%s): %v: %w", p, err, ErrLocked)
 	}
-	lock := flock.New(filepath.Join(s.dir, remoteRunLock))
-	ok, err := lock.TryLockContext(ctx, 20*time.Millisecond)
-	if err != nil || !ok {
-		return nil, fmt.Errorf("another remote operation of this clone is running (%s): %v: %w", lock.Path(), firstErr(err, ctx.Err()), ErrLocked)
-	}
-	return func() { lock.Unlock() }, nil
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return unlock, nil
 }

@@ -20,10 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
-
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -180,16 +177,15 @@ func (u *Usage) Path() string { return u.path }
 // A missing file is empty; a corrupt one is empty too (and set aside by
 // the next Update).
 func (u *Usage) Load() (map[string]*UsageRecord, error) {
-	recs, _, err := u.read()
-	return recs, err
+	return u.read(false)
 }
 
-func (u *Usage) read() (recs map[string]*UsageRecord, corrupt bool, err error) {
-	raw, corrupt, err := u.readRaw()
-	if err != nil || corrupt {
-		return map[string]*UsageRecord{}, corrupt, err
+func (u *Usage) read(setAside bool) (map[string]*UsageRecord, error) {
+	raw, err := u.readRaw(setAside)
+	if err != nil {
+		return map[string]*UsageRecord{}, err
 	}
-	recs = make(map[string]*UsageRecord, len(raw))
+	recs := make(map[string]*UsageRecord, len(raw))
 	for name, v := range raw {
 		var r UsageRecord
 		if json.Unmarshal(v, &r) != nil {
@@ -197,26 +193,31 @@ func (u *Usage) read() (recs map[string]*UsageRecord, corrupt bool, err error) {
 		}
 		recs[name] = &r
 	}
-	return recs, false, nil
+	return recs, nil
 }
 
-// readRaw reads the sidecar's records undecoded.
-func (u *Usage) readRaw() (raw map[string]json.RawMessage, corrupt bool, err error) {
+// readRaw reads the sidecar's records undecoded; a corrupt sidecar is
+// empty, and with setAside moved out of the way, so the write that
+// follows neither fails on it nor loses it.
+func (u *Usage) readRaw(setAside bool) (map[string]json.RawMessage, error) {
 	// A regular file, bounded: the sidecar is written by agents too.
-	b, err := boundedread.ReadFile(u.path, maxUsageFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]json.RawMessage{}, false, nil
+	f := statefile.File[map[string]json.RawMessage]{Path: u.path, Limit: maxUsageFile}
+	read := f.Read
+	if setAside {
+		read = f.Load
+	}
+	raw, err := read()
+	var ce *statefile.CorruptError
+	if errors.Is(err, fs.ErrNotExist) || (errors.As(err, &ce) && (ce.SetAside != "" || !setAside)) {
+		return map[string]json.RawMessage{}, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("read %s: %w", UsageFile, err)
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return map[string]json.RawMessage{}, true, nil
+		return nil, fmt.Errorf("read %s: %w", UsageFile, err)
 	}
 	if raw == nil { // "null"
 		raw = map[string]json.RawMessage{}
 	}
-	return raw, false, nil
+	return raw, nil
 }
 
 // Update runs fn on the records under the sidecar lock and writes the
@@ -228,23 +229,18 @@ func (u *Usage) Update(fn func(recs map[string]*UsageRecord) error) error {
 // withLock runs fn holding the sidecar's lock (.usage.json.lock, as the
 // reference's _locked_update takes it).
 func (u *Usage) withLock(fn func() error) error {
-	lock := flock.New(u.path + ".lock")
-	if err := lock.Lock(); err != nil {
+	unlock, err := statefile.Lock(u.path + ".lock")
+	if err != nil {
 		return fmt.Errorf("lock %s: %w", UsageFile, err)
 	}
-	defer lock.Unlock()
+	defer unlock()
 	return fn()
 }
 
 func (u *Usage) update(fn func(recs map[string]*UsageRecord) error) error {
-	recs, corrupt, err := u.read()
+	recs, err := u.read(true)
 	if err != nil {
 		return err
-	}
-	if corrupt {
-		if err := u.setAside(); err != nil {
-			return err
-		}
 	}
 	if err := fn(recs); err != nil {
 		return err
@@ -265,14 +261,9 @@ func (u *Usage) update(fn func(recs map[string]*UsageRecord) error) error {
 // drops) stays until a whole-file Update.
 func (u *Usage) updateNamed(names []string, fn func(recs map[string]*UsageRecord) error) error {
 	return u.withLock(func() error {
-		raw, corrupt, err := u.readRaw()
+		raw, err := u.readRaw(true)
 		if err != nil {
 			return err
-		}
-		if corrupt {
-			if err := u.setAside(); err != nil {
-				return err
-			}
 		}
 		recs := make(map[string]*UsageRecord, len(names))
 		for _, name := range names {
@@ -339,16 +330,6 @@ func (u *Usage) writeRaw(raw map[string]json.RawMessage) error {
 	return u.writeFile(append(b, '}'))
 }
 
-// setAside renames a sidecar that is not JSON out of the way, so the
-// write that follows neither fails on it nor loses it.
-func (u *Usage) setAside() error {
-	aside := fmt.Sprintf("%s.corrupt-%s", u.path, u.now().UTC().Format("20060102T150405"))
-	if err := os.Rename(u.path, aside); err != nil {
-		return fmt.Errorf("set aside corrupt %s: %w", UsageFile, err)
-	}
-	return nil
-}
-
 // writeBytes replaces the sidecar with recs encoded with sorted keys and
 // two-space indents.
 func (u *Usage) writeBytes(recs map[string]*UsageRecord) error {
@@ -359,31 +340,11 @@ func (u *Usage) writeBytes(recs map[string]*UsageRecord) error {
 	return u.writeFile(b)
 }
 
-// writeFile replaces the sidecar with b and a newline.
+// writeFile replaces the sidecar with b and a newline. It is not
+// fsynced: this is telemetry (the reference does not sync it either), and
+// a power loss may cost the last bump, never the file.
 func (u *Usage) writeFile(b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(u.path), UsageFile+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", UsageFile, err)
-	}
-	tmp := f.Name()
-	// Replaced by rename, never torn; not fsynced: this is telemetry (the
-	// reference does not sync it either), and a power loss may cost the
-	// last bump, never the file.
-	_, err = f.Write(append(b, '\n'))
-	if err == nil {
-		err = f.Chmod(0o600)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, u.path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", UsageFile, err)
-	}
-	return nil
+	return statefile.WriteFile(u.path, append(b, '\n'), 0o600, false)
 }
 
 func (u *Usage) record(recs map[string]*UsageRecord, name string) *UsageRecord {
@@ -834,35 +795,23 @@ func (l *Library) pendingUsagePath(id string) string {
 func (l *Library) addPendingUsage(id string, events []usageEvent) error {
 	u := l.Usage()
 	return u.withLock(func() error {
-		path := l.pendingUsagePath(id)
-		old, err := readPendingUsage(path)
+		old, err := readPendingUsage(l.pendingUsagePath(id))
 		if err != nil {
 			return err
 		}
-		b, err := json.MarshalIndent(append(old, events...), "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		return atomicfile.Write(path, append(b, '\n'), 0o644, false)
+		return statefile.File[[]usageEvent]{Path: l.pendingUsagePath(id), Perm: 0o644}.Write(append(old, events...))
 	})
 }
 
+// readPendingUsage reads a pending file; a torn or foreign one is set
+// aside: telemetry, not worth failing for.
 func readPendingUsage(path string) ([]usageEvent, error) {
-	b, err := boundedread.ReadFile(path, maxUsageFile)
-	if errors.Is(err, fs.ErrNotExist) {
+	events, err := statefile.File[[]usageEvent]{Path: path, Limit: maxUsageFile}.Load()
+	var ce *statefile.CorruptError
+	if errors.Is(err, fs.ErrNotExist) || errors.As(err, &ce) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	var events []usageEvent
-	if json.Unmarshal(b, &events) != nil {
-		return nil, nil // a torn or foreign file: telemetry, not worth failing for
-	}
-	return events, nil
+	return events, err
 }
 
 // settlePendingUsage records (approved) or drops a proposal's pending

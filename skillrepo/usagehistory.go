@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gofrs/flock"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
@@ -109,8 +109,9 @@ func (h *UsageHistory) rotated() string {
 // a time gets the library's clock. It is telemetry: callers ignore its
 // error, as the sidecar's (a write that landed never fails for it).
 //
-// It does not go through the state-file primitive (write whole, rename):
-// rewriting a log of megabytes per event would cost a hook O(size). The
+// It takes the state-file primitive's lock but does not write through it
+// (internal/statefile writes whole and renames): rewriting a log of
+// megabytes per event would cost a hook O(size). The
 // lines are appended instead, with O_APPEND and one write per call under
 // history.lock, so a line is never interleaved with another writer's, and
 // a line is bounded (maxHistoryLine), so one write puts it down whole. A
@@ -128,14 +129,11 @@ func (h *UsageHistory) Append(events ...HistoryEvent) error {
 		}
 		buf.Write(line)
 	}
-	if err := os.MkdirAll(filepath.Dir(h.path), 0o755); err != nil {
+	unlock, err := statefile.Lock(filepath.Join(filepath.Dir(h.path), "history.lock"))
+	if err != nil {
 		return fmt.Errorf("usage history: %w", err)
 	}
-	lock := flock.New(filepath.Join(filepath.Dir(h.path), "history.lock"))
-	if err := lock.Lock(); err != nil {
-		return fmt.Errorf("usage history: lock: %w", err)
-	}
-	defer lock.Unlock()
+	defer unlock()
 	if fi, err := os.Lstat(h.path); err == nil && fi.Size()+int64(buf.Len()) > h.max {
 		if err := os.Rename(h.path, h.rotated()); err != nil {
 			return fmt.Errorf("usage history: rotate: %w", err)

@@ -7,8 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gofrs/flock"
-
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/queue"
 )
 
@@ -17,16 +16,7 @@ const LockFile = "worker.lock"
 
 // Running reports whether a worker holds the library's worker lock.
 func Running(stateDir string) bool {
-	l := flock.New(filepath.Join(stateDir, LockFile))
-	ok, err := l.TryLock()
-	if err != nil {
-		return false
-	}
-	if ok {
-		l.Unlock()
-		return false
-	}
-	return true
+	return statefile.Held(filepath.Join(stateDir, LockFile))
 }
 
 // Start starts `exe -C library worker` fully detached and returns at

@@ -12,12 +12,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -89,18 +88,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	root, stateDir, history := lib.Root, lib.State().Worker(), lib.UsageHistory()
 	lib.Close()
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
-		return nil, fmt.Errorf("worker: %w", err)
-	}
-	lock := flock.New(filepath.Join(stateDir, LockFile))
-	ok, err := lock.TryLock()
+	unlock, ok, err := statefile.TryLock(filepath.Join(stateDir, LockFile))
 	if err != nil {
-		return nil, fmt.Errorf("worker lock: %w", err)
+		return nil, fmt.Errorf("worker: %w", err)
 	}
 	if !ok {
 		return &Result{AlreadyRunning: true}, nil
 	}
-	defer lock.Unlock()
+	defer unlock()
 
 	w := &worker{opts: opts, root: root, stateDir: stateDir, store: queue.New(stateDir), history: history, log: opts.Log}
 	w.store.Now = opts.Now

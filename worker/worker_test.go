@@ -13,10 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -235,11 +234,11 @@ func TestMissingTranscriptParksAndGoesOn(t *testing.T) {
 // A second worker on the same library exits at once.
 func TestSecondWorkerExits(t *testing.T) {
 	f := newFixture(t)
-	l := flock.New(filepath.Join(f.lib.State().Worker(), LockFile))
-	if ok, err := l.TryLock(); !ok || err != nil {
+	unlock, ok, err := statefile.TryLock(filepath.Join(f.lib.State().Worker(), LockFile))
+	if !ok || err != nil {
 		t.Fatal(ok, err)
 	}
-	defer l.Unlock()
+	defer unlock()
 	f.enqueue("s-1")
 	if !Running(f.lib.State().Worker()) {
 		t.Error("Running = false while the lock is held")

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gofrs/flock"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/queue"
@@ -112,23 +112,19 @@ func runRemoteSync(ctx context.Context, opts *remoteSyncOptions) error {
 		// One sync runs and at most one waits behind it: a sync started
 		// while another waits has nothing to add (the waiting one reads
 		// main only once it holds the lock).
-		queued := flock.New(filepath.Join(lib.State().Remote(), "queued.lock"))
-		if err := os.MkdirAll(lib.State().Remote(), 0o755); err != nil {
-			return err
-		}
-		ok, err := queued.TryLock()
+		unlock, ok, err := statefile.TryLock(filepath.Join(lib.State().Remote(), "queued.lock"))
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return printRemoteSync(f, nil, "another background sync is waiting and will include this")
 		}
-		defer queued.Unlock()
+		defer unlock()
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, remoteBudget)
 		defer cancel()
 		sopts.LockWait = remoteBudget
-		sopts.Locked = func() { queued.Unlock() }
+		sopts.Locked = unlock
 	}
 	res, err := lib.SyncRemote(ctx, sopts)
 	if perr := printRemoteSync(f, res, ""); perr != nil {

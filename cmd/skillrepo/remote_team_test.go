@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/skillrepo/skillrepo/internal/gitserver"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 )
 
 // A team in processes: libraries sharing one remote on a real git
@@ -135,11 +134,7 @@ func (tm *team) quiet(t *testing.T, limit time.Duration) {
 		busy := false
 		for _, dir := range tm.clone {
 			for _, name := range []string{"sync.lock", "queued.lock"} {
-				l := flock.New(filepath.Join(dir, ".git", "skillrepo", "remote", name))
-				ok, err := l.TryLock()
-				if err == nil && ok {
-					l.Unlock()
-				} else if err == nil {
+				if statefile.Held(filepath.Join(dir, ".git", "skillrepo", "remote", name)) {
 					busy = true
 				}
 			}

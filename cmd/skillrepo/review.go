@@ -6,15 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -348,8 +346,5 @@ func recordLastReview(f *factory, lib *skillrepo.Library, session, reviewID stri
 	if jerr != nil {
 		return
 	}
-	p := lib.State().LastReview()
-	if os.MkdirAll(filepath.Dir(p), 0o755) == nil {
-		_ = atomicfile.Write(p, append(data, '\n'), 0o600, false)
-	}
+	_ = statefile.WriteFile(lib.State().LastReview(), append(data, '\n'), 0o600, false)
 }

@@ -22,5 +22,7 @@
 // curator; hooks (the installers) reaches none of curator, review,
 // worker, queue or agentsession; overlap is pure (no git, no network, at
 // most skillrepo/skill); an agent's name is spelled only in agent, the
-// registry agents and the agents' folders agents/<name> (agents_test.go).
+// registry agents and the agents' folders agents/<name> (agents_test.go);
+// only internal/statefile and the engine import gofrs/flock
+// (statefile_test.go).
 package archtest
