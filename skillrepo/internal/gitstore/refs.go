@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -260,7 +261,14 @@ func (l *Repo) ListRefs(prefix string) (map[string]plumbing.Hash, error) {
 			out[n] = h
 		}
 	}
+	// Walk only the folder the prefix names ("refs/heads/proposals/"
+	// walks refs/heads/proposals): the other namespaces — rejected
+	// proposals, curator runs, remote-tracking refs — can hold thousands
+	// of loose refs a listing of proposals need not open.
 	root := filepath.Join(l.GitDir, "refs")
+	if dir := path.Dir(prefix + "x"); strings.HasPrefix(dir, "refs/") && !strings.Contains(dir, "..") {
+		root = filepath.Join(l.GitDir, filepath.FromSlash(dir))
+	}
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {

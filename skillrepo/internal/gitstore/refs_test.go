@@ -94,3 +94,46 @@ func TestConcurrentWritersWithGit(t *testing.T) {
 	}
 	gitCmd(t, l, env, "fsck", "--strict", "--no-progress")
 }
+
+// TestListRefsPrefixes checks ListRefs, which walks only the folder its
+// prefix names, against git's own listing filtered by the same prefix:
+// loose and packed refs, nested names, prefixes that end mid-name or name
+// nothing.
+func TestListRefsPrefixes(t *testing.T) {
+	l, env := newTestRepo(t)
+	for _, b := range []string{"proposals/a", "proposals/b", "proposals/x/y", "propose", "other"} {
+		gitCmd(t, l, env, "branch", b)
+	}
+	gitCmd(t, l, env, "tag", "v1")
+	gitCmd(t, l, env, "pack-refs", "--all")
+	// Loose after packing: a new ref, and one that shadows its packed copy.
+	gitCmd(t, l, env, "branch", "proposals/c")
+	gitCmd(t, l, env, "update-ref", "refs/skillrepo/rejected/r1", "HEAD")
+	all := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(gitCmd(t, l, env, "for-each-ref", "--format=%(refname) %(objectname)")), "\n") {
+		name, hash, _ := strings.Cut(line, " ")
+		all[name] = hash
+	}
+	for _, prefix := range []string{"refs/", "refs/heads/", "refs/heads/proposals/", "refs/heads/propos", "refs/heads/proposals/x/", "refs/tags/", "refs/skillrepo/rejected/", "refs/nothing/", "refs/heads/proposals/zz"} {
+		t.Run(prefix, func(t *testing.T) {
+			got, err := l.ListRefs(prefix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]string{}
+			for n, h := range all {
+				if strings.HasPrefix(n, prefix) {
+					want[n] = h
+				}
+			}
+			if len(got) != len(want) {
+				t.Errorf("ListRefs(%q) = %d refs %v, git lists %d %v", prefix, len(got), got, len(want), want)
+			}
+			for n, h := range want {
+				if got[n].String() != h {
+					t.Errorf("ListRefs(%q)[%s] = %s, git %s", prefix, n, got[n], h)
+				}
+			}
+		})
+	}
+}
