@@ -267,3 +267,48 @@ one_agent_review() {
   twice=$(grep -Eo "$1 [A-Za-z]+ started a worker" "$(hooks_log "$lib")" | sort | uniq -d)
   [ -z "$twice" ] || fail "a hook started more than one worker: $twice"
 }
+
+# same_settings BEFORE AFTER: AFTER holds the same settings as BEFORE,
+# as JSON: key order, layout and empty objects or lists left under keys
+# BEFORE did not have aside (an agent's own plugin commands rewrite the
+# file and leave "enabledPlugins": {} behind; docs/install.md says so).
+same_settings() {
+  node -e '
+    const fs = require("fs");
+    const [a, b] = process.argv.slice(1).map((p) => JSON.parse(fs.readFileSync(p, "utf8")));
+    for (const k of Object.keys(b)) {
+      const v = b[k];
+      if (!(k in a) && v && typeof v === "object" && Object.keys(v).length === 0) delete b[k];
+    }
+    const norm = (v) => Array.isArray(v) ? v.map(norm) : v && typeof v === "object"
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, norm(v[k])])) : v;
+    process.exit(JSON.stringify(norm(a)) === JSON.stringify(norm(b)) ? 0 : 1);
+  ' "$1" "$2" || fail "$2 does not hold the settings of before: $(diff "$1" "$2")"
+}
+
+# same_handlers AGENT HOOKS_JSON: the plugin's hooks file runs, for each
+# event, the handlers `skillrepo hooks install --AGENT` writes (the same
+# matchers, timeouts, async and names; each command `hooks run AGENT
+# <its event>`), so a plugin and an install never drift apart. Handlers
+# that run something else (the Claude Code plugin's check that skillrepo
+# is there) are left aside.
+same_handlers() {
+  sr hooks install "--$1" --dry-run >"$E2E_DIR/install-dry-run.json" 2>/dev/null
+  node -e '
+    const fs = require("fs");
+    const [agent, installed, plugin] = process.argv.slice(1);
+    const shape = (file) => {
+      const out = [];
+      for (const [event, groups] of Object.entries(JSON.parse(fs.readFileSync(file, "utf8")).hooks)) {
+        for (const g of groups) for (const h of g.hooks) {
+          if (!h.command.includes(" hooks run ")) continue;
+          if (!h.command.includes(` hooks run ${agent} ${event} `)) throw new Error(`${file}: ${event} runs ${h.command}`);
+          out.push(JSON.stringify([event, g.matcher || "", h.timeout || 0, !!h.async, h.name || ""]));
+        }
+      }
+      return out.sort().join("\n");
+    };
+    const a = shape(installed), b = shape(plugin);
+    if (a !== b) { console.error(`hooks install --${agent}:\n${a}\n${plugin}:\n${b}`); process.exit(1); }
+  ' "$1" "$E2E_DIR/install-dry-run.json" "$2" || fail "$2 does not run the handlers hooks install --$1 writes"
+}

@@ -1,0 +1,61 @@
+# Codex with skillrepo as a plugin, installed the way a Codex user installs
+# plugins: `codex plugin marketplace add` of this repository (its
+# .agents/plugins/marketplace.json) and `codex plugin add
+# skillrepo@skillrepo`, no `skillrepo hooks install`. A headless session
+# against the fake fires the plugin's hooks (the memory reaches the model,
+# a SKILL.md read through the shell is counted, the session's end reaches
+# skillrepo) and offers the plugin's MCP tools. Removing the plugin and
+# the marketplace gives config.toml back. Nothing but Codex's own plugin
+# catalogue sync tries to leave the machine (see below).
+need codex
+lib="$HOME/.agents/skills"
+fake_start - <<JSON
+[
+  {"api": "responses", "match": "ci-debugging", "unless": "function_call_output", "tool_calls": [{"id": "call_0", "name": "exec_command", "arguments": {"cmd": "cat $lib/ci-debugging/SKILL.md"}}]},
+  {"api": "responses", "content": "The first error is a flaky integration test; re-run it once.", "times": -1}
+]
+JSON
+codex_env
+mkdir -p "$lib"
+sr init --example "$lib" >/dev/null
+sr -C "$lib" memory add --target user "Prefers short answers." >/dev/null
+# codex_env turns Codex's plugins off; this scenario is about a plugin.
+sed -i 's/^plugins = false$/plugins = true/' "$CODEX_HOME/config.toml"
+cp "$CODEX_HOME/config.toml" "$E2E_DIR/config.before.toml"
+
+same_handlers codex "$E2E_ROOT/plugins/codex/hooks/hooks.json"
+codex plugin marketplace add "$E2E_ROOT" >"$E2E_DIR/marketplace-add.txt" 2>&1
+must "$E2E_DIR/marketplace-add.txt" 'Added marketplace `skillrepo`'
+codex plugin add skillrepo@skillrepo >"$E2E_DIR/install.txt" 2>&1
+must "$E2E_DIR/install.txt" 'Added plugin `skillrepo`'
+codex plugin list >"$E2E_DIR/plugins.txt" 2>&1
+must "$E2E_DIR/plugins.txt" '^skillrepo@skillrepo +installed, enabled +0\.1\.0 ' "the plugin is not installed and enabled"
+
+cd "$E2E_PROJECT"
+# A plugin's hooks, like the person's own, run only once trusted (in
+# Codex's /hooks); a headless run says so per run.
+codex exec --json --dangerously-bypass-hook-trust "Use the ci-debugging skill: why does CI fail?" >"$E2E_DIR/session.jsonl" 2>"$E2E_DIR/session.err"
+must "$E2E_DIR/session.jsonl" '"type":"agent_message".*flaky integration test' "the session's answer is not the fake's"
+must "$E2E_DIR/session.jsonl" '"type":"command_execution".*"exit_code":0' "the session's shell read of the skill failed"
+# The plugin's MCP server's tools were offered to the model.
+grep -m 1 '"api":"responses"' "$E2E_DIR/model.log" >"$E2E_DIR/first-request.json"
+must "$E2E_DIR/first-request.json" '"name":"mcp__skillrepo"' "the plugin's MCP tools were not offered"
+must "$E2E_DIR/first-request.json" '"name":"skill_manage"' "the plugin's MCP tools were not offered"
+# SessionStart gave the memory to the first request.
+must "$E2E_DIR/first-request.json" 'Prefers short answers' "the memory did not reach the model"
+# PostToolUse (matcher Bash) counted the read; SessionEnd ran.
+wait_for 10 grep -q '"ci-debugging"' "$lib/.usage.json"
+[ "$(node -p 'require(process.argv[1])["ci-debugging"].use_count' "$lib/.usage.json")" = 1 ] || fail "the SKILL.md read was not counted once: $(cat "$lib/.usage.json")"
+wait_for 10 grep -q 'codex SessionEnd' "$(hooks_log "$lib")"
+must "$(hooks_log "$lib")" 'codex SessionStart' "SessionStart did not reach skillrepo"
+
+# Removing the plugin and the marketplace gives config.toml back.
+codex plugin remove skillrepo@skillrepo >"$E2E_DIR/uninstall.txt" 2>&1
+codex plugin marketplace remove skillrepo >>"$E2E_DIR/uninstall.txt" 2>&1
+cmp "$CODEX_HOME/config.toml" "$E2E_DIR/config.before.toml" || fail "removing the plugin did not give config.toml back: $(diff "$E2E_DIR/config.before.toml" "$CODEX_HOME/config.toml")"
+
+# With plugins on, Codex syncs its own curated plugin catalogue (git and
+# HTTPS to github.com, an export from chatgpt.com) whatever the plugin;
+# the sink refused those. Nothing else tried to leave.
+bad=$(grep -Ev '^CONNECT (github\.com|api\.github\.com|chatgpt\.com):443$' "$E2E_DIR/sink.log" || true)
+[ -z "$bad" ] || fail "the session tried to reach the network beyond Codex's plugin catalogue: $bad"
