@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/skillrepo/skillrepo/agents/claudecode"
 	"github.com/skillrepo/skillrepo/agents/codex"
 	"github.com/skillrepo/skillrepo/agents/gemini"
+	"github.com/skillrepo/skillrepo/internal/testenv"
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -307,7 +307,7 @@ func TestTranscriptOnlyFromTheAgentsFolders(t *testing.T) {
 	elsewhere := filepath.Join(t.TempDir(), "chat.jsonl")
 	os.WriteFile(elsewhere, chat, 0o644)
 	fifo := filepath.Join(projects, "fifo.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := testenv.Mkfifo(fifo); err != nil {
 		t.Skip(err)
 	}
 	link := filepath.Join(projects, "link.jsonl")

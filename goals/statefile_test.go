@@ -3,9 +3,10 @@ package goals
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/skillrepo/skillrepo/internal/testenv"
 )
 
 // A goal state file that is a FIFO (or a link to /dev/zero) must not hang
@@ -16,7 +17,7 @@ func TestLoadRefusesNonRegularState(t *testing.T) {
 		name string
 		make func(p string) error
 	}{
-		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+		{"fifo", func(p string) error { return testenv.Mkfifo(p) }},
 		{"dev-zero", func(p string) error { return os.Symlink("/dev/zero", p) }},
 	} {
 		session := "sess-" + tc.name

@@ -3,9 +3,10 @@ package queue
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/skillrepo/skillrepo/internal/testenv"
 )
 
 // An entry file that is a FIFO, or a link to /dev/zero, must not hang or
@@ -18,7 +19,7 @@ func TestListSurvivesNonRegularEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	fifo := filepath.Join(s.Dir, "q-20260101-000000-aaaaaa.json")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := testenv.Mkfifo(fifo); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
 	if err := os.Symlink("/dev/zero", filepath.Join(s.Dir, "q-20260101-000001-bbbbbb.json")); err != nil {

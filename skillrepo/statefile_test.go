@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/skillrepo/skillrepo/internal/testenv"
 )
 
 // FuzzCacheFiles: whatever the history index and the owners cache hold,
@@ -55,7 +56,7 @@ func FuzzUsageSidecar(f *testing.F) {
 func TestUsageSidecarNotRegular(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.json")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := testenv.Mkfifo(fifo); err != nil {
 		t.Skip(err)
 	}
 	zero := filepath.Join(dir, "zero.json")
