@@ -111,7 +111,7 @@ func TestSessionStartMemoryAndReload(t *testing.T) {
 	if out != "" {
 		t.Errorf("first start printed %q", out)
 	}
-	if _, err := f.lib.ChangeMemory(context.Background(), skillrepo.MemoryOptions{Target: "user", Action: "add", Content: "Prefers short answers."}); err != nil {
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).ChangeMemory(context.Background(), skillrepo.MemoryOptions{Target: "user", Action: "add", Content: "Prefers short answers."}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -476,7 +476,7 @@ func TestEmptySessionIsNoError(t *testing.T) {
 // refused, and both go to the hooks log, never to the agent.
 func TestBrokenConfigAtSessionStart(t *testing.T) {
 	f := newHookFixture(t)
-	if _, err := f.lib.ChangeMemory(context.Background(), skillrepo.MemoryOptions{Target: "user", Action: "add", Content: "Prefers short answers."}); err != nil {
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).ChangeMemory(context.Background(), skillrepo.MemoryOptions{Target: "user", Action: "add", Content: "Prefers short answers."}); err != nil {
 		t.Fatal(err)
 	}
 	cfgPath := filepath.Join(f.lib.Root, ".skillrepo", "config.yaml")

@@ -135,9 +135,12 @@ func (a *adapter) Apply(ctx context.Context, t Target, ops []Op) (string, bool, 
 }
 
 func (a *adapter) Memory(ctx context.Context, t Target, ch MemoryChange) (memory.Result, string, error) {
-	res, err := a.l.ChangeMemory(ctx, skillrepo.MemoryOptions{
-		Branch: t.Branch, From: t.From, Target: ch.Target, Action: ch.Action,
-		Content: ch.Content, OldText: ch.OldText, Ops: ch.Ops, Provenance: t.Provenance, DryRun: t.DryRun,
+	pol, err := a.l.Policy(t.Writer)
+	if err != nil {
+		return memory.Result{}, "", err
+	}
+	res, err := pol.ChangeMemory(ctx, skillrepo.MemoryOptions{
+		Target: ch.Target, Action: ch.Action, Content: ch.Content, OldText: ch.OldText, Ops: ch.Ops, DryRun: t.DryRun,
 	})
 	if err != nil {
 		return memory.Result{}, "", err

@@ -121,7 +121,7 @@ func TestPolicies(t *testing.T) {
 // what one toolbox read to the next (one per MCP call).
 func TestReadBeforeWrite(t *testing.T) {
 	f := newFixture(t)
-	if _, err := f.lib.Adopt(context.Background(), "ci-debugging", skillrepo.MetaOptions{}); err != nil {
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).Adopt(context.Background(), "ci-debugging", skillrepo.MetaOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	reads := map[string]bool{}
@@ -164,7 +164,7 @@ func TestDryRun(t *testing.T) {
 		t.Errorf("a dry-run create moved main")
 	}
 	// The engine still validates: a patch that matches nothing fails.
-	if _, err := f.lib.Adopt(context.Background(), "ci-debugging", skillrepo.MetaOptions{}); err != nil {
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).Adopt(context.Background(), "ci-debugging", skillrepo.MetaOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	before = f.git("rev-parse", "main")
@@ -194,10 +194,8 @@ func TestSkillsListPages(t *testing.T) {
 		c := strings.ReplaceAll(freshSkill, "fresh", fmt.Sprintf("s%02d", i))
 		ops = append(ops, skillrepo.Op{Action: "create", Name: fmt.Sprintf("s%02d", i), Category: "bulk", Content: &c})
 	}
-	if _, err := f.lib.Apply(context.Background(), skillrepo.ApplyOptions{Ops: ops}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.lib.Pin(context.Background(), "s03", skillrepo.MetaOptions{}); err != nil {
+	testlib.Seed(t, f.lib, ops...)
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).Pin(context.Background(), "s03", skillrepo.MetaOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	tb := f.box(Options{Provenance: skillrepo.Provenance{Origin: skillrepo.OriginForeground}, BranchExists: true})

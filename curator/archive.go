@@ -10,7 +10,7 @@ import (
 // Archive archives one skill by hand (one commit, origin user). Like the
 // reference's `curator archive`, it refuses a pinned skill: a pin means
 // "keep this where it is" whoever asks. Errors: skillrepo.ErrRefused
-// (pinned) and those of skillrepo.Library.Archive.
+// (pinned) and those of skillrepo.Policy.Archive.
 func (c *Curator) Archive(ctx context.Context, name, reason string, dryRun bool) (*skillrepo.ArchiveResult, error) {
 	snap, err := c.Lib.Snapshot("")
 	if err != nil {
@@ -33,5 +33,9 @@ func (c *Curator) Archive(ctx context.Context, name, reason string, dryRun bool)
 			return nil, &skillrepo.RefusedError{Reason: fmt.Sprintf("skill %q is pinned; unpin it first to archive it", si.Name)}
 		}
 	}
-	return c.Lib.Archive(ctx, skillrepo.ArchiveOptions{Name: name, Reason: reason, DryRun: dryRun})
+	pol, err := c.Lib.Policy(skillrepo.Writer{})
+	if err != nil {
+		return nil, err
+	}
+	return pol.Archive(ctx, skillrepo.ArchiveOptions{Name: name, Reason: reason, DryRun: dryRun})
 }

@@ -496,9 +496,7 @@ func TestConsolidationRollback(t *testing.T) {
 	}
 	// Later work on a skill the run did not touch.
 	later := "Later edit."
-	if _, err := f.lib.Apply(context.Background(), skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: "patch", Name: "notes", OldString: strp("For gateway"), NewString: &later}}}); err != nil {
-		t.Fatal(err)
-	}
+	testlib.Seed(t, f.lib, skillrepo.Op{Action: "patch", Name: "notes", OldString: strp("For gateway"), NewString: &later})
 	res, err := c.Rollback(context.Background(), out.Run.ID, RollbackOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -570,7 +568,7 @@ func TestConsolidationWaitsForApproval(t *testing.T) {
 	if !strings.Contains(out.Run.Summary, "waits as proposal "+id) || !strings.Contains(strings.Join(out.Run.Recovery, "\n"), "skillrepo proposal approve "+id) {
 		t.Errorf("summary %q, recovery %v", out.Run.Summary, out.Run.Recovery)
 	}
-	if _, err := f.lib.ApproveProposal(context.Background(), id, skillrepo.ApproveOptions{By: "tester"}); err != nil {
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).ApproveProposal(context.Background(), id, skillrepo.ApproveOptions{By: "tester"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(f.lib.Root, "gateway", "references", "retry.md")); err != nil {
@@ -610,7 +608,7 @@ func TestConsolidationConflictWaits(t *testing.T) {
 	o, _ := startModel(t, consolidationScript()...)
 	edit := "Read the diff first, twice."
 	o.Client = &hookClient{ChatClient: o.Client, n: 8, hook: func() {
-		if _, err := f.lib.Apply(context.Background(), skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: "patch", Name: "pr-workflow", OldString: strp("Read the diff first."), NewString: &edit}}}); err != nil {
+		if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{Force: true}).Apply(context.Background(), []skillrepo.Op{{Action: "patch", Name: "pr-workflow", OldString: strp("Read the diff first."), NewString: &edit}}, false); err != nil {
 			t.Error(err)
 		}
 	}}

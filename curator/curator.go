@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -613,87 +612,33 @@ func (c *Curator) apply(ctx context.Context, run *Run, plan *Plan, inv *inventor
 // commitArchives writes the run branch and merges it. It returns the merge
 // commit, the main branch's tip it was merged onto, and the branch commits.
 func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Change, pre skillrepo.Hash) (merge, before skillrepo.Hash, commits []string, err error) {
-	branch := BranchPrefix + run.ID
-	var preHashes map[string]skillrepo.Hash
-	res, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Branch: branch, From: pre.String(), Reflog: "curator: run " + run.ID}, func(tx *skillrepo.Tx) error {
-		if tx.Base() != pre {
-			return fmt.Errorf("branch %s already exists: %w", branch, skillrepo.ErrExists)
-		}
-		var err error
-		if preHashes, err = tx.DirHashes(dirsOf(archives)); err != nil {
-			return err
-		}
-		if c.Progress != nil {
-			c.Progress.Start("archiving skills", len(archives))
-			defer c.Progress.Done()
-		}
-		for start := 0; start < len(archives); start += ArchiveBatch {
-			batch := archives[start:min(start+ArchiveBatch, len(archives))]
-			if err := tx.MoveDirs(movesOf(batch)); err != nil {
-				return err
-			}
-			if _, err := tx.Commit(batchMessage(run.ID, batch)); err != nil {
-				return err
-			}
-			if c.Progress != nil {
-				c.Progress.Add(len(batch))
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return merge, before, nil, fmt.Errorf("curator run %s: %w", run.ID, err)
+	var progress func(int)
+	if c.Progress != nil {
+		c.Progress.Start("archiving skills", len(archives))
+		defer c.Progress.Done()
+		progress = c.Progress.Add
 	}
-	tip := res.New
-	for _, h := range res.Commits {
-		commits = append(commits, h.String())
+	tip, commits, err := c.writeArchives(ctx, run, archives, pre, progress)
+	if err != nil {
+		return merge, before, nil, err
 	}
 	// The branch has done its job once merged (or failed): its commits
 	// stay reachable through the merge's second parent.
-	defer c.Lib.DropBranch(branch, tip)
+	defer c.Lib.DropBranch(BranchPrefix+run.ID, tip)
 
 	run.Commits = commits
 	if err := c.beforeLanding(run, c.now()); err != nil {
 		return merge, before, nil, err
 	}
-	mres, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Reflog: "curator: merge run " + run.ID}, func(tx *skillrepo.Tx) error {
-		if tx.Base() != pre {
-			// The main branch moved since we read it: the run still
-			// applies when nobody touched the skills it archives.
-			now, err := tx.DirHashes(append(dirsOf(archives), archiveDirsOf(archives)...))
-			if err != nil {
-				return err
-			}
-			var conflicts []Conflict
-			for _, a := range archives {
-				switch {
-				case now[a.Dir] != preHashes[a.Dir]:
-					conflicts = append(conflicts, Conflict{Name: a.Name, Path: a.Dir, Reason: "changed on " + run.Branch + " during the run"})
-				case !now[a.ArchiveDir].IsZero():
-					conflicts = append(conflicts, Conflict{Name: a.Name, Path: a.ArchiveDir, Reason: "created on " + run.Branch + " during the run"})
-				}
-			}
-			if len(conflicts) > 0 {
-				return runConflict(run, conflicts)
-			}
-		}
-		// The proposals' three-way merge does the rest; the check above
-		// keeps it from leaving half a skill behind (a file added on main
-		// to a skill the run archived would merge cleanly, in the old
-		// folder).
-		if err := mergeRunTip(tx, run, pre, tip); err != nil {
-			return err
-		}
-		_, err = tx.Commit(mergeMessage(run, archives, len(res.Commits)))
-		return err
-	})
+	dirs := append(dirsOf(archives), archiveDirsOf(archives)...)
+	merge, before, err = c.land(ctx, run, archives, pre, tip, dirs, mergeMessage(run, archives, len(commits)))
 	if err != nil {
-		return merge, before, nil, fmt.Errorf("curator run %s: %w", run.ID, err)
+		return merge, before, nil, err
 	}
 	if c.testOnlyAt != nil {
 		c.testOnlyAt("after-merge")
 	}
-	return mres.New, mres.Old, commits, nil
+	return merge, before, commits, nil
 }
 
 // setStates records the plan's states in the sidecar records: stale,
@@ -856,24 +801,6 @@ func commitsText(n int) string {
 		return "1 commit"
 	}
 	return fmt.Sprintf("%d commits", n)
-}
-
-// mergeRunTip merges the run's branch tip into main in tx with the
-// proposals' three-way merge; a conflicting path is the run's
-// *ConflictError.
-func mergeRunTip(tx *skillrepo.Tx, run *Run, pre, tip skillrepo.Hash) error {
-	pcs, err := tx.MergeTip(pre, tip, BranchPrefix+run.ID)
-	if err != nil {
-		return err
-	}
-	if len(pcs) == 0 {
-		return nil
-	}
-	conflicts := make([]Conflict, len(pcs))
-	for i, pc := range pcs {
-		conflicts[i] = Conflict{Name: path.Base(path.Dir(pc.Path)), Path: pc.Path, Reason: pc.Detail}
-	}
-	return runConflict(run, conflicts)
 }
 
 // runConflict is the error of a run that cannot land as it is: main

@@ -371,9 +371,7 @@ func TestRollbackKeepsLaterWork(t *testing.T) {
 	id := f.run(c).ID
 	// Later, unrelated work.
 	content := skillMD("later")
-	if _, err := f.lib.Apply(ctx, skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: skillrepo.ActionCreate, Name: "later", Content: &content}}}); err != nil {
-		t.Fatal(err)
-	}
+	testlib.Seed(t, f.lib, skillrepo.Op{Action: skillrepo.ActionCreate, Name: "later", Content: &content})
 	// Dry rollback writes nothing.
 	before := fingerprint(t, f.lib.Root)
 	dry, err := c.Rollback(ctx, id, RollbackOptions{DryRun: true})
@@ -434,7 +432,7 @@ func TestRollbackRefusedWhenALaterCommitChangedTheSkill(t *testing.T) {
 	ctx := context.Background()
 	id := f.run(c).ID
 	// Someone restores alpha by hand and edits it.
-	r, err := f.lib.Restore(ctx, skillrepo.RestoreOptions{Name: "alpha"})
+	r, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).Restore(ctx, skillrepo.RestoreOptions{Name: "alpha"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -479,9 +477,7 @@ func TestMergeReplaysOverAMovedMainAndRefusesConflicts(t *testing.T) {
 				t.Fatal(err)
 			}
 			old, nu := "Steps for "+tc.touch+".", "Better steps."
-			if _, err := f.lib.Apply(ctx, skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: skillrepo.ActionPatch, Name: tc.touch, OldString: &old, NewString: &nu}}}); err != nil {
-				t.Fatal(err)
-			}
+			testlib.Seed(t, f.lib, skillrepo.Op{Action: skillrepo.ActionPatch, Name: tc.touch, OldString: &old, NewString: &nu})
 			moved := strings.TrimSpace(f.git("rev-parse", "main"))
 			run := NewRun("r1", plan, "main", inv.snap.Commit().String(), false)
 			err = c.apply(ctx, run, plan, inv)
@@ -581,10 +577,10 @@ func TestHistoryOwnership(t *testing.T) {
 		t.Errorf("plan from history = %s", got)
 	}
 	// A tracked pin and a disown take skills out of the curator's hands.
-	if _, err := f.lib.Pin(ctx, "beta", skillrepo.MetaOptions{}); err != nil {
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).Pin(ctx, "beta", skillrepo.MetaOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.lib.Disown(ctx, "alpha", skillrepo.MetaOptions{}); err != nil {
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).Disown(ctx, "alpha", skillrepo.MetaOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(plan(), " "); got != "gamma:stale->active" {

@@ -27,7 +27,7 @@
 // Skill-Origin: curator, Curator-Run: <run-id>, Skill-From per skill). It
 // lands as one merge commit (first parent the main branch, second the
 // branch tip; Skill-Action: merge, the same names and Curator-Run) built by
-// the proposals' three-way merge (skillrepo.Tx.MergeTip), so a main branch
+// the proposals' three-way merge (skillrepo.Policy.LandRun), so a main branch
 // that moved meanwhile merges cleanly unless a moved skill itself changed;
 // that is checked per skill folder first (a file-level merge would leave a
 // file added on main in the archived skill's old folder), and a conflict
@@ -77,7 +77,7 @@
 // run, so rollback undoes it; the schedule is left alone). [Curator.Purge]
 // removes archived folders older than curator.archive_ttl_days from the
 // tree in one commit (Skill-Action: purge, Skill-From per folder; the age
-// from history); skillrepo.Library.Restore reads a purged skill back from
+// from history); skillrepo.Policy.Restore reads a purged skill back from
 // the commit before the purge. [Curator.ListUnmanaged] lists the skills
 // the curator does not own, with the evidence.
 //

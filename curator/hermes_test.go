@@ -180,7 +180,7 @@ func TestHermesOneCurator(t *testing.T) {
 		t.Errorf("second sync: %+v %v", res, err)
 	}
 	// skillrepo restores it where it was, from that history.
-	if _, err := lib.Restore(ctx, skillrepo.RestoreOptions{Name: "pytest-fixtures"}); err != nil {
+	if _, err := testlib.Policy(t, lib, skillrepo.Writer{}).Restore(ctx, skillrepo.RestoreOptions{Name: "pytest-fixtures"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(skills, "python", "pytest-fixtures", "SKILL.md")); err != nil {

@@ -43,7 +43,7 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 		run = NewRun(NewRunID(now, src.RunTaken), plan, src.MainBranch(), inv.snap.Commit().String(), false)
 		run.PreRunRef = c.Lib.CuratorRunRef(run.ID)
 		if archives := plan.Archives(); len(archives) > 0 {
-			tip, commits, err = c.writeArchives(ctx, run, archives, inv.snap.Commit())
+			tip, commits, err = c.writeArchives(ctx, run, archives, inv.snap.Commit(), nil)
 		}
 		return err
 	})
@@ -162,27 +162,33 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 	return run, nil
 }
 
-// writeArchives commits phase 1's archive moves on the run branch (one
-// commit per ArchiveBatch skills) and returns its tip and commits.
-func (c *Curator) writeArchives(ctx context.Context, run *Run, archives []Change, pre skillrepo.Hash) (skillrepo.Hash, []string, error) {
-	branch := BranchPrefix + run.ID
-	res, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Branch: branch, From: pre.String(), Reflog: "curator: run " + run.ID}, func(tx *skillrepo.Tx) error {
-		if tx.Base() != pre {
-			return fmt.Errorf("branch %s already exists: %w", branch, skillrepo.ErrExists)
-		}
-		for start := 0; start < len(archives); start += ArchiveBatch {
-			batch := archives[start:min(start+ArchiveBatch, len(archives))]
-			if err := tx.MoveDirs(movesOf(batch)); err != nil {
-				return err
-			}
-			if _, err := tx.Commit(batchMessage(run.ID, batch)); err != nil {
-				return err
-			}
-		}
-		return nil
+// writer is the write policy of the run's writes: the curator's
+// provenance, on the run's branch made from pre.
+func (c *Curator) writer(run *Run, pre skillrepo.Hash) (*skillrepo.Policy, error) {
+	return c.Lib.Policy(skillrepo.Writer{
+		Provenance: skillrepo.Provenance{Origin: skillrepo.OriginCurator, CuratorRun: run.ID},
+		Branch:     BranchPrefix + run.ID, From: pre.String(),
 	})
+}
+
+// writeArchives commits phase 1's archive moves on the run branch (one
+// commit per ArchiveBatch skills) and returns its tip and commits; the
+// same for a phase-1 run and a consolidating one.
+func (c *Curator) writeArchives(ctx context.Context, run *Run, archives []Change, pre skillrepo.Hash, progress func(n int)) (skillrepo.Hash, []string, error) {
+	pol, err := c.writer(run, pre)
 	if err != nil {
-		return skillrepo.ZeroHash, nil, fmt.Errorf("curator run %s: %w", run.ID, err)
+		return skillrepo.ZeroHash, nil, err
+	}
+	var batches [][]skillrepo.Move
+	var msgs []skillrepo.Message
+	for start := 0; start < len(archives); start += ArchiveBatch {
+		batch := archives[start:min(start+ArchiveBatch, len(archives))]
+		batches = append(batches, movesOf(batch))
+		msgs = append(msgs, batchMessage(run.ID, batch))
+	}
+	res, err := pol.ArchiveBatches(ctx, batches, msgs, progress)
+	if err != nil {
+		return skillrepo.ZeroHash, nil, err
 	}
 	var commits []string
 	for _, h := range res.Commits {
@@ -191,49 +197,49 @@ func (c *Curator) writeArchives(ctx context.Context, run *Run, archives []Change
 	return res.New, commits, nil
 }
 
-// mergeRun lands the run branch (tip, forked at pre) on the main branch
-// as one merge; the caller deletes the branch. When the main branch moved
-// meanwhile, every folder the run changed must be as the run found it (a
-// file added on main to a skill the run archived would otherwise merge
-// cleanly into the old folder); a conflict is a *ConflictError and
-// nothing lands.
+// mergeRun lands a consolidating run's branch (tip, forked at pre) on the
+// main branch as one merge; the caller deletes the branch.
 func (c *Curator) mergeRun(ctx context.Context, run *Run, archives []Change, rec *Consolidation, pre, tip skillrepo.Hash, commits int) (merge, before skillrepo.Hash, err error) {
 	dirs := append(dirsOf(archives), archiveDirsOf(archives)...)
 	dirs = append(dirs, rec.Touched...)
-	start, err := c.Lib.Snapshot(pre.String())
+	return c.land(ctx, run, archives, pre, tip, dirs, consolidationMergeMessage(run, archives, rec, commits))
+}
+
+// land merges the run branch (tip, forked at pre) into main through the
+// write policy ([skillrepo.Policy.LandRun]): when the main branch moved
+// meanwhile, every folder the run changed (dirs) must be as the run found
+// it; a conflict is the run's *ConflictError and nothing lands.
+func (c *Curator) land(ctx context.Context, run *Run, archives []Change, pre, tip skillrepo.Hash, dirs []string, m skillrepo.Message) (merge, before skillrepo.Hash, err error) {
+	pol, err := c.writer(run, pre)
 	if err != nil {
 		return merge, before, err
 	}
-	found := map[string]skillrepo.Hash{}
+	merge, before, err = pol.LandRun(ctx, skillrepo.RunLanding{Pre: pre, Tip: tip, Dirs: dirs, Message: m})
+	var fc *skillrepo.FolderConflictError
+	if !errors.As(err, &fc) {
+		return merge, before, err
+	}
+	names := map[string]string{}
+	for _, a := range archives {
+		names[a.Dir], names[a.ArchiveDir] = a.Name, a.Name
+	}
+	folders := map[string]bool{}
 	for _, d := range dirs {
-		found[d] = start.DirHash(d)
+		folders[d] = true
 	}
-	mres, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Reflog: "curator: merge run " + run.ID}, func(tx *skillrepo.Tx) error {
-		if tx.Base() != pre {
-			now, err := tx.DirHashes(dirs)
-			if err != nil {
-				return err
-			}
-			var conflicts []Conflict
-			for _, d := range dirs {
-				if now[d] != found[d] {
-					conflicts = append(conflicts, Conflict{Name: path.Base(d), Path: d, Reason: "changed on " + run.Branch + " during the run"})
-				}
-			}
-			if len(conflicts) > 0 {
-				return runConflict(run, conflicts)
-			}
+	conflicts := make([]Conflict, len(fc.Conflicts))
+	for i, f := range fc.Conflicts {
+		name, ok := names[f.Path]
+		switch {
+		case ok:
+		case folders[f.Path]:
+			name = path.Base(f.Path)
+		default: // a file the three-way merge could not join
+			name = path.Base(path.Dir(f.Path))
 		}
-		if err := mergeRunTip(tx, run, pre, tip); err != nil {
-			return err
-		}
-		_, err = tx.Commit(consolidationMergeMessage(run, archives, rec, commits))
-		return err
-	})
-	if err != nil {
-		return merge, before, fmt.Errorf("curator run %s: %w", run.ID, err)
+		conflicts[i] = Conflict{Name: name, Path: f.Path, Reason: f.Reason}
 	}
-	return mres.New, mres.Old, nil
+	return merge, before, runConflict(run, conflicts)
 }
 
 // consolidationSummary extends phase 1's one-line summary with phase 2

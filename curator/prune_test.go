@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -166,7 +167,7 @@ func TestPurgeAndRestoreFromHistory(t *testing.T) {
 	}
 	// History keeps it: restore reads it back from before the purge, to
 	// where it lived, files and all.
-	rr, err := f.lib.Restore(ctx, skillrepo.RestoreOptions{Name: "alpha"})
+	rr, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).Restore(ctx, skillrepo.RestoreOptions{Name: "alpha"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,10 +179,10 @@ func TestPurgeAndRestoreFromHistory(t *testing.T) {
 	if err != nil || string(b) != "alpha notes\n" {
 		t.Errorf("restored notes = %q, %v", b, err)
 	}
-	if _, err := f.lib.Restore(ctx, skillrepo.RestoreOptions{Name: "alpha"}); !errors.Is(err, skillrepo.ErrNotFound) {
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).Restore(ctx, skillrepo.RestoreOptions{Name: "alpha"}); !errors.Is(err, skillrepo.ErrNotFound) {
 		t.Errorf("restoring a restored skill: %v", err)
 	}
-	if _, err := f.lib.Restore(ctx, skillrepo.RestoreOptions{Name: "nosuch"}); !errors.Is(err, skillrepo.ErrNotFound) {
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).Restore(ctx, skillrepo.RestoreOptions{Name: "nosuch"}); !errors.Is(err, skillrepo.ErrNotFound) {
 		t.Errorf("restoring a skill history never had: %v", err)
 	}
 }

@@ -60,7 +60,7 @@ var ErrPurgeDisabled = errors.New("purging is off (curator.archive_ttl_days is 0
 // from history (when the folder entered .archive/), else from the usage
 // sidecar's archived_at; a folder neither dates is kept. A dry run reads
 // only. Errors: ErrPurgeDisabled, skillrepo.ErrLocked, and those of
-// skillrepo.Library.Update.
+// skillrepo.Policy.PurgeArchived.
 func (c *Curator) Purge(ctx context.Context, opts PurgeOptions) (*PurgeResult, error) {
 	days := opts.Days
 	if days == 0 {
@@ -128,20 +128,17 @@ func (c *Curator) Purge(ctx context.Context, opts PurgeOptions) (*PurgeResult, e
 	if opts.DryRun || len(out.Purged) == 0 {
 		return out, nil
 	}
-	res, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{Reflog: "curator: purge"}, func(tx *skillrepo.Tx) error {
-		if tx.Base() != snap.Commit() {
-			return fmt.Errorf("the main branch moved while the purge read it: %w", skillrepo.ErrConflict)
-		}
-		for _, p := range out.Purged {
-			if err := tx.PurgeArchived(p.Dir); err != nil {
-				return err
-			}
-		}
-		_, err := tx.Commit(purgeMessage(out.Purged, days))
-		return err
-	})
+	pol, err := c.Lib.Policy(skillrepo.Writer{})
 	if err != nil {
-		return nil, fmt.Errorf("curator purge: %w", err)
+		return nil, err
+	}
+	dirs := make([]string, len(out.Purged))
+	for i, p := range out.Purged {
+		dirs[i] = p.Dir
+	}
+	res, err := pol.PurgeArchived(ctx, snap.Commit(), dirs, purgeMessage(out.Purged, days))
+	if err != nil {
+		return nil, err
 	}
 	out.Commit = res.New.String()
 	return out, nil

@@ -49,7 +49,7 @@ var ErrRolledBack = errors.New("curator run already rolled back")
 // its old folder; nothing is written then. Sidecar states the run set are
 // put back when they are still what the run left. Errors: ErrNotFound (no
 // such run), ErrRolledBack, *ConflictError (skillrepo.ErrConflict), and
-// those of skillrepo.Library.Update.
+// those of the write policy's skillrepo.Policy.MoveBack and RevertFolders.
 func (c *Curator) Rollback(ctx context.Context, id string, opts RollbackOptions) (*RollbackResult, error) {
 	if !opts.DryRun {
 		unlock, err := c.lock()
@@ -222,64 +222,61 @@ func (c *Curator) revertMoves(ctx context.Context, id string, merge skillrepo.Ha
 	if len(moves) == 0 {
 		return nil
 	}
-	var back []skillrepo.Move
-	var paths []string
+	names := map[string]string{}
 	for _, m := range moves {
-		back = append(back, skillrepo.Move{From: m.To, To: m.From})
-		paths = append(paths, m.From, m.To)
-		out.Restored = append(out.Restored, Moved{Name: path.Base(m.From), From: m.To, To: m.From})
+		name := path.Base(m.From)
+		names[m.From], names[m.To] = name, name
+		out.Restored = append(out.Restored, Moved{Name: name, From: m.To, To: m.From})
 	}
-	res, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{DryRun: dryRun, Reflog: "curator: roll back run " + id}, func(tx *skillrepo.Tx) error {
-		now, err := tx.DirHashes(paths)
-		if err != nil {
-			return err
-		}
-		var conflicts []Conflict
-		for _, m := range moves {
-			name := path.Base(m.From)
-			switch h := now[m.To]; {
-			case h.IsZero():
-				conflicts = append(conflicts, Conflict{Name: name, Path: m.To, Reason: "no longer in the archive (restored or removed since the run)"})
-			case h != m.Hash:
-				conflicts = append(conflicts, Conflict{Name: name, Path: m.To, Reason: "changed in the archive since the run"})
-			}
-			if !now[m.From].IsZero() {
-				conflicts = append(conflicts, Conflict{Name: name, Path: m.From, Reason: "its old folder is taken again"})
-			}
-		}
-		if len(conflicts) > 0 {
-			for i := range conflicts {
-				c.blame(tx.Base(), merge, &conflicts[i])
-			}
-			return &ConflictError{Op: "roll back curator run " + id, Conflicts: conflicts,
-				Advice: "restore the skills that are free one by one with 'skillrepo skill restore NAME', or revert the later commits first"}
-		}
-		if err := tx.MoveDirs(back); err != nil {
-			return err
-		}
-		m := skillrepo.Message{
-			Subject: fmt.Sprintf("curator: roll back run %s, restore %s", id, skillsText(len(moves))),
-			Body:    fmt.Sprintf("Undo curator run %s (merge %s); later commits are kept.", id, short(merge.String())),
-		}
-		m.Add(skillrepo.TrailerAction, ActionRollback)
-		for _, r := range out.Restored {
-			m.Add(skillrepo.TrailerName, r.Name)
-		}
-		m.Add(skillrepo.TrailerOrigin, skillrepo.OriginUser)
-		m.Add(skillrepo.TrailerCuratorRun, id)
-		for _, r := range out.Restored {
-			m.Add(skillrepo.TrailerFrom, r.From)
-		}
-		_, err = tx.Commit(m)
-		return err
-	})
+	m := skillrepo.Message{
+		Subject: fmt.Sprintf("curator: roll back run %s, restore %s", id, skillsText(len(moves))),
+		Body:    fmt.Sprintf("Undo curator run %s (merge %s); later commits are kept.", id, short(merge.String())),
+	}
+	m.Add(skillrepo.TrailerAction, ActionRollback)
+	for _, r := range out.Restored {
+		m.Add(skillrepo.TrailerName, r.Name)
+	}
+	m.Add(skillrepo.TrailerOrigin, skillrepo.OriginUser)
+	m.Add(skillrepo.TrailerCuratorRun, id)
+	for _, r := range out.Restored {
+		m.Add(skillrepo.TrailerFrom, r.From)
+	}
+	pol, err := c.rollbackWriter(id)
 	if err != nil {
 		return err
+	}
+	res, err := pol.MoveBack(ctx, moves, m, dryRun)
+	if err != nil {
+		return c.rollbackConflict(err, id, merge, func(p string) string { return names[p] },
+			"restore the skills that are free one by one with 'skillrepo skill restore NAME', or revert the later commits first")
 	}
 	if !dryRun {
 		out.Commit = res.New.String()
 	}
 	return nil
+}
+
+// rollbackWriter is the write policy of a rollback: a person's command,
+// naming the run it undoes.
+func (c *Curator) rollbackWriter(id string) (*skillrepo.Policy, error) {
+	return c.Lib.Policy(skillrepo.Writer{Provenance: skillrepo.Provenance{Origin: skillrepo.OriginUser, CuratorRun: id}})
+}
+
+// rollbackConflict turns the policy's refusal of a rollback whose folders
+// changed since the run into the run's *ConflictError, each path named
+// (nameOf) and blamed on the later commit that changed it; any other
+// error is returned as it is.
+func (c *Curator) rollbackConflict(err error, id string, merge skillrepo.Hash, nameOf func(p string) string, advice string) error {
+	var fc *skillrepo.FolderConflictError
+	if !errors.As(err, &fc) {
+		return err
+	}
+	conflicts := make([]Conflict, len(fc.Conflicts))
+	for i, f := range fc.Conflicts {
+		conflicts[i] = Conflict{Name: nameOf(f.Path), Path: f.Path, Reason: f.Reason}
+		c.blame(fc.Tip, merge, &conflicts[i])
+	}
+	return &ConflictError{Op: "roll back curator run " + id, Conflicts: conflicts, Advice: advice}
 }
 
 // dirOf is the folder of dirs that holds p (the longest that does).
@@ -407,14 +404,6 @@ func (c *Curator) revertRun(ctx context.Context, rec *Run, merge skillrepo.Hash,
 	if len(mc.Parents) == 0 {
 		return fmt.Errorf("curator run %s: merge %s has no parent", rec.ID, short(merge.String()))
 	}
-	before, err := c.Lib.Snapshot(mc.Parents[0].String())
-	if err != nil {
-		return err
-	}
-	after, err := c.Lib.Snapshot(merge.String())
-	if err != nil {
-		return err
-	}
 	dirSet := map[string]bool{}
 	for _, m := range rec.Archived {
 		dirSet[m.From], dirSet[m.To] = true, true
@@ -437,38 +426,27 @@ func (c *Curator) revertRun(ctx context.Context, rec *Run, merge skillrepo.Hash,
 		dirs = append(dirs, d)
 	}
 	sort.Strings(dirs)
-	res, err := c.Lib.Update(ctx, skillrepo.UpdateOptions{DryRun: dryRun, Reflog: "curator: roll back run " + rec.ID}, func(tx *skillrepo.Tx) error {
-		changed, rerr := tx.RevertDirs(before, after, dirs)
-		if rerr != nil {
-			return rerr
-		}
-		if len(changed) > 0 {
-			conflicts := make([]Conflict, len(changed))
-			for i, p := range changed {
-				conflicts[i] = Conflict{Name: path.Base(dirOf(dirs, p)), Path: p, Reason: "changed since the run"}
-				c.blame(tx.Base(), merge, &conflicts[i])
-			}
-			return &ConflictError{Op: "roll back curator run " + rec.ID, Conflicts: conflicts,
-				Advice: "revert the later commits that changed these files first, or restore skills one by one with 'skillrepo skill restore NAME'"}
-		}
-		m := skillrepo.Message{
-			Subject: fmt.Sprintf("curator: roll back run %s, restore %s", rec.ID, skillsText(len(restored))),
-			Body:    fmt.Sprintf("Undo curator run %s (merge %s), phase 1 and phase 2; later commits are kept.", rec.ID, short(merge.String())),
-		}
-		m.Add(skillrepo.TrailerAction, ActionRollback)
-		for _, r := range restored {
-			m.Add(skillrepo.TrailerName, r.Name)
-		}
-		m.Add(skillrepo.TrailerOrigin, skillrepo.OriginUser)
-		m.Add(skillrepo.TrailerCuratorRun, rec.ID)
-		for _, r := range restored {
-			m.Add(skillrepo.TrailerFrom, r.From)
-		}
-		_, err := tx.Commit(m)
-		return err
-	})
+	m := skillrepo.Message{
+		Subject: fmt.Sprintf("curator: roll back run %s, restore %s", rec.ID, skillsText(len(restored))),
+		Body:    fmt.Sprintf("Undo curator run %s (merge %s), phase 1 and phase 2; later commits are kept.", rec.ID, short(merge.String())),
+	}
+	m.Add(skillrepo.TrailerAction, ActionRollback)
+	for _, r := range restored {
+		m.Add(skillrepo.TrailerName, r.Name)
+	}
+	m.Add(skillrepo.TrailerOrigin, skillrepo.OriginUser)
+	m.Add(skillrepo.TrailerCuratorRun, rec.ID)
+	for _, r := range restored {
+		m.Add(skillrepo.TrailerFrom, r.From)
+	}
+	pol, err := c.rollbackWriter(rec.ID)
 	if err != nil {
 		return err
+	}
+	res, err := pol.RevertFolders(ctx, mc.Parents[0], merge, dirs, m, dryRun)
+	if err != nil {
+		return c.rollbackConflict(err, rec.ID, merge, func(p string) string { return path.Base(dirOf(dirs, p)) },
+			"revert the later commits that changed these files first, or restore skills one by one with 'skillrepo skill restore NAME'")
 	}
 	out.Restored = append(out.Restored, restored...)
 	if !dryRun {

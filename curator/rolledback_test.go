@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -59,9 +60,7 @@ func TestRollbackIsNotRedone(t *testing.T) {
 
 	// Touch alpha (a person edits it): from now on the rules decide it.
 	old, nu := "Steps for alpha.", "Steps for alpha, revised."
-	if _, err := f.lib.Apply(ctx, skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: skillrepo.ActionPatch, Name: "alpha", OldString: &old, NewString: &nu}}}); err != nil {
-		t.Fatal(err)
-	}
+	testlib.Seed(t, f.lib, skillrepo.Op{Action: skillrepo.ActionPatch, Name: "alpha", OldString: &old, NewString: &nu})
 	plan, err := c.Preview(ctx, RunOptions{DryRun: true, Force: true})
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/skillrepo/skillrepo/agenttools"
-	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -544,12 +543,13 @@ func (t *passTools) write(ctx context.Context, dryRun bool, ops []skillrepo.Op) 
 			}
 		}
 	}
+	var pol *skillrepo.Policy
 	pol, err := t.lib.Policy(skillrepo.Writer{
 		Provenance: t.provenance(), Branch: t.branch, From: t.base,
 		Read: func(p string) bool { return t.reads[p] }, Owners: t.decided, AllowOverlap: true,
 		Integrity: func(fsys fs.FS, dirs []string) error {
 			var err error
-			t.leftBehind, err = t.integrity(fsys, ops)
+			t.leftBehind, err = t.integrity(pol, fsys, ops)
 			return err
 		},
 	})
@@ -622,7 +622,7 @@ func (e *integrityError) Error() string {
 // which is about to be archived), or an *integrityError when an archive
 // would leave a skill this pass wrote, or the umbrella, naming a file in
 // the archived skill's folder.
-func (t *passTools) integrity(fsys fs.FS, ops []skillrepo.Op) ([]string, error) {
+func (t *passTools) integrity(pol *skillrepo.Policy, fsys fs.FS, ops []skillrepo.Op) ([]string, error) {
 	first := ops[0]
 	var sources []string
 	for _, op := range ops {
@@ -633,13 +633,8 @@ func (t *passTools) integrity(fsys fs.FS, ops []skillrepo.Op) ([]string, error) 
 		}
 	}
 	var warnings []string
-	if err := lint.GateFor(fsys, sources, t.lib.Config.LintSettings()); err != nil {
-		var ef *lint.ErrorsFound
-		if errors.As(err, &ef) {
-			for _, f := range ef.Findings {
-				warnings = append(warnings, fmt.Sprintf("%s:%d %s", f.Path, f.Line, f.Message))
-			}
-		}
+	for _, f := range pol.LintErrors(fsys, sources) {
+		warnings = append(warnings, fmt.Sprintf("%s:%d %s", f.Path, f.Line, f.Message))
 	}
 	if first.Action == skillrepo.ActionDelete {
 		si, ok := t.find(first.Name)

@@ -265,7 +265,7 @@ func TestRefusals(t *testing.T) {
 	for i := range big {
 		big[i] = create(fmt.Sprintf("s%02d", i))
 	}
-	if _, err := f.lib.Pin(context.Background(), "git-bisect-regressions", skillrepo.MetaOptions{}); err != nil {
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).Pin(context.Background(), "git-bisect-regressions", skillrepo.MetaOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -462,7 +462,7 @@ func TestAutonomousOrigin(t *testing.T) {
 	f.refused("skill_manage", ops(patch("ci-debugging", "Pitfalls", "Traps")), "Refusing background curator patch for 'ci-debugging': it is not curator-managed")
 	f.ok("skill_manage", ops(create("fresh")))
 	f.ok("skill_manage", ops(patch("fresh", "Step one.", "Step 1."))) // its own write counts as read
-	if _, err := f.lib.Adopt(context.Background(), "ci-debugging", skillrepo.MetaOptions{}); err != nil {
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).Adopt(context.Background(), "ci-debugging", skillrepo.MetaOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	f.refused("skill_manage", ops(patch("ci-debugging", "Pitfalls", "Traps")), "has not been read")
@@ -531,9 +531,7 @@ func TestResources(t *testing.T) {
 	}
 	defer other.Close()
 	c := strings.ReplaceAll(freshSkill, "fresh", "outside")
-	if _, err := other.Apply(ctx, skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: "create", Name: "outside", Content: &c}}}); err != nil {
-		t.Fatal(err)
-	}
+	testlib.Seed(t, other, skillrepo.Op{Action: "create", Name: "outside", Content: &c})
 	select {
 	case <-changed:
 	case <-time.After(10 * time.Second):

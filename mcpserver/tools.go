@@ -160,7 +160,12 @@ func (s *Server) proposalApprove(ctx context.Context, req *mcp.CallToolRequest, 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id := strings.TrimSpace(in.ID)
-	res, err := s.lib.ApproveProposal(ctx, id, skillrepo.ApproveOptions{})
+	// The approval is the agent's: the policy names it in Approved-By.
+	pol, err := s.lib.Policy(skillrepo.Writer{Provenance: s.provenance(req)})
+	if err != nil {
+		return errorResult(err), nil, nil
+	}
+	res, err := pol.ApproveProposal(ctx, id, skillrepo.ApproveOptions{})
 	if err != nil {
 		return errorResult(err), nil, nil
 	}
@@ -183,7 +188,11 @@ func (s *Server) proposalReject(ctx context.Context, req *mcp.CallToolRequest, i
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id := strings.TrimSpace(in.ID)
-	res, err := s.lib.RejectProposal(ctx, id, skillrepo.RejectOptions{Reason: in.Reason})
+	pol, err := s.lib.Policy(skillrepo.Writer{Provenance: s.provenance(req)})
+	if err != nil {
+		return errorResult(err), nil, nil
+	}
+	res, err := pol.RejectProposal(ctx, id, skillrepo.RejectOptions{Reason: in.Reason})
 	if err != nil {
 		return errorResult(err), nil, nil
 	}

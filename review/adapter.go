@@ -38,7 +38,11 @@ func (a *adapter) Merge(ctx context.Context, branch string, base string, prov Pr
 	// an Approved-By naming the automatic approval (review.write_approval
 	// is off).
 	id := strings.TrimPrefix(branch, "proposals/")
-	res, err := a.l.ApproveProposal(ctx, id, skillrepo.ApproveOptions{
+	pol, err := a.l.Policy(skillrepo.Writer{Provenance: provenance(prov)})
+	if err != nil {
+		return "", err
+	}
+	res, err := pol.ApproveProposal(ctx, id, skillrepo.ApproveOptions{
 		By: "auto (review " + prov.ReviewID + ", review.write_approval: false)",
 	})
 	if err != nil {

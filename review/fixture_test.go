@@ -44,10 +44,8 @@ func newFixture(t *testing.T) *fixture {
 	dir := lib.Root
 	ctx := context.Background()
 	a, b := deployChecklist, pinnedGuide
-	_, err := lib.Apply(ctx, skillrepo.ApplyOptions{
-		Ops:        []skillrepo.Op{{Action: "create", Name: "deploy-checklist", Content: &a}, {Action: "create", Name: "pinned-guide", Content: &b}},
-		Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: "r-seed"},
-	})
+	_, err := testlib.Policy(t, lib, skillrepo.Writer{Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: "r-seed"}}).Apply(ctx,
+		[]skillrepo.Op{{Action: "create", Name: "deploy-checklist", Content: &a}, {Action: "create", Name: "pinned-guide", Content: &b}}, false)
 	if err != nil {
 		t.Fatalf("seed: %v", err)
 	}

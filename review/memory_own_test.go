@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -34,7 +35,7 @@ func TestReviewStagedReplaceSeesOwnAdd(t *testing.T) {
 	if got := f.show("proposals/r-test-memory", ".memory/MEMORY.md"); got != want {
 		t.Errorf("staged MEMORY.md = %q", got)
 	}
-	if _, err := f.lib.ApproveProposal(context.Background(), "r-test-memory", skillrepo.ApproveOptions{}); err != nil {
+	if _, err := testlib.Policy(t, f.lib, skillrepo.Writer{}).ApproveProposal(context.Background(), "r-test-memory", skillrepo.ApproveOptions{}); err != nil {
 		t.Fatalf("approve the staged replace: %v", err)
 	}
 	if got := f.show("main", ".memory/MEMORY.md"); got != want {

@@ -150,7 +150,7 @@ func (r *treeReader) walk(h Hash, dir string, fn func(p string, e gitstore.TreeE
 
 // DirHashes returns the tree hash of each folder at the transaction's last
 // commit (staged changes are not seen); absent folders are left out.
-func (tx *Tx) DirHashes(dirs []string) (map[string]Hash, error) {
+func (tx *writeTx) DirHashes(dirs []string) (map[string]Hash, error) {
 	r := newTreeReader(tx.gtx.Store())
 	out := make(map[string]Hash, len(dirs))
 	for _, d := range dirs {
@@ -165,18 +165,18 @@ func (tx *Tx) DirHashes(dirs []string) (map[string]Hash, error) {
 	return out, nil
 }
 
-// Move is one folder moved by [Tx.MoveDirs].
+// Move is one folder moved by writeTx.MoveDirs.
 type Move struct {
 	From string `json:"from"`
 	To   string `json:"to"`
 }
 
 // MoveDirs stages many folder moves at once, reading each tree once; it
-// is [Tx.Move] for bulk use (a curator run archiving a thousand skills).
+// is writeTx.Move for bulk use (a curator run archiving a thousand skills).
 // Every source must be a folder at the transaction's last commit with no
 // staged change below it, every destination free; otherwise nothing is
 // staged and the error names the first offending move.
-func (tx *Tx) MoveDirs(moves []Move) error {
+func (tx *writeTx) MoveDirs(moves []Move) error {
 	r := newTreeReader(tx.gtx.Store())
 	type staged struct {
 		p string
@@ -400,12 +400,11 @@ type ArchivedMove struct {
 	Hash Hash `json:"-"`
 }
 
-// ArchiveOptions is a hand archive of one skill.
+// ArchiveOptions is a hand archive of one skill ([Policy.Archive]).
 type ArchiveOptions struct {
-	Name       string
-	Provenance Provenance // Origin "" = user
-	Reason     string
-	DryRun     bool
+	Name   string
+	Reason string
+	DryRun bool
 }
 
 // ArchiveResult says where a skill went.
@@ -417,18 +416,15 @@ type ArchiveResult struct {
 	Update *UpdateResult `json:"-"`
 }
 
-// Archive moves one skill to .archive/<name>/ (suffix -YYYYMMDDHHMMSS when
-// taken) as one commit with Skill-Action archive and Skill-From naming the
-// folder it left, and records the state in the usage sidecar. A pinned
-// skill is refused. Errors wrap ErrNotFound, ErrExists (already
-// archived), ErrRefused (pinned) and those of [Library.Update].
-func (l *Library) Archive(ctx context.Context, opts ArchiveOptions) (*ArchiveResult, error) {
-	prov := opts.Provenance
-	if prov.Origin == "" {
-		prov.Origin = OriginUser
-	}
+// archive moves one skill to .archive/<name>/ (suffix -YYYYMMDDHHMMSS when
+// taken) as one commit on t with Skill-Action archive and Skill-From
+// naming the folder it left, and records the state in the usage sidecar.
+// A pinned skill is refused. Errors wrap ErrNotFound, ErrExists (already
+// archived), ErrRefused (pinned) and those of the write.
+func (l *Library) archive(ctx context.Context, t target, opts ArchiveOptions) (*ArchiveResult, error) {
+	prov := t.prov
 	out := &ArchiveResult{Name: opts.Name}
-	res, err := l.Update(ctx, UpdateOptions{DryRun: opts.DryRun}, func(tx *Tx) error {
+	res, err := l.update(ctx, updateOptions{Branch: t.branch, From: t.from, DryRun: opts.DryRun}, func(tx *writeTx) error {
 		si, err := tx.FindSkill(opts.Name)
 		if err != nil {
 			return err
@@ -436,7 +432,7 @@ func (l *Library) Archive(ctx context.Context, opts ArchiveOptions) (*ArchiveRes
 		if err := refusePinned(tx, si); err != nil { // pins.go
 			return err
 		}
-		to, err := ArchiveSkill(tx, si)
+		to, err := archiveSkill(tx, si)
 		if err != nil {
 			return err
 		}
@@ -478,12 +474,11 @@ func (l *Library) recordMove(res *UpdateResult, name, state string) {
 	l.recordHistory(res, events, Provenance{})
 }
 
-// RestoreOptions is the restore of one archived skill.
+// RestoreOptions is the restore of one archived skill ([Policy.Restore]).
 type RestoreOptions struct {
 	// Name is the skill's name, or its archive folder (".archive/x").
-	Name       string
-	Provenance Provenance
-	DryRun     bool
+	Name   string
+	DryRun bool
 }
 
 // RestoreResult says where a skill came back to.
@@ -523,19 +518,16 @@ func FindArchived(skills []SkillInfo, name string) (SkillInfo, error) {
 	return *best, nil
 }
 
-// Restore moves an archived skill back to the folder it was archived from
+// restore moves an archived skill back to the folder it was archived from
 // (category included, read from history; <name>/ when history does not
 // say) as one commit with Skill-Action restore, and marks it active in the
 // usage sidecar. A skill purged from .archive/ is read back from the
 // commit before the purge ([Library.FindPurged]). Errors: ErrNotFound (no such archived skill), ErrExists
-// (the destination is taken) and those of [Library.Update].
-func (l *Library) Restore(ctx context.Context, opts RestoreOptions) (*RestoreResult, error) {
-	prov := opts.Provenance
-	if prov.Origin == "" {
-		prov.Origin = OriginUser
-	}
+// (the destination is taken) and those of Library.update.
+func (l *Library) restore(ctx context.Context, t target, opts RestoreOptions) (*RestoreResult, error) {
+	prov := t.prov
 	out := &RestoreResult{}
-	res, err := l.Update(ctx, UpdateOptions{DryRun: opts.DryRun}, func(tx *Tx) error {
+	res, err := l.update(ctx, updateOptions{Branch: t.branch, From: t.from, DryRun: opts.DryRun}, func(tx *writeTx) error {
 		skills, err := discoverSkills(tx.gtx.Store(), tx.gtx.Tree())
 		if err != nil {
 			return err
@@ -578,11 +570,11 @@ func (l *Library) Restore(ctx context.Context, opts RestoreOptions) (*RestoreRes
 // MergeTip stages the three-way merge of the commit tip into the
 // transaction's branch, with base as the merge base, by the same merge as
 // proposal approval (per path, line by line within files both sides
-// changed), and makes the next [Tx.Commit] a merge with tip as its second
+// changed), and makes the next writeTx.Commit a merge with tip as its second
 // parent. On conflicts nothing is staged and they are returned; theirs
 // labels tip's side in conflict details. Call it before staging anything
 // else.
-func (tx *Tx) MergeTip(base, tip Hash, theirs string) ([]merge.PathConflict, error) {
+func (tx *writeTx) MergeTip(base, tip Hash, theirs string) ([]merge.PathConflict, error) {
 	var baseTree Hash
 	if !base.IsZero() {
 		var err error
@@ -612,7 +604,7 @@ func (tx *Tx) MergeTip(base, tip Hash, theirs string) ([]merge.PathConflict, err
 // restoreTarget is where the archived folder dir goes back to: where it was
 // archived from as history at rev says, else <name>/ at the top (guessed);
 // refused when the name is invalid or the folder is taken in tx.
-func (l *Library) restoreTarget(tx *Tx, rev, dir string) (to string, guessed bool, err error) {
+func (l *Library) restoreTarget(tx *writeTx, rev, dir string) (to string, guessed bool, err error) {
 	name := ArchivedName(dir)
 	to, _, err = l.ArchivedFrom(rev, dir)
 	if errors.Is(err, ErrNotFound) {

@@ -13,7 +13,7 @@ func TestArchiveRestoreKeepsCategoryAndHistory(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
 
-	a, err := l.Archive(ctx, ArchiveOptions{Name: "docker-cleanup", Reason: "replaced by devops-hygiene"})
+	a, err := person(l).Archive(ctx, ArchiveOptions{Name: "docker-cleanup", Reason: "replaced by devops-hygiene"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,11 +34,11 @@ func TestArchiveRestoreKeepsCategoryAndHistory(t *testing.T) {
 	}
 
 	// An unrelated commit in between must not confuse the history walk.
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("first** error"), NewString: strp("first** failing line")}}}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("first** error"), NewString: strp("first** failing line")}}}); err != nil {
 		t.Fatal(err)
 	}
 
-	r, err := l.Restore(ctx, RestoreOptions{Name: "docker-cleanup"})
+	r, err := person(l).Restore(ctx, RestoreOptions{Name: "docker-cleanup"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestArchiveRestoreKeepsCategoryAndHistory(t *testing.T) {
 		t.Errorf("git log --follow:\n%s\nwant\n%s", follow, want)
 	}
 	// Restoring again: nothing archived any more.
-	if _, err := l.Restore(ctx, RestoreOptions{Name: "docker-cleanup"}); !errors.Is(err, ErrNotFound) {
+	if _, err := person(l).Restore(ctx, RestoreOptions{Name: "docker-cleanup"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("second restore: %v", err)
 	}
 }
@@ -68,7 +68,7 @@ func TestArchiveRestoreKeepsCategoryAndHistory(t *testing.T) {
 func TestRestoreRefusesTakenDestinationAndGuessesFlat(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
-	if _, err := l.Archive(ctx, ArchiveOptions{Name: "git-bisect-regressions"}); err != nil {
+	if _, err := person(l).Archive(ctx, ArchiveOptions{Name: "git-bisect-regressions"}); err != nil {
 		t.Fatal(err)
 	}
 	// Someone writes a new skill with the same name by hand meanwhile.
@@ -77,7 +77,7 @@ func TestRestoreRefusesTakenDestinationAndGuessesFlat(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := gitCmd(t, l, env, "rev-parse", "HEAD")
-	_, err := l.Restore(ctx, RestoreOptions{Name: "git-bisect-regressions"})
+	_, err := person(l).Restore(ctx, RestoreOptions{Name: "git-bisect-regressions"})
 	if !errors.Is(err, ErrExists) {
 		t.Fatalf("restore onto a taken folder: %v", err)
 	}
@@ -91,7 +91,7 @@ func TestRestoreRefusesTakenDestinationAndGuessesFlat(t *testing.T) {
 	if _, err := l.Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := l.Restore(ctx, RestoreOptions{Name: "orphan"})
+	r, err := person(l).Restore(ctx, RestoreOptions{Name: "orphan"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestRestoreRefusesTakenDestinationAndGuessesFlat(t *testing.T) {
 func TestMoveDirs(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
-	res, err := l.Update(ctx, UpdateOptions{}, func(tx *Tx) error {
+	res, err := l.update(ctx, updateOptions{}, func(tx *writeTx) error {
 		hashes, err := tx.DirHashes([]string{"ci-debugging", "writing/release-notes", "nope"})
 		if err != nil {
 			return err
@@ -187,7 +187,7 @@ func TestMoveRenamesWorkTreeFiles(t *testing.T) {
 	if err := os.Remove(filepath.Join(l.Root, "ci-debugging/scripts/rerun-failed.sh")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Archive(ctx, ArchiveOptions{Name: "ci-debugging"}); err != nil {
+	if _, err := person(l).Archive(ctx, ArchiveOptions{Name: "ci-debugging"}); err != nil {
 		t.Fatal(err)
 	}
 	after, err := os.Stat(filepath.Join(l.Root, ".archive/ci-debugging/references/common-failures.md"))
@@ -210,7 +210,7 @@ func TestMergeTip(t *testing.T) {
 	base, _ := l.repo.ResolveBranch("main")
 	patch := func(branch, old, nu string) Hash {
 		t.Helper()
-		res, err := l.Apply(ctx, ApplyOptions{Branch: branch, From: base.String(), Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: &old, NewString: &nu}}})
+		res, err := l.apply(ctx, applyOptions{Branch: branch, From: base.String(), Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: &old, NewString: &nu}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +221,7 @@ func TestMergeTip(t *testing.T) {
 
 	merge := func(tip Hash) ([]string, error) {
 		var got []string
-		_, err := l.Update(ctx, UpdateOptions{}, func(tx *Tx) error {
+		_, err := l.update(ctx, updateOptions{}, func(tx *writeTx) error {
 			pcs, err := tx.MergeTip(base, tip, "side")
 			if err != nil || len(pcs) > 0 {
 				for _, pc := range pcs {

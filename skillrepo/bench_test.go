@@ -22,7 +22,7 @@ func BenchmarkApplyPatch(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: &texts[i%2], NewString: &texts[(i+1)%2]}}}); err != nil {
+		if _, err := l.apply(context.Background(), applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: &texts[i%2], NewString: &texts[(i+1)%2]}}}); err != nil {
 			b.Fatal(err)
 		}
 		l.repo.Close()

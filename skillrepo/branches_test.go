@@ -13,7 +13,7 @@ import (
 func TestProposeBranchAndProposalMerge(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
-	_, err := l.Apply(ctx, ApplyOptions{
+	_, err := l.apply(ctx, applyOptions{
 		Branch: "curator/r1", From: l.MainBranch(),
 		Ops:        []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Pitfalls to avoid")}},
 		Provenance: Provenance{Origin: OriginCurator},
@@ -40,7 +40,7 @@ func TestProposeBranchAndProposalMerge(t *testing.T) {
 	if ids, err := l.ProposalIDs(); err != nil || len(ids) != 1 || ids[0] != "curator-r1" {
 		t.Fatalf("ProposalIDs = %v, %v", ids, err)
 	}
-	res, err := l.ApproveProposal(ctx, "curator-r1", ApproveOptions{By: "Tester <t@example.com>"})
+	res, err := person(l).ApproveProposal(ctx, "curator-r1", ApproveOptions{By: "Tester <t@example.com>"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestPurgeArchivedOnlyArchive(t *testing.T) {
 	ctx := context.Background()
 	before, _ := l.MainTip()
 	for _, dir := range []string{"ci-debugging", ".archive", ".archive/../ci-debugging", ".archive/"} {
-		_, err := l.Update(ctx, UpdateOptions{}, func(tx *Tx) error {
+		_, err := l.update(ctx, updateOptions{}, func(tx *writeTx) error {
 			if err := tx.PurgeArchived(dir); err != nil {
 				return err
 			}

@@ -26,7 +26,7 @@ func TestApproveRemovesSuggestedWorktree(t *testing.T) {
 		if dirty {
 			os.WriteFile(filepath.Join(wt, "notes.txt"), []byte("mine\n"), 0o644)
 		}
-		res, err := l.ApproveProposal(context.Background(), "p1", ApproveOptions{By: "Rev <rev@example.com>"})
+		res, err := person(l).ApproveProposal(context.Background(), "p1", ApproveOptions{By: "Rev <rev@example.com>"})
 		if err != nil {
 			t.Fatalf("dirty=%v: %v", dirty, err)
 		}
@@ -94,7 +94,7 @@ func TestShallowCloneHistory(t *testing.T) {
 			if _, err := l.Owner("ci-debugging"); err == nil || !strings.Contains(err.Error(), "shallow") {
 				t.Errorf("ownership in a shallow clone: %v, want a refusal", err)
 			}
-			if _, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Snares"), NewString: strp("Hazards")}}, Provenance: Provenance{Origin: OriginUser}}); err != nil {
+			if _, err := l.apply(context.Background(), applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Snares"), NewString: strp("Hazards")}}, Provenance: Provenance{Origin: OriginUser}}); err != nil {
 				t.Fatalf("write in a shallow clone: %v", err)
 			}
 			gitIn(t, dir, env, false, "fsck", "--strict", "--no-progress")
@@ -257,7 +257,7 @@ func TestRejectRefusesBranchCheckedOutElsewhere(t *testing.T) {
 	wt := filepath.Join(t.TempDir(), "p1")
 	gitCmd(t, l, env, "worktree", "add", "-q", wt, ProposalBranch("p1"))
 	refs := gitCmd(t, l, env, "for-each-ref")
-	_, err := l.RejectProposal(context.Background(), "p1", RejectOptions{Reason: "no"})
+	_, err := person(l).RejectProposal(context.Background(), "p1", RejectOptions{Reason: "no"})
 	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "checked out in the worktree") {
 		t.Fatalf("err = %v, want the checked-out refusal", err)
 	}
@@ -285,13 +285,13 @@ func TestProposalUnderRebaseIsBusy(t *testing.T) {
 		t.Fatalf("the rebase did not stop with HEAD detached: %q", head)
 	}
 	refs := gitCmd(t, l, env, "for-each-ref")
-	_, err := l.Apply(context.Background(), ApplyOptions{Branch: ProposalBranch("p1"),
+	_, err := l.apply(context.Background(), applyOptions{Branch: ProposalBranch("p1"),
 		Ops:        []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Traps"), NewString: strp("Snares")}},
 		Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: "r-p1", Model: "m"}})
 	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "being rebased") {
 		t.Errorf("write to the branch under rebase: %v, want refused", err)
 	}
-	if _, err := l.RejectProposal(context.Background(), "p1", RejectOptions{Reason: "no"}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "being rebased") {
+	if _, err := person(l).RejectProposal(context.Background(), "p1", RejectOptions{Reason: "no"}); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "being rebased") {
 		t.Errorf("reject of the branch under rebase: %v, want refused", err)
 	}
 	if got := gitCmd(t, l, env, "for-each-ref"); got != refs {

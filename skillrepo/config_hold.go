@@ -174,7 +174,7 @@ func (l *Library) holdIncomingSettings(incoming []byte, from string) error {
 
 // holdIncoming reads the config a remote's commit to brings and holds
 // its security changes (holdIncomingSettings).
-func (tx *Tx) holdIncoming(to Hash, from string) error {
+func (tx *writeTx) holdIncoming(to Hash, from string) error {
 	store := tx.gtx.Store()
 	tree, _, err := store.CommitInfo(to)
 	if err != nil {

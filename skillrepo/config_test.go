@@ -184,7 +184,7 @@ func TestBrokenConfigReadsGoOnWritesRefuse(t *testing.T) {
 	before := gitCmd(t, l, env, "for-each-ref")
 	writes := map[string]func() error{
 		"apply": func() error {
-			_, err := lib.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("first** error"), NewString: strp("first** failing line")}}})
+			_, err := lib.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("first** error"), NewString: strp("first** failing line")}}})
 			return err
 		},
 		"lock": func() error {
@@ -193,7 +193,7 @@ func TestBrokenConfigReadsGoOnWritesRefuse(t *testing.T) {
 		},
 		"propose": func() error { return lib.ProposeBranch("work", "p-1", ZeroHash, "test") },
 		"reject": func() error {
-			_, err := lib.RejectProposal(ctx, "p-1", RejectOptions{})
+			_, err := person(lib).RejectProposal(ctx, "p-1", RejectOptions{})
 			return err
 		},
 	}
@@ -211,7 +211,7 @@ func TestBrokenConfigReadsGoOnWritesRefuse(t *testing.T) {
 		t.Errorf("git status:\n%s", st)
 	}
 	// A dry run is a read.
-	if _, err := lib.Apply(ctx, ApplyOptions{DryRun: true, Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("first** error"), NewString: strp("first** failing line")}}}); err != nil {
+	if _, err := lib.apply(ctx, applyOptions{DryRun: true, Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("first** error"), NewString: strp("first** failing line")}}}); err != nil {
 		t.Errorf("dry run with a broken config: %v", err)
 	}
 
@@ -227,7 +227,7 @@ func TestBrokenConfigReadsGoOnWritesRefuse(t *testing.T) {
 	if err := writes["apply"](); err == nil {
 		t.Error("the library opened on the broken file still writes")
 	}
-	if _, err := fixed.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("first** error"), NewString: strp("first** failing line")}}}); err != nil {
+	if _, err := fixed.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("first** error"), NewString: strp("first** failing line")}}}); err != nil {
 		t.Errorf("write after the fix: %v", err)
 	}
 }

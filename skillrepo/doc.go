@@ -14,14 +14,23 @@
 // Its doc states the write ordering and why it survives a crash. This
 // package is the engine's only user (internal/archtest checks it): the
 // packages above it — the CLI, hooks, review, curator, worker, MCP server
-// — speak to a library through the verbs here (skill operations,
-// proposals, branches and curator run refs in branches.go, the per-clone
-// [State] folders, [Tx.RevertDirs] and [Tx.PurgeArchived]), never through
-// refs, raw tree writes or paths under .git. Every write of this package
-// goes through [Library.Update] (skill operations through [Library.Apply],
-// which calls it), which hands the engine's transaction to the domain
-// code as a [Tx] whose commits carry the provenance trailers of a
-// [Message]. [Open] runs the engine's crash recovery before it returns.
+// — speak to a library through the verbs here (the write policy's, reads
+// of skills, proposals, branches and curator run refs in branches.go, the
+// per-clone [State] folders), never through refs, raw tree writes or paths
+// under .git. [Open] runs the engine's crash recovery before it returns.
+//
+// # One door for writes
+//
+// Every write a door makes is a verb of the write policy, [Policy] (built
+// by [Library.Policy] from the writer's provenance): skill batches
+// ([Policy.Apply]), pin, unpin, adopt, disown and move with their checks
+// inside, archive and restore, memory, approvals and rejections named for
+// the writer, and the curator's run branch, landing, rollback and purge
+// (policy.go, policy_writes.go, policy_run.go). Underneath, every write of
+// this package goes through the unexported Library.update, which hands the
+// engine's transaction to the domain code as a writeTx whose commits carry
+// the provenance trailers of a [Message]; no raw transaction and no
+// unguarded batch is exported (internal/archtest, TestOneDoorForWrites).
 //
 // # Why this package is the domain
 //

@@ -23,7 +23,7 @@ func TestEncodings(t *testing.T) {
 	}
 	for _, c := range cases {
 		content := c.content
-		_, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionCreate, Name: c.name, Content: &content}}})
+		_, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionCreate, Name: c.name, Content: &content}}})
 		if (err == nil) != c.ok {
 			t.Errorf("%s: err = %v, want ok=%v", c.name, err, c.ok)
 		}

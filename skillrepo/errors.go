@@ -29,7 +29,7 @@ var (
 	ErrOwnershipUnknown = errors.New("ownership is unknown")
 	// ErrNotLibrary: the directory is not a skillrepo library.
 	ErrNotLibrary = errors.New("not a skillrepo library")
-	// ErrNoChanges is returned by [Tx.Commit] when the staged changes
+	// ErrNoChanges is returned by writeTx.Commit when the staged changes
 	// leave the tree as it was.
 	ErrNoChanges = gitstore.ErrNoChanges
 )

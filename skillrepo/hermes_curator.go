@@ -103,7 +103,7 @@ func (l *Library) RecordHermesCuratorRun(ctx context.Context, dryRun bool) (*Her
 		return nil, err
 	}
 	run := &HermesCuratorRun{Number: st.RunCount, At: st.LastRunAt, Summary: st.LastRunSummary}
-	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: dryRun, RecordsWorktree: true}, func(tx *Tx) error {
+	_, err = l.update(ctx, updateOptions{Branch: head, DryRun: dryRun, RecordsWorktree: true}, func(tx *writeTx) error {
 		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree(), false)
 		if err != nil {
 			return err

@@ -37,7 +37,7 @@ func buildHistory(t *testing.T, l *Library) map[string]Hash {
 	c := map[string]Hash{}
 	apply := func(key string, op Op, prov Provenance) {
 		t.Helper()
-		res, err := l.Apply(ctx, ApplyOptions{Ops: []Op{op}, Provenance: prov})
+		res, err := l.apply(ctx, applyOptions{Ops: []Op{op}, Provenance: prov})
 		if err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}
@@ -47,17 +47,17 @@ func buildHistory(t *testing.T, l *Library) map[string]Hash {
 	apply("review", Op{Action: ActionPatch, Name: "demo", OldString: strp("2. Second step."), NewString: strp("2. Second step, checked.")},
 		Provenance{Origin: OriginBackgroundReview, ReviewID: "r-1", Model: "m-1"})
 	apply("user", Op{Action: ActionPatch, Name: "demo", OldString: strp("3. Third step."), NewString: strp("3. Third step, by hand.")}, Provenance{Origin: OriginUser})
-	mv, err := l.MoveSkill(ctx, "demo", MoveOptions{Category: "tools", NewName: "demo-tool"})
+	mv, err := person(l).MoveSkill(ctx, "demo", MoveOptions{Category: "tools", NewName: "demo-tool"})
 	if err != nil {
 		t.Fatalf("move: %v", err)
 	}
 	c["move"] = mv.Commit
-	res, err := l.Update(ctx, UpdateOptions{}, func(tx *Tx) error {
+	res, err := l.update(ctx, updateOptions{}, func(tx *writeTx) error {
 		si, err := tx.FindSkill("demo-tool")
 		if err != nil {
 			return err
 		}
-		if _, err := ArchiveSkill(tx, si); err != nil {
+		if _, err := archiveSkill(tx, si); err != nil {
 			return err
 		}
 		m := Message{Subject: "skill: archive demo-tool"}
@@ -71,7 +71,7 @@ func buildHistory(t *testing.T, l *Library) map[string]Hash {
 		t.Fatalf("archive: %v", err)
 	}
 	c["archive"] = res.New
-	res, err = l.Update(ctx, UpdateOptions{}, func(tx *Tx) error {
+	res, err = l.update(ctx, updateOptions{}, func(tx *writeTx) error {
 		if err := tx.gtx.Move(ArchiveDir+"/demo-tool", "tools/demo-tool"); err != nil {
 			return err
 		}
@@ -218,7 +218,7 @@ func TestOwnershipFollowsRenameAndAdoption(t *testing.T) {
 	ctx := context.Background()
 	// A skill created by a background review is curator-managed, and
 	// stays so through a rename into a category.
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionCreate, Name: "learned", Content: strp(strings.ReplaceAll(demoSkill, "name: demo", "name: learned"))}},
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionCreate, Name: "learned", Content: strp(strings.ReplaceAll(demoSkill, "name: demo", "name: learned"))}},
 		Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: "r-9"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -234,29 +234,29 @@ func TestOwnershipFollowsRenameAndAdoption(t *testing.T) {
 	}
 	check("learned", OwnerCurator)
 	check("ci-debugging", OwnerUser) // imported, not agent-created
-	if _, err := l.MoveSkill(ctx, "learned", MoveOptions{Category: "ops", NewName: "learned-ops"}); err != nil {
+	if _, err := person(l).MoveSkill(ctx, "learned", MoveOptions{Category: "ops", NewName: "learned-ops"}); err != nil {
 		t.Fatal(err)
 	}
 	check("learned-ops", OwnerCurator)
 
 	// Adopt and disown flip a user-owned skill.
-	res, err := l.Adopt(ctx, "ci-debugging", MetaOptions{})
+	res, err := person(l).Adopt(ctx, "ci-debugging", MetaOptions{})
 	if err != nil || !res.Changed {
 		t.Fatalf("adopt: %+v %v", res, err)
 	}
 	check("ci-debugging", OwnerCurator)
-	if res, err := l.Adopt(ctx, "ci-debugging", MetaOptions{}); err != nil || res.Changed {
+	if res, err := person(l).Adopt(ctx, "ci-debugging", MetaOptions{}); err != nil || res.Changed {
 		t.Errorf("second adopt: %+v %v", res, err)
 	}
-	if _, err := l.MoveSkill(ctx, "ci-debugging", MoveOptions{Category: "ci"}); err != nil {
+	if _, err := person(l).MoveSkill(ctx, "ci-debugging", MoveOptions{Category: "ci"}); err != nil {
 		t.Fatal(err)
 	}
 	check("ci-debugging", OwnerCurator) // adoption survives the move
-	if _, err := l.Disown(ctx, "ci-debugging", MetaOptions{}); err != nil {
+	if _, err := person(l).Disown(ctx, "ci-debugging", MetaOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	check("ci-debugging", OwnerUser)
-	if _, err := l.Disown(ctx, "learned-ops", MetaOptions{}); err != nil {
+	if _, err := person(l).Disown(ctx, "learned-ops", MetaOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	check("learned-ops", OwnerUser)
@@ -325,12 +325,12 @@ func TestOwnershipFromImportTrailerAndProposalMerge(t *testing.T) {
 
 	// A background review creates a skill on a proposal branch; main
 	// moves on; the proposal is merged with a merge commit.
-	if _, err := l.Apply(ctx, ApplyOptions{Branch: "proposals/r-2", From: "main",
+	if _, err := l.apply(ctx, applyOptions{Branch: "proposals/r-2", From: "main",
 		Ops:        []Op{{Action: ActionCreate, Name: "proposed", Content: strp(strings.ReplaceAll(demoSkill, "name: demo", "name: proposed"))}},
 		Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: "r-2", Model: "m-2"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "hand-made", OldString: strp("1. First step."), NewString: strp("1. First step!")}}}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "hand-made", OldString: strp("1. First step."), NewString: strp("1. First step!")}}}); err != nil {
 		t.Fatal(err)
 	}
 	tipProposal, err := l.repo.ResolveBranch("proposals/r-2")
@@ -397,12 +397,12 @@ func TestColdAndWarmWalksAgree(t *testing.T) {
 func TestMergeWithChangesOnBothSides(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionCreate, Name: "demo", Content: strp(demoSkill)}}}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionCreate, Name: "demo", Content: strp(demoSkill)}}}); err != nil {
 		t.Fatal(err)
 	}
 	patch := func(branch, from, old, new string, prov Provenance) {
 		t.Helper()
-		if _, err := l.Apply(ctx, ApplyOptions{Branch: branch, From: from, Ops: []Op{{Action: ActionPatch, Name: "demo", OldString: strp(old), NewString: strp(new)}}, Provenance: prov}); err != nil {
+		if _, err := l.apply(ctx, applyOptions{Branch: branch, From: from, Ops: []Op{{Action: ActionPatch, Name: "demo", OldString: strp(old), NewString: strp(new)}}, Provenance: prov}); err != nil {
 			t.Fatal(err)
 		}
 	}

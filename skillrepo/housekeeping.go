@@ -121,7 +121,7 @@ func (l *Library) UntrackHousekeeping(ctx context.Context, dryRun bool) (*Untrac
 		}
 	}
 	out := &UntrackResult{}
-	_, err = l.Update(ctx, UpdateOptions{Branch: head, DryRun: dryRun, RecordsWorktree: true}, func(tx *Tx) error {
+	_, err = l.update(ctx, updateOptions{Branch: head, DryRun: dryRun, RecordsWorktree: true}, func(tx *writeTx) error {
 		entries := housekeepingEntries(l.Root, l.Config.Runtime)
 		var tracked []string
 		// The usage sidecar is per clone too (docs/reference-behaviour.md

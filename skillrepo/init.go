@@ -214,7 +214,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		res.Untracked, res.UntrackCommit = un.Paths, un.Commit
 	}
 	var files int
-	upd, err := l.Update(ctx, UpdateOptions{Branch: branch, RecordsWorktree: true}, func(tx *Tx) error {
+	upd, err := l.update(ctx, updateOptions{Branch: branch, RecordsWorktree: true}, func(tx *writeTx) error {
 		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree(), false)
 		if err != nil {
 			return err
@@ -332,7 +332,7 @@ func countActive(skills []SkillInfo) int {
 	return n
 }
 
-func discoverSkillsTx(tx *Tx) ([]SkillInfo, error) {
+func discoverSkillsTx(tx *writeTx) ([]SkillInfo, error) {
 	files, err := tx.gtx.List("")
 	if err != nil {
 		return nil, err

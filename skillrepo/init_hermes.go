@@ -146,7 +146,7 @@ func (l *Library) recordHermesHome(ctx context.Context, home string) (Hash, erro
 	memDir = filepath.ToSlash(memDir)
 	want := map[string]bool{".gitignore": true, memDir + "/MEMORY.md": true, memDir + "/USER.md": true}
 	var commit Hash
-	_, err = root.Update(ctx, UpdateOptions{Branch: l.MainBranch(), RecordsWorktree: true}, func(tx *Tx) error {
+	_, err = root.update(ctx, updateOptions{Branch: l.MainBranch(), RecordsWorktree: true}, func(tx *writeTx) error {
 		d, err := root.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree(), false)
 		if err != nil {
 			return err
@@ -189,7 +189,7 @@ func (l *Library) syncMemory(ctx context.Context, opts SyncOptions) (Hash, []str
 	m := st.lib
 	var commit Hash
 	var files []string
-	_, err = m.Update(ctx, UpdateOptions{Branch: l.MainBranch(), DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
+	_, err = m.update(ctx, updateOptions{Branch: l.MainBranch(), DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *writeTx) error {
 		d, err := m.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree(), opts.LeaveStaged)
 		if err != nil {
 			return err

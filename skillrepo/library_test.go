@@ -53,7 +53,7 @@ func TestInitExample(t *testing.T) {
 func TestApplyPatchUpdatesWorktree(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
-	res, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("first** error"), NewString: strp("first** error line")}}, Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: "r-1", Model: "m"}})
+	res, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("first** error"), NewString: strp("first** error line")}}, Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: "r-1", Model: "m"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestApplyPatchUpdatesWorktree(t *testing.T) {
 		t.Errorf("identity = %q", got)
 	}
 	// A person's write keeps GIT_AUTHOR_* as author.
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("error line"), NewString: strp("error line!")}}, Provenance: Provenance{Origin: OriginUser}}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("error line"), NewString: strp("error line!")}}, Provenance: Provenance{Origin: OriginUser}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := gitCmd(t, l, env, "log", "-1", "--format=%an <%ae>|%cn"); got != "Test Author <author@example.com>|Test Committer\n" {
@@ -90,7 +90,7 @@ func TestDirtyPathRefused(t *testing.T) {
 	edited := append(append([]byte(nil), orig...), "my own note\n"...)
 	os.WriteFile(p, edited, 0o644)
 	head := gitCmd(t, l, env, "rev-parse", "HEAD")
-	_, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}}})
+	_, err := l.apply(context.Background(), applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}}})
 	var de *DirtyError
 	if !errors.As(err, &de) || !errors.Is(err, ErrConflict) || de.Paths[0] != "ci-debugging/SKILL.md" {
 		t.Fatalf("err = %v", err)
@@ -103,7 +103,7 @@ func TestDirtyPathRefused(t *testing.T) {
 		t.Errorf("HEAD moved")
 	}
 	// A write elsewhere still works and keeps the edit.
-	if _, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "docker-cleanup", OldString: strp("Measure first"), NewString: strp("Measure")}}}); err != nil {
+	if _, err := l.apply(context.Background(), applyOptions{Ops: []Op{{Action: ActionPatch, Name: "docker-cleanup", OldString: strp("Measure first"), NewString: strp("Measure")}}}); err != nil {
 		t.Fatal(err)
 	}
 	if st := gitCmd(t, l, env, "status", "--porcelain"); st != " M ci-debugging/SKILL.md\n" {
@@ -124,7 +124,7 @@ func TestBatchAllOrNothing(t *testing.T) {
 	l, env := newTestLibrary(t)
 	head := gitCmd(t, l, env, "rev-parse", "HEAD")
 	content := "---\nname: new-skill\ndescription: Use when testing batches.\n---\n# New\nbody\n"
-	_, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{
+	_, err := l.apply(context.Background(), applyOptions{Ops: []Op{
 		{Action: ActionCreate, Name: "new-skill", Content: &content},
 		{Action: ActionWriteFile, Name: "new-skill", FilePath: "references/a.md", FileContent: strp("a")},
 		{Action: ActionPatch, Name: "new-skill", OldString: strp("not there"), NewString: strp("x")},
@@ -146,18 +146,18 @@ func TestCreateDeleteArchive(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
 	content := "---\nname: umbrella\ndescription: Use when testing.\n---\n# U\nbody\n"
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionCreate, Name: "umbrella", Category: "devops", Content: &content}}, Provenance: Provenance{Origin: OriginBackgroundReview}}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionCreate, Name: "umbrella", Category: "devops", Content: &content}}, Provenance: Provenance{Origin: OriginBackgroundReview}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(l.Root, "devops", "umbrella", "SKILL.md")); err != nil {
 		t.Fatal(err)
 	}
 	// Autonomous delete without absorbed_into is refused.
-	_, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionDelete, Name: "docker-cleanup"}}, Provenance: Provenance{Origin: OriginBackgroundReview}})
+	_, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionDelete, Name: "docker-cleanup"}}, Provenance: Provenance{Origin: OriginBackgroundReview}})
 	if !errors.Is(err, ErrRefused) {
 		t.Fatalf("err = %v", err)
 	}
-	res, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionDelete, Name: "docker-cleanup", AbsorbedInto: strp("umbrella")}}, Provenance: Provenance{Origin: OriginBackgroundReview}})
+	res, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionDelete, Name: "docker-cleanup", AbsorbedInto: strp("umbrella")}}, Provenance: Provenance{Origin: OriginBackgroundReview}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestCreateDeleteArchive(t *testing.T) {
 		t.Errorf("trailers %q", tr)
 	}
 	// A user delete removes it.
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionDelete, Name: "git-bisect-regressions"}}}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionDelete, Name: "git-bisect-regressions"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(l.Root, "git-bisect-regressions")); !os.IsNotExist(err) {
@@ -187,7 +187,7 @@ func TestCreateDeleteArchive(t *testing.T) {
 func TestWriteToOtherBranchLeavesWorktree(t *testing.T) {
 	l, env := newTestLibrary(t)
 	before := gitCmd(t, l, env, "rev-parse", "HEAD")
-	res, err := l.Apply(context.Background(), ApplyOptions{Branch: "proposals/p1", From: "main", Ops: []Op{{Action: ActionWriteFile, Name: "ci-debugging", FilePath: "references/new.md", FileContent: strp("# new\n")}}})
+	res, err := l.apply(context.Background(), applyOptions{Branch: "proposals/p1", From: "main", Ops: []Op{{Action: ActionWriteFile, Name: "ci-debugging", FilePath: "references/new.md", FileContent: strp("# new\n")}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestLockTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l2.repo.Close()
-	_, err = l2.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}}})
+	_, err = l2.apply(context.Background(), applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}}})
 	var le *LockedError
 	if !errors.As(err, &le) || !strings.Contains(le.Holder, "pid") {
 		t.Fatalf("err = %v", err)
@@ -246,7 +246,7 @@ func TestLockTimeoutZeroTriesOnce(t *testing.T) {
 		if i > 0 {
 			old = fmt.Sprintf("Traps %d", i-1)
 		}
-		if _, err := l2.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp(old), NewString: strp(text)}}}); err != nil {
+		if _, err := l2.apply(context.Background(), applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp(old), NewString: strp(text)}}}); err != nil {
 			t.Errorf("SKILLREPO_LOCK_TIMEOUT=%s with no holder: %v", v, err)
 		}
 		unlock, err := l.Lock(context.Background())
@@ -254,7 +254,7 @@ func TestLockTimeoutZeroTriesOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		_, err = l2.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp(text), NewString: strp("x")}}})
+		_, err = l2.apply(context.Background(), applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp(text), NewString: strp("x")}}})
 		unlock()
 		if !errors.Is(err, ErrLocked) || time.Since(start) > 2*time.Second {
 			t.Errorf("SKILLREPO_LOCK_TIMEOUT=%s with a holder: %v after %v, want locked at once", v, err, time.Since(start))

@@ -165,16 +165,13 @@ func (l *Library) MemoryEditedOnDisk(target memory.Target) (bool, error) {
 // hold a few thousand characters; a file far past that is edited anyway.
 const memoryFileLimit = 4 << 20
 
-// MemoryOptions is one change of a memory store.
+// MemoryOptions is one change of a memory store ([Policy.ChangeMemory]).
 type MemoryOptions struct {
-	// Branch to write ("" = main); From creates it when missing.
-	Branch, From string
-	Target       memory.Target
+	Target memory.Target
 	// Action is add, replace, remove or batch.
 	Action           string
 	Content, OldText string
 	Ops              []memory.Op // for batch
-	Provenance       Provenance
 	DryRun           bool
 }
 
@@ -191,25 +188,19 @@ type MemoryResult struct {
 // nothing: no commit is the right outcome, not an error.
 var errMemoryUnchanged = errors.New("memory unchanged")
 
-// ChangeMemory applies one memory operation under the library lock
-// (reading the store as the branch has it) and commits the new file.
+// changeMemory applies one memory operation under the library lock
+// (reading the store as t's branch has it) and commits the new file.
 // Errors: *memory.Error for a refused operation (nothing written), and
-// those of [Library.Update].
-func (l *Library) ChangeMemory(ctx context.Context, opts MemoryOptions) (*MemoryResult, error) {
+// those of the write.
+func (l *Library) changeMemory(ctx context.Context, t target, opts MemoryOptions) (*MemoryResult, error) {
 	st, err := l.memoryStore(opts.Target)
 	if err != nil {
 		return nil, err
 	}
 	defer st.close()
 	p := st.path
-	if opts.Provenance.Origin == "" {
-		opts.Provenance.Origin = OriginUser
-	}
-	if !ValidOrigin(opts.Provenance.Origin) {
-		return nil, fmt.Errorf("unknown origin %q", opts.Provenance.Origin)
-	}
 	out := &MemoryResult{Path: st.rel}
-	res, err := st.lib.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
+	res, err := st.lib.update(ctx, updateOptions{Branch: t.branch, From: t.from, DryRun: opts.DryRun}, func(tx *writeTx) error {
 		data, err := tx.gtx.ReadFile(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -241,7 +232,7 @@ func (l *Library) ChangeMemory(ctx context.Context, opts MemoryOptions) (*Memory
 		if err := tx.gtx.WriteFile(p, []byte(r.Content), false); err != nil {
 			return err
 		}
-		_, err = tx.Commit(memoryMessage(opts, r))
+		_, err = tx.Commit(memoryMessage(opts, t.prov, r))
 		return err
 	})
 	if errors.Is(err, errMemoryUnchanged) {
@@ -259,7 +250,7 @@ func (l *Library) ChangeMemory(ctx context.Context, opts MemoryOptions) (*Memory
 
 // memoryMessage is "memory: add to user profile" and so on, with the
 // provenance trailers and Skill-Action memory-<action>.
-func memoryMessage(opts MemoryOptions, r memory.Result) Message {
+func memoryMessage(opts MemoryOptions, prov Provenance, r memory.Result) Message {
 	label := opts.Target.Label()
 	var m Message
 	switch opts.Action {
@@ -278,6 +269,6 @@ func memoryMessage(opts MemoryOptions, r memory.Result) Message {
 	}
 	m.Body = fmt.Sprintf("%s %s (%s).", r.Message, r.Usage(), entries)
 	m.Add(TrailerAction, "memory-"+opts.Action)
-	opts.Provenance.addTrailers(&m)
+	prov.addTrailers(&m)
 	return m
 }

@@ -97,8 +97,8 @@ func (p Provenance) Autonomous() bool {
 	return p.Origin == OriginBackgroundReview || p.Origin == OriginCurator
 }
 
-// ApplyOptions is one atomic batch of skill operations.
-type ApplyOptions struct {
+// applyOptions is one atomic batch of skill operations.
+type applyOptions struct {
 	// Branch to write ("" = main); From creates it when missing (e.g.
 	// proposals/<id> from main).
 	Branch, From string
@@ -110,14 +110,14 @@ type ApplyOptions struct {
 	// before each operation with the transaction as it stands (the
 	// guards); verify runs on the tree the batch produces, with the
 	// folders of the skills it touched, before the ref moves (the lint
-	// gate). An error of either refuses the batch. Library.Apply without
-	// them writes what it is given, validated by the engine only (seeding
-	// a library in a test, an import).
-	check  func(tx *Tx, i int, op Op) error
+	// gate). An error of either refuses the batch. Library.apply without
+	// them writes what it is given, validated by the engine only: the
+	// domain's own writes (an import, a test's seed), never a door's.
+	check  func(tx *writeTx, i int, op Op) error
 	verify func(fsys fs.FS, skillDirs []string) error
 	// scan runs once the batch is staged, before its commit, on every
 	// file the commit writes (the secret guard's batch-wide look).
-	scan func(tx *Tx) error
+	scan func(tx *writeTx) error
 }
 
 // OpResult is what one operation did.
@@ -167,8 +167,8 @@ func (e *OpError) Unwrap() error { return e.Err }
 // validated and applied in order against the branch as the batch leaves it,
 // and the first failure discards the whole batch. Errors: *OpError wrapping
 // skill.ErrInvalid, ErrNotFound, ErrExists or ErrRefused; and those of
-// [Library.Update].
-func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, error) {
+// Library.update.
+func (l *Library) apply(ctx context.Context, opts applyOptions) (*ApplyResult, error) {
 	if err := validateBatch(opts.Ops); err != nil {
 		return nil, err
 	}
@@ -180,7 +180,7 @@ func (l *Library) Apply(ctx context.Context, opts ApplyOptions) (*ApplyResult, e
 	}
 	var results []OpResult
 	var msg Message
-	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
+	res, err := l.update(ctx, updateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *writeTx) error {
 		results = results[:0]
 		for i, op := range opts.Ops {
 			if opts.check != nil {
@@ -303,7 +303,7 @@ func normalizedTarget(op Op) string {
 	return p
 }
 
-func applyOp(tx *Tx, op Op, prov Provenance) (OpResult, error) {
+func applyOp(tx *writeTx, op Op, prov Provenance) (OpResult, error) {
 	r := OpResult{Name: op.Name, Action: op.Action}
 	switch op.Action {
 	case ActionCreate:
@@ -332,7 +332,7 @@ func applyOp(tx *Tx, op Op, prov Provenance) (OpResult, error) {
 	return r, fmt.Errorf("unknown action %q: %w", op.Action, skill.ErrInvalid)
 }
 
-func createSkill(tx *Tx, op Op, r *OpResult) error {
+func createSkill(tx *writeTx, op Op, r *OpResult) error {
 	if err := skill.ValidateName(op.Name); err != nil {
 		return err
 	}
@@ -362,7 +362,7 @@ func createSkill(tx *Tx, op Op, r *OpResult) error {
 	return nil
 }
 
-func editSkill(tx *Tx, op Op, r *OpResult) error {
+func editSkill(tx *writeTx, op Op, r *OpResult) error {
 	si, err := tx.FindSkill(op.Name)
 	if err != nil {
 		return err
@@ -392,7 +392,7 @@ func refuseArchived(si SkillInfo) error {
 	return nil
 }
 
-func patchSkill(tx *Tx, op Op, r *OpResult) error {
+func patchSkill(tx *writeTx, op Op, r *OpResult) error {
 	if op.OldString == nil || *op.OldString == "" {
 		return fmt.Errorf("old_string is required: view the file first and pass the exact text to replace (do not fall back to write_file): %w", skill.ErrInvalid)
 	}
@@ -467,14 +467,14 @@ type PatchError struct {
 func (e *PatchError) Error() string { return e.Err.Error() }
 func (e *PatchError) Unwrap() error { return e.Err }
 
-func isExecutable(tx *Tx, p string) bool {
+func isExecutable(tx *writeTx, p string) bool {
 	_, m, ok := tx.gtx.Stat(p)
 	return ok && m == 0o100755
 }
 
 // checkNoSymlink refuses a path inside a skill that goes through a symlink
 // in the tree (which could point outside the skill).
-func checkNoSymlink(tx *Tx, dir, rel string) error {
+func checkNoSymlink(tx *writeTx, dir, rel string) error {
 	parts := strings.Split(rel, "/")
 	cur := dir
 	for _, p := range parts {
@@ -486,7 +486,7 @@ func checkNoSymlink(tx *Tx, dir, rel string) error {
 	return nil
 }
 
-func deleteSkill(tx *Tx, op Op, prov Provenance, r *OpResult) error {
+func deleteSkill(tx *writeTx, op Op, prov Provenance, r *OpResult) error {
 	si, err := tx.FindSkill(op.Name)
 	if err != nil {
 		return err
@@ -518,7 +518,7 @@ func deleteSkill(tx *Tx, op Op, prov Provenance, r *OpResult) error {
 	}
 	r.Path = si.Dir
 	if prov.Autonomous() {
-		to, err := ArchiveSkill(tx, si)
+		to, err := archiveSkill(tx, si)
 		if err != nil {
 			return err
 		}
@@ -540,9 +540,9 @@ func deleteSkill(tx *Tx, op Op, prov Provenance, r *OpResult) error {
 	return nil
 }
 
-// ArchiveSkill stages moving a skill to .archive/<name>/ (with a
+// archiveSkill stages moving a skill to .archive/<name>/ (with a
 // -YYYYMMDDHHMMSS suffix when that is taken) and returns the new folder.
-func ArchiveSkill(tx *Tx, si SkillInfo) (string, error) {
+func archiveSkill(tx *writeTx, si SkillInfo) (string, error) {
 	if si.Archived {
 		return "", fmt.Errorf("skill %q is already archived at %s: %w", si.Name, si.Dir, ErrExists)
 	}
@@ -556,7 +556,7 @@ func ArchiveSkill(tx *Tx, si SkillInfo) (string, error) {
 	return to, tx.gtx.Move(si.Dir, to)
 }
 
-func writeFile(tx *Tx, op Op, r *OpResult) error {
+func writeFile(tx *writeTx, op Op, r *OpResult) error {
 	rel, err := tx.l.Rules().ValidateSupportPath(op.FilePath)
 	if err != nil {
 		return err
@@ -602,7 +602,7 @@ func writeFile(tx *Tx, op Op, r *OpResult) error {
 	return nil
 }
 
-func removeFile(tx *Tx, op Op, r *OpResult) error {
+func removeFile(tx *writeTx, op Op, r *OpResult) error {
 	rel, err := tx.l.Rules().ValidateSupportPath(op.FilePath)
 	if err != nil {
 		return err
@@ -644,7 +644,7 @@ func removeFile(tx *Tx, op Op, r *OpResult) error {
 // op.Name to op.ToPath (default: the same path) in skill op.ToSkill, as a
 // rename: the blob and mode are kept, so git sees the file move. The
 // destination must be free; neither skill may be archived.
-func moveFile(tx *Tx, op Op, r *OpResult) error {
+func moveFile(tx *writeTx, op Op, r *OpResult) error {
 	rel, err := skill.ValidateSupportPath(op.FilePath)
 	if err != nil {
 		return err

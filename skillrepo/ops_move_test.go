@@ -18,7 +18,7 @@ func TestApplyMoveFile(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
 	before := gitCmd(t, l, env, "rev-parse", "HEAD:devops/docker-cleanup/templates/prune-policy.yaml")
-	res, err := l.Apply(ctx, ApplyOptions{
+	res, err := l.apply(ctx, applyOptions{
 		Ops:        []Op{{Action: ActionMoveFile, Name: "docker-cleanup", FilePath: "templates/prune-policy.yaml", ToSkill: "ci-debugging", ToPath: "references/docker-prune-policy.yaml"}},
 		Provenance: Provenance{Origin: OriginCurator, CuratorRun: "r1", Model: "m"},
 	})
@@ -83,7 +83,7 @@ func TestApplyMoveFileRefusals(t *testing.T) {
 		{"escape", Op{Action: ActionMoveFile, Name: "docker-cleanup", FilePath: "templates/prune-policy.yaml", ToSkill: "ci-debugging", ToPath: "../x.md"}, skill.ErrInvalid},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := l.Apply(ctx, ApplyOptions{Ops: []Op{tt.op}, Provenance: prov})
+			_, err := l.apply(ctx, applyOptions{Ops: []Op{tt.op}, Provenance: prov})
 			if !errors.Is(err, tt.want) {
 				t.Errorf("err = %v, want %v", err, tt.want)
 			}
@@ -98,13 +98,13 @@ func TestApplyCuratorPrune(t *testing.T) {
 	ctx := context.Background()
 	empty := ""
 	del := []Op{{Action: ActionDelete, Name: "git-bisect-regressions", AbsorbedInto: &empty}}
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: del, Provenance: Provenance{Origin: OriginBackgroundReview}}); !errors.Is(err, ErrRefused) {
+	if _, err := l.apply(ctx, applyOptions{Ops: del, Provenance: Provenance{Origin: OriginBackgroundReview}}); !errors.Is(err, ErrRefused) {
 		t.Fatalf("review prune: err = %v", err)
 	}
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionDelete, Name: "git-bisect-regressions"}}, Provenance: Provenance{Origin: OriginCurator}}); !errors.Is(err, ErrRefused) {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionDelete, Name: "git-bisect-regressions"}}, Provenance: Provenance{Origin: OriginCurator}}); !errors.Is(err, ErrRefused) {
 		t.Fatalf("undeclared curator delete: err = %v", err)
 	}
-	res, err := l.Apply(ctx, ApplyOptions{Ops: del, Provenance: Provenance{Origin: OriginCurator, CuratorRun: "r1"}})
+	res, err := l.apply(ctx, applyOptions{Ops: del, Provenance: Provenance{Origin: OriginCurator, CuratorRun: "r1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

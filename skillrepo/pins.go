@@ -106,21 +106,15 @@ func (l *Library) IsPinned(name string) (bool, error) {
 // IsPinned reports whether the skill name is pinned in the transaction's
 // current state, Hermes' pins included (for guards running inside a
 // write).
-func (tx *Tx) IsPinned(name string) bool {
+func (tx *writeTx) IsPinned(name string) bool {
 	pins, _ := tx.effectivePins()
 	return slices.Contains(pins, path.Base(name))
 }
 
-// MetaOptions configures [Library.Pin], [Library.Unpin], [Library.Adopt]
-// and [Library.Disown].
+// MetaOptions configures [Policy.Pin], [Policy.Unpin], [Policy.Adopt],
+// [Policy.Disown] and [Policy.AdoptAll]; where the commit lands and whose
+// it is are the policy's.
 type MetaOptions struct {
-	// Branch to write ("" = the main branch).
-	Branch string
-	// From creates Branch from this revision when it does not exist (a
-	// new proposal branch starts at main).
-	From string
-	// Provenance of the commit (origin "" = user).
-	Provenance Provenance
 	// Reason is recorded as a Reason trailer when set.
 	Reason string
 	DryRun bool
@@ -139,28 +133,18 @@ type MetaResult struct {
 	Update  *UpdateResult
 }
 
-// Pin adds the skill to the pins file in one commit (Skill-Action: pin).
-// Pinning a pinned skill changes nothing. Error wraps ErrNotFound when the
-// skill does not exist on the branch.
-func (l *Library) Pin(ctx context.Context, name string, opts MetaOptions) (*MetaResult, error) {
-	return l.setPinned(ctx, name, true, opts)
-}
-
-// Unpin removes the skill from the pins file in one commit
-// (Skill-Action: unpin). A skill that is no longer in the library can
-// still be unpinned.
-func (l *Library) Unpin(ctx context.Context, name string, opts MetaOptions) (*MetaResult, error) {
-	return l.setPinned(ctx, name, false, opts)
-}
-
-func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts MetaOptions) (*MetaResult, error) {
+// setPinned adds the skill to the pins file, or removes it, in one commit
+// (Skill-Action: pin or unpin) on t. Pinning a pinned skill changes
+// nothing. Error wraps ErrNotFound when the skill does not exist on the
+// branch; a skill that is no longer in the library can still be unpinned.
+func (l *Library) setPinned(ctx context.Context, name string, pin bool, t target, opts MetaOptions) (*MetaResult, error) {
 	action := ActionUnpin
 	if pin {
 		action = ActionPin
 	}
 	out := &MetaResult{Action: action}
 	var finalPins []string
-	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
+	res, err := l.update(ctx, updateOptions{Branch: t.branch, From: t.from, DryRun: opts.DryRun}, func(tx *writeTx) error {
 		// From the effective pins: a pin or unpin made in Hermes is
 		// recorded with this one.
 		pins, _ := tx.effectivePins()
@@ -190,7 +174,7 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts Met
 		if err := tx.gtx.WriteFile(PinsFile, formatPins(pins), false); err != nil {
 			return err
 		}
-		_, err = tx.Commit(metaMessage(action, base, opts))
+		_, err = tx.Commit(metaMessage(action, base, t.prov, opts.Reason))
 		out.Changed = err == nil
 		if pin {
 			out.Message = fmt.Sprintf("pinned %s: it cannot be deleted or archived", base)
@@ -203,7 +187,7 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts Met
 		return nil, err
 	}
 	out.Update, out.Commit = res, lastCommit(res)
-	if out.Changed && !opts.DryRun && res.CheckedOut && (opts.Branch == "" || opts.Branch == l.MainBranch()) {
+	if out.Changed && !opts.DryRun && res.CheckedOut && (t.branch == "" || t.branch == l.MainBranch()) {
 		// The sidecar's pinned mirrors .skillrepo/pins, so a Hermes
 		// install sharing the folder sees the same pins (best effort, as
 		// all telemetry: the commit already landed); both now agree.
@@ -218,39 +202,27 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, opts Met
 	return out, nil
 }
 
-func metaMessage(action, name string, opts MetaOptions) Message {
+func metaMessage(action, name string, prov Provenance, reason string) Message {
 	m := Message{Subject: fmt.Sprintf("skill: %s %s", action, name)}
 	m.Add(TrailerAction, action)
 	m.Add(TrailerName, name)
-	opts.Provenance.addTrailers(&m)
-	m.Add(TrailerReason, opts.Reason)
+	prov.addTrailers(&m)
+	m.Add(TrailerReason, reason)
 	return m
 }
 
-// Adopt makes a user-owned skill curator-managed with an empty commit
-// carrying Skill-Action: adopt. Adopting a curator-managed skill changes
-// nothing. Error wraps ErrNotFound for an unknown skill.
-func (l *Library) Adopt(ctx context.Context, name string, opts MetaOptions) (*MetaResult, error) {
-	return l.setOwner(ctx, name, true, opts)
-}
-
-// Disown hands a curator-managed skill back to the user with an empty
-// commit carrying Skill-Action: disown.
-func (l *Library) Disown(ctx context.Context, name string, opts MetaOptions) (*MetaResult, error) {
-	return l.setOwner(ctx, name, false, opts)
-}
-
-func (l *Library) setOwner(ctx context.Context, name string, curator bool, opts MetaOptions) (*MetaResult, error) {
+// setOwner makes a user-owned skill curator-managed (adopt), or hands a
+// curator-managed skill back to the user (disown), with an empty commit
+// carrying its Skill-Action on t. Adopting a curator-managed skill (or
+// disowning a user's) changes nothing. Error wraps ErrNotFound for an
+// unknown skill.
+func (l *Library) setOwner(ctx context.Context, name string, curator bool, t target, opts MetaOptions) (*MetaResult, error) {
 	action := ActionDisown
 	if curator {
 		action = ActionAdopt
 	}
-	branch := opts.Branch
-	if branch == "" {
-		branch = l.MainBranch()
-	}
 	out := &MetaResult{Action: action}
-	res, err := l.Update(ctx, UpdateOptions{Branch: branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
+	res, err := l.update(ctx, updateOptions{Branch: cmp.Or(t.branch, l.MainBranch()), From: t.from, DryRun: opts.DryRun}, func(tx *writeTx) error {
 		si, err := tx.FindSkill(name)
 		if err != nil {
 			return err
@@ -266,7 +238,7 @@ func (l *Library) setOwner(ctx context.Context, name string, curator bool, opts 
 			out.Message = fmt.Sprintf("skill %s is already %s (%s)", si.Name, o.Owner, o.Reason)
 			return nil
 		}
-		if _, err := tx.commit(metaMessage(action, si.Name, opts), true); err != nil {
+		if _, err := tx.commit(metaMessage(action, si.Name, t.prov, opts.Reason), true); err != nil {
 			return err
 		}
 		out.Changed = true
@@ -284,14 +256,13 @@ func (l *Library) setOwner(ctx context.Context, name string, curator bool, opts 
 	return out, nil
 }
 
-// AdoptAll makes every active user-owned skill of the branch
+// adoptAll makes every active user-owned skill of t's branch
 // curator-managed in one empty commit naming each (Skill-Action: adopt,
-// one Skill-Name per skill): how a person hands the skills they already
-// have to the agent's reviews and curator at once (`init --adopt`). It
-// returns the skills adopted, sorted; none means no commit.
-func (l *Library) AdoptAll(ctx context.Context, opts MetaOptions) ([]string, *UpdateResult, error) {
+// one Skill-Name per skill). It returns the skills adopted, sorted; none
+// means no commit.
+func (l *Library) adoptAll(ctx context.Context, t target, opts MetaOptions) ([]string, *UpdateResult, error) {
 	var names []string
-	res, err := l.Update(ctx, UpdateOptions{Branch: cmp.Or(opts.Branch, l.MainBranch()), From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
+	res, err := l.update(ctx, updateOptions{Branch: cmp.Or(t.branch, l.MainBranch()), From: t.from, DryRun: opts.DryRun}, func(tx *writeTx) error {
 		own, err := l.ownersAt(tx.gtx.Base())
 		if err != nil {
 			return err
@@ -311,7 +282,7 @@ func (l *Library) AdoptAll(ctx context.Context, opts MetaOptions) ([]string, *Up
 		for _, n := range names {
 			m.Add(TrailerName, n)
 		}
-		opts.Provenance.addTrailers(&m)
+		t.prov.addTrailers(&m)
 		m.Add(TrailerReason, opts.Reason)
 		_, err = tx.commit(m, true)
 		return err
@@ -322,25 +293,22 @@ func (l *Library) AdoptAll(ctx context.Context, opts MetaOptions) ([]string, *Up
 	return names, res, nil
 }
 
-// MoveOptions configures [Library.MoveSkill].
+// MoveOptions configures [Policy.MoveSkill].
 type MoveOptions struct {
-	Branch string
-	From   string // creates Branch from this revision when new
 	// Category is the new category folder ("" = the flat layout).
 	Category string
 	// NewName renames the skill ("" = keep the name); SKILL.md's name
 	// field is rewritten to match.
-	NewName    string
-	Provenance Provenance
-	DryRun     bool
+	NewName string
+	DryRun  bool
 }
 
-// MoveSkill moves a skill to another category and/or renames it, in one
-// commit (Skill-Action: move or rename, Skill-From: the old folder). The
-// skill keeps its history, ownership and pin. Errors: ErrNotFound,
+// moveSkill moves a skill to another category and/or renames it, in one
+// commit on t (Skill-Action: move or rename, Skill-From: the old folder).
+// The skill keeps its history, ownership and pin. Errors: ErrNotFound,
 // ErrExists when the destination is taken, skill.ErrInvalid for a bad
 // name or category.
-func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) (*MetaResult, error) {
+func (l *Library) moveSkill(ctx context.Context, name string, t target, opts MoveOptions) (*MetaResult, error) {
 	if err := skill.ValidateCategory(opts.Category); err != nil {
 		return nil, err
 	}
@@ -351,7 +319,7 @@ func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) 
 	}
 	out := &MetaResult{}
 	var oldName string
-	res, err := l.Update(ctx, UpdateOptions{Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun}, func(tx *Tx) error {
+	res, err := l.update(ctx, updateOptions{Branch: t.branch, From: t.from, DryRun: opts.DryRun}, func(tx *writeTx) error {
 		si, err := tx.FindSkill(name)
 		if err != nil {
 			return err
@@ -403,7 +371,7 @@ func (l *Library) MoveSkill(ctx context.Context, name string, opts MoveOptions) 
 		m := Message{Subject: fmt.Sprintf("skill: %s %s to %s", action, si.Dir, to)}
 		m.Add(TrailerAction, action)
 		m.Add(TrailerName, newName)
-		opts.Provenance.addTrailers(&m)
+		t.prov.addTrailers(&m)
 		m.Add(TrailerFrom, si.Dir)
 		if _, err := tx.Commit(m); err != nil {
 			return err
@@ -488,7 +456,7 @@ func renameFrontmatter(data []byte, old, new string) ([]byte, bool) {
 // refusePinned is the reference's pinned guard for delete (and the
 // archive an autonomous delete becomes): a pinned skill stays; patches and
 // edits are allowed.
-func refusePinned(tx *Tx, si SkillInfo) error {
+func refusePinned(tx *writeTx, si SkillInfo) error {
 	if tx.IsPinned(si.Name) {
 		return refusedf("skill %q is pinned and cannot be deleted or archived; patches and edits are allowed; run 'skillrepo skill unpin %s' first", si.Name, si.Name)
 	}

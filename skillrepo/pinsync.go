@@ -168,7 +168,7 @@ type PinsReconciled struct {
 func (l *Library) ReconcilePins(ctx context.Context, dryRun bool) (*PinsReconciled, error) {
 	out := &PinsReconciled{}
 	var final []string
-	res, err := l.Update(ctx, UpdateOptions{DryRun: dryRun}, func(tx *Tx) error {
+	res, err := l.update(ctx, updateOptions{DryRun: dryRun}, func(tx *writeTx) error {
 		data, err := tx.gtx.ReadFile(PinsFile)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -261,7 +261,7 @@ func (l *Library) mirrorPins(pins []string) {
 
 // effectivePins is [Library.effectivePins] for the pins file as the
 // transaction has it, with the skills of its base.
-func (tx *Tx) effectivePins() ([]string, bool) {
+func (tx *writeTx) effectivePins() ([]string, bool) {
 	data, _ := tx.gtx.ReadFile(PinsFile)
 	var snap *Snapshot
 	if base := tx.gtx.Base(); !base.IsZero() {

@@ -200,7 +200,7 @@ type PolicyResult struct {
 
 // Apply writes a batch of skill operations by the policy: routed, checked
 // before and during the write, verified on the tree it produces, one
-// commit or nothing. Errors are [Library.Apply]'s; a guard's refusal is
+// commit or nothing. Errors are Library.apply's; a guard's refusal is
 // a *RefusedError (ErrRefused) inside its *OpError, a lint refusal a
 // *GateError.
 func (p *Policy) Apply(ctx context.Context, ops []Op, dryRun bool) (*PolicyResult, error) {
@@ -217,7 +217,7 @@ func (p *Policy) Apply(ctx context.Context, ops []Op, dryRun bool) (*PolicyResul
 	}
 	verify := p.verifier(base)
 	var batchWarnings []string
-	res, err := p.l.Apply(ctx, ApplyOptions{
+	res, err := p.l.apply(ctx, applyOptions{
 		Branch: route.Branch, From: route.From, Ops: ops, Provenance: p.w.Provenance, DryRun: dryRun,
 		check: p.checker(staged), verify: verify, scan: p.secretScan(warnings, &batchWarnings),
 	})

@@ -2,6 +2,7 @@ package skillrepo
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 
@@ -43,6 +44,36 @@ const batchHint = "a skill and the files it links land together: send the create
 // any finding is an error.
 func (l *Library) gate(fsys fs.FS, dirs []string) error {
 	return lint.GateFor(fsys, dirs, l.Config.LintSettings())
+}
+
+// LintErrors are the lint errors of the skill folders dirs of fsys under
+// the library's profile, for a writer that reports them rather than
+// refusing for them: the curator's note of the links a move_file left in
+// the skill it emptied.
+func (p *Policy) LintErrors(fsys fs.FS, dirs []string) []lint.Finding {
+	return p.l.lintErrors(fsys, dirs)
+}
+
+func (l *Library) lintErrors(fsys fs.FS, dirs []string) []lint.Finding {
+	var found *lint.ErrorsFound
+	if errors.As(l.gate(fsys, dirs), &found) {
+		return found.Findings
+	}
+	return nil
+}
+
+// lintErrorLines are lintErrors one line each ("path:line: rule
+// message"), as a sync records them.
+func (l *Library) lintErrorLines(fsys fs.FS, dirs []string) []string {
+	var out []string
+	for _, fd := range l.lintErrors(fsys, dirs) {
+		loc := fd.Path
+		if fd.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", fd.Path, fd.Line)
+		}
+		out = append(out, fmt.Sprintf("%s: %s %s", loc, fd.Rule, fd.Message))
+	}
+	return out
 }
 
 // gateAgainst is the gate of a tree against the one it replaces (before,

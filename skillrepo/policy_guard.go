@@ -106,10 +106,10 @@ func secretsIn(op Op) string {
 // key can be a file's name. Secrets added are refused for an agent and
 // warned of for a person (once: one already warned of by the operation
 // check is not repeated).
-func (p *Policy) secretScan(already []string, warn *[]string) func(tx *Tx) error {
+func (p *Policy) secretScan(already []string, warn *[]string) func(tx *writeTx) error {
 	agent := p.w.Provenance.ByAgent()
 	warnedOfSecret := slices.ContainsFunc(already, func(w string) bool { return strings.Contains(w, secretRefusalWords) })
-	return func(tx *Tx) error {
+	return func(tx *writeTx) error {
 		*warn = (*warn)[:0]
 		store := tx.gtx.Store()
 		var paths []string
@@ -163,13 +163,13 @@ func (p *Policy) secretScan(already []string, warn *[]string) func(tx *Tx) error
 // the batch leaves it: an autonomous writer writes only skills it may
 // (ownership, pins), reads before it writes, and deletes only what it
 // absorbed. A skill the batch creates is the writer's own.
-func (p *Policy) checker(staged bool) func(tx *Tx, i int, op Op) error {
+func (p *Policy) checker(staged bool) func(tx *writeTx, i int, op Op) error {
 	if !p.w.Provenance.Autonomous() {
 		return nil
 	}
 	var created, known map[string]bool
 	var owners map[string]error
-	return func(tx *Tx, i int, op Op) error {
+	return func(tx *writeTx, i int, op Op) error {
 		if i == 0 { // Apply runs a batch again from its start when the branch moved
 			created, known, owners = map[string]bool{}, map[string]bool{}, map[string]error{}
 		}
@@ -202,7 +202,7 @@ func (p *Policy) checker(staged bool) func(tx *Tx, i int, op Op) error {
 // (fail closed, docs/reference-behaviour.md §4.5). A staged batch (a
 // review's proposal for the person to approve) may change their skills,
 // except a protected one.
-func (p *Policy) ownershipGuard(tx *Tx, action, name string, staged bool) error {
+func (p *Policy) ownershipGuard(tx *writeTx, action, name string, staged bool) error {
 	own, ok := ReviewOwner{}, false
 	if p.w.Owners != nil {
 		own, ok = p.w.Owners(name)
@@ -242,7 +242,7 @@ func OwnershipRefusal(label, action, name string, own ReviewOwner, err error) st
 // it absorbed into another existing skill (or one this batch creates);
 // the delete then archives (docs/reference-behaviour.md §4.4, §6.6). The
 // curator may also prune: absorbed_into given and empty.
-func (p *Policy) deleteGuard(tx *Tx, op Op, created map[string]bool) error {
+func (p *Policy) deleteGuard(tx *writeTx, op Op, created map[string]bool) error {
 	label := p.label()
 	refuse := func(format string, args ...any) error {
 		return &RefusedError{Reason: fmt.Sprintf(format, args...), Guard: GuardAbsorbed}
@@ -267,7 +267,7 @@ func (p *Policy) deleteGuard(tx *Tx, op Op, created map[string]bool) error {
 // not read (docs/reference-behaviour.md §4.5); a writer without a session
 // has no such memory and passes. What an earlier operation of the batch
 // wrote counts as read.
-func (p *Policy) readGuard(tx *Tx, op Op, si SkillInfo, known map[string]bool) error {
+func (p *Policy) readGuard(tx *writeTx, op Op, si SkillInfo, known map[string]bool) error {
 	file := skill.FileName
 	switch op.Action {
 	case ActionPatch, ActionWriteFile, ActionRemoveFile:
@@ -298,11 +298,13 @@ func (p *Policy) readGuard(tx *Tx, op Op, si SkillInfo, known map[string]bool) e
 	return &RefusedError{Guard: GuardReadFirst, Reason: fmt.Sprintf("Refusing background %s %s for '%s': %s has not been read in this %s. Call %s first, then retry once; text quoted in the conversation does not count as a read.", label, op.Action, si.Name, file, label, view)}
 }
 
-// CheckMeta checks a pin, unpin, adopt, disown or move of the skill name
-// by the policy's writer: unpin, adopt and disown decide who may change a
-// skill, which is a person's decision alone, so an autonomous writer is
-// refused them; pin and move pass the ownership guard like any write,
-// reading the policy's base. Any other writer passes.
+// CheckMeta checks a pin, unpin, adopt, disown, move or archive of the
+// skill name by the policy's writer; the policy's verbs run it themselves
+// (policy_writes.go), and a door asks it only to tell a writer beforehand.
+// Unpin, adopt and disown decide who may change a skill, which is a
+// person's decision alone, so an autonomous writer is refused them; pin,
+// move and archive pass the ownership guard like any write, reading the
+// policy's base. Any other writer passes.
 func (p *Policy) CheckMeta(action, name string) error {
 	prov := p.w.Provenance
 	if !prov.Autonomous() {
@@ -311,7 +313,7 @@ func (p *Policy) CheckMeta(action, name string) error {
 	label := p.label()
 	switch action {
 	case ActionUnpin, ActionAdopt, ActionDisown:
-		return &RefusedError{Guard: GuardMeta, Reason: fmt.Sprintf("Refusing background %s %s for '%s': only a person decides what an agent may change; run it without --origin %s.", label, action, name, prov.Origin)}
+		return p.metaRefusal(action, "'"+name+"'")
 	}
 	snap, err := p.l.Snapshot(p.Base())
 	if err != nil {
@@ -326,4 +328,11 @@ func (p *Policy) CheckMeta(action, name string) error {
 		return &RefusedError{Reason: msg, Guard: GuardOwnership}
 	}
 	return nil
+}
+
+// metaRefusal refuses an autonomous writer a decision that is a person's:
+// who may change a skill (what is a skill name, or "every skill").
+func (p *Policy) metaRefusal(action, what string) error {
+	prov := p.w.Provenance
+	return &RefusedError{Guard: GuardMeta, Reason: fmt.Sprintf("Refusing background %s %s for %s: only a person decides what an agent may change; run it without --origin %s.", p.label(), action, what, prov.Origin)}
 }

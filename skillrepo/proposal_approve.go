@@ -37,7 +37,7 @@ func (e *ProposalConflictError) Hint() string {
 		e.ID, ProposalBranch(e.ID), e.ID)
 }
 
-// ApproveOptions tune [Library.ApproveProposal].
+// ApproveOptions tune [Policy.ApproveProposal].
 type ApproveOptions struct {
 	// By is the Approved-By trailer ("" = the committer, "Name <email>").
 	By string
@@ -74,7 +74,7 @@ type ApproveResult struct {
 // errAlreadyMerged stops the write of an approval that has nothing to do.
 var errAlreadyMerged = errors.New("already merged")
 
-// ApproveProposal merges proposal id into main with a merge commit (first
+// approveProposal merges proposal id into main with a merge commit (first
 // parent main, second parent the proposal tip) carrying Approved-By and
 // Proposal-Id trailers, then deletes the branch. When main moved since the
 // proposal forked, the merge is three-way per path and line by line within
@@ -87,8 +87,8 @@ var errAlreadyMerged = errors.New("already merged")
 // already have refuse the approval.
 //
 // Errors: ErrNotFound; *ProposalConflictError (ErrConflict); the lint
-// gate's *GateError (ErrRefused); those of [Library.Update].
-func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOptions) (*ApproveResult, error) {
+// gate's *GateError (ErrRefused); those of Library.update.
+func (l *Library) approveProposal(ctx context.Context, id string, opts ApproveOptions) (*ApproveResult, error) {
 	if err := ValidateProposalID(id); err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (l *Library) ApproveProposal(ctx context.Context, id string, opts ApproveOp
 		by = committer.Name + " <" + committer.Email + ">"
 	}
 	out := &ApproveResult{ID: id, DryRun: opts.DryRun}
-	res, err := l.Update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: approve proposal " + id}, func(tx *Tx) error {
+	res, err := l.update(ctx, updateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: approve proposal " + id}, func(tx *writeTx) error {
 		tip, err := l.repo.ReadRef(ref)
 		if errors.Is(err, ErrNotFound) {
 			return WithHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the proposals")
@@ -284,37 +284,14 @@ func (l *Library) approvalMessage(id, by string, own []Hash) Message {
 	return m
 }
 
-// ApproveOutcome is one proposal's result in [Library.ApproveAll].
+// ApproveOutcome is one proposal's result in [Policy.ApproveAll].
 type ApproveOutcome struct {
 	ID     string
 	Result *ApproveResult
 	Err    error
 }
 
-// ApproveAll approves every open proposal, oldest first. A proposal that
-// conflicts or that the lint gate refuses is skipped (its outcome carries the
-// error) and the queue goes on, so the ones merged earlier may make later
-// ones conflict or not. Any other error stops the queue and is returned.
-func (l *Library) ApproveAll(ctx context.Context, opts ApproveOptions) ([]ApproveOutcome, error) {
-	props, err := l.Proposals(ProposalQuery{})
-	if err != nil {
-		return nil, err
-	}
-	out := []ApproveOutcome{}
-	for _, p := range props {
-		if p.State != ProposalOpen {
-			continue
-		}
-		res, err := l.ApproveProposal(ctx, p.ID, opts)
-		out = append(out, ApproveOutcome{ID: p.ID, Result: res, Err: err})
-		if err != nil && !errors.Is(err, ErrConflict) && !errors.Is(err, ErrRefused) {
-			return out, err
-		}
-	}
-	return out, nil
-}
-
-// RejectOptions tune [Library.RejectProposal].
+// RejectOptions tune [Policy.RejectProposal].
 type RejectOptions struct {
 	// By is the Rejected-By trailer ("" = the committer).
 	By     string
@@ -332,13 +309,13 @@ type RejectResult struct {
 	DryRun      bool
 }
 
-// RejectProposal deletes proposal id's branch and keeps its tip under
+// rejectProposal deletes proposal id's branch and keeps its tip under
 // refs/skillrepo/rejected/<id>: a record commit with the tip's tree, the
 // tip as parent (and an earlier rejection of the same id as second
 // parent) and the trailers Proposal-Id, Rejected-By and Reason. A proposal
 // already merged into main cannot be rejected (ErrRefused). Errors:
 // ErrNotFound, ErrRefused, ErrLocked, ErrConflict (a ref moved).
-func (l *Library) RejectProposal(ctx context.Context, id string, opts RejectOptions) (*RejectResult, error) {
+func (l *Library) rejectProposal(ctx context.Context, id string, opts RejectOptions) (*RejectResult, error) {
 	if err := ValidateProposalID(id); err != nil {
 		return nil, err
 	}

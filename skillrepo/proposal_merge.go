@@ -360,7 +360,7 @@ func mergeTrees(store *gitstore.Store, base, ours, theirs Hash, labels merge.Lab
 
 // stageMerge stages a clean merge's changes on top of the transaction's
 // tree (which must be "ours").
-func stageMerge(tx *Tx, changes []merge.Change) error {
+func stageMerge(tx *writeTx, changes []merge.Change) error {
 	for _, c := range changes {
 		switch {
 		case c.Deleted:

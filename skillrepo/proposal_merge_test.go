@@ -100,7 +100,7 @@ func testDifferingFiles(t *testing.T, seed uint64) {
 	var roots []Hash
 	for i := range 4 {
 		branch := fmt.Sprintf("t%d", i)
-		res, err := l.Update(ctx, UpdateOptions{Branch: branch, From: l.MainBranch()}, func(tx *Tx) error {
+		res, err := l.update(ctx, updateOptions{Branch: branch, From: l.MainBranch()}, func(tx *writeTx) error {
 			for range 4 {
 				p := paths[r.IntN(len(paths))]
 				switch {

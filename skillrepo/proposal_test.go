@@ -16,7 +16,7 @@ import (
 // propose writes one patch to proposal id (forked from main on first use).
 func propose(t *testing.T, l *Library, id, name, old, new string) {
 	t.Helper()
-	_, err := l.Apply(context.Background(), ApplyOptions{
+	_, err := l.apply(context.Background(), applyOptions{
 		Branch: ProposalBranch(id), From: l.MainBranch(),
 		Ops:        []Op{{Action: ActionPatch, Name: name, OldString: strp(old), NewString: strp(new)}},
 		Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: "r-" + id, Model: "m"},
@@ -29,7 +29,7 @@ func propose(t *testing.T, l *Library, id, name, old, new string) {
 // patchMain writes one patch straight to main.
 func patchMain(t *testing.T, l *Library, name, old, new string) {
 	t.Helper()
-	if _, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: name, OldString: strp(old), NewString: strp(new)}}}); err != nil {
+	if _, err := l.apply(context.Background(), applyOptions{Ops: []Op{{Action: ActionPatch, Name: name, OldString: strp(old), NewString: strp(new)}}}); err != nil {
 		t.Fatalf("patch main: %v", err)
 	}
 }
@@ -81,7 +81,7 @@ func TestProposeThenApprove(t *testing.T) {
 		t.Errorf("files = %+v", p.Files)
 	}
 
-	res, err := l.ApproveProposal(ctx, "p1", ApproveOptions{By: "Reviewer <rev@example.com>"})
+	res, err := person(l).ApproveProposal(ctx, "p1", ApproveOptions{By: "Reviewer <rev@example.com>"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestApproveDivergedMain(t *testing.T) {
 			gitCmd(t, l, env, "clone", "-q", l.Root, clone)
 			gitMerge := gitIn(t, clone, env, true, "merge", "--no-ff", "--no-edit", "origin/proposals/p1")
 
-			res, err := l.ApproveProposal(ctx, "p1", ApproveOptions{})
+			res, err := person(l).ApproveProposal(ctx, "p1", ApproveOptions{})
 			if tt.conflict != "" {
 				var ce *ProposalConflictError
 				if !errors.As(err, &ce) || !errors.Is(err, ErrConflict) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Path != tt.conflict || ce.Conflicts[0].Reason != merge.ReasonContent {
@@ -199,7 +199,7 @@ func TestRejectKeepsTip(t *testing.T) {
 	propose(t, l, "p2", "ci-debugging", "Pitfalls", "Traps")
 	tip := gitCmd(t, l, env, "rev-parse", "proposals/p2")
 
-	res, err := l.RejectProposal(ctx, "p2", RejectOptions{By: "Rev <rev@example.com>", Reason: "too vague"})
+	res, err := person(l).RejectProposal(ctx, "p2", RejectOptions{By: "Rev <rev@example.com>", Reason: "too vague"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestRejectKeepsTip(t *testing.T) {
 	if open, _ := l.Proposals(ProposalQuery{}); len(open) != 0 {
 		t.Errorf("open proposals after reject: %d", len(open))
 	}
-	if _, err := l.ApproveProposal(ctx, "p2", ApproveOptions{}); !errors.Is(err, ErrNotFound) {
+	if _, err := person(l).ApproveProposal(ctx, "p2", ApproveOptions{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("approve after reject: err = %v", err)
 	}
 	assertConsistent(t, l, env)
@@ -232,7 +232,7 @@ func TestRejectKeepsTip(t *testing.T) {
 func TestInvalidProposedWriteRefused(t *testing.T) {
 	l, env := newTestLibrary(t)
 	bad := "no frontmatter at all\n"
-	_, err := l.Apply(context.Background(), ApplyOptions{
+	_, err := l.apply(context.Background(), applyOptions{
 		Branch: ProposalBranch("p3"), From: l.MainBranch(),
 		Ops: []Op{{Action: ActionCreate, Name: "broken", Content: &bad}},
 	})
@@ -256,14 +256,14 @@ func TestProposalMergedByGitCountsAsApproved(t *testing.T) {
 	if len(props) != 1 || props[0].State != ProposalApproved {
 		t.Fatalf("proposals = %+v, want p4 approved", props)
 	}
-	res, err := l.ApproveProposal(context.Background(), "p4", ApproveOptions{})
+	res, err := person(l).ApproveProposal(context.Background(), "p4", ApproveOptions{})
 	if err != nil || !res.AlreadyMerged {
 		t.Fatalf("approve = %+v, %v", res, err)
 	}
 	if out := gitCmd(t, l, env, "branch", "--list", "proposals/*"); out != "" {
 		t.Errorf("branch kept: %q", out)
 	}
-	if _, err := l.RejectProposal(context.Background(), "p4", RejectOptions{}); !errors.Is(err, ErrNotFound) {
+	if _, err := person(l).RejectProposal(context.Background(), "p4", RejectOptions{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("reject after approve: %v", err)
 	}
 }
@@ -279,7 +279,7 @@ func TestApproveAllAndCheck(t *testing.T) {
 	// refused by the write policy's gate and writes nothing.
 	propose(t, l, "bad", "git-bisect-regressions", "when done.", "when done; see [notes](references/missing.md).")
 	head := gitCmd(t, l, env, "rev-parse", "main")
-	_, err := l.ApproveProposal(ctx, "bad", ApproveOptions{})
+	_, err := person(l).ApproveProposal(ctx, "bad", ApproveOptions{})
 	var ge *GateError
 	if !errors.Is(err, ErrRefused) || !errors.As(err, &ge) || !strings.Contains(err.Error(), "git-bisect-regressions/SKILL.md") || ge.Hint() == "" {
 		t.Fatalf("err = %v", err)
@@ -287,19 +287,19 @@ func TestApproveAllAndCheck(t *testing.T) {
 	if gitCmd(t, l, env, "rev-parse", "main") != head {
 		t.Fatal("main moved after a refused approval")
 	}
-	if _, err := l.RejectProposal(ctx, "bad", RejectOptions{Reason: "dangling link"}); err != nil {
+	if _, err := person(l).RejectProposal(ctx, "bad", RejectOptions{Reason: "dangling link"}); err != nil {
 		t.Fatal(err)
 	}
 
 	// A dry run writes nothing either.
-	if res, err := l.ApproveProposal(ctx, "a1", ApproveOptions{DryRun: true}); err != nil || res.Commit.IsZero() {
+	if res, err := person(l).ApproveProposal(ctx, "a1", ApproveOptions{DryRun: true}); err != nil || res.Commit.IsZero() {
 		t.Fatalf("dry run = %+v, %v", res, err)
 	}
 	if gitCmd(t, l, env, "rev-parse", "main") != head {
 		t.Fatal("main moved after a dry run")
 	}
 
-	outcomes, err := l.ApproveAll(ctx, ApproveOptions{})
+	outcomes, err := person(l).ApproveAll(ctx, ApproveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,14 +358,14 @@ func TestApproveRefusesInvalidMerge(t *testing.T) {
 	withoutPitfalls := content[:pitfalls+2]
 	edit := func(branch, from, text string) {
 		t.Helper()
-		if _, err := l.Apply(ctx, ApplyOptions{Branch: branch, From: from, Ops: []Op{{Action: ActionEdit, Name: "ci-debugging", Content: &text}}}); err != nil {
+		if _, err := l.apply(ctx, applyOptions{Branch: branch, From: from, Ops: []Op{{Action: ActionEdit, Name: "ci-debugging", Content: &text}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	edit(ProposalBranch("v1"), l.MainBranch(), withoutSteps)
 	edit("", "", withoutPitfalls)
 	head := gitCmd(t, l, env, "rev-parse", "main")
-	_, err = l.ApproveProposal(ctx, "v1", ApproveOptions{})
+	_, err = person(l).ApproveProposal(ctx, "v1", ApproveOptions{})
 	var ce *ProposalConflictError
 	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Reason != ReasonInvalidSkill {
 		t.Fatalf("err = %v, want an invalid-skill conflict", err)

@@ -272,7 +272,7 @@ func (l *Library) settledHere(hist *history, local map[string]Hash, id string, t
 // forces. Errors: *RemoteRejectedError (ErrConflict) when main has
 // diverged (the proposals were still brought in); *DirtyError when the
 // fast-forward would overwrite an uncommitted edit; those of
-// [Library.Update].
+// Library.update.
 //
 // A library in a folder of a project's repository is refused (see
 // refuseRemoteInFolder).
@@ -341,7 +341,7 @@ func (l *Library) fastForwardMain(ctx context.Context, hist *history, theirs Has
 			}
 		}
 	}
-	return l.update(ctx, UpdateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: pull: fast-forward from " + opts.Remote}, func(tx *Tx) error {
+	return l.updateAnyway(ctx, updateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: pull: fast-forward from " + opts.Remote}, func(tx *writeTx) error {
 		return fastForward(tx, theirs, opts.Remote+"/"+l.MainBranch())
 	})
 }
@@ -351,7 +351,7 @@ func (l *Library) fastForwardMain(ctx context.Context, hist *history, theirs Has
 // trees, so the engine updates exactly those in the work tree. The
 // commits it brings in (from, e.g. "origin/main") are checked first, as
 // git's fsck checks them (treecheck.go).
-func fastForward(tx *Tx, to Hash, from string) error {
+func fastForward(tx *writeTx, to Hash, from string) error {
 	store := tx.gtx.Store()
 	news, err := incoming(newHistory(store), store, tx.gtx.Base(), to)
 	if err != nil {

@@ -46,7 +46,7 @@ func TestPushSetsHEADOfFreshBareRemote(t *testing.T) {
 
 			// Pushing again (main exists there now) does nothing to HEAD.
 			old, nu := "first** error", "first** failing line"
-			if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: &old, NewString: &nu}}}); err != nil {
+			if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: &old, NewString: &nu}}}); err != nil {
 				t.Fatal(err)
 			}
 			if res, err = l.Push(ctx, RemoteOptions{GoGit: goGit}); err != nil || res.HEAD != nil {

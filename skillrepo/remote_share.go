@@ -180,7 +180,7 @@ func (l *Library) fastForwardOnly(ctx context.Context, g *remoteGit, res *Remote
 		return problem
 	}
 	from := g.remote + "/" + l.MainBranch()
-	_, err = l.update(ctx, UpdateOptions{Reflog: "skillrepo: remote sync: fast-forward to " + from}, func(tx *Tx) error {
+	_, err = l.updateAnyway(ctx, updateOptions{Reflog: "skillrepo: remote sync: fast-forward to " + from}, func(tx *writeTx) error {
 		ours := tx.gtx.Base()
 		if ours == theirs || l.contains(ours, theirs) {
 			return nil
@@ -314,7 +314,7 @@ var errMainDiverged = errors.New("main and the remote's main do not merge")
 // local write racing it is merged, not lost.
 func (l *Library) integrateMain(ctx context.Context, g *remoteGit, theirs Hash) (string, error) {
 	outcome := ""
-	_, err := l.Update(ctx, UpdateOptions{Reflog: "skillrepo: remote sync: bring in " + g.remote + "/" + l.MainBranch()}, func(tx *Tx) error {
+	_, err := l.update(ctx, updateOptions{Reflog: "skillrepo: remote sync: bring in " + g.remote + "/" + l.MainBranch()}, func(tx *writeTx) error {
 		outcome = ""
 		ours := tx.gtx.Base()
 		hist := newHistory(tx.gtx.Store())
@@ -424,7 +424,7 @@ func (l *Library) proposeOwnWork(ctx context.Context, theirs Hash, reason string
 		}
 	}
 	var tip Hash
-	_, err := l.Update(ctx, UpdateOptions{Reflog: "skillrepo: remote sync: main's own work moved to proposal " + id}, func(tx *Tx) error {
+	_, err := l.update(ctx, updateOptions{Reflog: "skillrepo: remote sync: main's own work moved to proposal " + id}, func(tx *writeTx) error {
 		tip = tx.gtx.Base()
 		if tip.IsZero() || theirs.IsZero() || tip == theirs {
 			return errNothingToPropose

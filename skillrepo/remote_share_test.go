@@ -395,7 +395,7 @@ func TestSyncRemoteLocalApprovalDeletesRemoteBranch(t *testing.T) {
 	if _, err := a.PublishProposal(ctx, "p1", PublishOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.ApproveProposal(ctx, "p1", ApproveOptions{}); err != nil {
+	if _, err := person(a).ApproveProposal(ctx, "p1", ApproveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if res := syncRemote(t, a, RemoteSyncOptions{}); res.Main != MainPushed {
@@ -490,7 +490,7 @@ func TestSyncPublishesStagedProposalsInBatches(t *testing.T) {
 	const n = 150
 	for i := range n {
 		id := "r-" + strconv.Itoa(i)
-		if _, err := a.Apply(context.Background(), ApplyOptions{
+		if _, err := a.apply(context.Background(), applyOptions{
 			Branch: ProposalBranch(id), From: a.MainBranch(),
 			Ops:        []Op{{Action: ActionCreate, Name: "batch-" + strconv.Itoa(i), Content: strp("---\nname: batch-" + strconv.Itoa(i) + "\ndescription: Use when batch " + strconv.Itoa(i) + " zq" + strconv.Itoa(i*7919) + " happens.\n---\n# Batch\n\nStep " + strconv.Itoa(i*104729) + ".\n")}},
 			Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: id, Model: "m"},
@@ -498,7 +498,7 @@ func TestSyncPublishesStagedProposalsInBatches(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := a.Apply(context.Background(), ApplyOptions{Branch: ProposalBranch("mine"), From: a.MainBranch(),
+	if _, err := a.apply(context.Background(), applyOptions{Branch: ProposalBranch("mine"), From: a.MainBranch(),
 		Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}}}); err != nil {
 		t.Fatal(err)
 	}

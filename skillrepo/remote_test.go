@@ -116,7 +116,7 @@ func TestPushPullTeamFlow(t *testing.T) {
 			if got := refNames(pull.Refs); got != "refs/heads/proposals/b1 refs/heads/proposals/c1" {
 				t.Fatalf("pull brought %q", got)
 			}
-			outcomes, err := d.ApproveAll(ctx, ApproveOptions{By: "D <d@example.com>"})
+			outcomes, err := person(d).ApproveAll(ctx, ApproveOptions{By: "D <d@example.com>"})
 			if err != nil || len(outcomes) != 2 || outcomes[0].Err != nil || outcomes[1].Err != nil {
 				t.Fatalf("approve all = %+v, %v", outcomes, err)
 			}
@@ -193,7 +193,7 @@ func TestPushRejectedProposal(t *testing.T) {
 	if _, err := b.Pull(ctx, RemoteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.RejectProposal(ctx, "r1", RejectOptions{Reason: "no"}); err != nil {
+	if _, err := person(b).RejectProposal(ctx, "r1", RejectOptions{Reason: "no"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := b.Push(ctx, RemoteOptions{}); err != nil {

@@ -96,7 +96,7 @@ func activeSkill(skills []SkillInfo, name string) bool {
 // restorePurged stages the purged skill p back where it lived before it
 // was archived (read from history; <name>/ when history does not say) and
 // commits; out is filled in.
-func (l *Library) restorePurged(tx *Tx, p *PurgedArchive, prov Provenance, out *RestoreResult) error {
+func (l *Library) restorePurged(tx *writeTx, p *PurgedArchive, prov Provenance, out *RestoreResult) error {
 	name := ArchivedName(p.Dir)
 	to, guessed, err := l.restoreTarget(tx, p.Parent.String(), p.Dir)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 // those paths, sorted, and then stages nothing, so the caller refuses the
 // whole revert (a curator rollback names them with the commits that
 // changed them).
-func (tx *Tx) RevertDirs(before, after *Snapshot, dirs []string) (changed []string, err error) {
+func (tx *writeTx) RevertDirs(before, after *Snapshot, dirs []string) (changed []string, err error) {
 	type write struct {
 		p      string
 		data   []byte
@@ -97,7 +97,7 @@ func readSnapshotFile(s *Snapshot, p string) (data []byte, exec, ok bool) {
 // PurgeArchived stages the removal of the archived skill folder dir
 // (.archive/<name>/) with all its files. Only an archived folder can be
 // purged: history keeps it, and `skill restore` brings it back.
-func (tx *Tx) PurgeArchived(dir string) error {
+func (tx *writeTx) PurgeArchived(dir string) error {
 	if !strings.HasPrefix(dir, ArchiveDir+"/") || path.Clean(dir) != dir {
 		return fmt.Errorf("purge %s: only a folder of %s/ can be purged: %w", dir, ArchiveDir, ErrRefused)
 	}

@@ -15,18 +15,18 @@ func TestOwnerForReview(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
 	bg := Provenance{Origin: OriginBackgroundReview, ReviewID: "r-1"}
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionCreate, Name: "managed", Content: strp(managedSkill)}}, Provenance: bg}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionCreate, Name: "managed", Content: strp(managedSkill)}}, Provenance: bg}); err != nil {
 		t.Fatal(err)
 	}
 	// A person patches it later: still managed (the creation decides).
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "managed", OldString: strp("body"), NewString: strp("new body")}}}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "managed", OldString: strp("body"), NewString: strp("new body")}}}); err != nil {
 		t.Fatal(err)
 	}
 	// trailerCommit writes a marker file with the given trailers, the way
 	// adopt and disown commits name a skill.
 	trailerCommit := func(action, name string) {
 		t.Helper()
-		_, err := l.Update(ctx, UpdateOptions{}, func(tx *Tx) error {
+		_, err := l.update(ctx, updateOptions{}, func(tx *writeTx) error {
 			if err := tx.gtx.WriteFile(".skillrepo/marker-"+action, []byte(action), false); err != nil {
 				return err
 			}
@@ -80,7 +80,7 @@ func TestOwnerForReview(t *testing.T) {
 func TestChangeMemory(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
-	res, err := l.ChangeMemory(ctx, MemoryOptions{Target: memory.User, Action: "add", Content: "Likes tables"})
+	res, err := person(l).ChangeMemory(ctx, MemoryOptions{Target: memory.User, Action: "add", Content: "Likes tables"})
 	if err != nil || res.Commit.IsZero() || res.Path != ".memory/USER.md" {
 		t.Fatalf("add: %+v %v", res, err)
 	}
@@ -89,13 +89,13 @@ func TestChangeMemory(t *testing.T) {
 		t.Errorf("USER.md = %q", got)
 	}
 	// A duplicate changes nothing and commits nothing.
-	res, err = l.ChangeMemory(ctx, MemoryOptions{Target: memory.User, Action: "add", Content: "Likes tables"})
+	res, err = person(l).ChangeMemory(ctx, MemoryOptions{Target: memory.User, Action: "add", Content: "Likes tables"})
 	if err != nil || !res.Commit.IsZero() || res.Changed {
 		t.Fatalf("duplicate: %+v %v", res, err)
 	}
 	// A refused change is a *memory.Error and writes nothing.
 	before, _ := l.repo.ResolveBranch("main")
-	_, err = l.ChangeMemory(ctx, MemoryOptions{Target: memory.User, Action: "remove", OldText: "absent"})
+	_, err = person(l).ChangeMemory(ctx, MemoryOptions{Target: memory.User, Action: "remove", OldText: "absent"})
 	var merr *memory.Error
 	if !errors.As(err, &merr) || !errors.Is(err, memory.ErrNoMatch) {
 		t.Fatalf("remove absent: %v", err)
@@ -104,8 +104,8 @@ func TestChangeMemory(t *testing.T) {
 		t.Error("a refused change moved main")
 	}
 	// A branch from main, as a staged review change uses.
-	res, err = l.ChangeMemory(ctx, MemoryOptions{Branch: "proposals/x-memory", From: before.String(), Target: memory.User, Action: "replace", OldText: "tables", Content: "Likes lists",
-		Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: "x"}})
+	review := writer(t, l, Writer{Branch: "proposals/x-memory", From: before.String(), Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: "x"}})
+	res, err = review.ChangeMemory(ctx, MemoryOptions{Target: memory.User, Action: "replace", OldText: "tables", Content: "Likes lists"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func TestSecretInProvenanceRefused(t *testing.T) {
 		{Origin: OriginForeground, Agent: "claude-code/" + token},
 		{Origin: OriginUser, Model: token},
 	} {
-		_, err := l.Apply(context.Background(), ApplyOptions{Provenance: p, Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}}})
+		_, err := l.apply(context.Background(), applyOptions{Provenance: p, Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}}})
 		var re *RefusedError
 		if !errors.As(err, &re) || re.Guard != GuardSecret || !strings.Contains(err.Error(), "trailer") {
 			t.Errorf("%+v: %v", p, err)

@@ -117,13 +117,13 @@ func (c *churn) step() {
 		c.write(cats[c.rng.Intn(len(cats))]+name+"/SKILL.md", c.skillText(name))
 	case 2: // create through the engine
 		cat := []string{"", "devops", "writing"}[c.rng.Intn(3)]
-		if _, err := c.l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionCreate, Name: name, Category: cat, Content: strp(c.skillText(name)), ForceNew: true, Reason: "test"}}}); err != nil {
+		if _, err := c.l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionCreate, Name: name, Category: cat, Content: strp(c.skillText(name)), ForceNew: true, Reason: "test"}}}); err != nil {
 			c.t.Logf("engine create %s: %v", name, err)
 		}
 		viaEngine = true
 	case 3: // patch through the engine (a new SKILL.md, same name)
 		if d := c.pick(dirs); d != "" && !strings.HasPrefix(d, ".") {
-			_, err := c.l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionEdit, Name: d, Content: strp(c.skillText(path.Base(d)))}}})
+			_, err := c.l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionEdit, Name: d, Content: strp(c.skillText(path.Base(d)))}}})
 			if err != nil {
 				c.t.Logf("engine edit %s: %v", d, err)
 			}

@@ -423,7 +423,7 @@ func (l *Library) indexSkillDirs(name string) []string {
 }
 
 // FindSkill looks a skill up in the transaction's current state.
-func (tx *Tx) FindSkill(name string) (SkillInfo, error) {
+func (tx *writeTx) FindSkill(name string) (SkillInfo, error) {
 	if tx.gtx.HasStaged() {
 		// Staged changes are not in a tree yet: look them up directly.
 		if tx.gtx.Exists(name + "/" + skill.FileName) {
@@ -446,7 +446,7 @@ func (tx *Tx) FindSkill(name string) (SkillInfo, error) {
 // skill by its folder or category/folder, as the reference looks skills up
 // for skill_manage (docs/reference-behaviour.md §4.3) — never by the name
 // its frontmatter gives it, never an archived one.
-func (tx *Tx) findUmbrella(name string) (SkillInfo, error) {
+func (tx *writeTx) findUmbrella(name string) (SkillInfo, error) {
 	si, err := tx.FindSkill(name)
 	if err != nil {
 		return si, err

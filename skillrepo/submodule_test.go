@@ -28,19 +28,19 @@ func TestSubmoduleInSkillRefused(t *testing.T) {
 		run  func() error
 	}{
 		{"archive", func() error {
-			_, err := l.Archive(context.Background(), ArchiveOptions{Name: "ci-debugging"})
+			_, err := person(l).Archive(context.Background(), ArchiveOptions{Name: "ci-debugging"})
 			return err
 		}},
 		{"delete", func() error {
-			_, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{del}, Provenance: user})
+			_, err := l.apply(context.Background(), applyOptions{Ops: []Op{del}, Provenance: user})
 			return err
 		}},
 		{"remove-file", func() error {
-			_, err := l.Apply(context.Background(), ApplyOptions{Ops: []Op{{Action: ActionRemoveFile, Name: "ci-debugging", FilePath: "vendor"}}, Provenance: user})
+			_, err := l.apply(context.Background(), applyOptions{Ops: []Op{{Action: ActionRemoveFile, Name: "ci-debugging", FilePath: "vendor"}}, Provenance: user})
 			return err
 		}},
 		{"bulk move", func() error {
-			_, err := l.Update(context.Background(), UpdateOptions{}, func(tx *Tx) error {
+			_, err := l.update(context.Background(), updateOptions{}, func(tx *writeTx) error {
 				return tx.MoveDirs([]Move{{From: "ci-debugging", To: ".archive/ci-debugging"}})
 			})
 			return err
@@ -63,7 +63,7 @@ func TestSubmoduleInSkillRefused(t *testing.T) {
 		})
 	}
 	// A skill without a submodule still archives.
-	if _, err := l.Archive(context.Background(), ArchiveOptions{Name: "git-bisect-regressions"}); err != nil {
+	if _, err := person(l).Archive(context.Background(), ArchiveOptions{Name: "git-bisect-regressions"}); err != nil {
 		t.Fatal(err)
 	}
 	assertConsistent(t, l, env)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -37,11 +36,11 @@ type SyncOptions struct {
 	// SyncResult.Unconverted instead of failing the dry run on them, as
 	// the real sync does: what skillrepo status shows.
 	ReportUnconverted bool
-	// Lint, when set, checks the skill folders the sync records, in the
-	// work tree (which is what is recorded), and returns their lint
-	// errors. A sync never refuses for them — the edits are made already —
+	// Lint checks the skill folders the sync records, in the work tree
+	// (which is what is recorded), under the library's profile. A sync
+	// never refuses for their lint errors — the edits are made already —
 	// but each is recorded as a Lint-Error trailer and in the result.
-	Lint func(fsys fs.FS, dirs []string) []string
+	Lint bool
 }
 
 // FileChange is one path a sync records.
@@ -258,7 +257,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // stage puts a delta into a transaction; stopped by ctx, it stages
 // nothing more and the transaction is abandoned (the objects written are
 // unreferenced, as git leaves after an interrupted add).
-func (d *worktreeDelta) stage(ctx context.Context, tx *Tx) error {
+func (d *worktreeDelta) stage(ctx context.Context, tx *writeTx) error {
 	p := tx.l.progress()
 	p.Start("importing files", len(d.changes))
 	defer p.Done()
@@ -284,7 +283,7 @@ func (d *worktreeDelta) stage(ctx context.Context, tx *Tx) error {
 
 // skillsOf names the skills a set of paths belongs to (the folder holding
 // SKILL.md, found in the transaction's state).
-func skillsOf(tx *Tx, changes []FileChange) []string {
+func skillsOf(tx *writeTx, changes []FileChange) []string {
 	set := map[string]bool{}
 	for _, c := range changes {
 		dir := filepath.ToSlash(filepath.Dir(c.Path))
@@ -342,7 +341,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		return nil, err
 	}
 	var renamed map[string]string
-	res, err := l.Update(ctx, UpdateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *Tx) error {
+	res, err := l.update(ctx, updateOptions{Branch: head, DryRun: opts.DryRun, RecordsWorktree: true}, func(tx *writeTx) error {
 		d, err := l.worktreeDelta(ctx, tx.gtx.Store(), tx.gtx.Tree(), opts.LeaveStaged)
 		if err != nil {
 			return err
@@ -391,7 +390,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 			}
 			m.Add(TrailerName, s)
 		}
-		if opts.Lint != nil {
+		if opts.Lint {
 			var present []string
 			for _, s := range out.Skills {
 				if tx.gtx.Exists(s + "/" + skill.FileName) {
@@ -399,7 +398,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 				}
 			}
 			if len(present) > 0 {
-				out.LintErrors = opts.Lint(os.DirFS(l.Root), present)
+				out.LintErrors = l.lintErrorLines(os.DirFS(l.Root), present)
 			}
 			for i, e := range out.LintErrors {
 				if i == maxNamedSkills {
@@ -461,7 +460,7 @@ func (l *Library) splitUnconverted(d *worktreeDelta) ([]UnconvertedChange, error
 // taken to be a new skill folder of this sync when their SKILL.md is the
 // same, or the same once its name field is changed; exactly one such
 // folder must match. It returns old name -> new name (folders).
-func detectRenames(tx *Tx, before Hash, changes []FileChange) (map[string]string, error) {
+func detectRenames(tx *writeTx, before Hash, changes []FileChange) (map[string]string, error) {
 	var added, gone []string // folders of new and of removed SKILL.md files
 	for _, c := range changes {
 		if path.Base(c.Path) != skill.FileName {
@@ -515,7 +514,7 @@ func detectRenames(tx *Tx, before Hash, changes []FileChange) (map[string]string
 
 // carryPins keeps the pin of a pinned skill renamed outside skillrepo:
 // pins are kept by name, so the pin would otherwise be lost.
-func carryPins(tx *Tx, renamed map[string]string) (map[string]string, error) {
+func carryPins(tx *writeTx, renamed map[string]string) (map[string]string, error) {
 	data, err := tx.gtx.ReadFile(PinsFile)
 	if err != nil || len(renamed) == 0 {
 		return nil, nil // no pins, or nothing renamed

@@ -57,3 +57,25 @@ func assertConsistent(t *testing.T, l *Library, env map[string]string) {
 }
 
 func strp(s string) *string { return &s }
+
+// person is the write policy of a person at their own library, the writer
+// most tests write as (a Writer with no branch and origin user never
+// fails to build).
+func person(l *Library) *Policy {
+	p, err := l.Policy(Writer{})
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// writer is the write policy of w on l, for tests that write as an agent
+// or on a branch.
+func writer(t testing.TB, l *Library, w Writer) *Policy {
+	t.Helper()
+	p, err := l.Policy(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

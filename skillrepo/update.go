@@ -6,8 +6,8 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
-// UpdateOptions chooses the branch an [Library.Update] writes.
-type UpdateOptions struct {
+// updateOptions chooses the branch a write (Library.update) commits to.
+type updateOptions struct {
 	// Branch is the branch to write ("" = the main branch).
 	Branch string
 	// From creates Branch from this revision when it does not exist ("" =
@@ -23,7 +23,7 @@ type UpdateOptions struct {
 	RecordsWorktree bool
 }
 
-// UpdateResult says what an Update did (or, with DryRun, would do).
+// UpdateResult says what a write did (or, with DryRun, would do).
 type UpdateResult struct {
 	Branch string
 	// Old and New are the branch tip before and after; Old is zero when
@@ -39,35 +39,35 @@ type UpdateResult struct {
 	DryRun     bool
 }
 
-// Tx is one read-modify-write of a branch, handed to the function given to
-// [Library.Update]: reads see the branch tip plus what was staged, writes
-// are staged until Commit, and commits carry skillrepo's trailers. It
-// wraps the engine's transaction privately: what a caller may stage is
-// the domain's operations (skill operations, moves, merges, reverts), not
-// raw files.
-type Tx struct {
+// writeTx is one read-modify-write of a branch, handed to the function
+// given to Library.update: reads see the branch tip plus what was staged,
+// writes are staged until Commit, and commits carry skillrepo's trailers.
+// It wraps the engine's transaction, and it is the domain's own: outside
+// the domain every write is a verb of the write policy (policy.go), so no
+// door holds a raw transaction (docs/architecture.md §2.1).
+type writeTx struct {
 	gtx *gitstore.Tx
 	l   *Library
 }
 
 // Library is the library being written (for its config and clock).
-func (tx *Tx) Library() *Library { return tx.l }
+func (tx *writeTx) Library() *Library { return tx.l }
 
 // Base is the branch tip the write started from (zero when it creates the
 // branch from nothing). A caller that decided on an earlier tip compares
 // it to see whether the branch moved meanwhile.
-func (tx *Tx) Base() Hash { return tx.gtx.Base() }
+func (tx *writeTx) Base() Hash { return tx.gtx.Base() }
 
 // Commit records what is staged as one commit on top of the series and
 // returns its hash. Error: ErrNoChanges when the tree is unchanged and no
 // extra parent was added.
 // A commit whose trailers say an agent wrote it is authored as that agent
 // (see [Message.AgentAuthor]).
-func (tx *Tx) Commit(msg Message) (Hash, error) { return tx.commit(msg, false) }
+func (tx *writeTx) Commit(msg Message) (Hash, error) { return tx.commit(msg, false) }
 
 // commit is Commit; allowEmpty records a commit even when the tree is
 // unchanged (the evidence-only commits of adopt and disown).
-func (tx *Tx) commit(msg Message, allowEmpty bool) (Hash, error) {
+func (tx *writeTx) commit(msg Message, allowEmpty bool) (Hash, error) {
 	if err := secretsInTrailers(msg); err != nil {
 		return ZeroHash, err
 	}
@@ -80,28 +80,28 @@ func (tx *Tx) commit(msg Message, allowEmpty bool) (Hash, error) {
 	return tx.gtx.Commit(msg.String())
 }
 
-// Update runs fn as one atomic write of a branch (the main branch when
+// update runs fn as one atomic write of a branch (the main branch when
 // opts.Branch is empty); the engine's doc (package gitstore) gives the
 // write ordering and its errors. While the config has problems it
 // refuses with them, writing nothing (a dry run goes on).
-func (l *Library) Update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (*UpdateResult, error) {
+func (l *Library) update(ctx context.Context, opts updateOptions, fn func(tx *writeTx) error) (*UpdateResult, error) {
 	if err := l.writable(); err != nil && !opts.DryRun {
 		return nil, err
 	}
-	return l.update(ctx, opts, fn)
+	return l.updateAnyway(ctx, opts, fn)
 }
 
-// update is Update even while the config has problems: for a pull's
+// updateAnyway is update even while the config has problems: for a pull's
 // fast-forward, which takes others' commits (perhaps the fix) and makes
 // none of ours.
-func (l *Library) update(ctx context.Context, opts UpdateOptions, fn func(tx *Tx) error) (*UpdateResult, error) {
+func (l *Library) updateAnyway(ctx context.Context, opts updateOptions, fn func(tx *writeTx) error) (*UpdateResult, error) {
 	if opts.Branch == "" {
 		opts.Branch = l.MainBranch()
 	}
 	res, err := l.repo.Update(ctx, gitstore.UpdateOptions{
 		Branch: opts.Branch, From: opts.From, DryRun: opts.DryRun, Reflog: opts.Reflog, RecordsWorktree: opts.RecordsWorktree,
 	}, func(gtx *gitstore.Tx) error {
-		return fn(&Tx{gtx: gtx, l: l})
+		return fn(&writeTx{gtx: gtx, l: l})
 	})
 	if res == nil {
 		return nil, err

@@ -100,7 +100,7 @@ func TestAutonomousWritesRecordUsage(t *testing.T) {
 	l, _ := newTestLibrary(t)
 	ctx := context.Background()
 	review := Provenance{Origin: OriginBackgroundReview, ReviewID: "r-1"}
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionCreate, Name: "deploy-notes", Content: strp(agentSkill)}}, Provenance: review}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionCreate, Name: "deploy-notes", Content: strp(agentSkill)}}, Provenance: review}); err != nil {
 		t.Fatal(err)
 	}
 	r := usageOf(t, l, "deploy-notes")
@@ -108,39 +108,39 @@ func TestAutonomousWritesRecordUsage(t *testing.T) {
 		t.Fatalf("after create: %+v", r)
 	}
 	old, nu := "make deploy", "make deploy-prod"
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "deploy-notes", OldString: &old, NewString: &nu}}, Provenance: review}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "deploy-notes", OldString: &old, NewString: &nu}}, Provenance: review}); err != nil {
 		t.Fatal(err)
 	}
 	if r = usageOf(t, l, "deploy-notes"); r.PatchCount != 1 || r.PatchGeneration != 1 || r.LastPatchedAt == nil || !r.AgentCreated() {
 		t.Fatalf("after patch: %+v", r)
 	}
-	if _, err := l.Pin(ctx, "deploy-notes", MetaOptions{}); err != nil {
+	if _, err := person(l).Pin(ctx, "deploy-notes", MetaOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if r = usageOf(t, l, "deploy-notes"); !r.Pinned {
 		t.Fatalf("after pin: %+v", r)
 	}
-	if _, err := l.Unpin(ctx, "deploy-notes", MetaOptions{}); err != nil {
+	if _, err := person(l).Unpin(ctx, "deploy-notes", MetaOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if r = usageOf(t, l, "deploy-notes"); r.Pinned {
 		t.Fatalf("after unpin: %+v", r)
 	}
 	// The review's delete is an archive.
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionDelete, Name: "deploy-notes", AbsorbedInto: strp("ci-debugging")}}, Provenance: review}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionDelete, Name: "deploy-notes", AbsorbedInto: strp("ci-debugging")}}, Provenance: review}); err != nil {
 		t.Fatal(err)
 	}
 	if r = usageOf(t, l, "deploy-notes"); r.State != StateArchived || r.ArchivedAt == nil || r.PatchCount != 1 {
 		t.Fatalf("after archive: %+v", r)
 	}
-	if _, err := l.Restore(ctx, RestoreOptions{Name: "deploy-notes"}); err != nil {
+	if _, err := person(l).Restore(ctx, RestoreOptions{Name: "deploy-notes"}); err != nil {
 		t.Fatal(err)
 	}
 	if r = usageOf(t, l, "deploy-notes"); r.State != StateActive || r.ArchivedAt != nil {
 		t.Fatalf("after restore: %+v", r)
 	}
 	// A person's create is not the agent's.
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionCreate, Name: "mine", Content: strp("---\nname: mine\ndescription: Use when testing.\n---\n# Mine\n")}}}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionCreate, Name: "mine", Content: strp("---\nname: mine\ndescription: Use when testing.\n---\n# Mine\n")}}}); err != nil {
 		t.Fatal(err)
 	}
 	if r = usageOf(t, l, "mine"); r == nil || r.AgentCreated() || r.CreatedBy != nil || r.CreatedAt == nil {
@@ -157,7 +157,7 @@ func TestProposalUsageWaitsForApproval(t *testing.T) {
 	write := func(id, name string) {
 		t.Helper()
 		content := "---\nname: " + name + "\ndescription: Use when deploying the app.\n---\n# Deploy\n"
-		if _, err := l.Apply(ctx, ApplyOptions{Branch: ProposalBranch(id), From: l.MainBranch(), Ops: []Op{{Action: ActionCreate, Name: name, Content: &content}}, Provenance: review}); err != nil {
+		if _, err := l.apply(ctx, applyOptions{Branch: ProposalBranch(id), From: l.MainBranch(), Ops: []Op{{Action: ActionCreate, Name: name, Content: &content}}, Provenance: review}); err != nil {
 			t.Fatal(err)
 		}
 		if usageOf(t, l, name) != nil {
@@ -169,13 +169,13 @@ func TestProposalUsageWaitsForApproval(t *testing.T) {
 	}
 	write("r-1", "staged-one")
 	write("r-2", "staged-two")
-	if _, err := l.ApproveProposal(ctx, "r-1", ApproveOptions{}); err != nil {
+	if _, err := person(l).ApproveProposal(ctx, "r-1", ApproveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if r := usageOf(t, l, "staged-one"); r == nil || !r.AgentCreated() || r.CreatedAt == nil {
 		t.Fatalf("approved create: %+v", r)
 	}
-	if _, err := l.RejectProposal(ctx, "r-2", RejectOptions{Reason: "no"}); err != nil {
+	if _, err := person(l).RejectProposal(ctx, "r-2", RejectOptions{Reason: "no"}); err != nil {
 		t.Fatal(err)
 	}
 	if usageOf(t, l, "staged-two") != nil {

@@ -30,14 +30,14 @@ func TestUsageHistoryRecordsWrites(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
 	review := Provenance{Origin: OriginBackgroundReview, ReviewID: "r-1", SessionID: "s-1"}
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionCreate, Name: "deploy-notes", Content: strp(agentSkill)}}, Provenance: review}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionCreate, Name: "deploy-notes", Content: strp(agentSkill)}}, Provenance: review}); err != nil {
 		t.Fatal(err)
 	}
 	old, nu := "make deploy", "make deploy-prod"
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "deploy-notes", OldString: &old, NewString: &nu}}, Provenance: review}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "deploy-notes", OldString: &old, NewString: &nu}}, Provenance: review}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Apply(ctx, ApplyOptions{Ops: []Op{{Action: ActionPatch, Name: "deploy-notes", OldString: &nu, NewString: &old}}, Provenance: review, DryRun: true}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "deploy-notes", OldString: &nu, NewString: &old}}, Provenance: review, DryRun: true}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := l.CountUse("deploy-notes", UseView, false); err != nil {
@@ -107,13 +107,13 @@ func TestUsageHistoryProposalOnApproval(t *testing.T) {
 	l, _ := newTestLibrary(t)
 	ctx := context.Background()
 	review := Provenance{Origin: OriginBackgroundReview, ReviewID: "r-7"}
-	if _, err := l.Apply(ctx, ApplyOptions{Branch: ProposalBranch("r-7"), From: l.MainBranch(), Ops: []Op{{Action: ActionCreate, Name: "deploy-notes", Content: strp(agentSkill)}}, Provenance: review}); err != nil {
+	if _, err := l.apply(ctx, applyOptions{Branch: ProposalBranch("r-7"), From: l.MainBranch(), Ops: []Op{{Action: ActionCreate, Name: "deploy-notes", Content: strp(agentSkill)}}, Provenance: review}); err != nil {
 		t.Fatal(err)
 	}
 	if evs, _ := l.UsageHistory().Read(HistoryFilter{}); len(evs) != 0 {
 		t.Fatalf("staged write in history: %s", kinds(evs))
 	}
-	if _, err := l.ApproveProposal(ctx, "r-7", ApproveOptions{}); err != nil {
+	if _, err := person(l).ApproveProposal(ctx, "r-7", ApproveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	evs, err := l.UsageHistory().Read(HistoryFilter{})

@@ -388,7 +388,11 @@ func (s *Server) approve(lib *skillrepo.Library, r *http.Request) (string, error
 	if by == "" {
 		return "", &userError{"approve: say who approves (the person's name, or Name <email>)"}
 	}
-	res, err := lib.ApproveProposal(r.Context(), id, skillrepo.ApproveOptions{By: by})
+	pol, err := lib.Policy(skillrepo.Writer{})
+	if err != nil {
+		return "", err
+	}
+	res, err := pol.ApproveProposal(r.Context(), id, skillrepo.ApproveOptions{By: by})
 	if err != nil {
 		return "", fmt.Errorf("approve %s: %w", id, err)
 	}
@@ -402,7 +406,11 @@ func (s *Server) reject(lib *skillrepo.Library, r *http.Request) (string, error)
 		return "", &userError{"reject: give a reason (the review reads it next time)"}
 	}
 	by := strings.TrimSpace(r.PostForm.Get("by"))
-	if _, err := lib.RejectProposal(r.Context(), id, skillrepo.RejectOptions{By: by, Reason: reason}); err != nil {
+	pol, err := lib.Policy(skillrepo.Writer{})
+	if err != nil {
+		return "", err
+	}
+	if _, err := pol.RejectProposal(r.Context(), id, skillrepo.RejectOptions{By: by, Reason: reason}); err != nil {
 		return "", fmt.Errorf("reject %s: %w", id, err)
 	}
 	return "/proposals?done=" + url.QueryEscape("rejected "+id), nil

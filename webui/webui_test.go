@@ -1,7 +1,6 @@
 package webui
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -37,11 +36,8 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, lib: lib, env: env, srv: srv}
-	ctx := context.Background()
 	content := evilSkill
-	if _, err := lib.Apply(ctx, skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: skillrepo.ActionCreate, Name: "evil-notes", Content: &content}}}); err != nil {
-		t.Fatal(err)
-	}
+	testlib.Seed(t, lib, skillrepo.Op{Action: skillrepo.ActionCreate, Name: "evil-notes", Content: &content})
 	f.propose("r-1", "find the **first** error", "find the **first** error line")
 	return f
 }
@@ -50,10 +46,8 @@ func newFixture(t *testing.T) *fixture {
 func (f *fixture) propose(id, old, nu string) {
 	f.t.Helper()
 	prov := skillrepo.Provenance{Origin: skillrepo.OriginUser, ReviewID: id, SessionID: "sess-" + id, Model: "model-x"}
-	if _, err := f.lib.Apply(context.Background(), skillrepo.ApplyOptions{Branch: skillrepo.ProposalBranch(id), From: f.lib.MainBranch(),
-		Ops: []skillrepo.Op{{Action: skillrepo.ActionPatch, Name: "ci-debugging", OldString: &old, NewString: &nu}}, Provenance: prov}); err != nil {
-		f.t.Fatal(err)
-	}
+	testlib.Write(f.t, f.lib, skillrepo.Writer{Branch: skillrepo.ProposalBranch(id), From: f.lib.MainBranch(), Provenance: prov, Force: true},
+		skillrepo.Op{Action: skillrepo.ActionPatch, Name: "ci-debugging", OldString: &old, NewString: &nu})
 }
 
 // do sends a request through the whole server (the security rules

@@ -317,7 +317,7 @@ func reviewLanded(ctx context.Context, lib *skillrepo.Library, id string) (strin
 	p, err := lib.Proposal(id)
 	switch {
 	case err == nil && p.State == skillrepo.ProposalApproved:
-		res, err := lib.ApproveProposal(ctx, id, skillrepo.ApproveOptions{By: "auto (queue worker recovery)"})
+		res, err := reviewWriter(lib, id).ApproveProposal(ctx, id, skillrepo.ApproveOptions{By: "auto (queue worker recovery)"})
 		if err != nil {
 			return "", err
 		}
@@ -340,6 +340,14 @@ func reviewLanded(ctx context.Context, lib *skillrepo.Library, id string) (strin
 	return merge.String(), nil
 }
 
+// reviewWriter is the write policy of the worker's settling of review id:
+// the review's own origin (a writer that names no branch builds without
+// error, so there is no error to pass on).
+func reviewWriter(lib *skillrepo.Library, id string) *skillrepo.Policy {
+	pol, _ := lib.Policy(skillrepo.Writer{Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: id}})
+	return pol
+}
+
 // rejectAttempt rejects the open proposals an unfinished attempt left
 // (its own and its staged ones), keeping their tips under
 // refs/skillrepo/rejected/.
@@ -352,7 +360,7 @@ func rejectAttempt(ctx context.Context, lib *skillrepo.Library, id, reason strin
 		if err != nil {
 			return err
 		}
-		if _, err := lib.RejectProposal(ctx, pid, skillrepo.RejectOptions{By: "skillrepo worker", Reason: reason}); err != nil && !errors.Is(err, skillrepo.ErrNotFound) {
+		if _, err := reviewWriter(lib, id).RejectProposal(ctx, pid, skillrepo.RejectOptions{By: "skillrepo worker", Reason: reason}); err != nil && !errors.Is(err, skillrepo.ErrNotFound) {
 			return fmt.Errorf("reject interrupted proposal %s: %w", pid, err)
 		}
 	}

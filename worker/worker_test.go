@@ -289,11 +289,9 @@ func TestRecoverInterruptedReview(t *testing.T) {
 	}
 	// The partial write of the killed attempt.
 	content := "---\nname: half-done\ndescription: Use when a worker was killed.\n---\n# half\n"
-	if _, err := f.lib.Apply(context.Background(), skillrepo.ApplyOptions{Branch: "proposals/" + claimed.ReviewID, From: "main",
-		Ops:        []skillrepo.Op{{Action: "create", Name: "half-done", Content: &content}},
-		Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: claimed.ReviewID}}); err != nil {
-		t.Fatal(err)
-	}
+	testlib.Write(t, f.lib, skillrepo.Writer{Branch: "proposals/" + claimed.ReviewID, From: "main",
+		Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: claimed.ReviewID}},
+		skillrepo.Op{Action: "create", Name: "half-done", Content: &content})
 	f.run()
 	got, _ := f.store.Get(e.ID)
 	if got.State != queue.Done || !got.Outcome.Merged || got.ReviewID == claimed.ReviewID || len(got.ReviewIDs) != 2 {
@@ -529,13 +527,12 @@ func TestDefer(t *testing.T) {
 // pass too, through the backend a review of its session would use.
 func TestScheduledCuratorConsolidates(t *testing.T) {
 	f := newFixture(t, fakemodel.Reply{Content: "Nothing to merge.\n\n```yaml\nconsolidated: []\npruned: []\n```"})
-	ctx := context.Background()
 	for _, name := range []string{"go-test-flags", "go-test-races"} {
 		content := "---\nname: " + name + "\ndescription: Use when running go test with " + name + ".\n---\n# " + name + "\n\n1. Run go test.\n"
-		if _, err := f.lib.Apply(ctx, skillrepo.ApplyOptions{Ops: []skillrepo.Op{{Action: "create", Name: name, Content: &content}},
-			Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: "r-seed"}}); err != nil {
-			t.Fatal(err)
-		}
+		// Two overlapping skills, written by a review: what the curator
+		// consolidates (the seed allows the overlap the guard refuses).
+		testlib.Write(t, f.lib, skillrepo.Writer{Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: "r-seed"}, AllowOverlap: true},
+			skillrepo.Op{Action: "create", Name: name, Content: &content})
 	}
 	// Used today: the ageing phase keeps them for the model pass.
 	used := time.Now().UTC().Format(time.RFC3339)

@@ -215,7 +215,11 @@ func adoptAll(cmd *cobra.Command, f *factory, root string) ([]string, skillrepo.
 		return nil, skillrepo.Hash{}, err
 	}
 	defer lib.Close()
-	names, res, err := lib.AdoptAll(cmd.Context(), skillrepo.MetaOptions{Reason: "init --adopt"})
+	pol, err := lib.Policy(skillrepo.Writer{})
+	if err != nil {
+		return nil, skillrepo.Hash{}, err
+	}
+	names, res, err := pol.AdoptAll(cmd.Context(), skillrepo.MetaOptions{Reason: "init --adopt"})
 	if err != nil {
 		return nil, skillrepo.Hash{}, fmt.Errorf("adopt: %w", err)
 	}

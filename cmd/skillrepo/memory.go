@@ -171,21 +171,20 @@ func changeMemory(cmd *cobra.Command, f *factory, m *memoryWriteFlags, opts skil
 	if err != nil {
 		return usageErrorf("--target: %v", err)
 	}
-	prov, err := m.w.provenance()
-	if err != nil {
+	if _, err := m.w.provenance(); err != nil {
 		return err
 	}
 	lib, err := f.Library()
 	if err != nil {
 		return err
 	}
-	_, route, err := m.w.writeTarget(lib)
+	pol, route, err := m.w.writeTarget(lib)
 	if err != nil {
 		return err
 	}
 	branch, proposal := route.Branch, route.Proposal
-	opts.Target, opts.Provenance, opts.Branch, opts.From, opts.DryRun = t, prov, branch, route.From, m.w.DryRun
-	res, err := lib.ChangeMemory(cmd.Context(), opts)
+	opts.Target, opts.DryRun = t, m.w.DryRun
+	res, err := pol.ChangeMemory(cmd.Context(), opts)
 	var merr *memory.Error
 	if errors.As(err, &merr) {
 		return memoryErrorWithEntries(merr)

@@ -78,9 +78,13 @@ func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error 
 	if err != nil {
 		return err
 	}
+	pol, err := lib.Policy(skillrepo.Writer{})
+	if err != nil {
+		return err
+	}
 	aopts := skillrepo.ApproveOptions{By: opts.By, DryRun: opts.DryRun}
 	if !opts.All {
-		res, err := lib.ApproveProposal(cmd.Context(), opts.ID, aopts)
+		res, err := pol.ApproveProposal(cmd.Context(), opts.ID, aopts)
 		if err != nil {
 			reportConflicts(f, err)
 			return err
@@ -91,7 +95,7 @@ func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error 
 		reportApproved(f, lib, res)
 		return nil
 	}
-	outcomes, err := lib.ApproveAll(cmd.Context(), aopts)
+	outcomes, err := pol.ApproveAll(cmd.Context(), aopts)
 	failed := 0
 	out := []approveJSON{}
 	for _, o := range outcomes {

@@ -52,7 +52,11 @@ func runProposalReject(cmd *cobra.Command, opts *proposalRejectOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := lib.RejectProposal(cmd.Context(), opts.ID, skillrepo.RejectOptions{By: opts.By, Reason: opts.Reason, DryRun: opts.DryRun})
+	pol, err := lib.Policy(skillrepo.Writer{})
+	if err != nil {
+		return err
+	}
+	res, err := pol.RejectProposal(cmd.Context(), opts.ID, skillrepo.RejectOptions{By: opts.By, Reason: opts.Reason, DryRun: opts.DryRun})
 	if err != nil {
 		return err
 	}

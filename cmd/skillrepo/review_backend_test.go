@@ -124,12 +124,8 @@ func equivLibrary(t *testing.T) (*skillrepo.Library, map[string]string) {
 	t.Helper()
 	lib, env := testlib.ExampleLibrary(t)
 	content := "---\nname: deploy-checklist\ndescription: Use when deploying an app to staging or production.\n---\n# Deploy checklist\n\n1. Run the tests.\n2. Deploy.\n"
-	if _, err := lib.Apply(context.Background(), skillrepo.ApplyOptions{
-		Ops:        []skillrepo.Op{{Action: "create", Name: "deploy-checklist", Content: &content}},
-		Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: "r-seed"},
-	}); err != nil {
-		t.Fatal(err)
-	}
+	testlib.Write(t, lib, skillrepo.Writer{Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: "r-seed"}},
+		skillrepo.Op{Action: "create", Name: "deploy-checklist", Content: &content})
 	return lib, env
 }
 

@@ -49,8 +49,7 @@ func runSkillMove(cmd *cobra.Command, opts *skillMoveOptions) error {
 	if !opts.Flat && opts.Category == "" && opts.NewName == "" {
 		return usageErrorf("give --category <category> or --flat (and/or --name <new-name>)")
 	}
-	prov, err := opts.w.provenance()
-	if err != nil {
+	if _, err := opts.w.provenance(); err != nil {
 		return err
 	}
 	lib, err := f.Library()
@@ -74,11 +73,8 @@ func runSkillMove(cmd *cobra.Command, opts *skillMoveOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := pol.CheckMeta(skillrepo.ActionMove, opts.Name); err != nil {
-		return err
-	}
-	res, err := lib.MoveSkill(cmd.Context(), opts.Name, skillrepo.MoveOptions{
-		Branch: route.Branch, From: route.From, Category: category, NewName: opts.NewName, Provenance: prov, DryRun: opts.w.DryRun,
+	res, err := pol.MoveSkill(cmd.Context(), opts.Name, skillrepo.MoveOptions{
+		Category: category, NewName: opts.NewName, DryRun: opts.w.DryRun,
 	})
 	if err != nil {
 		return err

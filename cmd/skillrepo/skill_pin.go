@@ -89,8 +89,7 @@ func newSkillMetaCmd(f *factory, action, short, long, example string) *cobra.Com
 
 func runSkillMeta(ctx context.Context, opts *skillMetaOptions) error {
 	f := opts.f
-	prov, err := opts.w.provenance()
-	if err != nil {
+	if _, err := opts.w.provenance(); err != nil {
 		return err
 	}
 	lib, err := f.Library()
@@ -101,21 +100,18 @@ func runSkillMeta(ctx context.Context, opts *skillMetaOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := pol.CheckMeta(opts.Action, opts.Name); err != nil {
-		return err
-	}
 	proposal := route.Proposal
-	mo := skillrepo.MetaOptions{Branch: route.Branch, From: route.From, Provenance: prov, Reason: opts.Reason, DryRun: opts.w.DryRun}
+	mo := skillrepo.MetaOptions{Reason: opts.Reason, DryRun: opts.w.DryRun}
 	var res *skillrepo.MetaResult
 	switch opts.Action {
 	case skillrepo.ActionPin:
-		res, err = lib.Pin(ctx, opts.Name, mo)
+		res, err = pol.Pin(ctx, opts.Name, mo)
 	case skillrepo.ActionUnpin:
-		res, err = lib.Unpin(ctx, opts.Name, mo)
+		res, err = pol.Unpin(ctx, opts.Name, mo)
 	case skillrepo.ActionAdopt:
-		res, err = lib.Adopt(ctx, opts.Name, mo)
+		res, err = pol.Adopt(ctx, opts.Name, mo)
 	case skillrepo.ActionDisown:
-		res, err = lib.Disown(ctx, opts.Name, mo)
+		res, err = pol.Disown(ctx, opts.Name, mo)
 	}
 	if err != nil {
 		return err

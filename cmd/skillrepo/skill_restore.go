@@ -34,7 +34,11 @@ taken destination is refused.`,
 			if err != nil {
 				return err
 			}
-			res, err := lib.Restore(cmd.Context(), skillrepo.RestoreOptions{Name: opts.Name, DryRun: opts.DryRun})
+			pol, err := lib.Policy(skillrepo.Writer{})
+			if err != nil {
+				return err
+			}
+			res, err := pol.Restore(cmd.Context(), skillrepo.RestoreOptions{Name: opts.Name, DryRun: opts.DryRun})
 			if err != nil {
 				return err
 			}

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"sort"
 	"strings"
 
@@ -12,28 +10,8 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentsession"
-	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
-
-// lintErrorLines are the lint errors of dirs under the library's profile,
-// one line each ("path:line: rule message").
-func lintErrorLines(lib *skillrepo.Library, fsys fs.FS, dirs []string) []string {
-	err := lint.GateFor(fsys, dirs, lib.Config.LintSettings())
-	var ef *lint.ErrorsFound
-	if !errors.As(err, &ef) {
-		return nil
-	}
-	var out []string
-	for _, fd := range ef.Findings {
-		loc := fd.Path
-		if fd.Line > 0 {
-			loc = fmt.Sprintf("%s:%d", fd.Path, fd.Line)
-		}
-		out = append(out, fmt.Sprintf("%s: %s %s", loc, fd.Rule, fd.Message))
-	}
-	return out
-}
 
 type syncOptions struct {
 	f           *factory
@@ -210,7 +188,7 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 		return err
 	}
 	res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{Origin: opts.Origin, Message: opts.Message, DryRun: opts.DryRun, LeaveStaged: opts.LeaveStaged,
-		Lint: func(fsys fs.FS, dirs []string) []string { return lintErrorLines(lib, fsys, dirs) }})
+		Lint: true})
 	if err != nil {
 		return err
 	}

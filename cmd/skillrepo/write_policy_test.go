@@ -137,7 +137,7 @@ func policyLibrary(t *testing.T) (*skillrepo.Library, map[string]string) {
 	lib, env := testlib.ExampleLibrary(t)
 	ctx := context.Background()
 	for _, name := range []string{ownSkill, brokenSkil} {
-		if _, err := lib.Adopt(ctx, name, skillrepo.MetaOptions{}); err != nil {
+		if _, err := testlib.Policy(t, lib, skillrepo.Writer{}).Adopt(ctx, name, skillrepo.MetaOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -187,7 +187,11 @@ func TestWritePolicyOneVerdictPerDoor(t *testing.T) {
 // refused write moved main, or a write the door said it made is not on it
 // (write_approval is off in the example library, so every door's write
 // that lands lands on main).
-func mainMatches(t *testing.T, lib *skillrepo.Library, before skillrepo.Hash, verdict string) {
+//
+// A write that landed carries the writer's provenance, whichever door it
+// came through: every commit it brought to main (merges aside: an
+// approval's or a curator run's) names the origin it was written as.
+func mainMatches(t *testing.T, lib *skillrepo.Library, env map[string]string, origin string, before skillrepo.Hash, verdict string) {
 	t.Helper()
 	after, err := lib.MainTip()
 	if err != nil {
@@ -198,6 +202,13 @@ func mainMatches(t *testing.T, lib *skillrepo.Library, before skillrepo.Hash, ve
 		t.Errorf("a refused write (%s) moved main", verdict)
 	case verdict == landed && after == before:
 		t.Errorf("the door answered that the write landed, but main did not move")
+	case verdict == landed:
+		log := testlib.Git(t, lib.Root, env, "log", "--no-merges", "--format=%H %(trailers:key=Skill-Origin,valueonly,separator=%x2C)", before.String()+".."+after.String())
+		for _, line := range strings.Split(log, "\n") {
+			if h, got, _ := strings.Cut(line, " "); got != origin {
+				t.Errorf("commit %.12s names origin %q, want %q", h, got, origin)
+			}
+		}
 	}
 }
 
@@ -211,38 +222,14 @@ func cliDoor(t *testing.T, w policyWrite, origin string) string {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	v := verdictOf(code == 0, errOut.String())
-	mainMatches(t, lib, before, v)
+	mainMatches(t, lib, env, origin, before, v)
 	return v
 }
 
 func mcpDoor(t *testing.T, w policyWrite, origin string) string {
-	lib, _ := policyLibrary(t)
+	lib, env := policyLibrary(t)
 	before, _ := lib.MainTip()
-	srv, err := mcpserver.New(lib, mcpserver.Options{Origin: origin, Version: "test", Poll: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "policy-test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	call := func(name string, args map[string]any) (bool, string) {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		text := res.Content[0].(*mcp.TextContent).Text
-		return !res.IsError, text
-	}
+	call := policyMCPClient(t, lib, origin)
 	if w.skill != "" {
 		if ok, text := call("skill_view", map[string]any{"name": w.skill}); !ok {
 			t.Fatalf("view: %s", text)
@@ -250,8 +237,39 @@ func mcpDoor(t *testing.T, w policyWrite, origin string) string {
 	}
 	ok, text := call("skill_manage", map[string]any{"operations": []map[string]any{w.op}})
 	v := verdictOf(ok, text)
-	mainMatches(t, lib, before, v)
+	mainMatches(t, lib, env, origin, before, v)
 	return v
+}
+
+// policyMCPClient serves lib over MCP with the origin (the approval tools
+// offered) and connects a client named policy-test/1 to it; the function
+// calls one tool and returns whether it succeeded and its text.
+func policyMCPClient(t *testing.T, lib *skillrepo.Library, origin string) func(name string, args map[string]any) (bool, string) {
+	t.Helper()
+	srv, err := mcpserver.New(lib, mcpserver.Options{Origin: origin, Version: "test", Poll: -1, AllowApprove: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "policy-test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return func(name string, args map[string]any) (bool, string) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return !res.IsError, res.Content[0].(*mcp.TextContent).Text
+	}
 }
 
 // script serves a model that views the skill (when the write changes
@@ -272,7 +290,7 @@ func script(t *testing.T, w policyWrite, final string) openai.ClientConfig {
 }
 
 func reviewDoor(t *testing.T, w policyWrite, origin string) string {
-	lib, _ := policyLibrary(t)
+	lib, env := policyLibrary(t)
 	before, _ := lib.MainTip()
 	tr, err := review.Read(strings.NewReader(`[{"role":"user","content":"set up pnpm"},{"role":"assistant","content":"done"}]`), "chat.json", review.FormatOpenAI)
 	if err != nil {
@@ -288,23 +306,23 @@ func reviewDoor(t *testing.T, w policyWrite, origin string) string {
 	for _, r := range sum.Refused {
 		if r.Tool == "skill_manage" {
 			v := verdictOf(false, r.Reason)
-			mainMatches(t, lib, before, v)
+			mainMatches(t, lib, env, origin, before, v)
 			return v
 		}
 	}
 	if len(sum.Staged) == 1 && len(sum.Applied) == 0 && len(sum.StagedProposals) == 1 {
-		mainMatches(t, lib, before, staged)
+		mainMatches(t, lib, env, origin, before, staged)
 		return staged
 	}
 	if len(sum.Applied) != 1 || !sum.Merged {
 		t.Fatalf("the review neither refused, staged nor landed the write: %+v", sum)
 	}
-	mainMatches(t, lib, before, landed)
+	mainMatches(t, lib, env, origin, before, landed)
 	return landed
 }
 
 func curatorDoor(t *testing.T, w policyWrite, origin string) string {
-	lib, _ := policyLibrary(t)
+	lib, env := policyLibrary(t)
 	before, _ := lib.MainTip()
 	cfg := script(t, w, "Done.\n\n## Structured summary (required)\n\n```yaml\nconsolidations: []\nprunings: []\n```\n")
 	c := &curator.Curator{Lib: lib, Now: func() time.Time { return time.Unix(testlib.Epoch, 0).Add(24 * time.Hour) }}
@@ -321,10 +339,79 @@ func curatorDoor(t *testing.T, w policyWrite, origin string) string {
 	for _, call := range rec.ToolCalls {
 		if call.Name == "skill_manage" {
 			v := verdictOf(call.OK, call.Result)
-			mainMatches(t, lib, before, v)
+			mainMatches(t, lib, env, origin, before, v)
 			return v
 		}
 	}
 	t.Fatalf("the pass made no write: %+v", rec)
 	return ""
+}
+
+// Approvals are a door too: the same proposal approved through the CLI,
+// the MCP server and a finished review's automatic merge gets the same
+// verdict from the policy's lint gate, and the merge names who approved
+// it — the person (the committer) at the CLI, the agent by the name its
+// client gave over MCP, the review for its own merge.
+func TestApprovalOneVerdictPerDoor(t *testing.T) {
+	if _, err := testlib.GitErr(".", nil, "--version"); err != nil {
+		t.Skip("the git binary is needed")
+	}
+	proposals := []struct {
+		name    string
+		content string
+		verdict string
+	}{
+		{"a clean proposal", cleanSkill, landed},
+		{"a proposal that adds a lint error", danglingSkill, lintError},
+	}
+	doors := []struct {
+		name string
+		// by is the Approved-By the merge carries.
+		by      string
+		approve func(t *testing.T, lib *skillrepo.Library, env map[string]string, id string) (bool, string)
+	}{
+		{"cli", "Test Committer <committer@example.com>", func(t *testing.T, lib *skillrepo.Library, env map[string]string, id string) (bool, string) {
+			var out, errOut bytes.Buffer
+			code := run([]string{"-C", lib.Root, "proposal", "approve", id}, &iostreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, func(k string) string { return env[k] })
+			return code == 0, errOut.String()
+		}},
+		{"mcp", "policy-test/1 (" + skillrepo.OriginForeground + ")", func(t *testing.T, lib *skillrepo.Library, env map[string]string, id string) (bool, string) {
+			return policyMCPClient(t, lib, skillrepo.OriginForeground)("proposal_approve", map[string]any{"id": id})
+		}},
+		{"review merge", "auto (review " + "r-approve" + ", review.write_approval: false)", func(t *testing.T, lib *skillrepo.Library, env map[string]string, id string) (bool, string) {
+			_, err := review.Open(lib).Merge(context.Background(), skillrepo.ProposalBranch(id), lib.MainBranch(), review.Provenance{ReviewID: id})
+			if err != nil {
+				return false, err.Error()
+			}
+			return true, ""
+		}},
+	}
+	for _, p := range proposals {
+		for _, d := range doors {
+			t.Run(p.name+"/"+d.name, func(t *testing.T) {
+				lib, env := policyLibrary(t)
+				id := "r-approve"
+				content := p.content
+				// A person writes it anyway (--force) on a proposal: the
+				// approval is what is judged.
+				testlib.Write(t, lib, skillrepo.Writer{Force: true, Proposal: id},
+					skillrepo.Op{Action: skillrepo.ActionCreate, Name: "pnpm-workflows", Content: &content})
+				before, _ := lib.MainTip()
+				ok, text := d.approve(t, lib, env, id)
+				if got := verdictOf(ok, text); got != p.verdict {
+					t.Fatalf("verdict %q, want %q", got, p.verdict)
+				}
+				after, _ := lib.MainTip()
+				if p.verdict != landed {
+					if after != before {
+						t.Error("a refused approval moved main")
+					}
+					return
+				}
+				if by := testlib.Trailer(t, lib.Root, env, "main", "Approved-By"); by != d.by {
+					t.Errorf("Approved-By %q, want %q", by, d.by)
+				}
+			})
+		}
+	}
 }
