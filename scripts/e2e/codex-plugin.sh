@@ -4,8 +4,10 @@
 # skillrepo@skillrepo`, no `skillrepo hooks install`. A headless session
 # against the fake fires the plugin's hooks (the memory reaches the model,
 # a SKILL.md read through the shell is counted, the session's end reaches
-# skillrepo) and offers the plugin's MCP tools. Removing the plugin and
-# the marketplace gives config.toml back. Nothing but Codex's own plugin
+# skillrepo) and offers the plugin's MCP tools, once the hooks are
+# trusted as in Codex's /hooks. Removing the plugin and the marketplace
+# gives config.toml back (but for the hooks' trust, which Codex keeps).
+# Nothing but Codex's own plugin
 # catalogue sync tries to leave the machine (see below).
 need codex
 lib="$HOME/.agents/skills"
@@ -32,9 +34,12 @@ codex plugin list >"$E2E_DIR/plugins.txt" 2>&1
 must "$E2E_DIR/plugins.txt" '^skillrepo@skillrepo +installed, enabled +0\.1\.0 ' "the plugin is not installed and enabled"
 
 cd "$E2E_PROJECT"
-# A plugin's hooks, like the person's own, run only once trusted (in
-# Codex's /hooks); a headless run says so per run.
-codex exec --json --dangerously-bypass-hook-trust "Use the ci-debugging skill: why does CI fail?" >"$E2E_DIR/session.jsonl" 2>"$E2E_DIR/session.err"
+# A plugin's hooks, like the person's own, run only once trusted: the
+# person trusts them in Codex's /hooks (codex_trust_hooks makes the TUI's
+# requests). Their keys name the plugin, their hashes are the handlers'.
+codex_trust_hooks "$E2E_PROJECT" >"$E2E_DIR/trusted.txt"
+[ "$(grep -c '^skillrepo@skillrepo:hooks/hooks.json:[a-z_]*:0:0$' "$E2E_DIR/trusted.txt")" = 5 ] || fail "not the plugin's five hooks to trust: $(cat "$E2E_DIR/trusted.txt")"
+codex exec --json "Use the ci-debugging skill: why does CI fail?" >"$E2E_DIR/session.jsonl" 2>"$E2E_DIR/session.err"
 must "$E2E_DIR/session.jsonl" '"type":"agent_message".*flaky integration test' "the session's answer is not the fake's"
 must "$E2E_DIR/session.jsonl" '"type":"command_execution".*"exit_code":0' "the session's shell read of the skill failed"
 # The plugin's MCP server's tools were offered to the model.
@@ -49,10 +54,20 @@ wait_for 10 grep -q '"ci-debugging"' "$lib/.usage.json"
 wait_for 10 grep -q 'codex SessionEnd' "$(hooks_log "$lib")"
 must "$(hooks_log "$lib")" 'codex SessionStart' "SessionStart did not reach skillrepo"
 
-# Removing the plugin and the marketplace gives config.toml back.
+# Without skillrepo on PATH the session still answers and no hook fails
+# (the MCP server does not start, which Codex reports and goes on).
+PATH=${PATH#"$E2E_BIN:"} codex exec --json "Say hello." >"$E2E_DIR/missing.jsonl" 2>"$E2E_DIR/missing.err" || fail "the session without skillrepo failed: $(tail -n 5 "$E2E_DIR/missing.err")"
+must "$E2E_DIR/missing.jsonl" '"type":"agent_message"' "the session without skillrepo did not answer"
+must_not "$E2E_DIR/missing.jsonl" '"type":"hook.*"status":"failed"' "a hook failed without skillrepo"
+
+# Removing the plugin and the marketplace gives config.toml back, but for
+# the trust of the plugin's hooks, which Codex keeps (keyed by the plugin's
+# id; the person's own, like any hooks.state entry).
 codex plugin remove skillrepo@skillrepo >"$E2E_DIR/uninstall.txt" 2>&1
 codex plugin marketplace remove skillrepo >>"$E2E_DIR/uninstall.txt" 2>&1
-cmp "$CODEX_HOME/config.toml" "$E2E_DIR/config.before.toml" || fail "removing the plugin did not give config.toml back: $(diff "$E2E_DIR/config.before.toml" "$CODEX_HOME/config.toml")"
+must "$E2E_DIR/uninstall.txt" 'Removed plugin `skillrepo`'
+awk '/^\[hooks\.state(\]|\."skillrepo@skillrepo:)/ { skip = 1; next } /^\[/ { skip = 0 } !skip' "$CODEX_HOME/config.toml" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$E2E_DIR/config.after.toml"
+cmp "$E2E_DIR/config.after.toml" "$E2E_DIR/config.before.toml" || fail "removing the plugin did not give config.toml back: $(diff "$E2E_DIR/config.before.toml" "$CODEX_HOME/config.toml")"
 
 # With plugins on, Codex syncs its own curated plugin catalogue (git and
 # HTTPS to github.com, an export from chatgpt.com) whatever the plugin;

@@ -51,6 +51,12 @@ must "$E2E_DIR/log.txt" '^Agent: gemini-cli-mcp-client/' "the MCP write does not
 wait_for 10 grep -q 'gemini SessionEnd' "$(hooks_log "$lib")"
 must "$(hooks_log "$lib")" 'gemini SessionStart' "SessionStart did not reach skillrepo"
 
+# Without skillrepo on PATH the session still answers, its hooks exit 0
+# (the MCP server does not start, which Gemini CLI reports and goes on).
+PATH=${PATH#"$E2E_BIN:"} gemini -m "$GEMINI_MODEL" -p "Say hello." --output-format json >"$E2E_DIR/missing.json" 2>"$E2E_DIR/missing.err" || fail "the session without skillrepo failed: $(tail -n 5 "$E2E_DIR/missing.err")"
+must "$E2E_DIR/missing.json" '"response"' "the session without skillrepo did not answer"
+must_not "$E2E_DIR/missing.err" 'Hook execution failed|hook.*(failed|error)' "a hook failed without skillrepo"
+
 gemini extensions uninstall skillrepo >"$E2E_DIR/uninstall.txt" 2>&1
 gemini extensions list >"$E2E_DIR/extensions-after.txt" 2>&1
 must_not "$E2E_DIR/extensions-after.txt" 'skillrepo' "the extension is still listed"

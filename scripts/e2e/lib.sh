@@ -312,3 +312,39 @@ same_handlers() {
     if (a !== b) { console.error(`hooks install --${agent}:\n${a}\n${plugin}:\n${b}`); process.exit(1); }
   ' "$1" "$E2E_DIR/install-dry-run.json" "$2" || fail "$2 does not run the handlers hooks install --$1 writes"
 }
+
+# codex_trust_hooks DIR: trust every hook Codex lists for DIR, as a person
+# does in Codex's /hooks: the TUI asks `codex app-server` for hooks/list
+# and writes each hook's currentHash under hooks.state with
+# config/batchWrite; this does the same two requests.
+codex_trust_hooks() {
+  node -e '
+    const { spawn } = require("child_process");
+    const cwd = process.argv[1];
+    const p = spawn("codex", ["app-server"], { stdio: ["pipe", "pipe", "ignore"] });
+    const send = (m) => p.stdin.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\n");
+    let buf = "";
+    const timer = setTimeout(() => { console.error("codex app-server did not answer"); p.kill(); process.exit(1); }, 30000);
+    p.stdout.on("data", (d) => {
+      buf += d;
+      let i;
+      while ((i = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, i); buf = buf.slice(i + 1);
+        let m; try { m = JSON.parse(line); } catch (e) { continue; }
+        if (m.id === 1) {
+          send({ method: "initialized" });
+          send({ id: 2, method: "hooks/list", params: { cwds: [cwd] } });
+        } else if (m.id === 2) {
+          const value = {};
+          for (const h of m.result.data[0].hooks) if (h.trustStatus !== "trusted") value[h.key] = { trusted_hash: h.currentHash };
+          console.log(Object.keys(value).join("\n"));
+          send({ id: 3, method: "config/batchWrite", params: { edits: [{ keyPath: "hooks.state", value, mergeStrategy: "upsert" }] } });
+        } else if (m.id === 3) {
+          clearTimeout(timer); p.kill();
+          if (m.error) { console.error(JSON.stringify(m.error)); process.exit(1); }
+        }
+      }
+    });
+    send({ id: 1, method: "initialize", params: { clientInfo: { name: "skillrepo-e2e", version: "1" } } });
+  ' "$1"
+}
