@@ -226,6 +226,18 @@ func (l *Library) changeMemory(ctx context.Context, t target, opts MemoryOptions
 		if !r.Changed {
 			return errMemoryUnchanged
 		}
+		// A likely secret is refused whoever writes, a person unless
+		// forced (issue 40 item 10: memory add of a token landed without
+		// a word; the agents' memory tool refused it).
+		if found := SecretsAdded(string(data), r.Content); len(found) > 0 {
+			msg := SecretRefusal("the memory content", found)
+			if !t.force {
+				if t.prov.Origin == OriginUser {
+					msg += " If it is not a secret, write it anyway with --force."
+				}
+				return &RefusedError{Reason: msg, Guard: GuardSecret}
+			}
+		}
 		// Exactly the reference's bytes: entries joined by the
 		// delimiter, no trailing newline, so Hermes reads back what it
 		// would have written.

@@ -49,8 +49,8 @@ type Writer struct {
 	// (the curator settles its candidates up front); ok false reads the
 	// ownership from history, as for every other writer.
 	Owners func(name string) (own ReviewOwner, ok bool)
-	// Force: a person writes even when the result has lint errors (origin
-	// user only).
+	// Force: a person writes even when the result has lint errors or a
+	// likely secret (origin user only).
 	Force bool
 	// AllowOverlap: a create may overlap existing skills (the curator's
 	// umbrellas overlap the siblings they absorb, by design).

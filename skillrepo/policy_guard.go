@@ -43,16 +43,18 @@ func LabelFor(origin string) string {
 func (p *Policy) label() string { return LabelFor(p.w.Provenance.Origin) }
 
 // precheck runs the checks that read only the operations and the base:
-// secrets and duplicates. An agent is refused; a person gets warnings.
+// secrets and duplicates. An agent is refused; a person is warned of a
+// duplicate, and refused a likely secret unless they force it (an agent
+// running the CLI writes as the person: issue 40 item 10).
 func (p *Policy) precheck(ops []Op, base func() string) (warnings []string, err error) {
 	agent := p.w.Provenance.ByAgent()
 	var snap *Snapshot
 	for i, op := range ops {
 		if msg := secretsIn(op); msg != "" {
-			if agent {
-				return nil, batchError(ops, i, &RefusedError{Reason: msg, Guard: GuardSecret})
+			if agent || !p.w.Force {
+				return nil, batchError(ops, i, &RefusedError{Reason: p.secretReason(msg), Guard: GuardSecret})
 			}
-			warnings = append(warnings, msg)
+			warnings = append(warnings, forcedSecret(msg))
 		}
 		if op.Action == ActionCreate && op.Category != "" {
 			if r := p.l.Rules(); r.Flat {
@@ -83,6 +85,22 @@ func (p *Policy) precheck(ops []Op, base func() string) (warnings []string, err 
 	return warnings, nil
 }
 
+// secretReason is a secret's refusal as the writer reads it: a person
+// is told how to write it anyway.
+func (p *Policy) secretReason(msg string) string {
+	if p.w.Provenance.ByAgent() {
+		return msg
+	}
+	return msg + " If it is not a secret, write it anyway with --force."
+}
+
+// forcedSecret is a secret's refusal as a warning to a person who forced
+// the write: what was written, not what was refused.
+func forcedSecret(msg string) string {
+	msg, _, _ = strings.Cut(strings.TrimPrefix(msg, "refused: "), ". Secrets must never")
+	return "written with --force: " + msg
+}
+
 // secretsIn is the refusal of an operation that carries a likely secret,
 // or "".
 func secretsIn(op Op) string {
@@ -100,63 +118,75 @@ func secretsIn(op Op) string {
 	return ""
 }
 
-// secretScan is the secret guard's look at the batch as a whole: every
-// file the commit writes, whole, and its path, against what the branch
-// held there — two patches that each carry half a key assemble it, and a
-// key can be a file's name. Secrets added are refused for an agent and
-// warned of for a person (once: one already warned of by the operation
-// check is not repeated).
+// secretScan is the secret guard's look at the batch as a whole
+// (stagedSecrets). Secrets added are refused, for a person unless
+// forced, and then warned of (once: one already warned of by the
+// operation check is not repeated).
 func (p *Policy) secretScan(already []string, warn *[]string) func(tx *writeTx) error {
 	agent := p.w.Provenance.ByAgent()
 	warnedOfSecret := slices.ContainsFunc(already, func(w string) bool { return strings.Contains(w, secretRefusalWords) })
 	return func(tx *writeTx) error {
 		*warn = (*warn)[:0]
-		store := tx.gtx.Store()
-		var paths []string
-		for file, c := range tx.gtx.Staged() {
-			if !c.Delete {
-				paths = append(paths, file)
-			}
+		msgs, err := stagedSecrets(tx)
+		if err != nil || len(msgs) == 0 {
+			return err
 		}
-		sort.Strings(paths)
-		for _, file := range paths {
-			var found []SecretFinding
-			var where string
-			oldHash, _ := store.LookupPath(tx.gtx.Tree(), file)
-			if oldHash.IsZero() {
-				if found = FindSecrets(file); len(found) > 0 {
-					where = "the path " + file
-				}
-			}
-			if len(found) == 0 {
-				h, _, _ := tx.gtx.Stat(file)
-				after, err := store.Blob(h)
-				if err != nil {
-					return err
-				}
-				var before []byte
-				if !oldHash.IsZero() {
-					if before, err = store.Blob(oldHash); err != nil {
-						return err
-					}
-				}
-				if found = SecretsAdded(string(before), string(after)); len(found) > 0 {
-					where = "what this batch writes to " + file
-				}
-			}
-			if len(found) == 0 {
-				continue
-			}
-			msg := SecretRefusal(where, found)
-			if agent {
-				return &RefusedError{Reason: msg, Guard: GuardSecret}
-			}
-			if !warnedOfSecret {
-				*warn = append(*warn, msg)
+		if agent || !p.w.Force {
+			return &RefusedError{Reason: p.secretReason(msgs[0]), Guard: GuardSecret}
+		}
+		if !warnedOfSecret {
+			for _, msg := range msgs {
+				*warn = append(*warn, forcedSecret(msg))
 			}
 		}
 		return nil
 	}
+}
+
+// stagedSecrets is the refusal of each file the transaction writes that
+// adds a likely secret: every file, whole, and its path, against what
+// the branch held there — two patches that each carry half a key
+// assemble it, and a key can be a file's name.
+func stagedSecrets(tx *writeTx) ([]string, error) {
+	store := tx.gtx.Store()
+	var paths []string
+	for file, c := range tx.gtx.Staged() {
+		if !c.Delete {
+			paths = append(paths, file)
+		}
+	}
+	sort.Strings(paths)
+	var out []string
+	for _, file := range paths {
+		var found []SecretFinding
+		var where string
+		oldHash, _ := store.LookupPath(tx.gtx.Tree(), file)
+		if oldHash.IsZero() {
+			if found = FindSecrets(file); len(found) > 0 {
+				where = "the path " + file
+			}
+		}
+		if len(found) == 0 {
+			h, _, _ := tx.gtx.Stat(file)
+			after, err := store.Blob(h)
+			if err != nil {
+				return nil, err
+			}
+			var before []byte
+			if !oldHash.IsZero() {
+				if before, err = store.Blob(oldHash); err != nil {
+					return nil, err
+				}
+			}
+			if found = SecretsAdded(string(before), string(after)); len(found) > 0 {
+				where = "what this batch writes to " + file
+			}
+		}
+		if len(found) > 0 {
+			out = append(out, SecretRefusal(where, found))
+		}
+	}
+	return out, nil
 }
 
 // checker is the check Apply runs before each operation, on the branch as

@@ -15,11 +15,12 @@ import (
 type target struct {
 	branch, from string
 	prov         Provenance
+	force        bool // a person's --force (Writer.Force)
 }
 
 // target is the policy's route and its writer's provenance.
 func (p *Policy) target() target {
-	return target{branch: p.route.Branch, from: p.route.From, prov: p.w.Provenance}
+	return target{branch: p.route.Branch, from: p.route.From, prov: p.w.Provenance, force: p.w.Force}
 }
 
 // Pin adds the skill to the pins file in one commit (Skill-Action: pin)

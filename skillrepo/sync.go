@@ -376,6 +376,18 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 			origin = l.inferOrigin(beforeTip, out.Skills)
 		}
 		out.Origin = origin
+		// An agent's edit is an agent's write: a likely secret in it is
+		// refused as the write policy refuses it (issue 40 item 10). The
+		// edit stays in the work tree for the person.
+		if (Provenance{Origin: origin}).ByAgent() {
+			msgs, err := stagedSecrets(tx)
+			if err != nil {
+				return err
+			}
+			if len(msgs) > 0 {
+				return &RefusedError{Guard: GuardSecret, Reason: fmt.Sprintf("%s (This sync records edits as origin %s; they stay in the work tree, unrecorded: redact them, or record them as your own with 'skillrepo sync --origin user'.)", msgs[0], origin)}
+			}
+		}
 		m := Message{Subject: opts.Message}
 		if m.Subject == "" {
 			m.Subject = syncSubject(out.Skills, d.changes)

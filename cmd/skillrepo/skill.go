@@ -46,7 +46,7 @@ type writeFlags struct {
 	Branch    string
 	Propose   bool   // commit to a new proposal branch (proposal.go)
 	Proposal  string // add to this proposal (proposal.go)
-	Force     bool   // a person's write that lint errors do not stop
+	Force     bool   // a person's write that lint errors and a likely secret do not stop
 }
 
 func addWriteFlags(cmd *cobra.Command, w *writeFlags) {
@@ -60,7 +60,7 @@ func addWriteFlags(cmd *cobra.Command, w *writeFlags) {
 	_ = fl.MarkHidden("branch")
 	fl.BoolVar(&w.Propose, "propose", false, "commit to a new proposal branch proposals/<id> (id: --review-id, else generated) instead of main")
 	fl.StringVar(&w.Proposal, "proposal", "", "add the write to proposal `id` (created from main when new)")
-	fl.BoolVar(&w.Force, "force", false, "write even when the result has lint errors under the library's profile (--origin user only)")
+	fl.BoolVar(&w.Force, "force", false, "write even when the result has lint errors under the library's profile or a likely secret (--origin user only)")
 }
 
 // policy is the library's write policy for this command's writer: its

@@ -102,7 +102,7 @@ var policyWrites = []policyWrite{
 		cli: []string{"skill", "create", "pnpm-workflows", "--content-file", "-"}, stdin: danglingSkill, verdict: allOrigins(lintError)},
 	{name: "create with a likely secret", op: map[string]any{"action": "create", "name": "aws-login", "content": secretSkill},
 		cli: []string{"skill", "create", "aws-login", "--content-file", "-"}, stdin: secretSkill,
-		verdict: map[string]string{skillrepo.OriginUser: landed, skillrepo.OriginForeground: secret, skillrepo.OriginBackgroundReview: secret, skillrepo.OriginCurator: secret}},
+		verdict: allOrigins(secret)},
 	// The curator's consolidation builds umbrellas that overlap the
 	// skills they absorb: its writer allows overlap; the same origin
 	// through another door does not.
