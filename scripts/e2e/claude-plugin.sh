@@ -35,8 +35,8 @@ cat >"$HOME/.claude/settings.json" <<'SETTINGS'
 SETTINGS
 cp "$HOME/.claude/settings.json" "$E2E_DIR/settings.before.json"
 
-claude plugin validate "$E2E_ROOT" >"$E2E_DIR/validate-marketplace.txt" 2>&1 || fail "the marketplace does not validate: $(cat "$E2E_DIR/validate-marketplace.txt")"
-claude plugin validate "$E2E_ROOT/plugins/claude-code" >"$E2E_DIR/validate-plugin.txt" 2>&1 || fail "the plugin does not validate: $(cat "$E2E_DIR/validate-plugin.txt")"
+claude plugin validate --strict "$E2E_ROOT" >"$E2E_DIR/validate-marketplace.txt" 2>&1 || fail "the marketplace does not validate: $(cat "$E2E_DIR/validate-marketplace.txt")"
+claude plugin validate --strict "$E2E_ROOT/plugins/claude-code" >"$E2E_DIR/validate-plugin.txt" 2>&1 || fail "the plugin does not validate: $(cat "$E2E_DIR/validate-plugin.txt")"
 same_handlers claude-code "$E2E_ROOT/plugins/claude-code/hooks/hooks.json"
 claude plugin marketplace add "$E2E_ROOT" >"$E2E_DIR/marketplace-add.txt" 2>&1
 claude plugin install skillrepo@skillrepo >"$E2E_DIR/install.txt" 2>&1
