@@ -82,7 +82,7 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 			blocks = append(blocks, line)
 		}
 	}
-	trouble := strings.Join(nonEmpty(h.troubleLine(), h.newsLines()), "\n")
+	trouble := strings.Join(nonEmpty(h.welcomeLine(), h.troubleLine(), h.newsLines()), "\n")
 	if held := h.lib.HeldSettings(); len(held) > 0 {
 		keys := make([]string, len(held))
 		for i, k := range held {

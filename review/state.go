@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sync"
@@ -123,4 +124,32 @@ func (s CounterStore) Reviewed(session string, t *Transcript, iv Intervals, memo
 	}
 	c.LastReviewID, c.ReviewedTurns, c.UpdatedAt = reviewID, c.TurnsSeen, now.UTC()
 	return s.Save(c)
+}
+
+// Latest reads the counters of the session counted last (by UpdatedAt),
+// for status's "next review" line; ok is false when no session was
+// counted. A file that cannot be read is skipped: status reports, it
+// does not repair.
+func (s CounterStore) Latest() (c Counters, ok bool, err error) {
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Counters{}, false, nil
+	}
+	if err != nil {
+		return Counters{}, false, fmt.Errorf("read review counters: %w", err)
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || filepath.Ext(e.Name()) != ".json" {
+			continue
+		}
+		f := statefile.File[Counters]{Path: filepath.Join(s.Dir, e.Name()), Limit: 1 << 20, Version: countersVersion}
+		v, err := f.Read()
+		if err != nil || v.SessionID == "" {
+			continue
+		}
+		if !ok || v.UpdatedAt.After(c.UpdatedAt) {
+			c, ok = v, true
+		}
+	}
+	return c, ok, nil
 }

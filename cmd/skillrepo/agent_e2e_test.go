@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -236,10 +237,11 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 	}
 	times := map[string]time.Duration{}
 
-	// SessionStart: no memory yet, nothing changed since the last session.
+	// SessionStart: no memory yet, nothing changed since the last
+	// session; the person is told once when reviews come.
 	out, d := s.hook("SessionStart", with("source", "startup", "model", "claude-opus"))
 	times["SessionStart"] = d
-	if strings.TrimSpace(out) != "" {
+	if !strings.Contains(out, "once you have sent 2 messages") || strings.Contains(out, "hookSpecificOutput") {
 		t.Errorf("first SessionStart printed %q", out)
 	}
 
@@ -379,5 +381,10 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 		if !strings.Contains(st, want) {
 			t.Errorf("status lacks %q:\n%s", want, st)
 		}
+	}
+	// and how far the session is from its next review (the memory
+	// review just ran: the count starts again).
+	if !regexp.MustCompile(`(?m)^next review: 0 of 2 turns to a memory review, \d+ of 10 steps to a skill review \(session \S+\)$`).MatchString(st) {
+		t.Errorf("status lacks the next review's counters:\n%s", st)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/worker"
 )
@@ -48,8 +49,11 @@ type statusJSON struct {
 	WorkerRunning bool           `json:"worker_running"`
 	Failed        []queue.Entry  `json:"failed"`
 	LastReview    *queue.Entry   `json:"last_review"`
-	Curator       curatorStatus  `json:"curator"`
-	Hooks         []hookStatus   `json:"hooks"`
+	// NextReview is how far the session counted last is from its next
+	// review; absent before any session was counted.
+	NextReview *nextReview   `json:"next_review,omitempty"`
+	Curator    curatorStatus `json:"curator"`
+	Hooks      []hookStatus  `json:"hooks"`
 	// HermesHooks are skillrepo's shell hooks in Hermes' config.yaml and
 	// whether Hermes runs each (consent); HermesNote says it in a line.
 	HermesHooks []hooks.HermesHook `json:"hermes_hooks,omitempty"`
@@ -174,6 +178,11 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	sort.Slice(reviews, func(i, j int) bool { return reviews[i].FinishedAt.Before(*reviews[j].FinishedAt) })
 	if len(reviews) > 0 {
 		st.LastReview = &reviews[len(reviews)-1]
+	}
+	if c, ok, err := (review.CounterStore{Dir: lib.State().ReviewSessions()}).Latest(); err == nil && ok {
+		cfg := lib.Config.Review
+		st.NextReview = &nextReview{Session: c.SessionID, Updated: c.UpdatedAt, Turns: c.TurnsSinceMemory, MemoryInterval: cfg.MemoryInterval,
+			Steps: c.IterationsSinceSkill, SkillInterval: cfg.SkillInterval}
 	}
 	st.WorkerRunning = worker.Running(lib.State().Worker())
 	if st.Remote, err = remoteStatus(lib); err != nil {
@@ -312,6 +321,9 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 	} else {
 		fmt.Fprintln(w, "last review: none yet")
 	}
+	if n := st.NextReview; n != nil {
+		fmt.Fprintf(w, "next review: %s (session %s)\n", n.line(), n.Session)
+	}
 	printRemoteStatus(f, st.Remote, now)
 	c := st.Curator
 	switch {
@@ -402,4 +414,27 @@ func printSetups(f *factory, w io.Writer, fs []doctor.Finding) {
 		}
 		printFindings(f, w, by[a], false, "  ")
 	}
+}
+
+// nextReview is the counters of the session counted last beside the
+// intervals that trigger a review (docs/reference-behaviour.md §1).
+type nextReview struct {
+	Session        string    `json:"session_id"`
+	Updated        time.Time `json:"updated_at"`
+	Turns          int       `json:"turns_since_memory_review"`
+	MemoryInterval int       `json:"memory_interval"`
+	Steps          int       `json:"steps_since_skill_review"`
+	SkillInterval  int       `json:"skill_interval"`
+}
+
+// line says it as a person reads it: "4 of 10 turns to a memory review,
+// 7 of 10 steps to a skill review".
+func (n *nextReview) line() string {
+	part := func(done, every int, unit, kind string) string {
+		if every <= 0 {
+			return kind + " reviews off"
+		}
+		return fmt.Sprintf("%d of %d %s to a %s review", min(done, every), every, unit, kind)
+	}
+	return part(n.Turns, n.MemoryInterval, "turns", "memory") + ", " + part(n.Steps, n.SkillInterval, "steps", "skill")
 }
