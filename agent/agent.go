@@ -23,6 +23,7 @@ const (
 	Codex      Name = "codex"
 	Gemini     Name = "gemini"
 	Hermes     Name = "hermes"
+	Copilot    Name = "copilot"
 )
 
 // labels are the agents' names as people write them.
@@ -31,6 +32,7 @@ var labels = map[Name]string{
 	Codex:      "Codex",
 	Gemini:     "Gemini CLI",
 	Hermes:     "Hermes Agent",
+	Copilot:    "GitHub Copilot CLI",
 }
 
 // Label is the agent's name as people write it ("Gemini CLI"); an agent
@@ -113,12 +115,28 @@ const (
 // agent finds them: Claude Code's CLAUDE_CONFIG_DIR (else ~/.claude),
 // Codex's CODEX_HOME (else ~/.codex), Gemini CLI's GEMINI_CLI_HOME/.gemini
 // (else ~/.gemini), Hermes Agent's HERMES_HOME (else ~/.hermes).
+//
+// An agent added later resolves its own folder from Home and Getenv in
+// its folder (agents/<name>), so adding one changes nothing here.
 type Homes struct {
 	Home         string
 	ClaudeConfig string
 	CodexHome    string
 	GeminiDir    string
 	HermesHome   string
+	// Getenv is the environment the folders were resolved in (nil: none).
+	Getenv func(string) string
+}
+
+// Dir is the folder an agent's environment variable names, else home's
+// folder def (~/.copilot for COPILOT_HOME and ".copilot").
+func (h Homes) Dir(variable, def string) string {
+	if h.Getenv != nil {
+		if v := h.Getenv(variable); v != "" {
+			return v
+		}
+	}
+	return filepath.Join(h.Home, def)
 }
 
 // HomesFrom resolves the agents' folders for a home folder and an
@@ -130,6 +148,7 @@ func HomesFrom(home string, getenv func(string) string) Homes {
 		CodexHome:    filepath.Join(home, ".codex"),
 		GeminiDir:    filepath.Join(home, ".gemini"),
 		HermesHome:   filepath.Join(home, ".hermes"),
+		Getenv:       getenv,
 	}
 	if getenv == nil {
 		return h

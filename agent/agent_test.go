@@ -2,6 +2,7 @@ package agent
 
 import (
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -21,9 +22,22 @@ func TestHomesFrom(t *testing.T) {
 			// GEMINI_CLI_HOME holds Gemini CLI's .gemini, the others are the folder itself.
 			Homes{Home: home, ClaudeConfig: "/c", CodexHome: "/x", GeminiDir: filepath.Join("/g", ".gemini"), HermesHome: "/h"}},
 	} {
-		if got := HomesFrom(home, tc.getenv); got != tc.want {
+		got := HomesFrom(home, tc.getenv)
+		got.Getenv = nil
+		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: HomesFrom = %+v, want %+v", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestHomesDir(t *testing.T) {
+	home := filepath.Join(string(filepath.Separator), "home", "ada")
+	if got := HomesFrom(home, nil).Dir("COPILOT_HOME", ".copilot"); got != filepath.Join(home, ".copilot") {
+		t.Errorf("Dir without the variable = %s", got)
+	}
+	env := func(k string) string { return map[string]string{"COPILOT_HOME": "/x"}[k] }
+	if got := HomesFrom(home, env).Dir("COPILOT_HOME", ".copilot"); got != "/x" {
+		t.Errorf("Dir with the variable = %s", got)
 	}
 }
 

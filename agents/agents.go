@@ -15,6 +15,7 @@ import (
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agents/claudecode"
 	"github.com/skillrepo/skillrepo/agents/codex"
+	"github.com/skillrepo/skillrepo/agents/copilot"
 	"github.com/skillrepo/skillrepo/agents/gemini"
 	"github.com/skillrepo/skillrepo/agents/hermes"
 )
@@ -34,6 +35,7 @@ var table = []Agent{
 	codex.Agent{},
 	gemini.Agent{},
 	hermes.Agent{},
+	copilot.Agent{},
 }
 
 // All lists the registry's agents in order.

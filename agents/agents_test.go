@@ -21,6 +21,7 @@ func TestParse(t *testing.T) {
 		{"codex", agent.Codex}, {"CODEX", agent.Codex},
 		{"gemini", agent.Gemini}, {"gemini-cli", agent.Gemini},
 		{"hermes", agent.Hermes}, {"hermes-agent", agent.Hermes},
+		{"copilot", agent.Copilot}, {"github-copilot", agent.Copilot},
 		{"cursor", ""}, {"", ""},
 	} {
 		got, err := Parse(tc.in)
@@ -28,7 +29,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
-	if _, err := Parse("cursor"); err == nil || err.Error() != `unknown agent "cursor": want claude-code, codex, gemini or hermes` {
+	if _, err := Parse("cursor"); err == nil || err.Error() != `unknown agent "cursor": want claude-code, codex, gemini, hermes or copilot` {
 		t.Errorf("Parse(cursor) error = %v", err)
 	}
 }
@@ -56,7 +57,7 @@ func TestTable(t *testing.T) {
 	for _, t := range Implementing[hooks.Target]() {
 		got = append(got, t.Name())
 	}
-	if want := []agent.Name{agent.ClaudeCode, agent.Codex, agent.Gemini}; !slices.Equal(got, want) {
+	if want := []agent.Name{agent.ClaudeCode, agent.Codex, agent.Gemini, agent.Copilot}; !slices.Equal(got, want) {
 		t.Errorf("the agents with hooks in JSON settings are %v, want %v", got, want)
 	}
 }

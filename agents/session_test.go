@@ -35,6 +35,8 @@ func TestStopReplies(t *testing.T) {
 		{agent.Gemini, in{true, "go on", "", "ctx"}, `{"decision":"deny","reason":"go on","systemMessage":"ctx"}`},
 		{agent.Gemini, in{false, "", "note", "ctx"}, `{"systemMessage":"note"}`},
 		{agent.Gemini, in{false, "", "", ""}, `null`},
+		{agent.Copilot, in{true, "go on", "goal 2/5", "ctx"}, `{"decision":"block","reason":"go on"}`},
+		{agent.Copilot, in{false, "", "note", "ctx"}, `null`},
 	}
 	for _, tc := range cases {
 		a, ok := Find[agentsession.Agent](tc.agent)
@@ -68,6 +70,9 @@ func TestSkillTools(t *testing.T) {
 		{agent.Gemini, "activate_skill", `{"name":"pdf"}`, out{"pdf", false, false}},
 		{agent.Gemini, "activate_skill", `{"name":""}`, out{"", false, true}},
 		{agent.Gemini, "read_file", `{"path":"x/SKILL.md"}`, out{"", false, false}},
+		{agent.Copilot, "view", `{"path":"x/SKILL.md"}`, out{"", true, false}},
+		{agent.Copilot, "bash", `{"command":"cat x/SKILL.md"}`, out{"", true, false}},
+		{agent.Copilot, "edit", `{"path":"x/SKILL.md"}`, out{"", false, false}},
 	}
 	for _, tc := range cases {
 		a, _ := Find[agentsession.Agent](tc.agent)

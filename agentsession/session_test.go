@@ -15,6 +15,7 @@ import (
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agents/claudecode"
 	"github.com/skillrepo/skillrepo/agents/codex"
+	"github.com/skillrepo/skillrepo/agents/copilot"
 	"github.com/skillrepo/skillrepo/agents/gemini"
 	"github.com/skillrepo/skillrepo/internal/testenv"
 	"github.com/skillrepo/skillrepo/internal/testlib"
@@ -635,5 +636,5 @@ func TestOptionShapedIDsRefused(t *testing.T) {
 // sessionAgent is the hook runner's view of an agent, from the agent's
 // folder (as the command hands it in from the registry).
 func sessionAgent(n agent.Name) Agent {
-	return map[agent.Name]Agent{agent.ClaudeCode: claudecode.Agent{}, agent.Codex: codex.Agent{}, agent.Gemini: gemini.Agent{}}[n]
+	return map[agent.Name]Agent{agent.ClaudeCode: claudecode.Agent{}, agent.Codex: codex.Agent{}, agent.Gemini: gemini.Agent{}, copilot.Name: copilot.Agent{}}[n]
 }

@@ -131,12 +131,15 @@ var shellProgram = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // command names (Codex reads skills with cat, sed, head …). A relative
 // path is taken from the folder the command runs in: the call's workdir
 // (else the session's cwd), changed by the command's own cd's as they
-// come (`cd ci-debugging && cat SKILL.md`).
+// come (`cd ci-debugging && cat SKILL.md`); a file-reading tool's path is read
+// as the command that reads it.
 func (h *hookRun) shellRead() error {
 	var ti struct {
 		Command json.RawMessage `json:"command"`
 		Cmd     json.RawMessage `json:"cmd"`
 		Workdir string          `json:"workdir"`
+		// Path is a file-reading tool's file (Copilot CLI's view).
+		Path string `json:"path"`
 	}
 	_ = json.Unmarshal(h.in.ToolInput, &ti)
 	raw := ti.Command
@@ -147,6 +150,9 @@ func (h *hookRun) shellRead() error {
 	var parts []string
 	if json.Unmarshal(raw, &cmd) != nil && json.Unmarshal(raw, &parts) == nil {
 		cmd = strings.Join(parts, " ")
+	}
+	if cmd == "" {
+		cmd = ti.Path
 	}
 	if !strings.Contains(cmd, "SKILL.md") {
 		return nil

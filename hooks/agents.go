@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -63,6 +64,11 @@ type Format struct {
 	// the project, which `hooks run` looks for from the session's folder
 	// upwards.
 	ProjectDir string
+	// Flat: each event lists its handlers directly, with no matcher
+	// groups, a handler being {"type": "command", "bash": …,
+	// "timeoutSec": …}, and a new file opens with "version": 1 (GitHub
+	// Copilot CLI's hook files).
+	Flat bool
 }
 
 // AgentOptions say where an agent install or uninstall goes.
@@ -202,6 +208,15 @@ func editAgent(opts AgentOptions, install bool) (*AgentResult, error) {
 	if !res.Changed || opts.DryRun {
 		return res, nil
 	}
+	if !install && opts.Agent.Format().Flat && onlyVersion(out) {
+		// A hook file of its own (Copilot CLI reads every file of its
+		// hooks folder) left with nothing but its version goes, as the
+		// install found it.
+		if err := os.Remove(path); err != nil {
+			return nil, fmt.Errorf("remove %s: %w", path, err)
+		}
+		return res, nil
+	}
 	perm := fs.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
 		perm = fi.Mode().Perm()
@@ -213,6 +228,16 @@ func editAgent(opts AgentOptions, install bool) (*AgentResult, error) {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return res, nil
+}
+
+// onlyVersion reports a JSON object holding at most "version".
+func onlyVersion(data []byte) bool {
+	var v map[string]json.RawMessage
+	if json.Unmarshal(data, &v) != nil {
+		return false
+	}
+	delete(v, "version")
+	return len(v) == 0
 }
 
 // Installation is what an agent's settings file at a scope holds of ours.
@@ -234,7 +259,8 @@ func (i *Installation) Installed() bool { return len(i.Handlers) > 0 }
 type InstalledHandler struct {
 	// Event is the key it is under (the agent's name for the event).
 	Event string
-	// Group and Index place it: hooks.<Event>[Group].hooks[Index].
+	// Group and Index place it: hooks.<Event>[Group].hooks[Index] (in a
+	// Flat file hooks.<Event>[Group], Index -1).
 	Group, Index int
 	// Matcher is its group's matcher ("" when none).
 	Matcher    string
@@ -269,7 +295,7 @@ func Inspect(t Target, scope agent.Scope, homes agent.Homes, project string) *In
 		in.Err = err
 		return in
 	}
-	in.Handlers = ours(root, data, marker(t.Name()))
+	in.Handlers = ours(t, root, data, marker(t.Name()))
 	return in
 }
 
@@ -287,5 +313,5 @@ func HandlersIn(t Target, content []byte) []InstalledHandler {
 	if err != nil {
 		return nil
 	}
-	return ours(root, content, marker(t.Name()))
+	return ours(t, root, content, marker(t.Name()))
 }

@@ -50,6 +50,9 @@ func parseSettings(t Target, data []byte) (*jsonedit.Value, error) {
 			if g.Kind != jsonedit.Object {
 				return nil, fmt.Errorf("%w: hooks.%s[%d] is not an object", ErrMalformed, ev.Key, i)
 			}
+			if t.Format().Flat {
+				continue // a handler, not a matcher group
+			}
 			hs := g.Get("hooks")
 			if hs == nil {
 				continue
@@ -74,7 +77,10 @@ func decodeAt(data []byte, v *jsonedit.Value, out any) bool {
 }
 
 // ours lists the handlers whose command carries mark, in file order.
-func ours(root *jsonedit.Value, data []byte, mark string) []InstalledHandler {
+func ours(t Target, root *jsonedit.Value, data []byte, mark string) []InstalledHandler {
+	if t.Format().Flat {
+		return oursFlat(root, data, mark)
+	}
 	var out []InstalledHandler
 	hooks := root.Lookup("hooks")
 	if hooks == nil || hooks.Kind != jsonedit.Object {
@@ -107,6 +113,31 @@ func ours(root *jsonedit.Value, data []byte, mark string) []InstalledHandler {
 				}
 				out = append(out, f)
 			}
+		}
+	}
+	return out
+}
+
+// oursFlat is ours for a Flat file: handlers straight under each event
+// (Group is the handler's place, Index -1), the command in "bash".
+func oursFlat(root *jsonedit.Value, data []byte, mark string) []InstalledHandler {
+	var out []InstalledHandler
+	hooks := root.Lookup("hooks")
+	if hooks == nil || hooks.Kind != jsonedit.Object {
+		return nil
+	}
+	for _, ev := range hooks.Members {
+		if ev.Val.Kind != jsonedit.Array {
+			continue
+		}
+		for i, h := range ev.Val.Elems {
+			var cmd string
+			if !decodeAt(data, h.Lookup("bash"), &cmd) || !containsMark(cmd, mark) {
+				continue
+			}
+			f := InstalledHandler{Event: ev.Key, Group: i, Index: -1, Command: cmd}
+			decodeAt(data, h.Lookup("timeoutSec"), &f.Timeout)
+			out = append(out, f)
 		}
 	}
 	return out
@@ -234,6 +265,13 @@ func (w wantHandler) json(t Target) handlerJSON {
 	return handlerJSON{Name: w.Name, Type: "command", Command: w.Command, Timeout: timeoutIn(t, w.Timeout), Async: w.Async}
 }
 
+// flatJSON is one handler of a Flat file as we write it.
+type flatJSON struct {
+	Type       string `json:"type"`
+	Bash       string `json:"bash"`
+	TimeoutSec int    `json:"timeoutSec,omitempty"`
+}
+
 // groupJSON is a matcher group holding one handler: matcher first, then
 // hooks.
 type groupJSON struct {
@@ -250,12 +288,15 @@ type groupJSON struct {
 func mergeSettings(t Target, data []byte, want []wantHandler) (out []byte, added, removed int, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}\n")
+		if t.Format().Flat {
+			data = []byte("{\n  \"version\": 1\n}\n")
+		}
 	}
 	root, err := parseSettings(t, data)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	have := ours(root, data, marker(t.Name()))
+	have := ours(t, root, data, marker(t.Name()))
 	if sameHandlers(t, have, want) {
 		return data, 0, 0, nil
 	}
@@ -278,7 +319,10 @@ func mergeSettings(t Target, data []byte, want []wantHandler) (out []byte, added
 		}
 	}
 	for _, w := range want {
-		g := groupJSON{Matcher: w.Matcher, Hooks: []handlerJSON{w.json(t)}}
+		var g any = groupJSON{Matcher: w.Matcher, Hooks: []handlerJSON{w.json(t)}}
+		if t.Format().Flat {
+			g = flatJSON{Type: "command", Bash: w.Command, TimeoutSec: w.Timeout}
+		}
 		r, err := jsonedit.Parse(out)
 		if err != nil {
 			return nil, 0, 0, err
@@ -286,7 +330,7 @@ func mergeSettings(t Target, data []byte, want []wantHandler) (out []byte, added
 		if list := r.Lookup("hooks", w.Event); list != nil {
 			out, err = jsonedit.Append(out, g, "hooks", w.Event)
 		} else {
-			out, err = jsonedit.Set(out, []string{"hooks", w.Event}, []groupJSON{g})
+			out, err = jsonedit.Set(out, []string{"hooks", w.Event}, []any{g})
 		}
 		if err != nil {
 			return nil, 0, 0, fmt.Errorf("%w: %v", ErrMalformed, err)
@@ -299,6 +343,9 @@ func mergeSettings(t Target, data []byte, want []wantHandler) (out []byte, added
 // deleteHandler removes one handler, then its group when that is left
 // with no handler, then the event when it is left with no group.
 func deleteHandler(t Target, data []byte, f InstalledHandler) ([]byte, error) {
+	if t.Format().Flat {
+		return deleteFlat(t, data, f)
+	}
 	out, err := jsonedit.DeleteElem(data, "hooks", f.Event, f.Group, "hooks", f.Index)
 	if err != nil {
 		return nil, err
@@ -317,9 +364,30 @@ func deleteHandler(t Target, data []byte, f InstalledHandler) ([]byte, error) {
 	return out, nil
 }
 
+// deleteFlat removes one handler of a Flat file, then its event when it
+// is left with none.
+func deleteFlat(t Target, data []byte, f InstalledHandler) ([]byte, error) {
+	root, err := parseSettings(t, data)
+	if err != nil {
+		return nil, err
+	}
+	if list := root.Lookup("hooks", f.Event); list != nil && len(list.Elems) == 1 {
+		return jsonedit.Delete(data, "hooks", f.Event)
+	}
+	return jsonedit.DeleteElem(data, "hooks", f.Event, f.Group)
+}
+
 func sameHandlers(t Target, have []InstalledHandler, want []wantHandler) bool {
 	if len(have) != len(want) {
 		return false
+	}
+	if t.Format().Flat {
+		for i := range have {
+			if have[i].Event != want[i].Event || have[i].Command != want[i].Command || have[i].Timeout != int64(want[i].Timeout) {
+				return false
+			}
+		}
+		return true
 	}
 	for i := range have {
 		h, w := have[i], want[i].json(t)

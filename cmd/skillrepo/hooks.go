@@ -69,7 +69,7 @@ type agentHooksJSON struct {
 func newHooksInstallCmd(f *factory) *cobra.Command {
 	opts := &hooksInstallOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "install {--git | --claude-code | --codex | --gemini | --hermes} [--scope {user|project|local}] [--library <dir>] [--dry-run]",
+		Use:   "install {--git | --claude-code | --codex | --gemini | --copilot | --hermes} [--scope {user|project|local}] [--library <dir>] [--dry-run]",
 		Short: "Install the pre-commit hook, or Claude Code / Codex / Gemini / Hermes hooks",
 		Long: `--git (the default) installs a generated pre-commit hook in the git
 repository of the library (-C, default the current folder). The hook runs
@@ -85,6 +85,10 @@ Every other key and hook in the file is kept; installing twice changes
 nothing; a malformed file is refused and nothing is written. The library the
 hooks serve is --library, else the scope's skills folder (~/.claude/skills,
 <project>/.claude/skills; Codex: ~/.agents/skills, <project>/.agents/skills).
+--gemini writes Gemini CLI's ~/.gemini/settings.json or
+<project>/.gemini/settings.json. --copilot writes a hook file of its own,
+skillrepo.json, in GitHub Copilot CLI's ~/.copilot/hooks (COPILOT_HOME) or
+<project>/.github/hooks.
 --dry-run prints the resulting file and writes nothing. See docs/agents.md
 for what each hook does.
 
@@ -105,9 +109,7 @@ allowlist (the same as 'hermes --accept-hooks'). See docs/hermes.md.`,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.Git, "git", false, "install the git pre-commit hook (the default)")
-	fl.BoolVar(&opts.ClaudeCode, string(agent.ClaudeCode), false, "install Claude Code hooks")
-	fl.BoolVar(&opts.Codex, string(agent.Codex), false, "install Codex hooks")
-	fl.BoolVar(&opts.Gemini, string(agent.Gemini), false, "install Gemini CLI hooks")
+	opts.agentFlags(cmd, "install")
 	fl.BoolVar(&opts.Trust, "trust", false, "Codex: record your trust of the hooks installed in config.toml, as accepting them in Codex's /hooks does")
 	fl.StringVar(&opts.Scope, "scope", "user", "agent settings scope: user, project or local")
 	fl.StringVar(&opts.Library, "library", "", "the library the agent hooks serve (default the scope's skills folder)")
@@ -125,12 +127,12 @@ func runHooksInstall(cmd *cobra.Command, opts *hooksInstallOptions) error {
 	}
 	if opts.hermes.Hermes {
 		if kinds > 0 {
-			return usageErrorf("choose one of --git, --claude-code, --codex, --gemini and --hermes")
+			return usageErrorf("choose one of %s", agentChoices("--git", "--hermes"))
 		}
 		return runHermesHooks(f, &opts.hermes, opts.Library, opts.DryRun, true)
 	}
 	if kinds > 1 {
-		return usageErrorf("choose one of --git, --claude-code, --codex and --gemini")
+		return usageErrorf("choose one of %s", agentChoices("--git"))
 	}
 	if opts.agentCount() == 1 {
 		return runAgentHooks(f, &opts.agentHooksOptions, true)

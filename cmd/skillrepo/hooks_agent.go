@@ -25,9 +25,9 @@ import (
 
 // agentHooksOptions are the flags of an agent install or uninstall.
 type agentHooksOptions struct {
-	ClaudeCode bool
-	Codex      bool
-	Gemini     bool
+	// Agents are the --<agent> flags, one per agent of the registry whose
+	// hooks live in a settings file (hooks.Target).
+	Agents map[agent.Name]*bool
 	// Trust (Codex) records Codex's trust of the hooks installed.
 	Trust   bool
 	Scope   string
@@ -45,8 +45,8 @@ type hooksUninstallOptions struct {
 func newHooksUninstallCmd(f *factory) *cobra.Command {
 	opts := &hooksUninstallOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "uninstall {--claude-code | --codex | --gemini} [--scope {user|project|local}] [--dry-run]",
-		Short: "Remove skillrepo's Claude Code, Codex or Gemini CLI hooks",
+		Use:   "uninstall {--claude-code | --codex | --gemini | --copilot} [--scope {user|project|local}] [--dry-run]",
+		Short: "Remove skillrepo's Claude Code, Codex, Gemini CLI or Copilot CLI hooks",
 		Long: `Remove skillrepo's hook handlers (and only those) from the agent's settings
 file of the scope; every other key and hook stays. --dry-run prints the
 resulting file and writes nothing.`,
@@ -56,46 +56,64 @@ resulting file and writes nothing.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.hermes.Hermes {
 				if opts.agentCount() != 0 {
-					return usageErrorf("choose one of --claude-code, --codex, --gemini and --hermes")
+					return usageErrorf("choose one of %s", agentChoices("--hermes"))
 				}
 				return runHermesHooks(opts.f, &opts.hermes, "", opts.DryRun, false)
 			}
 			if opts.agentCount() != 1 {
-				return usageErrorf("choose one of --claude-code, --codex, --gemini and --hermes")
+				return usageErrorf("choose one of %s", agentChoices("--hermes"))
 			}
 			return runAgentHooks(opts.f, &opts.agentHooksOptions, false)
 		},
 	}
 	opts.hermes.flags(cmd, false)
 	fl := cmd.Flags()
-	fl.BoolVar(&opts.ClaudeCode, string(agent.ClaudeCode), false, "remove Claude Code hooks")
-	fl.BoolVar(&opts.Codex, string(agent.Codex), false, "remove Codex hooks")
-	fl.BoolVar(&opts.Gemini, string(agent.Gemini), false, "remove Gemini CLI hooks")
+	opts.agentFlags(cmd, "remove")
 	fl.StringVar(&opts.Scope, "scope", "user", "agent settings scope: user, project or local")
 	fl.StringVar(&opts.Project, "project", "", "the project folder for --scope project|local (default the current folder)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the resulting file, write nothing")
 	return cmd
 }
 
-func (o *agentHooksOptions) agent() agent.Name {
-	switch {
-	case o.Codex:
-		return agent.Codex
-	case o.Gemini:
-		return agent.Gemini
+// agentFlags adds a --<agent> flag for each agent of the registry whose
+// hooks live in a settings file.
+func (o *agentHooksOptions) agentFlags(cmd *cobra.Command, verb string) {
+	o.Agents = map[agent.Name]*bool{}
+	for _, t := range agents.Implementing[hooks.Target]() {
+		o.Agents[t.Name()] = cmd.Flags().Bool(string(t.Name()), false, verb+" "+t.Name().Label()+" hooks")
 	}
-	return agent.ClaudeCode
+}
+
+// agent is the agent whose flag was given.
+func (o *agentHooksOptions) agent() agent.Name {
+	for n, on := range o.Agents {
+		if *on {
+			return n
+		}
+	}
+	return ""
 }
 
 // agentCount is how many agent flags were given.
 func (o *agentHooksOptions) agentCount() int {
 	n := 0
-	for _, b := range []bool{o.ClaudeCode, o.Codex, o.Gemini} {
-		if b {
+	for _, on := range o.Agents {
+		if *on {
 			n++
 		}
 	}
 	return n
+}
+
+// agentChoices are the agent flags, for a message: "--claude-code,
+// --codex, --gemini" with extra choices after them.
+func agentChoices(extra ...string) string {
+	var out []string
+	for _, t := range agents.Implementing[hooks.Target]() {
+		out = append(out, "--"+string(t.Name()))
+	}
+	out = append(out, extra...)
+	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
 }
 
 // agentHomes are the agents' user folders as the agents find them (HOME,
