@@ -18,8 +18,9 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-// Input is an agent hook's event JSON, as Claude Code and Codex send it
-// on standard input (the fields skillrepo reads; the rest is ignored).
+// Input is an agent hook's event JSON, as Claude Code, Codex and Gemini
+// CLI send it on standard input (the fields skillrepo reads; the rest is
+// ignored). Hermes Agent's shell hooks send their own (hermes.go).
 type Input struct {
 	SessionID      string `json:"session_id"`
 	TranscriptPath string `json:"transcript_path"`

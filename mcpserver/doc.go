@@ -1,14 +1,15 @@
 // Package mcpserver serves a skills library to any agent over the Model
 // Context Protocol (the official Go SDK, github.com/modelcontextprotocol/go-sdk),
-// so Claude Code, Codex, Cursor and other clients write skills and memory
-// through git, with provenance and every guard.
+// so Claude Code, Codex, Gemini CLI, Cursor and other clients write skills
+// and memory through git, with provenance and every guard.
 //
 // # Tools
 //
 // skills_list, skill_view, skill_manage and memory are package
-// agenttools's — the same validation, guards and messages as the
-// background review's tools, under the Foreground policy (or Autonomous
-// when the server runs with an autonomous origin). skill_view counts a
+// agenttools's — the same validation and messages as the background
+// review's tools, and the same guards: the domain's write policy
+// (package skillrepo, docs/architecture.md §2.1), for a foreground writer
+// (or an autonomous one when the server runs with an autonomous origin). skill_view counts a
 // view and a use in .usage.json, as the reference's tool does. Every write
 // is one commit with Skill-Origin (foreground by default), Session-Id when
 // the client passes one in the call's _meta (sessionId), and Agent: the

@@ -8,6 +8,20 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
+// OptionsFor is the options of a review of t on l, built in one place for
+// the CLI and the worker: what the library's config sets (the input
+// budget, the model's context window, write approval), and what is
+// reviewed. Memory is reviewed only when the library versions it; skills
+// when asked, or when memory is not (a review always reviews something).
+// The caller adds the model, its backend and the review's ids.
+func OptionsFor(l *skillrepo.Library, t *Transcript, memory, skills bool) Options {
+	_, memErr := l.MemoryPath("memory")
+	memory = memory && memErr == nil
+	cfg := l.Config.Review
+	return Options{Transcript: t, Memory: memory, Skills: skills || !memory,
+		MaxInputTokens: cfg.MaxInputTokens, ContextWindow: cfg.ContextWindow, WriteApproval: cfg.WriteApproval}
+}
+
 // Open wires a review to a library: the tools' adapter of package
 // agenttools, and the merge that lands a finished review. It is not safe
 // for concurrent use (nor is the library).

@@ -7,8 +7,10 @@
 // # Reading transcripts
 //
 // [Read] turns OpenAI chat-messages JSON (a list, or an object with
-// "messages"), Claude Code session files and Codex rollouts (both JSON
-// Lines) into one model:
+// "messages"), Claude Code session files (and Hermes Agent's trace
+// export, which has their shape), Codex rollouts and Gemini CLI session
+// files (all JSON Lines; Gemini CLI's rules are in transcript_gemini.go)
+// into one model:
 // [Message]s in chat-completions shape and [Event]s, the user turns and
 // model iterations the nudge counters count. For Claude Code:
 //   - one API response is spread over one line per content block sharing a
@@ -60,11 +62,14 @@
 //
 // # Guards
 //
-// The tools and every guard are package agenttools's, under its
-// Autonomous policy: writes to curator-managed skills that are not
-// pinned (the person's skills through a proposal), read before write, delete only with absorbed_into (archiving),
-// the secret scan, the batch rules; every refusal is a tool result the
-// model can read, recorded in the [Summary].
+// The tools are package agenttools's; every guard is the domain's write
+// policy (package skillrepo, policy.go; docs/architecture.md §2.1), which
+// each tool call writes through as an autonomous writer: writes to
+// curator-managed skills that are not pinned (the person's skills through
+// a proposal), read before write, delete only with absorbed_into
+// (archiving), the secret scan, the duplicate check, the lint gate, the
+// batch rules. Every refusal is a tool result the model can read,
+// recorded in the [Summary].
 //
 // # Where writes land
 //

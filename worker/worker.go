@@ -528,22 +528,10 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 			resume = e.Transcript
 		}
 	}
-	_, memErr := lib.MemoryPath("memory")
-	sum, err := review.Run(ctx, review.Open(lib), review.Options{
-		Transcript:     tr,
-		Memory:         e.Due.Memory && memErr == nil,
-		Skills:         e.Due.Skills || !e.Due.Memory || memErr != nil,
-		SessionID:      e.SessionID,
-		ReviewID:       e.ReviewID,
-		Model:          p.model,
-		Backend:        backend,
-		Resume:         resume,
-		MaxInputTokens: s.MaxInputTokens,
-		ContextWindow:  lib.Config.Review.ContextWindow,
-		WriteApproval:  lib.Config.Review.WriteApproval,
-		GoalID:         e.GoalID,
-		Now:            w.opts.Now,
-	})
+	ropts := review.OptionsFor(lib, tr, e.Due.Memory, e.Due.Skills)
+	ropts.SessionID, ropts.ReviewID, ropts.GoalID, ropts.Now = e.SessionID, e.ReviewID, e.GoalID, w.opts.Now
+	ropts.Model, ropts.Backend, ropts.Resume = p.model, backend, resume
+	sum, err := review.Run(ctx, review.Open(lib), ropts)
 	if err != nil {
 		return nil, err
 	}

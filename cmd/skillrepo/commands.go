@@ -10,6 +10,7 @@ package main
 //   - `skillrepo help <topic>` for an unknown topic is the same usage error.
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -43,6 +44,37 @@ func newUnknownCommandError(parent *cobra.Command, word string) error {
 	}
 	sugg := nearest(word, parent.SuggestionsFor(word))
 	return &flagError{&unknownCommandError{word: word, parent: parent.CommandPath(), suggestions: sugg}}
+}
+
+// typeUsageErrors makes every misuse cobra finds a *flagError (exit 2)
+// where it arises, never recognised later by its message: a flag that
+// does not parse (the flag error function, inherited by every command),
+// and arguments of the wrong number, a required flag left out or flags of
+// a group misused (each command's argument check, which cobra runs
+// first, checks the flags' rules too). Call it after every command is
+// added and guardCommandGroups has set the groups' checks.
+func typeUsageErrors(root *cobra.Command) {
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &flagError{err} })
+	walkCommands(root, func(c *cobra.Command) {
+		args := c.Args
+		if args == nil {
+			args = cobra.ArbitraryArgs
+		}
+		c.Args = func(cmd *cobra.Command, a []string) error {
+			err := args(cmd, a)
+			if err == nil {
+				err = cmd.ValidateRequiredFlags()
+			}
+			if err == nil {
+				err = cmd.ValidateFlagGroups()
+			}
+			var fe *flagError
+			if err != nil && !errors.As(err, &fe) {
+				err = &flagError{err}
+			}
+			return err
+		}
+	})
 }
 
 // walkCommands calls fn for cmd and every command below it.

@@ -32,6 +32,7 @@ import (
 // once the whole tree is built.
 func finishCommandTree(f *factory, root *cobra.Command) {
 	guardCommandGroups(root)
+	typeUsageErrors(root)
 	registerCompletions(f, root)
 }
 

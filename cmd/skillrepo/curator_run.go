@@ -66,8 +66,8 @@ written" and is listed, and nothing changes. The model: --model, else
 curator.model, else review.model, else $SKILLREPO_MODEL; the endpoint:
 --base-url, else curator.base_url, else review.base_url, else
 $OPENAI_BASE_URL; the key: $OPENAI_API_KEY. With no endpoint configured,
-the pass runs through an agent's own program (Claude Code or Codex, the
-one whose hooks are installed), calling the same tools over MCP
+the pass runs through an agent's own program (Claude Code, Codex or Gemini
+CLI, the one whose hooks are installed), calling the same tools over MCP
 (review.backend chooses; docs/agents.md, "The model backend").`,
 		Example: `  skillrepo curator run --dry-run
   skillrepo curator run

@@ -21,11 +21,11 @@ func newGoalCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "goal <command>",
 		Short: "Keep the agent working until a judge says a standing goal is met",
-		Long: `A standing goal keeps an agent (Claude Code, Codex) working: after every turn
-the Stop hook asks a judge model whether the goal is met; if not, the agent is
-sent a continuation prompt, up to a turn budget. Any failure of the judge lets
-the agent stop. Install the hooks with 'skillrepo hooks install --claude-code'
-(or --codex); the judge is goals.model in .skillrepo/config.yaml, else the
+		Long: `A standing goal keeps an agent (Claude Code, Codex, Gemini CLI) working: after
+every turn the Stop hook (Gemini CLI's AfterAgent) asks a judge model whether
+the goal is met; if not, the agent is sent a continuation prompt, up to a turn
+budget. Any failure of the judge lets the agent stop. Install the hooks with
+'skillrepo hooks install --claude-code' (or --codex, --gemini); the judge is goals.model in .skillrepo/config.yaml, else the
 review's model.
 
 Set a goal before starting the agent: the next session that starts in this

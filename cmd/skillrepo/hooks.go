@@ -19,8 +19,8 @@ func newHooksCmd(f *factory) *cobra.Command {
 		Use:   "hooks <command>",
 		Short: "Install and run skillrepo's git and agent hooks",
 		Long: `Install a pre-commit hook that lints the staged skills and blocks a commit
-with lint errors; install Claude Code or Codex hooks that run the
-self-improvement loop beside the agent (count skill uses, hand the agent its
+with lint errors; install Claude Code, Codex, Gemini CLI or Hermes Agent hooks
+that run the self-improvement loop beside the agent (count skill uses, hand the agent its
 memory, queue reviews for a background worker); and run hook entry points.`,
 		Example: `  skillrepo hooks install --claude-code
   skillrepo hooks install --codex --scope project

@@ -183,23 +183,10 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		}
 		return printReviewPlan(f, tr, session, model, shown, reviewMemory, reviewSkills, due)
 	}
-	ropts := review.Options{
-		Transcript:     tr,
-		Memory:         reviewMemory,
-		Skills:         reviewSkills,
-		Focus:          opts.Focus,
-		SessionID:      session,
-		ReviewID:       opts.ReviewID,
-		Model:          model,
-		Client:         modelClient(f, ep),
-		MaxCalls:       opts.MaxCalls,
-		MaxInputTokens: lib.Config.Review.MaxInputTokens,
-		ContextWindow:  lib.Config.Review.ContextWindow,
-		WriteApproval:  lib.Config.Review.WriteApproval,
-		RetryBackoff:   opts.RetryBackoff,
-		RequestTimeout: opts.Timeout,
-		Now:            f.Now,
-	}
+	ropts := review.OptionsFor(lib, tr, reviewMemory, reviewSkills)
+	ropts.Focus, ropts.SessionID, ropts.ReviewID, ropts.Now = opts.Focus, session, opts.ReviewID, f.Now
+	ropts.Model, ropts.Client, ropts.MaxCalls = model, modelClient(f, ep), opts.MaxCalls
+	ropts.RetryBackoff, ropts.RequestTimeout = opts.RetryBackoff, opts.Timeout
 	if f.JSON {
 		ropts.Progress = func(c review.Change) { _ = jsonLine(f.IO.Out, "change", c) }
 	} else {

@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -115,37 +113,9 @@ func run(args []string, io *iostreams, getenv func(string) string) int {
 		err = fmt.Errorf("interrupted: %w", err) // Ctrl-C: exit 130
 	}
 	if err != nil {
-		if !isFlagParseError(err) {
-			reportError(io, err, f.JSON)
-		} else {
-			reportError(io, &flagError{err}, f.JSON)
-			err = &flagError{err}
-		}
+		reportError(io, err, f.JSON)
 	}
 	return exitCodeFor(err)
-}
-
-// isFlagParseError recognises cobra's own argument and flag errors, which
-// arrive as plain errors.
-func isFlagParseError(err error) bool {
-	var fe *flagError
-	if errors.As(err, &fe) {
-		return false
-	}
-	// An error of the system (EINVAL reads "invalid argument" too) is the
-	// command's failure, never a misused flag.
-	var pe *fs.PathError
-	var errno syscall.Errno
-	if errors.As(err, &pe) || errors.As(err, &errno) {
-		return false
-	}
-	msg := err.Error()
-	for _, p := range []string{"unknown flag", "unknown shorthand flag", "unknown command", "flag needs an argument", `invalid argument "`, "accepts ", "requires at least", "requires at most", "requires exactly", "required flag", "if any flags in the group", "none of the others can be", "at least one of the flags"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }
 
 func newRootCmd(f *factory) *cobra.Command {
@@ -185,8 +155,6 @@ archive, restore and rollback are git operations.`,
 	pf.BoolVar(&noColor, "no-color", false, "disable colour output")
 	pf.StringVar(&now, "now", "", "fix the clock to this RFC 3339 time (for tests)")
 	_ = pf.MarkHidden("now")
-
-	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &flagError{err} })
 
 	// A command with no Run is a help topic: "skillrepo help exit-codes".
 	cmd.AddCommand(&cobra.Command{
