@@ -306,8 +306,8 @@ func skillsOf(tx *writeTx, changes []FileChange) []string {
 // Sync records every edit made to the checked-out branch's files outside
 // skillrepo (by a person, or an agent writing files directly) as one
 // commit. The origin is opts.Origin, else inferred: when every changed
-// skill's usage record shows a write after the branch tip's commit time,
-// an agent wrote it (background-review when the record says created_by
+// skill's usage record shows a write after the branch tip's commit time
+// that is not one of ours (the usage history holds ours), an agent wrote it (background-review when the record says created_by
 // agent, foreground otherwise); else user. No change: a nil Commit.
 func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, error) {
 	head, err := l.repo.HeadBranch()
@@ -579,6 +579,7 @@ func (l *Library) inferOrigin(tip Hash, skills []string) string {
 	if err != nil {
 		return OriginUser
 	}
+	ours := l.lastOwnWrites(skills, since.Add(-time.Second))
 	agent := true
 	for _, s := range skills {
 		r, ok := recs[s]
@@ -598,10 +599,39 @@ func (l *Library) inferOrigin(tip Hash, skills []string) string {
 		if !last.After(since.Add(-time.Second)) {
 			return OriginUser
 		}
+		// Our own writes stamp the same record (a person's skill patch
+		// too); one the usage history holds is ours, already committed,
+		// and says nothing of who edited since (issue 40 item 11: the
+		// person's next hand edit was recorded as foreground, or as the
+		// review's for a skill an agent created).
+		if t, ok := ours[s]; ok && !last.After(t) {
+			return OriginUser
+		}
 		agent = agent && r.AgentCreated()
 	}
 	if agent {
 		return OriginBackgroundReview
 	}
 	return OriginForeground
+}
+
+// lastOwnWrites is, for each of skills, the time of the last write of
+// ours to it the usage history holds (at or after since).
+func (l *Library) lastOwnWrites(skills []string, since time.Time) map[string]time.Time {
+	want := map[string]bool{}
+	for _, s := range skills {
+		want[s] = true
+	}
+	writes := map[string]bool{HistoryCreate: true, HistoryPatch: true, HistoryArchive: true, HistoryRestore: true, HistoryDelete: true}
+	evs, err := l.UsageHistory().Read(HistoryFilter{Since: since, Match: func(e HistoryEvent) bool { return writes[e.Kind] && want[e.Skill] }})
+	if err != nil {
+		return nil
+	}
+	out := map[string]time.Time{}
+	for _, e := range evs {
+		if e.Time.After(out[e.Skill]) {
+			out[e.Skill] = e.Time
+		}
+	}
+	return out
 }

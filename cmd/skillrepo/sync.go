@@ -34,7 +34,8 @@ func newSyncCmd(f *factory) *cobra.Command {
 person, or by an agent writing files directly) as one commit. The origin is
 "user" unless the usage sidecar shows an agent wrote the changed skills after
 the last commit (then "foreground", or "background-review" for agent-created
-skills); --origin overrides it.
+skills) — a write skillrepo itself made, whoever asked for it, is not such a
+sign; --origin overrides it.
 
 Files git is told to ignore ('git update-index --assume-unchanged' or
 '--skip-worktree', and files outside a sparse checkout) are left as 'git add
