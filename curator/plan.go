@@ -170,9 +170,6 @@ type Plan struct {
 	Counts     Counts     `json:"counts"`
 }
 
-// Empty reports whether the plan changes nothing at all.
-func (p *Plan) Empty() bool { return len(p.Changes) == 0 && len(p.Seeded) == 0 }
-
 // Archives returns the archive changes of the plan, in name order.
 func (p *Plan) Archives() []Change {
 	var out []Change

@@ -227,9 +227,6 @@ func (ix *Index) queryVector(s Skill) []entry {
 	return ix.vector(doc, unknown)
 }
 
-// Len is the number of skills in the index.
-func (ix *Index) Len() int { return len(ix.skills) }
-
 // Match is an indexed skill a query overlaps.
 type Match struct {
 	Name       string   `json:"name"`

@@ -14,7 +14,6 @@ import (
 // holds the conversation (the in-process loop, or an agent's own program
 // calling the tools over MCP): the same guards, the same commits.
 type Job struct {
-	Version          int    `json:"version"`
 	ReviewID         string `json:"review_id"`
 	SessionID        string `json:"session_id,omitempty"`
 	Model            string `json:"model"`
@@ -28,30 +27,9 @@ type Job struct {
 	// Base is main's commit when the review started: the proposal forks
 	// from it.
 	Base string `json:"base"`
-	// MaxCalls is the review's cap of model calls; a server that sees
-	// only tool calls holds them to it (see [Job.CapReached]).
-	MaxCalls int `json:"max_calls"`
 }
-
-// JobVersion is the job format this code writes and reads.
-const JobVersion = 1
 
 var reviewIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
-
-// Check reports a job that cannot run.
-func (j Job) Check() error {
-	switch {
-	case j.Version > JobVersion:
-		return fmt.Errorf("review job version %d: this skillrepo reads up to %d", j.Version, JobVersion)
-	case !reviewIDRE.MatchString(j.ReviewID):
-		return fmt.Errorf("review: invalid review id %q", j.ReviewID)
-	case j.Base == "":
-		return fmt.Errorf("review job %s: no base commit", j.ReviewID)
-	case j.Model == "":
-		return fmt.Errorf("review job %s: no model", j.ReviewID)
-	}
-	return nil
-}
 
 // Tools are the tools the review offers, in the order the model sees
 // them (docs/reference-behaviour.md §2.5): memory only when memory is

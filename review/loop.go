@@ -145,8 +145,8 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	t := opts.Transcript
 	sessionID := cmp.Or(opts.SessionID, t.SessionID)
 	job := Job{
-		Version: JobVersion, ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256,
-		GoalID: opts.GoalID, Memory: opts.Memory, Attended: opts.Attended, Base: baseView.Commit(), MaxCalls: maxCalls,
+		ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256,
+		GoalID: opts.GoalID, Memory: opts.Memory, Attended: opts.Attended, Base: baseView.Commit(),
 	}
 	allowed := job.Tools()
 	tools, err := toolDefs(allowed)

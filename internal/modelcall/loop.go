@@ -163,13 +163,3 @@ func (e Endpoint) Run(ctx context.Context, t Task) Outcome {
 	return Loop{Caller: e.Caller, MaxCalls: t.MaxCalls, InputBudget: t.InputBudget}.Run(ctx, t.Request, t.Dispatch)
 }
 
-// ToolNames are the tools a request offers, in order.
-func ToolNames(req openai.ChatCompletionRequest) []string {
-	var names []string
-	for _, t := range req.Tools {
-		if t.Function != nil {
-			names = append(names, t.Function.Name)
-		}
-	}
-	return names
-}

@@ -127,9 +127,6 @@ func (d Decoder) Decode(n *yaml.Node, v any, path string) Errors {
 	return errs
 }
 
-// Decode is [Decoder.Decode] with the built-in checks only.
-func Decode(n *yaml.Node, v any, path string) Errors { return Decoder{}.Decode(n, v, path) }
-
 type field struct {
 	index []int
 	check string // the value's checks (a list's or a mapping's: each item's)
