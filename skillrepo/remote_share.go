@@ -424,15 +424,19 @@ func (l *Library) proposeOwnWork(ctx context.Context, theirs Hash, reason string
 		}
 	}
 	var tip Hash
+	made := false
 	_, err := l.update(ctx, updateOptions{Reflog: "skillrepo: remote sync: main's own work moved to proposal " + id}, func(tx *writeTx) error {
 		tip = tx.gtx.Base()
 		if tip.IsZero() || theirs.IsZero() || tip == theirs {
 			return errNothingToPropose
 		}
+		// The proposal is made before main moves, so no instant loses
+		// the work (a crash leaves it in both).
 		if have, err := l.repo.ReadRef(proposalRefPrefix + id); err != nil || have != tip {
 			if err := l.repo.UpdateRef(proposalRefPrefix+id, tip, ZeroHash, "skillrepo: remote sync: "+reason); err != nil {
 				return err
 			}
+			made = true
 		}
 		return fastForward(tx, theirs, l.Config.Remote.Name+"/"+l.MainBranch())
 	})
@@ -440,8 +444,14 @@ func (l *Library) proposeOwnWork(ctx context.Context, theirs Hash, reason string
 		return nil
 	}
 	if err != nil {
-		// The proposal branch (when it was made) keeps the work; main
-		// stays where it was.
+		// Main stays where it was, with the work: the proposal made for
+		// it would be an empty one, and goes (issue 40 item 12). The
+		// delete names the tip, so a proposal that moved since stays.
+		if made {
+			if main, merr := l.repo.ResolveBranch(l.MainBranch()); merr == nil && main == tip {
+				_ = l.repo.DeleteRef(proposalRefPrefix+id, tip)
+			}
+		}
 		return fmt.Errorf("move main's own work to a proposal: %w", err)
 	}
 	res.Main, res.Proposal, res.Reason, res.After = MainProposed, id, reason, theirs

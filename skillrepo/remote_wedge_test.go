@@ -112,3 +112,44 @@ func TestRemoteSyncSymlinkBecomesFolder(t *testing.T) {
 		t.Fatalf("status failures: %+v", st.Failures)
 	}
 }
+
+// A diverge whose move of main is refused (an uncommitted edit in the
+// way) leaves no diverged-* proposal: main still holds the work, and a
+// proposal at main's tip would be an empty one (issue 40 item 12).
+func TestRemoteSyncRefusedDivergeLeavesNoProposal(t *testing.T) {
+	s := newShared(t, nil, 2, bothMain())
+	a, b := s.libs[0], s.libs[1]
+	patchMain(t, b, "ci-debugging", "Pitfalls", "Traps from b")
+	syncRemote(t, b, RemoteSyncOptions{})
+	patchMain(t, a, "ci-debugging", "Pitfalls", "Traps from a")
+	main := rev(t, a, s.env, "main")
+	p := filepath.Join(a.Root, "ci-debugging", "SKILL.md")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, append(data, "an edit of the person's\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SyncRemote(context.Background(), RemoteSyncOptions{}); err == nil {
+		t.Fatal("the diverge moved main over an uncommitted edit")
+	}
+	if got := rev(t, a, s.env, "main"); got != main {
+		t.Fatalf("main moved: %s", got)
+	}
+	if refs := strings.TrimSpace(gitCmd(t, a, s.env, "for-each-ref", "refs/heads/proposals/")); refs != "" {
+		t.Fatalf("a refused diverge left proposals:\n%s", refs)
+	}
+	if b, _ := os.ReadFile(p); !strings.Contains(string(b), "an edit of the person's") {
+		t.Fatal("the person's edit is gone")
+	}
+	// Once the edit is recorded, the diverge goes through: the work is a
+	// proposal and main follows the remote's.
+	if _, err := a.Sync(context.Background(), SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.SyncRemote(context.Background(), RemoteSyncOptions{})
+	if err != nil || res.Main != MainProposed || !strings.HasPrefix(res.Proposal, "diverged-") {
+		t.Fatalf("the second sync: %+v %v", res, err)
+	}
+}
