@@ -10,6 +10,7 @@
 # Nothing but Codex's own plugin
 # catalogue sync tries to leave the machine (see below).
 need codex
+version=$(node -p 'require(process.argv[1]).version' "$E2E_ROOT/plugins/codex/.codex-plugin/plugin.json")
 lib="$HOME/.agents/skills"
 fake_start - <<JSON
 [
@@ -31,7 +32,7 @@ must "$E2E_DIR/marketplace-add.txt" 'Added marketplace `skillrepo`'
 codex plugin add skillrepo@skillrepo >"$E2E_DIR/install.txt" 2>&1
 must "$E2E_DIR/install.txt" 'Added plugin `skillrepo`'
 codex plugin list >"$E2E_DIR/plugins.txt" 2>&1
-must "$E2E_DIR/plugins.txt" '^skillrepo@skillrepo +installed, enabled +0\.1\.0 ' "the plugin is not installed and enabled"
+must "$E2E_DIR/plugins.txt" "^skillrepo@skillrepo +installed, enabled +${version//./\\.} " "the plugin is not installed and enabled"
 
 cd "$E2E_PROJECT"
 # A plugin's hooks, like the person's own, run only once trusted: the

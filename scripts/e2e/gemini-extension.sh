@@ -9,6 +9,7 @@
 # settings as they were. Nothing but Gemini CLI's own statistics of the
 # extension commands tries to leave the machine (see below).
 need gemini
+version=$(node -p 'require(process.argv[1]).version' "$E2E_ROOT/plugins/gemini/gemini-extension.json")
 fake_start - <<'JSON'
 [
   {"api": "gemini", "unless": "functionResponse", "tool_calls": [{"name": "activate_skill", "arguments": {"name": "ci-debugging"}}]},
@@ -30,7 +31,7 @@ same_handlers gemini "$E2E_ROOT/plugins/gemini/hooks/hooks.json"
 gemini extensions validate "$E2E_ROOT/plugins/gemini" >"$E2E_DIR/validate.txt" 2>&1 || fail "the extension does not validate: $(cat "$E2E_DIR/validate.txt")"
 gemini extensions link "$E2E_ROOT/plugins/gemini" --consent >"$E2E_DIR/link.txt" 2>&1
 gemini extensions list >"$E2E_DIR/extensions.txt" 2>&1
-must "$E2E_DIR/extensions.txt" 'skillrepo \(0\.1\.0\)' "the extension is not listed"
+must "$E2E_DIR/extensions.txt" "skillrepo \\(${version//./\\.}\\)" "the extension is not listed"
 
 cp "$E2E_DIR/sink.log" "$E2E_DIR/sink.before-session"
 # activate_skill and the MCP tools ask for consent, which a headless run
@@ -61,6 +62,25 @@ gemini extensions uninstall skillrepo >"$E2E_DIR/uninstall.txt" 2>&1
 gemini extensions list >"$E2E_DIR/extensions-after.txt" 2>&1
 must_not "$E2E_DIR/extensions-after.txt" 'skillrepo' "the extension is still listed"
 cmp "$HOME/.gemini/settings.json" "$E2E_DIR/settings.before.json" || fail "uninstalling changed settings.json: $(diff "$E2E_DIR/settings.before.json" "$HOME/.gemini/settings.json")"
+
+# The release's assets (plugins/gemini/pack.sh), which `gemini extensions
+# install https://github.com/skillrepo/skillrepo` downloads — this one the
+# asset Gemini CLI picks for this machine, `<platform>.<arch>.…`, unpacked
+# where it would unpack it, then installed from there (the download from
+# GitHub itself cannot run offline).
+"$E2E_ROOT/plugins/gemini/pack.sh" "$E2E_DIR/assets" >/dev/null
+asset="$E2E_DIR/assets/$(node -p 'process.platform + "." + process.arch').skillrepo-gemini-extension.tar.gz"
+[ -f "$asset" ] || fail "no release asset for this machine: $(ls "$E2E_DIR/assets")"
+mkdir -p "$E2E_DIR/unpacked"
+tar -xzf "$asset" -C "$E2E_DIR/unpacked"
+# Installing from a folder asks to trust it first.
+gemini_trust "$E2E_DIR/unpacked"
+gemini extensions install "$E2E_DIR/unpacked" --consent </dev/null >"$E2E_DIR/install.txt" 2>&1 || fail "the release asset does not install: $(cat "$E2E_DIR/install.txt")"
+gemini extensions list >"$E2E_DIR/extensions-asset.txt" 2>&1
+must "$E2E_DIR/extensions-asset.txt" "skillrepo \\(${version//./\\.}\\)" "the extension from the release asset is not listed"
+cmp "$HOME/.gemini/extensions/skillrepo/hooks/hooks.json" "$E2E_ROOT/plugins/gemini/hooks/hooks.json" || fail "the installed extension's hooks are not the repository's"
+gemini extensions uninstall skillrepo >>"$E2E_DIR/uninstall.txt" 2>&1
+cmp "$HOME/.gemini/settings.json" "$E2E_DIR/settings.before.json" || fail "uninstalling changed settings.json"
 # `gemini extensions link|install|uninstall` (0.61) log an install event
 # to Google's usage statistics (play.googleapis.com) even with
 # privacy.usageStatisticsEnabled false: their logger is built without the

@@ -156,9 +156,16 @@ JSON
 }
 
 # gemini_trust DIR: trust DIR as the person does in Gemini CLI's trust
-# dialog (~/.gemini/trustedFolders.json); it runs no hook elsewhere.
+# dialog (~/.gemini/trustedFolders.json, beside the folders trusted
+# before); it runs no hook elsewhere, and installs an extension from a
+# folder only once it is trusted.
 gemini_trust() {
-  printf '{"%s": "TRUST_FOLDER"}\n' "$1" >"$HOME/.gemini/trustedFolders.json"
+  node -e '
+    const fs = require("fs"), [p, dir] = process.argv.slice(1);
+    let t = {}; try { t = JSON.parse(fs.readFileSync(p, "utf8")); } catch (e) {}
+    t[dir] = "TRUST_FOLDER";
+    fs.writeFileSync(p, JSON.stringify(t, null, 2) + "\n");
+  ' "$HOME/.gemini/trustedFolders.json" "$1"
 }
 
 # must FILE PATTERN [WHAT]: FILE holds a line matching the extended regexp.
