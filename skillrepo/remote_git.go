@@ -63,8 +63,9 @@ func (l *Library) remoteGit(remote string) (*remoteGit, error) {
 func (g *remoteGit) run(ctx context.Context, stdin []byte, args ...string) (stdout, stderr []byte, err error) {
 	cmd := exec.CommandContext(ctx, g.cli.git, append(append([]string{}, remoteGitConfig...), args...)...)
 	// A time limit ends git's helpers too (git-remote-http would keep
-	// the pipes open and the sync waiting past its limit).
-	procgroup.Set(cmd)
+	// the pipes open and the sync waiting past its limit), and so does
+	// a kill of this process.
+	procgroup.SetReaped(cmd)
 	cmd.Dir = g.cli.l.Root
 	cmd.Env = append(g.cli.l.repo.GitEnv(), remoteGitEnv...)
 	if stdin != nil {

@@ -19,3 +19,14 @@ func Set(cmd *exec.Cmd) {
 		cmd.WaitDelay = time.Second
 	}
 }
+
+// SetReaped is Set, and on Linux the group also ends when this process
+// dies, even by SIGKILL (a killed remote sync left its git fetch and
+// git-remote-http running: issue 40 item 12). Call it before Start, with
+// cmd.Path resolved.
+func SetReaped(cmd *exec.Cmd) {
+	reaped(cmd)
+	if cmd.WaitDelay == 0 {
+		cmd.WaitDelay = time.Second
+	}
+}
