@@ -70,7 +70,7 @@ func (h *hookRun) newsLines() string {
 
 // waitingProposals are the open proposals, newest first.
 func (h *hookRun) waitingProposals() []*skillrepo.Proposal {
-	ps, err := h.lib.Proposals(skillrepo.ProposalQuery{})
+	ps, err := h.lib.Proposals().List(skillrepo.ProposalQuery{})
 	if err != nil {
 		h.rep.notef("news: %v", err)
 		return nil

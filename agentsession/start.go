@@ -37,7 +37,7 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 		h.rep.notef("recorded outside edits of %s as %.12s", strings.Join(res.Skills, ", "), res.Commit)
 	}
 	var blocks []string
-	limits := h.lib.MemoryLimits()
+	limits := h.lib.Memory().Limits()
 	// A resumed session's conversation already holds the memory it was
 	// given when it started (the snapshot is frozen per session, as the
 	// reference's system prompt is): giving it again would repeat it.
@@ -49,7 +49,7 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 		if resumed {
 			break
 		}
-		p, err := h.lib.MemoryPath(t)
+		p, err := h.lib.Memory().Path(t)
 		if err != nil {
 			h.rep.notef("memory: %v", err)
 			continue

@@ -95,7 +95,7 @@ func (h *hookRun) printDecision(d *StopDecision) error {
 }
 
 func (h *hookRun) intervals() (review.Intervals, bool) {
-	_, memErr := h.lib.MemoryPath(memory.Memory)
+	_, memErr := h.lib.Memory().Path(memory.Memory)
 	iv := review.Intervals{Memory: h.lib.Config.Review.MemoryInterval, Skill: h.lib.Config.Review.SkillInterval}
 	if memErr != nil {
 		iv.Memory = 0

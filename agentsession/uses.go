@@ -72,7 +72,7 @@ func skillName(ref string) string {
 
 // count records a skill's use (or view) once per key (empty: always).
 // The dedupe key is kept in the skill's usage record and checked in the
-// same locked write as the bump ([skillrepo.Library.RecordUse]), so a
+// same locked write as the bump ([skillrepo.Library.RecordSessionUse]), so a
 // repeated or racing event counts once and a failed write counts nothing.
 func (h *hookRun) count(ref, key string, view bool) error {
 	kind := skillrepo.UseUse

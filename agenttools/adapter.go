@@ -86,7 +86,7 @@ func (a *adapter) Ownership(ctx context.Context, rev, name string) (Ownership, e
 	if o, ok := a.owners[key]; ok {
 		return o, nil
 	}
-	ro, err := a.l.OwnerForReview(s.Commit().String(), name)
+	ro, err := a.l.Owners().ForReview(s.Commit().String(), name)
 	if err != nil {
 		return Ownership{}, err
 	}
@@ -104,7 +104,7 @@ func (a *adapter) Status(ctx context.Context, rev string) (map[string]SkillStatu
 	for name, r := range recs {
 		out[name] = SkillStatus{State: r.State}
 	}
-	pins, err := a.l.Pins(rev)
+	pins, err := a.l.Owners().Pins(rev)
 	if err != nil {
 		return nil, err
 	}

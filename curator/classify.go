@@ -64,7 +64,7 @@ func gitEvidence(lib *skillrepo.Library, commits []string) (map[string]archiveEv
 		if !skillrepo.IsHash(c) {
 			return nil, fmt.Errorf("phase 2 commit %q is not a commit id", c)
 		}
-		ci, err := lib.ReadCommit(skillrepo.NewHash(c))
+		ci, err := lib.History().Commit(skillrepo.NewHash(c))
 		if err != nil {
 			return nil, err
 		}

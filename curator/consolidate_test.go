@@ -228,7 +228,7 @@ func TestConsolidationRun(t *testing.T) {
 				t.Errorf("git log --follow does not reach the file's old home:\n%s", follow)
 			}
 			// skill blame follows the file back into its sibling.
-			bl, err := f.lib.SkillBlame("gateway", "references/"+p+".md", skillrepo.BlameOptions{})
+			bl, err := f.lib.History().Blame("gateway", "references/"+p+".md", skillrepo.BlameOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -519,7 +519,7 @@ func TestConsolidationRollback(t *testing.T) {
 		t.Errorf("restored = %+v", res.Restored)
 	}
 	// History follows each sibling back through the archive and the run.
-	log, err := f.lib.SkillLog("gateway-retry", skillrepo.LogOptions{})
+	log, err := f.lib.History().Log("gateway-retry", skillrepo.LogOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,9 +41,9 @@ type Ownership interface {
 	Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*skillrepo.UsageRecord) (map[string]Owner, error)
 }
 
-// HistoryOwnership reads ownership from history (skillrepo.Library.OwnersAt:
+// HistoryOwnership reads ownership from history (skillrepo.Owners.At:
 // who created the skill, adopt and disown, following moves) and pins from
-// skillrepo.Library.Pins at the same commit: at the main branch's tip
+// skillrepo.Owners.Pins at the same commit: at the main branch's tip
 // those include the pins and unpins made in Hermes (one pin truth).
 type HistoryOwnership struct {
 	Lib *skillrepo.Library
@@ -55,11 +55,11 @@ func (h HistoryOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.Sk
 	if snap.Commit().IsZero() {
 		return map[string]Owner{}, nil
 	}
-	owners, err := h.Lib.OwnersAt(rev)
+	owners, err := h.Lib.Owners().At(rev)
 	if err != nil {
 		return nil, err
 	}
-	pins, err := h.Lib.Pins(rev)
+	pins, err := h.Lib.Owners().Pins(rev)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ type unknownOwnership struct{ Lib *skillrepo.Library }
 func (u unknownOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, _ map[string]*skillrepo.UsageRecord) (map[string]Owner, error) {
 	pinned := map[string]bool{}
 	if !snap.Commit().IsZero() {
-		pins, err := u.Lib.Pins(snap.Commit().String())
+		pins, err := u.Lib.Owners().Pins(snap.Commit().String())
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +169,7 @@ func (s libSource) RunTaken(id string) bool {
 	if _, err := os.Stat(s.ReportDir(id)); !errors.Is(err, fs.ErrNotExist) {
 		return true
 	}
-	if _, err := s.l.CuratorRunBase(id); !errors.Is(err, skillrepo.ErrNotFound) {
+	if _, err := s.l.CuratorRuns().Base(id); !errors.Is(err, skillrepo.ErrNotFound) {
 		return true
 	}
 	if _, err := s.l.BranchTip(BranchPrefix + id); !errors.Is(err, skillrepo.ErrNotFound) {
@@ -398,7 +398,7 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 			return err
 		}
 		run = NewRun(NewRunID(now, src.RunTaken), plan, src.MainBranch(), inv.snap.Commit().String(), false)
-		run.PreRunRef = c.Lib.CuratorRunRef(run.ID)
+		run.PreRunRef = c.Lib.CuratorRuns().Ref(run.ID)
 		if err := c.apply(ctx, run, plan, inv); err != nil {
 			return err
 		}
@@ -469,7 +469,7 @@ func (c *Curator) beforeLanding(run *Run, now time.Time) error {
 // left behind (their work is merged, or was never landed) (the caller holds the curator lock, so
 // no run is writing one), and returns their names.
 func (c *Curator) dropOrphanBranches() ([]string, error) {
-	ids, err := c.Lib.CuratorBranches()
+	ids, err := c.Lib.CuratorRuns().Branches()
 	if err != nil {
 		return nil, err
 	}
@@ -480,7 +480,7 @@ func (c *Curator) dropOrphanBranches() ([]string, error) {
 		if err != nil {
 			continue
 		}
-		if err := c.Lib.DropBranch(branch, tip); err != nil {
+		if err := c.Lib.CuratorRuns().DropBranch(branch, tip); err != nil {
 			return dropped, fmt.Errorf("drop the branch %s a stopped run left: %w", branch, err)
 		}
 		dropped = append(dropped, branch)
@@ -602,7 +602,7 @@ func (c *Curator) apply(ctx context.Context, run *Run, plan *Plan, inv *inventor
 		pre = before
 	}
 	if !pre.IsZero() {
-		if err := c.Lib.KeepCuratorRunBase(run.ID, pre); err != nil {
+		if err := c.Lib.CuratorRuns().KeepBase(run.ID, pre); err != nil {
 			return fmt.Errorf("keep the pre-run tip: %w", err)
 		}
 	}
@@ -624,7 +624,7 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 	}
 	// The branch has done its job once merged (or failed): its commits
 	// stay reachable through the merge's second parent.
-	defer c.Lib.DropBranch(BranchPrefix+run.ID, tip)
+	defer c.Lib.CuratorRuns().DropBranch(BranchPrefix+run.ID, tip)
 
 	run.Commits = commits
 	if err := c.beforeLanding(run, c.now()); err != nil {

@@ -38,7 +38,7 @@
 //
 // Rollback finds the run's merge on the main branch's first-parent line
 // (stopping at the pre-run ref), reads the moves back from it
-// (skillrepo.Library.ArchiveMoves matches each new .archive/<x> to the
+// (skillrepo.History.ArchiveMoves matches each new .archive/<x> to the
 // folder with the same tree in the first parent), and moves them back in
 // one new commit (Skill-Action: rollback, Curator-Run), refusing when a
 // later commit changed an archived skill or took its old folder. The

@@ -5,7 +5,7 @@ package curator
 // skillrepo's. One runs (curator.owner, docs/hermes.md §5): with owner
 // hermes, skillrepo's runs stand aside — scheduled ones skip, an explicit
 // one needs --force — and Hermes' runs are recorded as curator commits
-// by sync (skillrepo.Library.RecordHermesCuratorRun).
+// by sync (skillrepo.Library.Sync).
 
 import (
 	"errors"
@@ -50,7 +50,7 @@ func (c *Curator) hermesCurator() *HermesCurator {
 		return nil
 	}
 	out := &HermesCurator{Enabled: cfg.Curator.Enabled, IntervalHours: cfg.Curator.IntervalHours}
-	if st, ok := c.Lib.HermesCuratorState(); ok {
+	if st, ok := c.Lib.CuratorRuns().HermesState(); ok {
 		out.Paused, out.RunCount, out.Summary = st.Paused, st.RunCount, st.LastRunSummary
 		if t := st.LastRun(); !t.IsZero() {
 			next := t.Add(time.Duration(cfg.Curator.IntervalHours) * time.Hour)
@@ -82,7 +82,7 @@ func seedFromHermes(st RunState, lib *skillrepo.Library) RunState {
 	if st.LastRunAt != nil || st.RunCount > 0 {
 		return st
 	}
-	hs, ok := lib.HermesCuratorState()
+	hs, ok := lib.CuratorRuns().HermesState()
 	if !ok {
 		return st
 	}

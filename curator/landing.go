@@ -41,7 +41,7 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 			return err
 		}
 		run = NewRun(NewRunID(now, src.RunTaken), plan, src.MainBranch(), inv.snap.Commit().String(), false)
-		run.PreRunRef = c.Lib.CuratorRunRef(run.ID)
+		run.PreRunRef = c.Lib.CuratorRuns().Ref(run.ID)
 		if archives := plan.Archives(); len(archives) > 0 {
 			tip, commits, err = c.writeArchives(ctx, run, archives, inv.snap.Commit(), nil)
 		}
@@ -61,7 +61,7 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 	rec, tools, err := c.consolidate(ctx, in, o)
 	if err != nil {
 		if !tip.IsZero() {
-			c.Lib.DropBranch(branch, tip)
+			c.Lib.CuratorRuns().DropBranch(branch, tip)
 		}
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 		case err != nil:
 			return nil, err
 		default:
-			c.Lib.DropBranch(branch, tip)
+			c.Lib.CuratorRuns().DropBranch(branch, tip)
 			run.Commits = append(run.Commits, merge.String())
 			run.MergeCommit, run.PreRunCommit = merge.String(), before.String()
 			pre, merged = before, true
@@ -112,13 +112,13 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 	}
 	if !tip.IsZero() && wait != "" {
 		id := ProposalPrefix + run.ID
-		if err := c.Lib.ProposeBranch(branch, id, tip, "curator: run "+run.ID+" waits for approval"); err != nil {
+		if err := c.Lib.Proposals().FromBranch(branch, id, tip, "curator: run "+run.ID+" waits for approval"); err != nil {
 			return nil, fmt.Errorf("curator run %s: keep the branch as a proposal: %w", run.ID, err)
 		}
 		rec.Proposal = id
 	}
 	if !pre.IsZero() {
-		if err := c.Lib.KeepCuratorRunBase(run.ID, pre); err != nil {
+		if err := c.Lib.CuratorRuns().KeepBase(run.ID, pre); err != nil {
 			return nil, fmt.Errorf("keep the pre-run tip: %w", err)
 		}
 	}

@@ -156,7 +156,7 @@ func (c *Curator) Prune(ctx context.Context, opts PruneOptions) (*Outcome, error
 			return err
 		}
 		run = NewRun(NewRunID(now, src.RunTaken), plan, src.MainBranch(), inv.snap.Commit().String(), false)
-		run.PreRunRef = c.Lib.CuratorRunRef(run.ID)
+		run.PreRunRef = c.Lib.CuratorRuns().Ref(run.ID)
 		markPrune(run, days)
 		if err := c.apply(ctx, run, plan, inv); err != nil {
 			return err

@@ -100,8 +100,8 @@ func (c *Curator) Purge(ctx context.Context, opts PurgeOptions) (*PurgeResult, e
 			continue
 		}
 		p := Purged{Name: skillrepo.ArchivedName(si.Dir), Dir: si.Dir}
-		if _, at, err := c.Lib.ArchivedFrom(rev, si.Dir); err == nil {
-			ci, err := c.Lib.ReadCommit(at)
+		if _, at, err := c.Lib.History().ArchivedFrom(rev, si.Dir); err == nil {
+			ci, err := c.Lib.History().Commit(at)
 			if err != nil {
 				return nil, err
 			}

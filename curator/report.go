@@ -58,7 +58,7 @@ type Moved struct {
 }
 
 // RefPrefix is where each run's pre-run commit is kept, for a library
-// that is the whole repository; [skillrepo.Library.CuratorRunRef] names it
+// that is the whole repository; [skillrepo.CuratorRuns.Ref] names it
 // for any library.
 const RefPrefix = "refs/skillrepo/curator/"
 

@@ -75,7 +75,7 @@ func (c *Curator) Rollback(ctx context.Context, id string, opts RollbackOptions)
 		// (if left) goes now, as the next run would drop it.
 		if !opts.DryRun {
 			if tip, err := c.Lib.BranchTip(BranchPrefix + id); err == nil {
-				c.Lib.DropBranch(BranchPrefix+id, tip)
+				c.Lib.CuratorRuns().DropBranch(BranchPrefix+id, tip)
 			}
 		}
 		return nil, skillrepo.WithHint(fmt.Errorf("curator run %s was stopped before it landed: nothing of it is on %s: %w", id, c.Lib.MainBranch(), skillrepo.ErrNotFound),
@@ -142,9 +142,9 @@ func (c *Curator) Rollback(ctx context.Context, id string, opts RollbackOptions)
 // run id, stopping at the run's pre-run tip. A rollback commit of the run
 // met on the way means it was undone already.
 func (c *Curator) findMerge(id string) (skillrepo.Hash, error) {
-	stop, _ := c.Lib.CuratorRunBase(id)
+	stop, _ := c.Lib.CuratorRuns().Base(id)
 	var merge skillrepo.Hash
-	err := c.Lib.WalkMain(stop, func(ci *skillrepo.CommitInfo) (bool, error) {
+	err := c.Lib.History().WalkMain(stop, func(ci *skillrepo.CommitInfo) (bool, error) {
 		tr := ci.Trailers()
 		// A run that waited as a proposal landed through its approval.
 		if len(ci.Parents) == 2 && skillrepo.TrailerValue(tr, skillrepo.TrailerProposalID) == ProposalPrefix+id {
@@ -172,7 +172,7 @@ func (c *Curator) findMerge(id string) (skillrepo.Hash, error) {
 // archived one) that differs between the merge and its first parent is
 // what the run changed, and all of it goes back (revertRun).
 func (c *Curator) runFromMerge(id string, merge skillrepo.Hash) (*Run, error) {
-	mc, err := c.Lib.ReadCommit(merge)
+	mc, err := c.Lib.History().Commit(merge)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +215,7 @@ func (c *Curator) runFromMerge(id string, merge skillrepo.Hash) (*Run, error) {
 
 // revertMoves moves the run's archived skills back in one commit.
 func (c *Curator) revertMoves(ctx context.Context, id string, merge skillrepo.Hash, dryRun bool, out *RollbackResult) error {
-	moves, err := c.Lib.ArchiveMoves(merge)
+	moves, err := c.Lib.History().ArchiveMoves(merge)
 	if err != nil {
 		return err
 	}
@@ -295,7 +295,7 @@ func dirOf(dirs []string, p string) string {
 func (c *Curator) blame(tip, merge skillrepo.Hash, cf *Conflict) {
 	h := tip
 	for !h.IsZero() && h != merge {
-		ci, err := c.Lib.ReadCommit(h)
+		ci, err := c.Lib.History().Commit(h)
 		if err != nil || len(ci.Parents) == 0 {
 			return
 		}
@@ -397,7 +397,7 @@ func (c *Curator) rememberRollback(id string, out *RollbackResult) error {
 // Skill-From trailers name the archive folders they come from, so
 // `skill log` follows each one back through its history.
 func (c *Curator) revertRun(ctx context.Context, rec *Run, merge skillrepo.Hash, dryRun bool, out *RollbackResult) error {
-	mc, err := c.Lib.ReadCommit(merge)
+	mc, err := c.Lib.History().Commit(merge)
 	if err != nil {
 		return err
 	}

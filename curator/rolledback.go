@@ -75,7 +75,7 @@ func rolledBack(lib *skillrepo.Library) (map[string]RolledBackSkill, error) {
 // newest rollback of a skill wins.
 func rolledBackFromHistory(lib *skillrepo.Library) (map[string]RolledBackSkill, error) {
 	out := map[string]RolledBackSkill{}
-	err := lib.WalkMain(skillrepo.ZeroHash, func(ci *skillrepo.CommitInfo) (bool, error) {
+	err := lib.History().WalkMain(skillrepo.ZeroHash, func(ci *skillrepo.CommitInfo) (bool, error) {
 		tr := ci.Trailers()
 		run := skillrepo.TrailerValue(tr, skillrepo.TrailerCuratorRun)
 		if run == "" || skillrepo.TrailerValue(tr, skillrepo.TrailerAction) != ActionRollback {

@@ -92,7 +92,7 @@ func (c *Curator) Status() (*Status, error) {
 		Counts: map[string]int{}, Pinned: []string{}, PinnedBy: map[string]int{},
 		LeastRecentlyActive: []Activity{}, MostRecentlyActive: []Activity{}, OrphanBranches: []string{},
 	}
-	if ids, err := c.Lib.CuratorBranches(); err == nil {
+	if ids, err := c.Lib.CuratorRuns().Branches(); err == nil {
 		for _, id := range ids {
 			out.OrphanBranches = append(out.OrphanBranches, BranchPrefix+id)
 		}

@@ -33,7 +33,7 @@ func (c *Curator) ListUnmanaged() ([]UnmanagedSkill, error) {
 			reasons[si.Dir] = unknown
 		}
 	} else if !inv.snap.Commit().IsZero() {
-		owners, err := c.Lib.OwnersAt(inv.snap.Commit().String())
+		owners, err := c.Lib.Owners().At(inv.snap.Commit().String())
 		if err != nil {
 			return nil, err
 		}

@@ -112,7 +112,7 @@ func toProposalJSON(p *skillrepo.Proposal) proposalJSON {
 func (s *Server) proposalList(ctx context.Context, req *mcp.CallToolRequest, _ proposalListIn) (*mcp.CallToolResult, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ps, err := s.lib.Proposals(skillrepo.ProposalQuery{CheckMerge: true})
+	ps, err := s.lib.Proposals().List(skillrepo.ProposalQuery{CheckMerge: true})
 	if err != nil {
 		return errorResult(err), nil, nil
 	}
@@ -130,7 +130,7 @@ const maxDiffChars = 100_000
 func (s *Server) proposalShow(ctx context.Context, req *mcp.CallToolRequest, in proposalIDIn) (*mcp.CallToolResult, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p, diffs, err := s.lib.ProposalDiff(strings.TrimSpace(in.ID), 3)
+	p, diffs, err := s.lib.Proposals().Diff(strings.TrimSpace(in.ID), 3)
 	if err != nil {
 		return errorResult(err), nil, nil
 	}

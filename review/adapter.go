@@ -15,7 +15,7 @@ import (
 // when asked, or when memory is not (a review always reviews something).
 // The caller adds the model, its backend and the review's ids.
 func OptionsFor(l *skillrepo.Library, t *Transcript, memory, skills bool) Options {
-	_, memErr := l.MemoryPath("memory")
+	_, memErr := l.Memory().Path("memory")
 	memory = memory && memErr == nil
 	cfg := l.Config.Review
 	return Options{Transcript: t, Memory: memory, Skills: skills || !memory,

@@ -341,7 +341,7 @@ func TestReviewInjection(t *testing.T) {
 	if f.show("main", "pinned-guide/SKILL.md") != pinnedGuide || f.show("main", "ci-debugging/SKILL.md") != before {
 		t.Error("a person's skill changed")
 	}
-	if p, err := f.lib.Proposal("r-test-user"); err != nil || p.State != skillrepo.ProposalOpen {
+	if p, err := f.lib.Proposals().Get("r-test-user"); err != nil || p.State != skillrepo.ProposalOpen {
 		t.Errorf("the staged proposal: %+v, %v", p, err)
 	}
 	f.clean()

@@ -37,9 +37,10 @@ type CommitInfo struct {
 // Trailers parses the commit message's trailer block.
 func (c *CommitInfo) Trailers() []Trailer { return ParseTrailers(c.Message) }
 
-// ReadCommit reads a commit's parents, message and time. Error wraps
+// Commit reads a commit's parents, message and time. Error wraps
 // ErrNotFound for a missing commit.
-func (l *Library) ReadCommit(h Hash) (*CommitInfo, error) {
+func (room History) Commit(h Hash) (*CommitInfo, error) {
+	l := room.l
 	c, err := l.repo.CommitObject(h)
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", gitstore.ShortHash(h), ErrNotFound)
@@ -241,7 +242,8 @@ func ArchivedName(dir string) string {
 // first, then every skill of that parent). Error wraps ErrNotFound when
 // history does not say (the folder was imported already archived, or its
 // content changed in the archiving commit).
-func (l *Library) ArchivedFrom(rev, dir string) (from string, at Hash, err error) {
+func (room History) ArchivedFrom(rev, dir string) (from string, at Hash, err error) {
+	l := room.l
 	h, err := l.repo.ResolveRev(rev)
 	if err != nil {
 		return "", ZeroHash, err
@@ -298,7 +300,7 @@ func (l *Library) ArchivedFrom(rev, dir string) (from string, at Hash, err error
 // every skill of ptree.
 func (l *Library) sourceOf(r *treeReader, commit, ptree, want Hash, dir string) (string, error) {
 	var candidates []string
-	if c, err := l.ReadCommit(commit); err == nil {
+	if c, err := l.History().Commit(commit); err == nil {
 		candidates = append(candidates, TrailerValues(c.Trailers(), TrailerFrom)...)
 	}
 	candidates = append(candidates, ArchivedName(dir))
@@ -327,7 +329,8 @@ func (l *Library) sourceOf(r *treeReader, commit, ptree, want Hash, dir string) 
 // (Hash): every .archive/<x> that h added, matched to a folder of the
 // parent with the same tree that h removed, tried among the Skill-From
 // trailers first. Works for hand archives, curator commits and merges.
-func (l *Library) ArchiveMoves(h Hash) ([]ArchivedMove, error) {
+func (room History) ArchiveMoves(h Hash) ([]ArchivedMove, error) {
+	l := room.l
 	store := l.repo.NewStore(true)
 	r := newTreeReader(store)
 	tree, parents, err := store.CommitInfo(h)
@@ -350,7 +353,7 @@ func (l *Library) ArchiveMoves(h Hash) ([]ArchivedMove, error) {
 		return nil, err
 	}
 	var froms []string
-	if c, err := l.ReadCommit(h); err == nil {
+	if c, err := l.History().Commit(h); err == nil {
 		froms = TrailerValues(c.Trailers(), TrailerFrom)
 	}
 	used := map[string]bool{}
@@ -522,7 +525,7 @@ func FindArchived(skills []SkillInfo, name string) (SkillInfo, error) {
 // (category included, read from history; <name>/ when history does not
 // say) as one commit with Skill-Action restore, and marks it active in the
 // usage sidecar. A skill purged from .archive/ is read back from the
-// commit before the purge ([Library.FindPurged]). Errors: ErrNotFound (no such archived skill), ErrExists
+// commit before the purge (Library.findPurged). Errors: ErrNotFound (no such archived skill), ErrExists
 // (the destination is taken) and those of Library.update.
 func (l *Library) restore(ctx context.Context, t target, opts RestoreOptions) (*RestoreResult, error) {
 	prov := t.prov
@@ -535,7 +538,7 @@ func (l *Library) restore(ctx context.Context, t target, opts RestoreOptions) (*
 		si, err := FindArchived(skills, strings.Trim(opts.Name, "/"))
 		if errors.Is(err, ErrNotFound) && !activeSkill(skills, opts.Name) {
 			// Purged from the tree: history still has it.
-			p, perr := l.FindPurged(tx.gtx.Base().String(), opts.Name)
+			p, perr := l.findPurged(tx.gtx.Base().String(), opts.Name)
 			if perr != nil {
 				return err
 			}
@@ -606,7 +609,7 @@ func (tx *writeTx) MergeTip(base, tip Hash, theirs string) ([]merge.PathConflict
 // refused when the name is invalid or the folder is taken in tx.
 func (l *Library) restoreTarget(tx *writeTx, rev, dir string) (to string, guessed bool, err error) {
 	name := ArchivedName(dir)
-	to, _, err = l.ArchivedFrom(rev, dir)
+	to, _, err = l.History().ArchivedFrom(rev, dir)
 	if errors.Is(err, ErrNotFound) {
 		to, guessed = name, true
 	} else if err != nil {

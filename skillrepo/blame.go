@@ -24,7 +24,7 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
-// BlameOptions chooses where [Library.SkillBlame] starts.
+// BlameOptions chooses where [History.Blame] starts.
 type BlameOptions struct {
 	// Rev is the branch or commit to start from ("" = the main branch).
 	Rev string
@@ -50,7 +50,7 @@ type BlameLine struct {
 	Model, CuratorRun       string
 }
 
-// Blame is the result of [Library.SkillBlame].
+// Blame is the result of [History.Blame].
 type Blame struct {
 	// Skill is the skill's folder at Rev; File the file inside it.
 	Skill, File string
@@ -73,11 +73,12 @@ type blameOrigin struct {
 	suspects []blameSuspect
 }
 
-// SkillBlame attributes every line of file (a path inside the skill
+// Blame attributes every line of file (a path inside the skill
 // folder; "" = SKILL.md) to the commit that last wrote it, following the
 // skill through renames, moves, archive and restore, and through merged
 // proposals. Errors wrap ErrNotFound for an unknown skill or file.
-func (l *Library) SkillBlame(name, file string, opts BlameOptions) (*Blame, error) {
+func (room History) Blame(name, file string, opts BlameOptions) (*Blame, error) {
+	l := room.l
 	if file == "" {
 		file = skill.FileName
 	}

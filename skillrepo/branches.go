@@ -28,14 +28,16 @@ func (l *Library) CurrentBranch() (string, error) { return l.repo.HeadBranch() }
 // DropBranch deletes branch if it still points at tip: a working branch
 // that has done its job (its commits stay reachable through the merge or
 // the proposal that took them).
-func (l *Library) DropBranch(branch string, tip Hash) error {
+func (room CuratorRuns) DropBranch(branch string, tip Hash) error {
+	l := room.l
 	return l.repo.DeleteRef(branchRef(branch), tip)
 }
 
-// ProposeBranch turns the work on branch (its tip) into proposal id: the
+// FromBranch turns the work on branch (its tip) into proposal id: the
 // proposal's branch is created at tip, then branch is deleted. reason is
 // the reflog's. Error wraps ErrConflict when the proposal exists already.
-func (l *Library) ProposeBranch(branch, id string, tip Hash, reason string) error {
+func (room Proposals) FromBranch(branch, id string, tip Hash, reason string) error {
+	l := room.l
 	if err := ValidateProposalID(id); err != nil {
 		return err
 	}
@@ -45,19 +47,21 @@ func (l *Library) ProposeBranch(branch, id string, tip Hash, reason string) erro
 	if err := l.repo.UpdateRef(branchRef(ProposalBranch(id)), tip, ZeroHash, reason); err != nil {
 		return err
 	}
-	return l.DropBranch(branch, tip)
+	return l.CuratorRuns().DropBranch(branch, tip)
 }
 
-// ProposalIDs lists the ids of the open proposals, sorted; it reads refs
+// IDs lists the ids of the open proposals, sorted; it reads refs
 // only (for completion).
-func (l *Library) ProposalIDs() ([]string, error) {
+func (room Proposals) IDs() ([]string, error) {
+	l := room.l
 	return l.refNames(proposalRefPrefix)
 }
 
 // WalkMain visits the main branch's first-parent history from its tip,
 // newest first, down to (not including) stop; zero stop walks to the
 // root. fn returns true to stop early.
-func (l *Library) WalkMain(stop Hash, fn func(c *CommitInfo) (done bool, err error)) error {
+func (room History) WalkMain(stop Hash, fn func(c *CommitInfo) (done bool, err error)) error {
+	l := room.l
 	h, err := l.MainTip()
 	if errors.Is(err, ErrNotFound) {
 		return nil
@@ -65,7 +69,7 @@ func (l *Library) WalkMain(stop Hash, fn func(c *CommitInfo) (done bool, err err
 		return err
 	}
 	for !h.IsZero() && h != stop {
-		ci, err := l.ReadCommit(h)
+		ci, err := l.History().Commit(h)
 		if err != nil {
 			return err
 		}
@@ -80,13 +84,14 @@ func (l *Library) WalkMain(stop Hash, fn func(c *CommitInfo) (done bool, err err
 	return nil
 }
 
-// ProposalMerge is the commit on the main branch's first-parent history
+// Merge is the commit on the main branch's first-parent history
 // that landed proposal id (its approval carries Proposal-Id: id), zero
 // when none did: a proposal whose branch is gone was approved there or
 // rejected.
-func (l *Library) ProposalMerge(id string) (Hash, error) {
+func (room Proposals) Merge(id string) (Hash, error) {
+	l := room.l
 	var found Hash
-	err := l.WalkMain(ZeroHash, func(c *CommitInfo) (bool, error) {
+	err := l.History().WalkMain(ZeroHash, func(c *CommitInfo) (bool, error) {
 		if TrailerValue(c.Trailers(), TrailerProposalID) == id {
 			found = c.Hash
 			return true, nil
@@ -96,36 +101,43 @@ func (l *Library) ProposalMerge(id string) (Hash, error) {
 	return found, err
 }
 
-// CuratorRunRef is the ref that keeps the main branch's tip from before
+// Ref is the ref that keeps the main branch's tip from before
 // curator run id: refs/skillrepo/curator/<id>, under the library's own
 // namespace for a folder of a project's repository (see RefNamespace), so
 // two libraries' runs never collide.
-func (l *Library) CuratorRunRef(id string) string { return l.RefNamespace() + "curator/" + id }
+func (room CuratorRuns) Ref(id string) string {
+	l := room.l
+	return l.refNamespace() + "curator/" + id
+}
 
-// KeepCuratorRunBase records pre as the main branch's tip from before
+// KeepBase records pre as the main branch's tip from before
 // curator run id, the point its rollback and its report refer to. Error
 // wraps ErrConflict when the run kept one already.
-func (l *Library) KeepCuratorRunBase(id string, pre Hash) error {
+func (room CuratorRuns) KeepBase(id string, pre Hash) error {
+	l := room.l
 	if err := l.writable(); err != nil {
 		return err
 	}
-	return l.repo.UpdateRef(l.CuratorRunRef(id), pre, ZeroHash, "curator: before run "+id)
+	return l.repo.UpdateRef(l.CuratorRuns().Ref(id), pre, ZeroHash, "curator: before run "+id)
 }
 
-// CuratorRunBase is what KeepCuratorRunBase recorded for run id. Error
+// Base is what KeepCuratorRunBase recorded for run id. Error
 // wraps ErrNotFound when the run kept none.
-func (l *Library) CuratorRunBase(id string) (Hash, error) {
-	return l.repo.ReadRef(l.CuratorRunRef(id))
+func (room CuratorRuns) Base(id string) (Hash, error) {
+	l := room.l
+	return l.repo.ReadRef(l.CuratorRuns().Ref(id))
 }
 
-// CuratorRunIDs lists the curator runs that kept a base, sorted.
-func (l *Library) CuratorRunIDs() ([]string, error) {
-	return l.refNames(l.CuratorRunRef(""))
+// IDs lists the curator runs that kept a base, sorted.
+func (room CuratorRuns) IDs() ([]string, error) {
+	l := room.l
+	return l.refNames(l.CuratorRuns().Ref(""))
 }
 
-// CuratorBranches lists the run ids of the branches curator/<run-id>
+// Branches lists the run ids of the branches curator/<run-id>
 // (a run's work before it lands), sorted.
-func (l *Library) CuratorBranches() ([]string, error) {
+func (room CuratorRuns) Branches() ([]string, error) {
+	l := room.l
 	return l.refNames(branchRef("curator/"))
 }
 

@@ -25,26 +25,26 @@ func TestProposeBranchAndProposalMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := l.ProposalMerge("curator-r1"); err != nil || !got.IsZero() {
+	if got, err := l.Proposals().Merge("curator-r1"); err != nil || !got.IsZero() {
 		t.Fatalf("ProposalMerge before approval = %v, %v; want zero", got, err)
 	}
-	if err := l.ProposeBranch("curator/r1", "curator-r1", tip, "test: waits"); err != nil {
+	if err := l.Proposals().FromBranch("curator/r1", "curator-r1", tip, "test: waits"); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.ProposeBranch("curator/r1", "curator-r1", tip, "test: again"); !errors.Is(err, ErrConflict) {
+	if err := l.Proposals().FromBranch("curator/r1", "curator-r1", tip, "test: again"); !errors.Is(err, ErrConflict) {
 		t.Errorf("proposing over an existing proposal: %v, want ErrConflict", err)
 	}
 	if got := gitCmd(t, l, env, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/"); !strings.Contains(got, "refs/heads/proposals/curator-r1 "+tip.String()) || strings.Contains(got, "refs/heads/curator/") {
 		t.Fatalf("refs after ProposeBranch:\n%s", got)
 	}
-	if ids, err := l.ProposalIDs(); err != nil || len(ids) != 1 || ids[0] != "curator-r1" {
+	if ids, err := l.Proposals().IDs(); err != nil || len(ids) != 1 || ids[0] != "curator-r1" {
 		t.Fatalf("ProposalIDs = %v, %v", ids, err)
 	}
 	res, err := person(l).ApproveProposal(ctx, "curator-r1", ApproveOptions{By: "Tester <t@example.com>"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := l.ProposalMerge("curator-r1")
+	got, err := l.Proposals().Merge("curator-r1")
 	if err != nil || got != res.Commit || got.IsZero() {
 		t.Fatalf("ProposalMerge = %v, %v; want the approval %v", got, err, res.Commit)
 	}
@@ -62,19 +62,19 @@ func TestCuratorRunBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.CuratorRunBase("r1"); !errors.Is(err, ErrNotFound) {
+	if _, err := l.CuratorRuns().Base("r1"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("CuratorRunBase of a run that kept none: %v", err)
 	}
-	if err := l.KeepCuratorRunBase("r1", main); err != nil {
+	if err := l.CuratorRuns().KeepBase("r1", main); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.KeepCuratorRunBase("r1", main); !errors.Is(err, ErrConflict) {
+	if err := l.CuratorRuns().KeepBase("r1", main); !errors.Is(err, ErrConflict) {
 		t.Errorf("keeping a base twice: %v, want ErrConflict", err)
 	}
-	if got, err := l.CuratorRunBase("r1"); err != nil || got != main {
+	if got, err := l.CuratorRuns().Base("r1"); err != nil || got != main {
 		t.Errorf("CuratorRunBase = %v, %v; want %v", got, err, main)
 	}
-	if ids, err := l.CuratorRunIDs(); err != nil || len(ids) != 1 || ids[0] != "r1" {
+	if ids, err := l.CuratorRuns().IDs(); err != nil || len(ids) != 1 || ids[0] != "r1" {
 		t.Errorf("CuratorRunIDs = %v, %v", ids, err)
 	}
 	if got := strings.TrimSpace(gitCmd(t, l, env, "rev-parse", "refs/skillrepo/curator/r1")); got != main.String() {

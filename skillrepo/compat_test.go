@@ -72,7 +72,7 @@ func TestShallowCloneHistory(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer l.repo.Close()
-			log, err := l.SkillLog("ci-debugging", LogOptions{})
+			log, err := l.History().Log("ci-debugging", LogOptions{})
 			if err != nil {
 				t.Fatalf("log: %v", err)
 			}
@@ -87,11 +87,11 @@ func TestShallowCloneHistory(t *testing.T) {
 			if want := map[string]int{"1": 1, "2": 2}[depth]; len(log) != want {
 				t.Errorf("log has %d entries, want %d", len(log), want)
 			}
-			b, err := l.SkillBlame("ci-debugging", "", BlameOptions{})
+			b, err := l.History().Blame("ci-debugging", "", BlameOptions{})
 			if err != nil || !b.Truncated {
 				t.Fatalf("blame: truncated=%v err=%v", b != nil && b.Truncated, err)
 			}
-			if _, err := l.Owner("ci-debugging"); err == nil || !strings.Contains(err.Error(), "shallow") {
+			if _, err := l.Owners().Of("ci-debugging"); err == nil || !strings.Contains(err.Error(), "shallow") {
 				t.Errorf("ownership in a shallow clone: %v, want a refusal", err)
 			}
 			if _, err := l.apply(context.Background(), applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Snares"), NewString: strp("Hazards")}}, Provenance: Provenance{Origin: OriginUser}}); err != nil {

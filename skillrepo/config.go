@@ -153,7 +153,7 @@ const (
 // MemoryConfig is the memory: section.
 type MemoryConfig struct {
 	// Dir holds MEMORY.md and USER.md, relative to the library root or
-	// absolute (e.g. ~/.hermes/memories); [Library.MemoryPath] checks it
+	// absolute (e.g. ~/.hermes/memories); [Memory.Path] checks it
 	// lies inside the library.
 	Dir string `yaml:"dir" check:"nonempty"`
 	// MemoryCharLimit and UserCharLimit are the stores' sizes, in

@@ -133,8 +133,8 @@ func (l *Library) applyHeld() error {
 // values meanwhile.
 func (l *Library) HeldSettings() []HeldSetting { return slices.Clone(l.held) }
 
-// HeldFrom says which remote commit brought the held change ("" none).
-func (l *Library) HeldFrom() string {
+// heldFrom says which remote commit brought the held change ("" none).
+func (l *Library) heldFrom() string {
 	if r, err := l.readHeld(); err == nil && r != nil && len(l.held) > 0 {
 		return r.From
 	}
@@ -169,7 +169,7 @@ func (l *Library) holdIncomingSettings(incoming []byte, from string) error {
 		}
 		return nil
 	}
-	return l.heldFile().Write(heldRecord{Version: 1, Confirmed: mine, From: from, At: l.Now().UTC()})
+	return l.heldFile().Write(heldRecord{Version: 1, Confirmed: mine, From: from, At: l.now().UTC()})
 }
 
 // holdIncoming reads the config a remote's commit to brings and holds

@@ -39,7 +39,7 @@ func TestRemoteSecuritySettingsHeld(t *testing.T) {
 	gitCmd(t, b, env, "push", "-q", "origin", "main")
 
 	a = reopen(t, a, env)
-	res, err := a.SyncRemote(context.Background(), RemoteSyncOptions{})
+	res, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
 	if err != nil || res.Main != MainFastForward {
 		t.Fatalf("sync: %+v %v", res, err)
 	}
@@ -51,7 +51,7 @@ func TestRemoteSecuritySettingsHeld(t *testing.T) {
 	if len(held) != 1 || held[0].Key != "review.base_url" || held[0].Incoming != `"http://attacker.invalid/v1"` {
 		t.Fatalf("held = %+v", held)
 	}
-	if from := a.HeldFrom(); !strings.HasPrefix(from, "origin/main at ") {
+	if from := a.heldFrom(); !strings.HasPrefix(from, "origin/main at ") {
 		t.Errorf("held from %q", from)
 	}
 	// Accepted: the file's value from the next open on.

@@ -191,7 +191,7 @@ func TestBrokenConfigReadsGoOnWritesRefuse(t *testing.T) {
 			_, err := lib.Lock(ctx)
 			return err
 		},
-		"propose": func() error { return lib.ProposeBranch("work", "p-1", ZeroHash, "test") },
+		"propose": func() error { return lib.Proposals().FromBranch("work", "p-1", ZeroHash, "test") },
 		"reject": func() error {
 			_, err := person(lib).RejectProposal(ctx, "p-1", RejectOptions{})
 			return err

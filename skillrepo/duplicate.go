@@ -98,7 +98,7 @@ func (p *Policy) duplicateAdvice(snap *Snapshot, name string) string {
 	}
 	var err error
 	if !ok {
-		own, err = p.l.OwnerForReview(snap.Commit().String(), name)
+		own, err = p.l.Owners().ForReview(snap.Commit().String(), name)
 	}
 	switch {
 	case err != nil:

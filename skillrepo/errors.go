@@ -25,7 +25,7 @@ var (
 	// ErrOwnershipUnknown: who owns a skill cannot be read, because the
 	// history stops short of its creation (a shallow clone). Writes that
 	// need ownership fail closed; reads show it as unknown
-	// ([Library.OwnersForDisplay]).
+	// ([Owners.ForDisplay]).
 	ErrOwnershipUnknown = errors.New("ownership is unknown")
 	// ErrNotLibrary: the directory is not a skillrepo library.
 	ErrNotLibrary = errors.New("not a skillrepo library")

@@ -58,10 +58,11 @@ func (l *Library) hermesSeenPath() string {
 	return filepath.Join(l.repo.StateDir(), "hermes-curator-seen.json")
 }
 
-// HermesCuratorState reads Hermes' curator schedule from the skills
+// HermesState reads Hermes' curator schedule from the skills
 // folder; ok is false when the library is no Hermes skills folder or
 // Hermes' curator never wrote it.
-func (l *Library) HermesCuratorState() (st hermes.CuratorState, ok bool) {
+func (room CuratorRuns) HermesState() (st hermes.CuratorState, ok bool) {
+	l := room.l
 	st, ok, err := hermes.ReadCuratorState(l.Root)
 	return st, ok && err == nil
 }
@@ -70,12 +71,12 @@ func (l *Library) HermesCuratorState() (st hermes.CuratorState, ok bool) {
 // folder name, with "-YYYYMMDDHHMMSS" when that was taken.
 var archivedSuffix = regexp.MustCompile(`-\d{14}$`)
 
-// RecordHermesCuratorRun records, as one commit with origin curator, the
+// recordHermesCuratorRun records, as one commit with origin curator, the
 // skills Hermes' curator moved into .archive/ since its last run the
 // library saw. Nothing new: nil. The first sight of Hermes' state only
 // remembers it (what Hermes did before is in the import).
-func (l *Library) RecordHermesCuratorRun(ctx context.Context, dryRun bool) (*HermesCuratorRun, error) {
-	st, ok := l.HermesCuratorState()
+func (l *Library) recordHermesCuratorRun(ctx context.Context, dryRun bool) (*HermesCuratorRun, error) {
+	st, ok := l.CuratorRuns().HermesState()
 	if !ok {
 		return nil, nil
 	}

@@ -261,14 +261,14 @@ func hermesPinned(t *testing.T, home, name string) bool {
 func TestHermesPinsOneTruth(t *testing.T) {
 	home, l, env, _ := initHermesSkills(t)
 	ctx := context.Background()
-	if pins, _ := l.Pins(""); !slices.Equal(pins, []string{"docker-cleanup"}) {
+	if pins, _ := l.Owners().Pins(""); !slices.Equal(pins, []string{"docker-cleanup"}) {
 		t.Fatalf("pins after init = %v, want Hermes' docker-cleanup", pins)
 	}
 	hermesSetPinned(t, home, "ci-debugging", true)
 	hermesSetPinned(t, home, "docker-cleanup", false)
 	hermesSetPinned(t, home, "git-bisect-regressions", true)
 	want := []string{"ci-debugging", "git-bisect"}
-	if pins, err := l.Pins(""); err != nil || !slices.Equal(pins, want) {
+	if pins, err := l.Owners().Pins(""); err != nil || !slices.Equal(pins, want) {
 		t.Fatalf("pins after Hermes' changes = %v %v, want %v", pins, err, want)
 	}
 	del := func(name string) error {
@@ -313,7 +313,7 @@ func TestHermesPinsOneTruth(t *testing.T) {
 	if hermesPinned(t, home, "git-bisect-regressions") {
 		t.Errorf("Hermes' key still pinned after skillrepo unpinned the skill")
 	}
-	if pins, _ := l.Pins(""); !slices.Equal(pins, []string{"ci-debugging", "note-taking"}) {
+	if pins, _ := l.Owners().Pins(""); !slices.Equal(pins, []string{"ci-debugging", "note-taking"}) {
 		t.Errorf("pins = %v", pins)
 	}
 }
@@ -346,7 +346,7 @@ func TestHermesUsageAliases(t *testing.T) {
 	}
 	// A use recorded by skillrepo goes where Hermes counts: the
 	// frontmatter name.
-	if _, err := l.RecordUse("git-bisect", UseView, "tool-use-1"); err != nil {
+	if _, err := l.recordUse("git-bisect", UseView, "tool-use-1"); err != nil {
 		t.Fatal(err)
 	}
 	raw, _ := l.Usage().Load()
@@ -554,10 +554,10 @@ func TestHermesMemoryWhereHermesKeepsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if p, err := l.MemoryPath(memory.Memory); err != nil || p != "../memories/MEMORY.md" {
+	if p, err := l.Memory().Path(memory.Memory); err != nil || p != "../memories/MEMORY.md" {
 		t.Errorf("MemoryPath = %q %v", p, err)
 	}
-	if lim := l.MemoryLimits(); lim[memory.Memory] != 2200 || lim[memory.User] != 1375 {
+	if lim := l.Memory().Limits(); lim[memory.Memory] != 2200 || lim[memory.User] != 1375 {
 		t.Errorf("limits = %v", lim)
 	}
 	// A change through skillrepo: the file Hermes reads, as Hermes' add

@@ -46,7 +46,7 @@ const (
 	ChangeMeta = "meta"
 )
 
-// LogOptions chooses what [Library.SkillLog] returns.
+// LogOptions chooses what [History.Log] returns.
 type LogOptions struct {
 	// Rev is the branch or commit to start from ("" = the main branch).
 	Rev string
@@ -83,12 +83,13 @@ type LogEntry struct {
 // files.
 var metaActions = map[string]bool{ActionAdopt: true, ActionDisown: true, ActionPin: true, ActionUnpin: true}
 
-// SkillLog returns the commits that touched the skill name ("name" or a
+// Log returns the commits that touched the skill name ("name" or a
 // folder path such as "devops/name" or ".archive/name"), newest first.
 // A skill that no longer exists is found through the commit that deleted
 // it. Errors wrap ErrNotFound when no commit of the branch ever had the
 // skill.
-func (l *Library) SkillLog(name string, opts LogOptions) ([]LogEntry, error) {
+func (room History) Log(name string, opts LogOptions) ([]LogEntry, error) {
+	l := room.l
 	h := l.history()
 	defer h.done()
 	tip, dir, err := l.locateSkill(h, opts.Rev, name)

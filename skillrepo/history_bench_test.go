@@ -39,7 +39,7 @@ func BenchmarkSkillLogCold(b *testing.B) {
 		b.StopTimer()
 		dropHistoryCache(b, l)
 		b.StartTimer()
-		if _, err := l.SkillLog(name, LogOptions{}); err != nil {
+		if _, err := l.History().Log(name, LogOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -47,11 +47,11 @@ func BenchmarkSkillLogCold(b *testing.B) {
 
 func BenchmarkSkillLogWarm(b *testing.B) {
 	l, name := benchLibrary(b)
-	if _, err := l.SkillLog(name, LogOptions{}); err != nil {
+	if _, err := l.History().Log(name, LogOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := l.SkillLog(name, LogOptions{}); err != nil {
+		if _, err := l.History().Log(name, LogOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -59,11 +59,11 @@ func BenchmarkSkillLogWarm(b *testing.B) {
 
 func BenchmarkSkillBlameWarm(b *testing.B) {
 	l, name := benchLibrary(b)
-	if _, err := l.SkillLog(name, LogOptions{}); err != nil {
+	if _, err := l.History().Log(name, LogOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := l.SkillBlame(name, "", BlameOptions{}); err != nil {
+		if _, err := l.History().Blame(name, "", BlameOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -71,12 +71,12 @@ func BenchmarkSkillBlameWarm(b *testing.B) {
 
 func BenchmarkOwnersWarmHistory(b *testing.B) {
 	l, _ := benchLibrary(b)
-	if _, err := l.Owners(); err != nil {
+	if _, err := l.Owners().At(""); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
 		os.Remove(l.ownersCachePath())
-		if _, err := l.Owners(); err != nil {
+		if _, err := l.Owners().At(""); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -88,7 +88,7 @@ func BenchmarkSkillBlameCold(b *testing.B) {
 		b.StopTimer()
 		dropHistoryCache(b, l)
 		b.StartTimer()
-		if _, err := l.SkillBlame(name, "", BlameOptions{}); err != nil {
+		if _, err := l.History().Blame(name, "", BlameOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

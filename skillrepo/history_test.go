@@ -94,7 +94,7 @@ func TestSkillLogFollowsRenamesAndArchive(t *testing.T) {
 	c := buildHistory(t, l)
 	assertConsistent(t, l, env)
 
-	log, err := l.SkillLog("demo-tool", LogOptions{})
+	log, err := l.History().Log("demo-tool", LogOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,13 +119,13 @@ func TestSkillLogFollowsRenamesAndArchive(t *testing.T) {
 	if _, err := os.Stat(l.historyCachePath()); err != nil {
 		t.Fatalf("no history cache: %v", err)
 	}
-	again, err := l.SkillLog("demo-tool", LogOptions{})
+	again, err := l.History().Log("demo-tool", LogOptions{})
 	if err != nil || len(again) != len(log) {
 		t.Fatalf("cached log: %d entries, %v", len(again), err)
 	}
 
 	// Patches show the edit and the rename.
-	withPatch, err := l.SkillLog("demo-tool", LogOptions{Patch: true, MaxCount: 4})
+	withPatch, err := l.History().Log("demo-tool", LogOptions{Patch: true, MaxCount: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestSkillLogFollowsRenamesAndArchive(t *testing.T) {
 func TestSkillBlameAttributesLines(t *testing.T) {
 	l, env := newTestLibrary(t)
 	c := buildHistory(t, l)
-	b, err := l.SkillBlame("demo-tool", "", BlameOptions{})
+	b, err := l.History().Blame("demo-tool", "", BlameOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestSkillBlameAttributesLines(t *testing.T) {
 		t.Errorf("git blame = %v\nours      = %v", gitHashes, ours)
 	}
 
-	if _, err := l.SkillBlame("demo-tool", "references/none.md", BlameOptions{}); !errors.Is(err, ErrNotFound) {
+	if _, err := l.History().Blame("demo-tool", "references/none.md", BlameOptions{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -224,7 +224,7 @@ func TestOwnershipFollowsRenameAndAdoption(t *testing.T) {
 	}
 	check := func(name, want string) {
 		t.Helper()
-		o, err := l.Owner(name)
+		o, err := l.Owners().Of(name)
 		if err != nil {
 			t.Fatalf("owner %s: %v", name, err)
 		}
@@ -267,7 +267,7 @@ func TestOwnershipFollowsRenameAndAdoption(t *testing.T) {
 	}
 
 	// The adopt commit is in the skill's log.
-	log, err := l.SkillLog("ci-debugging", LogOptions{})
+	log, err := l.History().Log("ci-debugging", LogOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +280,7 @@ func TestOwnershipFollowsRenameAndAdoption(t *testing.T) {
 	}
 
 	// Owners covers every skill.
-	all, err := l.Owners()
+	all, err := l.Owners().At("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +318,7 @@ func TestOwnershipFromImportTrailerAndProposalMerge(t *testing.T) {
 	}
 	defer l.repo.Close()
 	for name, want := range map[string]string{"agent-made": OwnerCurator, "hand-made": OwnerUser} {
-		if o, err := l.Owner(name); err != nil || o.Owner != want {
+		if o, err := l.Owners().Of(name); err != nil || o.Owner != want {
 			t.Errorf("%s: %+v %v, want %s", name, o, err, want)
 		}
 	}
@@ -338,11 +338,11 @@ func TestOwnershipFromImportTrailerAndProposalMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	gitCmd(t, l, env, "merge", "--no-ff", "-m", "Merge proposal r-2", "proposals/r-2")
-	o, err := l.Owner("proposed")
+	o, err := l.Owners().Of("proposed")
 	if err != nil || o.Owner != OwnerCurator {
 		t.Errorf("merged proposal's skill: %+v %v", o, err)
 	}
-	log, err := l.SkillLog("proposed", LogOptions{})
+	log, err := l.History().Log("proposed", LogOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,15 +358,15 @@ func TestColdAndWarmWalksAgree(t *testing.T) {
 	l, _ := newTestLibrary(t)
 	buildHistory(t, l)
 	os.RemoveAll(filepath.Join(l.repo.StateDir(), "cache"))
-	coldLog, err := l.SkillLog("demo-tool", LogOptions{Patch: true})
+	coldLog, err := l.History().Log("demo-tool", LogOptions{Patch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	coldBlame, err := l.SkillBlame("demo-tool", "", BlameOptions{})
+	coldBlame, err := l.History().Blame("demo-tool", "", BlameOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Owners(); err != nil {
+	if _, err := l.Owners().At(""); err != nil {
 		t.Fatal(err)
 	}
 	h := l.history()
@@ -375,11 +375,11 @@ func TestColdAndWarmWalksAgree(t *testing.T) {
 	if n < 7 { // every commit: the import and six writes
 		t.Fatalf("Owners cached %d records", n)
 	}
-	warmLog, err := l.SkillLog("demo-tool", LogOptions{Patch: true})
+	warmLog, err := l.History().Log("demo-tool", LogOptions{Patch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	warmBlame, err := l.SkillBlame("demo-tool", "", BlameOptions{})
+	warmBlame, err := l.History().Blame("demo-tool", "", BlameOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,10 +413,10 @@ func TestMergeWithChangesOnBothSides(t *testing.T) {
 	for _, cold := range []bool{true, false} {
 		if cold {
 			os.RemoveAll(filepath.Join(l.repo.StateDir(), "cache"))
-		} else if _, err := l.Owners(); err != nil {
+		} else if _, err := l.Owners().At(""); err != nil {
 			t.Fatal(err)
 		}
-		log, err := l.SkillLog("demo", LogOptions{})
+		log, err := l.History().Log("demo", LogOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -431,7 +431,7 @@ func TestMergeWithChangesOnBothSides(t *testing.T) {
 		if len(log) != 4 || log[0].Change != ChangeMerged {
 			t.Errorf("cold=%v: log = %+v", cold, log)
 		}
-		b, err := l.SkillBlame("demo", "", BlameOptions{})
+		b, err := l.History().Blame("demo", "", BlameOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -469,7 +469,7 @@ func TestSkillLogAfterRepack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		log, err := l.SkillLog("demo-tool", LogOptions{})
+		log, err := l.History().Log("demo-tool", LogOptions{})
 		if err != nil || len(log) != 6 {
 			t.Errorf("log after %v: %d entries, %v", args, len(log), err)
 		}

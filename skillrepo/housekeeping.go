@@ -96,19 +96,19 @@ func housekeepingEntries(root string, runtime skill.Runtime) []string {
 	return housekeepingPresent(root)
 }
 
-// UntrackResult says what [Library.UntrackHousekeeping] did.
+// UntrackResult says what Library.untrackHousekeeping did.
 type UntrackResult struct {
 	Commit Hash
 	// Paths are the files the commit stopped tracking (they stay on disk).
 	Paths []string
 }
 
-// UntrackHousekeeping makes the checked-out branch stop tracking Hermes'
+// untrackHousekeeping makes the checked-out branch stop tracking Hermes'
 // housekeeping files a library imported before they were ignored still
 // tracks: one commit adds the .gitignore entries and removes the paths
 // from the tree and the index; every file stays where it is. Nothing
 // tracked: nothing to do (a zero Commit).
-func (l *Library) UntrackHousekeeping(ctx context.Context, dryRun bool) (*UntrackResult, error) {
+func (l *Library) untrackHousekeeping(ctx context.Context, dryRun bool) (*UntrackResult, error) {
 	head, err := l.repo.HeadBranch()
 	if err != nil || head == "" {
 		return &UntrackResult{}, err

@@ -208,7 +208,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	res.Ignored = housekeepingPresent(abs)
 	// A library imported before housekeeping was ignored stops tracking it
 	// first, in a commit of its own.
-	if un, err := l.UntrackHousekeeping(ctx, false); err != nil {
+	if un, err := l.untrackHousekeeping(ctx, false); err != nil {
 		return nil, err
 	} else if !un.Commit.IsZero() {
 		res.Untracked, res.UntrackCommit = un.Paths, un.Commit
@@ -260,14 +260,14 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	}
 	// Hermes' curator state as of the import: its later runs are recorded
 	// from here (hermes_curator.go).
-	if _, err := l.RecordHermesCuratorRun(ctx, false); err != nil {
+	if _, err := l.recordHermesCuratorRun(ctx, false); err != nil {
 		return nil, err
 	}
 	// The pins file and the sidecar agree now (init wrote one from the
 	// other, or both were there); Hermes' later pins are read against
 	// this (pinsync.go).
 	if _, ok := l.readPinsAgreed(); !ok {
-		if pins, err := l.Pins(branch); err == nil {
+		if pins, err := l.Owners().Pins(branch); err == nil {
 			l.mirrorPins(pins)
 		}
 	}

@@ -222,10 +222,10 @@ func settleMainBranch(repo *gitstore.Repo, cfg *Config, libRoot string) {
 	repo.DefaultBranch = fallback
 }
 
-// RefNamespace is where the library keeps refs of its own (curator
+// refNamespace is where the library keeps refs of its own (curator
 // runs): refs/skillrepo/ for a library that is the whole repository,
 // refs/skillrepo/<prefix hash>/ for a folder of a project's repository.
-func (l *Library) RefNamespace() string {
+func (l *Library) refNamespace() string {
 	if l.repo.Prefix == "" {
 		return "refs/skillrepo/"
 	}
@@ -239,8 +239,8 @@ func PrefixStateName(prefix string) string { return gitstore.PrefixStateName(pre
 // Close releases the library's open files.
 func (l *Library) Close() error { return l.repo.Close() }
 
-// Now is the library's clock (the real time, or --now's in tests).
-func (l *Library) Now() time.Time { return l.repo.Now() }
+// now is the library's clock (the real time, or --now's in tests).
+func (l *Library) now() time.Time { return l.repo.Now() }
 
 // Lock takes the library's write lock, as every writer does, waiting up
 // to the lock timeout (OpenOptions.LockTimeout, $SKILLREPO_LOCK_TIMEOUT),
@@ -254,9 +254,12 @@ func (l *Library) Lock(ctx context.Context) (unlock func(), err error) {
 	return l.repo.Lock(ctx)
 }
 
-// HistoryCutAt reports whether the history read here stops at commit h:
+// CutAt reports whether the history read here stops at commit h:
 // the library is a shallow clone and h's parents are not in it.
-func (l *Library) HistoryCutAt(h Hash) bool { return l.repo.IsShallow(h) }
+func (room History) CutAt(h Hash) bool {
+	l := room.l
+	return l.repo.IsShallow(h)
+}
 
 // MainBranch is the branch agents read skills from ("main").
 func (l *Library) MainBranch() string { return l.Config.MainBranch }

@@ -20,9 +20,10 @@ import (
 // can wait on a proposal branch. The rules of the files themselves live in
 // package memory; this file reads and commits them.
 
-// MemoryLimits are the stores' character limits: memory.memory_char_limit
+// Limits are the stores' character limits: memory.memory_char_limit
 // and memory.user_char_limit in the config, or the reference's defaults.
-func (l *Library) MemoryLimits() map[memory.Target]int {
+func (room Memory) Limits() map[memory.Target]int {
+	l := room.l
 	return map[memory.Target]int{memory.Memory: l.Config.Memory.MemoryCharLimit, memory.User: l.Config.Memory.UserCharLimit}
 }
 
@@ -93,12 +94,13 @@ func (l *Library) memoryStore(target memory.Target) (memoryStore, error) {
 	return memoryStore{lib: sib, path: target.FileName(), rel: filepath.ToSlash(rel), sibling: true}, nil
 }
 
-// MemoryPath is the store file of target, as a slash path from the library
+// Path is the store file of target, as a slash path from the library
 // root: inside it (the default .memory), or beside it in the library's
 // repository ("../memories/MEMORY.md" for Hermes' memory folder). A
 // memory folder outside the repository is an error whose hint says how to
 // version it.
-func (l *Library) MemoryPath(target memory.Target) (string, error) {
+func (room Memory) Path(target memory.Target) (string, error) {
+	l := room.l
 	st, err := l.memoryStore(target)
 	if err != nil {
 		return "", err
@@ -107,8 +109,9 @@ func (l *Library) MemoryPath(target memory.Target) (string, error) {
 	return st.rel, nil
 }
 
-// ReadMemory returns a store as it is on rev ("" = the main branch).
-func (l *Library) ReadMemory(rev string, target memory.Target) (memory.File, error) {
+// Read returns a store as it is on rev ("" = the main branch).
+func (room Memory) Read(rev string, target memory.Target) (memory.File, error) {
+	l := room.l
 	st, err := l.memoryStore(target)
 	if err != nil {
 		return memory.File{}, err
@@ -118,7 +121,7 @@ func (l *Library) ReadMemory(rev string, target memory.Target) (memory.File, err
 	if err != nil {
 		return memory.File{}, err
 	}
-	f := memory.File{Target: target, Limit: l.MemoryLimits()[target]}
+	f := memory.File{Target: target, Limit: l.Memory().Limits()[target]}
 	data, err := snap.ReadFile(st.path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return memory.File{}, err
@@ -127,16 +130,17 @@ func (l *Library) ReadMemory(rev string, target memory.Target) (memory.File, err
 	return f, nil
 }
 
-// MemoryEditedOnDisk reports whether the store's file in the work tree
+// EditedOnDisk reports whether the store's file in the work tree
 // differs from what the main branch holds (an agent or a person wrote it
 // directly, and no sync recorded it yet). Only meaningful, and only true,
 // when main is checked out.
-func (l *Library) MemoryEditedOnDisk(target memory.Target) (bool, error) {
+func (room Memory) EditedOnDisk(target memory.Target) (bool, error) {
+	l := room.l
 	head, err := l.repo.HeadBranch()
 	if err != nil || head != l.MainBranch() {
 		return false, err
 	}
-	committed, err := l.ReadMemory("", target)
+	committed, err := l.Memory().Read("", target)
 	if err != nil {
 		return false, err
 	}
@@ -205,7 +209,7 @@ func (l *Library) changeMemory(ctx context.Context, t target, opts MemoryOptions
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		f := memory.File{Target: opts.Target, Limit: l.MemoryLimits()[opts.Target], Content: string(data)}
+		f := memory.File{Target: opts.Target, Limit: l.Memory().Limits()[opts.Target], Content: string(data)}
 		var r memory.Result
 		switch opts.Action {
 		case "add":

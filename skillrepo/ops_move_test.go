@@ -47,7 +47,7 @@ func TestApplyMoveFile(t *testing.T) {
 	}
 	// skill blame follows the file into its old skill: every line was
 	// written by the import, at the old path.
-	bl, err := l.SkillBlame("ci-debugging", "references/docker-prune-policy.yaml", BlameOptions{})
+	bl, err := l.History().Blame("ci-debugging", "references/docker-prune-policy.yaml", BlameOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

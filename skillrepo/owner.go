@@ -40,7 +40,7 @@ import (
 )
 
 // Owners of a skill. OwnerUnknown is only ever shown, never decided on:
-// see [Library.OwnersForDisplay].
+// see [Owners.ForDisplay].
 const (
 	OwnerCurator = "curator"
 	OwnerUser    = "user"
@@ -75,16 +75,17 @@ type ownState struct {
 	Time int64
 }
 
-// Owner returns the ownership of skill name on the main branch. On error
+// Of returns the ownership of skill name on the main branch. On error
 // the returned Ownership is user-owned, so a caller that ignores the
 // error still fails closed.
-func (l *Library) Owner(name string) (Ownership, error) {
-	return l.OwnerAt("", name)
+func (room Owners) Of(name string) (Ownership, error) {
+	l := room.l
+	return l.ownerAt("", name)
 }
 
-// OwnerAt returns the ownership of skill name at rev ("" = the main
+// ownerAt returns the ownership of skill name at rev ("" = the main
 // branch). Error wraps ErrNotFound for an unknown skill.
-func (l *Library) OwnerAt(rev, name string) (Ownership, error) {
+func (l *Library) ownerAt(rev, name string) (Ownership, error) {
 	closed := Ownership{Name: name, Owner: OwnerUser, Reason: "ownership unknown: user-owned"}
 	snap, err := l.Snapshot(rev)
 	if err != nil {
@@ -105,14 +106,11 @@ func (l *Library) OwnerAt(rev, name string) (Ownership, error) {
 	return closed, nil
 }
 
-// Owners returns the ownership of every skill on the main branch, keyed by
-// skill folder (SkillInfo.Dir), archived skills included.
-func (l *Library) Owners() (map[string]Ownership, error) {
-	return l.OwnersAt("")
-}
-
-// OwnersAt is [Library.Owners] for rev ("" = the main branch).
-func (l *Library) OwnersAt(rev string) (map[string]Ownership, error) {
+// At returns the ownership of every skill at rev ("" = the main
+// branch), keyed by skill folder (SkillInfo.Dir), archived skills
+// included.
+func (room Owners) At(rev string) (map[string]Ownership, error) {
+	l := room.l
 	snap, err := l.Snapshot(rev)
 	if err != nil {
 		return nil, err
@@ -120,13 +118,14 @@ func (l *Library) OwnersAt(rev string) (map[string]Ownership, error) {
 	return l.ownersAt(snap.Commit())
 }
 
-// OwnersForDisplay is [Library.OwnersAt] for a command that only shows
+// ForDisplay is [Owners.At] for a command that only shows
 // ownership: where history cannot tell (a shallow clone, see
 // [ErrOwnershipUnknown]), every skill of rev is OwnerUnknown with the
 // reason, and why is that reason (with its hint); otherwise why is nil.
 // Nothing may decide a write from its answer.
-func (l *Library) OwnersForDisplay(rev string) (owners map[string]Ownership, why error, err error) {
-	owners, err = l.OwnersAt(rev)
+func (room Owners) ForDisplay(rev string) (owners map[string]Ownership, why error, err error) {
+	l := room.l
+	owners, err = l.Owners().At(rev)
 	if err == nil || !errors.Is(err, ErrOwnershipUnknown) {
 		return owners, nil, err
 	}

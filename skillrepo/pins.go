@@ -75,7 +75,8 @@ func formatPins(names []string) []byte {
 // At the main branch's tip they are the effective pins, the file's with
 // every pin and unpin made in Hermes since the two last agreed
 // (pinsync.go); at any other revision, the file's.
-func (l *Library) Pins(rev string) ([]string, error) {
+func (room Owners) Pins(rev string) ([]string, error) {
+	l := room.l
 	snap, err := l.Snapshot(rev)
 	if err != nil {
 		return nil, err
@@ -92,15 +93,6 @@ func (l *Library) Pins(rev string) ([]string, error) {
 		pins, _ = l.effectivePins(pins, snap)
 	}
 	return pins, nil
-}
-
-// IsPinned reports whether the skill name is pinned on the main branch.
-func (l *Library) IsPinned(name string) (bool, error) {
-	pins, err := l.Pins("")
-	if err != nil {
-		return false, err
-	}
-	return slices.Contains(pins, path.Base(name)), nil
 }
 
 // IsPinned reports whether the skill name is pinned in the transaction's

@@ -154,18 +154,18 @@ func union(a, b map[string]bool) map[string]bool {
 	return m
 }
 
-// PinsReconciled says what [Library.ReconcilePins] recorded.
+// PinsReconciled says what Library.reconcilePins recorded.
 type PinsReconciled struct {
 	Commit   Hash
 	Pinned   []string // pins Hermes made, now in the file
 	Unpinned []string // unpins Hermes made, now out of it
 }
 
-// ReconcilePins records in .skillrepo/pins, as one commit, the pins and
+// reconcilePins records in .skillrepo/pins, as one commit, the pins and
 // unpins made in Hermes (the usage sidecar) since the two last agreed,
 // and mirrors the file's pins into the sidecar. Nothing to record: a zero
 // Commit. Sync runs it, so the agent hooks do.
-func (l *Library) ReconcilePins(ctx context.Context, dryRun bool) (*PinsReconciled, error) {
+func (l *Library) reconcilePins(ctx context.Context, dryRun bool) (*PinsReconciled, error) {
 	out := &PinsReconciled{}
 	var final []string
 	res, err := l.update(ctx, updateOptions{DryRun: dryRun}, func(tx *writeTx) error {
@@ -249,7 +249,7 @@ func (l *Library) mirrorPins(pins []string) {
 		}
 		for _, n := range pins {
 			if len(keys.Aliases(recs, n)) == 0 {
-				r := newUsageRecord(l.Now())
+				r := newUsageRecord(l.now())
 				r.Pinned = true
 				recs[keys.Key(n)] = r
 			}

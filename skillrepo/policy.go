@@ -148,7 +148,7 @@ func (l *Library) route(w Writer) (Route, error) {
 	}
 	id := w.Proposal
 	if id == "" {
-		id = NewProposalID(l.Now())
+		id = NewProposalID(l.now())
 		if r := w.Provenance.ReviewID; r != "" && ValidateProposalID(r) == nil {
 			id = r
 		}
@@ -267,7 +267,7 @@ func (p *Policy) routeBatch(ops []Op) (Route, bool, error) {
 			own, ok = p.w.Owners(si.Name)
 		}
 		if !ok {
-			if own, err = p.l.OwnerForReview(snap.Commit().String(), si.Name); err != nil {
+			if own, err = p.l.Owners().ForReview(snap.Commit().String(), si.Name); err != nil {
 				continue
 			}
 		}

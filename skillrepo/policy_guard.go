@@ -239,7 +239,7 @@ func (p *Policy) ownershipGuard(tx *writeTx, action, name string, staged bool) e
 	}
 	var err error
 	if !ok && !tx.Base().IsZero() {
-		own, err = p.l.OwnerForReview(tx.Base().String(), name)
+		own, err = p.l.Owners().ForReview(tx.Base().String(), name)
 	}
 	if staged && err == nil && !own.Protected {
 		return nil
@@ -353,7 +353,7 @@ func (p *Policy) CheckMeta(action, name string) error {
 	if err != nil {
 		return err
 	}
-	own, err := p.l.OwnerForReview(snap.Commit().String(), si.Name)
+	own, err := p.l.Owners().ForReview(snap.Commit().String(), si.Name)
 	if msg := OwnershipRefusal(label, action, si.Name, own, err); msg != "" {
 		return &RefusedError{Reason: msg, Guard: GuardOwnership}
 	}

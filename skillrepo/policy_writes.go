@@ -107,7 +107,7 @@ func (p *Policy) Archive(ctx context.Context, opts ArchiveOptions) (*ArchiveResu
 // (category included, read from history; <name>/ when history does not
 // say) as one commit with Skill-Action restore, and marks it active in the
 // usage sidecar. A skill purged from .archive/ is read back from the
-// commit before the purge ([Library.FindPurged]). Errors: ErrNotFound (no
+// commit before the purge (Library.findPurged). Errors: ErrNotFound (no
 // such archived skill), ErrExists (the destination is taken) and the
 // write's.
 func (p *Policy) Restore(ctx context.Context, opts RestoreOptions) (*RestoreResult, error) {
@@ -137,7 +137,7 @@ func (p *Policy) ApproveProposal(ctx context.Context, id string, opts ApproveOpt
 // lint gate refuses is skipped (its outcome carries the error) and the
 // queue goes on; any other error stops it and is returned.
 func (p *Policy) ApproveAll(ctx context.Context, opts ApproveOptions) ([]ApproveOutcome, error) {
-	props, err := p.l.Proposals(ProposalQuery{})
+	props, err := p.l.Proposals().List(ProposalQuery{})
 	if err != nil {
 		return nil, err
 	}

@@ -153,7 +153,7 @@ type Rejection struct {
 	PreviousTips []Hash // earlier rejections of the same id
 }
 
-// ProposalQuery chooses what [Library.Proposals] returns.
+// ProposalQuery chooses what [Proposals.List] returns.
 type ProposalQuery struct {
 	// Rejected lists rejected proposals instead of branches.
 	Rejected bool
@@ -162,10 +162,11 @@ type ProposalQuery struct {
 	CheckMerge bool
 }
 
-// Proposals lists the proposal branches (open, and approved ones whose
+// List lists the proposal branches (open, and approved ones whose
 // branch was merged by git and not deleted), or the rejected proposals,
 // oldest first.
-func (l *Library) Proposals(q ProposalQuery) ([]*Proposal, error) {
+func (room Proposals) List(q ProposalQuery) ([]*Proposal, error) {
+	l := room.l
 	prefix := proposalRefPrefix
 	if q.Rejected {
 		prefix = RejectedRefPrefix
@@ -202,9 +203,10 @@ func (l *Library) Proposals(q ProposalQuery) ([]*Proposal, error) {
 	return out, nil
 }
 
-// Proposal returns one proposal (an open or merged branch first, else a
+// Get returns one proposal (an open or merged branch first, else a
 // rejected one), with its merge into main checked. Error: ErrNotFound.
-func (l *Library) Proposal(id string) (*Proposal, error) {
+func (room Proposals) Get(id string) (*Proposal, error) {
+	l := room.l
 	if err := ValidateProposalID(id); err != nil {
 		return nil, err
 	}
@@ -461,11 +463,12 @@ func countDiffLines(hunks []byte) (added, deleted int) {
 	return added, deleted
 }
 
-// ProposalDiff returns the proposal and its changes against the merge base
+// Diff returns the proposal and its changes against the merge base
 // with main, as unified diffs with context lines of context. Errors:
 // ErrNotFound.
-func (l *Library) ProposalDiff(id string, context int) (*Proposal, []FileDiff, error) {
-	p, err := l.Proposal(id)
+func (room Proposals) Diff(id string, context int) (*Proposal, []FileDiff, error) {
+	l := room.l
+	p, err := l.Proposals().Get(id)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -65,7 +65,7 @@ func TestProposeThenApprove(t *testing.T) {
 		t.Fatal("work tree changed")
 	}
 
-	props, err := l.Proposals(ProposalQuery{CheckMerge: true})
+	props, err := l.Proposals().List(ProposalQuery{CheckMerge: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestRejectKeepsTip(t *testing.T) {
 	if tr := gitCmd(t, l, env, "log", "-1", "--format=%(trailers:key=Rejected-By,valueonly)%(trailers:key=Reason,valueonly)", "refs/skillrepo/rejected/p2"); tr != "Rev <rev@example.com>\ntoo vague\n\n" {
 		t.Errorf("record trailers = %q", tr)
 	}
-	rejected, err := l.Proposals(ProposalQuery{Rejected: true})
+	rejected, err := l.Proposals().List(ProposalQuery{Rejected: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestRejectKeepsTip(t *testing.T) {
 		rejected[0].Rejection.Reason != "too vague" || strings.Join(rejected[0].Skills, ",") != "ci-debugging" {
 		t.Errorf("rejected = %+v", rejected)
 	}
-	if open, _ := l.Proposals(ProposalQuery{}); len(open) != 0 {
+	if open, _ := l.Proposals().List(ProposalQuery{}); len(open) != 0 {
 		t.Errorf("open proposals after reject: %d", len(open))
 	}
 	if _, err := person(l).ApproveProposal(ctx, "p2", ApproveOptions{}); !errors.Is(err, ErrNotFound) {
@@ -249,7 +249,7 @@ func TestProposalMergedByGitCountsAsApproved(t *testing.T) {
 	propose(t, l, "p4", "ci-debugging", "Pitfalls", "Traps")
 	gitCmd(t, l, env, "merge", "-q", "--no-ff", "--no-edit", "proposals/p4")
 
-	props, err := l.Proposals(ProposalQuery{CheckMerge: true})
+	props, err := l.Proposals().List(ProposalQuery{CheckMerge: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,8 +34,8 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
-// RemoteOptions choose the remote and the transport of [Library.Push] and
-// [Library.Pull].
+// RemoteOptions choose the remote and the transport of [Remote.Push] and
+// [Remote.Pull].
 type RemoteOptions struct {
 	// Remote is the remote's name ("" = "origin").
 	Remote string
@@ -137,7 +137,8 @@ func remoteTrackingRefspecs(remote string) []string {
 // forces. Errors: *RemoteRejectedError (ErrConflict) when the remote
 // refused an update (main moved there: pull first), with the updates that
 // did go through in the result.
-func (l *Library) Push(ctx context.Context, opts RemoteOptions) (*PushResult, error) {
+func (room Remote) Push(ctx context.Context, opts RemoteOptions) (*PushResult, error) {
+	l := room.l
 	if err := l.refuseRemoteInFolder("push"); err != nil {
 		return nil, err
 	}
@@ -276,7 +277,8 @@ func (l *Library) settledHere(hist *history, local map[string]Hash, id string, t
 //
 // A library in a folder of a project's repository is refused (see
 // refuseRemoteInFolder).
-func (l *Library) Pull(ctx context.Context, opts RemoteOptions) (*PullResult, error) {
+func (room Remote) Pull(ctx context.Context, opts RemoteOptions) (*PullResult, error) {
+	l := room.l
 	if err := l.refuseRemoteInFolder("pull"); err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func TestPushSetsHEADOfFreshBareRemote(t *testing.T) {
 				url = "file://" + bare
 			}
 			gitCmd(t, l, env, "remote", "add", "origin", url)
-			res, err := l.Push(ctx, RemoteOptions{GoGit: goGit})
+			res, err := l.Remote().Push(ctx, RemoteOptions{GoGit: goGit})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,7 +49,7 @@ func TestPushSetsHEADOfFreshBareRemote(t *testing.T) {
 			if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: &old, NewString: &nu}}}); err != nil {
 				t.Fatal(err)
 			}
-			if res, err = l.Push(ctx, RemoteOptions{GoGit: goGit}); err != nil || res.HEAD != nil {
+			if res, err = l.Remote().Push(ctx, RemoteOptions{GoGit: goGit}); err != nil || res.HEAD != nil {
 				t.Fatalf("second push: HEAD %+v, %v", res.HEAD, err)
 			}
 		})
@@ -68,7 +68,7 @@ func TestPushLeavesChosenHEAD(t *testing.T) {
 	gitIn(t, seed, env, false, "commit", "-q", "--allow-empty", "-m", "seed")
 	gitIn(t, seed, env, false, "push", "-q", bare, "stable")
 	gitCmd(t, l, env, "remote", "add", "team", bare)
-	res, err := l.Push(ctx, RemoteOptions{Remote: "team"})
+	res, err := l.Remote().Push(ctx, RemoteOptions{Remote: "team"})
 	if err != nil || res.HEAD != nil {
 		t.Fatalf("push: HEAD %+v, %v", res.HEAD, err)
 	}
@@ -80,7 +80,7 @@ func TestPushLeavesChosenHEAD(t *testing.T) {
 	gitIn(t, root, env, false, "init", "-q", "-b", "master", wt)
 	gitIn(t, wt, env, false, "config", "receive.denyCurrentBranch", "ignore")
 	gitCmd(t, l, env, "remote", "add", "wt", wt)
-	if res, err = l.Push(ctx, RemoteOptions{Remote: "wt"}); err != nil || res.HEAD != nil {
+	if res, err = l.Remote().Push(ctx, RemoteOptions{Remote: "wt"}); err != nil || res.HEAD != nil {
 		t.Fatalf("push to a work tree: HEAD %+v, %v", res.HEAD, err)
 	}
 	if got := strings.TrimSpace(gitIn(t, wt, env, false, "symbolic-ref", "HEAD")); got != "refs/heads/master" {
@@ -96,7 +96,7 @@ func TestPushHintsForServer(t *testing.T) {
 	// As a bare repository made with another default branch is.
 	gitIn(t, bare, env, false, "symbolic-ref", "HEAD", "refs/heads/master")
 	gitCmd(t, l, env, "remote", "add", "origin", url)
-	res, err := l.Push(context.Background(), RemoteOptions{})
+	res, err := l.Remote().Push(context.Background(), RemoteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func (l *Library) openPullRequest(ctx context.Context, g *remoteGit, id string, 
 		return "", fmt.Sprintf("%s is not logged in to %s ('%s %s' failed: %s): no pull request opened; run '%s auth login'",
 			prog, cmp.Or(hostname, "the host"), prog, strings.Join(auth, " "), lastLines(strings.TrimSpace(stderr), 2), prog), nil
 	}
-	pr, err := l.PullRequestText(id, opts.Summary)
+	pr, err := l.pullRequestText(id, opts.Summary)
 	if err != nil {
 		return "", "", err
 	}
@@ -197,12 +197,12 @@ func (l *Library) pullRequestBase(ctx context.Context, g *remoteGit) (string, er
 	return l.MainBranch(), nil
 }
 
-// PullRequestText is the title and body of proposal id's pull request:
+// pullRequestText is the title and body of proposal id's pull request:
 // the summary (a review's, or the commit subjects), the skills touched,
 // the diff stats, the lint verdict, the provenance trailers, and the
 // command that approves it locally.
-func (l *Library) PullRequestText(id, summary string) (*PullRequest, error) {
-	p, err := l.Proposal(id)
+func (l *Library) pullRequestText(id, summary string) (*PullRequest, error) {
+	p, err := l.Proposals().Get(id)
 	if err != nil {
 		return nil, err
 	}

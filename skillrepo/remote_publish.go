@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// PublishOptions tune [Library.PublishProposal].
+// PublishOptions tune [Proposals.Publish].
 type PublishOptions struct {
 	// Summary is what the proposal does in a sentence or two (a review's
 	// summary); the pull request's title and first paragraph. Empty: the
@@ -42,7 +42,7 @@ type PublishResult struct {
 	DryRun          bool
 }
 
-// PublishProposal pushes proposal id's branch to the shared remote
+// Publish pushes proposal id's branch to the shared remote
 // (remote.name) with a lease and opens its pull request when
 // remote.pull_request says so. Publishing again after new commits moves
 // the remote branch forward (the pull request follows the branch).
@@ -52,7 +52,8 @@ type PublishResult struct {
 // (ErrConflict) when the remote's branch has commits this clone lacks;
 // *RemoteError (ErrRemote) when the remote cannot be reached or refuses
 // (credentials, a protected branch).
-func (l *Library) PublishProposal(ctx context.Context, id string, opts PublishOptions) (*PublishResult, error) {
+func (room Proposals) Publish(ctx context.Context, id string, opts PublishOptions) (*PublishResult, error) {
+	l := room.l
 	if err := ValidateProposalID(id); err != nil {
 		return nil, err
 	}
@@ -140,7 +141,7 @@ func (l *Library) publishLocked(ctx context.Context, g *remoteGit, ids []string,
 				p := m[id]
 				p.Pending, p.Branch = true, ProposalBranch(id)
 				if p.At.IsZero() {
-					p.At = l.Now().UTC()
+					p.At = l.now().UTC()
 				}
 				m[id] = p
 			})
@@ -174,7 +175,7 @@ func (l *Library) publishLocked(ctx context.Context, g *remoteGit, ids []string,
 				res.PullRequestNote = err.Error()
 			}
 		}
-		pubs[res.ID] = Publication{Tip: res.Tip.String(), At: l.Now().UTC(), Branch: res.Branch, PullRequest: res.PullRequest,
+		pubs[res.ID] = Publication{Tip: res.Tip.String(), At: l.now().UTC(), Branch: res.Branch, PullRequest: res.PullRequest,
 			Host: cmp.Or(prev.Host, hostIf(res.PullRequest, host))}
 	}
 	if len(done) > 0 {
@@ -343,7 +344,7 @@ func (l *Library) noteRemote(op string, err error) {
 	default:
 		return // not the remote's doing (a local refusal)
 	}
-	now := l.Now().UTC()
+	now := l.now().UTC()
 	_ = l.remoteStore().record(func(r *remoteRecord) {
 		r.Remote = l.Config.Remote.Name
 		if r.Failures == nil {
@@ -375,10 +376,11 @@ type ProposalRemote struct {
 	At time.Time
 }
 
-// ProposalRemotes returns the remote state of each of props (keyed by
+// Remotes returns the remote state of each of props (keyed by
 // id) from the remote-tracking refs and the clone's publications. A
 // library without a shared remote gets an empty map.
-func (l *Library) ProposalRemotes(props []*Proposal) (map[string]ProposalRemote, error) {
+func (room Proposals) Remotes(props []*Proposal) (map[string]ProposalRemote, error) {
+	l := room.l
 	out := map[string]ProposalRemote{}
 	cfg := l.Config.Remote
 	pubs, err := l.remoteStore().published()

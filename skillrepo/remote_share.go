@@ -23,7 +23,7 @@ import (
 // DefaultShareAttempts bounds the fetch-merge-push rounds of one sync.
 const DefaultShareAttempts = 5
 
-// RemoteSyncOptions tune [Library.SyncRemote].
+// RemoteSyncOptions tune [Remote.Sync].
 type RemoteSyncOptions struct {
 	// Attempts bounds the rounds when pushes of main lose races
 	// (0: DefaultShareAttempts).
@@ -85,7 +85,7 @@ func (r *RemoteSyncResult) notef(format string, args ...any) {
 	r.Notes = append(r.Notes, fmt.Sprintf(format, args...))
 }
 
-// SyncRemote fetches the shared remote and, as remote.main says, brings
+// Sync fetches the shared remote and, as remote.main says, brings
 // its main in and sends this clone's main out; it settles the proposals
 // approved on the host and publishes the ones waiting (remote.proposals:
 // push). A library in a folder of a project's repository never touches
@@ -96,7 +96,8 @@ func (r *RemoteSyncResult) notef(format string, args ...any) {
 // remote operation of this clone did not finish within LockWait;
 // *DirtyError when bringing main in would overwrite an uncommitted edit
 // (main is left as it was).
-func (l *Library) SyncRemote(ctx context.Context, opts RemoteSyncOptions) (*RemoteSyncResult, error) {
+func (room Remote) Sync(ctx context.Context, opts RemoteSyncOptions) (*RemoteSyncResult, error) {
+	l := room.l
 	cfg := l.Config.Remote
 	res := &RemoteSyncResult{Remote: cfg.Name, Main: MainSkipped}
 	// While the config has problems nothing of this clone's is shared
@@ -138,7 +139,7 @@ func (l *Library) SyncRemote(ctx context.Context, opts RemoteSyncOptions) (*Remo
 		return res, err
 	}
 	res.Fetched = true
-	now := l.Now().UTC()
+	now := l.now().UTC()
 	_ = l.remoteStore().record(func(r *remoteRecord) { r.Remote, r.LastFetch = cfg.Name, &now })
 
 	if main, err := l.repo.ResolveBranch(l.MainBranch()); err == nil {
@@ -269,7 +270,7 @@ func (l *Library) shareMain(ctx context.Context, g *remoteGit, opts RemoteSyncOp
 		}
 		if out.OK {
 			res.Main = MainPushed
-			now := l.Now().UTC()
+			now := l.now().UTC()
 			_ = l.remoteStore().record(func(r *remoteRecord) { r.LastPush = &now })
 			if err := l.setTracking(tracking, ours); err != nil {
 				return err
@@ -414,7 +415,7 @@ const TrailerRemote = "Remote"
 // person merges the proposal (on the host, once published, or with
 // 'proposal approve'), resolving what the machines could not.
 func (l *Library) proposeOwnWork(ctx context.Context, theirs Hash, reason string, res *RemoteSyncResult) error {
-	id := "diverged-" + strings.TrimPrefix(NewProposalID(l.Now()), "p-")
+	id := "diverged-" + strings.TrimPrefix(NewProposalID(l.now()), "p-")
 	if refs, err := l.repo.ListRefs(proposalRefPrefix + "diverged-"); err == nil {
 		main, _ := l.repo.ResolveBranch(l.MainBranch())
 		for ref, h := range refs {
@@ -515,7 +516,7 @@ func (l *Library) settleRemoteProposals(ctx context.Context, g *remoteGit, res *
 		if _, err := l.repo.ReadRef(g.trackingRef(ProposalBranch(id))); !errors.Is(err, ErrNotFound) {
 			continue // still open on the host
 		}
-		p, err := l.Proposal(id)
+		p, err := l.Proposals().Get(id)
 		if err != nil || !p.Applied {
 			continue // closed on the host without merging: the list says so
 		}

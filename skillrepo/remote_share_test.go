@@ -78,7 +78,7 @@ func rev(t *testing.T, l *Library, env map[string]string, r string) string {
 
 func syncRemote(t *testing.T, l *Library, opts RemoteSyncOptions) *RemoteSyncResult {
 	t.Helper()
-	res, err := l.SyncRemote(context.Background(), opts)
+	res, err := l.Remote().Sync(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("sync %s: %v", l.Root, err)
 	}
@@ -127,7 +127,7 @@ func TestPublishProposal(t *testing.T) {
 			s := newShared(t, srv, 1, bothMain())
 			a, ctx := s.libs[0], context.Background()
 			propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
-			res, err := a.PublishProposal(ctx, "p1", PublishOptions{})
+			res, err := a.Proposals().Publish(ctx, "p1", PublishOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +143,7 @@ func TestPublishProposal(t *testing.T) {
 				t.Fatalf("remote state = %+v", states)
 			}
 			// Publishing again sends nothing.
-			if res, err := a.PublishProposal(ctx, "p1", PublishOptions{}); err != nil || res.Pushed {
+			if res, err := a.Proposals().Publish(ctx, "p1", PublishOptions{}); err != nil || res.Pushed {
 				t.Fatalf("publish again = %+v, %v", res, err)
 			}
 			// A new commit: unpushed, then published (a fast-forward).
@@ -151,7 +151,7 @@ func TestPublishProposal(t *testing.T) {
 			if st := proposalRemotes(t, a)["p1"].State; st != "unpushed" {
 				t.Fatalf("after a new commit: %q", st)
 			}
-			if res, err := a.PublishProposal(ctx, "p1", PublishOptions{}); err != nil || !res.Pushed {
+			if res, err := a.Proposals().Publish(ctx, "p1", PublishOptions{}); err != nil || !res.Pushed {
 				t.Fatalf("publish the new commit = %+v, %v", res, err)
 			}
 			// A reviewer pushes a fix to the branch on the host; this
@@ -168,7 +168,7 @@ func TestPublishProposal(t *testing.T) {
 			s.srv.Git(t, reviewer, "push", "-q", "origin", "proposals/p1")
 			theirs := s.srv.Git(t, reviewer, "rev-parse", "HEAD")
 			propose(t, a, "p1", "git-bisect-regressions", "when done.", "when done, always.")
-			_, err = a.PublishProposal(ctx, "p1", PublishOptions{})
+			_, err = a.Proposals().Publish(ctx, "p1", PublishOptions{})
 			var rr *RemoteRejectedError
 			if !errors.As(err, &rr) || !errors.Is(err, ErrConflict) || !strings.Contains(rr.Hint(), "git merge origin/proposals/p1") {
 				t.Fatalf("publish over a reviewer's commit = %v", err)
@@ -186,11 +186,11 @@ func TestPublishProposal(t *testing.T) {
 
 func proposalRemotes(t *testing.T, l *Library) map[string]ProposalRemote {
 	t.Helper()
-	props, err := l.Proposals(ProposalQuery{CheckMerge: true})
+	props, err := l.Proposals().List(ProposalQuery{CheckMerge: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := l.ProposalRemotes(props)
+	st, err := l.Proposals().Remotes(props)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +350,7 @@ func TestSyncRemoteSettlesHostApprovals(t *testing.T) {
 	propose(t, a, "rebased", "ci-debugging", "first** error", "first** error line")
 	propose(t, a, "open", "docker-cleanup", "Measure first", "Measure before anything")
 	for _, id := range []string{"merged", "squashed", "rebased", "open"} {
-		if _, err := a.PublishProposal(ctx, id, PublishOptions{}); err != nil {
+		if _, err := a.Proposals().Publish(ctx, id, PublishOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -367,7 +367,7 @@ func TestSyncRemoteSettlesHostApprovals(t *testing.T) {
 	if strings.Join(res.Settled, " ") != "merged rebased squashed" || res.Main != MainFastForward {
 		t.Fatalf("sync = %+v", res)
 	}
-	props, err := a.Proposals(ProposalQuery{})
+	props, err := a.Proposals().List(ProposalQuery{})
 	if err != nil || len(props) != 1 || props[0].ID != "open" {
 		t.Fatalf("proposals left = %v, %v", props, err)
 	}
@@ -392,7 +392,7 @@ func TestSyncRemoteLocalApprovalDeletesRemoteBranch(t *testing.T) {
 	s := newShared(t, nil, 1, bothMain())
 	a, ctx := s.libs[0], context.Background()
 	propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
-	if _, err := a.PublishProposal(ctx, "p1", PublishOptions{}); err != nil {
+	if _, err := a.Proposals().Publish(ctx, "p1", PublishOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := person(a).ApproveProposal(ctx, "p1", ApproveOptions{}); err != nil {
@@ -419,7 +419,7 @@ while read old new ref; do
 done
 `)
 		patchMain(t, a, "ci-debugging", "Pitfalls", "Traps")
-		_, err := a.SyncRemote(context.Background(), RemoteSyncOptions{})
+		_, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
 		var re *RemoteError
 		if !errors.As(err, &re) || re.Kind != FailProtected || !strings.Contains(re.Fix, "remote.main: pull") {
 			t.Fatalf("push to a protected main = %v", err)
@@ -430,7 +430,7 @@ done
 		}
 		// Proposals still travel.
 		propose(t, a, "p1", "git-bisect-regressions", "when done.", "when done, always.")
-		if _, err := a.PublishProposal(context.Background(), "p1", PublishOptions{}); err != nil {
+		if _, err := a.Proposals().Publish(context.Background(), "p1", PublishOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -439,7 +439,7 @@ done
 		a, env := newTestLibrary(t)
 		a.Config.Remote = bothMain()
 		gitCmd(t, a, env, "remote", "add", "origin", srv.Init(t, sharedRepo))
-		_, err := a.SyncRemote(context.Background(), RemoteSyncOptions{})
+		_, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
 		var re *RemoteError
 		if !errors.As(err, &re) || re.Kind != FailAuth || re.Op != "fetch" {
 			t.Fatalf("fetch without credentials = %v", err)
@@ -452,7 +452,7 @@ done
 		a, env := newTestLibrary(t)
 		a.Config.Remote = bothMain()
 		gitCmd(t, a, env, "remote", "add", "origin", "http://127.0.0.1:1/skills.git")
-		_, err := a.SyncRemote(context.Background(), RemoteSyncOptions{})
+		_, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
 		var re *RemoteError
 		if !errors.As(err, &re) || re.Kind != FailUnreachable {
 			t.Fatalf("fetch from a closed port = %v", err)
@@ -461,7 +461,7 @@ done
 	t.Run("missing", func(t *testing.T) {
 		a, _ := newTestLibrary(t)
 		a.Config.Remote = bothMain()
-		_, err := a.SyncRemote(context.Background(), RemoteSyncOptions{})
+		_, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
 		var re *RemoteError
 		if !errors.As(err, &re) || re.Kind != FailMissing || !strings.Contains(re.Fix, "git remote add origin") {
 			t.Fatalf("sync without a remote = %v", err)
@@ -471,7 +471,7 @@ done
 
 func remoteStatus(t *testing.T, l *Library) *RemoteStatus {
 	t.Helper()
-	st, err := l.RemoteStatus()
+	st, err := l.Remote().Status()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func FuzzPinsAgreed(f *testing.F) {
 		if err := os.WriteFile(l.pinsAgreedPath(), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		pins, err := l.Pins("")
+		pins, err := l.Owners().Pins("")
 		if err != nil {
 			t.Fatalf("pins: %v", err)
 		}
@@ -63,7 +63,7 @@ func FuzzRemoteState(f *testing.F) {
 	if err := os.MkdirAll(store.dir, 0o755); err != nil {
 		f.Fatal(err)
 	}
-	props, err := l.Proposals(ProposalQuery{})
+	props, err := l.Proposals().List(ProposalQuery{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func FuzzRemoteState(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(store.dir, remotePublishedFile), published, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		st, err := l.RemoteStatus()
+		st, err := l.Remote().Status()
 		if err != nil {
 			t.Fatalf("status: %v", err)
 		}
@@ -83,7 +83,7 @@ func FuzzRemoteState(f *testing.F) {
 				t.Fatalf("status hands on a nil failure for %q", op)
 			}
 		}
-		if _, err := l.ProposalRemotes(props); err != nil {
+		if _, err := l.Proposals().Remotes(props); err != nil {
 			t.Fatalf("proposal remotes: %v", err)
 		}
 		if err := store.record(func(r *remoteRecord) {
@@ -94,7 +94,7 @@ func FuzzRemoteState(f *testing.F) {
 		}); err != nil {
 			t.Fatalf("record: %v", err)
 		}
-		if st, err := l.RemoteStatus(); err != nil || st.Failures["fetch"] == nil || st.Failures["fetch"].Kind != "unreachable" {
+		if st, err := l.Remote().Status(); err != nil || st.Failures["fetch"] == nil || st.Failures["fetch"].Kind != "unreachable" {
 			t.Fatalf("after a record: %+v, %v", st, err)
 		}
 	})

@@ -41,8 +41,9 @@ type PublishedProposal struct {
 	Pending         bool
 }
 
-// RemoteStatus reads the shared remote's state of this clone.
-func (l *Library) RemoteStatus() (*RemoteStatus, error) {
+// Status reads the shared remote's state of this clone.
+func (room Remote) Status() (*RemoteStatus, error) {
+	l := room.l
 	cfg := l.Config.Remote
 	st := &RemoteStatus{Config: cfg, Failures: map[string]*RemoteFailure{}, Waiting: []PublishedProposal{}}
 	if u, err := l.repo.RemoteURL(cfg.Name); err == nil {
@@ -176,7 +177,8 @@ type ShareMark struct {
 // renamed into place or deleted changes its folder's stamp), so a
 // command over a thousand proposals pays two stats, not a thousand
 // reads.
-func (l *Library) ShareMark() ShareMark {
+func (room Remote) ShareMark() ShareMark {
+	l := room.l
 	var m ShareMark
 	cfg := l.Config.Remote
 	if cfg.Main.Pushes() {

@@ -84,7 +84,7 @@ func TestPushPullTeamFlow(t *testing.T) {
 			url := gitServer(t, env)
 			gitCmd(t, a, env, "remote", "add", "origin", url)
 			opts := RemoteOptions{GoGit: goGit}
-			res, err := a.Push(ctx, opts)
+			res, err := a.Remote().Push(ctx, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +101,7 @@ func TestPushPullTeamFlow(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					_, errs[i] = l.Push(ctx, opts)
+					_, errs[i] = l.Remote().Push(ctx, opts)
 				}()
 			}
 			wg.Wait()
@@ -109,7 +109,7 @@ func TestPushPullTeamFlow(t *testing.T) {
 				t.Fatalf("concurrent pushes: %v", err)
 			}
 
-			pull, err := d.Pull(ctx, opts)
+			pull, err := d.Remote().Pull(ctx, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,7 @@ func TestPushPullTeamFlow(t *testing.T) {
 			if err != nil || len(outcomes) != 2 || outcomes[0].Err != nil || outcomes[1].Err != nil {
 				t.Fatalf("approve all = %+v, %v", outcomes, err)
 			}
-			if _, err := d.Push(ctx, opts); err != nil {
+			if _, err := d.Remote().Push(ctx, opts); err != nil {
 				t.Fatal(err)
 			}
 			remoteRefs := gitIn(t, d.Root, env, false, "ls-remote", "origin")
@@ -129,7 +129,7 @@ func TestPushPullTeamFlow(t *testing.T) {
 			}
 
 			for _, l := range []*Library{a, b, c} {
-				if _, err := l.Pull(ctx, opts); err != nil {
+				if _, err := l.Remote().Pull(ctx, opts); err != nil {
 					t.Fatal(err)
 				}
 				if got, want := gitCmd(t, l, env, "rev-parse", "main"), gitCmd(t, d, env, "rev-parse", "main"); got != want {
@@ -154,11 +154,11 @@ func TestPushPullTeamFlow(t *testing.T) {
 			// refused, never forced, and pull does not merge.
 			patchMain(t, a, "ci-debugging", "Pitfalls to avoid", "Pitfalls we met")
 			patchMain(t, d, "ci-debugging", "first** error", "first** error line")
-			if _, err := d.Push(ctx, opts); err != nil {
+			if _, err := d.Remote().Push(ctx, opts); err != nil {
 				t.Fatal(err)
 			}
 			remoteMain := gitIn(t, d.Root, env, false, "rev-parse", "main")
-			_, err = a.Push(ctx, opts)
+			_, err = a.Remote().Push(ctx, opts)
 			var rr *RemoteRejectedError
 			if !errors.As(err, &rr) || !errors.Is(err, ErrConflict) || rr.Hint() == "" {
 				t.Fatalf("push of a diverged main: %v", err)
@@ -167,7 +167,7 @@ func TestPushPullTeamFlow(t *testing.T) {
 				t.Errorf("remote main moved to %s", got)
 			}
 			aMain := gitCmd(t, a, env, "rev-parse", "main")
-			if _, err := a.Pull(ctx, opts); !errors.As(err, &rr) {
+			if _, err := a.Remote().Pull(ctx, opts); !errors.As(err, &rr) {
 				t.Fatalf("pull of a diverged main: %v", err)
 			}
 			if gitCmd(t, a, env, "rev-parse", "main") != aMain {
@@ -186,17 +186,17 @@ func TestPushRejectedProposal(t *testing.T) {
 	url := gitServer(t, env)
 	gitCmd(t, a, env, "remote", "add", "origin", url)
 	propose(t, a, "r1", "ci-debugging", "Pitfalls", "Traps")
-	if _, err := a.Push(ctx, RemoteOptions{}); err != nil {
+	if _, err := a.Remote().Push(ctx, RemoteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	b := cloneLibrary(t, url, env)
-	if _, err := b.Pull(ctx, RemoteOptions{}); err != nil {
+	if _, err := b.Remote().Pull(ctx, RemoteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := person(b).RejectProposal(ctx, "r1", RejectOptions{Reason: "no"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Push(ctx, RemoteOptions{}); err != nil {
+	if _, err := b.Remote().Push(ctx, RemoteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	remote := gitIn(t, b.Root, env, false, "ls-remote", "origin")
@@ -204,10 +204,10 @@ func TestPushRejectedProposal(t *testing.T) {
 		t.Errorf("remote refs after reject + push:\n%s", remote)
 	}
 	c := cloneLibrary(t, url, env)
-	if _, err := c.Pull(ctx, RemoteOptions{}); err != nil {
+	if _, err := c.Remote().Pull(ctx, RemoteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	rejected, err := c.Proposals(ProposalQuery{Rejected: true})
+	rejected, err := c.Proposals().List(ProposalQuery{Rejected: true})
 	if err != nil || len(rejected) != 1 || rejected[0].Rejection.Reason != "no" {
 		t.Fatalf("rejected in a fresh clone = %+v, %v", rejected, err)
 	}
@@ -215,7 +215,7 @@ func TestPushRejectedProposal(t *testing.T) {
 	// branch (it is A's own), and push does not resurrect it remotely
 	// because the record settles it... A's push sends its branch back,
 	// which is A's choice; here we check pull does not delete A's work.
-	if _, err := a.Pull(ctx, RemoteOptions{}); err != nil {
+	if _, err := a.Remote().Pull(ctx, RemoteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if out := gitCmd(t, a, env, "branch", "--list", "proposals/r1"); out == "" {
@@ -240,24 +240,24 @@ func TestPushBehindSendsNothing(t *testing.T) {
 	url := gitServer(t, env)
 	gitCmd(t, a, env, "remote", "add", "origin", url)
 	propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
-	if _, err := a.Push(ctx, RemoteOptions{}); err != nil {
+	if _, err := a.Remote().Push(ctx, RemoteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	b := cloneLibrary(t, url, env)
-	if _, err := b.Pull(ctx, RemoteOptions{}); err != nil {
+	if _, err := b.Remote().Pull(ctx, RemoteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	propose(t, a, "p1", "ci-debugging", "first** error", "first** error line")
 	patchMain(t, a, "git-bisect-regressions", "when done.", "when done, always.")
-	if _, err := a.Push(ctx, RemoteOptions{}); err != nil {
+	if _, err := a.Remote().Push(ctx, RemoteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var rr *RemoteRejectedError
-	if _, err := b.Push(ctx, RemoteOptions{}); !errors.As(err, &rr) || len(rr.Refs) != 2 {
+	if _, err := b.Remote().Push(ctx, RemoteOptions{}); !errors.As(err, &rr) || len(rr.Refs) != 2 {
 		t.Fatalf("push before fetching = %v, want main and p1 refused", err)
 	}
 	gitCmd(t, b, env, "fetch", "-q", "origin")
-	res, err := b.Push(ctx, RemoteOptions{})
+	res, err := b.Remote().Push(ctx, RemoteOptions{})
 	if err != nil || len(res.Updates) != 0 {
 		t.Fatalf("push from behind = %+v, %v; want nothing sent", res, err)
 	}

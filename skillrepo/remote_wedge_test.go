@@ -36,12 +36,12 @@ func TestRemoteSyncBrokenConfigFromRemote(t *testing.T) {
 	if a.ConfigProblem() == nil {
 		t.Fatal("the config from the remote has no problem")
 	}
-	res, err := a.SyncRemote(context.Background(), RemoteSyncOptions{})
+	res, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
 	if err == nil || !strings.Contains(err.Error(), "not valid YAML") || !res.Fetched {
 		t.Fatalf("sync with the broken config: %+v, %v", res, err)
 	}
 	pushConfig(t, b, s.env, good, "fix the config")
-	res, err = a.SyncRemote(context.Background(), RemoteSyncOptions{})
+	res, err = a.Remote().Sync(context.Background(), RemoteSyncOptions{})
 	if err != nil || res.Main != MainFastForward {
 		t.Fatalf("the fix did not arrive: %+v, %v", res, err)
 	}
@@ -101,10 +101,10 @@ func TestRemoteSyncSymlinkBecomesFolder(t *testing.T) {
 	gitCmd(t, b, s.env, "add", "out")
 	gitCmd(t, b, s.env, "commit", "-q", "-m", "a link out")
 	gitCmd(t, b, s.env, "push", "-q", "origin", "main")
-	if _, err := a.SyncRemote(context.Background(), RemoteSyncOptions{}); err == nil {
+	if _, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{}); err == nil {
 		t.Fatal("a symlink out of the library came in")
 	}
-	st, err := a.RemoteStatus()
+	st, err := a.Remote().Status()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestRemoteSyncRefusedDivergeLeavesNoProposal(t *testing.T) {
 	if err := os.WriteFile(p, append(data, "an edit of the person's\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SyncRemote(context.Background(), RemoteSyncOptions{}); err == nil {
+	if _, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{}); err == nil {
 		t.Fatal("the diverge moved main over an uncommitted edit")
 	}
 	if got := rev(t, a, s.env, "main"); got != main {
@@ -148,7 +148,7 @@ func TestRemoteSyncRefusedDivergeLeavesNoProposal(t *testing.T) {
 	if _, err := a.Sync(context.Background(), SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.SyncRemote(context.Background(), RemoteSyncOptions{})
+	res, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
 	if err != nil || res.Main != MainProposed || !strings.HasPrefix(res.Proposal, "diverged-") {
 		t.Fatalf("the second sync: %+v %v", res, err)
 	}

@@ -28,13 +28,13 @@ type PurgedArchive struct {
 	Removed, Parent Hash
 }
 
-// FindPurged walks the first-parent history of rev, newest first, for the
+// findPurged walks the first-parent history of rev, newest first, for the
 // commit that removed the archived skill name (.archive/<name> or a
 // suffixed .archive/<name>-<14 digits>; name may also be given as the
 // folder): a purge commit naming it in Skill-From first, else any commit
 // whose first parent holds .archive/<name> and which does not, restores,
 // rollbacks and moves excepted. Error wraps ErrNotFound.
-func (l *Library) FindPurged(rev, name string) (*PurgedArchive, error) {
+func (l *Library) findPurged(rev, name string) (*PurgedArchive, error) {
 	h, err := l.repo.ResolveRev(rev)
 	if err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func (l *Library) FindPurged(rev, name string) (*PurgedArchive, error) {
 		return nil, err
 	}
 	for {
-		c, err := l.ReadCommit(h)
+		c, err := l.History().Commit(h)
 		if err != nil {
 			return nil, err
 		}

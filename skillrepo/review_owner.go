@@ -22,19 +22,20 @@ type ReviewOwner struct {
 	Evidence string
 }
 
-// OwnerForReview reads a skill's ownership from the history of rev, failing
+// ForReview reads a skill's ownership from the history of rev, failing
 // closed: without evidence a skill is user-owned (docs/reference-behaviour.md §4.5). It
-// is [Library.OwnerAt] (owner.go: creation origin, import trailers, the
+// is Library.ownerAt (owner.go: creation origin, import trailers, the
 // newest adopt/disown, followed through renames and moves, cached per
 // tip) plus the reasons an automatic write is refused whatever the
-// history: the config's protected list and a pin ([Library.Pins]: the
+// history: the config's protected list and a pin ([Owners.Pins]: the
 // tracked list, with Hermes' pins and unpins at the main branch's tip).
-func (l *Library) OwnerForReview(rev, name string) (ReviewOwner, error) {
+func (room Owners) ForReview(rev, name string) (ReviewOwner, error) {
+	l := room.l
 	var o ReviewOwner
 	if slices.Contains(l.Config.Protected, name) {
 		o.Pinned, o.Protected = true, true
 	}
-	own, err := l.OwnerAt(rev, name)
+	own, err := l.ownerAt(rev, name)
 	if err != nil {
 		return o, err
 	}
@@ -42,7 +43,7 @@ func (l *Library) OwnerForReview(rev, name string) (ReviewOwner, error) {
 	if !own.Commit.IsZero() {
 		o.Evidence = own.Commit.String()
 	}
-	if pins, err := l.Pins(rev); err == nil && slices.Contains(pins, own.Name) {
+	if pins, err := l.Owners().Pins(rev); err == nil && slices.Contains(pins, own.Name) {
 		o.Pinned = true
 	}
 	return o, nil

@@ -43,7 +43,7 @@ func TestOwnerForReview(t *testing.T) {
 	}
 	check := func(name string, managed, pinned bool) {
 		t.Helper()
-		o, err := l.OwnerForReview("", name)
+		o, err := l.Owners().ForReview("", name)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -71,7 +71,7 @@ func TestOwnerForReview(t *testing.T) {
 	}
 	check("release-notes", false, true)
 
-	if _, err := l.OwnerForReview("", "no-such-skill"); !errors.Is(err, ErrNotFound) {
+	if _, err := l.Owners().ForReview("", "no-such-skill"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing skill: %v", err)
 	}
 	assertConsistent(t, l, env)
@@ -133,7 +133,7 @@ func TestMemoryPath(t *testing.T) {
 		".git/skillrepo/memory": "",
 	} {
 		l.Config.Memory.Dir = dir
-		got, err := l.MemoryPath(memory.Memory)
+		got, err := l.Memory().Path(memory.Memory)
 		if got != want || (want == "") != (err != nil) {
 			t.Errorf("memory.dir %q: %q, %v; want %q", dir, got, err, want)
 		}

@@ -323,7 +323,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 	out := &SyncResult{DryRun: opts.DryRun}
 	// Hermes' housekeeping an earlier import tracked: untracked first, in
 	// a commit of its own, so no sync ever records a curator tarball.
-	un, err := l.UntrackHousekeeping(ctx, opts.DryRun)
+	un, err := l.untrackHousekeeping(ctx, opts.DryRun)
 	if err != nil {
 		return nil, err
 	}
@@ -331,13 +331,13 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 	// Pins and unpins made in Hermes since the two last agreed: recorded
 	// in the pins file first, in a commit of their own (pinsync.go).
 	if head == l.MainBranch() {
-		if out.Pins, err = l.ReconcilePins(ctx, opts.DryRun); err != nil {
+		if out.Pins, err = l.reconcilePins(ctx, opts.DryRun); err != nil {
 			return nil, err
 		}
 	}
 	// A run of Hermes' own curator since the last look: its archive
 	// moves are the curator's commit, not the person's (hermes_curator.go).
-	if out.HermesCurator, err = l.RecordHermesCuratorRun(ctx, opts.DryRun); err != nil {
+	if out.HermesCurator, err = l.recordHermesCuratorRun(ctx, opts.DryRun); err != nil {
 		return nil, err
 	}
 	var renamed map[string]string

@@ -405,7 +405,7 @@ func (u *Usage) Bump(name string, view, dryRun bool) (*UsageRecord, error) {
 	return &after, nil
 }
 
-// UseKind is what an agent did with a skill, for [Library.RecordUse].
+// UseKind is what an agent did with a skill, for Library.recordUse.
 type UseKind string
 
 // Use kinds.
@@ -481,7 +481,7 @@ func (u *Usage) BumpOnce(name string, view bool, key string) (counted bool, err 
 // write).
 var errCounted = errors.New("already counted")
 
-// RecordUse counts an agent's use of a skill in the usage sidecar, once
+// recordUse counts an agent's use of a skill in the usage sidecar, once
 // per dedupeKey (the agent's tool_use_id: a hook event delivered twice
 // counts once; an empty key always counts). name is the skill's name or
 // folder on the checked-out branch; the record is keyed by its frontmatter
@@ -493,7 +493,7 @@ var errCounted = errors.New("already counted")
 //
 // Errors: ErrNotFound for an unknown or archived skill; ErrInvalid for an
 // unknown kind; the sidecar's I/O errors.
-func (l *Library) RecordUse(name string, kind UseKind, dedupeKey string) (counted bool, err error) {
+func (l *Library) recordUse(name string, kind UseKind, dedupeKey string) (counted bool, err error) {
 	if kind != UseView && kind != UseUse {
 		return false, fmt.Errorf("use kind %q: want %q or %q: %w", kind, UseView, UseUse, skill.ErrInvalid)
 	}
@@ -517,7 +517,7 @@ func (l *Library) RecordUse(name string, kind UseKind, dedupeKey string) (counte
 // the skill's record afterwards with every alias merged — what Hermes and
 // skillrepo both read as the skill's usage. With dryRun the sidecar is
 // read, not written. It is the person's or tool's count; an agent's hook
-// uses [Library.RecordUse], which counts a tool call once.
+// uses Library.recordUse, which counts a tool call once.
 //
 // Errors: ErrNotFound for an unknown skill; ErrInvalid for an unknown
 // kind; the sidecar's I/O errors.

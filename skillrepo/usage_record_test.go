@@ -40,7 +40,7 @@ func TestRecordUseOncePerKey(t *testing.T) {
 		{"ci-debugging", UseUse, "", true},
 		{"ci-debugging", UseUse, "", true},
 	} {
-		counted, err := l.RecordUse(tt.name, tt.kind, tt.key)
+		counted, err := l.recordUse(tt.name, tt.kind, tt.key)
 		if err != nil || counted != tt.counted {
 			t.Fatalf("call %d: counted %v, %v; want %v", i, counted, err, tt.counted)
 		}
@@ -49,10 +49,10 @@ func TestRecordUseOncePerKey(t *testing.T) {
 	if r.ViewCount != 1 || r.UseCount != 4 || r.LastViewedAt == nil || r.LastUsedAt == nil {
 		t.Fatalf("record = %+v", r)
 	}
-	if _, err := l.RecordUse("nope", UseView, "k"); !errors.Is(err, ErrNotFound) {
+	if _, err := l.recordUse("nope", UseView, "k"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown skill: %v", err)
 	}
-	if _, err := l.RecordUse("ci-debugging", "load", "k"); !errors.Is(err, skill.ErrInvalid) {
+	if _, err := l.recordUse("ci-debugging", "load", "k"); !errors.Is(err, skill.ErrInvalid) {
 		t.Errorf("unknown kind: %v", err)
 	}
 }
@@ -76,7 +76,7 @@ func TestRecordUseConcurrent(t *testing.T) {
 				return
 			}
 			defer l.repo.Close()
-			ok, err := l.RecordUse("ci-debugging", UseView, fmt.Sprintf("toolu_%d", i%events))
+			ok, err := l.recordUse("ci-debugging", UseView, fmt.Sprintf("toolu_%d", i%events))
 			if err != nil {
 				t.Error(err)
 			}
@@ -192,7 +192,7 @@ func TestProposalUsageWaitsForApproval(t *testing.T) {
 // which is not evidence that an agent edited it; sync says user.
 func TestSyncIgnoresViews(t *testing.T) {
 	l, _ := newTestLibrary(t)
-	if _, err := l.RecordUse("ci-debugging", UseView, "toolu_1"); err != nil {
+	if _, err := l.recordUse("ci-debugging", UseView, "toolu_1"); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(l.Root, "ci-debugging", "SKILL.md")

@@ -311,10 +311,11 @@ func (l *Library) appendWrites(events []usageEvent, prov Provenance) {
 	_ = l.UsageHistory().Append(out...)
 }
 
-// SkillHistory returns the usage history of the skill name names (its
+// Skill returns the usage history of the skill name names (its
 // folder, frontmatter name or category/name, as usage show takes it):
 // events recorded under any of its keys.
-func (l *Library) SkillHistory(name string, f HistoryFilter) ([]HistoryEvent, error) {
+func (room History) Skill(name string, f HistoryFilter) ([]HistoryEvent, error) {
+	l := room.l
 	snap, err := l.Snapshot("")
 	if err != nil {
 		return nil, err
@@ -353,11 +354,11 @@ func historyKindOf(kind UseKind, agent bool) string {
 	return HistoryView
 }
 
-// RecordSessionUse is [Library.RecordUse] for an agent's hook that knows
+// RecordSessionUse is Library.recordUse for an agent's hook that knows
 // its session: a counted use is also appended to the usage history with
 // the session's id.
 func (l *Library) RecordSessionUse(name string, kind UseKind, dedupeKey, session string) (counted bool, err error) {
-	counted, err = l.RecordUse(name, kind, dedupeKey)
+	counted, err = l.recordUse(name, kind, dedupeKey)
 	if err == nil && counted {
 		_ = l.UsageHistory().Append(HistoryEvent{Kind: historyKindOf(kind, true), Skill: name, Session: session})
 	}

@@ -73,7 +73,7 @@ func TestUsageHistoryRecordsWrites(t *testing.T) {
 	if e := all[5]; e.Outcome != "failed" || e.Review != "r-2" || e.Detail != "no model" {
 		t.Errorf("review event = %+v", e)
 	}
-	mine, err := l.SkillHistory("deploy-notes", HistoryFilter{Limit: 2})
+	mine, err := l.History().Skill("deploy-notes", HistoryFilter{Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -185,7 +185,7 @@ func TestBrowser(t *testing.T) {
 		return
 	}
 	// What `proposal list --rejected` lists.
-	rejected, err := f.lib.Proposals(skillrepo.ProposalQuery{Rejected: true})
+	rejected, err := f.lib.Proposals().List(skillrepo.ProposalQuery{Rejected: true})
 	if err != nil || len(rejected) != 1 || rejected[0].ID != "r-2" || rejected[0].Rejection.Reason != "the job did not fail" {
 		t.Errorf("rejected proposals: %+v, %v", rejected, err)
 	}

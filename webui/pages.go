@@ -177,14 +177,14 @@ func (s *Server) overview(lib *skillrepo.Library, r *http.Request, v *view) (str
 	// The newest proposals (ids are review ids, which sort by time), each
 	// read with its merge tried; reading all of a thousand would cost a
 	// second, and the proposals page has them all.
-	ids, err := lib.ProposalIDs()
+	ids, err := lib.Proposals().IDs()
 	if err != nil {
 		return "", err
 	}
 	d.Waiting = len(ids)
 	var props []*skillrepo.Proposal
 	for _, id := range slices.Backward(ids[max(0, len(ids)-overviewProposals):]) {
-		if p, err := lib.Proposal(id); err == nil {
+		if p, err := lib.Proposals().Get(id); err == nil {
 			props = append(props, p)
 		}
 	}
@@ -275,11 +275,11 @@ func curatorStatus(lib *skillrepo.Library, now time.Time) curatorDue {
 
 func (s *Server) proposals(lib *skillrepo.Library, r *http.Request, v *view) (string, error) {
 	v.Title, v.Nav = "Proposals", "proposals"
-	open, err := lib.Proposals(skillrepo.ProposalQuery{CheckMerge: true})
+	open, err := lib.Proposals().List(skillrepo.ProposalQuery{CheckMerge: true})
 	if err != nil {
 		return "", err
 	}
-	rejected, err := lib.Proposals(skillrepo.ProposalQuery{Rejected: true})
+	rejected, err := lib.Proposals().List(skillrepo.ProposalQuery{Rejected: true})
 	if err != nil {
 		return "", err
 	}
@@ -302,7 +302,7 @@ type proposalData struct {
 
 func (s *Server) proposal(lib *skillrepo.Library, r *http.Request, v *view) (string, error) {
 	id := r.PathValue("id")
-	p, diffs, err := lib.ProposalDiff(id, 3)
+	p, diffs, err := lib.Proposals().Diff(id, 3)
 	if err != nil {
 		return "", err
 	}
@@ -446,10 +446,10 @@ func listSkills(lib *skillrepo.Library) ([]skillItem, error) {
 	owners := map[string]skillrepo.Ownership{}
 	pins := map[string]bool{}
 	if !snap.Commit().IsZero() {
-		if owners, _, err = lib.OwnersForDisplay(snap.Commit().String()); err != nil {
+		if owners, _, err = lib.Owners().ForDisplay(snap.Commit().String()); err != nil {
 			return nil, err
 		}
-		list, err := lib.Pins(snap.Commit().String())
+		list, err := lib.Owners().Pins(snap.Commit().String())
 		if err != nil {
 			return nil, err
 		}
@@ -543,9 +543,9 @@ func (s *Server) skillPage(lib *skillrepo.Library, r *http.Request, v *view) (st
 	}
 	d.Front, d.Body, d.Unparsed = renderSkill(raw)
 	d.Files = skillFiles(snap, si.Dir)
-	d.Log, _ = lib.SkillLog(si.Dir, skillrepo.LogOptions{MaxCount: 200})
-	d.Owner, _ = lib.Owner(si.Dir)
-	d.History, _ = lib.SkillHistory(si.Name, skillrepo.HistoryFilter{Limit: 5000})
+	d.Log, _ = lib.History().Log(si.Dir, skillrepo.LogOptions{MaxCount: 200})
+	d.Owner, _ = lib.Owners().Of(si.Dir)
+	d.History, _ = lib.History().Skill(si.Name, skillrepo.HistoryFilter{Limit: 5000})
 	d.Chart = usageChart(d.History, s.opts.Now(), 30)
 	if len(d.History) > 20 {
 		d.History = d.History[len(d.History)-20:]
@@ -572,7 +572,7 @@ func skillFiles(snap *skillrepo.Snapshot, dir string) []string {
 func (s *Server) blame(lib *skillrepo.Library, r *http.Request, v *view) (string, error) {
 	name := r.PathValue("name")
 	file := r.URL.Query().Get("file")
-	b, err := lib.SkillBlame(name, file, skillrepo.BlameOptions{})
+	b, err := lib.History().Blame(name, file, skillrepo.BlameOptions{})
 	if err != nil {
 		return "", err
 	}
@@ -583,7 +583,7 @@ func (s *Server) blame(lib *skillrepo.Library, r *http.Request, v *view) (string
 
 func (s *Server) commit(lib *skillrepo.Library, r *http.Request, v *view) (string, error) {
 	name, hash := r.PathValue("name"), r.PathValue("hash")
-	entries, err := lib.SkillLog(name, skillrepo.LogOptions{Patch: true})
+	entries, err := lib.History().Log(name, skillrepo.LogOptions{Patch: true})
 	if err != nil {
 		return "", err
 	}
@@ -676,7 +676,7 @@ func (s *Server) version(w http.ResponseWriter, r *http.Request) {
 	if tip, err := lib.BranchTip(lib.MainBranch()); err == nil {
 		b.WriteString(tip.String())
 	}
-	if ids, err := lib.ProposalIDs(); err == nil {
+	if ids, err := lib.Proposals().IDs(); err == nil {
 		for _, id := range ids {
 			tip, _ := lib.BranchTip(skillrepo.ProposalBranch(id))
 			b.WriteString(" " + id + ":" + tip.String())

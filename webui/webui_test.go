@@ -95,7 +95,7 @@ func (f *fixture) tip() string {
 
 func (f *fixture) proposalIDs(rejected bool) string {
 	f.t.Helper()
-	ps, err := f.lib.Proposals(skillrepo.ProposalQuery{Rejected: rejected})
+	ps, err := f.lib.Proposals().List(skillrepo.ProposalQuery{Rejected: rejected})
 	if err != nil {
 		f.t.Fatal(err)
 	}

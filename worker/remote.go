@@ -40,7 +40,7 @@ func (w *worker) shareRemote(ctx context.Context, e queue.Entry, out *queue.Outc
 	}
 	ctx, cancel := context.WithTimeout(ctx, remoteBudget)
 	defer cancel()
-	res, err := lib.SyncRemote(ctx, skillrepo.RemoteSyncOptions{Publish: ids, Summary: out.Summary, LockWait: remoteBudget})
+	res, err := lib.Remote().Sync(ctx, skillrepo.RemoteSyncOptions{Publish: ids, Summary: out.Summary, LockWait: remoteBudget})
 	if err != nil {
 		w.logf(e.ID, "remote: %v", err)
 		return

@@ -314,7 +314,7 @@ func (w *worker) resolve(e queue.Entry, res *Result) error {
 // deleted, as approval does), or main's first-parent history has the
 // merge commit with Proposal-Id: id. "" when it did not land.
 func reviewLanded(ctx context.Context, lib *skillrepo.Library, id string) (string, error) {
-	p, err := lib.Proposal(id)
+	p, err := lib.Proposals().Get(id)
 	switch {
 	case err == nil && p.State == skillrepo.ProposalApproved:
 		res, err := reviewWriter(lib, id).ApproveProposal(ctx, id, skillrepo.ApproveOptions{By: "auto (queue worker recovery)"})
@@ -330,7 +330,7 @@ func reviewLanded(ctx context.Context, lib *skillrepo.Library, id string) (strin
 	case err != nil && !errors.Is(err, skillrepo.ErrNotFound):
 		return "", err
 	}
-	merge, err := lib.ProposalMerge(id)
+	merge, err := lib.Proposals().Merge(id)
 	if err != nil {
 		return "", fmt.Errorf("look for the merge of proposal %s: %w", id, err)
 	}
@@ -353,7 +353,7 @@ func reviewWriter(lib *skillrepo.Library, id string) *skillrepo.Policy {
 // refs/skillrepo/rejected/.
 func rejectAttempt(ctx context.Context, lib *skillrepo.Library, id, reason string) error {
 	for _, pid := range append([]string{id}, review.WaitingProposals(id)...) {
-		p, err := lib.Proposal(pid)
+		p, err := lib.Proposals().Get(pid)
 		if errors.Is(err, skillrepo.ErrNotFound) || (err == nil && p.State != skillrepo.ProposalOpen) {
 			continue
 		}

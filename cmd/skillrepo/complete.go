@@ -290,12 +290,12 @@ func completeSkillFiles(f *factory, name string) []string {
 // completeRunRefs completes curator run ids from the runs that kept
 // their pre-run tip.
 func completeRunRefs(f *factory) []string {
-	return completeIDs(f, (*skillrepo.Library).CuratorRunIDs)
+	return completeIDs(f, func(l *skillrepo.Library) ([]string, error) { return l.CuratorRuns().IDs() })
 }
 
 // completeProposals completes open proposal ids.
 func completeProposals(f *factory) []string {
-	return completeIDs(f, (*skillrepo.Library).ProposalIDs)
+	return completeIDs(f, func(l *skillrepo.Library) ([]string, error) { return l.Proposals().IDs() })
 }
 
 func completeIDs(f *factory, list func(*skillrepo.Library) ([]string, error)) []string {

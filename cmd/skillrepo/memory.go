@@ -60,16 +60,16 @@ func newMemoryShowCmd(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			file, err := lib.ReadMemory("", t)
+			file, err := lib.Memory().Read("", t)
 			if err != nil {
 				return err
 			}
-			p, _ := lib.MemoryPath(t)
+			p, _ := lib.Memory().Path(t)
 			entries := file.Entries()
 			if entries == nil {
 				entries = []string{}
 			}
-			edited, err := lib.MemoryEditedOnDisk(t)
+			edited, err := lib.Memory().EditedOnDisk(t)
 			if err != nil {
 				return err
 			}

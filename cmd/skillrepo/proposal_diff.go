@@ -52,7 +52,7 @@ func runProposalDiff(opts *proposalDiffOptions) error {
 	if err != nil {
 		return err
 	}
-	_, diffs, err := lib.ProposalDiff(opts.ID, opts.Context)
+	_, diffs, err := lib.Proposals().Diff(opts.ID, opts.Context)
 	if err != nil {
 		return err
 	}

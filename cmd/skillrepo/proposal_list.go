@@ -49,11 +49,11 @@ func runProposalList(opts *proposalListOptions) error {
 	if err != nil {
 		return err
 	}
-	props, err := lib.Proposals(skillrepo.ProposalQuery{Rejected: opts.Rejected, CheckMerge: !opts.Rejected})
+	props, err := lib.Proposals().List(skillrepo.ProposalQuery{Rejected: opts.Rejected, CheckMerge: !opts.Rejected})
 	if err != nil {
 		return err
 	}
-	remotes, err := lib.ProposalRemotes(props)
+	remotes, err := lib.Proposals().Remotes(props)
 	if err != nil {
 		return err
 	}

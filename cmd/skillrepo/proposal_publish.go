@@ -51,7 +51,7 @@ remote.proposals is push; this command is for the rest (a --propose write).`,
 			default:
 				return usageErrorf("--pull-request: want off, gh or glab, not %q", opts.PullRequest)
 			}
-			res, err := lib.PublishProposal(cmd.Context(), args[0], skillrepo.PublishOptions{Summary: opts.Summary, PullRequest: host, DryRun: opts.DryRun})
+			res, err := lib.Proposals().Publish(cmd.Context(), args[0], skillrepo.PublishOptions{Summary: opts.Summary, PullRequest: host, DryRun: opts.DryRun})
 			if err != nil {
 				return err
 			}

@@ -55,7 +55,7 @@ func runProposalShow(opts *proposalShowOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := lib.Proposal(opts.ID)
+	p, err := lib.Proposals().Get(opts.ID)
 	if err != nil {
 		return err
 	}

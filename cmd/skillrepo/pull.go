@@ -32,7 +32,7 @@ from the remote's, pull says so and exits 3.`,
 			if err != nil {
 				return err
 			}
-			res, err := lib.Pull(cmd.Context(), remoteOptions(f, opts.Remote, opts.DryRun))
+			res, err := lib.Remote().Pull(cmd.Context(), remoteOptions(f, opts.Remote, opts.DryRun))
 			if res == nil {
 				return err
 			}

@@ -40,7 +40,7 @@ The git binary does the transport when it is on PATH; otherwise go-git does
 			if err != nil {
 				return err
 			}
-			res, err := lib.Push(cmd.Context(), remoteOptions(f, opts.Remote, opts.DryRun))
+			res, err := lib.Remote().Push(cmd.Context(), remoteOptions(f, opts.Remote, opts.DryRun))
 			if res != nil {
 				if f.JSON {
 					out := remoteJSON{Remote: res.Remote, Transport: res.Transport, DryRun: res.DryRun, Updates: refUpdatesJSON(res.Updates), HEAD: res.HEAD}

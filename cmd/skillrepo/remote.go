@@ -126,7 +126,7 @@ func runRemoteSync(ctx context.Context, opts *remoteSyncOptions) error {
 		sopts.LockWait = remoteBudget
 		sopts.Locked = unlock
 	}
-	res, err := lib.SyncRemote(ctx, sopts)
+	res, err := lib.Remote().Sync(ctx, sopts)
 	if perr := printRemoteSync(f, res, ""); perr != nil {
 		return perr
 	}
@@ -192,7 +192,7 @@ func (f *factory) shareAfterWrite() {
 	if lib == nil || f.noShare || !lib.Config.Remote.Enabled() || f.Getenv("SKILLREPO_WORKER") == "off" || f.Getenv(queue.EnvInReview) != "" {
 		return
 	}
-	if !f.shareMark.Differs(lib.ShareMark()) {
+	if !f.shareMark.Differs(lib.Remote().ShareMark()) {
 		return
 	}
 	if err := startRemoteSync(lib); err != nil {

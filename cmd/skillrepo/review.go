@@ -155,7 +155,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	}
 
 	// Memory is reviewed when the library can version it.
-	_, memErr := lib.MemoryPath("memory")
+	_, memErr := lib.Memory().Path("memory")
 	memoryOK := memErr == nil
 	iv := review.Intervals{Memory: lib.Config.Review.MemoryInterval, Skill: lib.Config.Review.SkillInterval}
 	if !memoryOK {

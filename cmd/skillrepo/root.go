@@ -47,7 +47,7 @@ func (f *factory) Library() (*skillrepo.Library, error) {
 	f.lib = lib
 	f.sayInferred(lib.Root)
 	if lib.Config.Remote.Enabled() {
-		f.shareMark = lib.ShareMark()
+		f.shareMark = lib.Remote().ShareMark()
 	}
 	return lib, nil
 }

@@ -69,7 +69,7 @@ func runSkillBlame(opts *skillBlameOptions) error {
 	if err != nil {
 		return err
 	}
-	b, err := lib.SkillBlame(opts.Name, opts.File, skillrepo.BlameOptions{Rev: opts.Rev})
+	b, err := lib.History().Blame(opts.Name, opts.File, skillrepo.BlameOptions{Rev: opts.Rev})
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func runSkillBlame(opts *skillBlameOptions) error {
 				AuthorDate: rfc3339(ln.AuthorDate), CommitDate: rfc3339(ln.CommitDate),
 				Subject: ln.Subject, Action: ln.Action, Origin: ln.Origin,
 				ReviewID: ln.ReviewID, SessionID: ln.SessionID, Model: ln.Model,
-				Truncated: b.Truncated && lib.HistoryCutAt(ln.Commit),
+				Truncated: b.Truncated && lib.History().CutAt(ln.Commit),
 			})
 		}
 		return printJSON(f.IO.Out, out)

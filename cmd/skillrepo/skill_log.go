@@ -75,7 +75,7 @@ func runSkillLog(opts *skillLogOptions) error {
 	if err != nil {
 		return err
 	}
-	entries, err := lib.SkillLog(opts.Name, skillrepo.LogOptions{Rev: opts.Rev, Patch: opts.Patch, MaxCount: opts.MaxCount})
+	entries, err := lib.History().Log(opts.Name, skillrepo.LogOptions{Rev: opts.Rev, Patch: opts.Patch, MaxCount: opts.MaxCount})
 	if err != nil {
 		return err
 	}

@@ -145,7 +145,7 @@ func reportMeta(f *factory, res *skillrepo.MetaResult, dryRun bool, proposal str
 // Where history cannot tell ownership (a shallow clone), every skill is
 // shown "unknown" and unknown says why.
 func ownersAndPins(lib *skillrepo.Library, snap *skillrepo.Snapshot) (owners map[string]skillrepo.Ownership, pins map[string]bool, unknown error, err error) {
-	owners, unknown, err = lib.OwnersForDisplay(snap.Commit().String())
+	owners, unknown, err = lib.Owners().ForDisplay(snap.Commit().String())
 	if snap.Commit().IsZero() {
 		owners, unknown, err = map[string]skillrepo.Ownership{}, nil, nil
 	}
@@ -160,7 +160,7 @@ func ownersAndPins(lib *skillrepo.Library, snap *skillrepo.Snapshot) (owners map
 	}
 	pins = map[string]bool{}
 	if !snap.Commit().IsZero() {
-		list, err := lib.Pins(snap.Commit().String())
+		list, err := lib.Owners().Pins(snap.Commit().String())
 		if err != nil {
 			return nil, nil, nil, err
 		}

@@ -139,7 +139,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			st.Unconverted = append(st.Unconverted, res.Unconverted...)
 		}
 	}
-	props, err := lib.Proposals(skillrepo.ProposalQuery{})
+	props, err := lib.Proposals().List(skillrepo.ProposalQuery{})
 	if err != nil {
 		return err
 	}

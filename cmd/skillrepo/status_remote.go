@@ -43,7 +43,7 @@ type remoteFailureJSON struct {
 // remoteStatus is the remote section of status, nil when the library
 // shares nothing and never did.
 func remoteStatus(lib *skillrepo.Library) (*remoteStatusJSON, error) {
-	st, err := lib.RemoteStatus()
+	st, err := lib.Remote().Status()
 	if err != nil {
 		return nil, err
 	}

@@ -109,7 +109,7 @@ func showUsageHistory(f *factory, lib *skillrepo.Library, args []string, limit i
 	var events []skillrepo.HistoryEvent
 	var err error
 	if len(args) == 1 {
-		events, err = lib.SkillHistory(args[0], filter)
+		events, err = lib.History().Skill(args[0], filter)
 		if err == nil && len(events) == 0 {
 			// No events: a name of no skill is an error, not an empty
 			// history (a deleted skill keeps its events).

@@ -92,7 +92,7 @@ func runWhatsnew(opts *whatsnewOptions) error {
 		return err
 	}
 	learned, _ := agentsession.Learned(entries, since)
-	ps, err := lib.Proposals(skillrepo.ProposalQuery{})
+	ps, err := lib.Proposals().List(skillrepo.ProposalQuery{})
 	if err != nil {
 		return err
 	}

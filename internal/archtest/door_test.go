@@ -74,6 +74,33 @@ func TestNoLintGateOutsideTheDomain(t *testing.T) {
 	}
 }
 
+// maxLibraryMethods bounds the domain's front door: Library opens, reads,
+// names branches and hands out the write policy and the rooms (History,
+// Proposals, Owners, Memory, Remote, CuratorRuns); a new verb belongs in a
+// room, or is the policy's when it writes (issue 34: 84 methods before).
+const maxLibraryMethods = 30
+
+// TestLibraryInRooms keeps the domain in rooms (docs/architecture.md §1):
+// Library exports at most maxLibraryMethods methods.
+func TestLibraryInRooms(t *testing.T) {
+	p, ok := listPackages(t)[module+"/"+domain]
+	if !ok {
+		t.Fatalf("package %s not found", domain)
+	}
+	var names []string
+	for _, f := range parseDir(t, p.Dir, false) {
+		for _, d := range f.file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.IsExported() && recvName(fd.Recv) == "Library" {
+				names = append(names, fd.Name.Name)
+			}
+		}
+	}
+	if len(names) > maxLibraryMethods {
+		t.Errorf("Library has %d exported methods, more than %d: put a verb in its room (rooms.go), or on the write policy when it writes: %s",
+			len(names), maxLibraryMethods, strings.Join(names, ", "))
+	}
+}
+
 type parsedFile struct {
 	name string
 	file *ast.File
