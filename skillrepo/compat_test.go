@@ -15,44 +15,64 @@ import (
 
 // The conflict hint of an approval suggests a linked
 // worktree on the proposal branch; approving afterwards removes that
-// worktree with the branch. One holding a change is kept (git refuses to
-// remove it), and so is the branch; the approval still succeeds.
+// worktree with the branch. One holding a change, or a file git ignores
+// (a .env that git worktree remove would delete with it, issue 40 item
+// 8), is kept, and so is the branch; the approval still succeeds.
 func TestApproveRemovesSuggestedWorktree(t *testing.T) {
-	for _, dirty := range []bool{false, true} {
-		l, env := newTestLibrary(t)
-		propose(t, l, "p1", "ci-debugging", "Pitfalls", "Traps")
-		wt := filepath.Join(t.TempDir(), "p1")
-		gitCmd(t, l, env, "worktree", "add", "-q", wt, ProposalBranch("p1"))
-		if dirty {
-			os.WriteFile(filepath.Join(wt, "notes.txt"), []byte("mine\n"), 0o644)
-		}
-		res, err := person(l).ApproveProposal(context.Background(), "p1", ApproveOptions{By: "Rev <rev@example.com>"})
-		if err != nil {
-			t.Fatalf("dirty=%v: %v", dirty, err)
-		}
-		branches := gitCmd(t, l, env, "branch", "--list", "proposals/*")
-		if dirty {
-			if !res.BranchKept || res.WorktreeRemoved != "" || !strings.Contains(res.BranchKeptReason, "worktree") {
-				t.Errorf("dirty worktree: %+v", res)
+	for _, tc := range []struct {
+		name string
+		file string // written in the worktree ("": none)
+		keep bool
+	}{
+		{name: "clean"},
+		{name: "untracked file", file: "notes.txt", keep: true},
+		{name: "ignored file", file: ".env", keep: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, env := newTestLibrary(t)
+			propose(t, l, "p1", "ci-debugging", "Pitfalls", "Traps")
+			// info/exclude is shared by every worktree of the repository.
+			if err := os.WriteFile(filepath.Join(l.Root, ".git", "info", "exclude"), []byte(".env\n"), 0o644); err != nil {
+				t.Fatal(err)
 			}
-			if b, err := os.ReadFile(filepath.Join(wt, "notes.txt")); err != nil || string(b) != "mine\n" {
-				t.Errorf("the user's file in the worktree was lost: %v", err)
+			wt := filepath.Join(t.TempDir(), "p1")
+			gitCmd(t, l, env, "worktree", "add", "-q", wt, ProposalBranch("p1"))
+			if tc.file != "" {
+				if err := os.WriteFile(filepath.Join(wt, tc.file), []byte("mine\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
-			if !strings.Contains(branches, "proposals/p1") {
-				t.Errorf("branch deleted under its worktree: %q", branches)
+			res, err := person(l).ApproveProposal(context.Background(), "p1", ApproveOptions{By: "Rev <rev@example.com>"})
+			if err != nil {
+				t.Fatal(err)
 			}
-		} else {
-			if res.WorktreeRemoved != wt || res.BranchKept {
-				t.Errorf("clean worktree: %+v", res)
+			if !strings.Contains(gitCmd(t, l, env, "log", "-1", "--format=%B", "main"), "Approved-By: Rev") {
+				t.Error("the approval did not land on main")
 			}
-			if _, err := os.Stat(wt); err == nil {
-				t.Error("the worktree is still there")
+			branches := gitCmd(t, l, env, "branch", "--list", "proposals/*")
+			if tc.keep {
+				if !res.BranchKept || res.WorktreeRemoved != "" || !strings.Contains(res.BranchKeptReason, "worktree") {
+					t.Errorf("kept worktree: %+v", res)
+				}
+				if b, err := os.ReadFile(filepath.Join(wt, tc.file)); err != nil || string(b) != "mine\n" {
+					t.Errorf("the user's %s in the worktree was lost: %v", tc.file, err)
+				}
+				if !strings.Contains(branches, "proposals/p1") {
+					t.Errorf("branch deleted under its worktree: %q", branches)
+				}
+			} else {
+				if res.WorktreeRemoved != wt || res.BranchKept {
+					t.Errorf("clean worktree: %+v", res)
+				}
+				if _, err := os.Stat(wt); err == nil {
+					t.Error("the worktree is still there")
+				}
+				if branches != "" {
+					t.Errorf("branches left: %q", branches)
+				}
 			}
-			if branches != "" {
-				t.Errorf("branches left: %q", branches)
-			}
-		}
-		assertConsistent(t, l, env)
+			assertConsistent(t, l, env)
+		})
 	}
 }
 

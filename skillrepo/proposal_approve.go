@@ -197,7 +197,7 @@ func (l *Library) approveProposal(ctx context.Context, id string, opts ApproveOp
 		out.AlreadyMerged = true
 		if !opts.DryRun {
 			l.settlePendingUsage(id, true)
-			if out.WorktreeRemoved, err = l.repo.RemoveLinkedWorktree(ctx, ref); err != nil {
+			if out.WorktreeRemoved, err = l.repo.RemoveLinkedWorktree(ctx, ref, isUsageFile); err != nil {
 				return nil, fmt.Errorf("proposal %s is merged, but its branch is checked out elsewhere: %w", id, err)
 			}
 			if err := l.repo.DeleteRef(ref, out.Tip); err != nil && !errors.Is(err, ErrNotFound) {
@@ -222,7 +222,7 @@ func (l *Library) approveProposal(ctx context.Context, id string, opts ApproveOp
 	// refuses to remove one holding changes: then the branch stays too).
 	// The merge has landed: a worktree that cannot go keeps the branch,
 	// and the approval is still a success (never a conflict to retry).
-	if out.WorktreeRemoved, err = l.repo.RemoveLinkedWorktree(ctx, ref); err != nil {
+	if out.WorktreeRemoved, err = l.repo.RemoveLinkedWorktree(ctx, ref, isUsageFile); err != nil {
 		out.WorktreeRemoved = ""
 		out.BranchKept = true
 		out.BranchKeptReason = err.Error()
@@ -390,4 +390,13 @@ func (l *Library) rejectProposal(ctx context.Context, id string, opts RejectOpti
 	}
 	l.settlePendingUsage(id, false)
 	return out, nil
+}
+
+// isUsageFile says whether a path git ignores in a worktree is the usage
+// sidecar or its lock (ours, rebuilt from the history): a worktree holding
+// only those is removed with its approved branch; any other ignored file
+// is the person's and keeps it.
+func isUsageFile(p string) bool {
+	base := path.Base(p)
+	return base == UsageFile || strings.HasPrefix(base, UsageFile+".")
 }

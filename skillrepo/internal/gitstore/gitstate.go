@@ -180,9 +180,10 @@ func (l *Repo) CheckBranchFree(branch string) error {
 // RemoveLinkedWorktree removes the linked worktree that has branch ref
 // checked out (the one a conflict hint told the user to add), with
 // 'git worktree remove', which refuses when that worktree holds changes
-// or untracked files: nothing of the user's is lost. It returns the
+// or untracked files; one holding files git ignores (but those ours names)
+// is kept too: nothing of the user's is lost. It returns the
 // worktree's path ("" when none has ref checked out).
-func (l *Repo) RemoveLinkedWorktree(ctx context.Context, ref string) (string, error) {
+func (l *Repo) RemoveLinkedWorktree(ctx context.Context, ref string, ours func(path string) bool) (string, error) {
 	var se *StateError
 	if err := l.checkNotCheckedOutElsewhere(ref); !errors.As(err, &se) {
 		return "", nil
@@ -191,6 +192,29 @@ func (l *Repo) RemoveLinkedWorktree(ctx context.Context, ref string) (string, er
 	git, err := exec.LookPath("git")
 	if err != nil {
 		return where, se
+	}
+	// git worktree remove deletes the files git ignores (a .env, a
+	// build) with the worktree, and they were never committed anywhere:
+	// a worktree that holds any is the person's, and stays.
+	st := exec.CommandContext(ctx, git, "status", "--porcelain", "--ignored", "--untracked-files=normal")
+	st.Dir = where // git finds the worktree from its .git file
+	for _, kv := range l.GitEnv() {
+		if !strings.HasPrefix(kv, "GIT_DIR=") && !strings.HasPrefix(kv, "GIT_WORK_TREE=") {
+			st.Env = append(st.Env, kv)
+		}
+	}
+	out, err := st.Output()
+	if err != nil {
+		return where, &StateError{
+			State: fmt.Sprintf("branch %s is checked out in the worktree %s, whose status git could not read: %v", strings.TrimPrefix(ref, "refs/heads/"), where, err),
+			Fix:   fmt.Sprintf("'git worktree remove %s' when you are done with it", where),
+		}
+	}
+	if ignored := ignoredPaths(out, ours); len(ignored) > 0 {
+		return where, &StateError{
+			State: fmt.Sprintf("branch %s is checked out in the worktree %s, which holds files git ignores (%s): removing it would delete them", strings.TrimPrefix(ref, "refs/heads/"), where, strings.Join(ignored, ", ")),
+			Fix:   fmt.Sprintf("keep what you need from it, then 'git worktree remove --force %s'", where),
+		}
 	}
 	cmd := exec.CommandContext(ctx, git, "worktree", "remove", where)
 	cmd.Dir = l.Root
@@ -202,4 +226,17 @@ func (l *Repo) RemoveLinkedWorktree(ctx context.Context, ref string) (string, er
 		}
 	}
 	return where, nil
+}
+
+// ignoredPaths lists, from git status --porcelain --ignored, the paths
+// git ignores (lines "!! path") but those ours says are the caller's own,
+// at most five.
+func ignoredPaths(status []byte, ours func(path string) bool) []string {
+	var out []string
+	for _, line := range strings.Split(string(status), "\n") {
+		if p, ok := strings.CutPrefix(line, "!! "); ok && len(out) < 5 && (ours == nil || !ours(p)) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
