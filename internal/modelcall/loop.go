@@ -162,4 +162,3 @@ type Endpoint struct{ Caller Caller }
 func (e Endpoint) Run(ctx context.Context, t Task) Outcome {
 	return Loop{Caller: e.Caller, MaxCalls: t.MaxCalls, InputBudget: t.InputBudget}.Run(ctx, t.Request, t.Dispatch)
 }
-
