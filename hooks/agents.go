@@ -158,8 +158,13 @@ func shellWord(s string) string {
 // keeps its bytes, order and layout; handlers of an earlier install are
 // replaced, so installing twice changes nothing. A file that is not JSON,
 // or whose hooks are not of the agent's shape, is refused with
-// ErrMalformed and nothing is written.
+// ErrMalformed and nothing is written. An agent that runs skillrepo's
+// hooks through its plugin already (PluginFinder) is refused with a
+// *PluginError, nothing written: both would run every event.
 func InstallAgent(opts AgentOptions) (*AgentResult, error) {
+	if p, ok := enabledPlugin(opts); ok {
+		return nil, &PluginError{Plugin: p}
+	}
 	return editAgent(opts, true)
 }
 

@@ -42,6 +42,9 @@ func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 	for _, in := range ins {
 		out = append(out, doctor.HookChecks(ctx, env, in, claudeShell)...)
 	}
+	for _, p := range (Agent{}).Plugins(env.Homes, env.Project) {
+		out = append(out, doctor.PluginFindings(env, p, ins)...)
+	}
 	out = append(out, doctor.LocationCheck(env, Agent{}, "CLAUDE_CONFIG_DIR")...)
 	if len(ins) > 0 {
 		for s, p := range claudeSettingsFiles(env) {

@@ -32,7 +32,8 @@ func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 	var out []doctor.Finding
 	cfgPath := ConfigPath(env.Homes)
 	cfg := readTOML(cfgPath)
-	for _, in := range doctor.Installations(env, Agent{}, scopes...) {
+	ins := doctor.Installations(env, Agent{}, scopes...)
+	for _, in := range ins {
 		out = append(out, doctor.HookChecks(ctx, env, in, codexShell(env))...)
 		if in.Err != nil {
 			continue
@@ -40,6 +41,12 @@ func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 		out = append(out, codexTrustFindings(env, in)...)
 		if in.Scope == agent.ScopeProject {
 			out = append(out, codexProjectTrust(env, cfg, cfgPath, in)...)
+		}
+	}
+	for _, p := range (Agent{}).Plugins(env.Homes, env.Project) {
+		if pf := doctor.PluginFindings(env, p, ins); len(pf) > 0 {
+			out = append(out, pf...)
+			out = append(out, codexPluginTrustFindings(env, p)...)
 		}
 	}
 	out = append(out, doctor.LocationCheck(env, Agent{}, "CODEX_HOME")...)
@@ -61,10 +68,24 @@ func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 // codexTrustFindings say which of our hooks Codex will skip and how to
 // trust them.
 func codexTrustFindings(env *doctor.Env, in *hooks.Installation) []doctor.Finding {
-	f := func(level doctor.Level, msg, fix string) doctor.Finding {
-		return doctor.Finding{Agent: string(agent.Codex), Scope: string(in.Scope), Part: "hooks", Check: "trust", Level: level, Message: msg, Fix: fix, Path: ConfigPath(env.Homes)}
-	}
 	trust, err := Trust(in, env.Homes)
+	fix := doctor.InstallCommand(agent.Codex, in.Scope) + " --trust (or accept them in Codex's /hooks)"
+	return trustFindings(env, "hooks", in.Scope, "in "+in.Settings, trust, err, fix)
+}
+
+// codexPluginTrustFindings: the plugin's hooks are skipped the same way
+// until trusted; Codex's /hooks lists them under the plugin.
+func codexPluginTrustFindings(env *doctor.Env, p hooks.Plugin) []doctor.Finding {
+	trust, err := PluginTrust(p, env.Homes)
+	return trustFindings(env, "plugin", p.Scope, "of the plugin "+p.ID, trust, err, "open codex, run /hooks and trust the plugin "+p.ID+"'s hooks")
+}
+
+// trustFindings say which hooks (where: "in <file>", "of the plugin …")
+// Codex will skip and how to trust them.
+func trustFindings(env *doctor.Env, part string, scope agent.Scope, where string, trust []HookTrust, err error, fix string) []doctor.Finding {
+	f := func(level doctor.Level, msg, fix string) doctor.Finding {
+		return doctor.Finding{Agent: string(agent.Codex), Scope: string(scope), Part: part, Check: "trust", Level: level, Message: msg, Fix: fix, Path: ConfigPath(env.Homes)}
+	}
 	if err != nil {
 		return []doctor.Finding{f(doctor.Problem, "Codex's trust of the hooks cannot be read: "+err.Error(), "fix "+ConfigPath(env.Homes))}
 	}
@@ -79,13 +100,12 @@ func codexTrustFindings(env *doctor.Env, in *hooks.Installation) []doctor.Findin
 			disabled = append(disabled, t.Handler.Event)
 		}
 	}
-	fix := doctor.InstallCommand(agent.Codex, in.Scope) + " --trust (or accept them in Codex's /hooks)"
 	var out []doctor.Finding
 	if len(untrusted) > 0 {
-		out = append(out, f(doctor.Problem, fmt.Sprintf("Codex has not trusted skillrepo's %s hooks in %s: it skips them without a word (codex exec too)", strings.Join(untrusted, ", "), in.Settings), fix))
+		out = append(out, f(doctor.Problem, fmt.Sprintf("Codex has not trusted skillrepo's %s hooks %s: it skips them without a word (codex exec too)", strings.Join(untrusted, ", "), where), fix))
 	}
 	if len(modified) > 0 {
-		out = append(out, f(doctor.Problem, fmt.Sprintf("skillrepo's %s hooks in %s changed since Codex trusted them (a reinstall from another binary or library changes the command): Codex skips them", strings.Join(modified, ", "), in.Settings), fix))
+		out = append(out, f(doctor.Problem, fmt.Sprintf("skillrepo's %s hooks %s changed since Codex trusted them (a reinstall from another binary or library changes the command): Codex skips them", strings.Join(modified, ", "), where), fix))
 	}
 	if len(disabled) > 0 {
 		out = append(out, f(doctor.Problem, fmt.Sprintf("skillrepo's %s hooks are turned off in Codex's /hooks", strings.Join(disabled, ", ")), "turn them on in Codex's /hooks, or remove their enabled = false in "+ConfigPath(env.Homes)))

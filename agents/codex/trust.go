@@ -185,14 +185,19 @@ func codexStates(cfg map[string]any) map[string]codexState {
 // Trust judges each of our handlers of a Codex installation as Codex
 // would, from the trust recorded in the user's config.toml.
 func Trust(in *hooks.Installation, homes agent.Homes) ([]HookTrust, error) {
+	return trustAt(codexKeySource(in), in.Handlers, homes)
+}
+
+// trustAt judges handlers whose trust keys start with source (a
+// hooks.json path, or a plugin's "<id>:hooks/hooks.json").
+func trustAt(source string, handlers []hooks.InstalledHandler, homes agent.Homes) ([]HookTrust, error) {
 	_, cfg, err := readCodexConfig(ConfigPath(homes))
 	if err != nil {
 		return nil, err
 	}
 	states := codexStates(cfg)
-	source := codexKeySource(in)
 	var out []HookTrust
-	for _, h := range in.Handlers {
+	for _, h := range handlers {
 		t := HookTrust{Handler: h, Key: fmt.Sprintf("%s:%s:%d:%d", source, codexEventLabel(h.Event), h.Group, h.Index), Hash: HookHash(h)}
 		st, ok := states[t.Key]
 		switch {

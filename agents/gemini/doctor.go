@@ -42,6 +42,9 @@ func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 			out = append(out, geminiDisabled(env, in)...)
 		}
 	}
+	for _, p := range (Agent{}).Plugins(env.Homes, env.Project) {
+		out = append(out, doctor.PluginFindings(env, p, ins)...)
+	}
 	out = append(out, doctor.LocationCheck(env, Agent{}, "GEMINI_CLI_HOME")...)
 	entries := doctor.MCPEntries(env, agent.Gemini, scopes...)
 	for _, e := range entries {

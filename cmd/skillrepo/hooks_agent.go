@@ -173,6 +173,9 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		res, err = hooks.UninstallAgent(opts)
 	}
 	if err != nil {
+		if pe := (*hooks.PluginError)(nil); errors.As(err, &pe) {
+			return skillrepo.WithHint(err, fmt.Sprintf("nothing was written; the plugin's hooks already serve %s. To use settings-file hooks instead, remove the plugin first: %s", pe.Plugin.Agent.Label(), pe.Plugin.Remove))
+		}
 		if errors.Is(err, hooks.ErrMalformed) {
 			return skillrepo.WithHint(err, "fix the file (or move it aside), then run the command again; nothing was written")
 		}

@@ -85,6 +85,10 @@ type hookStatus struct {
 	Scope     string `json:"scope"`
 	Settings  string `json:"settings"`
 	Installed bool   `json:"installed"`
+	// Plugin is the id of skillrepo's plugin or extension the agent's own
+	// program runs the hooks from ("skillrepo@skillrepo"); Settings is
+	// then the file that records it enabled.
+	Plugin string `json:"plugin,omitempty"`
 }
 
 func newStatusCmd(f *factory) *cobra.Command {
@@ -217,6 +221,11 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			}
 			st.Hooks = append(st.Hooks, hookStatus{Agent: string(a), Scope: string(s), Settings: path, Installed: ok})
 		}
+		if pf, ok := t.(hooks.PluginFinder); ok {
+			for _, p := range pf.Plugins(homes, cwd) {
+				st.Hooks = append(st.Hooks, hookStatus{Agent: string(a), Scope: string(p.Scope), Settings: p.Record, Installed: true, Plugin: p.ID})
+			}
+		}
 	}
 	st.HermesNote, st.HermesHooks = hermesStatusLine(f)
 	// Reviews of the agents whose hooks are installed: can a model
@@ -342,7 +351,10 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 	}
 	var installed []string
 	for _, h := range st.Hooks {
-		if h.Installed {
+		switch {
+		case h.Installed && h.Plugin != "":
+			installed = append(installed, fmt.Sprintf("%s (plugin %s)", h.Agent, h.Plugin))
+		case h.Installed:
 			installed = append(installed, fmt.Sprintf("%s (%s, %s)", h.Agent, h.Scope, filepath.Base(h.Settings)))
 		}
 	}
