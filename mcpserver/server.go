@@ -140,14 +140,20 @@ const instructions = `This server is the user's skills library, kept in git. Bef
 func (s *Server) MCP() *mcp.Server { return s.server }
 
 // Run serves one client over t until it disconnects or ctx ends, watching
-// the main branch for commits made by others meanwhile.
+// the main branch for commits made by others meanwhile. The watcher has
+// ended when Run returns: it reads the library, which the caller may
+// close next (the CLI does at exit; under -race a watcher still reading
+// was a data race with that close).
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	var watching sync.WaitGroup
 	if s.opts.Session == nil {
-		go s.Watch(ctx)
+		watching.Go(func() { s.Watch(ctx) })
 	}
-	return s.server.Run(ctx, t)
+	err := s.server.Run(ctx, t)
+	cancel()
+	watching.Wait()
+	return err
 }
 
 // Watch polls the main branch until ctx ends and, when a commit changed
