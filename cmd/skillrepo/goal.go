@@ -24,7 +24,9 @@ func newGoalCmd(f *factory) *cobra.Command {
 		Long: `A standing goal keeps an agent (Claude Code, Codex, Gemini CLI) working: after
 every turn the Stop hook (Gemini CLI's AfterAgent) asks a judge model whether
 the goal is met; if not, the agent is sent a continuation prompt, up to a turn
-budget. Any failure of the judge lets the agent stop. Install the hooks with
+budget. A judge that fails (an error, a timeout, no answer) means continue,
+within that budget; only a failure of skillrepo's own (the goal's state
+unreadable) lets the agent stop. Install the hooks with
 'skillrepo hooks install --claude-code' (or --codex, --gemini); the judge is goals.model in .skillrepo/config.yaml, else the
 review's model.
 
