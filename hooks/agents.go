@@ -320,3 +320,73 @@ func HandlersIn(t Target, content []byte) []InstalledHandler {
 	}
 	return ours(t, root, content, marker(t.Name()))
 }
+
+// Library is the library the handler's command names (its --library
+// argument, as libraryArg wrote it), absolute: a path under the agent's
+// project variable (projectVar, Format.ProjectDir) or relative is taken in
+// project. "" when the command names none this can read without a shell
+// (a plugin's, which expands the environment).
+func (h InstalledHandler) Library(projectVar, project string) string {
+	_, rest, ok := strings.Cut(h.Command, " --library ")
+	if !ok {
+		return ""
+	}
+	word, ok := shellWordAt(strings.TrimLeft(rest, " "), projectVar)
+	if !ok || word == "" {
+		return ""
+	}
+	if strings.HasPrefix(word, "$"+projectVar+"/") || word == "$"+projectVar {
+		word = strings.TrimPrefix(strings.TrimPrefix(word, "$"+projectVar), "/")
+		if word == "" {
+			word = "."
+		}
+	}
+	if filepath.IsAbs(word) {
+		return filepath.Clean(word)
+	}
+	if project == "" {
+		return ""
+	}
+	return filepath.Join(project, filepath.FromSlash(word))
+}
+
+// shellWordAt reads the first shell word of s as shellQuote and shellWord
+// write it: single quotes, double quotes, backslashes. A variable is read
+// only as "$projectVar" (left as $projectVar in the word); any other
+// expansion makes it unreadable (ok false).
+func shellWordAt(s, projectVar string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|':
+			return b.String(), true
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return "", false
+			}
+			b.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case c == '"':
+			j := strings.IndexByte(s[i+1:], '"')
+			if j < 0 {
+				return "", false
+			}
+			inner := s[i+1 : i+1+j]
+			if strings.ContainsAny(inner, "\\`") || strings.Contains(inner, "$") && (projectVar == "" || inner != "$"+projectVar) {
+				return "", false
+			}
+			b.WriteString(inner)
+			i += j + 1
+		case c == '\\' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+		case c == '$' || c == '`':
+			return "", false
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}

@@ -450,3 +450,54 @@ func target(a agent.Name) hooks.Target {
 	t, _ := agents.Find[hooks.Target](a)
 	return t
 }
+
+// TestInstalledHandlerLibrary: the library an installed command names
+// reads back as the library the install was given, for every agent and
+// scope and for paths a shell must quote; a command that expands the
+// environment (a plugin's) names none.
+func TestInstalledHandlerLibrary(t *testing.T) {
+	project := filepath.Join(t.TempDir(), "my proj")
+	for _, a := range settingsAgents() {
+		for _, tt := range []struct {
+			scope agent.Scope
+			lib   string
+		}{
+			{agent.ScopeUser, "/srv/skills"},
+			{agent.ScopeUser, "/home/o'neil/my skills/$HOME"},
+			{agent.ScopeProject, filepath.Join(project, ".agents", "skills")},
+			{agent.ScopeProject, filepath.Join(project, "team skills")},
+		} {
+			opts := installOpts(t, a)
+			opts.Scope, opts.Project, opts.Library, opts.DryRun = tt.scope, project, tt.lib, true
+			res, err := hooks.InstallAgent(opts)
+			if err != nil {
+				if tt.scope == agent.ScopeProject && !slicesContains(opts.Agent, tt.scope) {
+					continue
+				}
+				t.Fatalf("%s %s: %v", a, tt.scope, err)
+			}
+			hs := hooks.HandlersIn(opts.Agent, res.Content)
+			if len(hs) == 0 {
+				t.Fatalf("%s: no handlers in %s", a, res.Content)
+			}
+			for _, h := range hs {
+				if got := h.Library(opts.Agent.Format().ProjectDir, project); got != tt.lib {
+					t.Errorf("%s %s: %q names %q, want %q", a, tt.scope, h.Command, got, tt.lib)
+				}
+			}
+		}
+	}
+	plugin := hooks.InstalledHandler{Command: `command -v skillrepo >/dev/null 2>&1 || exit 0; exec skillrepo hooks run claude-code Stop --library "${SKILLREPO_LIBRARY:-$HOME/.claude/skills}"`}
+	if got := plugin.Library("CLAUDE_PROJECT_DIR", project); got != "" {
+		t.Errorf("a plugin's command names %q", got)
+	}
+}
+
+func slicesContains(t hooks.Target, s agent.Scope) bool {
+	for _, x := range t.(interface{ Scopes() []agent.Scope }).Scopes() {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

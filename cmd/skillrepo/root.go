@@ -25,6 +25,9 @@ type factory struct {
 	// Dir is the library directory from -C, $SKILLREPO_LIBRARY or ".".
 	Dir  string
 	JSON bool
+	// dirDefault: Dir is the current folder because neither -C nor
+	// $SKILLREPO_LIBRARY named one.
+	dirDefault bool
 
 	lib *skillrepo.Library
 	// inferredSaid: the library used was named on stderr (sayInferred).
@@ -136,7 +139,7 @@ archive, restore and rollback are git operations.`,
 				f.Dir = f.Getenv("SKILLREPO_LIBRARY")
 			}
 			if f.Dir == "" {
-				f.Dir = "."
+				f.Dir, f.dirDefault = ".", true
 			}
 			f.IO.setColor(f.Getenv, noColor)
 			if now != "" {

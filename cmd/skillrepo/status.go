@@ -3,10 +3,12 @@ package main
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -89,6 +91,10 @@ type hookStatus struct {
 	// program runs the hooks from ("skillrepo@skillrepo"); Settings is
 	// then the file that records it enabled.
 	Plugin string `json:"plugin,omitempty"`
+	// Library is the library the hooks serve: the --library their
+	// commands name, or a plugin's ($SKILLREPO_LIBRARY, else the agent's
+	// skills folder); "" when unknown.
+	Library string `json:"library,omitempty"`
 }
 
 func newStatusCmd(f *factory) *cobra.Command {
@@ -112,8 +118,10 @@ branch).`,
 }
 
 func runStatus(cmd *cobra.Command, f *factory) error {
-	// The config's problems are part of the status, not a warning.
-	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true, Warn: func(string) {}})
+	homes, _ := agentHomes(f)
+	cwd, _ := os.Getwd()
+	setups := hookStatuses(f, homes, cwd)
+	lib, err := openStatusLibrary(f, setups)
 	if err != nil {
 		return err
 	}
@@ -205,34 +213,14 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 			st.Curator.NextRunAt = &next
 		}
 	}
-	homes, _ := agentHomes(f)
-	cwd, _ := os.Getwd()
-	seen := map[string]bool{}
-	for _, t := range agents.Implementing[hooks.Target]() {
-		a := t.Name()
-		for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal} {
-			ok, path := hooks.Installed(t, s, homes, cwd)
-			if path == "" || seen[path] {
-				continue
-			}
-			seen[path] = true
-			if _, err := os.Stat(path); err != nil && !ok {
-				continue // no such settings file: not worth a line
-			}
-			st.Hooks = append(st.Hooks, hookStatus{Agent: string(a), Scope: string(s), Settings: path, Installed: ok})
-		}
-		if pf, ok := t.(hooks.PluginFinder); ok {
-			for _, p := range pf.Plugins(homes, cwd) {
-				st.Hooks = append(st.Hooks, hookStatus{Agent: string(a), Scope: string(p.Scope), Settings: p.Record, Installed: true, Plugin: p.ID})
-			}
-		}
-	}
+	st.Hooks = append(st.Hooks, setups...)
 	st.HermesNote, st.HermesHooks = hermesStatusLine(f)
-	// Reviews of the agents whose hooks are installed: can a model
-	// backend run them, from this environment?
+	// Reviews of the agents whose hooks serve this library: can a model
+	// backend run them, from this environment? (An agent set up for
+	// another library says nothing of this one's.)
 	st.Reviews = worker.CheckHealth(entries, lib.Config.Review, "", f.Getenv)
 	for _, h := range st.Hooks {
-		if h.Installed && st.Reviews.NoModel == "" {
+		if h.Installed && st.Reviews.NoModel == "" && samePath(h.Library, lib.Root) {
 			st.Reviews.NoModel = worker.CheckHealth(nil, lib.Config.Review, h.Agent, f.Getenv).NoModel
 		}
 	}
@@ -243,6 +231,95 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 		return printJSON(f.IO.Out, st)
 	}
 	return printStatus(f, st, now)
+}
+
+// hookStatuses are the agents' hook installs seen from cwd: each agent's
+// settings files (user scope, and the project scopes of cwd) and its
+// enabled plugins, with the library each serves.
+func hookStatuses(f *factory, homes agent.Homes, cwd string) []hookStatus {
+	var out []hookStatus
+	seen := map[string]bool{}
+	for _, t := range agents.Implementing[hooks.Target]() {
+		a := t.Name()
+		for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal} {
+			in := hooks.Inspect(t, s, homes, cwd)
+			path := in.Settings
+			if path == "" || seen[path] {
+				continue
+			}
+			seen[path] = true
+			if _, err := os.Stat(path); err != nil && !in.Installed() {
+				continue // no such settings file: not worth a line
+			}
+			h := hookStatus{Agent: string(a), Scope: string(s), Settings: path, Installed: in.Installed()}
+			for _, ih := range in.Handlers {
+				if h.Library = ih.Library(t.Format().ProjectDir, cwd); h.Library != "" {
+					break
+				}
+			}
+			out = append(out, h)
+		}
+		if pf, ok := t.(hooks.PluginFinder); ok {
+			for _, p := range pf.Plugins(homes, cwd) {
+				lib := cmp.Or(f.Getenv("SKILLREPO_LIBRARY"), t.DefaultLibrary(cmp.Or(p.Scope, agent.ScopeUser), homes, cwd))
+				out = append(out, hookStatus{Agent: string(a), Scope: string(p.Scope), Settings: p.Record, Installed: true, Plugin: p.ID, Library: lib})
+			}
+		}
+	}
+	return out
+}
+
+// openStatusLibrary opens the library status reports on: the one -C,
+// $SKILLREPO_LIBRARY or the current folder names; run from a folder that
+// is in no library (a project the agent works in), the library the
+// agents' hooks serve, when they serve exactly one.
+func openStatusLibrary(f *factory, setups []hookStatus) (*skillrepo.Library, error) {
+	open := func(dir string) (*skillrepo.Library, error) {
+		// The config's problems are part of the status, not a warning.
+		return skillrepo.Open(dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true, Warn: func(string) {}})
+	}
+	lib, err := open(f.Dir)
+	if err == nil || !errors.Is(err, skillrepo.ErrNotLibrary) || !f.dirDefault {
+		return lib, err
+	}
+	var libs []string
+	for _, h := range setups {
+		if h.Installed && h.Library != "" && skillrepo.IsLibrary(h.Library) && !slices.ContainsFunc(libs, func(l string) bool { return samePath(l, h.Library) }) {
+			libs = append(libs, h.Library)
+		}
+	}
+	switch len(libs) {
+	case 1:
+		lib, err := open(libs[0])
+		if err == nil {
+			fmt.Fprintf(f.IO.ErrOut, "skillrepo: using the library in %s (the one your agents' hooks serve)\n", lib.Root)
+		}
+		return lib, err
+	case 0:
+		// Advising to make this folder a library would be a false lead
+		// when it is a project the agent works in.
+		var h hinter
+		if errors.As(err, &h) && (strings.Contains(h.Hint(), "skillrepo init' in") || strings.Contains(h.Hint(), "to turn this folder into a library")) {
+			return nil, skillrepo.WithHint(err, "no agent's hooks here serve a library: pass -C <library> or set SKILLREPO_LIBRARY, or set one up with 'skillrepo init <skills folder>' and 'skillrepo hooks install'")
+		}
+		return nil, err
+	}
+	return nil, skillrepo.WithHint(fmt.Errorf("%w: your agents' hooks serve several libraries: %s", err, strings.Join(libs, ", ")),
+		"pass -C <library> or set SKILLREPO_LIBRARY, e.g. skillrepo -C '"+libs[0]+"' status")
+}
+
+// samePath reports whether two paths name the same folder (symbolic
+// links followed); "" is no folder.
+func samePath(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	fa, err := os.Stat(a)
+	if err != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 func printStatus(f *factory, st statusJSON, now time.Time) error {
