@@ -1,14 +1,19 @@
 package agentcli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/skillrepo/skillrepo/agenttools"
 	"github.com/skillrepo/skillrepo/internal/modelcall"
 )
 
@@ -68,7 +73,7 @@ func TestParse(t *testing.T) {
 // no built-in tool, no shell, no hooks, no persistence, the session's
 // model; without a session it starts afresh.
 func TestReviewArgs(t *testing.T) {
-	claude := claudeRunArgs("sess-1", "claude-x", "", "/tmp/mcp.json", []string{"skills_list", "skill_manage"}, 16)
+	claude := claudeRunArgs("sess-1", "claude-x", "", "/tmp/mcp.json", []string{"skills_list", "skill_manage"}, 16, false)
 	for _, want := range [][]string{
 		{"-p"}, {"--tools", ""}, {"--strict-mcp-config"}, {"--mcp-config", "/tmp/mcp.json"},
 		{"--allowedTools", "mcp__skillrepo__skills_list,mcp__skillrepo__skill_manage"}, {"--no-session-persistence"},
@@ -78,7 +83,7 @@ func TestReviewArgs(t *testing.T) {
 			t.Errorf("claude review args %q lack %q", claude, want)
 		}
 	}
-	if fresh := claudeRunArgs("", "", "be the curator", "/tmp/mcp.json", nil, 0); slices.ContainsFunc(fresh, func(a string) bool { return strings.HasPrefix(a, "--resume") || strings.HasPrefix(a, "--model") }) ||
+	if fresh := claudeRunArgs("", "", "be the curator", "/tmp/mcp.json", nil, 0, false); slices.ContainsFunc(fresh, func(a string) bool { return strings.HasPrefix(a, "--resume") || strings.HasPrefix(a, "--model") }) ||
 		!containsRun(fresh, []string{"--system-prompt=be the curator"}) {
 		t.Errorf("a fresh run resumes, names a model or lacks its system prompt: %q", fresh)
 	}
@@ -240,5 +245,80 @@ func TestParseGemini(t *testing.T) {
 	}
 	if none := parseGemini(output{stdout: nil, exit: 41}); none.Status != modelcall.StatusFailed {
 		t.Errorf("no result: %+v", none)
+	}
+}
+
+// TestReadProjectArgs: a review that may read the project runs Claude
+// Code in the project's folder with exactly its read-only file tools
+// (Read, Grep, Glob) beside ours, reads outside the folder blocked and the
+// secrets denied; Codex keeps its shell off (its read-only sandbox reads
+// the whole disk) and reads through our tools. The argument lists are the
+// programs' exact command lines, as a stand-in program recorded them.
+func TestReadProjectArgs(t *testing.T) {
+	dir, proj := t.TempDir(), t.TempDir()
+	rec := filepath.Join(dir, "argv")
+	script := "#!/bin/sh\npwd > " + rec + "\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> " + rec + "; done\n" +
+		`echo '{"type":"result","subtype":"success","result":"ok","num_turns":1}'` + "\n"
+	for _, name := range []string{"claude", "codex"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	serve := func(context.Context, net.Listener, []agenttools.Definition, string, func(context.Context, string, string) (string, bool)) error {
+		return nil
+	}
+	tools := []openai.Tool{{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: "read_file"}}, {Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: "skill_manage"}}}
+	run := func(agent string) []string {
+		t.Helper()
+		os.Remove(rec)
+		b := Backend{Program: Program{Agent: agent, Path: filepath.Join(dir, ProgramName(agent)), Self: "/bin/skillrepo", TempDir: dir, Dir: proj, ReadProject: true, Model: "m"}, Serve: serve}
+		b.Run(context.Background(), modelcall.Task{Resume: "sess-1", Prompt: "review", MaxCalls: 16, Request: openai.ChatCompletionRequest{Tools: tools}})
+		data, err := os.ReadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		if real, _ := filepath.EvalSymlinks(proj); lines[0] != proj && lines[0] != real {
+			t.Errorf("%s ran in %s, want the project %s", agent, lines[0], proj)
+		}
+		return lines[1:]
+	}
+	claude := run(ClaudeCode)
+	mcpConfig := ""
+	if i := slices.Index(claude, "--mcp-config"); i > 0 && i+1 < len(claude) {
+		mcpConfig = claude[i+1]
+	}
+	want := []string{"-p", "--output-format", "json", "--no-session-persistence",
+		"--settings", `{"disableAllHooks":true,"permissions":{"blockReadsOutsideWorkingDirectories":true,"deny":[` +
+			`"Read(**/.git/**)","Read(**/.ssh/**)","Read(**/.gnupg/**)","Read(**/.aws/**)","Read(**/.docker/**)","Read(**/.kube/**)",` +
+			`"Read(**/.env*)","Read(**/*.pem)","Read(**/*.key)","Read(**/*.p12)","Read(**/*.pfx)","Read(**/*.keystore)","Read(**/*.jks)",` +
+			`"Read(**/id_rsa*)","Read(**/id_dsa*)","Read(**/id_ecdsa*)","Read(**/id_ed25519*)","Read(**/credentials*)",` +
+			`"Read(**/.netrc)","Read(**/.npmrc)","Read(**/.pypirc)","Read(**/.pgpass)","Read(**/.git-credentials)"]}}`,
+		"--tools", "Read,Grep,Glob",
+		"--strict-mcp-config", "--mcp-config", mcpConfig,
+		"--allowedTools", "mcp__skillrepo__read_file,mcp__skillrepo__skill_manage,Read,Grep,Glob",
+		"--max-turns", "17", "--model=m", "--resume=sess-1", "--fork-session"}
+	if !slices.Equal(claude, want) || !strings.HasPrefix(mcpConfig, dir) {
+		t.Errorf("claude argv\n %q\nwant\n %q", claude, want)
+	}
+	// Without the project: no built-in tool at all, hooks off only.
+	if args := claudeRunArgs("sess-1", "m", "", "/tmp/mcp.json", []string{"read_file"}, 16, false); !containsRun(args, []string{"--settings", `{"disableAllHooks":true}`, "--tools", ""}) ||
+		!containsRun(args, []string{"--allowedTools", "mcp__skillrepo__read_file"}) {
+		t.Errorf("claude without the project: %q", args)
+	}
+	codex := run(Codex)
+	var relay []string
+	for _, a := range codex {
+		if v, ok := strings.CutPrefix(a, "mcp_servers.skillrepo.args="); ok {
+			json.Unmarshal([]byte(v), &relay)
+		}
+	}
+	if want := codexRunArgs("sess-1", "m", "", "/bin/skillrepo", relay); !slices.Equal(codex, want) || len(relay) != 3 {
+		t.Errorf("codex argv\n %q\nwant\n %q", codex, want)
+	}
+	for _, off := range [][]string{{"--disable", "shell_tool"}, {"--disable", "unified_exec"}, {"-c", `sandbox_mode="read-only"`}} {
+		if !containsRun(codex, off) {
+			t.Errorf("codex argv %q lacks %q", codex, off)
+		}
 	}
 }

@@ -70,8 +70,8 @@ func (p parser) shape(args []string) []string {
 // task's system prompt).
 func argLists(session, model, provider, system string) map[string][]string {
 	return map[string][]string{
-		"claude run":    claudeRunArgs(session, model, system, "/tmp/mcp.json", []string{"skill_manage"}, 16),
-		"claude fresh":  claudeRunArgs("", model, system, "/tmp/mcp.json", nil, 0),
+		"claude run":    claudeRunArgs(session, model, system, "/tmp/mcp.json", []string{"skill_manage"}, 16, true),
+		"claude fresh":  claudeRunArgs("", model, system, "/tmp/mcp.json", nil, 0, false),
 		"claude ask":    claudeAskArgs(model, system),
 		"codex fork":    codexRunArgs(session, model, provider, "/bin/skillrepo", []string{"mcp", "--relay", "/tmp/s"}),
 		"codex resume":  codexResumeArgs(session, model, provider, "/bin/skillrepo", nil),
@@ -123,7 +123,7 @@ func TestIdsNeverOptions(t *testing.T) {
 		checkArgs(t, session, "--dangerously-skip-permissions", "-cx=1", "--append-system-prompt=pwn")
 	}
 	// Claude Code's --resume: the id joined to the option.
-	if args := claudeRunArgs("--mcp-config=/tmp/pwn.json", "", "", "/tmp/mcp.json", nil, 0); !slices.Contains(args, "--resume=--mcp-config=/tmp/pwn.json") || slices.Contains(args, "--mcp-config=/tmp/pwn.json") {
+	if args := claudeRunArgs("--mcp-config=/tmp/pwn.json", "", "", "/tmp/mcp.json", nil, 0, false); !slices.Contains(args, "--resume=--mcp-config=/tmp/pwn.json") || slices.Contains(args, "--mcp-config=/tmp/pwn.json") {
 		t.Errorf("claude: %q", args)
 	}
 	// Codex: the id after "--".

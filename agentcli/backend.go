@@ -122,7 +122,7 @@ func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 		if t.Resume == "" {
 			system = t.System
 		}
-		args = claudeRunArgs(t.Resume, b.Model, system, filepath.Join(tmp, "mcp.json"), names, t.MaxCalls)
+		args = claudeRunArgs(t.Resume, b.Model, system, filepath.Join(tmp, "mcp.json"), names, t.MaxCalls, b.ReadProject)
 	case Codex:
 		if t.Resume == "" && t.System != "" {
 			// Codex takes no system prompt on its command line.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/agenttools"
 	"github.com/skillrepo/skillrepo/internal/modelcall"
 )
 
@@ -15,7 +16,9 @@ import (
 // prompt from standard input and prints one JSON result; --resume ID
 // --fork-session continues a copy of the finished session (the same
 // conversation, so the provider's prompt cache still holds it) without
-// touching the original; --tools "" offers no built-in tool, and
+// touching the original; --tools "" offers no built-in tool (a review
+// that reads the project: Read, Grep and Glob alone, see claudeSettings),
+// and
 // --strict-mcp-config with --mcp-config only our server, whose tools
 // --allowedTools lets run without asking; --no-session-persistence writes
 // no transcript of the fork; the settings turn every hook off for the run.
@@ -32,6 +35,32 @@ const mcpServerName = "skillrepo"
 // (ours would do nothing anyway, under EnvInReview).
 const noHooks = `{"disableAllHooks":true}`
 
+// claudeReadTools are Claude Code's read-only file tools, which a review
+// that may read the project gets: no Bash, no Edit or Write, no web.
+var claudeReadTools = []string{"Read", "Grep", "Glob"}
+
+// claudeSettings are a run's settings: no hooks, and for a run that
+// reads the project, reads refused outside its working folder (the
+// project: the run starts there) and deny rules for what a review never
+// reads, the same lists as our own project reads refuse (agenttools,
+// project.go). A deny rule wins over every allow rule of the person's or
+// the project's settings.
+func claudeSettings(readProject bool) string {
+	if !readProject {
+		return noHooks
+	}
+	var deny []string
+	for _, d := range agenttools.DeniedProjectDirs {
+		deny = append(deny, "Read(**/"+d+"/**)")
+	}
+	for _, f := range agenttools.DeniedProjectFiles {
+		deny = append(deny, "Read(**/"+f+")")
+	}
+	b, _ := json.Marshal(map[string]any{"disableAllHooks": true,
+		"permissions": map[string]any{"blockReadsOutsideWorkingDirectories": true, "deny": deny}})
+	return string(b)
+}
+
 // claudeMCPConfig is the --mcp-config of a run. alwaysLoad makes Claude
 // Code wait for the server before its first request (it connects
 // --mcp-config servers in the background otherwise, and the first turn
@@ -44,14 +73,21 @@ func claudeMCPConfig(command string, args []string) ([]byte, error) {
 
 // claudeRunArgs are the arguments of a pass: forking session when it is
 // set, else a fresh session (with system as its system prompt) given the
-// conversation as text.
-func claudeRunArgs(session, model, system, mcpConfig string, tools []string, maxTurns int) []string {
+// conversation as text. With readProject the pass has Claude Code's
+// read-only file tools too (claudeReadTools, under claudeSettings' deny
+// rules); else no built-in tool.
+func claudeRunArgs(session, model, system, mcpConfig string, tools []string, maxTurns int, readProject bool) []string {
 	allowed := make([]string, len(tools))
 	for i, t := range tools {
 		allowed[i] = "mcp__" + mcpServerName + "__" + t
 	}
+	builtin := ""
+	if readProject {
+		builtin = strings.Join(claudeReadTools, ",")
+		allowed = append(allowed, claudeReadTools...)
+	}
 	args := []string{"-p", "--output-format", "json", "--no-session-persistence",
-		"--settings", noHooks, "--tools", "",
+		"--settings", claudeSettings(readProject), "--tools", builtin,
 		"--strict-mcp-config", "--mcp-config", mcpConfig,
 		"--allowedTools", strings.Join(allowed, ","),
 	}

@@ -57,6 +57,15 @@ type Program struct {
 	// Dir is where it runs: the session's folder (Claude Code finds a
 	// session to resume by the folder it ran in).
 	Dir string
+	// ReadProject: Dir is the session's project, which the pass may read
+	// with the program's own read-only file tools (Claude Code's Read,
+	// Grep and Glob, secrets denied: claudeSettings). Codex's and Gemini
+	// CLI's stay off — Codex reads files only through its shell, whose
+	// read-only sandbox still reads the whole disk, and Gemini CLI's
+	// tools would need the run in the project, under the project's own
+	// settings — so they read the project through our read_file and
+	// search_files (scope project), with our guards, over MCP.
+	ReadProject bool
 	// Model is passed on when set; else the program uses its own default.
 	Model string
 	// Provider is Codex's model_provider, passed on when set.

@@ -22,7 +22,11 @@
 // what is allowed; arguments are checked for shape (names, paths, sizes
 // by package skill; "..", absolute paths and .git refused for reads too);
 // a batch holds at most 20 operations, delete alone; a skill to create
-// must not exist, one to change must.
+// must not exist, one to change must. read_file and search_files with
+// scope "project" read the session's project ([Options].Project) and
+// nothing else: inside its folder (links resolved, opened through an
+// os.Root), never .git or a secret-looking file, 256 KiB a file, 50 reads
+// a run (project.go).
 //
 // The rules of the write itself are the library's write policy (package
 // skillrepo, policy.go), the same for the CLI, the MCP server, the review

@@ -197,10 +197,17 @@ func readText(fsys fs.FS, p string) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
+	text, binary := textOf(data)
+	return text, binary, nil
+}
+
+// textOf is a file's content for a model: the text, or a placeholder for
+// binary content (true).
+func textOf(data []byte) (string, bool) {
 	if !utf8.Valid(data) || strings.ContainsRune(string(data), 0) {
-		return fmt.Sprintf("[binary file, %d bytes]", len(data)), true, nil
+		return fmt.Sprintf("[binary file, %d bytes]", len(data)), true
 	}
-	return string(data), false, nil
+	return string(data), false
 }
 
 func (tb *Toolbox) skillView(cl *call, data []byte) toolResult {

@@ -59,6 +59,11 @@ type Options struct {
 	// writes nothing: the tool answers "dry run: not written" and the
 	// Change records what would have happened.
 	DryRun bool
+	// Project, when set, is the folder of the project the session worked
+	// in: read_file and search_files read it with scope "project",
+	// read-only, through the guards of project.go. Empty: no project
+	// reads.
+	Project string
 	// Reads, when set, is the read-before-write memory shared across
 	// toolboxes (one per session); nil starts an empty one.
 	Reads map[string]bool
@@ -141,6 +146,8 @@ type Toolbox struct {
 	changes []Change
 	refused []Refusal
 	calls   int // tool calls so far
+
+	projectReads int // project reads so far (MaxProjectReads)
 
 	dups *skillrepo.DuplicateIndex // the overlap index, for creates
 

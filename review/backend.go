@@ -27,6 +27,9 @@ type Job struct {
 	// Base is main's commit when the review started: the proposal forks
 	// from it.
 	Base string `json:"base"`
+	// Project is the folder of the session's project, read-only to the
+	// review ("" none).
+	Project string `json:"project,omitempty"`
 }
 
 var reviewIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
@@ -77,6 +80,7 @@ func (j Job) Toolbox(lib agenttools.Library, progress func(Change)) *agenttools.
 		StagedBranch: skillrepo.ProposalBranch(j.ReviewID + MemorySuffix),
 		Stage:        skillrepo.ProposalBranch(j.ReviewID + UserSuffix),
 		Attended:     j.Attended,
+		Project:      j.Project,
 		Progress:     progress,
 	})
 }

@@ -53,7 +53,9 @@
 // way every provider demands), appends the review instructions (embedded
 // text files in prompts/, our paraphrase of docs/reference-behaviour.md §3), and offers
 // skills_list, skill_view, skill_manage, memory (only when memory is
-// reviewed), read_file and search_files. It allows at most 16 model calls
+// reviewed), read_file and search_files — which, with Options.Project,
+// also read the session's project, read-only and guarded (package
+// agenttools, project.go), and the prompt says so. It allows at most 16 model calls
 // and an input budget of min(600k, 75% of the context window) tokens, 120k
 // when the window is unknown, checked before each call; a conversation
 // that would not fit is sent as a digest (docs/reference-behaviour.md §2.6). Failed calls are

@@ -70,6 +70,11 @@ type Options struct {
 	// Client (modelcall.Endpoint with Retries, RetryBackoff and
 	// RequestTimeout). Either way the tools run here.
 	Backend modelcall.Backend
+	// Project is the folder of the project the session worked in (its
+	// transcript's or its hook's cwd): the review may read it, read-only,
+	// with read_file and search_files' scope "project" (agenttools,
+	// project.go), and the prompt says so. Empty: the library alone.
+	Project string
 	// Resume, for a backend that can, is the agent session to fork: it
 	// holds the conversation, so only the prompt is sent (a session over
 	// the input budget is sent as a digest instead, in a fresh session).
@@ -146,7 +151,7 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	sessionID := cmp.Or(opts.SessionID, t.SessionID)
 	job := Job{
 		ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256,
-		GoalID: opts.GoalID, Memory: opts.Memory, Attended: opts.Attended, Base: baseView.Commit(),
+		GoalID: opts.GoalID, Memory: opts.Memory, Attended: opts.Attended, Base: baseView.Commit(), Project: opts.Project,
 	}
 	allowed := job.Tools()
 	tools, err := toolDefs(allowed)
@@ -158,7 +163,7 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 		ReviewID: opts.ReviewID, SessionID: sessionID, Model: opts.Model, TranscriptSHA256: t.SHA256,
 		Memory: opts.Memory, Skills: opts.Skills, Base: job.Base, MainBranch: mainBranch,
 	}
-	prompt := buildPrompt(opts.Memory, opts.Skills, allowed, opts.Focus)
+	prompt := buildPrompt(opts.Memory, opts.Skills, allowed, job.Project, opts.Focus)
 	task := modelcall.Task{Prompt: prompt, Resume: opts.Resume, MaxCalls: maxCalls, InputBudget: InputBudget(opts.MaxInputTokens, opts.ContextWindow)}
 	msgs := t.Messages
 	task.Request = openai.ChatCompletionRequest{Model: opts.Model, Tools: tools}

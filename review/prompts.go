@@ -29,8 +29,9 @@ func promptText(name string) string {
 // buildPrompt assembles the last user message of a review: the memory,
 // skill or combined instructions (docs/reference-behaviour.md §2.1: skills alone, or neither, get
 // the skill prompt), the rules about the transcript and the tools, and the
-// user's focus when the review was asked for by hand.
-func buildPrompt(reviewMemory, reviewSkills bool, tools []string, focus string) string {
+// project the review may read (its folder, when known), and the user's
+// focus when the review was asked for by hand.
+func buildPrompt(reviewMemory, reviewSkills bool, tools []string, project, focus string) string {
 	var p string
 	switch {
 	case reviewMemory && reviewSkills:
@@ -42,6 +43,9 @@ func buildPrompt(reviewMemory, reviewSkills bool, tools []string, focus string) 
 	}
 	p = strings.ReplaceAll(p, "{{LESSONS}}", promptText("lessons.md"))
 	p += strings.ReplaceAll(promptText("rules.md"), "{{TOOLS}}", "these tools: "+strings.Join(tools, ", "))
+	if project != "" {
+		p += strings.ReplaceAll(promptText("project.md"), "{{PROJECT}}", project)
+	}
 	if focus = strings.TrimSpace(focus); focus != "" {
 		p += strings.ReplaceAll(promptText("focus.md"), "{{FOCUS}}", focus)
 	}

@@ -515,6 +515,11 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	if _, err := w.store.Update(e.ID, func(x *queue.Entry) error { x.Backend = p.backend; return nil }); err != nil {
 		w.logf(e.ID, "record the backend: %v", err)
 	}
+	// The review may read the session's project, read-only: the folder
+	// the transcript (or the hook) says the session ran in, where the
+	// agent's program runs (plan).
+	project := cmp.Or(existingDir(tr.Cwd), existingDir(e.Cwd))
+	p.program.ReadProject = project != ""
 	backend, err := p.modelBackend(s, w.opts.Serve)
 	if err != nil {
 		return nil, &attemptError{msg: err.Error() + "; fix review.base_url or OPENAI_BASE_URL, then 'skillrepo queue retry " + e.ID + "'"}
@@ -530,7 +535,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	}
 	ropts := review.OptionsFor(lib, tr, e.Due.Memory, e.Due.Skills)
 	ropts.SessionID, ropts.ReviewID, ropts.GoalID, ropts.Now = e.SessionID, e.ReviewID, e.GoalID, w.opts.Now
-	ropts.Model, ropts.Backend, ropts.Resume = p.model, backend, resume
+	ropts.Model, ropts.Backend, ropts.Resume, ropts.Project = p.model, backend, resume, project
 	sum, err := review.Run(ctx, review.Open(lib), ropts)
 	if err != nil {
 		return nil, err

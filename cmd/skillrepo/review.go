@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -185,6 +186,9 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	}
 	ropts := review.OptionsFor(lib, tr, reviewMemory, reviewSkills)
 	ropts.Focus, ropts.SessionID, ropts.ReviewID, ropts.Now = opts.Focus, session, opts.ReviewID, f.Now
+	if fi, err := os.Stat(tr.Cwd); tr.Cwd != "" && err == nil && fi.IsDir() {
+		ropts.Project = tr.Cwd // the session's project, read-only to the review
+	}
 	ropts.Model, ropts.Client, ropts.MaxCalls = model, modelClient(f, ep), opts.MaxCalls
 	ropts.RetryBackoff, ropts.RequestTimeout = opts.RetryBackoff, opts.Timeout
 	if f.JSON {

@@ -175,13 +175,15 @@ func TestReviewBackendsLandTheSameCommits(t *testing.T) {
 		script   func(*testing.T) *fakemodel.Script
 		maxCalls int
 		status   string
+		project  bool
 	}{
-		{"guards and writes", equivScript, 0, review.StatusCompleted},
+		{"guards and writes", equivScript, 0, review.StatusCompleted, false},
 		{"the cap", func(t *testing.T) *fakemodel.Script {
 			s := equivScript(t)
 			s.Replies = append([]fakemodel.Reply{}, s.Replies[:6]...) // no answer: the cap stops it
 			return s
-		}, 3, review.StatusCapped},
+		}, 3, review.StatusCapped, false},
+		{"the project read", projectScript, 0, review.StatusCompleted, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got [2]string
@@ -192,13 +194,18 @@ func TestReviewBackendsLandTheSameCommits(t *testing.T) {
 				srv := fakemodel.Start(tt.script(t), nil)
 				opts := review.Options{Transcript: tr, Memory: true, Skills: true, SessionID: "s-equiv", ReviewID: "r-equiv-1",
 					Model: "m-equiv", MaxCalls: tt.maxCalls, Retries: -1}
+				dir := lib.Root
+				if tt.project {
+					opts.Project = shopProject(t)
+					dir = opts.Project
+				}
 				if viaAgent {
 					environ := []string{"PATH=" + os.Getenv("PATH"), "FAKEAGENT_BASE_URL=" + srv.BaseURL()}
 					for k, v := range env {
 						environ = append(environ, k+"="+v)
 					}
 					opts.Backend, opts.Resume = agentcli.Backend{Serve: mcpserver.ServeSession, Program: agentcli.Program{
-						Agent: agentcli.ClaudeCode, Path: fake, Env: environ, Dir: lib.Root, Model: "m-equiv",
+						Agent: agentcli.ClaudeCode, Path: fake, Env: environ, Dir: dir, Model: "m-equiv", ReadProject: tt.project,
 						Self: self, Timeout: time.Minute,
 					}}, "s-equiv"
 				} else {
@@ -212,6 +219,9 @@ func TestReviewBackendsLandTheSameCommits(t *testing.T) {
 					t.Fatal(err)
 				}
 				got[i], sums[i] = landedSince(t, lib, env, base), sum
+				if tt.project && !strings.Contains(testlib.Git(t, lib.Root, env, "show", "main:shop-releases/SKILL.md"), shopLine) {
+					t.Errorf("backend %d: the skill does not quote the project's README", i)
+				}
 			}
 			if got[0] != got[1] {
 				t.Errorf("the endpoint landed:\n%s\nthe agent's program landed:\n%s", got[0], got[1])
@@ -225,14 +235,51 @@ func TestReviewBackendsLandTheSameCommits(t *testing.T) {
 			if a.Brief() != b.Brief() || fmt.Sprint(a.Refused) != fmt.Sprint(b.Refused) || len(a.Applied) != len(b.Applied) {
 				t.Errorf("outcomes differ:\n endpoint %q %v\n agent    %q %v", a.Brief(), a.Refused, b.Brief(), b.Refused)
 			}
-			if tt.maxCalls == 0 && (len(a.Refused) != 2 || !strings.Contains(got[0], "Skill-Name: flaky-test-triage") || !strings.Contains(got[0], "Session-Id: s-equiv")) {
+			if tt.maxCalls == 0 && !tt.project && (len(a.Refused) != 2 || !strings.Contains(got[0], "Skill-Name: flaky-test-triage") || !strings.Contains(got[0], "Session-Id: s-equiv")) {
 				t.Errorf("the script's story did not happen: refused %v\n%s", a.Refused, got[0])
+			}
+			if tt.project && (len(a.Refused) != 2 || !strings.Contains(got[0], "Skill-Name: shop-releases")) {
+				t.Errorf("the project story did not happen: refused %v\n%s", a.Refused, got[0])
 			}
 			if tt.maxCalls == 3 && strings.Contains(got[0], "flaky-test-triage") {
 				t.Errorf("a write past the cap landed:\n%s", got[0])
 			}
 		})
 	}
+}
+
+// shopLine is the line of the project's README a review quotes into a
+// skill.
+const shopLine = "Release: run `make ship VERSION=x.y.z` from a clean tree; it tags and deploys."
+
+// shopProject is a session's project: the README, a .env beside it.
+func shopProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range map[string]string{"README.md": "# Shop\n\n" + shopLine + "\n", ".env": "STRIPE_KEY=sk_live_123\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// projectScript reads the project's README and its .env (refused), then
+// quotes the README's line into a new skill.
+func projectScript(t *testing.T) *fakemodel.Script {
+	t.Helper()
+	content, _ := json.Marshal("---\nname: shop-releases\ndescription: Use when releasing the shop.\n---\n# Shop releases\n\n" + shopLine + "\n")
+	s, err := fakemodel.ParseScript([]byte(`[
+		{"tool_calls": [{"name": "read_file", "arguments": {"path": "README.md", "scope": "project"}}]},
+		{"tool_calls": [{"name": "read_file", "arguments": {"path": ".env", "scope": "project"}}]},
+		{"tool_calls": [{"name": "read_file", "arguments": {"path": "../x", "scope": "project"}}]},
+		{"tool_calls": [{"name": "skill_manage", "arguments": {"operations": [{"action": "create", "name": "shop-releases", "content": ` + string(content) + `}]}}]},
+		{"content": "Created shop-releases."}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func readClaudeTranscript(t *testing.T) *review.Transcript {

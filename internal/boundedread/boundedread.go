@@ -88,7 +88,11 @@ func Open(path string) (*os.File, error) {
 }
 
 func open(path string, flags int) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock|flags, 0)
+	return openWith(os.OpenFile, path, flags)
+}
+
+func openWith(openFile func(string, int, fs.FileMode) (*os.File, error), path string, flags int) (*os.File, error) {
+	f, err := openFile(path, os.O_RDONLY|nonBlock|flags, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -112,6 +116,19 @@ func open(path string, flags int) (*os.File, error) {
 // is not followed (the open fails), so the file opened is the one named.
 func OpenNoFollow(path string) (*os.File, error) {
 	return open(path, noFollow)
+}
+
+// ReadFileIn reads the regular file name inside root, at most limit
+// bytes: the root keeps the open (and every symlink on the way) inside
+// its folder, even against a file swapped in between a check and the
+// open.
+func ReadFileIn(root *os.Root, name string, limit int64) ([]byte, error) {
+	f, err := openWith(root.OpenFile, name, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadAll(f, name, limit)
 }
 
 // ReadFile reads the regular file at path, at most limit bytes.

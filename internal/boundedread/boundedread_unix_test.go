@@ -4,6 +4,7 @@ package boundedread
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -30,6 +31,53 @@ func TestNotRegular(t *testing.T) {
 			}
 		case <-time.After(5 * time.Second):
 			t.Fatalf("%s: blocked", path)
+		}
+	}
+}
+
+// TestReadFileIn: inside a root, a FIFO is refused without blocking, a
+// symlink that leads out of the root is refused, one inside is read, and
+// the size bound holds.
+func TestReadFileIn(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for name, data := range map[string]string{"a.txt": "hello\n", "big": strings.Repeat("x", 11)} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"in": "a.txt", "out": filepath.Join(outside, "secret"), "up": "../" + filepath.Base(outside) + "/secret"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for name, want := range map[string]string{"a.txt": "hello\n", "in": "hello\n", "fifo": "a FIFO", "out": "escapes", "up": "escapes", "../x": "escapes", "big": "the limit is 10 bytes"} {
+		done := make(chan string, 1)
+		go func() {
+			data, err := ReadFileIn(root, name, 10)
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			done <- string(data)
+		}()
+		select {
+		case got := <-done:
+			if !strings.Contains(got, want) {
+				t.Errorf("%s: %q, want %q", name, got, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: blocked", name)
 		}
 	}
 }
