@@ -1,11 +1,10 @@
 package agentsession
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 
-	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/worker"
 )
@@ -47,23 +46,29 @@ func (h *hookRun) troubleLine() string {
 	if health.OK() {
 		return ""
 	}
-	p := filepath.Join(h.state().Hooks(), toldFile)
-	data, _ := boundedread.ReadFile(p, maxStateFile)
-	told := parseTold(data)
-	line := health.Line(told)
-	// Forget what is no longer failing, so the file stays small.
-	live := map[string]bool{}
-	for _, e := range append(health.Failed, health.Retrying...) {
-		live[e.ID+"/"+e.LastError] = true
-	}
-	for k := range told {
-		if !live[k] {
-			delete(told, k)
+	var line string
+	_, err = toldStore(h.state().Hooks()).Update(func(told *map[string]bool) error {
+		if *told == nil {
+			*told = map[string]bool{}
 		}
-	}
-	if data, err := json.Marshal(told); err == nil {
-		if err := writeState(p, data); err != nil {
-			h.rep.notef("told: %v", err)
+		line = health.Line(*told)
+		// Forget what is no longer failing, so the file stays small.
+		live := map[string]bool{}
+		for _, e := range append(health.Failed, health.Retrying...) {
+			live[e.ID+"/"+e.LastError] = true
+		}
+		for k := range *told {
+			if !live[k] {
+				delete(*told, k)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		// Unreadable or unwritable: tell rather than keep quiet.
+		h.rep.notef("told: %v", err)
+		if line == "" {
+			line = health.Line(map[string]bool{})
 		}
 	}
 	if line != "" {
@@ -72,11 +77,8 @@ func (h *hookRun) troubleLine() string {
 	return line
 }
 
-// parseTold decodes the told file: what a broken one held is told again.
-func parseTold(data []byte) map[string]bool {
-	told := map[string]bool{}
-	if json.Unmarshal(data, &told) != nil || told == nil {
-		return map[string]bool{}
-	}
-	return told
+// toldStore is the told file. A broken one is set aside and what it held
+// is told again: a line twice beats a failure never said.
+func toldStore(hooksDir string) statefile.File[map[string]bool] {
+	return statefile.File[map[string]bool]{Path: filepath.Join(hooksDir, toldFile), Limit: maxStateFile, Perm: 0o644, Sync: true, Reset: true}
 }

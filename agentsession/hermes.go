@@ -32,7 +32,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/agentid"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -157,36 +157,41 @@ func HermesDir(state skillrepo.State) string {
 	return filepath.Join(state.Hooks(), string(agent.Hermes))
 }
 
-func (h *hermesRun) turnPath() string {
-	sum := sha256.Sum256([]byte(h.in.SessionID))
-	return filepath.Join(HermesDir(h.lib.State()), "sessions", hex.EncodeToString(sum[:8])+".json")
+// turnState is a Hermes session's turn file.
+type turnState struct {
+	SessionID string `json:"session_id"`
+	Turn      string `json:"turn"`
+	At        string `json:"at"`
+}
+
+func (h *hermesRun) turnStore() statefile.File[turnState] {
+	return turnStore(HermesDir(h.lib.State()), h.in.SessionID)
+}
+
+// turnStore is the turn file of a session, in dir (HermesDir).
+func turnStore(dir, session string) statefile.File[turnState] {
+	sum := sha256.Sum256([]byte(session))
+	p := filepath.Join(dir, "sessions", hex.EncodeToString(sum[:8])+".json")
+	return statefile.File[turnState]{Path: p, Limit: maxStateFile, Perm: 0o644, Sync: true}
 }
 
 func (h *hermesRun) setTurn(kind string) {
 	if h.in.SessionID == "" {
 		return
 	}
-	b, _ := json.Marshal(map[string]string{"session_id": h.in.SessionID, "turn": kind, "at": h.opts.Now().UTC().Format(time.RFC3339)})
-	if err := writeState(h.turnPath(), b); err != nil {
+	t := turnState{SessionID: h.in.SessionID, Turn: kind, At: h.opts.Now().UTC().Format(time.RFC3339)}
+	if err := h.turnStore().Write(t); err != nil {
 		h.rep.notef("remember the turn: %v", err)
 	}
 }
 
-func (h *hermesRun) turn() string {
-	b, err := boundedread.ReadFile(h.turnPath(), maxStateFile)
-	if err != nil {
-		return turnForeground
-	}
-	return parseTurn(b)
-}
+// turn is the session's turn: a missing, unknown or broken one is the
+// person's turn (foreground), the origin that claims least.
+func (h *hermesRun) turn() string { return turnOf(h.turnStore()) }
 
-// parseTurn decodes a session's turn file: an unknown or broken one is
-// the person's turn (foreground), the origin that claims least.
-func parseTurn(b []byte) string {
-	var t struct {
-		Turn string `json:"turn"`
-	}
-	if json.Unmarshal(b, &t) != nil {
+func turnOf(f statefile.File[turnState]) string {
+	t, err := f.Read()
+	if err != nil {
 		return turnForeground
 	}
 	switch t.Turn {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/review"
 )
 
@@ -52,6 +51,12 @@ func (h *hookRun) markPath(session string) string {
 	return filepath.Join(h.state().Hooks(), filepath.FromSlash(marksDir), markerName("session-"+session)+".json")
 }
 
+// markStore is a session's mark. Its lock is the session counters' (see
+// checkIncremental), so the file is read and written without its own.
+func (h *hookRun) markStore(session string) statefile.File[transcriptMark] {
+	return statefile.File[transcriptMark]{Path: h.markPath(session), Limit: maxStateFile, Version: 1, Perm: 0o644, Sync: true}
+}
+
 func tailSum(f *os.File, offset int64) (string, error) {
 	start := max(0, offset-tailLen)
 	buf := make([]byte, offset-start)
@@ -66,20 +71,19 @@ func tailSum(f *os.File, offset int64) (string, error) {
 // mark and the offset after them; ok is false when the mark does not hold
 // (no mark, another file, a shorter or rewritten file).
 func (h *hookRun) readSince(f *os.File, path string) (part []byte, end int64, ok bool, err error) {
-	data, err := boundedread.ReadFile(h.markPath(h.in.SessionID), maxStateFile)
+	m, err := h.markStore(h.in.SessionID).Read()
 	if err != nil {
-		return nil, 0, false, nil
+		return nil, 0, false, nil // no mark, or one that does not read: the whole file
 	}
-	return partSince(data, f, path)
+	return partSince(m, f, path)
 }
 
-// partSince is readSince past the read of the mark file: data is what the
+// partSince is readSince past the read of the mark file: m is what the
 // file holds, whatever that is. A part longer than a transcript may be
 // (review.MaxTranscriptBytes) is not read: the whole file's bounded read
 // then refuses it.
-func partSince(data []byte, f *os.File, path string) (part []byte, end int64, ok bool, err error) {
-	var m transcriptMark
-	if json.Unmarshal(data, &m) != nil || m.Path != path || m.Offset <= 0 {
+func partSince(m transcriptMark, f *os.File, path string) (part []byte, end int64, ok bool, err error) {
+	if m.Path != path || m.Offset <= 0 {
 		return nil, 0, false, nil
 	}
 	fi, err := f.Stat()
@@ -105,11 +109,7 @@ func (h *hookRun) saveMark(f *os.File, path string, offset int64) error {
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(transcriptMark{Version: 1, Path: path, Offset: offset, TailSum: sum, At: h.now})
-	if err != nil {
-		return err
-	}
-	return writeState(h.markPath(h.in.SessionID), data)
+	return h.markStore(h.in.SessionID).Write(transcriptMark{Version: 1, Path: path, Offset: offset, TailSum: sum, At: h.now})
 }
 
 // checkIncremental advances the session's counters over the part of a

@@ -1,14 +1,14 @@
 package agentsession
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -22,6 +22,15 @@ type newsState struct {
 	// Through: reviews that finished up to here were told.
 	Through time.Time `json:"through"`
 }
+
+// newsStore is the news file; a broken one is set aside and the news
+// told again.
+func newsStore(hooksDir string) statefile.File[newsState] {
+	return statefile.File[newsState]{Path: filepath.Join(hooksDir, filepath.FromSlash(newsFile)), Limit: maxStateFile, Version: 1, Perm: 0o644, Sync: true, Reset: true}
+}
+
+// errNothingNew leaves the news file as it is.
+var errNothingNew = errors.New("nothing new to tell")
 
 // maxNewsLine bounds what a notice quotes of the reviews' outcomes: one
 // or two lines in the agent, not a report.
@@ -39,26 +48,26 @@ func (h *hookRun) newsLines() string {
 	if h.lib.Config.Review.Notify == skillrepo.NotifyOff {
 		return ""
 	}
-	p := filepath.Join(h.state().Hooks(), filepath.FromSlash(newsFile))
-	var st newsState
-	if data, err := boundedread.ReadFile(p, maxStateFile); err == nil {
-		_ = json.Unmarshal(data, &st) // a broken file tells again
+	var news []queue.Entry
+	_, err := newsStore(h.state().Hooks()).Update(func(st *newsState) error {
+		entries, err := queue.New(h.state().Queue()).List()
+		if err != nil {
+			return err
+		}
+		var through time.Time
+		news, through = Learned(entries, st.Through)
+		if through.Equal(st.Through) {
+			return errNothingNew
+		}
+		st.Version, st.Through = 1, through
+		return nil
+	})
+	if errors.Is(err, errNothingNew) {
+		return ""
 	}
-	entries, err := queue.New(h.state().Queue()).List()
 	if err != nil {
 		h.rep.notef("news: %v", err)
-		return ""
-	}
-	news, through := Learned(entries, st.Through)
-	if through.Equal(st.Through) {
-		return ""
-	}
-	st.Version, st.Through = 1, through
-	if data, err := json.Marshal(st); err == nil {
-		if err := writeState(p, data); err != nil {
-			h.rep.notef("news: %v", err)
-			return "" // told next time rather than twice
-		}
+		return "" // told next time rather than twice
 	}
 	waiting := h.waitingProposals()
 	text := NewsText(news, waiting)

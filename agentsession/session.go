@@ -12,7 +12,6 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/agentid"
-	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -320,8 +319,4 @@ func expandHome(p, home string) string {
 		return filepath.Join(home, p[1:])
 	}
 	return p
-}
-
-func writeState(p string, data []byte) error {
-	return statefile.WriteFile(p, data, 0o644, true)
 }

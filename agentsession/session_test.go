@@ -240,9 +240,9 @@ func TestStopCountsTranscriptIncrementally(t *testing.T) {
 		t.Errorf("counted in two parts %v, at once %v", b, a)
 	}
 	h := &hookRun{lib: f.lib, in: &Input{SessionID: "grown"}}
-	mark, err := os.ReadFile(h.markPath("grown"))
-	if err != nil || !strings.Contains(string(mark), fmt.Sprintf(`"offset":%d`, len(data))) {
-		t.Errorf("mark after the second Stop: %s %v", mark, err)
+	mark, err := h.markStore("grown").Read()
+	if err != nil || mark.Offset != int64(len(data)) || mark.Path != grown {
+		t.Errorf("mark after the second Stop: %+v %v, want offset %d", mark, err, len(data))
 	}
 	// A file rewritten under the mark is read whole: nothing is counted
 	// twice.

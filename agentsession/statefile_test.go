@@ -4,11 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/review"
 )
 
@@ -48,16 +50,61 @@ func FuzzHookStateFiles(f *testing.F) {
 		}
 		defer file.Close()
 		var m transcriptMark
-		if json.Unmarshal(data, &m) == nil && m.Path == "PATH" {
-			m.Path = tr // let the fuzzer's marks reach past the path check
-			data, _ = json.Marshal(m)
+		if json.Unmarshal(data, &m) == nil {
+			if m.Path == "PATH" {
+				m.Path = tr // let the fuzzer's marks reach past the path check
+			}
+			part, end, ok, err := partSince(m, file, tr)
+			if err == nil && ok && (end > int64(len(content)) || len(part) > len(content)) {
+				t.Fatalf("part of %d bytes ending at %d, from a %d-byte transcript", len(part), end, len(content))
+			}
 		}
-		part, end, ok, err := partSince(data, file, tr)
-		if err == nil && ok && (end > int64(len(content)) || len(part) > len(content)) {
-			t.Fatalf("part of %d bytes ending at %d, from a %d-byte transcript", len(part), end, len(content))
+		// The told and news files: whatever they hold, an update reads
+		// or sets them aside and writes a file that reads back.
+		hooks := filepath.Join(dir, "hooks")
+		told := toldStore(hooks)
+		if err := os.MkdirAll(hooks, 0o755); err != nil {
+			t.Fatal(err)
 		}
-		parseTold(data)
-		switch turn := parseTurn(data); turn {
+		if err := os.WriteFile(told.Path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := told.Update(func(m *map[string]bool) error {
+			if *m == nil {
+				*m = map[string]bool{}
+			}
+			(*m)["e1/boom"] = true
+			return nil
+		}); err != nil {
+			var ve *statefile.VersionError
+			if !errors.As(err, &ve) {
+				t.Fatalf("told: %v", err)
+			}
+		}
+		news := newsStore(hooks)
+		if err := os.MkdirAll(filepath.Dir(news.Path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(news.Path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := news.Update(func(st *newsState) error { st.Version = 1; return nil }); err != nil {
+			var ve *statefile.VersionError
+			if !errors.As(err, &ve) {
+				t.Fatalf("news: %v", err)
+			}
+		} else if _, err := news.Read(); err != nil {
+			t.Fatalf("news after update: %v", err)
+		}
+		// A Hermes session's turn: an unknown one is the person's.
+		ts := turnStore(filepath.Join(dir, "hermes"), "s")
+		if err := os.MkdirAll(filepath.Dir(ts.Path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(ts.Path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		switch turn := turnOf(ts); turn {
 		case turnForeground, turnReview, turnCurator:
 		default:
 			t.Fatalf("turn %q", turn)
@@ -84,7 +131,7 @@ func TestMarkNotFollowedPastTheBound(t *testing.T) {
 	}
 	defer f.Close()
 	sum := sha256.Sum256(head)
-	data, _ := json.Marshal(transcriptMark{Version: 1, Path: tr, Offset: int64(len(head)), TailSum: hex.EncodeToString(sum[:])})
+	data := transcriptMark{Version: 1, Path: tr, Offset: int64(len(head)), TailSum: hex.EncodeToString(sum[:])}
 	if _, _, ok, err := partSince(data, f, tr); ok || err != nil {
 		t.Fatalf("ok = %v, err = %v: a part over the bound was read", ok, err)
 	}
