@@ -85,3 +85,16 @@ func TestSkillTools(t *testing.T) {
 		t.Error("Hermes Agent's hooks run through agentsession.RunHermes, not the Claude-style runner")
 	}
 }
+
+// TestSessionFinders: the agents whose programs keep session files
+// skillrepo reads can be asked for one by id (`skillrepo review
+// --session`); the others are not offered.
+func TestSessionFinders(t *testing.T) {
+	var got []agent.Name
+	for _, f := range Implementing[agentsession.SessionFinder]() {
+		got = append(got, f.Name())
+	}
+	if want := []agent.Name{agent.ClaudeCode, agent.Codex, agent.Gemini}; !reflect.DeepEqual(got, want) {
+		t.Errorf("session finders %v, want %v", got, want)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/endpoint"
 	"github.com/skillrepo/skillrepo/internal/modelcall"
 	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -101,6 +102,52 @@ func (w *worker) plan(cfg skillrepo.ReviewConfig, e queue.Entry, transcriptModel
 		p.model = agentcli.ProgramName(e.Agent) + " default"
 	}
 	return p, nil
+}
+
+// resume is the session the agent's program continues for entry e (""
+// for the endpoint backend).
+func (p reviewPlan) resume(e queue.Entry) string {
+	if p.backend != agentcli.BackendAgent {
+		return ""
+	}
+	if e.Agent == agentcli.Gemini {
+		// Gemini CLI continues a session from its file.
+		return e.Transcript
+	}
+	return e.SessionID
+}
+
+// ReviewPlan is how a review of one session runs: the model backend the
+// worker chooses for it, the model its trailers name, and, for the
+// agent's program, the program and the session it continues.
+type ReviewPlan struct {
+	Backend modelcall.Backend
+	// Kind is agentcli.BackendAgent or agentcli.BackendEndpoint.
+	Kind    string
+	Model   string
+	Program string
+	Resume  string
+}
+
+// PlanReview chooses the backend of a review run outside the queue
+// (`skillrepo review --session`) exactly as the worker chooses it for a
+// queued entry e (its Agent, SessionID, Transcript, Cwd, Env and Program):
+// the same settings, environment and program (docs/agents.md, "The model
+// backend"). opts.Dir is the library's root.
+func PlanReview(opts Options, cfg skillrepo.ReviewConfig, e queue.Entry, tr *review.Transcript) (ReviewPlan, error) {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	w := &worker{opts: opts, root: opts.Dir}
+	p, err := w.plan(cfg, e, tr.Model, tr.Provider, tr.Cwd)
+	if err != nil {
+		return ReviewPlan{}, err
+	}
+	b, err := p.modelBackend(SettingsFrom(cfg, opts.Getenv), opts.Serve)
+	if err != nil {
+		return ReviewPlan{}, err
+	}
+	return ReviewPlan{Backend: b, Kind: p.backend, Model: p.model, Program: p.program.Path, Resume: p.resume(e)}, nil
 }
 
 // deferred reports whether the plan's review waits for the agent to be

@@ -524,15 +524,10 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	if err != nil {
 		return nil, &attemptError{msg: err.Error() + "; fix review.base_url or OPENAI_BASE_URL, then 'skillrepo queue retry " + e.ID + "'"}
 	}
-	resume := ""
 	if p.backend == agentcli.BackendAgent {
 		w.logf(e.ID, "backend: %s (%s), model %s", p.program.Path, e.Agent, p.model)
-		resume = e.SessionID
-		if e.Agent == agentcli.Gemini {
-			// Gemini CLI continues a session from its file.
-			resume = e.Transcript
-		}
 	}
+	resume := p.resume(e)
 	ropts := review.OptionsFor(lib, tr, e.Due.Memory, e.Due.Skills)
 	ropts.SessionID, ropts.ReviewID, ropts.GoalID, ropts.Now = e.SessionID, e.ReviewID, e.GoalID, w.opts.Now
 	ropts.Model, ropts.Backend, ropts.Resume, ropts.Project = p.model, backend, resume, project

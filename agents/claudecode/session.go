@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"strings"
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/review"
@@ -56,4 +57,48 @@ func (Agent) TranscriptFormat() review.Format { return review.FormatClaudeCode }
 // TranscriptRoots: Claude Code keeps sessions in <config>/projects.
 func (Agent) TranscriptRoots(h agent.Homes) []string {
 	return []string{filepath.Join(h.ClaudeConfig, "projects")}
+}
+
+// The variables Claude Code sets in the commands it runs (its Bash tool, a
+// slash command's !`…` lines, hooks): CLAUDECODE=1, and the session's id.
+const (
+	envInside    = "CLAUDECODE"
+	envSessionID = "CLAUDE_CODE_SESSION_ID"
+)
+
+// SessionFile: <config>/projects/<project>/<id>.jsonl.
+func (Agent) SessionFile(h agent.Homes, id string) string {
+	files := review.SessionFiles(filepath.Join(h.ClaudeConfig, "projects", "*", id+".jsonl"))
+	if len(files) == 0 {
+		return ""
+	}
+	return files[0]
+}
+
+// LatestSession: the newest session file of the project's folder, which
+// Claude Code names after the project's path with every character but a
+// letter or digit made "-".
+func (Agent) LatestSession(h agent.Homes, dir string) (string, string) {
+	files := review.SessionFiles(filepath.Join(h.ClaudeConfig, "projects", projectFolder(dir), "*.jsonl"))
+	if len(files) == 0 {
+		return "", ""
+	}
+	return strings.TrimSuffix(filepath.Base(files[0]), ".jsonl"), files[0]
+}
+
+func projectFolder(dir string) string {
+	b := []byte(dir)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// InSession: CLAUDECODE is set in Claude Code's commands, with the
+// session's id beside it.
+func (Agent) InSession(getenv func(string) string) (bool, string) {
+	id := getenv(envSessionID)
+	return getenv(envInside) != "" || id != "", id
 }

@@ -45,3 +45,51 @@ func (Agent) TranscriptFormat() review.Format { return review.FormatAuto }
 func (Agent) TranscriptRoots(h agent.Homes) []string {
 	return []string{filepath.Join(h.CodexHome, "sessions"), filepath.Join(h.CodexHome, "archived_sessions")}
 }
+
+// envThreadID is the variable Codex sets in the commands it runs: the
+// session's (thread's) id.
+const envThreadID = "CODEX_THREAD_ID"
+
+// SessionFile: $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl,
+// or the same name in archived_sessions.
+func (Agent) SessionFile(h agent.Homes, id string) string {
+	name := "rollout-*-" + id + ".jsonl"
+	files := review.SessionFiles(filepath.Join(h.CodexHome, "sessions", "*", "*", "*", name), filepath.Join(h.CodexHome, "archived_sessions", name))
+	if len(files) == 0 {
+		return ""
+	}
+	return files[0]
+}
+
+// maxRollouts bounds how many of the newest rollouts LatestSession opens
+// to find one of the project's.
+const maxRollouts = 200
+
+// LatestSession: the newest rollout whose session_meta names dir as its
+// folder (cwd).
+func (Agent) LatestSession(h agent.Homes, dir string) (string, string) {
+	files := review.SessionFiles(filepath.Join(h.CodexHome, "sessions", "*", "*", "*", "rollout-*.jsonl"))
+	for i, f := range files {
+		if i == maxRollouts {
+			break
+		}
+		var line struct {
+			Type    string `json:"type"`
+			Payload struct {
+				ID  string `json:"id"`
+				Cwd string `json:"cwd"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(review.SessionHead(f), &line) == nil && line.Type == "session_meta" && line.Payload.ID != "" &&
+			filepath.Clean(line.Payload.Cwd) == filepath.Clean(dir) {
+			return line.Payload.ID, f
+		}
+	}
+	return "", ""
+}
+
+// InSession: Codex sets the thread's id in its commands' environment.
+func (Agent) InSession(getenv func(string) string) (bool, string) {
+	id := getenv(envThreadID)
+	return id != "", id
+}

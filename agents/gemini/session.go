@@ -2,6 +2,8 @@ package gemini
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"path/filepath"
@@ -63,4 +65,65 @@ func (Agent) TranscriptFormat() review.Format { return review.FormatGemini }
 func (Agent) TranscriptRoots(h agent.Homes) []string {
 	return []string{filepath.Join(h.GeminiDir, "tmp", "*", "chats"),
 		filepath.Join(filepath.Dir(h.GeminiDir), ".cache", ".gemini", "tmp", "*", "chats")}
+}
+
+// envInside is the variable Gemini CLI sets in the commands it runs
+// (GEMINI_CLI=1); it exports no session id there.
+const envInside = "GEMINI_CLI"
+
+// sessionHeader is the first line of a session file (JSON Lines).
+type sessionHeader struct {
+	SessionID   string `json:"sessionId"`
+	ProjectHash string `json:"projectHash"`
+}
+
+func (h Agent) sessionFiles(homes agent.Homes, name string) []string {
+	var patterns []string
+	for _, root := range h.TranscriptRoots(homes) {
+		patterns = append(patterns, filepath.Join(root, name+".jsonl"), filepath.Join(root, name+".json"))
+	}
+	return review.SessionFiles(patterns...)
+}
+
+// SessionFile: chats/session-<time>-<first 8 characters of the id>.jsonl
+// in a project's folder, whose header names the id.
+func (h Agent) SessionFile(homes agent.Homes, id string) string {
+	short := id
+	if len(short) > 8 {
+		short = short[:8]
+	}
+	for _, f := range h.sessionFiles(homes, "session-*-"+short) {
+		var hd sessionHeader
+		if json.Unmarshal(review.SessionHead(f), &hd) == nil && hd.SessionID == id {
+			return f
+		}
+	}
+	return ""
+}
+
+// maxSessions bounds how many of the newest session files LatestSession
+// opens to find one of the project's.
+const maxSessions = 200
+
+// LatestSession: the newest session file whose header names the project
+// (Gemini CLI's project hash is the SHA-256 of the project's path).
+func (h Agent) LatestSession(homes agent.Homes, dir string) (string, string) {
+	sum := sha256.Sum256([]byte(dir))
+	want := hex.EncodeToString(sum[:])
+	for i, f := range h.sessionFiles(homes, "session-*") {
+		if i == maxSessions {
+			break
+		}
+		var hd sessionHeader
+		if json.Unmarshal(review.SessionHead(f), &hd) == nil && hd.SessionID != "" && hd.ProjectHash == want {
+			return hd.SessionID, f
+		}
+	}
+	return "", ""
+}
+
+// InSession: inside Gemini CLI's commands, with no id (the latest
+// session of the folder is the one).
+func (Agent) InSession(getenv func(string) string) (bool, string) {
+	return getenv(envInside) != "", ""
 }

@@ -11,12 +11,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agentcli"
+	"github.com/skillrepo/skillrepo/agents"
+	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
 	"github.com/skillrepo/skillrepo/internal/statefile"
+	"github.com/skillrepo/skillrepo/mcpserver"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/worker"
 )
 
 type reviewOptions struct {
@@ -40,7 +45,7 @@ type reviewOptions struct {
 func newReviewCmd(f *factory) *cobra.Command {
 	opts := &reviewOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "review <transcript> [--format {auto|openai|claude-code|codex}] [--focus <text>] [--session <id> --if-due]",
+		Use:   "review {<transcript> | --session <id>|current} [--format {auto|openai|claude-code|codex|gemini}] [--focus <text>] [--if-due]",
 		Short: "Learn from a finished conversation: skill and memory writes on a proposal branch",
 		Long: `Review a finished conversation the way the agent's background review does: the
 conversation is replayed to a model with review instructions, and the model
@@ -57,6 +62,15 @@ TRANSCRIPT is OpenAI chat-messages JSON (a list, or an object with
 "messages"), a Claude Code session file (JSONL) or a Codex rollout
 (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl); - reads standard input.
 
+With --session ID and no TRANSCRIPT, the session's file is found in the
+agents' folders (Claude Code's projects, Codex's sessions, Gemini CLI's
+chats); --session current is the session the command runs in (the id its
+agent exports to its commands, else the newest session of the current
+folder) — what the in-agent /refine command runs. The model backend is
+then chosen as for background reviews: the endpoint when one is
+configured, else the agent's own program (docs/agents.md, "The model
+backend").
+
 With --session ID --if-due, the review runs only when the session's
 counters say it is due: review.memory_interval user turns since the last
 memory review, or review.skill_interval model iterations since the last
@@ -68,19 +82,28 @@ The model: --model, else review.model, else $SKILLREPO_MODEL; the endpoint
 (any OpenAI-compatible server): --base-url, else review.base_url, else
 $OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
 		Example: `  skillrepo review ~/.claude/projects/app/3f2a….jsonl --model qwen3-32b
+  skillrepo review --session current --focus "deployment steps"
+  skillrepo review --session 3f2a8c1e-…
   skillrepo review chat.json --focus "remember how we deploy"
   skillrepo review session.jsonl --session 3f2a… --if-due
   skillrepo review chat.json --dry-run --json`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Transcript = args[0]
+			switch {
+			case len(args) == 1 && opts.Session == agentsession.Current:
+				return usageErrorf("--session current finds the transcript itself: pass no TRANSCRIPT")
+			case len(args) == 1:
+				opts.Transcript = args[0]
+			case opts.Session == "":
+				return usageErrorf("name the conversation: a TRANSCRIPT file, or --session ID (current: the session this command runs in)")
+			}
 			return runReview(cmd, opts)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Format, "format", "auto", "transcript format: auto, openai, claude-code, codex or gemini")
 	fl.StringVar(&opts.Focus, "focus", "", "review now, giving this text priority (the manual /refine)")
-	fl.StringVar(&opts.Session, "session", "", "session `id` whose counters --if-due uses (default: the transcript's)")
+	fl.StringVar(&opts.Session, "session", "", "session `id` to review, found in the agents' folders (current: this command's session); with a TRANSCRIPT, the id its counters use")
 	fl.BoolVar(&opts.IfDue, "if-due", false, "review only when the session's counters say a review is due")
 	fl.StringVar(&opts.Model, "model", "", "model name (default review.model, then $SKILLREPO_MODEL)")
 	fl.StringVar(&opts.BaseURL, "base-url", "", "OpenAI-compatible endpoint (default review.base_url, then $OPENAI_BASE_URL)")
@@ -128,6 +151,17 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	if err != nil {
 		return err
 	}
+	var found *agentsession.Session
+	if opts.Transcript == "" {
+		s, err := findSession(f, opts.Session)
+		if err != nil {
+			return err
+		}
+		found, opts.Transcript, opts.Session = &s, s.Path, s.ID
+		if opts.Format == "auto" {
+			format = s.Format
+		}
+	}
 	tr, err := readTranscript(f, opts.Transcript, format)
 	if err != nil {
 		return err
@@ -144,6 +178,25 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	// must not be lost to a missing setting.
 	model := cmp.Or(opts.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
 	baseURL := cmp.Or(opts.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	var plan *worker.ReviewPlan
+	if found != nil {
+		// An agent's session: the backend a background review of it
+		// would have, the agent's own program when no endpoint is set.
+		cfg := lib.Config.Review
+		cfg.Model, cfg.BaseURL = cmp.Or(opts.Model, cfg.Model), cmp.Or(opts.BaseURL, cfg.BaseURL)
+		cwd, _ := os.Getwd()
+		p, err := worker.PlanReview(worker.Options{Dir: lib.Root, Getenv: f.Getenv, Serve: mcpserver.ServeSession, Self: selfExecutable()},
+			cfg, queue.Entry{Agent: string(found.Agent), SessionID: found.ID, Transcript: found.Path, Cwd: cwd}, tr)
+		switch {
+		case err == nil:
+			plan, model = &p, p.Model
+			if p.Kind == agentcli.BackendAgent {
+				baseURL = ""
+			}
+		case !opts.DryRun:
+			return usageErrorf("%v", err)
+		}
+	}
 	if model == "" && !opts.DryRun {
 		return usageErrorf("no model: pass --model, set review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
 	}
@@ -191,6 +244,10 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	}
 	ropts.Model, ropts.Client, ropts.MaxCalls = model, modelClient(f, ep), opts.MaxCalls
 	ropts.RetryBackoff, ropts.RequestTimeout = opts.RetryBackoff, opts.Timeout
+	if plan != nil && plan.Kind == agentcli.BackendAgent {
+		ropts.Backend, ropts.Resume = plan.Backend, plan.Resume
+		fmt.Fprintf(f.IO.ErrOut, "reviewing %s session %s through %s, model %s\n", found.Agent.Label(), found.ID, plan.Program, plan.Model)
+	}
 	if f.JSON {
 		ropts.Progress = func(c review.Change) { _ = jsonLine(f.IO.Out, "change", c) }
 	} else {
@@ -222,6 +279,24 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		return &silentError{code: exitConflict}
 	}
 	return nil
+}
+
+// findSession finds an agent's session by id, or the one this command
+// runs in (agentsession.Current), in the agents' folders.
+func findSession(f *factory, id string) (agentsession.Session, error) {
+	homes, err := agentHomes(f)
+	if err != nil {
+		return agentsession.Session{}, err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return agentsession.Session{}, err
+	}
+	s, err := agentsession.FindSession(agents.Implementing[agentsession.SessionFinder](), homes, f.Getenv, id, cwd)
+	if errors.Is(err, agentsession.ErrNoSession) {
+		return s, skillrepo.WithHint(err, "run it from the agent's session (its /refine command runs 'skillrepo review --session current'), pass the id the agent shows for the session, or pass the transcript file: skillrepo review FILE")
+	}
+	return s, err
 }
 
 func readTranscript(f *factory, path string, format review.Format) (*review.Transcript, error) {
