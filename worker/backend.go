@@ -117,6 +117,13 @@ func (p reviewPlan) resume(e queue.Entry) string {
 	return e.SessionID
 }
 
+// sessionProject is the project a review may read, read-only: the folder
+// the transcript (or the hook) says the session ran in, where the agent's
+// program runs (plan); "" when it is gone.
+func sessionProject(tr *review.Transcript, e queue.Entry) string {
+	return cmp.Or(existingDir(tr.Cwd), existingDir(e.Cwd))
+}
+
 // ReviewPlan is how a review of one session runs: the model backend the
 // worker chooses for it, the model its trailers name, and, for the
 // agent's program, the program and the session it continues.
@@ -127,6 +134,9 @@ type ReviewPlan struct {
 	Model   string
 	Program string
 	Resume  string
+	// Project is the session's project, which the review reads
+	// (read-only); "" none.
+	Project string
 }
 
 // PlanReview chooses the backend of a review run outside the queue
@@ -143,11 +153,13 @@ func PlanReview(opts Options, cfg skillrepo.ReviewConfig, e queue.Entry, tr *rev
 	if err != nil {
 		return ReviewPlan{}, err
 	}
+	project := sessionProject(tr, e)
+	p.program.ReadProject = project != ""
 	b, err := p.modelBackend(SettingsFrom(cfg, opts.Getenv), opts.Serve)
 	if err != nil {
 		return ReviewPlan{}, err
 	}
-	return ReviewPlan{Backend: b, Kind: p.backend, Model: p.model, Program: p.program.Path, Resume: p.resume(e)}, nil
+	return ReviewPlan{Backend: b, Kind: p.backend, Model: p.model, Program: p.program.Path, Resume: p.resume(e), Project: project}, nil
 }
 
 // deferred reports whether the plan's review waits for the agent to be

@@ -515,10 +515,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	if _, err := w.store.Update(e.ID, func(x *queue.Entry) error { x.Backend = p.backend; return nil }); err != nil {
 		w.logf(e.ID, "record the backend: %v", err)
 	}
-	// The review may read the session's project, read-only: the folder
-	// the transcript (or the hook) says the session ran in, where the
-	// agent's program runs (plan).
-	project := cmp.Or(existingDir(tr.Cwd), existingDir(e.Cwd))
+	project := sessionProject(tr, e)
 	p.program.ReadProject = project != ""
 	backend, err := p.modelBackend(s, w.opts.Serve)
 	if err != nil {

@@ -245,7 +245,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	ropts.Model, ropts.Client, ropts.MaxCalls = model, modelClient(f, ep), opts.MaxCalls
 	ropts.RetryBackoff, ropts.RequestTimeout = opts.RetryBackoff, opts.Timeout
 	if plan != nil && plan.Kind == agentcli.BackendAgent {
-		ropts.Backend, ropts.Resume = plan.Backend, plan.Resume
+		ropts.Backend, ropts.Resume, ropts.Project = plan.Backend, plan.Resume, plan.Project
 		fmt.Fprintf(f.IO.ErrOut, "reviewing %s session %s through %s, model %s\n", found.Agent.Label(), found.ID, plan.Program, plan.Model)
 	}
 	if f.JSON {
