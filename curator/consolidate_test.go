@@ -15,6 +15,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/history"
 )
 
 // The consolidation fixture, at testNow; every skill is curator-managed
@@ -228,7 +229,7 @@ func TestConsolidationRun(t *testing.T) {
 				t.Errorf("git log --follow does not reach the file's old home:\n%s", follow)
 			}
 			// skill blame follows the file back into its sibling.
-			bl, err := f.lib.History().Blame("gateway", "references/"+p+".md", skillrepo.BlameOptions{})
+			bl, err := f.lib.History().Blame("gateway", "references/"+p+".md", history.BlameOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -519,7 +520,7 @@ func TestConsolidationRollback(t *testing.T) {
 		t.Errorf("restored = %+v", res.Restored)
 	}
 	// History follows each sibling back through the archive and the run.
-	log, err := f.lib.History().Log("gateway-retry", skillrepo.LogOptions{})
+	log, err := f.lib.History().Log("gateway-retry", history.LogOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/history"
 )
 
 // The conflict hint of an approval suggests a linked
@@ -92,7 +94,7 @@ func TestShallowCloneHistory(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer l.repo.Close()
-			log, err := l.History().Log("ci-debugging", LogOptions{})
+			log, err := l.History().Log("ci-debugging", history.LogOptions{})
 			if err != nil {
 				t.Fatalf("log: %v", err)
 			}
@@ -107,7 +109,7 @@ func TestShallowCloneHistory(t *testing.T) {
 			if want := map[string]int{"1": 1, "2": 2}[depth]; len(log) != want {
 				t.Errorf("log has %d entries, want %d", len(log), want)
 			}
-			b, err := l.History().Blame("ci-debugging", "", BlameOptions{})
+			b, err := l.History().Blame("ci-debugging", "", history.BlameOptions{})
 			if err != nil || !b.Truncated {
 				t.Fatalf("blame: truncated=%v err=%v", b != nil && b.Truncated, err)
 			}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/history"
 )
 
 // Benchmarks on a generated library (bench/histgen); set
@@ -39,7 +41,7 @@ func BenchmarkSkillLogCold(b *testing.B) {
 		b.StopTimer()
 		dropHistoryCache(b, l)
 		b.StartTimer()
-		if _, err := l.History().Log(name, LogOptions{}); err != nil {
+		if _, err := l.History().Log(name, history.LogOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -47,11 +49,11 @@ func BenchmarkSkillLogCold(b *testing.B) {
 
 func BenchmarkSkillLogWarm(b *testing.B) {
 	l, name := benchLibrary(b)
-	if _, err := l.History().Log(name, LogOptions{}); err != nil {
+	if _, err := l.History().Log(name, history.LogOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := l.History().Log(name, LogOptions{}); err != nil {
+		if _, err := l.History().Log(name, history.LogOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -59,11 +61,11 @@ func BenchmarkSkillLogWarm(b *testing.B) {
 
 func BenchmarkSkillBlameWarm(b *testing.B) {
 	l, name := benchLibrary(b)
-	if _, err := l.History().Log(name, LogOptions{}); err != nil {
+	if _, err := l.History().Log(name, history.LogOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := l.History().Blame(name, "", BlameOptions{}); err != nil {
+		if _, err := l.History().Blame(name, "", history.BlameOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -88,7 +90,7 @@ func BenchmarkSkillBlameCold(b *testing.B) {
 		b.StopTimer()
 		dropHistoryCache(b, l)
 		b.StartTimer()
-		if _, err := l.History().Blame(name, "", BlameOptions{}); err != nil {
+		if _, err := l.History().Blame(name, "", history.BlameOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

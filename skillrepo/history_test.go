@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/history"
 )
 
 const demoSkill = `---
@@ -94,7 +96,7 @@ func TestSkillLogFollowsRenamesAndArchive(t *testing.T) {
 	c := buildHistory(t, l)
 	assertConsistent(t, l, env)
 
-	log, err := l.History().Log("demo-tool", LogOptions{})
+	log, err := l.History().Log("demo-tool", history.LogOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,28 +106,28 @@ func TestSkillLogFollowsRenamesAndArchive(t *testing.T) {
 		got = append(got, row{e.Commit.String(), e.Change, e.Origin, e.Path, e.From, e.ReviewID, e.Model})
 	}
 	want := []row{
-		{c["restore"].String(), ChangeRestored, "user", "tools/demo-tool", ".archive/demo-tool", "", ""},
-		{c["archive"].String(), ChangeArchived, "curator", ".archive/demo-tool", "tools/demo-tool", "", ""},
-		{c["move"].String(), ChangeRenamed, "user", "tools/demo-tool", "demo", "", ""},
-		{c["user"].String(), ChangeModified, "user", "demo", "", "", ""},
-		{c["review"].String(), ChangeModified, "background-review", "demo", "", "r-1", "m-1"},
-		{c["create"].String(), ChangeCreated, "user", "demo", "", "", ""},
+		{c["restore"].String(), history.ChangeRestored, "user", "tools/demo-tool", ".archive/demo-tool", "", ""},
+		{c["archive"].String(), history.ChangeArchived, "curator", ".archive/demo-tool", "tools/demo-tool", "", ""},
+		{c["move"].String(), history.ChangeRenamed, "user", "tools/demo-tool", "demo", "", ""},
+		{c["user"].String(), history.ChangeModified, "user", "demo", "", "", ""},
+		{c["review"].String(), history.ChangeModified, "background-review", "demo", "", "r-1", "m-1"},
+		{c["create"].String(), history.ChangeCreated, "user", "demo", "", "", ""},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("log:\n got %v\nwant %v", got, want)
 	}
 
 	// The same history read back from the cache gives the same answer.
-	if _, err := os.Stat(l.historyCachePath()); err != nil {
+	if _, err := os.Stat(l.State().cache("history.bin")); err != nil {
 		t.Fatalf("no history cache: %v", err)
 	}
-	again, err := l.History().Log("demo-tool", LogOptions{})
+	again, err := l.History().Log("demo-tool", history.LogOptions{})
 	if err != nil || len(again) != len(log) {
 		t.Fatalf("cached log: %d entries, %v", len(again), err)
 	}
 
 	// Patches show the edit and the rename.
-	withPatch, err := l.History().Log("demo-tool", LogOptions{Patch: true, MaxCount: 4})
+	withPatch, err := l.History().Log("demo-tool", history.LogOptions{Patch: true, MaxCount: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +165,7 @@ func TestSkillLogFollowsRenamesAndArchive(t *testing.T) {
 func TestSkillBlameAttributesLines(t *testing.T) {
 	l, env := newTestLibrary(t)
 	c := buildHistory(t, l)
-	b, err := l.History().Blame("demo-tool", "", BlameOptions{})
+	b, err := l.History().Blame("demo-tool", "", history.BlameOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +210,7 @@ func TestSkillBlameAttributesLines(t *testing.T) {
 		t.Errorf("git blame = %v\nours      = %v", gitHashes, ours)
 	}
 
-	if _, err := l.History().Blame("demo-tool", "references/none.md", BlameOptions{}); !errors.Is(err, ErrNotFound) {
+	if _, err := l.History().Blame("demo-tool", "references/none.md", history.BlameOptions{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -267,7 +269,7 @@ func TestOwnershipFollowsRenameAndAdoption(t *testing.T) {
 	}
 
 	// The adopt commit is in the skill's log.
-	log, err := l.History().Log("ci-debugging", LogOptions{})
+	log, err := l.History().Log("ci-debugging", history.LogOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +344,7 @@ func TestOwnershipFromImportTrailerAndProposalMerge(t *testing.T) {
 	if err != nil || o.Owner != OwnerCurator {
 		t.Errorf("merged proposal's skill: %+v %v", o, err)
 	}
-	log, err := l.History().Log("proposed", LogOptions{})
+	log, err := l.History().Log("proposed", history.LogOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,11 +360,11 @@ func TestColdAndWarmWalksAgree(t *testing.T) {
 	l, _ := newTestLibrary(t)
 	buildHistory(t, l)
 	os.RemoveAll(filepath.Join(l.repo.StateDir(), "cache"))
-	coldLog, err := l.History().Log("demo-tool", LogOptions{Patch: true})
+	coldLog, err := l.History().Log("demo-tool", history.LogOptions{Patch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	coldBlame, err := l.History().Blame("demo-tool", "", BlameOptions{})
+	coldBlame, err := l.History().Blame("demo-tool", "", history.BlameOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,16 +372,16 @@ func TestColdAndWarmWalksAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := l.history()
-	n := len(h.recs)
-	h.done()
+	n := h.Cached()
+	h.Done()
 	if n < 7 { // every commit: the import and six writes
 		t.Fatalf("Owners cached %d records", n)
 	}
-	warmLog, err := l.History().Log("demo-tool", LogOptions{Patch: true})
+	warmLog, err := l.History().Log("demo-tool", history.LogOptions{Patch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	warmBlame, err := l.History().Blame("demo-tool", "", BlameOptions{})
+	warmBlame, err := l.History().Blame("demo-tool", "", history.BlameOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +418,7 @@ func TestMergeWithChangesOnBothSides(t *testing.T) {
 		} else if _, err := l.Owners().At(""); err != nil {
 			t.Fatal(err)
 		}
-		log, err := l.History().Log("demo", LogOptions{})
+		log, err := l.History().Log("demo", history.LogOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -428,10 +430,10 @@ func TestMergeWithChangesOnBothSides(t *testing.T) {
 		if !reflect.DeepEqual(ours, want) {
 			t.Errorf("cold=%v: skill log %v\ngit log %v", cold, ours, want)
 		}
-		if len(log) != 4 || log[0].Change != ChangeMerged {
+		if len(log) != 4 || log[0].Change != history.ChangeMerged {
 			t.Errorf("cold=%v: log = %+v", cold, log)
 		}
-		b, err := l.History().Blame("demo", "", BlameOptions{})
+		b, err := l.History().Blame("demo", "", history.BlameOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -469,7 +471,7 @@ func TestSkillLogAfterRepack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		log, err := l.History().Log("demo-tool", LogOptions{})
+		log, err := l.History().Log("demo-tool", history.LogOptions{})
 		if err != nil || len(log) != 6 {
 			t.Errorf("log after %v: %d entries, %v", args, len(log), err)
 		}

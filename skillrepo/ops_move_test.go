@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillrepo/skillrepo/skillrepo/history"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -47,7 +48,7 @@ func TestApplyMoveFile(t *testing.T) {
 	}
 	// skill blame follows the file into its old skill: every line was
 	// written by the import, at the old path.
-	bl, err := l.History().Blame("ci-debugging", "references/docker-prune-policy.yaml", BlameOptions{})
+	bl, err := l.History().Blame("ci-debugging", "references/docker-prune-policy.yaml", history.BlameOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ package skillrepo
 //
 // Anything else is user-owned: no evidence means user-owned (fail closed,
 // docs/reference-behaviour.md §4.5). Evidence follows the skill folder
-// through moves, renames, archive and restore (history.go pairs them), so
+// through moves, renames, archive and restore (package history pairs them), so
 // unlike a flag in a side file it survives a rename.
 //
 // All skills are computed at once by one pass over history, oldest commit
@@ -36,6 +36,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/skillrepo/history"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -164,52 +165,52 @@ func (l *Library) ownersCachePath() string {
 
 // The owners cache file: magic, version, entries (tip, count, then name,
 // dir, owner, reason, commit per skill), CRC-32 of all that; the same
-// encoding as the history cache (historycodec.go).
+// encoding as the history cache (package history, codec.go).
 func encodeOwners(entries []ownersCacheEntry) []byte {
-	w := &recordWriter{}
-	w.b = append(w.b, ownersMagic...)
-	w.uvarint(ownersCacheVersion)
-	w.uvarint(uint64(len(entries)))
+	w := &history.Writer{}
+	w.B = append(w.B, ownersMagic...)
+	w.Uvarint(ownersCacheVersion)
+	w.Uvarint(uint64(len(entries)))
 	for _, e := range entries {
-		w.hash(e.Tip)
-		w.uvarint(uint64(len(e.Owners)))
+		w.Hash(e.Tip)
+		w.Uvarint(uint64(len(e.Owners)))
 		for _, o := range e.Owners {
-			w.str(o.Name)
-			w.str(o.Dir)
-			w.str(o.Owner)
-			w.str(o.Reason)
-			w.hash(o.Commit)
+			w.Str(o.Name)
+			w.Str(o.Dir)
+			w.Str(o.Owner)
+			w.Str(o.Reason)
+			w.Hash(o.Commit)
 		}
 	}
-	return binary.BigEndian.AppendUint32(w.b, crc32.ChecksumIEEE(w.b))
+	return binary.BigEndian.AppendUint32(w.B, crc32.ChecksumIEEE(w.B))
 }
 
 func decodeOwners(data []byte) ([]ownersCacheEntry, error) {
 	if len(data) < len(ownersMagic)+4 || string(data[:len(ownersMagic)]) != ownersMagic {
-		return nil, errBadHistoryCache
+		return nil, history.ErrBadCache
 	}
 	body := data[:len(data)-4]
 	if crc32.ChecksumIEEE(body) != binary.BigEndian.Uint32(data[len(data)-4:]) {
-		return nil, errBadHistoryCache
+		return nil, history.ErrBadCache
 	}
-	r := &recordReader{b: body[len(ownersMagic):]}
-	if r.uvarint() != ownersCacheVersion || r.err != nil {
-		return nil, errBadHistoryCache
+	r := &history.Reader{B: body[len(ownersMagic):]}
+	if r.Uvarint() != ownersCacheVersion || r.Err != nil {
+		return nil, history.ErrBadCache
 	}
-	n := r.count(24)
+	n := r.Count(24)
 	var out []ownersCacheEntry
-	for i := 0; i < n && r.err == nil; i++ {
-		e := ownersCacheEntry{Tip: r.hash()}
-		k := r.count(24)
+	for i := 0; i < n && r.Err == nil; i++ {
+		e := ownersCacheEntry{Tip: r.Hash()}
+		k := r.Count(24)
 		e.Owners = make(map[string]Ownership, k)
-		for j := 0; j < k && r.err == nil; j++ {
-			o := Ownership{Name: r.str(), Dir: r.str(), Owner: r.str(), Reason: r.str(), Commit: r.hash()}
+		for j := 0; j < k && r.Err == nil; j++ {
+			o := Ownership{Name: r.Str(), Dir: r.Str(), Owner: r.Str(), Reason: r.Str(), Commit: r.Hash()}
 			e.Owners[o.Dir] = o
 		}
 		out = append(out, e)
 	}
-	if r.err != nil || len(r.b) != 0 {
-		return nil, errBadHistoryCache
+	if r.Err != nil || len(r.B) != 0 {
+		return nil, history.ErrBadCache
 	}
 	return out, nil
 }
@@ -239,8 +240,8 @@ func (l *Library) ownersAt(tip Hash) (map[string]Ownership, error) {
 		}
 	}
 	h := l.history()
-	defer h.done()
-	states, err := h.ownership(tip)
+	defer h.Done()
+	states, err := l.ownership(h, tip)
 	if err != nil {
 		return nil, err
 	}
@@ -281,17 +282,17 @@ func (l *Library) ownersAt(tip Hash) (map[string]Ownership, error) {
 
 // ownership runs the forward pass over every commit reachable from tip
 // and returns the folder -> state map at tip.
-func (h *historyIndex) ownership(tip Hash) (map[string]*ownState, error) {
-	order, err := h.topoOrder(tip)
+func (l *Library) ownership(h *history.Index, tip Hash) (map[string]*ownState, error) {
+	order, err := h.TopoOrder(tip)
 	if err != nil {
 		return nil, err
 	}
 	// Ownership fails closed in a shallow clone: who created a skill may
 	// lie beyond the boundary, and a guess could hand a user's skill to
 	// the curator.
-	for _, c := range order {
-		if h.l.repo.IsShallow(c) {
-			return nil, WithHint(fmt.Errorf("%w: the history stops at %s (a shallow clone)", ErrOwnershipUnknown, gitstore.ShortHash(c)),
+	for _, r := range order {
+		if l.repo.IsShallow(r.Hash) {
+			return nil, WithHint(fmt.Errorf("%w: the history stops at %s (a shallow clone)", ErrOwnershipUnknown, gitstore.ShortHash(r.Hash)),
 				"fetch the whole history with 'git fetch --unshallow', then retry")
 		}
 	}
@@ -299,8 +300,8 @@ func (h *historyIndex) ownership(tip Hash) (map[string]*ownState, error) {
 	// a state map is dropped (or handed over without a copy) when its
 	// last child takes it.
 	children := map[Hash]int{}
-	for _, c := range order {
-		for _, p := range h.recs[c].Parents {
+	for _, r := range order {
+		for _, p := range r.Parents {
 			children[p]++
 		}
 	}
@@ -318,8 +319,7 @@ func (h *historyIndex) ownership(tip Hash) (map[string]*ownState, error) {
 		}
 		return cp
 	}
-	for _, c := range order {
-		r := h.recs[c]
+	for _, r := range order {
 		var cur map[string]*ownState
 		if len(r.Parents) == 0 {
 			cur = map[string]*ownState{}
@@ -333,13 +333,13 @@ func (h *historyIndex) ownership(tip Hash) (map[string]*ownState, error) {
 			}
 		}
 		applyOwnership(r, cur, others)
-		states[c] = cur
+		states[r.Hash] = cur
 	}
 	return states[tip], nil
 }
 
 // applyOwnership turns the first parent's state into commit r's.
-func applyOwnership(r *commitRecord, cur map[string]*ownState, others []map[string]*ownState) {
+func applyOwnership(r *history.Record, cur map[string]*ownState, others []map[string]*ownState) {
 	changes := r.Changes[0]
 	imported := make(map[string]bool, len(r.Imported))
 	for _, n := range r.Imported {
@@ -426,7 +426,7 @@ func foldersNamed(cur map[string]*ownState, name string) []string {
 
 // creationState is the ownership a commit gives a skill it creates.
 // imported is the commit's Skill-Imported-Agent set.
-func creationState(r *commitRecord, p string, imported map[string]bool) *ownState {
+func creationState(r *history.Record, p string, imported map[string]bool) *ownState {
 	st := &ownState{Commit: r.Hash, Time: r.CommitTime}
 	if imported[path.Base(p)] {
 		st.Curator = true
@@ -443,38 +443,4 @@ func creationState(r *commitRecord, p string, imported map[string]bool) *ownStat
 		st.Reason = fmt.Sprintf("created by %s in %s", origin, gitstore.ShortHash(r.Hash))
 	}
 	return st
-}
-
-// topoOrder lists every commit reachable from tip with parents before
-// children (an iterative depth-first post-order), computing records as it
-// goes.
-func (h *historyIndex) topoOrder(tip Hash) ([]Hash, error) {
-	var order []Hash
-	done := map[Hash]bool{}
-	type frame struct {
-		c    Hash
-		next int
-	}
-	stack := []frame{{c: tip}}
-	onStack := map[Hash]bool{tip: true}
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		r, err := h.record(top.c)
-		if err != nil {
-			return nil, err
-		}
-		if top.next < len(r.Parents) {
-			p := r.Parents[top.next]
-			top.next++
-			if !done[p] && !onStack[p] {
-				onStack[p] = true
-				stack = append(stack, frame{c: p})
-			}
-			continue
-		}
-		done[top.c] = true
-		order = append(order, top.c)
-		stack = stack[:len(stack)-1]
-	}
-	return order, nil
 }

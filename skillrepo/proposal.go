@@ -232,7 +232,7 @@ func (room Proposals) Get(id string) (*Proposal, error) {
 type proposalReader struct {
 	l        *Library
 	store    *gitstore.Store
-	hist     *history
+	hist     *commitGraph
 	main     Hash
 	mainTree Hash
 }

@@ -25,17 +25,17 @@ type commitMeta struct {
 	time    int64 // committer time, seconds
 }
 
-// history reads commit headers, caching them for one operation.
-type history struct {
+// commitGraph reads commit headers, caching them for one operation.
+type commitGraph struct {
 	store *gitstore.Store
 	metas map[Hash]commitMeta
 }
 
-func newHistory(store *gitstore.Store) *history {
-	return &history{store: store, metas: map[Hash]commitMeta{}}
+func newHistory(store *gitstore.Store) *commitGraph {
+	return &commitGraph{store: store, metas: map[Hash]commitMeta{}}
 }
 
-func (h *history) meta(c Hash) (commitMeta, error) {
+func (h *commitGraph) meta(c Hash) (commitMeta, error) {
 	if m, ok := h.metas[c]; ok {
 		return m, nil
 	}
@@ -75,7 +75,7 @@ const (
 // share no history) and the commits reachable from b but not from a (b's
 // own commits since the fork, newest first). When there are several best
 // ancestors (criss-cross merges) the first one met is used.
-func (h *history) mergeBase(a, b Hash) (base Hash, onlyB []Hash, err error) {
+func (h *commitGraph) mergeBase(a, b Hash) (base Hash, onlyB []Hash, err error) {
 	if a == b {
 		return a, nil, nil
 	}
@@ -140,7 +140,7 @@ func (h *history) mergeBase(a, b Hash) (base Hash, onlyB []Hash, err error) {
 // paintWalk is the state of one merge-base walk: paint flags and the queue
 // of commits to visit, newest first.
 type paintWalk struct {
-	h     *history
+	h     *commitGraph
 	flags map[Hash]uint8
 	q     commitQueue
 }
@@ -184,7 +184,7 @@ func (w *paintWalk) hasNonStale() bool {
 // removeRedundant drops the candidates that are ancestors of another: the
 // walk can meet an older common ancestor before a newer one when commit
 // times tie or lie.
-func (h *history) removeRedundant(bases []Hash) ([]Hash, error) {
+func (h *commitGraph) removeRedundant(bases []Hash) ([]Hash, error) {
 	var best []Hash
 	for i, c := range bases {
 		redundant := false
@@ -211,7 +211,7 @@ func (h *history) removeRedundant(bases []Hash) ([]Hash, error) {
 // reaches reports whether target is an ancestor of from. It walks the
 // whole history below from when it must (commit times can lie, so no
 // cut-off is safe); it runs only when the walk met several candidates.
-func (h *history) reaches(from, target Hash) (bool, error) {
+func (h *commitGraph) reaches(from, target Hash) (bool, error) {
 	seen := map[Hash]bool{from: true}
 	todo := []Hash{from}
 	for len(todo) > 0 {

@@ -230,7 +230,7 @@ func (room Remote) Push(ctx context.Context, opts RemoteOptions) (*PushResult, e
 // anything: not when they are equal, nor when ours is behind (an ancestor
 // of theirs; pull brings the rest). A diverged ref is sent, and the remote
 // refuses it with a reason.
-func (l *Library) hasNews(hist *history, ours, theirs Hash) (bool, error) {
+func (l *Library) hasNews(hist *commitGraph, ours, theirs Hash) (bool, error) {
 	switch {
 	case ours == theirs:
 		return false, nil
@@ -244,7 +244,7 @@ func (l *Library) hasNews(hist *history, ours, theirs Hash) (bool, error) {
 // settledHere reports whether a remote proposal branch that this library
 // does not have was approved here (its tip is in main) or rejected here
 // (its tip is kept by a rejection record).
-func (l *Library) settledHere(hist *history, local map[string]Hash, id string, tip Hash) (bool, error) {
+func (l *Library) settledHere(hist *commitGraph, local map[string]Hash, id string, tip Hash) (bool, error) {
 	if !l.repo.ObjectExists(tip) {
 		return false, nil // never seen here: someone else's new work
 	}
@@ -319,7 +319,7 @@ func (room Remote) Pull(ctx context.Context, opts RemoteOptions) (*PullResult, e
 }
 
 // fastForwardMain moves main to theirs when that is a fast-forward.
-func (l *Library) fastForwardMain(ctx context.Context, hist *history, theirs Hash, opts RemoteOptions) (*UpdateResult, error) {
+func (l *Library) fastForwardMain(ctx context.Context, hist *commitGraph, theirs Hash, opts RemoteOptions) (*UpdateResult, error) {
 	ours, err := l.repo.ResolveBranch(l.MainBranch())
 	if errors.Is(err, ErrNotFound) {
 		ours = ZeroHash
@@ -386,7 +386,7 @@ func fastForward(tx *writeTx, to Hash, from string) error {
 
 // pullRecords adds the remote's rejection records this library lacks (or
 // that fast-forward ours).
-func (l *Library) pullRecords(hist *history, local map[string]Hash, opts RemoteOptions, res *PullResult) error {
+func (l *Library) pullRecords(hist *commitGraph, local map[string]Hash, opts RemoteOptions, res *PullResult) error {
 	prefix := "refs/skillrepo/remotes/" + opts.Remote + "/rejected/"
 	for _, name := range slices.Sorted(maps.Keys(local)) {
 		if !strings.HasPrefix(name, prefix) {
@@ -414,7 +414,7 @@ func (l *Library) pullRecords(hist *history, local map[string]Hash, opts RemoteO
 
 // pullProposals creates or fast-forwards local proposal branches from the
 // remote's, skipping settled ones, and deletes local ones main contains.
-func (l *Library) pullProposals(hist *history, local map[string]Hash, opts RemoteOptions, res *PullResult) error {
+func (l *Library) pullProposals(hist *commitGraph, local map[string]Hash, opts RemoteOptions, res *PullResult) error {
 	prefix := "refs/remotes/" + opts.Remote + "/" + ProposalBranchPrefix
 	for _, name := range slices.Sorted(maps.Keys(local)) {
 		if !strings.HasPrefix(name, prefix) {

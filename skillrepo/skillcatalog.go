@@ -2,7 +2,7 @@ package skillrepo
 
 // The skill catalogue: the skill folders of one tree, kept per clone in
 // .git/skillrepo/cache/skills.bin and brought to any other tree by the
-// history index's hash-pruned tree diff (historyindex.go, diffDir), so
+// history index's hash-pruned tree diff (history.SkillFolderChanges), so
 // listing the skills of a commit reads the folders that differ from the
 // catalogue's tree, not every folder of the library. A write keys its
 // usage event with it (usagekeys.go): a patch on a library of 10,000
@@ -38,6 +38,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/skillrepo/history"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -376,12 +377,8 @@ func (c *skillCatalog) moveTo(store *gitstore.Store, tree Hash, persist bool) er
 // and those of to there (came). A skill in both, changed or not, is in
 // both lists.
 func skillChanges(store *gitstore.Store, from, to Hash) (gone, came []SkillInfo, err error) {
-	read := func(h Hash) (*rawTree, error) {
-		b, err := store.RawTree(h)
-		return &rawTree{data: b}, err
-	}
-	var changes []folderChange
-	if err := diffSkillFolders(read, from, to, "", 0, &changes); err != nil {
+	changes, err := history.SkillFolderChanges(store.RawTree, from, to)
+	if err != nil {
 		return nil, nil, err
 	}
 	for _, ch := range changes {

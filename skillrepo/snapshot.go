@@ -16,7 +16,7 @@ import (
 )
 
 // ArchiveDir holds archived skills: tracked, not discovered as active.
-const ArchiveDir = ".archive"
+const ArchiveDir = skill.ArchiveDir
 
 // Snapshot is a read-only view of one commit of the library.
 type Snapshot struct {

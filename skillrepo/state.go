@@ -73,3 +73,11 @@ func StateOf(dir string) (s State, ok bool) {
 	}
 	return s, true
 }
+
+// Bounds of the state and cache files under .git/skillrepo, read as
+// regular files only (a FIFO there would hang the command, a link to
+// /dev/zero fill the memory): a cache over its bound is rebuilt.
+const (
+	maxStateFile = 4 << 20
+	maxCacheFile = 256 << 20
+)

@@ -57,7 +57,7 @@ func checkIncoming(store *gitstore.Store, from string, commits []Hash) error {
 
 // incoming returns the commits reachable from theirs and not from ours
 // (every ancestor of theirs when ours is zero).
-func incoming(hist *history, store *gitstore.Store, ours, theirs Hash) ([]Hash, error) {
+func incoming(hist *commitGraph, store *gitstore.Store, ours, theirs Hash) ([]Hash, error) {
 	if !ours.IsZero() {
 		_, only, err := hist.mergeBase(ours, theirs)
 		return only, err

@@ -17,6 +17,7 @@ import (
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/history"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -518,7 +519,7 @@ type skillData struct {
 	Front    [][2]string
 	Body     any // rendered markdown (template.HTML)
 	Files    []string
-	Log      []skillrepo.LogEntry
+	Log      []history.LogEntry
 	Owner    skillrepo.Ownership
 	Chart    any
 	History  []skillrepo.HistoryEvent
@@ -543,7 +544,7 @@ func (s *Server) skillPage(lib *skillrepo.Library, r *http.Request, v *view) (st
 	}
 	d.Front, d.Body, d.Unparsed = renderSkill(raw)
 	d.Files = skillFiles(snap, si.Dir)
-	d.Log, _ = lib.History().Log(si.Dir, skillrepo.LogOptions{MaxCount: 200})
+	d.Log, _ = lib.History().Log(si.Dir, history.LogOptions{MaxCount: 200})
 	d.Owner, _ = lib.Owners().Of(si.Dir)
 	d.History, _ = lib.History().Skill(si.Name, skillrepo.HistoryFilter{Limit: 5000})
 	d.Chart = usageChart(d.History, s.opts.Now(), 30)
@@ -572,7 +573,7 @@ func skillFiles(snap *skillrepo.Snapshot, dir string) []string {
 func (s *Server) blame(lib *skillrepo.Library, r *http.Request, v *view) (string, error) {
 	name := r.PathValue("name")
 	file := r.URL.Query().Get("file")
-	b, err := lib.History().Blame(name, file, skillrepo.BlameOptions{})
+	b, err := lib.History().Blame(name, file, history.BlameOptions{})
 	if err != nil {
 		return "", err
 	}
@@ -583,7 +584,7 @@ func (s *Server) blame(lib *skillrepo.Library, r *http.Request, v *view) (string
 
 func (s *Server) commit(lib *skillrepo.Library, r *http.Request, v *view) (string, error) {
 	name, hash := r.PathValue("name"), r.PathValue("hash")
-	entries, err := lib.History().Log(name, skillrepo.LogOptions{Patch: true})
+	entries, err := lib.History().Log(name, history.LogOptions{Patch: true})
 	if err != nil {
 		return "", err
 	}
@@ -592,7 +593,7 @@ func (s *Server) commit(lib *skillrepo.Library, r *http.Request, v *view) (strin
 			v.Title, v.Nav = e.Subject, "skills"
 			v.Data = struct {
 				Name  string
-				Entry skillrepo.LogEntry
+				Entry history.LogEntry
 				Files []fileDiff
 			}{name, e, parsePatch(e.Patch)}
 			return "commit", nil

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/history"
 )
 
 type skillBlameOptions struct {
@@ -69,7 +69,7 @@ func runSkillBlame(opts *skillBlameOptions) error {
 	if err != nil {
 		return err
 	}
-	b, err := lib.History().Blame(opts.Name, opts.File, skillrepo.BlameOptions{Rev: opts.Rev})
+	b, err := lib.History().Blame(opts.Name, opts.File, history.BlameOptions{Rev: opts.Rev})
 	if err != nil {
 		return err
 	}

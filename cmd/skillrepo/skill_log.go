@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/history"
 )
 
 type skillLogOptions struct {
@@ -75,7 +75,7 @@ func runSkillLog(opts *skillLogOptions) error {
 	if err != nil {
 		return err
 	}
-	entries, err := lib.History().Log(opts.Name, skillrepo.LogOptions{Rev: opts.Rev, Patch: opts.Patch, MaxCount: opts.MaxCount})
+	entries, err := lib.History().Log(opts.Name, history.LogOptions{Rev: opts.Rev, Patch: opts.Patch, MaxCount: opts.MaxCount})
 	if err != nil {
 		return err
 	}
@@ -121,15 +121,15 @@ func runSkillLog(opts *skillLogOptions) error {
 
 // logDetails is the second line of an entry: path changes and agent
 // provenance.
-func logDetails(e skillrepo.LogEntry) string {
+func logDetails(e history.LogEntry) string {
 	var parts []string
 	switch {
-	case e.Change == skillrepo.ChangeDeleted:
+	case e.Change == history.ChangeDeleted:
 		parts = append(parts, "deleted "+e.From)
 	case e.From != "":
 		parts = append(parts, e.From+" -> "+e.Path)
 	}
-	if e.Change == skillrepo.ChangeMeta {
+	if e.Change == history.ChangeMeta {
 		parts = append(parts, "Action: "+e.Action)
 	}
 	if e.ReviewID != "" {

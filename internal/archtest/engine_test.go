@@ -16,16 +16,23 @@ import (
 // package that uses the engine.
 const domain = "skillrepo"
 
+// rooms are the domain's concerns moved to packages of their own below it
+// (docs/architecture.md §1), as go-git's plumbing sits below its
+// Repository: each builds on the engine as the domain does, and the domain
+// opens it and hands it what only the domain knows.
+var rooms = []string{"skillrepo/history"}
+
 // TestOnlyTheDomainUsesTheEngine keeps the engine a library of the domain
-// (docs/architecture.md §1): no package but the domain imports it, in its
-// code or its tests — the CLI, the hooks, the curator, the review and
-// every other package speak to a library through the domain's verbs. Go's
-// internal rule already keeps packages outside skillrepo/ from importing
-// it; this also covers the domain's own subpackages and says why.
+// (docs/architecture.md §1): no package but the domain and its rooms
+// imports it, in its code or its tests — the CLI, the hooks, the curator,
+// the review and every other package speak to a library through the
+// domain's verbs. Go's internal rule already keeps packages outside
+// skillrepo/ from importing it; this also covers the domain's own
+// subpackages and says why.
 func TestOnlyTheDomainUsesTheEngine(t *testing.T) {
 	for path, p := range listPackages(t) {
 		rel := strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
-		if rel == domain || rel == engine || strings.HasPrefix(rel, engine+"/") {
+		if rel == domain || rel == engine || strings.HasPrefix(rel, engine+"/") || slices.Contains(rooms, rel) {
 			continue
 		}
 		for _, imports := range [][]string{p.Imports, p.TestImports, p.XTestImports} {
@@ -33,6 +40,60 @@ func TestOnlyTheDomainUsesTheEngine(t *testing.T) {
 				t.Errorf("%s imports the engine %s: only the domain package %s may; add a domain verb there", rel, engine, domain)
 				break
 			}
+		}
+	}
+}
+
+// engineWrites are the engine's verbs that write: the transaction
+// (Repo.Update and its Tx), refs, the repository lock and crash recovery,
+// objects (Store.Put), the remote transport and a new repository.
+var engineWrites = map[string]bool{
+	"Update": true, "UpdateRef": true, "DeleteRef": true, "Lock": true, "Recover": true, "RecoverLocked": true,
+	"Put": true, "RemotePush": true, "RemoteFetch": true, "RemoveLinkedWorktree": true, "SparseCheckout": true, "Init": true,
+}
+
+// TestRoomsBelowTheDomain keeps each room below the domain: it imports
+// neither the domain (the domain imports it) nor any package above it,
+// only the engine, the pure helpers of skillrepo/ and internal ones; and
+// it reads through the engine without writing — no call of an engine
+// verb that writes (engineWrites, matched by name), so the domain and its
+// write policy stay the one writer of the repository (§2.1).
+func TestRoomsBelowTheDomain(t *testing.T) {
+	pkgs := listPackages(t)
+	below := func(imp string) bool {
+		rel, ours := strings.CutPrefix(imp, module+"/")
+		if !ours {
+			return true // the standard library or a third-party module
+		}
+		return rel == engine || strings.HasPrefix(rel, "internal/") || slices.Contains(rooms, rel) ||
+			rel == "skillrepo/skill" || rel == "skillrepo/merge" || rel == "skillrepo/memory"
+	}
+	for _, room := range rooms {
+		p, ok := pkgs[module+"/"+room]
+		if !ok {
+			t.Errorf("room %s not found: keep the list current", room)
+			continue
+		}
+		if slices.Contains(p.Deps, module+"/"+domain) {
+			t.Errorf("%s depends on the domain %s: a room sits below it; take what it needs as a parameter", room, domain)
+		}
+		for _, imports := range [][]string{p.Imports, p.TestImports, p.XTestImports} {
+			for _, imp := range imports {
+				if !below(imp) {
+					t.Errorf("%s imports %s: a room imports only the engine, the pure helpers and internal packages", room, imp)
+				}
+			}
+		}
+		for _, f := range parseDir(t, p.Dir, false) {
+			if importName(f.file, module+"/"+engine, "gitstore") == "" {
+				continue
+			}
+			ast.Inspect(f.file, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && engineWrites[sel.Sel.Name] {
+					t.Errorf("%s: %s calls the engine's write %s: only the domain writes (through its write policy)", f.name, room, sel.Sel.Name)
+				}
+				return true
+			})
 		}
 	}
 }

@@ -17,6 +17,9 @@ import (
 const (
 	// FileName is the name of a skill's main file.
 	FileName = "SKILL.md"
+	// ArchiveDir is the library's folder of archived skills: tracked,
+	// not discovered as active.
+	ArchiveDir = ".archive"
 	// MaxNameLength is the longest skill or category name.
 	MaxNameLength = 64
 	// MaxDescriptionLength is the longest frontmatter description.

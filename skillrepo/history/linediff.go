@@ -1,4 +1,4 @@
-package skillrepo
+package history
 
 // Line diffs for skill blame: a Myers diff over whole lines (sergi/go-diff
 // on lines encoded as runes, no time limit, so the result is

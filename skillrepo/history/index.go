@@ -1,4 +1,4 @@
-package skillrepo
+package history
 
 // The history index: for every commit, which skill folders differ from
 // each of its parents, plus the commit's metadata and provenance trailers.
@@ -33,26 +33,26 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
-// historyCacheVersion changes whenever commitRecord or the diff rules
+// cacheVersion changes whenever Record or the diff rules
 // change; an older cache is discarded.
-const historyCacheVersion = 1
+const cacheVersion = 1
 
 // maxSkillDepth is how deep below the root (or below .archive) a skill
 // folder may sit: <cat>/<cat>/<cat>/<name>, as discovery allows.
 const maxSkillDepth = 4
 
-// folderChange is one skill folder that differs between a commit and one
+// FolderChange is one skill folder that differs between a commit and one
 // of its parents. Old and New are the folder's tree hashes (zero: absent
 // on that side). From, set on a folder that appeared, is the folder in the
 // parent it was moved or renamed from.
-type folderChange struct {
+type FolderChange struct {
 	Path     string
 	Old, New Hash
 	From     string
 }
 
-// commitRecord is what the history index knows about one commit.
-type commitRecord struct {
+// Record is what the history index knows about one commit.
+type Record struct {
 	Hash    Hash
 	Tree    Hash
 	Parents []Hash
@@ -72,18 +72,19 @@ type commitRecord struct {
 
 	// Changes[i] are the skill folders that differ from Parents[i]; a root
 	// commit has one list, against the empty tree.
-	Changes [][]folderChange
+	Changes [][]FolderChange
 }
 
-// historyIndex reads and extends the cached records. It is not safe for
-// concurrent use (nor is the Library it reads).
-type historyIndex struct {
-	l     *Library
-	recs  map[Hash]*commitRecord // complete records (cached on disk)
-	heads map[Hash]*commitRecord // parsed commits without Changes (this run only)
+// Index reads and extends the cached records. It is not safe for
+// concurrent use (nor is the library that opens it).
+type Index struct {
+	repo  *gitstore.Repo
+	opts  Options
+	recs  map[Hash]*Record // complete records (cached on disk)
+	heads map[Hash]*Record // parsed commits without Changes (this run only)
 	dirty bool
 	raw   *rawReader
-	// cold selects path-lookup walks (history.go, chooseMode); folders
+	// cold selects path-lookup walks (log.go, chooseMode); folders
 	// memoises their lookups: a commit's tree is its child's parent tree.
 	cold    bool
 	folders map[folderKey]Hash
@@ -97,7 +98,7 @@ type folderKey struct {
 }
 
 // folderAtCached is folderAt, memoised for the walk.
-func (h *historyIndex) folderAtCached(root Hash, dir string) (Hash, error) {
+func (h *Index) folderAtCached(root Hash, dir string) (Hash, error) {
 	k := folderKey{root, dir}
 	if f, ok := h.folders[k]; ok {
 		return f, nil
@@ -113,24 +114,39 @@ func (h *historyIndex) folderAtCached(root Hash, dir string) (Hash, error) {
 	return f, nil
 }
 
-func (l *Library) historyCachePath() string {
-	return l.State().cache("history.bin")
+// Options say where the index keeps its cache and what it reads from a
+// commit message.
+type Options struct {
+	// CachePath is the cache file (in the per-clone state folder).
+	CachePath string
+	// ReadOnly: the cache is read but never written.
+	ReadOnly bool
+	// Progress hears the indexing of records not in the cache; nil
+	// reports nothing.
+	Progress Progress
+	// Trailers fills a record's provenance from its commit message: the
+	// trailer vocabulary is the domain's (docs/architecture.md §2).
+	Trailers func(msg string, r *Record)
+	// MetaActions are the Skill-Action values about a skill that change
+	// none of its files (adopt, disown, pin, unpin): a log lists them.
+	MetaActions map[string]bool
 }
 
-// history opens the history index, loading the cache when it is usable.
-func (l *Library) history() *historyIndex {
-	h := &historyIndex{l: l, recs: map[Hash]*commitRecord{}, heads: map[Hash]*commitRecord{}, raw: newRawReader(l)}
-	if l.repo.IsShallowRepo() {
+// Open opens the history index of repo, loading the cache when it is
+// usable. Call Done when finished.
+func Open(repo *gitstore.Repo, opts Options) *Index {
+	h := &Index{repo: repo, opts: opts, recs: map[Hash]*Record{}, heads: map[Hash]*Record{}, raw: newRawReader(repo)}
+	if repo.IsShallowRepo() {
 		// Records computed across a graft would be wrong once the clone
 		// is deepened, and a cache from before it was made shallow names
 		// parents it no longer has: a shallow clone walks cold.
 		return h
 	}
-	data, err := boundedread.ReadFile(l.historyCachePath(), maxCacheFile)
+	data, err := boundedread.ReadFile(opts.CachePath, maxCacheFile)
 	if err != nil {
 		return h
 	}
-	recs, err := decodeHistory(historyCacheVersion, data)
+	recs, err := decodeHistory(cacheVersion, data)
 	if err != nil {
 		return h // unreadable or older: rebuilt as needed
 	}
@@ -140,8 +156,12 @@ func (l *Library) history() *historyIndex {
 	return h
 }
 
-// done saves the cache and releases the pack files.
-func (h *historyIndex) done() {
+// Cached is how many commits have a complete record: what a walk reads
+// without computing anything.
+func (h *Index) Cached() int { return len(h.recs) }
+
+// Done saves the cache and releases the pack files.
+func (h *Index) Done() {
 	if h.progress != nil {
 		h.progress.Done()
 		h.progress = nil
@@ -154,19 +174,19 @@ func (h *historyIndex) done() {
 // the old one, so a reader never sees a torn file. Failing to save only
 // costs the next command time, so errors are returned for the caller to
 // ignore.
-func (h *historyIndex) save() error {
-	if !h.dirty || h.l.readOnly || h.l.repo.IsShallowRepo() {
+func (h *Index) save() error {
+	if !h.dirty || h.opts.ReadOnly || h.opts.CachePath == "" || h.repo.IsShallowRepo() {
 		return nil
 	}
-	p := h.l.historyCachePath()
+	p := h.opts.CachePath
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	recs := make([]*commitRecord, 0, len(h.recs))
+	recs := make([]*Record, 0, len(h.recs))
 	for _, r := range h.recs {
 		recs = append(recs, r)
 	}
-	if err := atomicfile.Write(p, encodeHistory(historyCacheVersion, recs), 0o644, false); err != nil {
+	if err := atomicfile.Write(p, encodeHistory(cacheVersion, recs), 0o644, false); err != nil {
 		return err
 	}
 	h.dirty = false
@@ -177,7 +197,7 @@ func (h *historyIndex) save() error {
 // Changes only when its full record is known. Walks that follow one
 // skill read heads: the full record is computed only for commits that
 // touched the skill.
-func (h *historyIndex) head(c Hash) (*commitRecord, error) {
+func (h *Index) head(c Hash) (*Record, error) {
 	if r, ok := h.recs[c]; ok {
 		return r, nil
 	}
@@ -188,11 +208,11 @@ func (h *historyIndex) head(c Hash) (*commitRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := parseCommitRecord(c, data)
+	r, err := parseCommitRecord(c, data, h.opts.Trailers)
 	if err != nil {
 		return nil, fmt.Errorf("commit %s: %w", c, err)
 	}
-	if p := h.l.repo.Prefix; p != "" {
+	if p := h.repo.Prefix; p != "" {
 		// A prefix library's history is its folder's: the record keeps
 		// the subtree (zero before the library existed).
 		if r.Tree, err = h.folderAt(r.Tree, p); err != nil {
@@ -203,9 +223,9 @@ func (h *historyIndex) head(c Hash) (*commitRecord, error) {
 	return r, nil
 }
 
-// record returns the complete record of commit c, computing its changes
+// Record returns the complete record of commit c, computing its changes
 // when missing.
-func (h *historyIndex) record(c Hash) (*commitRecord, error) {
+func (h *Index) Record(c Hash) (*Record, error) {
 	if r, ok := h.recs[c]; ok {
 		return r, nil
 	}
@@ -216,18 +236,21 @@ func (h *historyIndex) record(c Hash) (*commitRecord, error) {
 	if h.progress == nil {
 		// Computing records is the slow part of a first walk over a long
 		// history; a cached walk never gets here.
-		h.progress = h.l.progress()
+		h.progress = h.opts.Progress
+		if h.progress == nil {
+			h.progress = noProgress{}
+		}
 		h.progress.Start("indexing history", 0)
 	}
 	h.progress.Add(1)
 	r := *head
 	r.Changes = nil
 	if len(r.Parents) == 0 {
-		ch, err := h.diff(ZeroHash, r.Tree, &r)
+		ch, err := h.diff(gitstore.ZeroHash, r.Tree, &r)
 		if err != nil {
 			return nil, err
 		}
-		r.Changes = [][]folderChange{ch}
+		r.Changes = [][]FolderChange{ch}
 	}
 	for _, p := range r.Parents {
 		pt, err := h.treeOf(p)
@@ -246,19 +269,53 @@ func (h *historyIndex) record(c Hash) (*commitRecord, error) {
 	return &r, nil
 }
 
+// TopoOrder lists the records of every commit reachable from tip with
+// parents before children (an iterative depth-first post-order), computing records as it
+// goes.
+func (h *Index) TopoOrder(tip Hash) ([]*Record, error) {
+	var order []*Record
+	done := map[Hash]bool{}
+	type frame struct {
+		c    Hash
+		next int
+	}
+	stack := []frame{{c: tip}}
+	onStack := map[Hash]bool{tip: true}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		r, err := h.Record(top.c)
+		if err != nil {
+			return nil, err
+		}
+		if top.next < len(r.Parents) {
+			p := r.Parents[top.next]
+			top.next++
+			if !done[p] && !onStack[p] {
+				onStack[p] = true
+				stack = append(stack, frame{c: p})
+			}
+			continue
+		}
+		done[top.c] = true
+		order = append(order, r)
+		stack = stack[:len(stack)-1]
+	}
+	return order, nil
+}
+
 // treeOf returns a commit's root tree.
-func (h *historyIndex) treeOf(c Hash) (Hash, error) {
+func (h *Index) treeOf(c Hash) (Hash, error) {
 	r, err := h.head(c)
 	if err != nil {
-		return ZeroHash, err
+		return gitstore.ZeroHash, err
 	}
 	return r.Tree, nil
 }
 
 // diff lists the skill folders that differ between two root trees, with
 // moves paired; r's trailers may declare moves.
-func (h *historyIndex) diff(a, b Hash, r *commitRecord) ([]folderChange, error) {
-	var out []folderChange
+func (h *Index) diff(a, b Hash, r *Record) ([]FolderChange, error) {
+	var out []FolderChange
 	if err := h.diffDir(a, b, "", 0, &out); err != nil {
 		return nil, err
 	}
@@ -269,14 +326,26 @@ func (h *historyIndex) diff(a, b Hash, r *commitRecord) ([]folderChange, error) 
 }
 
 // diffDir compares two trees at dir (diffSkillFolders).
-func (h *historyIndex) diffDir(a, b Hash, dir string, depth int, out *[]folderChange) error {
+func (h *Index) diffDir(a, b Hash, dir string, depth int, out *[]FolderChange) error {
 	return diffSkillFolders(h.raw.tree, a, b, dir, depth, out)
+}
+
+// SkillFolderChanges lists the skill folders that differ between the
+// trees from and to, whose raw tree objects readTree returns.
+func SkillFolderChanges(readTree func(Hash) ([]byte, error), from, to Hash) ([]FolderChange, error) {
+	read := func(h Hash) (*rawTree, error) {
+		b, err := readTree(h)
+		return &rawTree{data: b}, err
+	}
+	var changes []FolderChange
+	err := diffSkillFolders(read, from, to, "", 0, &changes)
+	return changes, err
 }
 
 // diffSkillFolders compares two trees at dir, read by read. A folder
 // holding SKILL.md on either side is a skill folder: it is recorded and
 // not descended into. Only directories that differ are opened.
-func diffSkillFolders(read func(Hash) (*rawTree, error), a, b Hash, dir string, depth int, out *[]folderChange) error {
+func diffSkillFolders(read func(Hash) (*rawTree, error), a, b Hash, dir string, depth int, out *[]FolderChange) error {
 	if a == b {
 		return nil
 	}
@@ -289,7 +358,7 @@ func diffSkillFolders(read func(Hash) (*rawTree, error), a, b Hash, dir string, 
 		return err
 	}
 	if dir != "" && (hasRawSkillFile(ta) || hasRawSkillFile(tb)) {
-		*out = append(*out, folderChange{Path: dir, Old: a, New: b})
+		*out = append(*out, FolderChange{Path: dir, Old: a, New: b})
 		return nil
 	}
 	if depth >= maxSkillDepth {
@@ -310,14 +379,14 @@ func diffSkillFolders(read func(Hash) (*rawTree, error), a, b Hash, dir string, 
 			return nil
 		}
 		n := string(name)
-		if dir == "" && strings.HasPrefix(n, ".") && n != ArchiveDir {
+		if dir == "" && strings.HasPrefix(n, ".") && n != skill.ArchiveDir {
 			return nil // .git-like and tool folders: never skills
 		}
 		if dir != "" && strings.HasPrefix(n, ".") {
 			return nil
 		}
 		childDepth := depth + 1
-		if dir == "" && n == ArchiveDir {
+		if dir == "" && n == skill.ArchiveDir {
 			childDepth = 0 // .archive/<...> counts from zero again
 		}
 		return diffSkillFolders(read, ha, hb, path.Join(dir, n), childDepth, out)
@@ -331,7 +400,7 @@ func diffSkillFolders(read func(Hash) (*rawTree, error), a, b Hash, dir string, 
 // SKILL.md, then the same folder name (a category move with edits), then
 // SKILL.md line similarity of at least 50 % (a rename with edits; only
 // tried when few folders are unpaired, as git limits rename detection).
-func (h *historyIndex) pairMoves(changes []folderChange, r *commitRecord) error {
+func (h *Index) pairMoves(changes []FolderChange, r *Record) error {
 	var added, gone []int
 	for i, c := range changes {
 		switch {
@@ -345,7 +414,7 @@ func (h *historyIndex) pairMoves(changes []folderChange, r *commitRecord) error 
 		return nil
 	}
 	used := map[int]bool{}
-	pair := func(match func(a, g folderChange) (bool, error)) error {
+	pair := func(match func(a, g FolderChange) (bool, error)) error {
 		for _, ai := range added {
 			if changes[ai].From != "" {
 				continue
@@ -367,15 +436,15 @@ func (h *historyIndex) pairMoves(changes []folderChange, r *commitRecord) error 
 		}
 		return nil
 	}
-	if err := pair(func(a, g folderChange) (bool, error) {
+	if err := pair(func(a, g FolderChange) (bool, error) {
 		return slices.Contains(r.From, g.Path) && slices.Contains(r.Names, path.Base(a.Path)), nil
 	}); err != nil {
 		return err
 	}
-	if err := pair(func(a, g folderChange) (bool, error) { return a.New == g.Old, nil }); err != nil {
+	if err := pair(func(a, g FolderChange) (bool, error) { return a.New == g.Old, nil }); err != nil {
 		return err
 	}
-	if err := pair(func(a, g folderChange) (bool, error) {
+	if err := pair(func(a, g FolderChange) (bool, error) {
 		ba, err := h.skillBlob(a.New)
 		if err != nil {
 			return false, err
@@ -388,7 +457,7 @@ func (h *historyIndex) pairMoves(changes []folderChange, r *commitRecord) error 
 	}); err != nil {
 		return err
 	}
-	if err := pair(func(a, g folderChange) (bool, error) { return path.Base(a.Path) == path.Base(g.Path), nil }); err != nil {
+	if err := pair(func(a, g FolderChange) (bool, error) { return path.Base(a.Path) == path.Base(g.Path), nil }); err != nil {
 		return err
 	}
 	unpairedA, unpairedG := 0, 0
@@ -430,26 +499,26 @@ func (h *historyIndex) pairMoves(changes []folderChange, r *commitRecord) error 
 
 // skillBlob returns the SKILL.md blob of a skill folder tree (zero when
 // it has none).
-func (h *historyIndex) skillBlob(folder Hash) (Hash, error) {
+func (h *Index) skillBlob(folder Hash) (Hash, error) {
 	t, err := h.raw.tree(folder)
 	if err != nil {
-		return ZeroHash, err
+		return gitstore.ZeroHash, err
 	}
 	entries, err := t.all()
 	if err != nil {
-		return ZeroHash, err
+		return gitstore.ZeroHash, err
 	}
 	for _, e := range entries {
 		if !e.dir && string(e.name) == skill.FileName {
 			return e.hash, nil
 		}
 	}
-	return ZeroHash, nil
+	return gitstore.ZeroHash, nil
 }
 
 // skillSimilarity scores how alike two folders' SKILL.md files are: twice
 // the shared lines over the total (1 = same lines).
-func (h *historyIndex) skillSimilarity(a, b Hash) (float64, error) {
+func (h *Index) skillSimilarity(a, b Hash) (float64, error) {
 	ba, err := h.skillBlob(a)
 	if err != nil || ba.IsZero() {
 		return 0, err
@@ -484,17 +553,18 @@ func (h *historyIndex) skillSimilarity(a, b Hash) (float64, error) {
 	return 2 * float64(shared) / float64(len(la)+len(lb)), nil
 }
 
-// parseCommitRecord reads a raw commit object: headers, then the message.
-func parseCommitRecord(h Hash, data []byte) (*commitRecord, error) {
-	r := &commitRecord{Hash: h}
+// parseCommitRecord reads a raw commit object: headers, then the message
+// (its trailers through trailers).
+func parseCommitRecord(h Hash, data []byte, trailers func(string, *Record)) (*Record, error) {
+	r := &Record{Hash: h}
 	header, msg, _ := bytes.Cut(data, []byte("\n\n"))
 	for _, line := range bytes.Split(header, []byte("\n")) {
 		key, val, _ := bytes.Cut(line, []byte(" "))
 		switch string(key) {
 		case "tree":
-			r.Tree = NewHash(string(val))
+			r.Tree = gitstore.NewHash(string(val))
 		case "parent":
-			r.Parents = append(r.Parents, NewHash(string(val)))
+			r.Parents = append(r.Parents, gitstore.NewHash(string(val)))
 		case "author":
 			r.AuthorName, r.AuthorEmail, r.AuthorTime, r.AuthorTZ = parseSignature(string(val))
 		case "committer":
@@ -506,16 +576,9 @@ func parseCommitRecord(h Hash, data []byte) (*commitRecord, error) {
 	}
 	m := string(msg)
 	r.Subject = strings.TrimSpace(strings.SplitN(strings.TrimLeft(m, "\n"), "\n", 2)[0])
-	ts := ParseTrailers(m)
-	r.Action = TrailerValue(ts, TrailerAction)
-	r.Origin = TrailerValue(ts, TrailerOrigin)
-	r.ReviewID = TrailerValue(ts, TrailerReviewID)
-	r.SessionID = TrailerValue(ts, TrailerSessionID)
-	r.Model = TrailerValue(ts, TrailerModel)
-	r.CuratorRun = TrailerValue(ts, TrailerCuratorRun)
-	r.Names = TrailerValues(ts, TrailerName)
-	r.Imported = TrailerValues(ts, TrailerImported)
-	r.From = TrailerValues(ts, TrailerFrom)
+	if trailers != nil {
+		trailers(m, r)
+	}
 	return r, nil
 }
 
@@ -550,8 +613,8 @@ type rawReader struct {
 	trees map[Hash]*rawTree
 }
 
-func newRawReader(l *Library) *rawReader {
-	return &rawReader{objs: l.repo.NewObjectReader(), trees: map[Hash]*rawTree{}}
+func newRawReader(repo *gitstore.Repo) *rawReader {
+	return &rawReader{objs: repo.NewObjectReader(), trees: map[Hash]*rawTree{}}
 }
 
 func (r *rawReader) close() { r.objs.Close() }
@@ -724,7 +787,7 @@ func mergeRawTrees(a, b *rawTree, fn func(name []byte, ea, eb rawEntry) error) e
 
 // folderFiles lists the files of a skill folder tree with their blob
 // hashes, keyed by slash path relative to the folder.
-func (h *historyIndex) folderFiles(folder Hash) (map[string]Hash, error) {
+func (h *Index) folderFiles(folder Hash) (map[string]Hash, error) {
 	out := map[string]Hash{}
 	var walk func(t Hash, prefix string) error
 	walk = func(t Hash, prefix string) error {
@@ -757,29 +820,29 @@ func (h *historyIndex) folderFiles(folder Hash) (map[string]Hash, error) {
 }
 
 // fileIn returns the blob of rel inside a folder tree (zero when absent).
-func (h *historyIndex) fileIn(folder Hash, rel string) (Hash, error) {
+func (h *Index) fileIn(folder Hash, rel string) (Hash, error) {
 	cur := folder
 	parts := strings.Split(rel, "/")
 	for i, part := range parts {
 		if cur.IsZero() {
-			return ZeroHash, nil
+			return gitstore.ZeroHash, nil
 		}
 		t, err := h.raw.tree(cur)
 		if err != nil {
-			return ZeroHash, err
+			return gitstore.ZeroHash, err
 		}
 		entries, err := t.all()
 		if err != nil {
-			return ZeroHash, err
+			return gitstore.ZeroHash, err
 		}
-		next := ZeroHash
+		next := gitstore.ZeroHash
 		for _, e := range entries {
 			if string(e.name) != part {
 				continue
 			}
 			if i == len(parts)-1 {
 				if e.dir {
-					return ZeroHash, nil
+					return gitstore.ZeroHash, nil
 				}
 				return e.hash, nil
 			}
@@ -790,21 +853,21 @@ func (h *historyIndex) fileIn(folder Hash, rel string) (Hash, error) {
 		}
 		cur = next
 	}
-	return ZeroHash, nil
+	return gitstore.ZeroHash, nil
 }
 
 // folderAt returns the tree of dir in a root tree (zero when absent),
 // looking names up in the trees' bytes.
-func (h *historyIndex) folderAt(root Hash, dir string) (Hash, error) {
+func (h *Index) folderAt(root Hash, dir string) (Hash, error) {
 	cur := root
 	for _, part := range strings.Split(dir, "/") {
 		t, err := h.raw.tree(cur)
 		if err != nil {
-			return ZeroHash, err
+			return gitstore.ZeroHash, err
 		}
 		next, ok := rawLookupDir(t, part)
 		if !ok {
-			return ZeroHash, nil
+			return gitstore.ZeroHash, nil
 		}
 		cur = next
 	}
@@ -817,11 +880,11 @@ func rawLookupDir(t *rawTree, name string) (Hash, bool) {
 	for len(b) > 0 {
 		sp := bytes.IndexByte(b, ' ')
 		if sp <= 0 {
-			return ZeroHash, false
+			return gitstore.ZeroHash, false
 		}
 		nul := bytes.IndexByte(b[sp:], 0)
 		if nul < 0 || sp+nul+21 > len(b) {
-			return ZeroHash, false
+			return gitstore.ZeroHash, false
 		}
 		if string(b[:sp]) == "40000" && string(b[sp+1:sp+nul]) == name {
 			var h Hash
@@ -830,13 +893,16 @@ func rawLookupDir(t *rawTree, name string) (Hash, bool) {
 		}
 		b = b[sp+nul+21:]
 	}
-	return ZeroHash, false
+	return gitstore.ZeroHash, false
 }
 
-// Bounds of the state and cache files under .git/skillrepo, read as
-// regular files only (a FIFO there would hang the command, a link to
-// /dev/zero fill the memory): a cache over its bound is rebuilt.
-const (
-	maxStateFile = 4 << 20
-	maxCacheFile = 256 << 20
-)
+type noProgress struct{}
+
+func (noProgress) Start(string, int) {}
+func (noProgress) Add(int)           {}
+func (noProgress) Done()             {}
+
+// maxCacheFile bounds the cache file, read as a regular file only (a FIFO
+// there would hang the command, a link to /dev/zero fill the memory): a
+// cache over its bound is rebuilt.
+const maxCacheFile = 256 << 20

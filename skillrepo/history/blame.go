@@ -1,4 +1,4 @@
-package skillrepo
+package history
 
 // skill blame: for each line of a skill's file, the commit that last wrote
 // it, with that commit's provenance.
@@ -21,10 +21,10 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
-	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
-// BlameOptions chooses where [History.Blame] starts.
+// BlameOptions chooses where a blame starts (read by the library, which
+// finds the skill there).
 type BlameOptions struct {
 	// Rev is the branch or commit to start from ("" = the main branch).
 	Rev string
@@ -50,7 +50,7 @@ type BlameLine struct {
 	Model, CuratorRun       string
 }
 
-// Blame is the result of [History.Blame].
+// Blame is the result of [Index.Blame].
 type Blame struct {
 	// Skill is the skill's folder at Rev; File the file inside it.
 	Skill, File string
@@ -73,28 +73,12 @@ type blameOrigin struct {
 	suspects []blameSuspect
 }
 
-// Blame attributes every line of file (a path inside the skill
-// folder; "" = SKILL.md) to the commit that last wrote it, following the
-// skill through renames, moves, archive and restore, and through merged
-// proposals. Errors wrap ErrNotFound for an unknown skill or file.
-func (room History) Blame(name, file string, opts BlameOptions) (*Blame, error) {
-	l := room.l
-	if file == "" {
-		file = skill.FileName
-	}
-	rel, err := l.Rules().ValidateSupportPath(file)
-	if err != nil && file != skill.FileName {
-		return nil, err
-	}
-	if rel == "" {
-		rel = file
-	}
-	h := l.history()
-	defer h.done()
-	tip, dir, err := l.locateSkill(h, opts.Rev, name)
-	if err != nil {
-		return nil, err
-	}
+// Blame attributes every line of the file rel of the skill folder dir at
+// tip (as [Index.Locate] finds them; name is the skill asked for, for the
+// error) to the commit that last wrote it, following the skill through
+// renames, moves, archive and restore, and through merged proposals.
+// Errors wrap gitstore.ErrNotFound for an unknown file.
+func (h *Index) Blame(tip Hash, dir, rel, name string) (*Blame, error) {
 	tipTree, err := h.treeOf(tip)
 	if err != nil {
 		return nil, err
@@ -108,7 +92,7 @@ func (room History) Blame(name, file string, opts BlameOptions) (*Blame, error) 
 		return nil, err
 	}
 	if blob.IsZero() {
-		return nil, fmt.Errorf("file %s of skill %q at %s: %w", rel, name, gitstore.ShortHash(tip), ErrNotFound)
+		return nil, fmt.Errorf("file %s of skill %q at %s: %w", rel, name, gitstore.ShortHash(tip), gitstore.ErrNotFound)
 	}
 	text, err := h.blobText(blob)
 	if err != nil {
@@ -129,7 +113,7 @@ func (room History) Blame(name, file string, opts BlameOptions) (*Blame, error) 
 	for i := range suspects {
 		suspects[i] = blameSuspect{final: i, cur: i}
 	}
-	if err := h.blame(tip, dir, rel, suspects, func(r *commitRecord, dir, rel string, s blameSuspect) {
+	if err := h.blame(tip, dir, rel, suspects, func(r *Record, dir, rel string, s blameSuspect) {
 		bl := &out.Lines[s.final]
 		bl.Commit = r.Hash
 		bl.OrigLine = s.cur + 1
@@ -141,7 +125,7 @@ func (room History) Blame(name, file string, opts BlameOptions) (*Blame, error) 
 		bl.Action, bl.Origin = r.Action, r.Origin
 		bl.ReviewID, bl.SessionID = r.ReviewID, r.SessionID
 		bl.Model, bl.CuratorRun = r.Model, r.CuratorRun
-		if l.repo.IsShallow(r.Hash) {
+		if h.repo.IsShallow(r.Hash) {
 			out.Truncated = true
 		}
 	}); err != nil {
@@ -155,7 +139,7 @@ func (room History) Blame(name, file string, opts BlameOptions) (*Blame, error) 
 // in the skill in a commit that removed the very same content from
 // another skill (the curator's move_file re-homing a sibling's reference
 // into an umbrella) is followed to its old skill and path.
-func (h *historyIndex) blame(tip Hash, dir, rel string, suspects []blameSuspect, assign func(*commitRecord, string, string, blameSuspect)) error {
+func (h *Index) blame(tip Hash, dir, rel string, suspects []blameSuspect, assign func(*Record, string, string, blameSuspect)) error {
 	if err := h.chooseMode(tip); err != nil {
 		return err
 	}
@@ -283,7 +267,7 @@ func (h *historyIndex) blame(tip Hash, dir, rel string, suspects []blameSuspect,
 // from: another skill folder that r changed against its first parent and
 // that held the very same blob there (a move_file). ok is false when the
 // file is new in every sense, or was in dir's folder already.
-func (h *historyIndex) movedFrom(r *commitRecord, dir string, blob Hash, parentBlobs []Hash) (from, rel string, ok bool, err error) {
+func (h *Index) movedFrom(r *Record, dir string, blob Hash, parentBlobs []Hash) (from, rel string, ok bool, err error) {
 	if blob.IsZero() || len(r.Parents) == 0 || len(r.Changes) == 0 {
 		return "", "", false, nil
 	}
@@ -306,7 +290,7 @@ func (h *historyIndex) movedFrom(r *commitRecord, dir string, blob Hash, parentB
 
 // findBlob looks for blob in the support folders of a skill folder's
 // tree (depth-bounded); rel is its path inside the skill.
-func (h *historyIndex) findBlob(tree Hash, prefix string, blob Hash, depth int) (string, bool, error) {
+func (h *Index) findBlob(tree Hash, prefix string, blob Hash, depth int) (string, bool, error) {
 	if depth > 4 {
 		return "", false, nil
 	}
