@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"os"
 	"path/filepath"
 
@@ -36,6 +37,14 @@ const Gemini = string(agent.Gemini)
 // geminiNoTool is a tool name that names none: tools.core is an
 // allowlist, and an empty one means "all".
 const geminiNoTool = "skillrepo-no-builtin-tool"
+
+// Bounds on what the backend reads of the person's Gemini CLI folder: the
+// settings it merges, and a session it copies to continue (the bound a
+// review sets on any transcript, docs/agents.md).
+const (
+	maxGeminiSettings = 4 << 20
+	maxGeminiSession  = 32 << 20
+)
 
 // geminiToolName is an MCP tool's name in Gemini CLI.
 func geminiToolName(tool string) string { return "mcp_" + mcpServerName + "_" + tool }
@@ -112,7 +121,7 @@ func geminiRun(dir, userDir, self string, relay, tools []string, model, session,
 			return nil, nil, "", err
 		}
 	}
-	personal, _ := os.ReadFile(filepath.Join(userDir, "settings.json"))
+	personal, _ := boundedread.ReadFile(filepath.Join(userDir, "settings.json"), maxGeminiSettings)
 	settings, err := geminiSettings(personal, self, relay, tools)
 	if err != nil {
 		return nil, nil, "", err
@@ -123,7 +132,7 @@ func geminiRun(dir, userDir, self string, relay, tools []string, model, session,
 	env := []string{"GEMINI_CLI_HOME=" + home}
 	copyPath := ""
 	if session != "" {
-		data, err := os.ReadFile(session)
+		data, err := boundedread.ReadFile(session, maxGeminiSession)
 		if err != nil {
 			return nil, nil, "", fmt.Errorf("the session to continue: %w", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"io"
 	"os"
 	"os/exec"
@@ -221,7 +222,7 @@ func Running(agent string) string {
 
 // parentOf reads a process's parent from /proc (0 when it cannot).
 func parentOf(pid int) int {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	data, err := boundedread.ReadFile(fmt.Sprintf("/proc/%d/stat", pid), 64<<10) // a line of numbers and the command name
 	if err != nil {
 		return 0
 	}

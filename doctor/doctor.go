@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"net/http"
 	"os"
 	"os/exec"
@@ -478,10 +479,15 @@ func probe(ctx context.Context, env *Env, base string) error {
 	return nil
 }
 
+// maxSettingsFile bounds what doctor reads of an agent's settings file.
+const maxSettingsFile = 16 << 20
+
 // ReadJSONFile reads a small JSON settings file (comments allowed, as
-// Gemini CLI allows them); a missing file is nil.
+// Gemini CLI allows them); a missing file is nil. The read is bounded and
+// takes regular files only: a FIFO in a settings file's place must not
+// hang doctor.
 func ReadJSONFile(path string) (map[string]any, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedread.ReadFile(path, maxSettingsFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,7 +57,7 @@ func CheckHermes(ctx context.Context, env *Env) []Finding {
 	reinstall := InstallCommand(agent.Hermes, "")
 	st, err := hooks.HermesStatus(home, env.getenv)
 	if err != nil {
-		data, _ := os.ReadFile(path)
+		data, _ := boundedread.ReadFile(path, maxSettingsFile)
 		if !bytes.Contains(data, []byte("hooks run hermes")) {
 			return nil
 		}

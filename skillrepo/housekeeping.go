@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -43,6 +44,10 @@ var hermesHousekeeping = []string{
 // trackedUsageFiles are the usage sidecar's files (init's .gitignore
 // entries, gitignoreEntries) an earlier repository may have committed.
 var trackedUsageFiles = []string{"/" + UsageFile, "/" + UsageFile + ".lock"}
+
+// maxGitignore bounds the read of a library's .gitignore, a file a
+// person may have put anything in (a FIFO must not hang init).
+const maxGitignore = 4 << 20
 
 const housekeepingComment = "# skillrepo: Hermes' own housekeeping (curator state and backups, hub lock, bundled manifest): per clone, not versioned"
 
@@ -152,7 +157,7 @@ func (l *Library) untrackHousekeeping(ctx context.Context, dryRun bool) (*Untrac
 		// (init writes its entries there first): extend what is on disk,
 		// so none of them is lost, and commit it with the untracking.
 		base := committed
-		if disk, err := os.ReadFile(filepath.Join(l.Root, ".gitignore")); err == nil {
+		if disk, err := boundedread.ReadFile(filepath.Join(l.Root, ".gitignore"), maxGitignore); err == nil {
 			base = disk
 		}
 		updated, _ := ignoreLines(base, usageIgnoreComment, gitignoreEntries)

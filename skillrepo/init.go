@@ -381,7 +381,7 @@ func initFiles(root, branch string, runtime skill.Runtime, usage *Usage, hermesH
 		}
 		plan[ConfigPath] = []byte(cfg)
 	}
-	existing, err := os.ReadFile(filepath.Join(root, ".gitignore"))
+	existing, err := boundedread.ReadFile(filepath.Join(root, ".gitignore"), maxGitignore)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -107,13 +108,17 @@ func (b bareRepo) isBare(ctx context.Context) bool {
 	return false
 }
 
+// maxBareFile bounds what is read of a bare remote's HEAD and
+// packed-refs: the remote is a folder anyone may have written.
+const maxBareFile = 64 << 20
+
 // head is the ref HEAD names; ok is false when HEAD is detached.
 func (b bareRepo) head(ctx context.Context) (string, bool) {
 	if b.git != "" {
 		out, err := b.run(ctx, "symbolic-ref", "-q", "HEAD")
 		return out, err == nil && out != ""
 	}
-	data, err := os.ReadFile(filepath.Join(b.dir, "HEAD"))
+	data, err := boundedread.ReadFile(filepath.Join(b.dir, "HEAD"), maxBareFile)
 	ref, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: ")
 	return ref, err == nil && ok
 }
@@ -126,7 +131,7 @@ func (b bareRepo) hasRef(ctx context.Context, ref string) bool {
 	if _, err := os.Stat(filepath.Join(b.dir, filepath.FromSlash(ref))); err == nil {
 		return true
 	}
-	packed, err := os.ReadFile(filepath.Join(b.dir, "packed-refs"))
+	packed, err := boundedread.ReadFile(filepath.Join(b.dir, "packed-refs"), maxBareFile)
 	return err == nil && bytes.Contains(packed, []byte(" "+ref+"\n"))
 }
 

@@ -3,7 +3,6 @@ package codex
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 )
 
 // Codex runs a hook command through the person's login shell ($SHELL
@@ -134,8 +134,10 @@ func codexProjectTrust(env *doctor.Env, cfg map[string]any, cfgPath string, in *
 		Fix:     fmt.Sprintf("trust the project when Codex asks, or add [projects.%q] trust_level = \"trusted\" to %s", project, cfgPath)}}
 }
 
+// readTOML reads a Codex config for a check: bounded, a regular file only
+// (a FIFO in its place must not hang doctor); an unreadable one is nil.
 func readTOML(path string) map[string]any {
-	data, err := os.ReadFile(path)
+	data, err := boundedread.ReadFile(path, configLimit)
 	if err != nil {
 		return nil
 	}
