@@ -119,19 +119,36 @@ func (a *adapter) Status(ctx context.Context, rev string) (map[string]SkillStatu
 // Apply writes through the library's write policy (package skillrepo,
 // policy.go): the writer the toolbox describes is routed, guarded and
 // linted there, as the CLI's writes are.
-func (a *adapter) Apply(ctx context.Context, t Target, ops []Op) (string, bool, error) {
+func (a *adapter) Apply(ctx context.Context, t Target, ops []Op) (Applied, error) {
 	pol, err := a.l.Policy(t.Writer)
 	if err != nil {
-		return "", false, err
+		return Applied{}, err
 	}
 	res, err := pol.Apply(ctx, ops, t.DryRun)
 	if err != nil {
-		return "", false, toolError(err)
+		return Applied{}, toolError(err)
 	}
-	if t.DryRun {
-		return "", res.Staged, nil
+	out := Applied{Staged: res.Staged, Held: res.Held, Joined: res.Joined, Expired: res.Expired}
+	if !t.DryRun && res.Held == nil {
+		out.Commit = res.Commit.String()
 	}
-	return res.Commit.String(), res.Staged, nil
+	return out, nil
+}
+
+func (a *adapter) Held(t Target) ([]skillrepo.HeldCreate, error) {
+	pol, err := a.l.Policy(t.Writer)
+	if err != nil {
+		return nil, err
+	}
+	return pol.Held()
+}
+
+func (a *adapter) EndHeld(t Target) ([]skillrepo.HeldCreate, error) {
+	pol, err := a.l.Policy(t.Writer)
+	if err != nil {
+		return nil, err
+	}
+	return pol.EndHeld()
 }
 
 func (a *adapter) Memory(ctx context.Context, t Target, ch MemoryChange) (memory.Result, string, error) {

@@ -86,9 +86,26 @@ type Writer interface {
 	// from an autonomous origin archives the skill. The write lands on
 	// the target's Branch, or on its Stage when the policy staged it
 	// (staged: a review's change to the person's skill).
-	Apply(ctx context.Context, t Target, ops []Op) (commit string, staged bool, err error)
+	Apply(ctx context.Context, t Target, ops []Op) (Applied, error)
+	// Held are the creates the write policy holds for the target's
+	// session, waiting for the files they link; EndHeld ends the session
+	// and returns those that never landed (skillrepo.Policy.Held).
+	Held(t Target) ([]skillrepo.HeldCreate, error)
+	EndHeld(t Target) ([]skillrepo.HeldCreate, error)
 	// Memory applies a memory change to the store file.
 	Memory(ctx context.Context, t Target, ch MemoryChange) (memory.Result, string, error)
+}
+
+// Applied is what a skill write did: one commit (none in a dry run), on
+// the target's Branch or its Stage (Staged); or nothing, the create held
+// for the files it links (Held). Joined are the held creates that landed
+// with it, Expired those of the session that waited too long and were
+// dropped.
+type Applied struct {
+	Commit          string
+	Staged          bool
+	Held            *skillrepo.HeldCreate
+	Joined, Expired []skillrepo.HeldCreate
 }
 
 // Library is everything the tools need.

@@ -310,7 +310,11 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	if err != nil {
 		return failure("skill_manage: " + err.Error())
 	}
-	planned, res := tb.plan(ops, v)
+	held, err := tb.lib.Held(tb.target(tb.opts.Branch))
+	if err != nil {
+		return failure("skill_manage: " + err.Error())
+	}
+	planned, res := tb.plan(ops, v, held)
 	if res != nil {
 		return res
 	}
@@ -318,10 +322,14 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	for i, p := range planned {
 		clean[i] = p.Op
 	}
-	commit, staged, err := tb.lib.Apply(cl.ctx, tb.target(tb.opts.Branch), clean)
+	ap, err := tb.lib.Apply(cl.ctx, tb.target(tb.opts.Branch), clean)
 	if err != nil {
 		return writeRefusal(err, len(clean))
 	}
+	if ap.Held != nil {
+		return tb.heldResult(ap, planned)
+	}
+	commit, staged := ap.Commit, ap.Staged
 	branch := tb.opts.Branch
 	switch {
 	case staged:
@@ -332,6 +340,13 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 	}
 	results := []map[string]any{}
 	var msgs []string
+	for _, h := range ap.Joined {
+		c := Change{Kind: "skill", Action: "create", Skill: h.Name, Commit: commit, Branch: branch, Staged: staged,
+			Summary: fmt.Sprintf("Skill '%s' created (its create was held for these files and lands with them)", h.Name), DryRun: tb.opts.DryRun}
+		tb.record(cl, c)
+		msgs = append(msgs, c.Summary+".")
+		results = append(results, map[string]any{"name": h.Name, "action": "create", "success": true})
+	}
 	for _, p := range planned {
 		if !tb.opts.DryRun {
 			tb.reads[p.target] = true // the caller wrote it, so it knows it
@@ -348,13 +363,40 @@ func (tb *Toolbox) skillManage(cl *call, data []byte) toolResult {
 		return toolResult{"success": true, "dry_run": true, "operations_applied": 0, "results": results,
 			"message": "dry run: not written. Validated, and would have done: " + strings.Join(msgs, " ")}
 	}
-	out := toolResult{"success": true, "operations_applied": len(planned), "results": results, "commit": commit, "message": strings.Join(msgs, " ")}
+	out := toolResult{"success": true, "operations_applied": len(results), "results": results, "commit": commit, "message": strings.Join(msgs, " ")}
+	if len(ap.Expired) > 0 {
+		refusals := heldRefusals(ap.Expired, fmt.Sprintf("%s passed", skillrepo.HeldTTL))
+		tb.refused = append(tb.refused, refusals...)
+		var notes []string
+		for _, r := range refusals {
+			notes = append(notes, r.Reason)
+		}
+		out["expired_held"] = notes
+	}
 	if staged {
 		id := strings.TrimPrefix(branch, skillrepo.ProposalBranchPrefix)
 		out["staged"], out["proposal"] = true, id
 		out["note"] = fmt.Sprintf("This call changes a skill the user owns, so it was staged as proposal %s for their approval, not applied. Do not repeat it; mention it in your reply.", id)
 	}
 	return out
+}
+
+// heldResult answers a create the write policy held for the files its
+// SKILL.md links (skillrepo.HeldCreate): nothing was written, and the
+// session's write_file of each lands it.
+func (tb *Toolbox) heldResult(ap Applied, planned []plannedOp) toolResult {
+	h := ap.Held
+	if tb.opts.DryRun {
+		return toolResult{"success": true, "dry_run": true, "held": true, "operations_applied": 0,
+			"message": fmt.Sprintf("dry run: not written. Skill '%s' would be held for the files it links: %s", h.Name, strings.Join(h.Missing, "; "))}
+	}
+	for _, p := range planned {
+		tb.reads[p.target] = true // the caller wrote it, so it knows it
+	}
+	return toolResult{"success": true, "held": true, "operations_applied": 0, "missing": h.Missing,
+		"message": fmt.Sprintf("Skill '%s' is held, not written yet: its SKILL.md links files that are not there (%s). "+
+			"Write each with write_file (name '%s') in this session and the skill lands with them in one commit; until then skill_view does not find it.",
+			h.Name, strings.Join(h.Missing, "; "), h.Name)}
 }
 
 // skillSummary is the summary line of a change (docs/reference-behaviour.md §2.9).
@@ -389,7 +431,7 @@ func skillSummary(p plannedOp, autonomous bool) string {
 // delete — are the library's write policy (package skillrepo, policy.go),
 // which the write passes whichever door it came through; the first
 // refusal refuses the whole call.
-func (tb *Toolbox) plan(ops []Op, v View) ([]plannedOp, toolResult) {
+func (tb *Toolbox) plan(ops []Op, v View, held []skillrepo.HeldCreate) ([]plannedOp, toolResult) {
 	refuse := func(i int, r toolResult) toolResult {
 		if len(ops) > 1 {
 			r["failed_index"] = i
@@ -438,6 +480,10 @@ func (tb *Toolbox) plan(ops []Op, v View) ([]plannedOp, toolResult) {
 			var err error
 			if s, ok, err = findFolder(v, p.Name); err != nil {
 				return nil, refuse(i, failure("skill_manage: "+err.Error()))
+			} else if h := heldNamed(held, p.Name); !ok && h != nil {
+				// Held for its files: this write brings them, and the
+				// write policy lands the create with it.
+				s, ok, p.created = SkillRef{Name: h.Name, Dir: h.Dir}, true, true
 			} else if !ok {
 				return nil, refuse(i, failure(fmt.Sprintf("Skill '%s' not found. Use skills_list to see the available skills, or create it first with action 'create'.", p.Name)))
 			}
@@ -457,6 +503,16 @@ func (tb *Toolbox) plan(ops []Op, v View) ([]plannedOp, toolResult) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// heldNamed is the held create of the skill name, or nil.
+func heldNamed(held []skillrepo.HeldCreate, name string) *skillrepo.HeldCreate {
+	for i := range held {
+		if held[i].Name == name {
+			return &held[i]
+		}
+	}
+	return nil
 }
 
 // writeRefusal is the result of a write the library refused: a guard of

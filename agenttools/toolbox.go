@@ -52,6 +52,10 @@ type Options struct {
 	// whatever happens to Branch (skillrepo.Writer.Stage). Empty: such a
 	// write is refused.
 	Stage string
+	// Session is the writer's session for creates the write policy holds
+	// for the files they link (skillrepo.Writer.Session); "" is the
+	// provenance's review or session id.
+	Session string
 	// Attended: a person asked for this run, so memory replace and remove
 	// are not held back.
 	Attended bool
@@ -99,6 +103,9 @@ const (
 	RefusedUnknown = "unknown_tool"
 	RefusedArgs    = "invalid_arguments"
 	RefusedError   = "error"
+	// RefusedHeld: a create held for the files it links, which never
+	// came (skillrepo.HeldCreate): it did not land.
+	RefusedHeld = "held"
 )
 
 // Change is one write: a commit on a branch (none in a dry run).
@@ -203,6 +210,28 @@ type Record struct {
 	Calls int `json:"calls"`
 }
 
+// EndSession ends the toolbox's session for the creates the write policy
+// held for their files: each that never landed becomes a refusal (kind
+// held), and the record is returned.
+func (tb *Toolbox) EndSession() Record {
+	held, err := tb.lib.EndHeld(tb.target(tb.opts.Branch))
+	if err != nil {
+		tb.refused = append(tb.refused, Refusal{Tool: SkillManage, Kind: RefusedError, Reason: "held creates: " + err.Error()})
+	}
+	tb.refused = append(tb.refused, heldRefusals(held, "the session ended")...)
+	return tb.Record()
+}
+
+// heldRefusals are the refusals of held creates that never landed.
+func heldRefusals(held []skillrepo.HeldCreate, why string) []Refusal {
+	var out []Refusal
+	for _, h := range held {
+		out = append(out, Refusal{Tool: SkillManage, Kind: RefusedHeld,
+			Reason: fmt.Sprintf("create of '%s' was held for the files it links and never landed (%s before they came): %s", h.Name, why, strings.Join(h.Missing, "; "))})
+	}
+	return out
+}
+
 // Record is what the toolbox did so far.
 func (tb *Toolbox) Record() Record {
 	return Record{Changes: tb.Changes(), Refusals: tb.Refusals(), Wrote: tb.Wrote(), Staged: tb.Staged(), Calls: tb.calls}
@@ -238,6 +267,7 @@ func (tb *Toolbox) target(branch string) Target {
 	return Target{Writer: skillrepo.Writer{
 		Provenance: tb.opts.Provenance, Branch: branch, From: tb.opts.Base, Stage: tb.opts.Stage,
 		Read: func(p string) bool { return tb.reads[p] }, AllowOverlap: tb.opts.AllowOverlap, Duplicates: tb.dups,
+		Session: tb.opts.Session,
 	}, DryRun: tb.opts.DryRun}
 }
 

@@ -130,9 +130,9 @@ func (t *passTools) decided(name string) (skillrepo.ReviewOwner, bool) {
 
 // Apply writes on the pass's branch: the curator has no stage, so its
 // writes are never staged.
-func (p passLibrary) Apply(ctx context.Context, target agenttools.Target, ops []skillrepo.Op) (string, bool, error) {
+func (p passLibrary) Apply(ctx context.Context, target agenttools.Target, ops []skillrepo.Op) (agenttools.Applied, error) {
 	commit, err := p.t.write(ctx, target.DryRun, ops)
-	return commit, false, err
+	return agenttools.Applied{Commit: commit}, err
 }
 
 func (t *passTools) rev() string {

@@ -1,7 +1,10 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -65,14 +68,16 @@ type Server struct {
 	// mu lets one call at a time use the library, which is not safe for
 	// concurrent use; it is held only during a call, never while idle.
 	mu          sync.Mutex
-	reads       map[string]bool          // read-before-write memory of this session
-	dups        skillrepo.DuplicateIndex // the create duplicate check's index, kept per main tip
-	memFailures int                      // failed memory consolidations since the last memory success
-	proposal    string                   // the proposal this server's writes gather on
-	proposed    bool                     // a write landed on it
-	tip         string                   // main's tip the resources show
-	resources   map[string]bool          // skill names with a registered resource
-	subs        map[string]bool          // resource URIs a client subscribed to
+	reads       map[string]bool               // read-before-write memory of this session
+	dups        skillrepo.DuplicateIndex      // the create duplicate check's index, kept per main tip
+	memFailures int                           // failed memory consolidations since the last memory success
+	instance    string                        // this server's session, for a client that names none
+	writers     map[skillrepo.Provenance]bool // the writers that called skill_manage, whose held creates end with the server
+	proposal    string                        // the proposal this server's writes gather on
+	proposed    bool                          // a write landed on it
+	tip         string                        // main's tip the resources show
+	resources   map[string]bool               // skill names with a registered resource
+	subs        map[string]bool               // resource URIs a client subscribed to
 	// kick asks the watcher to refresh the resources now (after a write
 	// of ours), off the call's path.
 	kick chan struct{}
@@ -108,6 +113,7 @@ func New(lib *skillrepo.Library, opts Options) (*Server, error) {
 	s := &Server{
 		lib: lib, tools: agenttools.Open(lib), opts: opts, log: log,
 		reads: map[string]bool{}, resources: map[string]bool{}, subs: map[string]bool{},
+		instance: newInstanceID(), writers: map[skillrepo.Provenance]bool{},
 		kick: make(chan struct{}, 1),
 	}
 	s.server = mcp.NewServer(&mcp.Implementation{Name: "skillrepo", Title: "skillrepo skills library", Version: opts.Version}, &mcp.ServerOptions{
@@ -150,10 +156,55 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	if s.opts.Session == nil {
 		watching.Go(func() { s.Watch(ctx) })
 	}
+	if s.opts.Session == nil {
+		s.reportHeld(s.lib.ExpireHeld())
+	}
 	err := s.server.Run(ctx, t)
 	cancel()
 	watching.Wait()
+	if s.opts.Session == nil {
+		s.endHeld()
+	}
 	return err
+}
+
+// newInstanceID names a server's own session: the writes of a client
+// that passes no session id are this one session's.
+func newInstanceID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return "mcp-" + hex.EncodeToString(b)
+}
+
+// session is the write policy's session of a writer: its client's, else
+// this server's.
+func (s *Server) session(prov skillrepo.Provenance) string {
+	return cmp.Or(prov.SessionID, s.instance)
+}
+
+// endHeld ends the session of every writer of this server for the creates
+// the write policy held for their files: each that never landed is
+// logged (docs/architecture.md §2.1).
+func (s *Server) endHeld() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for prov := range s.writers {
+		pol, err := s.lib.Policy(skillrepo.Writer{Provenance: prov, Session: s.session(prov)})
+		if err != nil {
+			continue
+		}
+		s.reportHeld(pol.EndHeld())
+	}
+}
+
+// reportHeld logs the held creates that never landed.
+func (s *Server) reportHeld(held []skillrepo.HeldCreate, err error) {
+	if err != nil {
+		s.log.Warn("held creates", "error", err)
+	}
+	for _, h := range held {
+		s.log.Warn("a create held for the files it links never landed: its files did not come", "skill", h.Name, "missing", strings.Join(h.Missing, "; "), "since", h.Since.Format(time.RFC3339))
+	}
 }
 
 // Watch polls the main branch until ctx ends and, when a commit changed
@@ -294,12 +345,23 @@ func (s *Server) runAgentTool(ctx context.Context, req *mcp.CallToolRequest, nam
 		// as one, ended by a memory call that succeeds, as the
 		// reference's count is (docs/reference-behaviour.md §7).
 		MemoryFailures: &s.memFailures,
+		Session:        s.session(prov),
 	})
+	if name == agenttools.SkillManage {
+		w := prov
+		w.ToolUseID = ""
+		s.writers[w] = true
+	}
 	var args string
 	if req.Params != nil {
 		args = string(req.Params.Arguments)
 	}
 	r := tb.Call(ctx, name, args)
+	for _, ref := range tb.Refusals() {
+		if ref.Kind == agenttools.RefusedHeld { // expired, said in the result too
+			s.log.Warn("a held create expired", "reason", ref.Reason)
+		}
+	}
 	text := r.Text
 	switch {
 	case r.OK && name == agenttools.SkillView:

@@ -194,7 +194,7 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 		backend = modelcall.Endpoint{Caller: modelcall.Caller{Client: opts.Client, Retries: opts.Retries, Backoff: opts.RetryBackoff, Timeout: timeout}}
 	}
 	sum.record(backend.Run(ctx, task))
-	return finish(ctx, lib, sum, tb.Record(), opts), nil
+	return finish(ctx, lib, sum, tb.EndSession(), opts), nil
 }
 
 // finish lands or leaves the proposal and fills in the summary from what

@@ -75,6 +75,13 @@ type Writer struct {
 	// same tree: the curator's check that folding skills together leaves
 	// no link into an archived folder.
 	Integrity func(fsys fs.FS, dirs []string) error
+	// Session is the writer's session (an agent session, a review), under
+	// which a create that fails the lint gate only for links to files of
+	// its skill not written yet is held until the session's write that
+	// brings them (policy_held.go); "" is the provenance's review id, else
+	// its session id; none holds nothing (the create is refused, with the
+	// hint to send the files in the same batch).
+	Session string
 }
 
 // Route is where a write lands.
@@ -107,6 +114,7 @@ func (l *Library) Policy(w Writer) (*Policy, error) {
 	if !ValidOrigin(w.Provenance.Origin) {
 		return nil, fmt.Errorf("unknown origin %q: use user, foreground, background-review, curator or import: %w", w.Provenance.Origin, skill.ErrInvalid)
 	}
+	w.Session = cmp.Or(w.Session, w.Provenance.ReviewID, w.Provenance.SessionID)
 	if w.Force && w.Provenance.Origin != OriginUser {
 		return nil, fmt.Errorf("force is for a person's writes (origin user), not origin %s: %w", w.Provenance.Origin, skill.ErrInvalid)
 	}
@@ -196,6 +204,14 @@ type PolicyResult struct {
 	// Warnings are what the checks let through for a person to decide (a
 	// create that overlaps an existing skill, a likely secret).
 	Warnings []string
+	// Held is the create this write held for the files it links: nothing
+	// was written (the ApplyResult is empty), and the session's write
+	// that brings them lands it (policy_held.go).
+	Held *HeldCreate
+	// Joined are the held creates that landed with this write; Expired
+	// those of the session that waited past HeldTTL and were dropped,
+	// unwritten, for the door to report.
+	Joined, Expired []HeldCreate
 }
 
 // Apply writes a batch of skill operations by the policy: routed, checked
@@ -204,6 +220,57 @@ type PolicyResult struct {
 // a *RefusedError (ErrRefused) inside its *OpError, a lint refusal a
 // *GateError.
 func (p *Policy) Apply(ctx context.Context, ops []Op, dryRun bool) (*PolicyResult, error) {
+	held, err := p.heldAll()
+	if err != nil {
+		return nil, err
+	}
+	ops, joined, expired := joinHeld(held, ops, p.l.now())
+	res, err := p.apply(ctx, ops, dryRun)
+	if h := holdable(err, ops); h != nil && p.w.Session != "" {
+		h.Since = p.l.now()
+		empty := &ApplyResult{Update: &UpdateResult{Branch: cmp.Or(p.route.Branch, p.l.MainBranch()), DryRun: dryRun}}
+		res, err = &PolicyResult{ApplyResult: empty, Route: p.route, Held: h}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Joined, res.Expired = joined, expired
+	if dryRun || (len(joined) == 0 && len(expired) == 0 && res.Held == nil) {
+		return res, nil
+	}
+	// The session's file: the joined and expired creates leave it, the
+	// one held now joins it (in place of an earlier one of its name).
+	drop := map[string]bool{}
+	for _, h := range append(append([]HeldCreate{}, joined...), expired...) {
+		drop[h.Name] = true
+	}
+	if res.Held != nil {
+		drop[res.Held.Name] = true
+	}
+	err = p.updateHeld(func(f *heldFile) {
+		kept := f.Creates[:0]
+		for _, h := range f.Creates {
+			if !drop[h.Name] {
+				kept = append(kept, h)
+			}
+		}
+		f.Creates = kept
+		if res.Held != nil {
+			f.Creates = append(f.Creates, *res.Held)
+		}
+	})
+	switch {
+	case err != nil && res.Held != nil:
+		return nil, err
+	case err != nil:
+		res.Warnings = append(res.Warnings, "the write landed, but its held creates were not cleared: "+err.Error())
+	}
+	return res, nil
+}
+
+// apply is Apply's batch as it is given (with the held creates it
+// completes joined).
+func (p *Policy) apply(ctx context.Context, ops []Op, dryRun bool) (*PolicyResult, error) {
 	route, staged, err := p.routeBatch(ops)
 	if err != nil {
 		return nil, err

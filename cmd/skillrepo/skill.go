@@ -130,6 +130,11 @@ func inputError(flag string, err error) error {
 }
 
 type applyJSON struct {
+	// Held: the create waits, unwritten, for the files it links
+	// (skillrepo.HeldCreate); Missing names them.
+	Held     bool                 `json:"held,omitempty"`
+	Missing  []string             `json:"missing,omitempty"`
+	Expired  []string             `json:"expired_held,omitempty"`
 	Commit   string               `json:"commit,omitempty"`
 	Branch   string               `json:"branch"`
 	Proposal string               `json:"proposal,omitempty"`
@@ -153,7 +158,11 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 	if err != nil {
 		return explainApplyError(err)
 	}
-	for _, warning := range res.Warnings {
+	var expired []string
+	for _, h := range res.Expired {
+		expired = append(expired, fmt.Sprintf("the create of '%s' held since %s expired unwritten: its files never came (%s)", h.Name, rfc3339(h.Since), strings.Join(h.Missing, "; ")))
+	}
+	for _, warning := range append(res.Warnings, expired...) {
 		fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", warning)
 	}
 	proposal := pol.Route().Proposal
@@ -162,9 +171,26 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 		if paths == nil {
 			paths = []string{}
 		}
-		return printJSON(f.IO.Out, applyJSON{Commit: hashString(res.Commit), Branch: res.Update.Branch, Proposal: proposal, DryRun: w.DryRun, Paths: paths, Results: res.Results})
+		out := applyJSON{Commit: hashString(res.Commit), Branch: res.Update.Branch, Proposal: proposal, DryRun: w.DryRun, Paths: paths, Results: res.Results, Expired: expired}
+		if res.Held != nil {
+			out.Held, out.Missing, out.Results = true, res.Held.Missing, []skillrepo.OpResult{}
+		}
+		return printJSON(f.IO.Out, out)
 	}
 	out := f.IO.ErrOut
+	if h := res.Held; h != nil {
+		verb := "is held, not written yet"
+		if w.DryRun {
+			verb = "would be held"
+		}
+		session := "--session-id " + w.SessionID
+		if w.ReviewID != "" {
+			session = "--review-id " + w.ReviewID
+		}
+		fmt.Fprintf(out, "held: skill '%s' %s: its SKILL.md links files that are not there (%s)\n", h.Name, verb, strings.Join(h.Missing, "; "))
+		fmt.Fprintf(out, "hint: write each with 'skillrepo skill write-file %s <path> --content-file <file> %s' and the skill lands with them in one commit\n", h.Name, session)
+		return nil
+	}
 	for _, r := range res.Results {
 		fmt.Fprintf(out, "%s %s\n", f.IO.Green("✓"), r.Message)
 	}

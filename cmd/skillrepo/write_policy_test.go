@@ -39,12 +39,18 @@ const (
 	// staged: the write waits on a proposal for the person, main unchanged
 	// (a review's write to the person's skill).
 	staged = "staged"
+	// held: a create that links files it does not bring waits, unwritten,
+	// for its session's write of them (a review's pass ends first: it
+	// reports the create never landed).
+	held = "held"
 )
 
 // verdictOf classifies a door's answer by the words the policy's rules
 // use, the same in every door.
 func verdictOf(ok bool, msg string) string {
 	switch {
+	case strings.Contains(msg, "held, not written yet") || strings.Contains(msg, "held for the files it links and never landed"):
+		return held
 	case ok:
 		return landed
 	case strings.Contains(msg, "fails lint"):
@@ -80,6 +86,9 @@ const (
 	secretSkill   = "---\nname: aws-login\ndescription: Use when logging in to AWS.\n---\n\n# AWS\n\nexport AWS_ACCESS_KEY_ID=AKIAIOSFODNN7ABCDEFG\n"
 	copySkill     = "---\nname: docker-disk-space\ndescription: Use when Docker eats the disk. Clean images safely.\n---\n# Freeing disk on a Docker host\n\n1. Prune dangling images and stopped containers: `docker image prune -f`, `docker container prune -f`.\n2. First measure with `docker system df -v`.\n3. Never `docker volume prune` without a backup: volumes hold data.\n"
 	danglingSkill = "---\nname: pnpm-workflows\ndescription: Use when a pnpm workspace misbehaves.\n---\n\n# pnpm workspaces\n\nSee [the notes](references/notes.md).\n"
+	// mismatchSkill's name is not its folder's: a lint error no file
+	// can fix.
+	mismatchSkill = "---\nname: pnpm-flows\ndescription: Use when a pnpm workspace misbehaves.\n---\n\n# pnpm workspaces\n\nRun pnpm install at the root.\n"
 	// The skill rows 'patch' and 'delete' change is curator-managed
 	// (adopted); git-bisect-regressions stays the user's.
 	ownSkill   = "ci-debugging"
@@ -98,8 +107,16 @@ func personsAndAgents(person, autonomous string) map[string]string {
 var policyWrites = []policyWrite{
 	{name: "create", op: map[string]any{"action": "create", "name": "pnpm-workflows", "content": cleanSkill},
 		cli: []string{"skill", "create", "pnpm-workflows", "--content-file", "-"}, stdin: cleanSkill, verdict: allOrigins(landed)},
-	{name: "create with a lint error", op: map[string]any{"action": "create", "name": "pnpm-workflows", "content": danglingSkill},
-		cli: []string{"skill", "create", "pnpm-workflows", "--content-file", "-"}, stdin: danglingSkill, verdict: allOrigins(lintError)},
+	{name: "create with a lint error", op: map[string]any{"action": "create", "name": "pnpm-workflows", "content": mismatchSkill},
+		cli: []string{"skill", "create", "pnpm-workflows", "--content-file", "-"}, stdin: mismatchSkill, verdict: allOrigins(lintError)},
+	// A writer with a session holds a create whose only lint errors are
+	// links to files of the skill not written yet (the CLI's session is
+	// --session-id; the MCP server's its client's, else its own; a
+	// review's its id). The curator's pass has no session: it writes an
+	// umbrella and its files in one batch, so the gate refuses it.
+	{name: "create linking a file it does not bring", op: map[string]any{"action": "create", "name": "pnpm-workflows", "content": danglingSkill},
+		cli: []string{"skill", "create", "pnpm-workflows", "--content-file", "-", "--session-id", "s-policy"}, stdin: danglingSkill, verdict: allOrigins(held),
+		door: map[string]string{"curator tools/" + skillrepo.OriginCurator: lintError}},
 	{name: "create with a likely secret", op: map[string]any{"action": "create", "name": "aws-login", "content": secretSkill},
 		cli: []string{"skill", "create", "aws-login", "--content-file", "-"}, stdin: secretSkill,
 		verdict: allOrigins(secret)},
