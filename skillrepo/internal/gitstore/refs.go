@@ -52,7 +52,7 @@ func (l *Repo) refPath(name string) string {
 // ReadRef returns the commit a ref (e.g. "refs/heads/main") points to. It
 // returns an error wrapping ErrNotFound when the ref does not exist.
 func (l *Repo) ReadRef(name string) (plumbing.Hash, error) {
-	b, err := os.ReadFile(l.refPath(name))
+	b, err := readRefFile(l.refPath(name))
 	if err == nil {
 		s := strings.TrimSpace(string(b))
 		if strings.HasPrefix(s, "ref: ") {
@@ -284,7 +284,7 @@ func (l *Repo) ListRefs(prefix string) (map[string]plumbing.Hash, error) {
 		if !strings.HasPrefix(name, prefix) {
 			return nil
 		}
-		b, err := os.ReadFile(p)
+		b, err := readRefFile(p)
 		if err != nil {
 			return nil // vanished under us: a concurrent delete
 		}

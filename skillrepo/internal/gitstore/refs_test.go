@@ -3,6 +3,9 @@ package gitstore
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -133,6 +136,40 @@ func TestListRefsPrefixes(t *testing.T) {
 				if got[n].String() != h {
 					t.Errorf("ListRefs(%q)[%s] = %s, git %s", prefix, n, got[n], h)
 				}
+			}
+		})
+	}
+}
+
+// TestReadRefFile holds readRefFile to os.ReadFile's answers: the bytes,
+// and errors that read the same (not found, a directory) for ReadRef.
+func TestReadRefFile(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"ref":    strings.Repeat("a", 40) + "\n",
+		"symref": "ref: refs/heads/main\n",
+		"empty":  "",
+		"edge":   strings.Repeat("b", 256),
+		"long":   strings.Repeat("c", 1000),
+	}
+	for name, s := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "folder"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"ref", "symref", "empty", "edge", "long", "missing", "folder"} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(dir, name)
+			got, err := readRefFile(p)
+			want, wantErr := os.ReadFile(p)
+			if string(got) != string(want) {
+				t.Errorf("read %q, want %q", got, want)
+			}
+			if (err == nil) != (wantErr == nil) || errors.Is(err, fs.ErrNotExist) != errors.Is(wantErr, fs.ErrNotExist) || isDirError(err) != isDirError(wantErr) {
+				t.Errorf("error %v, os.ReadFile's %v", err, wantErr)
 			}
 		})
 	}
