@@ -76,6 +76,18 @@ func (s *agentSim) run(args ...string) string {
 	return string(out)
 }
 
+// runExit runs skillrepo and checks its exit code is want.
+func (s *agentSim) runExit(want int, args ...string) string {
+	s.t.Helper()
+	cmd := exec.Command(s.bin, args...)
+	cmd.Env, cmd.Dir = s.env, s.project
+	out, err := cmd.CombinedOutput()
+	if got := cmd.ProcessState.ExitCode(); got != want {
+		s.t.Fatalf("skillrepo %s: exit code %d (%v), want %d\n%s", strings.Join(args, " "), got, err, want, out)
+	}
+	return string(out)
+}
+
 func (s *agentSim) git(args ...string) string {
 	s.t.Helper()
 	cmd := exec.Command("git", append([]string{"-C", s.library}, args...)...)

@@ -16,7 +16,12 @@ import (
 func TestFirstSessionStartRecordsOutsideEdits(t *testing.T) {
 	s := newAgentSim(t)
 	s.run("init", "--example", s.library)
-	s.run("hooks", "install", "--claude-code")
+	// No claude program and no endpoint: the hooks are written, reviews
+	// have no model, so the install exits 5 (exitcode.go).
+	out := s.runExit(exitNotRunning, "hooks", "install", "--claude-code")
+	if !strings.Contains(out, "hint: set review.model and review.base_url") {
+		t.Errorf("the install's hint does not say how reviews get a model:\n%s", out)
+	}
 	s.loadCommands()
 	dir := filepath.Join(s.library, "outside-edit")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -208,19 +209,37 @@ func checkAfterInstall(f *factory, name agent.Name, scope agent.Scope, project, 
 	return fs
 }
 
-// reportAfterInstall prints checkAfterInstall's findings.
-func reportAfterInstall(f *factory, fs []doctor.Finding, label string) {
-	w := f.IO.ErrOut
+// installVerdict is an install's outcome from checkAfterInstall's
+// findings: nil when the agent will run what was written, else a
+// notRunningError (exit 5) whose hint is each problem's fix.
+func installVerdict(fs []doctor.Finding, label string) error {
+	var fixes []string
 	problems := 0
 	for _, fd := range fs {
-		if fd.Level == doctor.Problem {
-			problems++
+		if fd.Level != doctor.Problem {
+			continue
+		}
+		problems++
+		if fd.Fix != "" && !slices.Contains(fixes, fd.Fix) {
+			fixes = append(fixes, fd.Fix)
 		}
 	}
 	if problems == 0 {
+		return nil
+	}
+	return &notRunningError{what: label, fixes: fixes}
+}
+
+// reportAfterInstall prints checkAfterInstall's findings and returns
+// installVerdict's.
+func reportAfterInstall(f *factory, fs []doctor.Finding, label string) error {
+	w := f.IO.ErrOut
+	verdict := installVerdict(fs, label)
+	if verdict == nil {
 		fmt.Fprintf(w, "%s checked: %s will run it (skillrepo doctor)\n", f.IO.Green("✓"), label)
 	} else {
 		fmt.Fprintf(w, "%s %s will not run all of it yet:\n", f.IO.Red("✗"), label)
 	}
 	printFindings(f, w, fs, false, "  ")
+	return verdict
 }

@@ -10,6 +10,8 @@ package main
 //	    uncommitted edit would be overwritten; nothing was written
 //	4   the library is locked by another process, or a git command
 //	    holds .git/index.lock; nothing was written
+//	5   an install wrote its set-up, but the agent will not run it yet:
+//	    the hint names the step that is left
 //	130 interrupted
 
 import (
@@ -29,6 +31,7 @@ const (
 	exitUsage       = 2
 	exitConflict    = 3
 	exitLocked      = 4
+	exitNotRunning  = 5
 	exitInterrupted = 130
 )
 
@@ -47,6 +50,20 @@ func usageErrorf(format string, args ...any) error {
 type silentError struct{ code int }
 
 func (e *silentError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// notRunningError ends an install whose set-up was written but that the
+// agent will not run yet (doctor found a problem): the files stay, and
+// the hint is each problem's fix.
+type notRunningError struct {
+	what  string
+	fixes []string
+}
+
+func (e *notRunningError) Error() string {
+	return e.what + ": installed, but will not run until the problems found are fixed"
+}
+func (e *notRunningError) Hint() string  { return strings.Join(e.fixes, "\n") }
+func (e *notRunningError) ExitCode() int { return exitNotRunning }
 
 // exitCoder lets a package error choose its code.
 type exitCoder interface{ ExitCode() int }
@@ -118,6 +135,9 @@ const exitCodesHelp = `skillrepo exits with one of these codes:
        uncommitted edit would be overwritten (nothing was written)
   4    the library is locked by another skillrepo process, or a git
        command holds .git/index.lock (nothing was written)
+  5    an install (hooks install, mcp install) wrote its set-up, but the
+       agent will not run it yet: the hint says the step that is left
+       (often a flag such as --trust or --accept)
   130  interrupted
 
 Any other code must be treated as a failure.

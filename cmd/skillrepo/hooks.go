@@ -62,8 +62,11 @@ type agentHooksJSON struct {
 	// TrustConfig.
 	Trusted     int    `json:"trusted,omitempty"`
 	TrustConfig string `json:"trust_config,omitempty"`
-	// Checks are doctor's findings on what was installed.
-	Checks []doctor.Finding `json:"checks"`
+	// Checks are doctor's findings on what was installed; WillRun is
+	// their verdict (absent when nothing was checked: a dry run, an
+	// uninstall). False exits 5.
+	Checks  []doctor.Finding `json:"checks"`
+	WillRun *bool            `json:"will_run,omitempty"`
 }
 
 func newHooksInstallCmd(f *factory) *cobra.Command {

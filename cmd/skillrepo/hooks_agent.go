@@ -198,23 +198,32 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		}
 	}
 	var findings []doctor.Finding
+	var verdict error
+	label := target.Name().Label()
 	if install && !o.DryRun {
 		findings = checkAfterInstall(f, target.Name(), scope, project, "hooks", res.Settings)
+		verdict = installVerdict(findings, label+" hooks")
 	}
 	if f.JSON {
 		out := agentHooksJSON{Agent: string(target.Name()), Scope: string(scope), Settings: res.Settings, Library: res.Library,
 			Changed: res.Changed, Added: res.Added, Removed: res.Removed, DryRun: o.DryRun, Checks: findings}
+		if install && !o.DryRun {
+			out.WillRun = new(verdict == nil)
+		}
 		if trusted != nil {
 			out.Trusted, out.TrustConfig = trusted.Trusted, trusted.Config
 		}
-		return printJSON(f.IO.Out, out)
+		if err := printJSON(f.IO.Out, out); err != nil {
+			return err
+		}
+		return verdict
 	}
 	if o.DryRun {
 		if _, err := f.IO.Out.Write(res.Content); err != nil {
 			return err
 		}
 	}
-	w, label := f.IO.ErrOut, target.Name().Label()
+	w := f.IO.ErrOut
 	switch {
 	case !res.Changed && install && trusted != nil && trusted.Trusted > 0:
 		fmt.Fprintf(w, "%s hooks already installed in %s\n", label, res.Settings)
@@ -247,7 +256,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		if !skillrepo.IsLibrary(lib) {
 			fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
 		}
-		reportAfterInstall(f, findings, label+" hooks")
+		return reportAfterInstall(f, findings, label+" hooks")
 	}
 	return nil
 }

@@ -65,6 +65,10 @@ type hermesHooksJSON struct {
 	Accepted  bool               `json:"accepted"`
 	Hooks     []hooks.HermesHook `json:"hooks"`
 	DryRun    bool               `json:"dry_run"`
+	// Checks and WillRun: doctor's findings on an install and their
+	// verdict (false exits 5), as for the other agents.
+	Checks  []doctor.Finding `json:"checks,omitempty"`
+	WillRun *bool            `json:"will_run,omitempty"`
 }
 
 func runHermesHooks(f *factory, o *hermesHooksOptions, library string, dryRun, install bool) error {
@@ -98,11 +102,24 @@ func runHermesHooks(f *factory, o *hermesHooksOptions, library string, dryRun, i
 		// The status reads the file on disk: say what the new one holds.
 		st = nil
 	}
+	var findings []doctor.Finding
+	var verdict error
+	if install && !dryRun {
+		findings = hermesDoctor(f, home)
+		verdict = installVerdict(findings, agent.Hermes.Label()+" hooks")
+	}
 	if f.JSON {
 		if st == nil {
 			st = []hooks.HermesHook{}
 		}
-		return printJSON(f.IO.Out, hermesHooksJSON{Config: res.Path, Library: library, Unchanged: res.Unchanged, Accepted: res.Accepted, Hooks: st, DryRun: dryRun})
+		out := hermesHooksJSON{Config: res.Path, Library: library, Unchanged: res.Unchanged, Accepted: res.Accepted, Hooks: st, DryRun: dryRun, Checks: findings}
+		if install && !dryRun {
+			out.WillRun = new(verdict == nil)
+		}
+		if err := printJSON(f.IO.Out, out); err != nil {
+			return err
+		}
+		return verdict
 	}
 	w := f.IO.ErrOut
 	verb := map[bool]string{true: "installed", false: "removed"}[install]
@@ -120,7 +137,7 @@ func runHermesHooks(f *factory, o *hermesHooksOptions, library string, dryRun, i
 			fmt.Fprintf(w, "  your consent is recorded in %s\n", filepath.Join(home, hermes.AllowlistFile))
 		}
 		if !dryRun {
-			reportAfterInstall(f, hermesDoctor(f, home), agent.Hermes.Label())
+			return reportAfterInstall(f, findings, agent.Hermes.Label()+" hooks")
 		}
 	}
 	return nil

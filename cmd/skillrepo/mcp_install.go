@@ -125,8 +125,10 @@ type mcpInstallJSON struct {
 	Entry     map[string]any `json:"entry,omitempty"`
 	// Permissions is Claude Code's settings file --allow-tools edited.
 	Permissions string `json:"permissions,omitempty"`
-	// Checks are doctor's findings on what was installed.
-	Checks []doctor.Finding `json:"checks"`
+	// Checks are doctor's findings on what was installed; WillRun is
+	// their verdict (absent when nothing was checked). False exits 5.
+	Checks  []doctor.Finding `json:"checks"`
+	WillRun *bool            `json:"will_run,omitempty"`
 }
 
 func runMCPInstall(opts *mcpInstallOptions) error {
@@ -239,18 +241,28 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 		}
 	}
 	var findings []doctor.Finding
+	var verdict error
+	checked := false
+	label := hooksLabel(o.Client) + "'s MCP set-up"
 	if !opts.uninstall && !opts.DryRun && o.Client != mcpserver.ClientCursor {
 		if a, err := agents.Parse(o.Client); err == nil {
 			findings = checkAfterInstall(f, a, agent.Scope(o.Scope), o.Project, "mcp", plan.Path)
+			verdict, checked = installVerdict(findings, label), findings != nil
 		}
 	}
 	if f.JSON {
 		out := mcpInstallJSON{Client: o.Client, Scope: o.Scope, Path: plan.Path, Changed: plan.Changed || (perms != nil && perms.Changed),
 			DryRun: opts.DryRun, Installed: !opts.uninstall, Entry: plan.Entry, Checks: findings}
+		if checked {
+			out.WillRun = new(verdict == nil)
+		}
 		if perms != nil && perms.Changed {
 			out.Permissions = perms.Path
 		}
-		return printJSON(f.IO.Out, out)
+		if err := printJSON(f.IO.Out, out); err != nil {
+			return err
+		}
+		return verdict
 	}
 	if opts.DryRun {
 		f.IO.Out.Write(plan.After)
@@ -292,8 +304,8 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 		case o.Client == mcpserver.ClientGemini && !opts.AllowTools:
 			fmt.Fprintln(w, "tools: Gemini CLI asks before each call of an untrusted server (a headless session cannot ask): run again with --allow-tools to trust it")
 		}
-		if findings != nil {
-			reportAfterInstall(f, findings, hooksLabel(o.Client)+"'s MCP set-up")
+		if checked {
+			return reportAfterInstall(f, findings, label)
 		}
 	}
 	return nil

@@ -78,7 +78,7 @@ must_not "$lib/.memory/USER.md" 'Runs CI on every push' "a refused call wrote"
 # With --allow-tools, in a workspace the person trusted (Claude Code
 # ignores a project's permission rules before: install and doctor say
 # so), the same call lands, naming the session and the call.
-sr mcp install --claude-code --library "$lib" --allow-tools 2>"$E2E_DIR/mcp-allow.txt"
+sr_exit 5 "$E2E_DIR/mcp-allow.txt" mcp install --claude-code --library "$lib" --allow-tools
 must "$E2E_DIR/mcp-allow.txt" 'allowed the tools: "mcp__skillrepo" in permissions.allow' "--allow-tools did not add the rule"
 must "$E2E_DIR/mcp-allow.txt" 'Claude Code ignores a project.s permission rules until you trust the workspace' "the install did not say the workspace must be trusted"
 claude_trust "$E2E_PROJECT"

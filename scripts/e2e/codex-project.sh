@@ -11,7 +11,7 @@ codex_env gpt-e2e
 cd "$E2E_PROJECT"
 mkdir -p .agents/skills
 sr init .agents/skills >/dev/null
-sr hooks install --codex --scope project 2>"$E2E_DIR/install.txt"
+sr_exit 5 "$E2E_DIR/install.txt" hooks install --codex --scope project
 must .codex/hooks.json "\"command\": \"'skillrepo' hooks run codex SessionStart --library .agents/skills\"" "the committed hooks name a machine's path"
 must_not .codex/hooks.json "$E2E_DIR" "the committed hooks name a path of this machine"
 git add .codex/hooks.json && git commit -qm "share skillrepo's Codex hooks"
@@ -23,13 +23,13 @@ git clone -q "$E2E_PROJECT" "$clone"
 cd "$clone"
 [ -f .agents/skills/.skillrepo/config.yaml ] || fail "the clone has no library"
 printf '\n[projects."%s"]\ntrust_level = "trusted"\n' "$clone" >>"$CODEX_HOME/config.toml"
-sr hooks install --codex --scope project --trust 2>"$E2E_DIR/trust.txt"
-must "$E2E_DIR/trust.txt" "recorded Codex's trust of 5 hooks"
-git diff --quiet .codex/hooks.json || fail "installing in the clone changed the committed file: $(git diff)"
 # The project's hooks name skillrepo on PATH; Codex runs them through a
 # login shell, whose profile may reset PATH, so the person puts
 # skillrepo where it finds it (here: the profile adds it).
 printf 'PATH="%s:$PATH"\n' "$E2E_BIN" >"$HOME/.profile"
+sr_exit 0 "$E2E_DIR/trust.txt" hooks install --codex --scope project --trust
+must "$E2E_DIR/trust.txt" "recorded Codex's trust of 5 hooks"
+git diff --quiet .codex/hooks.json || fail "installing in the clone changed the committed file: $(git diff)"
 sr doctor --agent codex --scope project >"$E2E_DIR/doctor.txt" || fail "doctor finds problems in the clone: $(cat "$E2E_DIR/doctor.txt")"
 codex exec --json "Say hello." >"$E2E_DIR/session.jsonl"
 must "$E2E_DIR/session.jsonl" 'Hello from the scripted model' "the session did not run"

@@ -21,7 +21,9 @@ sr init --example "$lib"
 sr -C "$lib" memory add --target user "Prefers short answers." >/dev/null
 cd "$E2E_PROJECT"
 
-sr hooks install --codex 2>"$E2E_DIR/install.txt"
+# Written, but untrusted: the install exits 5 with the fix.
+sr_exit 5 "$E2E_DIR/install.txt" hooks install --codex
+must "$E2E_DIR/install.txt" '^hint: skillrepo hooks install --codex --trust' "the install's hint is not the fix"
 must "$E2E_DIR/install.txt" "wrote 5 Codex hooks in $CODEX_HOME/hooks.json" "the install did not write \$CODEX_HOME/hooks.json"
 must "$E2E_DIR/install.txt" "Codex has not trusted skillrepo's SessionStart, PostToolUse, UserPromptSubmit, Stop, SessionEnd hooks" "the install did not say the hooks are untrusted"
 [ ! -e "$HOME/.codex/hooks.json" ] || fail "the install wrote ~/.codex/hooks.json although CODEX_HOME is set"

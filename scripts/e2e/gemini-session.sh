@@ -25,10 +25,14 @@ sed -i -e 's/^review:$/review:\n  defer: never/' -e 's/^  memory_interval: .*/  
 sr -C "$lib" sync -m "config: reviews do not wait" >/dev/null
 sr -C "$lib" memory add "Prefers short answers." --target user >/dev/null
 cp "$HOME/.gemini/settings.json" "$E2E_DIR/settings.before.json"
-sr hooks install --gemini 2>"$E2E_DIR/install.txt"
-sr mcp install --gemini --allow-tools --library "$lib" 2>>"$E2E_DIR/install.txt"
+# In a folder Gemini CLI does not trust, no hook runs: the install
+# exits 5 with the fix. Trusted, both installs pass their checks.
+sr_exit 5 "$E2E_DIR/untrusted.txt" hooks install --gemini
+must "$E2E_DIR/untrusted.txt" '^hint: trust it when Gemini CLI asks' "the install's hint is not the fix"
 gemini_trust "$E2E_PROJECT"
 cd "$E2E_PROJECT"
+sr hooks install --gemini 2>"$E2E_DIR/install.txt"
+sr mcp install --gemini --allow-tools --library "$lib" 2>>"$E2E_DIR/install.txt"
 sr doctor --agent gemini --verbose >"$E2E_DIR/doctor.txt" || fail "doctor finds problems: $(cat "$E2E_DIR/doctor.txt")"
 must "$E2E_DIR/doctor.txt" '5 hook commands run as Gemini CLI runs them'
 must "$E2E_DIR/doctor.txt" 'reviews run through .*gemini with the session'"'"'s model'

@@ -51,6 +51,15 @@ skip() { echo "$*"; exit 3; }
 # fail MESSAGE: the scenario failed.
 fail() { echo "FAILED: $*" >&2; exit 1; }
 
+# sr_exit CODE FILE ARGS…: run skillrepo with its stderr in FILE; it must
+# exit with CODE (5: an install whose set-up the agent will not run yet).
+sr_exit() {
+  local want=$1 file=$2 rc=0
+  shift 2
+  sr "$@" 2>"$file" || rc=$?
+  [ "$rc" = "$want" ] || fail "skillrepo $* exited $rc, not $want: $(cat "$file")"
+}
+
 # need PROGRAM…: skip unless each agent program (claude, codex, gemini) is
 # there.
 need() {
