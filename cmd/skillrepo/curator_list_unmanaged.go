@@ -34,6 +34,7 @@ these; 'skillrepo skill adopt NAME' hands one to it. Nothing is written.`,
 				f.warn(list[0].Reason + "; until 'git fetch --unshallow', the curator manages none of them")
 			}
 			tw := newTable(f.IO.Out)
+			tw.header(f.IO, "NAME", "PATH", "PINNED", "WHY NOT MANAGED")
 			for _, s := range list {
 				pinned := ""
 				if s.Pinned {

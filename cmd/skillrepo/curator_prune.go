@@ -50,7 +50,7 @@ nothing.`,
 			if f.JSON {
 				return printRunJSON(f.IO.Out, out, c.Lib.Root)
 			}
-			printRun(f.IO.Out, out.Run)
+			printRun(f.IO, out.Run)
 			if !out.Run.DryRun {
 				if out.ReportPath != "" {
 					fmt.Fprintf(f.IO.Out, "report: %s\n", relPath(c.Lib.Root, out.ReportPath))

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -53,7 +52,7 @@ Nothing is lost: history keeps every purged folder, and
 			if f.JSON {
 				return printJSON(f.IO.Out, res)
 			}
-			printPurge(f.IO.Out, res)
+			printPurge(f.IO, res)
 			return nil
 		},
 	}
@@ -63,7 +62,8 @@ Nothing is lost: history keeps every purged folder, and
 	return cmd
 }
 
-func printPurge(w io.Writer, res *curator.PurgeResult) {
+func printPurge(ios *iostreams, res *curator.PurgeResult) {
+	w := ios.Out
 	verb := "purged"
 	if res.DryRun {
 		verb = "dry run: would purge"
@@ -74,6 +74,7 @@ func printPurge(w io.Writer, res *curator.PurgeResult) {
 	}
 	fmt.Fprintln(w)
 	tw := newTable(w)
+	tw.header(ios, "ACTION", "NAME", "PATH", "WHY")
 	for _, p := range res.Purged {
 		fmt.Fprintf(tw, "purge\t%s\t%s\tarchived %s, %s ago\n", p.Name, p.Dir, rfc3339(p.ArchivedAt), nounCount(p.AgeDays, "day"))
 	}

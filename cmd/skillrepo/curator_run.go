@@ -185,7 +185,7 @@ func runCuratorRun(cmd *cobra.Command, opts *curatorRunOptions) error {
 		}
 		return nil
 	}
-	printRun(f.IO.Out, out.Run)
+	printRun(f.IO, out.Run)
 	if !out.Run.DryRun {
 		if out.ReportPath != "" {
 			fmt.Fprintf(f.IO.Out, "report: %s\n", relPath(c.Lib.Root, out.ReportPath))
@@ -202,7 +202,8 @@ func runCuratorRun(cmd *cobra.Command, opts *curatorRunOptions) error {
 
 // printRun writes a run or a plan in one shape; only the first line says
 // which it is, so a dry run can be compared with the run that follows.
-func printRun(w io.Writer, r *curator.Run) {
+func printRun(ios *iostreams, r *curator.Run) {
+	w := ios.Out
 	if r.DryRun {
 		fmt.Fprintf(w, "curator plan %s (dry run: nothing was written)\n", r.ID)
 	} else {
@@ -215,6 +216,7 @@ func printRun(w io.Writer, r *curator.Run) {
 		fmt.Fprintf(w, "skipped %d brought back by a rollback and untouched since\n", c.RolledBack)
 	}
 	tw := newTable(w)
+	tw.header(ios, "ACTION", "NAME", "STATE", "PATH", "WHY")
 	for _, t := range r.Transitions {
 		where := t.Dir
 		if t.ArchiveDir != "" {
@@ -227,7 +229,7 @@ func printRun(w io.Writer, r *curator.Run) {
 	}
 	tw.Flush()
 	if cr := r.Consolidation; cr != nil {
-		printConsolidation(w, cr)
+		printConsolidation(ios, cr)
 	}
 	if r.MergeCommit != "" {
 		fmt.Fprintf(w, "merged as %.7s on %s (%s); before the run: %s\n", r.MergeCommit, r.Branch, nounCount(len(r.Commits), "commit"), r.PreRunRef)
@@ -237,13 +239,15 @@ func printRun(w io.Writer, r *curator.Run) {
 // printConsolidation writes phase 2: the pass, then one line per archived
 // skill with where it went and why we say so, new umbrellas, follow-ups
 // and a dry run's would-be writes.
-func printConsolidation(w io.Writer, cr *curator.Consolidation) {
+func printConsolidation(ios *iostreams, cr *curator.Consolidation) {
+	w := ios.Out
 	fmt.Fprintf(w, "consolidation (%s, model %s): %s, %s, %s (%d refused), %s\n",
 		cr.Status, cr.Model, nounCount(len(cr.Candidates), "candidate"), nounCount(cr.ModelCalls, "model call"), nounCount(len(cr.ToolCalls), "tool call"), cr.Refused, nounCount(len(cr.Commits), "commit"))
 	if cr.Reason != "" {
 		fmt.Fprintf(w, "  %s\n", cr.Reason)
 	}
 	tw := newTable(w)
+	tw.header(ios, "ACTION", "NAME", "INTO", "WHY")
 	for _, c := range cr.Consolidated {
 		fmt.Fprintf(tw, "consolidated\t%s\t-> %s\t%s\n", c.Name, c.Into, c.Evidence)
 	}

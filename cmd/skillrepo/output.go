@@ -46,14 +46,17 @@ func rfc3339(t time.Time) string {
 // table is a tabwriter over a buffer: a 10,000-row listing is otherwise
 // tens of thousands of write calls. Flush writes both.
 //
-// Table rules: the header row is printed only when stdout is a terminal
-// (piped, every table is rows alone, so scripts never skip a line), and
-// it is coloured after the columns are aligned, so escape codes never
-// count as width.
+// Table rules, as gh prints them: the header row is printed only when
+// stdout is a terminal (piped, every table is rows alone, so scripts
+// never skip a line) and only above a first row (an empty table prints
+// nothing), and it is coloured after the columns are aligned, so escape
+// codes never count as width.
 type table struct {
 	*tabwriter.Writer
 	buf    *bufio.Writer
 	styler *firstLineStyler
+	// head is the header row, written before the first row.
+	head string
 }
 
 func newTable(w io.Writer) *table {
@@ -62,14 +65,26 @@ func newTable(w io.Writer) *table {
 	return &table{Writer: tabwriter.NewWriter(st, 0, 4, 2, ' ', 0), buf: buf, styler: st}
 }
 
-// header writes the header row on a terminal, in bold when colour is on.
-// Call it before any row.
+// header sets the header row, printed on a terminal, in bold when colour
+// is on, above the first row. Call it before any row.
 func (t *table) header(ios *iostreams, cols ...string) {
 	if !ios.IsStdoutTTY() {
 		return
 	}
 	t.styler.style = ios.Bold
-	io.WriteString(t.Writer, strings.Join(cols, "\t")+"\n")
+	t.head = strings.Join(cols, "\t") + "\n"
+}
+
+// Write writes row text, the header first.
+func (t *table) Write(p []byte) (int, error) {
+	if t.head != "" && len(p) > 0 {
+		head := t.head
+		t.head = ""
+		if _, err := io.WriteString(t.Writer, head); err != nil {
+			return 0, err
+		}
+	}
+	return t.Writer.Write(p)
 }
 
 // firstLineStyler passes bytes through, applying style to the first line

@@ -68,6 +68,14 @@ func runProposalList(opts *proposalListOptions) error {
 		}
 		return printJSON(f.IO.Out, out)
 	}
+	if len(props) == 0 {
+		if opts.Rejected {
+			fmt.Fprintln(f.IO.ErrOut, "no rejected proposals")
+		} else {
+			fmt.Fprintln(f.IO.ErrOut, "no open proposals")
+		}
+		return nil
+	}
 	tw := newTable(f.IO.Out)
 	last := "MERGES"
 	if opts.Rejected {
