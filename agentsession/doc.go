@@ -15,7 +15,8 @@
 //   - stop.go: Stop — the pluggable [StopJudge] first (the goal loop),
 //     then the nudge counters over the transcript (transcript.go, read
 //     incrementally from a mark: marks.go) and a queued review;
-//     UserPromptSubmit — a typed prompt pauses a pending goal;
+//     UserPromptSubmit — a typed prompt pauses a pending goal, and
+//     interrupts a running review on the local model (interrupt.go);
 //   - end.go: SessionEnd — the final review, and a detached worker
 //     (package worker) whenever work is queued;
 //   - log.go: the hooks log the caller writes [Report] notes to.

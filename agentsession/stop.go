@@ -61,6 +61,7 @@ func (h *hookRun) goalReview(goalID string) error {
 // is context for the model, so they are sent as a systemMessage.
 func (h *hookRun) userPrompt() error {
 	h.touch()
+	h.interruptReviews()
 	var msg string
 	var err error
 	if h.opts.Goals != nil && h.in.SessionID != "" {

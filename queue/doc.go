@@ -14,13 +14,20 @@
 //
 //	queued ──claim──▶ running ──▶ done
 //	   ▲                 │
-//	   └── retry (back-off) ──┘──▶ failed (parked, with its reason)
+//	   ├── retry (back-off) ──┘──▶ failed (parked, with its reason)
+//	   └── interrupted by a new user turn (at most 3 times; the 4th: done, dropped)
 //
 // An entry is claimed by rewriting it as running, with the attempt's review
 // id recorded before any model is called. A worker killed at any instant
 // leaves the entry queued (never claimed) or running with a known review
 // id; the next worker resolves a running entry from git (see package
 // worker), so no entry is lost and no review lands twice.
+//
+// A running review that competes with the agent for a model on this
+// machine (review.defer: auto) is Interruptible: a new user turn's hook
+// records an interrupt request in its entry ([Store.RequestInterrupt]),
+// and the worker, which polls its entry, ends the attempt and queues it
+// again — no process is signalled, so none that is not ours can be.
 //
 // Enqueueing keeps one pending slot per session and kind, as the
 // reference's idle queue does (docs/reference-behaviour.md §1.8): a newer

@@ -103,6 +103,14 @@ type Entry struct {
 	// Backend is the model backend the last attempt used: agent (the
 	// agent's own program) or endpoint (an OpenAI-compatible endpoint).
 	Backend string `json:"backend,omitempty"`
+	// Interruptible: the running attempt competes with the agent for a
+	// model on this machine (review.defer: auto), so a new user turn
+	// interrupts it (RequestInterrupt). InterruptRequested is when a hook
+	// asked; the worker polls for it. Interruptions counts the attempts
+	// so cut short; past MaxInterruptions the entry is dropped.
+	Interruptible      bool       `json:"interruptible,omitempty"`
+	InterruptRequested *time.Time `json:"interrupt_requested,omitempty"`
+	Interruptions      int        `json:"interruptions,omitempty"`
 
 	EnqueuedAt time.Time `json:"enqueued_at"`
 	UpdatedAt  time.Time `json:"updated_at"`
@@ -394,7 +402,7 @@ func (s *Store) Claim(id, reviewID string) (Entry, error) {
 		}
 		now := s.now()
 		e.State, e.Attempts, e.StartedAt, e.FinishedAt = Running, e.Attempts+1, &now, nil
-		e.NextAttemptAt = nil
+		e.NextAttemptAt, e.Interruptible, e.InterruptRequested = nil, false, nil
 		e.ReviewID = reviewID
 		if reviewID != "" {
 			e.ReviewIDs = append(e.ReviewIDs, reviewID)
@@ -402,6 +410,47 @@ func (s *Store) Claim(id, reviewID string) (Entry, error) {
 		return nil
 	})
 }
+
+// MaxInterruptions is how many times a new user turn may interrupt a
+// review and queue it again; the next interruption drops it, as the
+// reference drops a review re-queued three times
+// (docs/reference-behaviour.md §2.7).
+const MaxInterruptions = 3
+
+// RequestInterrupt asks the worker to stop every running review that is
+// Interruptible (a new user turn started): it records the request in the
+// entry, which the worker polls. It returns the entries it asked. No
+// process is signalled: the worker ends its own attempt.
+func (s *Store) RequestInterrupt() ([]Entry, error) {
+	entries, err := s.List()
+	if err != nil {
+		return nil, err
+	}
+	var asked []Entry
+	for _, e := range entries {
+		if e.Kind != KindReview || e.State != Running || !e.Interruptible || e.InterruptRequested != nil {
+			continue
+		}
+		x, err := s.Update(e.ID, func(x *Entry) error {
+			if x.State != Running || !x.Interruptible || x.InterruptRequested != nil {
+				return errNotAsked
+			}
+			now := s.now()
+			x.InterruptRequested = &now
+			return nil
+		})
+		if errors.Is(err, errNotAsked) || errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return asked, err
+		}
+		asked = append(asked, x)
+	}
+	return asked, nil
+}
+
+var errNotAsked = errors.New("no longer an interruptible running review")
 
 // Retry puts a failed (or stuck running) entry back in the queue with its
 // attempts reset. A running entry is refused while a worker may hold it:
@@ -414,6 +463,7 @@ func (s *Store) Retry(id string) (Entry, error) {
 			return fmt.Errorf("queue entry %s is %s; only a failed or queued entry is retried", e.ID, e.State)
 		}
 		e.State, e.Attempts, e.NextAttemptAt, e.FinishedAt, e.Outcome = Queued, 0, nil, nil, nil
+		e.Interruptions = 0
 		return nil
 	})
 }

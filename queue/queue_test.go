@@ -191,3 +191,45 @@ func TestConcurrentEnqueue(t *testing.T) {
 		}
 	}
 }
+
+// RequestInterrupt asks only running reviews that compete for a local
+// model, once; a new claim starts without the request.
+func TestRequestInterrupt(t *testing.T) {
+	s, _ := newStore(t)
+	mk := func(kind Kind, session string, claim, interruptible bool) Entry {
+		t.Helper()
+		e, _, err := s.Enqueue(Entry{Kind: kind, SessionID: session})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if claim {
+			if e, err = s.Claim(e.ID, "r-"+session); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e, err = s.Update(e.ID, func(x *Entry) error { x.Interruptible = interruptible; return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	local := mk(KindReview, "local", true, true)
+	mk(KindReview, "remote", true, false)
+	mk(KindReview, "waiting", false, true)
+	mk(KindCurator, "", true, true)
+	asked, err := s.RequestInterrupt()
+	if err != nil || len(asked) != 1 || asked[0].ID != local.ID || asked[0].InterruptRequested == nil {
+		t.Fatalf("asked %+v, %v", asked, err)
+	}
+	if again, err := s.RequestInterrupt(); err != nil || len(again) != 0 {
+		t.Errorf("asked twice: %+v %v", again, err)
+	}
+	// The worker puts it back; the next claim is a fresh attempt.
+	if _, err := s.Update(local.ID, func(x *Entry) error { x.State, x.Interruptions = Queued, 1; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.Claim(local.ID, "r-2")
+	if err != nil || e.InterruptRequested != nil || e.Interruptible || e.Interruptions != 1 {
+		t.Errorf("claimed again: %+v %v", e, err)
+	}
+}

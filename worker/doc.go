@@ -16,6 +16,13 @@
 // or at once for any other error, the entry is parked as failed with its
 // reason.
 //
+// A review that competes with the agent for a model on this machine
+// (review.defer: auto) is interruptible: while it runs the worker polls
+// its entry, and a new user turn's interrupt request (package queue,
+// RequestInterrupt) cancels the attempt, rejects what it wrote and queues
+// it again, at most queue.MaxInterruptions times; the next interruption
+// drops it (docs/reference-behaviour.md §2.7).
+//
 // # Crashes
 //
 // An entry is claimed (rewritten as running) with the attempt's review id

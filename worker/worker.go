@@ -371,8 +371,39 @@ func rejectAttempt(ctx context.Context, lib *skillrepo.Library, id, reason strin
 type attemptError struct {
 	msg       string
 	transient bool
-	// interrupted: the worker is stopping; the attempt does not count.
-	interrupted bool
+	// interrupted: the worker is stopping, or (turn) a new user turn
+	// interrupted the review; the attempt does not count.
+	interrupted, turn bool
+}
+
+// errTurn is why a review's context ends when a new user turn
+// interrupted it (queue.Store.RequestInterrupt).
+var errTurn = errors.New("a new user turn interrupted the review")
+
+// watchInterrupt polls entry id for an interrupt request while its
+// attempt runs, and cancels the attempt with errTurn when one comes. The
+// returned function stops the watch.
+func (w *worker) watchInterrupt(ctx context.Context, id string, cancel context.CancelCauseFunc) func() {
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(w.opts.Poll)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if e, err := w.store.Get(id); err == nil && e.InterruptRequested != nil {
+				cancel(errTurn)
+				return
+			}
+		}
+	}()
+	return func() { close(done); <-stopped }
 }
 
 func (e *attemptError) Error() string { return e.msg }
@@ -406,7 +437,11 @@ func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Re
 	var out *queue.Outcome
 	switch e.Kind {
 	case queue.KindReview:
-		out, err = w.runReview(ctx, e, s)
+		rctx, cancel := context.WithCancelCause(ctx)
+		stop := w.watchInterrupt(rctx, e.ID, cancel)
+		out, err = w.runReview(rctx, e, s)
+		stop()
+		cancel(nil)
 	case queue.KindCurator:
 		out, err = w.runCurator(ctx, e, s)
 	default:
@@ -421,9 +456,17 @@ func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Re
 		ae.msg = endpoint.RedactText(ae.msg) // kept in the queue entry, shown by queue list
 	}
 	x, uerr := w.store.Update(e.ID, func(x *queue.Entry) error {
+		x.InterruptRequested = nil // answered, or too late to matter
 		switch {
 		case ae == nil:
 			x.State, x.FinishedAt, x.Outcome, x.NextAttemptAt = queue.Done, &now, out, nil
+		case ae.turn && x.Interruptions >= queue.MaxInterruptions:
+			x.Interruptions++
+			x.State, x.FinishedAt = queue.Done, &now
+			x.Outcome = &queue.Outcome{Status: review.StatusSkipped, Summary: fmt.Sprintf("dropped: a new user turn interrupted it %d times (it competes with the agent for a local model; review.defer: auto)", x.Interruptions)}
+		case ae.turn:
+			x.Interruptions++
+			x.State, x.Attempts = queue.Queued, max(0, x.Attempts-1)
 		case ae.interrupted:
 			x.State, x.Attempts = queue.Queued, max(0, x.Attempts-1)
 		case ae.transient && x.Attempts < s.MaxAttempts:
@@ -442,9 +485,9 @@ func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Re
 		w.logf(e.ID, "record outcome: %v", uerr)
 		return
 	}
-	if e.Kind == queue.KindReview && (ae == nil || x.State == queue.Failed) {
+	if e.Kind == queue.KindReview && (ae == nil || x.State == queue.Failed || x.State == queue.Done) {
 		status, detail := review.StatusFailed, x.LastError
-		if x.Outcome != nil && ae == nil {
+		if x.Outcome != nil && (ae == nil || x.State == queue.Done) {
 			status, detail = x.Outcome.Status, x.Outcome.Summary
 		}
 		w.history.AppendReview(e.SessionID, e.ReviewID, status, detail)
@@ -457,6 +500,11 @@ func (w *worker) process(ctx context.Context, e queue.Entry, s Settings, res *Re
 		if err := w.store.Prune(keepDone); err != nil {
 			w.logf("", "prune: %v", err)
 		}
+	case ae.turn && x.State == queue.Done:
+		res.Done++
+		w.logf(e.ID, "%s", x.Outcome.Summary)
+	case ae.turn:
+		w.logf(e.ID, "interrupted by a new user turn (%d of %d); queued again", x.Interruptions, queue.MaxInterruptions)
 	case ae.interrupted:
 		w.logf(e.ID, "interrupted: %s; queued again", ae.msg)
 	case ae.transient && e.Attempts < s.MaxAttempts:
@@ -512,7 +560,13 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	if err != nil {
 		return nil, &attemptError{msg: err.Error() + "; then 'skillrepo queue retry " + e.ID + "'"}
 	}
-	if _, err := w.store.Update(e.ID, func(x *queue.Entry) error { x.Backend = p.backend; return nil }); err != nil {
+	// A review that competes with the agent for a model on this machine
+	// gives way to a new user turn (docs/reference-behaviour.md §2.7).
+	interruptible := s.Review.Defer == skillrepo.DeferAuto && p.deferred(s.Review.Defer)
+	if _, err := w.store.Update(e.ID, func(x *queue.Entry) error {
+		x.Backend, x.Interruptible = p.backend, interruptible
+		return nil
+	}); err != nil {
 		w.logf(e.ID, "record the backend: %v", err)
 	}
 	project := sessionProject(tr, e)
@@ -541,6 +595,9 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 		return out, nil
 	}
 	switch {
+	case errors.Is(context.Cause(ctx), errTurn):
+		_ = rejectAttempt(context.WithoutCancel(ctx), lib, e.ReviewID, "a new user turn interrupted this attempt; the queue runs the review again")
+		return out, &attemptError{msg: sum.Reason, interrupted: true, turn: true}
 	case ctx.Err() != nil:
 		_ = rejectAttempt(context.WithoutCancel(ctx), lib, e.ReviewID, "the worker was stopped during this attempt")
 		return out, &attemptError{msg: sum.Reason, interrupted: true}

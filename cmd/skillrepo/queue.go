@@ -99,6 +99,9 @@ func entryNote(e queue.Entry, now time.Time) string {
 		if e.NextAttemptAt != nil && now.Before(*e.NextAttemptAt) {
 			return fmt.Sprintf("retry after %s: %s", rfc3339(*e.NextAttemptAt), oneLine(e.LastError))
 		}
+		if e.Interruptions > 0 {
+			return fmt.Sprintf("interrupted by a new user turn (%d of %d); waits for quiet", e.Interruptions, queue.MaxInterruptions)
+		}
 		return oneLine(e.Due.Reason)
 	case queue.Running:
 		return "review " + e.ReviewID
@@ -204,6 +207,9 @@ func newQueueShowCmd(f *factory) *cobra.Command {
 				fmt.Fprintf(w, "why: %s\n", e.Due.Reason)
 			}
 			fmt.Fprintf(w, "enqueued: %s\nattempts: %d\n", rfc3339(e.EnqueuedAt), e.Attempts)
+			if e.Interruptions > 0 {
+				fmt.Fprintf(w, "interrupted by new user turns: %d (at most %d, then dropped)\n", e.Interruptions, queue.MaxInterruptions)
+			}
 			if e.NextAttemptAt != nil {
 				fmt.Fprintf(w, "next attempt: %s\n", rfc3339(*e.NextAttemptAt))
 			}
