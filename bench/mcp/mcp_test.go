@@ -121,7 +121,7 @@ func BenchmarkPatchEngine(b *testing.B) {
 	for i := lastRun(b, lib); b.Loop(); i++ {
 		old, new := patchText(i)
 		ops := []skillrepo.Op{{Action: "patch", Name: "skill-04242", OldString: &old, NewString: &new}}
-		if _, _, err := tools.Apply(ctx, agenttools.Target{Writer: skillrepo.Writer{Branch: lib.MainBranch(), Provenance: skillrepo.Provenance{Origin: skillrepo.OriginForeground}}}, ops); err != nil {
+		if _, err := tools.Apply(ctx, agenttools.Target{Writer: skillrepo.Writer{Branch: lib.MainBranch(), Provenance: skillrepo.Provenance{Origin: skillrepo.OriginForeground}}}, ops); err != nil {
 			b.Fatal(err)
 		}
 	}
