@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/queue"
+	"github.com/skillrepo/skillrepo/worker"
 )
 
 // interruptWait is how long a new user turn waits for an interrupted
@@ -21,6 +22,9 @@ const interruptWait = 2 * time.Second
 // The hook waits up to interruptWait for the review to stop, and the
 // hooks log says what it did.
 func (h *hookRun) interruptReviews() {
+	if !worker.Running(h.state().Worker()) {
+		return // no review runs (a running entry without a worker is a crash's, for the next worker)
+	}
 	store := queue.New(h.state().Queue())
 	asked, err := store.RequestInterrupt()
 	if err != nil {
