@@ -77,7 +77,8 @@ func codexTrustFindings(env *doctor.Env, in *hooks.Installation) []doctor.Findin
 // until trusted; Codex's /hooks lists them under the plugin.
 func codexPluginTrustFindings(env *doctor.Env, p hooks.Plugin) []doctor.Finding {
 	trust, err := PluginTrust(p, env.Homes)
-	return trustFindings(env, "plugin", p.Scope, "of the plugin "+p.ID, trust, err, "open codex, run /hooks and trust the plugin "+p.ID+"'s hooks")
+	fix := doctor.InstallCommand(agent.Codex, agent.ScopeUser) + " --trust (or open codex, run /hooks and trust the plugin " + p.ID + "'s hooks)"
+	return trustFindings(env, "plugin", p.Scope, "of the plugin "+p.ID, trust, err, fix)
 }
 
 // trustFindings say which hooks (where: "in <file>", "of the plugin …")

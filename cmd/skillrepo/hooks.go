@@ -62,6 +62,9 @@ type agentHooksJSON struct {
 	// TrustConfig.
 	Trusted     int    `json:"trusted,omitempty"`
 	TrustConfig string `json:"trust_config,omitempty"`
+	// Plugin is skillrepo's Codex plugin whose hooks --trust trusted
+	// (Settings is then its hooks.json; nothing was installed).
+	Plugin string `json:"plugin,omitempty"`
 	// Checks are doctor's findings on what was installed; WillRun is
 	// their verdict (absent when nothing was checked: a dry run, an
 	// uninstall). False exits 5.

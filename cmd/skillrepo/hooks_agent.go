@@ -174,7 +174,14 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	}
 	if err != nil {
 		if pe := (*hooks.PluginError)(nil); errors.As(err, &pe) {
-			return skillrepo.WithHint(err, fmt.Sprintf("nothing was written; the plugin's hooks already serve %s. To use settings-file hooks instead, remove the plugin first: %s", pe.Plugin.Agent.Label(), pe.Plugin.Remove))
+			if install && o.Trust && pe.Plugin.Agent == agent.Codex {
+				return trustCodexPlugin(f, pe.Plugin, homes, project, o.DryRun)
+			}
+			hint := fmt.Sprintf("nothing was written; the plugin's hooks already serve %s. To use settings-file hooks instead, remove the plugin first: %s", pe.Plugin.Agent.Label(), pe.Plugin.Remove)
+			if pe.Plugin.Agent == agent.Codex {
+				hint += "\nto trust the plugin's hooks (Codex skips them until then): " + doctor.InstallCommand(agent.Codex, agent.ScopeUser) + " --trust"
+			}
+			return skillrepo.WithHint(err, hint)
 		}
 		if errors.Is(err, hooks.ErrMalformed) {
 			return skillrepo.WithHint(err, "fix the file (or move it aside), then run the command again; nothing was written")
@@ -259,6 +266,60 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		return reportAfterInstall(f, findings, label+" hooks")
 	}
 	return nil
+}
+
+// trustCodexPlugin is --trust beside skillrepo's Codex plugin: its
+// hooks run instead of the settings file's (which are not installed), but
+// Codex skips them, as it does hooks.json's, until they are trusted. So
+// their trust is recorded in config.toml exactly as for hooks.json's
+// (keys "<plugin id>:hooks/hooks.json:…", the same hashes; docs/install.md
+// §4), and doctor checks the plugin.
+func trustCodexPlugin(f *factory, p hooks.Plugin, homes agent.Homes, project string, dryRun bool) error {
+	trust, err := codex.PluginTrust(p, homes)
+	var res *codex.TrustResult
+	if err == nil {
+		res, err = codex.TrustHooks(homes, trust, dryRun)
+	}
+	if err != nil {
+		return fmt.Errorf("record Codex's trust of the plugin %s's hooks: %w", p.ID, err)
+	}
+	label := "the Codex plugin " + p.ID
+	var findings []doctor.Finding
+	var verdict error
+	if !dryRun {
+		findings = checkAfterInstall(f, agent.Codex, agent.ScopeUser, project, "plugin", "")
+		verdict = installVerdict(findings, label)
+	}
+	if f.JSON {
+		out := agentHooksJSON{Agent: string(agent.Codex), Scope: string(agent.ScopeUser), Settings: filepath.Join(p.Dir, "hooks", "hooks.json"),
+			Plugin: p.ID, Changed: res.Changed, DryRun: dryRun, Checks: findings, Trusted: res.Trusted, TrustConfig: res.Config}
+		if !dryRun {
+			out.WillRun = new(verdict == nil)
+		}
+		if err := printJSON(f.IO.Out, out); err != nil {
+			return err
+		}
+		return verdict
+	}
+	w := f.IO.ErrOut
+	if dryRun && res.Changed {
+		if _, err := f.IO.Out.Write(res.Content); err != nil {
+			return err
+		}
+	}
+	switch {
+	case res.Trusted == 0:
+		fmt.Fprintf(w, "Codex already trusts the %d hooks of the plugin %s; nothing to do\n", len(trust), p.ID)
+	case dryRun:
+		fmt.Fprintf(w, "would record Codex's trust of %d hooks of the plugin %s in %s (dry run: nothing written)\n", res.Trusted, p.ID, res.Config)
+	default:
+		fmt.Fprintf(w, "recorded Codex's trust of %d hooks of the plugin %s in %s (as accepting them in /hooks does)\n", res.Trusted, p.ID, res.Config)
+	}
+	fmt.Fprintf(w, "  the plugin's hooks serve Codex: no hooks were written in a settings file\n")
+	if dryRun {
+		return nil
+	}
+	return reportAfterInstall(f, findings, label)
 }
 
 // selfExecutable is how hooks and the worker call this binary again: the

@@ -5,7 +5,8 @@
 # against the fake fires the plugin's hooks (the memory reaches the model,
 # a SKILL.md read through the shell is counted, the session's end reaches
 # skillrepo) and offers the plugin's MCP tools, once the hooks are
-# trusted as in Codex's /hooks. Removing the plugin and the marketplace
+# trusted (`skillrepo hooks install --codex --trust`, as Codex's /hooks
+# records it). Removing the plugin and the marketplace
 # gives config.toml back (but for the hooks' trust, which Codex keeps).
 # Nothing but Codex's own plugin
 # catalogue sync tries to leave the machine (see below).
@@ -35,11 +36,20 @@ codex plugin list >"$E2E_DIR/plugins.txt" 2>&1
 must "$E2E_DIR/plugins.txt" "^skillrepo@skillrepo +installed, enabled +${version//./\\.} " "the plugin is not installed and enabled"
 
 cd "$E2E_PROJECT"
-# A plugin's hooks, like the person's own, run only once trusted: the
-# person trusts them in Codex's /hooks (codex_trust_hooks makes the TUI's
-# requests). Their keys name the plugin, their hashes are the handlers'.
-codex_trust_hooks "$E2E_PROJECT" >"$E2E_DIR/trusted.txt"
-[ "$(grep -c '^skillrepo@skillrepo:hooks/hooks.json:[a-z_]*:0:0$' "$E2E_DIR/trusted.txt")" = 5 ] || fail "not the plugin's five hooks to trust: $(cat "$E2E_DIR/trusted.txt")"
+# A plugin's hooks, like the person's own, run only once trusted: doctor
+# says so, `hooks install --codex` (refused beside the plugin) says how,
+# and `hooks install --codex --trust` records their trust as Codex's
+# /hooks does: Codex's own list of hooks (codex_trust_hooks asks the
+# app-server, as the TUI does) then has none left to trust.
+if sr doctor --agent codex >"$E2E_DIR/doctor-untrusted.txt"; then fail "doctor passed the plugin's untrusted hooks"; fi
+must "$E2E_DIR/doctor-untrusted.txt" 'hooks of the plugin skillrepo@skillrepo' "doctor did not name the plugin's untrusted hooks"
+sr_exit 1 "$E2E_DIR/refused.txt" hooks install --codex
+must "$E2E_DIR/refused.txt" 'hint: to trust the plugin.s hooks .*: skillrepo hooks install --codex --trust' "the refusal did not say how to trust the plugin's hooks"
+sr_exit 0 "$E2E_DIR/trust.txt" hooks install --codex --trust
+must "$E2E_DIR/trust.txt" "recorded Codex's trust of 5 hooks of the plugin skillrepo@skillrepo"
+[ ! -e "$CODEX_HOME/hooks.json" ] || fail "--trust beside the plugin installed hooks.json too"
+codex_trust_hooks "$E2E_PROJECT" >"$E2E_DIR/left-to-trust.txt"
+! grep -q . "$E2E_DIR/left-to-trust.txt" || fail "Codex does not take skillrepo's trust of the plugin's hooks; it still lists: $(cat "$E2E_DIR/left-to-trust.txt")"
 codex exec --json "Use the ci-debugging skill: why does CI fail?" >"$E2E_DIR/session.jsonl" 2>"$E2E_DIR/session.err"
 must "$E2E_DIR/session.jsonl" '"type":"agent_message".*flaky integration test' "the session's answer is not the fake's"
 must "$E2E_DIR/session.jsonl" '"type":"command_execution".*"exit_code":0' "the session's shell read of the skill failed"
