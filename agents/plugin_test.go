@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/agents/claudecode"
 	"github.com/skillrepo/skillrepo/agents/codex"
+	"github.com/skillrepo/skillrepo/agents/gemini"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 )
@@ -269,5 +271,44 @@ func TestDoctorSeesPlugins(t *testing.T) {
 	}
 	if !strings.HasPrefix(trust[0].Key, "skillrepo@skillrepo:hooks/hooks.json:") {
 		t.Errorf("trust key %q", trust[0].Key)
+	}
+}
+
+// TestPluginRefineCommands: each plugin or extension ships the in-agent
+// /refine command that `hooks install` writes, running the review on the
+// library its hooks serve (the same $SKILLREPO_LIBRARY default), as the
+// agent reads it: Claude Code's commands/, Gemini CLI's commands/, Codex's
+// skills/ (named in its manifest).
+func TestPluginRefineCommands(t *testing.T) {
+	line := func(lib string) string { return `skillrepo -C "` + lib + `" review --session current` }
+	for _, tc := range []struct {
+		file, want, hooksLib string
+	}{
+		{"claude-code/commands/refine.md", claudecode.RefineCommand("skillrepo", line("${SKILLREPO_LIBRARY:-${CLAUDE_CONFIG_DIR:-$HOME/.claude}/skills}")), "${SKILLREPO_LIBRARY:-${CLAUDE_CONFIG_DIR:-$HOME/.claude}/skills}"},
+		{"codex/skills/refine/SKILL.md", codex.RefineSkill(line("${SKILLREPO_LIBRARY:-$HOME/.agents/skills}")), "${SKILLREPO_LIBRARY:-$HOME/.agents/skills}"},
+		{"gemini/commands/refine.toml", gemini.RefineCommand(line("${SKILLREPO_LIBRARY:-${GEMINI_CLI_HOME:-$HOME}/.gemini/skills}")), "${SKILLREPO_LIBRARY:-${GEMINI_CLI_HOME:-$HOME}/.gemini/skills}"},
+	} {
+		got, err := os.ReadFile(filepath.Join("..", "plugins", filepath.FromSlash(tc.file)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tc.want {
+			t.Errorf("plugins/%s is not the command hooks install writes; want:\n%s", tc.file, tc.want)
+		}
+		agentDir, _, _ := strings.Cut(tc.file, "/")
+		hooksJSON, err := os.ReadFile(filepath.Join("..", "plugins", agentDir, "hooks", "hooks.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(hooksJSON, []byte(`--library \"`+tc.hooksLib+`\"`)) {
+			t.Errorf("plugins/%s: its hooks serve another library than %s", agentDir, tc.hooksLib)
+		}
+	}
+	manifest, err := os.ReadFile(filepath.Join("..", "plugins", "codex", ".codex-plugin", "plugin.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(manifest, []byte(`"skills": "./skills/"`)) {
+		t.Error("the Codex plugin's manifest does not name its skills folder")
 	}
 }

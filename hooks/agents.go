@@ -100,6 +100,13 @@ type AgentResult struct {
 	// Added and Removed count hook handlers.
 	Added, Removed int
 	DryRun         bool
+	// Command is the in-agent command's file (/refine) the install wrote
+	// or the uninstall removed ("" for an agent or scope without one);
+	// CommandChanged says it was (or would be) written or removed, and
+	// CommandNote why it was left alone.
+	Command        string
+	CommandChanged bool
+	CommandNote    string
 }
 
 // marker is what every command skillrepo installs contains; a handler
@@ -154,7 +161,8 @@ func shellWord(s string) string {
 }
 
 // InstallAgent merges skillrepo's hook handlers into the agent's settings
-// file at the scope. Only our handlers' text changes: every other key
+// file at the scope, and writes its in-agent command (Commander) beside
+// them. Only our handlers' text changes: every other key
 // keeps its bytes, order and layout; handlers of an earlier install are
 // replaced, so installing twice changes nothing. A file that is not JSON,
 // or whose hooks are not of the agent's shape, is refused with
@@ -165,13 +173,22 @@ func InstallAgent(opts AgentOptions) (*AgentResult, error) {
 	if p, ok := enabledPlugin(opts); ok {
 		return nil, &PluginError{Plugin: p}
 	}
-	return editAgent(opts, true)
+	res, err := editAgent(opts, true)
+	if err != nil {
+		return nil, err
+	}
+	return res, editCommand(opts, res, true)
 }
 
 // UninstallAgent removes skillrepo's handlers (and only those) from the
-// agent's settings file at the scope; a missing file is left missing.
+// agent's settings file at the scope; a missing file is left missing. The
+// agent's in-agent command goes too, when the file is ours.
 func UninstallAgent(opts AgentOptions) (*AgentResult, error) {
-	return editAgent(opts, false)
+	res, err := editAgent(opts, false)
+	if err != nil {
+		return nil, err
+	}
+	return res, editCommand(opts, res, false)
 }
 
 // settingsLimit bounds the read of a file we edit in place (an agent's

@@ -65,6 +65,12 @@ type agentHooksJSON struct {
 	// Plugin is skillrepo's Codex plugin whose hooks --trust trusted
 	// (Settings is then its hooks.json; nothing was installed).
 	Plugin string `json:"plugin,omitempty"`
+	// Command is the in-agent /refine command's file written or removed
+	// with the hooks; CommandChanged says it was, CommandNote why it was
+	// left alone.
+	Command        string `json:"command,omitempty"`
+	CommandChanged bool   `json:"command_changed,omitempty"`
+	CommandNote    string `json:"command_note,omitempty"`
 	// Checks are doctor's findings on what was installed; WillRun is
 	// their verdict (absent when nothing was checked: a dry run, an
 	// uninstall). False exits 5.

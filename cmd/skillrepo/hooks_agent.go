@@ -213,7 +213,8 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 	}
 	if f.JSON {
 		out := agentHooksJSON{Agent: string(target.Name()), Scope: string(scope), Settings: res.Settings, Library: res.Library,
-			Changed: res.Changed, Added: res.Added, Removed: res.Removed, DryRun: o.DryRun, Checks: findings}
+			Changed: res.Changed, Added: res.Added, Removed: res.Removed, DryRun: o.DryRun, Checks: findings,
+			Command: res.Command, CommandChanged: res.CommandChanged, CommandNote: res.CommandNote}
 		if install && !o.DryRun {
 			out.WillRun = new(verdict == nil)
 		}
@@ -247,6 +248,19 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		fmt.Fprintf(w, "  library: %s\n", res.Library)
 	default:
 		fmt.Fprintf(w, "%s removed %d %s hooks from %s\n", f.IO.Green("✓"), res.Removed, label, res.Settings)
+	}
+	switch {
+	case res.CommandNote != "":
+		fmt.Fprintf(w, "the in-agent /refine command %s: %s\n", res.Command, res.CommandNote)
+	case !res.CommandChanged:
+	case install && o.DryRun:
+		fmt.Fprintf(w, "would write the in-agent /refine command in %s\n", res.Command)
+	case install:
+		fmt.Fprintf(w, "wrote the in-agent /refine command in %s: '/refine [focus]' reviews the session now\n", res.Command)
+	case o.DryRun:
+		fmt.Fprintf(w, "would remove the in-agent /refine command %s\n", res.Command)
+	default:
+		fmt.Fprintf(w, "%s removed the in-agent /refine command %s\n", f.IO.Green("✓"), res.Command)
 	}
 	if trusted != nil && trusted.Trusted > 0 {
 		verb := "recorded"

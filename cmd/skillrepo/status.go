@@ -95,6 +95,9 @@ type hookStatus struct {
 	// commands name, or a plugin's ($SKILLREPO_LIBRARY, else the agent's
 	// skills folder); "" when unknown.
 	Library string `json:"library,omitempty"`
+	// Command is the in-agent /refine command's file installed with the
+	// hooks ("" none).
+	Command string `json:"command,omitempty"`
 }
 
 func newStatusCmd(f *factory) *cobra.Command {
@@ -251,7 +254,7 @@ func hookStatuses(f *factory, homes agent.Homes, cwd string) []hookStatus {
 			if _, err := os.Stat(path); err != nil && !in.Installed() {
 				continue // no such settings file: not worth a line
 			}
-			h := hookStatus{Agent: string(a), Scope: string(s), Settings: path, Installed: in.Installed()}
+			h := hookStatus{Agent: string(a), Scope: string(s), Settings: path, Installed: in.Installed(), Command: hooks.CommandInstalled(t, s, homes, cwd)}
 			for _, ih := range in.Handlers {
 				if h.Library = ih.Library(t.Format().ProjectDir, cwd); h.Library != "" {
 					break
@@ -431,6 +434,8 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		switch {
 		case h.Installed && h.Plugin != "":
 			installed = append(installed, fmt.Sprintf("%s (plugin %s)", h.Agent, h.Plugin))
+		case h.Installed && h.Command != "":
+			installed = append(installed, fmt.Sprintf("%s (%s, %s, /refine)", h.Agent, h.Scope, filepath.Base(h.Settings)))
 		case h.Installed:
 			installed = append(installed, fmt.Sprintf("%s (%s, %s)", h.Agent, h.Scope, filepath.Base(h.Settings)))
 		}

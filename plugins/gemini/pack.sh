@@ -10,7 +10,7 @@
 # extension is this folder, not the repository's root. So OUT gets one
 # archive per platform the release builds for,
 # <linux|darwin|win32>.<x64|arm64>.skillrepo-gemini-extension.tar.gz, each
-# holding gemini-extension.json and hooks/ at its root (the same files: the
+# holding gemini-extension.json, hooks/ and commands/ at its root (the same files: the
 # extension runs the skillrepo on PATH). The release workflow uploads them
 # (docs/install.md §4).
 set -euo pipefail
@@ -21,7 +21,7 @@ out=$(cd "$1" && pwd)
 for os in linux darwin win32; do
   for cpu in x64 arm64; do
     tar -C "$here" --owner=0 --group=0 --numeric-owner --mtime='2000-01-01 00:00Z' --sort=name \
-      -czf "$out/$os.$cpu.skillrepo-gemini-extension.tar.gz" gemini-extension.json hooks
+      -czf "$out/$os.$cpu.skillrepo-gemini-extension.tar.gz" gemini-extension.json hooks commands
   done
 done
 ls "$out"
