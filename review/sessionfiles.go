@@ -2,6 +2,7 @@ package review
 
 import (
 	"bufio"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,11 +22,9 @@ const maxSessionHead = 1 << 20
 // nil when it cannot be read or is no regular file (a FIFO is never
 // opened for reading).
 func SessionHead(path string) []byte {
-	fi, err := os.Lstat(path)
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil
-	}
-	f, err := os.Open(path)
+	// Opened without following a final link and checked on the open
+	// descriptor: a file swapped for a FIFO after a look is not read.
+	f, err := boundedread.OpenNoFollow(path)
 	if err != nil {
 		return nil
 	}
