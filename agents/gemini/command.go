@@ -28,6 +28,12 @@ func (Agent) CommandContent(run string) []byte {
 // tomlEscape escapes s for a TOML basic string.
 var tomlEscape = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 
+// gitEnvRestored undoes what Gemini CLI's shell does to git (0.61,
+// getSafeGitEnv): GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM at /dev/null,
+// and eight `git -c` pairs. The review commits as the person, with their
+// git configuration, as it does from a hook.
+const gitEnvRestored = "unset GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CONFIG_NOSYSTEM GIT_CONFIG_COUNT; "
+
 // RefineCommand is the custom command's file for the shell line it runs
 // (plugins/gemini/commands/refine.toml is this with the extension's
 // line). The prompt is a TOML multi-line basic string, so a backslash or
@@ -36,7 +42,7 @@ func RefineCommand(run string) string {
 	return `# skillrepo's /refine: review this session now (docs/agents.md)
 description = "Review this session now and keep what it taught as skills and memory (skillrepo)"
 prompt = """
-!{` + tomlEscape.Replace(run) + ` --focus {{args}}}
+!{` + gitEnvRestored + tomlEscape.Replace(run) + ` --focus {{args}}}
 
 Above is the outcome of skillrepo's review of this session. Tell the user in one or two sentences what it created, patched or left for their approval, or why it wrote nothing, and how to look (skillrepo log, skillrepo proposal show). Do not write or edit skills yourself for this request.
 """
