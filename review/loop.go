@@ -168,14 +168,17 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	msgs := t.Messages
 	task.Request = openai.ChatCompletionRequest{Model: opts.Model, Tools: tools}
 	task.Request.Messages = append(replayMessages(msgs), openai.ChatCompletionMessage{Role: "user", Content: prompt})
-	if budget := task.InputBudget; budget > 0 && modelcall.EstimateTokens(task.Request) > budget {
-		// The conversation does not fit: send the older part as a digest
-		// and the recent messages verbatim (docs/reference-behaviour.md §2.6),
-		// in a fresh session for a backend that would resume it.
+	budget := task.InputBudget
+	if routed := otherModel(t.Model, opts.Model); routed || (budget > 0 && modelcall.EstimateTokens(task.Request) > budget) {
+		// The conversation does not fit, or goes to another model than
+		// the session's (whose cached prefix it would not reuse): send
+		// the older part as a digest and the recent messages verbatim
+		// (docs/reference-behaviour.md §2.6), in a fresh session for a
+		// backend that would resume it.
 		msgs, task.Resume = digest(t.Messages), ""
 		task.Request.Messages = append(replayMessages(msgs), openai.ChatCompletionMessage{Role: "user", Content: prompt})
-		sum.Digest = true
-		if est := modelcall.EstimateTokens(task.Request); est > budget {
+		sum.Digest = len(msgs) < len(t.Messages)
+		if est := modelcall.EstimateTokens(task.Request); budget > 0 && est > budget {
 			sum.Status, sum.Reason = StatusFailed, fmt.Sprintf("the transcript does not fit the input budget of %d tokens even as a digest (about %d tokens)", budget, est)
 			return finish(ctx, lib, sum, agenttools.Record{}, opts), nil
 		}
@@ -195,6 +198,17 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	}
 	sum.record(backend.Run(ctx, task))
 	return finish(ctx, lib, sum, tb.EndSession(), opts), nil
+}
+
+// otherModel reports whether a review on model review runs on another
+// model than the session's (session "" : not known, taken as the same).
+// A provider prefix ("anthropic/claude-x") and case do not count.
+func otherModel(session, review string) bool {
+	norm := func(m string) string {
+		m = strings.ToLower(strings.TrimSpace(m))
+		return m[strings.LastIndex(m, "/")+1:]
+	}
+	return session != "" && review != "" && norm(session) != norm(review)
 }
 
 // finish lands or leaves the proposal and fills in the summary from what

@@ -456,18 +456,28 @@ func (r taskRecorder) Run(_ context.Context, t modelcall.Task) modelcall.Outcome
 }
 
 // A session that fits the input budget is forked (the agent's program
-// resumes it and gets only the prompt); one that does not is not forked:
-// a fresh session gets the digest as text, then the prompt
-// (docs/agents.md, "The model backend"; docs/reference-behaviour.md §2.6).
+// resumes it and gets only the prompt); one that does not, or whose review
+// runs on another model than the session's, is not forked: a fresh
+// session gets the digest as text, then the prompt (docs/agents.md, "The
+// model backend"; docs/reference-behaviour.md §2.6).
 func TestReviewDigestIsNotForked(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	tr := longTranscript(200)
 	for _, tc := range []struct {
 		name   string
 		budget int
+		// model is the session's model (the review's is "m").
+		model  string
 		digest bool
-	}{{"fits", 0, false}, {"over budget", 20_000, true}} {
+	}{
+		{"fits", 0, "", false},
+		{"over budget", 20_000, "", true},
+		{"same model", 0, "M", false},
+		{"same model with a provider", 0, "openrouter/m", false},
+		{"another model", 0, "session-model", true},
+	} {
+		tr := longTranscript(200)
+		tr.Model = tc.model
 		var task modelcall.Task
 		sum, err := Run(context.Background(), Open(f.lib), Options{Transcript: tr, Skills: true, SessionID: "sess-1", ReviewID: "r-fork-" + strings.ReplaceAll(tc.name, " ", "-"),
 			Model: "m", MaxInputTokens: tc.budget, Backend: taskRecorder{&task}, Resume: "sess-1"})
