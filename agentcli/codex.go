@@ -35,8 +35,13 @@ func codexCommon(model, provider string) []string {
 		"-c", "sandbox_mode=" + tomlString("read-only"),
 		"-c", "approval_policy=" + tomlString("never"),
 		"--disable", "shell_tool", "--disable", "unified_exec", "--disable", "hooks",
-		// Fewer tools beside ours, and no reach for plugins or apps.
+		// No tool beside ours (the reference's review whitelist is
+		// closed, docs/reference-behaviour.md §2.5): no plugins or apps,
+		// images, sub-agents, goals or web search.
 		"--disable", "plugins", "--disable", "apps",
+		"--disable", "view_image", "--disable", "image_generation", "--disable", "multi_agent",
+		"--disable", "goals", "--disable", "collaboration_modes",
+		"-c", "web_search=" + tomlString("disabled"),
 	}
 	if model != "" {
 		args = append(args, "--model="+model)
@@ -75,16 +80,16 @@ func codexArgs(verb, session, model, provider, command string, mcpArgs []string)
 		args = append(args, verb)
 	}
 	args = append(args, codexCommon(model, provider)...)
-	prefix := "mcp_servers." + mcpServerName + "."
-	args = append(args,
-		"-c", prefix+"command="+tomlString(command),
-		"-c", prefix+"args="+tomlStrings(mcpArgs),
-		"-c", prefix+"env={"+EnvInReview+"="+tomlString("1")+"}",
-		"-c", prefix+"startup_timeout_sec=30",
-		// Our tools' guards are the review's; Codex would otherwise ask a
-		// person to approve each write, and a headless run has none.
-		"-c", prefix+"default_tools_approval_mode="+tomlString("approve"),
-	)
+	// Our relay is the only MCP server: the table replaces the person's
+	// own servers of their Codex configuration, whose tools a review must
+	// not have. Our tools' guards are the review's; Codex would otherwise
+	// ask a person to approve each write, and a headless run has none.
+	args = append(args, "-c", "mcp_servers={"+mcpServerName+"={"+
+		"command="+tomlString(command)+
+		",args="+tomlStrings(mcpArgs)+
+		",env={"+EnvInReview+"="+tomlString("1")+"}"+
+		",startup_timeout_sec=30"+
+		",default_tools_approval_mode="+tomlString("approve")+"}}")
 	// The positionals after "--": a session id is never read as an
 	// option (`-cmcp_servers.x.command=…` would add a server).
 	args = append(args, "--")

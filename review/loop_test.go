@@ -1,6 +1,7 @@
 package review
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -734,7 +735,8 @@ func TestReviewRealTranscripts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run := f.review(`[{"content": "Nothing to save."}]`, tr, func(o *Options) { o.ReviewID = "r-real" })
+		// On the session's own model: another model gets the digest.
+		run := f.review(`[{"content": "Nothing to save."}]`, tr, func(o *Options) { o.ReviewID, o.Model = "r-real", cmp.Or(tr.Model, o.Model) })
 		if run.sum.Status != StatusCompleted || run.sum.Digest != tt.digest {
 			t.Fatalf("%s: %s digest=%v %s", tt.file, run.sum.Status, run.sum.Digest, run.sum.Reason)
 		}

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"os"
@@ -301,7 +302,7 @@ func TestReviewCodexTranscript(t *testing.T) {
 	run := f.review(`[
 		{"tool_calls": [{"name": "skill_manage", "arguments": {"action": "create", "name": "lmstudio-openai-compat", "content": `+js(skill)+`}}]},
 		{"content": "Saved the LM Studio wiring."}
-	]`, tr, func(o *Options) { o.SessionID = tr.SessionID })
+	]`, tr, func(o *Options) { o.SessionID, o.Model = tr.SessionID, cmp.Or(tr.Model, o.Model) })
 	if run.sum.Status != StatusCompleted || !run.sum.Merged || len(run.sum.Applied) != 1 {
 		t.Fatalf("summary: %+v", run.sum)
 	}

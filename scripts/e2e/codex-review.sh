@@ -3,7 +3,11 @@
 # key; no OpenAI-compatible endpoint configured for skillrepo), the fork
 # calls our review tools over MCP (Codex sends them as namespace
 # mcp__skillrepo), and a commit lands whose trailers name the session and
-# its model. The fork queues nothing; nothing leaves the machine.
+# its model. The fork's toolset is closed, as the reference's review
+# whitelist is: our tools only — not the person's own MCP server (which
+# the session had), nor Codex's images, sub-agents, goals, questions to
+# the user or web search. The fork queues nothing; nothing leaves the
+# machine.
 need codex
 fake_start - <<'JSON'
 [
@@ -15,6 +19,15 @@ JSON
 codex_env gpt-e2e-model
 agent_library codex
 reviews_at_once
+# The person's own MCP server, in their Codex configuration.
+mkdir -p "$HOME/personal"
+sr init "$HOME/personal"
+cat >>"$CODEX_HOME/config.toml" <<TOML
+
+[mcp_servers.personal]
+command = "$E2E_BIN/skillrepo"
+args = ["mcp", "-C", "$HOME/personal"]
+TOML
 cd "$E2E_PROJECT"
 # No --dangerously-bypass-hook-trust: the hooks run because they are
 # trusted, as they would in the fork if it did not turn them off.
@@ -30,6 +43,11 @@ must "$E2E_DIR/review-request.json" 'depended on map order' "the review did not 
 must "$E2E_DIR/review-request.json" '"model":"gpt-e2e-model"' "the review did not run on the session's model"
 must "$E2E_DIR/review-request.json" '"name":"mcp__skillrepo"' "the review was not offered our tools"
 must_not "$E2E_DIR/review-request.json" '"name":"(exec_command|shell|apply_patch)"' "the review was offered a shell"
+grep -m 1 '"api":"responses"' "$E2E_DIR/model.log" >"$E2E_DIR/session-request.json"
+must "$E2E_DIR/session-request.json" '"name":"mcp__personal"' "the session did not have the person's own MCP server"
+must_not "$E2E_DIR/review-request.json" '"name":"mcp__personal"' "the review kept the person's own MCP server"
+must_not "$E2E_DIR/review-request.json" '"name":"(view_image|request_user_input|spawn_agent|get_goal|create_goal|list_mcp_resources)"' "the review kept a tool of Codex's own"
+must_not "$E2E_DIR/review-request.json" '"type":"web_search"' "the review kept web search"
 
 one_agent_review codex
 no_egress
