@@ -87,24 +87,27 @@ func TestReviewArgs(t *testing.T) {
 		!containsRun(fresh, []string{"--system-prompt=be the curator"}) {
 		t.Errorf("a fresh run resumes, names a model or lacks its system prompt: %q", fresh)
 	}
-	codex := codexRunArgs("sess-2", "gpt-x", "fake", "/bin/skillrepo", []string{"mcp", "--relay", "/tmp/s/mcp.sock"})
+	codex := codexRunArgs("sess-2", "gpt-x", "fake", "/bin/skillrepo", []string{"mcp", "--relay", "/tmp/s/mcp.sock"}, []string{"personal"})
 	for _, want := range [][]string{
 		{"exec", "fork"}, {"-c", `sandbox_mode="read-only"`}, {"-c", `approval_policy="never"`}, {"--disable", "shell_tool"},
 		{"--disable", "unified_exec"}, {"--disable", "hooks"}, {"--ephemeral"}, {"--model=gpt-x"}, {"-c", `model_provider="fake"`},
 		{"-c", `mcp_servers.skillrepo.command="/bin/skillrepo"`}, {"-c", `mcp_servers.skillrepo.args=["mcp","--relay","/tmp/s/mcp.sock"]`},
 		{"-c", `mcp_servers.skillrepo.env={SKILLREPO_IN_REVIEW="1"}`}, {"--", "sess-2", "-"},
+		// A closed toolset: the person's own servers and Codex's own tools off.
+		{"-c", "mcp_servers.personal.enabled=false"}, {"--disable", "view_image"}, {"--disable", "goals"},
+		{"--disable", "image_generation"}, {"-c", `web_search="disabled"`},
 	} {
 		if !containsRun(codex, want) {
 			t.Errorf("codex review args %q lack %q", codex, want)
 		}
 	}
-	if r := codexResumeArgs("sess-2", "", "", "skillrepo", nil); !containsRun(r, []string{"exec", "resume"}) || !containsRun(r, []string{"--ephemeral"}) || !containsRun(r, []string{"--", "sess-2", "-"}) {
+	if r := codexResumeArgs("sess-2", "", "", "skillrepo", nil, nil); !containsRun(r, []string{"exec", "resume"}) || !containsRun(r, []string{"--ephemeral"}) || !containsRun(r, []string{"--", "sess-2", "-"}) {
 		t.Errorf("the resume fallback: %q", r)
 	}
 	if !noFork(output{exit: 2, stderr: []byte("error: unrecognized subcommand 'fork'\n")}) || noFork(output{exit: 1, stderr: []byte("Session not found")}) {
 		t.Error("noFork")
 	}
-	if fresh := codexRunArgs("", "", "", "skillrepo", nil); slices.Contains(fresh, "fork") || fresh[len(fresh)-1] != "-" {
+	if fresh := codexRunArgs("", "", "", "skillrepo", nil, nil); slices.Contains(fresh, "fork") || fresh[len(fresh)-1] != "-" {
 		t.Errorf("a fresh codex run: %q", fresh)
 	}
 }
@@ -313,12 +316,36 @@ func TestReadProjectArgs(t *testing.T) {
 			json.Unmarshal([]byte(v), &relay)
 		}
 	}
-	if want := codexRunArgs("sess-1", "m", "", "/bin/skillrepo", relay); !slices.Equal(codex, want) || len(relay) != 3 {
+	if want := codexRunArgs("sess-1", "m", "", "/bin/skillrepo", relay, nil); !slices.Equal(codex, want) || len(relay) != 3 {
 		t.Errorf("codex argv\n %q\nwant\n %q", codex, want)
 	}
 	for _, off := range [][]string{{"--disable", "shell_tool"}, {"--disable", "unified_exec"}, {"-c", `sandbox_mode="read-only"`}} {
 		if !containsRun(codex, off) {
 			t.Errorf("codex argv %q lacks %q", codex, off)
 		}
+	}
+}
+
+// The review turns off each MCP server of the person's own Codex
+// configuration (Codex merges -c tables, so they are named one by one).
+func TestCodexOwnServers(t *testing.T) {
+	for _, c := range []struct {
+		name, config string
+		want         []string
+	}{
+		{"servers", "model = \"x\"\n[mcp_servers.personal]\ncommand = \"p\"\n[mcp_servers.skillrepo]\ncommand = \"s\"\n[mcp_servers.\"odd.name\"]\ncommand = \"o\"\n[mcp_servers.docs]\nurl = \"http://x\"\n", []string{"docs", "personal"}},
+		{"none", "model = \"x\"\n", nil},
+		{"broken", "[mcp_servers.personal\n", nil},
+		{"no file", "", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			home := t.TempDir()
+			if c.config != "" {
+				os.WriteFile(filepath.Join(home, "config.toml"), []byte(c.config), 0o600)
+			}
+			if got := codexOwnServers([]string{"HOME=/nowhere", "CODEX_HOME=" + home}); !slices.Equal(got, c.want) {
+				t.Errorf("servers %q, want %q", got, c.want)
+			}
+		})
 	}
 }

@@ -73,8 +73,8 @@ func argLists(session, model, provider, system string) map[string][]string {
 		"claude run":    claudeRunArgs(session, model, system, "/tmp/mcp.json", []string{"skill_manage"}, 16, true),
 		"claude fresh":  claudeRunArgs("", model, system, "/tmp/mcp.json", nil, 0, false),
 		"claude ask":    claudeAskArgs(model, system),
-		"codex fork":    codexRunArgs(session, model, provider, "/bin/skillrepo", []string{"mcp", "--relay", "/tmp/s"}),
-		"codex resume":  codexResumeArgs(session, model, provider, "/bin/skillrepo", nil),
+		"codex fork":    codexRunArgs(session, model, provider, "/bin/skillrepo", []string{"mcp", "--relay", "/tmp/s"}, nil),
+		"codex resume":  codexResumeArgs(session, model, provider, "/bin/skillrepo", nil, nil),
 		"codex ask":     codexAskArgs(model, provider),
 		"gemini run":    geminiArgs(model, "/tmp/run/session.jsonl", true),
 		"gemini nofork": geminiArgs(model, "", false),
@@ -127,7 +127,7 @@ func TestIdsNeverOptions(t *testing.T) {
 		t.Errorf("claude: %q", args)
 	}
 	// Codex: the id after "--".
-	if args := codexRunArgs("-cmcp_servers.pwn.command=/tmp/pwn", "", "", "/bin/skillrepo", nil); !containsRun(args, []string{"--", "-cmcp_servers.pwn.command=/tmp/pwn", "-"}) {
+	if args := codexRunArgs("-cmcp_servers.pwn.command=/tmp/pwn", "", "", "/bin/skillrepo", nil, nil); !containsRun(args, []string{"--", "-cmcp_servers.pwn.command=/tmp/pwn", "-"}) {
 		t.Errorf("codex: %q", args)
 	}
 }

@@ -128,7 +128,7 @@ func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 			// Codex takes no system prompt on its command line.
 			prompt = t.System + "\n\n" + prompt
 		}
-		args = codexRunArgs(t.Resume, b.Model, b.Provider, b.Self, relay)
+		args = codexRunArgs(t.Resume, b.Model, b.Provider, b.Self, relay, codexOwnServers(b.Env))
 	case Gemini:
 		// Gemini CLI continues a session from its file: Resume is the
 		// session file's path.
@@ -141,7 +141,7 @@ func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 	}
 	out, err := b.run(ctx, args, prompt)
 	if err == nil && b.Agent == Codex && t.Resume != "" && noFork(out) {
-		out, err = b.run(ctx, codexResumeArgs(t.Resume, b.Model, b.Provider, b.Self, relay), prompt)
+		out, err = b.run(ctx, codexResumeArgs(t.Resume, b.Model, b.Provider, b.Self, relay, codexOwnServers(b.Env)), prompt)
 	}
 	var o modelcall.Outcome
 	switch {

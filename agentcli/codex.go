@@ -5,9 +5,14 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 
+	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/modelcall"
 )
 
@@ -35,12 +40,12 @@ func codexCommon(model, provider string) []string {
 		"-c", "sandbox_mode=" + tomlString("read-only"),
 		"-c", "approval_policy=" + tomlString("never"),
 		"--disable", "shell_tool", "--disable", "unified_exec", "--disable", "hooks",
-		// No tool beside ours (the reference's review whitelist is
-		// closed, docs/reference-behaviour.md §2.5): no plugins or apps,
-		// images, sub-agents, goals or web search.
+		// No tool beside ours where Codex lets us turn one off (the
+		// reference's review whitelist is closed,
+		// docs/reference-behaviour.md §2.5): no plugins or apps, images,
+		// goals or web search.
 		"--disable", "plugins", "--disable", "apps",
-		"--disable", "view_image", "--disable", "image_generation", "--disable", "multi_agent",
-		"--disable", "goals", "--disable", "collaboration_modes",
+		"--disable", "view_image", "--disable", "image_generation", "--disable", "goals",
 		"-c", "web_search=" + tomlString("disabled"),
 	}
 	if model != "" {
@@ -55,15 +60,15 @@ func codexCommon(model, provider string) []string {
 // codexRunArgs are the arguments of a pass: forking session when it is
 // set, else a fresh session given the conversation as text; the prompt
 // comes on standard input.
-func codexRunArgs(session, model, provider, command string, mcpArgs []string) []string {
-	return codexArgs("fork", session, model, provider, command, mcpArgs)
+func codexRunArgs(session, model, provider, command string, mcpArgs, others []string) []string {
+	return codexArgs("fork", session, model, provider, command, mcpArgs, others)
 }
 
 // codexResumeArgs are codexRunArgs with `exec resume` for a Codex that
 // has no `exec fork`: --ephemeral keeps the run out of the session's
 // rollout all the same.
-func codexResumeArgs(session, model, provider, command string, mcpArgs []string) []string {
-	return codexArgs("resume", session, model, provider, command, mcpArgs)
+func codexResumeArgs(session, model, provider, command string, mcpArgs, others []string) []string {
+	return codexArgs("resume", session, model, provider, command, mcpArgs, others)
 }
 
 // noFork reports a Codex too old for `exec fork`: its argument parser
@@ -74,22 +79,29 @@ func noFork(out output) bool {
 	return out.exit != 0 && (bytes.Contains(out.stderr, []byte("unrecognized subcommand 'fork'")) || bytes.Contains(out.stderr, []byte("unexpected argument")))
 }
 
-func codexArgs(verb, session, model, provider, command string, mcpArgs []string) []string {
+// codexArgs are a pass's arguments; others are the MCP servers of the
+// person's Codex configuration, turned off (codexOwnServers).
+func codexArgs(verb, session, model, provider, command string, mcpArgs, others []string) []string {
 	args := []string{"exec"}
 	if session != "" {
 		args = append(args, verb)
 	}
 	args = append(args, codexCommon(model, provider)...)
-	// Our relay is the only MCP server: the table replaces the person's
-	// own servers of their Codex configuration, whose tools a review must
-	// not have. Our tools' guards are the review's; Codex would otherwise
-	// ask a person to approve each write, and a headless run has none.
-	args = append(args, "-c", "mcp_servers={"+mcpServerName+"={"+
-		"command="+tomlString(command)+
-		",args="+tomlStrings(mcpArgs)+
-		",env={"+EnvInReview+"="+tomlString("1")+"}"+
-		",startup_timeout_sec=30"+
-		",default_tools_approval_mode="+tomlString("approve")+"}}")
+	prefix := "mcp_servers." + mcpServerName + "."
+	args = append(args,
+		"-c", prefix+"command="+tomlString(command),
+		"-c", prefix+"args="+tomlStrings(mcpArgs),
+		"-c", prefix+"env={"+EnvInReview+"="+tomlString("1")+"}",
+		"-c", prefix+"startup_timeout_sec=30",
+		// Our tools' guards are the review's; Codex would otherwise ask a
+		// person to approve each write, and a headless run has none.
+		"-c", prefix+"default_tools_approval_mode="+tomlString("approve"),
+	)
+	// The person's own MCP servers are off in the review: its tools are
+	// ours only (Codex merges -c tables, so each is turned off by name).
+	for _, name := range others {
+		args = append(args, "-c", "mcp_servers."+name+".enabled=false")
+	}
 	// The positionals after "--": a session id is never read as an
 	// option (`-cmcp_servers.x.command=…` would add a server).
 	args = append(args, "--")
@@ -98,6 +110,44 @@ func codexArgs(verb, session, model, provider, command string, mcpArgs []string)
 	}
 	return append(args, "-")
 }
+
+// codexOwnServers are the MCP servers of the person's Codex configuration
+// in env ($CODEX_HOME/config.toml, else ~/.codex/config.toml) other than
+// ours, sorted: the review turns each off. A name that is not a bare TOML
+// key is left out (it cannot be named in -c); so is everything when the
+// file cannot be read or parsed (Codex then reads no servers from it
+// either).
+func codexOwnServers(env []string) []string {
+	home := envGet(env, "CODEX_HOME")
+	if home == "" {
+		if h := envGet(env, "HOME"); h != "" {
+			home = filepath.Join(h, ".codex")
+		}
+	}
+	if home == "" {
+		return nil
+	}
+	data, err := boundedread.ReadFile(filepath.Join(home, "config.toml"), 4<<20)
+	if err != nil {
+		return nil
+	}
+	var cfg struct {
+		MCPServers map[string]any `toml:"mcp_servers"`
+	}
+	if toml.Unmarshal(data, &cfg) != nil {
+		return nil
+	}
+	var out []string
+	for name := range cfg.MCPServers {
+		if name != mcpServerName && bareKeyRE.MatchString(name) {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+var bareKeyRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // codexAskArgs are the arguments of one question without our tools.
 func codexAskArgs(model, provider string) []string {

@@ -240,18 +240,20 @@ func parentOf(pid int) int {
 	return ppid
 }
 
+// envGet is k's value in env, the last one winning as in exec.
+func envGet(env []string, k string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], k+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
 // geminiDir is Gemini CLI's folder in an environment: GEMINI_CLI_HOME's
 // .gemini, else HOME's.
 func geminiDir(env []string) string {
-	get := func(k string) string {
-		for i := len(env) - 1; i >= 0; i-- {
-			if v, ok := strings.CutPrefix(env[i], k+"="); ok {
-				return v
-			}
-		}
-		return ""
-	}
-	home := cmp.Or(get("GEMINI_CLI_HOME"), get("HOME"))
+	home := cmp.Or(envGet(env, "GEMINI_CLI_HOME"), envGet(env, "HOME"))
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}

@@ -3,11 +3,12 @@
 # key; no OpenAI-compatible endpoint configured for skillrepo), the fork
 # calls our review tools over MCP (Codex sends them as namespace
 # mcp__skillrepo), and a commit lands whose trailers name the session and
-# its model. The fork's toolset is closed, as the reference's review
-# whitelist is: our tools only — not the person's own MCP server (which
-# the session had), nor Codex's images, sub-agents, goals, questions to
-# the user or web search. The fork queues nothing; nothing leaves the
-# machine.
+# its model. The fork's toolset is closed as far as Codex lets it be, as
+# the reference's review whitelist is: not the person's own MCP server
+# (which the session had), nor Codex's images, goals or web search (Codex
+# 0.169 keeps request_user_input, which exec mode refuses, its sub-agent
+# tools and its MCP resource readers: docs/agents.md). The fork queues
+# nothing; nothing leaves the machine.
 need codex
 fake_start - <<'JSON'
 [
@@ -46,7 +47,7 @@ must_not "$E2E_DIR/review-request.json" '"name":"(exec_command|shell|apply_patch
 grep -m 1 '"api":"responses"' "$E2E_DIR/model.log" >"$E2E_DIR/session-request.json"
 must "$E2E_DIR/session-request.json" '"name":"mcp__personal"' "the session did not have the person's own MCP server"
 must_not "$E2E_DIR/review-request.json" '"name":"mcp__personal"' "the review kept the person's own MCP server"
-must_not "$E2E_DIR/review-request.json" '"name":"(view_image|request_user_input|spawn_agent|get_goal|create_goal|list_mcp_resources)"' "the review kept a tool of Codex's own"
+must_not "$E2E_DIR/review-request.json" '"name":"(view_image|get_goal|create_goal|update_goal|image_generation)"' "the review kept a tool of Codex's own"
 must_not "$E2E_DIR/review-request.json" '"type":"web_search"' "the review kept web search"
 
 one_agent_review codex
