@@ -11,7 +11,8 @@ import (
 
 // EnvReview, set to "off" in a session's environment, marks it a batch
 // session: its hooks queue no review (cron jobs, scripted runs), as the
-// reference reviews no scheduled job (docs/reference-behaviour.md §1.5).
+// reference reviews no scheduled job (docs/reference-behaviour.md §1.5);
+// "on" reviews a session its agent says is headless.
 const EnvReview = "SKILLREPO_REVIEW"
 
 // reviewGate says why this session queues no review ("" when it may):
@@ -27,7 +28,21 @@ func (h *hookRun) reviewGate() string {
 	case h.in.TranscriptPath == "":
 		return "the session has no transcript (an ephemeral or batch run): no review queued"
 	}
+	if a, ok := h.opts.Agent.(headless); ok && h.opts.Getenv(EnvReview) != "on" {
+		if yes, how := a.Headless(h.opts.Getenv, h.in.TranscriptPath); yes {
+			return fmt.Sprintf("a headless session (%s): no review queued; %s=on reviews it", how, EnvReview)
+		}
+	}
 	return ""
+}
+
+// headless is an agent that tells a scripted, non-interactive session
+// (its print mode, exec, an SDK) from one a person sits at, by the
+// environment its hooks run in or the session's file: such a session is
+// the reference's scheduled job, not reviewed by default
+// (docs/reference-behaviour.md §1.5). how says what told.
+type headless interface {
+	Headless(getenv func(string) string, transcript string) (yes bool, how string)
 }
 
 // toldFile remembers which review failures the person was told of at a

@@ -140,19 +140,48 @@ func TestFinalReviewOnlyWhenPending(t *testing.T) {
 	}
 }
 
-// review.enabled: false, a batch session (SKILLREPO_REVIEW=off) and a
-// session without a transcript queue nothing, and the hooks log says so.
+// review.enabled: false, a batch session (SKILLREPO_REVIEW=off), a
+// headless one (claude -p, codex exec: the reference's scheduled job)
+// and a session without a transcript queue nothing, and the hooks log
+// says so; SKILLREPO_REVIEW=on reviews a headless session.
 func TestNoReviewAndSaySo(t *testing.T) {
+	// codexExec is a rollout `codex exec` wrote: its session_meta names
+	// the source.
+	codexExec := func(t *testing.T) string {
+		p := filepath.Join(t.TempDir(), "rollout.jsonl")
+		os.WriteFile(p, []byte(`{"timestamp":"2026-11-30T10:00:00Z","type":"session_meta","payload":{"id":"s","source":"exec","originator":"codex_exec"}}`+"\n"+
+			`{"timestamp":"2026-11-30T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"question 1"}]}}`+"\n"+
+			`{"timestamp":"2026-11-30T10:00:02Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"answer 2"}]}}`+"\n"), 0o644)
+		return p
+	}
+	chat := func(t *testing.T) string { return chatTranscript(t, 2) }
+	// claudeChat is two turns of a Claude Code session file.
+	claudeChat := func(t *testing.T) string {
+		var b strings.Builder
+		for i := 1; i <= 2; i++ {
+			fmt.Fprintf(&b, `{"type":"user","sessionId":"s","uuid":"u%d","message":{"role":"user","content":"question %d"}}`+"\n", i, i)
+			fmt.Fprintf(&b, `{"type":"assistant","sessionId":"s","uuid":"a%d","message":{"role":"assistant","model":"m","content":[{"type":"text","text":"answer %d"}]}}`+"\n", i, i)
+		}
+		p := filepath.Join(t.TempDir(), "s.jsonl")
+		os.WriteFile(p, []byte(b.String()), 0o644)
+		return p
+	}
 	for _, tt := range []struct {
-		name   string
-		config string
-		env    map[string]string
-		noPath bool
-		says   string
+		name       string
+		agent      agent.Name
+		config     string
+		env        map[string]string
+		transcript func(*testing.T) string // nil: none
+		says       string
+		queued     int
 	}{
-		{"reviews off", "enabled: false", nil, false, "review.enabled is false: no review queued"},
-		{"a batch session", "", map[string]string{"SKILLREPO_REVIEW": "off"}, false, "a batch session (SKILLREPO_REVIEW=off): no review queued"},
-		{"no transcript", "", nil, true, "the session has no transcript"},
+		{"reviews off", agent.Codex, "enabled: false", nil, chat, "review.enabled is false: no review queued", 0},
+		{"a batch session", agent.Codex, "", map[string]string{"SKILLREPO_REVIEW": "off"}, chat, "a batch session (SKILLREPO_REVIEW=off): no review queued", 0},
+		{"no transcript", agent.Codex, "", nil, nil, "the session has no transcript", 0},
+		{"claude -p", agent.ClaudeCode, "", map[string]string{"CLAUDE_CODE_ENTRYPOINT": "sdk-cli"}, chat, "a headless session (CLAUDE_CODE_ENTRYPOINT=sdk-cli): no review queued; SKILLREPO_REVIEW=on reviews it", 0},
+		{"codex exec", agent.Codex, "", nil, codexExec, "a headless session (codex exec): no review queued", 0},
+		{"claude -p, reviewed", agent.ClaudeCode, "", map[string]string{"CLAUDE_CODE_ENTRYPOINT": "sdk-cli", "SKILLREPO_REVIEW": "on"}, claudeChat, "queued review", 1},
+		{"claude interactive", agent.ClaudeCode, "", map[string]string{"CLAUDE_CODE_ENTRYPOINT": "cli"}, claudeChat, "queued review", 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newHookFixture(t)
@@ -163,18 +192,18 @@ func TestNoReviewAndSaySo(t *testing.T) {
 			for k, v := range tt.env {
 				f.env[k] = v
 			}
-			in := map[string]any{"session_id": "s", "transcript_path": chatTranscript(t, 2), "last_assistant_message": "answer 2"}
-			if tt.noPath {
-				delete(in, "transcript_path")
+			in := map[string]any{"session_id": "s", "last_assistant_message": "answer 2"}
+			if tt.transcript != nil {
+				in["transcript_path"] = tt.transcript(t)
 			}
 			for _, ev := range []string{"Stop", "SessionEnd"} {
-				_, rep := f.run(agent.Codex, ev, in)
-				if !strings.Contains(notes(rep), tt.says) {
+				_, rep := f.run(tt.agent, ev, in)
+				if ev == "Stop" && !strings.Contains(notes(rep), tt.says) {
 					t.Errorf("%s: log %q, want %q", ev, notes(rep), tt.says)
 				}
 			}
-			if n := len(f.queued()); n != 0 {
-				t.Errorf("%d reviews queued", n)
+			if n := len(f.queued()); n != tt.queued {
+				t.Errorf("%d reviews queued, want %d", n, tt.queued)
 			}
 		})
 	}

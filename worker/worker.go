@@ -120,9 +120,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return res, err
 	}
 	idleSince := w.now()
+	var curatorChecked time.Time
+	var last queue.Entry // the entry processed last, whose session a curator run it queues takes
 	for {
 		if ctx.Err() != nil {
 			return res, nil
+		}
+		if w.now().Sub(curatorChecked) >= curatorCheckEvery {
+			curatorChecked = w.now()
+			w.curatorIfDue(last)
 		}
 		s, err := w.settings()
 		if err != nil {
@@ -148,7 +154,43 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			continue
 		}
 		w.process(ctx, *next, s, res)
-		idleSince = w.now()
+		last, idleSince = *next, w.now()
+	}
+}
+
+// curatorCheckEvery is how often a running worker checks the curator's
+// schedule, as the reference's gateway re-checks it hourly (a session
+// start checks it too): a worker that runs for days still curates.
+const curatorCheckEvery = time.Hour
+
+// curatorIfDue queues a curator run when one is due by the schedule (a
+// library never seen is seeded by a session start, not here), for the
+// session of last when there is one (its agent and model consolidate).
+func (w *worker) curatorIfDue(last queue.Entry) {
+	lib, err := skillrepo.Open(w.root, skillrepo.OpenOptions{Getenv: w.opts.Getenv, Now: w.opts.Now})
+	if err != nil {
+		w.logf("", "curator check: %v", err)
+		return
+	}
+	defer lib.Close()
+	if lib.Config.Curator.Owner == skillrepo.CuratorOwnerHermes {
+		return // Hermes' own curator runs
+	}
+	st, err := curator.StoreOf(lib).Load()
+	if err != nil {
+		w.logf("", "curator check: %v", err)
+		return
+	}
+	if !curator.Due(st, curator.ScheduleOf(lib.Config.Curator), w.now()).Due {
+		return
+	}
+	e, merged, err := w.store.Enqueue(queue.Entry{Kind: queue.KindCurator, Agent: last.Agent, Model: last.Model, Cwd: last.Cwd, Program: last.Program, Env: last.Env,
+		Due: queue.Due{Reason: "curator due (checked while the worker runs)"}})
+	switch {
+	case err != nil:
+		w.logf("", "curator check: %v", err)
+	case !merged:
+		w.logf(e.ID, "queued curator run: due (checked while the worker runs)")
 	}
 }
 

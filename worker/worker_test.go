@@ -576,3 +576,38 @@ func TestScheduledCuratorConsolidates(t *testing.T) {
 		t.Errorf("log:\n%s", f.log.String())
 	}
 }
+
+// A running worker checks the curator's schedule itself (at its start,
+// then hourly, as the reference's gateway does), so a curator run comes
+// due without a session starting; a library whose schedule is not due,
+// or was never seeded, queues none.
+func TestWorkerChecksCuratorSchedule(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		lastRun time.Duration // ago; 0: never seeded
+		queued  int
+	}{{"due", 30 * 24 * time.Hour, 1}, {"not due", time.Hour, 0}, {"never seeded", 0, 0}} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			if c.lastRun > 0 {
+				if _, err := curator.NewStore(f.lib.State().Curator()).Seed(time.Now().Add(-c.lastRun)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f.run()
+			entries, err := f.store.List()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ran int
+			for _, e := range entries {
+				if e.Kind == queue.KindCurator && e.State == queue.Done && e.Outcome != nil && e.Outcome.Status == "ran" {
+					ran++
+				}
+			}
+			if ran != c.queued || (c.queued > 0) != strings.Contains(f.log.String(), "queued curator run: due (checked while the worker runs)") {
+				t.Errorf("%d curator runs, want %d\n%s", ran, c.queued, f.log.String())
+			}
+		})
+	}
+}

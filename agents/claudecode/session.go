@@ -51,6 +51,18 @@ func (Agent) StopReply(block bool, reason, message, context string) map[string]a
 // (2.1.152 and later), so skills a sync brought in load at once.
 func (Agent) ReloadSkills() bool { return true }
 
+// Headless: Claude Code names how it was started in its environment,
+// which its hooks inherit: CLAUDE_CODE_ENTRYPOINT is sdk-cli for
+// `claude -p`, sdk-ts or sdk-py under the Agent SDK (cli when a person
+// runs it).
+func (Agent) Headless(getenv func(string) string, _ string) (bool, string) {
+	switch e := getenv("CLAUDE_CODE_ENTRYPOINT"); e {
+	case "sdk-cli", "sdk-ts", "sdk-py":
+		return true, "CLAUDE_CODE_ENTRYPOINT=" + e
+	}
+	return false, ""
+}
+
 // TranscriptFormat is Claude Code's session file (JSON Lines).
 func (Agent) TranscriptFormat() review.Format { return review.FormatClaudeCode }
 

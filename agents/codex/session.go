@@ -1,10 +1,13 @@
 package codex
 
 import (
+	"bufio"
 	"encoding/json"
+	"io"
 	"path/filepath"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/review"
 )
 
@@ -36,6 +39,32 @@ func (Agent) StopReply(block bool, reason, message, context string) map[string]a
 // ReloadSkills: Codex's SessionStart output schema has no reloadSkills;
 // it reads skills at the start of every turn anyway.
 func (Agent) ReloadSkills() bool { return false }
+
+// Headless: a rollout's first line (session_meta) names the session's
+// source, "exec" for `codex exec` ("cli" or an editor when a person runs
+// it).
+func (Agent) Headless(_ func(string) string, transcript string) (bool, string) {
+	f, err := boundedread.Open(transcript)
+	if err != nil {
+		return false, ""
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(io.LimitReader(f, 1<<20)).ReadBytes('\n')
+	var meta struct {
+		Type    string `json:"type"`
+		Payload struct {
+			Source json.RawMessage `json:"source"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(line, &meta) != nil || meta.Type != "session_meta" {
+		return false, ""
+	}
+	var source string
+	if json.Unmarshal(meta.Payload.Source, &source) == nil && source == "exec" {
+		return true, "codex exec"
+	}
+	return false, ""
+}
 
 // TranscriptFormat: a rollout, enveloped or of the older bare shape,
 // which the reader tells apart (review.FormatAuto).

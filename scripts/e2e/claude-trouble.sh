@@ -26,6 +26,10 @@ grep -m 1 '"subtype":"hook_response".*"hook_event":"SessionStart"' "$E2E_DIR/sec
 must "$E2E_DIR/start-hook.json" 'systemMessage.*skillrepo: 1 review failed: .*400.*skillrepo queue retry q-' "SessionStart did not tell the person"
 must "$E2E_DIR/start-hook.json" '"outcome":"success"' "Claude Code did not take the hook's answer"
 must "$(hooks_log "$lib")" 'batch session' "the second session was not taken for a batch one"
+# A headless session not marked at all is not reviewed either: the
+# agent says it runs headless.
+env -u SKILLREPO_REVIEW claude -p "Bye." --output-format json >"$E2E_DIR/third.json"
+must "$(hooks_log "$lib")" 'a headless session \(' "the headless session was not told apart"
 sr -C "$lib" status >"$E2E_DIR/status.txt"
 head -n 1 "$E2E_DIR/status.txt" | grep -q '^reviews: 1 review failed' || fail "status does not lead with the failure: $(head -n 3 "$E2E_DIR/status.txt")"
 no_egress

@@ -28,6 +28,10 @@ SKILLREPO_REVIEW=off codex exec "Hello again." >"$E2E_DIR/second.out" 2>"$E2E_DI
 must "$(hooks_log "$lib")" 'codex SessionStart told the person: skillrepo: 1 review failed: .*400.*skillrepo queue retry q-.*skillrepo status' "SessionStart did not tell the person"
 must "$E2E_DIR/second.err" '^hook: SessionStart Completed' "Codex did not take the hook's answer"
 must_not "$E2E_DIR/second.err" 'hook: SessionStart (Failed|Stopped)' "Codex refused the hook's answer"
+# A headless session not marked at all is not reviewed either: the
+# agent says it runs headless.
+env -u SKILLREPO_REVIEW codex exec "Bye." >"$E2E_DIR/third.out" 2>"$E2E_DIR/third.err"
+must "$(hooks_log "$lib")" 'a headless session \(' "the headless session was not told apart"
 sr -C "$lib" status >"$E2E_DIR/status.txt"
 head -n 1 "$E2E_DIR/status.txt" | grep -q '^reviews: 1 review failed' || fail "status does not lead with the failure: $(head -n 3 "$E2E_DIR/status.txt")"
 no_egress

@@ -22,6 +22,9 @@ e2e_sandbox() {
   # A worker a hook starts exits soon after the queue is empty, not a
   # minute later, so the sandbox can go.
   export SKILLREPO_WORKER_IDLE=1s
+  # Every session here is headless (claude -p, codex exec, gemini -p),
+  # which skillrepo does not review unless asked: these are reviewed.
+  export SKILLREPO_REVIEW=on
   mkdir -p "$HOME" "$E2E_DIR/agentbin"
   git config --global init.defaultBranch main
   E2E_PROJECT="$E2E_DIR/project"
