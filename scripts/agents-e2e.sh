@@ -14,6 +14,7 @@
 #   SKILLREPO_AGENTS_BIN     a folder that already holds claude, codex and gemini: no install
 #   SKILLREPO_E2E=off        skip everything
 #   SKILLREPO_E2E_KEEP=1     keep each scenario's sandbox, and print where
+#   E2E_JOBS=N               scenarios run N at a time (default 2; 1: one by one)
 # When npm or the registry is not reachable, the script says so and exits 0
 # (a skip is not a failure); a scenario whose program is missing is skipped
 # the same way. Any scenario that runs and fails makes the exit code 1.
@@ -85,16 +86,19 @@ if [ ${#scenarios[@]} -eq 0 ]; then
   done
 fi
 
-pass=0 fail=0 skip=0
 for name in "${scenarios[@]}"; do
-  file="$e2e/$name.sh"
-  if [ ! -f "$file" ]; then
-    echo "agents-e2e: no scenario $name ($file)" >&2
+  if [ ! -f "$e2e/$name.sh" ]; then
+    echo "agents-e2e: no scenario $name ($e2e/$name.sh)" >&2
     exit 2
   fi
-  dir="$work/$name"
+done
+
+# run_one runs a scenario in its own sandbox (its own HOME, model server
+# and library: nothing is shared between two of them) and leaves its exit
+# code and time beside its output.
+run_one() {
+  local name=$1 dir="$work/$1" start=$SECONDS rc
   mkdir -p "$dir"
-  start=$SECONDS
   set +e
   (
     set -euo pipefail
@@ -103,14 +107,37 @@ for name in "${scenarios[@]}"; do
     . "$e2e/lib.sh"
     e2e_sandbox
     # shellcheck disable=SC1090
-    . "$file"
+    . "$e2e/$name.sh"
   ) >"$dir/output.log" 2>&1
   rc=$?
   set -e
+  echo "$rc $((SECONDS - start))" >"$dir/result"
+}
+
+# Scenarios run E2E_JOBS at a time (default 2): most of a scenario's time
+# is an agent program starting and a worker polled for, so two at once on
+# two cores take little more than one; 1 runs them one by one, as when a
+# time budget is under study.
+jobs=${E2E_JOBS:-2}
+running=0
+for name in "${scenarios[@]}"; do
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  run_one "$name" &
+  running=$((running + 1))
+done
+wait || true
+
+pass=0 fail=0 skip=0
+for name in "${scenarios[@]}"; do
+  dir="$work/$name"
+  read -r rc took <"$dir/result" 2>/dev/null || { rc=1 took=?; }
   case $rc in
-    0) pass=$((pass + 1)); echo "PASS  $name ($((SECONDS - start))s)" ;;
+    0) pass=$((pass + 1)); echo "PASS  $name (${took}s)" ;;
     3) skip=$((skip + 1)); echo "SKIP  $name: $(tail -n 1 "$dir/output.log")" ;;
-    *) fail=$((fail + 1)); echo "FAIL  $name ($((SECONDS - start))s); its output:"; sed 's/^/    /' "$dir/output.log" | tail -n 60 ;;
+    *) fail=$((fail + 1)); echo "FAIL  $name (${took}s); its output:"; sed 's/^/    /' "$dir/output.log" | tail -n 60 ;;
   esac
   [ -z "${SKILLREPO_E2E_KEEP:-}" ] || echo "      kept $dir"
 done
