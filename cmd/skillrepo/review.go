@@ -186,7 +186,10 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		cfg.Model, cfg.BaseURL = cmp.Or(opts.Model, cfg.Model), cmp.Or(opts.BaseURL, cfg.BaseURL)
 		cwd, _ := os.Getwd()
 		p, err := worker.PlanReview(worker.Options{Dir: lib.Root, Getenv: f.Getenv, Serve: mcpserver.ServeSession, Self: selfExecutable()},
-			cfg, queue.Entry{Agent: string(found.Agent), SessionID: found.ID, Transcript: found.Path, Cwd: cwd}, tr)
+			// The program this command runs under, as a hook records it:
+			// an agent's shell may not have it on PATH (Codex's login
+			// shell).
+			cfg, queue.Entry{Agent: string(found.Agent), SessionID: found.ID, Transcript: found.Path, Cwd: cwd, Program: agentcli.Running(string(found.Agent))}, tr)
 		switch {
 		case err == nil:
 			plan, model = &p, p.Model
