@@ -21,6 +21,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 type hookFixture struct {
@@ -92,12 +93,12 @@ func TestCodexShellReadCountsAView(t *testing.T) {
 		t.Errorf("ci-debugging: %d uses, %d views; want 2 and 2", use, view)
 	}
 	// Each counted view is a load in the usage history, with its session.
-	evs, err := f.lib.UsageHistory().Read(skillrepo.HistoryFilter{})
+	evs, err := f.lib.UsageHistory().Read(usage.HistoryFilter{})
 	if err != nil || len(evs) != 2 {
 		t.Fatalf("usage history: %+v, %v; want 2 loads", evs, err)
 	}
 	for _, e := range evs {
-		if e.Kind != skillrepo.HistoryLoad || e.Skill != "ci-debugging" || e.Session != "s" || !e.Time.Equal(f.now) {
+		if e.Kind != usage.HistoryLoad || e.Skill != "ci-debugging" || e.Session != "s" || !e.Time.Equal(f.now) {
 			t.Errorf("history event %+v", e)
 		}
 	}

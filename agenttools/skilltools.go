@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // maxListed caps skills_list, so a huge library cannot flood the context;
@@ -132,7 +133,7 @@ func (tb *Toolbox) skillsList(cl *call, data []byte) toolResult {
 		if status != nil {
 			st := status[s.Name]
 			if st.State == "" {
-				st.State = skillrepo.StateActive
+				st.State = usage.StateActive
 			}
 			entry["state"], entry["pinned"] = st.State, st.Pinned
 		}

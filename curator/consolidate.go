@@ -17,6 +17,7 @@ import (
 	"github.com/skillrepo/skillrepo/overlap"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // Phase 2: a model folds clusters of narrow skills into umbrella skills
@@ -183,7 +184,7 @@ type candidate struct {
 	// nothing touched it since.
 	RolledBack string
 	State      string
-	Usage      *skillrepo.UsageRecord
+	Usage      *usage.Record
 }
 
 func (c candidate) untouchable() bool { return c.Pinned || c.Scheduled || c.RolledBack != "" }

@@ -16,6 +16,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/history"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // The consolidation fixture, at testNow; every skill is curator-managed
@@ -376,11 +377,11 @@ func TestConsolidationRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, n := range []string{"gateway-retry", "old-hack", "stale-one"} {
-			if recs[n].State != skillrepo.StateArchived {
+			if recs[n].State != usage.StateArchived {
 				t.Errorf("%s state %q", n, recs[n].State)
 			}
 		}
-		if r := recs["gateway"]; r == nil || r.State != skillrepo.StateActive || !r.AgentCreated() {
+		if r := recs["gateway"]; r == nil || r.State != usage.StateActive || !r.AgentCreated() {
 			t.Errorf("umbrella record = %+v", r)
 		}
 	})
@@ -532,7 +533,7 @@ func TestConsolidationRollback(t *testing.T) {
 		t.Errorf("skill log gateway-retry: %s", got)
 	}
 	recs, _ := f.lib.Usage().Load()
-	if recs["gateway-retry"].State != skillrepo.StateActive || recs["stale-one"].State != skillrepo.StateActive {
+	if recs["gateway-retry"].State != usage.StateActive || recs["stale-one"].State != usage.StateActive {
 		t.Errorf("sidecar states not put back: %q %q", recs["gateway-retry"].State, recs["stale-one"].State)
 	}
 	if _, err := c.Rollback(context.Background(), out.Run.ID, RollbackOptions{}); err == nil {

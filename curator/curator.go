@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // ArchiveBatch is the most skills one commit of a run archives: a run
@@ -38,7 +39,7 @@ type Owner struct {
 // the skill, adopt/disown, the tracked pin list); they must fail closed:
 // no evidence means user-owned.
 type Ownership interface {
-	Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*skillrepo.UsageRecord) (map[string]Owner, error)
+	Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*usage.Record) (map[string]Owner, error)
 }
 
 // HistoryOwnership reads ownership from history (skillrepo.Owners.At:
@@ -50,7 +51,7 @@ type HistoryOwnership struct {
 }
 
 // Owners implements [Ownership].
-func (h HistoryOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*skillrepo.UsageRecord) (map[string]Owner, error) {
+func (h HistoryOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*usage.Record) (map[string]Owner, error) {
 	rev := snap.Commit().String()
 	if snap.Commit().IsZero() {
 		return map[string]Owner{}, nil
@@ -79,7 +80,7 @@ func (h HistoryOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.Sk
 // clone). Never used to decide.
 type unknownOwnership struct{ Lib *skillrepo.Library }
 
-func (u unknownOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, _ map[string]*skillrepo.UsageRecord) (map[string]Owner, error) {
+func (u unknownOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, _ map[string]*usage.Record) (map[string]Owner, error) {
 	pinned := map[string]bool{}
 	if !snap.Commit().IsZero() {
 		pins, err := u.Lib.Owners().Pins(snap.Commit().String())
@@ -104,7 +105,7 @@ func (u unknownOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.Sk
 type UsageOwnership struct{}
 
 // Owners implements [Ownership].
-func (UsageOwnership) Owners(_ *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*skillrepo.UsageRecord) (map[string]Owner, error) {
+func (UsageOwnership) Owners(_ *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*usage.Record) (map[string]Owner, error) {
 	out := make(map[string]Owner, len(skills))
 	for _, si := range skills {
 		if r, ok := usage[si.Name]; ok {
@@ -143,7 +144,7 @@ type source interface {
 	Snapshot(rev string) (*skillrepo.Snapshot, error)
 	MainBranch() string
 	Config() skillrepo.CuratorConfig
-	LoadUsage() (map[string]*skillrepo.UsageRecord, error)
+	LoadUsage() (map[string]*usage.Record, error)
 	LoadState() (RunState, error)
 	RolledBack() (map[string]RolledBackSkill, error)
 	RunTaken(id string) bool
@@ -155,7 +156,7 @@ type libSource struct{ l *skillrepo.Library }
 func (s libSource) Snapshot(rev string) (*skillrepo.Snapshot, error) { return s.l.Snapshot(rev) }
 func (s libSource) MainBranch() string                               { return s.l.MainBranch() }
 func (s libSource) Config() skillrepo.CuratorConfig                  { return s.l.Config.Curator }
-func (s libSource) LoadUsage() (map[string]*skillrepo.UsageRecord, error) {
+func (s libSource) LoadUsage() (map[string]*usage.Record, error) {
 	return s.l.Usage().Load()
 }
 func (s libSource) LoadState() (RunState, error) { return StoreOf(s.l).Load() }
@@ -198,9 +199,9 @@ func ThresholdsOf(cfg skillrepo.CuratorConfig) Thresholds {
 }
 
 // UsageOf converts a sidecar record into what the rules read.
-func UsageOf(r *skillrepo.UsageRecord) Usage {
+func UsageOf(r *usage.Record) Usage {
 	t := func(s *string) time.Time {
-		v, _ := skillrepo.ParseUsageTime(s)
+		v, _ := usage.ParseTime(s)
 		return v
 	}
 	return Usage{
@@ -219,8 +220,8 @@ type inventory struct {
 	skills []skillrepo.SkillInfo
 	// usage is every skill's record, its aliases merged in (keys says
 	// which keys a skill's record has).
-	usage  map[string]*skillrepo.UsageRecord
-	keys   *skillrepo.UsageKeys
+	usage  map[string]*usage.Record
+	keys   *usage.Keys
 	owners map[string]Owner
 	// rolledBack names the skills a rollback brought back that are
 	// untouched since, and the run it undid (filled by input).
@@ -229,7 +230,7 @@ type inventory struct {
 
 // read takes the library as deciding sees it; usage nil means load the
 // sidecar (without its lock).
-func (c *Curator) read(src source, usage map[string]*skillrepo.UsageRecord) (*inventory, error) {
+func (c *Curator) read(src source, usage map[string]*usage.Record) (*inventory, error) {
 	snap, err := src.Snapshot(src.MainBranch())
 	if err != nil {
 		return nil, err
@@ -388,7 +389,7 @@ func (c *Curator) Run(ctx context.Context, opts RunOptions) (*Outcome, error) {
 	// between deciding and recording. Git is written first; an error
 	// leaves the sidecar as it was.
 	var run *Run
-	err = c.Lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+	err = c.Lib.Usage().Update(func(recs map[string]*usage.Record) error {
 		inv, err := c.read(src, recs)
 		if err != nil {
 			return err
@@ -647,8 +648,8 @@ func (c *Curator) commitArchives(ctx context.Context, run *Run, archives []Chang
 // setStates records the plan's lifecycle states in the sidecar: on every
 // record a skill has (its aliases), or a new one under the key the
 // reference reads (keys nil: the skill's name).
-func setStates(recs map[string]*skillrepo.UsageRecord, plan *Plan, keys *skillrepo.UsageKeys) {
-	stamp := skillrepo.FormatUsageTime(plan.Now)
+func setStates(recs map[string]*usage.Record, plan *Plan, keys *usage.Keys) {
+	stamp := usage.FormatTime(plan.Now)
 	aliases := func(name string) []string {
 		if keys == nil {
 			if _, ok := recs[name]; ok {
@@ -667,7 +668,7 @@ func setStates(recs map[string]*skillrepo.UsageRecord, plan *Plan, keys *skillre
 	for _, ch := range plan.Changes {
 		as := aliases(ch.Name)
 		if len(as) == 0 {
-			recs[key(ch.Name)] = &skillrepo.UsageRecord{CreatedAt: stamp}
+			recs[key(ch.Name)] = &usage.Record{CreatedAt: stamp}
 			as = []string{key(ch.Name)}
 		}
 		for _, a := range as {
@@ -682,7 +683,7 @@ func setStates(recs map[string]*skillrepo.UsageRecord, plan *Plan, keys *skillre
 	}
 	for _, name := range plan.Seeded {
 		if len(aliases(name)) == 0 {
-			recs[key(name)] = &skillrepo.UsageRecord{CreatedAt: stamp, State: skillrepo.StateActive}
+			recs[key(name)] = &usage.Record{CreatedAt: stamp, State: usage.StateActive}
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // The fixture library, at testNow (2026-06-01T12:00:00Z):
@@ -96,7 +97,7 @@ func newFixture(t *testing.T) *fixture {
 // record but was made by a review.
 type ownedByHistory struct{}
 
-func (ownedByHistory) Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*skillrepo.UsageRecord) (map[string]Owner, error) {
+func (ownedByHistory) Owners(snap *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*usage.Record) (map[string]Owner, error) {
 	out, _ := UsageOwnership{}.Owners(snap, skills, usage)
 	for _, si := range skills {
 		if si.Name == "fresh" {

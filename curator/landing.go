@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // ProposalPrefix names the proposal a consolidating run waits on when it
@@ -32,7 +33,7 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 		tip     skillrepo.Hash
 		commits []string
 	)
-	err := c.Lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+	err := c.Lib.Usage().Update(func(recs map[string]*usage.Record) error {
 		var err error
 		if inv, err = c.read(src, recs); err != nil {
 			return err
@@ -124,7 +125,7 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 	}
 	run.Summary = consolidationSummary(run, rec)
 	run.Recovery = run.recovery()
-	err = c.Lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+	err = c.Lib.Usage().Update(func(recs map[string]*usage.Record) error {
 		if !merged {
 			// Nothing landed: only the states phase 1 keeps in the
 			// sidecar (stale, active again) apply.
@@ -139,19 +140,19 @@ func (c *Curator) runConsolidating(ctx context.Context, src source, now time.Tim
 			return nil
 		}
 		setStates(recs, plan, inv.keys)
-		stamp := skillrepo.FormatUsageTime(now)
+		stamp := usage.FormatTime(now)
 		for _, cl := range append(append([]Classified{}, rec.Consolidated...), rec.Pruned...) {
 			if cl.Phase != 2 {
 				continue
 			}
 			if r, ok := recs[cl.Name]; ok {
-				r.State, r.ArchivedAt = skillrepo.StateArchived, stamp
+				r.State, r.ArchivedAt = usage.StateArchived, stamp
 			}
 		}
 		agent := "agent"
 		for _, n := range rec.Added {
 			if _, ok := recs[n]; !ok {
-				recs[n] = &skillrepo.UsageRecord{CreatedAt: stamp, CreatedBy: &agent, State: skillrepo.StateActive}
+				recs[n] = &usage.Record{CreatedAt: stamp, CreatedBy: &agent, State: usage.StateActive}
 			}
 		}
 		return nil

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // PruneOptions choose what [Curator.Prune] archives.
@@ -146,7 +146,7 @@ func (c *Curator) Prune(ctx context.Context, opts PruneOptions) (*Outcome, error
 	}
 	defer unlock()
 	var run *Run
-	err = c.Lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+	err = c.Lib.Usage().Update(func(recs map[string]*usage.Record) error {
 		inv, err := c.read(src, recs)
 		if err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // PurgeVersion is the version of the [PurgeResult] shape.
@@ -89,7 +90,7 @@ func (c *Curator) Purge(ctx context.Context, opts PurgeOptions) (*PurgeResult, e
 	if err != nil {
 		return nil, err
 	}
-	usage, err := c.Lib.Usage().Load()
+	sidecar, err := c.Lib.Usage().Load()
 	if err != nil {
 		return nil, err
 	}
@@ -108,8 +109,8 @@ func (c *Curator) Purge(ctx context.Context, opts PurgeOptions) (*PurgeResult, e
 			p.ArchivedAt, p.Source = ci.When, "history"
 		} else if !errors.Is(err, skillrepo.ErrNotFound) {
 			return nil, err
-		} else if r, ok := usage[p.Name]; ok {
-			if t, ok := skillrepo.ParseUsageTime(r.ArchivedAt); ok {
+		} else if r, ok := sidecar[p.Name]; ok {
+			if t, ok := usage.ParseTime(r.ArchivedAt); ok {
 				p.ArchivedAt, p.Source = t.UTC(), "usage"
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // ActionRollback is the Skill-Action of the commit that undoes a run.
@@ -332,7 +333,7 @@ func (c *Curator) revertStates(out *RollbackResult) error {
 	for _, r := range out.Restored {
 		restored[r.Name] = true
 	}
-	return c.Lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+	return c.Lib.Usage().Update(func(recs map[string]*usage.Record) error {
 		kept := out.States[:0]
 		for _, s := range out.States {
 			r, ok := recs[s.Name]
@@ -348,8 +349,8 @@ func (c *Curator) revertStates(out *RollbackResult) error {
 		// A run record from another clone may be missing: the skills
 		// git brought back are active in any case.
 		for name := range restored {
-			if r, ok := recs[name]; ok && r.State == skillrepo.StateArchived {
-				r.State, r.ArchivedAt = skillrepo.StateActive, nil
+			if r, ok := recs[name]; ok && r.State == usage.StateArchived {
+				r.State, r.ArchivedAt = usage.StateActive, nil
 			}
 		}
 		return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 const freshSkill = "---\nname: fresh\ndescription: Use when testing the MCP server.\n---\n# Fresh\n\nStep one.\n"
@@ -131,7 +132,7 @@ func (f *fixture) trailer(rev, key string) string {
 	return testlib.Trailer(f.t, f.lib.Root, f.env, rev, key)
 }
 
-func (f *fixture) usage(name string) *skillrepo.UsageRecord {
+func (f *fixture) usage(name string) *usage.Record {
 	f.t.Helper()
 	recs, err := f.lib.Usage().Load()
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // fixture is a real library (the example one) with two curator-managed
@@ -49,9 +50,9 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatalf("seed: %v", err)
 	}
-	err = lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+	err = lib.Usage().Update(func(recs map[string]*usage.Record) error {
 		if recs["pinned-guide"] == nil {
-			recs["pinned-guide"] = &skillrepo.UsageRecord{State: skillrepo.StateActive}
+			recs["pinned-guide"] = &usage.Record{State: usage.StateActive}
 		}
 		recs["pinned-guide"].Pinned = true
 		return nil

@@ -21,6 +21,7 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // ActionRestore is the Skill-Action of a restore.
@@ -449,7 +450,7 @@ func (l *Library) archive(ctx context.Context, t target, opts ArchiveOptions) (*
 		return nil, err
 	}
 	out.Update = res
-	l.recordMove(res, out.Name, StateArchived)
+	l.recordMove(res, out.Name, usage.StateArchived)
 	return out, nil
 }
 
@@ -468,11 +469,11 @@ func moveMessage(action, name, from, body string, prov Provenance) Message {
 // usage sidecar: state and archived_at (best effort, as all telemetry;
 // see [Library.recordUsage] for writes to a proposal branch).
 func (l *Library) recordMove(res *UpdateResult, name, state string) {
-	action := usageRestored
-	if state == StateArchived {
-		action = usageArchived
+	action := usage.Restored
+	if state == usage.StateArchived {
+		action = usage.Archived
 	}
-	events := []usageEvent{{Name: name, Action: action}}
+	events := []usage.Change{{Name: name, Action: action}}
 	l.recordUsage(res, events)
 	l.recordHistory(res, events, Provenance{})
 }
@@ -566,7 +567,7 @@ func (l *Library) restore(ctx context.Context, t target, opts RestoreOptions) (*
 		return nil, err
 	}
 	out.Update = res
-	l.recordMove(res, out.Name, StateActive)
+	l.recordMove(res, out.Name, usage.StateActive)
 	return out, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 func TestArchiveRestoreKeepsCategoryAndHistory(t *testing.T) {
@@ -29,7 +31,7 @@ func TestArchiveRestoreKeepsCategoryAndHistory(t *testing.T) {
 		t.Errorf("archive trailers = %q", tr)
 	}
 	recs, _ := l.Usage().Load()
-	if r := recs["docker-cleanup"]; r == nil || r.State != StateArchived || r.ArchivedAt == nil {
+	if r := recs["docker-cleanup"]; r == nil || r.State != usage.StateArchived || r.ArchivedAt == nil {
 		t.Errorf("usage after archive = %+v", r)
 	}
 
@@ -50,7 +52,7 @@ func TestArchiveRestoreKeepsCategoryAndHistory(t *testing.T) {
 		t.Error(".archive left behind in the work tree")
 	}
 	recs, _ = l.Usage().Load()
-	if r := recs["docker-cleanup"]; r == nil || r.State != StateActive || r.ArchivedAt != nil {
+	if r := recs["docker-cleanup"]; r == nil || r.State != usage.StateActive || r.ArchivedAt != nil {
 		t.Errorf("usage after restore = %+v", r)
 	}
 	// git log --follow sees the import, the archive and the restore.

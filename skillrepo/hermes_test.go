@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/internal/hermeshome"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // The tests of a Hermes user's folders run on internal/hermeshome: a
@@ -181,16 +182,16 @@ func TestHermesOwnRepositoryUntracked(t *testing.T) {
 	env := testEnv(t)
 	home := hermeshome.Copy(t)
 	dir := filepath.Join(home, "skills")
-	os.WriteFile(filepath.Join(dir, UsageFile+".lock"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, usage.File+".lock"), nil, 0o644)
 	gitIn(t, dir, env, false, "init", "-q", "-b", "main")
 	gitIn(t, dir, env, false, "add", "-A")
 	gitIn(t, dir, env, false, "commit", "-q", "-m", "my skills")
-	usage, _ := os.ReadFile(filepath.Join(dir, UsageFile))
+	sidecar, _ := os.ReadFile(filepath.Join(dir, usage.File))
 	res, err := Init(context.Background(), dir, InitOptions{OpenOptions: hermesOpts(env, home)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := append([]string{UsageFile, UsageFile + ".lock"}, housekeepingFiles...)
+	want := append([]string{usage.File, usage.File + ".lock"}, housekeepingFiles...)
 	slices.Sort(want)
 	if got := slices.Sorted(slices.Values(res.Untracked)); !slices.Equal(got, want) {
 		t.Errorf("untracked %v, want %v", got, want)
@@ -198,8 +199,8 @@ func TestHermesOwnRepositoryUntracked(t *testing.T) {
 	if files := gitIn(t, dir, env, false, "ls-files"); strings.Contains(files, "usage.json") || strings.Contains(files, "curator_") {
 		t.Errorf("still tracked:\n%s", files)
 	}
-	if got, _ := os.ReadFile(filepath.Join(dir, UsageFile)); len(got) == 0 || !strings.Contains(string(got), `"git-bisect-regressions"`) {
-		t.Errorf("the sidecar was lost:\n%s\nwas\n%s", got, usage)
+	if got, _ := os.ReadFile(filepath.Join(dir, usage.File)); len(got) == 0 || !strings.Contains(string(got), `"git-bisect-regressions"`) {
+		t.Errorf("the sidecar was lost:\n%s\nwas\n%s", got, sidecar)
 	}
 	if st := gitIn(t, dir, env, false, "status", "--porcelain"); st != "" {
 		t.Errorf("git status after init:\n%s", st)
@@ -226,7 +227,7 @@ func TestHermesOwnRepositoryUntracked(t *testing.T) {
 // file is written back sorted with two-space indents.
 func hermesSetPinned(t *testing.T, home, name string, pinned bool) {
 	t.Helper()
-	p := filepath.Join(home, "skills", UsageFile)
+	p := filepath.Join(home, "skills", usage.File)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +248,7 @@ func hermesSetPinned(t *testing.T, home, name string, pinned bool) {
 
 func hermesPinned(t *testing.T, home, name string) bool {
 	t.Helper()
-	b, _ := os.ReadFile(filepath.Join(home, "skills", UsageFile))
+	b, _ := os.ReadFile(filepath.Join(home, "skills", usage.File))
 	var recs map[string]map[string]any
 	json.Unmarshal(b, &recs)
 	return recs[name]["pinned"] == true
@@ -326,7 +327,7 @@ func TestHermesUsageAliases(t *testing.T) {
 	home, l, env, _ := initHermesSkills(t)
 	ctx := context.Background()
 	_ = env
-	resolved := func() map[string]*UsageRecord {
+	resolved := func() map[string]*usage.Record {
 		t.Helper()
 		snap, err := l.Snapshot("")
 		if err != nil {
@@ -423,12 +424,12 @@ func TestHermesCountUse(t *testing.T) {
 		t.Errorf("after two views: %+v", raw["git-bisect-regressions"])
 	}
 	// A dry run shows the merged counts it would reach and writes nothing.
-	before, _ := os.ReadFile(filepath.Join(l.Root, UsageFile))
+	before, _ := os.ReadFile(filepath.Join(l.Root, usage.File))
 	r, err := l.CountUse("git-bisect", UseUse, true)
 	if err != nil || r.UseCount != 4 || r.ViewCount != 3 || r.PatchCount != 1 {
 		t.Errorf("dry run: %+v %v", r, err)
 	}
-	if after, _ := os.ReadFile(filepath.Join(l.Root, UsageFile)); string(after) != string(before) {
+	if after, _ := os.ReadFile(filepath.Join(l.Root, usage.File)); string(after) != string(before) {
 		t.Errorf("a dry run wrote the sidecar")
 	}
 	if _, err := l.CountUse("nope", UseView, false); !errors.Is(err, ErrNotFound) {

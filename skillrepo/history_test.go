@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/skillrepo/history"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 const demoSkill = `---
@@ -306,8 +307,8 @@ func TestOwnershipFromImportTrailerAndProposalMerge(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	usage := `{"agent-made": {"created_by": "agent", "state": "active"}, "hand-made": {"state": "active"}}`
-	if err := os.WriteFile(filepath.Join(dir, UsageFile), []byte(usage), 0o644); err != nil {
+	sidecar := `{"agent-made": {"created_by": "agent", "state": "active"}, "hand-made": {"state": "active"}}`
+	if err := os.WriteFile(filepath.Join(dir, usage.File), []byte(sidecar), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()

@@ -22,6 +22,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // ActionUntrack is the action of the commit that stops tracking Hermes'
@@ -43,7 +44,7 @@ var hermesHousekeeping = []string{
 
 // trackedUsageFiles are the usage sidecar's files (init's .gitignore
 // entries, gitignoreEntries) an earlier repository may have committed.
-var trackedUsageFiles = []string{"/" + UsageFile, "/" + UsageFile + ".lock"}
+var trackedUsageFiles = []string{"/" + usage.File, "/" + usage.File + ".lock"}
 
 // maxGitignore bounds the read of a library's .gitignore, a file a
 // person may have put anything in (a FIFO must not hang init).

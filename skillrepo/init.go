@@ -15,6 +15,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // gitignoreEntries are what init makes sure .gitignore holds: the usage
@@ -181,8 +182,8 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	}
 	unlock()
 	removeInitDebris(abs)
-	usage := l.Usage()
-	plan, err := initFiles(abs, branch, opts.runtime(abs), usage, res.HermesHome)
+	sidecar := l.Usage()
+	plan, err := initFiles(abs, branch, opts.runtime(abs), sidecar, res.HermesHome)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +205,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	}
 	l.Config.MainBranch = branch
 	l.repo.DefaultBranch = branch
-	res.AgentSkills = agentSkillsFromUsage(usage, abs)
+	res.AgentSkills = agentSkillsFromUsage(sidecar, abs)
 	res.Ignored = housekeepingPresent(abs)
 	// A library imported before housekeeping was ignored stops tracking it
 	// first, in a commit of its own.
@@ -371,7 +372,7 @@ func (o InitOptions) runtime(abs string) skill.Runtime {
 // (never rewriting the user's lines), and .skillrepo/pins from the
 // records a Hermes .usage.json marks pinned when there is no pins file
 // yet (so the import commit carries the pins).
-func initFiles(root, branch string, runtime skill.Runtime, usage *Usage, hermesHome string) (map[string][]byte, error) {
+func initFiles(root, branch string, runtime skill.Runtime, sidecar *usage.Sidecar, hermesHome string) (map[string][]byte, error) {
 	plan := map[string][]byte{}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(ConfigPath))); errors.Is(err, fs.ErrNotExist) {
 		cfg := strings.Replace(defaultConfigYAML, "main_branch: main", "main_branch: "+branch, 1)
@@ -391,7 +392,7 @@ func initFiles(root, branch string, runtime skill.Runtime, usage *Usage, hermesH
 		plan[".gitignore"] = ignore
 	}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(PinsFile))); errors.Is(err, fs.ErrNotExist) {
-		if recs, err := usage.Load(); err == nil { // telemetry never blocks an import
+		if recs, err := sidecar.Load(); err == nil { // telemetry never blocks an import
 			folder := folderOfUsageKey(root)
 			var pinned []string
 			for name, r := range recs {
@@ -445,8 +446,8 @@ func folderOfUsageKey(root string) func(key string) string {
 
 // agentSkillsFromUsage lists the skills a Hermes .usage.json marks as
 // created by the agent, so the import keeps them curator-managed.
-func agentSkillsFromUsage(usage *Usage, root string) []string {
-	recs, err := usage.Load()
+func agentSkillsFromUsage(sidecar *usage.Sidecar, root string) []string {
+	recs, err := sidecar.Load()
 	if err != nil {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // planInit is Init with DryRun: the same decisions (the repository to
@@ -66,13 +67,13 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 		}
 		gitDir = l.repo.GitDir
 	}
-	usage := &Usage{path: filepath.Join(abs, UsageFile), now: opts.Now}
-	plan, err := initFiles(abs, res.Branch, opts.runtime(abs), usage, res.HermesHome)
+	sidecar := usage.NewSidecar(filepath.Join(abs, usage.File), opts.Now)
+	plan, err := initFiles(abs, res.Branch, opts.runtime(abs), sidecar, res.HermesHome)
 	if err != nil {
 		return nil, err
 	}
 	res.Writes = sortedKeys(plan)
-	res.AgentSkills = agentSkillsFromUsage(usage, abs)
+	res.AgentSkills = agentSkillsFromUsage(sidecar, abs)
 
 	res.Ignored = housekeepingPresent(abs)
 	ignored := append(append([]string{}, gitignoreEntries...), housekeepingEntries(abs, opts.runtime(abs))...)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 func TestInitExample(t *testing.T) {
@@ -285,7 +286,7 @@ func TestInitAppendsToGitignore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(b), "node_modules/\n") || !strings.Contains(string(b), "\n/"+UsageFile+"\n") {
+	if !strings.HasPrefix(string(b), "node_modules/\n") || !strings.Contains(string(b), "\n/"+usage.File+"\n") {
 		t.Errorf(".gitignore after init:\n%s", b)
 	}
 	if fi, err := os.Stat(gi); err != nil || fi.Mode().Perm() != 0o600 {

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // PinsFile is the tracked list of pinned skills.
@@ -185,11 +186,11 @@ func (l *Library) setPinned(ctx context.Context, name string, pin bool, t target
 		// all telemetry: the commit already landed); both now agree.
 		l.mirrorPins(finalPins)
 	} else if out.Changed && !opts.DryRun {
-		action := usageUnpinned
+		action := usage.Unpinned
 		if pin {
-			action = usagePinned
+			action = usage.Pinned
 		}
-		l.recordUsage(res, []usageEvent{{Name: out.Name, Action: action}})
+		l.recordUsage(res, []usage.Change{{Name: out.Name, Action: action}})
 	}
 	return out, nil
 }
@@ -407,7 +408,7 @@ func (l *Library) carryUsage(res *UpdateResult, renamed map[string]string) {
 	if err != nil {
 		return
 	}
-	_ = l.Usage().Update(func(recs map[string]*UsageRecord) error {
+	_ = l.Usage().Update(func(recs map[string]*usage.Record) error {
 		for from, to := range renamed {
 			si, err := after.FindSkill(to)
 			if err != nil {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/internal/statefile"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // pinsAgreed is what the pins file and the usage sidecar last agreed on.
@@ -54,7 +55,7 @@ func (l *Library) recordPinsAgreed(file []string) {
 	}
 }
 
-func usagePinnedKeys(recs map[string]*UsageRecord) []string {
+func usagePinnedKeys(recs map[string]*usage.Record) []string {
 	out := []string{}
 	for k, r := range recs {
 		if r.Pinned {
@@ -117,7 +118,7 @@ func (l *Library) effectivePins(file []string, snap *Snapshot) ([]string, bool) 
 // namesOf maps usage keys to skill names through snap's usage keys.
 func namesOf(keys []string, snap *Snapshot) map[string]bool {
 	out := map[string]bool{}
-	var uk *UsageKeys
+	var uk *usage.Keys
 	if snap != nil && len(keys) > 0 {
 		if skills, err := snap.Skills(); err == nil {
 			uk, _ = snap.UsageKeys(skills)
@@ -239,7 +240,7 @@ func (l *Library) mirrorPins(pins []string) {
 		return
 	}
 	pinned := setOfNames(pins)
-	_ = l.Usage().Update(func(recs map[string]*UsageRecord) error {
+	_ = l.Usage().Update(func(recs map[string]*usage.Record) error {
 		for key, r := range recs {
 			name, ok := keys.Skill(key)
 			if !ok {
@@ -249,7 +250,7 @@ func (l *Library) mirrorPins(pins []string) {
 		}
 		for _, n := range pins {
 			if len(keys.Aliases(recs, n)) == 0 {
-				r := newUsageRecord(l.now())
+				r := usage.NewRecord(l.now())
 				r.Pinned = true
 				recs[keys.Key(n)] = r
 			}

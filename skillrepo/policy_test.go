@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // The policy routes a writer's writes: main by default, the writer's own
@@ -130,8 +131,8 @@ func TestPolicyStage(t *testing.T) {
 	patch := func(name, old, new string) Op {
 		return Op{Action: ActionPatch, Name: name, OldString: &old, NewString: &new}
 	}
-	if err := l.Usage().Update(func(recs map[string]*UsageRecord) error {
-		recs["docker-cleanup"] = &UsageRecord{State: StateActive, Pinned: true}
+	if err := l.Usage().Update(func(recs map[string]*usage.Record) error {
+		recs["docker-cleanup"] = &usage.Record{State: usage.StateActive, Pinned: true}
 		return nil
 	}); err != nil {
 		t.Fatal(err)

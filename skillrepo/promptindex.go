@@ -37,6 +37,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // Index formats.
@@ -111,7 +112,7 @@ func (l *Library) PromptIndex(opts IndexOptions) (*IndexResult, error) {
 		return nil, fmt.Errorf("index format %q: want xml, markdown, hermes or json: %w", opts.Format, skill.ErrInvalid)
 	}
 	for _, s := range opts.States {
-		if s != StateActive && s != StateStale {
+		if s != usage.StateActive && s != usage.StateStale {
 			return nil, fmt.Errorf("index state %q: want active or stale (archived skills are never listed): %w", s, skill.ErrInvalid)
 		}
 	}
@@ -143,11 +144,11 @@ func (l *Library) PromptIndex(opts IndexOptions) (*IndexResult, error) {
 		if si.Archived {
 			continue
 		}
-		e := IndexEntry{Name: si.Name, Category: si.Category, Path: si.Dir, State: StateActive,
+		e := IndexEntry{Name: si.Name, Category: si.Category, Path: si.Dir, State: usage.StateActive,
 			Location: filepath.Join(root, filepath.FromSlash(si.Dir), skill.FileName)}
 		if r, ok := recs[si.Name]; ok {
-			if r.State == StateStale {
-				e.State = StateStale
+			if r.State == usage.StateStale {
+				e.State = usage.StateStale
 			}
 			e.lastActive, e.uses = r.LastActivity(), r.UseCount
 		}
@@ -236,8 +237,8 @@ func fitBudget(entries []IndexEntry, budget int, render func([]IndexEntry) (stri
 	ranked := append([]IndexEntry(nil), entries...)
 	sort.SliceStable(ranked, func(i, j int) bool {
 		a, b := ranked[i], ranked[j]
-		if (a.State == StateActive) != (b.State == StateActive) {
-			return a.State == StateActive
+		if (a.State == usage.StateActive) != (b.State == usage.StateActive) {
+			return a.State == usage.StateActive
 		}
 		if !a.lastActive.Equal(b.lastActive) {
 			return a.lastActive.After(b.lastActive)

@@ -11,6 +11,7 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // ProposalConflictError is a proposal that does not merge into main:
@@ -398,5 +399,5 @@ func (l *Library) rejectProposal(ctx context.Context, id string, opts RejectOpti
 // is the person's and keeps it.
 func isUsageFile(p string) bool {
 	base := path.Base(p)
-	return base == UsageFile || strings.HasPrefix(base, UsageFile+".")
+	return base == usage.File || strings.HasPrefix(base, usage.File+".")
 }

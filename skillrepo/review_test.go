@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 const managedSkill = "---\nname: managed\ndescription: Use when testing ownership.\n---\n# Managed\n\nbody\n"
@@ -63,8 +64,8 @@ func TestOwnerForReview(t *testing.T) {
 
 	l.Config.Protected = []string{"ci-debugging"}
 	check("ci-debugging", true, true)
-	if err := l.Usage().Update(func(recs map[string]*UsageRecord) error {
-		recs["release-notes"] = &UsageRecord{State: StateActive, Pinned: true}
+	if err := l.Usage().Update(func(recs map[string]*usage.Record) error {
+		recs["release-notes"] = &usage.Record{State: usage.StateActive, Pinned: true}
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -2,12 +2,7 @@ package skillrepo
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
-	"time"
-
-	"github.com/skillrepo/skillrepo/internal/testenv"
 )
 
 // FuzzOwnersCache: whatever the owners cache holds, decoding it never
@@ -34,48 +29,4 @@ func FuzzHermesSeen(f *testing.F) {
 			t.Fatalf("a broken file read as run %d", seen.RunCount)
 		}
 	})
-}
-
-// FuzzUsageSidecar: whatever .usage.json holds, loading it never panics.
-func FuzzUsageSidecar(f *testing.F) {
-	f.Add([]byte(`{"a":{"use_count":1,"created_by":"agent"}}`))
-	f.Add([]byte(`{"a":{"use_count":"x"}}`))
-	f.Add([]byte(`[]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p := filepath.Join(t.TempDir(), UsageFile)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		u := &Usage{path: p, now: time.Now}
-		u.Load()
-	})
-}
-
-// A sidecar that is a FIFO or a link to /dev/zero is refused at once, not
-// waited on or read without end.
-func TestUsageSidecarNotRegular(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.json")
-	if err := testenv.Mkfifo(fifo); err != nil {
-		t.Skip(err)
-	}
-	zero := filepath.Join(dir, "zero.json")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{fifo, zero} {
-		done := make(chan error, 1)
-		go func() {
-			_, err := (&Usage{path: p, now: time.Now}).Load()
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			if err == nil {
-				t.Errorf("%s: loaded", p)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: Load hangs", p)
-		}
-	}
 }

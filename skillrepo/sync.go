@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // SyncOptions records edits made outside skillrepo.
@@ -591,9 +592,9 @@ func (l *Library) inferOrigin(tip Hash, skills []string) string {
 		// starts one (created_at now, as the reference's seeding does);
 		// such a record has counts and no created_by, and says nothing
 		// about who edited the files.
-		last, _ := ParseUsageTime(r.LastPatchedAt)
+		last, _ := usage.ParseTime(r.LastPatchedAt)
 		createdByWrite := r.CreatedBy != nil || (r.UseCount == 0 && r.ViewCount == 0)
-		if created, ok := ParseUsageTime(r.CreatedAt); ok && createdByWrite && created.After(last) {
+		if created, ok := usage.ParseTime(r.CreatedAt); ok && createdByWrite && created.After(last) {
 			last = created
 		}
 		if !last.After(since.Add(-time.Second)) {
@@ -622,8 +623,8 @@ func (l *Library) lastOwnWrites(skills []string, since time.Time) map[string]tim
 	for _, s := range skills {
 		want[s] = true
 	}
-	writes := map[string]bool{HistoryCreate: true, HistoryPatch: true, HistoryArchive: true, HistoryRestore: true, HistoryDelete: true}
-	evs, err := l.UsageHistory().Read(HistoryFilter{Since: since, Match: func(e HistoryEvent) bool { return writes[e.Kind] && want[e.Skill] }})
+	writes := map[string]bool{usage.HistoryCreate: true, usage.HistoryPatch: true, usage.HistoryArchive: true, usage.HistoryRestore: true, usage.HistoryDelete: true}
+	evs, err := l.UsageHistory().Read(usage.HistoryFilter{Since: since, Match: func(e usage.HistoryEvent) bool { return writes[e.Kind] && want[e.Skill] }})
 	if err != nil {
 		return nil
 	}

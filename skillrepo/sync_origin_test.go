@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // sync infers who made the edits it records from the usage records'
@@ -42,8 +44,8 @@ func TestSyncOriginAfterOwnWrite(t *testing.T) {
 	outsideWrite := func(t *testing.T, l *Library, name string) {
 		t.Helper()
 		time.Sleep(10 * time.Millisecond)
-		if err := l.Usage().Update(func(recs map[string]*UsageRecord) error {
-			recs[name].LastPatchedAt = FormatUsageTime(time.Now())
+		if err := l.Usage().Update(func(recs map[string]*usage.Record) error {
+			recs[name].LastPatchedAt = usage.FormatTime(time.Now())
 			return nil
 		}); err != nil {
 			t.Fatal(err)

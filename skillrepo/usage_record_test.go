@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 const agentSkill = "---\nname: deploy-notes\ndescription: Use when deploying the app.\n---\n# Deploy\n\n1. Run make deploy.\n"
 
-func usageOf(t *testing.T, l *Library, name string) *UsageRecord {
+func usageOf(t *testing.T, l *Library, name string) *usage.Record {
 	t.Helper()
 	recs, err := l.Usage().Load()
 	if err != nil {
@@ -104,7 +105,7 @@ func TestAutonomousWritesRecordUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := usageOf(t, l, "deploy-notes")
-	if r == nil || !r.AgentCreated() || r.CreatedAt == nil || r.State != StateActive || r.PatchCount != 0 {
+	if r == nil || !r.AgentCreated() || r.CreatedAt == nil || r.State != usage.StateActive || r.PatchCount != 0 {
 		t.Fatalf("after create: %+v", r)
 	}
 	old, nu := "make deploy", "make deploy-prod"
@@ -130,13 +131,13 @@ func TestAutonomousWritesRecordUsage(t *testing.T) {
 	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionDelete, Name: "deploy-notes", AbsorbedInto: strp("ci-debugging")}}, Provenance: review}); err != nil {
 		t.Fatal(err)
 	}
-	if r = usageOf(t, l, "deploy-notes"); r.State != StateArchived || r.ArchivedAt == nil || r.PatchCount != 1 {
+	if r = usageOf(t, l, "deploy-notes"); r.State != usage.StateArchived || r.ArchivedAt == nil || r.PatchCount != 1 {
 		t.Fatalf("after archive: %+v", r)
 	}
 	if _, err := person(l).Restore(ctx, RestoreOptions{Name: "deploy-notes"}); err != nil {
 		t.Fatal(err)
 	}
-	if r = usageOf(t, l, "deploy-notes"); r.State != StateActive || r.ArchivedAt != nil {
+	if r = usageOf(t, l, "deploy-notes"); r.State != usage.StateActive || r.ArchivedAt != nil {
 		t.Fatalf("after restore: %+v", r)
 	}
 	// A person's create is not the agent's.

@@ -12,18 +12,11 @@ package skillrepo
 // rules.
 
 import (
-	"encoding/json"
 	"strings"
-	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
-
-// UsageKeys knows the usage keys of a snapshot's skills.
-type UsageKeys struct {
-	canonical map[string]string // skill name (folder) -> the key to write
-	owner     map[string]string // any alias -> skill name (folder)
-}
 
 // frontmatterNameLimit is how much of SKILL.md the reference reads for the
 // name (tools/skill_usage._read_skill_name).
@@ -77,28 +70,22 @@ func yamlValueText(v string) string {
 
 // UsageKeys reads the frontmatter name of every skill in skills (from the
 // snapshot's tree) and returns its keys.
-func (s *Snapshot) UsageKeys(skills []SkillInfo) (*UsageKeys, error) {
-	k := &UsageKeys{canonical: make(map[string]string, len(skills)), owner: make(map[string]string, 3*len(skills))}
+func (s *Snapshot) UsageKeys(skills []SkillInfo) (*usage.Keys, error) {
+	k := usage.NewKeys(len(skills))
 	// Folder names first: an alias never takes another skill's folder.
 	for _, si := range skills {
-		k.canonical[si.Name] = si.Name
-		k.owner[si.Name] = si.Name
+		k.Claim(si.Name, si.Name, true)
 	}
 	for _, si := range skills {
 		name, err := s.frontmatterName(si)
 		if err != nil {
 			return nil, err
 		}
-		if name != "" && name != si.Name {
-			if _, taken := k.owner[name]; !taken {
-				k.owner[name] = si.Name
-				k.canonical[si.Name] = name
-			}
+		if name != si.Name {
+			k.Claim(si.Name, name, true)
 		}
 		for _, alias := range []string{si.Dir, path2(si.Category, name), colon(si.Category, name)} {
-			if _, taken := k.owner[alias]; alias != "" && !taken {
-				k.owner[alias] = si.Name
-			}
+			k.Claim(si.Name, alias, false)
 		}
 	}
 	return k, nil
@@ -116,7 +103,7 @@ func (s *Snapshot) UsageKeys(skills []SkillInfo) (*UsageKeys, error) {
 // every skill's SKILL.md for it cost a patch on a library of 10,000 skills
 // seven times its CPU, and walking every skill folder for the count more
 // than twice.
-func (s *Snapshot) usageKeyOf(si SkillInfo, recs map[string]*UsageRecord) (string, []string, error) {
+func (s *Snapshot) usageKeyOf(si SkillInfo, recs map[string]*usage.Record) (string, []string, error) {
 	if name, err := s.frontmatterName(si); err == nil && (name == "" || name == si.Name) &&
 		s.onlyFolderNamed(si.Name) && !hasQualifiedRecord(recs, si) {
 		if _, ok := recs[si.Name]; ok {
@@ -148,7 +135,7 @@ func (s *Snapshot) onlyFolderNamed(name string) bool {
 // hasQualifiedRecord reports whether recs hold a record under one of the
 // aliases UsageKeys gives si beside its names: its folder path and its
 // category-qualified names.
-func hasQualifiedRecord(recs map[string]*UsageRecord, si SkillInfo) bool {
+func hasQualifiedRecord(recs map[string]*usage.Record, si SkillInfo) bool {
 	for _, a := range []string{si.Dir, path2(si.Category, si.Name), colon(si.Category, si.Name)} {
 		if _, ok := recs[a]; ok && a != "" && a != si.Name {
 			return true
@@ -192,152 +179,10 @@ func colon(category, name string) string {
 	return category + ":" + name
 }
 
-// Key is the key to write skill name's record under.
-func (k *UsageKeys) Key(name string) string {
-	if c, ok := k.canonical[name]; ok {
-		return c
-	}
-	return name
-}
-
-// Skill is the skill (folder name) a record key belongs to, and whether
-// it belongs to one.
-func (k *UsageKeys) Skill(key string) (string, bool) {
-	n, ok := k.owner[key]
-	return n, ok
-}
-
-// Aliases lists the keys of recs that belong to skill name, the key to
-// write first when present.
-func (k *UsageKeys) Aliases(recs map[string]*UsageRecord, name string) []string {
-	var out []string
-	if _, ok := recs[k.Key(name)]; ok {
-		out = append(out, k.Key(name))
-	}
-	for _, key := range sortedKeys(recs) {
-		if key != k.Key(name) && k.owner[key] == name {
-			out = append(out, key)
-		}
-	}
-	return out
-}
-
-// Resolve returns the records of recs merged per skill name (folder):
-// every alias of a skill read as one record, by the reference's merge
-// rules (docs/reference-behaviour.md §5.2) — counters summed, the
-// earliest creation, the latest activity, the highest patch generation,
-// created_by "agent" when any alias says so, pinned when any alias is,
-// and the strongest state (archived, then stale, then active). Records
-// of no skill keep their key. recs is not changed.
-func (k *UsageKeys) Resolve(recs map[string]*UsageRecord) map[string]*UsageRecord {
-	out := make(map[string]*UsageRecord, len(recs))
-	for _, key := range sortedKeys(recs) {
-		name, ok := k.owner[key]
-		if !ok {
-			name = key
-		}
-		r := recs[key]
-		if have, ok := out[name]; ok {
-			out[name] = mergeUsage(have, r)
-			continue
-		}
-		c := *r
-		out[name] = &c
-	}
-	return out
-}
-
-// mergeUsage merges two records of one skill into a new one.
-func mergeUsage(a, b *UsageRecord) *UsageRecord {
-	m := *a
-	m.UseCount += b.UseCount
-	m.ViewCount += b.ViewCount
-	m.PatchCount += b.PatchCount
-	m.PatchGeneration = max(a.PatchGeneration, b.PatchGeneration)
-	m.LastReusedPatchGeneration = max(a.LastReusedPatchGeneration, b.LastReusedPatchGeneration)
-	m.CreatedAt = earliest(a.CreatedAt, b.CreatedAt)
-	m.LastUsedAt = latest(a.LastUsedAt, b.LastUsedAt)
-	m.LastViewedAt = latest(a.LastViewedAt, b.LastViewedAt)
-	m.LastPatchedAt = latest(a.LastPatchedAt, b.LastPatchedAt)
-	if b.AgentCreated() && !a.AgentCreated() {
-		agent := "agent"
-		m.CreatedBy = &agent
-	} else if m.CreatedBy == nil {
-		m.CreatedBy = b.CreatedBy
-	}
-	m.Pinned = a.Pinned || b.Pinned
-	if stateRank(b.State) > stateRank(a.State) {
-		m.State, m.ArchivedAt = b.State, b.ArchivedAt
-	}
-	if len(a.Extra) > 0 || len(b.Extra) > 0 {
-		m.Extra = map[string]json.RawMessage{}
-		for key, v := range b.Extra {
-			m.Extra[key] = v
-		}
-		for key, v := range a.Extra {
-			m.Extra[key] = v
-		}
-	}
-	return &m
-}
-
-func stateRank(s string) int {
-	switch s {
-	case StateArchived:
-		return 2
-	case StateStale:
-		return 1
-	}
-	return 0
-}
-
-// earliest and latest pick one of two usage timestamps; one that does
-// not parse loses to one that does, and a tie keeps a.
-func earliest(a, b *string) *string { return pickTime(a, b, time.Time.Before) }
-
-func latest(a, b *string) *string { return pickTime(a, b, time.Time.After) }
-
-// pickTime returns b when it parses and a does not, or when both parse
-// and better(b, a); else a.
-func pickTime(a, b *string, better func(t, u time.Time) bool) *string {
-	ta, oka := ParseUsageTime(a)
-	tb, okb := ParseUsageTime(b)
-	switch {
-	case !oka:
-		return b
-	case !okb:
-		return a
-	case better(tb, ta):
-		return b
-	}
-	return a
-}
-
-// Carry moves every alias record of skill from into the record of the
-// skill to (its key toKey), merged, so a rename keeps the skill's usage.
-func (k *UsageKeys) Carry(recs map[string]*UsageRecord, from, toKey string) {
-	merged := recs[toKey]
-	for _, key := range k.Aliases(recs, from) {
-		if key == toKey {
-			continue
-		}
-		if merged == nil {
-			c := *recs[key]
-			merged = &c
-		} else {
-			merged = mergeUsage(merged, recs[key])
-		}
-		delete(recs, key)
-	}
-	if merged != nil {
-		recs[toKey] = merged
-	}
-}
-
 // UsageOf reads the usage sidecar for the skills of snap: every skill's
 // record with its aliases merged in, keyed by skill name (folder), and
 // the keys. Readers that decide anything from usage read it this way.
-func (l *Library) UsageOf(snap *Snapshot) (map[string]*UsageRecord, *UsageKeys, error) {
+func (l *Library) UsageOf(snap *Snapshot) (map[string]*usage.Record, *usage.Keys, error) {
 	recs, err := l.Usage().Load()
 	if err != nil {
 		return nil, nil, err

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // A write keys its usage event through usageKeyOf, which reads only the
@@ -60,18 +62,18 @@ func TestUsageKeyOfMatchesUsageKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	every := map[string]*UsageRecord{}
-	names := map[string]*UsageRecord{}
+	every := map[string]*usage.Record{}
+	names := map[string]*usage.Record{}
 	for _, si := range skills {
-		names[si.Name] = &UsageRecord{}
+		names[si.Name] = &usage.Record{}
 		for _, a := range []string{si.Name, si.Dir, path2(si.Category, si.Name), colon(si.Category, si.Name), snap.UsageKey(si)} {
 			if a != "" {
-				every[a] = &UsageRecord{}
+				every[a] = &usage.Record{}
 			}
 		}
 	}
 	fast := 0
-	for _, recs := range []map[string]*UsageRecord{nil, names, every} {
+	for _, recs := range []map[string]*usage.Record{nil, names, every} {
 		for _, si := range skills {
 			key, aliases, err := snap.usageKeyOf(si, recs)
 			if err != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // The charts are SVG written here, on the server: no script, no chart
@@ -15,7 +15,7 @@ import (
 
 // chartKinds are the series drawn, with their colours (style.css knows
 // the classes too, for the legend).
-var chartKinds = []string{skillrepo.HistoryLoad, skillrepo.HistoryView, skillrepo.HistoryUse, skillrepo.HistoryPatch}
+var chartKinds = []string{usage.HistoryLoad, usage.HistoryView, usage.HistoryUse, usage.HistoryPatch}
 
 func dayStart(t time.Time) time.Time {
 	y, m, d := t.UTC().Date()
@@ -30,7 +30,7 @@ type chart struct {
 	Empty  bool
 }
 
-func usageChart(evs []skillrepo.HistoryEvent, now time.Time, days int) chart {
+func usageChart(evs []usage.HistoryEvent, now time.Time, days int) chart {
 	first := dayStart(now).AddDate(0, 0, -days+1)
 	counts := make([]map[string]int, days)
 	for i := range counts {
@@ -93,11 +93,11 @@ type trend struct {
 
 // trends are the skills whose loads and uses grew or fell, between the
 // last days and the days before them, biggest change first.
-func trends(evs []skillrepo.HistoryEvent, now time.Time, days int) []trend {
+func trends(evs []usage.HistoryEvent, now time.Time, days int) []trend {
 	cut := dayStart(now).AddDate(0, 0, -days+1)
 	by := map[string]*trend{}
 	for _, e := range evs {
-		if e.Skill == "" || (e.Kind != skillrepo.HistoryLoad && e.Kind != skillrepo.HistoryUse && e.Kind != skillrepo.HistoryView) {
+		if e.Skill == "" || (e.Kind != usage.HistoryLoad && e.Kind != usage.HistoryUse && e.Kind != usage.HistoryView) {
 			continue
 		}
 		t := by[e.Skill]
@@ -138,10 +138,10 @@ func abs(n int) int {
 
 // archivedBy are the archives in the history, newest first: the
 // curator's (origin curator) and the others'.
-func archivedBy(evs []skillrepo.HistoryEvent) []skillrepo.HistoryEvent {
-	var out []skillrepo.HistoryEvent
+func archivedBy(evs []usage.HistoryEvent) []usage.HistoryEvent {
+	var out []usage.HistoryEvent
 	for i := len(evs) - 1; i >= 0 && len(out) < 50; i-- {
-		if evs[i].Kind == skillrepo.HistoryArchive {
+		if evs[i].Kind == usage.HistoryArchive {
 			out = append(out, evs[i])
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // TestSplit: a run of deletions is paired with the additions after it,
@@ -56,16 +56,16 @@ func TestParsePatch(t *testing.T) {
 func TestUsageChartAndTrends(t *testing.T) {
 	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
 	day := func(d int) time.Time { return now.AddDate(0, 0, -d) }
-	evs := []skillrepo.HistoryEvent{
-		{Time: day(0), Kind: skillrepo.HistoryLoad, Skill: "a"},
-		{Time: day(1), Kind: skillrepo.HistoryLoad, Skill: "a"},
-		{Time: day(2), Kind: skillrepo.HistoryPatch, Skill: "a"},
-		{Time: day(40), Kind: skillrepo.HistoryLoad, Skill: "b"},
-		{Time: day(45), Kind: skillrepo.HistoryUse, Skill: "b"},
-		{Time: day(3), Kind: skillrepo.HistoryReview},
+	evs := []usage.HistoryEvent{
+		{Time: day(0), Kind: usage.HistoryLoad, Skill: "a"},
+		{Time: day(1), Kind: usage.HistoryLoad, Skill: "a"},
+		{Time: day(2), Kind: usage.HistoryPatch, Skill: "a"},
+		{Time: day(40), Kind: usage.HistoryLoad, Skill: "b"},
+		{Time: day(45), Kind: usage.HistoryUse, Skill: "b"},
+		{Time: day(3), Kind: usage.HistoryReview},
 	}
 	c := usageChart(evs, now, 30)
-	if c.Totals[skillrepo.HistoryLoad] != 2 || c.Totals[skillrepo.HistoryPatch] != 1 || c.Empty || !strings.Contains(string(c.SVG), "<svg") {
+	if c.Totals[usage.HistoryLoad] != 2 || c.Totals[usage.HistoryPatch] != 1 || c.Empty || !strings.Contains(string(c.SVG), "<svg") {
 		t.Errorf("chart totals %v empty %v", c.Totals, c.Empty)
 	}
 	if n := strings.Count(string(c.SVG), "<rect"); n != 3 {

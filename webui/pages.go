@@ -19,6 +19,7 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/history"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 func (s *Server) routes() {
@@ -126,7 +127,7 @@ type overviewData struct {
 	Reviews   []reviewRow
 	Failed    []reviewRow
 	Curator   curatorDue
-	WhatsNew  []skillrepo.HistoryEvent
+	WhatsNew  []usage.HistoryEvent
 }
 
 type countRow struct {
@@ -194,9 +195,9 @@ func (s *Server) overview(lib *skillrepo.Library, r *http.Request, v *view) (str
 	d.Curator = curatorStatus(lib, s.opts.Now())
 	// What was learned: the writes of the last day's sessions.
 	since := s.opts.Now().Add(-24 * time.Hour)
-	d.WhatsNew, _ = lib.UsageHistory().Read(skillrepo.HistoryFilter{Since: since, Limit: 20, Match: func(e skillrepo.HistoryEvent) bool {
+	d.WhatsNew, _ = lib.UsageHistory().Read(usage.HistoryFilter{Since: since, Limit: 20, Match: func(e usage.HistoryEvent) bool {
 		switch e.Kind {
-		case skillrepo.HistoryCreate, skillrepo.HistoryPatch, skillrepo.HistoryArchive, skillrepo.HistoryRestore, skillrepo.HistoryDelete:
+		case usage.HistoryCreate, usage.HistoryPatch, usage.HistoryArchive, usage.HistoryRestore, usage.HistoryDelete:
 			return true
 		}
 		return false
@@ -460,17 +461,17 @@ func listSkills(lib *skillrepo.Library) ([]skillItem, error) {
 	}
 	out := make([]skillItem, 0, len(infos))
 	for _, si := range infos {
-		it := skillItem{Name: si.Name, Category: si.Category, Dir: si.Dir, State: skillrepo.StateActive,
+		it := skillItem{Name: si.Name, Category: si.Category, Dir: si.Dir, State: usage.StateActive,
 			Owner: cmp.Or(owners[si.Dir].Owner, skillrepo.OwnerUser), Pinned: pins[si.Name]}
 		if rec, ok := recs[si.Name]; ok {
-			if rec.State == skillrepo.StateStale {
-				it.State = skillrepo.StateStale
+			if rec.State == usage.StateStale {
+				it.State = usage.StateStale
 			}
 			it.LastUsed = rec.LastActivity()
 			it.Uses, it.Views, it.Patches = rec.UseCount, rec.ViewCount, rec.PatchCount
 		}
 		if si.Archived {
-			it.State = skillrepo.StateArchived
+			it.State = usage.StateArchived
 		}
 		out = append(out, it)
 	}
@@ -509,7 +510,7 @@ func (s *Server) skills(lib *skillrepo.Library, r *http.Request, v *view) (strin
 		Matched, Total int
 		States         []string
 		Truncated      bool
-	}{q, state, shown, matched, len(all), []string{skillrepo.StateActive, skillrepo.StateStale, skillrepo.StateArchived}, matched > len(shown)}
+	}{q, state, shown, matched, len(all), []string{usage.StateActive, usage.StateStale, usage.StateArchived}, matched > len(shown)}
 	return "skills", nil
 }
 
@@ -522,7 +523,7 @@ type skillData struct {
 	Log      []history.LogEntry
 	Owner    skillrepo.Ownership
 	Chart    any
-	History  []skillrepo.HistoryEvent
+	History  []usage.HistoryEvent
 	Unparsed string
 }
 
@@ -546,7 +547,7 @@ func (s *Server) skillPage(lib *skillrepo.Library, r *http.Request, v *view) (st
 	d.Files = skillFiles(snap, si.Dir)
 	d.Log, _ = lib.History().Log(si.Dir, history.LogOptions{MaxCount: 200})
 	d.Owner, _ = lib.Owners().Of(si.Dir)
-	d.History, _ = lib.History().Skill(si.Name, skillrepo.HistoryFilter{Limit: 5000})
+	d.History, _ = lib.History().Skill(si.Name, usage.HistoryFilter{Limit: 5000})
 	d.Chart = usageChart(d.History, s.opts.Now(), 30)
 	if len(d.History) > 20 {
 		d.History = d.History[len(d.History)-20:]
@@ -608,14 +609,14 @@ func (s *Server) usage(lib *skillrepo.Library, r *http.Request, v *view) (string
 	v.Title, v.Nav = "Usage over time", "usage"
 	now := s.opts.Now()
 	const days = 30
-	evs, err := lib.UsageHistory().Read(skillrepo.HistoryFilter{Since: dayStart(now).AddDate(0, 0, -2*days+1)})
+	evs, err := lib.UsageHistory().Read(usage.HistoryFilter{Since: dayStart(now).AddDate(0, 0, -2*days+1)})
 	if err != nil {
 		return "", err
 	}
 	v.Data = struct {
 		Chart     any
 		Trends    []trend
-		Archived  []skillrepo.HistoryEvent
+		Archived  []usage.HistoryEvent
 		Days      int
 		NoHistory bool
 	}{usageChart(evs, now, days), trends(evs, now, days), archivedBy(evs), days, len(evs) == 0}

@@ -20,6 +20,7 @@ import (
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // keepDone is how many finished entries stay in the queue folder for
@@ -64,7 +65,7 @@ type worker struct {
 	root     string // the library's folder (its config is read from it)
 	stateDir string
 	store    *queue.Store
-	history  *skillrepo.UsageHistory
+	history  *usage.History
 	log      io.Writer
 	logMu    sync.Mutex
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 const chat = `[
@@ -221,7 +222,7 @@ func TestMissingTranscriptParksAndGoesOn(t *testing.T) {
 		t.Errorf("good entry = %+v", got)
 	}
 	// Both outcomes are in the usage history, with their sessions.
-	evs, err := f.lib.UsageHistory().Read(skillrepo.HistoryFilter{Match: func(e skillrepo.HistoryEvent) bool { return e.Kind == skillrepo.HistoryReview }})
+	evs, err := f.lib.UsageHistory().Read(usage.HistoryFilter{Match: func(e usage.HistoryEvent) bool { return e.Kind == usage.HistoryReview }})
 	if err != nil || len(evs) != 2 {
 		t.Fatalf("review events %+v, %v", evs, err)
 	}
@@ -536,10 +537,10 @@ func TestScheduledCuratorConsolidates(t *testing.T) {
 	}
 	// Used today: the ageing phase keeps them for the model pass.
 	used := time.Now().UTC().Format(time.RFC3339)
-	if err := f.lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+	if err := f.lib.Usage().Update(func(recs map[string]*usage.Record) error {
 		for _, name := range []string{"go-test-flags", "go-test-races"} {
 			if recs[name] == nil {
-				recs[name] = &skillrepo.UsageRecord{State: skillrepo.StateActive}
+				recs[name] = &usage.Record{State: usage.StateActive}
 			}
 			recs[name].LastUsedAt, recs[name].UseCount = &used, 3
 		}

@@ -31,6 +31,7 @@ import (
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 	"github.com/skillrepo/skillrepo/worker"
 )
 
@@ -117,10 +118,10 @@ func seedUsage() error {
 		return err
 	}
 	defer lib.Close()
-	at := skillrepo.FormatUsageTime(time.Unix(testenv.Epoch, 0))
-	return lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
+	at := usage.FormatTime(time.Unix(testenv.Epoch, 0))
+	return lib.Usage().Update(func(recs map[string]*usage.Record) error {
 		for i := 0; i < 1000; i++ {
-			recs[genlib.SkillName(i)] = &skillrepo.UsageRecord{CreatedAt: at, LastUsedAt: at, State: skillrepo.StateActive, UseCount: 3}
+			recs[genlib.SkillName(i)] = &usage.Record{CreatedAt: at, LastUsedAt: at, State: usage.StateActive, UseCount: 3}
 		}
 		return nil
 	})

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -162,7 +163,7 @@ func flagCompletion(f *factory, c *cobra.Command, fl *pflag.Flag) func(*cobra.Co
 	case "origin":
 		return fixed(skillrepo.OriginUser, skillrepo.OriginForeground, skillrepo.OriginBackgroundReview, skillrepo.OriginCurator, skillrepo.OriginImport)
 	case "state":
-		return fixed(skillrepo.StateActive, skillrepo.StateStale, skillrepo.StateArchived)
+		return fixed(usage.StateActive, usage.StateStale, usage.StateArchived)
 	case "target":
 		return fixed("memory", "user")
 	}

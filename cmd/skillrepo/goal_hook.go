@@ -8,6 +8,7 @@ import (
 	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/goals"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // The goal loop's place in the agent hooks (docs/agents.md, "Goals"):
@@ -39,7 +40,7 @@ func goalStopJudge(f *factory) agentsession.StopJudge {
 			agentsession.Log(lib.Root, f.Now(), name, agent.EventStop, "goal: "+out.Err.Error())
 		}
 		if out.Judged && out.State != nil {
-			_ = lib.UsageHistory().Append(skillrepo.HistoryEvent{Kind: skillrepo.HistoryGoal, Session: in.SessionID,
+			_ = lib.UsageHistory().Append(usage.HistoryEvent{Kind: usage.HistoryGoal, Session: in.SessionID,
 				Outcome: string(out.State.Status), Detail: out.State.LastVerdict + ": " + out.State.LastReason})
 		}
 		if out.Message == "" && out.Action != goals.Block {

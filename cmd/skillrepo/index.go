@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -51,7 +52,7 @@ it fits, and the dropped names are reported on stderr.`,
 				return usageErrorf("--format %q: want xml, markdown, hermes or json", opts.Format)
 			}
 			for _, s := range opts.States {
-				if s != skillrepo.StateActive && s != skillrepo.StateStale {
+				if s != usage.StateActive && s != usage.StateStale {
 					return usageErrorf("--state %q: want active or stale (archived skills are never listed)", s)
 				}
 			}

@@ -24,6 +24,7 @@ import (
 	"github.com/skillrepo/skillrepo/mcpserver"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // fakeClaudeMain is a stand-in for the `claude` program in the tests of
@@ -349,8 +350,8 @@ func TestConsolidationThroughTheAgentsProgram(t *testing.T) {
 	}
 	lib, env := equivLibrary(t)
 	used := time.Now().UTC().Format(time.RFC3339)
-	if err := lib.Usage().Update(func(recs map[string]*skillrepo.UsageRecord) error {
-		recs["deploy-checklist"] = &skillrepo.UsageRecord{State: skillrepo.StateActive, LastUsedAt: &used, UseCount: 2}
+	if err := lib.Usage().Update(func(recs map[string]*usage.Record) error {
+		recs["deploy-checklist"] = &usage.Record{State: usage.StateActive, LastUsedAt: &used, UseCount: 2}
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -29,7 +30,7 @@ func newSkillListCmd(f *factory) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch opts.State {
-			case "", skillrepo.StateActive, skillrepo.StateStale, skillrepo.StateArchived:
+			case "", usage.StateActive, usage.StateStale, usage.StateArchived:
 			default:
 				return usageErrorf("--state %q: want active, stale or archived", opts.State)
 			}
@@ -82,13 +83,13 @@ func listSkills(lib *skillrepo.Library, rev string) (items []skillListItem, unkn
 	}
 	items = make([]skillListItem, 0, len(infos))
 	for _, si := range infos {
-		it := skillListItem{Name: si.Name, Category: si.Category, Path: si.Dir, State: skillrepo.StateActive,
+		it := skillListItem{Name: si.Name, Category: si.Category, Path: si.Dir, State: usage.StateActive,
 			Owner: owners[si.Dir].Owner, Pinned: pins[si.Name]}
-		if r, ok := recs[si.Name]; ok && r.State == skillrepo.StateStale {
-			it.State = skillrepo.StateStale
+		if r, ok := recs[si.Name]; ok && r.State == usage.StateStale {
+			it.State = usage.StateStale
 		}
 		if si.Archived {
-			it.State = skillrepo.StateArchived
+			it.State = usage.StateArchived
 		}
 		b, err := snap.ReadFile(si.Dir + "/" + skill.FileName)
 		if err == nil {
@@ -123,7 +124,7 @@ func runSkillList(opts *skillListOptions) error {
 		if opts.State != "" && it.State != opts.State {
 			continue
 		}
-		if opts.State == "" && !opts.All && it.State == skillrepo.StateArchived {
+		if opts.State == "" && !opts.All && it.State == usage.StateArchived {
 			continue
 		}
 		items = append(items, it)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -105,8 +106,8 @@ per clone, bounded (docs/usage.md); --limit keeps the last N events.`,
 // showUsageHistory prints the usage history of the skill args names, or
 // the library's.
 func showUsageHistory(f *factory, lib *skillrepo.Library, args []string, limit int) error {
-	filter := skillrepo.HistoryFilter{Limit: limit}
-	var events []skillrepo.HistoryEvent
+	filter := usage.HistoryFilter{Limit: limit}
+	var events []usage.HistoryEvent
 	var err error
 	if len(args) == 1 {
 		events, err = lib.History().Skill(args[0], filter)
@@ -129,7 +130,7 @@ func showUsageHistory(f *factory, lib *skillrepo.Library, args []string, limit i
 	}
 	if f.JSON {
 		if events == nil {
-			events = []skillrepo.HistoryEvent{}
+			events = []usage.HistoryEvent{}
 		}
 		return printJSON(f.IO.Out, events)
 	}
@@ -148,8 +149,8 @@ func showUsageHistory(f *factory, lib *skillrepo.Library, args []string, limit i
 
 // usageRecords is what usage show prints: every record (args empty) or
 // the one args[0] names, merged per skill unless raw.
-func usageRecords(lib *skillrepo.Library, args []string, raw bool) (map[string]*skillrepo.UsageRecord, error) {
-	var recs map[string]*skillrepo.UsageRecord
+func usageRecords(lib *skillrepo.Library, args []string, raw bool) (map[string]*usage.Record, error) {
+	var recs map[string]*usage.Record
 	name := ""
 	if len(args) == 1 {
 		name = args[0]
@@ -183,7 +184,7 @@ func usageRecords(lib *skillrepo.Library, args []string, raw bool) (map[string]*
 	if !ok {
 		return nil, fmt.Errorf("no usage record for %q: %w", args[0], skillrepo.ErrNotFound)
 	}
-	return map[string]*skillrepo.UsageRecord{name: r}, nil
+	return map[string]*usage.Record{name: r}, nil
 }
 
 func newUsageBumpCmd(f *factory) *cobra.Command {

@@ -18,9 +18,9 @@ const domain = "skillrepo"
 
 // rooms are the domain's concerns moved to packages of their own below it
 // (docs/architecture.md §1), as go-git's plumbing sits below its
-// Repository: each builds on the engine as the domain does, and the domain
-// opens it and hands it what only the domain knows.
-var rooms = []string{"skillrepo/history"}
+// Repository: each builds on the engine (or on internal helpers), and the
+// domain opens it and hands it what only the domain knows.
+var rooms = []string{"skillrepo/history", "skillrepo/usage"}
 
 // TestOnlyTheDomainUsesTheEngine keeps the engine a library of the domain
 // (docs/architecture.md §1): no package but the domain and its rooms

@@ -1,4 +1,4 @@
-package skillrepo
+package usage
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/skillrepo/skillrepo/internal/testenv"
 )
 
 func TestUsageKeepsHermesRecords(t *testing.T) {
@@ -19,8 +21,8 @@ func TestUsageKeepsHermesRecords(t *testing.T) {
   "old-skill": {"agent_created": true, "use_count": 3, "view_count": 1, "last_used_at": "2026-05-01T12:00:00.123456+00:00", "state": "stale", "sync": true, "future_field": {"x": 1}},
   "bogus": 7
 }`
-	os.WriteFile(filepath.Join(dir, UsageFile), []byte(in), 0o600)
-	u := &Usage{path: filepath.Join(dir, UsageFile), now: func() time.Time { return time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC) }}
+	os.WriteFile(filepath.Join(dir, File), []byte(in), 0o600)
+	u := &Sidecar{path: filepath.Join(dir, File), now: func() time.Time { return time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC) }}
 	recs, err := u.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -51,9 +53,9 @@ func TestUsageKeepsHermesRecords(t *testing.T) {
 
 func TestUsageCorruptFileSetAside(t *testing.T) {
 	dir := t.TempDir()
-	p := filepath.Join(dir, UsageFile)
+	p := filepath.Join(dir, File)
 	os.WriteFile(p, []byte("{not json"), 0o600)
-	u := &Usage{path: p, now: time.Now}
+	u := &Sidecar{path: p, now: time.Now}
 	recs, err := u.Load()
 	if err != nil || len(recs) != 0 {
 		t.Fatalf("load corrupt = %v, %v", recs, err)
@@ -75,7 +77,7 @@ func TestUsageCorruptFileSetAside(t *testing.T) {
 }
 
 func TestUsageConcurrentBumpsLoseNothing(t *testing.T) {
-	u := &Usage{path: filepath.Join(t.TempDir(), UsageFile), now: time.Now}
+	u := &Sidecar{path: filepath.Join(t.TempDir(), File), now: time.Now}
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
@@ -100,11 +102,11 @@ func TestUsageConcurrentBumpsLoseNothing(t *testing.T) {
 // records, and must leave exactly the file a whole-sidecar Update leaves.
 func TestUsageNamedUpdateWritesWhatUpdateWrites(t *testing.T) {
 	at := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
-	seed := func(t *testing.T) *Usage {
-		u := &Usage{path: filepath.Join(t.TempDir(), UsageFile), now: func() time.Time { return at }}
-		err := u.Update(func(recs map[string]*UsageRecord) error {
+	seed := func(t *testing.T) *Sidecar {
+		u := &Sidecar{path: filepath.Join(t.TempDir(), File), now: func() time.Time { return at }}
+		err := u.Update(func(recs map[string]*Record) error {
 			for i := range 50 {
-				r := newUsageRecord(at.Add(-time.Duration(i) * time.Hour))
+				r := NewRecord(at.Add(-time.Duration(i) * time.Hour))
 				r.UseCount = i
 				if i%7 == 0 {
 					r.Extra = map[string]json.RawMessage{"future_field": json.RawMessage(`{"x":[1,2]}`), "note": json.RawMessage(`"a <b> & c"`)}
@@ -118,46 +120,46 @@ func TestUsageNamedUpdateWritesWhatUpdateWrites(t *testing.T) {
 		}
 		return u
 	}
-	now := FormatUsageTime(at)
-	bump := func(recs map[string]*UsageRecord) error {
+	now := FormatTime(at)
+	bump := func(recs map[string]*Record) error {
 		r := recs["skill-07"]
 		r.UseCount++
 		r.LastUsedAt = now
 		return nil
 	}
-	patch := func(r *UsageRecord) { r.PatchCount++; r.PatchGeneration++; r.LastPatchedAt = now }
+	patch := func(r *Record) { r.PatchCount++; r.PatchGeneration++; r.LastPatchedAt = now }
 	for _, tc := range []struct {
 		name  string
-		named func(u *Usage) error
-		whole func(recs map[string]*UsageRecord) error // the same change, with every record decoded
+		named func(u *Sidecar) error
+		whole func(recs map[string]*Record) error // the same change, with every record decoded
 	}{
-		{"bump", func(u *Usage) error { return u.updateNamed([]string{"skill-07"}, bump) }, bump},
-		{"use once", func(u *Usage) error { _, err := u.BumpOnce("skill-07", true, "toolu_1"); return err }, func(recs map[string]*UsageRecord) error {
+		{"bump", func(u *Sidecar) error { return u.updateNamed([]string{"skill-07"}, bump) }, bump},
+		{"use once", func(u *Sidecar) error { _, err := u.BumpOnce("skill-07", true, "toolu_1"); return err }, func(recs map[string]*Record) error {
 			r := recs["skill-07"]
 			r.UseCount, r.ViewCount, r.LastUsedAt, r.LastViewedAt = r.UseCount+1, r.ViewCount+1, now, now
 			r.Extra = map[string]json.RawMessage{"future_field": json.RawMessage(`{"x":[1,2]}`), "note": json.RawMessage(`"a <b> & c"`), useKeysKey: json.RawMessage(`["toolu_1"]`)}
 			return nil
 		}},
-		{"patch two, one new", func(u *Usage) error { return u.BumpPatch("skill-03", "brand-new") }, func(recs map[string]*UsageRecord) error {
-			recs["brand-new"] = newUsageRecord(at)
+		{"patch two, one new", func(u *Sidecar) error { return u.BumpPatch("skill-03", "brand-new") }, func(recs map[string]*Record) error {
+			recs["brand-new"] = NewRecord(at)
 			patch(recs["skill-03"])
 			patch(recs["brand-new"])
 			return nil
 		}},
-		{"archive", func(u *Usage) error { return u.SetState("skill-14", StateArchived) }, func(recs map[string]*UsageRecord) error {
+		{"archive", func(u *Sidecar) error { return u.SetState("skill-14", StateArchived) }, func(recs map[string]*Record) error {
 			recs["skill-14"].State, recs["skill-14"].ArchivedAt = StateArchived, now
 			return nil
 		}},
-		{"forget", func(u *Usage) error { return u.Forget("skill-21") }, func(recs map[string]*UsageRecord) error { delete(recs, "skill-21"); return nil }},
-		{"forget absent", func(u *Usage) error { return u.Forget("nobody") }, func(map[string]*UsageRecord) error { return nil }},
-		{"forget the last", func(u *Usage) error {
+		{"forget", func(u *Sidecar) error { return u.Forget("skill-21") }, func(recs map[string]*Record) error { delete(recs, "skill-21"); return nil }},
+		{"forget absent", func(u *Sidecar) error { return u.Forget("nobody") }, func(map[string]*Record) error { return nil }},
+		{"forget the last", func(u *Sidecar) error {
 			for i := range 50 {
 				if err := u.Forget(fmt.Sprintf("skill-%02d", i)); err != nil {
 					return err
 				}
 			}
 			return nil
-		}, func(recs map[string]*UsageRecord) error { clear(recs); return nil }},
+		}, func(recs map[string]*Record) error { clear(recs); return nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			named, whole := seed(t), seed(t)
@@ -180,10 +182,10 @@ func TestUsageNamedUpdateWritesWhatUpdateWrites(t *testing.T) {
 // (its own key order and layout, keys we do not know) is not rewritten by
 // a write to another record.
 func TestUsageNamedUpdateKeepsOthersAsRead(t *testing.T) {
-	p := filepath.Join(t.TempDir(), UsageFile)
+	p := filepath.Join(t.TempDir(), File)
 	in := `{"theirs": {"use_count": 3, "agent_created": true, "zzz": [1, 2]}, "ours": {"use_count": 1}}`
 	os.WriteFile(p, []byte(in), 0o600)
-	u := &Usage{path: p, now: time.Now}
+	u := &Sidecar{path: p, now: time.Now}
 	if err := u.BumpUse("ours"); err != nil {
 		t.Fatal(err)
 	}
@@ -206,10 +208,10 @@ func TestUsageNamedUpdateKeepsOthersAsRead(t *testing.T) {
 func BenchmarkRecordUseSidecar(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			u := &Usage{path: filepath.Join(b.TempDir(), UsageFile), now: time.Now}
-			if err := u.Update(func(recs map[string]*UsageRecord) error {
+			u := &Sidecar{path: filepath.Join(b.TempDir(), File), now: time.Now}
+			if err := u.Update(func(recs map[string]*Record) error {
 				for i := range n {
-					r := newUsageRecord(time.Now())
+					r := NewRecord(time.Now())
 					r.UseCount = 3
 					recs[fmt.Sprintf("skill-%05d", i)] = r
 				}
@@ -224,5 +226,49 @@ func BenchmarkRecordUseSidecar(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// FuzzUsageSidecar: whatever .usage.json holds, loading it never panics.
+func FuzzUsageSidecar(f *testing.F) {
+	f.Add([]byte(`{"a":{"use_count":1,"created_by":"agent"}}`))
+	f.Add([]byte(`{"a":{"use_count":"x"}}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), File)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		u := &Sidecar{path: p, now: time.Now}
+		u.Load()
+	})
+}
+
+// A sidecar that is a FIFO or a link to /dev/zero is refused at once, not
+// waited on or read without end.
+func TestUsageSidecarNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := testenv.Mkfifo(fifo); err != nil {
+		t.Skip(err)
+	}
+	zero := filepath.Join(dir, "zero.json")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, zero} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := (&Sidecar{path: p, now: time.Now}).Load()
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("%s: loaded", p)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: Load hangs", p)
+		}
 	}
 }
