@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skillrepo/skillrepo/promptindex"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -26,10 +27,10 @@ const (
 
 // indexForms are the index resources: URI, rendering, description.
 var indexForms = []struct{ uri, format, mime, desc string }{
-	{indexURI, skillrepo.IndexMarkdown, "text/markdown", "The skills index, one line per skill (name: description, file) — what to put in a system prompt."},
-	{indexURI + "/markdown", skillrepo.IndexMarkdown, "text/markdown", "The skills index as a markdown list (Codex's form)."},
-	{indexURI + "/hermes", skillrepo.IndexHermes, "text/plain", "The skills index grouped by category (Hermes' form)."},
-	{indexURI + "/xml", skillrepo.IndexXML, "application/xml", "The skills index as <available_skills> XML (the Agent Skills reference form)."},
+	{indexURI, promptindex.Markdown, "text/markdown", "The skills index, one line per skill (name: description, file) — what to put in a system prompt."},
+	{indexURI + "/markdown", promptindex.Markdown, "text/markdown", "The skills index as a markdown list (Codex's form)."},
+	{indexURI + "/hermes", promptindex.Hermes, "text/plain", "The skills index grouped by category (Hermes' form)."},
+	{indexURI + "/xml", promptindex.XML, "application/xml", "The skills index as <available_skills> XML (the Agent Skills reference form)."},
 }
 
 // addIndexResources (re)registers the index resources; registering again
@@ -41,7 +42,7 @@ func (s *Server) addIndexResources() {
 			func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 				s.mu.Lock()
 				defer s.mu.Unlock()
-				res, err := s.lib.PromptIndex(skillrepo.IndexOptions{Rev: s.lib.MainBranch(), Format: format})
+				res, err := promptindex.Render(s.lib, promptindex.Options{Rev: s.lib.MainBranch(), Format: format})
 				if err != nil {
 					return nil, err
 				}

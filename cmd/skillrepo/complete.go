@@ -21,12 +21,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/skillrepo/skillrepo/skillrepo/usage"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // finishCommandTree applies the rules every command shares; run calls it

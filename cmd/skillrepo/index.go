@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/skillrepo/skillrepo/skillrepo/usage"
 	"github.com/spf13/cobra"
 
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/promptindex"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 type indexOptions struct {
@@ -41,13 +41,13 @@ it fits, and the dropped names are reported on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.JSON {
-				opts.Format = skillrepo.IndexJSON
+				opts.Format = promptindex.JSON
 			}
 			if opts.Budget < 0 {
 				return usageErrorf("--budget must be a number of characters (0 = no limit)")
 			}
 			switch opts.Format {
-			case skillrepo.IndexXML, skillrepo.IndexMarkdown, skillrepo.IndexHermes, skillrepo.IndexJSON:
+			case promptindex.XML, promptindex.Markdown, promptindex.Hermes, promptindex.JSON:
 			default:
 				return usageErrorf("--format %q: want xml, markdown, hermes or json", opts.Format)
 			}
@@ -59,7 +59,7 @@ it fits, and the dropped names are reported on stderr.`,
 			return runIndex(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Format, "format", skillrepo.IndexXML, "xml, markdown, hermes or json")
+	cmd.Flags().StringVar(&opts.Format, "format", promptindex.XML, "xml, markdown, hermes or json")
 	cmd.Flags().StringSliceVar(&opts.States, "state", nil, "only skills in these usage states (active, stale)")
 	cmd.Flags().IntVar(&opts.Budget, "budget", 0, "at most this many characters (0 = no limit)")
 	cmd.Flags().StringVar(&opts.Rev, "rev", "", "read this branch or commit instead of the checked-out branch")
@@ -72,7 +72,7 @@ func runIndex(opts *indexOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := lib.PromptIndex(skillrepo.IndexOptions{Rev: opts.Rev, Format: opts.Format, States: opts.States, Budget: opts.Budget})
+	res, err := promptindex.Render(lib, promptindex.Options{Rev: opts.Rev, Format: opts.Format, States: opts.States, Budget: opts.Budget})
 	if err != nil {
 		return err
 	}

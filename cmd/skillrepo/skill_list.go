@@ -5,11 +5,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/skillrepo/skillrepo/skillrepo/usage"
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 type skillListOptions struct {

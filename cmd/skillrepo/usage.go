@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/skillrepo/skillrepo/skillrepo/usage"
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 func newUsageCmd(f *factory) *cobra.Command {

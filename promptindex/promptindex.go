@@ -1,4 +1,7 @@
-package skillrepo
+// Package promptindex renders the skill catalogue an agent puts in its
+// system prompt, from a library (package skillrepo): an adapter above the
+// domain, which reads skills and usage through the domain's verbs only.
+package promptindex
 
 // The prompt index: the skill catalogue an agent puts in its system
 // prompt, read from the checked-out branch (what agents see), archived
@@ -36,20 +39,21 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 // Index formats.
 const (
-	IndexXML      = "xml"
-	IndexMarkdown = "markdown"
-	IndexHermes   = string(agent.Hermes)
-	IndexJSON     = "json"
+	XML      = "xml"
+	Markdown = "markdown"
+	Hermes   = string(agent.Hermes)
+	JSON     = "json"
 )
 
-// IndexOptions configures [Library.PromptIndex].
-type IndexOptions struct {
+// Options configures [Render].
+type Options struct {
 	// Rev is the branch or commit ("" = the checked-out branch, else the
 	// main branch).
 	Rev string
@@ -67,8 +71,8 @@ type IndexOptions struct {
 	Platform string
 }
 
-// IndexEntry is one skill of the catalogue.
-type IndexEntry struct {
+// Entry is one skill of the catalogue.
+type Entry struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Category    string `json:"category"`
@@ -82,32 +86,32 @@ type IndexEntry struct {
 	uses       int
 }
 
-// IndexSkip is a skill left out of the catalogue because it cannot be
+// Skip is a skill left out of the catalogue because it cannot be
 // read.
-type IndexSkip struct {
+type Skip struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
 }
 
-// IndexResult is the rendered catalogue.
-type IndexResult struct {
+// Result is the rendered catalogue.
+type Result struct {
 	Text    string
-	Entries []IndexEntry
+	Entries []Entry
 	// Omitted are the skills the budget dropped, Skipped the unreadable
 	// ones.
 	Omitted []string
-	Skipped []IndexSkip
+	Skipped []Skip
 }
 
-// PromptIndex renders the prompt catalogue. Errors: an unknown format or
+// Render renders the prompt catalogue of lib. Errors: an unknown format or
 // state (wrapping skill.ErrInvalid), a budget too small for even one
 // skill, and read errors.
-func (l *Library) PromptIndex(opts IndexOptions) (*IndexResult, error) {
+func Render(lib *skillrepo.Library, opts Options) (*Result, error) {
 	if opts.Format == "" {
-		opts.Format = IndexXML
+		opts.Format = XML
 	}
 	switch opts.Format {
-	case IndexXML, IndexMarkdown, IndexHermes, IndexJSON:
+	case XML, Markdown, Hermes, JSON:
 	default:
 		return nil, fmt.Errorf("index format %q: want xml, markdown, hermes or json: %w", opts.Format, skill.ErrInvalid)
 	}
@@ -118,11 +122,11 @@ func (l *Library) PromptIndex(opts IndexOptions) (*IndexResult, error) {
 	}
 	rev := opts.Rev
 	if rev == "" {
-		if b, err := l.repo.HeadBranch(); err == nil && b != "" {
+		if b, err := lib.CurrentBranch(); err == nil && b != "" {
 			rev = b
 		}
 	}
-	snap, err := l.Snapshot(rev)
+	snap, err := lib.Snapshot(rev)
 	if err != nil {
 		return nil, err
 	}
@@ -130,21 +134,21 @@ func (l *Library) PromptIndex(opts IndexOptions) (*IndexResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, _, err := l.UsageOf(snap)
+	recs, _, err := lib.UsageOf(snap)
 	if err != nil {
 		return nil, err
 	}
-	root := l.Root
+	root := lib.Root
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
-	res := &IndexResult{Entries: []IndexEntry{}}
-	var entries []IndexEntry
+	res := &Result{Entries: []Entry{}}
+	var entries []Entry
 	for _, si := range infos {
 		if si.Archived {
 			continue
 		}
-		e := IndexEntry{Name: si.Name, Category: si.Category, Path: si.Dir, State: usage.StateActive,
+		e := Entry{Name: si.Name, Category: si.Category, Path: si.Dir, State: usage.StateActive,
 			Location: filepath.Join(root, filepath.FromSlash(si.Dir), skill.FileName)}
 		if r, ok := recs[si.Name]; ok {
 			if r.State == usage.StateStale {
@@ -162,35 +166,35 @@ func (l *Library) PromptIndex(opts IndexOptions) (*IndexResult, error) {
 		var fields map[string]any
 		if doc, err := skill.Parse(data); err == nil {
 			fields = doc.Fields
-		} else if opts.Format == IndexHermes {
+		} else if opts.Format == Hermes {
 			// Hermes' parser falls back where ours refuses, and lists the
 			// skill with what it found.
 			fields = skill.HermesFields(data)
 		} else {
-			res.Skipped = append(res.Skipped, IndexSkip{Path: si.Dir, Reason: err.Error()})
+			res.Skipped = append(res.Skipped, Skip{Path: si.Dir, Reason: err.Error()})
 			continue
 		}
 		if n := strings.TrimSpace(scalarText(fields["name"])); n != "" {
 			e.Name = n
 		}
 		e.Description = strings.TrimSpace(scalarText(fields["description"]))
-		if opts.Format == IndexHermes {
+		if opts.Format == Hermes {
 			// Hermes lists a skill without a description by its name, and
 			// leaves out one for another operating system.
 			if !platformMatches(fields["platforms"], opts.Platform) {
 				continue
 			}
 		} else if e.Description == "" {
-			res.Skipped = append(res.Skipped, IndexSkip{Path: si.Dir, Reason: "no description in the frontmatter"})
+			res.Skipped = append(res.Skipped, Skip{Path: si.Dir, Reason: "no description in the frontmatter"})
 			continue
 		}
 		entries = append(entries, e)
 	}
 	categories := map[string]string{}
-	if opts.Format == IndexHermes {
+	if opts.Format == Hermes {
 		categories = categoryDescriptions(snap, entries)
 	}
-	render := func(es []IndexEntry) (string, error) { return renderIndex(opts.Format, es, categories) }
+	render := func(es []Entry) (string, error) { return renderIndex(opts.Format, es, categories) }
 	text, err := render(entries)
 	if err != nil {
 		return nil, err
@@ -233,8 +237,8 @@ func contains(list []string, s string) bool {
 // fitBudget keeps the largest prefix of the skills ordered by usefulness
 // whose rendering fits the budget (a binary search: the rendering only
 // grows with more skills), in the catalogue's own order.
-func fitBudget(entries []IndexEntry, budget int, render func([]IndexEntry) (string, error)) ([]IndexEntry, []string, string, error) {
-	ranked := append([]IndexEntry(nil), entries...)
+func fitBudget(entries []Entry, budget int, render func([]Entry) (string, error)) ([]Entry, []string, string, error) {
+	ranked := append([]Entry(nil), entries...)
 	sort.SliceStable(ranked, func(i, j int) bool {
 		a, b := ranked[i], ranked[j]
 		if (a.State == usage.StateActive) != (b.State == usage.StateActive) {
@@ -248,12 +252,12 @@ func fitBudget(entries []IndexEntry, budget int, render func([]IndexEntry) (stri
 		}
 		return a.Path < b.Path
 	})
-	keep := func(k int) []IndexEntry {
+	keep := func(k int) []Entry {
 		in := map[string]bool{}
 		for _, e := range ranked[:k] {
 			in[e.Path] = true
 		}
-		var out []IndexEntry
+		var out []Entry
 		for _, e := range entries {
 			if in[e.Path] {
 				out = append(out, e)
@@ -292,7 +296,7 @@ func fitBudget(entries []IndexEntry, budget int, render func([]IndexEntry) (stri
 
 // categoryDescriptions reads <category>/DESCRIPTION.md (and a root one
 // for "general") for the categories in use.
-func categoryDescriptions(snap *Snapshot, entries []IndexEntry) map[string]string {
+func categoryDescriptions(snap *skillrepo.Snapshot, entries []Entry) map[string]string {
 	out := map[string]string{}
 	for _, e := range entries {
 		cat := hermesCategory(e)
@@ -316,7 +320,7 @@ func categoryDescriptions(snap *Snapshot, entries []IndexEntry) map[string]strin
 // above it, or, for a skill at the top level, its own folder (every
 // release so far does so; "general" is only for a SKILL.md at the root,
 // which is no skill here).
-func hermesCategory(e IndexEntry) string {
+func hermesCategory(e Entry) string {
 	if e.Category == "" {
 		return e.Path
 	}
@@ -394,10 +398,10 @@ const (
 		"Only proceed without loading a skill if genuinely none are relevant to the task."
 )
 
-func renderIndex(format string, entries []IndexEntry, categories map[string]string) (string, error) {
+func renderIndex(format string, entries []Entry, categories map[string]string) (string, error) {
 	var b strings.Builder
 	switch format {
-	case IndexXML:
+	case XML:
 		b.WriteString("<available_skills>\n")
 		for _, e := range entries {
 			b.WriteString("<skill>\n<name>\n")
@@ -409,16 +413,16 @@ func renderIndex(format string, entries []IndexEntry, categories map[string]stri
 			b.WriteString("\n</location>\n</skill>\n")
 		}
 		b.WriteString("</available_skills>\n")
-	case IndexMarkdown:
+	case Markdown:
 		for _, e := range entries {
-			fmt.Fprintf(&b, "- %s: %s (file: %s)\n", e.Name, oneLine(e.Description), filepath.ToSlash(e.Location))
+			fmt.Fprintf(&b, "- %s: %s (file: %s)\n", e.Name, strings.Join(strings.Fields(e.Description), " "), filepath.ToSlash(e.Location))
 		}
-	case IndexHermes:
+	case Hermes:
 		if len(entries) == 0 {
 			return "", nil // Hermes leaves the section out
 		}
 		b.WriteString(hermesPreamble)
-		byCat := map[string][]IndexEntry{}
+		byCat := map[string][]Entry{}
 		for _, e := range entries {
 			c := hermesCategory(e)
 			byCat[c] = append(byCat[c], e)
@@ -452,9 +456,9 @@ func renderIndex(format string, entries []IndexEntry, categories map[string]stri
 		}
 		b.WriteString("</available_skills>\n")
 		b.WriteString(hermesClosing)
-	case IndexJSON:
+	case JSON:
 		if entries == nil {
-			entries = []IndexEntry{}
+			entries = []Entry{}
 		}
 		data, err := json.MarshalIndent(entries, "", "  ")
 		if err != nil {
