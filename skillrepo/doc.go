@@ -2,8 +2,11 @@
 // that is also a git work tree. It opens and initialises libraries, writes
 // every change as a commit with provenance trailers, reads skills from any
 // branch or commit, and keeps the usage sidecar: operations, proposals,
-// ownership, pins, usage, history, init, sync and remote push/pull. It
-// imports no go-git: git is reached through the engine below.
+// ownership, pins, usage, history, init, sync and remote push/pull. Whole
+// concerns live in its rooms, packages below it that it opens
+// (skillrepo/history: the history index, log and blame; skillrepo/usage:
+// the sidecar and the usage history). It imports no go-git: git is
+// reached through the engine below.
 //
 // # The engine underneath
 //
@@ -12,8 +15,9 @@
 // durability, maintenance and the work-tree update — is the engine,
 // package skillrepo/internal/gitstore, which [Library] holds privately.
 // Its doc states the write ordering and why it survives a crash. This
-// package is the engine's only user (internal/archtest checks it): the
-// packages above it — the CLI, hooks, review, curator, worker, MCP server
+// package is the engine's only writer, and its only user but for the
+// rooms below it that read through it (skillrepo/history; internal/archtest
+// checks both): the packages above it — the CLI, hooks, review, curator, worker, MCP server
 // — speak to a library through the verbs here (the write policy's, reads
 // of skills, proposals, branches and curator run refs in branches.go, the
 // per-clone [State] folders), never through refs, raw tree writes or paths
