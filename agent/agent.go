@@ -24,6 +24,7 @@ const (
 	Gemini     Name = "gemini"
 	Hermes     Name = "hermes"
 	Copilot    Name = "copilot"
+	OpenCode   Name = "opencode"
 )
 
 // labels are the agents' names as people write them.
@@ -33,6 +34,7 @@ var labels = map[Name]string{
 	Gemini:     "Gemini CLI",
 	Hermes:     "Hermes Agent",
 	Copilot:    "GitHub Copilot CLI",
+	OpenCode:   "OpenCode",
 }
 
 // Label is the agent's name as people write it ("Gemini CLI"); an agent

@@ -18,6 +18,7 @@ import (
 	"github.com/skillrepo/skillrepo/agents/copilot"
 	"github.com/skillrepo/skillrepo/agents/gemini"
 	"github.com/skillrepo/skillrepo/agents/hermes"
+	"github.com/skillrepo/skillrepo/agents/opencode"
 )
 
 // Agent is what every agent's folder provides.
@@ -36,6 +37,7 @@ var table = []Agent{
 	gemini.Agent{},
 	hermes.Agent{},
 	copilot.Agent{},
+	opencode.Agent{},
 }
 
 // All lists the registry's agents in order.

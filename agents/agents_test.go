@@ -22,6 +22,7 @@ func TestParse(t *testing.T) {
 		{"gemini", agent.Gemini}, {"gemini-cli", agent.Gemini},
 		{"hermes", agent.Hermes}, {"hermes-agent", agent.Hermes},
 		{"copilot", agent.Copilot}, {"github-copilot", agent.Copilot},
+		{"opencode", agent.OpenCode}, {"OpenCode", agent.OpenCode},
 		{"cursor", ""}, {"", ""},
 	} {
 		got, err := Parse(tc.in)
@@ -29,7 +30,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
-	if _, err := Parse("cursor"); err == nil || err.Error() != `unknown agent "cursor": want claude-code, codex, gemini, hermes or copilot` {
+	if _, err := Parse("cursor"); err == nil || err.Error() != `unknown agent "cursor": want claude-code, codex, gemini, hermes, copilot or opencode` {
 		t.Errorf("Parse(cursor) error = %v", err)
 	}
 }

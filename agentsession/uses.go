@@ -1,6 +1,7 @@
 package agentsession
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -138,8 +139,10 @@ func (h *hookRun) shellRead() error {
 		Command json.RawMessage `json:"command"`
 		Cmd     json.RawMessage `json:"cmd"`
 		Workdir string          `json:"workdir"`
-		// Path is a file-reading tool's file (Copilot CLI's view).
-		Path string `json:"path"`
+		// Path is a file-reading tool's file (Copilot CLI's view;
+		// OpenCode's read names it filePath).
+		Path     string `json:"path"`
+		FilePath string `json:"filePath"`
 	}
 	_ = json.Unmarshal(h.in.ToolInput, &ti)
 	raw := ti.Command
@@ -152,7 +155,7 @@ func (h *hookRun) shellRead() error {
 		cmd = strings.Join(parts, " ")
 	}
 	if cmd == "" {
-		cmd = ti.Path
+		cmd = cmp.Or(ti.Path, ti.FilePath)
 	}
 	if !strings.Contains(cmd, "SKILL.md") {
 		return nil

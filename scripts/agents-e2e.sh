@@ -21,6 +21,9 @@
 #
 #   scripts/agents-e2e.sh [SCENARIO…]     scenarios are scripts/e2e/*.sh (default: all)
 #
+# opencode-plugin runs no agent program: it loads OpenCode's plugin module
+# with node and skips, saying so, when node is missing.
+#
 # Adding a scenario: see scripts/e2e/README.md.
 set -euo pipefail
 exec </dev/null

@@ -100,7 +100,9 @@ hooks serve is --library, else the scope's skills folder (~/.claude/skills,
 --gemini writes Gemini CLI's ~/.gemini/settings.json or
 <project>/.gemini/settings.json. --copilot writes a hook file of its own,
 skillrepo.json, in GitHub Copilot CLI's ~/.copilot/hooks (COPILOT_HOME) or
-<project>/.github/hooks.
+<project>/.github/hooks. --opencode writes a plugin of its own, skillrepo.js, in
+OpenCode's ~/.config/opencode/plugins or <project>/.opencode/plugins: it hands
+OpenCode's session, prompt, tool and idle events to 'skillrepo hooks run opencode'.
 --dry-run prints the resulting file and writes nothing. See docs/agents.md
 for what each hook does.
 

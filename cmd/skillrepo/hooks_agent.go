@@ -45,8 +45,8 @@ type hooksUninstallOptions struct {
 func newHooksUninstallCmd(f *factory) *cobra.Command {
 	opts := &hooksUninstallOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "uninstall {--claude-code | --codex | --gemini | --copilot} [--scope {user|project|local}] [--dry-run]",
-		Short: "Remove skillrepo's Claude Code, Codex, Gemini CLI or Copilot CLI hooks",
+		Use:   "uninstall {--claude-code | --codex | --gemini | --copilot | --opencode} [--scope {user|project|local}] [--dry-run]",
+		Short: "Remove skillrepo's Claude Code, Codex, Gemini CLI, Copilot CLI or OpenCode hooks",
 		Long: `Remove skillrepo's hook handlers (and only those) from the agent's settings
 file of the scope; every other key and hook stays. --dry-run prints the
 resulting file and writes nothing.`,
@@ -79,9 +79,24 @@ resulting file and writes nothing.`,
 // hooks live in a settings file.
 func (o *agentHooksOptions) agentFlags(cmd *cobra.Command, verb string) {
 	o.Agents = map[agent.Name]*bool{}
-	for _, t := range agents.Implementing[hooks.Target]() {
-		o.Agents[t.Name()] = cmd.Flags().Bool(string(t.Name()), false, verb+" "+t.Name().Label()+" hooks")
+	for _, n := range hookAgents() {
+		o.Agents[n] = cmd.Flags().Bool(string(n), false, verb+" "+n.Label()+" hooks")
 	}
+}
+
+// hookAgents are the agents whose hooks install writes: in a settings
+// file (hooks.Target) or as a plugin file of skillrepo's own
+// (hooks.FileTarget), in the registry's order.
+func hookAgents() []agent.Name {
+	var out []agent.Name
+	for _, a := range agents.All() {
+		_, t := a.(hooks.Target)
+		_, ft := a.(hooks.FileTarget)
+		if t || ft {
+			out = append(out, a.Name())
+		}
+	}
+	return out
 }
 
 // agent is the agent whose flag was given.
@@ -109,8 +124,8 @@ func (o *agentHooksOptions) agentCount() int {
 // --codex, --gemini" with extra choices after them.
 func agentChoices(extra ...string) string {
 	var out []string
-	for _, t := range agents.Implementing[hooks.Target]() {
-		out = append(out, "--"+string(t.Name()))
+	for _, n := range hookAgents() {
+		out = append(out, "--"+string(n))
 	}
 	out = append(out, extra...)
 	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
@@ -154,6 +169,9 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		if library, err = filepath.Abs(library); err != nil {
 			return err
 		}
+	}
+	if ft, ok := agents.Find[hooks.FileTarget](o.agent()); ok {
+		return runFileHooks(f, o, ft, scope, homes, project, library, install)
 	}
 	target, ok := agents.Find[hooks.Target](o.agent())
 	if !ok {
@@ -280,6 +298,86 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		return reportAfterInstall(f, findings, label+" hooks")
 	}
 	return nil
+}
+
+// runFileHooks installs or removes an agent's plugin file (OpenCode's
+// module): written whole, removed whole, and never a file that is not
+// skillrepo's.
+func runFileHooks(f *factory, o *agentHooksOptions, t hooks.FileTarget, scope agent.Scope, homes agent.Homes, project, library string, install bool) error {
+	if o.Trust {
+		return usageErrorf("--trust is for Codex; %s runs its plugins without asking", t.Name().Label())
+	}
+	opts := hooks.FileOptions{Agent: t, Scope: scope, Homes: homes, Project: project, Library: library, DryRun: o.DryRun}
+	if scope != agent.ScopeProject {
+		opts.Executable = selfExecutable()
+	}
+	var res *hooks.FileResult
+	var err error
+	if install {
+		res, err = hooks.InstallFile(opts)
+	} else {
+		res, err = hooks.UninstallFile(opts)
+	}
+	if errors.Is(err, hooks.ErrNotOurs) {
+		return skillrepo.WithHint(err, "move the file aside (it is another plugin of the same name), then run the command again")
+	}
+	if err != nil {
+		return err
+	}
+	label := t.Name().Label()
+	var findings []doctor.Finding
+	var verdict error
+	if install && !o.DryRun {
+		findings = checkAfterInstall(f, t.Name(), scope, project, "hooks", res.Path)
+		verdict = installVerdict(findings, label+" hooks")
+	}
+	if f.JSON {
+		out := agentHooksJSON{Agent: string(t.Name()), Scope: string(scope), Settings: res.Path, Library: res.Library, Changed: res.Changed, DryRun: o.DryRun, Checks: findings}
+		if res.Changed && install {
+			out.Added = 1
+		} else if res.Changed {
+			out.Removed = 1
+		}
+		if install && !o.DryRun {
+			out.WillRun = new(verdict == nil)
+		}
+		if err := printJSON(f.IO.Out, out); err != nil {
+			return err
+		}
+		return verdict
+	}
+	if o.DryRun && install {
+		if _, err := f.IO.Out.Write(res.Content); err != nil {
+			return err
+		}
+	}
+	w := f.IO.ErrOut
+	switch {
+	case !res.Changed && install:
+		fmt.Fprintf(w, "%s plugin already installed in %s; nothing to do\n", label, res.Path)
+	case !res.Changed:
+		fmt.Fprintf(w, "no skillrepo plugin at %s; nothing to do\n", res.Path)
+	case o.DryRun && install:
+		fmt.Fprintf(w, "would write %s's plugin %s (dry run: nothing written)\n", label, res.Path)
+	case o.DryRun:
+		fmt.Fprintf(w, "would remove %s's plugin %s (dry run: nothing written)\n", label, res.Path)
+	case install:
+		fmt.Fprintf(w, "wrote %s's plugin %s\n", label, res.Path)
+		fmt.Fprintf(w, "  library: %s (restart %s to load it)\n", res.Library, label)
+	default:
+		fmt.Fprintf(w, "%s removed %s's plugin %s\n", f.IO.Green("✓"), label, res.Path)
+	}
+	if !install || o.DryRun {
+		return nil
+	}
+	lib := library
+	if lib == "" {
+		lib = t.DefaultLibrary(scope, homes, project)
+	}
+	if !skillrepo.IsLibrary(lib) {
+		fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
+	}
+	return reportAfterInstall(f, findings, label+" hooks")
 }
 
 // trustCodexPlugin is --trust beside skillrepo's Codex plugin: its

@@ -269,6 +269,18 @@ func hookStatuses(f *factory, homes agent.Homes, cwd string) []hookStatus {
 			}
 		}
 	}
+	// Agents whose hooks are a plugin file of skillrepo's own (OpenCode).
+	for _, t := range agents.Implementing[hooks.FileTarget]() {
+		for _, s := range []agent.Scope{agent.ScopeUser, agent.ScopeProject} {
+			path, data, err := hooks.ReadFileTarget(t, s, homes, cwd)
+			if err != nil || data == nil || seen[path] {
+				continue
+			}
+			seen[path] = true
+			lib, _ := t.PluginLibrary(data, cwd)
+			out = append(out, hookStatus{Agent: string(t.Name()), Scope: string(s), Settings: path, Installed: true, Library: lib})
+		}
+	}
 	return out
 }
 

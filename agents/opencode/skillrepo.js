@@ -1,0 +1,104 @@
+// skillrepo's OpenCode plugin, written by `skillrepo hooks install --opencode`
+// and removed by `skillrepo hooks uninstall --opencode` (do not edit: a
+// reinstall rewrites it). It hands OpenCode's events to skillrepo as hook
+// events, the JSON on standard input of `skillrepo hooks run opencode
+// <event>`: a session's start (its memory goes into the system prompt),
+// each tool call (a skill loaded is counted), each prompt, the session
+// going idle (its turn ended) and its deletion. A missing skillrepo or a
+// failing hook never stops OpenCode. See docs/agents.md, "OpenCode".
+import { spawn } from "node:child_process";
+import path from "node:path";
+
+const SKILLREPO = {"command":"skillrepo","library":"skills"};
+
+const TIMEOUT = { SessionStart: 10, PostToolUse: 5, UserPromptSubmit: 5, Stop: 45, SessionEnd: 5 };
+
+export const SkillrepoPlugin = async ({ directory }) => {
+  const cwd = directory || process.cwd();
+  const library = path.resolve(cwd, SKILLREPO.library);
+  const context = new Map();
+  const models = new Map();
+
+  const run = (event, payload) =>
+    new Promise((resolve) => {
+      let out = "";
+      let child;
+      try {
+        child = spawn(SKILLREPO.command, ["hooks", "run", "opencode", event, "--library", library], {
+          cwd,
+          stdio: ["pipe", "pipe", "ignore"],
+        });
+      } catch (e) {
+        resolve("");
+        return;
+      }
+      const timer = setTimeout(() => child.kill(), TIMEOUT[event] * 1000);
+      child.on("error", () => {
+        clearTimeout(timer);
+        resolve("");
+      });
+      child.stdout.on("data", (d) => (out += d));
+      child.on("close", () => {
+        clearTimeout(timer);
+        resolve(out);
+      });
+      child.stdin.on("error", () => {});
+      child.stdin.end(JSON.stringify({ hook_event_name: event, cwd, ...payload }));
+    });
+
+  const reply = (out) => {
+    try {
+      return JSON.parse(out) || {};
+    } catch (e) {
+      return {};
+    }
+  };
+
+  return {
+    event: async ({ event }) => {
+      const p = event.properties || {};
+      switch (event.type) {
+        case "session.created": {
+          const id = p.info && p.info.id;
+          if (!id) return;
+          const r = reply(await run("SessionStart", { session_id: id, source: "startup" }));
+          const extra = r.hookSpecificOutput && r.hookSpecificOutput.additionalContext;
+          if (extra) context.set(id, extra);
+          return;
+        }
+        case "session.idle":
+          if (p.sessionID) await run("Stop", { session_id: p.sessionID, model: models.get(p.sessionID) || "" });
+          return;
+        case "session.deleted": {
+          const id = p.info && p.info.id;
+          if (!id) return;
+          context.delete(id);
+          models.delete(id);
+          await run("SessionEnd", { session_id: id, reason: "deleted" });
+          return;
+        }
+      }
+    },
+    "chat.message": async (input, output) => {
+      if (input.model) models.set(input.sessionID, `${input.model.providerID}/${input.model.modelID}`);
+      const prompt = (output.parts || [])
+        .filter((part) => part.type === "text" && !part.synthetic)
+        .map((part) => part.text)
+        .join("\n");
+      await run("UserPromptSubmit", { session_id: input.sessionID, prompt, model: models.get(input.sessionID) || "" });
+    },
+    "tool.execute.after": async (input) => {
+      await run("PostToolUse", {
+        session_id: input.sessionID,
+        tool_name: input.tool,
+        tool_input: input.args || {},
+        tool_use_id: input.callID,
+        model: models.get(input.sessionID) || "",
+      });
+    },
+    "experimental.chat.system.transform": async (input, output) => {
+      const extra = input.sessionID && context.get(input.sessionID);
+      if (extra) output.system.push(extra);
+    },
+  };
+};
