@@ -516,10 +516,13 @@ func (l *Repo) readLoose(typ plumbing.ObjectType, h plumbing.Hash) ([]byte, bool
 
 // CommitObject reads and decodes a commit.
 func (l *Repo) CommitObject(h plumbing.Hash) (*object.Commit, error) {
-	obj, err := l.encodedObject(plumbing.CommitObject, h)
+	raw, err := l.readObjectRaw(plumbing.CommitObject, h)
 	if err != nil {
 		return nil, err
 	}
+	obj := &plumbing.MemoryObject{}
+	obj.SetType(plumbing.CommitObject)
+	obj.Write(raw)
 	c, err := object.DecodeCommit(l.repo.Storer, obj)
 	if err == nil && l.IsShallow(h) {
 		c.ParentHashes = nil // a shallow boundary (shallow.go)
@@ -547,20 +550,14 @@ func (s *Store) RawCommit(c plumbing.Hash) ([]byte, error) {
 	if b, ok := s.pending[c]; ok {
 		return b, nil
 	}
-	obj, err := s.l.encodedObject(plumbing.CommitObject, c)
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", c, err)
-	}
-	r, err := obj.Reader()
+	// Through the repository's own pack reader, as trees are: go-git's
+	// storer would load its own copy of every pack index on a library's
+	// first commit read (a merge-base walk of each proposal the ui lists).
+	raw, err := s.l.readObjectRaw(plumbing.CommitObject, c)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	raw, err := io.ReadAll(io.LimitReader(r, 1<<16))
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", c, err)
-	}
-	return s.l.graft(plumbing.CommitObject, c, raw), nil
+	return s.l.graft(plumbing.CommitObject, c, raw[:min(len(raw), 1<<16)]), nil
 }
 
 // ObjectReader reads objects' raw content for long walks (history): from
