@@ -49,6 +49,10 @@ func (s State) Goals() string { return filepath.Join(s.dir, "goals") }
 // SyncLock is the lock file that keeps one background sync at a time.
 func (s State) SyncLock() string { return filepath.Join(s.dir, "hooks", "sync.lock") }
 
+// SetupChecks is the file status keeps the agents' set-up checks in
+// between runs (doctor.Cached).
+func (s State) SetupChecks() string { return filepath.Join(s.dir, "cache", "setup-checks.json") }
+
 // cache is the domain's own cache file name (history index, owners).
 func (s State) cache(name string) string { return filepath.Join(s.dir, "cache", name) }
 

@@ -228,7 +228,9 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 		}
 	}
 	if env, err := doctorEnv(f, "", "", cwd); err == nil {
-		st.Setups = doctor.Run(cmd.Context(), env).Findings
+		// Cached: the checks run every installed command (seconds with
+		// four agents); they run again when what they read changes.
+		st.Setups = doctor.Cached(cmd.Context(), env, lib.State().SetupChecks(), filepath.Join(lib.Root, filepath.FromSlash(skillrepo.ConfigPath))).Findings
 	}
 	if f.JSON {
 		return printJSON(f.IO.Out, st)
