@@ -23,7 +23,7 @@ import (
 // The set-up checks run every installed command as its agent would, which
 // takes seconds with four agents set up; `status` shows their findings on
 // every call. Cached runs them again only when what they read has changed
-// (docs/status.md): the key is a hash of the environment, the project, the
+// (docs/agents.md, "status"): the key is a hash of the environment, the project, the
 // agents' folders, and the size, modification time and identity of every
 // file they read or that could bring a new installation (settings files at
 // every scope, MCP entries, plugin records, the trust record, the files
