@@ -21,7 +21,6 @@ package skillrepo
 //     contains.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -30,7 +29,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillrepo/skillrepo/internal/procgroup"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -491,7 +489,8 @@ func (l *Library) moveRef(ref string, new, old Hash, opts RemoteOptions, res *Pu
 	return l.repo.UpdateRef(ref, new, old, "skillrepo: pull from "+opts.Remote)
 }
 
-// gitCLI is the git binary's transport.
+// gitCLI is the git binary's transport, through the engine (see
+// gitstore's transport_git.go).
 type gitCLI struct {
 	l   *Library
 	git string
@@ -499,89 +498,29 @@ type gitCLI struct {
 
 func (g *gitCLI) name() string { return "git" }
 
-func (g *gitCLI) run(ctx context.Context, args ...string) (stdout, stderr []byte, err error) {
-	cmd := exec.CommandContext(ctx, g.git, args...)
-	procgroup.Set(cmd)
-	cmd.Dir = g.l.Root
-	cmd.Env = g.l.repo.GitEnv()
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err = cmd.Run()
-	return out.Bytes(), errOut.Bytes(), err
-}
-
 func (g *gitCLI) list(ctx context.Context, remote string) (map[string]Hash, error) {
-	out, stderr, err := g.run(ctx, "ls-remote", remote, "refs/heads/*", RejectedRefPrefix+"*")
-	if err != nil {
-		return nil, fmt.Errorf("git ls-remote %s: %v: %s", remote, err, strings.TrimSpace(string(stderr)))
-	}
-	refs := map[string]Hash{}
-	for _, line := range strings.Split(string(out), "\n") {
-		h, name, ok := strings.Cut(line, "\t")
-		if ok && IsHash(h) {
-			refs[name] = NewHash(h)
-		}
-	}
-	return refs, nil
+	return g.l.repo.GitRemoteRefs(ctx, g.git, remote, "refs/heads/*", RejectedRefPrefix+"*")
 }
 
 func (g *gitCLI) push(ctx context.Context, remote string, updates []RefUpdate, atomic, dryRun bool) ([]RefUpdate, error) {
-	args := []string{"push", "--porcelain", "--no-verify"}
-	if atomic {
-		args = append(args, "--atomic")
-	}
-	if dryRun {
-		args = append(args, "--dry-run")
-	}
-	var specs []string
+	var pu []gitstore.PushUpdate
 	for _, u := range updates {
-		if u.New.IsZero() {
-			// A leased delete: refused if the remote ref moved since we
-			// listed it.
-			args = append(args, "--force-with-lease="+u.Ref+":"+u.Old.String())
-			specs = append(specs, ":"+u.Ref)
-			continue
-		}
-		specs = append(specs, u.New.String()+":"+u.Ref)
+		pu = append(pu, gitstore.PushUpdate{Ref: u.Ref, Old: u.Old, New: u.New})
 	}
-	args = append(args, remote)
-	args = append(args, specs...)
-	out, stderr, err := g.run(ctx, args...)
-	// git push exits 1 when any ref was rejected; porcelain lines say which.
-	status := map[string]string{}
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.SplitN(line, "\t", 3)
-		if len(f) != 3 || len(f[0]) != 1 {
-			continue
-		}
-		_, dst, _ := strings.Cut(f[1], ":")
-		if f[0] == "!" {
-			status[dst] = strings.TrimSpace(f[2])
-		} else {
-			status[dst] = ""
-		}
-	}
-	if err != nil && len(status) == 0 {
-		return nil, fmt.Errorf("git push %s: %v: %s", remote, err, strings.TrimSpace(string(stderr)))
+	rejected, err := g.l.repo.GitPush(ctx, g.git, remote, pu, atomic, dryRun)
+	if err != nil {
+		return nil, err
 	}
 	done := make([]RefUpdate, len(updates))
 	for i, u := range updates {
-		reason, reported := status[u.Ref]
-		if !reported && err != nil {
-			reason = "not pushed: " + strings.TrimSpace(string(stderr))
-		}
-		u.Rejected = reason
+		u.Rejected = rejected[u.Ref]
 		done[i] = u
 	}
 	return done, nil
 }
 
 func (g *gitCLI) fetch(ctx context.Context, remote string, refspecs []string) error {
-	args := append([]string{"-c", "fetch.fsckObjects=true", "fetch", "--quiet", "--no-tags", "--prune", remote}, refspecs...)
-	if _, stderr, err := g.run(ctx, args...); err != nil {
-		return fmt.Errorf("git fetch %s: %v: %s", remote, err, strings.TrimSpace(string(stderr)))
-	}
-	return nil
+	return g.l.repo.GitFetch(ctx, g.git, remote, refspecs)
 }
 
 // goGitTransport is go-git's transport through the engine, for machines

@@ -44,7 +44,7 @@ func (l *Library) settleRemoteHEAD(ctx context.Context, remote string, tr remote
 		// default; a bare repository over ssh does not. ls-remote shows
 		// HEAD only when HEAD resolves.
 		if g, ok := tr.(*gitCLI); ok {
-			out, _, err := g.run(ctx, "ls-remote", "--symref", remote, "HEAD")
+			out, _, err := l.repo.GitCommand(ctx, g.git, "ls-remote", "--symref", remote, "HEAD")
 			if err == nil && strings.TrimSpace(string(out)) == "" {
 				return &RemoteHEAD{Hint: fmt.Sprintf("%s's HEAD names no existing branch, so a clone checks out nothing: make %s its default branch (on a hosting site, in the repository's settings; in a bare repository, run 'git symbolic-ref HEAD %s' there)", remote, l.MainBranch(), main)}
 			}

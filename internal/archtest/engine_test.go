@@ -46,10 +46,12 @@ func TestOnlyTheDomainUsesTheEngine(t *testing.T) {
 
 // engineWrites are the engine's verbs that write: the transaction
 // (Repo.Update and its Tx), refs, the repository lock and crash recovery,
-// objects (Store.Put), the remote transport and a new repository.
+// objects (Store.Put), the remote transports (go-git's and the git
+// binary's, which runs any git command) and a new repository.
 var engineWrites = map[string]bool{
 	"Update": true, "UpdateRef": true, "DeleteRef": true, "Lock": true, "Recover": true, "RecoverLocked": true,
-	"Put": true, "RemotePush": true, "RemoteFetch": true, "RemoveLinkedWorktree": true, "SparseCheckout": true, "Init": true,
+	"Put": true, "RemotePush": true, "RemoteFetch": true, "GitPush": true, "GitFetch": true, "GitCommand": true,
+	"RemoveLinkedWorktree": true, "SparseCheckout": true, "Init": true,
 }
 
 // TestRoomsBelowTheDomain keeps each room below the domain: it imports
