@@ -16,6 +16,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"io"
 	"os"
 	"path/filepath"
@@ -162,17 +163,26 @@ func (r *configReader) last(key string) string {
 
 // file reads one config file (a missing one is no error, as in git).
 func (r *configReader) file(name string, depth int) error {
-	f, err := os.Open(name)
+	if name == os.DevNull {
+		// An empty configuration, as git reads it: Gemini CLI's shell
+		// sets GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM to it
+		// (docs/agents.md). Any other device or FIFO is refused below.
+		return nil
+	}
+	// Opened without blocking and checked on the descriptor: a FIFO named
+	// as a config file must not hang every write.
+	f, err := boundedread.Open(name)
 	if errors.Is(err, os.ErrNotExist) || isNotDir(err) {
 		return nil
+	}
+	var nr *boundedread.NotRegularError
+	if errors.As(err, &nr) {
+		return &ConfigError{File: name, Problem: "not a regular file"}
 	}
 	if err != nil {
 		return &ConfigError{File: name, Problem: err.Error()}
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return &ConfigError{File: name, Problem: "not a regular file"}
-	}
 	return r.parse(name, io.LimitReader(f, maxConfigFile), depth)
 }
 

@@ -2,10 +2,14 @@ package gitstore
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/internal/testenv"
 )
 
 // readGitConfig reads what 'git config --list' lists, in its order: the
@@ -73,6 +77,45 @@ func TestReadGitConfigMatchesGit(t *testing.T) {
 	// The identity comes through the includes too.
 	if name, email := l.configIdentity(); name != "Local Person" || email != "work@example.com" {
 		t.Errorf("identity = %q <%q>", name, email)
+	}
+}
+
+// The git environment Gemini CLI's shell gives the commands it runs (0.61,
+// getSafeGitEnv: the global and system files at /dev/null, eight
+// `git -c` pairs) is read as git reads it, and a write goes through; a
+// FIFO named as the global file is still refused, without hanging.
+func TestGeminiShellGitEnv(t *testing.T) {
+	l, env := newTestRepo(t)
+	env["GIT_CONFIG_GLOBAL"], env["GIT_CONFIG_SYSTEM"], env["GIT_CONFIG_NOSYSTEM"] = os.DevNull, os.DevNull, "1"
+	pairs := [][2]string{{"credential.helper", ""}, {"core.fsmonitor", ""}, {"core.hooksPath", ""}, {"core.sshCommand", ""},
+		{"core.pager", "cat"}, {"core.editor", ""}, {"sequence.editor", ""}, {"diff.external", ""}}
+	env["GIT_CONFIG_COUNT"] = strconv.Itoa(len(pairs))
+	for i, p := range pairs {
+		env[fmt.Sprintf("GIT_CONFIG_KEY_%d", i)], env[fmt.Sprintf("GIT_CONFIG_VALUE_%d", i)] = p[0], p[1]
+	}
+	want := gitCmd(t, l, env, "config", "--list")
+	entries, err := l.readGitConfig()
+	if err != nil {
+		t.Fatalf("readGitConfig under Gemini CLI's git environment: %v", err)
+	}
+	var got strings.Builder
+	for _, e := range entries {
+		got.WriteString(e.key + "=" + e.value + "\n")
+	}
+	if got.String() != want || !strings.Contains(want, "core.pager=cat") {
+		t.Errorf("readGitConfig:\n%s\ngit config --list:\n%s", got.String(), want)
+	}
+	if _, err := writeFile(l, "main", "ci-debugging/references/x.md", "x\n"); err != nil {
+		t.Fatalf("a write under Gemini CLI's git environment: %v", err)
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if testenv.Mkfifo(fifo) != nil {
+		return
+	}
+	env["GIT_CONFIG_GLOBAL"] = fifo
+	var ce *ConfigError
+	if _, err := l.readGitConfig(); !errors.As(err, &ce) {
+		t.Errorf("a FIFO as the global config: err = %v, want a config error", err)
 	}
 }
 
