@@ -411,9 +411,11 @@ func recordLastReview(f *factory, lib *skillrepo.Library, session, reviewID stri
 	} else {
 		lib.UsageHistory().AppendReview(session, e.ReviewID, review.StatusFailed, e.LastError)
 	}
-	data, jerr := json.MarshalIndent(e, "", "  ")
-	if jerr != nil {
-		return
-	}
-	_ = statefile.WriteFile(lib.State().LastReview(), append(data, '\n'), 0o600, false)
+	_ = lastReviewFile(lib).Write(e)
+}
+
+// lastReviewFile is the record of the last review run outside the queue,
+// a queue entry that status reads beside the queue's.
+func lastReviewFile(lib *skillrepo.Library) statefile.File[queue.Entry] {
+	return statefile.File[queue.Entry]{Path: lib.State().LastReview(), Limit: 1 << 20, Version: 1, Perm: 0o600}
 }

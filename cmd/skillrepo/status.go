@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +19,6 @@ import (
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -184,11 +182,8 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	}
 	// A review run outside the queue (skillrepo review) leaves its own
 	// record, failed ones included.
-	if b, err := boundedread.ReadFile(lib.State().LastReview(), 1<<20); err == nil {
-		var e queue.Entry
-		if json.Unmarshal(b, &e) == nil && e.FinishedAt != nil {
-			reviews = append(reviews, e)
-		}
+	if e, err := lastReviewFile(lib).Read(); err == nil && e.FinishedAt != nil {
+		reviews = append(reviews, e)
 	}
 	sort.Slice(reviews, func(i, j int) bool { return reviews[i].FinishedAt.Before(*reviews[j].FinishedAt) })
 	if len(reviews) > 0 {
