@@ -25,6 +25,7 @@ const (
 	FormatClaudeCode Format = Format(agent.ClaudeCode) // a Claude Code session file (JSON Lines)
 	FormatCodex      Format = Format(agent.Codex)      // a Codex rollout file (JSON Lines)
 	FormatGemini     Format = Format(agent.Gemini)     // a Gemini CLI session file (JSON Lines)
+	FormatOpenCode   Format = Format(agent.OpenCode)   // an OpenCode session as its API exports it (JSON)
 )
 
 // MaxTranscriptBytes bounds a transcript: [Read] refuses a larger one
@@ -37,10 +38,10 @@ func ParseFormat(s string) (Format, error) {
 	switch f := Format(s); f {
 	case "", FormatAuto:
 		return FormatAuto, nil
-	case FormatOpenAI, FormatClaudeCode, FormatCodex, FormatGemini:
+	case FormatOpenAI, FormatClaudeCode, FormatCodex, FormatGemini, FormatOpenCode:
 		return f, nil
 	}
-	return "", fmt.Errorf("unknown transcript format %q: use auto, openai, claude-code, codex or gemini", s)
+	return "", fmt.Errorf("unknown transcript format %q: use auto, openai, claude-code, codex, gemini or opencode", s)
 }
 
 // Message is one message of a conversation, in chat-completions shape.
@@ -191,6 +192,8 @@ func Read(r io.Reader, name string, format Format) (*Transcript, error) {
 		t, err = readCodex(data, name)
 	case FormatGemini:
 		t, err = readGemini(data, name)
+	case FormatOpenCode:
+		t, err = readOpenCode(data, name)
 	default:
 		return nil, fmt.Errorf("read transcript %s: unknown format %q", name, format)
 	}
@@ -209,6 +212,7 @@ func Read(r io.Reader, name string, format Format) (*Transcript, error) {
 // Detect guesses the format of a transcript's bytes from its first line:
 // a Codex rollout envelope ({"type":"session_meta","payload":…}) or the
 // bare header of an older rollout ({"id","timestamp"}) is Codex, another
+// OpenCode session (messages of "info" and "parts") is OpenCode, another
 // JSON object with a "type" field a Claude Code session, and anything else
 // chat-messages JSON.
 func Detect(data []byte) Format {
@@ -218,6 +222,9 @@ func Detect(data []byte) Format {
 	}
 	if isGeminiSession(first) || isLegacyGemini(bytes.TrimSpace(data)) {
 		return FormatGemini
+	}
+	if isOpenCode(data) {
+		return FormatOpenCode
 	}
 	var probe struct {
 		Type     *string         `json:"type"`
