@@ -2,41 +2,17 @@ package skillrepo
 
 // The git binary as the shared remote's transport (docs/remote.md §2):
 // fetches and leased pushes that never prompt, never force and never
-// outlive their context, and the failures they end in sorted into the few
-// a person can fix (credentials, the host, a protected branch).
+// outlive their context (the engine runs them: gitstore's GitNetwork),
+// and the failures they end in sorted into the few a person can fix
+// (credentials, the host, a protected branch).
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
-
-	"github.com/skillrepo/skillrepo/internal/procgroup"
 )
-
-// remoteGitEnv is added to every network git command of the shared
-// remote: it never waits for a person (no terminal prompt, no askpass
-// window), gives up on a stalled connection, and does not start git's
-// housekeeping behind the engine's back.
-var remoteGitEnv = []string{
-	"GIT_TERMINAL_PROMPT=0",
-	"GIT_ASKPASS=true",
-	"SSH_ASKPASS=true",
-	"GIT_HTTP_LOW_SPEED_LIMIT=1000",
-	"GIT_HTTP_LOW_SPEED_TIME=20",
-}
-
-// remoteGitConfig keeps a fetch from running gc or maintenance (the
-// engine keeps its own objects bounded, docs/git-format.md).
-//
-// fetch.fsckObjects has git check every object a remote sends as its fsck
-// does, before any is stored: a tree holding .git (in any spelling), "..",
-// a .gitmodules symlink is refused with nothing written (docs/remote.md
-// §10). A message a person judges harmless can be let through in the
-// clone with `git config fetch.fsck.<id> ignore`.
-var remoteGitConfig = []string{"-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "fetch.writeCommitGraph=false", "-c", "fetch.fsckObjects=true"}
 
 // remoteGit runs the git binary for the shared remote.
 type remoteGit struct {
@@ -61,23 +37,7 @@ func (l *Library) remoteGit(remote string) (*remoteGit, error) {
 }
 
 func (g *remoteGit) run(ctx context.Context, stdin []byte, args ...string) (stdout, stderr []byte, err error) {
-	cmd := exec.CommandContext(ctx, g.cli.git, append(append([]string{}, remoteGitConfig...), args...)...)
-	// A time limit ends git's helpers too (git-remote-http would keep
-	// the pipes open and the sync waiting past its limit), and so does
-	// a kill of this process.
-	procgroup.SetReaped(cmd)
-	cmd.Dir = g.cli.l.Root
-	cmd.Env = append(g.cli.l.repo.GitEnv(), remoteGitEnv...)
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err = cmd.Run()
-	if ctx.Err() != nil && err != nil {
-		err = fmt.Errorf("%w (gave up: %v)", err, ctx.Err())
-	}
-	return out.Bytes(), errOut.Bytes(), err
+	return g.cli.l.repo.GitNetwork(ctx, g.cli.git, stdin, args...)
 }
 
 // trackingRef is where a fetch keeps the remote's branch.

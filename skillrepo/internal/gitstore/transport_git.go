@@ -107,3 +107,46 @@ func (l *Repo) GitFetch(ctx context.Context, git, remote string, refspecs []stri
 	}
 	return nil
 }
+
+// networkGitEnv is added to every network git command (GitNetwork): it never waits for a person (no terminal prompt, no askpass
+// window), gives up on a stalled connection, and does not start git's
+// housekeeping behind the engine's back.
+var networkGitEnv = []string{
+	"GIT_TERMINAL_PROMPT=0",
+	"GIT_ASKPASS=true",
+	"SSH_ASKPASS=true",
+	"GIT_HTTP_LOW_SPEED_LIMIT=1000",
+	"GIT_HTTP_LOW_SPEED_TIME=20",
+}
+
+// networkGitConfig keeps a fetch from running gc or maintenance (the
+// engine keeps its own objects bounded, docs/git-format.md).
+//
+// fetch.fsckObjects has git check every object a remote sends as its fsck
+// does, before any is stored: a tree holding .git (in any spelling), "..",
+// a .gitmodules symlink is refused with nothing written (docs/remote.md
+// §10). A message a person judges harmless can be let through in the
+// clone with `git config fetch.fsck.<id> ignore`.
+var networkGitConfig = []string{"-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "fetch.writeCommitGraph=false", "-c", "fetch.fsckObjects=true"}
+
+// GitNetwork runs a network git command of the shared remote (fetch,
+// push, ls-remote) with networkGitConfig and networkGitEnv, stdin (nil:
+// none) on its standard input. A time limit ends git's helpers too
+// (git-remote-http would keep the pipes open and the caller waiting past
+// its limit), and so does a kill of this process.
+func (l *Repo) GitNetwork(ctx context.Context, git string, stdin []byte, args ...string) (stdout, stderr []byte, err error) {
+	cmd := exec.CommandContext(ctx, git, append(append([]string{}, networkGitConfig...), args...)...)
+	procgroup.SetReaped(cmd)
+	cmd.Dir = l.Root
+	cmd.Env = append(l.GitEnv(), networkGitEnv...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	if ctx.Err() != nil && err != nil {
+		err = fmt.Errorf("%w (gave up: %v)", err, ctx.Err())
+	}
+	return out.Bytes(), errOut.Bytes(), err
+}
