@@ -68,6 +68,10 @@ type OpenOptions struct {
 	// config key with a problem (its default is used); nil: standard
 	// error.
 	Warn func(msg string)
+	// Memo, when set, keeps what reads computed for the next library
+	// opened with the same memo (a server opens one per request); see
+	// [Memo]. Nil: nothing is kept beyond the library.
+	Memo *Memo
 }
 
 // fill sets the defaults. A malformed $SKILLREPO_LOCK_TIMEOUT is refused,

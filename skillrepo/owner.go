@@ -233,9 +233,16 @@ func (l *Library) ownersAt(tip Hash) (map[string]Ownership, error) {
 	if tip.IsZero() {
 		return map[string]Ownership{}, nil
 	}
+	// Decoding the cache file costs a 10,000-skill page more than the
+	// rest of its skill list: a memo keeps it decoded, by commit.
+	key := ownersKey{prefix: l.repo.Prefix, tip: tip}
+	if o, ok := l.opts.Memo.ownersOf(key); ok {
+		return o, nil
+	}
 	cache := l.loadOwnersCache()
 	for _, e := range cache {
 		if e.Tip == tip && e.Owners != nil {
+			l.opts.Memo.keepOwners(key, e.Owners)
 			return e.Owners, nil
 		}
 	}
@@ -265,6 +272,7 @@ func (l *Library) ownersAt(tip Hash) (map[string]Ownership, error) {
 		}
 		out[si.Dir] = o
 	}
+	l.opts.Memo.keepOwners(key, out)
 	entries := []ownersCacheEntry{{Tip: tip, Owners: out}}
 	for _, e := range cache {
 		if len(entries) < ownersCacheTips && e.Tip != tip {

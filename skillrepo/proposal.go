@@ -206,16 +206,42 @@ func (room Proposals) List(q ProposalQuery) ([]*Proposal, error) {
 // Get returns one proposal (an open or merged branch first, else a
 // rejected one), with its merge into main checked. Error: ErrNotFound.
 func (room Proposals) Get(id string) (*Proposal, error) {
-	l := room.l
-	if err := ValidateProposalID(id); err != nil {
-		return nil, err
-	}
-	r, err := l.newProposalReader()
+	r, err := room.l.newProposalReader()
 	if err != nil {
 		return nil, err
 	}
+	return r.get(id)
+}
+
+// GetAll is [Proposals.Get] of each id with one reader, which shares the
+// commits and trees it reads between them: the proposals found, in the
+// order of ids, and the errors of the others (an id that names no
+// proposal is skipped).
+func (room Proposals) GetAll(ids []string) ([]*Proposal, error) {
+	r, err := room.l.newProposalReader()
+	if err != nil {
+		return nil, err
+	}
+	var out []*Proposal
+	var errs []error
+	for _, id := range ids {
+		p, err := r.get(id)
+		switch {
+		case err == nil:
+			out = append(out, p)
+		case !errors.Is(err, ErrNotFound):
+			errs = append(errs, err)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+func (r *proposalReader) get(id string) (*Proposal, error) {
+	if err := ValidateProposalID(id); err != nil {
+		return nil, err
+	}
 	for _, prefix := range []string{proposalRefPrefix, RejectedRefPrefix} {
-		tip, err := l.repo.ReadRef(prefix + id)
+		tip, err := r.l.repo.ReadRef(prefix + id)
 		if errors.Is(err, ErrNotFound) {
 			continue
 		}
@@ -253,7 +279,22 @@ func (l *Library) newProposalReader() (*proposalReader, error) {
 	return r, nil
 }
 
+// read reads one proposal, or takes it from the library's memo: what it
+// reads is a function of the ref's tip and main's (see [Memo]).
 func (r *proposalReader) read(id, ref string, tip Hash, checkMerge bool) (*Proposal, error) {
+	key := proposalKey{prefix: r.l.repo.Prefix, ref: ref, mainBranch: r.l.MainBranch(), tip: tip, main: r.main, checkMerge: checkMerge}
+	if p, ok := r.l.opts.Memo.proposal(key); ok {
+		return p, nil
+	}
+	p, err := r.readProposal(id, ref, tip, checkMerge)
+	if err != nil {
+		return nil, err
+	}
+	r.l.opts.Memo.keepProposal(key, p)
+	return p, nil
+}
+
+func (r *proposalReader) readProposal(id, ref string, tip Hash, checkMerge bool) (*Proposal, error) {
 	p := &Proposal{ID: id, Ref: ref, Tip: tip, State: ProposalOpen}
 	if strings.HasPrefix(ref, RejectedRefPrefix) {
 		rej, proposalTip, err := r.readRejection(tip)

@@ -184,12 +184,9 @@ func (s *Server) overview(lib *skillrepo.Library, r *http.Request, v *view) (str
 		return "", err
 	}
 	d.Waiting = len(ids)
-	var props []*skillrepo.Proposal
-	for _, id := range slices.Backward(ids[max(0, len(ids)-overviewProposals):]) {
-		if p, err := lib.Proposals().Get(id); err == nil {
-			props = append(props, p)
-		}
-	}
+	newest := slices.Clone(ids[max(0, len(ids)-overviewProposals):])
+	slices.Reverse(newest)
+	props, _ := lib.Proposals().GetAll(newest) // one that cannot be read is left out, as the list shows it
 	d.Proposals = proposalRows(props)
 	d.Reviews, d.Failed = reviews(lib)
 	d.Curator = curatorStatus(lib, s.opts.Now())

@@ -55,6 +55,9 @@ type Server struct {
 	// writeMu keeps one write at a time from this server; the domain's
 	// lock keeps it from racing other processes.
 	writeMu sync.Mutex
+	// memo keeps what one request's library computed for the next
+	// (ownership, proposal summaries), keyed by the commits it came from.
+	memo *skillrepo.Memo
 }
 
 // CookieName is the cookie that keeps the access token.
@@ -68,7 +71,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Server{opts: opts, token: opts.Token, csrf: randomHex()}
+	s := &Server{opts: opts, token: opts.Token, csrf: randomHex(), memo: skillrepo.NewMemo()}
 	if s.token == "" {
 		s.token = randomHex()
 	}
@@ -208,7 +211,7 @@ func (s *Server) refuse(w http.ResponseWriter, code int, msg string) {
 // keeps the history and owners caches it builds, so the next page reads
 // them instead of walking the history again.
 func (s *Server) open(forPage bool) (*skillrepo.Library, error) {
-	return skillrepo.Open(s.opts.Root, skillrepo.OpenOptions{Getenv: s.opts.Getenv, Now: s.opts.Now, SkipRecovery: forPage, Warn: func(string) {}})
+	return skillrepo.Open(s.opts.Root, skillrepo.OpenOptions{Getenv: s.opts.Getenv, Now: s.opts.Now, SkipRecovery: forPage, Warn: func(string) {}, Memo: s.memo})
 }
 
 // static is the embedded style sheet and script.

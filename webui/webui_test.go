@@ -350,3 +350,39 @@ func TestListenLoopbackOnly(t *testing.T) {
 		t.Error("port 70000 accepted")
 	}
 }
+
+// The server keeps proposal summaries and ownership between requests
+// (skillrepo.Memo): each page still shows the library as it is after
+// main or a proposal moves, by the domain's writes or the git binary's.
+func TestPagesFollowMovedTips(t *testing.T) {
+	f := newFixture(t)
+	patch := func(w skillrepo.Writer, old, nu string) {
+		testlib.Write(t, f.lib, w, skillrepo.Op{Action: skillrepo.ActionPatch, Name: "ci-debugging", OldString: &old, NewString: &nu})
+	}
+	steps := []struct {
+		name  string
+		write func()
+		want  string // in both the overview and the proposal list
+		list  string // in the proposal list only
+	}{
+		{"as proposed", func() {}, "merges cleanly", "1 files +1 −1"},
+		{"main changes the proposal's line", func() { patch(skillrepo.Writer{}, "find the **first** error", "find the **earliest** error") },
+			"conflicts (1)", "1 files +1 −1"},
+		{"git moves main back", func() { testlib.Git(t, f.lib.Root, f.env, "update-ref", "refs/heads/main", "main^") },
+			"merges cleanly", "1 files +1 −1"},
+		{"the proposal grows", func() { f.propose("r-1", "watch the job to the end", "watch the job until it is green") },
+			"merges cleanly", "1 files +2 −2"},
+		{"git moves the proposal back", func() {
+			testlib.Git(t, f.lib.Root, f.env, "update-ref", "refs/heads/proposals/r-1", "proposals/r-1^")
+		}, "merges cleanly", "1 files +1 −1"},
+	}
+	for _, st := range steps {
+		st.write()
+		for _, page := range []string{"/", "/proposals"} {
+			body := f.get(page).Body.String()
+			if !strings.Contains(body, st.want) || page == "/proposals" && !strings.Contains(body, st.list) {
+				t.Fatalf("%s: %s does not show %q / %q:\n%s", st.name, page, st.want, st.list, body)
+			}
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package skillrepo
+
+import (
+	"container/list"
+	"sync"
+)
+
+// Memo keeps, across the libraries a long-running reader opens one per
+// request (the ui server, docs/architecture.md), what a request decoded or
+// computed, so the next request with the same inputs reuses it: the
+// ownership of every skill at a commit, and each proposal's summary (its
+// commits, files and merge into main). Every key holds the commits the
+// value is a function of (and the library's folder in the repository), so
+// nothing kept is ever stale: a branch that moves reads under a new key,
+// and the old entry ages out. Bounded by count, least recently used first.
+// Safe for concurrent use.
+type Memo struct {
+	mu        sync.Mutex
+	owners    lru[ownersKey, map[string]Ownership]
+	proposals lru[proposalKey, *Proposal]
+}
+
+// Bounds of a [Memo]: a few tips of ownership (a 10,000-skill map is a
+// few MB), and every open and rejected proposal of a 1,000-proposal
+// library under two main tips.
+const (
+	memoOwners    = 4
+	memoProposals = 4096
+)
+
+// NewMemo returns an empty memo; give it to [Open] in [OpenOptions].Memo.
+func NewMemo() *Memo {
+	return &Memo{owners: newLRU[ownersKey, map[string]Ownership](memoOwners), proposals: newLRU[proposalKey, *Proposal](memoProposals)}
+}
+
+type ownersKey struct {
+	prefix string
+	tip    Hash
+}
+
+// proposalKey is what a proposal's summary is a function of: its ref and
+// the commit the ref names, the main branch (its name labels conflicts) and
+// tip, whether the merge was tried.
+type proposalKey struct {
+	prefix, ref, mainBranch string
+	tip, main               Hash
+	checkMerge              bool
+}
+
+func (m *Memo) ownersOf(k ownersKey) (map[string]Ownership, bool) {
+	if m == nil {
+		return nil, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.owners.get(k)
+}
+
+func (m *Memo) keepOwners(k ownersKey, v map[string]Ownership) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.owners.put(k, v)
+}
+
+// proposal returns a copy of the kept summary: the caller may set its
+// fields, but its slices are shared and read only.
+func (m *Memo) proposal(k proposalKey) (*Proposal, bool) {
+	if m == nil {
+		return nil, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p, ok := m.proposals.get(k)
+	if !ok {
+		return nil, false
+	}
+	cp := *p
+	return &cp, true
+}
+
+func (m *Memo) keepProposal(k proposalKey, p *Proposal) {
+	if m == nil {
+		return
+	}
+	cp := *p
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.proposals.put(k, &cp)
+}
+
+// lru is a map bounded by count that drops the least recently used entry.
+type lru[K comparable, V any] struct {
+	max   int
+	order *list.List // of *lruEntry, most recent first
+	items map[K]*list.Element
+}
+
+type lruEntry[K comparable, V any] struct {
+	k K
+	v V
+}
+
+func newLRU[K comparable, V any](max int) lru[K, V] {
+	return lru[K, V]{max: max, order: list.New(), items: map[K]*list.Element{}}
+}
+
+func (c *lru[K, V]) get(k K) (V, bool) {
+	e, ok := c.items[k]
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*lruEntry[K, V]).v, true
+}
+
+func (c *lru[K, V]) put(k K, v V) {
+	if e, ok := c.items[k]; ok {
+		e.Value.(*lruEntry[K, V]).v = v
+		c.order.MoveToFront(e)
+		return
+	}
+	c.items[k] = c.order.PushFront(&lruEntry[K, V]{k, v})
+	for c.order.Len() > c.max {
+		last := c.order.Back()
+		c.order.Remove(last)
+		delete(c.items, last.Value.(*lruEntry[K, V]).k)
+	}
+}

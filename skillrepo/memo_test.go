@@ -1,0 +1,147 @@
+package skillrepo
+
+import (
+	"context"
+	"reflect"
+	"testing"
+)
+
+// A memo shared by the libraries opened one per request answers as a
+// library without one after every kind of move of main or a proposal,
+// through the library's writes and the git binary's.
+func TestMemoFollowsMovedTips(t *testing.T) {
+	l, env := newTestLibrary(t)
+	ctx := context.Background()
+	memo := NewMemo()
+	open := func(m *Memo) *Library {
+		opts := openOpts(env)
+		opts.Memo, opts.SkipRecovery = m, true
+		lib, err := Open(l.Root, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { lib.repo.Close() })
+		return lib
+	}
+	type reads struct {
+		Open, Rejected, Got []*Proposal
+		Owners              map[string]Ownership
+	}
+	read := func(lib *Library) reads {
+		t.Helper()
+		var r reads
+		var err error
+		if r.Open, err = lib.Proposals().List(ProposalQuery{CheckMerge: true}); err != nil {
+			t.Fatal(err)
+		}
+		if r.Rejected, err = lib.Proposals().List(ProposalQuery{Rejected: true}); err != nil {
+			t.Fatal(err)
+		}
+		if r.Got, err = lib.Proposals().GetAll([]string{"p1", "nope"}); err != nil {
+			t.Fatal(err)
+		}
+		if r.Owners, err = lib.Owners().At(""); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	one := func(ps []*Proposal) *Proposal {
+		if len(ps) != 1 {
+			return nil
+		}
+		return ps[0]
+	}
+	steps := []struct {
+		name  string
+		write func()
+		want  func(r reads) bool
+	}{
+		{"proposal opened", func() {
+			propose(t, l, "p1", "ci-debugging", "watch the job to the end", "watch the job until it is green")
+		},
+			func(r reads) bool { p := one(r.Open); return p != nil && len(p.Commits) == 1 && p.Mergeable() }},
+		{"proposal's tip moves", func() { propose(t, l, "p1", "ci-debugging", "Pitfalls", "Pitfalls to avoid") },
+			func(r reads) bool { p := one(r.Open); return p != nil && len(p.Commits) == 2 && p.Added == 2 }},
+		{"main moves into a conflict", func() { patchMain(t, l, "ci-debugging", "watch the job to the end", "watch the job closely") },
+			func(r reads) bool { p := one(r.Open); return p != nil && p.Checked && len(p.Conflicts) > 0 }},
+		{"git moves main back", func() { gitCmd(t, l, env, "update-ref", "refs/heads/main", "main^") },
+			func(r reads) bool { p := one(r.Open); return p != nil && p.Mergeable() }},
+		{"git moves the proposal's tip back", func() { gitCmd(t, l, env, "update-ref", "refs/heads/proposals/p1", "proposals/p1^") },
+			func(r reads) bool {
+				p := one(r.Open)
+				return p != nil && len(p.Commits) == 1 && one(r.Got) != nil && len(one(r.Got).Commits) == 1
+			}},
+		{"ownership changes on main", func() {
+			if _, err := person(l).Adopt(ctx, "ci-debugging", MetaOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}, func(r reads) bool {
+			for _, o := range r.Owners {
+				if o.Name == "ci-debugging" {
+					return o.Owner == OwnerCurator
+				}
+			}
+			return false
+		}},
+		{"proposal rejected", func() {
+			if _, err := person(l).RejectProposal(ctx, "p1", RejectOptions{By: "Rev <rev@example.com>", Reason: "too vague"}); err != nil {
+				t.Fatal(err)
+			}
+		}, func(r reads) bool {
+			p := one(r.Rejected)
+			return len(r.Open) == 0 && p != nil && p.Rejection != nil && p.Rejection.Reason == "too vague"
+		}},
+	}
+	_ = read(open(memo)) // the memo holds the first state
+	for _, st := range steps {
+		st.write()
+		got, want := read(open(memo)), read(open(nil))
+		if !st.want(want) {
+			t.Fatalf("%s: the write did not show: %+v", st.name, want)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: with the memo\n%+v\nwithout\n%+v", st.name, got, want)
+		}
+		// Asked again, the answer comes from the memo and is the same.
+		if again := read(open(memo)); !reflect.DeepEqual(again, want) {
+			t.Fatalf("%s: from the memo\n%+v\nwant\n%+v", st.name, again, want)
+		}
+	}
+	memo.mu.Lock()
+	defer memo.mu.Unlock()
+	if memo.proposals.order.Len() == 0 || memo.owners.order.Len() == 0 {
+		t.Errorf("the memo kept nothing: %d proposals, %d owners", memo.proposals.order.Len(), memo.owners.order.Len())
+	}
+}
+
+func TestLRUDropsTheLeastRecentlyUsed(t *testing.T) {
+	tests := []struct {
+		name string
+		ops  []string // "+k" puts k, "k" gets k
+		want []string // kept, most recent first
+	}{
+		{"under the bound", []string{"+a", "+b"}, []string{"b", "a"}},
+		{"oldest dropped", []string{"+a", "+b", "+c", "+d"}, []string{"d", "c", "b"}},
+		{"a get keeps it", []string{"+a", "+b", "+c", "a", "+d"}, []string{"d", "a", "c"}},
+		{"a put again keeps it", []string{"+a", "+b", "+c", "+a", "+d"}, []string{"d", "a", "c"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newLRU[string, int](3)
+			for i, op := range tt.ops {
+				if op[0] == '+' {
+					c.put(op[1:], i)
+				} else if _, ok := c.get(op); !ok {
+					t.Fatalf("get %s: missing", op)
+				}
+			}
+			var got []string
+			for e := c.order.Front(); e != nil; e = e.Next() {
+				got = append(got, e.Value.(*lruEntry[string, int]).k)
+			}
+			if !reflect.DeepEqual(got, tt.want) || len(c.items) != len(tt.want) {
+				t.Errorf("kept %v (%d in the map), want %v", got, len(c.items), tt.want)
+			}
+		})
+	}
+}
