@@ -43,12 +43,13 @@ func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 			}
 		}
 		for _, fd := range doctor.HookChecks(ctx, env, in, shell) {
-			// No review of an OpenCode session runs yet (Stop finds no
-			// transcript), so whether reviews have a model does not
-			// decide whether the set-up runs: say what is missing instead.
-			if fd.Check == "model" {
-				fd.Level, fd.Fix = doctor.Warning, ""
-				fd.Message = "OpenCode's sessions are not reviewed yet: skillrepo has no reader of its session storage (memory, prompts and skill use are recorded)"
+			// Reviews of OpenCode's sessions run only against a review
+			// model (skillrepo cannot review through OpenCode's own
+			// program yet); without one, memory, prompts and skill use are
+			// still recorded, so the set-up runs: a warning, with its fix.
+			if fd.Check == "model" && fd.Level == doctor.Problem {
+				fd.Level = doctor.Warning
+				fd.Message = "OpenCode's sessions are queued for review, but no review model answers (skillrepo cannot review through OpenCode's own program yet): " + fd.Message
 			}
 			out = append(out, fd)
 		}

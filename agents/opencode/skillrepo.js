@@ -7,14 +7,42 @@
 // going idle (its turn ended) and its deletion. A missing skillrepo or a
 // failing hook never stops OpenCode. See docs/agents.md, "OpenCode".
 import { spawn } from "node:child_process";
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 
 const SKILLREPO = {"command":"skillrepo","library":"skills"};
 
 const TIMEOUT = { SessionStart: 10, PostToolUse: 5, UserPromptSubmit: 5, Stop: 45, SessionEnd: 5 };
 
-export const SkillrepoPlugin = async ({ directory }) => {
+// OpenCode keeps its sessions in a database; each one that goes idle is
+// written, as `opencode export` prints it, where skillrepo reads it.
+const SESSIONS = path.join(process.env.XDG_DATA_HOME || path.join(os.homedir(), ".local", "share"), "opencode", "skillrepo");
+const VALID_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+export const SkillrepoPlugin = async ({ client, directory }) => {
   const cwd = directory || process.cwd();
+  const transcripts = new Map();
+
+  // save writes the session's messages (OpenCode's own API) to
+  // SESSIONS/<id>.json through a temporary file; "" when it cannot.
+  const save = async (id) => {
+    if (!VALID_ID.test(id) || !client || !client.session) return "";
+    try {
+      const r = await client.session.messages({ path: { id }, query: { directory: cwd } });
+      const messages = r && (Array.isArray(r) ? r : r.data);
+      if (!Array.isArray(messages)) return "";
+      await mkdir(SESSIONS, { recursive: true, mode: 0o700 });
+      const file = path.join(SESSIONS, id + ".json");
+      const tmp = file + "." + process.pid + ".tmp";
+      await writeFile(tmp, JSON.stringify({ info: { id, directory: cwd }, messages }), { mode: 0o600 });
+      await rename(tmp, file);
+      transcripts.set(id, file);
+      return file;
+    } catch (e) {
+      return "";
+    }
+  };
   const library = path.resolve(cwd, SKILLREPO.library);
   const context = new Map();
   const models = new Map();
@@ -66,15 +94,20 @@ export const SkillrepoPlugin = async ({ directory }) => {
           if (extra) context.set(id, extra);
           return;
         }
-        case "session.idle":
-          if (p.sessionID) await run("Stop", { session_id: p.sessionID, model: models.get(p.sessionID) || "" });
+        case "session.idle": {
+          if (!p.sessionID) return;
+          const transcript_path = await save(p.sessionID);
+          await run("Stop", { session_id: p.sessionID, model: models.get(p.sessionID) || "", transcript_path });
           return;
+        }
         case "session.deleted": {
           const id = p.info && p.info.id;
           if (!id) return;
+          const transcript_path = transcripts.get(id) || "";
           context.delete(id);
           models.delete(id);
-          await run("SessionEnd", { session_id: id, reason: "deleted" });
+          transcripts.delete(id);
+          await run("SessionEnd", { session_id: id, reason: "deleted", transcript_path });
           return;
         }
       }
