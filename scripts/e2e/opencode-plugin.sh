@@ -26,8 +26,17 @@ cd "$E2E_PROJECT"
 node --input-type=module -e '
   const [file, project, lib] = process.argv.slice(1);
   const { SkillrepoPlugin } = await import(file);
-  const hooks = await SkillrepoPlugin({ directory: project, worktree: project });
   const sessionID = "ses_e2e0a1b2c3";
+  // the client answers the messages of the session as the server of OpenCode does
+  const text = (t) => ({ type: "text", text: t });
+  const messages = [
+    { info: { id: "msg_1", sessionID, role: "user" }, parts: [text("Use the ci-debugging skill: why does CI fail?")] },
+    { info: { id: "msg_2", sessionID, role: "assistant", modelID: "fake-model", providerID: "fake", path: { cwd: project } },
+      parts: [{ type: "step-start" }, { type: "tool", callID: "call_1", tool: "skill", state: { status: "completed", input: { name: "ci-debugging" }, output: "# CI debugging" } },
+              { type: "step-start" }, text("Re-run the flaky test once.")] },
+  ];
+  const client = { session: { messages: async ({ path }) => ({ data: path.id === sessionID ? messages : [] }) } };
+  const hooks = await SkillrepoPlugin({ client, directory: project, worktree: project });
   await hooks.event({ event: { type: "session.created", properties: { info: { id: sessionID, directory: project, title: "e2e" } } } });
   const system = { system: ["You are OpenCode."] };
   await hooks["experimental.chat.system.transform"]({ sessionID, model: {} }, system);
@@ -45,11 +54,19 @@ usage() { node -p 'const r = require(process.argv[1])[process.argv[2]] || {}; `$
 log="$(hooks_log "$lib")"
 # (the prompt and the tool calls log nothing when all goes well; the
 # counts above are theirs)
-for e in SessionStart Stop SessionEnd; do
+for e in SessionStart SessionEnd; do
   must "$log" "opencode $e" "OpenCode's $e did not reach skillrepo"
 done
-# No reader of OpenCode's session storage yet: no transcript, no review.
-must "$log" 'opencode Stop the session has no transcript'
+# The idle session was written where skillrepo reads it, and Stop read
+# it (one turn: no nudge due yet, and Stop logs nothing): SessionEnd finds
+# its turn counted already.
+session="${XDG_DATA_HOME:-$HOME/.local/share}/opencode/skillrepo/ses_e2e0a1b2c3.json"
+[ -f "$session" ] || fail "the idle session was not written to $session"
+must "$session" '"tool":"skill"'
+must_not "$log" 'the session has no transcript' "Stop did not get the session's transcript"
+must "$log" 'opencode SessionEnd no final review: no nudge is pending \(0 new turns' "Stop did not count the session's turn"
+sr -C "$lib" review --session ses_e2e0a1b2c3 --dry-run >"$E2E_DIR/review.txt"
+must "$E2E_DIR/review.txt" 'transcript: opencode, 4 messages, 1 user turn, 2 model iterations'
 must_not "$log" 'error' "a hook failed"
 
 # Without skillrepo where the module names it, every hook still returns.
