@@ -389,7 +389,7 @@ func TestClaudeCodeEndToEnd(t *testing.T) {
 
 	// status shows it all.
 	st := s.run("-C", s.library, "status")
-	for _, want := range []string{"last review: " + e.ReviewID, "merged as", "claude-code (user, settings.json)", "0 failed"} {
+	for _, want := range []string{"last review: " + e.ReviewID, "merged as", "claude-code (user, settings.json, /refine)", "0 failed"} {
 		if !strings.Contains(st, want) {
 			t.Errorf("status lacks %q:\n%s", want, st)
 		}

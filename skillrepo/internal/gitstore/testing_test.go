@@ -152,6 +152,17 @@ func gitCmd(t testing.TB, l *Repo, env map[string]string, args ...string) string
 	return gitIn(t, l.Root, env, false, args...)
 }
 
+// gitStdout runs git in the work tree and returns its standard output
+// alone.
+func gitStdout(t testing.TB, l *Repo, env map[string]string, args ...string) string {
+	t.Helper()
+	out, err := gitExec(t, l.Root, env, args...).Output()
+	if err != nil {
+		t.Fatalf("git %s: %v", strings.Join(args, " "), err)
+	}
+	return string(out)
+}
+
 // gitTry runs git and returns its error instead of failing the test.
 func gitTry(l *Repo, env map[string]string, args ...string) error {
 	cmd := exec.Command("git", args...)
