@@ -125,18 +125,24 @@ func (s *Store) objectPath(h plumbing.Hash) string {
 // written again.
 func (s *Store) Put(typ plumbing.ObjectType, data []byte) (plumbing.Hash, error) {
 	h := HashObject(typ, data)
-	if typ == plumbing.TreeObject {
-		s.pending[h] = data
-	}
 	if s.dryRun {
 		s.pending[h] = data
 		return h, nil
 	}
-	if s.l.hasObject(h) {
-		return h, nil
+	if !s.l.hasObject(h) {
+		if err := s.writeLoose(h, typ, data); err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("write %s %s: %w", typ, h, err)
+		}
 	}
-	if err := s.writeLoose(h, typ, data); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("write %s %s: %w", typ, h, err)
+	if typ == plumbing.TreeObject {
+		s.pending[h] = data
+		if len(data) >= bigTreeSize {
+			// The write's new root tree: the usage event's snapshot of
+			// the new commit reads it next (treecache.go).
+			if d, err := parseTree(data); err == nil {
+				s.l.big.put(h, d)
+			}
+		}
 	}
 	return h, nil
 }
@@ -272,6 +278,12 @@ func (s *Store) Decoded(h plumbing.Hash) (*DecodedTree, error) {
 	}
 	b, ok := s.pending[h]
 	if !ok {
+		if d, ok := s.l.big.get(h); ok {
+			s.treesMu.Lock()
+			s.trees[h] = d
+			s.treesMu.Unlock()
+			return d, nil
+		}
 		var err error
 		if b, err = s.l.readObject(plumbing.TreeObject, h); err != nil {
 			return nil, err
@@ -280,6 +292,10 @@ func (s *Store) Decoded(h plumbing.Hash) (*DecodedTree, error) {
 	d, err := parseTree(b)
 	if err != nil {
 		return nil, fmt.Errorf("tree %s: %w", h, err)
+	}
+	if !s.dryRun || !ok {
+		// In the object store (read from it, or written by Put).
+		s.l.big.put(h, d)
 	}
 	s.treesMu.Lock()
 	s.trees[h] = d

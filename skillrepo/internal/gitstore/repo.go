@@ -56,6 +56,9 @@ type Repo struct {
 	// packs reads packed objects (opened on first use, closed by Close).
 	packs *packReader
 	loose looseReaders // reused by readLoose
+	// big is the latest big trees read or written, for every Store
+	// (treecache.go).
+	big bigTrees
 	// objMu guards loose, packs and the go-git storer behind readObject
 	// and hasObject: a snapshot's fs.FS is read by lint's workers at once,
 	// and the reused readers would otherwise hand one goroutine another's
