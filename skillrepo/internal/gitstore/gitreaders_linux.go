@@ -129,26 +129,38 @@ func (r *Repo) gitProcessesHere() []int {
 // arguments match (nil: any) and, when maxAge is not zero, that started
 // less than maxAge ago.
 func (r *Repo) gitProcesses(match func(args []string) bool, maxAge time.Duration) []int {
-	entries, err := os.ReadDir("/proc")
+	// The names only: os.ReadDir would also sort them and make an entry
+	// for each, and a write scans up to three times (bench/README.md).
+	f, err := os.Open("/proc")
 	if err != nil {
 		return nil
 	}
-	root := r.Root
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return nil
 	}
+	// Where the work tree really is and which processes this one runs
+	// under do not change while it runs: worked out on the first scan.
+	r.procOnce.Do(func() {
+		r.procRoot = r.Root
+		if real, err := filepath.EvalSymlinks(r.Root); err == nil {
+			r.procRoot = real
+		}
+		r.procMine = ancestors()
+	})
+	root, mine := r.procRoot, r.procMine
 	var uptime int64
 	if maxAge > 0 {
 		uptime = procUptimeTicks()
 	}
-	mine := ancestors()
 	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
+	for _, name := range names {
+		pid, err := strconv.Atoi(name)
 		if err != nil || mine[pid] {
 			continue
 		}
-		dir := "/proc/" + e.Name()
+		dir := "/proc/" + name
 		exe, err := os.Readlink(dir + "/exe")
 		if err != nil {
 			continue

@@ -56,6 +56,12 @@ type Repo struct {
 	// packs reads packed objects (opened on first use, closed by Close).
 	packs *packReader
 	loose looseReaders // reused by readLoose
+	// procRoot and procMine are the work tree's real path and this
+	// process with those it runs under, for the /proc scans of
+	// gitreaders_linux.go (set once, by procOnce).
+	procOnce sync.Once
+	procRoot string
+	procMine map[int]bool
 	// big is the latest big trees read or written, for every Store
 	// (treecache.go).
 	big bigTrees
