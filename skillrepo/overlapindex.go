@@ -20,12 +20,10 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/overlap"
 )
 
@@ -111,10 +109,7 @@ func writeOverlapIndex(p string, tree Hash, store []byte) error {
 	b = append(b, tree[:]...)
 	b = binary.LittleEndian.AppendUint64(b, uint64(len(store)))
 	b = append(b, store...)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.Write(p, b, 0o644, false)
+	return statefile.WriteFile(p, b, 0o644, false)
 }
 
 // readOverlapIndex opens the file and applies its deltas; nil when it is

@@ -30,14 +30,13 @@ import (
 	"maps"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 
-	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo/history"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -768,10 +767,7 @@ func (c *skillCatalog) writeBase() error {
 	c.recOff = int64(len(b))
 	b = append(b, recs...)
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(recs))
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
-		return err
-	}
-	if err := atomicfile.Write(c.path, b, 0o644, false); err != nil {
+	if err := statefile.WriteFile(c.path, b, 0o644, false); err != nil {
 		return err
 	}
 	c.baseTree, c.hashes, c.declaredHashes, c.recLen = c.tree, hashes, declared, int64(len(recs))
