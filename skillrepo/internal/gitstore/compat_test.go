@@ -26,7 +26,7 @@ type repoState struct {
 func captureState(t *testing.T, l *Repo, env map[string]string) repoState {
 	t.Helper()
 	st := repoState{
-		refs:   gitCmd(t, l, env, "for-each-ref", "--format=%(objectname) %(refname)"),
+		refs: gitCmd(t, l, env, "for-each-ref", "--format=%(objectname) %(refname)"),
 		// Standard output only: git status re-reads a racily clean file
 		// (written in the index's second) and then warns on standard
 		// error about its content, as a filter's check does; whether it
