@@ -65,10 +65,9 @@ func (l *Library) heldStore(w Writer) (statefile.File[heldFile], string, bool) {
 	}
 	key := cmpOrigin(w.Provenance.Origin) + "/" + w.Session
 	sum := sha256.Sum256([]byte(key))
-	return statefile.File[heldFile]{
-		Path:  filepath.Join(l.State().Held(), hex.EncodeToString(sum[:12])+".json"),
-		Limit: 8 << 20, Version: heldVersion, Perm: 0o600, Reset: true,
-	}, key, true
+	// One definition of the file for the writer and the sweep: a batch
+	// written under one limit must read back under the other.
+	return heldStateFile(filepath.Join(l.State().Held(), hex.EncodeToString(sum[:12])+".json")), key, true
 }
 
 // heldStateFile is a session's file of held creates: a held batch is at
