@@ -3,10 +3,10 @@ package opencode
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/internal/testenv"
 )
 
 // SessionFile finds the plugin's copy of a session by id, and nothing for
@@ -41,9 +41,9 @@ func TestSessionFiles(t *testing.T) {
 	if err := os.Symlink(filepath.Join(home, "secret.json"), filepath.Join(dir, "ses_link.json")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "ses_fifo.json"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	// A FIFO where the systems have them (the test vets on every release
+	// target: internal/testenv).
+	_ = testenv.Mkfifo(filepath.Join(dir, "ses_fifo.json"))
 	for _, tc := range []struct{ id, want string }{
 		{"ses_a", filepath.Join(dir, "ses_a.json")},
 		{"ses_missing", ""},
