@@ -375,16 +375,7 @@ func (u *Sidecar) Bump(name string, view, dryRun bool) (*Record, error) {
 	var after Record
 	bump := func(recs map[string]*Record) error {
 		r := u.record(recs, name)
-		now := FormatTime(u.now())
-		r.UseCount++
-		r.LastUsedAt = now
-		if view {
-			r.ViewCount++
-			r.LastViewedAt = now
-			if r.PatchGeneration > r.LastReusedPatchGeneration {
-				r.LastReusedPatchGeneration = r.PatchGeneration
-			}
-		}
+		countUse(r, view, FormatTime(u.now()))
 		after = *r
 		return nil
 	}
@@ -402,6 +393,20 @@ func (u *Sidecar) Bump(name string, view, dryRun bool) (*Record, error) {
 		return nil, err
 	}
 	return &after, nil
+}
+
+// countUse counts a use of r at now, and a view too when view is set (a
+// view reuses the skill's current patch generation).
+func countUse(r *Record, view bool, now *string) {
+	r.UseCount++
+	r.LastUsedAt = now
+	if view {
+		r.ViewCount++
+		r.LastViewedAt = now
+		if r.PatchGeneration > r.LastReusedPatchGeneration {
+			r.LastReusedPatchGeneration = r.PatchGeneration
+		}
+	}
 }
 
 // useKeysKey is the record key keeping the last dedupe keys a use was
@@ -430,16 +435,7 @@ func (u *Sidecar) BumpOnce(name string, view bool, key string) (counted bool, er
 			}
 		}
 		r := u.record(recs, name)
-		now := FormatTime(u.now())
-		r.UseCount++
-		r.LastUsedAt = now
-		if view {
-			r.ViewCount++
-			r.LastViewedAt = now
-			if r.PatchGeneration > r.LastReusedPatchGeneration {
-				r.LastReusedPatchGeneration = r.PatchGeneration
-			}
-		}
+		countUse(r, view, FormatTime(u.now()))
 		if key != "" {
 			keys = append(keys, key)
 			if len(keys) > maxUseKeys {
