@@ -1,0 +1,5 @@
+//go:build !linux
+
+package procinfo
+
+func ancestors(int) []Process { return nil }
