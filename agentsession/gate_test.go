@@ -13,6 +13,7 @@ import (
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // The gating rules of docs/reference-behaviour.md §1.2–§1.6, checked
@@ -22,7 +23,7 @@ import (
 // config file (hooks read it from there at every run).
 func (f *hookFixture) setReview(lines ...string) {
 	f.t.Helper()
-	p := filepath.Join(f.lib.Root, skillrepo.ConfigPath)
+	p := filepath.Join(f.lib.Root, config.Path)
 	data, err := os.ReadFile(p)
 	if err != nil {
 		f.t.Fatal(err)

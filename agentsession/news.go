@@ -11,6 +11,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // newsFile remembers up to when the person was told what the reviews
@@ -45,7 +46,7 @@ const maxNewsLine = 300
 // channel does not reach the person (none: only SessionStart and
 // UserPromptSubmit ask) loses nothing.
 func (h *hookRun) newsLines() string {
-	if h.lib.Config.Review.Notify == skillrepo.NotifyOff {
+	if h.lib.Config.Review.Notify == config.NotifyOff {
 		return ""
 	}
 	var news []queue.Entry

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // SessionStart starts the remote sync through its starter — the agent
@@ -38,7 +39,7 @@ func TestSessionStartStartsRemoteSync(t *testing.T) {
 	if n, _ := start(true); n != 0 {
 		t.Errorf("started %d remote syncs with the remote: section off", n)
 	}
-	p := filepath.Join(f.lib.Root, filepath.FromSlash(skillrepo.ConfigPath))
+	p := filepath.Join(f.lib.Root, filepath.FromSlash(config.Path))
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)

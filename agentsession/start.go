@@ -13,6 +13,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 )
 
@@ -88,7 +89,7 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 		for i, k := range held {
 			keys[i] = k.Key
 		}
-		line := fmt.Sprintf("skillrepo: the remote changed %s; this clone keeps the values it had until you read the change (git log -p %s) and run 'skillrepo config accept'", strings.Join(keys, ", "), skillrepo.ConfigPath)
+		line := fmt.Sprintf("skillrepo: the remote changed %s; this clone keeps the values it had until you read the change (git log -p %s) and run 'skillrepo config accept'", strings.Join(keys, ", "), config.Path)
 		trouble = strings.TrimSpace(trouble + "\n" + line)
 	}
 	if len(blocks) == 0 && !reload && trouble == "" {
@@ -121,7 +122,7 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 // agent start: the first sight of a library seeds it; a due run is
 // queued for the worker.
 func (h *hookRun) curatorIfDue() {
-	if h.lib.Config.Curator.Owner == skillrepo.CuratorOwnerHermes {
+	if h.lib.Config.Curator.Owner == config.CuratorOwnerHermes {
 		return // Hermes' own curator runs; sync records its runs
 	}
 	store := curator.StoreOf(h.lib)

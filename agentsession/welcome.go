@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/internal/statefile"
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // welcomeFile remembers that the person was told, at the first session
@@ -26,7 +26,7 @@ type welcomeState struct {
 // with review.notify off.
 func (h *hookRun) welcomeLine() string {
 	cfg := h.lib.Config.Review
-	if cfg.Notify == skillrepo.NotifyOff {
+	if cfg.Notify == config.NotifyOff {
 		return ""
 	}
 	f := statefile.File[welcomeState]{Path: filepath.Join(h.state().Hooks(), welcomeFile), Limit: 1 << 10, Version: 1, Reset: true}
@@ -46,7 +46,7 @@ func (h *hookRun) welcomeLine() string {
 		return "" // told next time rather than twice
 	}
 	line := "skillrepo: this agent's skills are versioned in " + h.lib.Root + ". " + ReviewCadence(cfg) +
-		" Change it with review.memory_interval and review.skill_interval in " + filepath.Join(h.lib.Root, skillrepo.ConfigPath) +
+		" Change it with review.memory_interval and review.skill_interval in " + filepath.Join(h.lib.Root, config.Path) +
 		"; `skillrepo status` shows how close the next review is."
 	h.rep.notef("told the person: %s", line)
 	return line
@@ -54,7 +54,7 @@ func (h *hookRun) welcomeLine() string {
 
 // ReviewCadence says in one sentence when a session is reviewed under
 // the configured intervals (docs/reference-behaviour.md §1).
-func ReviewCadence(cfg skillrepo.ReviewConfig) string {
+func ReviewCadence(cfg config.Review) string {
 	m, s := cfg.MemoryInterval, cfg.SkillInterval
 	switch {
 	case m <= 0 && s <= 0:

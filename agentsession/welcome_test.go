@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/agent"
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // The first session start after set-up tells the person, once per clone
@@ -30,7 +30,7 @@ func TestWelcomeOnce(t *testing.T) {
 
 func TestWelcomeNotifyOff(t *testing.T) {
 	f := newHookFixture(t)
-	f.lib.Config.Review.Notify = skillrepo.NotifyOff
+	f.lib.Config.Review.Notify = config.NotifyOff
 	h := &hookRun{lib: f.lib, rep: &Report{}, now: f.now}
 	if got := h.welcomeLine(); got != "" {
 		t.Errorf("review.notify off, yet: %q", got)
@@ -47,7 +47,7 @@ func TestReviewCadence(t *testing.T) {
 		{0, 5, "once the agent has taken 5 steps (skills); memory reviews are off."},
 		{0, 0, "Reviews by turn count are off."},
 	} {
-		got := ReviewCadence(skillrepo.ReviewConfig{MemoryInterval: tc.memory, SkillInterval: tc.skill})
+		got := ReviewCadence(config.Review{MemoryInterval: tc.memory, SkillInterval: tc.skill})
 		if !strings.HasSuffix(got, tc.want) {
 			t.Errorf("intervals %d/%d: %q, want it to end %q", tc.memory, tc.skill, got, tc.want)
 		}

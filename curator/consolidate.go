@@ -16,6 +16,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/modelcall"
 	"github.com/skillrepo/skillrepo/overlap"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
@@ -360,7 +361,7 @@ type passInput struct {
 	runID  string
 	inv    *inventory
 	plan   *Plan
-	cfg    skillrepo.CuratorConfig
+	cfg    config.Curator
 	branch string // the run branch
 	base   string // the commit it forks from
 	made   bool   // phase 1 already wrote the branch

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
@@ -143,7 +144,7 @@ type Progress interface {
 type source interface {
 	Snapshot(rev string) (*skillrepo.Snapshot, error)
 	MainBranch() string
-	Config() skillrepo.CuratorConfig
+	Config() config.Curator
 	LoadUsage() (map[string]*usage.Record, error)
 	LoadState() (RunState, error)
 	RolledBack() (map[string]RolledBackSkill, error)
@@ -155,7 +156,7 @@ type libSource struct{ l *skillrepo.Library }
 
 func (s libSource) Snapshot(rev string) (*skillrepo.Snapshot, error) { return s.l.Snapshot(rev) }
 func (s libSource) MainBranch() string                               { return s.l.MainBranch() }
-func (s libSource) Config() skillrepo.CuratorConfig                  { return s.l.Config.Curator }
+func (s libSource) Config() config.Curator                           { return s.l.Config.Curator }
 func (s libSource) LoadUsage() (map[string]*usage.Record, error) {
 	return s.l.Usage().Load()
 }
@@ -189,12 +190,12 @@ func (c *Curator) ownership() Ownership {
 }
 
 // ScheduleOf is the library's schedule from its config.
-func ScheduleOf(cfg skillrepo.CuratorConfig) Schedule {
+func ScheduleOf(cfg config.Curator) Schedule {
 	return Schedule{Enabled: cfg.Enabled, IntervalHours: cfg.IntervalHours}
 }
 
 // ThresholdsOf are the library's thresholds from its config.
-func ThresholdsOf(cfg skillrepo.CuratorConfig) Thresholds {
+func ThresholdsOf(cfg config.Curator) Thresholds {
 	return Thresholds{StaleAfterDays: cfg.StaleAfterDays, ArchiveAfterDays: cfg.ArchiveAfterDays}
 }
 

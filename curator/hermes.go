@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // ErrHermesCurator refuses an explicit run of skillrepo's curator on a
@@ -21,8 +22,8 @@ import (
 var ErrHermesCurator = errors.New("this library's curator is Hermes' own (curator.owner: hermes)")
 
 // hermesOwned reports whether Hermes' curator runs the library.
-func hermesOwned(cfg skillrepo.CuratorConfig) bool {
-	return cfg.Owner == skillrepo.CuratorOwnerHermes
+func hermesOwned(cfg config.Curator) bool {
+	return cfg.Owner == config.CuratorOwnerHermes
 }
 
 // HermesCurator is what `curator status` says of Hermes' curator.

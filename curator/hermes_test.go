@@ -13,6 +13,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/hermeshome"
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // hermesLibrary imports the skills folder of a Hermes home (internal/
@@ -124,7 +125,7 @@ func TestHermesOneCurator(t *testing.T) {
 	lib, home, env := hermesHome(t)
 	ctx := context.Background()
 	cfg := lib.Config.Curator
-	if cfg.Owner != skillrepo.CuratorOwnerHermes || cfg.IntervalHours != 72 || cfg.StaleAfterDays != 21 || cfg.ArchiveAfterDays != 60 {
+	if cfg.Owner != config.CuratorOwnerHermes || cfg.IntervalHours != 72 || cfg.StaleAfterDays != 21 || cfg.ArchiveAfterDays != 60 {
 		t.Fatalf("curator config after init: %+v", cfg)
 	}
 	c := &Curator{Lib: lib, Now: func() time.Time { return hermeshome.Now }}
@@ -224,7 +225,7 @@ func TestHermesOwnerSkillrepo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Owner != skillrepo.CuratorOwnerSkillrepo || st.RunCount != 7 || st.LastRunAt == nil || !st.LastRunAt.Equal(hermesLast) ||
+	if st.Owner != config.CuratorOwnerSkillrepo || st.RunCount != 7 || st.LastRunAt == nil || !st.LastRunAt.Equal(hermesLast) ||
 		st.NextRunAt == nil || !st.NextRunAt.Equal(hermesLast.Add(72*time.Hour)) || !strings.Contains(st.LastRunSummary, "carried over from Hermes' curator (run 7)") {
 		t.Errorf("status after the swap: owner %s, runs %d, last %v, next %v, %q", st.Owner, st.RunCount, st.LastRunAt, st.NextRunAt, st.LastRunSummary)
 	}

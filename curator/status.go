@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // Owner labels used in [Status.Counts]; OwnerUnknown when history cannot
@@ -112,7 +113,7 @@ func (c *Curator) Status() (*Status, error) {
 		next := d.Next
 		out.NextRunAt = &next
 	}
-	out.Owner = cmp.Or(cfg.Owner, skillrepo.CuratorOwnerSkillrepo)
+	out.Owner = cmp.Or(cfg.Owner, config.CuratorOwnerSkillrepo)
 	out.Hermes = c.hermesCurator()
 	switch {
 	case hermesOwned(cfg):

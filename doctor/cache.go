@@ -17,7 +17,7 @@ import (
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/mcpserver"
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // The set-up checks run every installed command as its agent would, which
@@ -148,7 +148,7 @@ func checkerFiles(env *Env, c Checker) []string {
 			continue
 		}
 		if lib := t.DefaultLibrary(s, env.Homes, env.Project); lib != "" {
-			out = append(out, filepath.Join(lib, filepath.FromSlash(skillrepo.ConfigPath)))
+			out = append(out, filepath.Join(lib, filepath.FromSlash(config.Path)))
 		}
 		in := hooks.Inspect(t, s, env.Homes, env.Project)
 		if in.Settings == "" {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +17,9 @@ import (
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/hooks"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // Hermes Agent runs a shell hook from the hooks: section of
@@ -136,7 +137,7 @@ func hermesCuratorCheck(env *Env, cfg hermes.Config, library string, f func(stri
 	}
 	owner, enabled := lib.Config.Curator.Owner, lib.Config.Curator.Enabled
 	lib.Close()
-	if owner != skillrepo.CuratorOwnerHermes && enabled && cfg.Curator.Enabled {
+	if owner != config.CuratorOwnerHermes && enabled && cfg.Curator.Enabled {
 		return []Finding{f("curator", Warning, "two curators run on this library: Hermes' (curator.enabled in config.yaml) and skillrepo's (curator.owner: skillrepo)",
 			"set curator.owner: hermes in "+filepath.Join(library, ".skillrepo", "config.yaml")+", or curator.enabled: false in Hermes' config.yaml")}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // PreCommitOptions tune [PreCommit].
@@ -124,7 +125,7 @@ func stagedPaths(ctx context.Context, g git, idx *IndexFS) ([]string, error) {
 func touchedSkills(idx *IndexFS, changed []string) []string {
 	set := map[string]bool{}
 	for _, p := range changed {
-		if lib, ok := strings.CutSuffix(p, skillrepo.ConfigPath); ok && (lib == "" || strings.HasSuffix(lib, "/")) && idx.Has(p) {
+		if lib, ok := strings.CutSuffix(p, config.Path); ok && (lib == "" || strings.HasSuffix(lib, "/")) && idx.Has(p) {
 			// A library's settings changed: its every skill is judged
 			// anew.
 			if lib = strings.TrimSuffix(lib, "/"); lib == "" {

@@ -25,7 +25,9 @@ type Options struct {
 	// RootName is the name of the folder the file system is rooted at. The
 	// name = folder rule needs it when a skill is the root itself.
 	RootName string
-	// Config holds the library's rule settings (see [ParseConfig]).
+	// Config holds the library's rule settings: the lint: section of
+	// .skillrepo/config.yaml, which package skillrepo/config decodes
+	// through [Config.UnmarshalYAML].
 	Config Config
 	// Strict turns warnings into errors.
 	Strict bool

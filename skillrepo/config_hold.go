@@ -14,35 +14,58 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/internal/statefile"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
+	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
+
+// The domain reads its settings through package config (the schema, the
+// defaults and the parse) and keeps what needs the library: a broken
+// config (docs/config.md, "A broken config") opens the library anyway,
+// with every key that is right and the default for each one that is not,
+// and warns (OpenOptions.Warn) with each problem's line, so reads go on;
+// every write refuses with the same problems ([Library.ConfigProblem])
+// until the file is fixed, so nothing is ever written under a setting the
+// user did not mean.
+
+// Rules are the write rules of the library's runtime (its config's
+// runtime, else the one its path suggests).
+func (l *Library) Rules() skill.Rules { return skill.RulesFor(l.Config.Runtime) }
+
+// warnConfig reports each problem of a config that a library opened with
+// anyway.
+func warnConfig(e *config.Error, warn func(string)) {
+	if warn == nil {
+		warn = func(msg string) { fmt.Fprintln(os.Stderr, "warning: "+msg) }
+	}
+	for _, line := range strings.Split(e.Error(), "\n") {
+		warn(line + " (the default is used; writes are refused until this is fixed)")
+	}
+}
+
+// ConfigProblem is the *config.Error of the library's config, or nil when
+// the file has no problem.
+func (l *Library) ConfigProblem() error { return l.configErr }
+
+// writable refuses a write while the config has problems: it would be
+// made under a setting the user did not mean.
+func (l *Library) writable() error {
+	if l.configErr == nil {
+		return nil
+	}
+	return fmt.Errorf("nothing was written: the library's config has problems:\n%w", l.configErr)
+}
 
 // Settings that arrive from a remote (docs/config.md, "Settings from a
 // remote"): .skillrepo/config.yaml is shared, so whoever can push to the
 // remote can change it — and some of its keys decide where a review's
 // transcript and the person's API key are sent, or what an agent may do
-// without a person. A remote change to one of those keys is held: this
+// without a person. A remote change to one of those keys
+// (config.SecurityKeys) is held: this
 // clone goes on with the values it had (its confirmed values, recorded
 // in the clone's state when the change came in) until the person
 // accepts the change (`skillrepo config accept`); status and SessionStart
 // say a change is held. The person's own edits of the file are never
 // held: only a pull or remote sync records the confirmed values.
-
-// SecurityKeys are the config keys a remote change to is held.
-var SecurityKeys = []string{
-	"review.base_url", "review.model", "review.backend", "review.write_approval",
-	"curator.base_url", "curator.model", "curator.write_approval",
-	"goals.base_url", "goals.model",
-	"memory.dir", "protected",
-	"remote.name", "remote.main", "remote.proposals", "remote.pull_request",
-}
-
-// HeldSetting is a key whose remote change waits for the person.
-type HeldSetting struct {
-	Key string `json:"key"`
-	// Confirmed is the value in use (JSON); Incoming the file's.
-	Confirmed string `json:"confirmed"`
-	Incoming  string `json:"incoming"`
-}
 
 // heldRecord is the clone's record of its confirmed values.
 type heldRecord struct {
@@ -67,40 +90,6 @@ func (l *Library) readHeld() (*heldRecord, error) {
 	return &r, err
 }
 
-// configValue finds a key's field in cfg by its yaml path.
-func configValue(cfg *Config, key string) (reflect.Value, bool) {
-	v := reflect.ValueOf(cfg).Elem()
-	for part := range strings.SplitSeq(key, ".") {
-		if v.Kind() != reflect.Struct {
-			return reflect.Value{}, false
-		}
-		found := false
-		for i := 0; i < v.NumField(); i++ {
-			name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
-			if name == part {
-				v, found = v.Field(i), true
-				break
-			}
-		}
-		if !found {
-			return reflect.Value{}, false
-		}
-	}
-	return v, true
-}
-
-// securityValues are cfg's values of SecurityKeys, as JSON.
-func securityValues(cfg Config) map[string]string {
-	out := map[string]string{}
-	for _, k := range SecurityKeys {
-		if v, ok := configValue(&cfg, k); ok {
-			b, _ := json.Marshal(v.Interface())
-			out[k] = string(b)
-		}
-	}
-	return out
-}
-
 // applyHeld puts the confirmed values of held keys into l.Config and
 // lists them in l.held.
 func (l *Library) applyHeld() error {
@@ -108,13 +97,13 @@ func (l *Library) applyHeld() error {
 	if err != nil || r == nil {
 		return err
 	}
-	now := securityValues(l.Config)
-	for _, k := range SecurityKeys {
+	now := l.Config.SecurityValues()
+	for _, k := range config.SecurityKeys {
 		confirmed, ok := r.Confirmed[k]
 		if !ok || confirmed == now[k] {
 			continue
 		}
-		v, ok := configValue(&l.Config, k)
+		v, ok := l.Config.Field(k)
 		if !ok {
 			continue
 		}
@@ -123,7 +112,7 @@ func (l *Library) applyHeld() error {
 			return fmt.Errorf("%s: %s: %w", l.heldPath(), k, err)
 		}
 		v.Set(ptr.Elem())
-		l.held = append(l.held, HeldSetting{Key: k, Confirmed: confirmed, Incoming: now[k]})
+		l.held = append(l.held, config.Held{Key: k, Confirmed: confirmed, Incoming: now[k]})
 	}
 	return nil
 }
@@ -131,7 +120,7 @@ func (l *Library) applyHeld() error {
 // HeldSettings are the settings whose remote change waits for the
 // person's `skillrepo config accept`; the library uses their confirmed
 // values meanwhile.
-func (l *Library) HeldSettings() []HeldSetting { return slices.Clone(l.held) }
+func (l *Library) HeldSettings() []config.Held { return slices.Clone(l.held) }
 
 // heldFrom says which remote commit brought the held change ("" none).
 func (l *Library) heldFrom() string {
@@ -143,7 +132,7 @@ func (l *Library) heldFrom() string {
 
 // AcceptSettings confirms the config file's values: the held changes
 // take effect from the next command.
-func (l *Library) AcceptSettings() ([]HeldSetting, error) {
+func (l *Library) AcceptSettings() ([]config.Held, error) {
 	held := l.HeldSettings()
 	if err := os.Remove(l.heldPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -159,9 +148,9 @@ func (l *Library) holdIncomingSettings(incoming []byte, from string) error {
 	if len(l.held) > 0 {
 		return nil // a change is held already: its confirmed values stay
 	}
-	mine := securityValues(l.Config)
-	theirs, err := ParseConfig(incoming, l.Root)
-	if err == nil && maps.Equal(mine, securityValues(theirs)) {
+	mine := l.Config.SecurityValues()
+	theirs, err := config.Parse(incoming, l.Root)
+	if err == nil && maps.Equal(mine, theirs.SecurityValues()) {
 		// Nothing to hold; a record left by a sync whose update did not
 		// land holds nothing either.
 		if err := os.Remove(l.heldPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -181,7 +170,7 @@ func (tx *writeTx) holdIncoming(to Hash, from string) error {
 		return err
 	}
 	var data []byte
-	if h, _ := store.LookupPath(tree, ConfigPath); !h.IsZero() {
+	if h, _ := store.LookupPath(tree, config.Path); !h.IsZero() {
 		if data, err = store.Blob(h); err != nil {
 			return err
 		}

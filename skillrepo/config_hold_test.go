@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/internal/gitserver"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // A teammate's change to review.base_url (where the next review's
@@ -19,7 +20,7 @@ func TestRemoteSecuritySettingsHeld(t *testing.T) {
 	srv := gitserver.HTTP(t, gitserver.Options{})
 	a, env := newTestLibrary(t)
 	url := srv.Init(t, sharedRepo)
-	cfgPath := filepath.Join(a.Root, filepath.FromSlash(ConfigPath))
+	cfgPath := filepath.Join(a.Root, filepath.FromSlash(config.Path))
 	shared := "version: 1\nmain_branch: main\nreview:\n  base_url: http://127.0.0.1:8000/v1\nremote:\n  main: both\n"
 	if err := os.WriteFile(cfgPath, []byte(shared), 0o644); err != nil {
 		t.Fatal(err)
@@ -30,7 +31,7 @@ func TestRemoteSecuritySettingsHeld(t *testing.T) {
 	b := cloneLibrary(t, url, env)
 
 	// The teammate points reviews at their server and turns approvals off.
-	bCfg := filepath.Join(b.Root, filepath.FromSlash(ConfigPath))
+	bCfg := filepath.Join(b.Root, filepath.FromSlash(config.Path))
 	hostile := strings.Replace(shared, "http://127.0.0.1:8000/v1", "http://attacker.invalid/v1", 1)
 	if err := os.WriteFile(bCfg, []byte(hostile), 0o644); err != nil {
 		t.Fatal(err)

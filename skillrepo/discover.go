@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -59,7 +60,7 @@ func Locate(dir string) (Location, error) {
 
 // IsLibrary reports whether dir holds a library's config file.
 func IsLibrary(dir string) bool {
-	fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(ConfigPath)))
+	fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(config.Path)))
 	return err == nil && fi.Mode().IsRegular()
 }
 
@@ -99,11 +100,11 @@ func FindLibrary(dir string) (Location, error) {
 	}
 	switch inHead, sparse := configMissing(loc.Top, OpenOptions{Getenv: os.Getenv, Now: time.Now}); {
 	case inHead && sparse:
-		return loc, WithHint(fmt.Errorf("%s: %s is outside the sparse checkout", loc.Top, ConfigPath),
+		return loc, WithHint(fmt.Errorf("%s: %s is outside the sparse checkout", loc.Top, config.Path),
 			"add it with 'git sparse-checkout add .skillrepo' (a cone keeps only the top folder's files and the folders you list)")
 	case inHead:
-		return loc, WithHint(fmt.Errorf("%s: %s was deleted from the work tree (the checked-out commit has it)", loc.Top, ConfigPath),
-			"restore it with 'git checkout HEAD -- "+ConfigPath+"'")
+		return loc, WithHint(fmt.Errorf("%s: %s was deleted from the work tree (the checked-out commit has it)", loc.Top, config.Path),
+			"restore it with 'git checkout HEAD -- "+config.Path+"'")
 	}
 	found := ProjectLibraries(loc.Top)
 	switch {
@@ -111,15 +112,15 @@ func FindLibrary(dir string) (Location, error) {
 		loc.Library, loc.Inferred = filepath.Join(loc.Top, filepath.FromSlash(found[0])), true
 		return loc, nil
 	case len(found) > 1:
-		return loc, WithHint(fmt.Errorf("%s: %w (no %s here or above; this repository has libraries in %s)", loc.Dir, ErrNotLibrary, ConfigPath, strings.Join(found, ", ")),
+		return loc, WithHint(fmt.Errorf("%s: %w (no %s here or above; this repository has libraries in %s)", loc.Dir, ErrNotLibrary, config.Path, strings.Join(found, ", ")),
 			"run the command inside the library's folder, or pass -C "+relTo(loc.Dir, filepath.Join(loc.Top, filepath.FromSlash(found[0]))))
 	}
 	if folder := skillsFolder(loc.Top); folder != "" {
 		target := relTo(loc.Dir, filepath.Join(loc.Top, filepath.FromSlash(folder)))
-		return loc, WithHint(fmt.Errorf("%s: %w (no %s; %s holds skills but is not a library yet)", loc.Dir, ErrNotLibrary, ConfigPath, folder),
+		return loc, WithHint(fmt.Errorf("%s: %w (no %s; %s holds skills but is not a library yet)", loc.Dir, ErrNotLibrary, config.Path, folder),
 			"run 'skillrepo init "+target+"' to turn it into a library")
 	}
-	return loc, WithHint(fmt.Errorf("%s: %w (no %s)", loc.Top, ErrNotLibrary, ConfigPath), "run 'skillrepo init "+dir+"' to turn this folder into a library")
+	return loc, WithHint(fmt.Errorf("%s: %w (no %s)", loc.Top, ErrNotLibrary, config.Path), "run 'skillrepo init "+dir+"' to turn this folder into a library")
 }
 
 // ResolveLibraryPath is the folder a library path names when given in dir:
@@ -186,7 +187,7 @@ func libraryPrefix(root, libRoot string) (string, error) {
 
 // isLibraryFS reports whether dir of fsys holds a library's config file.
 func isLibraryFS(fsys fs.FS, dir string) bool {
-	fi, err := fs.Stat(fsys, joinSlash(dir, ConfigPath))
+	fi, err := fs.Stat(fsys, joinSlash(dir, config.Path))
 	return err == nil && fi.Mode().IsRegular()
 }
 

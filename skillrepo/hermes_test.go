@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/internal/hermeshome"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
@@ -99,7 +100,7 @@ func TestHermesHousekeepingUntracked(t *testing.T) {
 			// What an earlier import left: the usage lines ignored, the rest
 			// committed.
 			os.MkdirAll(filepath.Join(dir, ".skillrepo"), 0o755)
-			os.WriteFile(filepath.Join(dir, ConfigPath), []byte("version: 1\nmain_branch: main\nruntime: hermes\n"), 0o644)
+			os.WriteFile(filepath.Join(dir, config.Path), []byte("version: 1\nmain_branch: main\nruntime: hermes\n"), 0o644)
 			os.WriteFile(filepath.Join(dir, PinsFile), formatPins([]string{"docker-cleanup"}), 0o644)
 			os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("# mine\n*.swp\n# skillrepo: per-clone usage telemetry\n/.usage.json\n/.usage.json.*\n"), 0o644)
 			gitIn(t, dir, env, false, "init", "-q", "-b", "main")

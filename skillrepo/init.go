@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
@@ -200,7 +201,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 		}
 		res.Writes = append(res.Writes, p)
 	}
-	if l.Config, err = ReadConfig(abs); err != nil {
+	if l.Config, err = config.Read(abs); err != nil {
 		return nil, err
 	}
 	l.Config.MainBranch = branch
@@ -374,13 +375,13 @@ func (o InitOptions) runtime(abs string) skill.Runtime {
 // yet (so the import commit carries the pins).
 func initFiles(root, branch string, runtime skill.Runtime, sidecar *usage.Sidecar, hermesHome string) (map[string][]byte, error) {
 	plan := map[string][]byte{}
-	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(ConfigPath))); errors.Is(err, fs.ErrNotExist) {
-		cfg := strings.Replace(defaultConfigYAML, "main_branch: main", "main_branch: "+branch, 1)
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(config.Path))); errors.Is(err, fs.ErrNotExist) {
+		cfg := strings.Replace(config.DefaultYAML, "main_branch: main", "main_branch: "+branch, 1)
 		cfg = strings.Replace(cfg, "runtime: generic", "runtime: "+string(runtime), 1)
 		if hermesHome != "" {
 			cfg = hermesConfigLines(cfg, hermesHome)
 		}
-		plan[ConfigPath] = []byte(cfg)
+		plan[config.Path] = []byte(cfg)
 	}
 	existing, err := boundedread.ReadFile(filepath.Join(root, ".gitignore"), maxGitignore)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -466,7 +467,7 @@ func agentSkillsFromUsage(sidecar *usage.Sidecar, root string) []string {
 // beside the files it writes (atomicfile's ".<name>.tmp-*"): ours, never
 // content to commit.
 func removeInitDebris(root string) {
-	for _, p := range []string{ConfigPath, ".gitignore", PinsFile} {
+	for _, p := range []string{config.Path, ".gitignore", PinsFile} {
 		full := filepath.Join(root, filepath.FromSlash(p))
 		left, _ := filepath.Glob(filepath.Join(filepath.Dir(full), "."+filepath.Base(full)+".tmp-*"))
 		for _, f := range left {

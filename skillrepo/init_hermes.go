@@ -20,6 +20,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -105,7 +106,7 @@ func hermesConfigLines(cfg string, home string) string {
 		cfg = strings.Replace(cfg, "  archive_after_days: "+strconv.Itoa(hc.Curator.ArchiveAfterDays)+"\n",
 			"  archive_after_days: "+strconv.Itoa(hc.Curator.ArchiveAfterDays)+"\n  # whose curator runs: hermes (Hermes' own; its runs are recorded) or skillrepo\n  owner: hermes\n", 1)
 	}
-	if hc.Memory.MemoryCharLimit != DefaultConfig().Memory.MemoryCharLimit || hc.Memory.UserCharLimit != DefaultConfig().Memory.UserCharLimit {
+	if hc.Memory.MemoryCharLimit != config.Default().Memory.MemoryCharLimit || hc.Memory.UserCharLimit != config.Default().Memory.UserCharLimit {
 		cfg = strings.Replace(cfg, "  dir: ../"+hermes.MemoriesDir, fmt.Sprintf("  dir: ../%s\n  memory_char_limit: %d\n  user_char_limit: %d", hermes.MemoriesDir, hc.Memory.MemoryCharLimit, hc.Memory.UserCharLimit), 1)
 	}
 	return cfg

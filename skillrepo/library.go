@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -27,12 +28,12 @@ type Library struct {
 	Root string
 	// Config is .skillrepo/config.yaml as read at Open (with the
 	// defaults of any key that has a problem: see configErr).
-	Config Config
+	Config config.Config
 	// held are the settings whose remote change waits for the person
 	// (config_hold.go); Config holds their confirmed values.
-	held []HeldSetting
-	// configErr is the config's problems (a *ConfigError), nil when it
-	// has none: every write refuses with it (config_parse.go).
+	held []config.Held
+	// configErr is the config's problems (a *config.Error), nil when it
+	// has none: every write refuses with it (config_hold.go).
 	configErr error
 
 	// readOnly: write no cache (OpenOptions.ReadOnly).
@@ -153,7 +154,7 @@ func configMissing(root string, opts OpenOptions) (inHead, sparse bool) {
 	if err != nil {
 		return false, false
 	}
-	h, _ := store.LookupPath(tree, ConfigPath)
+	h, _ := store.LookupPath(tree, config.Path)
 	return !h.IsZero(), repo.SparseCheckout()
 }
 
@@ -176,8 +177,8 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 		return nil, fmt.Errorf("%s: .git is a file (a linked worktree or submodule); open the main work tree instead", root)
 	}
 	libRoot := filepath.Join(root, filepath.FromSlash(prefix))
-	cfg, err := ReadConfig(libRoot)
-	var problems *ConfigError
+	cfg, err := config.Read(libRoot)
+	var problems *config.Error
 	if err != nil && !errors.As(err, &problems) {
 		return nil, err
 	}
@@ -208,7 +209,7 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 // the agent. There master is the main branch. It is not the checked-out
 // branch, which would move the library's main each time the person
 // switches. A config that names main_branch is taken as written.
-func settleMainBranch(repo *gitstore.Repo, cfg *Config, libRoot string) {
+func settleMainBranch(repo *gitstore.Repo, cfg *config.Config, libRoot string) {
 	const fallback = "master"
 	if cfg.MainBranch == fallback {
 		return
@@ -219,7 +220,7 @@ func settleMainBranch(repo *gitstore.Repo, cfg *Config, libRoot string) {
 	if _, err := repo.ReadRef(gitstore.BranchRef(fallback)); err != nil {
 		return
 	}
-	if configSetsKey(libRoot, "main_branch") {
+	if config.SetsKey(libRoot, "main_branch") {
 		return
 	}
 	cfg.MainBranch = fallback

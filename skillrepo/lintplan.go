@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/lint"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // LintScope is a part of a tree linted under one set of settings: a
@@ -149,27 +150,27 @@ func isSkillFolder(fsys fs.FS, dir string) bool {
 
 // readConfigFS parses the config of the library at the slash path dir of
 // fsys (fsys's root is the folder root on disk).
-func readConfigFS(fsys fs.FS, root, dir string) (Config, error) {
-	name := joinSlash(dir, ConfigPath)
+func readConfigFS(fsys fs.FS, root, dir string) (config.Config, error) {
+	name := joinSlash(dir, config.Path)
 	fi, err := fs.Stat(fsys, name)
 	if err != nil {
-		return Config{}, fmt.Errorf("%s: %w", name, err)
+		return config.Config{}, fmt.Errorf("%s: %w", name, err)
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > ConfigLimit {
-		return Config{}, fmt.Errorf("%s: not a regular file of at most %d bytes", name, ConfigLimit)
+	if !fi.Mode().IsRegular() || fi.Size() > config.Limit {
+		return config.Config{}, fmt.Errorf("%s: not a regular file of at most %d bytes", name, config.Limit)
 	}
 	b, err := fs.ReadFile(fsys, name)
 	if err != nil {
-		return Config{}, fmt.Errorf("%s: %w", name, err)
+		return config.Config{}, fmt.Errorf("%s: %w", name, err)
 	}
-	cfg, err := ParseConfig(b, filepath.Join(root, filepath.FromSlash(dir)))
-	var problems *ConfigError
+	cfg, err := config.Parse(b, filepath.Join(root, filepath.FromSlash(dir)))
+	var problems *config.Error
 	if errors.As(err, &problems) {
 		problems.File = name // each problem names the file by its path in the tree
-		return Config{}, err
+		return config.Config{}, err
 	}
 	if err != nil && dir != "." {
-		return Config{}, fmt.Errorf("library %s: %w", dir, err)
+		return config.Config{}, fmt.Errorf("library %s: %w", dir, err)
 	}
 	return cfg, err
 }

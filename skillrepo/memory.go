@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 )
@@ -50,7 +51,7 @@ func (s memoryStore) close() {
 
 // memoryDir is memory.dir as an absolute folder.
 func (l *Library) memoryDir() string {
-	dir := cmp.Or(l.Config.Memory.Dir, DefaultConfig().Memory.Dir)
+	dir := cmp.Or(l.Config.Memory.Dir, config.Default().Memory.Dir)
 	switch {
 	case strings.HasPrefix(dir, "~"):
 		return filepath.Join(l.repo.Getenv("HOME"), strings.TrimPrefix(dir, "~"))
@@ -64,7 +65,7 @@ func (l *Library) memoryDir() string {
 // repository cannot be versioned: the error says how to get one that can.
 func (l *Library) memoryStore(target memory.Target) (memoryStore, error) {
 	abs := l.memoryDir()
-	dir := cmp.Or(l.Config.Memory.Dir, DefaultConfig().Memory.Dir)
+	dir := cmp.Or(l.Config.Memory.Dir, config.Default().Memory.Dir)
 	if rel, err := filepath.Rel(l.Root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		p, err := gitstore.CleanPath(path.Join(filepath.ToSlash(rel), target.FileName()))
 		if err != nil {

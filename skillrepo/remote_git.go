@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // remoteGit runs the git binary for the shared remote.
@@ -31,7 +33,7 @@ func (l *Library) remoteGit(remote string) (*remoteGit, error) {
 	}
 	if _, err := l.repo.RemoteURL(remote); err != nil {
 		return nil, &RemoteError{Op: "remote " + remote, Kind: FailMissing, Msg: fmt.Sprintf("no remote named %q in this repository", remote),
-			Fix: fmt.Sprintf("add it with 'git remote add %s <url>', or set remote.name in %s", remote, ConfigPath)}
+			Fix: fmt.Sprintf("add it with 'git remote add %s <url>', or set remote.name in %s", remote, config.Path)}
 	}
 	return &remoteGit{cli: &gitCLI{l: l, git: p}, remote: remote}, nil
 }
@@ -265,7 +267,7 @@ func classifyRemote(remote, op string, err error, stderr []byte) *RemoteError {
 		e.Fix = "the host could not be reached: check the network and the remote's URL ('git remote -v'); the next session start tries again"
 	case has("does not appear to be a git repository", "no such remote"):
 		e.Kind = FailMissing
-		e.Fix = "add the remote with 'git remote add " + remote + " <url>', or set remote.name in " + ConfigPath
+		e.Fix = "add the remote with 'git remote add " + remote + " <url>', or set remote.name in " + config.Path
 	default:
 		e.Fix = "run the same git command in a terminal to see the whole message ('git fetch' or 'git push')"
 	}

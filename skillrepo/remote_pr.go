@@ -20,6 +20,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // pullRequestTimeout bounds each call of gh or glab.
@@ -39,7 +41,7 @@ type PullRequest struct {
 // openPullRequest opens proposal id's pull request with host's program.
 // note says why none was opened when that is not an error (not installed,
 // not logged in).
-func (l *Library) openPullRequest(ctx context.Context, g *remoteGit, id string, host RemotePullRequest, opts PublishOptions) (prURL, note string, err error) {
+func (l *Library) openPullRequest(ctx context.Context, g *remoteGit, id string, host config.RemotePullRequest, opts PublishOptions) (prURL, note string, err error) {
 	prog := string(host)
 	exe, err := l.lookPath(prog)
 	if err != nil {
@@ -84,13 +86,13 @@ func (l *Library) openPullRequest(ctx context.Context, g *remoteGit, id string, 
 	var args []string
 	var stdin []byte
 	switch host {
-	case PullRequestGH:
+	case config.PullRequestGH:
 		args = []string{"pr", "create", "--head", pr.Head, "--base", pr.Base, "--title", pr.Title, "--body-file", "-"}
 		if hostname != "" && repoPath != "" {
 			args = append(args, "--repo", hostname+"/"+repoPath)
 		}
 		stdin = []byte(pr.Body)
-	case PullRequestGLab:
+	case config.PullRequestGLab:
 		args = []string{"mr", "create", "--source-branch", pr.Head, "--target-branch", pr.Base, "--title", pr.Title, "--description", pr.Body, "--yes", "--repo", withoutCredentials(remoteURL)}
 	default:
 		return "", "", fmt.Errorf("remote.pull_request: unknown host program %q", host)

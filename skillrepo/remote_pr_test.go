@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/internal/gitserver"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // fakeHostCLI installs a recording gh or glab on the library's PATH: it
@@ -75,7 +76,7 @@ func (f *fakeHostCLI) Stdin(t *testing.T) string {
 	return string(data)
 }
 
-func prConfig(host RemotePullRequest) RemoteConfig {
+func prConfig(host config.RemotePullRequest) config.Remote {
 	c := bothMain()
 	c.PullRequest = host
 	return c
@@ -87,7 +88,7 @@ func prConfig(host RemotePullRequest) RemoteConfig {
 // skills, diff stats, lint verdict, trailers and the local approve
 // command.
 func TestPullRequestGH(t *testing.T) {
-	s := newShared(t, nil, 1, prConfig(PullRequestGH))
+	s := newShared(t, nil, 1, prConfig(config.PullRequestGH))
 	a, ctx := s.libs[0], context.Background()
 	gh := newFakeHostCLI(t, s.env, "gh", 0, "https://github.example/team/skills/pull/7", "")
 	propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
@@ -144,7 +145,7 @@ func TestPullRequestGH(t *testing.T) {
 
 func TestPullRequestNotOpened(t *testing.T) {
 	t.Run("not logged in", func(t *testing.T) {
-		s := newShared(t, nil, 1, prConfig(PullRequestGH))
+		s := newShared(t, nil, 1, prConfig(config.PullRequestGH))
 		a := s.libs[0]
 		gh := newFakeHostCLI(t, s.env, "gh", 1, "https://never", "")
 		propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
@@ -157,7 +158,7 @@ func TestPullRequestNotOpened(t *testing.T) {
 		}
 	})
 	t.Run("not installed", func(t *testing.T) {
-		s := newShared(t, nil, 1, prConfig(PullRequestGH))
+		s := newShared(t, nil, 1, prConfig(config.PullRequestGH))
 		a := s.libs[0]
 		s.env["PATH"] = t.TempDir() // no gh there
 		propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
@@ -167,7 +168,7 @@ func TestPullRequestNotOpened(t *testing.T) {
 		}
 	})
 	t.Run("already exists", func(t *testing.T) {
-		s := newShared(t, nil, 1, prConfig(PullRequestGH))
+		s := newShared(t, nil, 1, prConfig(config.PullRequestGH))
 		a := s.libs[0]
 		newFakeHostCLI(t, s.env, "gh", 0, "", `a pull request for branch "proposals/p1" into branch "main" already exists: https://github.example/team/skills/pull/3`)
 		propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
@@ -179,7 +180,7 @@ func TestPullRequestNotOpened(t *testing.T) {
 }
 
 func TestPullRequestGLab(t *testing.T) {
-	s := newShared(t, nil, 1, prConfig(PullRequestGLab))
+	s := newShared(t, nil, 1, prConfig(config.PullRequestGLab))
 	a := s.libs[0]
 	glab := newFakeHostCLI(t, s.env, "glab", 0, "https://gitlab.example/team/skills/-/merge_requests/4", "")
 	propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
@@ -207,7 +208,7 @@ func TestPullRequestGLabNoPasswordInArgs(t *testing.T) {
 	a, env := newTestLibrary(t)
 	gitCmd(t, a, env, "remote", "add", "origin", strings.Replace(url, "://", "://ada:s3cret-pw@", 1))
 	gitCmd(t, a, env, "push", "-q", "origin", "main")
-	a.Config.Remote = prConfig(PullRequestGLab)
+	a.Config.Remote = prConfig(config.PullRequestGLab)
 	glab := newFakeHostCLI(t, env, "glab", 0, "https://gitlab.example/team/skills/-/merge_requests/5", "")
 	propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
 	if _, err := a.Proposals().Publish(context.Background(), "p1", PublishOptions{}); err != nil {

@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // PublishOptions tune [Proposals.Publish].
@@ -23,7 +25,7 @@ type PublishOptions struct {
 	// proposal's commit subjects.
 	Summary string
 	// PullRequest overrides remote.pull_request ("": the config's).
-	PullRequest RemotePullRequest
+	PullRequest config.RemotePullRequest
 	// DryRun says what would be pushed and opened; nothing is.
 	DryRun bool
 }
@@ -161,7 +163,7 @@ func (l *Library) publishLocked(ctx context.Context, g *remoteGit, ids []string,
 		switch {
 		case res.PullRequest != "":
 			// Opened before: it follows the branch.
-		case host == PullRequestOff:
+		case host == config.PullRequestOff:
 			res.PullRequestNote = "remote.pull_request is off"
 		default:
 			popts := opts
@@ -193,7 +195,7 @@ func (l *Library) publishLocked(ctx context.Context, g *remoteGit, ids []string,
 	return done, errs
 }
 
-func hostIf(url string, host RemotePullRequest) string {
+func hostIf(url string, host config.RemotePullRequest) string {
 	if url == "" {
 		return ""
 	}

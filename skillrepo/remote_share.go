@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 )
 
@@ -150,10 +151,10 @@ func (room Remote) Sync(ctx context.Context, opts RemoteSyncOptions) (*RemoteSyn
 	}
 	switch {
 	case l.repo.Prefix != "":
-		if cfg.Main != MainOff {
+		if cfg.Main != config.MainOff {
 			res.notef("remote.main is ignored: the library is the folder %s of a project, whose main is the project's (git pull is yours to run)", l.repo.Prefix)
 		}
-	case cfg.Main != MainOff:
+	case cfg.Main != config.MainOff:
 		if err := l.shareMain(ctx, g, opts, res); err != nil {
 			return res, err
 		}
@@ -200,7 +201,7 @@ func (l *Library) fastForwardOnly(ctx context.Context, g *remoteGit, res *Remote
 	if res.After, err = l.repo.ResolveBranch(l.MainBranch()); err != nil {
 		return err
 	}
-	if _, err := ReadConfig(l.Root); err != nil {
+	if _, err := config.Read(l.Root); err != nil {
 		res.notef("the library's config has problems: main only fast-forwards, nothing is merged, pushed or published until they are fixed")
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/internal/gitserver"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // shared is a team's library on a real git server: the first clone
@@ -25,7 +26,7 @@ const sharedRepo = "skills.git"
 
 // newShared makes n libraries sharing one remote over srv (HTTP when
 // nil), each with the remote: section cfg.
-func newShared(t *testing.T, srv *gitserver.Server, n int, cfg RemoteConfig) *shared {
+func newShared(t *testing.T, srv *gitserver.Server, n int, cfg config.Remote) *shared {
 	t.Helper()
 	if srv == nil {
 		srv = gitserver.HTTP(t, gitserver.Options{})
@@ -64,9 +65,9 @@ func (s *shared) check(t *testing.T) {
 	}
 }
 
-func bothMain() RemoteConfig {
-	c := DefaultRemoteConfig()
-	c.Main, c.Proposals = MainBoth, ProposalsPush
+func bothMain() config.Remote {
+	c := config.DefaultRemote()
+	c.Main, c.Proposals = config.MainBoth, config.ProposalsPush
 	return c
 }
 
@@ -88,19 +89,19 @@ func syncRemote(t *testing.T, l *Library, opts RemoteSyncOptions) *RemoteSyncRes
 func TestConfigRemoteSection(t *testing.T) {
 	for _, tc := range []struct {
 		yaml, err string
-		want      RemoteConfig
+		want      config.Remote
 	}{
-		{"", "", DefaultRemoteConfig()},
-		{"remote:\n  main: both\n  proposals: push\n  pull_request: gh\n", "", RemoteConfig{Name: "origin", Main: MainBoth, Proposals: ProposalsPush, PullRequest: PullRequestGH}},
-		{"remote:\n  name: team\n  main: pull\n", "", RemoteConfig{Name: "team", Main: MainPull, Proposals: ProposalsOff, PullRequest: PullRequestOff}},
-		{"remote:\n  main: sometimes\n", `remote.main: want pull, push, both or off, got "sometimes"`, RemoteConfig{}},
-		{"remote:\n  pull_request: gitea\n", `remote.pull_request: want off, gh or glab, got "gitea"`, RemoteConfig{}},
-		{"remote:\n  proposals: yes\n", `remote.proposals: want push or off, got "yes"`, RemoteConfig{}},
-		{"remote:\n  name: --upload-pack=x\n", "starts with '-'", RemoteConfig{}},
-		{"remote:\n  name: https://example.com/x.git\n", "is not a remote's name", RemoteConfig{}},
-		{"remote:\n  mian: both\n", "remote.mian: unknown key", RemoteConfig{}},
+		{"", "", config.DefaultRemote()},
+		{"remote:\n  main: both\n  proposals: push\n  pull_request: gh\n", "", config.Remote{Name: "origin", Main: config.MainBoth, Proposals: config.ProposalsPush, PullRequest: config.PullRequestGH}},
+		{"remote:\n  name: team\n  main: pull\n", "", config.Remote{Name: "team", Main: config.MainPull, Proposals: config.ProposalsOff, PullRequest: config.PullRequestOff}},
+		{"remote:\n  main: sometimes\n", `remote.main: want pull, push, both or off, got "sometimes"`, config.Remote{}},
+		{"remote:\n  pull_request: gitea\n", `remote.pull_request: want off, gh or glab, got "gitea"`, config.Remote{}},
+		{"remote:\n  proposals: yes\n", `remote.proposals: want push or off, got "yes"`, config.Remote{}},
+		{"remote:\n  name: --upload-pack=x\n", "starts with '-'", config.Remote{}},
+		{"remote:\n  name: https://example.com/x.git\n", "is not a remote's name", config.Remote{}},
+		{"remote:\n  mian: both\n", "remote.mian: unknown key", config.Remote{}},
 	} {
-		cfg, err := ParseConfig([]byte("version: 1\n"+tc.yaml), t.TempDir())
+		cfg, err := config.Parse([]byte("version: 1\n"+tc.yaml), t.TempDir())
 		switch {
 		case tc.err != "":
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
@@ -241,7 +242,7 @@ func TestSyncRemoteModes(t *testing.T) {
 	cfg := bothMain()
 	s := newShared(t, nil, 2, cfg)
 	a, b := s.libs[0], s.libs[1]
-	a.Config.Remote.Main, b.Config.Remote.Main = MainPull, MainPush
+	a.Config.Remote.Main, b.Config.Remote.Main = config.MainPull, config.MainPush
 	before := s.remoteMain(t)
 	patchMain(t, a, "ci-debugging", "Pitfalls", "Traps")
 	if res := syncRemote(t, a, RemoteSyncOptions{}); res.Main != MainAhead || res.Pushes != 0 {

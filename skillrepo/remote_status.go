@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // RemoteStatus is what `status` shows of the shared remote: the settings,
@@ -17,7 +19,7 @@ import (
 // for a person, and the failures with their fixes. It reads local state
 // only.
 type RemoteStatus struct {
-	Config RemoteConfig
+	Config config.Remote
 	// URL is the remote's URL, credentials removed ("" when the remote is
 	// not set up).
 	URL                 string
@@ -51,7 +53,7 @@ func (room Remote) Status() (*RemoteStatus, error) {
 	} else if cfg.Enabled() {
 		st.Notes = append(st.Notes, "no remote named "+cfg.Name+": add it with 'git remote add "+cfg.Name+" <url>'")
 	}
-	if l.repo.Prefix != "" && cfg.Main != MainOff {
+	if l.repo.Prefix != "" && cfg.Main != config.MainOff {
 		st.Notes = append(st.Notes, "remote.main is ignored: the library is a folder of a project, whose main is the project's (git pull is yours to run)")
 	}
 	var rec remoteRecord

@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // pushConfig commits config.yaml with body in l by git and pushes main.
 func pushConfig(t *testing.T, l *Library, env map[string]string, body, msg string) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(l.Root, ConfigPath), []byte(body), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(l.Root, config.Path), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	gitCmd(t, l, env, "commit", "-q", "-am", msg)
@@ -49,7 +51,7 @@ func TestRemoteSyncBrokenConfigFromRemote(t *testing.T) {
 		t.Errorf("main %s, the remote's %s", got, s.remoteMain(t))
 	}
 	a = reopen(t, a, s.env)
-	if err := a.ConfigProblem(); err != nil || a.Config.Remote.Main != MainBoth {
+	if err := a.ConfigProblem(); err != nil || a.Config.Remote.Main != config.MainBoth {
 		t.Fatalf("after the fix: %v, remote.main %s", err, a.Config.Remote.Main)
 	}
 	// Sharing goes on: a's own write is pushed.

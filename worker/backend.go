@@ -15,7 +15,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/modelcall"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // A review runs as its session would: the variables the session's hook
@@ -65,7 +65,7 @@ type reviewPlan struct {
 // plan chooses the entry's backend from the review settings and the
 // session's environment (agentcli.Choose). transcriptModel and
 // transcriptCwd are what the transcript says of the session, when known.
-func (w *worker) plan(cfg skillrepo.ReviewConfig, e queue.Entry, transcriptModel, provider, transcriptCwd string) (reviewPlan, error) {
+func (w *worker) plan(cfg config.Review, e queue.Entry, transcriptModel, provider, transcriptCwd string) (reviewPlan, error) {
 	getenv := sessionGetenv(e, w.opts.Getenv)
 	p := reviewPlan{getenv: getenv}
 	model := cmp.Or(cfg.Model, getenv("SKILLREPO_MODEL"))
@@ -144,7 +144,7 @@ type ReviewPlan struct {
 // queued entry e (its Agent, SessionID, Transcript, Cwd, Env and Program):
 // the same settings, environment and program (docs/agents.md, "The model
 // backend"). opts.Dir is the library's root.
-func PlanReview(opts Options, cfg skillrepo.ReviewConfig, e queue.Entry, tr *review.Transcript) (ReviewPlan, error) {
+func PlanReview(opts Options, cfg config.Review, e queue.Entry, tr *review.Transcript) (ReviewPlan, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -167,9 +167,9 @@ func PlanReview(opts Options, cfg skillrepo.ReviewConfig, e queue.Entry, tr *rev
 // for a model on this machine).
 func (p reviewPlan) deferred(mode string) bool {
 	switch mode {
-	case skillrepo.DeferAlways:
+	case config.DeferAlways:
 		return true
-	case skillrepo.DeferNever:
+	case config.DeferNever:
 		return false
 	}
 	if p.backend == agentcli.BackendEndpoint {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/queue"
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // Health is what keeps reviews from landing, for the person: told at the
@@ -27,7 +27,7 @@ type Health struct {
 // CheckHealth looks at the queue and, for agent, whether a model backend
 // can be chosen with cfg and the environment getenv reads (the session's
 // own, from a hook).
-func CheckHealth(entries []queue.Entry, cfg skillrepo.ReviewConfig, agent string, getenv func(string) string) Health {
+func CheckHealth(entries []queue.Entry, cfg config.Review, agent string, getenv func(string) string) Health {
 	h := Health{Failed: []queue.Entry{}, Retrying: []queue.Entry{}}
 	for _, e := range entries {
 		if e.Kind != queue.KindReview {

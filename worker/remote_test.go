@@ -8,7 +8,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
 	"github.com/skillrepo/skillrepo/internal/gitserver"
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // share gives the fixture's library a remote on a real git server and
@@ -18,7 +18,7 @@ func (f *fixture) share(writeApproval bool) *gitserver.Server {
 	f.t.Helper()
 	srv := gitserver.HTTP(f.t, gitserver.Options{})
 	url := srv.Init(f.t, "skills.git")
-	p := filepath.Join(f.lib.Root, filepath.FromSlash(skillrepo.ConfigPath))
+	p := filepath.Join(f.lib.Root, filepath.FromSlash(config.Path))
 	data, err := os.ReadFile(p)
 	if err != nil {
 		f.t.Fatal(err)

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // Settings are the worker's review: keys of .skillrepo/config.yaml
-// (skillrepo.ReviewConfig holds them, their checks and their defaults),
+// (config.Review holds them, their checks and their defaults),
 // after the environment's overrides.
 type Settings struct {
 	// DeferQuiet is how long the agent must be quiet before a review
@@ -34,11 +34,11 @@ type Settings struct {
 	FinalReview bool
 	// Review is the whole review: section (the backend, review.defer,
 	// review.enabled …).
-	Review skillrepo.ReviewConfig
+	Review config.Review
 }
 
 // DefaultSettings are the defaults of every key.
-func DefaultSettings() Settings { return SettingsFrom(skillrepo.DefaultConfig().Review, nil) }
+func DefaultSettings() Settings { return SettingsFrom(config.Default().Review, nil) }
 
 // Environment overrides, for operators and tests (a test cannot wait 30 s
 // for a back-off): SKILLREPO_DEFER_QUIET, SKILLREPO_DEFER_MAX,
@@ -48,7 +48,7 @@ func DefaultSettings() Settings { return SettingsFrom(skillrepo.DefaultConfig().
 
 // SettingsFrom are the settings of a library's review: section, then the
 // environment's overrides (getenv may be nil).
-func SettingsFrom(c skillrepo.ReviewConfig, getenv func(string) string) Settings {
+func SettingsFrom(c config.Review, getenv func(string) string) Settings {
 	s := Settings{
 		DeferQuiet: time.Duration(c.DeferQuiet), DeferMax: time.Duration(c.DeferMax),
 		MaxAttempts: c.MaxAttempts, RetryBackoff: time.Duration(c.RetryBackoff), Idle: time.Duration(c.WorkerIdle),

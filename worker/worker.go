@@ -20,6 +20,7 @@ import (
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
@@ -174,7 +175,7 @@ func (w *worker) curatorIfDue(last queue.Entry) {
 		return
 	}
 	defer lib.Close()
-	if lib.Config.Curator.Owner == skillrepo.CuratorOwnerHermes {
+	if lib.Config.Curator.Owner == config.CuratorOwnerHermes {
 		return // Hermes' own curator runs
 	}
 	st, err := curator.StoreOf(lib).Load()
@@ -198,9 +199,9 @@ func (w *worker) curatorIfDue(last queue.Entry) {
 func (w *worker) now() time.Time { return w.opts.Now().UTC() }
 
 // settings reads the current settings (the config may change while a
-// worker waits). Error: the config's problems (a *skillrepo.ConfigError).
+// worker waits). Error: the config's problems (a *config.Error).
 func (w *worker) settings() (Settings, error) {
-	cfg, err := skillrepo.ReadConfig(w.root)
+	cfg, err := config.Read(w.root)
 	return SettingsFrom(cfg.Review, w.opts.Getenv), err
 }
 
@@ -605,7 +606,7 @@ func (w *worker) runReview(ctx context.Context, e queue.Entry, s Settings) (*que
 	}
 	// A review that competes with the agent for a model on this machine
 	// gives way to a new user turn (docs/reference-behaviour.md §2.7).
-	interruptible := s.Review.Defer == skillrepo.DeferAuto && p.deferred(s.Review.Defer)
+	interruptible := s.Review.Defer == config.DeferAuto && p.deferred(s.Review.Defer)
 	if _, err := w.store.Update(e.ID, func(x *queue.Entry) error {
 		x.Backend, x.Interruptible = p.backend, interruptible
 		return nil

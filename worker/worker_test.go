@@ -19,6 +19,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/testlib"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
@@ -186,7 +187,7 @@ func TestBrokenConfigStopsTheWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Run(context.Background(), Options{Dir: f.lib.Root, Getenv: func(k string) string { return f.env[k] }, Once: true, Log: &f.log, Poll: 20 * time.Millisecond})
-	var ce *skillrepo.ConfigError
+	var ce *config.Error
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "review.max_attempts") {
 		t.Fatalf("worker with a broken config: %v", err)
 	}
@@ -306,7 +307,7 @@ func TestRecoverInterruptedReview(t *testing.T) {
 }
 
 func TestSettingsFrom(t *testing.T) {
-	cfg, err := skillrepo.ParseConfig([]byte("review:\n  defer_quiet: 2s\n  defer_max: 90\n  max_attempts: 7\n  final_review: false\n"), t.TempDir())
+	cfg, err := config.Parse([]byte("review:\n  defer_quiet: 2s\n  defer_max: 90\n  max_attempts: 7\n  final_review: false\n"), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +392,7 @@ func TestFolderLibraryConfig(t *testing.T) {
 	if _, err := skillrepo.Init(context.Background(), dir, skillrepo.InitOptions{OpenOptions: skillrepo.OpenOptions{Getenv: getenv}, Example: true}); err != nil {
 		t.Fatal(err)
 	}
-	cfg := filepath.Join(dir, filepath.FromSlash(skillrepo.ConfigPath))
+	cfg := filepath.Join(dir, filepath.FromSlash(config.Path))
 	old, err := os.ReadFile(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -473,7 +474,7 @@ func TestReviewRunsAsItsSession(t *testing.T) {
 func TestReviewsSwitchedOffAfterQueueing(t *testing.T) {
 	f := newFixture(t, createReply("x"))
 	e := f.enqueue("s-1")
-	cfgPath := filepath.Join(f.lib.Root, skillrepo.ConfigPath)
+	cfgPath := filepath.Join(f.lib.Root, config.Path)
 	data, err := os.ReadFile(cfgPath)
 	if err != nil {
 		t.Fatal(err)
@@ -499,17 +500,17 @@ func TestDefer(t *testing.T) {
 	w := &worker{opts: Options{Getenv: func(string) string { return "" }}, root: t.TempDir()}
 	for _, tt := range []struct {
 		name    string
-		cfg     skillrepo.ReviewConfig
+		cfg     config.Review
 		e       queue.Entry
 		deferIt bool
 	}{
-		{"auto, loopback endpoint", skillrepo.ReviewConfig{Model: "m", BaseURL: "http://127.0.0.1:8080/v1"}, queue.Entry{Agent: "claude-code"}, true},
-		{"auto, localhost endpoint", skillrepo.ReviewConfig{Model: "m", BaseURL: "http://localhost:11434/v1"}, queue.Entry{Agent: "codex"}, true},
-		{"auto, remote endpoint", skillrepo.ReviewConfig{Model: "m", BaseURL: "https://models.example.com/v1"}, queue.Entry{Agent: "codex"}, false},
-		{"always, remote endpoint", skillrepo.ReviewConfig{Model: "m", BaseURL: "https://models.example.com/v1", Defer: "always"}, queue.Entry{}, true},
-		{"never, loopback endpoint", skillrepo.ReviewConfig{Model: "m", BaseURL: "http://127.0.0.1:8080/v1", Defer: "never"}, queue.Entry{}, false},
-		{"auto, the agent's program on its provider", skillrepo.ReviewConfig{}, queue.Entry{Agent: "claude-code", Program: "/bin/sh"}, false},
-		{"auto, the agent's program on a loopback gateway", skillrepo.ReviewConfig{}, queue.Entry{Agent: "claude-code", Program: "/bin/sh", Env: map[string]string{"ANTHROPIC_BASE_URL": "http://127.0.0.1:4000"}}, true},
+		{"auto, loopback endpoint", config.Review{Model: "m", BaseURL: "http://127.0.0.1:8080/v1"}, queue.Entry{Agent: "claude-code"}, true},
+		{"auto, localhost endpoint", config.Review{Model: "m", BaseURL: "http://localhost:11434/v1"}, queue.Entry{Agent: "codex"}, true},
+		{"auto, remote endpoint", config.Review{Model: "m", BaseURL: "https://models.example.com/v1"}, queue.Entry{Agent: "codex"}, false},
+		{"always, remote endpoint", config.Review{Model: "m", BaseURL: "https://models.example.com/v1", Defer: "always"}, queue.Entry{}, true},
+		{"never, loopback endpoint", config.Review{Model: "m", BaseURL: "http://127.0.0.1:8080/v1", Defer: "never"}, queue.Entry{}, false},
+		{"auto, the agent's program on its provider", config.Review{}, queue.Entry{Agent: "claude-code", Program: "/bin/sh"}, false},
+		{"auto, the agent's program on a loopback gateway", config.Review{}, queue.Entry{Agent: "claude-code", Program: "/bin/sh", Env: map[string]string{"ANTHROPIC_BASE_URL": "http://127.0.0.1:4000"}}, true},
 	} {
 		if tt.cfg.Defer == "" {
 			tt.cfg.Defer = "auto"
@@ -548,7 +549,7 @@ func TestScheduledCuratorConsolidates(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	cfgPath := filepath.Join(f.lib.Root, skillrepo.ConfigPath)
+	cfgPath := filepath.Join(f.lib.Root, config.Path)
 	data, err := os.ReadFile(cfgPath)
 	if err != nil {
 		t.Fatal(err)

@@ -3,9 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/spf13/cobra"
-
-	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type configAcceptOptions struct {
@@ -68,13 +67,13 @@ from the next command on, the file's values are used. docs/config.md.`,
 }
 
 type configAcceptJSON struct {
-	Accepted []skillrepo.HeldSetting `json:"accepted"`
-	DryRun   bool                    `json:"dry_run"`
+	Accepted []config.Held `json:"accepted"`
+	DryRun   bool          `json:"dry_run"`
 }
 
-func heldOrEmpty(h []skillrepo.HeldSetting) []skillrepo.HeldSetting {
+func heldOrEmpty(h []config.Held) []config.Held {
 	if h == nil {
-		return []skillrepo.HeldSetting{}
+		return []config.Held{}
 	}
 	return h
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 type proposalPublishOptions struct {
@@ -43,11 +44,11 @@ remote.proposals is push; this command is for the rest (a --propose write).`,
 			if err != nil {
 				return err
 			}
-			var host skillrepo.RemotePullRequest
+			var host config.RemotePullRequest
 			switch opts.PullRequest {
 			case "":
 			case "off", "gh", "glab":
-				host = skillrepo.RemotePullRequest(opts.PullRequest)
+				host = config.RemotePullRequest(opts.PullRequest)
 			default:
 				return usageErrorf("--pull-request: want off, gh or glab, not %q", opts.PullRequest)
 			}

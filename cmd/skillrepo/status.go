@@ -22,6 +22,7 @@ import (
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/worker"
 )
 
@@ -33,11 +34,11 @@ type statusJSON struct {
 	ConfigProblems []string `json:"config_problems"`
 	// HeldSettings are the settings a remote changed that this clone
 	// holds back until 'skillrepo config accept' (docs/config.md).
-	HeldSettings []skillrepo.HeldSetting `json:"held_settings"`
-	Branch       string                  `json:"branch"`
-	Head         string                  `json:"head"`
-	DirtySkills  []string                `json:"dirty_skills"`
-	DirtyFiles   int                     `json:"dirty_files"`
+	HeldSettings []config.Held `json:"held_settings"`
+	Branch       string        `json:"branch"`
+	Head         string        `json:"head"`
+	DirtySkills  []string      `json:"dirty_skills"`
+	DirtyFiles   int           `json:"dirty_files"`
 	// Unconverted are the dirty files skillrepo sync refuses to record:
 	// their conversion runs a filter (git-lfs) we do not run, so git must
 	// record them (docs/git-format.md, "Line endings and filters").
@@ -133,7 +134,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 		st.ConfigProblems = strings.Split(err.Error(), "\n")
 	}
 	if st.HeldSettings = lib.HeldSettings(); st.HeldSettings == nil {
-		st.HeldSettings = []skillrepo.HeldSetting{}
+		st.HeldSettings = []config.Held{}
 	}
 	if st.Branch, err = lib.CurrentBranch(); err != nil {
 		return err
@@ -202,7 +203,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 		sched := curator.ScheduleOf(lib.Config.Curator)
 		d := curator.Due(cs, sched, now)
 		st.Curator = curatorStatus{Owner: lib.Config.Curator.Owner, Enabled: sched.Enabled, Paused: cs.Paused, LastRunAt: cs.LastRunAt, Due: d.Due}
-		if lib.Config.Curator.Owner == skillrepo.CuratorOwnerHermes {
+		if lib.Config.Curator.Owner == config.CuratorOwnerHermes {
 			d = curator.Decision{} // Hermes' own curator runs; skillrepo's stands aside
 			st.Curator.Due = false
 		}
@@ -225,7 +226,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 	if env, err := doctorEnv(f, "", "", cwd); err == nil {
 		// Cached: the checks run every installed command (seconds with
 		// four agents); they run again when what they read changes.
-		st.Setups = doctor.Cached(cmd.Context(), env, lib.State().SetupChecks(), filepath.Join(lib.Root, filepath.FromSlash(skillrepo.ConfigPath))).Findings
+		st.Setups = doctor.Cached(cmd.Context(), env, lib.State().SetupChecks(), filepath.Join(lib.Root, filepath.FromSlash(config.Path))).Findings
 	}
 	if f.JSON {
 		return printJSON(f.IO.Out, st)
@@ -363,7 +364,7 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		}
 	}
 	if len(st.HeldSettings) > 0 {
-		fmt.Fprintf(w, "%s: the remote changed settings this clone holds back (it uses the values it had); read the change (git log -p %s), then: skillrepo config accept\n", f.IO.Red("held"), skillrepo.ConfigPath)
+		fmt.Fprintf(w, "%s: the remote changed settings this clone holds back (it uses the values it had); read the change (git log -p %s), then: skillrepo config accept\n", f.IO.Red("held"), config.Path)
 		for _, h := range st.HeldSettings {
 			fmt.Fprintf(w, "  %s: %s (in use: %s)\n", h.Key, h.Incoming, h.Confirmed)
 		}
@@ -425,7 +426,7 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 	printRemoteStatus(f, st.Remote, now)
 	c := st.Curator
 	switch {
-	case c.Owner == skillrepo.CuratorOwnerHermes:
+	case c.Owner == config.CuratorOwnerHermes:
 		fmt.Fprintln(w, "curator: Hermes' own runs this library (curator.owner: hermes); sync records its runs (skillrepo curator status for its schedule)")
 	case !c.Enabled:
 		fmt.Fprintln(w, "curator: disabled")

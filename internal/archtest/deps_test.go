@@ -100,6 +100,23 @@ func TestDependencyArrows(t *testing.T) {
 				}
 			}
 		}
+		if rel == "skillrepo/config" {
+			// The settings file's schema and parse know nothing of git:
+			// the domain reads the bytes (from the work tree or a commit)
+			// and hands them over. Its own imports are the leaves it
+			// names types from and internal helpers.
+			for _, d := range p.Deps {
+				if d == module+"/skillrepo" || d == module+"/"+engine || strings.HasPrefix(d, "github.com/go-git/") || d == "os/exec" {
+					t.Errorf("skillrepo/config depends on %s: it parses bytes; the domain reads them from git", d)
+				}
+			}
+			for _, imp := range p.Imports {
+				rel, ours := strings.CutPrefix(imp, module+"/")
+				if ours && !strings.HasPrefix(rel, "internal/") && !slices.Contains([]string{"agent", "lint", "skillrepo/skill", "skillrepo/memory"}, rel) {
+					t.Errorf("skillrepo/config imports %s: it may import only agent, lint, skillrepo/skill, skillrepo/memory and internal helpers", imp)
+				}
+			}
+		}
 		if rel == "overlap" {
 			// Pure: text in, clusters out; at most the SKILL.md model.
 			for _, imp := range p.Imports {

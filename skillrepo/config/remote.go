@@ -1,4 +1,4 @@
-package skillrepo
+package config
 
 import (
 	"errors"
@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// RemoteConfig is the remote: section: how a team shares the library
+// Remote is the remote: section: how a team shares the library
 // through its git host (docs/remote.md, docs/config.md). Every mode is off
 // by default, so a library without the section never touches the network
 // on its own.
-type RemoteConfig struct {
+type Remote struct {
 	// Name is the git remote ("origin").
 	Name string `yaml:"name" check:"remote"`
 	// Proposals: push publishes every proposal a review or the curator
@@ -52,9 +52,9 @@ const (
 	PullRequestGLab RemotePullRequest = "glab"
 )
 
-// DefaultRemoteConfig is the remote: section a library without one has.
-func DefaultRemoteConfig() RemoteConfig {
-	return RemoteConfig{Name: "origin", Proposals: ProposalsOff, Main: MainOff, PullRequest: PullRequestOff}
+// DefaultRemote is the remote: section a library without one has.
+func DefaultRemote() Remote {
+	return Remote{Name: "origin", Proposals: ProposalsOff, Main: MainOff, PullRequest: PullRequestOff}
 }
 
 // Pulls reports whether the remote's main is brought in.
@@ -64,10 +64,10 @@ func (m RemoteMain) Pulls() bool { return m == MainPull || m == MainBoth }
 func (m RemoteMain) Pushes() bool { return m == MainPush || m == MainBoth }
 
 // Publishes reports whether proposals are pushed.
-func (c RemoteConfig) Publishes() bool { return c.Proposals == ProposalsPush }
+func (c Remote) Publishes() bool { return c.Proposals == ProposalsPush }
 
 // Enabled reports whether anything of the section reaches the remote.
-func (c RemoteConfig) Enabled() bool { return c.Publishes() || c.Main != MainOff }
+func (c Remote) Enabled() bool { return c.Publishes() || c.Main != MainOff }
 
 // checkRemoteName accepts what git accepts as a remote's name and can be
 // passed to git as one argument: no whitespace, not an option, not a URL

@@ -1,34 +1,31 @@
-package skillrepo
+// Package config is a library's settings file, .skillrepo/config.yaml:
+// its typed schema (one struct per section, each key a field with its
+// check), the defaults, and the strict parse that names each problem's
+// line (docs/config.md). It knows nothing of git: the domain reads the
+// file from the work tree or a commit and hands its bytes here.
+package config
 
 import (
-	"path/filepath"
 	"time"
 
 	"github.com/skillrepo/skillrepo/agent"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
-// ConfigPath is the tracked settings file, relative to the library root.
-const ConfigPath = ".skillrepo/config.yaml"
+// Path is the tracked settings file, relative to the library root.
+const Path = ".skillrepo/config.yaml"
 
-// ConfigLimit bounds the config file read: it is a few hundred bytes, and
+// Limit bounds the config file read: it is a few hundred bytes, and
 // a file that is not (a mistake, a FIFO) is refused, not loaded.
-const ConfigLimit = 1 << 20
+const Limit = 1 << 20
 
-// readConfigFile reads the config file of the library at root, at most
-// [ConfigLimit] bytes. A missing file is an fs.ErrNotExist error.
-func readConfigFile(root string) ([]byte, error) {
-	return boundedread.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigPath)), ConfigLimit)
-}
-
-// Config is .skillrepo/config.yaml, parsed once ([ParseConfig]) and
+// Config is .skillrepo/config.yaml, parsed once ([Parse]) and
 // handed to every package as its typed section. The struct is the schema:
 // a field's `yaml` tag is its key and its `check` tag its validation
 // (see package internal/yamlconf: min=N, max=N, oneof=a|b, and the named
-// checks of configDecoder in config_parse.go); [DefaultConfig] holds every default. Adding a
+// checks of decoder in parse.go); [Default] holds every default. Adding a
 // key is adding a field here (with its check and a default when it has
 // one) and a row in docs/config.md.
 type Config struct {
@@ -39,25 +36,25 @@ type Config struct {
 	// codex, generic): the write rules and the default lint profile follow
 	// it. Absent from the file, it is detected from the library's path.
 	Runtime skill.Runtime `yaml:"runtime" check:"runtime"`
-	Review  ReviewConfig  `yaml:"review"`
-	Curator CuratorConfig `yaml:"curator"`
-	Memory  MemoryConfig  `yaml:"memory"`
+	Review  Review        `yaml:"review"`
+	Curator Curator       `yaml:"curator"`
+	Memory  Memory        `yaml:"memory"`
 	// Protected skills are never written by a background review or the
 	// curator, whatever their history says.
-	Protected []string    `yaml:"protected" check:"nonempty"`
-	Goals     GoalsConfig `yaml:"goals"`
+	Protected []string `yaml:"protected" check:"nonempty"`
+	Goals     Goals    `yaml:"goals"`
 	// Lint is the lint: section; package lint owns its keys and checks
 	// them against its rule table as it decodes (lint.Config's
 	// UnmarshalYAML). [Config.LintSettings] adds the runtime's profile.
 	Lint lint.Config `yaml:"lint"`
 	// Remote is how the library is shared through its git host
-	// (config_remote.go, docs/remote.md).
-	Remote RemoteConfig `yaml:"remote"`
+	// (remote.go, docs/remote.md).
+	Remote Remote `yaml:"remote"`
 }
 
-// ReviewConfig is the review: section: the background review, and the
+// Review is the review: section: the background review, and the
 // worker that runs it (docs/agents.md, "The worker").
-type ReviewConfig struct {
+type Review struct {
 	// WriteApproval leaves non-user writes as proposals instead of
 	// merging them.
 	WriteApproval bool `yaml:"write_approval"`
@@ -117,8 +114,8 @@ const (
 	NotifyOff       = "off"
 )
 
-// CuratorConfig is the curator: section.
-type CuratorConfig struct {
+// Curator is the curator: section.
+type Curator struct {
 	Enabled          bool     `yaml:"enabled"`
 	IntervalHours    int      `yaml:"interval_hours" check:"min=1"`
 	StaleAfterDays   int      `yaml:"stale_after_days" check:"min=1"`
@@ -150,10 +147,10 @@ const (
 	CuratorOwnerHermes    = string(agent.Hermes)
 )
 
-// MemoryConfig is the memory: section.
-type MemoryConfig struct {
+// Memory is the memory: section.
+type Memory struct {
 	// Dir holds MEMORY.md and USER.md, relative to the library root or
-	// absolute (e.g. ~/.hermes/memories); [Memory.Path] checks it
+	// absolute (e.g. ~/.hermes/memories); the domain checks it
 	// lies inside the library.
 	Dir string `yaml:"dir" check:"nonempty"`
 	// MemoryCharLimit and UserCharLimit are the stores' sizes, in
@@ -162,8 +159,8 @@ type MemoryConfig struct {
 	UserCharLimit   int `yaml:"user_char_limit" check:"min=1"`
 }
 
-// GoalsConfig is the goals: section (docs/goals.md).
-type GoalsConfig struct {
+// Goals is the goals: section (docs/goals.md).
+type Goals struct {
 	// Model and BaseURL are the judge's (default: review.model and
 	// review.base_url).
 	Model   string `yaml:"model"`
@@ -175,11 +172,7 @@ type GoalsConfig struct {
 }
 
 // Timeout is the judge call's bound.
-func (g GoalsConfig) Timeout() time.Duration { return time.Duration(g.TimeoutSeconds) * time.Second }
-
-// Rules are the write rules of the library's runtime (its config's
-// runtime, else the one its path suggests).
-func (l *Library) Rules() skill.Rules { return skill.RulesFor(l.Config.Runtime) }
+func (g Goals) Timeout() time.Duration { return time.Duration(g.TimeoutSeconds) * time.Second }
 
 // LintSettings are the lint settings of the library: its lint: section,
 // with the profile of its runtime when the section names none, so every
@@ -193,26 +186,27 @@ func (c Config) LintSettings() lint.Config {
 	return s
 }
 
-// DefaultConfig is what init writes and what every key the file leaves
+// Default is what init writes and what every key the file leaves
 // out means.
-func DefaultConfig() Config {
+func Default() Config {
 	return Config{
 		Version:    1,
 		MainBranch: "main",
-		Review: ReviewConfig{
+		Review: Review{
 			MemoryInterval: 10, SkillInterval: 10,
 			DeferQuiet: Duration(15 * time.Second), DeferMax: Duration(30 * time.Minute),
 			RetryBackoff: Duration(30 * time.Second), MaxAttempts: 5, WorkerIdle: Duration(time.Minute),
 			FinalReview: true, Enabled: true, Backend: BackendAuto, Defer: DeferAuto, Notify: NotifySummary,
 		},
-		Curator: CuratorConfig{Enabled: true, IntervalHours: 168, StaleAfterDays: 14, ArchiveAfterDays: 30, Owner: CuratorOwnerSkillrepo},
-		Memory:  MemoryConfig{Dir: ".memory", MemoryCharLimit: memory.DefaultMemoryLimit, UserCharLimit: memory.DefaultUserLimit},
-		Goals:   GoalsConfig{TimeoutSeconds: 30},
-		Remote:  DefaultRemoteConfig(),
+		Curator: Curator{Enabled: true, IntervalHours: 168, StaleAfterDays: 14, ArchiveAfterDays: 30, Owner: CuratorOwnerSkillrepo},
+		Memory:  Memory{Dir: ".memory", MemoryCharLimit: memory.DefaultMemoryLimit, UserCharLimit: memory.DefaultUserLimit},
+		Goals:   Goals{TimeoutSeconds: 30},
+		Remote:  DefaultRemote(),
 	}
 }
 
-const defaultConfigYAML = `# skillrepo library settings (tracked: shared by everyone who clones the library)
+// DefaultYAML is the file init writes: [Default], commented.
+const DefaultYAML = `# skillrepo library settings (tracked: shared by everyone who clones the library)
 version: 1
 main_branch: main
 # the agent that reads this library (hermes, claude-code, codex, gemini, generic):

@@ -1,10 +1,9 @@
-package skillrepo
+package config
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,27 +11,26 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
 	"github.com/skillrepo/skillrepo/internal/yamlconf"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
-// A broken config (docs/config.md, "A broken config"): [Open] opens the
-// library anyway, with every key that is right and the default for each
-// one that is not, and warns (OpenOptions.Warn) with each problem's line,
-// so reads go on; every write refuses with the same problems
-// ([Library.ConfigProblem]) until the file is fixed, so nothing is ever
-// written under a setting the user did not mean. `skillrepo lint` and
-// the pre-commit hook report the problems as errors.
+// A broken config (docs/config.md, "A broken config"): [Parse] returns
+// every key that is right and the default for each one that is not,
+// beside an *Error naming each problem's line, so the domain can open the
+// library for reads and refuse every write until the file is fixed.
+// `skillrepo lint` and the pre-commit hook report the problems as errors.
 
-// ConfigError is a config file with problems, each at its line.
-type ConfigError struct {
+// Error is a config file with problems, each at its line.
+type Error struct {
 	// File is the file as the message names it.
 	File     string
 	Problems yamlconf.Errors
 }
 
-func (e *ConfigError) Error() string {
+func (e *Error) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
 		lines[i] = e.File + ":" + strings.TrimPrefix(p.Error(), "line ")
@@ -45,7 +43,7 @@ func (e *ConfigError) Error() string {
 
 // Hint collects the problems' hints and says where the keys are
 // described.
-func (e *ConfigError) Hint() string {
+func (e *Error) Hint() string {
 	var hints []string
 	for _, p := range e.Problems {
 		if p.Hint != "" {
@@ -55,8 +53,8 @@ func (e *ConfigError) Hint() string {
 	return strings.Join(append(hints, "every key is described in docs/config.md"), "\n")
 }
 
-// configDecoder holds the named checks of the config's `check` tags.
-var configDecoder = yamlconf.Decoder{Checks: map[string]yamlconf.Check{
+// decoder holds the named checks of the config's `check` tags.
+var decoder = yamlconf.Decoder{Checks: map[string]yamlconf.Check{
 	"version":  checkVersion,
 	"branch":   checkBranchName,
 	"runtime":  checkRuntime,
@@ -65,14 +63,14 @@ var configDecoder = yamlconf.Decoder{Checks: map[string]yamlconf.Check{
 	"remote":   checkRemoteName,
 }}
 
-// ParseConfig parses a config file's bytes, once, for the library at
+// Parse parses a config file's bytes, once, for the library at
 // root (a folder on disk, or where a commit or git's index would put it):
 // the defaults fill what the file leaves out, and a runtime it does not
 // name is detected from root's path. A file with problems is a
-// *ConfigError naming each one's line; the Config returned with it holds
+// *Error naming each one's line; the Config returned with it holds
 // every key that is right and the default of each one that is not.
-func ParseConfig(data []byte, root string) (Config, error) {
-	cfg := DefaultConfig()
+func Parse(data []byte, root string) (Config, error) {
+	cfg := Default()
 	var problems yamlconf.Errors
 	top, err := yamlconf.Parse(data)
 	var one *yamlconf.Error
@@ -82,42 +80,48 @@ func ParseConfig(data []byte, root string) (Config, error) {
 	case err != nil:
 		return cfg, err
 	default:
-		problems = configDecoder.Decode(top, &cfg, "")
+		problems = decoder.Decode(top, &cfg, "")
 	}
 	if cfg.Runtime == "" {
 		cfg.Runtime = skill.DetectRuntime(root)
 	}
 	if len(problems) > 0 {
-		return cfg, &ConfigError{File: ConfigPath, Problems: problems}
+		return cfg, &Error{File: Path, Problems: problems}
 	}
 	return cfg, nil
 }
 
-// ReadConfig reads the config of the library at root from its work tree,
-// as [Open] does (and a process that keeps no library open, such as the
-// worker between entries); a missing file means the defaults. A file
-// with problems is a *ConfigError naming the file by its full path, with
-// the Config as [ParseConfig] leaves it.
-func ReadConfig(root string) (Config, error) {
-	b, err := readConfigFile(root)
+// readFile reads the config file of the library at root, at most
+// [Limit] bytes. A missing file is an fs.ErrNotExist error.
+func readFile(root string) ([]byte, error) {
+	return boundedread.ReadFile(filepath.Join(root, filepath.FromSlash(Path)), Limit)
+}
+
+// Read reads the config of the library at root from its work tree, as
+// the domain's Open does (and a process that keeps no library open, such
+// as the worker between entries); a missing file means the defaults. A
+// file with problems is an *Error naming the file by its full path, with
+// the Config as [Parse] leaves it.
+func Read(root string) (Config, error) {
+	b, err := readFile(root)
 	if errors.Is(err, fs.ErrNotExist) {
-		return ParseConfig(nil, root)
+		return Parse(nil, root)
 	}
 	if err != nil {
-		return DefaultConfig(), fmt.Errorf("read %s: %w", ConfigPath, err)
+		return Default(), fmt.Errorf("read %s: %w", Path, err)
 	}
-	cfg, err := ParseConfig(b, root)
-	var ce *ConfigError
+	cfg, err := Parse(b, root)
+	var ce *Error
 	if errors.As(err, &ce) {
-		ce.File = filepath.Join(root, filepath.FromSlash(ConfigPath))
+		ce.File = filepath.Join(root, filepath.FromSlash(Path))
 	}
 	return cfg, err
 }
 
-// configSetsKey reports whether the config file of the library at root
-// sets the top-level key (as opposed to leaving it to its default).
-func configSetsKey(root, key string) bool {
-	b, err := readConfigFile(root)
+// SetsKey reports whether the config file of the library at root sets
+// the top-level key (as opposed to leaving it to its default).
+func SetsKey(root, key string) bool {
+	b, err := readFile(root)
 	if err != nil {
 		return false
 	}
@@ -225,28 +229,4 @@ func checkBranchName(s string) (string, error) {
 		}
 	}
 	return s, nil
-}
-
-// warnConfig reports each problem of a config that a library opened with
-// anyway.
-func warnConfig(e *ConfigError, warn func(string)) {
-	if warn == nil {
-		warn = func(msg string) { fmt.Fprintln(os.Stderr, "warning: "+msg) }
-	}
-	for _, line := range strings.Split(e.Error(), "\n") {
-		warn(line + " (the default is used; writes are refused until this is fixed)")
-	}
-}
-
-// ConfigProblem is the *ConfigError of the library's config, or nil when
-// the file has no problem.
-func (l *Library) ConfigProblem() error { return l.configErr }
-
-// writable refuses a write while the config has problems: it would be
-// made under a setting the user did not mean.
-func (l *Library) writable() error {
-	if l.configErr == nil {
-		return nil
-	}
-	return fmt.Errorf("nothing was written: the library's config has problems:\n%w", l.configErr)
 }
