@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
 
 // The first session start after init records an edit made outside
@@ -18,7 +20,7 @@ func TestFirstSessionStartRecordsOutsideEdits(t *testing.T) {
 	s.run("init", "--example", s.library)
 	// No claude program and no endpoint: the hooks are written, reviews
 	// have no model, so the install exits 5 (exitcode.go).
-	out := s.runExit(exitNotRunning, "hooks", "install", "--claude-code")
+	out := s.runExit(cmdutil.ExitNotRunning, "hooks", "install", "--claude-code")
 	if !strings.Contains(out, "hint: set review.model and review.base_url") {
 		t.Errorf("the install's hint does not say how reviews get a model:\n%s", out)
 	}

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
 
 // unknownCommandError is a word that names no subcommand of cmd.
@@ -43,10 +45,10 @@ func newUnknownCommandError(parent *cobra.Command, word string) error {
 		parent.SuggestionsMinimumDistance = 2 // cobra's default, set only on its own path
 	}
 	sugg := nearest(word, parent.SuggestionsFor(word))
-	return &flagError{&unknownCommandError{word: word, parent: parent.CommandPath(), suggestions: sugg}}
+	return &cmdutil.FlagError{Err: &unknownCommandError{word: word, parent: parent.CommandPath(), suggestions: sugg}}
 }
 
-// typeUsageErrors makes every misuse cobra finds a *flagError (exit 2)
+// typeUsageErrors makes every misuse cobra finds a *cmdutil.FlagError (exit 2)
 // where it arises, never recognised later by its message: a flag that
 // does not parse (the flag error function, inherited by every command),
 // and arguments of the wrong number, a required flag left out or flags of
@@ -54,7 +56,7 @@ func newUnknownCommandError(parent *cobra.Command, word string) error {
 // first, checks the flags' rules too). Call it after every command is
 // added and guardCommandGroups has set the groups' checks.
 func typeUsageErrors(root *cobra.Command) {
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &flagError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &cmdutil.FlagError{Err: err} })
 	walkCommands(root, func(c *cobra.Command) {
 		args := c.Args
 		if args == nil {
@@ -68,9 +70,9 @@ func typeUsageErrors(root *cobra.Command) {
 			if err == nil {
 				err = cmd.ValidateFlagGroups()
 			}
-			var fe *flagError
+			var fe *cmdutil.FlagError
 			if err != nil && !errors.As(err, &fe) {
-				err = &flagError{err}
+				err = &cmdutil.FlagError{Err: err}
 			}
 			return err
 		}

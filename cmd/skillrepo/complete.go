@@ -24,6 +24,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
@@ -31,13 +32,13 @@ import (
 
 // finishCommandTree applies the rules every command shares; run calls it
 // once the whole tree is built.
-func finishCommandTree(f *factory, root *cobra.Command) {
+func finishCommandTree(f *cmdutil.Factory, root *cobra.Command) {
 	guardCommandGroups(root)
 	typeUsageErrors(root)
 	registerCompletions(f, root)
 }
 
-func registerCompletions(f *factory, root *cobra.Command) {
+func registerCompletions(f *cmdutil.Factory, root *cobra.Command) {
 	walkCommands(root, func(c *cobra.Command) {
 		if c.ValidArgsFunction == nil && !c.HasSubCommands() {
 			if kinds := positionalKinds(c.Use); len(kinds) > 0 {
@@ -87,7 +88,7 @@ func positionalKinds(use string) []string {
 	return kinds
 }
 
-func completeKind(f *factory, cmd *cobra.Command, kind string, args []string) ([]string, cobra.ShellCompDirective) {
+func completeKind(f *cmdutil.Factory, cmd *cobra.Command, kind string, args []string) ([]string, cobra.ShellCompDirective) {
 	inSkill := cmd.Parent() != nil && cmd.Parent().Name() == "skill" && len(args) > 0
 	switch kind {
 	case "file", "path":
@@ -125,7 +126,7 @@ func completeKind(f *factory, cmd *cobra.Command, kind string, args []string) ([
 // usage text.
 var listedValues = regexp.MustCompile(`(?:^|: )([a-z0-9][a-z0-9-]*(?:, [a-z0-9][a-z0-9-]*)*,? or [a-z0-9][a-z0-9-]*)`)
 
-func flagCompletion(f *factory, c *cobra.Command, fl *pflag.Flag) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+func flagCompletion(f *cmdutil.Factory, c *cobra.Command, fl *pflag.Flag) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	fixed := func(vals ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return vals, cobra.ShellCompDirectiveNoFileComp
@@ -195,7 +196,7 @@ func valuesFromUse(use, name string) []string {
 
 // completionLibrary opens the library for a completion: the persistent
 // pre-run that resolves -C does not run for __complete.
-func completionLibrary(f *factory) *skillrepo.Library {
+func completionLibrary(f *cmdutil.Factory) *skillrepo.Library {
 	if f.Dir == "" {
 		f.Dir = f.Getenv("SKILLREPO_LIBRARY")
 	}
@@ -217,7 +218,7 @@ const (
 )
 
 // completeSkills lists the names of the skills which selects.
-func completeSkills(f *factory, which int) []string {
+func completeSkills(f *cmdutil.Factory, which int) []string {
 	infos := completionSkillInfos(f)
 	seen := map[string]bool{}
 	var out []string
@@ -233,7 +234,7 @@ func completeSkills(f *factory, which int) []string {
 }
 
 // completeCategories lists the categories active skills live in.
-func completeCategories(f *factory) []string {
+func completeCategories(f *cmdutil.Factory) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, si := range completionSkillInfos(f) {
@@ -246,7 +247,7 @@ func completeCategories(f *factory) []string {
 	return out
 }
 
-func completionSkillInfos(f *factory) []skillrepo.SkillInfo {
+func completionSkillInfos(f *cmdutil.Factory) []skillrepo.SkillInfo {
 	lib := completionLibrary(f)
 	if lib == nil {
 		return nil
@@ -264,7 +265,7 @@ func completionSkillInfos(f *factory) []skillrepo.SkillInfo {
 
 // completeSkillFiles lists the files of skill name, relative to its
 // folder (SKILL.md, references/api.md).
-func completeSkillFiles(f *factory, name string) []string {
+func completeSkillFiles(f *cmdutil.Factory, name string) []string {
 	lib := completionLibrary(f)
 	if lib == nil {
 		return nil
@@ -290,16 +291,16 @@ func completeSkillFiles(f *factory, name string) []string {
 
 // completeRunRefs completes curator run ids from the runs that kept
 // their pre-run tip.
-func completeRunRefs(f *factory) []string {
+func completeRunRefs(f *cmdutil.Factory) []string {
 	return completeIDs(f, func(l *skillrepo.Library) ([]string, error) { return l.CuratorRuns().IDs() })
 }
 
 // completeProposals completes open proposal ids.
-func completeProposals(f *factory) []string {
+func completeProposals(f *cmdutil.Factory) []string {
 	return completeIDs(f, func(l *skillrepo.Library) ([]string, error) { return l.Proposals().IDs() })
 }
 
-func completeIDs(f *factory, list func(*skillrepo.Library) ([]string, error)) []string {
+func completeIDs(f *cmdutil.Factory, list func(*skillrepo.Library) ([]string, error)) []string {
 	lib := completionLibrary(f)
 	if lib == nil {
 		return nil

@@ -3,16 +3,18 @@ package main
 import (
 	"fmt"
 
-	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 type configAcceptOptions struct {
-	f      *factory
+	f      *cmdutil.Factory
 	DryRun bool
 }
 
-func newConfigCmd(f *factory) *cobra.Command {
+func newConfigCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Settings that arrived from the remote",
@@ -45,7 +47,7 @@ from the next command on, the file's values are used. docs/config.md.`,
 				}
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, configAcceptJSON{Accepted: heldOrEmpty(held), DryRun: opts.DryRun})
+				return cmdutil.PrintJSON(f.IO.Out, configAcceptJSON{Accepted: heldOrEmpty(held), DryRun: opts.DryRun})
 			}
 			if len(held) == 0 {
 				fmt.Fprintln(f.IO.ErrOut, "no setting is held: this clone uses .skillrepo/config.yaml as it is")

@@ -3,11 +3,12 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-func newCuratorCmd(f *factory) *cobra.Command {
+func newCuratorCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "curator <command>",
 		Short: "Age idle agent-made skills: active → stale → archived",
@@ -37,13 +38,13 @@ into the main branch; 'curator rollback RUN' undoes it.`,
 
 // newCurator is the curator over the command's library, on the command's
 // clock (--now).
-func newCurator(f *factory) (*curator.Curator, error) {
+func newCurator(f *cmdutil.Factory) (*curator.Curator, error) {
 	lib, err := f.Library()
 	if err != nil {
 		return nil, err
 	}
 	c := &curator.Curator{Lib: lib, Now: f.Now}
-	if p := f.progress(); p != nil {
+	if p := f.Progress(); p != nil {
 		c.Progress = p
 	}
 	return c, nil
@@ -53,8 +54,8 @@ func newCurator(f *factory) (*curator.Curator, error) {
 // interrupted earlier write (it removes temp files and takes the lock) and
 // no history or owners cache written, since a dry run must leave every
 // byte as it was. The caller calls done.
-func newDryRunCurator(f *factory) (c *curator.Curator, done func(), err error) {
-	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true, Progress: f.libraryProgress()})
+func newDryRunCurator(f *cmdutil.Factory) (c *curator.Curator, done func(), err error) {
+	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true, Progress: f.LibraryProgress()})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -62,7 +63,7 @@ func newDryRunCurator(f *factory) (c *curator.Curator, done func(), err error) {
 }
 
 // curatorFor picks the curator for a command that may be a dry run.
-func curatorFor(f *factory, dryRun bool) (*curator.Curator, func(), error) {
+func curatorFor(f *cmdutil.Factory, dryRun bool) (*curator.Curator, func(), error) {
 	if dryRun {
 		return newDryRunCurator(f)
 	}

@@ -5,9 +5,11 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
 
-func newCuratorListUnmanagedCmd(f *factory) *cobra.Command {
+func newCuratorListUnmanagedCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list-unmanaged [--json]",
 		Short: "List the skills the curator does not manage (yours)",
@@ -28,13 +30,13 @@ these; 'skillrepo skill adopt NAME' hands one to it. Nothing is written.`,
 				return err
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, list)
+				return cmdutil.PrintJSON(f.IO.Out, list)
 			}
 			if len(list) > 0 && strings.HasPrefix(list[0].Reason, "ownership is unknown") {
-				f.warn(list[0].Reason + "; until 'git fetch --unshallow', the curator manages none of them")
+				f.Warn(list[0].Reason + "; until 'git fetch --unshallow', the curator manages none of them")
 			}
-			tw := newTable(f.IO.Out)
-			tw.header(f.IO, "NAME", "PATH", "PINNED", "WHY NOT MANAGED")
+			tw := cmdutil.NewTable(f.IO.Out)
+			tw.Header(f.IO, "NAME", "PATH", "PINNED", "WHY NOT MANAGED")
 			for _, s := range list {
 				pinned := ""
 				if s.Pinned {

@@ -7,16 +7,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/overlap"
 )
 
 type curatorOverlapOptions struct {
-	f         *factory
+	f         *cmdutil.Factory
 	Threshold float64
 }
 
-func newCuratorOverlapCmd(f *factory) *cobra.Command {
+func newCuratorOverlapCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &curatorOverlapOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "overlap [--threshold X] [--json]",
@@ -38,7 +39,7 @@ No model is involved and nothing is written.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Threshold < 0 || opts.Threshold > 1 {
-				return usageErrorf("--threshold %v: want a similarity between 0 and 1", opts.Threshold)
+				return cmdutil.UsageErrorf("--threshold %v: want a similarity between 0 and 1", opts.Threshold)
 			}
 			return runCuratorOverlap(opts)
 		},
@@ -60,14 +61,14 @@ func runCuratorOverlap(opts *curatorOverlapOptions) error {
 		return err
 	}
 	if f.JSON {
-		return printJSON(f.IO.Out, rep)
+		return cmdutil.PrintJSON(f.IO.Out, rep)
 	}
 	printOverlap(f.IO.Out, rep)
 	for _, d := range rep.Unreadable {
 		fmt.Fprintf(f.IO.ErrOut, "warning: %s/SKILL.md could not be read; left out\n", d)
 	}
 	if rep.OwnershipUnknown != "" {
-		f.warn(rep.OwnershipUnknown + "; every unarchived skill was compared ('git fetch --unshallow' reads who owns them)")
+		f.Warn(rep.OwnershipUnknown + "; every unarchived skill was compared ('git fetch --unshallow' reads who owns them)")
 	}
 	return nil
 }
@@ -78,7 +79,7 @@ func printOverlap(w io.Writer, rep *curator.OverlapReport) {
 		which = "unarchived"
 	}
 	fmt.Fprintf(w, "%d %s among %d %s %s (threshold %.2f)\n",
-		len(rep.Clusters), plural(len(rep.Clusters), "cluster", "clusters"), rep.Skills, which, plural(rep.Skills, "skill", "skills"), rep.Threshold)
+		len(rep.Clusters), cmdutil.Plural(len(rep.Clusters), "cluster", "clusters"), rep.Skills, which, cmdutil.Plural(rep.Skills, "skill", "skills"), rep.Threshold)
 	for _, c := range rep.Clusters {
 		fmt.Fprintln(w)
 		umbrella := "new umbrella " + c.Umbrella

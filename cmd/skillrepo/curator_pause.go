@@ -5,10 +5,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/curator"
 )
 
-func newCuratorPauseCmd(f *factory) *cobra.Command {
+func newCuratorPauseCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "pause",
 		Short: "Stop scheduled curator runs until resumed",
@@ -23,7 +24,7 @@ resume'. An explicit 'curator run' still runs. The pause is per clone
 	}
 }
 
-func setCuratorPaused(f *factory, paused bool) error {
+func setCuratorPaused(f *cmdutil.Factory, paused bool) error {
 	lib, err := f.Library()
 	if err != nil {
 		return err

@@ -5,16 +5,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/curator"
 )
 
 type curatorPruneOptions struct {
-	f      *factory
+	f      *cmdutil.Factory
 	Days   int
 	DryRun bool
 }
 
-func newCuratorPruneCmd(f *factory) *cobra.Command {
+func newCuratorPruneCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &curatorPruneOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "prune [--days N] [--dry-run] [--json]",
@@ -35,7 +36,7 @@ nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("days") && opts.Days < 1 {
-				return usageErrorf("--days %d: want at least 1", opts.Days)
+				return cmdutil.UsageErrorf("--days %d: want at least 1", opts.Days)
 			}
 			f := opts.f
 			c, done, err := curatorFor(f, opts.DryRun)

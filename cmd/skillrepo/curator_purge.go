@@ -6,17 +6,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type curatorPurgeOptions struct {
-	f      *factory
+	f      *cmdutil.Factory
 	Days   int
 	DryRun bool
 }
 
-func newCuratorPurgeCmd(f *factory) *cobra.Command {
+func newCuratorPurgeCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &curatorPurgeOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "purge [--days N] [--dry-run] [--json]",
@@ -34,7 +35,7 @@ Nothing is lost: history keeps every purged folder, and
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("days") && opts.Days < 1 {
-				return usageErrorf("--days %d: want at least 1", opts.Days)
+				return cmdutil.UsageErrorf("--days %d: want at least 1", opts.Days)
 			}
 			f := opts.f
 			c, done, err := curatorFor(f, opts.DryRun)
@@ -50,7 +51,7 @@ Nothing is lost: history keeps every purged folder, and
 				return err
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, res)
+				return cmdutil.PrintJSON(f.IO.Out, res)
 			}
 			printPurge(f.IO, res)
 			return nil
@@ -62,24 +63,24 @@ Nothing is lost: history keeps every purged folder, and
 	return cmd
 }
 
-func printPurge(ios *iostreams, res *curator.PurgeResult) {
+func printPurge(ios *cmdutil.IOStreams, res *curator.PurgeResult) {
 	w := ios.Out
 	verb := "purged"
 	if res.DryRun {
 		verb = "dry run: would purge"
 	}
-	fmt.Fprintf(w, "%s %d archived %s (archived at least %d days ago)", verb, len(res.Purged), plural(len(res.Purged), "skill", "skills"), res.Days)
+	fmt.Fprintf(w, "%s %d archived %s (archived at least %d days ago)", verb, len(res.Purged), cmdutil.Plural(len(res.Purged), "skill", "skills"), res.Days)
 	if res.Commit != "" {
 		fmt.Fprintf(w, " in %.7s", res.Commit)
 	}
 	fmt.Fprintln(w)
-	tw := newTable(w)
-	tw.header(ios, "ACTION", "NAME", "PATH", "WHY")
+	tw := cmdutil.NewTable(w)
+	tw.Header(ios, "ACTION", "NAME", "PATH", "WHY")
 	for _, p := range res.Purged {
-		fmt.Fprintf(tw, "purge\t%s\t%s\tarchived %s, %s ago\n", p.Name, p.Dir, rfc3339(p.ArchivedAt), nounCount(p.AgeDays, "day"))
+		fmt.Fprintf(tw, "purge\t%s\t%s\tarchived %s, %s ago\n", p.Name, p.Dir, cmdutil.RFC3339(p.ArchivedAt), cmdutil.NounCount(p.AgeDays, "day"))
 	}
 	for _, p := range res.Kept {
-		fmt.Fprintf(tw, "keep\t%s\t%s\tarchived %s, %s ago\n", p.Name, p.Dir, rfc3339(p.ArchivedAt), nounCount(p.AgeDays, "day"))
+		fmt.Fprintf(tw, "keep\t%s\t%s\tarchived %s, %s ago\n", p.Name, p.Dir, cmdutil.RFC3339(p.ArchivedAt), cmdutil.NounCount(p.AgeDays, "day"))
 	}
 	for _, d := range res.Undated {
 		fmt.Fprintf(tw, "keep\t-\t%s\tno archiving time in history or the sidecar\n", d)

@@ -1,8 +1,12 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"github.com/spf13/cobra"
 
-func newCuratorResumeCmd(f *factory) *cobra.Command {
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+)
+
+func newCuratorResumeCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "resume",
 		Short:   "Resume scheduled curator runs",

@@ -5,16 +5,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/curator"
 )
 
 type curatorRollbackOptions struct {
-	f      *factory
+	f      *cmdutil.Factory
 	Run    string
 	DryRun bool
 }
 
-func newCuratorRollbackCmd(f *factory) *cobra.Command {
+func newCuratorRollbackCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &curatorRollbackOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "rollback <run-id> [--dry-run]",
@@ -39,7 +40,7 @@ written and the conflicting skills and commits are listed (exit 3).`,
 				return err
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, res)
+				return cmdutil.PrintJSON(f.IO.Out, res)
 			}
 			w := f.IO.ErrOut
 			verb := "restored"

@@ -15,13 +15,14 @@ import (
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/agents"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/mcpserver"
 )
 
 type curatorRunOptions struct {
-	f           *factory
+	f           *cmdutil.Factory
 	DryRun      bool
 	Force       bool
 	IfDue       bool
@@ -35,7 +36,7 @@ type curatorRunOptions struct {
 	RetryBackoff time.Duration
 }
 
-func newCuratorRunCmd(f *factory) *cobra.Command {
+func newCuratorRunCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &curatorRunOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "run [--dry-run] [--force] [--if-due] [--consolidate [--model <name>] [--base-url <url>]]",
@@ -101,7 +102,7 @@ CLI, the one whose hooks are installed), calling the same tools over MCP
 // OpenAI-compatible endpoint when one is configured (or --model/--base-url
 // name one), else the program of an agent whose hooks are installed, or
 // found on PATH (claude, then codex).
-func consolidateOptions(f *factory, c *curator.Curator, opts *curatorRunOptions) (*curator.ConsolidateOptions, error) {
+func consolidateOptions(f *cmdutil.Factory, c *curator.Curator, opts *curatorRunOptions) (*curator.ConsolidateOptions, error) {
 	cfg := c.Lib.Config
 	if !opts.Consolidate && !cfg.Curator.Consolidate {
 		return nil, nil
@@ -112,7 +113,7 @@ func consolidateOptions(f *factory, c *curator.Curator, opts *curatorRunOptions)
 	backend, err := agentcli.Choose(agentcli.Want{Setting: cfg.Review.Backend, Agent: name, Model: model, BaseURL: baseURL,
 		APIKey: f.Getenv("OPENAI_API_KEY") != "" || opts.Model != "" || opts.BaseURL != "", Program: program})
 	if err != nil {
-		return nil, usageErrorf("no model for --consolidate: %v; or pass --model and --base-url", err)
+		return nil, cmdutil.UsageErrorf("no model for --consolidate: %v; or pass --model and --base-url", err)
 	}
 	o := &curator.ConsolidateOptions{
 		Model:          model,
@@ -128,7 +129,7 @@ func consolidateOptions(f *factory, c *curator.Curator, opts *curatorRunOptions)
 		return o, nil
 	}
 	if model == "" {
-		return nil, usageErrorf("no model for --consolidate: pass --model, set curator.model or review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
+		return nil, cmdutil.UsageErrorf("no model for --consolidate: pass --model, set curator.model or review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
 	}
 	client, err := newModelClient(f, baseURL)
 	if err != nil {
@@ -141,7 +142,7 @@ func consolidateOptions(f *factory, c *curator.Curator, opts *curatorRunOptions)
 // consolidationAgent is the agent whose own program may hold a
 // consolidation run from the command line: one whose hooks are installed
 // (user scope) with its program on PATH, else any agent program on PATH.
-func consolidationAgent(f *factory) (name, program string) {
+func consolidationAgent(f *cmdutil.Factory) (name, program string) {
 	homes, _ := agentHomes(f)
 	cwd, _ := os.Getwd()
 	for _, pass := range []bool{true, false} {
@@ -181,7 +182,7 @@ func runCuratorRun(cmd *cobra.Command, opts *curatorRunOptions) error {
 	if out.Run == nil {
 		fmt.Fprintf(f.IO.ErrOut, "curator: %s\n", out.Skipped)
 		if out.Seeded {
-			fmt.Fprintf(f.IO.ErrOut, "next run due %s; preview it now with 'skillrepo curator run --dry-run'\n", rfc3339(out.Next))
+			fmt.Fprintf(f.IO.ErrOut, "next run due %s; preview it now with 'skillrepo curator run --dry-run'\n", cmdutil.RFC3339(out.Next))
 		}
 		return nil
 	}
@@ -195,14 +196,14 @@ func runCuratorRun(cmd *cobra.Command, opts *curatorRunOptions) error {
 		}
 	}
 	if cr := out.Run.Consolidation; cr != nil && cr.Status == curator.PassFailed {
-		return &silentError{code: exitFailure}
+		return &cmdutil.SilentError{Code: cmdutil.ExitFailure}
 	}
 	return nil
 }
 
 // printRun writes a run or a plan in one shape; only the first line says
 // which it is, so a dry run can be compared with the run that follows.
-func printRun(ios *iostreams, r *curator.Run) {
+func printRun(ios *cmdutil.IOStreams, r *curator.Run) {
 	w := ios.Out
 	if r.DryRun {
 		fmt.Fprintf(w, "curator plan %s (dry run: nothing was written)\n", r.ID)
@@ -215,8 +216,8 @@ func printRun(ios *iostreams, r *curator.Run) {
 	if c.RolledBack > 0 {
 		fmt.Fprintf(w, "skipped %d brought back by a rollback and untouched since\n", c.RolledBack)
 	}
-	tw := newTable(w)
-	tw.header(ios, "ACTION", "NAME", "STATE", "PATH", "WHY")
+	tw := cmdutil.NewTable(w)
+	tw.Header(ios, "ACTION", "NAME", "STATE", "PATH", "WHY")
 	for _, t := range r.Transitions {
 		where := t.Dir
 		if t.ArchiveDir != "" {
@@ -232,22 +233,22 @@ func printRun(ios *iostreams, r *curator.Run) {
 		printConsolidation(ios, cr)
 	}
 	if r.MergeCommit != "" {
-		fmt.Fprintf(w, "merged as %.7s on %s (%s); before the run: %s\n", r.MergeCommit, r.Branch, nounCount(len(r.Commits), "commit"), r.PreRunRef)
+		fmt.Fprintf(w, "merged as %.7s on %s (%s); before the run: %s\n", r.MergeCommit, r.Branch, cmdutil.NounCount(len(r.Commits), "commit"), r.PreRunRef)
 	}
 }
 
 // printConsolidation writes phase 2: the pass, then one line per archived
 // skill with where it went and why we say so, new umbrellas, follow-ups
 // and a dry run's would-be writes.
-func printConsolidation(ios *iostreams, cr *curator.Consolidation) {
+func printConsolidation(ios *cmdutil.IOStreams, cr *curator.Consolidation) {
 	w := ios.Out
 	fmt.Fprintf(w, "consolidation (%s, model %s): %s, %s, %s (%d refused), %s\n",
-		cr.Status, cr.Model, nounCount(len(cr.Candidates), "candidate"), nounCount(cr.ModelCalls, "model call"), nounCount(len(cr.ToolCalls), "tool call"), cr.Refused, nounCount(len(cr.Commits), "commit"))
+		cr.Status, cr.Model, cmdutil.NounCount(len(cr.Candidates), "candidate"), cmdutil.NounCount(cr.ModelCalls, "model call"), cmdutil.NounCount(len(cr.ToolCalls), "tool call"), cr.Refused, cmdutil.NounCount(len(cr.Commits), "commit"))
 	if cr.Reason != "" {
 		fmt.Fprintf(w, "  %s\n", cr.Reason)
 	}
-	tw := newTable(w)
-	tw.header(ios, "ACTION", "NAME", "INTO", "WHY")
+	tw := cmdutil.NewTable(w)
+	tw.Header(ios, "ACTION", "NAME", "INTO", "WHY")
 	for _, c := range cr.Consolidated {
 		fmt.Fprintf(tw, "consolidated\t%s\t-> %s\t%s\n", c.Name, c.Into, c.Evidence)
 	}

@@ -7,10 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/curator"
 )
 
-func newCuratorStatusCmd(f *factory) *cobra.Command {
+func newCuratorStatusCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show the curator's schedule, last run and the library by state",
@@ -27,7 +28,7 @@ func newCuratorStatusCmd(f *factory) *cobra.Command {
 				return err
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, st)
+				return cmdutil.PrintJSON(f.IO.Out, st)
 			}
 			printCuratorStatus(f, st)
 			return nil
@@ -35,7 +36,7 @@ func newCuratorStatusCmd(f *factory) *cobra.Command {
 	}
 }
 
-func printCuratorStatus(f *factory, st *curator.Status) {
+func printCuratorStatus(f *cmdutil.Factory, st *curator.Status) {
 	w := f.IO.Out
 	state := "enabled"
 	switch {
@@ -54,15 +55,15 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 		case h.Paused:
 			hs = "paused"
 		}
-		line := fmt.Sprintf("Hermes' curator: %s, %s", hs, nounCount(h.RunCount, "run"))
+		line := fmt.Sprintf("Hermes' curator: %s, %s", hs, cmdutil.NounCount(h.RunCount, "run"))
 		if h.LastRun != nil {
-			line += fmt.Sprintf(", last %s", rfc3339(*h.LastRun))
+			line += fmt.Sprintf(", last %s", cmdutil.RFC3339(*h.LastRun))
 			if h.Summary != "" {
 				line += ": " + h.Summary
 			}
 		}
 		if h.NextRunAt != nil && h.Enabled && !h.Paused {
-			line += fmt.Sprintf("; next due %s (every %dh)", rfc3339(*h.NextRunAt), h.IntervalHours)
+			line += fmt.Sprintf("; next due %s (every %dh)", cmdutil.RFC3339(*h.NextRunAt), h.IntervalHours)
 		}
 		fmt.Fprintln(w, line)
 	}
@@ -73,7 +74,7 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 		if id == "" {
 			id = "seeded"
 		}
-		fmt.Fprintf(w, "last run: %s (%s), %s: %s\n", rfc3339(*st.LastRunAt), id, nounCount(st.RunCount, "run"), st.LastRunSummary)
+		fmt.Fprintf(w, "last run: %s (%s), %s: %s\n", cmdutil.RFC3339(*st.LastRunAt), id, cmdutil.NounCount(st.RunCount, "run"), st.LastRunSummary)
 	}
 	if st.LastReportPath != "" {
 		missing := ""
@@ -89,11 +90,11 @@ func printCuratorStatus(f *factory, st *curator.Status) {
 	case st.NextRunAt == nil:
 		fmt.Fprintln(w, "next run: not scheduled")
 	case st.Due:
-		fmt.Fprintf(w, "next run: due now (since %s)\n", rfc3339(*st.NextRunAt))
+		fmt.Fprintf(w, "next run: due now (since %s)\n", cmdutil.RFC3339(*st.NextRunAt))
 	default:
-		fmt.Fprintf(w, "next run: %s\n", rfc3339(*st.NextRunAt))
+		fmt.Fprintf(w, "next run: %s\n", cmdutil.RFC3339(*st.NextRunAt))
 	}
-	fmt.Fprintf(w, "interval: %dh; stale after %s, archive after %s\n", st.IntervalHours, nounCount(st.Thresholds.StaleAfterDays, "day"), nounCount(st.Thresholds.ArchiveAfterDays, "day"))
+	fmt.Fprintf(w, "interval: %dh; stale after %s, archive after %s\n", st.IntervalHours, cmdutil.NounCount(st.Thresholds.StaleAfterDays, "day"), cmdutil.NounCount(st.Thresholds.ArchiveAfterDays, "day"))
 	fmt.Fprintf(w, "scheduled skills: %s\n", listOrNone(st.ScheduledSkills))
 	if st.Consolidate {
 		fmt.Fprintf(w, "consolidation: on (curator.consolidate)\n")

@@ -12,12 +12,13 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agents"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 )
 
 type doctorOptions struct {
-	f       *factory
+	f       *cmdutil.Factory
 	Agent   string
 	Scope   string
 	Project string
@@ -25,7 +26,7 @@ type doctorOptions struct {
 	Trust   bool
 }
 
-func newDoctorCmd(f *factory) *cobra.Command {
+func newDoctorCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &doctorOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "doctor [--agent claude-code|codex|gemini|hermes] [--scope user|project|local] [--json]",
@@ -63,14 +64,14 @@ a problem, 0 otherwise (warnings and ok lines are there to read). With
 			env.Trust = opts.Trust
 			rep := doctor.Run(cmd.Context(), env)
 			if f.JSON {
-				if err := printJSON(f.IO.Out, doctorJSON{Report: rep, Problems: rep.Problems(), Warnings: rep.Warnings()}); err != nil {
+				if err := cmdutil.PrintJSON(f.IO.Out, doctorJSON{Report: rep, Problems: rep.Problems(), Warnings: rep.Warnings()}); err != nil {
 					return err
 				}
 			} else {
 				printDoctor(f, f.IO.Out, rep, opts.All)
 			}
 			if rep.Problems() > 0 {
-				return &silentError{code: exitFailure}
+				return &cmdutil.SilentError{Code: cmdutil.ExitFailure}
 			}
 			return nil
 		},
@@ -91,7 +92,7 @@ type doctorJSON struct {
 }
 
 // doctorEnv is the world doctor looks at from this process.
-func doctorEnv(f *factory, name, scope, project string) (*doctor.Env, error) {
+func doctorEnv(f *cmdutil.Factory, name, scope, project string) (*doctor.Env, error) {
 	homes, err := agentHomes(f)
 	if err != nil {
 		return nil, err
@@ -106,7 +107,7 @@ func doctorEnv(f *factory, name, scope, project string) (*doctor.Env, error) {
 	if name != "" {
 		a, err := agents.Parse(name)
 		if err != nil {
-			return nil, usageErrorf("--agent: %v", err)
+			return nil, cmdutil.UsageErrorf("--agent: %v", err)
 		}
 		env.Agents = []agent.Name{a}
 	}
@@ -114,14 +115,14 @@ func doctorEnv(f *factory, name, scope, project string) (*doctor.Env, error) {
 	case "", agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal:
 		env.Scope = agent.Scope(scope)
 	default:
-		return nil, usageErrorf("--scope: want user, project or local, not %q", scope)
+		return nil, cmdutil.UsageErrorf("--scope: want user, project or local, not %q", scope)
 	}
 	return env, nil
 }
 
 // printDoctor writes a report: per agent, a line per problem and warning
 // (✗, !) with its fix under it; passed checks with verbose.
-func printDoctor(f *factory, w io.Writer, rep *doctor.Report, verbose bool) {
+func printDoctor(f *cmdutil.Factory, w io.Writer, rep *doctor.Report, verbose bool) {
 	if len(rep.Agents) == 0 {
 		fmt.Fprintln(w, "no agent is set up for skillrepo here: skillrepo hooks install --claude-code (or --codex, --gemini)")
 		return
@@ -141,9 +142,9 @@ func printDoctor(f *factory, w io.Writer, rep *doctor.Report, verbose bool) {
 		verdict := f.IO.Green("ok")
 		switch {
 		case problems > 0:
-			verdict = f.IO.Red(fmt.Sprintf("%d %s", problems, plural(problems, "problem", "problems")))
+			verdict = f.IO.Red(fmt.Sprintf("%d %s", problems, cmdutil.Plural(problems, "problem", "problems")))
 		case warnings > 0:
-			verdict = f.IO.Yellow(fmt.Sprintf("ok, %d %s", warnings, plural(warnings, "warning", "warnings")))
+			verdict = f.IO.Yellow(fmt.Sprintf("ok, %d %s", warnings, cmdutil.Plural(warnings, "warning", "warnings")))
 		}
 		fmt.Fprintf(w, "%s: %s\n", ag.Label(), verdict)
 		printFindings(f, w, fs, verbose, "  ")
@@ -151,7 +152,7 @@ func printDoctor(f *factory, w io.Writer, rep *doctor.Report, verbose bool) {
 }
 
 // printFindings writes findings one a line with the fix under each.
-func printFindings(f *factory, w io.Writer, fs []doctor.Finding, verbose bool, indent string) {
+func printFindings(f *cmdutil.Factory, w io.Writer, fs []doctor.Finding, verbose bool, indent string) {
 	for _, fd := range fs {
 		mark := ""
 		switch fd.Level {
@@ -188,7 +189,7 @@ func printFindings(f *factory, w io.Writer, fs []doctor.Finding, verbose bool, i
 // content is the person's doing now, so it is recorded as trusted (the
 // doctor runs a project's commands only once they are; other project
 // files stay as trusted as they were).
-func checkAfterInstall(f *factory, name agent.Name, scope agent.Scope, project, part, written string) []doctor.Finding {
+func checkAfterInstall(f *cmdutil.Factory, name agent.Name, scope agent.Scope, project, part, written string) []doctor.Finding {
 	env, err := doctorEnv(f, string(name), string(scope), project)
 	if err != nil {
 		return nil
@@ -227,12 +228,12 @@ func installVerdict(fs []doctor.Finding, label string) error {
 	if problems == 0 {
 		return nil
 	}
-	return &notRunningError{what: label, fixes: fixes}
+	return &cmdutil.NotRunningError{What: label, Fixes: fixes}
 }
 
 // reportAfterInstall prints checkAfterInstall's findings and returns
 // installVerdict's.
-func reportAfterInstall(f *factory, fs []doctor.Finding, label string) error {
+func reportAfterInstall(f *cmdutil.Factory, fs []doctor.Finding, label string) error {
 	w := f.IO.ErrOut
 	verdict := installVerdict(fs, label)
 	if verdict == nil {

@@ -12,12 +12,13 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/skillrepo/skillrepo/agentcli"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/goals"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-func newGoalCmd(f *factory) *cobra.Command {
+func newGoalCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "goal <command>",
 		Short: "Keep the agent working until a judge says a standing goal is met",
@@ -38,7 +39,7 @@ library takes it. Goal state lives in .git/skillrepo/goals/.`,
 	return cmd
 }
 
-func goalStore(f *factory) (goals.Store, *skillrepo.Library, error) {
+func goalStore(f *cmdutil.Factory) (goals.Store, *skillrepo.Library, error) {
 	lib, err := f.Library()
 	if err != nil {
 		return goals.Store{}, nil, err
@@ -55,7 +56,7 @@ type goalSetOptions struct {
 	DryRun   bool
 }
 
-func newGoalSetCmd(f *factory) *cobra.Command {
+func newGoalSetCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &goalSetOptions{}
 	cmd := &cobra.Command{
 		Use:   "set <goal> [--session <id>] [--max-turns <n>] [--contract <file>]",
@@ -84,9 +85,9 @@ verification holds. --subgoal adds a criterion that must also hold.`,
 	return cmd
 }
 
-func runGoalSet(f *factory, opts *goalSetOptions) error {
+func runGoalSet(f *cmdutil.Factory, opts *goalSetOptions) error {
 	if opts.MaxTurns < 0 {
-		return usageErrorf("--max-turns must be positive")
+		return cmdutil.UsageErrorf("--max-turns must be positive")
 	}
 	store, lib, err := goalStore(f)
 	if err != nil {
@@ -94,7 +95,7 @@ func runGoalSet(f *factory, opts *goalSetOptions) error {
 	}
 	if opts.Session != "" {
 		if err := goals.ValidSession(opts.Session); err != nil {
-			return usageErrorf("--session: %v", err)
+			return cmdutil.UsageErrorf("--session: %v", err)
 		}
 	}
 	maxTurns := opts.MaxTurns
@@ -103,7 +104,7 @@ func runGoalSet(f *factory, opts *goalSetOptions) error {
 	}
 	st, err := goals.NewState(opts.Text, maxTurns, f.Now())
 	if err != nil {
-		return usageErrorf("%v", err)
+		return cmdutil.UsageErrorf("%v", err)
 	}
 	st.Session = opts.Session
 	st.Subgoals = opts.Subgoals
@@ -116,9 +117,9 @@ func runGoalSet(f *factory, opts *goalSetOptions) error {
 	}
 	if opts.DryRun {
 		if f.JSON {
-			return printJSON(f.IO.Out, st)
+			return cmdutil.PrintJSON(f.IO.Out, st)
 		}
-		fmt.Fprintf(f.IO.ErrOut, "would set goal %s for %s (budget %s): %s\n", st.ID, sessionLabel(st.Session), nounCount(st.MaxTurns, "turn"), st.Goal)
+		fmt.Fprintf(f.IO.ErrOut, "would set goal %s for %s (budget %s): %s\n", st.ID, sessionLabel(st.Session), cmdutil.NounCount(st.MaxTurns, "turn"), st.Goal)
 		return nil
 	}
 	unlock, err := store.Lock(lockName(st.Session))
@@ -130,9 +131,9 @@ func runGoalSet(f *factory, opts *goalSetOptions) error {
 		return err
 	}
 	if f.JSON {
-		return printJSON(f.IO.Out, st)
+		return cmdutil.PrintJSON(f.IO.Out, st)
 	}
-	fmt.Fprintf(f.IO.ErrOut, "%s goal set for %s (budget %s)\n", f.IO.Green("✓"), sessionLabel(st.Session), nounCount(st.MaxTurns, "turn"))
+	fmt.Fprintf(f.IO.ErrOut, "%s goal set for %s (budget %s)\n", f.IO.Green("✓"), sessionLabel(st.Session), cmdutil.NounCount(st.MaxTurns, "turn"))
 	if st.Session == "" {
 		fmt.Fprintln(f.IO.ErrOut, "hint: start the agent in this library; its SessionStart hook takes the goal ('skillrepo hooks install --claude-code' or --codex)")
 	}
@@ -164,7 +165,7 @@ func readContract(path string) (*goals.Contract, error) {
 		var big *boundedread.TooLargeError
 		var odd *boundedread.NotRegularError
 		if errors.As(err, &big) || errors.As(err, &odd) {
-			return nil, usageErrorf("--contract: %v", err)
+			return nil, cmdutil.UsageErrorf("--contract: %v", err)
 		}
 		return nil, fmt.Errorf("--contract: %w", err)
 	}
@@ -172,10 +173,10 @@ func readContract(path string) (*goals.Contract, error) {
 	dec.KnownFields(true)
 	var c goals.Contract
 	if err := dec.Decode(&c); err != nil {
-		return nil, usageErrorf("--contract %s: %v (want outcome, verification, constraints, boundaries, stop_when)", path, err)
+		return nil, cmdutil.UsageErrorf("--contract %s: %v (want outcome, verification, constraints, boundaries, stop_when)", path, err)
 	}
 	if c.Outcome == "" && c.Verification == "" {
-		return nil, usageErrorf("--contract %s: give at least outcome or verification", path)
+		return nil, cmdutil.UsageErrorf("--contract %s: give at least outcome or verification", path)
 	}
 	return &c, nil
 }
@@ -210,10 +211,10 @@ func pickGoal(store goals.Store, session string, flagSet bool) (goals.State, err
 	for _, st := range live {
 		names = append(names, sessionLabel(st.Session))
 	}
-	return goals.State{}, usageErrorf("%d goals are live (%s); name one with --session", len(live), strings.Join(names, ", "))
+	return goals.State{}, cmdutil.UsageErrorf("%d goals are live (%s); name one with --session", len(live), strings.Join(names, ", "))
 }
 
-func newGoalShowCmd(f *factory) *cobra.Command {
+func newGoalShowCmd(f *cmdutil.Factory) *cobra.Command {
 	var session string
 	cmd := &cobra.Command{
 		Use:   "show [--session <id>]",
@@ -231,7 +232,7 @@ func newGoalShowCmd(f *factory) *cobra.Command {
 				return err
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, st)
+				return cmdutil.PrintJSON(f.IO.Out, st)
 			}
 			w := f.IO.Out
 			fmt.Fprintf(w, "goal:     %s\n", st.Goal)
@@ -246,7 +247,7 @@ func newGoalShowCmd(f *factory) *cobra.Command {
 				fmt.Fprintf(w, "paused:   %s\n", st.PausedReason)
 			}
 			if st.Waiting != nil {
-				fmt.Fprintf(w, "waiting:  pid %d until %s (%s)\n", st.Waiting.PID, rfc3339(st.Waiting.Until), st.Waiting.Reason)
+				fmt.Fprintf(w, "waiting:  pid %d until %s (%s)\n", st.Waiting.PID, cmdutil.RFC3339(st.Waiting.Until), st.Waiting.Reason)
 			}
 			if st.JudgeFailures > 0 {
 				fmt.Fprintf(w, "judge failures: %d (the agent went on each time, within the turn budget)\n", st.JudgeFailures)
@@ -258,7 +259,7 @@ func newGoalShowCmd(f *factory) *cobra.Command {
 	return cmd
 }
 
-func newGoalListCmd(f *factory) *cobra.Command {
+func newGoalListCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "list",
 		Short:   "List every goal of this library",
@@ -277,14 +278,14 @@ func newGoalListCmd(f *factory) *cobra.Command {
 				if all == nil {
 					all = []goals.State{}
 				}
-				return printJSON(f.IO.Out, all)
+				return cmdutil.PrintJSON(f.IO.Out, all)
 			}
 			if len(all) == 0 {
 				fmt.Fprintln(f.IO.ErrOut, "no goals")
 				return nil
 			}
-			t := newTable(f.IO.Out)
-			t.header(f.IO, "SESSION", "STATUS", "TURNS", "GOAL")
+			t := cmdutil.NewTable(f.IO.Out)
+			t.Header(f.IO, "SESSION", "STATUS", "TURNS", "GOAL")
 			for _, st := range all {
 				s := st.Session
 				if s == "" {
@@ -306,7 +307,7 @@ func goalLine(s string, n int) string {
 	return s
 }
 
-func newGoalStatusCmd(f *factory, verb string) *cobra.Command {
+func newGoalStatusCmd(f *cmdutil.Factory, verb string) *cobra.Command {
 	var session string
 	var maxTurns int
 	short := map[string]string{
@@ -353,7 +354,7 @@ func newGoalStatusCmd(f *factory, verb string) *cobra.Command {
 				return err
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, st)
+				return cmdutil.PrintJSON(f.IO.Out, st)
 			}
 			fmt.Fprintf(f.IO.ErrOut, "%s goal of %s is %s\n", f.IO.Green("✓"), sessionLabel(st.Session), st.Status)
 			return nil
@@ -372,7 +373,7 @@ func newGoalStatusCmd(f *factory, verb string) *cobra.Command {
 // settings and the environment, as an OpenAI-compatible endpoint (sent
 // with temperature 0); else the agent's own program, asked with the
 // session's model unless goals.model names another.
-func newGoalEvaluator(f *factory, lib *skillrepo.Library, agent, cwd, sessionModel string) (*goals.Evaluator, error) {
+func newGoalEvaluator(f *cmdutil.Factory, lib *skillrepo.Library, agent, cwd, sessionModel string) (*goals.Evaluator, error) {
 	cfg := lib.Config.Goals
 	model := cmp.Or(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
 	baseURL := cmp.Or(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentsession"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/goals"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
@@ -22,7 +23,7 @@ func goalDir(lib *skillrepo.Library) string { return lib.State().Goals() }
 // one stat; a judge that fails or cannot be reached means continue
 // (goals.Evaluator fails open, bounded by the turn budget), and every
 // failure is written to the hooks log.
-func goalStopJudge(f *factory) agentsession.StopJudge {
+func goalStopJudge(f *cmdutil.Factory) agentsession.StopJudge {
 	return func(ctx context.Context, name agent.Name, in *agentsession.Input, lib *skillrepo.Library) (*agentsession.StopDecision, error) {
 		if !(goals.Store{Dir: goalDir(lib)}).HasGoal(in.SessionID) {
 			return nil, nil
@@ -58,7 +59,7 @@ func goalStopJudge(f *factory) agentsession.StopJudge {
 }
 
 // goalHooks binds and pauses goals from the other hook events.
-type goalHooks struct{ f *factory }
+type goalHooks struct{ f *cmdutil.Factory }
 
 func (g goalHooks) evaluator(lib *skillrepo.Library) *goals.Evaluator {
 	return &goals.Evaluator{Store: goals.Store{Dir: goalDir(lib)}, Now: g.f.Now}

@@ -9,12 +9,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/lint"
 )
 
-func newHooksCmd(f *factory) *cobra.Command {
+func newHooksCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hooks <command>",
 		Short: "Install and run skillrepo's git and agent hooks",
@@ -33,7 +34,7 @@ memory, queue reviews for a background worker); and run hook entry points.`,
 }
 
 type hooksInstallOptions struct {
-	f   *factory
+	f   *cmdutil.Factory
 	Git bool
 	agentHooksOptions
 	hermes hermesHooksOptions
@@ -78,7 +79,7 @@ type agentHooksJSON struct {
 	WillRun *bool            `json:"will_run,omitempty"`
 }
 
-func newHooksInstallCmd(f *factory) *cobra.Command {
+func newHooksInstallCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &hooksInstallOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "install {--git | --claude-code | --codex | --gemini | --copilot | --hermes} [--scope {user|project|local}] [--library <dir>] [--dry-run]",
@@ -141,12 +142,12 @@ func runHooksInstall(cmd *cobra.Command, opts *hooksInstallOptions) error {
 	}
 	if opts.hermes.Hermes {
 		if kinds > 0 {
-			return usageErrorf("choose one of %s", agentChoices("--git", "--hermes"))
+			return cmdutil.UsageErrorf("choose one of %s", agentChoices("--git", "--hermes"))
 		}
 		return runHermesHooks(f, &opts.hermes, opts.Library, opts.DryRun, true)
 	}
 	if kinds > 1 {
-		return usageErrorf("choose one of %s", agentChoices("--git"))
+		return cmdutil.UsageErrorf("choose one of %s", agentChoices("--git"))
 	}
 	if opts.agentCount() == 1 {
 		return runAgentHooks(f, &opts.agentHooksOptions, true)
@@ -168,7 +169,7 @@ func runHooksInstall(cmd *cobra.Command, opts *hooksInstallOptions) error {
 		chained = hookPath(dir, res.Chained)
 	}
 	if f.JSON {
-		return printJSON(f.IO.Out, hooksInstallJSON{Hook: hook, Chained: chained, Unchanged: res.Unchanged, DryRun: opts.DryRun})
+		return cmdutil.PrintJSON(f.IO.Out, hooksInstallJSON{Hook: hook, Chained: chained, Unchanged: res.Unchanged, DryRun: opts.DryRun})
 	}
 	w := f.IO.ErrOut
 	switch {
@@ -186,7 +187,7 @@ func runHooksInstall(cmd *cobra.Command, opts *hooksInstallOptions) error {
 }
 
 type hooksRunOptions struct {
-	f       *factory
+	f       *cmdutil.Factory
 	Event   string
 	Profile string
 	Format  string
@@ -196,7 +197,7 @@ type hooksRunOptions struct {
 	Library string
 }
 
-func newHooksRunCmd(f *factory) *cobra.Command {
+func newHooksRunCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &hooksRunOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "run {pre-commit | <agent> <event>} [--library <dir>] [--profile <profile>] [--strict]",
@@ -240,14 +241,14 @@ nothing.`,
 func runHooksRun(cmd *cobra.Command, opts *hooksRunOptions) error {
 	f := opts.f
 	if opts.Event != "pre-commit" {
-		return usageErrorf("unknown hook event %q: want pre-commit", opts.Event)
+		return cmdutil.UsageErrorf("unknown hook event %q: want pre-commit", opts.Event)
 	}
 	format, err := lint.ParseFormat(opts.Format)
 	if err != nil {
-		return usageErrorf("--format: %v", err)
+		return cmdutil.UsageErrorf("--format: %v", err)
 	}
 	if opts.Profile != "" && !validProfile(lint.Profile(opts.Profile)) {
-		return usageErrorf("--profile: unknown profile %q", opts.Profile)
+		return cmdutil.UsageErrorf("--profile: unknown profile %q", opts.Profile)
 	}
 	rep, err := hooks.PreCommit(cmd.Context(), f.Dir, hooks.PreCommitOptions{Profile: lint.Profile(opts.Profile), Strict: opts.Strict})
 	if err != nil {
@@ -262,7 +263,7 @@ func runHooksRun(cmd *cobra.Command, opts *hooksRunOptions) error {
 	}
 	if rep.HasErrors() {
 		fmt.Fprintf(w, "skillrepo: commit blocked by %d lint error(s) in the staged skills; fix them, or commit with --no-verify\n", rep.Count(lint.Error))
-		return &silentError{code: exitFailure}
+		return &cmdutil.SilentError{Code: cmdutil.ExitFailure}
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/agents/codex"
 	"github.com/skillrepo/skillrepo/agentsession"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
@@ -37,12 +38,12 @@ type agentHooksOptions struct {
 }
 
 type hooksUninstallOptions struct {
-	f *factory
+	f *cmdutil.Factory
 	agentHooksOptions
 	hermes hermesHooksOptions
 }
 
-func newHooksUninstallCmd(f *factory) *cobra.Command {
+func newHooksUninstallCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &hooksUninstallOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "uninstall {--claude-code | --codex | --gemini | --copilot | --opencode} [--scope {user|project|local}] [--dry-run]",
@@ -56,12 +57,12 @@ resulting file and writes nothing.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.hermes.Hermes {
 				if opts.agentCount() != 0 {
-					return usageErrorf("choose one of %s", agentChoices("--hermes"))
+					return cmdutil.UsageErrorf("choose one of %s", agentChoices("--hermes"))
 				}
 				return runHermesHooks(opts.f, &opts.hermes, "", opts.DryRun, false)
 			}
 			if opts.agentCount() != 1 {
-				return usageErrorf("choose one of %s", agentChoices("--hermes"))
+				return cmdutil.UsageErrorf("choose one of %s", agentChoices("--hermes"))
 			}
 			return runAgentHooks(opts.f, &opts.agentHooksOptions, false)
 		},
@@ -133,7 +134,7 @@ func agentChoices(extra ...string) string {
 
 // agentHomes are the agents' user folders as the agents find them (HOME,
 // CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME).
-func agentHomes(f *factory) (agent.Homes, error) {
+func agentHomes(f *cmdutil.Factory) (agent.Homes, error) {
 	home := f.Getenv("HOME")
 	if home == "" {
 		h, err := os.UserHomeDir()
@@ -145,12 +146,12 @@ func agentHomes(f *factory) (agent.Homes, error) {
 	return agent.HomesFrom(home, f.Getenv), nil
 }
 
-func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
+func runAgentHooks(f *cmdutil.Factory, o *agentHooksOptions, install bool) error {
 	scope := agent.Scope(o.Scope)
 	switch scope {
 	case agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal:
 	default:
-		return usageErrorf("--scope: want user, project or local, not %q", o.Scope)
+		return cmdutil.UsageErrorf("--scope: want user, project or local, not %q", o.Scope)
 	}
 	homes, err := agentHomes(f)
 	if err != nil {
@@ -239,7 +240,7 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 		if trusted != nil {
 			out.Trusted, out.TrustConfig = trusted.Trusted, trusted.Config
 		}
-		if err := printJSON(f.IO.Out, out); err != nil {
+		if err := cmdutil.PrintJSON(f.IO.Out, out); err != nil {
 			return err
 		}
 		return verdict
@@ -303,9 +304,9 @@ func runAgentHooks(f *factory, o *agentHooksOptions, install bool) error {
 // runFileHooks installs or removes an agent's plugin file (OpenCode's
 // module): written whole, removed whole, and never a file that is not
 // skillrepo's.
-func runFileHooks(f *factory, o *agentHooksOptions, t hooks.FileTarget, scope agent.Scope, homes agent.Homes, project, library string, install bool) error {
+func runFileHooks(f *cmdutil.Factory, o *agentHooksOptions, t hooks.FileTarget, scope agent.Scope, homes agent.Homes, project, library string, install bool) error {
 	if o.Trust {
-		return usageErrorf("--trust is for Codex; %s runs its plugins without asking", t.Name().Label())
+		return cmdutil.UsageErrorf("--trust is for Codex; %s runs its plugins without asking", t.Name().Label())
 	}
 	opts := hooks.FileOptions{Agent: t, Scope: scope, Homes: homes, Project: project, Library: library, DryRun: o.DryRun}
 	if scope != agent.ScopeProject {
@@ -341,7 +342,7 @@ func runFileHooks(f *factory, o *agentHooksOptions, t hooks.FileTarget, scope ag
 		if install && !o.DryRun {
 			out.WillRun = new(verdict == nil)
 		}
-		if err := printJSON(f.IO.Out, out); err != nil {
+		if err := cmdutil.PrintJSON(f.IO.Out, out); err != nil {
 			return err
 		}
 		return verdict
@@ -386,7 +387,7 @@ func runFileHooks(f *factory, o *agentHooksOptions, t hooks.FileTarget, scope ag
 // their trust is recorded in config.toml exactly as for hooks.json's
 // (keys "<plugin id>:hooks/hooks.json:…", the same hashes; docs/install.md
 // §4), and doctor checks the plugin.
-func trustCodexPlugin(f *factory, p hooks.Plugin, homes agent.Homes, project string, dryRun bool) error {
+func trustCodexPlugin(f *cmdutil.Factory, p hooks.Plugin, homes agent.Homes, project string, dryRun bool) error {
 	trust, err := codex.PluginTrust(p, homes)
 	var res *codex.TrustResult
 	if err == nil {
@@ -408,7 +409,7 @@ func trustCodexPlugin(f *factory, p hooks.Plugin, homes agent.Homes, project str
 		if !dryRun {
 			out.WillRun = new(verdict == nil)
 		}
-		if err := printJSON(f.IO.Out, out); err != nil {
+		if err := cmdutil.PrintJSON(f.IO.Out, out); err != nil {
 			return err
 		}
 		return verdict

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentsession"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -41,7 +42,7 @@ func (o *hermesHooksOptions) flags(cmd *cobra.Command, install bool) {
 }
 
 // hermesHome is the Hermes home Hermes itself would use.
-func hermesHome(f *factory, flag string) (string, error) {
+func hermesHome(f *cmdutil.Factory, flag string) (string, error) {
 	if flag != "" {
 		return filepath.Abs(flag)
 	}
@@ -71,7 +72,7 @@ type hermesHooksJSON struct {
 	WillRun *bool            `json:"will_run,omitempty"`
 }
 
-func runHermesHooks(f *factory, o *hermesHooksOptions, library string, dryRun, install bool) error {
+func runHermesHooks(f *cmdutil.Factory, o *hermesHooksOptions, library string, dryRun, install bool) error {
 	home, err := hermesHome(f, o.Home)
 	if err != nil {
 		return err
@@ -116,7 +117,7 @@ func runHermesHooks(f *factory, o *hermesHooksOptions, library string, dryRun, i
 		if install && !dryRun {
 			out.WillRun = new(verdict == nil)
 		}
-		if err := printJSON(f.IO.Out, out); err != nil {
+		if err := cmdutil.PrintJSON(f.IO.Out, out); err != nil {
 			return err
 		}
 		return verdict
@@ -145,7 +146,7 @@ func runHermesHooks(f *factory, o *hermesHooksOptions, library string, dryRun, i
 
 // hermesDoctor is doctor's verdict on the Hermes home's hooks: the same
 // checks 'skillrepo doctor' and status make.
-func hermesDoctor(f *factory, home string) []doctor.Finding {
+func hermesDoctor(f *cmdutil.Factory, home string) []doctor.Finding {
 	env, err := doctorEnv(f, string(agent.Hermes), "", "")
 	if err != nil {
 		return nil
@@ -187,7 +188,7 @@ func runHermesHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 
 // hermesStatusLine says, for status, whether Hermes' hooks are installed
 // and whether Hermes will run them ("" when Hermes has none of ours).
-func hermesStatusLine(f *factory) (string, []hooks.HermesHook) {
+func hermesStatusLine(f *cmdutil.Factory) (string, []hooks.HermesHook) {
 	home, err := hermesHome(f, "")
 	if err != nil {
 		return "", nil

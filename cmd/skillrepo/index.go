@@ -6,19 +6,20 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/promptindex"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 type indexOptions struct {
-	f      *factory
+	f      *cmdutil.Factory
 	Format string
 	States []string
 	Budget int
 	Rev    string
 }
 
-func newIndexCmd(f *factory) *cobra.Command {
+func newIndexCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &indexOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "index [--format xml|markdown|hermes|json] [--state <state>...] [--budget <chars>]",
@@ -44,16 +45,16 @@ it fits, and the dropped names are reported on stderr.`,
 				opts.Format = promptindex.JSON
 			}
 			if opts.Budget < 0 {
-				return usageErrorf("--budget must be a number of characters (0 = no limit)")
+				return cmdutil.UsageErrorf("--budget must be a number of characters (0 = no limit)")
 			}
 			switch opts.Format {
 			case promptindex.XML, promptindex.Markdown, promptindex.Hermes, promptindex.JSON:
 			default:
-				return usageErrorf("--format %q: want xml, markdown, hermes or json", opts.Format)
+				return cmdutil.UsageErrorf("--format %q: want xml, markdown, hermes or json", opts.Format)
 			}
 			for _, s := range opts.States {
 				if s != usage.StateActive && s != usage.StateStale {
-					return usageErrorf("--state %q: want active or stale (archived skills are never listed)", s)
+					return cmdutil.UsageErrorf("--state %q: want active or stale (archived skills are never listed)", s)
 				}
 			}
 			return runIndex(opts)
@@ -80,7 +81,7 @@ func runIndex(opts *indexOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "warning: %s left out: %s\n", s.Path, s.Reason)
 	}
 	if len(res.Omitted) > 0 {
-		fmt.Fprintf(f.IO.ErrOut, "budget: left out %s: %s\n", nounCount(len(res.Omitted), "skill"), strings.Join(res.Omitted, ", "))
+		fmt.Fprintf(f.IO.ErrOut, "budget: left out %s: %s\n", cmdutil.NounCount(len(res.Omitted), "skill"), strings.Join(res.Omitted, ", "))
 	}
 	text := res.Text
 	if text != "" && !strings.HasSuffix(text, "\n") {

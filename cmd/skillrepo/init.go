@@ -7,12 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 type initOptions struct {
-	f       *factory
+	f       *cmdutil.Factory
 	Dir     string
 	Example bool
 	DryRun  bool
@@ -21,7 +22,7 @@ type initOptions struct {
 	Adopt   bool
 }
 
-func newInitCmd(f *factory) *cobra.Command {
+func newInitCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &initOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "init [<dir>] [--example | --dry-run]",
@@ -129,11 +130,11 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	if opts.Runtime != "" {
 		var err error
 		if runtime, err = skill.ParseRuntime(opts.Runtime); err != nil {
-			return usageErrorf("--runtime: %v", err)
+			return cmdutil.UsageErrorf("--runtime: %v", err)
 		}
 	}
 	res, err := skillrepo.Init(cmd.Context(), opts.Dir, skillrepo.InitOptions{
-		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Progress: f.libraryProgress(), Warn: f.warn},
+		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Progress: f.LibraryProgress(), Warn: f.Warn},
 		Example:     opts.Example,
 		DryRun:      opts.DryRun,
 		Runtime:     runtime,
@@ -156,17 +157,17 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		}
 	}
 	if f.JSON {
-		return printJSON(f.IO.Out, initJSON{Root: res.Root, Repository: res.RepoRoot, Prefix: res.Prefix, Branch: res.Branch, Created: res.Created, FolderCreated: res.FolderCreated, Already: res.Already,
-			Commit: hashString(res.Commit), Files: res.Files, Skills: skills, AgentSkills: nonNil(res.AgentSkills),
-			Writes: nonNil(res.Writes), Ignored: nonNil(res.Ignored), Untracked: nonNil(res.Untracked),
-			Unreadable: nonNilSlice(res.Unreadable), HermesHome: res.HermesHome, Adopted: nonNil(adopted), DryRun: res.DryRun})
+		return cmdutil.PrintJSON(f.IO.Out, initJSON{Root: res.Root, Repository: res.RepoRoot, Prefix: res.Prefix, Branch: res.Branch, Created: res.Created, FolderCreated: res.FolderCreated, Already: res.Already,
+			Commit: cmdutil.HashString(res.Commit), Files: res.Files, Skills: skills, AgentSkills: cmdutil.NonNil(res.AgentSkills),
+			Writes: cmdutil.NonNil(res.Writes), Ignored: cmdutil.NonNil(res.Ignored), Untracked: cmdutil.NonNil(res.Untracked),
+			Unreadable: cmdutil.NonNil(res.Unreadable), HermesHome: res.HermesHome, Adopted: cmdutil.NonNil(adopted), DryRun: res.DryRun})
 	}
 	w := f.IO.ErrOut
 	if res.DryRun {
 		return printInitPlan(f, res, skills, opts.Adopt)
 	}
 	if res.Already && !opts.Adopt {
-		fmt.Fprintf(w, "%s is already a library on branch %s; nothing to do (%s)\n", res.Root, res.Branch, nounCount(len(skills), "skill"))
+		fmt.Fprintf(w, "%s is already a library on branch %s; nothing to do (%s)\n", res.Root, res.Branch, cmdutil.NounCount(len(skills), "skill"))
 		return nil
 	}
 	if res.Already {
@@ -174,7 +175,7 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		return nil
 	}
 	if len(res.Untracked) > 0 {
-		fmt.Fprintf(w, "%s stopped tracking Hermes' housekeeping (%s) as %s; the files stay on disk, ignored\n", f.IO.Green("✓"), nounCount(len(res.Untracked), "file"), short(res.UntrackCommit))
+		fmt.Fprintf(w, "%s stopped tracking Hermes' housekeeping (%s) as %s; the files stay on disk, ignored\n", f.IO.Green("✓"), cmdutil.NounCount(len(res.Untracked), "file"), cmdutil.Short(res.UntrackCommit))
 	}
 	if res.Commit.IsZero() {
 		return nil
@@ -188,19 +189,19 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 		fmt.Fprintf(w, "initialised a git repository in %s\n", res.Root)
 	}
 	if res.HermesHome != "" && !res.MemoryCommit.IsZero() {
-		fmt.Fprintf(w, "%s recorded Hermes' memory where Hermes keeps it (memories/MEMORY.md, USER.md) as %s\n", f.IO.Green("✓"), short(res.MemoryCommit))
+		fmt.Fprintf(w, "%s recorded Hermes' memory where Hermes keeps it (memories/MEMORY.md, USER.md) as %s\n", f.IO.Green("✓"), cmdutil.Short(res.MemoryCommit))
 	}
 	if res.Prefix != "" && res.HermesHome == "" {
 		fmt.Fprintf(w, "recorded the library in folder %s of the repository at %s (no new repository; --own-repo makes one)\n", res.Prefix, res.RepoRoot)
 	}
-	fmt.Fprintf(w, "%s imported %s (%s) on %s as %s\n", f.IO.Green("✓"), nounCount(len(skills), "skill"), nounCount(res.Files, "file"), res.Branch, short(res.Commit))
+	fmt.Fprintf(w, "%s imported %s (%s) on %s as %s\n", f.IO.Green("✓"), cmdutil.NounCount(len(skills), "skill"), cmdutil.NounCount(res.Files, "file"), res.Branch, cmdutil.Short(res.Commit))
 	if len(res.AgentSkills) > 0 {
-		fmt.Fprintf(w, "  %s the usage sidecar marks as agent-created stay curator-managed\n", nounCount(len(res.AgentSkills), "skill"))
+		fmt.Fprintf(w, "  %s the usage sidecar marks as agent-created stay curator-managed\n", cmdutil.NounCount(len(res.AgentSkills), "skill"))
 	}
 	if opts.Adopt {
 		printAdopted(f, adopted, adoptCommit, len(skills))
 	} else if yours := len(skills) - len(res.AgentSkills); yours > 0 {
-		fmt.Fprintf(w, "  your %s stay yours: a review's change to one waits as a proposal for you; to let reviews change them directly: skillrepo skill adopt NAME (all: skillrepo init --adopt)\n", nounCount(yours, "skill"))
+		fmt.Fprintf(w, "  your %s stay yours: a review's change to one waits as a proposal for you; to let reviews change them directly: skillrepo skill adopt NAME (all: skillrepo init --adopt)\n", cmdutil.NounCount(yours, "skill"))
 	}
 	printIgnored(w, res.Ignored)
 	warnUnreadable(f, res.Unreadable, "imported")
@@ -209,8 +210,8 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 
 // adoptAll hands every skill still the person's to the agent, in one
 // commit on the library's main branch (init --adopt).
-func adoptAll(cmd *cobra.Command, f *factory, root string) ([]string, skillrepo.Hash, error) {
-	lib, err := skillrepo.Open(root, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Warn: f.warn})
+func adoptAll(cmd *cobra.Command, f *cmdutil.Factory, root string) ([]string, skillrepo.Hash, error) {
+	lib, err := skillrepo.Open(root, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Warn: f.Warn})
 	if err != nil {
 		return nil, skillrepo.Hash{}, err
 	}
@@ -231,22 +232,22 @@ func adoptAll(cmd *cobra.Command, f *factory, root string) ([]string, skillrepo.
 }
 
 // printAdopted says what init --adopt handed to the agent.
-func printAdopted(f *factory, adopted []string, commit skillrepo.Hash, total int) {
+func printAdopted(f *cmdutil.Factory, adopted []string, commit skillrepo.Hash, total int) {
 	w := f.IO.ErrOut
 	if len(adopted) == 0 {
-		fmt.Fprintf(w, "every one of the %s is the agent's already: nothing to adopt\n", nounCount(total, "skill"))
+		fmt.Fprintf(w, "every one of the %s is the agent's already: nothing to adopt\n", cmdutil.NounCount(total, "skill"))
 		return
 	}
-	fmt.Fprintf(w, "%s adopted %s as %s: the agent's reviews change them directly and the curator ages them (skillrepo skill disown NAME takes one back)\n", f.IO.Green("✓"), nounCount(len(adopted), "skill"), short(commit))
+	fmt.Fprintf(w, "%s adopted %s as %s: the agent's reviews change them directly and the curator ages them (skillrepo skill disown NAME takes one back)\n", f.IO.Green("✓"), cmdutil.NounCount(len(adopted), "skill"), cmdutil.Short(commit))
 }
 
 // warnUnreadable names, on stderr, the skills whose SKILL.md does not
 // parse: agents skip them, so they are as good as missing until fixed.
-func warnUnreadable(f *factory, bad []skillrepo.UnreadableSkill, verb string) {
+func warnUnreadable(f *cmdutil.Factory, bad []skillrepo.UnreadableSkill, verb string) {
 	if len(bad) == 0 {
 		return
 	}
-	f.warn(fmt.Sprintf("%s %s whose SKILL.md does not parse (agents skip them):", verb, nounCount(len(bad), "skill")))
+	f.Warn(fmt.Sprintf("%s %s whose SKILL.md does not parse (agents skip them):", verb, cmdutil.NounCount(len(bad), "skill")))
 	for _, u := range bad {
 		fmt.Fprintf(f.IO.ErrOut, "  %s: %s\n", u.Dir, u.Error)
 	}
@@ -261,11 +262,11 @@ func printIgnored(w io.Writer, ignored []string) {
 }
 
 // printInitPlan tells what init --dry-run found.
-func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string, adopt bool) error {
+func printInitPlan(f *cmdutil.Factory, res *skillrepo.InitResult, skills []string, adopt bool) error {
 	w := f.IO.Out
 	fmt.Fprintf(w, "dry run: nothing was changed in %s\n", res.Root)
 	if res.Already {
-		fmt.Fprintf(w, "already a library on branch %s: init would do nothing (%s)\n", res.Branch, nounCount(len(skills), "skill"))
+		fmt.Fprintf(w, "already a library on branch %s: init would do nothing (%s)\n", res.Branch, cmdutil.NounCount(len(skills), "skill"))
 		return nil
 	}
 	if res.HermesHomeCreated {
@@ -281,14 +282,14 @@ func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string, adopt
 		fmt.Fprintf(w, "would write %s\n", p)
 	}
 	if len(res.Untracked) > 0 {
-		fmt.Fprintf(w, "would stop tracking %s of Hermes' housekeeping in one commit (they stay on disk, ignored)\n", nounCount(len(res.Untracked), "file"))
+		fmt.Fprintf(w, "would stop tracking %s of Hermes' housekeeping in one commit (they stay on disk, ignored)\n", cmdutil.NounCount(len(res.Untracked), "file"))
 	}
-	fmt.Fprintf(w, "would commit %s with %s in one import commit\n", nounCount(res.Files, "file"), nounCount(len(skills), "skill"))
+	fmt.Fprintf(w, "would commit %s with %s in one import commit\n", cmdutil.NounCount(res.Files, "file"), cmdutil.NounCount(len(skills), "skill"))
 	for _, s := range skills {
 		fmt.Fprintf(w, "  %s\n", s)
 	}
 	if len(res.AgentSkills) > 0 {
-		fmt.Fprintf(w, "%s the usage sidecar marks as agent-created would stay curator-managed\n", nounCount(len(res.AgentSkills), "skill"))
+		fmt.Fprintf(w, "%s the usage sidecar marks as agent-created would stay curator-managed\n", cmdutil.NounCount(len(res.AgentSkills), "skill"))
 	}
 	if adopt {
 		fmt.Fprintln(w, "would adopt every skill that is yours in one more commit (--adopt)")
@@ -296,18 +297,4 @@ func printInitPlan(f *factory, res *skillrepo.InitResult, skills []string, adopt
 	printIgnored(w, res.Ignored)
 	warnUnreadable(f, res.Unreadable, "would import")
 	return nil
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func nonNilSlice[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

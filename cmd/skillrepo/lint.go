@@ -11,12 +11,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type lintOptions struct {
-	f          *factory
+	f          *cmdutil.Factory
 	Paths      []string
 	Profile    string
 	Format     string
@@ -28,7 +29,7 @@ type lintOptions struct {
 	Outputs []string
 }
 
-func newLintCmd(f *factory) *cobra.Command {
+func newLintCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &lintOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "lint [<path>...] [--profile <profile>] [--format {text|json|github|sarif}] [--output <format>=<file>]... [--strict] [--allow-empty]",
@@ -74,7 +75,7 @@ Exit status: 0 no errors, 1 errors found (a path that does not exist is one),
 			}
 			if f.JSON {
 				if cmd.Flags().Changed("format") && opts.Format != "json" {
-					return usageErrorf("--json and --format %s disagree", opts.Format)
+					return cmdutil.UsageErrorf("--json and --format %s disagree", opts.Format)
 				}
 				opts.Format = "json"
 			}
@@ -97,7 +98,7 @@ type lintRuleJSON struct {
 	Severity map[string]string `json:"severity"`
 }
 
-func listRules(f *factory) error {
+func listRules(f *cmdutil.Factory) error {
 	rules := lint.Rules()
 	if f.JSON {
 		out := make([]lintRuleJSON, 0, len(rules))
@@ -108,14 +109,14 @@ func listRules(f *factory) error {
 			}
 			out = append(out, lintRuleJSON{ID: r.ID, Summary: r.Summary, Severity: sev})
 		}
-		return printJSON(f.IO.Out, out)
+		return cmdutil.PrintJSON(f.IO.Out, out)
 	}
-	w := newTable(f.IO.Out)
+	w := cmdutil.NewTable(f.IO.Out)
 	cols := []string{"RULE"}
 	for _, p := range lint.Profiles() {
 		cols = append(cols, strings.ToUpper(string(p)))
 	}
-	w.header(f.IO, append(cols, "SUMMARY")...)
+	w.Header(f.IO, append(cols, "SUMMARY")...)
 	for _, r := range rules {
 		fmt.Fprint(w, r.ID)
 		for _, p := range lint.Profiles() {
@@ -130,7 +131,7 @@ func runLint(opts *lintOptions) error {
 	f := opts.f
 	format, err := lint.ParseFormat(opts.Format)
 	if err != nil {
-		return usageErrorf("--format: %v", err)
+		return cmdutil.UsageErrorf("--format: %v", err)
 	}
 	outputs, err := parseLintOutputs(opts.Outputs)
 	if err != nil {
@@ -138,7 +139,7 @@ func runLint(opts *lintOptions) error {
 	}
 	profile := lint.Profile(opts.Profile)
 	if profile != "" && !validProfile(profile) {
-		return usageErrorf("--profile: unknown profile %q: want one of %s", opts.Profile, profileNames())
+		return cmdutil.UsageErrorf("--profile: unknown profile %q: want one of %s", opts.Profile, profileNames())
 	}
 	loc, err := skillrepo.Locate(f.Dir)
 	if err != nil {
@@ -160,7 +161,7 @@ func runLint(opts *lintOptions) error {
 	total := &lint.Report{Findings: []lint.Finding{}, Skills: []string{}}
 	var progress lint.Progress
 	if opts.Format == "text" {
-		progress = f.lintProgress() // machine formats get no progress
+		progress = f.LintProgress() // machine formats get no progress
 	}
 	judgedTogether := false
 	for _, g := range groups.list {
@@ -207,7 +208,7 @@ func runLint(opts *lintOptions) error {
 		return err
 	}
 	if total.HasErrors() {
-		return &silentError{code: exitFailure}
+		return &cmdutil.SilentError{Code: cmdutil.ExitFailure}
 	}
 	return nil
 }
@@ -324,11 +325,11 @@ func parseLintOutputs(specs []string) ([]lintOutput, error) {
 	for _, spec := range specs {
 		name, file, ok := strings.Cut(spec, "=")
 		if !ok || file == "" {
-			return nil, usageErrorf("--output %q: want format=file, e.g. sarif=lint.sarif", spec)
+			return nil, cmdutil.UsageErrorf("--output %q: want format=file, e.g. sarif=lint.sarif", spec)
 		}
 		format, err := lint.ParseFormat(name)
 		if err != nil {
-			return nil, usageErrorf("--output: %v", err)
+			return nil, cmdutil.UsageErrorf("--output: %v", err)
 		}
 		out = append(out, lintOutput{format: format, file: file})
 	}
@@ -385,7 +386,7 @@ func validProfile(p lint.Profile) bool {
 func checkFolder(root string, opts lint.Options) (*lint.Report, error) {
 	rep, err := lint.Check(os.DirFS(root), opts)
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, cmdutil.UsageErrorf("%v", err)
 	}
 	return rep, nil
 }

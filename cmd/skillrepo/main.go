@@ -6,11 +6,13 @@ import (
 	"os"
 	"runtime/debug"
 	"time"
+
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
 
 func main() {
 	deferGC(os.Getenv, gcGrace, gcGraceLimit)
-	os.Exit(run(os.Args[1:], systemIO(), os.Getenv))
+	os.Exit(run(os.Args[1:], cmdutil.System(), os.Getenv))
 }
 
 // gcGrace is how long a command runs before the garbage collector starts,

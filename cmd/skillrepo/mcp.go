@@ -12,12 +12,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/mcpserver"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type mcpOptions struct {
-	f            *factory
+	f            *cmdutil.Factory
 	Library      string
 	Origin       string
 	Propose      bool
@@ -27,7 +28,7 @@ type mcpOptions struct {
 	Relay        string
 }
 
-func newMCPCmd(f *factory) *cobra.Command {
+func newMCPCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &mcpOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "mcp [--library DIR] [--origin foreground] [--propose] [--allow-approve]",
@@ -59,7 +60,7 @@ consolidation held by the program) serves that pass's tools.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !skillrepo.ValidOrigin(opts.Origin) {
-				return usageErrorf("--origin %q: want user, foreground, background-review, curator or import", opts.Origin)
+				return cmdutil.UsageErrorf("--origin %q: want user, foreground, background-review, curator or import", opts.Origin)
 			}
 			if opts.Library != "" {
 				// A project's .mcp.json names the library relative to

@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agents"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/mcpserver"
@@ -18,7 +19,7 @@ import (
 )
 
 type mcpInstallOptions struct {
-	f                                 *factory
+	f                                 *cmdutil.Factory
 	uninstall                         bool
 	ClaudeCode, Codex, Cursor, Gemini bool
 	// AllowTools lets the agent call our tools without asking: Claude
@@ -34,7 +35,7 @@ type mcpInstallOptions struct {
 	DryRun                bool
 }
 
-func newMCPInstallCmd(f *factory) *cobra.Command {
+func newMCPInstallCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &mcpInstallOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "install {--claude-code | --codex | --cursor | --gemini} [--scope SCOPE] [--library DIR] [--allow-tools] [--dry-run]",
@@ -85,7 +86,7 @@ as the agent starts it, and every problem is named with its fix.`,
 	return cmd
 }
 
-func newMCPUninstallCmd(f *factory) *cobra.Command {
+func newMCPUninstallCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &mcpInstallOptions{f: f, uninstall: true}
 	cmd := &cobra.Command{
 		Use:   "uninstall {--claude-code | --codex | --cursor} [--scope SCOPE] [--dry-run]",
@@ -168,7 +169,7 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 	}
 	o.Project = abs
 	if _, err := mcpserver.ConfigPath(o); err != nil {
-		return &flagError{err}
+		return &cmdutil.FlagError{Err: err}
 	}
 
 	var plan *mcpserver.InstallPlan
@@ -197,7 +198,7 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 			}
 			o.Library = filepath.ToSlash(rel)
 			if o.Library == ".." || strings.HasPrefix(o.Library, "../") {
-				f.warn(fmt.Sprintf("the library %s is outside the project; the committed file names it as %s, so teammates need it at the same place (--scope local keeps it to you)", lib.Root, o.Library))
+				f.Warn(fmt.Sprintf("the library %s is outside the project; the committed file names it as %s, so teammates need it at the same place (--scope local keeps it to you)", lib.Root, o.Library))
 			}
 		} else if o.Command == "" {
 			var xerr error
@@ -259,7 +260,7 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 		if perms != nil && perms.Changed {
 			out.Permissions = perms.Path
 		}
-		if err := printJSON(f.IO.Out, out); err != nil {
+		if err := cmdutil.PrintJSON(f.IO.Out, out); err != nil {
 			return err
 		}
 		return verdict

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 )
@@ -15,7 +16,7 @@ import (
 // USER.md (target user) in the library's memory folder (memory.dir,
 // default .memory). Every change is one commit.
 
-func newMemoryCmd(f *factory) *cobra.Command {
+func newMemoryCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "memory <command>",
 		Short: "Read and change the agent's memory (MEMORY.md, USER.md); every change is a commit",
@@ -44,7 +45,7 @@ type memoryShowJSON struct {
 	Uncommitted bool `json:"uncommitted"`
 }
 
-func newMemoryShowCmd(f *factory) *cobra.Command {
+func newMemoryShowCmd(f *cmdutil.Factory) *cobra.Command {
 	var target string
 	cmd := &cobra.Command{
 		Use:     "show [--target {memory|user}]",
@@ -54,7 +55,7 @@ func newMemoryShowCmd(f *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			t, err := memory.ParseTarget(target)
 			if err != nil {
-				return usageErrorf("--target: %v", err)
+				return cmdutil.UsageErrorf("--target: %v", err)
 			}
 			lib, err := f.Library()
 			if err != nil {
@@ -74,12 +75,12 @@ func newMemoryShowCmd(f *factory) *cobra.Command {
 				return err
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, memoryShowJSON{Target: string(t), Path: p, Entries: entries, Chars: memory.Size(entries), Limit: file.Limit, Uncommitted: edited})
+				return cmdutil.PrintJSON(f.IO.Out, memoryShowJSON{Target: string(t), Path: p, Entries: entries, Chars: memory.Size(entries), Limit: file.Limit, Uncommitted: edited})
 			}
 			if edited {
 				// What is shown is the committed store; the agent reads
 				// the file.
-				f.warn(fmt.Sprintf("%s has uncommitted changes, not shown here (this is the store as committed on %s)", p, lib.MainBranch()))
+				f.Warn(fmt.Sprintf("%s has uncommitted changes, not shown here (this is the store as committed on %s)", p, lib.MainBranch()))
 				fmt.Fprintln(f.IO.ErrOut, "hint: 'git diff -- "+p+"' shows them; 'skillrepo sync' records them")
 			}
 			for i, e := range entries {
@@ -88,7 +89,7 @@ func newMemoryShowCmd(f *factory) *cobra.Command {
 				}
 				fmt.Fprintln(f.IO.Out, e)
 			}
-			fmt.Fprintf(f.IO.ErrOut, "%s: %s, %d/%d characters\n", p, nounCount(len(entries), "entry"), memory.Size(entries), file.Limit)
+			fmt.Fprintf(f.IO.ErrOut, "%s: %s, %d/%d characters\n", p, cmdutil.NounCount(len(entries), "entry"), memory.Size(entries), file.Limit)
 			return nil
 		},
 	}
@@ -107,7 +108,7 @@ func addMemoryWriteFlags(cmd *cobra.Command, m *memoryWriteFlags) {
 	addWriteFlags(cmd, &m.w)
 }
 
-func newMemoryAddCmd(f *factory) *cobra.Command {
+func newMemoryAddCmd(f *cmdutil.Factory) *cobra.Command {
 	m := &memoryWriteFlags{}
 	cmd := &cobra.Command{
 		Use:     "add <text> [--target {memory|user}]",
@@ -122,7 +123,7 @@ func newMemoryAddCmd(f *factory) *cobra.Command {
 	return cmd
 }
 
-func newMemoryReplaceCmd(f *factory) *cobra.Command {
+func newMemoryReplaceCmd(f *cmdutil.Factory) *cobra.Command {
 	m := &memoryWriteFlags{}
 	cmd := &cobra.Command{
 		Use:     "replace <old-text> <new-entry> [--target {memory|user}]",
@@ -137,7 +138,7 @@ func newMemoryReplaceCmd(f *factory) *cobra.Command {
 	return cmd
 }
 
-func newMemoryRemoveCmd(f *factory) *cobra.Command {
+func newMemoryRemoveCmd(f *cmdutil.Factory) *cobra.Command {
 	m := &memoryWriteFlags{}
 	cmd := &cobra.Command{
 		Use:     "remove <old-text> [--target {memory|user}]",
@@ -166,10 +167,10 @@ type memoryChangeJSON struct {
 	Limit    int    `json:"limit"`
 }
 
-func changeMemory(cmd *cobra.Command, f *factory, m *memoryWriteFlags, opts skillrepo.MemoryOptions) error {
+func changeMemory(cmd *cobra.Command, f *cmdutil.Factory, m *memoryWriteFlags, opts skillrepo.MemoryOptions) error {
 	t, err := memory.ParseTarget(m.Target)
 	if err != nil {
-		return usageErrorf("--target: %v", err)
+		return cmdutil.UsageErrorf("--target: %v", err)
 	}
 	if _, err := m.w.provenance(); err != nil {
 		return err
@@ -196,8 +197,8 @@ func changeMemory(cmd *cobra.Command, f *factory, m *memoryWriteFlags, opts skil
 		branch = lib.MainBranch()
 	}
 	if f.JSON {
-		return printJSON(f.IO.Out, memoryChangeJSON{
-			Target: string(t), Path: res.Path, Commit: hashString(res.Commit), Branch: branch, Proposal: proposal, DryRun: m.w.DryRun,
+		return cmdutil.PrintJSON(f.IO.Out, memoryChangeJSON{
+			Target: string(t), Path: res.Path, Commit: cmdutil.HashString(res.Commit), Branch: branch, Proposal: proposal, DryRun: m.w.DryRun,
 			Changed: res.Changed, Message: res.Message, Entries: res.Entries, Chars: res.Chars, Limit: res.Limit,
 		})
 	}
@@ -208,7 +209,7 @@ func changeMemory(cmd *cobra.Command, f *factory, m *memoryWriteFlags, opts skil
 	case m.w.DryRun:
 		fmt.Fprintf(out, "%s %s dry run: would commit %s on %s (%s)\n", f.IO.Green("✓"), res.Message, res.Path, branch, res.Usage())
 	default:
-		fmt.Fprintf(out, "%s %s committed %s on %s (%s)\n", f.IO.Green("✓"), res.Message, short(res.Commit), branch, res.Usage())
+		fmt.Fprintf(out, "%s %s committed %s on %s (%s)\n", f.IO.Green("✓"), res.Message, cmdutil.Short(res.Commit), branch, res.Usage())
 		if proposal != "" {
 			reportProposed(f, proposal)
 		}

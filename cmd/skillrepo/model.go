@@ -5,6 +5,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/goals"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
 )
@@ -14,12 +15,12 @@ import (
 // provider's default) and the key from $OPENAI_API_KEY. A base URL with a
 // query or credentials is parsed by package endpoint, so paths are joined
 // before the query and every error message redacts them.
-func newModelClient(f *factory, baseURL string) (*openai.Client, error) {
+func newModelClient(f *cmdutil.Factory, baseURL string) (*openai.Client, error) {
 	var ep *endpoint.Endpoint
 	if baseURL != "" {
 		var err error
 		if ep, err = endpoint.Parse(baseURL); err != nil {
-			return nil, usageErrorf("%v", err)
+			return nil, cmdutil.UsageErrorf("%v", err)
 		}
 	}
 	return modelClient(f, ep), nil
@@ -27,7 +28,7 @@ func newModelClient(f *factory, baseURL string) (*openai.Client, error) {
 
 // modelClient is newModelClient for an endpoint already parsed (nil: the
 // provider's default).
-func modelClient(f *factory, ep *endpoint.Endpoint) *openai.Client {
+func modelClient(f *cmdutil.Factory, ep *endpoint.Endpoint) *openai.Client {
 	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
 	cfg.HTTPClient = &http.Client{}
 	if ep != nil {
@@ -43,12 +44,12 @@ func modelClient(f *factory, ep *endpoint.Endpoint) *openai.Client {
 // judgeClient is modelClient for the goal judge, whose requests go with
 // temperature 0 (go-openai drops a zero from the body; the doer puts it
 // back).
-func judgeClient(f *factory, baseURL string) (*openai.Client, error) {
+func judgeClient(f *cmdutil.Factory, baseURL string) (*openai.Client, error) {
 	var ep *endpoint.Endpoint
 	if baseURL != "" {
 		var err error
 		if ep, err = endpoint.Parse(baseURL); err != nil {
-			return nil, usageErrorf("%v", err)
+			return nil, cmdutil.UsageErrorf("%v", err)
 		}
 	}
 	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))

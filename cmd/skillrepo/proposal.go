@@ -2,15 +2,15 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 )
 
-func newProposalCmd(f *factory) *cobra.Command {
+func newProposalCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "proposal <command>",
 		Short: "Review staged writes: proposals are branches, approval is a merge",
@@ -40,7 +40,7 @@ proposal merged by git or on GitHub counts as approved.`,
 }
 
 // reportProposed tells the user where a proposed write went.
-func reportProposed(f *factory, id string) {
+func reportProposed(f *cmdutil.Factory, id string) {
 	fmt.Fprintf(f.IO.ErrOut, "proposal %s: review with 'skillrepo proposal diff %s', approve with 'skillrepo proposal approve %s'\n", id, id, id)
 }
 
@@ -50,10 +50,10 @@ func proposalRev(id, rev string) (string, error) {
 		return rev, nil
 	}
 	if rev != "" {
-		return "", usageErrorf("--proposal and --rev are exclusive")
+		return "", cmdutil.UsageErrorf("--proposal and --rev are exclusive")
 	}
 	if err := skillrepo.ValidateProposalID(id); err != nil {
-		return "", &flagError{err}
+		return "", &cmdutil.FlagError{Err: err}
 	}
 	return skillrepo.ProposalBranch(id), nil
 }
@@ -94,7 +94,7 @@ type proposalRemoteJSON struct {
 func toProposalRemoteJSON(r skillrepo.ProposalRemote) *proposalRemoteJSON {
 	out := &proposalRemoteJSON{State: r.State, PullRequest: r.PullRequest}
 	if !r.At.IsZero() {
-		out.PublishedAt = rfc3339(r.At)
+		out.PublishedAt = cmdutil.RFC3339(r.At)
 	}
 	return out
 }
@@ -115,8 +115,8 @@ type conflictJSON struct {
 
 func toProposalJSON(p *skillrepo.Proposal) proposalJSON {
 	out := proposalJSON{
-		ID: p.ID, State: string(p.State), Ref: p.Ref, Tip: hashString(p.Tip), Base: hashString(p.Base),
-		Created: rfc3339(p.Created), Updated: rfc3339(p.Updated), Origin: p.Origin, ReviewID: p.ReviewID,
+		ID: p.ID, State: string(p.State), Ref: p.Ref, Tip: cmdutil.HashString(p.Tip), Base: cmdutil.HashString(p.Base),
+		Created: cmdutil.RFC3339(p.Created), Updated: cmdutil.RFC3339(p.Updated), Origin: p.Origin, ReviewID: p.ReviewID,
 		Skills: p.Skills, Files: []fileStatJSON{}, Added: p.Added, Deleted: p.Deleted, Commits: len(p.Commits),
 		Conflicts: conflictsJSON(p.Conflicts), Applied: p.Applied,
 	}
@@ -131,7 +131,7 @@ func toProposalJSON(p *skillrepo.Proposal) proposalJSON {
 		out.Mergeable = &m
 	}
 	if r := p.Rejection; r != nil {
-		out.RejectedBy, out.Reason, out.RejectedAt = r.By, r.Reason, rfc3339(r.When)
+		out.RejectedBy, out.Reason, out.RejectedAt = r.By, r.Reason, cmdutil.RFC3339(r.When)
 	}
 	return out
 }
@@ -159,23 +159,4 @@ func mergeState(p *skillrepo.Proposal) string {
 		return "yes"
 	}
 	return "conflict"
-}
-
-// age formats how long ago t was, the way a queue is read: 45s, 12m, 3h, 5d.
-func age(now, t time.Time) string {
-	if t.IsZero() {
-		return "-"
-	}
-	d := now.Sub(t)
-	switch {
-	case d < 0:
-		return "0s"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }

@@ -6,18 +6,19 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type proposalApproveOptions struct {
-	f      *factory
+	f      *cmdutil.Factory
 	ID     string
 	All    bool
 	By     string
 	DryRun bool
 }
 
-func newProposalApproveCmd(f *factory) *cobra.Command {
+func newProposalApproveCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &proposalApproveOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "approve {<id> | --all} [--by <who>] [--dry-run]",
@@ -43,9 +44,9 @@ conflict (exit 3 when any did).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case opts.All && len(args) == 1:
-				return usageErrorf("give a proposal id or --all, not both")
+				return cmdutil.UsageErrorf("give a proposal id or --all, not both")
 			case !opts.All && len(args) == 0:
-				return usageErrorf("give the id of the proposal to approve, or --all")
+				return cmdutil.UsageErrorf("give the id of the proposal to approve, or --all")
 			case len(args) == 1:
 				opts.ID = args[0]
 			}
@@ -90,7 +91,7 @@ func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error 
 			return err
 		}
 		if f.JSON {
-			return printJSON(f.IO.Out, approveOutcomeJSON(opts.ID, res, nil, opts.DryRun))
+			return cmdutil.PrintJSON(f.IO.Out, approveOutcomeJSON(opts.ID, res, nil, opts.DryRun))
 		}
 		reportApproved(f, lib, res)
 		return nil
@@ -113,7 +114,7 @@ func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error 
 		}
 	}
 	if f.JSON {
-		if perr := printJSON(f.IO.Out, out); perr != nil {
+		if perr := cmdutil.PrintJSON(f.IO.Out, out); perr != nil {
 			return perr
 		}
 	} else if len(outcomes) == 0 && err == nil {
@@ -124,9 +125,9 @@ func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error 
 	}
 	if failed > 0 {
 		if !f.JSON {
-			fmt.Fprintf(f.IO.ErrOut, "%d of %s approved; %d left open\n", len(outcomes)-failed, nounCount(len(outcomes), "proposal"), failed)
+			fmt.Fprintf(f.IO.ErrOut, "%d of %s approved; %d left open\n", len(outcomes)-failed, cmdutil.NounCount(len(outcomes), "proposal"), failed)
 		}
-		return &silentError{code: exitConflict}
+		return &cmdutil.SilentError{Code: cmdutil.ExitConflict}
 	}
 	return nil
 }
@@ -142,7 +143,7 @@ func approveOutcomeJSON(id string, res *skillrepo.ApproveResult, err error, dryR
 		out.Status, out.Error = "refused", err.Error()
 		return out
 	}
-	out.Tip, out.Commit, out.BranchKept = hashString(res.Tip), hashString(res.Commit), res.BranchKept
+	out.Tip, out.Commit, out.BranchKept = cmdutil.HashString(res.Tip), cmdutil.HashString(res.Commit), res.BranchKept
 	out.WorktreeRemoved = res.WorktreeRemoved
 	if res.AlreadyMerged {
 		out.Status = "already_merged"
@@ -154,7 +155,7 @@ func approveOutcomeJSON(id string, res *skillrepo.ApproveResult, err error, dryR
 }
 
 // reportConflicts lists a conflict's paths one per line on stderr.
-func reportConflicts(f *factory, err error) {
+func reportConflicts(f *cmdutil.Factory, err error) {
 	var ce *skillrepo.ProposalConflictError
 	if f.JSON || !errors.As(err, &ce) {
 		return
@@ -164,7 +165,7 @@ func reportConflicts(f *factory, err error) {
 	}
 }
 
-func reportApproved(f *factory, lib *skillrepo.Library, res *skillrepo.ApproveResult) {
+func reportApproved(f *cmdutil.Factory, lib *skillrepo.Library, res *skillrepo.ApproveResult) {
 	w := f.IO.ErrOut
 	switch {
 	case res.AlreadyMerged:
@@ -173,7 +174,7 @@ func reportApproved(f *factory, lib *skillrepo.Library, res *skillrepo.ApproveRe
 	case res.DryRun:
 		fmt.Fprintf(w, "dry run: %s merges cleanly into %s, changing:\n", res.ID, lib.MainBranch())
 	default:
-		fmt.Fprintf(w, "%s approved %s: merged as %s into %s, changing:\n", f.IO.Green("✓"), res.ID, short(res.Commit), lib.MainBranch())
+		fmt.Fprintf(w, "%s approved %s: merged as %s into %s, changing:\n", f.IO.Green("✓"), res.ID, cmdutil.Short(res.Commit), lib.MainBranch())
 	}
 	for _, p := range res.Update.Paths {
 		fmt.Fprintf(w, "  %s\n", p)

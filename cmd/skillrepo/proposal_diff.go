@@ -7,16 +7,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type proposalDiffOptions struct {
-	f       *factory
+	f       *cmdutil.Factory
 	ID      string
 	Context int
 }
 
-func newProposalDiffCmd(f *factory) *cobra.Command {
+func newProposalDiffCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &proposalDiffOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "diff <id> [-U <lines>]",
@@ -30,7 +31,7 @@ Colour is used on a terminal.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
 			if opts.Context < 0 {
-				return usageErrorf("-U %d: want 0 or more context lines", opts.Context)
+				return cmdutil.UsageErrorf("-U %d: want 0 or more context lines", opts.Context)
 			}
 			return runProposalDiff(opts)
 		},
@@ -64,7 +65,7 @@ func runProposalDiff(opts *proposalDiffOptions) error {
 				OldMode:      modeString(d.OldMode), NewMode: modeString(d.NewMode), Patch: string(d.Hunks),
 			})
 		}
-		return printJSON(f.IO.Out, out)
+		return cmdutil.PrintJSON(f.IO.Out, out)
 	}
 	var b bytes.Buffer
 	for _, d := range diffs {
@@ -82,7 +83,7 @@ func modeString(m uint32) string {
 }
 
 // writeFileDiff writes one file in git's patch format.
-func writeFileDiff(b *bytes.Buffer, io *iostreams, d skillrepo.FileDiff) {
+func writeFileDiff(b *bytes.Buffer, io *cmdutil.IOStreams, d skillrepo.FileDiff) {
 	header := func(format string, args ...any) {
 		b.WriteString(io.Bold(fmt.Sprintf(format, args...)))
 		b.WriteByte('\n')
@@ -125,7 +126,7 @@ func writeFileDiff(b *bytes.Buffer, io *iostreams, d skillrepo.FileDiff) {
 		case line == "":
 			continue
 		case strings.HasPrefix(line, "@@"):
-			text = io.colorize("36", text)
+			text = io.Cyan(text)
 		case strings.HasPrefix(line, "+"):
 			text = io.Green(text)
 		case strings.HasPrefix(line, "-"):

@@ -6,15 +6,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type proposalListOptions struct {
-	f        *factory
+	f        *cmdutil.Factory
 	Rejected bool
 }
 
-func newProposalListCmd(f *factory) *cobra.Command {
+func newProposalListCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &proposalListOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "list [--rejected]",
@@ -66,7 +67,7 @@ func runProposalList(opts *proposalListOptions) error {
 			}
 			out = append(out, j)
 		}
-		return printJSON(f.IO.Out, out)
+		return cmdutil.PrintJSON(f.IO.Out, out)
 	}
 	if len(props) == 0 {
 		if opts.Rejected {
@@ -76,7 +77,7 @@ func runProposalList(opts *proposalListOptions) error {
 		}
 		return nil
 	}
-	tw := newTable(f.IO.Out)
+	tw := cmdutil.NewTable(f.IO.Out)
 	last := "MERGES"
 	if opts.Rejected {
 		last = "REASON"
@@ -86,7 +87,7 @@ func runProposalList(opts *proposalListOptions) error {
 	if showRemote {
 		cols = append(cols, "REMOTE")
 	}
-	tw.header(f.IO, cols...)
+	tw.Header(f.IO, cols...)
 	now := f.Now()
 	for _, p := range props {
 		last := mergeState(p)
@@ -98,20 +99,13 @@ func runProposalList(opts *proposalListOptions) error {
 		case last == "conflict":
 			last = f.IO.Red(last)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t+%d -%d\t%s", p.ID, age(now, p.Created), dash(p.Origin), dash(p.ReviewID),
-			dash(strings.Join(p.Skills, ",")), p.Added, p.Deleted, dash(last))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t+%d -%d\t%s", p.ID, cmdutil.Age(now, p.Created), cmdutil.Dash(p.Origin), cmdutil.Dash(p.ReviewID),
+			cmdutil.Dash(strings.Join(p.Skills, ",")), p.Added, p.Deleted, cmdutil.Dash(last))
 		if showRemote {
 			r := remotes[p.ID]
-			fmt.Fprintf(tw, "\t%s", dash(strings.TrimSpace(r.State+" "+r.PullRequest)))
+			fmt.Fprintf(tw, "\t%s", cmdutil.Dash(strings.TrimSpace(r.State+" "+r.PullRequest)))
 		}
 		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

@@ -5,18 +5,19 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 type proposalPublishOptions struct {
-	f           *factory
+	f           *cmdutil.Factory
 	DryRun      bool
 	Summary     string
 	PullRequest string
 }
 
-func newProposalPublishCmd(f *factory) *cobra.Command {
+func newProposalPublishCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &proposalPublishOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "publish <id> [--pull-request off|gh|glab] [--dry-run]",
@@ -50,14 +51,14 @@ remote.proposals is push; this command is for the rest (a --propose write).`,
 			case "off", "gh", "glab":
 				host = config.RemotePullRequest(opts.PullRequest)
 			default:
-				return usageErrorf("--pull-request: want off, gh or glab, not %q", opts.PullRequest)
+				return cmdutil.UsageErrorf("--pull-request: want off, gh or glab, not %q", opts.PullRequest)
 			}
 			res, err := lib.Proposals().Publish(cmd.Context(), args[0], skillrepo.PublishOptions{Summary: opts.Summary, PullRequest: host, DryRun: opts.DryRun})
 			if err != nil {
 				return err
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, toPublishJSON(res))
+				return cmdutil.PrintJSON(f.IO.Out, toPublishJSON(res))
 			}
 			reportPublished(f, res)
 			return nil
@@ -81,21 +82,21 @@ type publishJSON struct {
 }
 
 func toPublishJSON(r *skillrepo.PublishResult) publishJSON {
-	return publishJSON{ID: r.ID, Remote: r.Remote, Branch: r.Branch, Tip: hashString(r.Tip), Pushed: r.Pushed,
+	return publishJSON{ID: r.ID, Remote: r.Remote, Branch: r.Branch, Tip: cmdutil.HashString(r.Tip), Pushed: r.Pushed,
 		PullRequest: r.PullRequest, PullRequestNote: r.PullRequestNote, DryRun: r.DryRun}
 }
 
-func reportPublished(f *factory, r *skillrepo.PublishResult) {
+func reportPublished(f *cmdutil.Factory, r *skillrepo.PublishResult) {
 	w := f.IO.ErrOut
 	switch {
 	case r.DryRun && r.Pushed:
-		fmt.Fprintf(w, "dry run: would push %s to %s at %s\n", r.Branch, r.Remote, short(r.Tip))
+		fmt.Fprintf(w, "dry run: would push %s to %s at %s\n", r.Branch, r.Remote, cmdutil.Short(r.Tip))
 	case r.DryRun:
-		fmt.Fprintf(w, "dry run: %s already has %s at %s\n", r.Remote, r.Branch, short(r.Tip))
+		fmt.Fprintf(w, "dry run: %s already has %s at %s\n", r.Remote, r.Branch, cmdutil.Short(r.Tip))
 	case r.Pushed:
-		fmt.Fprintf(w, "%s published proposal %s: %s on %s at %s\n", f.IO.Green("✓"), r.ID, r.Branch, r.Remote, short(r.Tip))
+		fmt.Fprintf(w, "%s published proposal %s: %s on %s at %s\n", f.IO.Green("✓"), r.ID, r.Branch, r.Remote, cmdutil.Short(r.Tip))
 	default:
-		fmt.Fprintf(w, "proposal %s: %s already has %s at %s\n", r.ID, r.Remote, r.Branch, short(r.Tip))
+		fmt.Fprintf(w, "proposal %s: %s already has %s at %s\n", r.ID, r.Remote, r.Branch, cmdutil.Short(r.Tip))
 	}
 	switch {
 	case r.PullRequest != "":

@@ -5,18 +5,19 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type proposalRejectOptions struct {
-	f      *factory
+	f      *cmdutil.Factory
 	ID     string
 	By     string
 	Reason string
 	DryRun bool
 }
 
-func newProposalRejectCmd(f *factory) *cobra.Command {
+func newProposalRejectCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &proposalRejectOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "reject <id> [--reason <text>] [--by <who>] [--dry-run]",
@@ -61,12 +62,12 @@ func runProposalReject(cmd *cobra.Command, opts *proposalRejectOptions) error {
 		return err
 	}
 	if f.JSON {
-		return printJSON(f.IO.Out, rejectJSON{ID: res.ID, Tip: hashString(res.Tip), Record: hashString(res.Record), Ref: res.Ref, DryRun: res.DryRun})
+		return cmdutil.PrintJSON(f.IO.Out, rejectJSON{ID: res.ID, Tip: cmdutil.HashString(res.Tip), Record: cmdutil.HashString(res.Record), Ref: res.Ref, DryRun: res.DryRun})
 	}
 	if res.DryRun {
-		fmt.Fprintf(f.IO.ErrOut, "dry run: would reject %s and keep %s under %s\n", res.ID, short(res.Tip), res.Ref)
+		fmt.Fprintf(f.IO.ErrOut, "dry run: would reject %s and keep %s under %s\n", res.ID, cmdutil.Short(res.Tip), res.Ref)
 		return nil
 	}
-	fmt.Fprintf(f.IO.ErrOut, "%s rejected %s: its tip %s is kept under %s\n", f.IO.Green("✓"), res.ID, short(res.Tip), res.Ref)
+	fmt.Fprintf(f.IO.ErrOut, "%s rejected %s: its tip %s is kept under %s\n", f.IO.Green("✓"), res.ID, cmdutil.Short(res.Tip), res.Ref)
 	return nil
 }

@@ -6,15 +6,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type proposalShowOptions struct {
-	f  *factory
+	f  *cmdutil.Factory
 	ID string
 }
 
-func newProposalShowCmd(f *factory) *cobra.Command {
+func newProposalShowCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &proposalShowOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "show <id>",
@@ -62,23 +63,23 @@ func runProposalShow(opts *proposalShowOptions) error {
 	if f.JSON {
 		out := proposalShowJSON{proposalJSON: toProposalJSON(p), CommitList: []commitJSON{}}
 		for _, c := range p.Commits {
-			cj := commitJSON{Hash: c.Hash.String(), Subject: c.Subject, Message: c.Message, Author: c.Author, Date: rfc3339(c.When), Trailers: []trailerJSON{}}
+			cj := commitJSON{Hash: c.Hash.String(), Subject: c.Subject, Message: c.Message, Author: c.Author, Date: cmdutil.RFC3339(c.When), Trailers: []trailerJSON{}}
 			for _, t := range c.Trailers {
 				cj.Trailers = append(cj.Trailers, trailerJSON{Key: t.Key, Value: t.Value})
 			}
 			out.CommitList = append(out.CommitList, cj)
 		}
-		return printJSON(f.IO.Out, out)
+		return cmdutil.PrintJSON(f.IO.Out, out)
 	}
 	w := f.IO.Out
 	fmt.Fprintf(w, "%s %s (%s)\n", f.IO.Bold("proposal"), f.IO.Bold(p.ID), p.State)
-	fmt.Fprintf(w, "ref:      %s at %s, forked from %s at %s\n", p.Ref, short(p.Tip), lib.MainBranch(), short(p.Base))
+	fmt.Fprintf(w, "ref:      %s at %s, forked from %s at %s\n", p.Ref, cmdutil.Short(p.Tip), lib.MainBranch(), cmdutil.Short(p.Base))
 	if p.Rejection != nil {
-		fmt.Fprintf(w, "rejected: by %s on %s: %s\n", dash(p.Rejection.By), rfc3339(p.Rejection.When), dash(p.Rejection.Reason))
+		fmt.Fprintf(w, "rejected: by %s on %s: %s\n", cmdutil.Dash(p.Rejection.By), cmdutil.RFC3339(p.Rejection.When), cmdutil.Dash(p.Rejection.Reason))
 	}
-	fmt.Fprintf(w, "origin:   %s, review %s\n", dash(p.Origin), dash(p.ReviewID))
-	fmt.Fprintf(w, "skills:   %s\n", dash(strings.Join(p.Skills, ", ")))
-	fmt.Fprintf(w, "changes:  %d %s, +%d -%d\n", len(p.Files), plural(len(p.Files), "file", "files"), p.Added, p.Deleted)
+	fmt.Fprintf(w, "origin:   %s, review %s\n", cmdutil.Dash(p.Origin), cmdutil.Dash(p.ReviewID))
+	fmt.Fprintf(w, "skills:   %s\n", cmdutil.Dash(strings.Join(p.Skills, ", ")))
+	fmt.Fprintf(w, "changes:  %d %s, +%d -%d\n", len(p.Files), cmdutil.Plural(len(p.Files), "file", "files"), p.Added, p.Deleted)
 	for _, fs := range p.Files {
 		fmt.Fprintf(w, "  %-8s %s\n", fs.Status, fs.Path)
 	}
@@ -94,17 +95,10 @@ func runProposalShow(opts *proposalShowOptions) error {
 	}
 	for _, c := range p.Commits {
 		fmt.Fprintf(w, "\n%s %s\n", f.IO.Yellow("commit"), f.IO.Yellow(c.Hash.String()))
-		fmt.Fprintf(w, "Author: %s\nDate:   %s\n\n", c.Author, rfc3339(c.When))
+		fmt.Fprintf(w, "Author: %s\nDate:   %s\n\n", c.Author, cmdutil.RFC3339(c.When))
 		for _, line := range strings.Split(strings.TrimRight(c.Message, "\n"), "\n") {
 			fmt.Fprintln(w, strings.TrimRight("    "+line, " "))
 		}
 	}
 	return nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -5,15 +5,17 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
 
 type pullOptions struct {
-	f      *factory
+	f      *cmdutil.Factory
 	Remote string
 	DryRun bool
 }
 
-func newPullCmd(f *factory) *cobra.Command {
+func newPullCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &pullOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "pull [--remote <name>] [--dry-run]",
@@ -39,12 +41,12 @@ from the remote's, pull says so and exits 3.`,
 			if f.JSON {
 				out := remoteJSON{Remote: res.Remote, Transport: res.Transport, DryRun: res.DryRun, Updates: refUpdatesJSON(res.Refs), Diverged: res.Diverged}
 				if m := res.Main; m != nil {
-					out.Main = &mainMoveJSON{Old: hashString(m.Old), New: hashString(m.New), Paths: m.Paths}
+					out.Main = &mainMoveJSON{Old: cmdutil.HashString(m.Old), New: cmdutil.HashString(m.New), Paths: m.Paths}
 					if out.Main.Paths == nil {
 						out.Main.Paths = []string{}
 					}
 				}
-				if perr := printJSON(f.IO.Out, out); perr != nil {
+				if perr := cmdutil.PrintJSON(f.IO.Out, out); perr != nil {
 					return perr
 				}
 				return err
@@ -55,7 +57,7 @@ from the remote's, pull says so and exits 3.`,
 				prefix = "dry run: would "
 			}
 			if m := res.Main; m != nil {
-				fmt.Fprintf(w, "%sfast-forward %s %s..%s (%d %s)\n", prefix, lib.MainBranch(), short(m.Old), short(m.New), len(m.Paths), plural(len(m.Paths), "file", "files"))
+				fmt.Fprintf(w, "%sfast-forward %s %s..%s (%d %s)\n", prefix, lib.MainBranch(), cmdutil.Short(m.Old), cmdutil.Short(m.New), len(m.Paths), cmdutil.Plural(len(m.Paths), "file", "files"))
 			}
 			for _, u := range res.Refs {
 				name := strings.TrimPrefix(strings.TrimPrefix(u.Ref, "refs/heads/"), "refs/")

@@ -6,16 +6,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type pushOptions struct {
-	f      *factory
+	f      *cmdutil.Factory
 	Remote string
 	DryRun bool
 }
 
-func newPushCmd(f *factory) *cobra.Command {
+func newPushCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &pushOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "push [--remote <name>] [--dry-run]",
@@ -44,7 +45,7 @@ The git binary does the transport when it is on PATH; otherwise go-git does
 			if res != nil {
 				if f.JSON {
 					out := remoteJSON{Remote: res.Remote, Transport: res.Transport, DryRun: res.DryRun, Updates: refUpdatesJSON(res.Updates), HEAD: res.HEAD}
-					if perr := printJSON(f.IO.Out, out); perr != nil {
+					if perr := cmdutil.PrintJSON(f.IO.Out, out); perr != nil {
 						return perr
 					}
 					return err
@@ -68,7 +69,7 @@ The git binary does the transport when it is on PATH; otherwise go-git does
 }
 
 // remoteOptions builds the transport options shared by push and pull.
-func remoteOptions(f *factory, remote string, dryRun bool) skillrepo.RemoteOptions {
+func remoteOptions(f *cmdutil.Factory, remote string, dryRun bool) skillrepo.RemoteOptions {
 	return skillrepo.RemoteOptions{Remote: remote, DryRun: dryRun, GoGit: f.Getenv("SKILLREPO_TRANSPORT") == "go-git"}
 }
 
@@ -111,16 +112,16 @@ func refStatus(u skillrepo.RefUpdate) string {
 func refUpdatesJSON(us []skillrepo.RefUpdate) []refUpdateJSON {
 	out := []refUpdateJSON{}
 	for _, u := range us {
-		out = append(out, refUpdateJSON{Ref: u.Ref, Old: hashString(u.Old), New: hashString(u.New), Status: refStatus(u), Rejected: u.Rejected})
+		out = append(out, refUpdateJSON{Ref: u.Ref, Old: cmdutil.HashString(u.Old), New: cmdutil.HashString(u.New), Status: refStatus(u), Rejected: u.Rejected})
 	}
 	return out
 }
 
 // reportRefUpdates prints push results: JSON on stdout, or one line per
 // ref on stderr.
-func reportRefUpdates(f *factory, remote, transport string, us []skillrepo.RefUpdate, dryRun bool, verb string) error {
+func reportRefUpdates(f *cmdutil.Factory, remote, transport string, us []skillrepo.RefUpdate, dryRun bool, verb string) error {
 	if f.JSON {
-		return printJSON(f.IO.Out, remoteJSON{Remote: remote, Transport: transport, DryRun: dryRun, Updates: refUpdatesJSON(us)})
+		return cmdutil.PrintJSON(f.IO.Out, remoteJSON{Remote: remote, Transport: transport, DryRun: dryRun, Updates: refUpdatesJSON(us)})
 	}
 	w := f.IO.ErrOut
 	if len(us) == 0 {
@@ -137,7 +138,7 @@ func reportRefUpdates(f *factory, remote, transport string, us []skillrepo.RefUp
 		case "rejected":
 			fmt.Fprintf(w, "  %s %s: %s\n", f.IO.Red("!"), name, u.Rejected)
 		case "updated":
-			fmt.Fprintf(w, "  %s..%s %s\n", short(u.Old), short(u.New), name)
+			fmt.Fprintf(w, "  %s..%s %s\n", cmdutil.Short(u.Old), cmdutil.Short(u.New), name)
 		default:
 			fmt.Fprintf(w, "  %s %s\n", st, name)
 		}

@@ -12,12 +12,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/worker"
 )
 
-func newQueueCmd(f *factory) *cobra.Command {
+func newQueueCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "queue <command>",
 		Short: "See and manage the queued reviews and curator runs",
@@ -34,7 +35,7 @@ review.max_attempts, or at once for an error a retry cannot fix).`,
 	return cmd
 }
 
-func queueStore(f *factory) (*queue.Store, error) {
+func queueStore(f *cmdutil.Factory) (*queue.Store, error) {
 	lib, err := f.Library()
 	if err != nil {
 		return nil, err
@@ -51,7 +52,7 @@ func queueLookupError(err error, id string) error {
 	return err
 }
 
-func newQueueListCmd(f *factory) *cobra.Command {
+func newQueueListCmd(f *cmdutil.Factory) *cobra.Command {
 	var state string
 	cmd := &cobra.Command{
 		Use:     "list [--state {queued|running|done|failed}]",
@@ -74,16 +75,16 @@ func newQueueListCmd(f *factory) *cobra.Command {
 				}
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, out)
+				return cmdutil.PrintJSON(f.IO.Out, out)
 			}
 			if len(out) == 0 {
 				fmt.Fprintln(f.IO.ErrOut, "the queue is empty")
 				return nil
 			}
-			tw := newTable(f.IO.Out)
-			tw.header(f.IO, "ID", "KIND", "STATE", "ATTEMPTS", "SESSION", "ENQUEUED", "NOTE")
+			tw := cmdutil.NewTable(f.IO.Out)
+			tw.Header(f.IO, "ID", "KIND", "STATE", "ATTEMPTS", "SESSION", "ENQUEUED", "NOTE")
 			for _, e := range out {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.ID, e.Kind, e.State, e.Attempts, orDash(e.SessionID), rfc3339(e.EnqueuedAt), entryNote(e, f.Now()))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.ID, e.Kind, e.State, e.Attempts, orDash(e.SessionID), cmdutil.RFC3339(e.EnqueuedAt), entryNote(e, f.Now()))
 			}
 			return tw.Flush()
 		},
@@ -97,7 +98,7 @@ func entryNote(e queue.Entry, now time.Time) string {
 	switch e.State {
 	case queue.Queued:
 		if e.NextAttemptAt != nil && now.Before(*e.NextAttemptAt) {
-			return fmt.Sprintf("retry after %s: %s", rfc3339(*e.NextAttemptAt), oneLine(e.LastError))
+			return fmt.Sprintf("retry after %s: %s", cmdutil.RFC3339(*e.NextAttemptAt), oneLine(e.LastError))
 		}
 		if e.Interruptions > 0 {
 			return fmt.Sprintf("interrupted by a new user turn (%d of %d); waits for quiet", e.Interruptions, queue.MaxInterruptions)
@@ -154,7 +155,7 @@ func unsafeRune(r rune) bool {
 	return unicode.IsControl(r) || r == utf8.RuneError || r == 0x2028 || r == 0x2029 || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
 
-func newQueueShowCmd(f *factory) *cobra.Command {
+func newQueueShowCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "show <id>",
 		Short:   "Show one queue entry (an id prefix will do)",
@@ -171,7 +172,7 @@ func newQueueShowCmd(f *factory) *cobra.Command {
 			}
 			e = redacted(e)
 			if f.JSON {
-				return printJSON(f.IO.Out, e)
+				return cmdutil.PrintJSON(f.IO.Out, e)
 			}
 			w := f.IO.Out
 			fmt.Fprintf(w, "entry %s: %s, %s\n", e.ID, e.Kind, e.State)
@@ -206,12 +207,12 @@ func newQueueShowCmd(f *factory) *cobra.Command {
 			if e.Due.Reason != "" {
 				fmt.Fprintf(w, "why: %s\n", e.Due.Reason)
 			}
-			fmt.Fprintf(w, "enqueued: %s\nattempts: %d\n", rfc3339(e.EnqueuedAt), e.Attempts)
+			fmt.Fprintf(w, "enqueued: %s\nattempts: %d\n", cmdutil.RFC3339(e.EnqueuedAt), e.Attempts)
 			if e.Interruptions > 0 {
 				fmt.Fprintf(w, "interrupted by new user turns: %d (at most %d, then dropped)\n", e.Interruptions, queue.MaxInterruptions)
 			}
 			if e.NextAttemptAt != nil {
-				fmt.Fprintf(w, "next attempt: %s\n", rfc3339(*e.NextAttemptAt))
+				fmt.Fprintf(w, "next attempt: %s\n", cmdutil.RFC3339(*e.NextAttemptAt))
 			}
 			if len(e.ReviewIDs) > 0 {
 				fmt.Fprintf(w, "review ids: %s\n", strings.Join(e.ReviewIDs, ", "))
@@ -239,7 +240,7 @@ func newQueueShowCmd(f *factory) *cobra.Command {
 	}
 }
 
-func newQueueRetryCmd(f *factory) *cobra.Command {
+func newQueueRetryCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "retry <id>",
 		Short:   "Put a failed entry back in the queue, its attempts reset",
@@ -255,7 +256,7 @@ func newQueueRetryCmd(f *factory) *cobra.Command {
 				return queueLookupError(err, args[0])
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, e)
+				return cmdutil.PrintJSON(f.IO.Out, e)
 			}
 			fmt.Fprintf(f.IO.ErrOut, "%s %s is queued again; the next agent hook starts a worker, or run 'skillrepo worker --once'\n", f.IO.Green("✓"), e.ID)
 			return nil
@@ -263,7 +264,7 @@ func newQueueRetryCmd(f *factory) *cobra.Command {
 	}
 }
 
-func newQueueDropCmd(f *factory) *cobra.Command {
+func newQueueDropCmd(f *cmdutil.Factory) *cobra.Command {
 	var force bool
 	cmd := &cobra.Command{
 		Use:     "drop <id> [--force]",
@@ -284,7 +285,7 @@ func newQueueDropCmd(f *factory) *cobra.Command {
 				return queueLookupError(err, args[0])
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, e)
+				return cmdutil.PrintJSON(f.IO.Out, e)
 			}
 			fmt.Fprintf(f.IO.ErrOut, "%s dropped %s (%s, %s)\n", f.IO.Green("✓"), e.ID, e.Kind, e.State)
 			return nil

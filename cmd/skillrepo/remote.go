@@ -7,15 +7,17 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+	"github.com/skillrepo/skillrepo/internal/statefile"
 
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/worker"
 )
 
-func newRemoteCmd(f *factory) *cobra.Command {
+func newRemoteCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "remote <command>",
 		Short: "Share the library through its git host (the remote: settings)",
@@ -40,7 +42,7 @@ shows how it went.`,
 }
 
 type remoteSyncOptions struct {
-	f          *factory
+	f          *cmdutil.Factory
 	Background bool
 	Attempts   int
 }
@@ -49,7 +51,7 @@ type remoteSyncOptions struct {
 // remote lock and the network both end by then.
 const remoteBudget = 2 * time.Minute
 
-func newRemoteSyncCmd(f *factory) *cobra.Command {
+func newRemoteSyncCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &remoteSyncOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "sync [--json]",
@@ -102,7 +104,7 @@ type remoteSyncJSON struct {
 
 func runRemoteSync(ctx context.Context, opts *remoteSyncOptions) error {
 	f := opts.f
-	f.noShare = true // this command is the share
+	f.NoShare = true // this command is the share
 	lib, err := f.Library()
 	if err != nil {
 		return err
@@ -133,18 +135,18 @@ func runRemoteSync(ctx context.Context, opts *remoteSyncOptions) error {
 	return err
 }
 
-func printRemoteSync(f *factory, res *skillrepo.RemoteSyncResult, skipped string) error {
+func printRemoteSync(f *cmdutil.Factory, res *skillrepo.RemoteSyncResult, skipped string) error {
 	if res == nil {
 		res = &skillrepo.RemoteSyncResult{Main: skillrepo.MainSkipped}
 	}
 	if f.JSON {
-		out := remoteSyncJSON{Remote: res.Remote, Fetched: res.Fetched, Main: res.Main, Before: hashString(res.Before), After: hashString(res.After),
-			Pushes: res.Pushes, Rounds: res.Rounds, Proposal: res.Proposal, Reason: res.Reason, Settled: nonNil(res.Settled),
-			Published: []publishJSON{}, Notes: nonNil(res.Notes), Skipped: skipped}
+		out := remoteSyncJSON{Remote: res.Remote, Fetched: res.Fetched, Main: res.Main, Before: cmdutil.HashString(res.Before), After: cmdutil.HashString(res.After),
+			Pushes: res.Pushes, Rounds: res.Rounds, Proposal: res.Proposal, Reason: res.Reason, Settled: cmdutil.NonNil(res.Settled),
+			Published: []publishJSON{}, Notes: cmdutil.NonNil(res.Notes), Skipped: skipped}
 		for _, p := range res.Published {
 			out.Published = append(out.Published, toPublishJSON(p))
 		}
-		return printJSON(f.IO.Out, out)
+		return cmdutil.PrintJSON(f.IO.Out, out)
 	}
 	w := f.IO.ErrOut
 	if skipped != "" {
@@ -154,10 +156,10 @@ func printRemoteSync(f *factory, res *skillrepo.RemoteSyncResult, skipped string
 	if res.Fetched {
 		line := fmt.Sprintf("fetched %s; main: %s", res.Remote, res.Main)
 		if res.Before != res.After {
-			line += fmt.Sprintf(" (%s..%s)", short(res.Before), short(res.After))
+			line += fmt.Sprintf(" (%s..%s)", cmdutil.Short(res.Before), cmdutil.Short(res.After))
 		}
 		if res.Pushes > 0 {
-			line += fmt.Sprintf(", %d %s", res.Pushes, plural(res.Pushes, "push", "pushes"))
+			line += fmt.Sprintf(", %d %s", res.Pushes, cmdutil.Plural(res.Pushes, "push", "pushes"))
 		}
 		fmt.Fprintln(w, line)
 	}
@@ -187,15 +189,15 @@ func startRemoteSync(lib *skillrepo.Library) error {
 // a write made here reaches the team as a worker's does.
 // SKILLREPO_WORKER=off (no background processes) leaves it to the next
 // session start or 'skillrepo remote sync'.
-func (f *factory) shareAfterWrite() {
-	lib := f.lib
-	if lib == nil || f.noShare || !lib.Config.Remote.Enabled() || f.Getenv("SKILLREPO_WORKER") == "off" || f.Getenv(queue.EnvInReview) != "" {
+func shareAfterWrite(f *cmdutil.Factory) {
+	if f.Getenv("SKILLREPO_WORKER") == "off" || f.Getenv(queue.EnvInReview) != "" {
 		return
 	}
-	if !f.shareMark.Differs(lib.Remote().ShareMark()) {
+	lib := f.SharePending()
+	if lib == nil {
 		return
 	}
 	if err := startRemoteSync(lib); err != nil {
-		f.warn("could not start the background remote sync: " + err.Error() + "; run 'skillrepo remote sync'")
+		f.Warn("could not start the background remote sync: " + err.Error() + "; run 'skillrepo remote sync'")
 	}
 }

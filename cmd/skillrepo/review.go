@@ -14,6 +14,7 @@ import (
 	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/agentsession"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
 	"github.com/skillrepo/skillrepo/internal/statefile"
@@ -25,7 +26,7 @@ import (
 )
 
 type reviewOptions struct {
-	f          *factory
+	f          *cmdutil.Factory
 	Transcript string
 	Format     string
 	Focus      string
@@ -42,7 +43,7 @@ type reviewOptions struct {
 	RetryBackoff time.Duration
 }
 
-func newReviewCmd(f *factory) *cobra.Command {
+func newReviewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &reviewOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "review {<transcript> | --session <id>|current} [--format {auto|openai|claude-code|codex|gemini}] [--focus <text>] [--if-due]",
@@ -91,11 +92,11 @@ $OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) == 1 && opts.Session == agentsession.Current:
-				return usageErrorf("--session current finds the transcript itself: pass no TRANSCRIPT")
+				return cmdutil.UsageErrorf("--session current finds the transcript itself: pass no TRANSCRIPT")
 			case len(args) == 1:
 				opts.Transcript = args[0]
 			case opts.Session == "":
-				return usageErrorf("name the conversation: a TRANSCRIPT file, or --session ID (current: the session this command runs in)")
+				return cmdutil.UsageErrorf("name the conversation: a TRANSCRIPT file, or --session ID (current: the session this command runs in)")
 			}
 			return runReview(cmd, opts)
 		},
@@ -142,10 +143,10 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	f := opts.f
 	format, err := review.ParseFormat(opts.Format)
 	if err != nil {
-		return usageErrorf("--format: %v", err)
+		return cmdutil.UsageErrorf("--format: %v", err)
 	}
 	if opts.IfDue && opts.Focus != "" {
-		return usageErrorf("--focus always runs; it cannot be combined with --if-due")
+		return cmdutil.UsageErrorf("--focus always runs; it cannot be combined with --if-due")
 	}
 	lib, err := f.Library()
 	if err != nil {
@@ -171,7 +172,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		session = tr.SessionID
 	}
 	if opts.IfDue && session == "" {
-		return usageErrorf("--if-due needs --session: the transcript names no session")
+		return cmdutil.UsageErrorf("--if-due needs --session: the transcript names no session")
 	}
 
 	// The model is settled before the counters move: a review found due
@@ -197,17 +198,17 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 				baseURL = ""
 			}
 		case !opts.DryRun:
-			return usageErrorf("%v", err)
+			return cmdutil.UsageErrorf("%v", err)
 		}
 	}
 	if model == "" && !opts.DryRun {
-		return usageErrorf("no model: pass --model, set review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
+		return cmdutil.UsageErrorf("no model: pass --model, set review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
 	}
 	var ep *endpoint.Endpoint
 	if baseURL != "" {
 		var err error
 		if ep, err = endpoint.Parse(baseURL); err != nil {
-			return usageErrorf("%v", err)
+			return cmdutil.UsageErrorf("%v", err)
 		}
 	}
 
@@ -275,18 +276,18 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	}
 	switch {
 	case sum.Status == review.StatusFailed && cmd.Context().Err() != nil:
-		return &silentError{code: exitInterrupted}
+		return &cmdutil.SilentError{Code: cmdutil.ExitInterrupted}
 	case sum.Status == review.StatusFailed:
-		return &silentError{code: exitFailure}
+		return &cmdutil.SilentError{Code: cmdutil.ExitFailure}
 	case sum.MergeError != "":
-		return &silentError{code: exitConflict}
+		return &cmdutil.SilentError{Code: cmdutil.ExitConflict}
 	}
 	return nil
 }
 
 // findSession finds an agent's session by id, or the one this command
 // runs in (agentsession.Current), in the agents' folders.
-func findSession(f *factory, id string) (agentsession.Session, error) {
+func findSession(f *cmdutil.Factory, id string) (agentsession.Session, error) {
 	homes, err := agentHomes(f)
 	if err != nil {
 		return agentsession.Session{}, err
@@ -302,7 +303,7 @@ func findSession(f *factory, id string) (agentsession.Session, error) {
 	return s, err
 }
 
-func readTranscript(f *factory, path string, format review.Format) (*review.Transcript, error) {
+func readTranscript(f *cmdutil.Factory, path string, format review.Format) (*review.Transcript, error) {
 	var r io.Reader
 	name := path
 	if path == "-" {
@@ -325,7 +326,7 @@ func readTranscript(f *factory, path string, format review.Format) (*review.Tran
 	return tr, err
 }
 
-func printReview(f *factory, sum *review.Summary) error {
+func printReview(f *cmdutil.Factory, sum *review.Summary) error {
 	// A model error quotes the request URL: never its credentials.
 	sum.Reason, sum.MergeError = endpoint.RedactText(sum.Reason), endpoint.RedactText(sum.MergeError)
 	if f.JSON {
@@ -355,7 +356,7 @@ type reviewPlan struct {
 	Due              *review.DueReport `json:"due,omitempty"`
 }
 
-func printReviewPlan(f *factory, tr *review.Transcript, session, model, baseURL string, mem, skills bool, due *review.DueReport) error {
+func printReviewPlan(f *cmdutil.Factory, tr *review.Transcript, session, model, baseURL string, mem, skills bool, due *review.DueReport) error {
 	p := reviewPlan{
 		Format: string(tr.Format), SessionID: session, TranscriptSHA256: tr.SHA256, Messages: len(tr.Messages),
 		UserTurns: tr.UserTurns(), Iterations: tr.Iterations(), FinalAnswer: tr.Final, Interrupted: tr.Interrupted,
@@ -365,7 +366,7 @@ func printReviewPlan(f *factory, tr *review.Transcript, session, model, baseURL 
 		return jsonLine(f.IO.Out, "status", p)
 	}
 	w := f.IO.Out
-	fmt.Fprintf(w, "transcript: %s, %s, %s, %s\n", p.Format, nounCount(p.Messages, "message"), nounCount(p.UserTurns, "user turn"), nounCount(p.Iterations, "model iteration"))
+	fmt.Fprintf(w, "transcript: %s, %s, %s, %s\n", p.Format, cmdutil.NounCount(p.Messages, "message"), cmdutil.NounCount(p.UserTurns, "user turn"), cmdutil.NounCount(p.Iterations, "model iteration"))
 	last := "ended with a final answer"
 	switch {
 	case p.Interrupted:
@@ -385,7 +386,7 @@ func printReviewPlan(f *factory, tr *review.Transcript, session, model, baseURL 
 // recordLastReview keeps the outcome of a review run outside the queue,
 // failed ones included, so status tells the last review whichever way it
 // ran. It is a note: failing to write it changes nothing.
-func recordLastReview(f *factory, lib *skillrepo.Library, session, reviewID string, started time.Time, sum *review.Summary, err error) {
+func recordLastReview(f *cmdutil.Factory, lib *skillrepo.Library, session, reviewID string, started time.Time, sum *review.Summary, err error) {
 	now := f.Now()
 	e := queue.Entry{Version: 1, Kind: queue.KindReview, State: queue.Done, SessionID: session,
 		EnqueuedAt: started, UpdatedAt: now, StartedAt: &started, FinishedAt: &now, Attempts: 1, ReviewID: reviewID}

@@ -6,101 +6,18 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
 
-// factory hands commands their dependencies lazily, so nothing expensive
-// runs at start-up and tests can replace any one of them.
-type factory struct {
-	IO     *iostreams
-	Getenv func(string) string
-	// Now is the clock; --now (hidden) fixes it for deterministic tests.
-	Now func() time.Time
-	// Dir is the library directory from -C, $SKILLREPO_LIBRARY or ".".
-	Dir  string
-	JSON bool
-	// dirDefault: Dir is the current folder because neither -C nor
-	// $SKILLREPO_LIBRARY named one.
-	dirDefault bool
-
-	lib *skillrepo.Library
-	// inferredSaid: the library used was named on stderr (sayInferred).
-	inferredSaid bool
-	// shareMark is what the shared remote would be sent when the library
-	// was opened (remote.go); noShare: this command shares by itself.
-	shareMark skillrepo.ShareMark
-	noShare   bool
-}
-
-// Library opens the library once per process.
-func (f *factory) Library() (*skillrepo.Library, error) {
-	if f.lib != nil {
-		return f.lib, nil
-	}
-	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Progress: f.libraryProgress(), Warn: f.warn})
-	if err != nil {
-		return nil, err
-	}
-	f.lib = lib
-	f.sayInferred(lib.Root)
-	if lib.Config.Remote.Enabled() {
-		f.shareMark = lib.Remote().ShareMark()
-	}
-	return lib, nil
-}
-
-// sayInferred tells, once, which library a command run outside any
-// library uses (the only one of the project, found as git finds its
-// repository from a sub-folder), on stderr so output stays the command's.
-func (f *factory) sayInferred(root string) {
-	dir, err := filepath.Abs(f.Dir)
-	if err != nil || f.inferredSaid {
-		return
-	}
-	if rel, err := filepath.Rel(root, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return // dir is in the library
-	}
-	f.inferredSaid = true
-	shown := root
-	if rel, err := filepath.Rel(dir, root); err == nil {
-		shown = rel
-	}
-	fmt.Fprintf(f.IO.ErrOut, "skillrepo: using the library in %s (the project's only one)\n", shown)
-}
-
-// warn prints a warning on stderr: a write that landed but left work for
-// the next command (exit code 0).
-func (f *factory) warn(msg string) {
-	fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", msg)
-}
-
-// warnHinted prints a read's caveat on stderr, with its hint when it
-// has one (output stays the command's, exit 0).
-func (f *factory) warnHinted(err error) {
-	f.warn(err.Error())
-	var h hinter
-	if errors.As(err, &h) && h.Hint() != "" {
-		fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", h.Hint())
-	}
-}
-
-func (f *factory) close() {
-	if f.lib != nil {
-		f.lib.Close()
-		f.lib = nil
-	}
-}
-
 // run is main without os.Exit, so tests and testscript call it directly.
-func run(args []string, io *iostreams, getenv func(string) string) int {
-	f := &factory{IO: io, Getenv: getenv, Now: time.Now}
-	defer f.close()
+func run(args []string, io *cmdutil.IOStreams, getenv func(string) string) int {
+	f := &cmdutil.Factory{IO: io, Getenv: getenv, Now: time.Now}
+	defer f.Close()
 	root := newRootCmd(f)
 	finishCommandTree(f, root)
 	root.SetArgs(args)
@@ -111,17 +28,17 @@ func run(args []string, io *iostreams, getenv func(string) string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	err := root.ExecuteContext(ctx)
-	f.shareAfterWrite()
+	shareAfterWrite(f)
 	if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
 		err = fmt.Errorf("interrupted: %w", err) // Ctrl-C: exit 130
 	}
 	if err != nil {
-		reportError(io, err, f.JSON)
+		cmdutil.ReportError(io, err, f.JSON)
 	}
-	return exitCodeFor(err)
+	return cmdutil.ExitCodeFor(err)
 }
 
-func newRootCmd(f *factory) *cobra.Command {
+func newRootCmd(f *cmdutil.Factory) *cobra.Command {
 	var noColor bool
 	var now string
 	cmd := &cobra.Command{
@@ -139,13 +56,13 @@ archive, restore and rollback are git operations.`,
 				f.Dir = f.Getenv("SKILLREPO_LIBRARY")
 			}
 			if f.Dir == "" {
-				f.Dir, f.dirDefault = ".", true
+				f.Dir, f.DirDefault = ".", true
 			}
-			f.IO.setColor(f.Getenv, noColor)
+			f.IO.SetColor(f.Getenv, noColor)
 			if now != "" {
 				t, err := time.Parse(time.RFC3339, now)
 				if err != nil {
-					return usageErrorf("--now: want an RFC 3339 time such as 2026-11-30T12:00:00Z: %v", err)
+					return cmdutil.UsageErrorf("--now: want an RFC 3339 time such as 2026-11-30T12:00:00Z: %v", err)
 				}
 				f.Now = func() time.Time { return t }
 			}
@@ -163,7 +80,7 @@ archive, restore and rollback are git operations.`,
 	cmd.AddCommand(&cobra.Command{
 		Use:   "exit-codes",
 		Short: "What skillrepo's exit codes mean",
-		Long:  exitCodesHelp,
+		Long:  cmdutil.ExitCodesHelp,
 	})
 	cmd.SetVersionTemplate("{{.Version}}\n")
 	cmd.AddCommand(

@@ -7,12 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
-func newSkillCmd(f *factory) *cobra.Command {
+func newSkillCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "skill <command>",
 		Short: "Read and write skills (every write is a commit)",
@@ -75,11 +76,11 @@ func (w *writeFlags) policy(lib *skillrepo.Library) (*skillrepo.Policy, error) {
 		return nil, err
 	}
 	if w.Force && w.Origin != skillrepo.OriginUser {
-		return nil, usageErrorf("--force is for a person's writes (--origin user), not --origin %s", w.Origin)
+		return nil, cmdutil.UsageErrorf("--force is for a person's writes (--origin user), not --origin %s", w.Origin)
 	}
 	pol, err := lib.Policy(skillrepo.Writer{Provenance: prov, Force: w.Force, Branch: w.Branch, Proposal: w.Proposal, Propose: w.Propose})
 	if errors.Is(err, skill.ErrInvalid) {
-		return nil, &flagError{err}
+		return nil, &cmdutil.FlagError{Err: err}
 	}
 	return pol, err
 }
@@ -96,16 +97,16 @@ func (w *writeFlags) writeTarget(lib *skillrepo.Library) (*skillrepo.Policy, ski
 
 func (w *writeFlags) provenance() (skillrepo.Provenance, error) {
 	if !skillrepo.ValidOrigin(w.Origin) {
-		return skillrepo.Provenance{}, usageErrorf("--origin %q: want user, foreground, background-review, curator or import", w.Origin)
+		return skillrepo.Provenance{}, cmdutil.UsageErrorf("--origin %q: want user, foreground, background-review, curator or import", w.Origin)
 	}
 	return skillrepo.Provenance{Origin: w.Origin, ReviewID: w.ReviewID, SessionID: w.SessionID, Model: w.Model}, nil
 }
 
 // readContent reads --content-file (a path, or - for stdin), at most the
 // largest file a skill may hold: no input is loaded past that.
-func readContent(f *factory, path string) (string, error) {
+func readContent(f *cmdutil.Factory, path string) (string, error) {
 	if path == "" {
-		return "", usageErrorf("--content-file is required (a path, or - for standard input)")
+		return "", cmdutil.UsageErrorf("--content-file is required (a path, or - for standard input)")
 	}
 	b, err := boundedread.ReadInput(path, f.IO.In, skill.MaxFileBytes)
 	if err != nil {
@@ -145,7 +146,7 @@ type applyJSON struct {
 
 // applyOps runs a batch through the library's write policy and reports
 // it.
-func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op) error {
+func applyOps(cmd *cobra.Command, f *cmdutil.Factory, w *writeFlags, ops []skillrepo.Op) error {
 	lib, err := f.Library()
 	if err != nil {
 		return err
@@ -160,7 +161,7 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 	}
 	var expired []string
 	for _, h := range res.Expired {
-		expired = append(expired, fmt.Sprintf("the create of '%s' held since %s expired unwritten: its files never came (%s)", h.Name, rfc3339(h.Since), strings.Join(h.Missing, "; ")))
+		expired = append(expired, fmt.Sprintf("the create of '%s' held since %s expired unwritten: its files never came (%s)", h.Name, cmdutil.RFC3339(h.Since), strings.Join(h.Missing, "; ")))
 	}
 	for _, warning := range append(res.Warnings, expired...) {
 		fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", warning)
@@ -171,11 +172,11 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 		if paths == nil {
 			paths = []string{}
 		}
-		out := applyJSON{Commit: hashString(res.Commit), Branch: res.Update.Branch, Proposal: proposal, DryRun: w.DryRun, Paths: paths, Results: res.Results, Expired: expired}
+		out := applyJSON{Commit: cmdutil.HashString(res.Commit), Branch: res.Update.Branch, Proposal: proposal, DryRun: w.DryRun, Paths: paths, Results: res.Results, Expired: expired}
 		if res.Held != nil {
 			out.Held, out.Missing, out.Results = true, res.Held.Missing, []skillrepo.OpResult{}
 		}
-		return printJSON(f.IO.Out, out)
+		return cmdutil.PrintJSON(f.IO.Out, out)
 	}
 	out := f.IO.ErrOut
 	if h := res.Held; h != nil {
@@ -197,7 +198,7 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 	if w.DryRun {
 		fmt.Fprintf(out, "dry run: would commit to %s, changing:\n", res.Update.Branch)
 	} else {
-		fmt.Fprintf(out, "committed %s on %s, changing:\n", short(res.Commit), res.Update.Branch)
+		fmt.Fprintf(out, "committed %s on %s, changing:\n", cmdutil.Short(res.Commit), res.Update.Branch)
 	}
 	for _, p := range res.Update.Paths {
 		fmt.Fprintf(out, "  %s\n", p)
@@ -217,7 +218,7 @@ func applyOps(cmd *cobra.Command, f *factory, w *writeFlags, ops []skillrepo.Op)
 
 // undeleteHint says how a deleted skill comes back: an archived one is
 // restored, a deleted one is in history and the delete commit reverts.
-func undeleteHint(f *factory, r skillrepo.OpResult, commit skillrepo.Hash) string {
+func undeleteHint(f *cmdutil.Factory, r skillrepo.OpResult, commit skillrepo.Hash) string {
 	if r.Action != skillrepo.ActionDelete {
 		return ""
 	}
@@ -228,7 +229,7 @@ func undeleteHint(f *factory, r skillrepo.OpResult, commit skillrepo.Hash) strin
 	if f.Dir != "" && f.Dir != "." {
 		git = "git -C " + f.Dir
 	}
-	return fmt.Sprintf("bring it back with '%s revert --no-edit %s'", git, short(commit))
+	return fmt.Sprintf("bring it back with '%s revert --no-edit %s'", git, cmdutil.Short(commit))
 }
 
 // explainApplyError adds what a person needs to go on: the file preview

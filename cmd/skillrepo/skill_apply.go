@@ -7,18 +7,19 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 type skillApplyOptions struct {
-	f       *factory
+	f       *cmdutil.Factory
 	w       writeFlags
 	OpsFile string
 }
 
-func newSkillApplyCmd(f *factory) *cobra.Command {
+func newSkillApplyCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillApplyOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "apply --ops <file|->",
@@ -56,9 +57,9 @@ accepted too. delete must be the only operation of its batch.`,
 const maxOpsBytes = skillrepo.MaxBatchOps*skill.MaxFileBytes + skill.MaxFileBytes
 
 // readOps accepts {"operations": [...]}, a bare list, or one legacy op.
-func readOps(f *factory, path string) ([]skillrepo.Op, error) {
+func readOps(f *cmdutil.Factory, path string) ([]skillrepo.Op, error) {
 	if path == "" {
-		return nil, usageErrorf("--ops is required (a JSON file, or - for standard input)")
+		return nil, cmdutil.UsageErrorf("--ops is required (a JSON file, or - for standard input)")
 	}
 	b, err := boundedread.ReadInput(path, f.IO.In, maxOpsBytes)
 	if err != nil {

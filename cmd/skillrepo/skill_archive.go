@@ -4,10 +4,12 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
 
 type skillArchiveOptions struct {
-	f      *factory
+	f      *cmdutil.Factory
 	Name   string
 	Reason string
 	DryRun bool
@@ -23,7 +25,7 @@ type archiveJSON struct {
 	PurgedIn string `json:"purged_in,omitempty"`
 }
 
-func newSkillArchiveCmd(f *factory) *cobra.Command {
+func newSkillArchiveCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillArchiveOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "archive <name> [--reason <text>] [--dry-run]",
@@ -45,13 +47,13 @@ refused.`,
 				return err
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, archiveJSON{Name: res.Name, From: res.From, To: res.To, Commit: hashString(res.Commit), DryRun: opts.DryRun})
+				return cmdutil.PrintJSON(f.IO.Out, archiveJSON{Name: res.Name, From: res.From, To: res.To, Commit: cmdutil.HashString(res.Commit), DryRun: opts.DryRun})
 			}
 			if opts.DryRun {
 				fmt.Fprintf(f.IO.ErrOut, "dry run: would archive %s: %s -> %s\n", res.Name, res.From, res.To)
 				return nil
 			}
-			fmt.Fprintf(f.IO.ErrOut, "%s archived %s: %s -> %s (%s)\n", f.IO.Green("✓"), res.Name, res.From, res.To, short(res.Commit))
+			fmt.Fprintf(f.IO.ErrOut, "%s archived %s: %s -> %s (%s)\n", f.IO.Green("✓"), res.Name, res.From, res.To, cmdutil.Short(res.Commit))
 			return nil
 		},
 	}

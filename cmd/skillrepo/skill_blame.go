@@ -6,17 +6,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo/history"
 )
 
 type skillBlameOptions struct {
-	f    *factory
+	f    *cmdutil.Factory
 	Name string
 	File string
 	Rev  string
 }
 
-func newSkillBlameCmd(f *factory) *cobra.Command {
+func newSkillBlameCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillBlameOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "blame <name> [<file>]",
@@ -79,26 +80,26 @@ func runSkillBlame(opts *skillBlameOptions) error {
 			out = append(out, blameLineJSON{
 				Line: ln.Line, Text: ln.Text, Commit: ln.Commit.String(), OrigLine: ln.OrigLine, Path: ln.Path,
 				AuthorName: ln.AuthorName, AuthorEmail: ln.AuthorEmail,
-				AuthorDate: rfc3339(ln.AuthorDate), CommitDate: rfc3339(ln.CommitDate),
+				AuthorDate: cmdutil.RFC3339(ln.AuthorDate), CommitDate: cmdutil.RFC3339(ln.CommitDate),
 				Subject: ln.Subject, Action: ln.Action, Origin: ln.Origin,
 				ReviewID: ln.ReviewID, SessionID: ln.SessionID, Model: ln.Model,
 				Truncated: b.Truncated && lib.History().CutAt(ln.Commit),
 			})
 		}
-		return printJSON(f.IO.Out, out)
+		return cmdutil.PrintJSON(f.IO.Out, out)
 	}
 	// Aligned like git blame: fixed-width columns, then the line.
 	wOrigin, wReview, wModel := 1, 1, 1
 	for _, ln := range b.Lines {
-		wOrigin = max(wOrigin, len(dash(ln.Origin)))
-		wReview = max(wReview, len(dash(ln.ReviewID)))
-		wModel = max(wModel, len(dash(ln.Model)))
+		wOrigin = max(wOrigin, len(cmdutil.Dash(ln.Origin)))
+		wReview = max(wReview, len(cmdutil.Dash(ln.ReviewID)))
+		wModel = max(wModel, len(cmdutil.Dash(ln.Model)))
 	}
 	wLine := len(strconv.Itoa(len(b.Lines)))
 	for _, ln := range b.Lines {
 		fmt.Fprintf(f.IO.Out, "%s (%-*s %-*s %-*s %s %*d) %s\n",
 			f.IO.Yellow(ln.Commit.String()[:8]),
-			wOrigin, dash(ln.Origin), wReview, dash(ln.ReviewID), wModel, dash(ln.Model),
+			wOrigin, cmdutil.Dash(ln.Origin), wReview, cmdutil.Dash(ln.ReviewID), wModel, cmdutil.Dash(ln.Model),
 			ln.AuthorDate.Format("2006-01-02"), wLine, ln.Line, ln.Text)
 	}
 	if b.Truncated {

@@ -5,11 +5,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type skillCreateOptions struct {
-	f           *factory
+	f           *cmdutil.Factory
 	w           writeFlags
 	Name        string
 	Category    string
@@ -18,7 +19,7 @@ type skillCreateOptions struct {
 	Reason      string
 }
 
-func newSkillCreateCmd(f *factory) *cobra.Command {
+func newSkillCreateCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillCreateOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "create <name> --content-file <file|-> [--category <c>]",
@@ -46,10 +47,10 @@ person's create only warns.`,
 				return err
 			}
 			if opts.ForceNew && strings.TrimSpace(opts.Reason) == "" {
-				return usageErrorf("--force-new needs --reason: say how this skill differs from the one it overlaps")
+				return cmdutil.UsageErrorf("--force-new needs --reason: say how this skill differs from the one it overlaps")
 			}
 			if !opts.ForceNew && opts.Reason != "" {
-				return usageErrorf("--reason goes with --force-new")
+				return cmdutil.UsageErrorf("--reason goes with --force-new")
 			}
 			return applyOps(cmd, f, &opts.w, []skillrepo.Op{{Action: skillrepo.ActionCreate, Name: opts.Name, Category: opts.Category, Content: &content, ForceNew: opts.ForceNew, Reason: opts.Reason}})
 		},
@@ -63,12 +64,12 @@ person's create only warns.`,
 }
 
 type skillEditOptions struct {
-	f           *factory
+	f           *cmdutil.Factory
 	w           writeFlags
 	ContentFile string
 }
 
-func newSkillEditCmd(f *factory) *cobra.Command {
+func newSkillEditCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillEditOptions{f: f}
 	cmd := &cobra.Command{
 		Use:     "edit <name> --content-file <file|->",

@@ -3,16 +3,17 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type skillDeleteOptions struct {
-	f            *factory
+	f            *cmdutil.Factory
 	w            writeFlags
 	AbsorbedInto string
 }
 
-func newSkillDeleteCmd(f *factory) *cobra.Command {
+func newSkillDeleteCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillDeleteOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "delete <name> [--absorbed-into <umbrella>]",

@@ -3,16 +3,17 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type skillWriteFileOptions struct {
-	f           *factory
+	f           *cmdutil.Factory
 	w           writeFlags
 	ContentFile string
 }
 
-func newSkillWriteFileCmd(f *factory) *cobra.Command {
+func newSkillWriteFileCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillWriteFileOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "write-file <name> <path> --content-file <file|->",
@@ -33,7 +34,7 @@ func newSkillWriteFileCmd(f *factory) *cobra.Command {
 	return cmd
 }
 
-func newSkillRemoveFileCmd(f *factory) *cobra.Command {
+func newSkillRemoveFileCmd(f *cmdutil.Factory) *cobra.Command {
 	var w writeFlags
 	cmd := &cobra.Command{
 		Use:     "remove-file <name> <path>",

@@ -7,20 +7,21 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
 type skillListOptions struct {
-	f        *factory
+	f        *cmdutil.Factory
 	State    string
 	All      bool
 	Rev      string
 	Proposal string
 }
 
-func newSkillListCmd(f *factory) *cobra.Command {
+func newSkillListCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillListOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "list [--state <active|stale|archived>] [--all]",
@@ -32,7 +33,7 @@ func newSkillListCmd(f *factory) *cobra.Command {
 			switch opts.State {
 			case "", usage.StateActive, usage.StateStale, usage.StateArchived:
 			default:
-				return usageErrorf("--state %q: want active, stale or archived", opts.State)
+				return cmdutil.UsageErrorf("--state %q: want active, stale or archived", opts.State)
 			}
 			var err error
 			if opts.Rev, err = proposalRev(opts.Proposal, opts.Rev); err != nil {
@@ -117,7 +118,7 @@ func runSkillList(opts *skillListOptions) error {
 		return err
 	}
 	if unknown != nil {
-		f.warnHinted(unknown)
+		f.WarnHinted(unknown)
 	}
 	items := []skillListItem{}
 	for _, it := range all {
@@ -153,11 +154,11 @@ func runSkillList(opts *skillListOptions) error {
 		if len(unreadable) > 1 {
 			verb = "do"
 		}
-		return skillrepo.WithHint(fmt.Errorf("the SKILL.md of %s %s not parse: %s", nounCount(len(unreadable), "skill"), verb, strings.Join(unreadable, ", ")),
+		return skillrepo.WithHint(fmt.Errorf("the SKILL.md of %s %s not parse: %s", cmdutil.NounCount(len(unreadable), "skill"), verb, strings.Join(unreadable, ", ")),
 			"agents skip them; fix the frontmatter, and run 'skillrepo lint' for the details")
 	}
 	if f.JSON {
-		if err := printJSON(f.IO.Out, items); err != nil {
+		if err := cmdutil.PrintJSON(f.IO.Out, items); err != nil {
 			return err
 		}
 		return broken()
@@ -166,8 +167,8 @@ func runSkillList(opts *skillListOptions) error {
 		fmt.Fprintln(f.IO.ErrOut, emptyListMessage(opts))
 		return nil
 	}
-	tw := newTable(f.IO.Out)
-	tw.header(f.IO, "NAME", "CATEGORY", "STATE", "OWNER", "PINNED", "DESCRIPTION")
+	tw := cmdutil.NewTable(f.IO.Out)
+	tw.Header(f.IO, "NAME", "CATEGORY", "STATE", "OWNER", "PINNED", "DESCRIPTION")
 	for _, it := range items {
 		desc := it.Description
 		if it.Error != "" {

@@ -6,18 +6,19 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo/history"
 )
 
 type skillLogOptions struct {
-	f        *factory
+	f        *cmdutil.Factory
 	Name     string
 	Rev      string
 	Patch    bool
 	MaxCount int
 }
 
-func newSkillLogCmd(f *factory) *cobra.Command {
+func newSkillLogCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillLogOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "log <name> [--patch] [-n <count>]",
@@ -35,7 +36,7 @@ and the review id and model when an agent wrote it.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
 			if opts.MaxCount < 0 {
-				return usageErrorf("-n must be 0 (all) or more")
+				return cmdutil.UsageErrorf("-n must be 0 (all) or more")
 			}
 			return runSkillLog(opts)
 		},
@@ -89,21 +90,21 @@ func runSkillLog(opts *skillLogOptions) error {
 			out = append(out, skillLogJSON{
 				Commit: e.Commit.String(), Parents: parents,
 				AuthorName: e.AuthorName, AuthorEmail: e.AuthorEmail,
-				AuthorDate: rfc3339(e.AuthorDate), CommitDate: rfc3339(e.CommitDate),
+				AuthorDate: cmdutil.RFC3339(e.AuthorDate), CommitDate: cmdutil.RFC3339(e.CommitDate),
 				Subject: e.Subject, Change: e.Change, Path: e.Path, From: e.From,
 				Action: e.Action, Origin: e.Origin, ReviewID: e.ReviewID, SessionID: e.SessionID,
 				Model: e.Model, CuratorRun: e.CuratorRun, Patch: e.Patch,
 				Truncated: e.Truncated,
 			})
 		}
-		return printJSON(f.IO.Out, out)
+		return cmdutil.PrintJSON(f.IO.Out, out)
 	}
 	w := f.IO.Out
 	for i, e := range entries {
 		if i > 0 && opts.Patch {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s %s %s %s\n", f.IO.Yellow("commit "+e.Commit.String()), e.Change, dash(e.Origin), f.IO.Faint(e.Subject))
+		fmt.Fprintf(w, "%s %s %s %s\n", f.IO.Yellow("commit "+e.Commit.String()), e.Change, cmdutil.Dash(e.Origin), f.IO.Faint(e.Subject))
 		fmt.Fprintf(w, "    Author: %s <%s>  Date: %s\n", e.AuthorName, e.AuthorEmail, e.AuthorDate.Format("2006-01-02 15:04:05 -0700"))
 		if d := logDetails(e); d != "" {
 			fmt.Fprintf(w, "    %s\n", d)

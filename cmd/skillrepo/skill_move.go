@@ -3,11 +3,12 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type skillMoveOptions struct {
-	f        *factory
+	f        *cmdutil.Factory
 	w        writeFlags
 	Name     string
 	Category string
@@ -15,7 +16,7 @@ type skillMoveOptions struct {
 	NewName  string
 }
 
-func newSkillMoveCmd(f *factory) *cobra.Command {
+func newSkillMoveCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillMoveOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "move <name> {--category <category> | --flat} [--name <new-name>]",
@@ -44,10 +45,10 @@ keeps its history (skill log and blame follow it), its owner and its pin.`,
 func runSkillMove(cmd *cobra.Command, opts *skillMoveOptions) error {
 	f := opts.f
 	if opts.Flat && opts.Category != "" {
-		return usageErrorf("--category and --flat are exclusive")
+		return cmdutil.UsageErrorf("--category and --flat are exclusive")
 	}
 	if !opts.Flat && opts.Category == "" && opts.NewName == "" {
-		return usageErrorf("give --category <category> or --flat (and/or --name <new-name>)")
+		return cmdutil.UsageErrorf("give --category <category> or --flat (and/or --name <new-name>)")
 	}
 	if _, err := opts.w.provenance(); err != nil {
 		return err

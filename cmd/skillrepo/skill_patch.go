@@ -7,18 +7,19 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type skillPatchOptions struct {
-	f          *factory
+	f          *cmdutil.Factory
 	w          writeFlags
 	Old, New   string
 	File       string
 	ReplaceAll bool
 }
 
-func newSkillPatchCmd(f *factory) *cobra.Command {
+func newSkillPatchCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillPatchOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "patch <name> --old <text> --new <text> [--file <path>] [--replace-all]",
@@ -33,10 +34,10 @@ must still be valid.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("old") {
-				return usageErrorf("--old is required")
+				return cmdutil.UsageErrorf("--old is required")
 			}
 			if !cmd.Flags().Changed("new") {
-				return usageErrorf("--new is required (use --new \"\" to delete the match)")
+				return cmdutil.UsageErrorf("--new is required (use --new \"\" to delete the match)")
 			}
 			op := skillrepo.Op{Action: skillrepo.ActionPatch, Name: args[0], OldString: &opts.Old, NewString: &opts.New, ReplaceAll: opts.ReplaceAll, FilePath: opts.File}
 			if err := applyOps(cmd, f, &opts.w, []skillrepo.Op{op}); err != nil {
@@ -101,7 +102,7 @@ func (e *reworded) Unwrap() error { return e.err }
 
 // Hint is the wrapped error's hint, reworded.
 func (e *reworded) Hint() string {
-	var h hinter
+	var h cmdutil.Hinter
 	if errors.As(e.err, &h) {
 		return e.words.Replace(h.Hint())
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -13,7 +14,7 @@ import (
 // each record one commit (see skillrepo/pins.go).
 
 type skillMetaOptions struct {
-	f      *factory
+	f      *cmdutil.Factory
 	w      writeFlags
 	Name   string
 	Reason string
@@ -31,7 +32,7 @@ type skillMetaJSON struct {
 	Message  string `json:"message"`
 }
 
-func newSkillPinCmd(f *factory) *cobra.Command {
+func newSkillPinCmd(f *cmdutil.Factory) *cobra.Command {
 	return newSkillMetaCmd(f, skillrepo.ActionPin,
 		"Pin a skill: it cannot be deleted or archived (patches stay allowed)",
 		`Pin a skill. Pins live in the tracked file .skillrepo/pins, so a pin is a
@@ -42,14 +43,14 @@ allowed. The usage sidecar's "pinned" flag is kept in step for Hermes.`,
   skillrepo skill pin ci-debugging --reason "the release checklist depends on it"`)
 }
 
-func newSkillUnpinCmd(f *factory) *cobra.Command {
+func newSkillUnpinCmd(f *cmdutil.Factory) *cobra.Command {
 	return newSkillMetaCmd(f, skillrepo.ActionUnpin,
 		"Unpin a skill",
 		`Remove a skill from .skillrepo/pins in one commit (Skill-Action: unpin).`,
 		`  skillrepo skill unpin ci-debugging`)
 }
 
-func newSkillAdoptCmd(f *factory) *cobra.Command {
+func newSkillAdoptCmd(f *cmdutil.Factory) *cobra.Command {
 	return newSkillMetaCmd(f, skillrepo.ActionAdopt,
 		"Let the curator and background reviews manage a skill",
 		`Make a user-owned skill curator-managed. Ownership is read from history: a
@@ -60,7 +61,7 @@ renames and moves.`,
 		`  skillrepo skill adopt release-notes`)
 }
 
-func newSkillDisownCmd(f *factory) *cobra.Command {
+func newSkillDisownCmd(f *cmdutil.Factory) *cobra.Command {
 	return newSkillMetaCmd(f, skillrepo.ActionDisown,
 		"Take a skill back from the curator and background reviews",
 		`Make a curator-managed skill user-owned with an empty commit carrying
@@ -69,7 +70,7 @@ skills alone.`,
 		`  skillrepo skill disown release-notes`)
 }
 
-func newSkillMetaCmd(f *factory, action, short, long, example string) *cobra.Command {
+func newSkillMetaCmd(f *cmdutil.Factory, action, short, long, example string) *cobra.Command {
 	opts := &skillMetaOptions{f: f, Action: action}
 	cmd := &cobra.Command{
 		Use:     action + " <name> [--reason <text>]",
@@ -120,10 +121,10 @@ func runSkillMeta(ctx context.Context, opts *skillMetaOptions) error {
 }
 
 // reportMeta prints what a pin, unpin, adopt, disown or move did.
-func reportMeta(f *factory, res *skillrepo.MetaResult, dryRun bool, proposal string) error {
+func reportMeta(f *cmdutil.Factory, res *skillrepo.MetaResult, dryRun bool, proposal string) error {
 	if f.JSON {
-		return printJSON(f.IO.Out, skillMetaJSON{Name: res.Name, Action: res.Action, Changed: res.Changed,
-			Commit: hashString(res.Commit), Branch: res.Update.Branch, Proposal: proposal, DryRun: dryRun, Message: res.Message})
+		return cmdutil.PrintJSON(f.IO.Out, skillMetaJSON{Name: res.Name, Action: res.Action, Changed: res.Changed,
+			Commit: cmdutil.HashString(res.Commit), Branch: res.Update.Branch, Proposal: proposal, DryRun: dryRun, Message: res.Message})
 	}
 	out := f.IO.ErrOut
 	switch {
@@ -132,7 +133,7 @@ func reportMeta(f *factory, res *skillrepo.MetaResult, dryRun bool, proposal str
 	case dryRun:
 		fmt.Fprintf(out, "dry run: would commit to %s: %s\n", res.Update.Branch, res.Message)
 	default:
-		fmt.Fprintf(out, "%s %s\ncommitted %s on %s\n", f.IO.Green("✓"), res.Message, short(res.Commit), res.Update.Branch)
+		fmt.Fprintf(out, "%s %s\ncommitted %s on %s\n", f.IO.Green("✓"), res.Message, cmdutil.Short(res.Commit), res.Update.Branch)
 		if proposal != "" {
 			reportProposed(f, proposal)
 		}

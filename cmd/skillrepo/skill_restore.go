@@ -5,16 +5,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type skillRestoreOptions struct {
-	f      *factory
+	f      *cmdutil.Factory
 	Name   string
 	DryRun bool
 }
 
-func newSkillRestoreCmd(f *factory) *cobra.Command {
+func newSkillRestoreCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillRestoreOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "restore <name> [--dry-run]",
@@ -43,7 +44,7 @@ taken destination is refused.`,
 				return err
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, archiveJSON{Name: res.Name, From: res.From, To: res.To, Commit: hashString(res.Commit), DryRun: opts.DryRun, PurgedIn: res.PurgedIn})
+				return cmdutil.PrintJSON(f.IO.Out, archiveJSON{Name: res.Name, From: res.From, To: res.To, Commit: cmdutil.HashString(res.Commit), DryRun: opts.DryRun, PurgedIn: res.PurgedIn})
 			}
 			if res.PurgedIn != "" {
 				fmt.Fprintf(f.IO.ErrOut, "%s was purged from the tree in %.7s: restoring it from history\n", res.From, res.PurgedIn)
@@ -55,7 +56,7 @@ taken destination is refused.`,
 				fmt.Fprintf(f.IO.ErrOut, "dry run: would restore %s: %s -> %s\n", res.Name, res.From, res.To)
 				return nil
 			}
-			fmt.Fprintf(f.IO.ErrOut, "%s restored %s: %s -> %s (%s)\n", f.IO.Green("✓"), res.Name, res.From, res.To, short(res.Commit))
+			fmt.Fprintf(f.IO.ErrOut, "%s restored %s: %s -> %s (%s)\n", f.IO.Green("✓"), res.Name, res.From, res.To, cmdutil.Short(res.Commit))
 			return nil
 		},
 	}

@@ -8,12 +8,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
 type skillViewOptions struct {
-	f        *factory
+	f        *cmdutil.Factory
 	Name     string
 	File     string
 	Rev      string
@@ -22,7 +23,7 @@ type skillViewOptions struct {
 	NoRecord bool // kept so old scripts still run: a person's view never counts now
 }
 
-func newSkillViewCmd(f *factory) *cobra.Command {
+func newSkillViewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &skillViewOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "view <name> [<file>]",
@@ -98,7 +99,7 @@ func runSkillView(opts *skillViewOptions) error {
 	}
 	if opts.AsAgent {
 		if opts.Rev != "" || si.Archived {
-			return usageErrorf("--as-agent counts a view of the main branch's active skills; not with --rev, --proposal or an archived skill")
+			return cmdutil.UsageErrorf("--as-agent counts a view of the main branch's active skills; not with --rev, --proposal or an archived skill")
 		}
 		// Telemetry is best effort: a read never fails on it.
 		_, _ = lib.RecordSessionUse(si.Name, skillrepo.UseView, "", "")
@@ -124,5 +125,5 @@ func runSkillView(opts *skillViewOptions) error {
 			out.Description = doc.Description
 		}
 	}
-	return printJSON(f.IO.Out, out)
+	return cmdutil.PrintJSON(f.IO.Out, out)
 }

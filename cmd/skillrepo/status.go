@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agents"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -99,7 +100,7 @@ type hookStatus struct {
 	Command string `json:"command,omitempty"`
 }
 
-func newStatusCmd(f *factory) *cobra.Command {
+func newStatusCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
 		Short: "One screen: the library, proposals, the review queue, the curator, agent hooks",
@@ -119,7 +120,7 @@ branch).`,
 	}
 }
 
-func runStatus(cmd *cobra.Command, f *factory) error {
+func runStatus(cmd *cobra.Command, f *cmdutil.Factory) error {
 	homes, _ := agentHomes(f)
 	cwd, _ := os.Getwd()
 	setups := hookStatuses(f, homes, cwd)
@@ -229,7 +230,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 		st.Setups = doctor.Cached(cmd.Context(), env, lib.State().SetupChecks(), filepath.Join(lib.Root, filepath.FromSlash(config.Path))).Findings
 	}
 	if f.JSON {
-		return printJSON(f.IO.Out, st)
+		return cmdutil.PrintJSON(f.IO.Out, st)
 	}
 	return printStatus(f, st, now)
 }
@@ -237,7 +238,7 @@ func runStatus(cmd *cobra.Command, f *factory) error {
 // hookStatuses are the agents' hook installs seen from cwd: each agent's
 // settings files (user scope, and the project scopes of cwd) and its
 // enabled plugins, with the library each serves.
-func hookStatuses(f *factory, homes agent.Homes, cwd string) []hookStatus {
+func hookStatuses(f *cmdutil.Factory, homes agent.Homes, cwd string) []hookStatus {
 	var out []hookStatus
 	seen := map[string]bool{}
 	for _, t := range agents.Implementing[hooks.Target]() {
@@ -286,13 +287,13 @@ func hookStatuses(f *factory, homes agent.Homes, cwd string) []hookStatus {
 // $SKILLREPO_LIBRARY or the current folder names; run from a folder that
 // is in no library (a project the agent works in), the library the
 // agents' hooks serve, when they serve exactly one.
-func openStatusLibrary(f *factory, setups []hookStatus) (*skillrepo.Library, error) {
+func openStatusLibrary(f *cmdutil.Factory, setups []hookStatus) (*skillrepo.Library, error) {
 	open := func(dir string) (*skillrepo.Library, error) {
 		// The config's problems are part of the status, not a warning.
 		return skillrepo.Open(dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, ReadOnly: true, Warn: func(string) {}})
 	}
 	lib, err := open(f.Dir)
-	if err == nil || !errors.Is(err, skillrepo.ErrNotLibrary) || !f.dirDefault {
+	if err == nil || !errors.Is(err, skillrepo.ErrNotLibrary) || !f.DirDefault {
 		return lib, err
 	}
 	var libs []string
@@ -311,7 +312,7 @@ func openStatusLibrary(f *factory, setups []hookStatus) (*skillrepo.Library, err
 	case 0:
 		// Advising to make this folder a library would be a false lead
 		// when it is a project the agent works in.
-		var h hinter
+		var h cmdutil.Hinter
 		if errors.As(err, &h) && (strings.Contains(h.Hint(), "skillrepo init' in") || strings.Contains(h.Hint(), "to turn this folder into a library")) {
 			return nil, skillrepo.WithHint(err, "no agent's hooks here serve a library: pass -C <library> or set SKILLREPO_LIBRARY, or set one up with 'skillrepo init <skills folder>' and 'skillrepo hooks install'")
 		}
@@ -335,7 +336,7 @@ func samePath(a, b string) bool {
 	return err == nil && os.SameFile(fa, fb)
 }
 
-func printStatus(f *factory, st statusJSON, now time.Time) error {
+func printStatus(f *cmdutil.Factory, st statusJSON, now time.Time) error {
 	w := f.IO.Out
 	// What keeps reviews from landing comes first: it is why a person
 	// runs status.
@@ -345,11 +346,11 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		}
 		if n := len(r.Failed); n > 0 {
 			e := r.Failed[len(r.Failed)-1]
-			fmt.Fprintf(w, "%s: %d review%s failed, the last: %s\n  fix it, then: skillrepo queue retry %s (skillrepo queue show %s for more)\n", f.IO.Red("reviews"), n, plural(n, "", "s"), oneLine(e.LastError), e.ID, e.ID)
+			fmt.Fprintf(w, "%s: %d review%s failed, the last: %s\n  fix it, then: skillrepo queue retry %s (skillrepo queue show %s for more)\n", f.IO.Red("reviews"), n, cmdutil.Plural(n, "", "s"), oneLine(e.LastError), e.ID, e.ID)
 		}
 		if n := len(r.Retrying); n > 0 {
 			e := r.Retrying[len(r.Retrying)-1]
-			fmt.Fprintf(w, "%s: %d review%s failing, retried later: %s\n", f.IO.Red("reviews"), n, plural(n, "", "s"), oneLine(e.LastError))
+			fmt.Fprintf(w, "%s: %d review%s failing, retried later: %s\n", f.IO.Red("reviews"), n, cmdutil.Plural(n, "", "s"), oneLine(e.LastError))
 		}
 	}
 	branch := st.Branch
@@ -379,7 +380,7 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		if len(st.DirtySkills) > 0 {
 			where = "in " + strings.Join(st.DirtySkills, ", ")
 		}
-		fmt.Fprintf(w, "edited outside skillrepo: %s %s (%s)\n", nounCount(n, "file"), where, how)
+		fmt.Fprintf(w, "edited outside skillrepo: %s %s (%s)\n", cmdutil.NounCount(n, "file"), where, how)
 	}
 	for _, u := range st.Unconverted {
 		fmt.Fprintf(w, "edited outside skillrepo, for git to record: %s (%s): %s\n  hint: %s\n", u.Path, u.Status, u.Reason, u.Hint)
@@ -416,7 +417,7 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 		} else if e.LastError != "" {
 			outcome += ": " + oneLine(e.LastError)
 		}
-		fmt.Fprintf(w, "last review: %s (%s, session %s): %s\n", orDash(e.ReviewID), rfc3339(*e.FinishedAt), orDash(e.SessionID), outcome)
+		fmt.Fprintf(w, "last review: %s (%s, session %s): %s\n", orDash(e.ReviewID), cmdutil.RFC3339(*e.FinishedAt), orDash(e.SessionID), outcome)
 	} else {
 		fmt.Fprintln(w, "last review: none yet")
 	}
@@ -435,7 +436,7 @@ func printStatus(f *factory, st statusJSON, now time.Time) error {
 	case c.Due:
 		fmt.Fprintln(w, "curator: due now (the next session start queues it)")
 	case c.NextRunAt != nil:
-		fmt.Fprintf(w, "curator: next run due %s\n", rfc3339(*c.NextRunAt))
+		fmt.Fprintf(w, "curator: next run due %s\n", cmdutil.RFC3339(*c.NextRunAt))
 	default:
 		fmt.Fprintln(w, "curator: not seeded yet (the first session start starts its clock)")
 	}
@@ -485,7 +486,7 @@ func listSuffix(list []string) string {
 
 // printSetups is doctor's verdict per agent set up here: "ok", or its
 // problems and warnings with their fixes.
-func printSetups(f *factory, w io.Writer, fs []doctor.Finding) {
+func printSetups(f *cmdutil.Factory, w io.Writer, fs []doctor.Finding) {
 	var names []string
 	by := map[string][]doctor.Finding{}
 	for _, fd := range fs {
@@ -510,9 +511,9 @@ func printSetups(f *factory, w io.Writer, fs []doctor.Finding) {
 		}
 		switch {
 		case problems > 0:
-			fmt.Fprintf(w, "%s set-up: %s (skillrepo doctor)\n", label, f.IO.Red(nounCount(problems, "problem")))
+			fmt.Fprintf(w, "%s set-up: %s (skillrepo doctor)\n", label, f.IO.Red(cmdutil.NounCount(problems, "problem")))
 		case warnings > 0:
-			fmt.Fprintf(w, "%s set-up: ok, %s\n", label, f.IO.Yellow(nounCount(warnings, "warning")))
+			fmt.Fprintf(w, "%s set-up: ok, %s\n", label, f.IO.Yellow(cmdutil.NounCount(warnings, "warning")))
 		default:
 			fmt.Fprintf(w, "%s set-up: %s\n", label, f.IO.Green("ok"))
 		}

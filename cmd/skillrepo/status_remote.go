@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
@@ -52,7 +53,7 @@ func remoteStatus(lib *skillrepo.Library) (*remoteStatusJSON, error) {
 	}
 	out := &remoteStatusJSON{Name: st.Config.Name, URL: st.URL, Proposals: string(st.Config.Proposals), Main: string(st.Config.Main),
 		PullRequest: string(st.Config.PullRequest), LastFetch: st.LastFetch, LastPush: st.LastPush, Ahead: st.Ahead, Behind: st.Behind,
-		Waiting: []publishedJSON{}, Failures: []remoteFailureJSON{}, Notes: nonNil(st.Notes)}
+		Waiting: []publishedJSON{}, Failures: []remoteFailureJSON{}, Notes: cmdutil.NonNil(st.Notes)}
 	for _, p := range st.Waiting {
 		out.Waiting = append(out.Waiting, publishedJSON{ID: p.ID, PullRequest: p.PullRequest, PublishedAt: p.At, Pending: p.Pending})
 	}
@@ -66,7 +67,7 @@ func remoteStatus(lib *skillrepo.Library) (*remoteStatusJSON, error) {
 	return out, nil
 }
 
-func printRemoteStatus(f *factory, r *remoteStatusJSON, now time.Time) {
+func printRemoteStatus(f *cmdutil.Factory, r *remoteStatusJSON, now time.Time) {
 	if r == nil {
 		return
 	}
@@ -74,7 +75,7 @@ func printRemoteStatus(f *factory, r *remoteStatusJSON, now time.Time) {
 	fmt.Fprintf(w, "remote: %s %s (main: %s, proposals: %s, pull requests: %s)\n", r.Name, orDash(r.URL), r.Main, r.Proposals, r.PullRequest)
 	fetched := "never fetched"
 	if r.LastFetch != nil {
-		fetched = "last fetch " + age(now, *r.LastFetch) + " ago"
+		fetched = "last fetch " + cmdutil.Age(now, *r.LastFetch) + " ago"
 	}
 	fmt.Fprintf(w, "  %s; main %d ahead, %d behind %s/main\n", fetched, r.Ahead, r.Behind, r.Name)
 	if len(r.Waiting) > 0 {
@@ -92,7 +93,7 @@ func printRemoteStatus(f *factory, r *remoteStatusJSON, now time.Time) {
 		}
 	}
 	for _, fl := range r.failures {
-		fmt.Fprintf(w, "  %s %s (%s, %s ago): %s\n    fix: %s\n", f.IO.Red("failed"), fl.Op, fl.Kind, age(now, fl.At), oneLine(fl.Message), fl.Fix)
+		fmt.Fprintf(w, "  %s %s (%s, %s ago): %s\n    fix: %s\n", f.IO.Red("failed"), fl.Op, fl.Kind, cmdutil.Age(now, fl.At), oneLine(fl.Message), fl.Fix)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)

@@ -10,11 +10,12 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agentsession"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type syncOptions struct {
-	f           *factory
+	f           *cmdutil.Factory
 	Origin      string
 	Message     string
 	DryRun      bool
@@ -25,7 +26,7 @@ type syncOptions struct {
 	HookLog string
 }
 
-func newSyncCmd(f *factory) *cobra.Command {
+func newSyncCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &syncOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "sync [--origin <o>] [-m <subject>] [--dry-run]",
@@ -46,7 +47,7 @@ committed are left for your own 'git commit' (agent hooks sync this way).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Origin != "" && !skillrepo.ValidOrigin(opts.Origin) {
-				return usageErrorf("--origin %q: want user, foreground, background-review, curator or import", opts.Origin)
+				return cmdutil.UsageErrorf("--origin %q: want user, foreground, background-review, curator or import", opts.Origin)
 			}
 			if opts.HookLog != "" {
 				return runSyncForHook(cmd, opts)
@@ -82,7 +83,7 @@ func runSyncForHook(cmd *cobra.Command, opts *syncOptions) error {
 	}
 	lw.Flush()
 	if err != nil {
-		return &silentError{code: exitCodeFor(err)}
+		return &cmdutil.SilentError{Code: cmdutil.ExitCodeFor(err)}
 	}
 	return nil
 }
@@ -129,14 +130,14 @@ func syncJSONOf(res *skillrepo.SyncResult) syncJSON {
 	if changes == nil {
 		changes = []skillrepo.FileChange{}
 	}
-	out := syncJSON{Commit: hashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: nonNil(res.Skills), Changes: changes,
-		PinsCarried: res.PinsCarried, LintErrors: nonNil(res.LintErrors), LeftStaged: nonNil(res.LeftStaged),
-		Untracked: res.Untracked, UntrackCommit: hashString(res.UntrackCommit), Memory: res.Memory, MemoryCommit: hashString(res.MemoryCommit)}
+	out := syncJSON{Commit: cmdutil.HashString(res.Commit), Origin: res.Origin, DryRun: res.DryRun, Skills: cmdutil.NonNil(res.Skills), Changes: changes,
+		PinsCarried: res.PinsCarried, LintErrors: cmdutil.NonNil(res.LintErrors), LeftStaged: cmdutil.NonNil(res.LeftStaged),
+		Untracked: res.Untracked, UntrackCommit: cmdutil.HashString(res.UntrackCommit), Memory: res.Memory, MemoryCommit: cmdutil.HashString(res.MemoryCommit)}
 	if p := res.Pins; p != nil && (len(p.Pinned) > 0 || len(p.Unpinned) > 0) {
-		out.Pins = &syncPinsJSON{Commit: hashString(p.Commit), Pinned: nonNil(p.Pinned), Unpinned: nonNil(p.Unpinned)}
+		out.Pins = &syncPinsJSON{Commit: cmdutil.HashString(p.Commit), Pinned: cmdutil.NonNil(p.Pinned), Unpinned: cmdutil.NonNil(p.Unpinned)}
 	}
 	if h := res.HermesCurator; h != nil {
-		out.HermesCurator = &syncHermesCurator{HermesCuratorRun: h, Commit: hashString(h.Commit)}
+		out.HermesCurator = &syncHermesCurator{HermesCuratorRun: h, Commit: cmdutil.HashString(h.Commit)}
 	}
 	return out
 }
@@ -144,16 +145,16 @@ func syncJSONOf(res *skillrepo.SyncResult) syncJSON {
 // reportHermesRecords prints what a Hermes library's sync recorded (or,
 // in a dry run, would record) before the work tree's changes, and
 // whether there was any.
-func reportHermesRecords(w io.Writer, f *factory, res *skillrepo.SyncResult) bool {
+func reportHermesRecords(w io.Writer, f *cmdutil.Factory, res *skillrepo.SyncResult) bool {
 	done := func(h skillrepo.Hash) string {
 		if res.DryRun {
 			return "would record"
 		}
-		return fmt.Sprintf("%s recorded as %s:", f.IO.Green("✓"), short(h))
+		return fmt.Sprintf("%s recorded as %s:", f.IO.Green("✓"), cmdutil.Short(h))
 	}
 	any := false
 	if len(res.Untracked) > 0 {
-		fmt.Fprintf(w, "%s stopped tracking Hermes' housekeeping (%s); the files stay on disk, ignored\n", done(res.UntrackCommit), nounCount(len(res.Untracked), "file"))
+		fmt.Fprintf(w, "%s stopped tracking Hermes' housekeeping (%s); the files stay on disk, ignored\n", done(res.UntrackCommit), cmdutil.NounCount(len(res.Untracked), "file"))
 		any = true
 	}
 	if p := res.Pins; p != nil && (len(p.Pinned) > 0 || len(p.Unpinned) > 0) {
@@ -194,12 +195,12 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 		return err
 	}
 	if f.JSON {
-		return printJSON(f.IO.Out, syncJSONOf(res))
+		return cmdutil.PrintJSON(f.IO.Out, syncJSONOf(res))
 	}
 	w := f.IO.ErrOut
 	hermes := reportHermesRecords(w, f, res)
 	if n := len(res.LeftStaged); n > 0 {
-		fmt.Fprintf(w, "left %s you staged with git for your own commit ('git commit' records %s):\n", nounCount(n, "path"), plural(n, "it", "them"))
+		fmt.Fprintf(w, "left %s you staged with git for your own commit ('git commit' records %s):\n", cmdutil.NounCount(n, "path"), cmdutil.Plural(n, "it", "them"))
 		for _, p := range res.LeftStaged {
 			fmt.Fprintf(w, "  %s\n", p)
 		}
@@ -214,20 +215,20 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 	// and where the whole list is.
 	whole := "'skillrepo sync --dry-run --json' lists them all"
 	if !res.DryRun {
-		whole = "'git show --name-status " + short(res.Commit) + "' lists them all"
+		whole = "'git show --name-status " + cmdutil.Short(res.Commit) + "' lists them all"
 	}
 	for i, c := range res.Changes {
 		if i == maxListedChanges && len(res.Changes) > maxListedChanges+1 {
-			fmt.Fprintf(w, "  … and %s (%s)\n", nounCount(len(res.Changes)-i, "more change"), whole)
+			fmt.Fprintf(w, "  … and %s (%s)\n", cmdutil.NounCount(len(res.Changes)-i, "more change"), whole)
 			break
 		}
 		fmt.Fprintf(w, "  %-8s %s\n", c.Status, c.Path)
 	}
 	if n := len(res.LintErrors); n > 0 {
-		fmt.Fprintf(w, "%s recorded with %d lint %s (Lint-Error trailers): edits made outside skillrepo are recorded as they are\n", f.IO.Yellow("warning:"), n, plural(n, "error", "errors"))
+		fmt.Fprintf(w, "%s recorded with %d lint %s (Lint-Error trailers): edits made outside skillrepo are recorded as they are\n", f.IO.Yellow("warning:"), n, cmdutil.Plural(n, "error", "errors"))
 		for i, e := range res.LintErrors {
 			if i == maxListedChanges && n > maxListedChanges+1 {
-				fmt.Fprintf(w, "  … and %s (skillrepo lint shows them all)\n", nounCount(n-i, "more error"))
+				fmt.Fprintf(w, "  … and %s (skillrepo lint shows them all)\n", cmdutil.NounCount(n-i, "more error"))
 				break
 			}
 			fmt.Fprintf(w, "  %s\n", e)
@@ -242,10 +243,10 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 		fmt.Fprintln(w, line)
 	}
 	if res.DryRun {
-		fmt.Fprintf(w, "dry run: would record %s as origin %s\n", nounCount(len(res.Changes), "change"), res.Origin)
+		fmt.Fprintf(w, "dry run: would record %s as origin %s\n", cmdutil.NounCount(len(res.Changes), "change"), res.Origin)
 		return nil
 	}
-	fmt.Fprintf(w, "%s recorded %s as %s (origin %s)\n", f.IO.Green("✓"), nounCount(len(res.Changes), "change"), short(res.Commit), res.Origin)
+	fmt.Fprintf(w, "%s recorded %s as %s (origin %s)\n", f.IO.Green("✓"), cmdutil.NounCount(len(res.Changes), "change"), cmdutil.Short(res.Commit), res.Origin)
 	return nil
 }
 

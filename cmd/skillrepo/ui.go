@@ -7,17 +7,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/webui"
 )
 
 type uiOptions struct {
-	f    *factory
+	f    *cmdutil.Factory
 	Port int
 	Open bool
 	By   string
 }
 
-func newUICmd(f *factory) *cobra.Command {
+func newUICmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &uiOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "ui [--port N] [--open] [--by NAME]",
@@ -51,7 +52,7 @@ person may change it; Approved-By and Rejected-By record it).`,
 func runUI(cmd *cobra.Command, opts *uiOptions) error {
 	f := opts.f
 	if opts.Port < 0 || opts.Port > 65535 {
-		return usageErrorf("--port %d: want 0–65535", opts.Port)
+		return cmdutil.UsageErrorf("--port %d: want 0–65535", opts.Port)
 	}
 	lib, err := f.Library()
 	if err != nil {

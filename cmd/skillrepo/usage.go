@@ -1,17 +1,17 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"sort"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
-func newUsageCmd(f *factory) *cobra.Command {
+func newUsageCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "usage <command>",
 		Short: "Read and bump the usage sidecar (.usage.json)",
@@ -23,7 +23,7 @@ func newUsageCmd(f *factory) *cobra.Command {
 	return cmd
 }
 
-func newUsageShowCmd(f *factory) *cobra.Command {
+func newUsageShowCmd(f *cmdutil.Factory) *cobra.Command {
 	var raw, history bool
 	var limit int
 	cmd := &cobra.Command{
@@ -48,10 +48,10 @@ per clone, bounded (docs/usage.md); --limit keeps the last N events.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if raw && history {
-				return usageErrorf("give one of --raw or --history")
+				return cmdutil.UsageErrorf("give one of --raw or --history")
 			}
 			if limit < 0 {
-				return usageErrorf("--limit must be 0 (all) or more, not %d", limit)
+				return cmdutil.UsageErrorf("--limit must be 0 (all) or more, not %d", limit)
 			}
 			lib, err := f.Library()
 			if err != nil {
@@ -70,23 +70,23 @@ per clone, bounded (docs/usage.md); --limit keeps the last N events.`,
 					name = n
 				}
 				if f.JSON {
-					return printJSON(f.IO.Out, recs[name])
+					return cmdutil.PrintJSON(f.IO.Out, recs[name])
 				}
 			} else if f.JSON {
-				return printJSON(f.IO.Out, recs)
+				return cmdutil.PrintJSON(f.IO.Out, recs)
 			}
 			names := make([]string, 0, len(recs))
 			for n := range recs {
 				names = append(names, n)
 			}
 			sort.Strings(names)
-			tw := newTable(f.IO.Out)
-			tw.header(f.IO, "NAME", "STATE", "VIEWS", "USES", "PATCHES", "LAST ACTIVITY", "CREATED BY")
+			tw := cmdutil.NewTable(f.IO.Out)
+			tw.Header(f.IO, "NAME", "STATE", "VIEWS", "USES", "PATCHES", "LAST ACTIVITY", "CREATED BY")
 			for _, n := range names {
 				r := recs[n]
 				last := "-"
 				if t := r.LastActivity(); !t.IsZero() {
-					last = rfc3339(t)
+					last = cmdutil.RFC3339(t)
 				}
 				by := "-"
 				if r.CreatedBy != nil {
@@ -105,7 +105,7 @@ per clone, bounded (docs/usage.md); --limit keeps the last N events.`,
 
 // showUsageHistory prints the usage history of the skill args names, or
 // the library's.
-func showUsageHistory(f *factory, lib *skillrepo.Library, args []string, limit int) error {
+func showUsageHistory(f *cmdutil.Factory, lib *skillrepo.Library, args []string, limit int) error {
 	filter := usage.HistoryFilter{Limit: limit}
 	var events []usage.HistoryEvent
 	var err error
@@ -132,17 +132,16 @@ func showUsageHistory(f *factory, lib *skillrepo.Library, args []string, limit i
 		if events == nil {
 			events = []usage.HistoryEvent{}
 		}
-		return printJSON(f.IO.Out, events)
+		return cmdutil.PrintJSON(f.IO.Out, events)
 	}
 	if len(events) == 0 {
 		fmt.Fprintln(f.IO.Out, "no usage history yet")
 		return nil
 	}
-	tw := newTable(f.IO.Out)
-	tw.header(f.IO, "TIME", "EVENT", "SKILL", "SESSION", "REVIEW", "OUTCOME")
-	dash := func(s string) string { return cmp.Or(s, "-") }
+	tw := cmdutil.NewTable(f.IO.Out)
+	tw.Header(f.IO, "TIME", "EVENT", "SKILL", "SESSION", "REVIEW", "OUTCOME")
 	for _, e := range events {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", rfc3339(e.Time), e.Kind, dash(e.Skill), dash(e.Session), dash(e.Review), dash(e.Outcome))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", cmdutil.RFC3339(e.Time), e.Kind, cmdutil.Dash(e.Skill), cmdutil.Dash(e.Session), cmdutil.Dash(e.Review), cmdutil.Dash(e.Outcome))
 	}
 	return tw.Flush()
 }
@@ -187,7 +186,7 @@ func usageRecords(lib *skillrepo.Library, args []string, raw bool) (map[string]*
 	return map[string]*usage.Record{name: r}, nil
 }
 
-func newUsageBumpCmd(f *factory) *cobra.Command {
+func newUsageBumpCmd(f *cmdutil.Factory) *cobra.Command {
 	var view, use, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "bump <name> {--view | --use} [--dry-run]",
@@ -202,7 +201,7 @@ counts printed are the skill's whole record, every key it has merged. With
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if view == use {
-				return usageErrorf("give exactly one of --view or --use")
+				return cmdutil.UsageErrorf("give exactly one of --view or --use")
 			}
 			lib, err := f.Library()
 			if err != nil {
@@ -217,13 +216,13 @@ counts printed are the skill's whole record, every key it has merged. With
 				return err
 			}
 			if f.JSON {
-				return printJSON(f.IO.Out, r)
+				return cmdutil.PrintJSON(f.IO.Out, r)
 			}
 			verb := "counted"
 			if dryRun {
 				verb = "would count"
 			}
-			fmt.Fprintf(f.IO.Out, "%s a %s of %s: %s, %s\n", verb, kind, args[0], nounCount(r.ViewCount, "view"), nounCount(r.UseCount, "use"))
+			fmt.Fprintf(f.IO.Out, "%s a %s of %s: %s, %s\n", verb, kind, args[0], cmdutil.NounCount(r.ViewCount, "view"), cmdutil.NounCount(r.UseCount, "use"))
 			return nil
 		},
 	}

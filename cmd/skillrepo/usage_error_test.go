@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
 
 // TestUsageErrorsAreTyped: every misuse cobra finds arrives as a
-// *flagError (exit 2) from where it arose, whatever its message says; a
+// *cmdutil.FlagError (exit 2) from where it arose, whatever its message says; a
 // command's own failure does not, even when its message reads like one
 // ("invalid argument" is also EINVAL's text).
 func TestUsageErrorsAreTyped(t *testing.T) {
@@ -37,8 +39,8 @@ func TestUsageErrorsAreTyped(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			f := &factory{IO: &iostreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &errOut}, Getenv: func(string) string { return "" }, Now: time.Now}
-			defer f.close()
+			f := &cmdutil.Factory{IO: &cmdutil.IOStreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &errOut}, Getenv: func(string) string { return "" }, Now: time.Now}
+			defer f.Close()
 			root := newRootCmd(f)
 			finishCommandTree(f, root)
 			root.SetArgs(tt.args)
@@ -48,11 +50,11 @@ func TestUsageErrorsAreTyped(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var fe *flagError
+			var fe *cmdutil.FlagError
 			if errors.As(err, &fe) != tt.usage {
-				t.Errorf("%v: a usage error (*flagError) is %v, want %v", err, !tt.usage, tt.usage)
+				t.Errorf("%v: a usage error (*cmdutil.FlagError) is %v, want %v", err, !tt.usage, tt.usage)
 			}
-			if code := exitCodeFor(err); (code == exitUsage) != tt.usage {
+			if code := cmdutil.ExitCodeFor(err); (code == cmdutil.ExitUsage) != tt.usage {
 				t.Errorf("%v: exit %d", err, code)
 			}
 		})

@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
 
 // version is the release's version, stamped by the release build
@@ -78,7 +80,7 @@ func (v versionInfo) String() string {
 	return s + " " + v.Go
 }
 
-func newVersionCmd(f *factory) *cobra.Command {
+func newVersionCmd(f *cmdutil.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print skillrepo's version and the commit it was built from",
@@ -87,7 +89,7 @@ func newVersionCmd(f *factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v := readVersion()
 			if f.JSON {
-				return printJSON(f.IO.Out, v)
+				return cmdutil.PrintJSON(f.IO.Out, v)
 			}
 			_, err := fmt.Fprintln(f.IO.Out, v.String())
 			return err

@@ -10,16 +10,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/agentsession"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 type whatsnewOptions struct {
-	f     *factory
+	f     *cmdutil.Factory
 	Since string
 }
 
-func newWhatsnewCmd(f *factory) *cobra.Command {
+func newWhatsnewCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &whatsnewOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "whatsnew [--since TIME]",
@@ -79,10 +80,10 @@ func runWhatsnew(opts *whatsnewOptions) error {
 	if err != nil {
 		return err
 	}
-	what := "since " + rfc3339(since)
+	what := "since " + cmdutil.RFC3339(since)
 	if opts.Since == "" {
 		since = agentsession.LastSessionStart(lib.State().Hooks())
-		what = "since the last session started (" + rfc3339(since) + ")"
+		what = "since the last session started (" + cmdutil.RFC3339(since) + ")"
 		if since.IsZero() {
 			since, what = now.Add(-24*time.Hour), "in the last 24 hours (no session has started yet)"
 		}
@@ -96,18 +97,18 @@ func runWhatsnew(opts *whatsnewOptions) error {
 	if err != nil {
 		return err
 	}
-	out := whatsnewJSON{Since: rfc3339(since), Reviews: []whatsnewReview{}, Waiting: []whatsnewProposal{}}
+	out := whatsnewJSON{Since: cmdutil.RFC3339(since), Reviews: []whatsnewReview{}, Waiting: []whatsnewProposal{}}
 	for _, e := range learned {
-		out.Reviews = append(out.Reviews, whatsnewReview{ID: e.ID, ReviewID: e.ReviewID, Agent: e.Agent, SessionID: e.SessionID, FinishedAt: rfc3339(*e.FinishedAt),
+		out.Reviews = append(out.Reviews, whatsnewReview{ID: e.ID, ReviewID: e.ReviewID, Agent: e.Agent, SessionID: e.SessionID, FinishedAt: cmdutil.RFC3339(*e.FinishedAt),
 			Summary: e.Outcome.Summary, Proposal: e.Outcome.Proposal, Merged: e.Outcome.Merged, Applied: e.Outcome.Applied, Staged: e.Outcome.Staged})
 	}
 	for _, p := range ps {
 		if p.State == skillrepo.ProposalOpen {
-			out.Waiting = append(out.Waiting, whatsnewProposal{ID: p.ID, Skills: nonNil(p.Skills), Updated: rfc3339(p.Updated)})
+			out.Waiting = append(out.Waiting, whatsnewProposal{ID: p.ID, Skills: cmdutil.NonNil(p.Skills), Updated: cmdutil.RFC3339(p.Updated)})
 		}
 	}
 	if f.JSON {
-		return printJSON(f.IO.Out, out)
+		return cmdutil.PrintJSON(f.IO.Out, out)
 	}
 	w := f.IO.Out
 	if len(out.Reviews) == 0 {
@@ -151,7 +152,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, usageErrorf("--since %q: give a duration back from now (90m, 2h, 3d) or a time (2026-12-07, 2026-12-07T14:00:00Z)", s)
+	return time.Time{}, cmdutil.UsageErrorf("--since %q: give a duration back from now (90m, 2h, 3d) or a time (2026-12-07, 2026-12-07T14:00:00Z)", s)
 }
 
 func shortID(s string) string {

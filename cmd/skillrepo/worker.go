@@ -7,13 +7,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/mcpserver"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/worker"
 )
 
 type workerOptions struct {
-	f       *factory
+	f       *cmdutil.Factory
 	Once    bool
 	Verbose bool
 }
@@ -26,7 +27,7 @@ type workerJSON struct {
 	Recovered      int  `json:"recovered"`
 }
 
-func newWorkerCmd(f *factory) *cobra.Command {
+func newWorkerCmd(f *cmdutil.Factory) *cobra.Command {
 	opts := &workerOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "worker [--once] [--verbose]",
@@ -73,7 +74,7 @@ func runWorker(cmd *cobra.Command, opts *workerOptions) error {
 		return err
 	}
 	if f.JSON {
-		return printJSON(f.IO.Out, workerJSON{AlreadyRunning: res.AlreadyRunning, Done: res.Done, Failed: res.Failed, Retried: res.Retried, Recovered: res.Recovered})
+		return cmdutil.PrintJSON(f.IO.Out, workerJSON{AlreadyRunning: res.AlreadyRunning, Done: res.Done, Failed: res.Failed, Retried: res.Retried, Recovered: res.Recovered})
 	}
 	if res.AlreadyRunning {
 		fmt.Fprintln(f.IO.ErrOut, "another worker is running on this library; it will take the queue")

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/internal/fakemodel"
 	"github.com/skillrepo/skillrepo/internal/testlib"
@@ -234,7 +235,7 @@ func cliDoor(t *testing.T, w policyWrite, origin string) string {
 	before, _ := lib.MainTip()
 	var out, errOut bytes.Buffer
 	args := append([]string{"-C", lib.Root}, append(append([]string{}, w.cli...), "--origin", origin)...)
-	code := run(args, &iostreams{In: strings.NewReader(w.stdin), Out: &out, ErrOut: &errOut}, func(k string) string { return env[k] })
+	code := run(args, &cmdutil.IOStreams{In: strings.NewReader(w.stdin), Out: &out, ErrOut: &errOut}, func(k string) string { return env[k] })
 	if code != 0 && code != 1 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
@@ -389,7 +390,7 @@ func TestApprovalOneVerdictPerDoor(t *testing.T) {
 	}{
 		{"cli", "Test Committer <committer@example.com>", func(t *testing.T, lib *skillrepo.Library, env map[string]string, id string) (bool, string) {
 			var out, errOut bytes.Buffer
-			code := run([]string{"-C", lib.Root, "proposal", "approve", id}, &iostreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, func(k string) string { return env[k] })
+			code := run([]string{"-C", lib.Root, "proposal", "approve", id}, &cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, func(k string) string { return env[k] })
 			return code == 0, errOut.String()
 		}},
 		{"mcp", "policy-test/1 (" + skillrepo.OriginForeground + ")", func(t *testing.T, lib *skillrepo.Library, env map[string]string, id string) (bool, string) {

@@ -15,7 +15,7 @@
 // imports no domain package (skillrepo, skillrepo/skill, review, …); only
 // the domain, skillrepo, imports the engine, and its exported API names
 // no engine type but the object id and three error types (engine_test.go);
-// only cmd/skillrepo imports cobra; only mcpserver imports the MCP SDK;
+// only cmd/skillrepo and its internal packages import cobra; only mcpserver imports the MCP SDK;
 // lint never reaches go-git or the library; review and curator never
 // import each other; agenttools imports none of review, curator,
 // mcpserver, hooks or agentsession, and mcpserver neither review nor

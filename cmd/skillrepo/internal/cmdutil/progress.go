@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 // Progress rules: long work (an import of thousands of files, linting a
 // large library, the first history walk over many commits) shows a
@@ -16,9 +16,9 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-// termProgress draws "what: n/total" on a terminal. It satisfies the
+// TermProgress draws "what: n/total" on a terminal. It satisfies the
 // Progress interfaces of package skillrepo and package lint.
-type termProgress struct {
+type TermProgress struct {
 	w     io.Writer
 	now   func() time.Time
 	what  string
@@ -28,16 +28,16 @@ type termProgress struct {
 	shown bool
 }
 
-// progress returns the reporter for long work: a terminal counter on
+// Progress returns the reporter for long work: a terminal counter on
 // stderr, or one that does nothing.
-func (f *factory) progress() *termProgress {
+func (f *Factory) Progress() *TermProgress {
 	if !f.IO.IsStderrTTY() || f.JSON {
 		return nil
 	}
-	return &termProgress{w: f.IO.ErrOut, now: time.Now}
+	return &TermProgress{w: f.IO.ErrOut, now: time.Now}
 }
 
-func (p *termProgress) Start(what string, total int) {
+func (p *TermProgress) Start(what string, total int) {
 	if p == nil {
 		return
 	}
@@ -45,7 +45,7 @@ func (p *termProgress) Start(what string, total int) {
 	p.last = p.now()
 }
 
-func (p *termProgress) Add(n int) {
+func (p *TermProgress) Add(n int) {
 	if p == nil {
 		return
 	}
@@ -57,7 +57,7 @@ func (p *termProgress) Add(n int) {
 	}
 }
 
-func (p *termProgress) draw() {
+func (p *TermProgress) draw() {
 	p.shown = true
 	if p.total > 0 {
 		fmt.Fprintf(p.w, "\r\x1b[K%s: %d/%d (%d%%)", p.what, p.n, p.total, p.n*100/p.total)
@@ -66,7 +66,7 @@ func (p *termProgress) draw() {
 	fmt.Fprintf(p.w, "\r\x1b[K%s: %d", p.what, p.n)
 }
 
-func (p *termProgress) Done() {
+func (p *TermProgress) Done() {
 	if p == nil || !p.shown {
 		return
 	}
@@ -74,18 +74,18 @@ func (p *termProgress) Done() {
 	p.shown = false
 }
 
-// libraryProgress is progress() as package skillrepo takes it (nil when
+// LibraryProgress is Progress() as package skillrepo takes it (nil when
 // nothing is drawn).
-func (f *factory) libraryProgress() skillrepo.Progress {
-	if p := f.progress(); p != nil {
+func (f *Factory) LibraryProgress() skillrepo.Progress {
+	if p := f.Progress(); p != nil {
 		return p
 	}
 	return nil
 }
 
-// lintProgress is progress() as package lint takes it.
-func (f *factory) lintProgress() lint.Progress {
-	if p := f.progress(); p != nil {
+// LintProgress is Progress() as package lint takes it.
+func (f *Factory) LintProgress() lint.Progress {
+	if p := f.Progress(); p != nil {
 		return p
 	}
 	return nil

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"bufio"
@@ -13,37 +13,39 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-// printJSON writes one JSON document (indented, newline-terminated).
-func printJSON(w io.Writer, v any) error {
+// PrintJSON writes one JSON document (indented, newline-terminated).
+func PrintJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
 
-// hashString is the full hash, or "" for zero.
-func hashString(h skillrepo.Hash) string {
+// HashString is the full hash, or "" for zero.
+func HashString(h skillrepo.Hash) string {
 	if h.IsZero() {
 		return ""
 	}
 	return h.String()
 }
 
-func short(h skillrepo.Hash) string {
+// Short is the hash's first seven digits, or "(none)" for zero.
+func Short(h skillrepo.Hash) string {
 	if h.IsZero() {
 		return "(none)"
 	}
 	return h.String()[:7]
 }
 
-func rfc3339(t time.Time) string {
+// RFC3339 is t in UTC as RFC 3339, or "" for zero.
+func RFC3339(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
 }
 
-// table is a tabwriter over a buffer: a 10,000-row listing is otherwise
+// Table is a tabwriter over a buffer: a 10,000-row listing is otherwise
 // tens of thousands of write calls. Flush writes both.
 //
 // Table rules, as gh prints them: the header row is printed only when
@@ -51,7 +53,7 @@ func rfc3339(t time.Time) string {
 // never skip a line) and only above a first row (an empty table prints
 // nothing), and it is coloured after the columns are aligned, so escape
 // codes never count as width.
-type table struct {
+type Table struct {
 	*tabwriter.Writer
 	buf    *bufio.Writer
 	styler *firstLineStyler
@@ -59,15 +61,16 @@ type table struct {
 	head string
 }
 
-func newTable(w io.Writer) *table {
+// NewTable is a table writing to w.
+func NewTable(w io.Writer) *Table {
 	buf := bufio.NewWriterSize(w, 64<<10)
 	st := &firstLineStyler{w: buf}
-	return &table{Writer: tabwriter.NewWriter(st, 0, 4, 2, ' ', 0), buf: buf, styler: st}
+	return &Table{Writer: tabwriter.NewWriter(st, 0, 4, 2, ' ', 0), buf: buf, styler: st}
 }
 
-// header sets the header row, printed on a terminal, in bold when colour
+// Header sets the header row, printed on a terminal, in bold when colour
 // is on, above the first row. Call it before any row.
-func (t *table) header(ios *iostreams, cols ...string) {
+func (t *Table) Header(ios *IOStreams, cols ...string) {
 	if !ios.IsStdoutTTY() {
 		return
 	}
@@ -76,7 +79,7 @@ func (t *table) header(ios *iostreams, cols ...string) {
 }
 
 // Write writes row text, the header first.
-func (t *table) Write(p []byte) (int, error) {
+func (t *Table) Write(p []byte) (int, error) {
 	if t.head != "" && len(p) > 0 {
 		head := t.head
 		t.head = ""
@@ -116,16 +119,16 @@ func (s *firstLineStyler) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (t *table) Flush() error {
+func (t *Table) Flush() error {
 	if err := t.Writer.Flush(); err != nil {
 		return err
 	}
 	return t.buf.Flush()
 }
 
-// nounCount is "1 skill", "2 skills", "0 skills"; a noun ending in a
+// NounCount is "1 skill", "2 skills", "0 skills"; a noun ending in a
 // consonant and y takes "ies" ("1 entry", "3 entries").
-func nounCount(n int, noun string) string {
+func NounCount(n int, noun string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, noun)
 	}
@@ -133,4 +136,47 @@ func nounCount(n int, noun string) string {
 		return fmt.Sprintf("%d %sies", n, noun[:len(noun)-1])
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Plural is one when n is 1, else many.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// NonNil is s, or an empty slice for nil (a JSON list is [] and never null).
+func NonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// Dash is s, or "-" for an empty table cell.
+func Dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// Age formats how long ago t was, the way a queue is read: 45s, 12m, 3h, 5d.
+func Age(now, t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }

@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 // Output rules (as age's tui.go states its own):
 //   - data (what a command was asked for) goes to stdout;
@@ -18,23 +18,27 @@ import (
 	"os"
 )
 
-// iostreams is the only door to the terminal.
-type iostreams struct {
+// IOStreams is the only door to the terminal.
+type IOStreams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
 
-	stdoutTTY bool
-	stderrTTY bool
-	color     bool // colour on stdout
-	errColor  bool // colour on stderr
+	// StdoutTTY and StderrTTY: the stream is a terminal (System finds
+	// out; a test sets them).
+	StdoutTTY bool
+	StderrTTY bool
+
+	color    bool // colour on stdout
+	errColor bool // colour on stderr
 }
 
-func systemIO() *iostreams {
-	return &iostreams{
+// System is the process's own streams.
+func System() *IOStreams {
+	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		stdoutTTY: isTerminal(os.Stdout),
-		stderrTTY: isTerminal(os.Stderr),
+		StdoutTTY: isTerminal(os.Stdout),
+		StderrTTY: isTerminal(os.Stderr),
 	}
 }
 
@@ -44,18 +48,20 @@ func isTerminal(f *os.File) bool {
 }
 
 // IsStdoutTTY reports whether stdout is a terminal.
-func (s *iostreams) IsStdoutTTY() bool { return s.stdoutTTY }
+func (s *IOStreams) IsStdoutTTY() bool { return s.StdoutTTY }
 
 // IsStderrTTY reports whether stderr is a terminal (progress is shown only then).
-func (s *iostreams) IsStderrTTY() bool { return s.stderrTTY }
+func (s *IOStreams) IsStderrTTY() bool { return s.StderrTTY }
 
 // ColorEnabled reports whether stdout may use ANSI colour.
-func (s *iostreams) ColorEnabled() bool { return s.color }
+func (s *IOStreams) ColorEnabled() bool { return s.color }
 
 // ErrColorEnabled reports whether stderr may use ANSI colour.
-func (s *iostreams) ErrColorEnabled() bool { return s.errColor }
+func (s *IOStreams) ErrColorEnabled() bool { return s.errColor }
 
-func (s *iostreams) setColor(getenv func(string) string, noColorFlag bool) {
+// SetColor decides colour per stream (the rules above) from the
+// environment and --no-color.
+func (s *IOStreams) SetColor(getenv func(string) string, noColorFlag bool) {
 	switch {
 	case noColorFlag || getenv("NO_COLOR") != "":
 		s.color, s.errColor = false, false
@@ -64,7 +70,7 @@ func (s *iostreams) setColor(getenv func(string) string, noColorFlag bool) {
 	case getenv("CLICOLOR") == "0":
 		s.color, s.errColor = false, false
 	default:
-		s.color, s.errColor = s.stdoutTTY, s.stderrTTY
+		s.color, s.errColor = s.StdoutTTY, s.StderrTTY
 	}
 	// Exactly one stream coloured: the other one drops the codes.
 	if s.color && !s.errColor {
@@ -77,18 +83,20 @@ func (s *iostreams) setColor(getenv func(string) string, noColorFlag bool) {
 
 // colorize wraps text in an ANSI colour code when colour is on for either
 // stream (see the rules above).
-func (s *iostreams) colorize(code, text string) string {
+func (s *IOStreams) colorize(code, text string) string {
 	if !s.color && !s.errColor {
 		return text
 	}
 	return "\x1b[" + code + "m" + text + "\x1b[0m"
 }
 
-func (s *iostreams) Red(t string) string    { return s.colorize("31", t) }
-func (s *iostreams) Green(t string) string  { return s.colorize("32", t) }
-func (s *iostreams) Yellow(t string) string { return s.colorize("33", t) }
-func (s *iostreams) Bold(t string) string   { return s.colorize("1", t) }
-func (s *iostreams) Faint(t string) string  { return s.colorize("2", t) }
+// Red, Green, Yellow, Bold and Faint colour text (see colorize).
+func (s *IOStreams) Red(t string) string    { return s.colorize("31", t) }
+func (s *IOStreams) Green(t string) string  { return s.colorize("32", t) }
+func (s *IOStreams) Yellow(t string) string { return s.colorize("33", t) }
+func (s *IOStreams) Bold(t string) string   { return s.colorize("1", t) }
+func (s *IOStreams) Faint(t string) string  { return s.colorize("2", t) }
+func (s *IOStreams) Cyan(t string) string   { return s.colorize("36", t) }
 
 // ansiStripper removes SGR escape sequences ("\x1b[…m") from what passes
 // through; other bytes, including other escapes, are kept. A sequence cut

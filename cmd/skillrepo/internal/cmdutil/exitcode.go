@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 // Exit codes are decided here and nowhere else: commands return errors.
 //
@@ -25,83 +25,89 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
+// The exit codes (the table above).
 const (
-	exitOK          = 0
-	exitFailure     = 1
-	exitUsage       = 2
-	exitConflict    = 3
-	exitLocked      = 4
-	exitNotRunning  = 5
-	exitInterrupted = 130
+	ExitOK          = 0
+	ExitFailure     = 1
+	ExitUsage       = 2
+	ExitConflict    = 3
+	ExitLocked      = 4
+	ExitNotRunning  = 5
+	ExitInterrupted = 130
 )
 
-// flagError is a usage error: the message is printed with a usage hint.
-type flagError struct{ err error }
+// FlagError is a usage error (exit 2): the message is printed with a
+// usage hint. Every misuse cobra finds is made one where it arises (the
+// root's flag error function and each command's argument check), so no
+// error is ever recognised by its text.
+type FlagError struct{ Err error }
 
-func (e *flagError) Error() string { return e.err.Error() }
-func (e *flagError) Unwrap() error { return e.err }
+func (e *FlagError) Error() string { return e.Err.Error() }
+func (e *FlagError) Unwrap() error { return e.Err }
 
-func usageErrorf(format string, args ...any) error {
-	return &flagError{fmt.Errorf(format, args...)}
+// UsageErrorf is a *FlagError with a formatted message.
+func UsageErrorf(format string, args ...any) error {
+	return &FlagError{Err: fmt.Errorf(format, args...)}
 }
 
-// silentError ends the command with code after it already reported itself
+// SilentError ends the command with Code after it already reported itself
 // (lint after printing its findings).
-type silentError struct{ code int }
+type SilentError struct{ Code int }
 
-func (e *silentError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+func (e *SilentError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 
-// notRunningError ends an install whose set-up was written but that the
+// NotRunningError ends an install whose set-up was written but that the
 // agent will not run yet (doctor found a problem): the files stay, and
 // the hint is each problem's fix.
-type notRunningError struct {
-	what  string
-	fixes []string
+type NotRunningError struct {
+	What  string
+	Fixes []string
 }
 
-func (e *notRunningError) Error() string {
-	return e.what + ": installed, but will not run until the problems found are fixed"
+func (e *NotRunningError) Error() string {
+	return e.What + ": installed, but will not run until the problems found are fixed"
 }
-func (e *notRunningError) Hint() string  { return strings.Join(e.fixes, "\n") }
-func (e *notRunningError) ExitCode() int { return exitNotRunning }
+func (e *NotRunningError) Hint() string  { return strings.Join(e.Fixes, "\n") }
+func (e *NotRunningError) ExitCode() int { return ExitNotRunning }
 
-// exitCoder lets a package error choose its code.
-type exitCoder interface{ ExitCode() int }
+// ExitCoder lets a package error choose its code.
+type ExitCoder interface{ ExitCode() int }
 
-// hinter lets an error suggest the next command to run.
-type hinter interface{ Hint() string }
+// Hinter lets an error suggest the next command to run.
+type Hinter interface{ Hint() string }
 
-func exitCodeFor(err error) int {
-	var fe *flagError
-	var se *silentError
-	var ec exitCoder
+// ExitCodeFor is the exit code of a command that returned err.
+func ExitCodeFor(err error) int {
+	var fe *FlagError
+	var se *SilentError
+	var ec ExitCoder
 	switch {
 	case err == nil:
-		return exitOK
+		return ExitOK
 	case errors.As(err, &se):
-		return se.code
+		return se.Code
 	case errors.As(err, &fe):
-		return exitUsage
+		return ExitUsage
 	case errors.Is(err, context.Canceled):
-		return exitInterrupted
+		return ExitInterrupted
 	case errors.Is(err, skillrepo.ErrLocked):
-		return exitLocked
+		return ExitLocked
 	case errors.Is(err, skillrepo.ErrConflict):
-		return exitConflict
+		return ExitConflict
 	case errors.As(err, &ec):
 		return ec.ExitCode()
 	}
-	return exitFailure
+	return ExitFailure
 }
 
-// reportError prints err once, as "error: …" plus hints, and with --json
+// ReportError prints err once, as "error: …" plus hints, and with --json
 // also as a JSON line on stderr.
-func reportError(io *iostreams, err error, jsonMode bool) {
-	var se *silentError
+func ReportError(io *IOStreams, err error, jsonMode bool) {
+	var se *SilentError
 	if errors.As(err, &se) {
 		return
 	}
-	code := exitCodeFor(err)
+	code := ExitCodeFor(err)
 	if jsonMode {
 		b, _ := json.Marshal(map[string]any{"message_type": "exit_error", "code": code, "message": endpoint.RedactText(err.Error())})
 		fmt.Fprintln(io.ErrOut, string(b))
@@ -110,20 +116,21 @@ func reportError(io *iostreams, err error, jsonMode bool) {
 	// Every message passes the one redaction: a URL in it (a model
 	// server's, a remote's) never shows credentials or query values.
 	fmt.Fprintf(io.ErrOut, "error: %s\n", endpoint.RedactText(err.Error()))
-	var h hinter
+	var h Hinter
 	hinted := errors.As(err, &h) && h.Hint() != ""
 	if hinted {
 		for _, line := range strings.Split(h.Hint(), "\n") {
 			fmt.Fprintf(io.ErrOut, "hint: %s\n", line)
 		}
 	}
-	var fe *flagError
+	var fe *FlagError
 	if errors.As(err, &fe) && !hinted {
 		fmt.Fprintln(io.ErrOut, "hint: run with --help for usage")
 	}
 }
 
-const exitCodesHelp = `skillrepo exits with one of these codes:
+// ExitCodesHelp is `skillrepo help exit-codes`.
+const ExitCodesHelp = `skillrepo exits with one of these codes:
 
   0    success, including "nothing found". A write whose commit landed
        but whose work tree could not be updated also exits 0, with a

@@ -1,0 +1,117 @@
+// Package cmdutil is what every command of the skillrepo CLI shares: the
+// Factory that hands a command its dependencies, the IO streams, the
+// output helpers (tables, JSON), progress on a terminal, the typed usage
+// error and the one mapping of errors to exit codes. Command groups live
+// in packages of their own beside it (cmd/skillrepo/internal/…cmd), as gh
+// keeps pkg/cmdutil beside pkg/cmd/<group>; docs/architecture.md §6.
+package cmdutil
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
+)
+
+// Factory hands commands their dependencies lazily, so nothing expensive
+// runs at start-up and tests can replace any one of them.
+type Factory struct {
+	IO     *IOStreams
+	Getenv func(string) string
+	// Now is the clock; --now (hidden) fixes it for deterministic tests.
+	Now func() time.Time
+	// Dir is the library directory from -C, $SKILLREPO_LIBRARY or ".".
+	Dir  string
+	JSON bool
+	// DirDefault: Dir is the current folder because neither -C nor
+	// $SKILLREPO_LIBRARY named one.
+	DirDefault bool
+	// NoShare: this command shares with the remote by itself, so the
+	// background sync after a write (SharePending) is not started.
+	NoShare bool
+
+	lib *skillrepo.Library
+	// inferredSaid: the library used was named on stderr (sayInferred).
+	inferredSaid bool
+	// shareMark is what the shared remote would be sent when the library
+	// was opened.
+	shareMark skillrepo.ShareMark
+}
+
+// Library opens the library once per process.
+func (f *Factory) Library() (*skillrepo.Library, error) {
+	if f.lib != nil {
+		return f.lib, nil
+	}
+	lib, err := skillrepo.Open(f.Dir, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Progress: f.LibraryProgress(), Warn: f.Warn})
+	if err != nil {
+		return nil, err
+	}
+	f.lib = lib
+	f.sayInferred(lib.Root)
+	if lib.Config.Remote.Enabled() {
+		f.shareMark = lib.Remote().ShareMark()
+	}
+	return lib, nil
+}
+
+// SharePending is the library the command opened, when it has a shared
+// remote and the command left it work: what the remote would be sent
+// differs from when the library was opened. Nil when there is nothing
+// to share or the command shares by itself (NoShare).
+func (f *Factory) SharePending() *skillrepo.Library {
+	lib := f.lib
+	if lib == nil || f.NoShare || !lib.Config.Remote.Enabled() {
+		return nil
+	}
+	if !f.shareMark.Differs(lib.Remote().ShareMark()) {
+		return nil
+	}
+	return lib
+}
+
+// sayInferred tells, once, which library a command run outside any
+// library uses (the only one of the project, found as git finds its
+// repository from a sub-folder), on stderr so output stays the command's.
+func (f *Factory) sayInferred(root string) {
+	dir, err := filepath.Abs(f.Dir)
+	if err != nil || f.inferredSaid {
+		return
+	}
+	if rel, err := filepath.Rel(root, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return // dir is in the library
+	}
+	f.inferredSaid = true
+	shown := root
+	if rel, err := filepath.Rel(dir, root); err == nil {
+		shown = rel
+	}
+	fmt.Fprintf(f.IO.ErrOut, "skillrepo: using the library in %s (the project's only one)\n", shown)
+}
+
+// Warn prints a warning on stderr: a write that landed but left work for
+// the next command (exit code 0).
+func (f *Factory) Warn(msg string) {
+	fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", msg)
+}
+
+// WarnHinted prints a read's caveat on stderr, with its hint when it
+// has one (output stays the command's, exit 0).
+func (f *Factory) WarnHinted(err error) {
+	f.Warn(err.Error())
+	var h Hinter
+	if errors.As(err, &h) && h.Hint() != "" {
+		fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", h.Hint())
+	}
+}
+
+// Close closes the library if one was opened.
+func (f *Factory) Close() {
+	if f.lib != nil {
+		f.lib.Close()
+		f.lib = nil
+	}
+}
