@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
+	"github.com/skillrepo/skillrepo/skillrepo/secrets"
 )
 
 // maxMemoryFailures is how many failed consolidations (an add or replace
@@ -72,8 +72,8 @@ func (tb *Toolbox) memoryTool(cl *call, data []byte) toolResult {
 		}
 	}
 	for _, t := range texts {
-		if found := skillrepo.FindSecrets(t); len(found) > 0 {
-			return guardRefusal(skillrepo.SecretRefusal("the memory content", found))
+		if found := secrets.Find(t); len(found) > 0 {
+			return guardRefusal(secrets.Refusal("the memory content", found))
 		}
 	}
 	// An automatic review may add to memory; its replace and remove (and a

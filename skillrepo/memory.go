@@ -14,6 +14,7 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
+	"github.com/skillrepo/skillrepo/skillrepo/secrets"
 )
 
 // Memory stores (MEMORY.md, USER.md) are files of the library like skills,
@@ -234,8 +235,8 @@ func (l *Library) changeMemory(ctx context.Context, t target, opts MemoryOptions
 		// A likely secret is refused whoever writes, a person unless
 		// forced (issue 40 item 10: memory add of a token landed without
 		// a word; the agents' memory tool refused it).
-		if found := SecretsAdded(string(data), r.Content); len(found) > 0 {
-			msg := SecretRefusal("the memory content", found)
+		if found := secrets.Added(string(data), r.Content); len(found) > 0 {
+			msg := secrets.Refusal("the memory content", found)
 			if !t.force {
 				if t.prov.Origin == OriginUser {
 					msg += " If it is not a secret, write it anyway with --force."

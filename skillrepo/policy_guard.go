@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/skillrepo/secrets"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
@@ -111,8 +112,8 @@ func secretsIn(op Op) string {
 		if f.text == nil {
 			continue
 		}
-		if found := FindSecrets(*f.text); len(found) > 0 {
-			return SecretRefusal(fmt.Sprintf("the %s of %s '%s'", f.what, op.Action, op.Name), found)
+		if found := secrets.Find(*f.text); len(found) > 0 {
+			return secrets.Refusal(fmt.Sprintf("the %s of %s '%s'", f.what, op.Action, op.Name), found)
 		}
 	}
 	return ""
@@ -124,7 +125,7 @@ func secretsIn(op Op) string {
 // operation check is not repeated).
 func (p *Policy) secretScan(already []string, warn *[]string) func(tx *writeTx) error {
 	agent := p.w.Provenance.ByAgent()
-	warnedOfSecret := slices.ContainsFunc(already, func(w string) bool { return strings.Contains(w, secretRefusalWords) })
+	warnedOfSecret := slices.ContainsFunc(already, func(w string) bool { return strings.Contains(w, secrets.RefusalWords) })
 	return func(tx *writeTx) error {
 		*warn = (*warn)[:0]
 		msgs, err := stagedSecrets(tx)
@@ -158,11 +159,11 @@ func stagedSecrets(tx *writeTx) ([]string, error) {
 	sort.Strings(paths)
 	var out []string
 	for _, file := range paths {
-		var found []SecretFinding
+		var found []secrets.Finding
 		var where string
 		oldHash, _ := store.LookupPath(tx.gtx.Tree(), file)
 		if oldHash.IsZero() {
-			if found = FindSecrets(file); len(found) > 0 {
+			if found = secrets.Find(file); len(found) > 0 {
 				where = "the path " + file
 			}
 		}
@@ -178,12 +179,12 @@ func stagedSecrets(tx *writeTx) ([]string, error) {
 					return nil, err
 				}
 			}
-			if found = SecretsAdded(string(before), string(after)); len(found) > 0 {
+			if found = secrets.Added(string(before), string(after)); len(found) > 0 {
 				where = "what this batch writes to " + file
 			}
 		}
 		if len(found) > 0 {
-			out = append(out, SecretRefusal(where, found))
+			out = append(out, secrets.Refusal(where, found))
 		}
 	}
 	return out, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+	"github.com/skillrepo/skillrepo/skillrepo/secrets"
 )
 
 // updateOptions chooses the branch a write (Library.update) commits to.
@@ -110,4 +111,19 @@ func (l *Library) updateAnyway(ctx context.Context, opts updateOptions, fn func(
 		Branch: res.Branch, Old: res.Old, New: res.New, Commits: res.Commits, Paths: res.Paths,
 		CheckedOut: res.CheckedOut, DryRun: res.DryRun,
 	}, err
+}
+
+// secretsInTrailers refuses a commit whose trailers carry a likely
+// secret: every provenance field (a session id from an MCP client's
+// _meta, the client's name and version, a --model, a review id) is
+// scanned like content, whoever writes (issue 40 item 10). Trailers
+// travel with every clone and every push, and no field of theirs needs a
+// token.
+func secretsInTrailers(m Message) error {
+	for _, t := range m.Trailers {
+		if found := secrets.Find(t.Value); len(found) > 0 {
+			return &RefusedError{Guard: GuardSecret, Reason: secrets.Refusal("the "+t.Key+" trailer", found)}
+		}
+	}
+	return nil
 }

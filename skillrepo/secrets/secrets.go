@@ -1,4 +1,8 @@
-package skillrepo
+// Package secrets finds likely credentials in text, so the write policy
+// can refuse a write that carries one (docs/architecture.md §2.1): what a
+// match looks like and the words of the refusal, with no git and no
+// library.
+package secrets
 
 import (
 	"fmt"
@@ -40,23 +44,23 @@ var secretPatterns = sync.OnceValue(func() []secretPattern {
 	}
 })
 
-// SecretFinding is a likely secret in a text.
-type SecretFinding struct {
+// Finding is a likely secret in a text.
+type Finding struct {
 	Kind string
 	Line int
 }
 
-// FindSecrets returns the likely secrets in text, at most one per kind.
-func FindSecrets(text string) []SecretFinding {
-	return SecretsAdded("", text)
+// Find returns the likely secrets in text, at most one per kind.
+func Find(text string) []Finding {
+	return Added("", text)
 }
 
-// SecretsAdded returns the likely secrets of after that before does not
+// Added returns the likely secrets of after that before does not
 // hold (the same text, anywhere), at most one per kind: what a write adds
 // to a file, where a secret the file held already is history's, not the
 // write's.
-func SecretsAdded(before, after string) []SecretFinding {
-	var out []SecretFinding
+func Added(before, after string) []Finding {
+	var out []Finding
 	for _, p := range secretPatterns() {
 		for _, loc := range p.re.FindAllStringIndex(after, -1) {
 			m := after[loc[0]:loc[1]]
@@ -66,7 +70,7 @@ func SecretsAdded(before, after string) []SecretFinding {
 			if before != "" && strings.Contains(before, m) {
 				continue
 			}
-			out = append(out, SecretFinding{Kind: p.kind, Line: strings.Count(after[:loc[0]], "\n") + 1})
+			out = append(out, Finding{Kind: p.kind, Line: strings.Count(after[:loc[0]], "\n") + 1})
 			break
 		}
 	}
@@ -91,31 +95,17 @@ func looksRandom(s string) bool {
 	return upper && lower && digit
 }
 
-// secretRefusalWords are in every SecretRefusal.
-const secretRefusalWords = "looks like it contains a secret"
+// RefusalWords are in every [Refusal], so a warning already given can be
+// recognised.
+const RefusalWords = "looks like it contains a secret"
 
-// SecretRefusal is the message refusing a write that carries secrets:
+// Refusal is the message refusing a write that carries secrets:
 // where names what carried them ("the content of create 'x'").
-func SecretRefusal(where string, found []SecretFinding) string {
+func Refusal(where string, found []Finding) string {
 	parts := make([]string, len(found))
 	for i, f := range found {
 		parts[i] = fmt.Sprintf("%s on line %d", f.Kind, f.Line)
 	}
-	return fmt.Sprintf("refused: %s "+secretRefusalWords+" (%s). Secrets must never be written into skills or memory: redact it (write a placeholder such as <API_KEY> or the name of the environment variable that holds it) and retry.",
+	return fmt.Sprintf("refused: %s "+RefusalWords+" (%s). Secrets must never be written into skills or memory: redact it (write a placeholder such as <API_KEY> or the name of the environment variable that holds it) and retry.",
 		where, strings.Join(parts, ", "))
-}
-
-// secretsInTrailers refuses a commit whose trailers carry a likely
-// secret: every provenance field (a session id from an MCP client's
-// _meta, the client's name and version, a --model, a review id) is
-// scanned like content, whoever writes (issue 40 item 10). Trailers
-// travel with every clone and every push, and no field of theirs needs a
-// token.
-func secretsInTrailers(m Message) error {
-	for _, t := range m.Trailers {
-		if found := FindSecrets(t.Value); len(found) > 0 {
-			return &RefusedError{Guard: GuardSecret, Reason: SecretRefusal("the "+t.Key+" trailer", found)}
-		}
-	}
-	return nil
 }
