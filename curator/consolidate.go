@@ -372,10 +372,6 @@ type passInput struct {
 // and scheduled ones are listed but flagged (docs/reference-behaviour.md
 // §6.6).
 func candidatesOf(in passInput) []candidate {
-	scheduled := map[string]bool{}
-	for _, n := range in.cfg.ScheduledSkills {
-		scheduled[n] = true
-	}
 	archived := map[string]bool{}
 	if in.plan != nil {
 		for _, a := range in.plan.Archives() {
@@ -389,7 +385,7 @@ func candidatesOf(in passInput) []candidate {
 		if si.Archived || archived[si.Dir] || !o.Managed {
 			continue
 		}
-		c := candidate{Name: si.Name, Dir: si.Dir, Category: si.Category, Pinned: o.Pinned, Scheduled: scheduled[si.Name], RolledBack: in.inv.rolledBack[si.Name], Usage: in.inv.usage[si.Name]}
+		c := candidate{Name: si.Name, Dir: si.Dir, Category: si.Category, Pinned: o.Pinned, Scheduled: in.inv.scheduled[si.Name] != "", RolledBack: in.inv.rolledBack[si.Name], Usage: in.inv.usage[si.Name]}
 		if c.Usage != nil {
 			c.State = c.Usage.State
 		}
@@ -436,7 +432,7 @@ func (c *Curator) consolidate(ctx context.Context, in passInput, o *ConsolidateO
 		case cd.Pinned:
 			tools.untouchable[cd.Name] = "the skill is pinned, which blocks every automatic change (`skillrepo skill unpin " + cd.Name + "` lifts it)"
 		case cd.Scheduled:
-			tools.untouchable[cd.Name] = "a scheduled job names the skill (curator.scheduled_skills)"
+			tools.untouchable[cd.Name] = "a scheduled job uses the skill (" + in.inv.scheduled[cd.Name] + ")"
 		case cd.RolledBack != "":
 			tools.untouchable[cd.Name] = "a person rolled back curator run " + cd.RolledBack + ", which changed this skill; it stays as it is until it is used or edited again"
 		default:

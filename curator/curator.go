@@ -124,6 +124,10 @@ type Curator struct {
 	Owners Ownership // nil: HistoryOwnership
 	// Progress, when set, hears the skills a run archives as it goes.
 	Progress Progress
+	// Agents are the agents whose unattended runs a crontab line may
+	// start: the skills such a line names are a scheduled job's
+	// (scheduled.go). None: the crontab is not read.
+	Agents []Unattended
 
 	// testOnlyAt, when set (tests), is called at the named instants of a
 	// run's landing: "before-record", "before-merge", "after-merge".
@@ -227,6 +231,9 @@ type inventory struct {
 	// rolledBack names the skills a rollback brought back that are
 	// untouched since, and the run it undid (filled by input).
 	rolledBack map[string]string
+	// scheduled names the skills a scheduled job uses, each with where
+	// the job was found (scheduled.go).
+	scheduled map[string]string
 }
 
 // read takes the library as deciding sees it; usage nil means load the
@@ -257,7 +264,8 @@ func (c *Curator) read(src source, usage map[string]*usage.Record) (*inventory, 
 	if err != nil {
 		return nil, fmt.Errorf("skill ownership: %w", err)
 	}
-	return &inventory{snap: snap, skills: skills, usage: usage, keys: keys, owners: owners}, nil
+	return &inventory{snap: snap, skills: skills, usage: usage, keys: keys, owners: owners,
+		scheduled: c.scheduledSkills(src.Config(), skills)}, nil
 }
 
 // plan decides a run at now from what src reads.
@@ -272,10 +280,6 @@ func (c *Curator) plan(src source, inv *inventory, now time.Time) (*Plan, error)
 // input is what the planners decide from, read through src.
 func (c *Curator) input(src source, inv *inventory, now time.Time) (Input, error) {
 	cfg := src.Config()
-	scheduled := map[string]bool{}
-	for _, n := range cfg.ScheduledSkills {
-		scheduled[n] = true
-	}
 	in := Input{Now: now, Thresholds: ThresholdsOf(cfg), Usage: make(map[string]Usage, len(inv.usage))}
 	for name, r := range inv.usage {
 		in.Usage[name] = UsageOf(r)
@@ -296,7 +300,7 @@ func (c *Curator) input(src source, inv *inventory, now time.Time) (Input, error
 		}
 		in.Skills = append(in.Skills, Skill{
 			Name: si.Name, Dir: si.Dir, Archived: si.Archived,
-			Managed: o.Managed, Pinned: o.Pinned, Scheduled: scheduled[si.Name], RolledBack: rb,
+			Managed: o.Managed, Pinned: o.Pinned, Scheduled: inv.scheduled[si.Name] != "", RolledBack: rb,
 		})
 	}
 	// Folders under .archive/ that are not skills still block a name.

@@ -64,10 +64,6 @@ func (c *Curator) Overlap(opts OverlapOptions) (*OverlapReport, error) {
 
 // candidates reads the curator's candidates for the overlap measure.
 func (c *Curator) candidates(src source, inv *inventory) (skills []overlap.Skill, unreadable []string) {
-	scheduled := map[string]bool{}
-	for _, n := range src.Config().ScheduledSkills {
-		scheduled[n] = true
-	}
 	fsys := inv.snap.FS()
 	unreadable = []string{}
 	for _, si := range inv.skills {
@@ -81,7 +77,7 @@ func (c *Curator) candidates(src source, inv *inventory) (skills []overlap.Skill
 			continue
 		}
 		s.Name, s.Category = si.Name, si.Category
-		s.Pinned, s.Scheduled = o.Pinned, scheduled[si.Name]
+		s.Pinned, s.Scheduled = o.Pinned, inv.scheduled[si.Name] != ""
 		skills = append(skills, s)
 	}
 	return skills, unreadable

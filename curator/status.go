@@ -37,7 +37,12 @@ type Status struct {
 	NextRunAt         *time.Time `json:"next_run_at"`
 	IntervalHours     int        `json:"interval_hours"`
 	Thresholds        Thresholds `json:"thresholds"`
-	ScheduledSkills   []string   `json:"scheduled_skills"`
+	// ScheduledSkills are the skills a scheduled job uses, never aged out
+	// or consolidated: the listed ones (curator.scheduled_skills) and
+	// those found in Hermes' cron jobs and the crontab; ScheduledBy says
+	// where each was found.
+	ScheduledSkills []string          `json:"scheduled_skills"`
+	ScheduledBy     map[string]string `json:"scheduled_by"`
 	// Consolidate: every run includes phase 2 (curator.consolidate).
 	Consolidate bool           `json:"consolidate"`
 	Counts      map[string]int `json:"counts"` // "<owner>/<state>" → skills
@@ -133,6 +138,7 @@ func (c *Curator) Status() (*Status, error) {
 		return nil, err
 	}
 	out.OwnershipUnknown = unknown
+	out.ScheduledSkills, out.ScheduledBy = scheduledNames(inv.scheduled), inv.scheduled
 	var curated []Activity
 	for _, si := range inv.skills {
 		o := inv.owners[si.Dir]

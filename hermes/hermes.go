@@ -1,7 +1,8 @@
 // Package hermes reads and edits Hermes Agent's own files in a Hermes
 // home (~/.hermes): the keys of config.yaml skillrepo honours (curator,
 // memory limits, shell hooks), the curator's schedule in
-// skills/.curator_state, and the shell-hook consent list. The facts are
+// skills/.curator_state, the skills its cron jobs load (cron/jobs.json)
+// and the shell-hook consent list. The facts are
 // Hermes 0.19.0's (docs/hermes.md); no git, no network.
 package hermes
 

@@ -52,6 +52,10 @@ type Options struct {
 	// Serve serves a pass's tools to an agent's program (cmd/skillrepo
 	// hands in mcpserver.ServeSession); nil: the agent backend cannot run.
 	Serve agentcli.ServeFunc
+	// Unattended are the agents a crontab line may run unattended, whose
+	// skills a scheduled curator run keeps (cmd/skillrepo hands in the
+	// registry's; none: the crontab is not read).
+	Unattended []curator.Unattended
 }
 
 // Result counts what a worker did.
@@ -662,7 +666,7 @@ func (w *worker) runCurator(ctx context.Context, e queue.Entry, s Settings) (*qu
 		return nil, err
 	}
 	defer lib.Close()
-	c := &curator.Curator{Lib: lib, Now: w.opts.Now}
+	c := &curator.Curator{Lib: lib, Now: w.opts.Now, Agents: w.opts.Unattended}
 	var cons *curator.ConsolidateOptions
 	if cc := lib.Config.Curator; cc.Consolidate {
 		// The scheduled run consolidates too, through the backend a

@@ -49,3 +49,18 @@ func copilotArgs(words []string) ([]string, bool) {
 	}
 	return nil, false
 }
+
+// RunsUnattended: a crontab command that runs `copilot -p`.
+func (Agent) RunsUnattended(words []string) bool {
+	for i, w := range words {
+		if filepath.Base(w) == "copilot" || strings.Contains(filepath.ToSlash(w), "/@github/copilot/") {
+			for _, a := range words[i+1:] {
+				if a == "-p" || a == "--prompt" || strings.HasPrefix(a, "--prompt=") {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}

@@ -81,3 +81,15 @@ func headlessArgs(args []string) string {
 	}
 	return how
 }
+
+// RunsUnattended: a crontab command that runs Gemini CLI headless, by
+// its own rule: with -p/--prompt, or with anything but -i or --acp, since
+// cron gives it no terminal.
+func (Agent) RunsUnattended(words []string) bool {
+	for i, w := range words {
+		if filepath.Base(w) == "gemini" || strings.Contains(filepath.ToSlash(w), "/gemini-cli/") {
+			return headlessArgs(words[i+1:]) != "interactive"
+		}
+	}
+	return false
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -43,7 +44,7 @@ func newCurator(f *cmdutil.Factory) (*curator.Curator, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &curator.Curator{Lib: lib, Now: f.Now}
+	c := &curator.Curator{Lib: lib, Now: f.Now, Agents: agents.Implementing[curator.Unattended]()}
 	if p := f.Progress(); p != nil {
 		c.Progress = p
 	}
@@ -59,7 +60,7 @@ func newDryRunCurator(f *cmdutil.Factory) (c *curator.Curator, done func(), err 
 	if err != nil {
 		return nil, nil, err
 	}
-	return &curator.Curator{Lib: lib, Now: f.Now}, func() { lib.Close() }, nil
+	return &curator.Curator{Lib: lib, Now: f.Now, Agents: agents.Implementing[curator.Unattended]()}, func() { lib.Close() }, nil
 }
 
 // curatorFor picks the curator for a command that may be a dry run.

@@ -95,7 +95,15 @@ func printCuratorStatus(f *cmdutil.Factory, st *curator.Status) {
 		fmt.Fprintf(w, "next run: %s\n", cmdutil.RFC3339(*st.NextRunAt))
 	}
 	fmt.Fprintf(w, "interval: %dh; stale after %s, archive after %s\n", st.IntervalHours, cmdutil.NounCount(st.Thresholds.StaleAfterDays, "day"), cmdutil.NounCount(st.Thresholds.ArchiveAfterDays, "day"))
-	fmt.Fprintf(w, "scheduled skills: %s\n", listOrNone(st.ScheduledSkills))
+	scheduled := make([]string, len(st.ScheduledSkills))
+	for i, n := range st.ScheduledSkills {
+		scheduled[i] = n
+		// The listed ones need no word on where they come from.
+		if by := st.ScheduledBy[n]; by != "" && by != "curator.scheduled_skills" {
+			scheduled[i] += " (" + by + ")"
+		}
+	}
+	fmt.Fprintf(w, "scheduled skills: %s\n", listOrNone(scheduled))
 	if st.Consolidate {
 		fmt.Fprintf(w, "consolidation: on (curator.consolidate)\n")
 	} else {

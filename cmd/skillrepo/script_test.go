@@ -29,6 +29,10 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"skillrepo":  main,
 		"fakeclaude": fakeClaudeMain,
+		// crontab -l prints $CRONTAB_FILE, so no script reads the
+		// machine's own crontab (the curator reads it for skills a
+		// scheduled job uses); without one, what crontab says of none.
+		"crontab": fakeCrontabMain,
 	})
 }
 
@@ -263,4 +267,14 @@ func gitRun(ts *testscript.TestScript, dir string, args ...string) error {
 		ts.Logf("git %s: %s", strings.Join(args, " "), out)
 	}
 	return err
+}
+
+// fakeCrontabMain is `crontab -l` over $CRONTAB_FILE.
+func fakeCrontabMain() {
+	data, err := os.ReadFile(os.Getenv("CRONTAB_FILE"))
+	if len(os.Args) != 2 || os.Args[1] != "-l" || err != nil {
+		fmt.Fprintln(os.Stderr, "no crontab for tester")
+		os.Exit(1)
+	}
+	os.Stdout.Write(data)
 }

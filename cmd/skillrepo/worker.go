@@ -7,7 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/mcpserver"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/worker"
@@ -69,7 +71,8 @@ func runWorker(cmd *cobra.Command, opts *workerOptions) error {
 	if opts.Verbose {
 		echo = f.IO.ErrOut
 	}
-	res, err := worker.Run(cmd.Context(), worker.Options{Dir: f.Dir, Getenv: f.Getenv, Now: f.Now, Once: opts.Once, Echo: echo, Self: selfExecutable(), Serve: mcpserver.ServeSession})
+	res, err := worker.Run(cmd.Context(), worker.Options{Dir: f.Dir, Getenv: f.Getenv, Now: f.Now, Once: opts.Once, Echo: echo, Self: selfExecutable(), Serve: mcpserver.ServeSession,
+		Unattended: agents.Implementing[curator.Unattended]()})
 	if err != nil {
 		return err
 	}
