@@ -99,23 +99,6 @@ func (u unknownOwnership) Owners(snap *skillrepo.Snapshot, skills []skillrepo.Sk
 	return out, nil
 }
 
-// UsageOwnership is the reference's rule, read from the usage sidecar
-// alone: curator-managed when the record says created_by "agent" (or the
-// legacy agent_created), pinned when it says pinned. For libraries whose
-// history carries no provenance, and for tests.
-type UsageOwnership struct{}
-
-// Owners implements [Ownership].
-func (UsageOwnership) Owners(_ *skillrepo.Snapshot, skills []skillrepo.SkillInfo, usage map[string]*usage.Record) (map[string]Owner, error) {
-	out := make(map[string]Owner, len(skills))
-	for _, si := range skills {
-		if r, ok := usage[si.Name]; ok {
-			out[si.Dir] = Owner{Managed: r.AgentCreated(), Pinned: r.Pinned}
-		}
-	}
-	return out, nil
-}
-
 // Curator runs the lifecycle over one library. Now is the clock; every
 // time decision reads it, so --now replays any run.
 type Curator struct {

@@ -124,9 +124,9 @@ func underlineLike(line []byte) bool {
 	return len(b) > 0 && (b[0] == '=' || b[0] == '-')
 }
 
-// scanMarkdown finds the links, images, link definitions, HTML links and
-// support-path mentions in Markdown text whose first line is file line
-// firstLine, in reading order (within a line: definitions, links and
+// scanMarkdownBytes finds the links, images, link definitions, HTML links
+// and support-path mentions in Markdown text (which it only reads) whose
+// first line is file line firstLine, in reading order (within a line: definitions, links and
 // images, HTML, mentions).
 //
 // goldmark decides what is a link: links in code spans, code blocks
@@ -137,19 +137,8 @@ func underlineLike(line []byte) bool {
 // are looked for in the text of every block with link destinations and
 // HTML comments blanked: inside inline code they are kept (agents write
 // paths that way), inside code blocks they are kept with InFence set.
-func scanMarkdown(p parser.Parser, textIn string, firstLine int) []ref {
-	return scanMarkdownUnits(p, textIn, firstLine, mdWindow)
-}
-
-// scanMarkdownBytes is scanMarkdown of text in bytes, which it only reads.
 func scanMarkdownBytes(p parser.Parser, text []byte, firstLine int) []ref {
 	return scanMarkdownWith(mdScanOptions{p: p, window: mdWindow, plain: true}, text, firstLine)
-}
-
-// scanMarkdownUnits is scanMarkdown with parse units of window bytes (see
-// mdunits.go).
-func scanMarkdownUnits(p parser.Parser, textIn string, firstLine, window int) []ref {
-	return scanMarkdownWith(mdScanOptions{p: p, window: window, plain: true}, []byte(textIn), firstLine)
 }
 
 // mdScanOptions say how Markdown is scanned: with parser p, in units of
@@ -162,7 +151,7 @@ type mdScanOptions struct {
 	plain  bool
 }
 
-// scanMarkdownWith is scanMarkdown with options, of src, which it only
+// scanMarkdownWith is scanMarkdownBytes with options, of src, which it only
 // reads.
 func scanMarkdownWith(o mdScanOptions, src []byte, firstLine int) []ref {
 	var refs []ref

@@ -156,11 +156,9 @@ func callOnce(t *testing.T, lib *skillrepo.Library, args map[string]any) (string
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
+	served := make(chan error, 1)
+	go func() { served <- srv.Run(ctx, st) }()
+	defer func() { cancel(); <-served }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "hermes-differential", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)

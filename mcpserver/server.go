@@ -142,9 +142,6 @@ func New(lib *skillrepo.Library, opts Options) (*Server, error) {
 
 const instructions = `This server is the user's skills library, kept in git. Before a task, look for a skill that applies (skills_list, then skill_view) and follow it. After solving something non-obvious that will come up again, save it with skill_manage (view before you patch). Save durable facts about the environment or the user with memory. Every write is a git commit with provenance; some setups make writes proposals the user approves.`
 
-// MCP is the protocol server, for a caller that connects it itself.
-func (s *Server) MCP() *mcp.Server { return s.server }
-
 // Run serves one client over t until it disconnects or ctx ends, watching
 // the main branch for commits made by others meanwhile. The watcher has
 // ended when Run returns: it reads the library, which the caller may

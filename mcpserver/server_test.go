@@ -62,16 +62,14 @@ func (f *fixture) connect(lib *skillrepo.Library, opts ...fixtureOpt) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Watch(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.Run(ctx, st) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1.2"}, &co).Connect(ctx, ct, nil)
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cs.Close(); ss.Close(); cancel() })
+	t.Cleanup(func() { cs.Close(); cancel(); <-served })
 	f.srv, f.cs = srv, cs
 }
 

@@ -51,9 +51,6 @@ type writeTx struct {
 	l   *Library
 }
 
-// Library is the library being written (for its config and clock).
-func (tx *writeTx) Library() *Library { return tx.l }
-
 // Base is the branch tip the write started from (zero when it creates the
 // branch from nothing). A caller that decided on an earlier tip compares
 // it to see whether the branch moved meanwhile.

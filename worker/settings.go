@@ -37,9 +37,6 @@ type Settings struct {
 	Review config.Review
 }
 
-// DefaultSettings are the defaults of every key.
-func DefaultSettings() Settings { return SettingsFrom(config.Default().Review, nil) }
-
 // Environment overrides, for operators and tests (a test cannot wait 30 s
 // for a back-off): SKILLREPO_DEFER_QUIET, SKILLREPO_DEFER_MAX,
 // SKILLREPO_RETRY_BACKOFF, SKILLREPO_WORKER_IDLE (durations such as

@@ -177,15 +177,14 @@ func connect(b *testing.B, lib *skillrepo.Library) *mcp.ClientSession {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Run(ctx, st) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
+		cancel()
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { cs.Close(); ss.Close(); cancel() })
+	b.Cleanup(func() { cs.Close(); cancel(); <-served })
 	return cs
 }
 

@@ -271,11 +271,9 @@ func policyMCPClient(t *testing.T, lib *skillrepo.Library, origin string) func(n
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
+	served := make(chan error, 1)
+	go func() { served <- srv.Run(ctx, st) }()
+	t.Cleanup(func() { cancel(); <-served })
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "policy-test", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,5 @@
 // Package merge is skillrepo's own three-way merge: a line-level diff3 for
-// one file ([Merge3]) and a path-level merge of whole trees ([MergeTrees]),
+// one file ([Merge3Labels]) and a path-level merge of whole trees ([MergeTrees]),
 // plus the unified diff ([Unified], [DiffStat]) that reviewing a proposal
 // needs, on the same line diff.
 // go-git only fast-forwards, so approving a proposal after main has moved
@@ -11,7 +11,7 @@
 //
 // # Line merge
 //
-// [Merge3] reproduces `git merge-file -p --diff3` (git's "eager" level,
+// [Merge3Labels] reproduces `git merge-file -p --diff3` (git's "eager" level,
 // which is what git uses whenever the diff3 style is asked for):
 //
 //   - Lines are split after each "\n" and compared byte for byte, so a last
@@ -39,7 +39,7 @@
 //
 // [MergeTrees] merges three path→[Entry] maps. A path changed on one side
 // takes that side; changed identically on both sides it takes either;
-// changed differently on both it is text-merged with [Merge3] when both are
+// changed differently on both it is text-merged with [Merge3Labels] when both are
 // regular text files, and reported as a [PathConflict] otherwise (binary
 // content, different file types, modify/delete, a file on one side where
 // the other has a directory). The result lists the changes to apply to

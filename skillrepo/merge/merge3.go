@@ -15,9 +15,6 @@ type Labels struct {
 	Ours, Base, Theirs string
 }
 
-// DefaultLabels are used by [Merge3].
-var DefaultLabels = Labels{Ours: "ours", Base: "base", Theirs: "theirs"}
-
 // Span is a half-open range [Start, End) of zero-based line numbers.
 type Span struct {
 	Start, End int
@@ -42,14 +39,9 @@ type Result struct {
 	Clean bool
 }
 
-// Merge3 merges the changes that ours and theirs made to base, with the
-// [DefaultLabels]. It errs only when the inputs hold more than about a
-// million distinct lines.
-func Merge3(base, ours, theirs []byte) (Result, error) {
-	return Merge3Labels(base, ours, theirs, DefaultLabels)
-}
-
-// Merge3Labels is [Merge3] with the given marker labels.
+// Merge3Labels merges the changes that ours and theirs made to base,
+// marking conflicts with labels. It errs only when the inputs hold more
+// than about a million distinct lines.
 func Merge3Labels(base, ours, theirs []byte, labels Labels) (Result, error) {
 	t := tokenizer{ids: make(map[string]rune)}
 	m := merger{

@@ -102,13 +102,11 @@ const (
 	indexXFlagMask    = 0x6000 // skip-worktree, intent-to-add
 )
 
-func (e *indexEntry) stage() int { return int(e.Flags&indexFlagStage) >> 12 }
-
 func (e *indexEntry) modTime() time.Time { return time.Unix(int64(e.MtimeS), int64(e.MtimeN)) }
 
 var errIndexCorrupt = errors.New("index file corrupt")
 
-// decodeIndex checks an index file's structure and records where its
+// decodeIndexFile checks an index file's structure and records where its
 // entries start. b is kept (not copied): the caller must not modify it
 // afterwards.
 //
@@ -118,19 +116,8 @@ var errIndexCorrupt = errors.New("index file corrupt")
 // damaged entry could do is bounded: its stat data only lets us skip
 // hashing a work-tree file, and a wrong hash there makes the file look
 // edited (the write is refused), never clean.
-func decodeIndex(b []byte) (*Index, error) {
-	idx, link, err := decodeIndexFile(b)
-	if err != nil {
-		return nil, err
-	}
-	if link != nil {
-		return nil, fmt.Errorf("%w: a split index is read with its shared index (Repo.loadIndex)", errIndexCorrupt)
-	}
-	return idx, nil
-}
-
-// decodeIndexFile is decodeIndex for one file of a split index too: it
-// returns the payload of the "link" extension (nil: none), and leaves the
+//
+// For one file of a split index too, it returns the payload of the "link" extension (nil: none), and leaves the
 // order of the entries unchecked when there is one, as the replacement
 // entries of a split index have empty names (splitindex.go checks the
 // merged index).
@@ -682,13 +669,6 @@ func writeHashed(w io.Writer, parts [][]byte) error {
 	}
 	_, err = w.Write(sum[:])
 	return err
-}
-
-// encode is writeTo into memory.
-func (idx *Index) encode() []byte {
-	var b bytes.Buffer
-	idx.writeTo(&b) // a bytes.Buffer does not fail
-	return b.Bytes()
 }
 
 // indexCache is a read index and the stat data it was read with.
