@@ -18,7 +18,7 @@ import (
 const DuplicateThreshold = 0.48
 
 // DuplicateIndex is the overlap index of a commit's active skills
-// (overlapindex.go: kept per clone and brought to the commit by the
+// (overlapindex.go and overlap/indexfile: kept per clone and brought to the commit by the
 // skills that differ), opened once per commit: a session that creates
 // three skills opens it once. The zero value is ready; keep one per
 // session.

@@ -28,7 +28,6 @@ import (
 	"hash/crc32"
 	"io"
 	"maps"
-	"os"
 	"path"
 	"slices"
 	"sort"
@@ -36,6 +35,7 @@ import (
 	"sync"
 
 	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/internal/deltalog"
 	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo/history"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
@@ -588,7 +588,7 @@ func readCatalog(p string) *skillCatalog {
 		c.torn = true
 		return c // the base alone; the next change rewrites the file
 	}
-	c.deltaSize, c.torn = readDeltas(f, c.deltaOff, size, func(payload []byte) bool {
+	c.deltaSize, c.torn = deltalog.Read(f, c.deltaOff, size, func(payload []byte) bool {
 		from, to, gone, came, names, ok := decodeCatalogDelta(payload)
 		if !ok || from != c.tree || c.named != (names != nil) {
 			return false
@@ -598,52 +598,6 @@ func readCatalog(p string) *skillCatalog {
 		return true
 	})
 	return c
-}
-
-// readDeltas reads the deltas of a cache file (size bytes from off) and
-// hands each frame's payload to apply, in order, until a frame is torn,
-// fails its CRC, or apply refuses it. It returns the bytes of the frames
-// applied and whether any bytes were left after them.
-func readDeltas(f io.ReaderAt, off, size int64, apply func(payload []byte) bool) (int64, bool) {
-	deltas := make([]byte, size)
-	if _, err := f.ReadAt(deltas, off); err != nil && !errors.Is(err, io.EOF) {
-		return 0, true
-	}
-	var used int64
-	for len(deltas) >= 8 {
-		n := int(binary.LittleEndian.Uint32(deltas))
-		if n > len(deltas)-8 {
-			break
-		}
-		payload := deltas[4 : 4+n]
-		if crc32.ChecksumIEEE(payload) != binary.LittleEndian.Uint32(deltas[4+n:]) || !apply(payload) {
-			break
-		}
-		deltas = deltas[8+n:]
-		used += int64(8 + n)
-	}
-	return used, len(deltas) > 0
-}
-
-// appendDeltaFrame appends payload, framed, to the cache file at p, whose
-// size must still be want (else another process changed it: left alone).
-// It returns the frame's size.
-func appendDeltaFrame(p string, want int64, payload []byte) (int64, error) {
-	frame := binary.LittleEndian.AppendUint32(nil, uint32(len(payload)))
-	frame = append(frame, payload...)
-	frame = binary.LittleEndian.AppendUint32(frame, crc32.ChecksumIEEE(payload))
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() != want {
-		return 0, errors.New("cache file changed meanwhile") // another process's: leave it
-	}
-	if _, err := f.Write(frame); err != nil {
-		return 0, err
-	}
-	return int64(len(frame)), nil
 }
 
 // readRecords reads and checks the base's records, and the declared
@@ -685,16 +639,16 @@ func (c *skillCatalog) readRecords() ([]SkillInfo, map[string]string, error) {
 // An entry: the folder, a byte (1: archived), and, in a catalogue that
 // keeps declared names, the name of an active skill.
 func appendCatalogEntry(b []byte, si SkillInfo, named bool, declared string) []byte {
-	b = appendCatalogString(b, si.Dir)
+	b = deltalog.AppendString(b, si.Dir)
 	b = append(b, archivedByte(si.Archived))
 	if named && !si.Archived {
-		b = appendCatalogString(b, declared)
+		b = deltalog.AppendString(b, declared)
 	}
 	return b
 }
 
 func decodeCatalogEntry(b []byte, named bool) (SkillInfo, string, []byte, bool) {
-	dir, b, ok := catalogString(b)
+	dir, b, ok := deltalog.String(b)
 	if !ok || len(b) < 1 || b[0] > 1 {
 		return SkillInfo{}, "", nil, false
 	}
@@ -702,24 +656,11 @@ func decodeCatalogEntry(b []byte, named bool) (SkillInfo, string, []byte, bool) 
 	b = b[1:]
 	var name string
 	if named && !si.Archived {
-		if name, b, ok = catalogString(b); !ok {
+		if name, b, ok = deltalog.String(b); !ok {
 			return SkillInfo{}, "", nil, false
 		}
 	}
 	return si, name, b, true
-}
-
-func catalogString(b []byte) (string, []byte, bool) {
-	n, k := binary.Uvarint(b)
-	if k <= 0 || n > uint64(len(b)-k) {
-		return "", nil, false
-	}
-	return string(b[k : k+int(n)]), b[k+int(n):], true
-}
-
-func appendCatalogString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
 }
 
 func archivedByte(a bool) byte {
@@ -784,7 +725,7 @@ func (c *skillCatalog) appendDelta(from, to Hash, gone []string, came []SkillInf
 	payload = append(payload, to[:]...)
 	payload = binary.AppendUvarint(payload, uint64(len(gone)))
 	for _, d := range gone {
-		payload = appendCatalogString(payload, d)
+		payload = deltalog.AppendString(payload, d)
 	}
 	payload = append(payload, archivedByte(c.named))
 	payload = binary.AppendUvarint(payload, uint64(len(came)))
@@ -797,7 +738,7 @@ func (c *skillCatalog) appendDelta(from, to Hash, gone []string, came []SkillInf
 		}
 		return c.writeBase()
 	}
-	n, err := appendDeltaFrame(c.path, c.deltaOff+c.deltaSize, payload)
+	n, err := deltalog.Append(c.path, c.deltaOff+c.deltaSize, payload)
 	c.deltaSize += n
 	return err
 }
@@ -821,7 +762,7 @@ func decodeCatalogDelta(b []byte) (from, to Hash, gone []string, came []SkillInf
 	b = b[k:]
 	for i := uint64(0); i < n; i++ {
 		var d string
-		if d, b, ok = catalogString(b); !ok {
+		if d, b, ok = deltalog.String(b); !ok {
 			return fail()
 		}
 		gone = append(gone, d)

@@ -17,6 +17,7 @@ import (
 	"reflect"
 
 	"github.com/skillrepo/skillrepo/overlap"
+	"github.com/skillrepo/skillrepo/overlap/indexfile"
 )
 
 // churn changes a library the ways a person and the engine do, each step
@@ -349,7 +350,7 @@ func TestOverlapIndexMatchesFullComparison(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, at := range []int{3, len(overlapIndexMagic) + 5, len(overlapIndexMagic) + 25, len(good) / 2, len(good) - 2} {
+	for _, at := range []int{3, len(indexfile.Magic) + 5, len(indexfile.Magic) + 25, len(good) / 2, len(good) - 2} {
 		b := slices.Clone(good)
 		b[at] ^= 0x41
 		if err := os.WriteFile(p, b, 0o644); err != nil {
@@ -364,7 +365,7 @@ func TestOverlapIndexMatchesFullComparison(t *testing.T) {
 		}
 		check(l, &DuplicateIndex{}, fmt.Sprintf("byte %d flipped", at))
 		l.repo.Close()
-		if x := readOverlapIndex(p); x == nil {
+		if x := indexfile.Open(p, maxCacheFile); x == nil {
 			t.Errorf("byte %d flipped: the index was not rebuilt", at)
 		}
 	}

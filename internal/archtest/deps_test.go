@@ -130,6 +130,20 @@ func TestDependencyArrows(t *testing.T) {
 				}
 			}
 		}
+		if rel == "overlap/indexfile" {
+			// The overlap index's cache file: bytes and files, no git (the
+			// domain diffs the trees and reads the skills it hands in).
+			for _, imp := range p.Imports {
+				if r, ours := strings.CutPrefix(imp, module+"/"); ours && r != "overlap" && !strings.HasPrefix(r, "internal/") {
+					t.Errorf("overlap/indexfile imports %s: it may import only overlap and internal helpers", imp)
+				}
+			}
+			for _, banned := range []string{"github.com/go-git/go-git/v5", module + "/skillrepo/internal/gitstore", "net/http", "os/exec"} {
+				if has(p.Deps, banned) {
+					t.Errorf("overlap/indexfile depends on %s", banned)
+				}
+			}
+		}
 		if rel == "goals" {
 			// The goal loop is pure policy: hooks hand it a turn and
 			// write its outcome; it never reaches the library or git.
