@@ -39,10 +39,16 @@ func TestRemoteSecuritySettingsHeld(t *testing.T) {
 	gitCmd(t, b, env, "commit", "-qam", "faster reviews")
 	gitCmd(t, b, env, "push", "-q", "origin", "main")
 
+	// What a remote sync does with it (skillrepo/remote): fetch, then
+	// the domain's fast-forward of main.
 	a = reopen(t, a, env)
-	res, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
-	if err != nil || res.Main != MainFastForward {
-		t.Fatalf("sync: %+v %v", res, err)
+	gitCmd(t, a, env, "fetch", "-q", "origin")
+	theirs, err := a.Remote().Ref("refs/remotes/origin/main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, out, err := a.Remote().FastForwardMain(context.Background(), theirs, "origin/main", "test: fast-forward", false); err != nil || out != FastForwardDone {
+		t.Fatalf("fast-forward: %q %v", out, err)
 	}
 	a = reopen(t, a, env)
 	if got := a.Config.Review.BaseURL; got != "http://127.0.0.1:8000/v1" {
@@ -72,6 +78,22 @@ func TestRemoteSecuritySettingsHeld(t *testing.T) {
 	if got := a.Config.Review.BaseURL; got != "http://127.0.0.1:9000/v1" || len(a.HeldSettings()) != 0 {
 		t.Errorf("own edit: %q held %+v", got, a.HeldSettings())
 	}
+}
+
+// sharedRepo is the bare repository a test's git server serves.
+const sharedRepo = "skills.git"
+
+// cloneLibrary clones url into a new folder and opens it as a library.
+func cloneLibrary(t *testing.T, url string, env map[string]string) *Library {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "clone")
+	gitIn(t, filepath.Dir(dir), env, false, "clone", "-q", url, dir)
+	l, err := Open(dir, openOpts(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.repo.Close() })
+	return l
 }
 
 func reopen(t *testing.T, l *Library, env map[string]string) *Library {

@@ -1,349 +1,216 @@
 package skillrepo
 
-// Push and pull are thin wrappers over git's transport (docs/git-format.md §9): the
-// git binary when it is on PATH (go-git's push costs 4.5 s for one commit
-// where git takes 25 ms), go-git's transport otherwise. They move main and
-// the proposal branches the way a team shares them through a remote, and
-// never force: a remote that moved is a refusal with a hint.
-//
-// What travels:
-//   - push sends the proposal branches and the rejection records first
-//     (each on its own), then, atomically, main together with the deletion
-//     of remote proposal branches that are settled here (merged into main,
-//     or rejected), so a remote never loses a proposal branch before it has
-//     the main that contains it. Deletions are leased: a remote branch that
-//     gained commits since we looked is left alone.
-//   - pull fetches everything into remote-tracking refs, creates or
-//     fast-forwards local proposal branches (except settled ones), adds
-//     rejection records it does not have, fast-forwards main with the work
-//     tree (through the write engine: uncommitted edits are never
-//     overwritten), and deletes local proposal branches that main now
-//     contains.
+// The domain's side of the shared remote (docs/remote.md). The remote
+// room, skillrepo/remote, holds sync, push, pull, publish and status
+// above the domain; it asks the domain, through the [Remote] handle, for
+// what only the domain may do: read refs and the commit graph, reach the
+// remote through the engine's transports (go-git's, and the git binary's
+// with the network settings that never prompt or stall: the room runs no
+// git of its own), move main through the write engine (a fast-forward,
+// the approval's three-way merge, this clone's work set aside as a
+// proposal) and move the refs a remote shares with a compare-and-swap.
+// The domain does not import the room: it keeps this handle, so a
+// library stays one writer (docs/architecture.md §3.1).
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+	"github.com/skillrepo/skillrepo/skillrepo/merge"
 )
 
-// RemoteOptions choose the remote and the transport of [Remote.Push] and
-// [Remote.Pull].
-type RemoteOptions struct {
-	// Remote is the remote's name ("" = "origin").
-	Remote string
-	// GoGit uses go-git's transport even when the git binary is on PATH.
-	GoGit bool
-	// DryRun reports what would change and changes nothing (pull still
-	// fetches into remote-tracking refs, which is harmless).
-	DryRun bool
-}
+// TrailerRemote marks the merge commit that brought a remote's main in.
+const TrailerRemote = "Remote"
 
-func (o *RemoteOptions) fill() {
-	if o.Remote == "" {
-		o.Remote = "origin"
-	}
-}
+// SettledRefPrefix keeps the tips of proposals merged on the host by a
+// squash or a rebase (their own commits are not in main; their changes
+// are).
+const SettledRefPrefix = "refs/skillrepo/settled/"
 
-// RefUpdate is one ref a push or pull changed (or would change).
-type RefUpdate struct {
-	Ref      string
-	Old, New Hash // zero Old: created; zero New: deleted
-	// Rejected holds the remote's reason when the update was refused.
-	Rejected string
-}
+// ErrNoGit: the shared remote needs the git binary (go-git's push takes
+// seconds per commit, docs/git-format.md §9).
+var ErrNoGit = errors.New("the git binary is not on PATH")
 
-// PushResult says what a push did.
-type PushResult struct {
-	Remote    string
-	Transport string // "git" or "go-git"
-	Updates   []RefUpdate
-	DryRun    bool
-	// HEAD is set when the push created main on the remote and the
-	// remote's HEAD named no existing branch (see [RemoteHEAD]).
-	HEAD *RemoteHEAD
-}
+// ErrMainDiverged: the remote's main and this clone's do not merge
+// cleanly (or the merge would not be a valid library).
+var ErrMainDiverged = errors.New("main and the remote's main do not merge")
 
-// PullResult says what a pull did.
-type PullResult struct {
-	Remote    string
-	Transport string
-	// Main is the fast-forward of main (nil when main did not move).
-	Main *UpdateResult
-	// Refs are the proposal branches and rejection records created,
-	// moved or deleted here.
-	Refs []RefUpdate
-	// Diverged names proposal branches that differ here and on the remote
-	// with commits on both sides; they are left as they are.
-	Diverged []string
-	DryRun   bool
-}
+// Remote state of this clone lives here: remote.json, the published
+// proposals and the locks of the remote room.
+func (s State) Remote() string { return filepath.Join(s.dir, "remote") }
 
-// RemoteRejectedError is a push the remote refused, or a pull whose main
-// cannot fast-forward. Nothing was forced. It matches ErrConflict.
-type RemoteRejectedError struct {
-	Refs []string
-	Msg  string
-	hint string
-}
+// RemoteLog is the log a background remote sync appends to.
+func (s State) RemoteLog() string { return filepath.Join(s.dir, "logs", "remote.log") }
 
-func (e *RemoteRejectedError) Error() string { return e.Msg }
+// Ref reads a ref (ErrNotFound when it does not exist).
+func (room Remote) Ref(name string) (Hash, error) { return room.l.repo.ReadRef(name) }
 
-// Is makes errors.Is(err, ErrConflict) true.
-func (e *RemoteRejectedError) Is(target error) bool { return target == ErrConflict }
+// Refs lists the refs under prefix.
+func (room Remote) Refs(prefix string) (map[string]Hash, error) { return room.l.repo.ListRefs(prefix) }
 
-// Hint says how to get past it.
-func (e *RemoteRejectedError) Hint() string { return e.hint }
+// Has reports whether the repository has object h.
+func (room Remote) Has(h Hash) bool { return room.l.repo.ObjectExists(h) }
 
-// remoteTransport moves refs and objects between the library and a remote.
-type remoteTransport interface {
-	name() string
-	// list returns the remote's branches and rejection records.
-	list(ctx context.Context, remote string) (map[string]Hash, error)
-	// push sends the updates (Old is the lease for deletions) and returns
-	// them with Rejected filled in for the refused ones.
-	push(ctx context.Context, remote string, updates []RefUpdate, atomic, dryRun bool) ([]RefUpdate, error)
-	// fetch updates the remote-tracking refs (pruning deleted ones).
-	fetch(ctx context.Context, remote string, refspecs []string) error
-}
+// Folder is the library's folder in a project's repository ("" when the
+// library is the whole repository).
+func (room Remote) Folder() string { return room.l.repo.Prefix }
 
-func (l *Library) transport(opts RemoteOptions) remoteTransport {
-	if !opts.GoGit {
-		if p, err := exec.LookPath("git"); err == nil {
-			return &gitCLI{l: l, git: p}
+// URL is the URL of the git remote named remote.
+func (room Remote) URL(remote string) (string, error) { return room.l.repo.RemoteURL(remote) }
+
+// Getenv reads the environment the library was opened with.
+func (room Remote) Getenv(k string) string { return room.l.repo.Getenv(k) }
+
+// Now is the library's clock.
+func (room Remote) Now() time.Time { return room.l.now() }
+
+// RefsStamp changes whenever a proposal branch is made, moved or deleted:
+// the modification stamps of the folder that holds the proposal branches
+// and of packed-refs (a ref written, renamed into place or deleted
+// changes its folder's stamp), so a command over a thousand proposals
+// pays two stats, not a thousand reads.
+func (room Remote) RefsStamp() string {
+	var b strings.Builder
+	for _, p := range []string{filepath.Join(room.l.repo.GitDir, "refs", "heads", "proposals"), filepath.Join(room.l.repo.GitDir, "packed-refs")} {
+		if fi, err := os.Stat(p); err == nil {
+			fmt.Fprintf(&b, "%s %d %d;", fi.Name(), fi.ModTime().UnixNano(), fi.Size())
 		}
 	}
-	return &goGitTransport{l: l}
+	return b.String()
 }
 
-// remoteTrackingRefspecs fetch branches to refs/remotes/<remote>/ and
-// rejection records to refs/skillrepo/remotes/<remote>/rejected/.
-func remoteTrackingRefspecs(remote string) []string {
-	return []string{
-		"+refs/heads/*:refs/remotes/" + remote + "/*",
-		"+" + RejectedRefPrefix + "*:refs/skillrepo/remotes/" + remote + "/rejected/*",
+// Origin is the Skill-Origin trailer of commit h ("" when it has none or
+// cannot be read).
+func (room Remote) Origin(h Hash) string {
+	c, err := room.l.repo.CommitObject(h)
+	if err != nil {
+		return ""
 	}
+	return TrailerValue(ParseTrailers(c.Message), TrailerOrigin)
 }
 
-// Push sends the proposal branches, the rejection records and main to the
-// remote, and deletes the remote proposal branches settled here. It never
-// forces. Errors: *RemoteRejectedError (ErrConflict) when the remote
-// refused an update (main moved there: pull first), with the updates that
-// did go through in the result.
-func (room Remote) Push(ctx context.Context, opts RemoteOptions) (*PushResult, error) {
+// SameOutsideFolder reports whether commits a and b have the same files
+// outside the library's folder (always true for a whole repository).
+func (room Remote) SameOutsideFolder(a, b Hash) (bool, error) {
+	return room.l.repo.NewStore(true).SameOutsidePrefix(a, b)
+}
+
+// Graph is the commit graph for one operation: commit headers are read
+// once and cached.
+type Graph struct {
+	l *Library
+	g *commitGraph
+}
+
+// Graph is a fresh commit graph.
+func (room Remote) Graph() Graph { return Graph{l: room.l, g: newHistory(room.l.repo.NewStore(true))} }
+
+// MergeBase is the best common ancestor of a and b, and the number of
+// commits b has that a lacks.
+func (g Graph) MergeBase(a, b Hash) (Hash, int, error) {
+	base, onlyB, err := g.g.mergeBase(a, b)
+	return base, len(onlyB), err
+}
+
+// Contains reports whether commit a contains commit b (b is a or an
+// ancestor of it).
+func (g Graph) Contains(a, b Hash) bool {
+	if a == b || b.IsZero() {
+		return true
+	}
+	if a.IsZero() || !g.l.repo.ObjectExists(b) {
+		return false
+	}
+	base, _, err := g.g.mergeBase(a, b)
+	return err == nil && base == b
+}
+
+// sharedRef reports whether ref is one the remote room may move: a
+// proposal branch, a rejection or settled record, or a remote-tracking
+// ref. Main moves only through the write engine.
+func sharedRef(ref string) bool {
+	for _, p := range []string{proposalRefPrefix, RejectedRefPrefix, SettledRefPrefix, "refs/remotes/", "refs/skillrepo/remotes/"} {
+		if strings.HasPrefix(ref, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// MoveRef moves one of the refs a remote shares (a proposal branch, a
+// rejection or settled record, a remote-tracking ref) from old to new (a
+// zero new deletes it; a zero old creates it), with a compare-and-swap:
+// ErrConflict when it moved meanwhile. Any other ref is refused.
+func (room Remote) MoveRef(ref string, new, old Hash, reflog string) error {
+	if !sharedRef(ref) {
+		return fmt.Errorf("move %s: not a ref the remote shares: %w", ref, ErrRefused)
+	}
+	if new.IsZero() {
+		return room.l.repo.DeleteRef(ref, old)
+	}
+	return room.l.repo.UpdateRef(ref, new, old, reflog)
+}
+
+// SettleProposal settles proposal id, approved on the host, at tip: its
+// branch goes, as after a local approval (squashed: a squash or rebase
+// put its changes in main, not its commits, so the tip is kept under
+// SettledRefPrefix with its trailers), and its pending usage is
+// recorded.
+func (room Remote) SettleProposal(id string, tip Hash, squashed bool) error {
 	l := room.l
-	if err := l.refuseRemoteInFolder("push"); err != nil {
-		return nil, err
-	}
-	opts.fill()
-	tr := l.transport(opts)
-	res := &PushResult{Remote: opts.Remote, Transport: tr.name(), DryRun: opts.DryRun, Updates: []RefUpdate{}}
-	remote, err := tr.list(ctx, opts.Remote)
-	if err != nil {
-		return nil, err
-	}
-	local, err := l.repo.ListRefs("refs/")
-	if err != nil {
-		return nil, err
-	}
-	mainRef := branchRef(l.MainBranch())
-	store := l.repo.NewStore(true)
-	hist := newHistory(store)
-
-	// Phase 1: proposals and rejection records, each on its own.
-	var independent []RefUpdate
-	for _, name := range slices.Sorted(maps.Keys(local)) {
-		if !strings.HasPrefix(name, proposalRefPrefix) && !strings.HasPrefix(name, RejectedRefPrefix) {
-			continue
-		}
-		if send, err := l.hasNews(hist, local[name], remote[name]); err != nil {
-			return nil, err
-		} else if send {
-			independent = append(independent, RefUpdate{Ref: name, Old: remote[name], New: local[name]})
+	ref := proposalRefPrefix + id
+	if squashed {
+		if err := l.repo.UpdateRef(SettledRefPrefix+id, tip, ZeroHash, "skillrepo: proposal "+id+" was merged on the host (squash or rebase)"); err != nil && !errors.Is(err, ErrConflict) {
+			return err
 		}
 	}
-	// Phase 2: main, and the deletion of settled proposals, atomically.
-	var settled []RefUpdate
-	if h, ok := local[mainRef]; ok {
-		if send, err := l.hasNews(hist, h, remote[mainRef]); err != nil {
-			return nil, err
-		} else if send {
-			settled = append(settled, RefUpdate{Ref: mainRef, Old: remote[mainRef], New: h})
-		}
+	if err := l.repo.DeleteRef(ref, tip); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
 	}
-	for _, name := range slices.Sorted(maps.Keys(remote)) {
-		if !strings.HasPrefix(name, proposalRefPrefix) {
-			continue
-		}
-		if _, ok := local[name]; ok {
-			continue
-		}
-		id := strings.TrimPrefix(name, proposalRefPrefix)
-		if ok, err := l.settledHere(hist, local, id, remote[name]); err != nil {
-			return nil, err
-		} else if ok {
-			settled = append(settled, RefUpdate{Ref: name, Old: remote[name]})
-		}
-	}
-	var rejected []string
-	for _, batch := range []struct {
-		updates []RefUpdate
-		atomic  bool
-	}{{independent, false}, {settled, true}} {
-		if len(batch.updates) == 0 {
-			continue
-		}
-		done, err := tr.push(ctx, opts.Remote, batch.updates, batch.atomic, opts.DryRun)
-		if err != nil {
-			return nil, err
-		}
-		for _, u := range done {
-			res.Updates = append(res.Updates, u)
-			if u.Rejected != "" {
-				rejected = append(rejected, u.Ref)
-			}
-		}
-	}
-	if !opts.DryRun && !slices.Contains(rejected, mainRef) && slices.ContainsFunc(res.Updates, func(u RefUpdate) bool {
-		return u.Ref == mainRef && u.Old.IsZero() && !u.New.IsZero()
-	}) {
-		res.HEAD = l.settleRemoteHEAD(ctx, opts.Remote, tr)
-	}
-	if len(rejected) > 0 {
-		return res, &RemoteRejectedError{
-			Refs: rejected,
-			Msg:  fmt.Sprintf("%s refused %s (it has commits this library does not have)", opts.Remote, strings.Join(rejected, ", ")),
-			hint: "run 'skillrepo pull' to bring them in, then push again (skillrepo never force-pushes)",
-		}
-	}
-	return res, nil
+	l.settlePendingUsage(id, true)
+	return nil
 }
 
-// hasNews reports whether pushing ours over the remote's theirs sends
-// anything: not when they are equal, nor when ours is behind (an ancestor
-// of theirs; pull brings the rest). A diverged ref is sent, and the remote
-// refuses it with a reason.
-func (l *Library) hasNews(hist *commitGraph, ours, theirs Hash) (bool, error) {
-	switch {
-	case ours == theirs:
-		return false, nil
-	case theirs.IsZero() || !l.repo.ObjectExists(theirs):
-		return true, nil
-	}
-	base, _, err := hist.mergeBase(ours, theirs)
-	return base != ours, err
-}
+// Outcomes of [Remote.FastForwardMain].
+const (
+	FastForwardNone  = ""             // main already contains theirs
+	FastForwardAhead = "ahead"        // theirs lacks main's commits: main stays
+	FastForwardDone  = "fast-forward" // main moved to theirs
+)
 
-// settledHere reports whether a remote proposal branch that this library
-// does not have was approved here (its tip is in main) or rejected here
-// (its tip is kept by a rejection record).
-func (l *Library) settledHere(hist *commitGraph, local map[string]Hash, id string, tip Hash) (bool, error) {
-	if !l.repo.ObjectExists(tip) {
-		return false, nil // never seen here: someone else's new work
-	}
-	if main, ok := local[branchRef(l.MainBranch())]; ok {
-		base, _, err := hist.mergeBase(main, tip)
-		if err != nil {
-			return false, err
-		}
-		if base == tip {
-			return true, nil
-		}
-	}
-	if record, ok := local[RejectedRefPrefix+id]; ok {
-		base, _, err := hist.mergeBase(record, tip)
-		if err != nil {
-			return false, err
-		}
-		return base == tip, nil
-	}
-	return false, nil
-}
-
-// Pull fetches from the remote, brings in its proposal branches and
-// rejection records, fast-forwards main and the work tree, and deletes
-// the local proposal branches main now contains. It never merges or
-// forces. Errors: *RemoteRejectedError (ErrConflict) when main has
-// diverged (the proposals were still brought in); *DirtyError when the
-// fast-forward would overwrite an uncommitted edit; those of
-// Library.update.
-//
-// A library in a folder of a project's repository is refused (see
-// refuseRemoteInFolder).
-func (room Remote) Pull(ctx context.Context, opts RemoteOptions) (*PullResult, error) {
+// FastForwardMain moves main to theirs (from names it, "origin/main")
+// when that is a fast-forward, decided under the library lock on main's
+// tip then; the work tree follows, and uncommitted edits are never
+// overwritten (*DirtyError). It runs even while the config has problems:
+// it takes others' commits (perhaps the fix) and makes none of ours.
+func (room Remote) FastForwardMain(ctx context.Context, theirs Hash, from, reflog string, dryRun bool) (*UpdateResult, string, error) {
 	l := room.l
-	if err := l.refuseRemoteInFolder("pull"); err != nil {
-		return nil, err
-	}
-	opts.fill()
-	tr := l.transport(opts)
-	res := &PullResult{Remote: opts.Remote, Transport: tr.name(), DryRun: opts.DryRun, Refs: []RefUpdate{}, Diverged: []string{}}
-	if err := tr.fetch(ctx, opts.Remote, remoteTrackingRefspecs(opts.Remote)); err != nil {
-		return nil, err
-	}
-	store := l.repo.NewStore(true)
-	hist := newHistory(store)
-
-	// Main first, so that proposals merged on the remote are recognised.
-	var mainErr error
-	mainRef := branchRef(l.MainBranch())
-	if theirs, err := l.repo.ReadRef("refs/remotes/" + opts.Remote + "/" + l.MainBranch()); err == nil {
-		res.Main, mainErr = l.fastForwardMain(ctx, hist, theirs, opts)
-		if mainErr != nil && !errors.Is(mainErr, ErrConflict) {
-			return nil, mainErr
+	outcome := FastForwardNone
+	res, err := l.updateAnyway(ctx, updateOptions{DryRun: dryRun, Reflog: reflog}, func(tx *writeTx) error {
+		outcome = FastForwardNone
+		ours := tx.gtx.Base()
+		g := room.Graph()
+		if ours == theirs || g.Contains(ours, theirs) {
+			return nil
 		}
-	} else if !errors.Is(err, ErrNotFound) {
-		return nil, err
-	}
-	local, err := l.repo.ListRefs("refs/")
-	if err != nil {
-		return nil, err
-	}
-	if res.Main != nil && !opts.DryRun {
-		local[mainRef] = res.Main.New
-	}
-	if err := l.pullRecords(hist, local, opts, res); err != nil {
-		return nil, err
-	}
-	if err := l.pullProposals(hist, local, opts, res); err != nil {
-		return nil, err
-	}
-	return res, mainErr
-}
-
-// fastForwardMain moves main to theirs when that is a fast-forward.
-func (l *Library) fastForwardMain(ctx context.Context, hist *commitGraph, theirs Hash, opts RemoteOptions) (*UpdateResult, error) {
-	ours, err := l.repo.ResolveBranch(l.MainBranch())
-	if errors.Is(err, ErrNotFound) {
-		ours = ZeroHash
-	} else if err != nil {
-		return nil, err
-	}
-	if !ours.IsZero() {
-		base, _, err := hist.mergeBase(ours, theirs)
-		if err != nil {
-			return nil, err
+		if !g.Contains(theirs, ours) {
+			outcome = FastForwardAhead
+			return nil
 		}
-		switch base {
-		case theirs:
-			return nil, nil // up to date, or ahead: push sends it
-		case ours:
-		default:
-			return nil, &RemoteRejectedError{
-				Refs: []string{branchRef(l.MainBranch())},
-				Msg:  fmt.Sprintf("%s and %s/%s have diverged; main was not updated", l.MainBranch(), opts.Remote, l.MainBranch()),
-				hint: fmt.Sprintf("merge them with 'git merge %s/%s' in the library (or approve again on top of the remote's main), then 'skillrepo push'", opts.Remote, l.MainBranch()),
-			}
-		}
-	}
-	return l.updateAnyway(ctx, updateOptions{DryRun: opts.DryRun, Reflog: "skillrepo: pull: fast-forward from " + opts.Remote}, func(tx *writeTx) error {
-		return fastForward(tx, theirs, opts.Remote+"/"+l.MainBranch())
+		outcome = FastForwardDone
+		return fastForward(tx, theirs, from)
 	})
+	return res, outcome, err
 }
 
 // fastForward moves the branch to a descendant commit without making a
@@ -382,155 +249,207 @@ func fastForward(tx *writeTx, to Hash, from string) error {
 	return tx.gtx.FastForward(to, tree, paths)
 }
 
-// pullRecords adds the remote's rejection records this library lacks (or
-// that fast-forward ours).
-func (l *Library) pullRecords(hist *commitGraph, local map[string]Hash, opts RemoteOptions, res *PullResult) error {
-	prefix := "refs/skillrepo/remotes/" + opts.Remote + "/rejected/"
-	for _, name := range slices.Sorted(maps.Keys(local)) {
-		if !strings.HasPrefix(name, prefix) {
-			continue
-		}
-		ref := RejectedRefPrefix + strings.TrimPrefix(name, prefix)
-		theirs, ours := local[name], local[ref]
-		if ours == theirs {
-			continue
-		}
-		if !ours.IsZero() {
-			if base, _, err := hist.mergeBase(ours, theirs); err != nil {
-				return err
-			} else if base != ours {
-				continue // ours is ahead or different: push settles it
-			}
-		}
-		if err := l.moveRef(ref, theirs, ours, opts, res); err != nil {
-			return err
-		}
-		local[ref] = theirs
-	}
-	return nil
-}
+// Outcomes of [Remote.MergeMain].
+const (
+	MergeNone        = ""             // main already has theirs
+	MergeFastForward = "fast-forward" // main was behind
+	MergeMerged      = "merged"       // a merge commit brought theirs in
+)
 
-// pullProposals creates or fast-forwards local proposal branches from the
-// remote's, skipping settled ones, and deletes local ones main contains.
-func (l *Library) pullProposals(hist *commitGraph, local map[string]Hash, opts RemoteOptions, res *PullResult) error {
-	prefix := "refs/remotes/" + opts.Remote + "/" + ProposalBranchPrefix
-	for _, name := range slices.Sorted(maps.Keys(local)) {
-		if !strings.HasPrefix(name, prefix) {
-			continue
-		}
-		id := strings.TrimPrefix(name, prefix)
-		if ValidateProposalID(id) != nil {
-			continue
-		}
-		ref, theirs := proposalRefPrefix+id, local[name]
-		ours, have := local[ref]
-		switch {
-		case ours == theirs:
-			continue
-		case !have:
-			settled, err := l.settledHere(hist, local, id, theirs)
-			if err != nil {
-				return err
-			}
-			if settled {
-				continue
-			}
-		default:
-			base, _, err := hist.mergeBase(ours, theirs)
-			if err != nil {
-				return err
-			}
-			if base == theirs {
-				continue // ours is ahead: push sends it
-			}
-			if base != ours {
-				res.Diverged = append(res.Diverged, ProposalBranch(id))
-				continue
-			}
-		}
-		if err := l.moveRef(ref, theirs, ours, opts, res); err != nil {
-			return err
-		}
-		local[ref] = theirs
-	}
-	// Proposals that main now contains were approved (here, elsewhere, or
-	// on GitHub): their branches have done their job.
-	main, ok := local[branchRef(l.MainBranch())]
-	if !ok {
-		return nil
-	}
-	for _, ref := range slices.Sorted(maps.Keys(local)) {
-		if !strings.HasPrefix(ref, proposalRefPrefix) {
-			continue
-		}
-		base, _, err := hist.mergeBase(main, local[ref])
+// MergeMain brings theirs (the remote's main, fetched from remote) into
+// main through the write engine: a fast-forward when main is behind, the
+// three-way merge (files merged line by line, checked and lint-gated as
+// an approval is) when both moved. It decides under the library lock on
+// main's tip then, so a local write racing it is merged, not lost.
+// Errors: ErrMainDiverged (wrapped, with the paths) when the two do not
+// merge into a valid library.
+func (room Remote) MergeMain(ctx context.Context, theirs Hash, remote string) (string, error) {
+	l := room.l
+	outcome := MergeNone
+	from := remote + "/" + l.MainBranch()
+	_, err := l.update(ctx, updateOptions{Reflog: "skillrepo: remote sync: bring in " + from}, func(tx *writeTx) error {
+		outcome = MergeNone
+		ours := tx.gtx.Base()
+		hist := newHistory(tx.gtx.Store())
+		base, _, err := hist.mergeBase(ours, theirs)
 		if err != nil {
 			return err
 		}
-		if base != local[ref] {
-			continue
+		switch {
+		case base == theirs:
+			return nil // nothing new there
+		case base == ours || ours.IsZero():
+			outcome = MergeFastForward
+			return fastForward(tx, theirs, from)
 		}
-		res.Refs = append(res.Refs, RefUpdate{Ref: ref, Old: local[ref]})
-		if opts.DryRun {
-			continue
-		}
-		if err := l.repo.DeleteRef(ref, local[ref]); err != nil && !errors.Is(err, ErrNotFound) {
+		news, err := incoming(hist, tx.gtx.Store(), ours, theirs)
+		if err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-func (l *Library) moveRef(ref string, new, old Hash, opts RemoteOptions, res *PullResult) error {
-	res.Refs = append(res.Refs, RefUpdate{Ref: ref, Old: old, New: new})
-	if opts.DryRun {
+		if err := checkIncoming(tx.gtx.Store(), from, news); err != nil {
+			return err
+		}
+		if err := tx.holdIncoming(theirs, from); err != nil {
+			return err
+		}
+		var baseTree Hash
+		if !base.IsZero() {
+			if baseTree, _, err = tx.gtx.Store().CommitInfo(base); err != nil {
+				return err
+			}
+		}
+		theirTree, _, err := tx.gtx.Store().CommitInfo(theirs)
+		if err != nil {
+			return err
+		}
+		mainTree := tx.gtx.Tree()
+		merged, err := mergeTrees(tx.gtx.Store(), baseTree, mainTree, theirTree,
+			merge.Labels{Ours: l.MainBranch(), Base: "merge base", Theirs: from})
+		if err != nil {
+			return err
+		}
+		if !merged.Clean() {
+			return fmt.Errorf("%w: %s", ErrMainDiverged, conflictPaths(merged.Conflicts))
+		}
+		if err := stageMerge(tx, merged.Changes); err != nil {
+			return err
+		}
+		tx.gtx.AddParent(theirs)
+		m := Message{Subject: fmt.Sprintf("Merge %s into %s", from, l.MainBranch())}
+		m.Add(TrailerRemote, remote)
+		commit, err := tx.Commit(m)
+		if err != nil {
+			return err
+		}
+		changed := make([]string, len(merged.Changes))
+		for i, c := range merged.Changes {
+			changed[i] = c.Path
+		}
+		snap := &Snapshot{l: l, store: tx.gtx.Store(), commit: commit, tree: tx.gtx.Tree()}
+		if invalid := invalidSkills(snap, changed); len(invalid) > 0 {
+			return fmt.Errorf("%w: %s", ErrMainDiverged, conflictPaths(invalid))
+		}
+		var dirs []string
+		for _, p := range changed {
+			if d := skillDirOf(l, tx.gtx.Store(), p, tx.gtx.Tree(), mainTree); d != "" && !strings.HasPrefix(d, ArchiveDir+"/") && !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+		before := &Snapshot{l: l, store: tx.gtx.Store(), commit: ours, tree: mainTree}
+		if err := l.gateAgainst(snap.FS(), before.FS, dirs); err != nil {
+			var ge *GateError
+			if errors.As(err, &ge) {
+				return fmt.Errorf("%w: the merge adds lint errors: %v", ErrMainDiverged, err)
+			}
+			return err
+		}
+		outcome = MergeMerged
 		return nil
+	})
+	return outcome, err
+}
+
+func conflictPaths(cs []merge.PathConflict) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = fmt.Sprintf("%s (%s)", c.Path, c.Reason)
 	}
-	return l.repo.UpdateRef(ref, new, old, "skillrepo: pull from "+opts.Remote)
+	return strings.Join(parts, ", ")
 }
 
-// gitCLI is the git binary's transport, through the engine (see
-// gitstore's transport_git.go).
-type gitCLI struct {
-	l   *Library
-	git string
-}
+var errNothingToPropose = errors.New("nothing to propose")
 
-func (g *gitCLI) name() string { return "git" }
-
-func (g *gitCLI) list(ctx context.Context, remote string) (map[string]Hash, error) {
-	return g.l.repo.GitRemoteRefs(ctx, g.git, remote, "refs/heads/*", RejectedRefPrefix+"*")
-}
-
-func (g *gitCLI) push(ctx context.Context, remote string, updates []RefUpdate, atomic, dryRun bool) ([]RefUpdate, error) {
-	var pu []gitstore.PushUpdate
-	for _, u := range updates {
-		pu = append(pu, gitstore.PushUpdate{Ref: u.Ref, Old: u.Old, New: u.New})
+// MainToProposal turns this clone's commits that theirs (the remote's
+// main, fetched from from) lacks into proposal id — the branch at main's
+// tip, so nothing is dropped — and moves main to theirs, the work tree
+// with it. The proposal is made before main moves, so no instant loses
+// the work (a crash leaves it in both); when main cannot move, a proposal
+// made for it goes again. moved is false when there was nothing to
+// propose (main is theirs, or either is empty).
+func (room Remote) MainToProposal(ctx context.Context, id string, theirs Hash, from, reason string) (moved bool, err error) {
+	l := room.l
+	var tip Hash
+	made := false
+	_, err = l.update(ctx, updateOptions{Reflog: "skillrepo: remote sync: main's own work moved to proposal " + id}, func(tx *writeTx) error {
+		tip = tx.gtx.Base()
+		if tip.IsZero() || theirs.IsZero() || tip == theirs {
+			return errNothingToPropose
+		}
+		if have, err := l.repo.ReadRef(proposalRefPrefix + id); err != nil || have != tip {
+			if err := l.repo.UpdateRef(proposalRefPrefix+id, tip, ZeroHash, "skillrepo: remote sync: "+reason); err != nil {
+				return err
+			}
+			made = true
+		}
+		return fastForward(tx, theirs, from)
+	})
+	if errors.Is(err, errNothingToPropose) {
+		return false, nil
 	}
-	rejected, err := g.l.repo.GitPush(ctx, g.git, remote, pu, atomic, dryRun)
 	if err != nil {
-		return nil, err
+		// Main stays where it was, with the work: the proposal made for
+		// it would be an empty one, and goes (issue 40 item 12). The
+		// delete names the tip, so a proposal that moved since stays.
+		if made {
+			if main, merr := l.repo.ResolveBranch(l.MainBranch()); merr == nil && main == tip {
+				_ = l.repo.DeleteRef(proposalRefPrefix+id, tip)
+			}
+		}
+		return false, fmt.Errorf("move main's own work to a proposal: %w", err)
 	}
-	done := make([]RefUpdate, len(updates))
-	for i, u := range updates {
-		u.Rejected = rejected[u.Ref]
-		done[i] = u
-	}
-	return done, nil
+	return true, nil
 }
 
-func (g *gitCLI) fetch(ctx context.Context, remote string, refspecs []string) error {
-	return g.l.repo.GitFetch(ctx, g.git, remote, refspecs)
+// RefPush is one ref a push sends: New over Old (Old is the lease of a
+// deletion; zero New deletes).
+type RefPush struct {
+	Ref      string
+	Old, New Hash
 }
 
-// goGitTransport is go-git's transport through the engine, for machines
-// without git (see gitstore's transport.go).
-type goGitTransport struct{ l *Library }
+// Transport is one of the engine's two ways to a remote: the git
+// binary's (where git is on PATH: go-git's push costs 4.5 s for one
+// commit where git takes 25 ms) or go-git's.
+type Transport struct {
+	l   *Library
+	git string // "" for go-git's
+}
 
-func (g *goGitTransport) name() string { return "go-git" }
+// Transport is the git binary's transport when git is on PATH and goGit
+// is not set, else go-git's.
+func (room Remote) Transport(goGit bool) Transport {
+	if !goGit {
+		if t, err := room.GitTransport(); err == nil {
+			return t
+		}
+	}
+	return Transport{l: room.l}
+}
 
-func (g *goGitTransport) list(ctx context.Context, remote string) (map[string]Hash, error) {
-	refs, err := g.l.repo.RemoteRefs(ctx, remote)
+// GitTransport is the git binary's transport; ErrNoGit when git is not
+// on PATH.
+func (room Remote) GitTransport() (Transport, error) {
+	p, err := exec.LookPath("git")
+	if err != nil {
+		return Transport{}, fmt.Errorf("shared remote: %w", ErrNoGit)
+	}
+	return Transport{l: room.l, git: p}, nil
+}
+
+// Name is "git" or "go-git".
+func (t Transport) Name() string {
+	if t.git == "" {
+		return "go-git"
+	}
+	return "git"
+}
+
+// List returns the remote's branches and rejection records.
+func (t Transport) List(ctx context.Context, remote string) (map[string]Hash, error) {
+	if t.git != "" {
+		return t.l.repo.GitRemoteRefs(ctx, t.git, remote, "refs/heads/*", RejectedRefPrefix+"*")
+	}
+	refs, err := t.l.repo.RemoteRefs(ctx, remote)
 	if err != nil {
 		return nil, err
 	}
@@ -543,42 +462,136 @@ func (g *goGitTransport) list(ctx context.Context, remote string) (map[string]Ha
 	return out, nil
 }
 
-func (g *goGitTransport) push(ctx context.Context, remote string, updates []RefUpdate, atomic, dryRun bool) ([]RefUpdate, error) {
-	done := append([]RefUpdate(nil), updates...)
+// Push sends the updates (atomic: all or none) and returns the remote's
+// reason for each one it refused. go-git's refuses the whole push, so
+// each ref of a refused one gets the reason; its dry run sends nothing.
+func (t Transport) Push(ctx context.Context, remote string, updates []RefPush, atomic, dryRun bool) (map[string]string, error) {
+	pu := make([]gitstore.PushUpdate, len(updates))
+	for i, u := range updates {
+		pu[i] = gitstore.PushUpdate{Ref: u.Ref, Old: u.Old, New: u.New}
+	}
+	if t.git != "" {
+		return t.l.repo.GitPush(ctx, t.git, remote, pu, atomic, dryRun)
+	}
 	if dryRun {
-		return done, nil
+		return nil, nil
 	}
-	var pu []gitstore.PushUpdate
-	for _, u := range updates {
-		pu = append(pu, gitstore.PushUpdate{Ref: u.Ref, Old: u.Old, New: u.New})
-	}
-	err := g.l.repo.RemotePush(ctx, remote, pu, atomic)
+	err := t.l.repo.RemotePush(ctx, remote, pu, atomic)
 	switch {
 	case err == nil:
-		return done, nil
+		return nil, nil
 	case errors.Is(err, gitstore.ErrPushRejected):
-		// go-git refuses the whole push; say so for every ref in it.
-		for i := range done {
-			done[i].Rejected = strings.TrimPrefix(err.Error(), gitstore.ErrPushRejected.Error()+": ")
+		reason := strings.TrimPrefix(err.Error(), gitstore.ErrPushRejected.Error()+": ")
+		rejected := map[string]string{}
+		for _, u := range updates {
+			rejected[u.Ref] = reason
 		}
-		return done, nil
+		return rejected, nil
 	}
 	return nil, err
 }
 
-func (g *goGitTransport) fetch(ctx context.Context, remote string, refspecs []string) error {
-	return g.l.repo.RemoteFetch(ctx, remote, refspecs)
+// Fetch updates the remote-tracking refs (pruning deleted ones).
+func (t Transport) Fetch(ctx context.Context, remote string, refspecs []string) error {
+	if t.git != "" {
+		return t.l.repo.GitFetch(ctx, t.git, remote, refspecs)
+	}
+	return t.l.repo.RemoteFetch(ctx, remote, refspecs)
 }
 
-// refuseRemoteInFolder refuses push and pull for a library in a folder of
-// a project's repository: they move whole branches (the project's main
-// with everything else in it), and merging a remote main by the library's
-// folder alone would record the project's other changes as reverted. The
-// project's own git push and pull do the job, proposals included.
-func (l *Library) refuseRemoteInFolder(cmd string) error {
-	if l.repo.Prefix == "" {
-		return nil
+// Network runs a network git command of the shared remote (fetch, push,
+// ls-remote) that never prompts and never outlives ctx, git's helpers
+// included (the engine's GitNetwork). The git binary's transport only.
+func (t Transport) Network(ctx context.Context, stdin []byte, args ...string) (stdout, stderr []byte, err error) {
+	if t.git == "" {
+		return nil, nil, fmt.Errorf("git %s: %w", strings.Join(args, " "), ErrNoGit)
 	}
-	return WithHint(fmt.Errorf("%s: the library is the folder %s of a project's repository, whose branches are the project's: %w", cmd, l.repo.Prefix, ErrRefused),
-		"use git "+cmd+" in the project (proposals are its proposals/<id> branches: git push origin 'refs/heads/proposals/*' opens them for review)")
+	return t.l.repo.GitNetwork(ctx, t.git, stdin, args...)
+}
+
+// Command runs git in the library's work tree with its environment. The
+// git binary's transport only.
+func (t Transport) Command(ctx context.Context, args ...string) (stdout, stderr []byte, err error) {
+	if t.git == "" {
+		return nil, nil, fmt.Errorf("git %s: %w", strings.Join(args, " "), ErrNoGit)
+	}
+	return t.l.repo.GitCommand(ctx, t.git, args...)
+}
+
+// Bare runs git on the bare repository at dir (a remote on this machine),
+// with the library's environment less what would point git at the
+// library's own repository, and returns its trimmed output.
+func (t Transport) Bare(ctx context.Context, dir string, args ...string) (string, error) {
+	if t.git == "" {
+		return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), ErrNoGit)
+	}
+	cmd := exec.CommandContext(ctx, t.git, append([]string{"--git-dir", dir}, args...)...)
+	cmd.Env = withoutRepoEnv(t.l.repo.GitEnv())
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(errOut.String()))
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+func withoutRepoEnv(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// LintVerdict lints the skills proposal p touches at its tip against
+// main, as its approval's gate will, in a sentence for its pull request.
+func (room Remote) LintVerdict(p *Proposal) string {
+	l := room.l
+	if len(p.Skills) == 0 {
+		return "no skill touched"
+	}
+	after, err := l.Snapshot(p.Tip.String())
+	if err != nil {
+		return "not checked (" + err.Error() + ")"
+	}
+	var dirs []string
+	seen := map[string]bool{}
+	store := l.repo.NewStore(true)
+	for _, f := range p.Files {
+		if d := skillDirOf(l, store, f.Path, after.tree); d != "" && !strings.HasPrefix(d, ArchiveDir+"/") && !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 {
+		return "no active skill touched"
+	}
+	var before func() fs.FS
+	if !p.Base.IsZero() {
+		if snap, err := l.Snapshot(p.Base.String()); err == nil {
+			before = snap.FS
+		}
+	}
+	err = l.gateAgainst(after.FS(), before, dirs)
+	var ge *GateError
+	switch {
+	case err == nil:
+		bases := make([]string, len(dirs))
+		for i, d := range dirs {
+			bases[i] = path.Base(d)
+		}
+		return fmt.Sprintf("clean: no new lint errors in %s", strings.Join(bases, ", "))
+	case errors.As(err, &ge):
+		msg := ge.Error()
+		if len(msg) > 500 {
+			msg = strings.ToValidUTF8(msg[:500-len("…")], "") + "…"
+		}
+		return fmt.Sprintf("%d new lint error(s): %s", len(ge.Found.Findings), msg)
+	}
+	return "not checked (" + err.Error() + ")"
 }

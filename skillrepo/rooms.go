@@ -15,9 +15,9 @@ type History struct{ l *Library }
 func (l *Library) History() History { return History{l} }
 
 // Proposals are the library's proposal branches: listing, reading and
-// diffing them, the merge that approved one, and publishing one to the
-// team's remote. Approving and rejecting are writes: [Policy.ApproveProposal]
-// and [Policy.RejectProposal].
+// diffing them and the merge that approved one (publishing one to the
+// team's remote is skillrepo/remote's). Approving and rejecting are
+// writes: [Policy.ApproveProposal] and [Policy.RejectProposal].
 type Proposals struct{ l *Library }
 
 // Proposals is the library's proposals room.
@@ -38,11 +38,14 @@ type Memory struct{ l *Library }
 // Memory is the library's memory room.
 func (l *Library) Memory() Memory { return Memory{l} }
 
-// Remote is the library's shared remote: sync, push, pull and their
-// status (docs/remote.md).
+// Remote is the domain's side of the shared remote (remote.go): the
+// handle the remote room, skillrepo/remote, takes for what only the
+// domain may do — refs, the commit graph, the engine's transports, main
+// moved through the write engine. Sync, push, pull, publish and status
+// are the room's (docs/remote.md); the domain does not import it.
 type Remote struct{ l *Library }
 
-// Remote is the library's remote room.
+// Remote is the handle of the library's remote room.
 func (l *Library) Remote() Remote { return Remote{l} }
 
 // CuratorRuns are the refs a curator run leaves (its branch, the main

@@ -3,6 +3,7 @@ package skillrepo
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,4 +79,10 @@ func writer(t testing.TB, l *Library, w Writer) *Policy {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// rev is the commit r names in l's repository.
+func rev(t *testing.T, l *Library, env map[string]string, r string) string {
+	t.Helper()
+	return strings.TrimSpace(gitCmd(t, l, env, "rev-parse", r))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/remote"
 )
 
 // remoteBudget bounds the worker's sync with the shared remote after an
@@ -40,13 +41,13 @@ func (w *worker) shareRemote(ctx context.Context, e queue.Entry, out *queue.Outc
 	}
 	ctx, cancel := context.WithTimeout(ctx, remoteBudget)
 	defer cancel()
-	res, err := lib.Remote().Sync(ctx, skillrepo.RemoteSyncOptions{Publish: ids, Summary: out.Summary, LockWait: remoteBudget})
+	res, err := remote.New(lib).Sync(ctx, remote.SyncOptions{Publish: ids, Summary: out.Summary, LockWait: remoteBudget})
 	if err != nil {
 		w.logf(e.ID, "remote: %v", err)
 		return
 	}
 	var parts []string
-	if res.Main != skillrepo.MainSkipped {
+	if res.Main != remote.MainSkipped {
 		parts = append(parts, "main "+res.Main)
 	}
 	if res.Proposal != "" {

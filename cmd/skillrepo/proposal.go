@@ -8,6 +8,7 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
+	"github.com/skillrepo/skillrepo/skillrepo/remote"
 )
 
 func newProposalCmd(f *cmdutil.Factory) *cobra.Command {
@@ -91,7 +92,7 @@ type proposalRemoteJSON struct {
 	PublishedAt string `json:"published_at,omitempty"`
 }
 
-func toProposalRemoteJSON(r skillrepo.ProposalRemote) *proposalRemoteJSON {
+func toProposalRemoteJSON(r remote.ProposalState) *proposalRemoteJSON {
 	out := &proposalRemoteJSON{State: r.State, PullRequest: r.PullRequest}
 	if !r.At.IsZero() {
 		out.PublishedAt = cmdutil.RFC3339(r.At)

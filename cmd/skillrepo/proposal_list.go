@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/remote"
 )
 
 type proposalListOptions struct {
@@ -54,7 +55,7 @@ func runProposalList(opts *proposalListOptions) error {
 	if err != nil {
 		return err
 	}
-	remotes, err := lib.Proposals().Remotes(props)
+	remotes, err := remote.New(lib).Proposals(props)
 	if err != nil {
 		return err
 	}

@@ -6,8 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
-	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
+	"github.com/skillrepo/skillrepo/skillrepo/remote"
 )
 
 type proposalPublishOptions struct {
@@ -53,7 +53,7 @@ remote.proposals is push; this command is for the rest (a --propose write).`,
 			default:
 				return cmdutil.UsageErrorf("--pull-request: want off, gh or glab, not %q", opts.PullRequest)
 			}
-			res, err := lib.Proposals().Publish(cmd.Context(), args[0], skillrepo.PublishOptions{Summary: opts.Summary, PullRequest: host, DryRun: opts.DryRun})
+			res, err := remote.New(lib).Publish(cmd.Context(), args[0], remote.PublishOptions{Summary: opts.Summary, PullRequest: host, DryRun: opts.DryRun})
 			if err != nil {
 				return err
 			}
@@ -81,12 +81,12 @@ type publishJSON struct {
 	DryRun          bool   `json:"dry_run"`
 }
 
-func toPublishJSON(r *skillrepo.PublishResult) publishJSON {
+func toPublishJSON(r *remote.PublishResult) publishJSON {
 	return publishJSON{ID: r.ID, Remote: r.Remote, Branch: r.Branch, Tip: cmdutil.HashString(r.Tip), Pushed: r.Pushed,
 		PullRequest: r.PullRequest, PullRequestNote: r.PullRequestNote, DryRun: r.DryRun}
 }
 
-func reportPublished(f *cmdutil.Factory, r *skillrepo.PublishResult) {
+func reportPublished(f *cmdutil.Factory, r *remote.PublishResult) {
 	w := f.IO.ErrOut
 	switch {
 	case r.DryRun && r.Pushed:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/skillrepo/remote"
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
@@ -34,7 +35,7 @@ from the remote's, pull says so and exits 3.`,
 			if err != nil {
 				return err
 			}
-			res, err := lib.Remote().Pull(cmd.Context(), remoteOptions(f, opts.Remote, opts.DryRun))
+			res, err := remote.New(lib).Pull(cmd.Context(), remoteOptions(f, opts.Remote, opts.DryRun))
 			if res == nil {
 				return err
 			}

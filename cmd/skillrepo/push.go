@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/remote"
 )
 
 type pushOptions struct {
@@ -41,7 +41,7 @@ The git binary does the transport when it is on PATH; otherwise go-git does
 			if err != nil {
 				return err
 			}
-			res, err := lib.Remote().Push(cmd.Context(), remoteOptions(f, opts.Remote, opts.DryRun))
+			res, err := remote.New(lib).Push(cmd.Context(), remoteOptions(f, opts.Remote, opts.DryRun))
 			if res != nil {
 				if f.JSON {
 					out := remoteJSON{Remote: res.Remote, Transport: res.Transport, DryRun: res.DryRun, Updates: refUpdatesJSON(res.Updates), HEAD: res.HEAD}
@@ -69,8 +69,8 @@ The git binary does the transport when it is on PATH; otherwise go-git does
 }
 
 // remoteOptions builds the transport options shared by push and pull.
-func remoteOptions(f *cmdutil.Factory, remote string, dryRun bool) skillrepo.RemoteOptions {
-	return skillrepo.RemoteOptions{Remote: remote, DryRun: dryRun, GoGit: f.Getenv("SKILLREPO_TRANSPORT") == "go-git"}
+func remoteOptions(f *cmdutil.Factory, name string, dryRun bool) remote.Options {
+	return remote.Options{Remote: name, DryRun: dryRun, GoGit: f.Getenv("SKILLREPO_TRANSPORT") == "go-git"}
 }
 
 type refUpdateJSON struct {
@@ -82,13 +82,13 @@ type refUpdateJSON struct {
 }
 
 type remoteJSON struct {
-	Remote    string                `json:"remote"`
-	Transport string                `json:"transport"`
-	DryRun    bool                  `json:"dry_run"`
-	Updates   []refUpdateJSON       `json:"updates"`
-	Main      *mainMoveJSON         `json:"main,omitempty"`
-	Diverged  []string              `json:"diverged,omitempty"`
-	HEAD      *skillrepo.RemoteHEAD `json:"head,omitempty"`
+	Remote    string          `json:"remote"`
+	Transport string          `json:"transport"`
+	DryRun    bool            `json:"dry_run"`
+	Updates   []refUpdateJSON `json:"updates"`
+	Main      *mainMoveJSON   `json:"main,omitempty"`
+	Diverged  []string        `json:"diverged,omitempty"`
+	HEAD      *remote.HEAD    `json:"head,omitempty"`
 }
 
 type mainMoveJSON struct {
@@ -97,7 +97,7 @@ type mainMoveJSON struct {
 	Paths []string `json:"paths"`
 }
 
-func refStatus(u skillrepo.RefUpdate) string {
+func refStatus(u remote.RefUpdate) string {
 	switch {
 	case u.Rejected != "":
 		return "rejected"
@@ -109,7 +109,7 @@ func refStatus(u skillrepo.RefUpdate) string {
 	return "updated"
 }
 
-func refUpdatesJSON(us []skillrepo.RefUpdate) []refUpdateJSON {
+func refUpdatesJSON(us []remote.RefUpdate) []refUpdateJSON {
 	out := []refUpdateJSON{}
 	for _, u := range us {
 		out = append(out, refUpdateJSON{Ref: u.Ref, Old: cmdutil.HashString(u.Old), New: cmdutil.HashString(u.New), Status: refStatus(u), Rejected: u.Rejected})
@@ -119,7 +119,7 @@ func refUpdatesJSON(us []skillrepo.RefUpdate) []refUpdateJSON {
 
 // reportRefUpdates prints push results: JSON on stdout, or one line per
 // ref on stderr.
-func reportRefUpdates(f *cmdutil.Factory, remote, transport string, us []skillrepo.RefUpdate, dryRun bool, verb string) error {
+func reportRefUpdates(f *cmdutil.Factory, remote, transport string, us []remote.RefUpdate, dryRun bool, verb string) error {
 	if f.JSON {
 		return cmdutil.PrintJSON(f.IO.Out, remoteJSON{Remote: remote, Transport: transport, DryRun: dryRun, Updates: refUpdatesJSON(us)})
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/internal/statefile"
+	"github.com/skillrepo/skillrepo/skillrepo/remote"
 
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
@@ -79,7 +80,7 @@ their fix (credentials, the host unreachable, a protected branch).`,
 			return runRemoteSync(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().IntVar(&opts.Attempts, "attempts", skillrepo.DefaultShareAttempts, "pushes of main to try when other clones win the race")
+	cmd.Flags().IntVar(&opts.Attempts, "attempts", remote.DefaultShareAttempts, "pushes of main to try when other clones win the race")
 	cmd.Flags().BoolVar(&opts.Background, "background", false, "run as the background sync hooks start: at most one waits behind a running one, bounded in time")
 	_ = cmd.Flags().MarkHidden("background")
 	return cmd
@@ -109,7 +110,7 @@ func runRemoteSync(ctx context.Context, opts *remoteSyncOptions) error {
 	if err != nil {
 		return err
 	}
-	sopts := skillrepo.RemoteSyncOptions{Attempts: opts.Attempts}
+	sopts := remote.SyncOptions{Attempts: opts.Attempts}
 	if opts.Background {
 		// One sync runs and at most one waits behind it: a sync started
 		// while another waits has nothing to add (the waiting one reads
@@ -128,16 +129,16 @@ func runRemoteSync(ctx context.Context, opts *remoteSyncOptions) error {
 		sopts.LockWait = remoteBudget
 		sopts.Locked = unlock
 	}
-	res, err := lib.Remote().Sync(ctx, sopts)
+	res, err := remote.New(lib).Sync(ctx, sopts)
 	if perr := printRemoteSync(f, res, ""); perr != nil {
 		return perr
 	}
 	return err
 }
 
-func printRemoteSync(f *cmdutil.Factory, res *skillrepo.RemoteSyncResult, skipped string) error {
+func printRemoteSync(f *cmdutil.Factory, res *remote.SyncResult, skipped string) error {
 	if res == nil {
-		res = &skillrepo.RemoteSyncResult{Main: skillrepo.MainSkipped}
+		res = &remote.SyncResult{Main: remote.MainSkipped}
 	}
 	if f.JSON {
 		out := remoteSyncJSON{Remote: res.Remote, Fetched: res.Fetched, Main: res.Main, Before: cmdutil.HashString(res.Before), After: cmdutil.HashString(res.After),

@@ -7,23 +7,24 @@ import (
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/remote"
 )
 
 // remoteStatusJSON is status's remote section (docs/remote.md §6).
 type remoteStatusJSON struct {
-	Name        string                    `json:"name"`
-	URL         string                    `json:"url"`
-	Proposals   string                    `json:"proposals"`
-	Main        string                    `json:"main"`
-	PullRequest string                    `json:"pull_request"`
-	LastFetch   *time.Time                `json:"last_fetch"`
-	LastPush    *time.Time                `json:"last_push"`
-	Ahead       int                       `json:"ahead"`
-	Behind      int                       `json:"behind"`
-	Waiting     []publishedJSON           `json:"waiting"`
-	Failures    []remoteFailureJSON       `json:"failures"`
-	Notes       []string                  `json:"notes"`
-	failures    []skillrepo.RemoteFailure // for the text output, sorted
+	Name        string              `json:"name"`
+	URL         string              `json:"url"`
+	Proposals   string              `json:"proposals"`
+	Main        string              `json:"main"`
+	PullRequest string              `json:"pull_request"`
+	LastFetch   *time.Time          `json:"last_fetch"`
+	LastPush    *time.Time          `json:"last_push"`
+	Ahead       int                 `json:"ahead"`
+	Behind      int                 `json:"behind"`
+	Waiting     []publishedJSON     `json:"waiting"`
+	Failures    []remoteFailureJSON `json:"failures"`
+	Notes       []string            `json:"notes"`
+	failures    []remote.Failure    // for the text output, sorted
 }
 
 type publishedJSON struct {
@@ -44,7 +45,7 @@ type remoteFailureJSON struct {
 // remoteStatus is the remote section of status, nil when the library
 // shares nothing and never did.
 func remoteStatus(lib *skillrepo.Library) (*remoteStatusJSON, error) {
-	st, err := lib.Remote().Status()
+	st, err := remote.New(lib).Status()
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +61,7 @@ func remoteStatus(lib *skillrepo.Library) (*remoteStatusJSON, error) {
 	for _, f := range st.Failures {
 		out.failures = append(out.failures, *f)
 	}
-	slices.SortFunc(out.failures, func(a, b skillrepo.RemoteFailure) int { return a.At.Compare(b.At) })
+	slices.SortFunc(out.failures, func(a, b remote.Failure) int { return a.At.Compare(b.At) })
 	for _, f := range out.failures {
 		out.Failures = append(out.Failures, remoteFailureJSON{Op: f.Op, Kind: f.Kind, At: f.At, Message: f.Message, Fix: f.Fix})
 	}

@@ -8,6 +8,7 @@
 //	cmd/skillrepo -> agents (the registry), only it
 //	review, curator, agentsession -> skillrepo -> skillrepo/skill
 //	skillrepo -> skillrepo/internal/gitstore (the git engine) -> go-git
+//	cmd/skillrepo, worker -> skillrepo/remote -> skillrepo (the shared remote: a room above the domain, no git of its own)
 //	skillrepo -> lint, overlap (the write policy's gate and duplicate check)
 //	hooks -> lint -> skillrepo/skill
 //

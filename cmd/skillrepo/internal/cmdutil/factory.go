@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/remote"
 )
 
 // Factory hands commands their dependencies lazily, so nothing expensive
@@ -38,7 +39,7 @@ type Factory struct {
 	inferredSaid bool
 	// shareMark is what the shared remote would be sent when the library
 	// was opened.
-	shareMark skillrepo.ShareMark
+	shareMark remote.ShareMark
 }
 
 // Library opens the library once per process.
@@ -53,7 +54,7 @@ func (f *Factory) Library() (*skillrepo.Library, error) {
 	f.lib = lib
 	f.sayInferred(lib.Root)
 	if lib.Config.Remote.Enabled() {
-		f.shareMark = lib.Remote().ShareMark()
+		f.shareMark = remote.New(lib).ShareMark()
 	}
 	return lib, nil
 }
@@ -67,7 +68,7 @@ func (f *Factory) SharePending() *skillrepo.Library {
 	if lib == nil || f.NoShare || !lib.Config.Remote.Enabled() {
 		return nil
 	}
-	if !f.shareMark.Differs(lib.Remote().ShareMark()) {
+	if !f.shareMark.Differs(remote.New(lib).ShareMark()) {
 		return nil
 	}
 	return lib

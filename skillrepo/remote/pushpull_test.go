@@ -1,4 +1,4 @@
-package skillrepo
+package remote
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 // gitServer serves bare repositories under a temp folder over smart HTTP
@@ -50,15 +52,15 @@ func gitServerBare(t *testing.T, env map[string]string) (url, bare string) {
 }
 
 // cloneLibrary clones url into a new folder and opens it as a library.
-func cloneLibrary(t *testing.T, url string, env map[string]string) *Library {
+func cloneLibrary(t *testing.T, url string, env map[string]string) *skillrepo.Library {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "clone")
 	gitIn(t, filepath.Dir(dir), env, false, "clone", "-q", url, dir)
-	l, err := Open(dir, openOpts(env))
+	l, err := skillrepo.Open(dir, openOpts(env))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { l.repo.Close() })
+	t.Cleanup(func() { l.Close() })
 	return l
 }
 
@@ -83,8 +85,8 @@ func TestPushPullTeamFlow(t *testing.T) {
 			ctx := context.Background()
 			url := gitServer(t, env)
 			gitCmd(t, a, env, "remote", "add", "origin", url)
-			opts := RemoteOptions{GoGit: goGit}
-			res, err := a.Remote().Push(ctx, opts)
+			opts := Options{GoGit: goGit}
+			res, err := New(a).Push(ctx, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,11 +99,11 @@ func TestPushPullTeamFlow(t *testing.T) {
 			propose(t, c, "c1", "git-bisect-regressions", "when done.", "when done, always.")
 			var wg sync.WaitGroup
 			errs := make([]error, 2)
-			for i, l := range []*Library{b, c} {
+			for i, l := range []*skillrepo.Library{b, c} {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					_, errs[i] = l.Remote().Push(ctx, opts)
+					_, errs[i] = New(l).Push(ctx, opts)
 				}()
 			}
 			wg.Wait()
@@ -109,18 +111,18 @@ func TestPushPullTeamFlow(t *testing.T) {
 				t.Fatalf("concurrent pushes: %v", err)
 			}
 
-			pull, err := d.Remote().Pull(ctx, opts)
+			pull, err := New(d).Pull(ctx, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := refNames(pull.Refs); got != "refs/heads/proposals/b1 refs/heads/proposals/c1" {
 				t.Fatalf("pull brought %q", got)
 			}
-			outcomes, err := person(d).ApproveAll(ctx, ApproveOptions{By: "D <d@example.com>"})
+			outcomes, err := person(t, d).ApproveAll(ctx, skillrepo.ApproveOptions{By: "D <d@example.com>"})
 			if err != nil || len(outcomes) != 2 || outcomes[0].Err != nil || outcomes[1].Err != nil {
 				t.Fatalf("approve all = %+v, %v", outcomes, err)
 			}
-			if _, err := d.Remote().Push(ctx, opts); err != nil {
+			if _, err := New(d).Push(ctx, opts); err != nil {
 				t.Fatal(err)
 			}
 			remoteRefs := gitIn(t, d.Root, env, false, "ls-remote", "origin")
@@ -128,8 +130,8 @@ func TestPushPullTeamFlow(t *testing.T) {
 				t.Errorf("approved proposals still on the remote:\n%s", remoteRefs)
 			}
 
-			for _, l := range []*Library{a, b, c} {
-				if _, err := l.Remote().Pull(ctx, opts); err != nil {
+			for _, l := range []*skillrepo.Library{a, b, c} {
+				if _, err := New(l).Pull(ctx, opts); err != nil {
 					t.Fatal(err)
 				}
 				if got, want := gitCmd(t, l, env, "rev-parse", "main"), gitCmd(t, d, env, "rev-parse", "main"); got != want {
@@ -154,20 +156,20 @@ func TestPushPullTeamFlow(t *testing.T) {
 			// refused, never forced, and pull does not merge.
 			patchMain(t, a, "ci-debugging", "Pitfalls to avoid", "Pitfalls we met")
 			patchMain(t, d, "ci-debugging", "first** error", "first** error line")
-			if _, err := d.Remote().Push(ctx, opts); err != nil {
+			if _, err := New(d).Push(ctx, opts); err != nil {
 				t.Fatal(err)
 			}
 			remoteMain := gitIn(t, d.Root, env, false, "rev-parse", "main")
-			_, err = a.Remote().Push(ctx, opts)
-			var rr *RemoteRejectedError
-			if !errors.As(err, &rr) || !errors.Is(err, ErrConflict) || rr.Hint() == "" {
+			_, err = New(a).Push(ctx, opts)
+			var rr *RejectedError
+			if !errors.As(err, &rr) || !errors.Is(err, skillrepo.ErrConflict) || rr.Hint() == "" {
 				t.Fatalf("push of a diverged main: %v", err)
 			}
 			if got := strings.Fields(gitIn(t, a.Root, env, false, "ls-remote", "origin", "refs/heads/main"))[0]; got+"\n" != remoteMain {
 				t.Errorf("remote main moved to %s", got)
 			}
 			aMain := gitCmd(t, a, env, "rev-parse", "main")
-			if _, err := a.Remote().Pull(ctx, opts); !errors.As(err, &rr) {
+			if _, err := New(a).Pull(ctx, opts); !errors.As(err, &rr) {
 				t.Fatalf("pull of a diverged main: %v", err)
 			}
 			if gitCmd(t, a, env, "rev-parse", "main") != aMain {
@@ -186,17 +188,17 @@ func TestPushRejectedProposal(t *testing.T) {
 	url := gitServer(t, env)
 	gitCmd(t, a, env, "remote", "add", "origin", url)
 	propose(t, a, "r1", "ci-debugging", "Pitfalls", "Traps")
-	if _, err := a.Remote().Push(ctx, RemoteOptions{}); err != nil {
+	if _, err := New(a).Push(ctx, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	b := cloneLibrary(t, url, env)
-	if _, err := b.Remote().Pull(ctx, RemoteOptions{}); err != nil {
+	if _, err := New(b).Pull(ctx, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := person(b).RejectProposal(ctx, "r1", RejectOptions{Reason: "no"}); err != nil {
+	if _, err := person(t, b).RejectProposal(ctx, "r1", skillrepo.RejectOptions{Reason: "no"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Remote().Push(ctx, RemoteOptions{}); err != nil {
+	if _, err := New(b).Push(ctx, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	remote := gitIn(t, b.Root, env, false, "ls-remote", "origin")
@@ -204,10 +206,10 @@ func TestPushRejectedProposal(t *testing.T) {
 		t.Errorf("remote refs after reject + push:\n%s", remote)
 	}
 	c := cloneLibrary(t, url, env)
-	if _, err := c.Remote().Pull(ctx, RemoteOptions{}); err != nil {
+	if _, err := New(c).Pull(ctx, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	rejected, err := c.Proposals().List(ProposalQuery{Rejected: true})
+	rejected, err := c.Proposals().List(skillrepo.ProposalQuery{Rejected: true})
 	if err != nil || len(rejected) != 1 || rejected[0].Rejection.Reason != "no" {
 		t.Fatalf("rejected in a fresh clone = %+v, %v", rejected, err)
 	}
@@ -215,7 +217,7 @@ func TestPushRejectedProposal(t *testing.T) {
 	// branch (it is A's own), and push does not resurrect it remotely
 	// because the record settles it... A's push sends its branch back,
 	// which is A's choice; here we check pull does not delete A's work.
-	if _, err := a.Remote().Pull(ctx, RemoteOptions{}); err != nil {
+	if _, err := New(a).Pull(ctx, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if out := gitCmd(t, a, env, "branch", "--list", "proposals/r1"); out == "" {
@@ -240,24 +242,24 @@ func TestPushBehindSendsNothing(t *testing.T) {
 	url := gitServer(t, env)
 	gitCmd(t, a, env, "remote", "add", "origin", url)
 	propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
-	if _, err := a.Remote().Push(ctx, RemoteOptions{}); err != nil {
+	if _, err := New(a).Push(ctx, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	b := cloneLibrary(t, url, env)
-	if _, err := b.Remote().Pull(ctx, RemoteOptions{}); err != nil {
+	if _, err := New(b).Pull(ctx, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	propose(t, a, "p1", "ci-debugging", "first** error", "first** error line")
 	patchMain(t, a, "git-bisect-regressions", "when done.", "when done, always.")
-	if _, err := a.Remote().Push(ctx, RemoteOptions{}); err != nil {
+	if _, err := New(a).Push(ctx, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	var rr *RemoteRejectedError
-	if _, err := b.Remote().Push(ctx, RemoteOptions{}); !errors.As(err, &rr) || len(rr.Refs) != 2 {
+	var rr *RejectedError
+	if _, err := New(b).Push(ctx, Options{}); !errors.As(err, &rr) || len(rr.Refs) != 2 {
 		t.Fatalf("push before fetching = %v, want main and p1 refused", err)
 	}
 	gitCmd(t, b, env, "fetch", "-q", "origin")
-	res, err := b.Remote().Push(ctx, RemoteOptions{})
+	res, err := New(b).Push(ctx, Options{})
 	if err != nil || len(res.Updates) != 0 {
 		t.Fatalf("push from behind = %+v, %v; want nothing sent", res, err)
 	}

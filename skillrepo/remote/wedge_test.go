@@ -1,4 +1,4 @@
-package skillrepo
+package remote
 
 import (
 	"context"
@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // pushConfig commits config.yaml with body in l by git and pushes main.
-func pushConfig(t *testing.T, l *Library, env map[string]string, body, msg string) {
+func pushConfig(t *testing.T, l *skillrepo.Library, env map[string]string, body, msg string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(l.Root, config.Path), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
@@ -29,21 +30,21 @@ func TestRemoteSyncBrokenConfigFromRemote(t *testing.T) {
 	a, b := s.libs[0], s.libs[1]
 	good := "version: 1\nremote:\n  main: both\n"
 	pushConfig(t, a, s.env, good, "share main both ways")
-	syncRemote(t, b, RemoteSyncOptions{})
+	syncRemote(t, b, SyncOptions{})
 	pushConfig(t, b, s.env, good+"bogus: [\n", "a broken config")
-	if res := syncRemote(t, a, RemoteSyncOptions{}); res.Main != MainFastForward {
+	if res := syncRemote(t, a, SyncOptions{}); res.Main != MainFastForward {
 		t.Fatalf("the broken config's sync: main %s", res.Main)
 	}
 	a = reopen(t, a, s.env)
 	if a.ConfigProblem() == nil {
 		t.Fatal("the config from the remote has no problem")
 	}
-	res, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
+	res, err := New(a).Sync(context.Background(), SyncOptions{})
 	if err == nil || !strings.Contains(err.Error(), "not valid YAML") || !res.Fetched {
 		t.Fatalf("sync with the broken config: %+v, %v", res, err)
 	}
 	pushConfig(t, b, s.env, good, "fix the config")
-	res, err = a.Remote().Sync(context.Background(), RemoteSyncOptions{})
+	res, err = New(a).Sync(context.Background(), SyncOptions{})
 	if err != nil || res.Main != MainFastForward {
 		t.Fatalf("the fix did not arrive: %+v, %v", res, err)
 	}
@@ -56,7 +57,7 @@ func TestRemoteSyncBrokenConfigFromRemote(t *testing.T) {
 	}
 	// Sharing goes on: a's own write is pushed.
 	patchMain(t, a, "ci-debugging", "Pitfalls", "Traps")
-	if res := syncRemote(t, a, RemoteSyncOptions{}); res.Main != MainPushed {
+	if res := syncRemote(t, a, SyncOptions{}); res.Main != MainPushed {
 		t.Errorf("after the fix: main %s", res.Main)
 	}
 	s.check(t)
@@ -75,7 +76,7 @@ func TestRemoteSyncSymlinkBecomesFolder(t *testing.T) {
 	gitCmd(t, b, s.env, "add", "link")
 	gitCmd(t, b, s.env, "commit", "-q", "-m", "a link")
 	gitCmd(t, b, s.env, "push", "-q", "origin", "main")
-	syncRemote(t, a, RemoteSyncOptions{})
+	syncRemote(t, a, SyncOptions{})
 	gitCmd(t, b, s.env, "rm", "-q", "link")
 	if err := os.MkdirAll(filepath.Join(b.Root, "link"), 0o755); err != nil {
 		t.Fatal(err)
@@ -86,7 +87,7 @@ func TestRemoteSyncSymlinkBecomesFolder(t *testing.T) {
 	gitCmd(t, b, s.env, "add", "link")
 	gitCmd(t, b, s.env, "commit", "-q", "-m", "the link becomes a folder")
 	gitCmd(t, b, s.env, "push", "-q", "origin", "main")
-	if res := syncRemote(t, a, RemoteSyncOptions{}); res.Main != MainFastForward {
+	if res := syncRemote(t, a, SyncOptions{}); res.Main != MainFastForward {
 		t.Fatalf("main %s", res.Main)
 	}
 	if fi, err := os.Lstat(filepath.Join(a.Root, "link")); err != nil || !fi.IsDir() {
@@ -103,10 +104,10 @@ func TestRemoteSyncSymlinkBecomesFolder(t *testing.T) {
 	gitCmd(t, b, s.env, "add", "out")
 	gitCmd(t, b, s.env, "commit", "-q", "-m", "a link out")
 	gitCmd(t, b, s.env, "push", "-q", "origin", "main")
-	if _, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{}); err == nil {
+	if _, err := New(a).Sync(context.Background(), SyncOptions{}); err == nil {
 		t.Fatal("a symlink out of the library came in")
 	}
-	st, err := a.Remote().Status()
+	st, err := New(a).Status()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestRemoteSyncRefusedDivergeLeavesNoProposal(t *testing.T) {
 	s := newShared(t, nil, 2, bothMain())
 	a, b := s.libs[0], s.libs[1]
 	patchMain(t, b, "ci-debugging", "Pitfalls", "Traps from b")
-	syncRemote(t, b, RemoteSyncOptions{})
+	syncRemote(t, b, SyncOptions{})
 	patchMain(t, a, "ci-debugging", "Pitfalls", "Traps from a")
 	main := rev(t, a, s.env, "main")
 	p := filepath.Join(a.Root, "ci-debugging", "SKILL.md")
@@ -133,7 +134,7 @@ func TestRemoteSyncRefusedDivergeLeavesNoProposal(t *testing.T) {
 	if err := os.WriteFile(p, append(data, "an edit of the person's\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{}); err == nil {
+	if _, err := New(a).Sync(context.Background(), SyncOptions{}); err == nil {
 		t.Fatal("the diverge moved main over an uncommitted edit")
 	}
 	if got := rev(t, a, s.env, "main"); got != main {
@@ -147,10 +148,10 @@ func TestRemoteSyncRefusedDivergeLeavesNoProposal(t *testing.T) {
 	}
 	// Once the edit is recorded, the diverge goes through: the work is a
 	// proposal and main follows the remote's.
-	if _, err := a.Sync(context.Background(), SyncOptions{}); err != nil {
+	if _, err := a.Sync(context.Background(), skillrepo.SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
+	res, err := New(a).Sync(context.Background(), SyncOptions{})
 	if err != nil || res.Main != MainProposed || !strings.HasPrefix(res.Proposal, "diverged-") {
 		t.Fatalf("the second sync: %+v %v", res, err)
 	}

@@ -1,4 +1,4 @@
-package skillrepo
+package remote
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package skillrepo
+package remote
 
 import (
 	"context"
@@ -92,7 +92,7 @@ func TestPullRequestGH(t *testing.T) {
 	a, ctx := s.libs[0], context.Background()
 	gh := newFakeHostCLI(t, s.env, "gh", 0, "https://github.example/team/skills/pull/7", "")
 	propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
-	res, err := a.Proposals().Publish(ctx, "p1", PublishOptions{Summary: "Renamed the pitfalls section after a failed CI run."})
+	res, err := New(a).Publish(ctx, "p1", PublishOptions{Summary: "Renamed the pitfalls section after a failed CI run."})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestPullRequestGH(t *testing.T) {
 	// A new commit moves the branch; the pull request follows it: gh is
 	// not called again.
 	propose(t, a, "p1", "ci-debugging", "first** error", "first** error line")
-	if res, err := a.Proposals().Publish(ctx, "p1", PublishOptions{}); err != nil || !res.Pushed || res.PullRequest == "" {
+	if res, err := New(a).Publish(ctx, "p1", PublishOptions{}); err != nil || !res.Pushed || res.PullRequest == "" {
 		t.Fatalf("publish again = %+v, %v", res, err)
 	}
 	if n := len(gh.Calls(t)); n != 2 {
@@ -149,7 +149,7 @@ func TestPullRequestNotOpened(t *testing.T) {
 		a := s.libs[0]
 		gh := newFakeHostCLI(t, s.env, "gh", 1, "https://never", "")
 		propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
-		res, err := a.Proposals().Publish(context.Background(), "p1", PublishOptions{})
+		res, err := New(a).Publish(context.Background(), "p1", PublishOptions{})
 		if err != nil || !res.Pushed || res.PullRequest != "" || !strings.Contains(res.PullRequestNote, "gh is not logged in") || !strings.Contains(res.PullRequestNote, "gh auth login") {
 			t.Fatalf("publish = %+v, %v", res, err)
 		}
@@ -162,7 +162,7 @@ func TestPullRequestNotOpened(t *testing.T) {
 		a := s.libs[0]
 		s.env["PATH"] = t.TempDir() // no gh there
 		propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
-		res, err := a.Proposals().Publish(context.Background(), "p1", PublishOptions{})
+		res, err := New(a).Publish(context.Background(), "p1", PublishOptions{})
 		if err != nil || !res.Pushed || !strings.Contains(res.PullRequestNote, "gh is not installed") {
 			t.Fatalf("publish = %+v, %v", res, err)
 		}
@@ -172,7 +172,7 @@ func TestPullRequestNotOpened(t *testing.T) {
 		a := s.libs[0]
 		newFakeHostCLI(t, s.env, "gh", 0, "", `a pull request for branch "proposals/p1" into branch "main" already exists: https://github.example/team/skills/pull/3`)
 		propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
-		res, err := a.Proposals().Publish(context.Background(), "p1", PublishOptions{})
+		res, err := New(a).Publish(context.Background(), "p1", PublishOptions{})
 		if err != nil || res.PullRequest != "https://github.example/team/skills/pull/3" {
 			t.Fatalf("publish = %+v, %v", res, err)
 		}
@@ -184,7 +184,7 @@ func TestPullRequestGLab(t *testing.T) {
 	a := s.libs[0]
 	glab := newFakeHostCLI(t, s.env, "glab", 0, "https://gitlab.example/team/skills/-/merge_requests/4", "")
 	propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
-	res, err := a.Proposals().Publish(context.Background(), "p1", PublishOptions{})
+	res, err := New(a).Publish(context.Background(), "p1", PublishOptions{})
 	if err != nil || res.PullRequest != "https://gitlab.example/team/skills/-/merge_requests/4" {
 		t.Fatalf("publish = %+v, %v", res, err)
 	}
@@ -211,7 +211,7 @@ func TestPullRequestGLabNoPasswordInArgs(t *testing.T) {
 	a.Config.Remote = prConfig(config.PullRequestGLab)
 	glab := newFakeHostCLI(t, env, "glab", 0, "https://gitlab.example/team/skills/-/merge_requests/5", "")
 	propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
-	if _, err := a.Proposals().Publish(context.Background(), "p1", PublishOptions{}); err != nil {
+	if _, err := New(a).Publish(context.Background(), "p1", PublishOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	calls := glab.Calls(t)

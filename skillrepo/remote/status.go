@@ -1,24 +1,22 @@
-package skillrepo
+package remote
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
-// RemoteStatus is what `status` shows of the shared remote: the settings,
+// Status is what `status` shows of the shared remote: the settings,
 // when this clone last fetched and pushed, how far main is ahead of and
 // behind the remote's (as last fetched), the published proposals waiting
 // for a person, and the failures with their fixes. It reads local state
 // only.
-type RemoteStatus struct {
+type Status struct {
 	Config config.Remote
 	// URL is the remote's URL, credentials removed ("" when the remote is
 	// not set up).
@@ -31,7 +29,7 @@ type RemoteStatus struct {
 	Waiting []PublishedProposal
 	// Failures are the operations whose last attempt failed (keyed by
 	// fetch, push main, main, publish, pull request).
-	Failures map[string]*RemoteFailure
+	Failures map[string]*Failure
 	// Notes say what a setting does not do here.
 	Notes []string
 }
@@ -44,20 +42,19 @@ type PublishedProposal struct {
 }
 
 // Status reads the shared remote's state of this clone.
-func (room Remote) Status() (*RemoteStatus, error) {
-	l := room.l
-	cfg := l.Config.Remote
-	st := &RemoteStatus{Config: cfg, Failures: map[string]*RemoteFailure{}, Waiting: []PublishedProposal{}}
-	if u, err := l.repo.RemoteURL(cfg.Name); err == nil {
+func (r *Remote) Status() (*Status, error) {
+	cfg := r.lib.Config.Remote
+	st := &Status{Config: cfg, Failures: map[string]*Failure{}, Waiting: []PublishedProposal{}}
+	if u, err := r.d.URL(cfg.Name); err == nil {
 		st.URL = redactURL(u)
 	} else if cfg.Enabled() {
 		st.Notes = append(st.Notes, "no remote named "+cfg.Name+": add it with 'git remote add "+cfg.Name+" <url>'")
 	}
-	if l.repo.Prefix != "" && cfg.Main != config.MainOff {
+	if r.d.Folder() != "" && cfg.Main != config.MainOff {
 		st.Notes = append(st.Notes, "remote.main is ignored: the library is a folder of a project, whose main is the project's (git pull is yours to run)")
 	}
 	var rec remoteRecord
-	if err := l.remoteStore().read(remoteStateFile, &rec); err != nil {
+	if err := r.remoteStore().read(remoteStateFile, &rec); err != nil {
 		return nil, err
 	}
 	st.LastFetch, st.LastPush = rec.LastFetch, rec.LastPush
@@ -66,29 +63,29 @@ func (room Remote) Status() (*RemoteStatus, error) {
 			st.Failures[k] = f
 		}
 	}
-	theirs, err := l.repo.ReadRef("refs/remotes/" + cfg.Name + "/" + l.MainBranch())
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	theirs, err := r.d.Ref("refs/remotes/" + cfg.Name + "/" + r.lib.MainBranch())
+	if err != nil && !errors.Is(err, skillrepo.ErrNotFound) {
 		return nil, err
 	}
-	ours, err := l.repo.ResolveBranch(l.MainBranch())
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	ours, err := r.lib.MainTip()
+	if err != nil && !errors.Is(err, skillrepo.ErrNotFound) {
 		return nil, err
 	}
 	if !theirs.IsZero() && !ours.IsZero() && ours != theirs {
-		hist := newHistory(l.repo.NewStore(true))
-		if _, ahead, err := hist.mergeBase(theirs, ours); err == nil {
-			st.Ahead = len(ahead)
+		hist := r.d.Graph()
+		if _, ahead, err := hist.MergeBase(theirs, ours); err == nil {
+			st.Ahead = ahead
 		}
-		if _, behind, err := hist.mergeBase(ours, theirs); err == nil {
-			st.Behind = len(behind)
+		if _, behind, err := hist.MergeBase(ours, theirs); err == nil {
+			st.Behind = behind
 		}
 	}
-	pubs, err := l.remoteStore().published()
+	pubs, err := r.remoteStore().published()
 	if err != nil {
 		return nil, err
 	}
 	for id, p := range pubs {
-		if _, err := l.repo.ReadRef(proposalRefPrefix + id); err != nil {
+		if _, err := r.d.Ref(proposalRefPrefix + id); err != nil {
 			continue // settled, approved or rejected since
 		}
 		st.Waiting = append(st.Waiting, PublishedProposal{ID: id, PullRequest: p.PullRequest, At: p.At, Pending: p.Pending})
@@ -169,7 +166,7 @@ func secretParam(name string) bool {
 // sends it out), or a proposal branch was made, moved or deleted
 // (remote.proposals publishes them).
 type ShareMark struct {
-	main      Hash
+	main      skillrepo.Hash
 	proposals string
 }
 
@@ -179,21 +176,14 @@ type ShareMark struct {
 // renamed into place or deleted changes its folder's stamp), so a
 // command over a thousand proposals pays two stats, not a thousand
 // reads.
-func (room Remote) ShareMark() ShareMark {
-	l := room.l
+func (r *Remote) ShareMark() ShareMark {
 	var m ShareMark
-	cfg := l.Config.Remote
+	cfg := r.lib.Config.Remote
 	if cfg.Main.Pushes() {
-		m.main, _ = l.MainTip()
+		m.main, _ = r.lib.MainTip()
 	}
 	if cfg.Publishes() {
-		var b strings.Builder
-		for _, p := range []string{filepath.Join(l.repo.GitDir, "refs", "heads", "proposals"), filepath.Join(l.repo.GitDir, "packed-refs")} {
-			if fi, err := os.Stat(p); err == nil {
-				fmt.Fprintf(&b, "%s %d %d;", fi.Name(), fi.ModTime().UnixNano(), fi.Size())
-			}
-		}
-		m.proposals = b.String()
+		m.proposals = r.d.RefsStamp()
 	}
 	return m
 }

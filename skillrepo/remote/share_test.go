@@ -1,4 +1,4 @@
-package skillrepo
+package remote
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillrepo/skillrepo/internal/gitserver"
+	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
@@ -19,7 +20,7 @@ type shared struct {
 	srv  *gitserver.Server
 	url  string
 	env  map[string]string
-	libs []*Library
+	libs []*skillrepo.Library
 }
 
 const sharedRepo = "skills.git"
@@ -72,14 +73,10 @@ func bothMain() config.Remote {
 }
 
 // rev is the commit a revision names in l.
-func rev(t *testing.T, l *Library, env map[string]string, r string) string {
-	t.Helper()
-	return strings.TrimSpace(gitCmd(t, l, env, "rev-parse", r))
-}
 
-func syncRemote(t *testing.T, l *Library, opts RemoteSyncOptions) *RemoteSyncResult {
+func syncRemote(t *testing.T, l *skillrepo.Library, opts SyncOptions) *SyncResult {
 	t.Helper()
-	res, err := l.Remote().Sync(context.Background(), opts)
+	res, err := New(l).Sync(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("sync %s: %v", l.Root, err)
 	}
@@ -128,7 +125,7 @@ func TestPublishProposal(t *testing.T) {
 			s := newShared(t, srv, 1, bothMain())
 			a, ctx := s.libs[0], context.Background()
 			propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
-			res, err := a.Proposals().Publish(ctx, "p1", PublishOptions{})
+			res, err := New(a).Publish(ctx, "p1", PublishOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +141,7 @@ func TestPublishProposal(t *testing.T) {
 				t.Fatalf("remote state = %+v", states)
 			}
 			// Publishing again sends nothing.
-			if res, err := a.Proposals().Publish(ctx, "p1", PublishOptions{}); err != nil || res.Pushed {
+			if res, err := New(a).Publish(ctx, "p1", PublishOptions{}); err != nil || res.Pushed {
 				t.Fatalf("publish again = %+v, %v", res, err)
 			}
 			// A new commit: unpushed, then published (a fast-forward).
@@ -152,7 +149,7 @@ func TestPublishProposal(t *testing.T) {
 			if st := proposalRemotes(t, a)["p1"].State; st != "unpushed" {
 				t.Fatalf("after a new commit: %q", st)
 			}
-			if res, err := a.Proposals().Publish(ctx, "p1", PublishOptions{}); err != nil || !res.Pushed {
+			if res, err := New(a).Publish(ctx, "p1", PublishOptions{}); err != nil || !res.Pushed {
 				t.Fatalf("publish the new commit = %+v, %v", res, err)
 			}
 			// A reviewer pushes a fix to the branch on the host; this
@@ -169,9 +166,9 @@ func TestPublishProposal(t *testing.T) {
 			s.srv.Git(t, reviewer, "push", "-q", "origin", "proposals/p1")
 			theirs := s.srv.Git(t, reviewer, "rev-parse", "HEAD")
 			propose(t, a, "p1", "git-bisect-regressions", "when done.", "when done, always.")
-			_, err = a.Proposals().Publish(ctx, "p1", PublishOptions{})
-			var rr *RemoteRejectedError
-			if !errors.As(err, &rr) || !errors.Is(err, ErrConflict) || !strings.Contains(rr.Hint(), "git merge origin/proposals/p1") {
+			_, err = New(a).Publish(ctx, "p1", PublishOptions{})
+			var rr *RejectedError
+			if !errors.As(err, &rr) || !errors.Is(err, skillrepo.ErrConflict) || !strings.Contains(rr.Hint(), "git merge origin/proposals/p1") {
 				t.Fatalf("publish over a reviewer's commit = %v", err)
 			}
 			if got := s.srv.Refs(t, sharedRepo, "refs/heads/proposals/")["refs/heads/proposals/p1"]; got != theirs {
@@ -185,13 +182,13 @@ func TestPublishProposal(t *testing.T) {
 	}
 }
 
-func proposalRemotes(t *testing.T, l *Library) map[string]ProposalRemote {
+func proposalRemotes(t *testing.T, l *skillrepo.Library) map[string]ProposalState {
 	t.Helper()
-	props, err := l.Proposals().List(ProposalQuery{CheckMerge: true})
+	props, err := l.Proposals().List(skillrepo.ProposalQuery{CheckMerge: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := l.Proposals().Remotes(props)
+	st, err := New(l).Proposals(props)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,11 +202,11 @@ func TestSyncRemoteShareMain(t *testing.T) {
 	s := newShared(t, nil, 2, bothMain())
 	a, b := s.libs[0], s.libs[1]
 	patchMain(t, b, "ci-debugging", "Pitfalls", "Traps")
-	if res := syncRemote(t, b, RemoteSyncOptions{}); res.Main != MainPushed || res.Pushes != 1 {
+	if res := syncRemote(t, b, SyncOptions{}); res.Main != MainPushed || res.Pushes != 1 {
 		t.Fatalf("b's sync = %+v", res)
 	}
 	patchMain(t, a, "git-bisect-regressions", "when done.", "when done, always.")
-	res := syncRemote(t, a, RemoteSyncOptions{})
+	res := syncRemote(t, a, SyncOptions{})
 	if res.Main != MainPushed || res.Rounds != 1 {
 		t.Fatalf("a's sync = %+v", res)
 	}
@@ -220,7 +217,7 @@ func TestSyncRemoteShareMain(t *testing.T) {
 	if v := strings.TrimSpace(gitCmd(t, a, s.env, "log", "-1", "--format=%(trailers:key=Remote,valueonly)", "main")); v != "origin" {
 		t.Errorf("merge commit's Remote trailer = %q", v)
 	}
-	if res := syncRemote(t, b, RemoteSyncOptions{}); res.Main != MainFastForward || res.After.String() != merge {
+	if res := syncRemote(t, b, SyncOptions{}); res.Main != MainFastForward || res.After.String() != merge {
 		t.Fatalf("b's second sync = %+v", res)
 	}
 	for _, l := range s.libs {
@@ -230,7 +227,7 @@ func TestSyncRemoteShareMain(t *testing.T) {
 		}
 	}
 	// Up to date: nothing moves, nothing is pushed.
-	if res := syncRemote(t, a, RemoteSyncOptions{}); res.Main != MainUpToDate || res.Pushes != 0 {
+	if res := syncRemote(t, a, SyncOptions{}); res.Main != MainUpToDate || res.Pushes != 0 {
 		t.Errorf("idle sync = %+v", res)
 	}
 	s.check(t)
@@ -245,7 +242,7 @@ func TestSyncRemoteModes(t *testing.T) {
 	a.Config.Remote.Main, b.Config.Remote.Main = config.MainPull, config.MainPush
 	before := s.remoteMain(t)
 	patchMain(t, a, "ci-debugging", "Pitfalls", "Traps")
-	if res := syncRemote(t, a, RemoteSyncOptions{}); res.Main != MainAhead || res.Pushes != 0 {
+	if res := syncRemote(t, a, SyncOptions{}); res.Main != MainAhead || res.Pushes != 0 {
 		t.Fatalf("pull-only sync with a commit = %+v", res)
 	}
 	if s.remoteMain(t) != before {
@@ -253,13 +250,13 @@ func TestSyncRemoteModes(t *testing.T) {
 	}
 	// b pushes; a (pull) merges it in; b (push) does not take a's back.
 	patchMain(t, b, "git-bisect-regressions", "when done.", "when done, always.")
-	if res := syncRemote(t, b, RemoteSyncOptions{}); res.Main != MainPushed {
+	if res := syncRemote(t, b, SyncOptions{}); res.Main != MainPushed {
 		t.Fatalf("push-only sync = %+v", res)
 	}
-	if res := syncRemote(t, a, RemoteSyncOptions{}); res.Main != MainMerged {
+	if res := syncRemote(t, a, SyncOptions{}); res.Main != MainMerged {
 		t.Fatalf("pull-only sync after b's push = %+v", res)
 	}
-	if res := syncRemote(t, b, RemoteSyncOptions{}); res.Main != MainUpToDate {
+	if res := syncRemote(t, b, SyncOptions{}); res.Main != MainUpToDate {
 		t.Fatalf("push-only sync with nothing to send = %+v", res)
 	}
 	s.check(t)
@@ -272,30 +269,30 @@ func TestSyncRemoteConflictBecomesProposal(t *testing.T) {
 	s := newShared(t, nil, 2, bothMain())
 	a, b := s.libs[0], s.libs[1]
 	patchMain(t, b, "ci-debugging", "Pitfalls", "Traps")
-	syncRemote(t, b, RemoteSyncOptions{})
+	syncRemote(t, b, SyncOptions{})
 	patchMain(t, a, "ci-debugging", "Pitfalls", "Snares")
 	ours := rev(t, a, s.env, "main")
-	res := syncRemote(t, a, RemoteSyncOptions{})
+	res := syncRemote(t, a, SyncOptions{})
 	if res.Main != MainProposed || !strings.HasPrefix(res.Proposal, "diverged-") || !strings.Contains(res.Reason, "ci-debugging/SKILL.md") {
 		t.Fatalf("sync of a conflict = %+v", res)
 	}
 	if got := rev(t, a, s.env, "main"); got != s.remoteMain(t) {
 		t.Errorf("a's main %s, want the remote's %s", got, s.remoteMain(t))
 	}
-	if got := rev(t, a, s.env, ProposalBranch(res.Proposal)); got != ours {
+	if got := rev(t, a, s.env, skillrepo.ProposalBranch(res.Proposal)); got != ours {
 		t.Errorf("proposal %s at %s, want a's old main %s", res.Proposal, got, ours)
 	}
 	if len(res.Published) != 1 || res.Published[0].ID != res.Proposal {
 		t.Fatalf("published = %+v", res.Published)
 	}
-	if got := s.srv.Refs(t, sharedRepo, "refs/heads/proposals/")["refs/heads/"+ProposalBranch(res.Proposal)]; got != ours {
+	if got := s.srv.Refs(t, sharedRepo, "refs/heads/proposals/")["refs/heads/"+skillrepo.ProposalBranch(res.Proposal)]; got != ours {
 		t.Errorf("server has the proposal at %q, want %s", got, ours)
 	}
 	if !strings.Contains(readWorktree(t, a, "ci-debugging/SKILL.md"), "Traps") {
 		t.Error("a's work tree does not follow the remote's main")
 	}
 	// The next sync neither proposes again nor moves anything.
-	if res := syncRemote(t, a, RemoteSyncOptions{}); res.Main != MainUpToDate || res.Proposal != "" {
+	if res := syncRemote(t, a, SyncOptions{}); res.Main != MainUpToDate || res.Proposal != "" {
 		t.Errorf("sync after = %+v", res)
 	}
 	s.check(t)
@@ -323,15 +320,15 @@ exit 0
 `)
 	patchMain(t, a, "ci-debugging", "Pitfalls", "Traps")
 	ours := rev(t, a, s.env, "main")
-	res := syncRemote(t, a, RemoteSyncOptions{Attempts: 3})
+	res := syncRemote(t, a, SyncOptions{Attempts: 3})
 	if res.Main != MainProposed || res.Pushes != 3 || !strings.Contains(res.Reason, "gave up after 3 pushes") {
 		t.Fatalf("sync = %+v", res)
 	}
-	tip := rev(t, a, s.env, ProposalBranch(res.Proposal))
+	tip := rev(t, a, s.env, skillrepo.ProposalBranch(res.Proposal))
 	if gitIn(t, a.Root, s.env, true, "merge-base", "--is-ancestor", ours, tip) != "" {
 		t.Fatal("the proposal does not hold the clone's commit")
 	}
-	if got := s.srv.Refs(t, sharedRepo, "refs/heads/proposals/")["refs/heads/"+ProposalBranch(res.Proposal)]; got != tip {
+	if got := s.srv.Refs(t, sharedRepo, "refs/heads/proposals/")["refs/heads/"+skillrepo.ProposalBranch(res.Proposal)]; got != tip {
 		t.Errorf("server has the proposal at %q, want %s", got, tip)
 	}
 	if got := rev(t, a, s.env, "main"); got != s.remoteMain(t) {
@@ -351,7 +348,7 @@ func TestSyncRemoteSettlesHostApprovals(t *testing.T) {
 	propose(t, a, "rebased", "ci-debugging", "first** error", "first** error line")
 	propose(t, a, "open", "docker-cleanup", "Measure first", "Measure before anything")
 	for _, id := range []string{"merged", "squashed", "rebased", "open"} {
-		if _, err := a.Proposals().Publish(ctx, id, PublishOptions{}); err != nil {
+		if _, err := New(a).Publish(ctx, id, PublishOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -364,23 +361,23 @@ func TestSyncRemoteSettlesHostApprovals(t *testing.T) {
 	git("cherry-pick", "origin/proposals/rebased")
 	git("push", "-q", "origin", "main", ":proposals/merged", ":proposals/squashed", ":proposals/rebased")
 
-	res := syncRemote(t, a, RemoteSyncOptions{})
+	res := syncRemote(t, a, SyncOptions{})
 	if strings.Join(res.Settled, " ") != "merged rebased squashed" || res.Main != MainFastForward {
 		t.Fatalf("sync = %+v", res)
 	}
-	props, err := a.Proposals().List(ProposalQuery{})
+	props, err := a.Proposals().List(skillrepo.ProposalQuery{})
 	if err != nil || len(props) != 1 || props[0].ID != "open" {
 		t.Fatalf("proposals left = %v, %v", props, err)
 	}
 	for _, id := range []string{"squashed", "rebased"} {
-		rev(t, a, s.env, SettledRefPrefix+id)
+		rev(t, a, s.env, skillrepo.SettledRefPrefix+id)
 	}
 	if st := proposalRemotes(t, a)["open"].State; st != "published" {
 		t.Errorf("open proposal's remote state = %q", st)
 	}
 	// Closed on the host without merging: the listing says so.
 	git("push", "-q", "origin", ":proposals/open")
-	syncRemote(t, a, RemoteSyncOptions{})
+	syncRemote(t, a, SyncOptions{})
 	if st := proposalRemotes(t, a)["open"].State; st != "closed" {
 		t.Errorf("closed proposal's remote state = %q", st)
 	}
@@ -393,13 +390,13 @@ func TestSyncRemoteLocalApprovalDeletesRemoteBranch(t *testing.T) {
 	s := newShared(t, nil, 1, bothMain())
 	a, ctx := s.libs[0], context.Background()
 	propose(t, a, "p1", "ci-debugging", "Pitfalls", "Traps")
-	if _, err := a.Proposals().Publish(ctx, "p1", PublishOptions{}); err != nil {
+	if _, err := New(a).Publish(ctx, "p1", PublishOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := person(a).ApproveProposal(ctx, "p1", ApproveOptions{}); err != nil {
+	if _, err := person(t, a).ApproveProposal(ctx, "p1", skillrepo.ApproveOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if res := syncRemote(t, a, RemoteSyncOptions{}); res.Main != MainPushed {
+	if res := syncRemote(t, a, SyncOptions{}); res.Main != MainPushed {
 		t.Fatalf("sync = %+v", res)
 	}
 	if refs := s.srv.Refs(t, sharedRepo, "refs/heads/proposals/"); len(refs) != 0 {
@@ -420,8 +417,8 @@ while read old new ref; do
 done
 `)
 		patchMain(t, a, "ci-debugging", "Pitfalls", "Traps")
-		_, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
-		var re *RemoteError
+		_, err := New(a).Sync(context.Background(), SyncOptions{})
+		var re *Error
 		if !errors.As(err, &re) || re.Kind != FailProtected || !strings.Contains(re.Fix, "remote.main: pull") {
 			t.Fatalf("push to a protected main = %v", err)
 		}
@@ -431,7 +428,7 @@ done
 		}
 		// Proposals still travel.
 		propose(t, a, "p1", "git-bisect-regressions", "when done.", "when done, always.")
-		if _, err := a.Proposals().Publish(context.Background(), "p1", PublishOptions{}); err != nil {
+		if _, err := New(a).Publish(context.Background(), "p1", PublishOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -440,8 +437,8 @@ done
 		a, env := newTestLibrary(t)
 		a.Config.Remote = bothMain()
 		gitCmd(t, a, env, "remote", "add", "origin", srv.Init(t, sharedRepo))
-		_, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
-		var re *RemoteError
+		_, err := New(a).Sync(context.Background(), SyncOptions{})
+		var re *Error
 		if !errors.As(err, &re) || re.Kind != FailAuth || re.Op != "fetch" {
 			t.Fatalf("fetch without credentials = %v", err)
 		}
@@ -453,8 +450,8 @@ done
 		a, env := newTestLibrary(t)
 		a.Config.Remote = bothMain()
 		gitCmd(t, a, env, "remote", "add", "origin", "http://127.0.0.1:1/skills.git")
-		_, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
-		var re *RemoteError
+		_, err := New(a).Sync(context.Background(), SyncOptions{})
+		var re *Error
 		if !errors.As(err, &re) || re.Kind != FailUnreachable {
 			t.Fatalf("fetch from a closed port = %v", err)
 		}
@@ -462,17 +459,17 @@ done
 	t.Run("missing", func(t *testing.T) {
 		a, _ := newTestLibrary(t)
 		a.Config.Remote = bothMain()
-		_, err := a.Remote().Sync(context.Background(), RemoteSyncOptions{})
-		var re *RemoteError
+		_, err := New(a).Sync(context.Background(), SyncOptions{})
+		var re *Error
 		if !errors.As(err, &re) || re.Kind != FailMissing || !strings.Contains(re.Fix, "git remote add origin") {
 			t.Fatalf("sync without a remote = %v", err)
 		}
 	})
 }
 
-func remoteStatus(t *testing.T, l *Library) *RemoteStatus {
+func remoteStatus(t *testing.T, l *skillrepo.Library) *Status {
 	t.Helper()
-	st, err := l.Remote().Status()
+	st, err := New(l).Status()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,20 +488,19 @@ func TestSyncPublishesStagedProposalsInBatches(t *testing.T) {
 	const n = 150
 	for i := range n {
 		id := "r-" + strconv.Itoa(i)
-		if _, err := a.apply(context.Background(), applyOptions{
-			Branch: ProposalBranch(id), From: a.MainBranch(),
-			Ops:        []Op{{Action: ActionCreate, Name: "batch-" + strconv.Itoa(i), Content: strp("---\nname: batch-" + strconv.Itoa(i) + "\ndescription: Use when batch " + strconv.Itoa(i) + " zq" + strconv.Itoa(i*7919) + " happens.\n---\n# Batch\n\nStep " + strconv.Itoa(i*104729) + ".\n")}},
-			Provenance: Provenance{Origin: OriginBackgroundReview, ReviewID: id, Model: "m"},
-		}); err != nil {
+		w := skillrepo.Writer{Branch: skillrepo.ProposalBranch(id), From: a.MainBranch(), AllowOverlap: true,
+			Provenance: skillrepo.Provenance{Origin: skillrepo.OriginBackgroundReview, ReviewID: id, Model: "m"}}
+		op := skillrepo.Op{Action: skillrepo.ActionCreate, Name: "batch-" + strconv.Itoa(i), Content: strp("---\nname: batch-" + strconv.Itoa(i) + "\ndescription: Use when batch " + strconv.Itoa(i) + " zq" + strconv.Itoa(i*7919) + " happens.\n---\n# Batch\n\nStep " + strconv.Itoa(i*104729) + ".\n")}
+		if _, err := write(t, a, w).Apply(context.Background(), []skillrepo.Op{op}, false); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := a.apply(context.Background(), applyOptions{Branch: ProposalBranch("mine"), From: a.MainBranch(),
-		Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}}}); err != nil {
+	mine := skillrepo.Writer{Proposal: "mine"}
+	if _, err := write(t, a, mine).Apply(context.Background(), []skillrepo.Op{{Action: skillrepo.ActionPatch, Name: "ci-debugging", OldString: strp("Pitfalls"), NewString: strp("Traps")}}, false); err != nil {
 		t.Fatal(err)
 	}
 	patchMain(t, a, "git-bisect-regressions", "when done.", "when done, always.")
-	res := syncRemote(t, a, RemoteSyncOptions{})
+	res := syncRemote(t, a, SyncOptions{})
 	if len(res.Published) != n {
 		t.Fatalf("published %d, want %d: %v", len(res.Published), n, res.Notes)
 	}

@@ -1,4 +1,4 @@
-package skillrepo
+package remote
 
 import (
 	"context"
@@ -24,7 +24,7 @@ func TestRemoteSyncTimeLimitEndsGitHelpers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	start := time.Now()
-	if _, err := a.Remote().Sync(ctx, RemoteSyncOptions{}); err == nil {
+	if _, err := New(a).Sync(ctx, SyncOptions{}); err == nil {
 		t.Fatal("a sync against a host that never answers succeeded")
 	}
 	if took := time.Since(start); took > 20*time.Second {

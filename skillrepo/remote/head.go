@@ -1,4 +1,4 @@
-package skillrepo
+package remote
 
 import (
 	"bufio"
@@ -6,21 +6,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/internal/boundedread"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-// RemoteHEAD says what a push did about the remote's HEAD, the branch a
+// HEAD says what a push did about the remote's HEAD, the branch a
 // clone checks out. A fresh bare repository's HEAD names its default
 // branch (often master) whether or not that branch exists; git push never
 // changes it, so after pushing only main, clones come out empty ("remote
 // HEAD refers to nonexistent ref"). git push -u users expect the branch
 // they pushed to be the one a clone gets.
-type RemoteHEAD struct {
+type HEAD struct {
 	// Set: the remote is a bare repository on this machine whose HEAD
 	// named a branch it does not have; it now names main.
 	Set bool `json:"set,omitempty"`
@@ -36,24 +37,24 @@ type RemoteHEAD struct {
 // the first branch pushed). A remote that is a work tree keeps its HEAD:
 // it is someone's checkout. For a server, where no push can set HEAD, the
 // result says how.
-func (l *Library) settleRemoteHEAD(ctx context.Context, remote string, tr remoteTransport) *RemoteHEAD {
-	main := branchRef(l.MainBranch())
-	dir, ok := l.localRemoteDir(remote)
+func (r *Remote) settleRemoteHEAD(ctx context.Context, remote string, tr transport) *HEAD {
+	main := branchRef(r.lib.MainBranch())
+	dir, ok := r.localRemoteDir(remote)
 	if !ok {
 		// A server: most hosting sites make the first branch pushed the
 		// default; a bare repository over ssh does not. ls-remote shows
 		// HEAD only when HEAD resolves.
-		if g, ok := tr.(*gitCLI); ok {
-			out, _, err := l.repo.GitCommand(ctx, g.git, "ls-remote", "--symref", remote, "HEAD")
+		if g, ok := tr.(skillrepo.Transport); ok && g.Name() == "git" {
+			out, _, err := g.Command(ctx, "ls-remote", "--symref", remote, "HEAD")
 			if err == nil && strings.TrimSpace(string(out)) == "" {
-				return &RemoteHEAD{Hint: fmt.Sprintf("%s's HEAD names no existing branch, so a clone checks out nothing: make %s its default branch (on a hosting site, in the repository's settings; in a bare repository, run 'git symbolic-ref HEAD %s' there)", remote, l.MainBranch(), main)}
+				return &HEAD{Hint: fmt.Sprintf("%s's HEAD names no existing branch, so a clone checks out nothing: make %s its default branch (on a hosting site, in the repository's settings; in a bare repository, run 'git symbolic-ref HEAD %s' there)", remote, r.lib.MainBranch(), main)}
 			}
 		}
 		return nil
 	}
-	b := bareRepo{dir: dir, env: withoutRepoEnv(l.repo.GitEnv())}
-	if p, err := exec.LookPath("git"); err == nil {
-		b.git = p
+	b := bareRepo{dir: dir}
+	if g, err := r.d.GitTransport(); err == nil {
+		b.git = &g
 	}
 	if !b.isBare(ctx) {
 		return nil
@@ -64,32 +65,25 @@ func (l *Library) settleRemoteHEAD(ctx context.Context, remote string, tr remote
 	}
 	was := strings.TrimPrefix(head, "refs/heads/")
 	if err := b.setHead(ctx, main); err != nil {
-		return &RemoteHEAD{Was: was, Hint: fmt.Sprintf("%s's HEAD names %s, which does not exist; setting it failed (%v): run 'git --git-dir %s symbolic-ref HEAD %s'", remote, was, err, dir, main)}
+		return &HEAD{Was: was, Hint: fmt.Sprintf("%s's HEAD names %s, which does not exist; setting it failed (%v): run 'git --git-dir %s symbolic-ref HEAD %s'", remote, was, err, dir, main)}
 	}
-	return &RemoteHEAD{Set: true, Was: was}
+	return &HEAD{Set: true, Was: was}
 }
 
 // bareRepo reads and sets a local bare repository's HEAD: with the git
 // binary when there is one (its locks, any ref storage), else through the
 // files of the classic layout (no git runs beside us then).
 type bareRepo struct {
-	dir, git string
-	env      []string
+	dir string
+	git *skillrepo.Transport // nil: git is not on PATH
 }
 
 func (b bareRepo) run(ctx context.Context, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, b.git, append([]string{"--git-dir", b.dir}, args...)...)
-	cmd.Env = b.env
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(errOut.String()))
-	}
-	return strings.TrimSpace(out.String()), nil
+	return b.git.Bare(ctx, b.dir, args...)
 }
 
 func (b bareRepo) isBare(ctx context.Context) bool {
-	if b.git != "" {
+	if b.git != nil {
 		out, err := b.run(ctx, "rev-parse", "--is-bare-repository")
 		return err == nil && out == "true"
 	}
@@ -114,7 +108,7 @@ const maxBareFile = 64 << 20
 
 // head is the ref HEAD names; ok is false when HEAD is detached.
 func (b bareRepo) head(ctx context.Context) (string, bool) {
-	if b.git != "" {
+	if b.git != nil {
 		out, err := b.run(ctx, "symbolic-ref", "-q", "HEAD")
 		return out, err == nil && out != ""
 	}
@@ -124,7 +118,7 @@ func (b bareRepo) head(ctx context.Context) (string, bool) {
 }
 
 func (b bareRepo) hasRef(ctx context.Context, ref string) bool {
-	if b.git != "" {
+	if b.git != nil {
 		_, err := b.run(ctx, "rev-parse", "-q", "--verify", ref+"^{commit}")
 		return err == nil
 	}
@@ -136,7 +130,7 @@ func (b bareRepo) hasRef(ctx context.Context, ref string) bool {
 }
 
 func (b bareRepo) setHead(ctx context.Context, ref string) error {
-	if b.git != "" {
+	if b.git != nil {
 		_, err := b.run(ctx, "symbolic-ref", "-m", "skillrepo: push set HEAD to the pushed main branch", "HEAD", ref)
 		return err
 	}
@@ -163,24 +157,11 @@ func (b bareRepo) setHead(ctx context.Context, ref string) error {
 	return err
 }
 
-func withoutRepoEnv(env []string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
-}
-
 // localRemoteDir is the directory of a remote given as a path or a
 // file:// URL (relative paths are relative to the library, as git reads
 // them).
-func (l *Library) localRemoteDir(remote string) (string, bool) {
-	u, err := l.repo.RemoteURL(remote)
+func (r *Remote) localRemoteDir(remote string) (string, bool) {
+	u, err := r.d.URL(remote)
 	if err != nil {
 		return "", false
 	}
@@ -197,7 +178,7 @@ func (l *Library) localRemoteDir(remote string) (string, bool) {
 		}
 	}
 	if !filepath.IsAbs(u) {
-		u = filepath.Join(l.Root, u)
+		u = filepath.Join(r.lib.Root, u)
 	}
 	if fi, err := os.Stat(u); err != nil || !fi.IsDir() {
 		return "", false

@@ -1,4 +1,4 @@
-package skillrepo
+package remote
 
 // The git binary as the shared remote's transport (docs/remote.md §2):
 // fetches and leased pushes that never prompt, never force and never
@@ -10,36 +10,32 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // remoteGit runs the git binary for the shared remote.
 type remoteGit struct {
-	cli    *gitCLI
+	git    skillrepo.Transport
 	remote string
 }
 
-// ErrNoGit: the shared remote needs the git binary (go-git's push takes
-// seconds per commit, docs/git-format.md §9).
-var ErrNoGit = errors.New("the git binary is not on PATH")
-
-func (l *Library) remoteGit(remote string) (*remoteGit, error) {
-	p, err := exec.LookPath("git")
+func (r *Remote) remoteGit(remote string) (*remoteGit, error) {
+	git, err := r.d.GitTransport()
 	if err != nil {
-		return nil, WithHint(fmt.Errorf("shared remote: %w", ErrNoGit), "install git: skillrepo shares a library through the git binary's transport")
+		return nil, skillrepo.WithHint(err, "install git: skillrepo shares a library through the git binary's transport")
 	}
-	if _, err := l.repo.RemoteURL(remote); err != nil {
-		return nil, &RemoteError{Op: "remote " + remote, Kind: FailMissing, Msg: fmt.Sprintf("no remote named %q in this repository", remote),
+	if _, err := r.d.URL(remote); err != nil {
+		return nil, &Error{Op: "remote " + remote, Kind: FailMissing, Msg: fmt.Sprintf("no remote named %q in this repository", remote),
 			Fix: fmt.Sprintf("add it with 'git remote add %s <url>', or set remote.name in %s", remote, config.Path)}
 	}
-	return &remoteGit{cli: &gitCLI{l: l, git: p}, remote: remote}, nil
+	return &remoteGit{git: git, remote: remote}, nil
 }
 
 func (g *remoteGit) run(ctx context.Context, stdin []byte, args ...string) (stdout, stderr []byte, err error) {
-	return g.cli.l.repo.GitNetwork(ctx, g.cli.git, stdin, args...)
+	return g.git.Network(ctx, stdin, args...)
 }
 
 // trackingRef is where a fetch keeps the remote's branch.
@@ -76,8 +72,8 @@ type leasedPush struct {
 // makes the update a fast-forward; one that does not is refused by the
 // remote, not overwritten. A refusal (a lost race) is a result; a
 // failure to talk to the remote, or a hook's or a protected branch's no,
-// is a *RemoteError.
-func (g *remoteGit) push(ctx context.Context, ref string, commit, expect Hash) (leasedPush, error) {
+// is a *Error.
+func (g *remoteGit) push(ctx context.Context, ref string, commit, expect skillrepo.Hash) (leasedPush, error) {
 	outs, err := g.pushMany(ctx, []branchPush{{Ref: ref, Commit: commit, Expect: expect}})
 	if err != nil {
 		return leasedPush{}, err
@@ -92,7 +88,7 @@ func (g *remoteGit) push(ctx context.Context, ref string, commit, expect Hash) (
 // branchPush is one ref of a leased push.
 type branchPush struct {
 	Ref            string
-	Commit, Expect Hash
+	Commit, Expect skillrepo.Hash
 }
 
 // pushBatch bounds the refs of one git push (its command line).
@@ -155,7 +151,7 @@ func (g *remoteGit) pushMany(ctx context.Context, ups []branchPush) (map[string]
 }
 
 // deleteLeased deletes ref on the remote if it is still at expect.
-func (g *remoteGit) deleteLeased(ctx context.Context, ref string, expect Hash) (leasedPush, error) {
+func (g *remoteGit) deleteLeased(ctx context.Context, ref string, expect skillrepo.Hash) (leasedPush, error) {
 	out, stderr, err := g.run(ctx, nil, "push", "--porcelain", "--no-verify", "--force-with-lease="+ref+":"+expect.String(), g.remote, ":"+ref)
 	if strings.Contains(string(out), "[deleted]") {
 		return leasedPush{OK: true}, nil
@@ -205,35 +201,35 @@ const (
 	FailOther  = "other"
 )
 
-// RemoteError is a remote operation that failed, sorted into what a
+// Error is a remote operation that failed, sorted into what a
 // person can do about it. It matches ErrRemote.
-type RemoteError struct {
+type Error struct {
 	Op, Kind, Msg, Fix string
 }
 
-// ErrRemote matches every *RemoteError.
+// ErrRemote matches every *Error.
 var ErrRemote = errors.New("remote failed")
 
-func (e *RemoteError) Error() string { return e.Op + ": " + e.Msg }
+func (e *Error) Error() string { return e.Op + ": " + e.Msg }
 
 // Is makes errors.Is(err, ErrRemote) true.
-func (e *RemoteError) Is(target error) bool { return target == ErrRemote }
+func (e *Error) Is(target error) bool { return target == ErrRemote }
 
 // Hint is the fix.
-func (e *RemoteError) Hint() string { return e.Fix }
+func (e *Error) Hint() string { return e.Fix }
 
 // failure is the error as the state file keeps it.
-func (e *RemoteError) failure() *RemoteFailure {
-	return &RemoteFailure{Op: e.Op, Kind: e.Kind, Message: e.Msg, Fix: e.Fix}
+func (e *Error) failure() *Failure {
+	return &Failure{Op: e.Op, Kind: e.Kind, Message: e.Msg, Fix: e.Fix}
 }
 
 // classify sorts a failed git network command by what its standard error
 // says (git's and the common hosts' own words).
-func (g *remoteGit) classify(op string, err error, stderr []byte) *RemoteError {
+func (g *remoteGit) classify(op string, err error, stderr []byte) *Error {
 	return classifyRemote(g.remote, op, err, stderr)
 }
 
-func classifyRemote(remote, op string, err error, stderr []byte) *RemoteError {
+func classifyRemote(remote, op string, err error, stderr []byte) *Error {
 	msg := strings.TrimSpace(string(stderr))
 	if msg == "" {
 		msg = err.Error()
@@ -247,7 +243,7 @@ func classifyRemote(remote, op string, err error, stderr []byte) *RemoteError {
 		}
 		return false
 	}
-	e := &RemoteError{Op: op, Kind: FailOther, Msg: lastLines(msg, 4)}
+	e := &Error{Op: op, Kind: FailOther, Msg: lastLines(msg, 4)}
 	switch {
 	case has("fsck error", "hasdotgit", "hasdotdot", "gitmodulessymlink"):
 		e.Kind = FailUnsafe

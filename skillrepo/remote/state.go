@@ -1,4 +1,4 @@
-package skillrepo
+package remote
 
 // What this clone knows of its shared remote, kept beside the rest of its
 // per-clone state (docs/remote.md §6): when it last fetched and how that
@@ -17,15 +17,8 @@ import (
 
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/statefile"
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
-
-// Remote is the folder of the shared remote's state: remote.json, the
-// published proposals, and the locks that keep one remote operation (and
-// one waiting) at a time per clone.
-func (s State) Remote() string { return filepath.Join(s.dir, "remote") }
-
-// RemoteLog is the log a background remote sync appends to.
-func (s State) RemoteLog() string { return filepath.Join(s.dir, "logs", "remote.log") }
 
 const (
 	remoteStateFile     = "remote.json"
@@ -36,9 +29,9 @@ const (
 	remoteStateLimit = 16 << 20
 )
 
-// RemoteFailure is the last thing that went wrong with the remote, and
+// Failure is the last thing that went wrong with the remote, and
 // how to fix it.
-type RemoteFailure struct {
+type Failure struct {
 	At time.Time `json:"at"`
 	// Op is what failed: fetch, push main, publish <id>, pull request <id>.
 	Op string `json:"op"`
@@ -56,7 +49,7 @@ type remoteRecord struct {
 	LastPush  *time.Time `json:"last_push,omitempty"`
 	// Failures are the operations (fetch, push main, publish, pull
 	// request) whose last attempt failed, until one succeeds.
-	Failures map[string]*RemoteFailure `json:"failures,omitempty"`
+	Failures map[string]*Failure `json:"failures,omitempty"`
 }
 
 // Publication is what this clone published of one proposal.
@@ -79,7 +72,7 @@ type Publication struct {
 // run together).
 type remoteStore struct{ dir string }
 
-func (l *Library) remoteStore() remoteStore { return remoteStore{dir: l.State().Remote()} }
+func (r *Remote) remoteStore() remoteStore { return remoteStore{dir: r.lib.State().Remote()} }
 
 func (s remoteStore) update(name string, v any, fn func() error) error {
 	p := filepath.Join(s.dir, name)
@@ -141,7 +134,7 @@ func (s remoteStore) runLock(ctx context.Context) (func(), error) {
 	p := filepath.Join(s.dir, remoteRunLock)
 	unlock, err := statefile.LockContext(ctx, p)
 	if err != nil {
-		return nil, fmt.Errorf("another remote operation of this clone is running (%s): %v: %w", p, err, ErrLocked)
+		return nil, fmt.Errorf("another remote operation of this clone is running (%s): %v: %w", p, err, skillrepo.ErrLocked)
 	}
 	return unlock, nil
 }

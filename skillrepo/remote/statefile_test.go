@@ -1,52 +1,27 @@
-package skillrepo
+package remote
 
 import (
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
 // fuzzLibrary is the example library, made once per fuzzing process.
-func fuzzLibrary(f *testing.F) *Library {
+func fuzzLibrary(f *testing.F) *skillrepo.Library {
 	env := testEnv(f)
 	dir := filepath.Join(f.TempDir(), "lib")
-	if _, err := Init(context.Background(), dir, InitOptions{OpenOptions: openOpts(env), Example: true}); err != nil {
+	if _, err := skillrepo.Init(context.Background(), dir, skillrepo.InitOptions{OpenOptions: openOpts(env), Example: true}); err != nil {
 		f.Fatalf("init: %v", err)
 	}
-	l, err := Open(dir, openOpts(env))
+	l, err := skillrepo.Open(dir, openOpts(env))
 	if err != nil {
 		f.Fatalf("open: %v", err)
 	}
 	f.Cleanup(func() { l.Close() })
 	return l
-}
-
-// FuzzPinsAgreed: whatever the recorded pins agreement holds, the
-// effective pins are read without panicking, sorted, each once.
-func FuzzPinsAgreed(f *testing.F) {
-	f.Add([]byte(`{"file":["ci-debugging"],"usage":["ci-debugging"]}`))
-	f.Add([]byte(`{"file":null,"usage":["x","x",""]}`))
-	f.Add([]byte(`null`))
-	f.Add([]byte(`{"file":"x"}`))
-	l := fuzzLibrary(f)
-	if err := os.MkdirAll(filepath.Dir(l.pinsAgreedPath()), 0o755); err != nil {
-		f.Fatal(err)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := os.WriteFile(l.pinsAgreedPath(), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		pins, err := l.Owners().Pins("")
-		if err != nil {
-			t.Fatalf("pins: %v", err)
-		}
-		for i := 1; i < len(pins); i++ {
-			if pins[i-1] >= pins[i] {
-				t.Fatalf("pins not sorted and unique: %q", pins)
-			}
-		}
-	})
 }
 
 // FuzzRemoteState: whatever remote.json and published.json hold, status
@@ -59,11 +34,11 @@ func FuzzRemoteState(f *testing.F) {
 	f.Add([]byte(`{"last_fetch":"not a time"}`), []byte(`{"../../config":{"pending":true}}`))
 	f.Add([]byte(`[]`), []byte(`"x"`))
 	l := fuzzLibrary(f)
-	store := l.remoteStore()
+	store := New(l).remoteStore()
 	if err := os.MkdirAll(store.dir, 0o755); err != nil {
 		f.Fatal(err)
 	}
-	props, err := l.Proposals().List(ProposalQuery{})
+	props, err := l.Proposals().List(skillrepo.ProposalQuery{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -74,7 +49,7 @@ func FuzzRemoteState(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(store.dir, remotePublishedFile), published, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		st, err := l.Remote().Status()
+		st, err := New(l).Status()
 		if err != nil {
 			t.Fatalf("status: %v", err)
 		}
@@ -83,18 +58,18 @@ func FuzzRemoteState(f *testing.F) {
 				t.Fatalf("status hands on a nil failure for %q", op)
 			}
 		}
-		if _, err := l.Proposals().Remotes(props); err != nil {
+		if _, err := New(l).Proposals(props); err != nil {
 			t.Fatalf("proposal remotes: %v", err)
 		}
 		if err := store.record(func(r *remoteRecord) {
 			if r.Failures == nil {
-				r.Failures = map[string]*RemoteFailure{}
+				r.Failures = map[string]*Failure{}
 			}
-			r.Failures["fetch"] = &RemoteFailure{Op: "fetch", Kind: "unreachable"}
+			r.Failures["fetch"] = &Failure{Op: "fetch", Kind: "unreachable"}
 		}); err != nil {
 			t.Fatalf("record: %v", err)
 		}
-		if st, err := l.Remote().Status(); err != nil || st.Failures["fetch"] == nil || st.Failures["fetch"].Kind != "unreachable" {
+		if st, err := New(l).Status(); err != nil || st.Failures["fetch"] == nil || st.Failures["fetch"].Kind != "unreachable" {
 			t.Fatalf("after a record: %+v, %v", st, err)
 		}
 	})

@@ -1,4 +1,4 @@
-package skillrepo
+package remote
 
 // Publishing a proposal (docs/remote.md §3): its branch proposals/<id>
 // goes to the shared remote with a lease — the remote's branch must be
@@ -15,10 +15,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
-// PublishOptions tune [Proposals.Publish].
+// PublishOptions tune [Remote.Publish].
 type PublishOptions struct {
 	// Summary is what the proposal does in a sentence or two (a review's
 	// summary); the pull request's title and first paragraph. Empty: the
@@ -33,7 +34,7 @@ type PublishOptions struct {
 // PublishResult says what a publication did.
 type PublishResult struct {
 	ID, Remote, Branch string
-	Tip                Hash
+	Tip                skillrepo.Hash
 	// Pushed: the remote's branch moved to Tip (false: it was there).
 	Pushed bool
 	// PullRequest is the pull request's URL, opened now or before.
@@ -50,43 +51,42 @@ type PublishResult struct {
 // the remote branch forward (the pull request follows the branch).
 //
 // Errors: ErrNotFound; ErrRefused for a proposal of a project library
-// that changes files outside the library's folder; *RemoteRejectedError
+// that changes files outside the library's folder; *RejectedError
 // (ErrConflict) when the remote's branch has commits this clone lacks;
-// *RemoteError (ErrRemote) when the remote cannot be reached or refuses
+// *Error (ErrRemote) when the remote cannot be reached or refuses
 // (credentials, a protected branch).
-func (room Proposals) Publish(ctx context.Context, id string, opts PublishOptions) (*PublishResult, error) {
-	l := room.l
-	if err := ValidateProposalID(id); err != nil {
+func (r *Remote) Publish(ctx context.Context, id string, opts PublishOptions) (*PublishResult, error) {
+	if err := skillrepo.ValidateProposalID(id); err != nil {
 		return nil, err
 	}
-	if err := l.ConfigProblem(); err != nil {
+	if err := r.lib.ConfigProblem(); err != nil {
 		return nil, err
 	}
 	ref := proposalRefPrefix + id
-	tip, err := l.repo.ReadRef(ref)
-	if errors.Is(err, ErrNotFound) {
-		return nil, WithHint(fmt.Errorf("proposal %s: %w", id, ErrNotFound), "run 'skillrepo proposal list' to see the open proposals")
+	tip, err := r.d.Ref(ref)
+	if errors.Is(err, skillrepo.ErrNotFound) {
+		return nil, skillrepo.WithHint(fmt.Errorf("proposal %s: %w", id, skillrepo.ErrNotFound), "run 'skillrepo proposal list' to see the open proposals")
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := l.onlyLibraryFolder(id, tip); err != nil {
+	if err := r.onlyLibraryFolder(id, tip); err != nil {
 		return nil, err
 	}
-	g, err := l.remoteGit(l.Config.Remote.Name)
+	g, err := r.remoteGit(r.lib.Config.Remote.Name)
 	if err != nil {
 		return nil, err
 	}
 	if !opts.DryRun {
 		lockCtx, cancel := context.WithTimeout(ctx, publishLockWait)
 		defer cancel()
-		unlock, err := l.remoteStore().runLock(lockCtx)
+		unlock, err := r.remoteStore().runLock(lockCtx)
 		if err != nil {
 			return nil, err
 		}
 		defer unlock()
 	}
-	done, errs := l.publishLocked(ctx, g, []string{id}, opts, nil)
+	done, errs := r.publishLocked(ctx, g, []string{id}, opts, nil)
 	if err := errs[id]; err != nil {
 		return nil, err
 	}
@@ -103,21 +103,21 @@ const publishLockWait = 2 * time.Minute
 // one's summary (else opts.Summary). It returns the publications made
 // and the error of each id that was not published; a failed one is kept
 // as pending for the next sync.
-func (l *Library) publishLocked(ctx context.Context, g *remoteGit, ids []string, opts PublishOptions, summaryOf func(id string) string) ([]*PublishResult, map[string]error) {
+func (r *Remote) publishLocked(ctx context.Context, g *remoteGit, ids []string, opts PublishOptions, summaryOf func(id string) string) ([]*PublishResult, map[string]error) {
 	errs := map[string]error{}
 	var results []*PublishResult
 	for _, id := range ids {
-		tip, err := l.repo.ReadRef(proposalRefPrefix + id)
+		tip, err := r.d.Ref(proposalRefPrefix + id)
 		if err == nil {
-			err = l.onlyLibraryFolder(id, tip)
+			err = r.onlyLibraryFolder(id, tip)
 		}
 		if err != nil {
 			errs[id] = err
 			continue
 		}
-		results = append(results, &PublishResult{ID: id, Remote: g.remote, Branch: ProposalBranch(id), Tip: tip, DryRun: opts.DryRun})
+		results = append(results, &PublishResult{ID: id, Remote: g.remote, Branch: skillrepo.ProposalBranch(id), Tip: tip, DryRun: opts.DryRun})
 	}
-	if err := l.pushProposals(ctx, g, results, errs); err != nil {
+	if err := r.pushProposals(ctx, g, results, errs); err != nil {
 		for _, r := range results {
 			errs[r.ID] = err
 		}
@@ -133,30 +133,30 @@ func (l *Library) publishLocked(ctx context.Context, g *remoteGit, ids []string,
 		return done, errs
 	}
 	for id, err := range errs {
-		var re *RemoteError
-		var rr *RemoteRejectedError
+		var re *Error
+		var rr *RejectedError
 		if errors.As(err, &re) || errors.As(err, &rr) {
 			failed++
-			l.noteRemote("publish", err)
+			r.noteRemote("publish", err)
 			// Kept as waiting: the next sync publishes it.
-			_ = l.remoteStore().updatePublished(func(m map[string]Publication) {
+			_ = r.remoteStore().updatePublished(func(m map[string]Publication) {
 				p := m[id]
-				p.Pending, p.Branch = true, ProposalBranch(id)
+				p.Pending, p.Branch = true, skillrepo.ProposalBranch(id)
 				if p.At.IsZero() {
-					p.At = l.now().UTC()
+					p.At = r.d.Now().UTC()
 				}
 				m[id] = p
 			})
 		}
 	}
 	if len(done) > 0 && failed == 0 {
-		l.noteRemote("publish", nil)
+		r.noteRemote("publish", nil)
 	}
 	host := opts.PullRequest
 	if host == "" {
-		host = l.Config.Remote.PullRequest
+		host = r.lib.Config.Remote.PullRequest
 	}
-	pubs, _ := l.remoteStore().published()
+	pubs, _ := r.remoteStore().published()
 	for _, res := range done {
 		prev := pubs[res.ID]
 		res.PullRequest = prev.PullRequest
@@ -170,18 +170,18 @@ func (l *Library) publishLocked(ctx context.Context, g *remoteGit, ids []string,
 			if summaryOf != nil {
 				popts.Summary = summaryOf(res.ID)
 			}
-			url, note, err := l.openPullRequest(ctx, g, res.ID, host, popts)
+			url, note, err := r.openPullRequest(ctx, g, res.ID, host, popts)
 			res.PullRequest, res.PullRequestNote = url, note
-			l.noteRemote("pull request", err)
+			r.noteRemote("pull request", err)
 			if err != nil {
 				res.PullRequestNote = err.Error()
 			}
 		}
-		pubs[res.ID] = Publication{Tip: res.Tip.String(), At: l.now().UTC(), Branch: res.Branch, PullRequest: res.PullRequest,
+		pubs[res.ID] = Publication{Tip: res.Tip.String(), At: r.d.Now().UTC(), Branch: res.Branch, PullRequest: res.PullRequest,
 			Host: cmp.Or(prev.Host, hostIf(res.PullRequest, host))}
 	}
 	if len(done) > 0 {
-		if err := l.remoteStore().updatePublished(func(m map[string]Publication) {
+		if err := r.remoteStore().updatePublished(func(m map[string]Publication) {
 			for _, res := range done {
 				m[res.ID] = pubs[res.ID]
 			}
@@ -208,23 +208,23 @@ func hostIf(url string, host config.RemotePullRequest) string {
 // this clone fetched) fetches once and tries those again. A proposal
 // that cannot be pushed gets its error in errs; the error returned is a
 // failure to reach the remote at all.
-func (l *Library) pushProposals(ctx context.Context, g *remoteGit, results []*PublishResult, errs map[string]error) error {
-	hist := newHistory(l.repo.NewStore(true))
+func (r *Remote) pushProposals(ctx context.Context, g *remoteGit, results []*PublishResult, errs map[string]error) error {
+	hist := r.d.Graph()
 	todo := results
 	for attempt := 0; len(todo) > 0; attempt++ {
 		var batch []branchPush
 		byRef := map[string]*PublishResult{}
 		for _, res := range todo {
 			ref := proposalRefPrefix + res.ID
-			expect, err := l.repo.ReadRef(g.trackingRef(res.Branch))
-			if err != nil && !errors.Is(err, ErrNotFound) {
+			expect, err := r.d.Ref(g.trackingRef(res.Branch))
+			if err != nil && !errors.Is(err, skillrepo.ErrNotFound) {
 				return err
 			}
 			if expect == res.Tip {
 				continue // the remote has it
 			}
 			if !expect.IsZero() {
-				base, _, err := hist.mergeBase(res.Tip, expect)
+				base, _, err := hist.MergeBase(res.Tip, expect)
 				if err != nil {
 					return err
 				}
@@ -233,7 +233,7 @@ func (l *Library) pushProposals(ctx context.Context, g *remoteGit, results []*Pu
 					if base == res.Tip {
 						what = "newer commits (pushed from elsewhere)"
 					}
-					errs[res.ID] = &RemoteRejectedError{Refs: []string{ref},
+					errs[res.ID] = &RejectedError{Refs: []string{ref},
 						Msg:  fmt.Sprintf("%s's %s has %s; it was not overwritten", g.remote, res.Branch, what),
 						hint: fmt.Sprintf("bring them in with 'git merge %s/%s' on the proposal branch (in a separate work tree), then publish again", g.remote, res.Branch)}
 					continue
@@ -259,7 +259,7 @@ func (l *Library) pushProposals(ctx context.Context, g *remoteGit, results []*Pu
 			switch {
 			case out.OK:
 				res.Pushed = true
-				if err := l.setTracking(g.trackingRef(res.Branch), res.Tip); err != nil {
+				if err := r.setTracking(g.trackingRef(res.Branch), res.Tip); err != nil {
 					return err
 				}
 			case out.Err != nil:
@@ -267,7 +267,7 @@ func (l *Library) pushProposals(ctx context.Context, g *remoteGit, results []*Pu
 			case attempt == 0:
 				todo = append(todo, res)
 			default:
-				errs[res.ID] = &RemoteRejectedError{Refs: []string{b.Ref}, Msg: fmt.Sprintf("%s refused %s: %s", g.remote, res.Branch, out.Reason),
+				errs[res.ID] = &RejectedError{Refs: []string{b.Ref}, Msg: fmt.Sprintf("%s refused %s: %s", g.remote, res.Branch, out.Reason),
 					hint: "someone else is pushing to this proposal's branch; run 'skillrepo remote sync' and publish again"}
 			}
 		}
@@ -283,15 +283,15 @@ func (l *Library) pushProposals(ctx context.Context, g *remoteGit, results []*Pu
 // setTracking records that the remote's branch is at h (git push does
 // when the remote's fetch refspec covers the branch; a clone set up
 // otherwise still knows what it pushed).
-func (l *Library) setTracking(ref string, h Hash) error {
-	old, err := l.repo.ReadRef(ref)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+func (r *Remote) setTracking(ref string, h skillrepo.Hash) error {
+	old, err := r.d.Ref(ref)
+	if err != nil && !errors.Is(err, skillrepo.ErrNotFound) {
 		return err
 	}
 	if old == h {
 		return nil
 	}
-	if err := l.repo.UpdateRef(ref, h, old, "skillrepo: remote: pushed"); err != nil && !errors.Is(err, ErrConflict) {
+	if err := r.d.MoveRef(ref, h, old, "skillrepo: remote: pushed"); err != nil && !errors.Is(err, skillrepo.ErrConflict) {
 		return err
 	}
 	return nil
@@ -300,71 +300,70 @@ func (l *Library) setTracking(ref string, h Hash) error {
 // onlyLibraryFolder refuses to publish a proposal of a project library
 // that changes files outside the library's folder: its pull request
 // would carry the project's other changes under the library's name.
-func (l *Library) onlyLibraryFolder(id string, tip Hash) error {
-	if l.repo.Prefix == "" {
+func (r *Remote) onlyLibraryFolder(id string, tip skillrepo.Hash) error {
+	if r.d.Folder() == "" {
 		return nil
 	}
-	store := l.repo.NewStore(true)
-	main, err := l.repo.ResolveBranch(l.MainBranch())
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	main, err := r.lib.MainTip()
+	if err != nil && !errors.Is(err, skillrepo.ErrNotFound) {
 		return err
 	}
-	var base Hash
+	var base skillrepo.Hash
 	if !main.IsZero() {
-		if base, _, err = newHistory(store).mergeBase(main, tip); err != nil {
+		if base, _, err = r.d.Graph().MergeBase(main, tip); err != nil {
 			return err
 		}
 	}
-	same, err := store.SameOutsidePrefix(base, tip)
+	same, err := r.d.SameOutsideFolder(base, tip)
 	if err != nil {
 		return err
 	}
 	if !same {
-		return WithHint(fmt.Errorf("proposal %s changes files outside the library folder %s: %w", id, l.repo.Prefix, ErrRefused),
+		return skillrepo.WithHint(fmt.Errorf("proposal %s changes files outside the library folder %s: %w", id, r.d.Folder(), skillrepo.ErrRefused),
 			"a library's proposal touches its folder only; push the branch with git if the project's other changes belong in it")
 	}
 	return nil
 }
 
 // noteRemote records the outcome of a remote operation of class op in
-// the clone's remote state: a *RemoteError is kept (with its fix) until
+// the clone's remote state: a *Error is kept (with its fix) until
 // the same operation next succeeds.
-func (l *Library) noteRemote(op string, err error) {
-	var re *RemoteError
-	var rr *RemoteRejectedError
-	var dirty *DirtyError
+func (r *Remote) noteRemote(op string, err error) {
+	var re *Error
+	var rr *RejectedError
+	var dirty *skillrepo.DirtyError
 	switch {
 	case err == nil, errors.As(err, &re):
 	case errors.As(err, &rr):
-		re = &RemoteError{Op: op, Kind: "rejected", Msg: rr.Msg, Fix: rr.hint}
+		re = &Error{Op: op, Kind: "rejected", Msg: rr.Msg, Fix: rr.hint}
 	case errors.As(err, &dirty):
-		re = &RemoteError{Op: op, Kind: "dirty", Msg: err.Error(), Fix: "record the edit with 'skillrepo sync' (or undo it); the next sync brings the remote's main in"}
+		re = &Error{Op: op, Kind: "dirty", Msg: err.Error(), Fix: "record the edit with 'skillrepo sync' (or undo it); the next sync brings the remote's main in"}
 	case op == "main":
 		// Whatever keeps the remote's main out keeps it out of every
 		// later sync too: status must say so (issue 40 item 9).
-		re = &RemoteError{Op: op, Kind: "refused", Msg: err.Error(), Fix: errorHint(err, "bring the remote's main in by hand (git pull) once what the message names is fixed")}
+		re = &Error{Op: op, Kind: "refused", Msg: err.Error(), Fix: errorHint(err, "bring the remote's main in by hand (git pull) once what the message names is fixed")}
 	default:
 		return // not the remote's doing (a local refusal)
 	}
-	now := l.now().UTC()
-	_ = l.remoteStore().record(func(r *remoteRecord) {
-		r.Remote = l.Config.Remote.Name
-		if r.Failures == nil {
-			r.Failures = map[string]*RemoteFailure{}
+	now := r.d.Now().UTC()
+	_ = r.remoteStore().record(func(rec *remoteRecord) {
+		rec.Remote = r.lib.Config.Remote.Name
+		if rec.Failures == nil {
+			rec.Failures = map[string]*Failure{}
 		}
 		if re == nil {
-			delete(r.Failures, op)
+			delete(rec.Failures, op)
 			return
 		}
 		f := re.failure()
 		f.At = now
-		r.Failures[op] = f
+		rec.Failures[op] = f
 	})
 }
 
-// ProposalRemote is where a proposal stands on the shared remote, as
+// ProposalState is where a proposal stands on the shared remote, as
 // this clone last saw it (no network).
-type ProposalRemote struct {
+type ProposalState struct {
 	// State is "" (not published), "pending" (publishing failed; the next
 	// sync tries again), "published", "unpushed" (commits here
 	// the remote's branch lacks: publish again), "ahead" (the remote's
@@ -378,29 +377,28 @@ type ProposalRemote struct {
 	At time.Time
 }
 
-// Remotes returns the remote state of each of props (keyed by
+// Proposals returns the remote state of each of props (keyed by
 // id) from the remote-tracking refs and the clone's publications. A
 // library without a shared remote gets an empty map.
-func (room Proposals) Remotes(props []*Proposal) (map[string]ProposalRemote, error) {
-	l := room.l
-	out := map[string]ProposalRemote{}
-	cfg := l.Config.Remote
-	pubs, err := l.remoteStore().published()
+func (r *Remote) Proposals(props []*skillrepo.Proposal) (map[string]ProposalState, error) {
+	out := map[string]ProposalState{}
+	cfg := r.lib.Config.Remote
+	pubs, err := r.remoteStore().published()
 	if err != nil {
 		return nil, err
 	}
-	prefix := "refs/remotes/" + cfg.Name + "/" + ProposalBranchPrefix
-	tracking, err := l.repo.ListRefs(prefix)
+	prefix := "refs/remotes/" + cfg.Name + "/" + skillrepo.ProposalBranchPrefix
+	tracking, err := r.d.Refs(prefix)
 	if err != nil {
 		return nil, err
 	}
 	if len(pubs) == 0 && len(tracking) == 0 {
 		return out, nil
 	}
-	remoteMain, _ := l.repo.ReadRef("refs/remotes/" + cfg.Name + "/" + l.MainBranch())
-	hist := newHistory(l.repo.NewStore(true))
+	remoteMain, _ := r.d.Ref("refs/remotes/" + cfg.Name + "/" + r.lib.MainBranch())
+	hist := r.d.Graph()
 	for _, p := range props {
-		if p.State == ProposalRejected {
+		if p.State == skillrepo.ProposalRejected {
 			continue
 		}
 		pub, published := pubs[p.ID]
@@ -408,14 +406,14 @@ func (room Proposals) Remotes(props []*Proposal) (map[string]ProposalRemote, err
 		if !published && !onRemote {
 			continue
 		}
-		st := ProposalRemote{PullRequest: pub.PullRequest, At: pub.At}
+		st := ProposalState{PullRequest: pub.PullRequest, At: pub.At}
 		switch {
 		case pub.Pending && !onRemote:
 			st.State = "pending"
 		case onRemote && tr == p.Tip:
 			st.State = "published"
 		case onRemote:
-			base, _, err := hist.mergeBase(p.Tip, tr)
+			base, _, err := hist.MergeBase(p.Tip, tr)
 			if err != nil {
 				return nil, err
 			}
@@ -427,12 +425,12 @@ func (room Proposals) Remotes(props []*Proposal) (map[string]ProposalRemote, err
 			default:
 				st.State = "diverged"
 			}
-		case p.State == ProposalApproved || p.Applied:
+		case p.State == skillrepo.ProposalApproved || p.Applied:
 			st.State = "merged"
 		default:
 			st.State = "closed"
 			if !remoteMain.IsZero() {
-				if base, _, err := hist.mergeBase(remoteMain, p.Tip); err == nil && base == p.Tip {
+				if base, _, err := hist.MergeBase(remoteMain, p.Tip); err == nil && base == p.Tip {
 					st.State = "merged"
 				}
 			}

@@ -1,4 +1,4 @@
-package skillrepo
+package remote
 
 // Pull requests through the host's own program (docs/remote.md §4): gh
 // for GitHub, glab for GitLab. skillrepo speaks to no host's API itself:
@@ -12,15 +12,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
@@ -41,24 +40,24 @@ type PullRequest struct {
 // openPullRequest opens proposal id's pull request with host's program.
 // note says why none was opened when that is not an error (not installed,
 // not logged in).
-func (l *Library) openPullRequest(ctx context.Context, g *remoteGit, id string, host config.RemotePullRequest, opts PublishOptions) (prURL, note string, err error) {
+func (r *Remote) openPullRequest(ctx context.Context, g *remoteGit, id string, host config.RemotePullRequest, opts PublishOptions) (prURL, note string, err error) {
 	prog := string(host)
-	exe, err := l.lookPath(prog)
+	exe, err := r.lookPath(prog)
 	if err != nil {
-		return "", fmt.Sprintf("%s is not installed: no pull request opened (open one on the host for branch %s)", prog, ProposalBranch(id)), nil
+		return "", fmt.Sprintf("%s is not installed: no pull request opened (open one on the host for branch %s)", prog, skillrepo.ProposalBranch(id)), nil
 	}
-	remoteURL, err := l.repo.RemoteURL(g.remote)
+	remoteURL, err := r.d.URL(g.remote)
 	if err != nil {
 		return "", "", err
 	}
 	hostname, repoPath := splitRemoteURL(remoteURL)
-	env := l.programEnv()
+	env := r.programEnv()
 	env = append(env, "GH_PROMPT_DISABLED=1", "NO_PROMPT=1", "GLAB_NO_PROMPT=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1", "GLAB_CHECK_UPDATE=false")
 	run := func(stdin []byte, args ...string) (string, string, error) {
 		cctx, cancel := context.WithTimeout(ctx, pullRequestTimeout)
 		defer cancel()
 		cmd := exec.CommandContext(cctx, exe, args...)
-		cmd.Dir = l.Root
+		cmd.Dir = r.lib.Root
 		cmd.Env = env
 		if stdin != nil {
 			cmd.Stdin = bytes.NewReader(stdin)
@@ -76,11 +75,11 @@ func (l *Library) openPullRequest(ctx context.Context, g *remoteGit, id string, 
 		return "", fmt.Sprintf("%s is not logged in to %s ('%s %s' failed: %s): no pull request opened; run '%s auth login'",
 			prog, cmp.Or(hostname, "the host"), prog, strings.Join(auth, " "), lastLines(strings.TrimSpace(stderr), 2), prog), nil
 	}
-	pr, err := l.pullRequestText(id, opts.Summary)
+	pr, err := r.pullRequestText(id, opts.Summary)
 	if err != nil {
 		return "", "", err
 	}
-	if pr.Base, err = l.pullRequestBase(ctx, g); err != nil {
+	if pr.Base, err = r.pullRequestBase(ctx, g); err != nil {
 		return "", "", err
 	}
 	var args []string
@@ -107,15 +106,15 @@ func (l *Library) openPullRequest(ctx context.Context, g *remoteGit, id string, 
 	if err == nil {
 		err = errors.New("it printed no URL")
 	}
-	return "", "", &RemoteError{Op: "pull request " + id, Kind: FailOther,
+	return "", "", &Error{Op: "pull request " + id, Kind: FailOther,
 		Msg: fmt.Sprintf("%s %s %s: %v: %s", prog, args[0], args[1], err, lastLines(strings.TrimSpace(stderr), 3)),
 		Fix: fmt.Sprintf("open it by hand for branch %s, or run 'skillrepo proposal publish %s' again", pr.Head, id)}
 }
 
 // lookPath finds a program on the library's PATH (its Getenv's, which
 // is the process's unless the library was opened with another).
-func (l *Library) lookPath(prog string) (string, error) {
-	for _, dir := range filepath.SplitList(l.repo.Getenv("PATH")) {
+func (r *Remote) lookPath(prog string) (string, error) {
+	for _, dir := range filepath.SplitList(r.d.Getenv("PATH")) {
 		if dir == "" {
 			continue
 		}
@@ -130,10 +129,10 @@ func (l *Library) lookPath(prog string) (string, error) {
 // programEnv is the environment of a program the library runs for the
 // person (gh, glab): the process's, with what the library was opened
 // with for the variables those programs read their login from.
-func (l *Library) programEnv() []string {
+func (r *Remote) programEnv() []string {
 	env := os.Environ()
 	for _, k := range []string{"PATH", "HOME", "XDG_CONFIG_HOME", "GH_CONFIG_DIR", "GH_TOKEN", "GITHUB_TOKEN", "GH_HOST", "GLAB_CONFIG_DIR", "GITLAB_TOKEN", "GITLAB_HOST"} {
-		if v := l.repo.Getenv(k); v != "" {
+		if v := r.d.Getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}
 	}
@@ -182,9 +181,9 @@ func splitRemoteURL(raw string) (host, repo string) {
 // library's main; for a library in a folder of a project, the project's
 // default branch on the remote (its HEAD), which is what the project's
 // pull requests target.
-func (l *Library) pullRequestBase(ctx context.Context, g *remoteGit) (string, error) {
-	if l.repo.Prefix == "" {
-		return l.MainBranch(), nil
+func (r *Remote) pullRequestBase(ctx context.Context, g *remoteGit) (string, error) {
+	if r.d.Folder() == "" {
+		return r.lib.MainBranch(), nil
 	}
 	out, _, err := g.run(ctx, nil, "ls-remote", "--symref", g.remote, "HEAD")
 	if err == nil {
@@ -196,19 +195,19 @@ func (l *Library) pullRequestBase(ctx context.Context, g *remoteGit) (string, er
 			}
 		}
 	}
-	return l.MainBranch(), nil
+	return r.lib.MainBranch(), nil
 }
 
 // pullRequestText is the title and body of proposal id's pull request:
 // the summary (a review's, or the commit subjects), the skills touched,
 // the diff stats, the lint verdict, the provenance trailers, and the
 // command that approves it locally.
-func (l *Library) pullRequestText(id, summary string) (*PullRequest, error) {
-	p, err := l.Proposals().Get(id)
+func (r *Remote) pullRequestText(id, summary string) (*PullRequest, error) {
+	p, err := r.lib.Proposals().Get(id)
 	if err != nil {
 		return nil, err
 	}
-	pr := &PullRequest{Head: ProposalBranch(id), Base: l.MainBranch()}
+	pr := &PullRequest{Head: skillrepo.ProposalBranch(id), Base: r.lib.MainBranch()}
 	subjects := make([]string, 0, len(p.Commits))
 	for i := len(p.Commits) - 1; i >= 0; i-- {
 		subjects = append(subjects, p.Commits[i].Subject)
@@ -258,19 +257,19 @@ func (l *Library) pullRequestText(id, summary string) (*PullRequest, error) {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("**Lint:** " + l.lintVerdict(p) + "\n\n")
+	b.WriteString("**Lint:** " + r.d.LintVerdict(p) + "\n\n")
 	switch {
 	case !p.Checked:
 	case p.Applied:
 		b.WriteString("**Merge:** main already has these changes.\n\n")
 	case p.Mergeable():
-		b.WriteString("**Merge:** merges into " + l.MainBranch() + " cleanly.\n\n")
+		b.WriteString("**Merge:** merges into " + r.lib.MainBranch() + " cleanly.\n\n")
 	default:
 		paths := make([]string, len(p.Conflicts))
 		for i, c := range p.Conflicts {
 			paths[i] = "`" + c.Path + "`"
 		}
-		b.WriteString("**Merge:** conflicts with " + l.MainBranch() + " in " + strings.Join(paths, ", ") + ".\n\n")
+		b.WriteString("**Merge:** conflicts with " + r.lib.MainBranch() + " in " + strings.Join(paths, ", ") + ".\n\n")
 	}
 	if ts := provenanceTrailers(p); len(ts) > 0 {
 		b.WriteString("Provenance (commit trailers):\n\n```\n")
@@ -280,67 +279,19 @@ func (l *Library) pullRequestText(id, summary string) (*PullRequest, error) {
 		b.WriteString("```\n\n")
 	}
 	approve := "skillrepo proposal approve " + id
-	if l.repo.Prefix != "" {
-		approve = "skillrepo -C " + l.repo.Prefix + " proposal approve " + id
+	if r.d.Folder() != "" {
+		approve = "skillrepo -C " + r.d.Folder() + " proposal approve " + id
 	}
 	fmt.Fprintf(&b, "Approve here (merge, squash or rebase: skillrepo recognises each), or locally with:\n\n```\n%s\n```\n", approve)
 	pr.Body = clip(b.String(), maxPullRequestBody)
 	return pr, nil
 }
 
-// lintVerdict lints the skills the proposal touches at its tip against
-// main, as its approval's gate will.
-func (l *Library) lintVerdict(p *Proposal) string {
-	if len(p.Skills) == 0 {
-		return "no skill touched"
-	}
-	after, err := l.Snapshot(p.Tip.String())
-	if err != nil {
-		return "not checked (" + err.Error() + ")"
-	}
-	var dirs []string
-	seen := map[string]bool{}
-	store := l.repo.NewStore(true)
-	tipTree := after.tree
-	for _, f := range p.Files {
-		if d := skillDirOf(l, store, f.Path, tipTree); d != "" && !strings.HasPrefix(d, ArchiveDir+"/") && !seen[d] {
-			seen[d] = true
-			dirs = append(dirs, d)
-		}
-	}
-	if len(dirs) == 0 {
-		return "no active skill touched"
-	}
-	var before func() fs.FS
-	if !p.Base.IsZero() {
-		if snap, err := l.Snapshot(p.Base.String()); err == nil {
-			before = snap.FS
-		}
-	}
-	err2 := l.gateAgainst(after.FS(), before, dirs)
-	var ge *GateError
-	switch {
-	case err2 == nil:
-		return fmt.Sprintf("clean: no new lint errors in %s", strings.Join(pathBases(dirs), ", "))
-	case errors.As(err2, &ge):
-		return fmt.Sprintf("%d new lint error(s): %s", len(ge.Found.Findings), clip(ge.Error(), 500))
-	}
-	return "not checked (" + err2.Error() + ")"
-}
-
-func pathBases(dirs []string) []string {
-	out := make([]string, len(dirs))
-	for i, d := range dirs {
-		out[i] = path.Base(d)
-	}
-	return out
-}
-
 // provenanceTrailers are the distinct trailers of the proposal's commits,
 // oldest first.
-func provenanceTrailers(p *Proposal) []Trailer {
-	var out []Trailer
-	seen := map[Trailer]bool{}
+func provenanceTrailers(p *skillrepo.Proposal) []skillrepo.Trailer {
+	var out []skillrepo.Trailer
+	seen := map[skillrepo.Trailer]bool{}
 	for i := len(p.Commits) - 1; i >= 0; i-- {
 		for _, t := range p.Commits[i].Trailers {
 			if !seen[t] {

@@ -1,4 +1,4 @@
-package skillrepo
+package remote
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func TestPushSetsHEADOfFreshBareRemote(t *testing.T) {
 				url = "file://" + bare
 			}
 			gitCmd(t, l, env, "remote", "add", "origin", url)
-			res, err := l.Remote().Push(ctx, RemoteOptions{GoGit: goGit})
+			res, err := New(l).Push(ctx, Options{GoGit: goGit})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,10 +46,8 @@ func TestPushSetsHEADOfFreshBareRemote(t *testing.T) {
 
 			// Pushing again (main exists there now) does nothing to HEAD.
 			old, nu := "first** error", "first** failing line"
-			if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionPatch, Name: "ci-debugging", OldString: &old, NewString: &nu}}}); err != nil {
-				t.Fatal(err)
-			}
-			if res, err = l.Remote().Push(ctx, RemoteOptions{GoGit: goGit}); err != nil || res.HEAD != nil {
+			patchMain(t, l, "ci-debugging", old, nu)
+			if res, err = New(l).Push(ctx, Options{GoGit: goGit}); err != nil || res.HEAD != nil {
 				t.Fatalf("second push: HEAD %+v, %v", res.HEAD, err)
 			}
 		})
@@ -68,7 +66,7 @@ func TestPushLeavesChosenHEAD(t *testing.T) {
 	gitIn(t, seed, env, false, "commit", "-q", "--allow-empty", "-m", "seed")
 	gitIn(t, seed, env, false, "push", "-q", bare, "stable")
 	gitCmd(t, l, env, "remote", "add", "team", bare)
-	res, err := l.Remote().Push(ctx, RemoteOptions{Remote: "team"})
+	res, err := New(l).Push(ctx, Options{Remote: "team"})
 	if err != nil || res.HEAD != nil {
 		t.Fatalf("push: HEAD %+v, %v", res.HEAD, err)
 	}
@@ -80,7 +78,7 @@ func TestPushLeavesChosenHEAD(t *testing.T) {
 	gitIn(t, root, env, false, "init", "-q", "-b", "master", wt)
 	gitIn(t, wt, env, false, "config", "receive.denyCurrentBranch", "ignore")
 	gitCmd(t, l, env, "remote", "add", "wt", wt)
-	if res, err = l.Remote().Push(ctx, RemoteOptions{Remote: "wt"}); err != nil || res.HEAD != nil {
+	if res, err = New(l).Push(ctx, Options{Remote: "wt"}); err != nil || res.HEAD != nil {
 		t.Fatalf("push to a work tree: HEAD %+v, %v", res.HEAD, err)
 	}
 	if got := strings.TrimSpace(gitIn(t, wt, env, false, "symbolic-ref", "HEAD")); got != "refs/heads/master" {
@@ -96,7 +94,7 @@ func TestPushHintsForServer(t *testing.T) {
 	// As a bare repository made with another default branch is.
 	gitIn(t, bare, env, false, "symbolic-ref", "HEAD", "refs/heads/master")
 	gitCmd(t, l, env, "remote", "add", "origin", url)
-	res, err := l.Remote().Push(context.Background(), RemoteOptions{})
+	res, err := New(l).Push(context.Background(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
