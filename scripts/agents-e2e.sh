@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# End-to-end runs of the REAL agent programs (Claude Code, Codex, Gemini CLI) with
+# End-to-end runs of the REAL agent programs (Claude Code, Codex, Gemini CLI,
+# OpenCode) with
 # skillrepo's hooks and MCP server, against scripted model servers on
 # 127.0.0.1 (internal/fakemodel: Anthropic Messages, OpenAI Responses and
-# Google's streamGenerateContent, with server-sent events), each in a
+# Google's streamGenerateContent, OpenAI chat completions, with
+# server-sent events), each in a
 # temporary HOME, behind a proxy that
 # forwards nothing. `go test ./...` needs only Go and git; this script is
 # what .ci/run runs after it.
 #
 # The programs come from npm (@anthropic-ai/claude-code, @openai/codex,
-# @google/gemini-cli),
+# @google/gemini-cli, opencode-ai),
 # installed into a cache folder outside the repository:
 #   SKILLREPO_AGENTS_CACHE   the cache (default ${XDG_CACHE_HOME:-~/.cache}/skillrepo-agents)
-#   SKILLREPO_AGENTS_BIN     a folder that already holds claude, codex and gemini: no install
+#   SKILLREPO_AGENTS_BIN     a folder that already holds claude, codex, gemini and opencode: no install
 #   SKILLREPO_E2E=off        skip everything
 #   SKILLREPO_E2E_KEEP=1     keep each scenario's sandbox, and print where
 #   E2E_JOBS=N               scenarios run N at a time (default 2; 1: one by one)
@@ -22,7 +24,10 @@
 #   scripts/agents-e2e.sh [SCENARIO…]     scenarios are scripts/e2e/*.sh (default: all)
 #
 # opencode-plugin runs no agent program: it loads OpenCode's plugin module
-# with node and skips, saying so, when node is missing.
+# with node and skips, saying so, when node is missing. opencode-session
+# runs OpenCode, whose skill tool lists a skill's files with ripgrep (rg;
+# without it on PATH OpenCode downloads it from github.com): installed
+# with apt-get when it is missing and apt can, else that scenario skips.
 #
 # Adding a scenario: see scripts/e2e/README.md.
 set -euo pipefail
@@ -40,30 +45,35 @@ fi
 claude_pkg="@anthropic-ai/claude-code@2.1.332"
 codex_pkg="@openai/codex@0.169.1"
 gemini_pkg="@google/gemini-cli@0.61.0"
+opencode_pkg="opencode-ai@1.18.33"
 
 bin_dir="${SKILLREPO_AGENTS_BIN:-}"
 if [ -z "$bin_dir" ]; then
   cache="${SKILLREPO_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/skillrepo-agents}"
   bin_dir="$cache/node_modules/.bin"
-  if [ ! -x "$bin_dir/claude" ] || [ ! -x "$bin_dir/codex" ] || [ ! -x "$bin_dir/gemini" ]; then
+  if [ ! -x "$bin_dir/claude" ] || [ ! -x "$bin_dir/codex" ] || [ ! -x "$bin_dir/gemini" ] || [ ! -x "$bin_dir/opencode" ]; then
     if ! command -v npm >/dev/null 2>&1; then
-      echo "agents-e2e: SKIPPED: npm is not installed, so Claude Code, Codex and Gemini CLI cannot be installed"
-      echo "  (install Node.js and npm, or point SKILLREPO_AGENTS_BIN at a folder holding claude, codex and gemini)"
+      echo "agents-e2e: SKIPPED: npm is not installed, so Claude Code, Codex, Gemini CLI and OpenCode cannot be installed"
+      echo "  (install Node.js and npm, or point SKILLREPO_AGENTS_BIN at a folder holding claude, codex, gemini and opencode)"
       exit 0
     fi
     if ! timeout 20 npm view "$claude_pkg" version >/dev/null 2>&1; then
       echo "agents-e2e: SKIPPED: the npm registry is not reachable ($(npm config get registry))"
       exit 0
     fi
-    echo "agents-e2e: installing $claude_pkg, $codex_pkg and $gemini_pkg into $cache" >&2
+    echo "agents-e2e: installing $claude_pkg, $codex_pkg, $gemini_pkg and $opencode_pkg into $cache" >&2
     mkdir -p "$cache"
-    if ! (cd "$cache" && npm install --no-audit --no-fund --loglevel=error "$claude_pkg" "$codex_pkg" "$gemini_pkg" >"$cache/install.log" 2>&1); then
+    if ! (cd "$cache" && npm install --no-audit --no-fund --loglevel=error "$claude_pkg" "$codex_pkg" "$gemini_pkg" "$opencode_pkg" >"$cache/install.log" 2>&1); then
       echo "agents-e2e: FAILED to install the agent programs; see $cache/install.log" >&2
       exit 1
     fi
   fi
 fi
-export E2E_CLAUDE="$bin_dir/claude" E2E_CODEX="$bin_dir/codex" E2E_GEMINI="$bin_dir/gemini"
+export E2E_CLAUDE="$bin_dir/claude" E2E_CODEX="$bin_dir/codex" E2E_GEMINI="$bin_dir/gemini" E2E_OPENCODE="$bin_dir/opencode"
+if ! command -v rg >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  echo "agents-e2e: installing ripgrep with apt-get (OpenCode's skill tool runs rg)" >&2
+  DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -q --no-install-recommends ripgrep >/dev/null 2>&1 || true
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/skillrepo-e2e.XXXXXX")
 cleanup() {

@@ -82,35 +82,51 @@ export const SkillrepoPlugin = async ({ client, directory }) => {
     }
   };
 
-  return {
-    event: async ({ event }) => {
-      const p = event.properties || {};
-      switch (event.type) {
-        case "session.created": {
-          const id = p.info && p.info.id;
-          if (!id) return;
-          const r = reply(await run("SessionStart", { session_id: id, source: "startup" }));
-          const extra = r.hookSpecificOutput && r.hookSpecificOutput.additionalContext;
-          if (extra) context.set(id, extra);
-          return;
-        }
-        case "session.idle": {
-          if (!p.sessionID) return;
-          const transcript_path = await save(p.sessionID);
-          await run("Stop", { session_id: p.sessionID, model: models.get(p.sessionID) || "", transcript_path });
-          return;
-        }
-        case "session.deleted": {
-          const id = p.info && p.info.id;
-          if (!id) return;
-          const transcript_path = transcripts.get(id) || "";
-          context.delete(id);
-          models.delete(id);
-          transcripts.delete(id);
-          await run("SessionEnd", { session_id: id, reason: "deleted", transcript_path });
-          return;
-        }
+  // OpenCode hands a plugin its events without waiting for the handler,
+  // and `opencode run` ends its process as soon as the session is idle:
+  // the idle session's save and its Stop are kept here, and dispose (which
+  // OpenCode awaits before it exits) waits for them.
+  const pending = new Set();
+  const track = (p) => {
+    pending.add(p);
+    p.finally(() => pending.delete(p));
+    return p;
+  };
+
+  const onEvent = async (event) => {
+    const p = event.properties || {};
+    switch (event.type) {
+      case "session.created": {
+        const id = p.info && p.info.id;
+        if (!id) return;
+        const r = reply(await run("SessionStart", { session_id: id, source: "startup" }));
+        const extra = r.hookSpecificOutput && r.hookSpecificOutput.additionalContext;
+        if (extra) context.set(id, extra);
+        return;
       }
+      case "session.idle": {
+        if (!p.sessionID) return;
+        const transcript_path = await save(p.sessionID);
+        await run("Stop", { session_id: p.sessionID, model: models.get(p.sessionID) || "", transcript_path });
+        return;
+      }
+      case "session.deleted": {
+        const id = p.info && p.info.id;
+        if (!id) return;
+        const transcript_path = transcripts.get(id) || "";
+        context.delete(id);
+        models.delete(id);
+        transcripts.delete(id);
+        await run("SessionEnd", { session_id: id, reason: "deleted", transcript_path });
+        return;
+      }
+    }
+  };
+
+  return {
+    event: ({ event }) => track(onEvent(event).catch(() => {})),
+    dispose: async () => {
+      await Promise.allSettled([...pending]);
     },
     "chat.message": async (input, output) => {
       if (input.model) models.set(input.sessionID, `${input.model.providerID}/${input.model.modelID}`);

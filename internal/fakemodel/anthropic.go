@@ -3,6 +3,7 @@ package fakemodel
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 )
 
@@ -148,6 +149,20 @@ func (e *events) send(name string, v any) { e.write("event: "+name+"\n", v) }
 // data sends an event with no name (a data line only), as Google's API
 // streams.
 func (e *events) data(v any) { e.write("", v) }
+
+// done ends an OpenAI chat stream: a data line that is not JSON.
+func (e *events) done() {
+	if e.err != nil {
+		return
+	}
+	if _, err := io.WriteString(e.w, "data: [DONE]\n\n"); err != nil {
+		e.err = err
+		return
+	}
+	if f, ok := e.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
 
 func (e *events) write(head string, v any) {
 	if e.err != nil {

@@ -3,7 +3,9 @@
 // script, the four protocols our code and the agent programs speak:
 //
 //   - OpenAI chat completions, POST …/chat/completions (our review,
-//     curator and goal judge; not streamed);
+//     curator and goal judge, not streamed; OpenCode's OpenAI-compatible
+//     provider, streamed with "stream": true: data-only chunks, then
+//     data: [DONE]);
 //   - Anthropic Messages, POST …/v1/messages (Claude Code, which streams
 //     server-sent events: message_start, content blocks with text_delta or
 //     input_json_delta, message_delta, message_stop);

@@ -250,8 +250,11 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Model  string `json:"model"`
-		Stream bool   `json:"stream"`
+		Model         string `json:"model"`
+		Stream        bool   `json:"stream"`
+		StreamOptions struct {
+			IncludeUsage bool `json:"include_usage"`
+		} `json:"stream_options"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeError(w, api, http.StatusBadRequest, "request body is not JSON: "+err.Error())
@@ -268,11 +271,6 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if api == apiChat && req.Stream {
-		writeError(w, api, http.StatusBadRequest, "fakemodel does not stream chat completions")
-		return
-	}
-
 	s.mu.Lock()
 	reply, idx, ok := s.take(api, body)
 	s.requests[n-1].Reply = idx
@@ -309,7 +307,11 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	a := answer{Reply: reply, ids: ids, model: req.Model, n: n, size: len(body)}
 	switch api {
 	case apiChat:
-		err = writeCompletion(w, a)
+		if req.Stream {
+			err = writeCompletionStream(w, a, req.StreamOptions.IncludeUsage)
+		} else {
+			err = writeCompletion(w, a)
+		}
 	case apiMessages:
 		err = writeMessage(w, a, req.Stream)
 	case apiResponses:
@@ -372,6 +374,40 @@ func (a answer) usage() Usage {
 	return Usage{PromptTokens: a.size / 4, CompletionTokens: len(a.Content) / 4}
 }
 
+// completion is a chat reply's message and finish reason.
+type completion struct {
+	Content   string
+	ToolCalls []completionCall
+	Finish    string
+}
+
+type completionCall struct {
+	ID, Name, Arguments string
+}
+
+func (a answer) completion() (completion, error) {
+	c := completion{Content: a.Content, Finish: a.FinishReason}
+	for i, tc := range a.ToolCalls {
+		args, err := tc.arguments()
+		if err != nil {
+			return completion{}, err
+		}
+		c.ToolCalls = append(c.ToolCalls, completionCall{ID: a.ids[i], Name: tc.Name, Arguments: args})
+	}
+	if c.Finish == "" {
+		c.Finish = "stop"
+		if len(c.ToolCalls) > 0 {
+			c.Finish = "tool_calls"
+		}
+	}
+	return c, nil
+}
+
+func (a answer) usageJSON() map[string]int {
+	u := a.usage()
+	return map[string]int{"prompt_tokens": u.PromptTokens, "completion_tokens": u.CompletionTokens, "total_tokens": u.PromptTokens + u.CompletionTokens}
+}
+
 func writeCompletion(w http.ResponseWriter, a answer) error {
 	type function struct {
 		Name      string `json:"name"`
@@ -387,33 +423,21 @@ func writeCompletion(w http.ResponseWriter, a answer) error {
 		Content   string     `json:"content"`
 		ToolCalls []toolCall `json:"tool_calls,omitempty"`
 	}
-	msg := message{Role: "assistant", Content: a.Content}
-	for i, c := range a.ToolCalls {
-		args, err := c.arguments()
-		if err != nil {
-			return err
-		}
-		msg.ToolCalls = append(msg.ToolCalls, toolCall{ID: a.ids[i], Type: "function", Function: function{Name: c.Name, Arguments: args}})
+	c, err := a.completion()
+	if err != nil {
+		return err
 	}
-	finish := a.FinishReason
-	if finish == "" {
-		finish = "stop"
-		if len(msg.ToolCalls) > 0 {
-			finish = "tool_calls"
-		}
+	msg := message{Role: "assistant", Content: c.Content}
+	for _, tc := range c.ToolCalls {
+		msg.ToolCalls = append(msg.ToolCalls, toolCall{ID: tc.ID, Type: "function", Function: function{Name: tc.Name, Arguments: tc.Arguments}})
 	}
-	usage := a.usage()
 	data, err := json.Marshal(map[string]any{
 		"id":      fmt.Sprintf("chatcmpl-fake-%d", a.n),
 		"object":  "chat.completion",
 		"created": 0,
 		"model":   a.model,
-		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
-		"usage": map[string]int{
-			"prompt_tokens":     usage.PromptTokens,
-			"completion_tokens": usage.CompletionTokens,
-			"total_tokens":      usage.PromptTokens + usage.CompletionTokens,
-		},
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": c.Finish}},
+		"usage":   a.usageJSON(),
 	})
 	if err != nil {
 		return err
@@ -421,6 +445,51 @@ func writeCompletion(w http.ResponseWriter, a answer) error {
 	w.Header().Set("Content-Type", "application/json")
 	_, err = w.Write(data)
 	return err
+}
+
+// writeCompletionStream is a chat reply streamed as OpenAI streams it
+// (stream: true; OpenCode's provider, through the AI SDK, asks for no
+// other): data-only events, each a chat.completion.chunk — the role,
+// the content in deltas, each tool call's id and name in its first delta
+// and its arguments in the next ones (by index), a last chunk with the
+// finish reason — then, when the request's stream_options.include_usage
+// asks, a chunk with no choices carrying the usage, and data: [DONE].
+func writeCompletionStream(w http.ResponseWriter, a answer, includeUsage bool) error {
+	c, err := a.completion()
+	if err != nil {
+		return err
+	}
+	id := fmt.Sprintf("chatcmpl-fake-%d", a.n)
+	ev := newEvents(w)
+	chunk := func(choices []any, usage map[string]int) {
+		v := map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": a.model, "choices": choices}
+		if usage != nil {
+			v["usage"] = usage
+		}
+		ev.data(v)
+	}
+	delta := func(d map[string]any, finish any) []any {
+		return []any{map[string]any{"index": 0, "delta": d, "finish_reason": finish}}
+	}
+	chunk(delta(map[string]any{"role": "assistant", "content": ""}, nil), nil)
+	if c.Content != "" {
+		for _, part := range chunks(c.Content, 40) {
+			chunk(delta(map[string]any{"content": part}, nil), nil)
+		}
+	}
+	for i, tc := range c.ToolCalls {
+		chunk(delta(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": tc.ID, "type": "function",
+			"function": map[string]any{"name": tc.Name, "arguments": ""}}}}, nil), nil)
+		for _, part := range chunks(tc.Arguments, 40) {
+			chunk(delta(map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": part}}}}, nil), nil)
+		}
+	}
+	chunk(delta(map[string]any{}, c.Finish), nil)
+	if includeUsage {
+		chunk([]any{}, a.usageJSON())
+	}
+	ev.done()
+	return ev.err
 }
 
 // writeError answers with an error in the protocol's shape (Anthropic's

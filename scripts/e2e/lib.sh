@@ -3,7 +3,7 @@
 #
 # Set by the driver: E2E_DIR (this scenario's folder), E2E_NAME, E2E_BIN
 # (skillrepo and fakemodel), E2E_ROOT (the repository), E2E_CLAUDE,
-# E2E_CODEX and E2E_GEMINI (the programs; maybe missing).
+# E2E_CODEX, E2E_GEMINI and E2E_OPENCODE (the programs; maybe missing).
 
 # e2e_sandbox makes the scenario's world: a temporary HOME with nothing of
 # the person running the tests, git identity, a project folder (a git
@@ -15,7 +15,7 @@ e2e_sandbox() {
   export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME="E2E Person" GIT_AUTHOR_EMAIL=e2e@example.com
   export GIT_COMMITTER_NAME="E2E Person" GIT_COMMITTER_EMAIL=e2e@example.com NO_COLOR=1
   local v
-  for v in $(env | sed -n 's/^\(OPENAI_[A-Z_]*\|ANTHROPIC_[A-Z_]*\|SKILLREPO_[A-Z_]*\|CLAUDE_[A-Z_]*\|CODEX_[A-Z_]*\|GEMINI_[A-Z_]*\|GOOGLE_[A-Z_]*\)=.*/\1/p'); do
+  for v in $(env | sed -n 's/^\(OPENAI_[A-Z_]*\|ANTHROPIC_[A-Z_]*\|SKILLREPO_[A-Z_]*\|CLAUDE_[A-Z_]*\|CODEX_[A-Z_]*\|GEMINI_[A-Z_]*\|GOOGLE_[A-Z_]*\|OPENCODE_[A-Z_]*\)=.*/\1/p'); do
     unset "$v"
   done
   unset HTTPS_PROXY HTTP_PROXY https_proxy http_proxy ALL_PROXY all_proxy NO_PROXY no_proxy
@@ -33,6 +33,7 @@ e2e_sandbox() {
   [ -x "${E2E_CLAUDE:-}" ] && ln -sf "$E2E_CLAUDE" "$E2E_DIR/agentbin/claude"
   [ -x "${E2E_CODEX:-}" ] && ln -sf "$E2E_CODEX" "$E2E_DIR/agentbin/codex"
   [ -x "${E2E_GEMINI:-}" ] && ln -sf "$E2E_GEMINI" "$E2E_DIR/agentbin/gemini"
+  [ -x "${E2E_OPENCODE:-}" ] && ln -sf "$E2E_OPENCODE" "$E2E_DIR/agentbin/opencode"
   export PATH="$E2E_BIN:$E2E_DIR/agentbin:$(dirname "$(command -v node 2>/dev/null || echo /usr/bin/node)"):/usr/bin:/bin"
   E2E_PIDS=()
   trap e2e_stop EXIT
@@ -63,7 +64,8 @@ sr_exit() {
   [ "$rc" = "$want" ] || fail "skillrepo $* exited $rc, not $want: $(cat "$file")"
 }
 
-# need PROGRAM…: skip unless each agent program (claude, codex, gemini) is
+# need PROGRAM…: skip unless each agent program (claude, codex, gemini,
+# opencode) is
 # there.
 need() {
   local p
@@ -165,6 +167,39 @@ gemini_env() {
   "privacy": {"usageStatisticsEnabled": false}
 }
 JSON
+}
+
+# opencode_env [MODEL]: OpenCode talks to the fake only: a provider
+# "fake" through its bundled OpenAI-compatible client (chat completions,
+# streamed) at $FAKE_OPENAI, the session's model and the small one (its
+# titles) both fake/MODEL, in $XDG_CONFIG_HOME/opencode/opencode.json;
+# the models.dev catalogue and the update check off. OpenCode also puts
+# @opencode-ai/plugin into each config folder with npm at start unless
+# the folder's package-lock.json lists it: the lock of a machine where
+# OpenCode ran once online is written here, so that install is not
+# tried (offline it fails, logs a warning and OpenCode runs on).
+opencode_env() {
+  local dir="$XDG_CONFIG_HOME/opencode"
+  mkdir -p "$dir/node_modules"
+  cat >"$dir/opencode.json" <<JSON
+{
+  "autoupdate": false,
+  "share": "disabled",
+  "model": "fake/${1:-fake-model}",
+  "small_model": "fake/${1:-fake-model}",
+  "provider": {
+    "fake": {
+      "npm": "@ai-sdk/openai-compatible",
+      "name": "fake",
+      "options": {"baseURL": "$FAKE_OPENAI", "apiKey": "e2e-dummy-key"},
+      "models": {"${1:-fake-model}": {"name": "fake", "tool_call": true}}
+    }
+  }
+}
+JSON
+  echo '{"name": "", "lockfileVersion": 3, "packages": {"": {"dependencies": {"@opencode-ai/plugin": "*"}}}}' >"$dir/package-lock.json"
+  echo '{"dependencies": {"@opencode-ai/plugin": "*"}}' >"$dir/package.json"
+  export OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1
 }
 
 # gemini_trust DIR: trust DIR as the person does in Gemini CLI's trust

@@ -4,9 +4,9 @@
 # @opencode-ai/plugin 1.x types them), then calls its hooks with events
 # shaped as OpenCode sends them: the session's start puts the memory into
 # the system prompt, a prompt, the skill tool and a read of a SKILL.md are
-# counted, the session going idle and its deletion reach skillrepo. No
-# OpenCode program runs here (it is not among the npm installs of this
-# script); docs/agents.md says what that leaves untested.
+# counted, the session going idle (its save and Stop awaited by the
+# plugin's dispose, as `opencode run` ends) and its deletion reach
+# skillrepo. No OpenCode program runs here: opencode-session runs it.
 command -v node >/dev/null 2>&1 || skip "node is not installed: cannot load OpenCode's plugin module"
 fake_start - <<'JSON'
 [{"api": "chat", "content": "nothing to save", "times": -1}]
@@ -43,7 +43,10 @@ node --input-type=module -e '
   await hooks["chat.message"]({ sessionID, model: { providerID: "fake", modelID: "fake-model" } }, { message: {}, parts: [{ type: "text", text: "Use the ci-debugging skill: why does CI fail?" }] });
   await hooks["tool.execute.after"]({ tool: "skill", sessionID, callID: "call_1", args: { name: "ci-debugging" } }, { title: "", output: "", metadata: {} });
   await hooks["tool.execute.after"]({ tool: "read", sessionID, callID: "call_2", args: { filePath: lib + "/docker-cleanup/SKILL.md" } }, { title: "", output: "", metadata: {} });
-  await hooks.event({ event: { type: "session.idle", properties: { sessionID } } });
+  // OpenCode does not wait for an event handler, and `opencode run` ends
+  // when the session is idle: it awaits only the dispose of the plugin.
+  hooks.event({ event: { type: "session.idle", properties: { sessionID } } });
+  await hooks.dispose();
   await hooks.event({ event: { type: "session.deleted", properties: { info: { id: sessionID } } } });
   console.log(JSON.stringify(system));
 ' "file://$E2E_DIR/skillrepo.mjs" "$E2E_PROJECT" "$lib" >"$E2E_DIR/system.json"
