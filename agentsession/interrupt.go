@@ -43,11 +43,17 @@ func (h *hookRun) interruptReviews() {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		x, _ := store.Get(e.ID)
-		switch {
-		case x.State == queue.Done && x.Outcome != nil:
+		x, err := store.Get(e.ID)
+		if err != nil {
+			h.rep.notef("asked review %s (%s) to stop for the new turn: %v", e.ID, e.ReviewID, err)
+			continue
+		}
+		// A review queued again may be taken up by the worker before this
+		// reads it: a new review id says it was queued again all the same.
+		switch requeued := x.State == queue.Queued || x.ReviewID != e.ReviewID; {
+		case x.State == queue.Done && x.Outcome != nil && !requeued:
 			h.rep.notef("interrupted review %s (%s) for the new turn: %s", e.ID, e.ReviewID, x.Outcome.Summary)
-		case x.State == queue.Queued:
+		case requeued:
 			h.rep.notef("interrupted review %s (%s) for the new turn: it competes for the local model; queued again (%d of %d interruptions)",
 				e.ID, e.ReviewID, x.Interruptions, queue.MaxInterruptions)
 		}
