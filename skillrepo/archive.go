@@ -36,7 +36,7 @@ type CommitInfo struct {
 }
 
 // Trailers parses the commit message's trailer block.
-func (c *CommitInfo) Trailers() []Trailer { return ParseTrailers(c.Message) }
+func (c *CommitInfo) Trailers() []Trailer { return parseTrailers(c.Message) }
 
 // Commit reads a commit's parents, message and time. Error wraps
 // ErrNotFound for a missing commit.
@@ -150,9 +150,9 @@ func (r *treeReader) walk(h Hash, dir string, fn func(p string, e gitstore.TreeE
 	return nil
 }
 
-// DirHashes returns the tree hash of each folder at the transaction's last
+// dirHashes returns the tree hash of each folder at the transaction's last
 // commit (staged changes are not seen); absent folders are left out.
-func (tx *writeTx) DirHashes(dirs []string) (map[string]Hash, error) {
+func (tx *writeTx) dirHashes(dirs []string) (map[string]Hash, error) {
 	r := newTreeReader(tx.gtx.Store())
 	out := make(map[string]Hash, len(dirs))
 	for _, d := range dirs {
@@ -167,18 +167,18 @@ func (tx *writeTx) DirHashes(dirs []string) (map[string]Hash, error) {
 	return out, nil
 }
 
-// Move is one folder moved by writeTx.MoveDirs.
+// Move is one folder moved by writeTx.moveDirs.
 type Move struct {
 	From string `json:"from"`
 	To   string `json:"to"`
 }
 
-// MoveDirs stages many folder moves at once, reading each tree once; it
+// moveDirs stages many folder moves at once, reading each tree once; it
 // is writeTx.Move for bulk use (a curator run archiving a thousand skills).
 // Every source must be a folder at the transaction's last commit with no
 // staged change below it, every destination free; otherwise nothing is
 // staged and the error names the first offending move.
-func (tx *writeTx) MoveDirs(moves []Move) error {
+func (tx *writeTx) moveDirs(moves []Move) error {
 	r := newTreeReader(tx.gtx.Store())
 	type staged struct {
 		p string
@@ -500,10 +500,10 @@ type RestoreResult struct {
 	Update   *UpdateResult `json:"-"`
 }
 
-// FindArchived finds an archived skill by name: .archive/<name> exactly,
+// findArchived finds an archived skill by name: .archive/<name> exactly,
 // else the newest .archive/<name>-<14 digits>[-N], else a folder given as
 // ".archive/x". Error wraps ErrNotFound.
-func FindArchived(skills []SkillInfo, name string) (SkillInfo, error) {
+func findArchived(skills []SkillInfo, name string) (SkillInfo, error) {
 	var best *SkillInfo
 	for i, si := range skills {
 		if !si.Archived {
@@ -536,7 +536,7 @@ func (l *Library) restore(ctx context.Context, t target, opts RestoreOptions) (*
 		if err != nil {
 			return err
 		}
-		si, err := FindArchived(skills, strings.Trim(opts.Name, "/"))
+		si, err := findArchived(skills, strings.Trim(opts.Name, "/"))
 		if errors.Is(err, ErrNotFound) && !activeSkill(skills, opts.Name) {
 			// Purged from the tree: history still has it.
 			p, perr := l.findPurged(tx.gtx.Base().String(), opts.Name)
@@ -571,14 +571,14 @@ func (l *Library) restore(ctx context.Context, t target, opts RestoreOptions) (*
 	return out, nil
 }
 
-// MergeTip stages the three-way merge of the commit tip into the
+// mergeTip stages the three-way merge of the commit tip into the
 // transaction's branch, with base as the merge base, by the same merge as
 // proposal approval (per path, line by line within files both sides
 // changed), and makes the next writeTx.Commit a merge with tip as its second
 // parent. On conflicts nothing is staged and they are returned; theirs
 // labels tip's side in conflict details. Call it before staging anything
 // else.
-func (tx *writeTx) MergeTip(base, tip Hash, theirs string) ([]merge.PathConflict, error) {
+func (tx *writeTx) mergeTip(base, tip Hash, theirs string) ([]merge.PathConflict, error) {
 	var baseTree Hash
 	if !base.IsZero() {
 		var err error

@@ -107,20 +107,20 @@ func TestMoveDirs(t *testing.T) {
 	l, env := newTestLibrary(t)
 	ctx := context.Background()
 	res, err := l.update(ctx, updateOptions{}, func(tx *writeTx) error {
-		hashes, err := tx.DirHashes([]string{"ci-debugging", "writing/release-notes", "nope"})
+		hashes, err := tx.dirHashes([]string{"ci-debugging", "writing/release-notes", "nope"})
 		if err != nil {
 			return err
 		}
 		if len(hashes) != 2 || hashes["ci-debugging"].IsZero() {
 			t.Errorf("dir hashes = %v", hashes)
 		}
-		if err := tx.MoveDirs([]Move{{From: "ci-debugging", To: ".archive/ci-debugging"}, {From: "nope", To: ".archive/nope"}}); !errors.Is(err, ErrNotFound) {
+		if err := tx.moveDirs([]Move{{From: "ci-debugging", To: ".archive/ci-debugging"}, {From: "nope", To: ".archive/nope"}}); !errors.Is(err, ErrNotFound) {
 			t.Errorf("move of a missing folder: %v", err)
 		}
-		if err := tx.MoveDirs([]Move{{From: "ci-debugging", To: "writing/release-notes"}}); !errors.Is(err, ErrExists) {
+		if err := tx.moveDirs([]Move{{From: "ci-debugging", To: "writing/release-notes"}}); !errors.Is(err, ErrExists) {
 			t.Errorf("move onto a taken folder: %v", err)
 		}
-		if err := tx.MoveDirs([]Move{
+		if err := tx.moveDirs([]Move{
 			{From: "ci-debugging", To: ".archive/ci-debugging"},
 			{From: "writing/release-notes", To: ".archive/release-notes"},
 		}); err != nil {
@@ -224,7 +224,7 @@ func TestMergeTip(t *testing.T) {
 	merge := func(tip Hash) ([]string, error) {
 		var got []string
 		_, err := l.update(ctx, updateOptions{}, func(tx *writeTx) error {
-			pcs, err := tx.MergeTip(base, tip, "side")
+			pcs, err := tx.mergeTip(base, tip, "side")
 			if err != nil || len(pcs) > 0 {
 				for _, pc := range pcs {
 					got = append(got, pc.Path)

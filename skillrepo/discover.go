@@ -13,7 +13,7 @@ import (
 )
 
 // Location is where a folder sits: the git work tree and the library
-// holding it. Every command finds its library through [FindLibrary] (or,
+// holding it. Every command finds its library through [findLibrary] (or,
 // to read without a library, [Locate]), so they agree on which library a
 // folder belongs to.
 type Location struct {
@@ -25,9 +25,9 @@ type Location struct {
 	Top string
 	// Library is the library's root: the nearest folder at or above Dir
 	// holding a .skillrepo/config.yaml, never above Top; "" when there is
-	// none. [FindLibrary] may fill it with the project's only library.
+	// none. [findLibrary] may fill it with the project's only library.
 	Library string
-	// Inferred is set by [FindLibrary] when Library does not hold Dir: it
+	// Inferred is set by [findLibrary] when Library does not hold Dir: it
 	// is the only library of Dir's project, which the command uses (as
 	// git finds its repository from a sub-folder).
 	Inferred bool
@@ -69,9 +69,9 @@ func IsLibrary(dir string) bool {
 // library, or names them when several are.
 var KnownLibraryFolders = []string{".claude/skills", ".agents/skills", ".codex/skills", ".gemini/skills", ".github/skills", "skills"}
 
-// ProjectLibraries lists the known folders of the work tree top that are
+// projectLibraries lists the known folders of the work tree top that are
 // libraries (slash paths relative to top).
-func ProjectLibraries(top string) []string {
+func projectLibraries(top string) []string {
 	var out []string
 	for _, f := range KnownLibraryFolders {
 		if IsLibrary(filepath.Join(top, filepath.FromSlash(f))) {
@@ -81,13 +81,13 @@ func ProjectLibraries(top string) []string {
 	return out
 }
 
-// FindLibrary is the library a command run in dir works on: the one
+// findLibrary is the library a command run in dir works on: the one
 // holding dir, else, in a project whose known skills folders hold
 // exactly one library, that one (Inferred). Errors match ErrNotLibrary
 // and carry a hint: outside any repository; a project with several
 // libraries (named); a project with none (naming a skills folder that
 // holds skills but is not a library yet, when there is one).
-func FindLibrary(dir string) (Location, error) {
+func findLibrary(dir string) (Location, error) {
 	loc, err := Locate(dir)
 	if err != nil {
 		return loc, err
@@ -106,7 +106,7 @@ func FindLibrary(dir string) (Location, error) {
 		return loc, WithHint(fmt.Errorf("%s: %s was deleted from the work tree (the checked-out commit has it)", loc.Top, config.Path),
 			"restore it with 'git checkout HEAD -- "+config.Path+"'")
 	}
-	found := ProjectLibraries(loc.Top)
+	found := projectLibraries(loc.Top)
 	switch {
 	case len(found) == 1:
 		loc.Library, loc.Inferred = filepath.Join(loc.Top, filepath.FromSlash(found[0])), true

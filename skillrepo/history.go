@@ -30,7 +30,7 @@ func (l *Library) history() *history.Index {
 // recordTrailers reads the provenance trailers skillrepo writes into a
 // history record (last value wins, as git's %(trailers)).
 func recordTrailers(msg string, r *history.Record) {
-	ts := ParseTrailers(msg)
+	ts := parseTrailers(msg)
 	r.Action = TrailerValue(ts, TrailerAction)
 	r.Origin = TrailerValue(ts, TrailerOrigin)
 	r.ReviewID = TrailerValue(ts, TrailerReviewID)

@@ -100,7 +100,7 @@ func (o *OpenOptions) fill() error {
 	return nil
 }
 
-// Open opens the library [FindLibrary] finds for dir: the one holding dir
+// Open opens the library [findLibrary] finds for dir: the one holding dir
 // (dir itself or a parent), else the only library of dir's project. When
 // the previous writer crashed mid-write, Open completes or discards its
 // intent record first (see doc.go). Errors: ErrNotLibrary (with a hint)
@@ -109,7 +109,7 @@ func Open(dir string, opts OpenOptions) (*Library, error) {
 	if err := opts.fill(); err != nil {
 		return nil, err
 	}
-	loc, err := FindLibrary(dir)
+	loc, err := findLibrary(dir)
 	if err != nil {
 		return nil, err
 	}

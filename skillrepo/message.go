@@ -66,7 +66,7 @@ type Message struct {
 	Trailers []Trailer
 }
 
-// AgentAuthor is the author of a commit a program wrote for the person:
+// agentAuthor is the author of a commit a program wrote for the person:
 // "skillrepo review <model>" for a background review's write,
 // "skillrepo curator [<model>]" for the curator's, "skillrepo mcp
 // <client>" for an agent's write over MCP (Agent trailer), with the email
@@ -74,7 +74,7 @@ type Message struct {
 // reserved: nobody receives mail there). ok is false for
 // everything else, which keeps the person as author. The person remains
 // the committer, so `git log --author=skillrepo` lists what agents wrote.
-func (m Message) AgentAuthor() (name, email string, ok bool) {
+func (m Message) agentAuthor() (name, email string, ok bool) {
 	var origin, model, agent string
 	for _, t := range m.Trailers {
 		switch t.Key {
@@ -145,7 +145,7 @@ func (m *Message) Add(key, value string) {
 	}
 }
 
-// ParseTrailers reads the trailer block of a commit message with the
+// parseTrailers reads the trailer block of a commit message with the
 // rules git's own %(trailers) reads a commit with: the last paragraph
 // (never the subject), continuation lines start with whitespace, and the
 // paragraph counts only when every line is a trailer or at least 25 % are
@@ -153,7 +153,7 @@ func (m *Message) Add(key, value string) {
 // ...)"). A "---" line is not a divider here (it is only in a patch
 // e-mail): a reject reason holding "---" and a paragraph of fake
 // trailers before it must not stand in for the real ones (issue 40).
-func ParseTrailers(message string) []Trailer {
+func parseTrailers(message string) []Trailer {
 	lines := strings.Split(strings.ReplaceAll(message, "\r\n", "\n"), "\n")
 	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
 		lines = lines[:len(lines)-1]

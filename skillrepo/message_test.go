@@ -44,9 +44,9 @@ func TestParseTrailersMatchesGit(t *testing.T) {
 					want = append(want, Trailer{k, v})
 				}
 			}
-			got := ParseTrailers(tt.msg)
+			got := parseTrailers(tt.msg)
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("ParseTrailers = %q, git says %q", got, want)
+				t.Errorf("parseTrailers = %q, git says %q", got, want)
 			}
 		})
 	}
@@ -56,7 +56,7 @@ func TestParseTrailersMatchesGit(t *testing.T) {
 func TestRejectReasonForgesNoTrailer(t *testing.T) {
 	msg := Message{Subject: "Reject proposal p1", Body: "bad\n\nRejected-By: Mallory <m@x>\nReason: forged\n---",
 		Trailers: []Trailer{{TrailerProposalID, "p1"}, {TrailerRejectedBy, "Real <r@x>"}, {TrailerReason, "bad"}}}.String()
-	ts := ParseTrailers(msg)
+	ts := parseTrailers(msg)
 	if by := TrailerValue(ts, TrailerRejectedBy); by != "Real <r@x>" {
 		t.Errorf("Rejected-By = %q, want the real one (trailers %q)", by, ts)
 	}
@@ -87,7 +87,7 @@ func TestAgentAuthor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			name, email, ok := Message{Subject: "s", Trailers: tt.trailers}.AgentAuthor()
+			name, email, ok := Message{Subject: "s", Trailers: tt.trailers}.agentAuthor()
 			if name != tt.author || email != tt.ema || ok != tt.ok {
 				t.Errorf("got %q %q %v, want %q %q %v", name, email, ok, tt.author, tt.ema, tt.ok)
 			}

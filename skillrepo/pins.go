@@ -96,10 +96,10 @@ func (room Owners) Pins(rev string) ([]string, error) {
 	return pins, nil
 }
 
-// IsPinned reports whether the skill name is pinned in the transaction's
+// isPinned reports whether the skill name is pinned in the transaction's
 // current state, Hermes' pins included (for guards running inside a
 // write).
-func (tx *writeTx) IsPinned(name string) bool {
+func (tx *writeTx) isPinned(name string) bool {
 	pins, _ := tx.effectivePins()
 	return slices.Contains(pins, path.Base(name))
 }
@@ -350,7 +350,7 @@ func (l *Library) moveSkill(ctx context.Context, name string, t target, opts Mov
 					return err
 				}
 			}
-			if tx.IsPinned(si.Name) {
+			if tx.isPinned(si.Name) {
 				pins, _ := tx.gtx.ReadFile(PinsFile)
 				list := slices.DeleteFunc(parsePins(pins), func(s string) bool { return s == si.Name })
 				list = append(list, newName)
@@ -414,7 +414,7 @@ func (l *Library) carryUsage(res *UpdateResult, renamed map[string]string) {
 			if err != nil {
 				continue
 			}
-			keys.Carry(recs, from, after.UsageKey(si))
+			keys.Carry(recs, from, after.usageKey(si))
 		}
 		return nil
 	})
@@ -450,7 +450,7 @@ func renameFrontmatter(data []byte, old, new string) ([]byte, bool) {
 // archive an autonomous delete becomes): a pinned skill stays; patches and
 // edits are allowed.
 func refusePinned(tx *writeTx, si SkillInfo) error {
-	if tx.IsPinned(si.Name) {
+	if tx.isPinned(si.Name) {
 		return refusedf("skill %q is pinned and cannot be deleted or archived; patches and edits are allowed; run 'skillrepo skill unpin %s' first", si.Name, si.Name)
 	}
 	return nil

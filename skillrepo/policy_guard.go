@@ -24,10 +24,10 @@ const (
 	GuardMeta      = "person_only"
 )
 
-// ByAgent reports whether the origin is an agent (the working agent, a
+// byAgent reports whether the origin is an agent (the working agent, a
 // background review, the curator) rather than a person or an import: an
 // agent is refused what a person is only warned of.
-func (p Provenance) ByAgent() bool {
+func (p Provenance) byAgent() bool {
 	return p.Origin == OriginForeground || p.Autonomous()
 }
 
@@ -48,7 +48,7 @@ func (p *Policy) label() string { return LabelFor(p.w.Provenance.Origin) }
 // duplicate, and refused a likely secret unless they force it (an agent
 // running the CLI writes as the person: issue 40 item 10).
 func (p *Policy) precheck(ops []Op, base func() string) (warnings []string, err error) {
-	agent := p.w.Provenance.ByAgent()
+	agent := p.w.Provenance.byAgent()
 	var snap *Snapshot
 	for i, op := range ops {
 		if msg := secretsIn(op); msg != "" {
@@ -89,7 +89,7 @@ func (p *Policy) precheck(ops []Op, base func() string) (warnings []string, err 
 // secretReason is a secret's refusal as the writer reads it: a person
 // is told how to write it anyway.
 func (p *Policy) secretReason(msg string) string {
-	if p.w.Provenance.ByAgent() {
+	if p.w.Provenance.byAgent() {
 		return msg
 	}
 	return msg + " If it is not a secret, write it anyway with --force."
@@ -124,7 +124,7 @@ func secretsIn(op Op) string {
 // forced, and then warned of (once: one already warned of by the
 // operation check is not repeated).
 func (p *Policy) secretScan(already []string, warn *[]string) func(tx *writeTx) error {
-	agent := p.w.Provenance.ByAgent()
+	agent := p.w.Provenance.byAgent()
 	warnedOfSecret := slices.ContainsFunc(already, func(w string) bool { return strings.Contains(w, secrets.RefusalWords) })
 	return func(tx *writeTx) error {
 		*warn = (*warn)[:0]
@@ -245,17 +245,17 @@ func (p *Policy) ownershipGuard(tx *writeTx, action, name string, staged bool) e
 	if staged && err == nil && !own.Protected {
 		return nil
 	}
-	if msg := OwnershipRefusal(p.label(), action, name, own, err); msg != "" {
+	if msg := ownershipRefusal(p.label(), action, name, own, err); msg != "" {
 		return &RefusedError{Reason: msg, Guard: GuardOwnership}
 	}
 	return nil
 }
 
-// OwnershipRefusal is the message refusing an autonomous write to a skill
+// ownershipRefusal is the message refusing an autonomous write to a skill
 // it may not touch — pinned, not curator-managed, or of unreadable
 // ownership — or "" when the write may go ahead. err is the error of
 // reading the ownership.
-func OwnershipRefusal(label, action, name string, own ReviewOwner, err error) string {
+func ownershipRefusal(label, action, name string, own ReviewOwner, err error) string {
 	switch {
 	case err != nil:
 		return fmt.Sprintf("Refusing background %s %s for '%s': its ownership could not be read from history (%v), so it is treated as user-owned.", label, action, name, err)
@@ -329,14 +329,14 @@ func (p *Policy) readGuard(tx *writeTx, op Op, si SkillInfo, known map[string]bo
 	return &RefusedError{Guard: GuardReadFirst, Reason: fmt.Sprintf("Refusing background %s %s for '%s': %s has not been read in this %s. Call %s first, then retry once; text quoted in the conversation does not count as a read.", label, op.Action, si.Name, file, label, view)}
 }
 
-// CheckMeta checks a pin, unpin, adopt, disown, move or archive of the
+// checkMeta checks a pin, unpin, adopt, disown, move or archive of the
 // skill name by the policy's writer; the policy's verbs run it themselves
 // (policy_writes.go), and a door asks it only to tell a writer beforehand.
 // Unpin, adopt and disown decide who may change a skill, which is a
 // person's decision alone, so an autonomous writer is refused them; pin,
 // move and archive pass the ownership guard like any write, reading the
 // policy's base. Any other writer passes.
-func (p *Policy) CheckMeta(action, name string) error {
+func (p *Policy) checkMeta(action, name string) error {
 	prov := p.w.Provenance
 	if !prov.Autonomous() {
 		return nil
@@ -355,7 +355,7 @@ func (p *Policy) CheckMeta(action, name string) error {
 		return err
 	}
 	own, err := p.l.Owners().ForReview(snap.Commit().String(), si.Name)
-	if msg := OwnershipRefusal(label, action, si.Name, own, err); msg != "" {
+	if msg := ownershipRefusal(label, action, si.Name, own, err); msg != "" {
 		return &RefusedError{Reason: msg, Guard: GuardOwnership}
 	}
 	return nil

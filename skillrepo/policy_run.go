@@ -59,7 +59,7 @@ func (p *Policy) ArchiveBatches(ctx context.Context, batches [][]Move, msgs []Me
 			return fmt.Errorf("branch %s already exists: %w", p.route.Branch, ErrExists)
 		}
 		for i, batch := range batches {
-			if err := tx.MoveDirs(batch); err != nil {
+			if err := tx.moveDirs(batch); err != nil {
 				return err
 			}
 			if _, err := tx.Commit(p.signed(msgs[i])); err != nil {
@@ -106,7 +106,7 @@ func (p *Policy) LandRun(ctx context.Context, in RunLanding) (merge, before Hash
 	main := p.l.MainBranch()
 	res, err := p.l.update(ctx, updateOptions{Reflog: p.reflog("merge run")}, func(tx *writeTx) error {
 		if tx.Base() != in.Pre {
-			now, err := tx.DirHashes(in.Dirs)
+			now, err := tx.dirHashes(in.Dirs)
 			if err != nil {
 				return err
 			}
@@ -124,7 +124,7 @@ func (p *Policy) LandRun(ctx context.Context, in RunLanding) (merge, before Hash
 				return &FolderConflictError{Conflicts: cs, Tip: tx.Base()}
 			}
 		}
-		pcs, err := tx.MergeTip(in.Pre, in.Tip, p.route.Branch)
+		pcs, err := tx.mergeTip(in.Pre, in.Tip, p.route.Branch)
 		if err != nil {
 			return err
 		}
@@ -156,7 +156,7 @@ func (p *Policy) MoveBack(ctx context.Context, moves []ArchivedMove, m Message, 
 		paths = append(paths, mv.From, mv.To)
 	}
 	return p.l.update(ctx, updateOptions{DryRun: dryRun, Reflog: p.reflog("roll back run")}, func(tx *writeTx) error {
-		now, err := tx.DirHashes(paths)
+		now, err := tx.dirHashes(paths)
 		if err != nil {
 			return err
 		}
@@ -175,7 +175,7 @@ func (p *Policy) MoveBack(ctx context.Context, moves []ArchivedMove, m Message, 
 		if len(cs) > 0 {
 			return &FolderConflictError{Conflicts: cs, Tip: tx.Base()}
 		}
-		if err := tx.MoveDirs(back); err != nil {
+		if err := tx.moveDirs(back); err != nil {
 			return err
 		}
 		_, err = tx.Commit(p.signed(m))
@@ -184,7 +184,7 @@ func (p *Policy) MoveBack(ctx context.Context, moves []ArchivedMove, m Message, 
 }
 
 // RevertFolders undoes, in the folders dirs, the change from revision
-// before to revision after, keeping later work (writeTx.RevertDirs), in one
+// before to revision after, keeping later work (writeTx.revertDirs), in one
 // commit on main. A file changed since after refuses the whole revert:
 // *FolderConflictError naming each, nothing written.
 func (p *Policy) RevertFolders(ctx context.Context, before, after Hash, dirs []string, m Message, dryRun bool) (*UpdateResult, error) {
@@ -197,7 +197,7 @@ func (p *Policy) RevertFolders(ctx context.Context, before, after Hash, dirs []s
 		return nil, err
 	}
 	return p.l.update(ctx, updateOptions{DryRun: dryRun, Reflog: p.reflog("roll back run")}, func(tx *writeTx) error {
-		changed, err := tx.RevertDirs(bs, as, dirs)
+		changed, err := tx.revertDirs(bs, as, dirs)
 		if err != nil {
 			return err
 		}
@@ -218,7 +218,7 @@ func (p *Policy) RevertFolders(ctx context.Context, before, after Hash, dirs []s
 // purge decided from); history keeps them, and `skill restore` brings one
 // back. Only a person purges.
 func (p *Policy) PurgeArchived(ctx context.Context, base Hash, dirs []string, m Message) (*UpdateResult, error) {
-	if p.w.Provenance.ByAgent() {
+	if p.w.Provenance.byAgent() {
 		return nil, p.metaRefusal(ActionPurge, "archived skills")
 	}
 	sorted := append([]string(nil), dirs...)

@@ -25,10 +25,10 @@ func (p *Policy) target() target {
 
 // Pin adds the skill to the pins file in one commit (Skill-Action: pin)
 // on the policy's route; pinning a pinned skill changes nothing. An
-// autonomous writer passes the ownership guard ([Policy.CheckMeta]).
+// autonomous writer passes the ownership guard ([Policy.checkMeta]).
 // Error wraps ErrNotFound when the skill does not exist on the branch.
 func (p *Policy) Pin(ctx context.Context, name string, opts MetaOptions) (*MetaResult, error) {
-	if err := p.CheckMeta(ActionPin, name); err != nil {
+	if err := p.checkMeta(ActionPin, name); err != nil {
 		return nil, err
 	}
 	return p.l.setPinned(ctx, name, true, p.target(), opts)
@@ -38,7 +38,7 @@ func (p *Policy) Pin(ctx context.Context, name string, opts MetaOptions) (*MetaR
 // unpin); a skill no longer in the library can still be unpinned. Only a
 // person or the working agent unpins.
 func (p *Policy) Unpin(ctx context.Context, name string, opts MetaOptions) (*MetaResult, error) {
-	if err := p.CheckMeta(ActionUnpin, name); err != nil {
+	if err := p.checkMeta(ActionUnpin, name); err != nil {
 		return nil, err
 	}
 	return p.l.setPinned(ctx, name, false, p.target(), opts)
@@ -48,7 +48,7 @@ func (p *Policy) Unpin(ctx context.Context, name string, opts MetaOptions) (*Met
 // carrying Skill-Action: adopt; adopting a curator-managed skill changes
 // nothing. Only a person or the working agent adopts.
 func (p *Policy) Adopt(ctx context.Context, name string, opts MetaOptions) (*MetaResult, error) {
-	if err := p.CheckMeta(ActionAdopt, name); err != nil {
+	if err := p.checkMeta(ActionAdopt, name); err != nil {
 		return nil, err
 	}
 	return p.l.setOwner(ctx, name, true, p.target(), opts)
@@ -58,7 +58,7 @@ func (p *Policy) Adopt(ctx context.Context, name string, opts MetaOptions) (*Met
 // commit carrying Skill-Action: disown. Only a person or the working agent
 // disowns.
 func (p *Policy) Disown(ctx context.Context, name string, opts MetaOptions) (*MetaResult, error) {
-	if err := p.CheckMeta(ActionDisown, name); err != nil {
+	if err := p.checkMeta(ActionDisown, name); err != nil {
 		return nil, err
 	}
 	return p.l.setOwner(ctx, name, false, p.target(), opts)
@@ -84,7 +84,7 @@ func (p *Policy) AdoptAll(ctx context.Context, opts MetaOptions) ([]string, *Upd
 // ErrExists when the destination is taken, skill.ErrInvalid for a bad name
 // or category.
 func (p *Policy) MoveSkill(ctx context.Context, name string, opts MoveOptions) (*MetaResult, error) {
-	if err := p.CheckMeta(ActionMove, name); err != nil {
+	if err := p.checkMeta(ActionMove, name); err != nil {
 		return nil, err
 	}
 	return p.l.moveSkill(ctx, name, p.target(), opts)
@@ -97,7 +97,7 @@ func (p *Policy) MoveSkill(ctx context.Context, name string, opts MoveOptions) (
 // change (the ownership guard). Errors wrap ErrNotFound, ErrExists
 // (already archived), ErrRefused (pinned) and the write's.
 func (p *Policy) Archive(ctx context.Context, opts ArchiveOptions) (*ArchiveResult, error) {
-	if err := p.CheckMeta(ActionArchive, opts.Name); err != nil {
+	if err := p.checkMeta(ActionArchive, opts.Name); err != nil {
 		return nil, err
 	}
 	return p.l.archive(ctx, p.target(), opts)
@@ -175,7 +175,7 @@ func (p *Policy) approver(by string) string {
 	switch {
 	case prov.Agent != "":
 		return prov.Agent + " (" + prov.Origin + ")"
-	case prov.ByAgent():
+	case prov.byAgent():
 		return "agent (" + prov.Origin + ")"
 	}
 	return ""

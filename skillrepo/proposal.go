@@ -384,7 +384,7 @@ func (r *proposalReader) readCommits(p *Proposal, own []Hash) error {
 			Message:  c.Message,
 			Author:   c.Author.Name + " <" + c.Author.Email + ">",
 			When:     c.Author.When,
-			Trailers: ParseTrailers(c.Message),
+			Trailers: parseTrailers(c.Message),
 		}
 		p.Commits = append(p.Commits, pc)
 		if o := TrailerValue(pc.Trailers, TrailerOrigin); o != "" && !slices.Contains(origins, o) {
@@ -568,7 +568,7 @@ func (r *proposalReader) readRejection(record Hash) (*Rejection, Hash, error) {
 	if len(c.ParentHashes) == 0 {
 		return nil, ZeroHash, fmt.Errorf("rejection record %s has no parent", record)
 	}
-	ts := ParseTrailers(c.Message)
+	ts := parseTrailers(c.Message)
 	rej := &Rejection{
 		Record:       record,
 		By:           TrailerValue(ts, TrailerRejectedBy),

@@ -275,7 +275,7 @@ func (l *Library) approvalMessage(id, by string, own []Hash) Message {
 		}
 		body = append(body, "- "+strings.SplitN(c.Message, "\n", 2)[0])
 		if reviewID == "" {
-			reviewID = TrailerValue(ParseTrailers(c.Message), TrailerReviewID)
+			reviewID = TrailerValue(parseTrailers(c.Message), TrailerReviewID)
 		}
 	}
 	m.Body = strings.Join(body, "\n")

@@ -96,7 +96,7 @@ func (room Remote) Origin(h Hash) string {
 	if err != nil {
 		return ""
 	}
-	return TrailerValue(ParseTrailers(c.Message), TrailerOrigin)
+	return TrailerValue(parseTrailers(c.Message), TrailerOrigin)
 }
 
 // SameOutsideFolder reports whether commits a and b have the same files

@@ -9,14 +9,14 @@ import (
 	"strings"
 )
 
-// RevertDirs stages the undo, in the folders dirs, of the change from
+// revertDirs stages the undo, in the folders dirs, of the change from
 // before to after, keeping later work: a file still as after left it goes
 // back to how before had it (removed when before had none); a file already
-// as before stays. Any other file changed since after: RevertDirs returns
+// as before stays. Any other file changed since after: revertDirs returns
 // those paths, sorted, and then stages nothing, so the caller refuses the
 // whole revert (a curator rollback names them with the commits that
 // changed them).
-func (tx *writeTx) RevertDirs(before, after *Snapshot, dirs []string) (changed []string, err error) {
+func (tx *writeTx) revertDirs(before, after *Snapshot, dirs []string) (changed []string, err error) {
 	type write struct {
 		p      string
 		data   []byte

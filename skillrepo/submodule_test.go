@@ -41,7 +41,7 @@ func TestSubmoduleInSkillRefused(t *testing.T) {
 		}},
 		{"bulk move", func() error {
 			_, err := l.update(context.Background(), updateOptions{}, func(tx *writeTx) error {
-				return tx.MoveDirs([]Move{{From: "ci-debugging", To: ".archive/ci-debugging"}})
+				return tx.moveDirs([]Move{{From: "ci-debugging", To: ".archive/ci-debugging"}})
 			})
 			return err
 		}},

@@ -380,7 +380,7 @@ func (l *Library) Sync(ctx context.Context, opts SyncOptions) (*SyncResult, erro
 		// An agent's edit is an agent's write: a likely secret in it is
 		// refused as the write policy refuses it (issue 40 item 10). The
 		// edit stays in the work tree for the person.
-		if (Provenance{Origin: origin}).ByAgent() {
+		if (Provenance{Origin: origin}).byAgent() {
 			msgs, err := stagedSecrets(tx)
 			if err != nil {
 				return err

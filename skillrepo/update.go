@@ -60,7 +60,7 @@ func (tx *writeTx) Base() Hash { return tx.gtx.Base() }
 // returns its hash. Error: ErrNoChanges when the tree is unchanged and no
 // extra parent was added.
 // A commit whose trailers say an agent wrote it is authored as that agent
-// (see [Message.AgentAuthor]).
+// (see [Message.agentAuthor]).
 func (tx *writeTx) Commit(msg Message) (Hash, error) { return tx.commit(msg, false) }
 
 // commit is Commit; allowEmpty records a commit even when the tree is
@@ -69,7 +69,7 @@ func (tx *writeTx) commit(msg Message, allowEmpty bool) (Hash, error) {
 	if err := secretsInTrailers(msg); err != nil {
 		return ZeroHash, err
 	}
-	if name, email, ok := msg.AgentAuthor(); ok {
+	if name, email, ok := msg.agentAuthor(); ok {
 		return tx.gtx.CommitAs(msg.String(), gitstore.Author{Name: name, Email: email}, allowEmpty)
 	}
 	if allowEmpty {

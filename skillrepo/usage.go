@@ -57,12 +57,12 @@ func (l *Library) recordUse(name string, kind UseKind, dedupeKey string) (counte
 	if si.Archived {
 		return false, fmt.Errorf("skill %s is archived: %w", si.Name, ErrNotFound)
 	}
-	return l.Usage().BumpOnce(snap.UsageKey(si), kind == UseView, dedupeKey)
+	return l.Usage().BumpOnce(snap.usageKey(si), kind == UseView, dedupeKey)
 }
 
 // CountUse counts a view (kind [UseView]: also a use) or a use of a skill
 // on main's tip, archived ones included, under the key the reference
-// counts it by (its frontmatter name: [Snapshot.UsageKey]), and returns
+// counts it by (its frontmatter name: [Snapshot.usageKey]), and returns
 // the skill's record afterwards with every alias merged — what Hermes and
 // skillrepo both read as the skill's usage. With dryRun the sidecar is
 // read, not written. It is the person's or tool's count; an agent's hook
@@ -82,7 +82,7 @@ func (l *Library) CountUse(name string, kind UseKind, dryRun bool) (*usage.Recor
 	if err != nil {
 		return nil, err
 	}
-	key := snap.UsageKey(si)
+	key := snap.usageKey(si)
 	after, err := l.Usage().Bump(key, kind == UseView, dryRun)
 	if err != nil {
 		return nil, err

@@ -22,11 +22,11 @@ import (
 // name (tools/skill_usage._read_skill_name).
 const frontmatterNameLimit = 4000
 
-// FrontmatterName reads the name field of SKILL.md as the reference's
+// frontmatterNameOf reads the name field of SKILL.md as the reference's
 // curator does: the first "name:" line inside the leading "---" fence,
 // within the first 4,000 characters, quotes stripped; "" when there is
 // none.
-func FrontmatterName(data []byte) string {
+func frontmatterNameOf(data []byte) string {
 	if len(data) > frontmatterNameLimit*4 {
 		data = data[:frontmatterNameLimit*4]
 	}
@@ -144,9 +144,9 @@ func hasQualifiedRecord(recs map[string]*usage.Record, si SkillInfo) bool {
 	return false
 }
 
-// UsageKey is the key a skill's record is written under: its frontmatter
+// usageKey is the key a skill's record is written under: its frontmatter
 // name, else its folder name.
-func (s *Snapshot) UsageKey(si SkillInfo) string {
+func (s *Snapshot) usageKey(si SkillInfo) string {
 	if name, err := s.frontmatterName(si); err == nil && name != "" {
 		return name
 	}
@@ -162,7 +162,7 @@ func (s *Snapshot) frontmatterName(si SkillInfo) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return FrontmatterName(data), nil
+	return frontmatterNameOf(data), nil
 }
 
 func path2(category, name string) string {

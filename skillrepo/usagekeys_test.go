@@ -66,7 +66,7 @@ func TestUsageKeyOfMatchesUsageKeys(t *testing.T) {
 	names := map[string]*usage.Record{}
 	for _, si := range skills {
 		names[si.Name] = &usage.Record{}
-		for _, a := range []string{si.Name, si.Dir, path2(si.Category, si.Name), colon(si.Category, si.Name), snap.UsageKey(si)} {
+		for _, a := range []string{si.Name, si.Dir, path2(si.Category, si.Name), colon(si.Category, si.Name), snap.usageKey(si)} {
 			if a != "" {
 				every[a] = &usage.Record{}
 			}
@@ -92,7 +92,7 @@ func TestUsageKeyOfMatchesUsageKeys(t *testing.T) {
 	}
 }
 
-// FrontmatterName reads the name a YAML loader reads (the reference's
+// frontmatterNameOf reads the name a YAML loader reads (the reference's
 // skill_view keys usage by it): an anchor or tag before the value is not
 // part of it.
 func TestFrontmatterNameSkipsAnchorsAndTags(t *testing.T) {
@@ -106,8 +106,8 @@ func TestFrontmatterNameSkipsAnchorsAndTags(t *testing.T) {
 		"no fence\nname: x\n":                  "",
 	}
 	for in, want := range tests {
-		if got := FrontmatterName([]byte(in)); got != want {
-			t.Errorf("FrontmatterName(%q) = %q, want %q", in, got, want)
+		if got := frontmatterNameOf([]byte(in)); got != want {
+			t.Errorf("frontmatterNameOf(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
