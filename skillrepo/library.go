@@ -182,7 +182,7 @@ func openAt(root, prefix string, opts OpenOptions) (*Library, error) {
 	if err != nil && !errors.As(err, &problems) {
 		return nil, err
 	}
-	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: opts.LockTimeout, DefaultBranch: cfg.MainBranch, Warn: opts.Warn, Prefix: prefix})
+	repo, err := gitstore.Open(root, gitstore.Options{Getenv: opts.Getenv, Now: opts.Now, LockTimeout: opts.LockTimeout, DefaultBranch: cfg.MainBranch, Warn: opts.Warn, Prefix: prefix, Refs: opts.Memo.refCache()})
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package skillrepo
 import (
 	"container/list"
 	"sync"
+
+	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
 // Memo keeps, across the libraries a long-running reader opens one per
@@ -16,8 +18,12 @@ import (
 // Safe for concurrent use.
 type Memo struct {
 	mu        sync.Mutex
-	owners    lru[ownersKey, map[string]Ownership]
+	owners    lru[ownersKey, ownersMemo]
 	proposals lru[proposalKey, *Proposal]
+	// refs keeps the loose refs the libraries listed (proposals,
+	// rejected proposals), each reused while a stat of its file is
+	// unchanged (the engine's RefCache).
+	refs *gitstore.RefCache
 }
 
 // Bounds of a [Memo]: a few tips of ownership (a 10,000-skill map is a
@@ -30,12 +36,29 @@ const (
 
 // NewMemo returns an empty memo; give it to [Open] in [OpenOptions].Memo.
 func NewMemo() *Memo {
-	return &Memo{owners: newLRU[ownersKey, map[string]Ownership](memoOwners), proposals: newLRU[proposalKey, *Proposal](memoProposals)}
+	return &Memo{owners: newLRU[ownersKey, ownersMemo](memoOwners), proposals: newLRU[proposalKey, *Proposal](memoProposals), refs: gitstore.NewRefCache()}
+}
+
+func (m *Memo) refCache() *gitstore.RefCache {
+	if m == nil {
+		return nil
+	}
+	return m.refs
 }
 
 type ownersKey struct {
 	prefix string
 	tip    Hash
+}
+
+// ownersMemo is the ownership at a commit, and the state of the forward
+// pass there (every folder history knows, with the time of its decision)
+// when this process computed it: a commit whose one parent has its state
+// kept is one step of the pass from it (owner.go, ownersAt). Neither map
+// is changed once kept.
+type ownersMemo struct {
+	owners map[string]Ownership
+	states map[string]*ownState
 }
 
 // proposalKey is what a proposal's summary is a function of: its ref and
@@ -47,16 +70,16 @@ type proposalKey struct {
 	checkMerge              bool
 }
 
-func (m *Memo) ownersOf(k ownersKey) (map[string]Ownership, bool) {
+func (m *Memo) ownersOf(k ownersKey) (ownersMemo, bool) {
 	if m == nil {
-		return nil, false
+		return ownersMemo{}, false
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.owners.get(k)
 }
 
-func (m *Memo) keepOwners(k ownersKey, v map[string]Ownership) {
+func (m *Memo) keepOwners(k ownersKey, v ownersMemo) {
 	if m == nil {
 		return
 	}

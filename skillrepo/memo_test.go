@@ -2,6 +2,8 @@ package skillrepo
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"reflect"
 	"testing"
 )
@@ -143,5 +145,107 @@ func TestLRUDropsTheLeastRecentlyUsed(t *testing.T) {
 				t.Errorf("kept %v (%d in the map), want %v", got, len(c.items), tt.want)
 			}
 		})
+	}
+}
+
+// TestOwnershipStepMatchesFullPass checks that the ownership a memo makes
+// one commit from its parent's state (ownershipStep) is the whole pass's,
+// through the churn of skillcatalog_test.go (creates anywhere, renames,
+// moves, archives, deletes, skills turned into categories, main reset to
+// older commits) and creates by a review and the curator, adopts and
+// disowns; and that the cache file written beside it reads back the same.
+func TestOwnershipStepMatchesFullPass(t *testing.T) {
+	c := newChurn(t, 3)
+	memo := NewMemo()
+	open := func(m *Memo) *Library {
+		opts := openOpts(c.env)
+		opts.Memo, opts.SkipRecovery = m, true
+		lib, err := Open(c.l.Root, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { lib.repo.Close() })
+		return lib
+	}
+	ctx := context.Background()
+	stepped := 0
+	for i := 0; i < 80; i++ {
+		switch c.rng.Intn(4) {
+		case 0:
+			c.step()
+		case 1: // a review's or the curator's create
+			c.n++
+			name := fmt.Sprintf("s%d", c.n)
+			origin := []string{OriginBackgroundReview, OriginCurator}[c.rng.Intn(2)]
+			if _, err := c.l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionCreate, Name: name, Content: strp(c.skillText(name)), ForceNew: true, Reason: "test"}},
+				Provenance: Provenance{Origin: origin, ReviewID: "r-" + name, Model: "m"}}); err != nil {
+				t.Logf("create %s: %v", name, err)
+			}
+		case 2, 3: // adopt or disown a skill
+			snap, err := c.l.Snapshot("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			all, _ := snap.Skills()
+			if len(all) == 0 {
+				continue
+			}
+			si := all[c.rng.Intn(len(all))]
+			if c.rng.Intn(2) == 0 {
+				_, err = person(c.l).Adopt(ctx, si.Name, MetaOptions{})
+			} else {
+				_, err = person(c.l).Disown(ctx, si.Name, MetaOptions{})
+			}
+			if err != nil {
+				t.Logf("adopt/disown %s: %v", si.Name, err)
+			}
+		}
+		lib := open(memo)
+		snap, err := lib.Snapshot("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, parents, err := lib.repo.NewStore(true).CommitInfo(snap.Commit())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(parents) == 1 {
+			if prev, ok := memo.ownersOf(ownersKey{tip: parents[0]}); ok && prev.states != nil {
+				stepped++
+			}
+		}
+		got, err := lib.Owners().At("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(c.l.ownersCachePath(), c.l.ownersCachePath()+".kept"); err != nil {
+			t.Fatal(err)
+		}
+		want, err := open(nil).Owners().At("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("step %d: with the memo\n%v\nthe whole pass\n%v", i, got, want)
+		}
+		// The file the memo's library wrote gives the same to a process
+		// without the memo.
+		if err := os.Rename(c.l.ownersCachePath()+".kept", c.l.ownersCachePath()); err != nil {
+			t.Fatal(err)
+		}
+		if again, err := open(nil).Owners().At(""); err != nil || !reflect.DeepEqual(again, want) {
+			t.Fatalf("step %d: from the cache file\n%v (%v)\nwant\n%v", i, again, err, want)
+		}
+	}
+	curated := 0
+	final, _ := open(nil).Owners().At("")
+	for _, o := range final {
+		if o.Owner == OwnerCurator {
+			curated++
+		}
+	}
+	t.Logf("the step taken %d times, %d skills curator-owned at the end", stepped, curated)
+	if stepped < 20 || curated == 0 {
+		t.Fatalf("the step was taken %d times and %d skills end curator-owned: the comparison proves little", stepped, curated)
 	}
 }

@@ -157,6 +157,13 @@ const ownersMagic = "skillrepo-owners\n"
 type ownersCacheEntry struct {
 	Tip    Hash
 	Owners map[string]Ownership
+	// raw is the entry's skills as read from the file (their count,
+	// then each skill's fields): an entry is decoded only when its tip is
+	// asked for (ownersOf) and copied as it is when the file is written
+	// again; four tips of a 10,000-skill library are 3.6 MB, and decoding
+	// them all cost a server's first request after a write to main a
+	// fifth of its time (bench/README.md, "skillrepo ui").
+	raw []byte
 }
 
 func (l *Library) ownersCachePath() string {
@@ -167,12 +174,20 @@ func (l *Library) ownersCachePath() string {
 // dir, owner, reason, commit per skill), CRC-32 of all that; the same
 // encoding as the history cache (package history, codec.go).
 func encodeOwners(entries []ownersCacheEntry) []byte {
-	w := &history.Writer{}
+	size := len(ownersMagic) + 24
+	for _, e := range entries {
+		size += 30 + len(e.raw) + 120*len(e.Owners) // a skill's fields take about 100 bytes
+	}
+	w := &history.Writer{B: make([]byte, 0, size)}
 	w.B = append(w.B, ownersMagic...)
 	w.Uvarint(ownersCacheVersion)
 	w.Uvarint(uint64(len(entries)))
 	for _, e := range entries {
 		w.Hash(e.Tip)
+		if e.Owners == nil {
+			w.B = append(w.B, e.raw...)
+			continue
+		}
 		w.Uvarint(uint64(len(e.Owners)))
 		for _, o := range e.Owners {
 			w.Str(o.Name)
@@ -201,18 +216,43 @@ func decodeOwners(data []byte) ([]ownersCacheEntry, error) {
 	var out []ownersCacheEntry
 	for i := 0; i < n && r.Err == nil; i++ {
 		e := ownersCacheEntry{Tip: r.Hash()}
+		start := r.B
 		k := r.Count(24)
-		e.Owners = make(map[string]Ownership, k)
 		for j := 0; j < k && r.Err == nil; j++ {
-			o := Ownership{Name: r.Str(), Dir: r.Str(), Owner: r.Str(), Reason: r.Str(), Commit: r.Hash()}
-			e.Owners[o.Dir] = o
+			for f := 0; f < 4; f++ { // name, dir, owner, reason
+				if m := r.Uvarint(); m > uint64(len(r.B)) {
+					r.Err = history.ErrBadCache
+				} else {
+					r.B = r.B[m:]
+				}
+			}
+			r.Hash()
 		}
+		e.raw = start[:len(start)-len(r.B)]
 		out = append(out, e)
 	}
 	if r.Err != nil || len(r.B) != 0 {
 		return nil, history.ErrBadCache
 	}
 	return out, nil
+}
+
+// ownersOf decodes the entry's skills (checked whole by decodeOwners).
+func (e *ownersCacheEntry) ownersOf() (map[string]Ownership, error) {
+	if e.Owners != nil {
+		return e.Owners, nil
+	}
+	r := &history.Reader{B: e.raw}
+	k := r.Count(24)
+	owners := make(map[string]Ownership, k)
+	for j := 0; j < k && r.Err == nil; j++ {
+		o := Ownership{Name: r.Str(), Dir: r.Str(), Owner: r.Str(), Reason: r.Str(), Commit: r.Hash()}
+		owners[o.Dir] = o
+	}
+	if r.Err != nil || len(r.B) != 0 {
+		return nil, history.ErrBadCache
+	}
+	return owners, nil
 }
 
 func (l *Library) loadOwnersCache() []ownersCacheEntry {
@@ -237,28 +277,53 @@ func (l *Library) ownersAt(tip Hash) (map[string]Ownership, error) {
 	// rest of its skill list: a memo keeps it decoded, by commit.
 	key := ownersKey{prefix: l.repo.Prefix, tip: tip}
 	if o, ok := l.opts.Memo.ownersOf(key); ok {
-		return o, nil
-	}
-	cache := l.loadOwnersCache()
-	for _, e := range cache {
-		if e.Tip == tip && e.Owners != nil {
-			l.opts.Memo.keepOwners(key, e.Owners)
-			return e.Owners, nil
-		}
-	}
-	h := l.history()
-	defer h.Done()
-	states, err := l.ownership(h, tip)
-	if err != nil {
-		return nil, err
+		return o.owners, nil
 	}
 	store := l.repo.NewStore(true)
-	tree, _, err := store.CommitInfo(tip)
+	tree, parents, err := store.CommitInfo(tip)
 	if err != nil {
 		return nil, err
 	}
-	skills, err := discoverSkills(store, tree)
-	if err != nil {
+	var h *history.Index
+	defer func() {
+		if h != nil {
+			h.Done()
+		}
+	}()
+	// A commit one step from a state this process kept (a server after
+	// a write to main) needs neither the cache file's entry nor the pass
+	// over the whole history.
+	var states map[string]*ownState
+	if len(parents) == 1 && !l.repo.IsShallow(tip) {
+		if prev, ok := l.opts.Memo.ownersOf(ownersKey{prefix: l.repo.Prefix, tip: parents[0]}); ok && prev.states != nil {
+			h = l.history()
+			states = ownershipStep(h, tip, prev.states)
+		}
+	}
+	cache := l.loadOwnersCache()
+	if states == nil {
+		for i := range cache {
+			if cache[i].Tip != tip {
+				continue
+			}
+			if o, err := cache[i].ownersOf(); err == nil {
+				l.opts.Memo.keepOwners(key, ownersMemo{owners: o})
+				return o, nil
+			}
+		}
+		if h == nil {
+			h = l.history()
+		}
+		if states, err = l.ownership(h, tip); err != nil {
+			return nil, err
+		}
+	}
+	// The skills through the catalogue (skillcatalog.go): the folders
+	// that differ from the tree it knows, not a walk of every folder.
+	var skills []SkillInfo
+	if tree.IsZero() {
+		skills = []SkillInfo{}
+	} else if skills, err = l.catalogSkills(store, tree); err != nil {
 		return nil, err
 	}
 	out := make(map[string]Ownership, len(skills))
@@ -272,7 +337,7 @@ func (l *Library) ownersAt(tip Hash) (map[string]Ownership, error) {
 		}
 		out[si.Dir] = o
 	}
-	l.opts.Memo.keepOwners(key, out)
+	l.opts.Memo.keepOwners(key, ownersMemo{owners: out, states: states})
 	entries := []ownersCacheEntry{{Tip: tip, Owners: out}}
 	for _, e := range cache {
 		if len(entries) < ownersCacheTips && e.Tip != tip {
@@ -286,6 +351,23 @@ func (l *Library) ownersAt(tip Hash) (map[string]Ownership, error) {
 		_ = atomicfile.Write(l.ownersCachePath(), encodeOwners(entries), 0o644, false) // a cache: failing costs time only
 	}
 	return out, nil
+}
+
+// ownershipStep is the state of the forward pass at tip made from the
+// state at its one parent, prev: the pass's own step (applyOwnership) on a
+// copy. Nil when history cannot give tip's record, or tip is a shallow
+// boundary: the whole pass then decides, and reports.
+func ownershipStep(h *history.Index, tip Hash, prev map[string]*ownState) map[string]*ownState {
+	r, err := h.Record(tip)
+	if err != nil || len(r.Parents) != 1 || len(r.Changes) != 1 {
+		return nil
+	}
+	cur := make(map[string]*ownState, len(prev)+len(r.Changes[0]))
+	for k, v := range prev {
+		cur[k] = v
+	}
+	applyOwnership(r, cur, nil)
+	return cur
 }
 
 // ownership runs the forward pass over every commit reachable from tip

@@ -269,6 +269,7 @@ func (l *Repo) ListRefs(prefix string) (map[string]plumbing.Hash, error) {
 	if dir := path.Dir(prefix + "x"); strings.HasPrefix(dir, "refs/") && !strings.Contains(dir, "..") {
 		root = filepath.Join(l.GitDir, filepath.FromSlash(dir))
 	}
+	listing := l.refs.listing(root)
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
@@ -284,16 +285,32 @@ func (l *Repo) ListRefs(prefix string) (map[string]plumbing.Hash, error) {
 		if !strings.HasPrefix(name, prefix) {
 			return nil
 		}
-		b, err := readRefFile(p)
+		h, ok, err := listing.read(p)
 		if err != nil {
 			return nil // vanished under us: a concurrent delete
 		}
-		if s := strings.TrimSpace(string(b)); plumbing.IsHash(s) {
-			out[name] = plumbing.NewHash(s)
+		if ok {
+			out[name] = h
 		}
 		return nil
 	})
+	if err == nil {
+		listing.done()
+	}
 	return out, err
+}
+
+// readRefHash reads a loose ref file; ok false when it holds no hash (a
+// symbolic ref).
+func readRefHash(p string) (plumbing.Hash, bool, error) {
+	b, err := readRefFile(p)
+	if err != nil {
+		return plumbing.Hash{}, false, err
+	}
+	if s := strings.TrimSpace(string(b)); plumbing.IsHash(s) {
+		return plumbing.NewHash(s), true, nil
+	}
+	return plumbing.Hash{}, false, nil
 }
 
 func (l *Repo) appendReflog(name string, old, new plumbing.Hash, msg string) {

@@ -56,6 +56,8 @@ type Repo struct {
 	// packs reads packed objects (opened on first use, closed by Close).
 	packs *packReader
 	loose looseReaders // reused by readLoose
+	// refs keeps listed loose refs across Repos (Options.Refs; nil: none).
+	refs *RefCache
 	// procRoot and procMine are the work tree's real path and this
 	// process with those it runs under, for the /proc scans of
 	// gitreaders_linux.go (set once, by procOnce).
@@ -107,6 +109,9 @@ type Options struct {
 	Warn func(msg string)
 	// Prefix is Repo.Prefix ("" = the whole work tree).
 	Prefix string
+	// Refs, when set, keeps loose refs as listed for the next listing
+	// (a long-running reader's Repos share one; [RefCache]).
+	Refs *RefCache
 }
 
 // Open opens the git repository whose work tree is root (.git must be a
@@ -141,6 +146,7 @@ func Open(root string, opts Options) (*Repo, error) {
 		getenv: opts.Getenv, warn: opts.Warn, clock: opts.Now, lockTimeout: opts.LockTimeout,
 		command:     commandLine(),
 		maintenance: defaultMaintenance,
+		refs:        opts.Refs,
 	}, nil
 }
 
