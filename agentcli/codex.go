@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"sync"
 
 	toml "github.com/pelletier/go-toml/v2"
 
@@ -139,7 +140,7 @@ func codexOwnServers(env []string) []string {
 	}
 	var out []string
 	for name := range cfg.MCPServers {
-		if name != mcpServerName && bareKeyRE.MatchString(name) {
+		if name != mcpServerName && bareKey(name) {
 			out = append(out, name)
 		}
 	}
@@ -147,7 +148,20 @@ func codexOwnServers(env []string) []string {
 	return out
 }
 
-var bareKeyRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// bareKey reports a TOML bare key of at most 64 characters:
+// ^[A-Za-z0-9_-]{1,64}$ (a loop: the regexp's bounded repetition compiled
+// into 64 states in every command's start-up).
+func bareKey(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // codexAskArgs are the arguments of one question without our tools.
 func codexAskArgs(model, provider string) []string {
@@ -173,7 +187,7 @@ type codexEvent struct {
 	Message string `json:"message"`
 }
 
-var statusRE = regexp.MustCompile(`\b(?:status|HTTP)[: ]+([1-5][0-9]{2})\b`)
+var statusRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:status|HTTP)[: ]+([1-5][0-9]{2})\b`) })
 
 // parseCodex reads the run's events into an outcome. Codex reports no
 // count of model calls: each tool call took one, and the answer one more.
@@ -207,7 +221,7 @@ func parseCodex(out output) modelcall.Outcome {
 	switch {
 	case failure != "":
 		o.Status, o.Reason = modelcall.StatusFailed, "model call failed: codex: "+failure
-		if m := statusRE.FindStringSubmatch(failure); m != nil {
+		if m := statusRE().FindStringSubmatch(failure); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			o.Err = &modelcall.StatusError{Status: n, Msg: o.Reason}
 		}

@@ -196,7 +196,7 @@ func parseGemini(out output) modelcall.Outcome {
 	}
 	if r.Error != nil {
 		o.Status, o.Reason = modelcall.StatusFailed, "model call failed: gemini: "+r.Error.Message
-		if m := statusRE.FindStringSubmatch(r.Error.Message); m != nil {
+		if m := statusRE().FindStringSubmatch(r.Error.Message); m != nil {
 			var n int
 			fmt.Sscan(m[1], &n)
 			o.Err = &modelcall.StatusError{Status: n, Msg: o.Reason}

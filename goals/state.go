@@ -8,11 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/internal/agentid"
 	"github.com/skillrepo/skillrepo/internal/statefile"
 )
 
@@ -126,8 +126,6 @@ type Store struct {
 	Dir string
 }
 
-var sessionRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
-
 // ValidSession reports whether id can name a goal file. An empty or odd
 // id is refused rather than hashed: a goal must never be shared by
 // accident between sessions.
@@ -135,7 +133,7 @@ func ValidSession(id string) error {
 	if id == "" {
 		return errors.New("no session id")
 	}
-	if !sessionRE.MatchString(id) || id == pendingName {
+	if !agentid.Valid(id) || id == pendingName { // ^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$
 		return fmt.Errorf("session id %q is not usable for a goal (letters, digits, '.', '_', ':', '-'; at most 128)", id)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 
 	toml "github.com/pelletier/go-toml/v2"
 )
@@ -19,11 +20,14 @@ import (
 // parsed again and must equal the original with only our entry changed —
 // otherwise nothing is written.
 
+// Compiled on first use, not in every command's start-up.
 var (
 	// tomlHeader matches a table or array-of-tables header line.
-	tomlHeader = regexp.MustCompile(`^\s*\[\[?\s*([^\[\]]+?)\s*\]\]?\s*(#.*)?$`)
+	tomlHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\[?\s*([^\[\]]+?)\s*\]\]?\s*(#.*)?$`) })
 	// ourTable matches the key path of our table or one under it.
-	ourTable = regexp.MustCompile(`^mcp_servers\s*\.\s*("skillrepo"|'skillrepo'|skillrepo)(\s*\..*)?$`)
+	ourTable = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^mcp_servers\s*\.\s*("skillrepo"|'skillrepo'|skillrepo)(\s*\..*)?$`)
+	})
 )
 
 // editCodex sets (e != nil) or removes [mcp_servers.skillrepo] in a
@@ -43,11 +47,11 @@ func editCodex(data []byte, e map[string]any) ([]byte, error) {
 	// Find our block: from our header to the next header that is not ours.
 	start, end := -1, -1
 	for i, line := range lines {
-		m := tomlHeader.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
+		m := tomlHeader().FindStringSubmatch(strings.TrimRight(line, "\r\n"))
 		if m == nil {
 			continue
 		}
-		ours := ourTable.MatchString(m[1])
+		ours := ourTable().MatchString(m[1])
 		switch {
 		case ours && start < 0:
 			start = i

@@ -195,7 +195,8 @@ func isStructured(raw json.RawMessage) bool {
 }
 
 // tailID matches an object that ends with its id member.
-var tailID = regexp.MustCompile(`"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]+)\s*}\s*$`)
+// (compiled on first use, not in every command's start-up)
+var tailID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]+)\s*}\s*$`) })
 
 // idOfTooLong finds the id of a message too long to read whole: a member
 // of the top-level object before anything too long for head, or its last
@@ -220,7 +221,7 @@ func idOfTooLong(head, tail []byte) json.RawMessage {
 			}
 		}
 	}
-	if m := tailID.FindSubmatch(tail); m != nil && validID(m[1]) {
+	if m := tailID().FindSubmatch(tail); m != nil && validID(m[1]) {
 		return json.RawMessage(m[1])
 	}
 	return nil

@@ -2,7 +2,6 @@ package review
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/skillrepo/skillrepo/agenttools"
@@ -32,7 +31,22 @@ type Job struct {
 	Project string `json:"project,omitempty"`
 }
 
-var reviewIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+// validReviewID reports a review id: ^[a-z0-9][a-z0-9._-]{0,63}$ (a loop:
+// the regexp's bounded repetition compiled into 64 states in every
+// command's start-up).
+func validReviewID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || i > 0 && (c == '.' || c == '_' || c == '-') {
+			continue
+		}
+		return false
+	}
+	return true
+}
 
 // Tools are the tools the review offers, in the order the model sees
 // them (docs/reference-behaviour.md §2.5): memory only when memory is

@@ -129,7 +129,7 @@ func Run(ctx context.Context, lib Library, opts Options) (*Summary, error) {
 	if opts.ReviewID == "" {
 		opts.ReviewID = NewReviewID(now())
 	}
-	if !reviewIDRE.MatchString(opts.ReviewID) {
+	if !validReviewID(opts.ReviewID) {
 		return nil, fmt.Errorf("review: invalid review id %q", opts.ReviewID)
 	}
 	if !opts.Memory && !opts.Skills {

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	toml "github.com/pelletier/go-toml/v2"
 
@@ -309,7 +310,8 @@ func withoutTrust(cfg map[string]any, keys map[string]string) map[string]any {
 }
 
 // tomlHeaderLine matches a table header and captures its key path.
-var tomlHeaderLine = regexp.MustCompile(`^\s*\[\[?\s*([^\[\]]*?)\s*\]\]?\s*(#.*)?$`)
+// (compiled on first use, not in every command's start-up)
+var tomlHeaderLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\[?\s*([^\[\]]*?)\s*\]\]?\s*(#.*)?$`) })
 
 // stateHeader is the key of a [hooks.state."<key>"] header, or "".
 func stateHeader(path string) (string, bool) {
@@ -340,7 +342,7 @@ func stateHeader(path string) (string, bool) {
 	return "", false
 }
 
-var trustedHashLine = regexp.MustCompile(`^\s*trusted_hash\s*=`)
+var trustedHashLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*trusted_hash\s*=`) })
 
 // setTrustedHash sets trusted_hash in the [hooks.state."<key>"] table:
 // the line is replaced, or added under the table's header, or the table
@@ -349,7 +351,7 @@ func setTrustedHash(text, key, hash string) (string, error) {
 	lines := strings.SplitAfter(text, "\n")
 	line := "trusted_hash = " + tomlQuote(hash) + "\n"
 	for i := 0; i < len(lines); i++ {
-		m := tomlHeaderLine.FindStringSubmatch(strings.TrimRight(lines[i], "\r\n"))
+		m := tomlHeaderLine().FindStringSubmatch(strings.TrimRight(lines[i], "\r\n"))
 		if m == nil {
 			continue
 		}
@@ -358,8 +360,8 @@ func setTrustedHash(text, key, hash string) (string, error) {
 			continue
 		}
 		j := i + 1
-		for ; j < len(lines) && tomlHeaderLine.FindStringSubmatch(strings.TrimRight(lines[j], "\r\n")) == nil; j++ {
-			if trustedHashLine.MatchString(lines[j]) {
+		for ; j < len(lines) && tomlHeaderLine().FindStringSubmatch(strings.TrimRight(lines[j], "\r\n")) == nil; j++ {
+			if trustedHashLine().MatchString(lines[j]) {
 				lines[j] = line
 				return strings.Join(lines, ""), nil
 			}

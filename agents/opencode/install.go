@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -21,8 +22,9 @@ var plugin string
 // pluginFile is the module's name in a plugins folder.
 const pluginFile = "skillrepo.js"
 
-// configLine is the module's line naming skillrepo's command and library.
-var configLine = regexp.MustCompile(`(?m)^const SKILLREPO = (.*);$`)
+// configLine is the module's line naming skillrepo's command and library
+// (compiled on first use, not in every command's start-up).
+var configLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^const SKILLREPO = (.*);$`) })
 
 // pluginConfig is what that line holds.
 type pluginConfig struct {
@@ -57,7 +59,7 @@ func (Agent) DefaultLibrary(scope agent.Scope, homes agent.Homes, project string
 // relative library is resolved against the folder OpenCode runs in).
 func (Agent) PluginSource(command, library string) []byte {
 	b, _ := json.Marshal(pluginConfig{Command: command, Library: library})
-	return []byte(configLine.ReplaceAllLiteralString(plugin, "const SKILLREPO = "+string(b)+";"))
+	return []byte(configLine().ReplaceAllLiteralString(plugin, "const SKILLREPO = "+string(b)+";"))
 }
 
 // PluginCommands are the hook commands an installed module runs, one per
@@ -65,7 +67,7 @@ func (Agent) PluginSource(command, library string) []byte {
 // OpenCode would); false when data is not a module PluginSource wrote.
 // A relative library is taken relative to project.
 func PluginCommands(data []byte, project string) (map[string]string, string, bool) {
-	m := configLine.FindSubmatch(data)
+	m := configLine().FindSubmatch(data)
 	if m == nil {
 		return nil, "", false
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/review"
@@ -62,14 +61,26 @@ func sessionsDir(h agent.Homes) string {
 	return filepath.Join(data, "opencode", "skillrepo")
 }
 
-// validID is an OpenCode session id as a file name may hold it (ses_…):
-// the plugin module writes no other, and a path trick finds nothing.
-var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+// validID reports an OpenCode session id as a file name may hold it
+// (ses_…: 1 to 128 letters, digits, '_' and '-'): the plugin module writes
+// no other, and a path trick finds nothing. A loop, not a regexp: the
+// bounded repetition compiled into 128 states in every command's start-up.
+func validID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // SessionFile: <session id>.json in the plugin's sessions folder, a
 // regular file ("" for an id that is no file name, a link or a FIFO).
 func (Agent) SessionFile(h agent.Homes, id string) string {
-	if !validID.MatchString(id) {
+	if !validID(id) {
 		return ""
 	}
 	if f := review.SessionFiles(filepath.Join(sessionsDir(h), id+".json")); len(f) > 0 {

@@ -19,7 +19,7 @@ func run(args []string, io *cmdutil.IOStreams, getenv func(string) string) int {
 	f := &cmdutil.Factory{IO: io, Getenv: getenv, Now: time.Now}
 	defer f.Close()
 	root := newRootCmd(f)
-	finishCommandTree(f, root)
+	finishCommandTree(f, root, args)
 	root.SetArgs(args)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)

@@ -42,7 +42,7 @@ func TestUsageErrorsAreTyped(t *testing.T) {
 			f := &cmdutil.Factory{IO: &cmdutil.IOStreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &errOut}, Getenv: func(string) string { return "" }, Now: time.Now}
 			defer f.Close()
 			root := newRootCmd(f)
-			finishCommandTree(f, root)
+			finishCommandTree(f, root, tt.args)
 			root.SetArgs(tt.args)
 			root.SetOut(&out)
 			root.SetErr(&errOut)

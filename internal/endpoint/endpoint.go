@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Endpoint is a parsed base URL.
@@ -160,24 +161,31 @@ func redactQuery(q string) string {
 	return strings.Join(parts, "&")
 }
 
-var (
-	urlInText  = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
-	looseUser  = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*://)?[^/@\s]+@`)
-	looseQuery = regexp.MustCompile(`([?&][^=&#\s]+)=[^&#\s]*`)
+// The redaction patterns, compiled on first use (not in every command's
+// start-up: they are only needed for an error to show).
+var redactRE = sync.OnceValue(func() *redactPatterns {
+	return &redactPatterns{
+		urlInText:  regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`),
+		looseUser:  regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*://)?[^/@\s]+@`),
+		looseQuery: regexp.MustCompile(`([?&][^=&#\s]+)=[^&#\s]*`),
+		// authHeader: "Authorization: Basic dXNlcjpwYXNz", with or without a
+		// scheme word, quoted or not.
+		authHeader: regexp.MustCompile(`(?i)(\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?)((?:basic|bearer|token|digest|negotiate)\s+)?[^\s"',;}]+`),
+		bearer:     regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`),
+		// keyValue: a credential's name, then = or :, then its value.
+		keyValue: regexp.MustCompile(`(?i)(\b(?:api[_-]?key|apikey|x-api-key|access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret|secret[_-]?key|password|passwd|token|key)["']?\s*[:=]\s*["']?)([^\s"'&,;})\]]{4,})`),
+		// keyShape: API keys that say what they are by their shape.
+		keyShape: regexp.MustCompile(`\b(?:sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_\-]{35}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[0-9A-Za-z\-]{10,}|[rs]k_live_[A-Za-z0-9]{20,})`),
+	}
+})
 
-	// authHeader: "Authorization: Basic dXNlcjpwYXNz", with or without a
-	// scheme word, quoted or not.
-	authHeader = regexp.MustCompile(`(?i)(\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?)((?:basic|bearer|token|digest|negotiate)\s+)?[^\s"',;}]+`)
-	bearer     = regexp.MustCompile(`(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}`)
-	// keyValue: a credential's name, then = or :, then its value.
-	keyValue = regexp.MustCompile(`(?i)(\b(?:api[_-]?key|apikey|x-api-key|access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret|secret[_-]?key|password|passwd|token|key)["']?\s*[:=]\s*["']?)([^\s"'&,;})\]]{4,})`)
-	// keyShape: API keys that say what they are by their shape.
-	keyShape = regexp.MustCompile(`\b(?:sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_\-]{35}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[0-9A-Za-z\-]{10,}|[rs]k_live_[A-Za-z0-9]{20,})`)
-)
+type redactPatterns struct {
+	urlInText, looseUser, looseQuery, authHeader, bearer, keyValue, keyShape *regexp.Regexp
+}
 
 func redactLoose(s string) string {
-	s = looseUser.ReplaceAllString(s, "${1}"+Redacted+"@")
-	return looseQuery.ReplaceAllString(s, "${1}="+Redacted)
+	s = redactRE().looseUser.ReplaceAllString(s, "${1}"+Redacted+"@")
+	return redactRE().looseQuery.ReplaceAllString(s, "${1}="+Redacted)
 }
 
 // RedactText hides what a credential looks like inside s (an error
@@ -187,7 +195,7 @@ func redactLoose(s string) string {
 // password= … ; and the well-known shapes of API keys. Names stay, so a
 // reader sees which credential was there.
 func RedactText(s string) string {
-	s = urlInText.ReplaceAllStringFunc(s, func(u string) string {
+	s = redactRE().urlInText.ReplaceAllStringFunc(s, func(u string) string {
 		// A URL quoted in a message may end in punctuation of the
 		// sentence; keep it outside.
 		trail := ""
@@ -197,10 +205,10 @@ func RedactText(s string) string {
 		}
 		return Redact(u) + trail
 	})
-	s = authHeader.ReplaceAllString(s, "${1}${2}"+Redacted)
-	s = bearer.ReplaceAllString(s, "${1}"+Redacted)
-	s = keyValue.ReplaceAllStringFunc(s, func(m string) string {
-		sub := keyValue.FindStringSubmatch(m)
+	s = redactRE().authHeader.ReplaceAllString(s, "${1}${2}"+Redacted)
+	s = redactRE().bearer.ReplaceAllString(s, "${1}"+Redacted)
+	s = redactRE().keyValue.ReplaceAllStringFunc(s, func(m string) string {
+		sub := redactRE().keyValue.FindStringSubmatch(m)
 		// The sentence's punctuation after the value stays ("key=…: the
 		// scheme must be …").
 		val, trail := sub[2], ""
@@ -213,5 +221,5 @@ func RedactText(s string) string {
 		}
 		return sub[1] + Redacted + trail
 	})
-	return keyShape.ReplaceAllString(s, Redacted)
+	return redactRE().keyShape.ReplaceAllString(s, Redacted)
 }

@@ -27,6 +27,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -71,7 +72,7 @@ type Decoder struct {
 	Checks map[string]Check
 }
 
-var syntaxLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var syntaxLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) }) // on first use, not in every start-up
 
 // Parse parses a YAML document. It returns nil for an empty document, and
 // an *Error with the line for text that is not YAML or whose top is not a
@@ -95,7 +96,7 @@ func Parse(data []byte) (*yaml.Node, error) {
 		}
 	}
 	if err != nil {
-		if m := syntaxLine.FindStringSubmatch(err.Error()); m != nil {
+		if m := syntaxLine().FindStringSubmatch(err.Error()); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			return nil, &Error{Line: line, Msg: "not valid YAML: " + m[2], Hint: "check the indentation and quoting at that line and the one before it"}
 		}
