@@ -525,27 +525,7 @@ func (t Transport) Bare(ctx context.Context, dir string, args ...string) (string
 	if t.git == "" {
 		return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), ErrNoGit)
 	}
-	cmd := exec.CommandContext(ctx, t.git, append([]string{"--git-dir", dir}, args...)...)
-	cmd.Env = withoutRepoEnv(t.l.repo.GitEnv())
-	var out, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(errOut.String()))
-	}
-	return strings.TrimSpace(out.String()), nil
-}
-
-func withoutRepoEnv(env []string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
+	return t.l.repo.GitBare(ctx, t.git, dir, args...)
 }
 
 // LintVerdict lints the skills proposal p touches at its tip against

@@ -108,6 +108,27 @@ func (l *Repo) GitFetch(ctx context.Context, git, remote string, refspecs []stri
 	return nil
 }
 
+// GitBare runs the git binary at git on the bare repository at dir (a
+// remote on this machine: a push that created main there sets its HEAD),
+// with the repository's environment less what would point git at this
+// repository, and returns its trimmed standard output.
+func (l *Repo) GitBare(ctx context.Context, git, dir string, args ...string) (string, error) {
+	var env []string
+	for _, kv := range l.GitEnv() {
+		if k, _, _ := strings.Cut(kv, "="); !relocatesGit[k] {
+			env = append(env, kv)
+		}
+	}
+	cmd := exec.CommandContext(ctx, git, append([]string{"--git-dir", dir}, args...)...)
+	cmd.Env = env
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(errOut.String()))
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
 // networkGitEnv is added to every network git command (GitNetwork): it never waits for a person (no terminal prompt, no askpass
 // window), gives up on a stalled connection, and does not start git's
 // housekeeping behind the engine's back.
