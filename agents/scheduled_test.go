@@ -28,6 +28,8 @@ func TestRunsUnattended(t *testing.T) {
 		{[]string{"nice", "hermes", "chat", "-q", "x", "-s", "nightly-report"}, agent.Hermes},
 		{[]string{"copilot", "-p", "x"}, agent.Copilot},
 		{[]string{"copilot"}, ""},
+		{[]string{"opencode", "run", "use /nightly-report"}, agent.OpenCode},
+		{[]string{"opencode", "--continue"}, ""},
 		{[]string{"/usr/local/bin/backup.sh", "--verify", "backup-verify"}, ""},
 	} {
 		var got agent.Name
