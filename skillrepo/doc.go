@@ -2,11 +2,13 @@
 // that is also a git work tree. It opens and initialises libraries, writes
 // every change as a commit with provenance trailers, reads skills from any
 // branch or commit, and keeps the usage sidecar: operations, proposals,
-// ownership, pins, usage, history, init, sync and remote push/pull. Whole
-// concerns live in its rooms, packages below it that it opens
-// (skillrepo/history: the history index, log and blame; skillrepo/usage:
-// the sidecar and the usage history). It imports no go-git: git is
-// reached through the engine below.
+// ownership, pins, usage, history, init and sync. Whole concerns live in
+// its rooms: packages below it that it opens (skillrepo/history: the
+// history index, log and blame; skillrepo/usage: the sidecar and the
+// usage history), and the shared remote above it (skillrepo/remote: sync,
+// push, pull, publish), which takes the [Remote] handle and which this
+// package does not import. It imports no go-git: git is reached through
+// the engine below.
 //
 // # The engine underneath
 //
