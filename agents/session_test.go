@@ -98,3 +98,18 @@ func TestSessionFinders(t *testing.T) {
 		t.Errorf("session finders %v, want %v", got, want)
 	}
 }
+
+// TestSessionPruners: the agents whose session files are skillrepo's own
+// copies prune them at a session start; OpenCode's plugin writes such
+// copies, no other agent does.
+func TestSessionPruners(t *testing.T) {
+	var got []agent.Name
+	for _, a := range All() {
+		if _, ok := a.(agentsession.SessionPruner); ok {
+			got = append(got, a.Name())
+		}
+	}
+	if !reflect.DeepEqual(got, []agent.Name{agent.OpenCode}) {
+		t.Errorf("session pruners %v, want OpenCode alone", got)
+	}
+}

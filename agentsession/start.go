@@ -75,6 +75,7 @@ func (h *hookRun) sessionStart(ctx context.Context) error {
 	}
 	h.curatorIfDue()
 	h.remoteAtStart()
+	h.pruneSessions()
 	if h.opts.Goals != nil && h.in.SessionID != "" {
 		line, err := h.opts.Goals.SessionStarted(h.lib, h.in.SessionID)
 		if err != nil {
