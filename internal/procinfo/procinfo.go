@@ -4,7 +4,8 @@
 // agent that puts no mark of a headless run in its hooks' payload or
 // environment (Gemini CLI, GitHub Copilot CLI) is told by the command line
 // and terminals of its process (docs/agents.md, "Stop"). Linux reads
-// /proc; elsewhere nothing is known and Ancestors returns none.
+// /proc; the BSDs and macOS ask ps (parsePS); elsewhere nothing is known
+// and Ancestors returns none.
 package procinfo
 
 // Process is one process above this one.
