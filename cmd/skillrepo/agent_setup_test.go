@@ -19,7 +19,7 @@ func TestFirstSessionStartRecordsOutsideEdits(t *testing.T) {
 	s := newAgentSim(t)
 	s.run("init", "--example", s.library)
 	// No claude program and no endpoint: the hooks are written, reviews
-	// have no model, so the install exits 5 (exitcode.go).
+	// have no model, so the install exits 5 (internal/cmdutil/exitcode.go).
 	out := s.runExit(cmdutil.ExitNotRunning, "hooks", "install", "--claude-code")
 	if !strings.Contains(out, "hint: set review.model and review.base_url") {
 		t.Errorf("the install's hint does not say how reviews get a model:\n%s", out)

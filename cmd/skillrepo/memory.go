@@ -211,7 +211,7 @@ func changeMemory(cmd *cobra.Command, f *cmdutil.Factory, m *memoryWriteFlags, o
 	default:
 		fmt.Fprintf(out, "%s %s committed %s on %s (%s)\n", f.IO.Green("✓"), res.Message, cmdutil.Short(res.Commit), branch, res.Usage())
 		if proposal != "" {
-			reportProposed(f, proposal)
+			cmdutil.ReportProposed(f, proposal)
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
 	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo/remote"
 
@@ -87,18 +88,18 @@ their fix (credentials, the host unreachable, a protected branch).`,
 }
 
 type remoteSyncJSON struct {
-	Remote    string        `json:"remote"`
-	Fetched   bool          `json:"fetched"`
-	Main      string        `json:"main"`
-	Before    string        `json:"before"`
-	After     string        `json:"after"`
-	Pushes    int           `json:"pushes"`
-	Rounds    int           `json:"rounds"`
-	Proposal  string        `json:"proposal,omitempty"`
-	Reason    string        `json:"reason,omitempty"`
-	Settled   []string      `json:"settled"`
-	Published []publishJSON `json:"published"`
-	Notes     []string      `json:"notes"`
+	Remote    string                    `json:"remote"`
+	Fetched   bool                      `json:"fetched"`
+	Main      string                    `json:"main"`
+	Before    string                    `json:"before"`
+	After     string                    `json:"after"`
+	Pushes    int                       `json:"pushes"`
+	Rounds    int                       `json:"rounds"`
+	Proposal  string                    `json:"proposal,omitempty"`
+	Reason    string                    `json:"reason,omitempty"`
+	Settled   []string                  `json:"settled"`
+	Published []proposalcmd.PublishJSON `json:"published"`
+	Notes     []string                  `json:"notes"`
 	// Skipped says why a background sync did nothing (one was waiting).
 	Skipped string `json:"skipped,omitempty"`
 }
@@ -143,9 +144,9 @@ func printRemoteSync(f *cmdutil.Factory, res *remote.SyncResult, skipped string)
 	if f.JSON {
 		out := remoteSyncJSON{Remote: res.Remote, Fetched: res.Fetched, Main: res.Main, Before: cmdutil.HashString(res.Before), After: cmdutil.HashString(res.After),
 			Pushes: res.Pushes, Rounds: res.Rounds, Proposal: res.Proposal, Reason: res.Reason, Settled: cmdutil.NonNil(res.Settled),
-			Published: []publishJSON{}, Notes: cmdutil.NonNil(res.Notes), Skipped: skipped}
+			Published: []proposalcmd.PublishJSON{}, Notes: cmdutil.NonNil(res.Notes), Skipped: skipped}
 		for _, p := range res.Published {
-			out.Published = append(out.Published, toPublishJSON(p))
+			out.Published = append(out.Published, proposalcmd.NewPublishJSON(p))
 		}
 		return cmdutil.PrintJSON(f.IO.Out, out)
 	}
@@ -168,7 +169,7 @@ func printRemoteSync(f *cmdutil.Factory, res *remote.SyncResult, skipped string)
 		fmt.Fprintf(w, "settled proposal %s (approved on the host)\n", id)
 	}
 	for _, p := range res.Published {
-		reportPublished(f, p)
+		proposalcmd.ReportPublished(f, p)
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)

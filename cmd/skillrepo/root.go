@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
 )
 
 // run is main without os.Exit, so tests and testscript call it directly.
@@ -93,7 +94,7 @@ archive, restore and rollback are git operations.`,
 		newUsageCmd(f),
 		newReviewCmd(f),
 		newMemoryCmd(f),
-		newProposalCmd(f), newPushCmd(f), newPullCmd(f), newRemoteCmd(f),
+		proposalcmd.NewCmdProposal(f), newPushCmd(f), newPullCmd(f), newRemoteCmd(f),
 		newIndexCmd(f),
 		newCuratorCmd(f),
 		newMCPCmd(f),

@@ -204,7 +204,7 @@ func applyOps(cmd *cobra.Command, f *cmdutil.Factory, w *writeFlags, ops []skill
 		fmt.Fprintf(out, "  %s\n", p)
 	}
 	if proposal != "" && !w.DryRun {
-		reportProposed(f, proposal)
+		cmdutil.ReportProposed(f, proposal)
 	}
 	if !w.DryRun && proposal == "" {
 		for _, r := range res.Results {

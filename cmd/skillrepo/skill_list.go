@@ -36,7 +36,7 @@ func newSkillListCmd(f *cmdutil.Factory) *cobra.Command {
 				return cmdutil.UsageErrorf("--state %q: want active, stale or archived", opts.State)
 			}
 			var err error
-			if opts.Rev, err = proposalRev(opts.Proposal, opts.Rev); err != nil {
+			if opts.Rev, err = cmdutil.ProposalRev(opts.Proposal, opts.Rev); err != nil {
 				return err
 			}
 			return runSkillList(opts)

@@ -135,7 +135,7 @@ func reportMeta(f *cmdutil.Factory, res *skillrepo.MetaResult, dryRun bool, prop
 	default:
 		fmt.Fprintf(out, "%s %s\ncommitted %s on %s\n", f.IO.Green("✓"), res.Message, cmdutil.Short(res.Commit), res.Update.Branch)
 		if proposal != "" {
-			reportProposed(f, proposal)
+			cmdutil.ReportProposed(f, proposal)
 		}
 	}
 	return nil

@@ -44,7 +44,7 @@ their own loads.`,
 				opts.File = args[1]
 			}
 			var err error
-			if opts.Rev, err = proposalRev(opts.Proposal, opts.Rev); err != nil {
+			if opts.Rev, err = cmdutil.ProposalRev(opts.Proposal, opts.Rev); err != nil {
 				return err
 			}
 			return runSkillView(opts)

@@ -258,6 +258,17 @@ func TestDependencyArrows(t *testing.T) {
 		if has(p.Imports, "github.com/chromedp/chromedp") {
 			t.Errorf("%s imports chromedp: only tests drive a browser", rel)
 		}
+		// The CLI in rooms (docs/architecture.md §6): a command group's
+		// package (cmd/skillrepo/internal/<group>cmd) imports no other
+		// group, and the shared plumbing (cmdutil) none at all; what two
+		// groups share moves down into cmdutil.
+		if sub, ok := strings.CutPrefix(rel, "cmd/skillrepo/internal/"); ok && (strings.HasSuffix(sub, "cmd") || sub == "cmdutil") {
+			for _, d := range p.Imports {
+				if other, ok := strings.CutPrefix(d, module+"/cmd/skillrepo/internal/"); ok && other != sub && strings.HasSuffix(other, "cmd") {
+					t.Errorf("%s imports the command group %s: groups share only cmdutil", rel, other)
+				}
+			}
+		}
 		if !strings.HasPrefix(rel, "cmd/") && has(p.Deps, module+"/cmd") {
 			t.Errorf("%s imports a command", rel)
 		}

@@ -1,6 +1,7 @@
-package main
+package proposalcmd
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -9,16 +10,19 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-type proposalRejectOptions struct {
-	f      *cmdutil.Factory
-	ID     string
-	By     string
-	Reason string
-	DryRun bool
+// RejectOptions is what `proposal reject` was asked.
+type RejectOptions struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+	ID      string
+	By      string
+	Reason  string
+	DryRun  bool
 }
 
-func newProposalRejectCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &proposalRejectOptions{f: f}
+// NewCmdReject is `proposal reject`; runF, when not nil, runs instead of rejectRun.
+func NewCmdReject(f *cmdutil.Factory, runF func(*RejectOptions) error) *cobra.Command {
+	opts := &RejectOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "reject <id> [--reason <text>] [--by <who>] [--dry-run]",
 		Short: "Reject a proposal, keeping its commits for the record",
@@ -29,8 +33,11 @@ shares them).`,
 		Example: `  skillrepo proposal reject p-20261130-0a1b2c --reason "duplicates ci-debugging"`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ID = args[0]
-			return runProposalReject(cmd, opts)
+			opts.ID, opts.Ctx = args[0], cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return rejectRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Reason, "reason", "", "why the proposal is rejected")
@@ -47,8 +54,8 @@ type rejectJSON struct {
 	DryRun bool   `json:"dry_run"`
 }
 
-func runProposalReject(cmd *cobra.Command, opts *proposalRejectOptions) error {
-	f := opts.f
+func rejectRun(opts *RejectOptions) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err
@@ -57,7 +64,7 @@ func runProposalReject(cmd *cobra.Command, opts *proposalRejectOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := pol.RejectProposal(cmd.Context(), opts.ID, skillrepo.RejectOptions{By: opts.By, Reason: opts.Reason, DryRun: opts.DryRun})
+	res, err := pol.RejectProposal(opts.Ctx, opts.ID, skillrepo.RejectOptions{By: opts.By, Reason: opts.Reason, DryRun: opts.DryRun})
 	if err != nil {
 		return err
 	}

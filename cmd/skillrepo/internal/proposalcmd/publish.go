@@ -1,6 +1,7 @@
-package main
+package proposalcmd
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -10,15 +11,21 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/remote"
 )
 
-type proposalPublishOptions struct {
-	f           *cmdutil.Factory
+// PublishOptions is what `proposal publish` was asked.
+type PublishOptions struct {
+	Factory     *cmdutil.Factory
+	Ctx         context.Context
+	ID          string
 	DryRun      bool
 	Summary     string
 	PullRequest string
+	// Host is --pull-request checked: "" for the library's setting.
+	Host config.RemotePullRequest
 }
 
-func newProposalPublishCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &proposalPublishOptions{f: f}
+// NewCmdPublish is `proposal publish`; runF, when not nil, runs instead of publishRun.
+func NewCmdPublish(f *cmdutil.Factory, runF func(*PublishOptions) error) *cobra.Command {
+	opts := &PublishOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "publish <id> [--pull-request off|gh|glab] [--dry-run]",
 		Short: "Push a proposal's branch to the shared remote and open its pull request",
@@ -41,27 +48,18 @@ remote.proposals is push; this command is for the rest (a --propose write).`,
   skillrepo proposal publish p-20261130-0a1b2c --dry-run --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lib, err := f.Library()
-			if err != nil {
-				return err
-			}
-			var host config.RemotePullRequest
 			switch opts.PullRequest {
 			case "":
 			case "off", "gh", "glab":
-				host = config.RemotePullRequest(opts.PullRequest)
+				opts.Host = config.RemotePullRequest(opts.PullRequest)
 			default:
 				return cmdutil.UsageErrorf("--pull-request: want off, gh or glab, not %q", opts.PullRequest)
 			}
-			res, err := remote.New(lib).Publish(cmd.Context(), args[0], remote.PublishOptions{Summary: opts.Summary, PullRequest: host, DryRun: opts.DryRun})
-			if err != nil {
-				return err
+			opts.ID, opts.Ctx = args[0], cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			if f.JSON {
-				return cmdutil.PrintJSON(f.IO.Out, toPublishJSON(res))
-			}
-			reportPublished(f, res)
-			return nil
+			return publishRun(opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would be pushed, push nothing")
@@ -70,7 +68,26 @@ remote.proposals is push; this command is for the rest (a --propose write).`,
 	return cmd
 }
 
-type publishJSON struct {
+func publishRun(opts *PublishOptions) error {
+	f := opts.Factory
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	res, err := remote.New(lib).Publish(opts.Ctx, opts.ID, remote.PublishOptions{Summary: opts.Summary, PullRequest: opts.Host, DryRun: opts.DryRun})
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return cmdutil.PrintJSON(f.IO.Out, NewPublishJSON(res))
+	}
+	ReportPublished(f, res)
+	return nil
+}
+
+// PublishJSON is a published proposal in `proposal publish --json` and
+// `remote sync --json` (docs/json.md).
+type PublishJSON struct {
 	ID              string `json:"id"`
 	Remote          string `json:"remote"`
 	Branch          string `json:"branch"`
@@ -81,12 +98,14 @@ type publishJSON struct {
 	DryRun          bool   `json:"dry_run"`
 }
 
-func toPublishJSON(r *remote.PublishResult) publishJSON {
-	return publishJSON{ID: r.ID, Remote: r.Remote, Branch: r.Branch, Tip: cmdutil.HashString(r.Tip), Pushed: r.Pushed,
+// NewPublishJSON is r as JSON.
+func NewPublishJSON(r *remote.PublishResult) PublishJSON {
+	return PublishJSON{ID: r.ID, Remote: r.Remote, Branch: r.Branch, Tip: cmdutil.HashString(r.Tip), Pushed: r.Pushed,
 		PullRequest: r.PullRequest, PullRequestNote: r.PullRequestNote, DryRun: r.DryRun}
 }
 
-func reportPublished(f *cmdutil.Factory, r *remote.PublishResult) {
+// ReportPublished says on stderr where a publish left the proposal.
+func ReportPublished(f *cmdutil.Factory, r *remote.PublishResult) {
 	w := f.IO.ErrOut
 	switch {
 	case r.DryRun && r.Pushed:

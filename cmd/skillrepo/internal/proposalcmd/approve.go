@@ -1,6 +1,7 @@
-package main
+package proposalcmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -10,16 +11,19 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-type proposalApproveOptions struct {
-	f      *cmdutil.Factory
-	ID     string
-	All    bool
-	By     string
-	DryRun bool
+// ApproveOptions is what `proposal approve` was asked.
+type ApproveOptions struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+	ID      string
+	All     bool
+	By      string
+	DryRun  bool
 }
 
-func newProposalApproveCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &proposalApproveOptions{f: f}
+// NewCmdApprove is `proposal approve`; runF, when not nil, runs instead of approveRun.
+func NewCmdApprove(f *cmdutil.Factory, runF func(*ApproveOptions) error) *cobra.Command {
+	opts := &ApproveOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "approve {<id> | --all} [--by <who>] [--dry-run]",
 		Short: "Merge a proposal into main with a merge commit",
@@ -50,7 +54,11 @@ conflict (exit 3 when any did).`,
 			case len(args) == 1:
 				opts.ID = args[0]
 			}
-			return runProposalApprove(cmd, opts)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return approveRun(opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.All, "all", false, "approve every open proposal, oldest first")
@@ -73,8 +81,8 @@ type approveJSON struct {
 	Error           string         `json:"error,omitempty"`
 }
 
-func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error {
-	f := opts.f
+func approveRun(opts *ApproveOptions) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err
@@ -85,7 +93,7 @@ func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error 
 	}
 	aopts := skillrepo.ApproveOptions{By: opts.By, DryRun: opts.DryRun}
 	if !opts.All {
-		res, err := pol.ApproveProposal(cmd.Context(), opts.ID, aopts)
+		res, err := pol.ApproveProposal(opts.Ctx, opts.ID, aopts)
 		if err != nil {
 			reportConflicts(f, err)
 			return err
@@ -96,7 +104,7 @@ func runProposalApprove(cmd *cobra.Command, opts *proposalApproveOptions) error 
 		reportApproved(f, lib, res)
 		return nil
 	}
-	outcomes, err := pol.ApproveAll(cmd.Context(), aopts)
+	outcomes, err := pol.ApproveAll(opts.Ctx, aopts)
 	failed := 0
 	out := []approveJSON{}
 	for _, o := range outcomes {

@@ -1,4 +1,4 @@
-package main
+package proposalcmd
 
 import (
 	"fmt"
@@ -10,13 +10,15 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-type proposalShowOptions struct {
-	f  *cmdutil.Factory
-	ID string
+// ShowOptions is what `proposal show` was asked.
+type ShowOptions struct {
+	Factory *cmdutil.Factory
+	ID      string
 }
 
-func newProposalShowCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &proposalShowOptions{f: f}
+// NewCmdShow is `proposal show`; runF, when not nil, runs instead of showRun.
+func NewCmdShow(f *cmdutil.Factory, runF func(*ShowOptions) error) *cobra.Command {
+	opts := &ShowOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "show <id>",
 		Short: "Show a proposal: its state, files, and commits with their trailers",
@@ -25,7 +27,10 @@ func newProposalShowCmd(f *cmdutil.Factory) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			return runProposalShow(opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return showRun(opts)
 		},
 	}
 	return cmd
@@ -50,8 +55,8 @@ type trailerJSON struct {
 	Value string `json:"value"`
 }
 
-func runProposalShow(opts *proposalShowOptions) error {
-	f := opts.f
+func showRun(opts *ShowOptions) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err

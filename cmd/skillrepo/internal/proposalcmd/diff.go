@@ -1,4 +1,4 @@
-package main
+package proposalcmd
 
 import (
 	"bytes"
@@ -11,14 +11,16 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-type proposalDiffOptions struct {
-	f       *cmdutil.Factory
+// DiffOptions is what `proposal diff` was asked.
+type DiffOptions struct {
+	Factory *cmdutil.Factory
 	ID      string
 	Context int
 }
 
-func newProposalDiffCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &proposalDiffOptions{f: f}
+// NewCmdDiff is `proposal diff`; runF, when not nil, runs instead of diffRun.
+func NewCmdDiff(f *cmdutil.Factory, runF func(*DiffOptions) error) *cobra.Command {
+	opts := &DiffOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "diff <id> [-U <lines>]",
 		Short: "Show a proposal's changes as a unified diff against its fork point",
@@ -33,7 +35,10 @@ Colour is used on a terminal.`,
 			if opts.Context < 0 {
 				return cmdutil.UsageErrorf("-U %d: want 0 or more context lines", opts.Context)
 			}
-			return runProposalDiff(opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return diffRun(opts)
 		},
 	}
 	cmd.Flags().IntVarP(&opts.Context, "unified", "U", 3, "lines of context around each change")
@@ -47,8 +52,8 @@ type fileDiffJSON struct {
 	Patch   string `json:"patch"`
 }
 
-func runProposalDiff(opts *proposalDiffOptions) error {
-	f := opts.f
+func diffRun(opts *DiffOptions) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err

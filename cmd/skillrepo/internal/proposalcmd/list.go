@@ -1,4 +1,4 @@
-package main
+package proposalcmd
 
 import (
 	"fmt"
@@ -11,13 +11,15 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/remote"
 )
 
-type proposalListOptions struct {
-	f        *cmdutil.Factory
+// ListOptions is what `proposal list` was asked.
+type ListOptions struct {
+	Factory  *cmdutil.Factory
 	Rejected bool
 }
 
-func newProposalListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &proposalListOptions{f: f}
+// NewCmdList is `proposal list`; runF, when not nil, runs instead of listRun.
+func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
+	opts := &ListOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "list [--rejected]",
 		Short: "List proposals, oldest first, and whether each still merges",
@@ -38,15 +40,18 @@ pull request's URL.`,
   skillrepo proposal list --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runProposalList(opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return listRun(opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.Rejected, "rejected", false, "list rejected proposals instead")
 	return cmd
 }
 
-func runProposalList(opts *proposalListOptions) error {
-	f := opts.f
+func listRun(opts *ListOptions) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err

@@ -1,8 +1,11 @@
-package main
+// Package proposalcmd is the `skillrepo proposal` command group: list,
+// show, diff, approve, reject and publish. Each verb is a file with an
+// options struct, a NewCmd… that only parses flags into it (handed a
+// runF, a test checks the parse without a library) and a …Run that does
+// the work through the domain (docs/architecture.md §6).
+package proposalcmd
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
@@ -11,7 +14,8 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/remote"
 )
 
-func newProposalCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmdProposal is the proposal command group.
+func NewCmdProposal(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "proposal <command>",
 		Short: "Review staged writes: proposals are branches, approval is a merge",
@@ -30,33 +34,14 @@ proposal merged by git or on GitHub counts as approved.`,
   skillrepo proposal approve p-20261130-0a1b2c --by "Ada <ada@example.com>"`,
 	}
 	cmd.AddCommand(
-		newProposalListCmd(f),
-		newProposalShowCmd(f),
-		newProposalDiffCmd(f),
-		newProposalApproveCmd(f),
-		newProposalRejectCmd(f),
-		newProposalPublishCmd(f),
+		NewCmdList(f, nil),
+		NewCmdShow(f, nil),
+		NewCmdDiff(f, nil),
+		NewCmdApprove(f, nil),
+		NewCmdReject(f, nil),
+		NewCmdPublish(f, nil),
 	)
 	return cmd
-}
-
-// reportProposed tells the user where a proposed write went.
-func reportProposed(f *cmdutil.Factory, id string) {
-	fmt.Fprintf(f.IO.ErrOut, "proposal %s: review with 'skillrepo proposal diff %s', approve with 'skillrepo proposal approve %s'\n", id, id, id)
-}
-
-// proposalRev is the revision a read with --proposal ID looks at.
-func proposalRev(id, rev string) (string, error) {
-	if id == "" {
-		return rev, nil
-	}
-	if rev != "" {
-		return "", cmdutil.UsageErrorf("--proposal and --rev are exclusive")
-	}
-	if err := skillrepo.ValidateProposalID(id); err != nil {
-		return "", &cmdutil.FlagError{Err: err}
-	}
-	return skillrepo.ProposalBranch(id), nil
 }
 
 // proposalJSON is one proposal in list and show output.
