@@ -37,20 +37,6 @@ into the main branch; 'curator rollback RUN' undoes it.`,
 	return cmd
 }
 
-// newCurator is the curator over the command's library, on the command's
-// clock (--now).
-func newCurator(f *cmdutil.Factory) (*curator.Curator, error) {
-	lib, err := f.Library()
-	if err != nil {
-		return nil, err
-	}
-	c := &curator.Curator{Lib: lib, Now: f.Now, Agents: agents.Implementing[curator.Unattended]()}
-	if p := f.Progress(); p != nil {
-		c.Progress = p
-	}
-	return c, nil
-}
-
 // newDryRunCurator opens the library read-only: no recovery of an
 // interrupted earlier write (it removes temp files and takes the lock) and
 // no history or owners cache written, since a dry run must leave every
@@ -68,6 +54,6 @@ func curatorFor(f *cmdutil.Factory, dryRun bool) (*curator.Curator, func(), erro
 	if dryRun {
 		return newDryRunCurator(f)
 	}
-	c, err := newCurator(f)
+	c, err := cmdutil.NewCurator(f)
 	return c, func() {}, err
 }

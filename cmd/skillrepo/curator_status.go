@@ -19,7 +19,7 @@ func newCuratorStatusCmd(f *cmdutil.Factory) *cobra.Command {
   skillrepo curator status --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := newCurator(f)
+			c, err := cmdutil.NewCurator(f)
 			if err != nil {
 				return err
 			}

@@ -100,12 +100,12 @@ func newMemoryShowCmd(f *cmdutil.Factory) *cobra.Command {
 // memoryWriteFlags are what every memory change takes.
 type memoryWriteFlags struct {
 	Target string
-	w      writeFlags
+	w      cmdutil.WriteFlags
 }
 
 func addMemoryWriteFlags(cmd *cobra.Command, m *memoryWriteFlags) {
 	cmd.Flags().StringVar(&m.Target, "target", "memory", "memory or user")
-	addWriteFlags(cmd, &m.w)
+	cmdutil.AddWriteFlags(cmd, &m.w)
 }
 
 func newMemoryAddCmd(f *cmdutil.Factory) *cobra.Command {
@@ -172,14 +172,14 @@ func changeMemory(cmd *cobra.Command, f *cmdutil.Factory, m *memoryWriteFlags, o
 	if err != nil {
 		return cmdutil.UsageErrorf("--target: %v", err)
 	}
-	if _, err := m.w.provenance(); err != nil {
+	if _, err := m.w.Provenance(); err != nil {
 		return err
 	}
 	lib, err := f.Library()
 	if err != nil {
 		return err
 	}
-	pol, route, err := m.w.writeTarget(lib)
+	pol, route, err := m.w.WriteTarget(lib)
 	if err != nil {
 		return err
 	}

@@ -313,7 +313,7 @@ func readTranscript(f *cmdutil.Factory, path string, format review.Format) (*rev
 		// device never end.
 		fh, err := boundedread.Open(path)
 		if err != nil {
-			return nil, inputError("transcript", err)
+			return nil, cmdutil.InputError("transcript", err)
 		}
 		defer fh.Close()
 		r = fh

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/skillcmd"
 )
 
 // run is main without os.Exit, so tests and testscript call it directly.
@@ -89,7 +90,7 @@ archive, restore and rollback are git operations.`,
 		newHooksCmd(f),
 		newInitCmd(f),
 		newLintCmd(f),
-		newSkillCmd(f),
+		skillcmd.NewCmdSkill(f),
 		newSyncCmd(f),
 		newUsageCmd(f),
 		newReviewCmd(f),

@@ -5,7 +5,7 @@
 //	review, curator, mcpserver -> agenttools -> skillrepo, lint
 //	agentsession -> worker -> review, curator, queue
 //	everything -> agent (agent and event names, scopes, homes: a leaf)
-//	cmd/skillrepo -> agents (the registry), only it
+//	cmd/skillrepo (and its packages) -> agents (the registry), only they
 //	review, curator, agentsession -> skillrepo -> skillrepo/skill
 //	skillrepo -> skillrepo/internal/gitstore (the git engine) -> go-git
 //	cmd/skillrepo, worker -> skillrepo/remote -> skillrepo (the shared remote: a room above the domain, no git of its own)

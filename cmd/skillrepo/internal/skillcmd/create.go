@@ -1,6 +1,7 @@
-package main
+package skillcmd
 
 import (
+	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -9,9 +10,11 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-type skillCreateOptions struct {
-	f           *cmdutil.Factory
-	w           writeFlags
+// CreateOptions is what `skill create` was asked.
+type CreateOptions struct {
+	Factory     *cmdutil.Factory
+	Ctx         context.Context
+	W           cmdutil.WriteFlags
 	Name        string
 	Category    string
 	ContentFile string
@@ -19,8 +22,9 @@ type skillCreateOptions struct {
 	Reason      string
 }
 
-func newSkillCreateCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &skillCreateOptions{f: f}
+// NewCmdCreate is `skill create`; runF, when not nil, runs instead of createRun.
+func NewCmdCreate(f *cmdutil.Factory, runF func(*CreateOptions) error) *cobra.Command {
+	opts := &CreateOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "create <name> --content-file <file|-> [--category <c>]",
 		Short: "Create a skill from a SKILL.md",
@@ -41,9 +45,8 @@ person's create only warns.`,
   cat SKILL.md | skillrepo skill create pdf-forms --category docs --content-file -`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Name = args[0]
-			content, err := readContent(f, opts.ContentFile)
-			if err != nil {
+			opts.Name, opts.Ctx = args[0], cmd.Context()
+			if err := requireContentFile(opts.ContentFile); err != nil {
 				return err
 			}
 			if opts.ForceNew && strings.TrimSpace(opts.Reason) == "" {
@@ -52,39 +55,65 @@ person's create only warns.`,
 			if !opts.ForceNew && opts.Reason != "" {
 				return cmdutil.UsageErrorf("--reason goes with --force-new")
 			}
-			return applyOps(cmd, f, &opts.w, []skillrepo.Op{{Action: skillrepo.ActionCreate, Name: opts.Name, Category: opts.Category, Content: &content, ForceNew: opts.ForceNew, Reason: opts.Reason}})
+			if runF != nil {
+				return runF(opts)
+			}
+			return createRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.ContentFile, "content-file", "", "SKILL.md to read (- for standard input)")
 	cmd.Flags().BoolVar(&opts.ForceNew, "force-new", false, "create although the skill overlaps an existing one (needs --reason)")
 	cmd.Flags().StringVar(&opts.Reason, "reason", "", "with --force-new: how this skill differs (goes into a Force-New trailer)")
 	cmd.Flags().StringVar(&opts.Category, "category", "", "category folder to create the skill in")
-	addWriteFlags(cmd, &opts.w)
+	cmdutil.AddWriteFlags(cmd, &opts.W)
 	return cmd
 }
 
-type skillEditOptions struct {
-	f           *cmdutil.Factory
-	w           writeFlags
+// EditOptions is what `skill edit` was asked.
+func createRun(opts *CreateOptions) error {
+	content, err := readContent(opts.Factory, opts.ContentFile)
+	if err != nil {
+		return err
+	}
+	return applyOps(opts.Ctx, opts.Factory, &opts.W, []skillrepo.Op{{Action: skillrepo.ActionCreate, Name: opts.Name, Category: opts.Category, Content: &content, ForceNew: opts.ForceNew, Reason: opts.Reason}})
+}
+
+type EditOptions struct {
+	Factory     *cmdutil.Factory
+	Ctx         context.Context
+	Name        string
+	W           cmdutil.WriteFlags
 	ContentFile string
 }
 
-func newSkillEditCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &skillEditOptions{f: f}
+// NewCmdEdit is `skill edit`; runF, when not nil, runs instead of editRun.
+func NewCmdEdit(f *cmdutil.Factory, runF func(*EditOptions) error) *cobra.Command {
+	opts := &EditOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:     "edit <name> --content-file <file|->",
 		Short:   "Replace a skill's SKILL.md",
 		Example: `  skillrepo skill edit ci-debugging --content-file new-SKILL.md`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			content, err := readContent(f, opts.ContentFile)
-			if err != nil {
+			opts.Name, opts.Ctx = args[0], cmd.Context()
+			if err := requireContentFile(opts.ContentFile); err != nil {
 				return err
 			}
-			return applyOps(cmd, f, &opts.w, []skillrepo.Op{{Action: skillrepo.ActionEdit, Name: args[0], Content: &content}})
+			if runF != nil {
+				return runF(opts)
+			}
+			return editRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.ContentFile, "content-file", "", "new SKILL.md (- for standard input)")
-	addWriteFlags(cmd, &opts.w)
+	cmdutil.AddWriteFlags(cmd, &opts.W)
 	return cmd
+}
+
+func editRun(opts *EditOptions) error {
+	content, err := readContent(opts.Factory, opts.ContentFile)
+	if err != nil {
+		return err
+	}
+	return applyOps(opts.Ctx, opts.Factory, &opts.W, []skillrepo.Op{{Action: skillrepo.ActionEdit, Name: opts.Name, Content: &content}})
 }

@@ -1,7 +1,8 @@
-package main
+package skillcmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -13,14 +14,17 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
-type skillApplyOptions struct {
-	f       *cmdutil.Factory
-	w       writeFlags
+// ApplyOptions is what `skill apply` was asked.
+type ApplyOptions struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+	W       cmdutil.WriteFlags
 	OpsFile string
 }
 
-func newSkillApplyCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &skillApplyOptions{f: f}
+// NewCmdApply is `skill apply`; runF, when not nil, runs instead of applyRun.
+func NewCmdApply(f *cmdutil.Factory, runF func(*ApplyOptions) error) *cobra.Command {
+	opts := &ApplyOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "apply --ops <file|->",
 		Short: "Apply a batch of up to 20 operations as one commit",
@@ -40,16 +44,27 @@ accepted too. delete must be the only operation of its batch.`,
   skillrepo skill apply --ops - --origin background-review --review-id r-42 < batch.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ops, err := readOps(f, opts.OpsFile)
-			if err != nil {
-				return err
+			if opts.OpsFile == "" {
+				return cmdutil.UsageErrorf("--ops is required (a JSON file, or - for standard input)")
 			}
-			return applyOps(cmd, f, &opts.w, ops)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return applyRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.OpsFile, "ops", "", "JSON file of operations (- for standard input)")
-	addWriteFlags(cmd, &opts.w)
+	cmdutil.AddWriteFlags(cmd, &opts.W)
 	return cmd
+}
+
+func applyRun(opts *ApplyOptions) error {
+	ops, err := readOps(opts.Factory, opts.OpsFile)
+	if err != nil {
+		return err
+	}
+	return applyOps(opts.Ctx, opts.Factory, &opts.W, ops)
 }
 
 // maxOpsBytes bounds an --ops document: a full batch of the largest
@@ -58,12 +73,9 @@ const maxOpsBytes = skillrepo.MaxBatchOps*skill.MaxFileBytes + skill.MaxFileByte
 
 // readOps accepts {"operations": [...]}, a bare list, or one legacy op.
 func readOps(f *cmdutil.Factory, path string) ([]skillrepo.Op, error) {
-	if path == "" {
-		return nil, cmdutil.UsageErrorf("--ops is required (a JSON file, or - for standard input)")
-	}
 	b, err := boundedread.ReadInput(path, f.IO.In, maxOpsBytes)
 	if err != nil {
-		return nil, inputError("--ops", err)
+		return nil, cmdutil.InputError("--ops", err)
 	}
 	b = bytes.TrimSpace(b)
 	var ops []skillrepo.Op

@@ -1,6 +1,14 @@
-package main
+// Package skillcmd is the `skillrepo skill` command group: reads (list,
+// view, log, blame) and writes (create, edit, patch, delete, write-file,
+// remove-file, apply, pin, unpin, adopt, disown, move, archive, restore).
+// Each verb has an options struct, a NewCmd… that only parses flags and
+// arguments into it (handed a runF, a test checks the parse without a
+// library) and a …Run that does the work through the domain's write
+// policy (docs/architecture.md §2.1, §6).
+package skillcmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -13,7 +21,8 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
-func newSkillCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmdSkill is the skill command group.
+func NewCmdSkill(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "skill <command>",
 		Short: "Read and write skills (every write is a commit)",
@@ -22,112 +31,39 @@ func newSkillCmd(f *cmdutil.Factory) *cobra.Command {
   skillrepo skill patch ci-debugging --old "step one" --new "step 1"`,
 	}
 	cmd.AddCommand(
-		newSkillListCmd(f),
-		newSkillViewCmd(f),
-		newSkillCreateCmd(f),
-		newSkillEditCmd(f),
-		newSkillPatchCmd(f),
-		newSkillDeleteCmd(f),
-		newSkillWriteFileCmd(f),
-		newSkillRemoveFileCmd(f),
-		newSkillApplyCmd(f),
-		newSkillLogCmd(f), newSkillBlameCmd(f), newSkillPinCmd(f), newSkillUnpinCmd(f), newSkillAdoptCmd(f), newSkillDisownCmd(f), newSkillMoveCmd(f),
-		newSkillArchiveCmd(f), newSkillRestoreCmd(f),
+		NewCmdList(f, nil),
+		NewCmdView(f, nil),
+		NewCmdCreate(f, nil),
+		NewCmdEdit(f, nil),
+		NewCmdPatch(f, nil),
+		NewCmdDelete(f, nil),
+		NewCmdWriteFile(f, nil),
+		NewCmdRemoveFile(f, nil),
+		NewCmdApply(f, nil),
+		NewCmdLog(f, nil), NewCmdBlame(f, nil),
+		NewCmdPin(f, nil), NewCmdUnpin(f, nil), NewCmdAdopt(f, nil), NewCmdDisown(f, nil), NewCmdMove(f, nil),
+		NewCmdArchive(f, nil), NewCmdRestore(f, nil),
 	)
 	return cmd
 }
 
-// writeFlags are the flags every skill write takes.
-type writeFlags struct {
-	Origin    string
-	ReviewID  string
-	SessionID string
-	Model     string
-	DryRun    bool
-	Branch    string
-	Propose   bool   // commit to a new proposal branch (proposal.go)
-	Proposal  string // add to this proposal (proposal.go)
-	Force     bool   // a person's write that lint errors and a likely secret do not stop
-}
-
-func addWriteFlags(cmd *cobra.Command, w *writeFlags) {
-	fl := cmd.Flags()
-	fl.StringVar(&w.Origin, "origin", skillrepo.OriginUser, "who is writing: user, foreground, background-review, curator or import")
-	fl.StringVar(&w.ReviewID, "review-id", "", "Review-Id trailer (background reviews)")
-	fl.StringVar(&w.SessionID, "session-id", "", "Session-Id trailer")
-	fl.StringVar(&w.Model, "model", "", "Model trailer")
-	fl.BoolVar(&w.DryRun, "dry-run", false, "validate and show what would be committed, write nothing")
-	fl.StringVar(&w.Branch, "branch", "", "write to this branch instead of the main branch")
-	_ = fl.MarkHidden("branch")
-	fl.BoolVar(&w.Propose, "propose", false, "commit to a new proposal branch proposals/<id> (id: --review-id, else generated) instead of main")
-	fl.StringVar(&w.Proposal, "proposal", "", "add the write to proposal `id` (created from main when new)")
-	fl.BoolVar(&w.Force, "force", false, "write even when the result has lint errors under the library's profile or a likely secret (--origin user only)")
-}
-
-// policy is the library's write policy for this command's writer: its
-// origin and trailers, --force, and where it asked to land (--propose,
-// --proposal, --branch; else main, or a proposal for a non-user origin
-// under review.write_approval, named by --review-id when it is one). The
-// rules every write passes live there; a contradiction between the
-// flags is a usage error.
-func (w *writeFlags) policy(lib *skillrepo.Library) (*skillrepo.Policy, error) {
-	prov, err := w.provenance()
-	if err != nil {
-		return nil, err
+// requireContentFile: --content-file was given (checked when the flags
+// are parsed, before anything is read).
+func requireContentFile(path string) error {
+	if path == "" {
+		return cmdutil.UsageErrorf("--content-file is required (a path, or - for standard input)")
 	}
-	if w.Force && w.Origin != skillrepo.OriginUser {
-		return nil, cmdutil.UsageErrorf("--force is for a person's writes (--origin user), not --origin %s", w.Origin)
-	}
-	pol, err := lib.Policy(skillrepo.Writer{Provenance: prov, Force: w.Force, Branch: w.Branch, Proposal: w.Proposal, Propose: w.Propose})
-	if errors.Is(err, skill.ErrInvalid) {
-		return nil, &cmdutil.FlagError{Err: err}
-	}
-	return pol, err
-}
-
-// writeTarget is where a write that is not a skill batch (a pin, a move,
-// a memory edit) lands, by the write policy's route, and the policy.
-func (w *writeFlags) writeTarget(lib *skillrepo.Library) (*skillrepo.Policy, skillrepo.Route, error) {
-	pol, err := w.policy(lib)
-	if err != nil {
-		return nil, skillrepo.Route{}, err
-	}
-	return pol, pol.Route(), nil
-}
-
-func (w *writeFlags) provenance() (skillrepo.Provenance, error) {
-	if !skillrepo.ValidOrigin(w.Origin) {
-		return skillrepo.Provenance{}, cmdutil.UsageErrorf("--origin %q: want user, foreground, background-review, curator or import", w.Origin)
-	}
-	return skillrepo.Provenance{Origin: w.Origin, ReviewID: w.ReviewID, SessionID: w.SessionID, Model: w.Model}, nil
+	return nil
 }
 
 // readContent reads --content-file (a path, or - for stdin), at most the
 // largest file a skill may hold: no input is loaded past that.
 func readContent(f *cmdutil.Factory, path string) (string, error) {
-	if path == "" {
-		return "", cmdutil.UsageErrorf("--content-file is required (a path, or - for standard input)")
-	}
 	b, err := boundedread.ReadInput(path, f.IO.In, skill.MaxFileBytes)
 	if err != nil {
-		return "", inputError("--content-file", err)
+		return "", cmdutil.InputError("--content-file", err)
 	}
 	return string(b), nil
-}
-
-// inputError names the flag an unreadable input came from and says what
-// to do about a refused one.
-func inputError(flag string, err error) error {
-	err = fmt.Errorf("read %s: %w", flag, err)
-	var big *boundedread.TooLargeError
-	var odd *boundedread.NotRegularError
-	switch {
-	case errors.As(err, &big):
-		return skillrepo.WithHint(err, "nothing was written; split the content, or keep large data outside the skill")
-	case errors.As(err, &odd):
-		return skillrepo.WithHint(err, "to read from a pipe, pass "+flag+" - and redirect it to standard input")
-	}
-	return err
 }
 
 type applyJSON struct {
@@ -146,16 +82,16 @@ type applyJSON struct {
 
 // applyOps runs a batch through the library's write policy and reports
 // it.
-func applyOps(cmd *cobra.Command, f *cmdutil.Factory, w *writeFlags, ops []skillrepo.Op) error {
+func applyOps(ctx context.Context, f *cmdutil.Factory, w *cmdutil.WriteFlags, ops []skillrepo.Op) error {
 	lib, err := f.Library()
 	if err != nil {
 		return err
 	}
-	pol, err := w.policy(lib)
+	pol, err := w.Policy(lib)
 	if err != nil {
 		return err
 	}
-	res, err := pol.Apply(cmd.Context(), ops, w.DryRun)
+	res, err := pol.Apply(ctx, ops, w.DryRun)
 	if err != nil {
 		return explainApplyError(err)
 	}

@@ -1,23 +1,28 @@
-package main
+package skillcmd
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-type skillMoveOptions struct {
-	f        *cmdutil.Factory
-	w        writeFlags
+// MoveOptions is what `skill move` was asked.
+type MoveOptions struct {
+	Factory  *cmdutil.Factory
+	Ctx      context.Context
+	W        cmdutil.WriteFlags
 	Name     string
 	Category string
 	Flat     bool
 	NewName  string
 }
 
-func newSkillMoveCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &skillMoveOptions{f: f}
+// NewCmdMove is `skill move`; runF, when not nil, runs instead of moveRun.
+func NewCmdMove(f *cmdutil.Factory, runF func(*MoveOptions) error) *cobra.Command {
+	opts := &MoveOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "move <name> {--category <category> | --flat} [--name <new-name>]",
 		Short: "Move a skill to another category and/or rename it (one commit)",
@@ -30,27 +35,30 @@ keeps its history (skill log and blame follow it), its owner and its pin.`,
   skillrepo skill move deploy --category devops --name deploy-service`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Name = args[0]
-			return runSkillMove(cmd, opts)
+			opts.Name, opts.Ctx = args[0], cmd.Context()
+			if opts.Flat && opts.Category != "" {
+				return cmdutil.UsageErrorf("--category and --flat are exclusive")
+			}
+			if !opts.Flat && opts.Category == "" && opts.NewName == "" {
+				return cmdutil.UsageErrorf("give --category <category> or --flat (and/or --name <new-name>)")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return moveRun(opts)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Category, "category", "", "the category folder to move to")
 	fl.BoolVar(&opts.Flat, "flat", false, "move to the top level (no category)")
 	fl.StringVar(&opts.NewName, "name", "", "rename the skill")
-	addWriteFlags(cmd, &opts.w)
+	cmdutil.AddWriteFlags(cmd, &opts.W)
 	return cmd
 }
 
-func runSkillMove(cmd *cobra.Command, opts *skillMoveOptions) error {
-	f := opts.f
-	if opts.Flat && opts.Category != "" {
-		return cmdutil.UsageErrorf("--category and --flat are exclusive")
-	}
-	if !opts.Flat && opts.Category == "" && opts.NewName == "" {
-		return cmdutil.UsageErrorf("give --category <category> or --flat (and/or --name <new-name>)")
-	}
-	if _, err := opts.w.provenance(); err != nil {
+func moveRun(opts *MoveOptions) error {
+	f := opts.Factory
+	if _, err := opts.W.Provenance(); err != nil {
 		return err
 	}
 	lib, err := f.Library()
@@ -70,15 +78,15 @@ func runSkillMove(cmd *cobra.Command, opts *skillMoveOptions) error {
 		}
 		category = si.Category
 	}
-	pol, route, err := opts.w.writeTarget(lib)
+	pol, route, err := opts.W.WriteTarget(lib)
 	if err != nil {
 		return err
 	}
-	res, err := pol.MoveSkill(cmd.Context(), opts.Name, skillrepo.MoveOptions{
-		Category: category, NewName: opts.NewName, DryRun: opts.w.DryRun,
+	res, err := pol.MoveSkill(opts.Ctx, opts.Name, skillrepo.MoveOptions{
+		Category: category, NewName: opts.NewName, DryRun: opts.W.DryRun,
 	})
 	if err != nil {
 		return err
 	}
-	return reportMeta(f, res, opts.w.DryRun, route.Proposal)
+	return reportMeta(f, res, opts.W.DryRun, route.Proposal)
 }

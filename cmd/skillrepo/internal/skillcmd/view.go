@@ -1,4 +1,4 @@
-package main
+package skillcmd
 
 import (
 	"errors"
@@ -13,8 +13,9 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
-type skillViewOptions struct {
-	f        *cmdutil.Factory
+// ViewOptions is what `skill view` was asked.
+type ViewOptions struct {
+	Factory  *cmdutil.Factory
 	Name     string
 	File     string
 	Rev      string
@@ -23,8 +24,9 @@ type skillViewOptions struct {
 	NoRecord bool // kept so old scripts still run: a person's view never counts now
 }
 
-func newSkillViewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &skillViewOptions{f: f}
+// NewCmdView is `skill view`; runF, when not nil, runs instead of viewRun.
+func NewCmdView(f *cmdutil.Factory, runF func(*ViewOptions) error) *cobra.Command {
+	opts := &ViewOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "view <name> [<file>]",
 		Short: "Print a skill's SKILL.md or one of its files",
@@ -47,7 +49,10 @@ their own loads.`,
 			if opts.Rev, err = cmdutil.ProposalRev(opts.Proposal, opts.Rev); err != nil {
 				return err
 			}
-			return runSkillView(opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return viewRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Rev, "rev", "", "read this branch or commit instead of the main branch")
@@ -70,8 +75,8 @@ type skillViewJSON struct {
 	Files       []string `json:"files"`
 }
 
-func runSkillView(opts *skillViewOptions) error {
-	f := opts.f
+func viewRun(opts *ViewOptions) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err

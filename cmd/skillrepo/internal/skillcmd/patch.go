@@ -1,6 +1,7 @@
-package main
+package skillcmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,16 +12,20 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-type skillPatchOptions struct {
-	f          *cmdutil.Factory
-	w          writeFlags
+// PatchOptions is what `skill patch` was asked.
+type PatchOptions struct {
+	Factory    *cmdutil.Factory
+	Ctx        context.Context
+	Name       string
+	W          cmdutil.WriteFlags
 	Old, New   string
 	File       string
 	ReplaceAll bool
 }
 
-func newSkillPatchCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &skillPatchOptions{f: f}
+// NewCmdPatch is `skill patch`; runF, when not nil, runs instead of patchRun.
+func NewCmdPatch(f *cmdutil.Factory, runF func(*PatchOptions) error) *cobra.Command {
+	opts := &PatchOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "patch <name> --old <text> --new <text> [--file <path>] [--replace-all]",
 		Short: "Replace text in a skill's SKILL.md or support file",
@@ -39,14 +44,11 @@ must still be valid.`,
 			if !cmd.Flags().Changed("new") {
 				return cmdutil.UsageErrorf("--new is required (use --new \"\" to delete the match)")
 			}
-			op := skillrepo.Op{Action: skillrepo.ActionPatch, Name: args[0], OldString: &opts.Old, NewString: &opts.New, ReplaceAll: opts.ReplaceAll, FilePath: opts.File}
-			if err := applyOps(cmd, f, &opts.w, []skillrepo.Op{op}); err != nil {
-				return inFlagWords(err, args[0], opts.File)
+			opts.Name, opts.Ctx = args[0], cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			if literalEscape(opts.New) {
-				fmt.Fprintln(f.IO.ErrOut, `hint: --new holds a backslash and an n, written as is, not a line break; for one, pass a real newline (in bash: --new $'first\nsecond')`)
-			}
-			return nil
+			return patchRun(opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -54,13 +56,24 @@ must still be valid.`,
 	fl.StringVar(&opts.New, "new", "", "replacement text")
 	fl.StringVar(&opts.File, "file", "", "support file to patch instead of SKILL.md")
 	fl.BoolVar(&opts.ReplaceAll, "replace-all", false, "replace every match")
-	addWriteFlags(cmd, &opts.w)
+	cmdutil.AddWriteFlags(cmd, &opts.W)
 	return cmd
 }
 
 // literalEscape reports text holding a written-out \n or \t but no real
 // line break or tab: in a shell, "a\nb" is a backslash and an n, which is
 // rarely what the person meant.
+func patchRun(opts *PatchOptions) error {
+	op := skillrepo.Op{Action: skillrepo.ActionPatch, Name: opts.Name, OldString: &opts.Old, NewString: &opts.New, ReplaceAll: opts.ReplaceAll, FilePath: opts.File}
+	if err := applyOps(opts.Ctx, opts.Factory, &opts.W, []skillrepo.Op{op}); err != nil {
+		return inFlagWords(err, opts.Name, opts.File)
+	}
+	if literalEscape(opts.New) {
+		fmt.Fprintln(opts.Factory.IO.ErrOut, `hint: --new holds a backslash and an n, written as is, not a line break; for one, pass a real newline (in bash: --new $'first\nsecond')`)
+	}
+	return nil
+}
+
 func literalEscape(s string) bool {
 	return (strings.Contains(s, `\n`) && !strings.Contains(s, "\n")) || (strings.Contains(s, `\t`) && !strings.Contains(s, "\t"))
 }

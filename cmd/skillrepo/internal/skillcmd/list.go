@@ -1,4 +1,4 @@
-package main
+package skillcmd
 
 import (
 	"fmt"
@@ -13,16 +13,18 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
-type skillListOptions struct {
-	f        *cmdutil.Factory
+// ListOptions is what `skill list` was asked.
+type ListOptions struct {
+	Factory  *cmdutil.Factory
 	State    string
 	All      bool
 	Rev      string
 	Proposal string
 }
 
-func newSkillListCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &skillListOptions{f: f}
+// NewCmdList is `skill list`; runF, when not nil, runs instead of listRun.
+func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
+	opts := &ListOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "list [--state <active|stale|archived>] [--all]",
 		Short: "List the skills of the library",
@@ -39,7 +41,10 @@ func newSkillListCmd(f *cmdutil.Factory) *cobra.Command {
 			if opts.Rev, err = cmdutil.ProposalRev(opts.Proposal, opts.Rev); err != nil {
 				return err
 			}
-			return runSkillList(opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return listRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.State, "state", "", "only skills in this state")
@@ -78,7 +83,7 @@ func listSkills(lib *skillrepo.Library, rev string) (items []skillListItem, unkn
 	if err != nil {
 		return nil, nil, err
 	}
-	owners, pins, unknown, err := ownersAndPins(lib, snap) // skill_pin.go
+	owners, pins, unknown, err := ownersAndPins(lib, snap) // pin.go
 	if err != nil {
 		return nil, nil, err
 	}
@@ -107,8 +112,8 @@ func listSkills(lib *skillrepo.Library, rev string) (items []skillListItem, unkn
 	return items, unknown, nil
 }
 
-func runSkillList(opts *skillListOptions) error {
-	f := opts.f
+func listRun(opts *ListOptions) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err
@@ -196,7 +201,7 @@ func runSkillList(opts *skillListOptions) error {
 
 // emptyListMessage says a listing is empty, and why when a filter made it
 // so (on stderr: stdout stays empty for scripts).
-func emptyListMessage(opts *skillListOptions) string {
+func emptyListMessage(opts *ListOptions) string {
 	switch {
 	case opts.State != "":
 		return fmt.Sprintf("no %s skills", opts.State)

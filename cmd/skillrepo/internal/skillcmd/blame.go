@@ -1,4 +1,4 @@
-package main
+package skillcmd
 
 import (
 	"fmt"
@@ -10,15 +10,17 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/history"
 )
 
-type skillBlameOptions struct {
-	f    *cmdutil.Factory
-	Name string
-	File string
-	Rev  string
+// BlameOptions is what `skill blame` was asked.
+type BlameOptions struct {
+	Factory *cmdutil.Factory
+	Name    string
+	File    string
+	Rev     string
 }
 
-func newSkillBlameCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &skillBlameOptions{f: f}
+// NewCmdBlame is `skill blame`; runF, when not nil, runs instead of blameRun.
+func NewCmdBlame(f *cmdutil.Factory, runF func(*BlameOptions) error) *cobra.Command {
+	opts := &BlameOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "blame <name> [<file>]",
 		Short: "Show which commit, origin, review and model last wrote each line of a skill",
@@ -36,7 +38,10 @@ proposals. Columns: commit, origin, review id, model, date, line number, text.`,
 			if len(args) == 2 {
 				opts.File = args[1]
 			}
-			return runSkillBlame(opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return blameRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Rev, "rev", "", "read this branch or commit instead of the main branch")
@@ -64,8 +69,8 @@ type blameLineJSON struct {
 	Truncated bool `json:"truncated,omitempty"`
 }
 
-func runSkillBlame(opts *skillBlameOptions) error {
-	f := opts.f
+func blameRun(opts *BlameOptions) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err

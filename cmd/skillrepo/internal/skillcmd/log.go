@@ -1,4 +1,4 @@
-package main
+package skillcmd
 
 import (
 	"fmt"
@@ -10,16 +10,18 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/history"
 )
 
-type skillLogOptions struct {
-	f        *cmdutil.Factory
+// LogOptions is what `skill log` was asked.
+type LogOptions struct {
+	Factory  *cmdutil.Factory
 	Name     string
 	Rev      string
 	Patch    bool
 	MaxCount int
 }
 
-func newSkillLogCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &skillLogOptions{f: f}
+// NewCmdLog is `skill log`; runF, when not nil, runs instead of logRun.
+func NewCmdLog(f *cmdutil.Factory, runF func(*LogOptions) error) *cobra.Command {
+	opts := &LogOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "log <name> [--patch] [-n <count>]",
 		Short: "Show every commit that touched a skill, with its provenance",
@@ -38,7 +40,10 @@ and the review id and model when an agent wrote it.`,
 			if opts.MaxCount < 0 {
 				return cmdutil.UsageErrorf("-n must be 0 (all) or more")
 			}
-			return runSkillLog(opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return logRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Rev, "rev", "", "read this branch or commit instead of the main branch")
@@ -70,8 +75,8 @@ type skillLogJSON struct {
 	Truncated bool `json:"truncated,omitempty"`
 }
 
-func runSkillLog(opts *skillLogOptions) error {
-	f := opts.f
+func logRun(opts *LogOptions) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package main
+package skillcmd
 
 import (
 	"context"
@@ -13,12 +13,15 @@ import (
 // skill pin, unpin, adopt and disown: one file, four small commands that
 // each record one commit (see skillrepo/pins.go).
 
-type skillMetaOptions struct {
-	f      *cmdutil.Factory
-	w      writeFlags
-	Name   string
-	Reason string
-	Action string
+// MetaOptions is what `skill pin`, `unpin`, `adopt` or `disown` was
+// asked (Action says which).
+type MetaOptions struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+	W       cmdutil.WriteFlags
+	Name    string
+	Reason  string
+	Action  string
 }
 
 type skillMetaJSON struct {
@@ -32,8 +35,9 @@ type skillMetaJSON struct {
 	Message  string `json:"message"`
 }
 
-func newSkillPinCmd(f *cmdutil.Factory) *cobra.Command {
-	return newSkillMetaCmd(f, skillrepo.ActionPin,
+// NewCmdPin is `skill pin`; runF, when not nil, runs instead of metaRun.
+func NewCmdPin(f *cmdutil.Factory, runF func(*MetaOptions) error) *cobra.Command {
+	return newCmdMeta(f, runF, skillrepo.ActionPin,
 		"Pin a skill: it cannot be deleted or archived (patches stay allowed)",
 		`Pin a skill. Pins live in the tracked file .skillrepo/pins, so a pin is a
 commit (Skill-Action: pin) that travels with the library. A pinned skill cannot
@@ -43,15 +47,17 @@ allowed. The usage sidecar's "pinned" flag is kept in step for Hermes.`,
   skillrepo skill pin ci-debugging --reason "the release checklist depends on it"`)
 }
 
-func newSkillUnpinCmd(f *cmdutil.Factory) *cobra.Command {
-	return newSkillMetaCmd(f, skillrepo.ActionUnpin,
+// NewCmdUnpin is `skill unpin`; runF, when not nil, runs instead of metaRun.
+func NewCmdUnpin(f *cmdutil.Factory, runF func(*MetaOptions) error) *cobra.Command {
+	return newCmdMeta(f, runF, skillrepo.ActionUnpin,
 		"Unpin a skill",
 		`Remove a skill from .skillrepo/pins in one commit (Skill-Action: unpin).`,
 		`  skillrepo skill unpin ci-debugging`)
 }
 
-func newSkillAdoptCmd(f *cmdutil.Factory) *cobra.Command {
-	return newSkillMetaCmd(f, skillrepo.ActionAdopt,
+// NewCmdAdopt is `skill adopt`; runF, when not nil, runs instead of metaRun.
+func NewCmdAdopt(f *cmdutil.Factory, runF func(*MetaOptions) error) *cobra.Command {
+	return newCmdMeta(f, runF, skillrepo.ActionAdopt,
 		"Let the curator and background reviews manage a skill",
 		`Make a user-owned skill curator-managed. Ownership is read from history: a
 skill is curator-managed when a background review or the curator created it,
@@ -61,8 +67,9 @@ renames and moves.`,
 		`  skillrepo skill adopt release-notes`)
 }
 
-func newSkillDisownCmd(f *cmdutil.Factory) *cobra.Command {
-	return newSkillMetaCmd(f, skillrepo.ActionDisown,
+// NewCmdDisown is `skill disown`; runF, when not nil, runs instead of metaRun.
+func NewCmdDisown(f *cmdutil.Factory, runF func(*MetaOptions) error) *cobra.Command {
+	return newCmdMeta(f, runF, skillrepo.ActionDisown,
 		"Take a skill back from the curator and background reviews",
 		`Make a curator-managed skill user-owned with an empty commit carrying
 Skill-Action: disown. Background reviews and the curator leave user-owned
@@ -70,8 +77,8 @@ skills alone.`,
 		`  skillrepo skill disown release-notes`)
 }
 
-func newSkillMetaCmd(f *cmdutil.Factory, action, short, long, example string) *cobra.Command {
-	opts := &skillMetaOptions{f: f, Action: action}
+func newCmdMeta(f *cmdutil.Factory, runF func(*MetaOptions) error, action, short, long, example string) *cobra.Command {
+	opts := &MetaOptions{Factory: f, Action: action}
 	cmd := &cobra.Command{
 		Use:     action + " <name> [--reason <text>]",
 		Short:   short,
@@ -79,30 +86,34 @@ func newSkillMetaCmd(f *cmdutil.Factory, action, short, long, example string) *c
 		Example: example,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Name = args[0]
-			return runSkillMeta(cmd.Context(), opts)
+			opts.Name, opts.Ctx = args[0], cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return metaRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Reason, "reason", "", "why (recorded as a Reason trailer)")
-	addWriteFlags(cmd, &opts.w)
+	cmdutil.AddWriteFlags(cmd, &opts.W)
 	return cmd
 }
 
-func runSkillMeta(ctx context.Context, opts *skillMetaOptions) error {
-	f := opts.f
-	if _, err := opts.w.provenance(); err != nil {
+func metaRun(opts *MetaOptions) error {
+	ctx := opts.Ctx
+	f := opts.Factory
+	if _, err := opts.W.Provenance(); err != nil {
 		return err
 	}
 	lib, err := f.Library()
 	if err != nil {
 		return err
 	}
-	pol, route, err := opts.w.writeTarget(lib)
+	pol, route, err := opts.W.WriteTarget(lib)
 	if err != nil {
 		return err
 	}
 	proposal := route.Proposal
-	mo := skillrepo.MetaOptions{Reason: opts.Reason, DryRun: opts.w.DryRun}
+	mo := skillrepo.MetaOptions{Reason: opts.Reason, DryRun: opts.W.DryRun}
 	var res *skillrepo.MetaResult
 	switch opts.Action {
 	case skillrepo.ActionPin:
@@ -117,7 +128,7 @@ func runSkillMeta(ctx context.Context, opts *skillMetaOptions) error {
 	if err != nil {
 		return err
 	}
-	return reportMeta(f, res, opts.w.DryRun, proposal)
+	return reportMeta(f, res, opts.W.DryRun, proposal)
 }
 
 // reportMeta prints what a pin, unpin, adopt, disown or move did.
