@@ -93,7 +93,7 @@ type doctorJSON struct {
 
 // doctorEnv is the world doctor looks at from this process.
 func doctorEnv(f *cmdutil.Factory, name, scope, project string) (*doctor.Env, error) {
-	homes, err := agentHomes(f)
+	homes, err := cmdutil.AgentHomes(f)
 	if err != nil {
 		return nil, err
 	}

@@ -392,7 +392,7 @@ func newGoalEvaluator(f *cmdutil.Factory, lib *skillrepo.Library, agent, cwd, se
 		judge.Asker = agentcli.Program{Agent: agent, Path: program, Env: os.Environ(), Dir: cwd,
 			Model: cmp.Or(cfg.Model, sessionModel), Timeout: cfg.Timeout()}
 	default:
-		client, err := judgeClient(f, baseURL)
+		client, err := cmdutil.JudgeClient(f, baseURL)
 		if err != nil {
 			return nil, err
 		}

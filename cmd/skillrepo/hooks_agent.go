@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -132,20 +131,6 @@ func agentChoices(extra ...string) string {
 	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
 }
 
-// agentHomes are the agents' user folders as the agents find them (HOME,
-// CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME).
-func agentHomes(f *cmdutil.Factory) (agent.Homes, error) {
-	home := f.Getenv("HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return agent.Homes{}, fmt.Errorf("find your home folder: %w", err)
-		}
-		home = h
-	}
-	return agent.HomesFrom(home, f.Getenv), nil
-}
-
 func runAgentHooks(f *cmdutil.Factory, o *agentHooksOptions, install bool) error {
 	scope := agent.Scope(o.Scope)
 	switch scope {
@@ -153,7 +138,7 @@ func runAgentHooks(f *cmdutil.Factory, o *agentHooksOptions, install bool) error
 	default:
 		return cmdutil.UsageErrorf("--scope: want user, project or local, not %q", o.Scope)
 	}
-	homes, err := agentHomes(f)
+	homes, err := cmdutil.AgentHomes(f)
 	if err != nil {
 		return err
 	}
@@ -183,7 +168,7 @@ func runAgentHooks(f *cmdutil.Factory, o *agentHooksOptions, install bool) error
 		// A personal settings file names this binary, wherever it is; a
 		// project's shared file names `skillrepo`, found on each
 		// person's PATH.
-		opts.Executable = selfExecutable()
+		opts.Executable = cmdutil.SelfExecutable()
 	}
 	var res *hooks.AgentResult
 	if install {
@@ -310,7 +295,7 @@ func runFileHooks(f *cmdutil.Factory, o *agentHooksOptions, t hooks.FileTarget, 
 	}
 	opts := hooks.FileOptions{Agent: t, Scope: scope, Homes: homes, Project: project, Library: library, DryRun: o.DryRun}
 	if scope != agent.ScopeProject {
-		opts.Executable = selfExecutable()
+		opts.Executable = cmdutil.SelfExecutable()
 	}
 	var res *hooks.FileResult
 	var err error
@@ -435,27 +420,6 @@ func trustCodexPlugin(f *cmdutil.Factory, p hooks.Plugin, homes agent.Homes, pro
 	return reportAfterInstall(f, findings, label)
 }
 
-// selfExecutable is how hooks and the worker call this binary again: the
-// path it was started by (so a PATH symlink named skillrepo stays one),
-// else the executable's own path.
-func selfExecutable() string {
-	a0 := os.Args[0]
-	if strings.ContainsRune(a0, filepath.Separator) {
-		if abs, err := filepath.Abs(a0); err == nil {
-			return abs
-		}
-	}
-	if p, err := exec.LookPath(a0); err == nil {
-		if abs, err := filepath.Abs(p); err == nil {
-			return abs
-		}
-	}
-	if exe, err := os.Executable(); err == nil {
-		return exe
-	}
-	return "skillrepo"
-}
-
 // runAgentHookEvent runs an agent hook. It always succeeds (exit 0): what
 // went wrong is logged to .git/skillrepo/logs/hooks.log and stderr, which
 // the agent keeps in its debug log.
@@ -480,14 +444,14 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		// worker --once) and the session-start sync runs in the hook.
 		if f.Getenv("SKILLREPO_WORKER") != "off" {
 			ropts.StartWorker = func(lib *skillrepo.Library) error {
-				return worker.Start(selfExecutable(), lib.Root, lib.State().Worker(), nil)
+				return worker.Start(cmdutil.SelfExecutable(), lib.Root, lib.State().Worker(), nil)
 			}
 			ropts.StartSync = func(lib *skillrepo.Library) error {
 				env := append(os.Environ(), queue.EnvInReview+"=1")
 				// One sync at a time is enough: sessions starting together
 				// do not queue scans on the library lock. What the person
 				// staged with git is theirs to commit, not the agent's.
-				_, err := worker.StartDetachedOnce(lib.State().SyncLock(), selfExecutable(),
+				_, err := worker.StartDetachedOnce(lib.State().SyncLock(), cmdutil.SelfExecutable(),
 					[]string{"-C", lib.Root, "sync", "--leave-staged", "--hook-log", string(name)}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
 				return err
 			}

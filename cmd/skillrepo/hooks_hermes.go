@@ -88,7 +88,7 @@ func runHermesHooks(f *cmdutil.Factory, o *hermesHooksOptions, library string, d
 			return skillrepo.WithHint(fmt.Errorf("%s is not a skillrepo library", library), "run 'skillrepo init "+home+"' first: one repository then versions Hermes' skills and memory")
 		}
 	}
-	opts := hooks.HermesOptions{Home: home, Executable: selfExecutable(), Library: library, Accept: o.Accept, Now: f.Now, DryRun: dryRun}
+	opts := hooks.HermesOptions{Home: home, Executable: cmdutil.SelfExecutable(), Library: library, Accept: o.Accept, Now: f.Now, DryRun: dryRun}
 	var res *hooks.HermesResult
 	if install {
 		res, err = hooks.InstallHermes(opts)

@@ -182,7 +182,7 @@ func printRemoteSync(f *cmdutil.Factory, res *remote.SyncResult, skipped string)
 // to the remote log.
 func startRemoteSync(lib *skillrepo.Library) error {
 	env := append(os.Environ(), queue.EnvInReview+"=1")
-	return worker.StartDetached(selfExecutable(), []string{"-C", lib.Root, "remote", "sync", "--background"}, lib.Root, lib.State().RemoteLog(), env)
+	return worker.StartDetached(cmdutil.SelfExecutable(), []string{"-C", lib.Root, "remote", "sync", "--background"}, lib.Root, lib.State().RemoteLog(), env)
 }
 
 // shareAfterWrite starts a background sync when the command left work

@@ -186,7 +186,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		cfg := lib.Config.Review
 		cfg.Model, cfg.BaseURL = cmp.Or(opts.Model, cfg.Model), cmp.Or(opts.BaseURL, cfg.BaseURL)
 		cwd, _ := os.Getwd()
-		p, err := worker.PlanReview(worker.Options{Dir: lib.Root, Getenv: f.Getenv, Serve: mcpserver.ServeSession, Self: selfExecutable()},
+		p, err := worker.PlanReview(worker.Options{Dir: lib.Root, Getenv: f.Getenv, Serve: mcpserver.ServeSession, Self: cmdutil.SelfExecutable()},
 			// The program this command runs under, as a hook records it:
 			// an agent's shell may not have it on PATH (Codex's login
 			// shell).
@@ -246,7 +246,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	if fi, err := os.Stat(tr.Cwd); tr.Cwd != "" && err == nil && fi.IsDir() {
 		ropts.Project = tr.Cwd // the session's project, read-only to the review
 	}
-	ropts.Model, ropts.Client, ropts.MaxCalls = model, modelClient(f, ep), opts.MaxCalls
+	ropts.Model, ropts.Client, ropts.MaxCalls = model, cmdutil.ModelClient(f, ep), opts.MaxCalls
 	ropts.RetryBackoff, ropts.RequestTimeout = opts.RetryBackoff, opts.Timeout
 	if plan != nil && plan.Kind == agentcli.BackendAgent {
 		ropts.Backend, ropts.Resume, ropts.Project = plan.Backend, plan.Resume, plan.Project
@@ -288,7 +288,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 // findSession finds an agent's session by id, or the one this command
 // runs in (agentsession.Current), in the agents' folders.
 func findSession(f *cmdutil.Factory, id string) (agentsession.Session, error) {
-	homes, err := agentHomes(f)
+	homes, err := cmdutil.AgentHomes(f)
 	if err != nil {
 		return agentsession.Session{}, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/curatorcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/skillcmd"
 )
@@ -97,7 +98,7 @@ archive, restore and rollback are git operations.`,
 		newMemoryCmd(f),
 		proposalcmd.NewCmdProposal(f), newPushCmd(f), newPullCmd(f), newRemoteCmd(f),
 		newIndexCmd(f),
-		newCuratorCmd(f),
+		curatorcmd.NewCmdCurator(f),
 		newMCPCmd(f),
 		newGoalCmd(f),
 		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f), newWhatsnewCmd(f), newUICmd(f), newConfigCmd(f),

@@ -121,7 +121,7 @@ branch).`,
 }
 
 func runStatus(cmd *cobra.Command, f *cmdutil.Factory) error {
-	homes, _ := agentHomes(f)
+	homes, _ := cmdutil.AgentHomes(f)
 	cwd, _ := os.Getwd()
 	setups := hookStatuses(f, homes, cwd)
 	lib, err := openStatusLibrary(f, setups)

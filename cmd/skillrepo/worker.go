@@ -71,7 +71,7 @@ func runWorker(cmd *cobra.Command, opts *workerOptions) error {
 	if opts.Verbose {
 		echo = f.IO.ErrOut
 	}
-	res, err := worker.Run(cmd.Context(), worker.Options{Dir: f.Dir, Getenv: f.Getenv, Now: f.Now, Once: opts.Once, Echo: echo, Self: selfExecutable(), Serve: mcpserver.ServeSession,
+	res, err := worker.Run(cmd.Context(), worker.Options{Dir: f.Dir, Getenv: f.Getenv, Now: f.Now, Once: opts.Once, Echo: echo, Self: cmdutil.SelfExecutable(), Serve: mcpserver.ServeSession,
 		Unattended: agents.Implementing[curator.Unattended]()})
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package main
+package curatorcmd
 
 import (
 	"fmt"
@@ -9,7 +9,15 @@ import (
 	"github.com/skillrepo/skillrepo/curator"
 )
 
-func newCuratorPauseCmd(f *cmdutil.Factory) *cobra.Command {
+// PauseOptions is what `curator pause` or `curator resume` was asked.
+type PauseOptions struct {
+	Factory *cmdutil.Factory
+	Paused  bool
+}
+
+// NewCmdPause is `curator pause`; runF, when not nil, runs instead of pauseRun.
+func NewCmdPause(f *cmdutil.Factory, runF func(*PauseOptions) error) *cobra.Command {
+	opts := &PauseOptions{Factory: f, Paused: true}
 	return &cobra.Command{
 		Use:   "pause",
 		Short: "Stop scheduled curator runs until resumed",
@@ -19,12 +27,16 @@ resume'. An explicit 'curator run' still runs. The pause is per clone
 		Example: `  skillrepo curator pause`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return setCuratorPaused(f, true)
+			if runF != nil {
+				return runF(opts)
+			}
+			return pauseRun(opts)
 		},
 	}
 }
 
-func setCuratorPaused(f *cmdutil.Factory, paused bool) error {
+func pauseRun(opts *PauseOptions) error {
+	f, paused := opts.Factory, opts.Paused
 	lib, err := f.Library()
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
-package main
+package curatorcmd
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -9,14 +10,17 @@ import (
 	"github.com/skillrepo/skillrepo/curator"
 )
 
-type curatorPruneOptions struct {
-	f      *cmdutil.Factory
-	Days   int
-	DryRun bool
+// PruneOptions is what `curator prune` was asked.
+type PruneOptions struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+	Days    int
+	DryRun  bool
 }
 
-func newCuratorPruneCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &curatorPruneOptions{f: f}
+// NewCmdPrune is `curator prune`; runF, when not nil, runs instead of pruneRun.
+func NewCmdPrune(f *cmdutil.Factory, runF func(*PruneOptions) error) *cobra.Command {
+	opts := &PruneOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "prune [--days N] [--dry-run] [--json]",
 		Short: "Archive curator-managed skills idle at least N days, as one run",
@@ -38,33 +42,41 @@ nothing.`,
 			if cmd.Flags().Changed("days") && opts.Days < 1 {
 				return cmdutil.UsageErrorf("--days %d: want at least 1", opts.Days)
 			}
-			f := opts.f
-			c, done, err := curatorFor(f, opts.DryRun)
-			if err != nil {
-				return err
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			defer done()
-			out, err := c.Prune(cmd.Context(), curator.PruneOptions{Days: opts.Days, DryRun: opts.DryRun})
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return printRunJSON(f.IO.Out, out, c.Lib.Root)
-			}
-			printRun(f.IO, out.Run)
-			if !out.Run.DryRun {
-				if out.ReportPath != "" {
-					fmt.Fprintf(f.IO.Out, "report: %s\n", relPath(c.Lib.Root, out.ReportPath))
-				}
-				if len(out.Run.Archived) > 0 {
-					fmt.Fprintf(f.IO.Out, "undo: skillrepo curator rollback %s\n", out.Run.ID)
-				}
-			}
-			return nil
+			return pruneRun(opts)
 		},
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&opts.Days, "days", 0, "idle days at which a skill is archived (default curator.archive_after_days)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the plan, write nothing")
 	return cmd
+}
+
+func pruneRun(opts *PruneOptions) error {
+	f := opts.Factory
+	c, done, err := curatorFor(f, opts.DryRun)
+	if err != nil {
+		return err
+	}
+	defer done()
+	out, err := c.Prune(opts.Ctx, curator.PruneOptions{Days: opts.Days, DryRun: opts.DryRun})
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return printRunJSON(f.IO.Out, out, c.Lib.Root)
+	}
+	printRun(f.IO, out.Run)
+	if !out.Run.DryRun {
+		if out.ReportPath != "" {
+			fmt.Fprintf(f.IO.Out, "report: %s\n", relPath(c.Lib.Root, out.ReportPath))
+		}
+		if len(out.Run.Archived) > 0 {
+			fmt.Fprintf(f.IO.Out, "undo: skillrepo curator rollback %s\n", out.Run.ID)
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
-package main
+package curatorcmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -11,14 +12,17 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-type curatorPurgeOptions struct {
-	f      *cmdutil.Factory
-	Days   int
-	DryRun bool
+// PurgeOptions is what `curator purge` was asked.
+type PurgeOptions struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+	Days    int
+	DryRun  bool
 }
 
-func newCuratorPurgeCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &curatorPurgeOptions{f: f}
+// NewCmdPurge is `curator purge`; runF, when not nil, runs instead of purgeRun.
+func NewCmdPurge(f *cmdutil.Factory, runF func(*PurgeOptions) error) *cobra.Command {
+	opts := &PurgeOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "purge [--days N] [--dry-run] [--json]",
 		Short: "Remove archived skills older than curator.archive_ttl_days from the tree",
@@ -37,24 +41,11 @@ Nothing is lost: history keeps every purged folder, and
 			if cmd.Flags().Changed("days") && opts.Days < 1 {
 				return cmdutil.UsageErrorf("--days %d: want at least 1", opts.Days)
 			}
-			f := opts.f
-			c, done, err := curatorFor(f, opts.DryRun)
-			if err != nil {
-				return err
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			defer done()
-			res, err := c.Purge(cmd.Context(), curator.PurgeOptions{Days: opts.Days, DryRun: opts.DryRun})
-			if errors.Is(err, curator.ErrPurgeDisabled) {
-				return skillrepo.WithHint(err, "set curator.archive_ttl_days in .skillrepo/config.yaml, or pass --days N")
-			}
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return cmdutil.PrintJSON(f.IO.Out, res)
-			}
-			printPurge(f.IO, res)
-			return nil
+			return purgeRun(opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -89,4 +80,25 @@ func printPurge(ios *cmdutil.IOStreams, res *curator.PurgeResult) {
 	if len(res.Purged) > 0 && !res.DryRun {
 		fmt.Fprintln(w, "history keeps them: skillrepo skill restore NAME brings one back")
 	}
+}
+
+func purgeRun(opts *PurgeOptions) error {
+	f := opts.Factory
+	c, done, err := curatorFor(f, opts.DryRun)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := c.Purge(opts.Ctx, curator.PurgeOptions{Days: opts.Days, DryRun: opts.DryRun})
+	if errors.Is(err, curator.ErrPurgeDisabled) {
+		return skillrepo.WithHint(err, "set curator.archive_ttl_days in .skillrepo/config.yaml, or pass --days N")
+	}
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return cmdutil.PrintJSON(f.IO.Out, res)
+	}
+	printPurge(f.IO, res)
+	return nil
 }

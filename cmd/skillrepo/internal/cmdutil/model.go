@@ -1,34 +1,33 @@
-package main
+package cmdutil
 
 import (
 	"net/http"
 
 	openai "github.com/sashabaranov/go-openai"
 
-	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/goals"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
 )
 
-// newModelClient is the client of an OpenAI-compatible endpoint, shared by
+// NewModelClient is the client of an OpenAI-compatible endpoint, shared by
 // the review, the curator and the goal judge: baseURL ("" = the
 // provider's default) and the key from $OPENAI_API_KEY. A base URL with a
 // query or credentials is parsed by package endpoint, so paths are joined
 // before the query and every error message redacts them.
-func newModelClient(f *cmdutil.Factory, baseURL string) (*openai.Client, error) {
+func NewModelClient(f *Factory, baseURL string) (*openai.Client, error) {
 	var ep *endpoint.Endpoint
 	if baseURL != "" {
 		var err error
 		if ep, err = endpoint.Parse(baseURL); err != nil {
-			return nil, cmdutil.UsageErrorf("%v", err)
+			return nil, UsageErrorf("%v", err)
 		}
 	}
-	return modelClient(f, ep), nil
+	return ModelClient(f, ep), nil
 }
 
-// modelClient is newModelClient for an endpoint already parsed (nil: the
+// ModelClient is NewModelClient for an endpoint already parsed (nil: the
 // provider's default).
-func modelClient(f *cmdutil.Factory, ep *endpoint.Endpoint) *openai.Client {
+func ModelClient(f *Factory, ep *endpoint.Endpoint) *openai.Client {
 	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))
 	cfg.HTTPClient = &http.Client{}
 	if ep != nil {
@@ -41,15 +40,15 @@ func modelClient(f *cmdutil.Factory, ep *endpoint.Endpoint) *openai.Client {
 	return openai.NewClientWithConfig(cfg)
 }
 
-// judgeClient is modelClient for the goal judge, whose requests go with
+// JudgeClient is ModelClient for the goal judge, whose requests go with
 // temperature 0 (go-openai drops a zero from the body; the doer puts it
 // back).
-func judgeClient(f *cmdutil.Factory, baseURL string) (*openai.Client, error) {
+func JudgeClient(f *Factory, baseURL string) (*openai.Client, error) {
 	var ep *endpoint.Endpoint
 	if baseURL != "" {
 		var err error
 		if ep, err = endpoint.Parse(baseURL); err != nil {
-			return nil, cmdutil.UsageErrorf("%v", err)
+			return nil, UsageErrorf("%v", err)
 		}
 	}
 	cfg := openai.DefaultConfig(f.Getenv("OPENAI_API_KEY"))

@@ -1,4 +1,4 @@
-package main
+package curatorcmd
 
 import (
 	"fmt"
@@ -12,13 +12,15 @@ import (
 	"github.com/skillrepo/skillrepo/overlap"
 )
 
-type curatorOverlapOptions struct {
-	f         *cmdutil.Factory
+// OverlapOptions is what `curator overlap` was asked.
+type OverlapOptions struct {
+	Factory   *cmdutil.Factory
 	Threshold float64
 }
 
-func newCuratorOverlapCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &curatorOverlapOptions{f: f}
+// NewCmdOverlap is `curator overlap`; runF, when not nil, runs instead of overlapRun.
+func NewCmdOverlap(f *cmdutil.Factory, runF func(*OverlapOptions) error) *cobra.Command {
+	opts := &OverlapOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "overlap [--threshold X] [--json]",
 		Short: "List clusters of curator-managed skills that belong under one umbrella",
@@ -41,15 +43,18 @@ No model is involved and nothing is written.`,
 			if opts.Threshold < 0 || opts.Threshold > 1 {
 				return cmdutil.UsageErrorf("--threshold %v: want a similarity between 0 and 1", opts.Threshold)
 			}
-			return runCuratorOverlap(opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return overlapRun(opts)
 		},
 	}
 	cmd.Flags().Float64Var(&opts.Threshold, "threshold", overlap.DefaultThreshold, "similarity (0..1) at or above which two skills overlap")
 	return cmd
 }
 
-func runCuratorOverlap(opts *curatorOverlapOptions) error {
-	f := opts.f
+func overlapRun(opts *OverlapOptions) error {
+	f := opts.Factory
 	// Read-only: no recovery, no cache written, no lock.
 	c, done, err := newDryRunCurator(f)
 	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package curatorcmd
 
 import (
 	"github.com/spf13/cobra"
@@ -6,14 +6,19 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
 
-func newCuratorResumeCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmdResume is `curator resume`; runF, when not nil, runs instead of pauseRun.
+func NewCmdResume(f *cmdutil.Factory, runF func(*PauseOptions) error) *cobra.Command {
+	opts := &PauseOptions{Factory: f, Paused: false}
 	return &cobra.Command{
 		Use:     "resume",
 		Short:   "Resume scheduled curator runs",
 		Example: `  skillrepo curator resume`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return setCuratorPaused(f, false)
+			if runF != nil {
+				return runF(opts)
+			}
+			return pauseRun(opts)
 		},
 	}
 }

@@ -1,4 +1,10 @@
-package main
+// Package curatorcmd is the `skillrepo curator` command group: status,
+// run, pause, resume, rollback, overlap, prune, purge and list-unmanaged.
+// Each verb has an options struct, a NewCmd… that only parses flags and
+// arguments into it (handed a runF, a test checks the parse without a
+// library) and a …Run that does the work through package curator
+// (docs/architecture.md §6).
+package curatorcmd
 
 import (
 	"github.com/spf13/cobra"
@@ -9,7 +15,8 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-func newCuratorCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmdCurator is the curator command group.
+func NewCmdCurator(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "curator <command>",
 		Short: "Age idle agent-made skills: active → stale → archived",
@@ -24,15 +31,15 @@ into the main branch; 'curator rollback RUN' undoes it.`,
   skillrepo curator rollback 20261130-120000`,
 	}
 	cmd.AddCommand(
-		newCuratorStatusCmd(f),
-		newCuratorRunCmd(f),
-		newCuratorPauseCmd(f),
-		newCuratorResumeCmd(f),
-		newCuratorRollbackCmd(f),
-		newCuratorOverlapCmd(f),
-		newCuratorPruneCmd(f),
-		newCuratorPurgeCmd(f),
-		newCuratorListUnmanagedCmd(f),
+		NewCmdStatus(f, nil),
+		NewCmdRun(f, nil),
+		NewCmdPause(f, nil),
+		NewCmdResume(f, nil),
+		NewCmdRollback(f, nil),
+		NewCmdOverlap(f, nil),
+		NewCmdPrune(f, nil),
+		NewCmdPurge(f, nil),
+		NewCmdListUnmanaged(f, nil),
 	)
 	return cmd
 }

@@ -1,4 +1,4 @@
-package main
+package curatorcmd
 
 import (
 	"fmt"
@@ -11,7 +11,14 @@ import (
 	"github.com/skillrepo/skillrepo/curator"
 )
 
-func newCuratorStatusCmd(f *cmdutil.Factory) *cobra.Command {
+// StatusOptions is what `curator status` was asked.
+type StatusOptions struct {
+	Factory *cmdutil.Factory
+}
+
+// NewCmdStatus is `curator status`; runF, when not nil, runs instead of statusRun.
+func NewCmdStatus(f *cmdutil.Factory, runF func(*StatusOptions) error) *cobra.Command {
+	opts := &StatusOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show the curator's schedule, last run and the library by state",
@@ -19,19 +26,10 @@ func newCuratorStatusCmd(f *cmdutil.Factory) *cobra.Command {
   skillrepo curator status --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := cmdutil.NewCurator(f)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			st, err := c.Status()
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return cmdutil.PrintJSON(f.IO.Out, st)
-			}
-			printCuratorStatus(f, st)
-			return nil
+			return statusRun(opts)
 		},
 	}
 }
@@ -151,4 +149,21 @@ func activityList(as []curator.Activity) string {
 		parts = append(parts, fmt.Sprintf("%s (%s, %s)", a.Name, when, a.State))
 	}
 	return strings.Join(parts, ", ")
+}
+
+func statusRun(opts *StatusOptions) error {
+	f := opts.Factory
+	c, err := cmdutil.NewCurator(f)
+	if err != nil {
+		return err
+	}
+	st, err := c.Status()
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return cmdutil.PrintJSON(f.IO.Out, st)
+	}
+	printCuratorStatus(f, st)
+	return nil
 }

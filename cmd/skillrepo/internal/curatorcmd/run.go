@@ -1,7 +1,8 @@
-package main
+package curatorcmd
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,8 +22,10 @@ import (
 	"github.com/skillrepo/skillrepo/mcpserver"
 )
 
-type curatorRunOptions struct {
-	f           *cmdutil.Factory
+// RunOptions is what `curator run` was asked.
+type RunOptions struct {
+	Factory     *cmdutil.Factory
+	Ctx         context.Context
 	DryRun      bool
 	Force       bool
 	IfDue       bool
@@ -36,8 +39,9 @@ type curatorRunOptions struct {
 	RetryBackoff time.Duration
 }
 
-func newCuratorRunCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &curatorRunOptions{f: f}
+// NewCmdRun is `curator run`; runF, when not nil, runs instead of runRun.
+func NewCmdRun(f *cmdutil.Factory, runF func(*RunOptions) error) *cobra.Command {
+	opts := &RunOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "run [--dry-run] [--force] [--if-due] [--consolidate [--model <name>] [--base-url <url>]]",
 		Short: "Run the curator now (or only when due, with --if-due)",
@@ -77,7 +81,11 @@ CLI, the one whose hooks are installed), calling the same tools over MCP
   skillrepo curator run --consolidate`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCuratorRun(cmd, opts)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return runRun(opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -102,7 +110,7 @@ CLI, the one whose hooks are installed), calling the same tools over MCP
 // OpenAI-compatible endpoint when one is configured (or --model/--base-url
 // name one), else the program of an agent whose hooks are installed, or
 // found on PATH (claude, then codex).
-func consolidateOptions(f *cmdutil.Factory, c *curator.Curator, opts *curatorRunOptions) (*curator.ConsolidateOptions, error) {
+func consolidateOptions(f *cmdutil.Factory, c *curator.Curator, opts *RunOptions) (*curator.ConsolidateOptions, error) {
 	cfg := c.Lib.Config
 	if !opts.Consolidate && !cfg.Curator.Consolidate {
 		return nil, nil
@@ -124,14 +132,14 @@ func consolidateOptions(f *cmdutil.Factory, c *curator.Curator, opts *curatorRun
 	}
 	if backend == agentcli.BackendAgent {
 		o.Backend = agentcli.Backend{Serve: mcpserver.ServeSession, Program: agentcli.Program{Agent: name, Path: program, Env: os.Environ(), Dir: c.Lib.Root,
-			Model: model, Self: selfExecutable(), Timeout: opts.Timeout * 3}}
+			Model: model, Self: cmdutil.SelfExecutable(), Timeout: opts.Timeout * 3}}
 		o.Model = cmp.Or(model, agentcli.ProgramName(name)+" default")
 		return o, nil
 	}
 	if model == "" {
 		return nil, cmdutil.UsageErrorf("no model for --consolidate: pass --model, set curator.model or review.model in .skillrepo/config.yaml, or set SKILLREPO_MODEL")
 	}
-	client, err := newModelClient(f, baseURL)
+	client, err := cmdutil.NewModelClient(f, baseURL)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +151,7 @@ func consolidateOptions(f *cmdutil.Factory, c *curator.Curator, opts *curatorRun
 // consolidation run from the command line: one whose hooks are installed
 // (user scope) with its program on PATH, else any agent program on PATH.
 func consolidationAgent(f *cmdutil.Factory) (name, program string) {
-	homes, _ := agentHomes(f)
+	homes, _ := cmdutil.AgentHomes(f)
 	cwd, _ := os.Getwd()
 	for _, pass := range []bool{true, false} {
 		for _, a := range []agent.Name{agent.ClaudeCode, agent.Codex} {
@@ -161,8 +169,8 @@ func consolidationAgent(f *cmdutil.Factory) (name, program string) {
 	return "", ""
 }
 
-func runCuratorRun(cmd *cobra.Command, opts *curatorRunOptions) error {
-	f := opts.f
+func runRun(opts *RunOptions) error {
+	f := opts.Factory
 	c, done, err := curatorFor(f, opts.DryRun)
 	if err != nil {
 		return err
@@ -172,7 +180,7 @@ func runCuratorRun(cmd *cobra.Command, opts *curatorRunOptions) error {
 	if err != nil {
 		return err
 	}
-	out, err := c.Run(cmd.Context(), curator.RunOptions{DryRun: opts.DryRun, Force: opts.Force, IfDue: opts.IfDue, Consolidate: cons})
+	out, err := c.Run(opts.Ctx, curator.RunOptions{DryRun: opts.DryRun, Force: opts.Force, IfDue: opts.IfDue, Consolidate: cons})
 	if err != nil {
 		return err
 	}
