@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/catalog"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
@@ -43,8 +44,8 @@ type Library struct {
 	// opts are the options it was opened with (a memory folder beside
 	// the library is opened with them too).
 	opts OpenOptions
-	// catalog is the skill catalogue (skillcatalog.go).
-	catalog catalogCache
+	// catalog is the skill catalogue (catalog.go).
+	catalog catalog.Cache
 }
 
 // OpenOptions are the process-level inputs of a library; zero values mean

@@ -4,7 +4,7 @@ package skillrepo
 // .git/skillrepo/cache/overlap.bin by package overlap/indexfile (the
 // stored index of the active skills of one tree, followed by deltas). A
 // create brings it to the tree it writes on by the hash-pruned tree diff
-// of the skill catalogue (skillcatalog.go), tokenises only the skills that
+// of the skill catalogue (package catalog), tokenises only the skills that
 // differ, and compares the new skill with the candidates the posting
 // lists of its terms give: it no longer reads every SKILL.md of the
 // library (at 10,000 skills that was ~350 ms of CPU and 35 MiB per
@@ -18,6 +18,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/overlap"
 	"github.com/skillrepo/skillrepo/overlap/indexfile"
+	"github.com/skillrepo/skillrepo/skillrepo/catalog"
 )
 
 func (l *Library) overlapIndexPath() string { return l.State().cache("overlap.bin") }
@@ -75,7 +76,7 @@ func readOverlapDoc(fsys fs.FS, si SkillInfo) (overlap.Doc, bool) {
 // in folder order) is put in, read from s.
 func moveOverlapIndex(x *indexfile.File, l *Library, s *Snapshot, persist bool) error {
 	st := x.Stored()
-	gone, came, err := skillChanges(s.store, x.Tree(), s.tree)
+	gone, came, err := catalog.Changes(s.store, x.Tree(), s.tree)
 	if err != nil {
 		return err
 	}

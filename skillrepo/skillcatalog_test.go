@@ -18,6 +18,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/overlap"
 	"github.com/skillrepo/skillrepo/overlap/indexfile"
+	"github.com/skillrepo/skillrepo/skillrepo/catalog"
 )
 
 // churn changes a library the ways a person and the engine do, each step
@@ -204,7 +205,7 @@ func TestSkillCatalogMatchesWalk(t *testing.T) {
 			names[si.Name] = true
 			names[strings.SplitN(si.Name, "-", 2)[0]] = true
 			if b, err := snap.ReadFile(si.Dir + "/SKILL.md"); err == nil {
-				names[declaredName(b)] = true
+				names[catalog.DeclaredName(b)] = true
 			}
 		}
 		for name := range names {
@@ -248,7 +249,7 @@ func TestSkillCatalogMatchesWalk(t *testing.T) {
 		t.Fatal(err)
 	}
 	damage := map[string]func([]byte) []byte{
-		"a flipped byte in the hashes": func(b []byte) []byte { b[len(catalogMagic)+40] ^= 0xff; return b },
+		"a flipped byte in the hashes": func(b []byte) []byte { b[len(catalog.Magic)+40] ^= 0xff; return b },
 		"a flipped byte at the end":    func(b []byte) []byte { b[len(b)-5] ^= 0xff; return b },
 		"garbage appended":             func(b []byte) []byte { return append(b, "garbage and more garbage"...) },
 		"truncated":                    func(b []byte) []byte { return b[:len(b)/2] },
@@ -271,7 +272,7 @@ func TestSkillCatalogMatchesWalk(t *testing.T) {
 		}
 		check(l, what)
 		l.repo.Close()
-		if readCatalog(p) == nil {
+		if !catalog.Readable(p) {
 			t.Errorf("%s: the catalogue was not rewritten", what)
 		}
 	}

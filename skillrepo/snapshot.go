@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/catalog"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -27,18 +28,8 @@ type Snapshot struct {
 	skills []SkillInfo // discovered lazily
 }
 
-// SkillInfo locates one skill in a snapshot.
-type SkillInfo struct {
-	// Name is the skill's directory name (what skill_manage looks up).
-	Name string `json:"name"`
-	// Dir is the skill folder, relative to the library root.
-	Dir string `json:"path"`
-	// Category is the folder above the skill ("" in the flat layout; for
-	// archived skills, the folder it was archived from is not known here).
-	Category string `json:"category,omitempty"`
-	// Archived is true for skills under .archive/.
-	Archived bool `json:"archived"`
-}
+// SkillInfo locates one skill in a snapshot (package catalog lists them).
+type SkillInfo = catalog.SkillInfo
 
 // Snapshot opens a read-only view of rev: a branch name, a full ref or a
 // commit hash ("" = the main branch). An unborn main branch gives an empty
@@ -109,7 +100,7 @@ func (s *Snapshot) Skills() ([]SkillInfo, error) {
 	var out []SkillInfo
 	var err error
 	if s.l != nil && !s.tree.IsZero() {
-		out, err = s.l.catalogSkills(s.store, s.tree) // skillcatalog.go
+		out, err = s.l.catalogSkills(s.store, s.tree) // catalog.go
 	} else {
 		out, err = discoverSkills(s.store, s.tree)
 	}
@@ -122,68 +113,7 @@ func (s *Snapshot) Skills() ([]SkillInfo, error) {
 
 // discoverSkills walks every folder of root that may hold a skill.
 func discoverSkills(store *gitstore.Store, root Hash) ([]SkillInfo, error) {
-	out := []SkillInfo{}
-	if root.IsZero() {
-		return out, nil
-	}
-	if err := walkSkills(store, root, "", 0, false, &out); err != nil {
-		return nil, err
-	}
-	sortSkillInfos(out)
-	return out, nil
-}
-
-// walkSkills adds the skills of tree, the folder dir whose entries sit at
-// depth (the root's at 0, .archive's at 1), to out: a folder holding
-// SKILL.md is a skill and is not searched further; others are searched
-// to depth 3; hidden folders are not searched, but for .archive at the
-// root.
-func walkSkills(store *gitstore.Store, tree Hash, dir string, depth int, archived bool, out *[]SkillInfo) error {
-	entries, err := store.Tree(tree)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if e.Mode != gitstore.ModeDir {
-			continue
-		}
-		if strings.HasPrefix(e.Name, ".") {
-			if depth == 0 && e.Name == ArchiveDir {
-				if err := walkSkills(store, e.Hash, ArchiveDir, 1, true, out); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		p := path.Join(dir, e.Name)
-		sub, err := store.Tree(e.Hash)
-		if err != nil {
-			return err
-		}
-		if hasSkillFile(sub) {
-			cat := dir
-			if archived {
-				cat = strings.TrimPrefix(strings.TrimPrefix(dir, ArchiveDir), "/")
-			}
-			*out = append(*out, SkillInfo{Name: e.Name, Dir: p, Category: cat, Archived: archived})
-			continue
-		}
-		if depth < 3 {
-			if err := walkSkills(store, e.Hash, p, depth+1, archived, out); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func hasSkillFile(entries []gitstore.TreeEntry) bool {
-	for _, e := range entries {
-		if e.Name == skill.FileName && e.Mode != gitstore.ModeDir {
-			return true
-		}
-	}
-	return false
+	return catalog.Discover(store, root)
 }
 
 // FindSkill looks a skill up by name ("name" or "category/name"); active
@@ -338,7 +268,7 @@ func findInCatalog(l *Library, store *gitstore.Store, tree Hash, name string, al
 
 // findByFrontmatterName finds the active skill whose SKILL.md names it
 // name; nil when none does. The skill catalogue keeps every active
-// skill's declared name (skillcatalog.go), so a miss reads only the
+// skill's declared name (package catalog), so a miss reads only the
 // SKILL.md files that changed since the catalogue's tree: a create looks
 // its name up here, and reading every SKILL.md for it cost a create on a
 // library of 10,000 skills most of its CPU.
@@ -366,7 +296,7 @@ func findByFrontmatterName(l *Library, store *gitstore.Store, tree Hash, name st
 			if err != nil {
 				return nil, err
 			}
-			if declaredName(data) == name {
+			if catalog.DeclaredName(data) == name {
 				found = append(found, si)
 			}
 		}

@@ -99,7 +99,7 @@ func (s *Snapshot) UsageKeys(skills []SkillInfo) (*usage.Keys, error) {
 // si can then claim a key that is si's, and only those, so the key is the
 // folder name and the aliases are that record alone. Every write keys its
 // usage event here: the folder name is counted in the skill catalogue
-// (skillcatalog.go), so the cost does not grow with the library; reading
+// (package catalog), so the cost does not grow with the library; reading
 // every skill's SKILL.md for it cost a patch on a library of 10,000 skills
 // seven times its CPU, and walking every skill folder for the count more
 // than twice.

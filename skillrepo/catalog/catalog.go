@@ -1,11 +1,14 @@
-package skillrepo
-
+// Package catalog is the domain's room for listing skills (docs/architecture.md
+// §1): the walk that finds the skill folders of a tree, the hash-pruned
+// diff that says which differ between two trees, and the skill catalogue
+// kept per clone.
+//
 // The skill catalogue: the skill folders of one tree, kept per clone in
 // .git/skillrepo/cache/skills.bin and brought to any other tree by the
 // history index's hash-pruned tree diff (history.SkillFolderChanges), so
 // listing the skills of a commit reads the folders that differ from the
 // catalogue's tree, not every folder of the library. A write keys its
-// usage event with it (usagekeys.go): a patch on a library of 10,000
+// usage event with it (the domain's usagekeys.go): a patch on a library of 10,000
 // skills spent seven tenths of its CPU walking every skill folder to learn
 // that no other folder has the patched skill's name
 // (docs/architecture.md §5, the per-clone caches).
@@ -21,6 +24,8 @@ package skillrepo
 // taken on faith beyond its checksums: a base whose CRC fails, or a tree
 // the store no longer has, makes the catalogue rebuild from the tree by
 // the full walk.
+
+package catalog
 
 import (
 	"encoding/binary"
@@ -43,7 +48,8 @@ import (
 )
 
 const (
-	catalogMagic = "skillrepo skills 2\n"
+	// Magic starts the file: its format and version.
+	Magic = "skillrepo skills 2\n"
 	// catalogMaxDeltas bounds the deltas read after the base; more make
 	// the next change rewrite the base.
 	catalogMaxDeltas = 256 << 10
@@ -53,9 +59,9 @@ const (
 type skillCatalog struct {
 	path string
 	// tree is the tree the catalogue describes (base plus deltas).
-	tree Hash
+	tree gitstore.Hash
 	// base
-	baseTree  Hash
+	baseTree  gitstore.Hash
 	hashes    []uint64 // folder-name hashes of the base's skills, sorted
 	recOff    int64    // where the base's records start in the file
 	recLen    int64
@@ -85,66 +91,74 @@ type catalogAdded struct {
 	declared string
 }
 
-// catalogCache is the library's catalogue, shared by its snapshots.
-type catalogCache struct {
+// At names a tree to list and where its catalogue is kept: Store reads
+// the tree, Path is the catalogue's file, and Persist says the tree is in
+// the repository and the clone may be written (a dry run's tree, or a
+// read-only library, gets a copy of the catalogue, kept nowhere).
+type At struct {
+	Store   *gitstore.Store
+	Tree    gitstore.Hash
+	Path    string
+	Persist bool
+}
+
+// Cache is a library's catalogue, shared by its snapshots. The zero value
+// is ready; it is safe for concurrent use.
+type Cache struct {
 	mu sync.Mutex
 	c  *skillCatalog
 }
 
-func (l *Library) catalogPath() string { return l.State().cache("skills.bin") }
-
-// catalogAt returns the catalogue brought to tree, reading or building it
-// as needed. Callers hold l.catalog.mu. A tree that is not in the
-// repository (a dry run's) gets a copy of the catalogue, kept nowhere.
-func (l *Library) catalogAt(store *gitstore.Store, tree Hash) (*skillCatalog, error) {
-	persist := !l.readOnly && l.repo.Stored(tree)
-	c := l.catalog.c
+// at returns the catalogue brought to at.Tree, reading or building it as
+// needed. Callers hold k.mu.
+func (k *Cache) at(at At) (*skillCatalog, error) {
+	c := k.c
 	if c == nil {
-		c = readCatalog(l.catalogPath())
+		c = readCatalog(at.Path)
 	}
-	if c != nil && c.tree != tree {
-		if !persist {
+	if c != nil && c.tree != at.Tree {
+		if !at.Persist {
 			c = c.clone()
 		}
-		if err := c.moveTo(store, tree, persist); err != nil {
+		if err := c.moveTo(at.Store, at.Tree, at.Persist); err != nil {
 			c = nil // a tree the store lacks, a damaged file: rebuild
 		}
 	}
 	if c == nil {
-		return l.rebuildCatalog(store, tree, persist)
+		return k.rebuild(at)
 	}
-	if persist {
-		l.catalog.c = c
+	if at.Persist {
+		k.c = c
 	}
 	return c, nil
 }
 
-// rebuildCatalog lists the skills of tree by the full walk and makes that
+// rebuild lists the skills of the tree by the full walk and makes that
 // the catalogue.
-func (l *Library) rebuildCatalog(store *gitstore.Store, tree Hash, persist bool) (*skillCatalog, error) {
-	all, err := discoverSkills(store, tree)
+func (k *Cache) rebuild(at At) (*skillCatalog, error) {
+	all, err := Discover(at.Store, at.Tree)
 	if err != nil {
 		return nil, err
 	}
-	c := newCatalog(l.catalogPath(), tree, all)
-	if persist {
+	c := newCatalog(at.Path, at.Tree, all)
+	if at.Persist {
 		_ = c.writeBase() // a cache: failing to save costs the next command time only
-		l.catalog.c = c
+		k.c = c
 	}
 	return c, nil
 }
 
-// catalogSkills lists the skills of tree through the catalogue.
-func (l *Library) catalogSkills(store *gitstore.Store, tree Hash) ([]SkillInfo, error) {
-	l.catalog.mu.Lock()
-	defer l.catalog.mu.Unlock()
-	c, err := l.catalogAt(store, tree)
+// Skills lists the skills of the tree through the catalogue.
+func (k *Cache) Skills(at At) ([]SkillInfo, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c, err := k.at(at)
 	if err != nil {
 		return nil, err
 	}
 	all, err := c.skills()
 	if err != nil { // damaged records
-		if c, err = l.rebuildCatalog(store, tree, !l.readOnly && l.repo.Stored(tree)); err != nil {
+		if c, err = k.rebuild(at); err != nil {
 			return nil, err
 		}
 		return c.skills()
@@ -152,12 +166,12 @@ func (l *Library) catalogSkills(store *gitstore.Store, tree Hash) ([]SkillInfo, 
 	return all, nil
 }
 
-// folderNameCount is how many skills of tree (active and archived) have
-// the folder name name. A hash collision can only count too many.
-func (l *Library) folderNameCount(store *gitstore.Store, tree Hash, name string) (int, error) {
-	l.catalog.mu.Lock()
-	defer l.catalog.mu.Unlock()
-	c, err := l.catalogAt(store, tree)
+// FolderNameCount is how many skills of the tree (active and archived)
+// have the folder name name. A hash collision can only count too many.
+func (k *Cache) FolderNameCount(at At, name string) (int, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c, err := k.at(at)
 	if err != nil {
 		return 0, err
 	}
@@ -189,14 +203,14 @@ func (l *Library) folderNameCount(store *gitstore.Store, tree Hash, name string)
 	return n, nil
 }
 
-// skillsDeclaring lists the active skills of tree whose SKILL.md declares
+// Declaring lists the active skills of the tree whose SKILL.md declares
 // the name name (its frontmatter, as YAML reads it). The first call on a
 // catalogue that does not keep declared names reads every active
 // SKILL.md once and keeps them; later calls read only what changed.
-func (l *Library) skillsDeclaring(store *gitstore.Store, tree Hash, name string) ([]SkillInfo, error) {
-	l.catalog.mu.Lock()
-	defer l.catalog.mu.Unlock()
-	c, err := l.catalogAt(store, tree)
+func (k *Cache) Declaring(at At, name string) ([]SkillInfo, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c, err := k.at(at)
 	if err != nil {
 		return nil, err
 	}
@@ -205,13 +219,13 @@ func (l *Library) skillsDeclaring(store *gitstore.Store, tree Hash, name string)
 		return nil, err
 	}
 	if !c.named {
-		names, err := declaredNames(store, tree, all)
+		names, err := declaredNames(at.Store, at.Tree, all)
 		if err != nil {
 			return nil, err
 		}
 		c.named, c.declared = true, names
-		if !l.readOnly && l.repo.Stored(tree) && c.tree == tree {
-			_ = c.writeBase() // a cache: see catalogAt
+		if at.Persist && c.tree == at.Tree {
+			_ = c.writeBase() // a cache: see at
 		}
 	}
 	var out []SkillInfo
@@ -223,15 +237,15 @@ func (l *Library) skillsDeclaring(store *gitstore.Store, tree Hash, name string)
 	return out, nil
 }
 
-// surelyNoSkillNamed reports, without reading the catalogue's records,
-// that tree holds no skill findSkill could find by name: no skill folder
+// SurelyNoneNamed reports, without reading the catalogue's records,
+// that the tree holds no skill the domain's findSkill could find by name: no skill folder
 // of that name, no .archive/<name> or .archive/<name>-… skill, and no
 // active skill declaring it. false means "look" (hash collisions and
 // skills taken out since the base only make it look).
-func (l *Library) surelyNoSkillNamed(store *gitstore.Store, tree Hash, name string) bool {
-	l.catalog.mu.Lock()
-	defer l.catalog.mu.Unlock()
-	c, err := l.catalogAt(store, tree)
+func (k *Cache) SurelyNoneNamed(at At, name string) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	c, err := k.at(at)
 	if err != nil || !c.named || c.all != nil {
 		return false // unknown, or the full list is at hand anyway
 	}
@@ -247,12 +261,12 @@ func (l *Library) surelyNoSkillNamed(store *gitstore.Store, tree Hash, name stri
 			return false
 		}
 	}
-	arch, ok, err := store.Entry(tree, ArchiveDir)
+	arch, ok, err := at.Store.Entry(at.Tree, skill.ArchiveDir)
 	if err != nil {
 		return false
 	}
 	if ok && arch.Mode == gitstore.ModeDir {
-		entries, err := store.Tree(arch.Hash)
+		entries, err := at.Store.Tree(arch.Hash)
 		if err != nil {
 			return false
 		}
@@ -273,7 +287,7 @@ func nameHash(name string) uint64 {
 	return h
 }
 
-func newCatalog(p string, tree Hash, all []SkillInfo) *skillCatalog {
+func newCatalog(p string, tree gitstore.Hash, all []SkillInfo) *skillCatalog {
 	c := &skillCatalog{path: p, tree: tree, baseTree: tree, all: all, gone: map[string]bool{}, added: map[string]catalogAdded{}}
 	c.hashes = make([]uint64, len(all))
 	for i, si := range all {
@@ -283,7 +297,7 @@ func newCatalog(p string, tree Hash, all []SkillInfo) *skillCatalog {
 	return c
 }
 
-// skills is the full list, sorted as discoverSkills sorts it.
+// skills is the full list, sorted as Discover sorts it.
 func (c *skillCatalog) skills() ([]SkillInfo, error) {
 	if c.all != nil {
 		return c.all, nil
@@ -323,14 +337,14 @@ func sortSkillInfos(out []SkillInfo) {
 	})
 }
 
-// catalogInfo is the SkillInfo of folder dir as discoverSkills makes it.
+// catalogInfo is the SkillInfo of folder dir as Discover makes it.
 func catalogInfo(dir string, archived bool) SkillInfo {
 	cat := path.Dir(dir)
 	if cat == "." {
 		cat = ""
 	}
 	if archived {
-		cat = strings.TrimPrefix(strings.TrimPrefix(cat, ArchiveDir), "/")
+		cat = strings.TrimPrefix(strings.TrimPrefix(cat, skill.ArchiveDir), "/")
 	}
 	return SkillInfo{Name: path.Base(dir), Dir: dir, Category: cat, Archived: archived}
 }
@@ -347,8 +361,8 @@ func (c *skillCatalog) clone() *skillCatalog {
 // moveTo brings the catalogue to tree: the skill folders that differ
 // between its tree and tree are listed again on both sides, and, when
 // persist, the change is appended to the file as a delta.
-func (c *skillCatalog) moveTo(store *gitstore.Store, tree Hash, persist bool) error {
-	old, came, err := skillChanges(store, c.tree, tree)
+func (c *skillCatalog) moveTo(store *gitstore.Store, tree gitstore.Hash, persist bool) error {
+	old, came, err := Changes(store, c.tree, tree)
 	if err != nil {
 		return err
 	}
@@ -371,11 +385,11 @@ func (c *skillCatalog) moveTo(store *gitstore.Store, tree Hash, persist bool) er
 	return nil
 }
 
-// skillChanges lists the skills that differ between trees from and to:
+// Changes lists the skills that differ between trees from and to:
 // those of from in every skill folder the hash-pruned diff names (gone),
 // and those of to there (came). A skill in both, changed or not, is in
 // both lists.
-func skillChanges(store *gitstore.Store, from, to Hash) (gone, came []SkillInfo, err error) {
+func Changes(store *gitstore.Store, from, to gitstore.Hash) (gone, came []SkillInfo, err error) {
 	changes, err := history.SkillFolderChanges(store.RawTree, from, to)
 	if err != nil {
 		return nil, nil, err
@@ -397,7 +411,7 @@ func skillChanges(store *gitstore.Store, from, to Hash) (gone, came []SkillInfo,
 
 // declaredNames reads the declared names of the active skills of skills
 // in tree.
-func declaredNames(store *gitstore.Store, tree Hash, skills []SkillInfo) (map[string]string, error) {
+func declaredNames(store *gitstore.Store, tree gitstore.Hash, skills []SkillInfo) (map[string]string, error) {
 	out := map[string]string{}
 	for _, si := range skills {
 		if si.Archived {
@@ -412,14 +426,14 @@ func declaredNames(store *gitstore.Store, tree Hash, skills []SkillInfo) (map[st
 		if err != nil {
 			return nil, err
 		}
-		out[si.Dir] = declaredName(data)
+		out[si.Dir] = DeclaredName(data)
 	}
 	return out, nil
 }
 
-// declaredName is the name a SKILL.md's frontmatter gives, as YAML reads
+// DeclaredName is the name a SKILL.md's frontmatter gives, as YAML reads
 // it; "" for none or a broken file.
-func declaredName(data []byte) string {
+func DeclaredName(data []byte) string {
 	doc, err := skill.Parse(data)
 	if err != nil {
 		return "" // a broken SKILL.md names nothing
@@ -463,9 +477,9 @@ func (c *skillCatalog) apply(gone []string, came []SkillInfo, names map[string]s
 }
 
 // skillsUnder lists the skills of root at or below folder p, as
-// discoverSkills would find them there: nothing when p is hidden, inside
+// Discover would find them there: nothing when p is hidden, inside
 // a skill folder, or deeper than skills are looked for.
-func skillsUnder(store *gitstore.Store, root Hash, p string) ([]SkillInfo, error) {
+func skillsUnder(store *gitstore.Store, root gitstore.Hash, p string) ([]SkillInfo, error) {
 	var out []SkillInfo
 	if root.IsZero() {
 		return nil, nil
@@ -474,7 +488,7 @@ func skillsUnder(store *gitstore.Store, root Hash, p string) ([]SkillInfo, error
 	t, dir, depth, archived := root, "", 0, false
 	for i, name := range parts {
 		last := i == len(parts)-1
-		if name == "" || (strings.HasPrefix(name, ".") && (i > 0 || name != ArchiveDir)) {
+		if name == "" || (strings.HasPrefix(name, ".") && (i > 0 || name != skill.ArchiveDir)) {
 			return nil, nil
 		}
 		e, ok, err := store.Entry(t, name)
@@ -484,12 +498,12 @@ func skillsUnder(store *gitstore.Store, root Hash, p string) ([]SkillInfo, error
 		if !ok || e.Mode != gitstore.ModeDir {
 			return nil, nil
 		}
-		if i == 0 && name == ArchiveDir {
+		if i == 0 && name == skill.ArchiveDir {
 			if last {
-				err := walkSkills(store, e.Hash, ArchiveDir, 1, true, &out)
+				err := walkSkills(store, e.Hash, skill.ArchiveDir, 1, true, &out)
 				return out, err
 			}
-			t, dir, depth, archived = e.Hash, ArchiveDir, 1, true
+			t, dir, depth, archived = e.Hash, skill.ArchiveDir, 1, true
 			continue
 		}
 		sub, err := store.Tree(e.Hash)
@@ -497,7 +511,7 @@ func skillsUnder(store *gitstore.Store, root Hash, p string) ([]SkillInfo, error
 			return nil, err
 		}
 		full := path.Join(dir, name)
-		if hasSkillFile(sub) {
+		if HasSkillFile(sub) {
 			if last {
 				return []SkillInfo{catalogInfo(full, archived)}, nil
 			}
@@ -521,6 +535,11 @@ func skillsUnder(store *gitstore.Store, root Hash, p string) ([]SkillInfo, error
 // the payload (start tree, end tree, uvarint count and folders gone,
 // uvarint count and folder+archived came) and its CRC.
 
+// Readable reports whether the file at p is a catalogue this package
+// trusts: its base and every delta check out (a damaged file is rebuilt
+// by the next listing; the domain's tests ask whether it was).
+func Readable(p string) bool { return readCatalog(p) != nil }
+
 // readCatalog reads the catalogue's base header and deltas; nil when the
 // file is missing, damaged or not ours.
 func readCatalog(p string) *skillCatalog {
@@ -530,15 +549,15 @@ func readCatalog(p string) *skillCatalog {
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || fi.Size() > maxCacheFile {
+	if err != nil || fi.Size() > maxFile {
 		return nil
 	}
-	head := make([]byte, len(catalogMagic)+20+4+8+1)
-	if _, err := io.ReadFull(f, head); err != nil || string(head[:len(catalogMagic)]) != catalogMagic {
+	head := make([]byte, len(Magic)+20+4+8+1)
+	if _, err := io.ReadFull(f, head); err != nil || string(head[:len(Magic)]) != Magic {
 		return nil
 	}
 	c := &skillCatalog{path: p, gone: map[string]bool{}, added: map[string]catalogAdded{}}
-	b := head[len(catalogMagic):]
+	b := head[len(Magic):]
 	copy(c.baseTree[:], b[:20])
 	n := int64(binary.LittleEndian.Uint32(b[20:]))
 	c.recLen = int64(binary.LittleEndian.Uint64(b[24:]))
@@ -682,8 +701,8 @@ func (c *skillCatalog) writeBase() error {
 		hashes[i] = nameHash(si.Name)
 	}
 	slices.Sort(hashes)
-	b := make([]byte, 0, len(catalogMagic)+32+8*len(hashes)+len(recs)+8)
-	b = append(b, catalogMagic...)
+	b := make([]byte, 0, len(Magic)+32+8*len(hashes)+len(recs)+8)
+	b = append(b, Magic...)
 	b = append(b, c.tree[:]...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(c.all)))
 	b = binary.LittleEndian.AppendUint64(b, uint64(len(recs)))
@@ -719,7 +738,7 @@ func (c *skillCatalog) writeBase() error {
 
 // appendDelta appends the move from tree from to tree to; when the
 // deltas have grown past their bound, the base is rewritten instead.
-func (c *skillCatalog) appendDelta(from, to Hash, gone []string, came []SkillInfo, names map[string]string) error {
+func (c *skillCatalog) appendDelta(from, to gitstore.Hash, gone []string, came []SkillInfo, names map[string]string) error {
 	payload := make([]byte, 0, 64)
 	payload = append(payload, from[:]...)
 	payload = append(payload, to[:]...)
@@ -745,14 +764,14 @@ func (c *skillCatalog) appendDelta(from, to Hash, gone []string, came []SkillInf
 
 // decodeCatalogDelta decodes a delta; names is nil unless it carries
 // declared names.
-func decodeCatalogDelta(b []byte) (from, to Hash, gone []string, came []SkillInfo, names map[string]string, ok bool) {
+func decodeCatalogDelta(b []byte) (from, to gitstore.Hash, gone []string, came []SkillInfo, names map[string]string, ok bool) {
 	if len(b) < 40 {
 		return
 	}
 	copy(from[:], b[:20])
 	copy(to[:], b[20:40])
 	b = b[40:]
-	fail := func() (Hash, Hash, []string, []SkillInfo, map[string]string, bool) {
+	fail := func() (gitstore.Hash, gitstore.Hash, []string, []SkillInfo, map[string]string, bool) {
 		return from, to, nil, nil, nil, false
 	}
 	n, k := binary.Uvarint(b)
@@ -796,3 +815,7 @@ func decodeCatalogDelta(b []byte) (from, to Hash, gone []string, came []SkillInf
 	}
 	return from, to, gone, came, names, true
 }
+
+// maxFile bounds the catalogue's file, read as a regular file only: over
+// it, the catalogue is rebuilt.
+const maxFile = 256 << 20
