@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/curatorcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/memorycmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/skillcmd"
 )
@@ -95,7 +96,7 @@ archive, restore and rollback are git operations.`,
 		newSyncCmd(f),
 		newUsageCmd(f),
 		newReviewCmd(f),
-		newMemoryCmd(f),
+		memorycmd.NewCmdMemory(f),
 		proposalcmd.NewCmdProposal(f), newPushCmd(f), newPullCmd(f), newRemoteCmd(f),
 		newIndexCmd(f),
 		curatorcmd.NewCmdCurator(f),
