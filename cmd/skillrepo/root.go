@@ -16,6 +16,7 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/memorycmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/skillcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/usagecmd"
 )
 
 // run is main without os.Exit, so tests and testscript call it directly.
@@ -94,7 +95,7 @@ archive, restore and rollback are git operations.`,
 		newLintCmd(f),
 		skillcmd.NewCmdSkill(f),
 		newSyncCmd(f),
-		newUsageCmd(f),
+		usagecmd.NewCmdUsage(f),
 		newReviewCmd(f),
 		memorycmd.NewCmdMemory(f),
 		proposalcmd.NewCmdProposal(f), newPushCmd(f), newPullCmd(f), newRemoteCmd(f),

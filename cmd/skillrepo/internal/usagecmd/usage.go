@@ -1,4 +1,9 @@
-package main
+// Package usagecmd is the `skillrepo usage` command group: show (the
+// sidecar's records, or the usage history) and bump. Each verb has an
+// options struct, a NewCmd… that only parses flags and arguments into it
+// (handed a runF, a test checks the parse without a library) and a run
+// function (docs/architecture.md §6).
+package usagecmd
 
 import (
 	"fmt"
@@ -11,7 +16,8 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
-func newUsageCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmdUsage is the usage command group.
+func NewCmdUsage(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "usage <command>",
 		Short: "Read and bump the usage sidecar (.usage.json)",
@@ -19,13 +25,22 @@ func newUsageCmd(f *cmdutil.Factory) *cobra.Command {
   skillrepo usage show ci-debugging --json
   skillrepo usage bump ci-debugging --use`,
 	}
-	cmd.AddCommand(newUsageShowCmd(f), newUsageBumpCmd(f))
+	cmd.AddCommand(NewCmdShow(f, nil), NewCmdBump(f, nil))
 	return cmd
 }
 
-func newUsageShowCmd(f *cmdutil.Factory) *cobra.Command {
-	var raw, history bool
-	var limit int
+// ShowOptions is what `usage show` was asked.
+type ShowOptions struct {
+	Factory *cmdutil.Factory
+	Names   []string // the skill named, or none for all
+	Raw     bool
+	History bool
+	Limit   int
+}
+
+// NewCmdShow is `usage show`; runF, when not nil, runs instead of showRun.
+func NewCmdShow(f *cmdutil.Factory, runF func(*ShowOptions) error) *cobra.Command {
+	opts := &ShowOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "show [<name>] [--raw | --history [--limit N]]",
 		Short: "Show usage records",
@@ -47,60 +62,69 @@ per clone, bounded (docs/usage.md); --limit keeps the last N events.`,
   skillrepo usage show --raw`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if raw && history {
+			if opts.Raw && opts.History {
 				return cmdutil.UsageErrorf("give one of --raw or --history")
 			}
-			if limit < 0 {
-				return cmdutil.UsageErrorf("--limit must be 0 (all) or more, not %d", limit)
+			if opts.Limit < 0 {
+				return cmdutil.UsageErrorf("--limit must be 0 (all) or more, not %d", opts.Limit)
 			}
-			lib, err := f.Library()
-			if err != nil {
-				return err
+			opts.Names = args
+			if runF != nil {
+				return runF(opts)
 			}
-			if history {
-				return showUsageHistory(f, lib, args, limit)
-			}
-			recs, err := usageRecords(lib, args, raw)
-			if err != nil {
-				return err
-			}
-			if len(args) == 1 {
-				var name string
-				for n := range recs {
-					name = n
-				}
-				if f.JSON {
-					return cmdutil.PrintJSON(f.IO.Out, recs[name])
-				}
-			} else if f.JSON {
-				return cmdutil.PrintJSON(f.IO.Out, recs)
-			}
-			names := make([]string, 0, len(recs))
-			for n := range recs {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			tw := cmdutil.NewTable(f.IO.Out)
-			tw.Header(f.IO, "NAME", "STATE", "VIEWS", "USES", "PATCHES", "LAST ACTIVITY", "CREATED BY")
-			for _, n := range names {
-				r := recs[n]
-				last := "-"
-				if t := r.LastActivity(); !t.IsZero() {
-					last = cmdutil.RFC3339(t)
-				}
-				by := "-"
-				if r.CreatedBy != nil {
-					by = *r.CreatedBy
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", n, r.State, r.ViewCount, r.UseCount, r.PatchCount, last, by)
-			}
-			return tw.Flush()
+			return showRun(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&raw, "raw", false, "the sidecar's records as they are, one per key")
-	cmd.Flags().BoolVar(&history, "history", false, "the usage history: events over time, oldest first")
-	cmd.Flags().IntVar(&limit, "limit", 100, "with --history: the last N events (0: all)")
+	cmd.Flags().BoolVar(&opts.Raw, "raw", false, "the sidecar's records as they are, one per key")
+	cmd.Flags().BoolVar(&opts.History, "history", false, "the usage history: events over time, oldest first")
+	cmd.Flags().IntVar(&opts.Limit, "limit", 100, "with --history: the last N events (0: all)")
 	return cmd
+}
+
+func showRun(opts *ShowOptions) error {
+	f, args := opts.Factory, opts.Names
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	if opts.History {
+		return showUsageHistory(f, lib, args, opts.Limit)
+	}
+	recs, err := usageRecords(lib, args, opts.Raw)
+	if err != nil {
+		return err
+	}
+	if len(args) == 1 {
+		var name string
+		for n := range recs {
+			name = n
+		}
+		if f.JSON {
+			return cmdutil.PrintJSON(f.IO.Out, recs[name])
+		}
+	} else if f.JSON {
+		return cmdutil.PrintJSON(f.IO.Out, recs)
+	}
+	names := make([]string, 0, len(recs))
+	for n := range recs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	tw := cmdutil.NewTable(f.IO.Out)
+	tw.Header(f.IO, "NAME", "STATE", "VIEWS", "USES", "PATCHES", "LAST ACTIVITY", "CREATED BY")
+	for _, n := range names {
+		r := recs[n]
+		last := "-"
+		if t := r.LastActivity(); !t.IsZero() {
+			last = cmdutil.RFC3339(t)
+		}
+		by := "-"
+		if r.CreatedBy != nil {
+			by = *r.CreatedBy
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", n, r.State, r.ViewCount, r.UseCount, r.PatchCount, last, by)
+	}
+	return tw.Flush()
 }
 
 // showUsageHistory prints the usage history of the skill args names, or
@@ -186,8 +210,19 @@ func usageRecords(lib *skillrepo.Library, args []string, raw bool) (map[string]*
 	return map[string]*usage.Record{name: r}, nil
 }
 
-func newUsageBumpCmd(f *cmdutil.Factory) *cobra.Command {
-	var view, use, dryRun bool
+// BumpOptions is what `usage bump` was asked.
+type BumpOptions struct {
+	Factory *cmdutil.Factory
+	Name    string
+	Kind    skillrepo.UseKind // a view or a use, from --view or --use
+	DryRun  bool
+
+	view, use bool
+}
+
+// NewCmdBump is `usage bump`; runF, when not nil, runs instead of bumpRun.
+func NewCmdBump(f *cmdutil.Factory, runF func(*BumpOptions) error) *cobra.Command {
+	opts := &BumpOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "bump <name> {--view | --use} [--dry-run]",
 		Short: "Count a view or a use of a skill",
@@ -200,34 +235,42 @@ counts printed are the skill's whole record, every key it has merged. With
   skillrepo usage bump ci-debugging --view --dry-run --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if view == use {
+			if opts.view == opts.use {
 				return cmdutil.UsageErrorf("give exactly one of --view or --use")
 			}
-			lib, err := f.Library()
-			if err != nil {
-				return err
+			opts.Name, opts.Kind = args[0], skillrepo.UseUse
+			if opts.view {
+				opts.Kind = skillrepo.UseView
 			}
-			kind := skillrepo.UseUse
-			if view {
-				kind = skillrepo.UseView
+			if runF != nil {
+				return runF(opts)
 			}
-			r, err := lib.CountUse(args[0], kind, dryRun)
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return cmdutil.PrintJSON(f.IO.Out, r)
-			}
-			verb := "counted"
-			if dryRun {
-				verb = "would count"
-			}
-			fmt.Fprintf(f.IO.Out, "%s a %s of %s: %s, %s\n", verb, kind, args[0], cmdutil.NounCount(r.ViewCount, "view"), cmdutil.NounCount(r.UseCount, "use"))
-			return nil
+			return bumpRun(opts)
 		},
 	}
-	cmd.Flags().BoolVar(&view, "view", false, "count a view (also a use)")
-	cmd.Flags().BoolVar(&use, "use", false, "count a use")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show the counts after the bump; write nothing")
+	cmd.Flags().BoolVar(&opts.view, "view", false, "count a view (also a use)")
+	cmd.Flags().BoolVar(&opts.use, "use", false, "count a use")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show the counts after the bump; write nothing")
 	return cmd
+}
+
+func bumpRun(opts *BumpOptions) error {
+	f := opts.Factory
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	r, err := lib.CountUse(opts.Name, opts.Kind, opts.DryRun)
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return cmdutil.PrintJSON(f.IO.Out, r)
+	}
+	verb := "counted"
+	if opts.DryRun {
+		verb = "would count"
+	}
+	fmt.Fprintf(f.IO.Out, "%s a %s of %s: %s, %s\n", verb, opts.Kind, opts.Name, cmdutil.NounCount(r.ViewCount, "view"), cmdutil.NounCount(r.UseCount, "use"))
+	return nil
 }
