@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"os"
 	"strings"
 
 	"github.com/skillrepo/skillrepo/agenttools"
@@ -13,13 +14,28 @@ import (
 // budget, the model's context window, write approval), and what is
 // reviewed. Memory is reviewed only when the library versions it; skills
 // when asked, or when memory is not (a review always reviews something).
-// The caller adds the model, its backend and the review's ids.
+// The project the review may read is the folder the transcript says the
+// session ran in (SessionProject). The caller adds the model, its backend
+// and the review's ids.
 func OptionsFor(l *skillrepo.Library, t *Transcript, memory, skills bool) Options {
 	_, memErr := l.Memory().Path("memory")
 	memory = memory && memErr == nil
 	cfg := l.Config.Review
-	return Options{Transcript: t, Memory: memory, Skills: skills || !memory,
+	return Options{Transcript: t, Memory: memory, Skills: skills || !memory, Project: SessionProject(t),
 		MaxInputTokens: cfg.MaxInputTokens, ContextWindow: cfg.ContextWindow, WriteApproval: cfg.WriteApproval}
+}
+
+// SessionProject is the project a review of t may read, read-only: the
+// folder the transcript says the session ran in, "" when it names none or
+// the folder is gone.
+func SessionProject(t *Transcript) string {
+	if t == nil || t.Cwd == "" {
+		return ""
+	}
+	if fi, err := os.Stat(t.Cwd); err == nil && fi.IsDir() {
+		return t.Cwd
+	}
+	return ""
 }
 
 // Open wires a review to a library: the tools' adapter of package

@@ -1,6 +1,9 @@
 package review
 
-import "testing"
+import (
+	"path/filepath"
+	"testing"
+)
 
 // TestOptionsFor: the CLI's and the worker's reviews get their settings
 // from one place: the library's config, and what is reviewed (skills
@@ -25,6 +28,13 @@ func TestOptionsFor(t *testing.T) {
 		}
 		if o.Transcript != tr || o.MaxInputTokens != 5000 || o.ContextWindow != 200_000 || !o.WriteApproval {
 			t.Errorf("OptionsFor did not carry the config: %+v", o)
+		}
+	}
+	// The project is the session's folder while it exists.
+	dir := t.TempDir()
+	for _, tt := range []struct{ cwd, want string }{{dir, dir}, {filepath.Join(dir, "gone"), ""}, {"", ""}} {
+		if got := OptionsFor(f.lib, &Transcript{Cwd: tt.cwd}, true, true).Project; got != tt.want {
+			t.Errorf("transcript cwd %q: project %q, want %q", tt.cwd, got, tt.want)
 		}
 	}
 }

@@ -118,10 +118,10 @@ func (p reviewPlan) resume(e queue.Entry) string {
 }
 
 // sessionProject is the project a review may read, read-only: the folder
-// the transcript (or the hook) says the session ran in, where the agent's
-// program runs (plan); "" when it is gone.
+// the transcript says the session ran in (review.SessionProject), else the
+// hook's, where the agent's program runs (plan); "" when it is gone.
 func sessionProject(tr *review.Transcript, e queue.Entry) string {
-	return cmp.Or(existingDir(tr.Cwd), existingDir(e.Cwd))
+	return cmp.Or(review.SessionProject(tr), existingDir(e.Cwd))
 }
 
 // ReviewPlan is how a review of one session runs: the model backend the

@@ -243,9 +243,6 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 	}
 	ropts := review.OptionsFor(lib, tr, reviewMemory, reviewSkills)
 	ropts.Focus, ropts.SessionID, ropts.ReviewID, ropts.Now = opts.Focus, session, opts.ReviewID, f.Now
-	if fi, err := os.Stat(tr.Cwd); tr.Cwd != "" && err == nil && fi.IsDir() {
-		ropts.Project = tr.Cwd // the session's project, read-only to the review
-	}
 	ropts.Model, ropts.Client, ropts.MaxCalls = model, cmdutil.ModelClient(f, ep), opts.MaxCalls
 	ropts.RetryBackoff, ropts.RequestTimeout = opts.RetryBackoff, opts.Timeout
 	if plan != nil && plan.Kind == agentcli.BackendAgent {
