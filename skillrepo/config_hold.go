@@ -122,14 +122,6 @@ func (l *Library) applyHeld() error {
 // values meanwhile.
 func (l *Library) HeldSettings() []config.Held { return slices.Clone(l.held) }
 
-// heldFrom says which remote commit brought the held change ("" none).
-func (l *Library) heldFrom() string {
-	if r, err := l.readHeld(); err == nil && r != nil && len(l.held) > 0 {
-		return r.From
-	}
-	return ""
-}
-
 // AcceptSettings confirms the config file's values: the held changes
 // take effect from the next command.
 func (l *Library) AcceptSettings() ([]config.Held, error) {

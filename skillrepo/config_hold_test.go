@@ -106,3 +106,11 @@ func reopen(t *testing.T, l *Library, env map[string]string) *Library {
 	t.Cleanup(func() { n.Close() })
 	return n
 }
+
+// heldFrom says which remote commit brought the held change ("" none).
+func (l *Library) heldFrom() string {
+	if r, err := l.readHeld(); err == nil && r != nil && len(l.held) > 0 {
+		return r.From
+	}
+	return ""
+}

@@ -156,10 +156,6 @@ func Open(repo *gitstore.Repo, opts Options) *Index {
 	return h
 }
 
-// Cached is how many commits have a complete record: what a walk reads
-// without computing anything.
-func (h *Index) Cached() int { return len(h.recs) }
-
 // Done saves the cache and releases the pack files.
 func (h *Index) Done() {
 	if h.progress != nil {
