@@ -22,9 +22,10 @@ type parser struct {
 }
 
 var (
-	claudeParser = parser{valued: []string{"--output-format", "--settings", "--tools", "--mcp-config", "--allowedTools", "--max-turns", "--model", "--system-prompt"}, optional: []string{"--resume"}}
-	codexParser  = parser{valued: []string{"-c", "--config", "--disable", "--enable", "-m", "--model", "-i", "--image"}}
-	geminiParser = parser{valued: []string{"--output-format", "--allowed-mcp-server-names", "-m", "--model", "--session-file"}}
+	claudeParser   = parser{valued: []string{"--output-format", "--settings", "--tools", "--mcp-config", "--allowedTools", "--max-turns", "--model", "--system-prompt"}, optional: []string{"--resume"}}
+	codexParser    = parser{valued: []string{"-c", "--config", "--disable", "--enable", "-m", "--model", "-i", "--image"}}
+	geminiParser   = parser{valued: []string{"--output-format", "--allowed-mcp-server-names", "-m", "--model", "--session-file"}}
+	opencodeParser = parser{valued: []string{"--format", "-s", "--session", "--agent", "-m", "--model", "--title", "-f", "--file"}}
 )
 
 // shape is what the parser makes of args: the options it sees, in order,
@@ -78,6 +79,8 @@ func argLists(session, model, provider, system string) map[string][]string {
 		"codex ask":     codexAskArgs(model, provider),
 		"gemini run":    geminiArgs(model, "/tmp/run/session.jsonl", true),
 		"gemini nofork": geminiArgs(model, "", false),
+		"opencode fork": opencodeArgs(session, model),
+		"opencode ask":  opencodeArgs("", model),
 	}
 }
 
@@ -87,6 +90,8 @@ func parserOf(name string) parser {
 		return claudeParser
 	case strings.HasPrefix(name, "codex"):
 		return codexParser
+	case strings.HasPrefix(name, "opencode"):
+		return opencodeParser
 	}
 	return geminiParser
 }
@@ -153,7 +158,7 @@ func TestBackendRefusesBadSessionID(t *testing.T) {
 	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho \"$@\" > "+ran+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, agent := range []string{ClaudeCode, Codex} {
+	for _, agent := range []string{ClaudeCode, Codex, OpenCode} {
 		for _, id := range []string{"--mcp-config=/tmp/pwn.json", "-cmcp_servers.pwn.command=/tmp/pwn", "../x", "a b"} {
 			b := Backend{Program: Program{Agent: agent, Path: prog, Self: "/bin/skillrepo", TempDir: dir}, Serve: func(context.Context, net.Listener, []agenttools.Definition, string, func(context.Context, string, string) (string, bool)) error {
 				return nil

@@ -40,8 +40,18 @@ func (p Program) Ask(ctx context.Context, system, user string) (string, error) {
 			return "", err
 		}
 		p.Env = append(slices.Clone(p.Env), env...)
+	case OpenCode:
+		cfg, err := opencodeConfig("", nil, nil, system)
+		if err != nil {
+			return "", err
+		}
+		args = opencodeArgs("", p.Model)
+		p.Env = append(slices.Clone(p.Env), "OPENCODE_CONFIG_CONTENT="+string(cfg))
 	}
 	out, err := p.run(ctx, args, prompt)
+	if p.Agent == OpenCode {
+		p.opencodeForget(ctx, out)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -51,6 +61,8 @@ func (p Program) Ask(ctx context.Context, system, user string) (string, error) {
 		o = parseClaude(out)
 	case Gemini:
 		o = parseGemini(out)
+	case OpenCode:
+		o = parseOpenCode(out)
 	default:
 		o = parseCodex(out)
 	}

@@ -53,8 +53,8 @@ func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 		return modelcall.Outcome{Status: modelcall.StatusFailed, Reason: err.Error()}
 	}
 	if b.Agent != Gemini {
-		// Claude Code and Codex take the session to fork by its id, on
-		// their command line (Gemini CLI's Resume is a file we copy).
+		// Claude Code, Codex and OpenCode take the session to fork by its
+		// id, on their command line (Gemini CLI's Resume is a file we copy).
 		if err := agentid.Check("the session id to fork", t.Resume); err != nil {
 			return modelcall.Outcome{Status: modelcall.StatusFailed, Reason: "refused: " + err.Error()}
 		}
@@ -138,8 +138,22 @@ func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 			return modelcall.Outcome{Status: modelcall.StatusFailed, Reason: "agent run files: " + err.Error()}
 		}
 		b.Env = append(slices.Clone(b.Env), env...)
+	case OpenCode:
+		system := ""
+		if t.Resume == "" {
+			system = t.System
+		}
+		cfg, err := opencodeConfig(b.Self, relay, names, system)
+		if err != nil {
+			return modelcall.Outcome{Status: modelcall.StatusFailed, Reason: "agent run files: " + err.Error()}
+		}
+		args = opencodeArgs(t.Resume, b.Model)
+		b.Env = append(slices.Clone(b.Env), "OPENCODE_CONFIG_CONTENT="+string(cfg))
 	}
 	out, err := b.run(ctx, args, prompt)
+	if b.Agent == OpenCode {
+		b.opencodeForget(ctx, out)
+	}
 	if err == nil && b.Agent == Codex && t.Resume != "" && noFork(out) {
 		out, err = b.run(ctx, codexResumeArgs(t.Resume, b.Model, b.Provider, b.Self, relay, codexOwnServers(b.Env)), prompt)
 	}
@@ -153,6 +167,8 @@ func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 		o = parseClaude(out)
 	case b.Agent == Gemini:
 		o = parseGemini(out)
+	case b.Agent == OpenCode:
+		o = parseOpenCode(out)
 	default:
 		o = parseCodex(out)
 	}

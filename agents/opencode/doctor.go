@@ -42,17 +42,7 @@ func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 				in.Handlers = append(in.Handlers, hooks.InstalledHandler{Event: e, Command: cmds[e]})
 			}
 		}
-		for _, fd := range doctor.HookChecks(ctx, env, in, shell) {
-			// Reviews of OpenCode's sessions run only against a review
-			// model (skillrepo cannot review through OpenCode's own
-			// program yet); without one, memory, prompts and skill use are
-			// still recorded, so the set-up runs: a warning, with its fix.
-			if fd.Check == "model" && fd.Level == doctor.Problem {
-				fd.Level = doctor.Warning
-				fd.Message = "OpenCode's sessions are queued for review, but no review model answers (skillrepo cannot review through OpenCode's own program yet): " + fd.Message
-			}
-			out = append(out, fd)
-		}
+		out = append(out, doctor.HookChecks(ctx, env, in, shell)...)
 	}
 	return out
 }

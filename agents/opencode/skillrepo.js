@@ -21,6 +21,10 @@ const SESSIONS = path.join(process.env.XDG_DATA_HOME || path.join(os.homedir(), 
 const VALID_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 export const SkillrepoPlugin = async ({ client, directory }) => {
+  // In skillrepo's own review of a session (OpenCode run as its model
+  // backend) nothing is handed to skillrepo: a review never queues a
+  // review of itself, nor leaves a session file.
+  if (process.env.SKILLREPO_IN_REVIEW) return {};
   const cwd = directory || process.cwd();
   const transcripts = new Map();
 
