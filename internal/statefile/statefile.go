@@ -164,6 +164,10 @@ type File[T any] struct {
 	// Reset makes Update set a corrupt file aside and start afresh (a
 	// cache or a hint, worth less than the hook that would fail on it).
 	Reset bool
+	// LockWait bounds Update's wait for the lock (0: until it is free),
+	// for a file whose update may be skipped rather than wait behind a
+	// stuck holder (the remote's record, written beside a sync).
+	LockWait time.Duration
 }
 
 func (f File[T]) lockPath() string {
@@ -262,7 +266,15 @@ func WriteFile(path string, data []byte, perm os.FileMode, sync bool) error {
 // is refused and left as it is (with Reset set aside, and started
 // afresh); a newer one is refused.
 func (f File[T]) Update(fn func(*T) error) (T, error) {
-	unlock, err := Lock(f.lockPath())
+	lock := Lock
+	if f.LockWait > 0 {
+		lock = func(path string) (func(), error) {
+			ctx, cancel := context.WithTimeout(context.Background(), f.LockWait)
+			defer cancel()
+			return LockContext(ctx, path)
+		}
+	}
+	unlock, err := lock(f.lockPath())
 	if err != nil {
 		return *new(T), err
 	}

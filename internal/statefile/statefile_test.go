@@ -262,3 +262,28 @@ func TestLocks(t *testing.T) {
 		t.Errorf("Lock of a FIFO = %v, want a *boundedread.NotRegularError", err)
 	}
 }
+
+// TestUpdateLockWait: with LockWait, an Update behind a held lock gives
+// up in that time, writing nothing, and goes through once it is free.
+func TestUpdateLockWait(t *testing.T) {
+	f := testFile(t.TempDir())
+	f.LockWait = 50 * time.Millisecond
+	unlock, err := Lock(f.Path + ".lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = withTimeout(t, "Update behind a held lock", func() error {
+		_, err := f.Update(func(s *state) error { s.Name = "x"; return nil })
+		return err
+	})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Update behind a held lock = %v, want the wait to end", err)
+	}
+	if _, err := os.Stat(f.Path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the file was written: %v", err)
+	}
+	unlock()
+	if s, err := f.Update(func(s *state) error { s.Name = "x"; return nil }); err != nil || s.Name != "x" {
+		t.Fatalf("Update once free = %+v, %v", s, err)
+	}
+}

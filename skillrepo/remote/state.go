@@ -8,14 +8,12 @@ package remote
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"time"
 
-	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -67,64 +65,57 @@ type Publication struct {
 	Host        string `json:"host,omitempty"`
 }
 
-// remoteStore reads and writes the state files, each read-modify-write
-// under a lock of its own (a background sync and a person's publish may
-// run together).
+// remoteStore reads and writes the state files through the state-file
+// primitive (internal/statefile), each read-modify-write under a lock of
+// its own (a background sync and a person's publish may run together).
+// They are a cache of what the remote said: a missing one is empty, and
+// one that does not parse reads as empty and is set aside by the next
+// write (the next sync rebuilds what matters).
 type remoteStore struct{ dir string }
 
 func (r *Remote) remoteStore() remoteStore { return remoteStore{dir: r.lib.State().Remote()} }
 
-func (s remoteStore) update(name string, v any, fn func() error) error {
-	p := filepath.Join(s.dir, name)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	unlock, err := statefile.LockContext(ctx, p+".lock")
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if err := s.read(name, v); err != nil {
-		return err
-	}
-	if err := fn(); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return statefile.WriteFile(p, append(data, '\n'), 0o644, false)
+// stateFile is one of the remote's state files, holding a T.
+func stateFile[T any](s remoteStore, name string) statefile.File[T] {
+	return statefile.File[T]{Path: filepath.Join(s.dir, name), Limit: remoteStateLimit, Perm: 0o644, Reset: true, LockWait: 10 * time.Second}
 }
 
-// read loads a state file into v; a missing or unreadable one is empty
-// (the state is a cache of what the remote said: the next sync rebuilds
-// what matters).
-func (s remoteStore) read(name string, v any) error {
-	data, err := boundedread.ReadFile(filepath.Join(s.dir, name), remoteStateLimit)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+// readState reads a state file: a missing or corrupt one is empty.
+func readState[T any](f statefile.File[T]) (T, error) {
+	v, err := f.Read()
+	var ce *statefile.CorruptError
+	if errors.Is(err, fs.ErrNotExist) || errors.As(err, &ce) {
+		return *new(T), nil
 	}
-	if err != nil {
-		return err
-	}
-	_ = json.Unmarshal(data, v)
-	return nil
+	return v, err
+}
+
+func (s remoteStore) readRecord() (remoteRecord, error) {
+	return readState(stateFile[remoteRecord](s, remoteStateFile))
 }
 
 func (s remoteStore) record(fn func(r *remoteRecord)) error {
-	var r remoteRecord
-	return s.update(remoteStateFile, &r, func() error { fn(&r); return nil })
+	_, err := stateFile[remoteRecord](s, remoteStateFile).Update(func(r *remoteRecord) error { fn(r); return nil })
+	return err
 }
 
 func (s remoteStore) published() (map[string]Publication, error) {
-	out := map[string]Publication{}
-	err := s.read(remotePublishedFile, &out)
-	return out, err
+	m, err := readState(stateFile[map[string]Publication](s, remotePublishedFile))
+	if m == nil {
+		m = map[string]Publication{}
+	}
+	return m, err
 }
 
 func (s remoteStore) updatePublished(fn func(map[string]Publication)) error {
-	m := map[string]Publication{}
-	return s.update(remotePublishedFile, &m, func() error { fn(m); return nil })
+	_, err := stateFile[map[string]Publication](s, remotePublishedFile).Update(func(m *map[string]Publication) error {
+		if *m == nil {
+			*m = map[string]Publication{}
+		}
+		fn(*m)
+		return nil
+	})
+	return err
 }
 
 // runLock takes the clone's remote lock: one fetch, push or publish at a

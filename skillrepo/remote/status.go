@@ -53,8 +53,8 @@ func (r *Remote) Status() (*Status, error) {
 	if r.d.Folder() != "" && cfg.Main != config.MainOff {
 		st.Notes = append(st.Notes, "remote.main is ignored: the library is a folder of a project, whose main is the project's (git pull is yours to run)")
 	}
-	var rec remoteRecord
-	if err := r.remoteStore().read(remoteStateFile, &rec); err != nil {
+	rec, err := r.remoteStore().readRecord()
+	if err != nil {
 		return nil, err
 	}
 	st.LastFetch, st.LastPush = rec.LastFetch, rec.LastPush
