@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/lint"
-	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
@@ -28,7 +27,7 @@ type PreCommitOptions struct {
 // PreCommit lints the staged version of every skill the staged changes
 // touch, in the repository containing dir, each under the settings and
 // runtime of the library holding it as staged (see
-// [skillrepo.PlanLint]): the verdict `skillrepo lint` gives on the same
+// [config.PlanLint]): the verdict `skillrepo lint` gives on the same
 // files. The returned report's paths are relative to the repository's
 // top folder. The hook blocks the commit when the report has errors.
 func PreCommit(ctx context.Context, dir string, opts PreCommitOptions) (*lint.Report, error) {
@@ -48,7 +47,7 @@ func PreCommit(ctx context.Context, dir string, opts PreCommitOptions) (*lint.Re
 	if err != nil {
 		return nil, fmt.Errorf("pre-commit: %w", err)
 	}
-	scopes, err := skillrepo.PlanLint(idx, top, touchedSkills(idx, changed))
+	scopes, err := config.PlanLint(idx, top, touchedSkills(idx, changed))
 	if err != nil {
 		return nil, fmt.Errorf("pre-commit (staged): %w", err)
 	}

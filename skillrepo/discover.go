@@ -2,7 +2,6 @@ package skillrepo
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,17 +182,4 @@ func libraryPrefix(root, libRoot string) (string, error) {
 		return "", err
 	}
 	return gitstore.CleanPrefix(filepath.ToSlash(rel))
-}
-
-// isLibraryFS reports whether dir of fsys holds a library's config file.
-func isLibraryFS(fsys fs.FS, dir string) bool {
-	fi, err := fs.Stat(fsys, joinSlash(dir, config.Path))
-	return err == nil && fi.Mode().IsRegular()
-}
-
-func joinSlash(dir, p string) string {
-	if dir == "." || dir == "" {
-		return p
-	}
-	return dir + "/" + p
 }

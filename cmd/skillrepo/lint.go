@@ -14,6 +14,7 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 type lintOptions struct {
@@ -165,7 +166,7 @@ func runLint(opts *lintOptions) error {
 	}
 	judgedTogether := false
 	for _, g := range groups.list {
-		scopes, err := skillrepo.PlanLint(os.DirFS(g.root), g.root, g.targets)
+		scopes, err := config.PlanLint(os.DirFS(g.root), g.root, g.targets)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package skillrepo
+package config
 
 import (
 	"reflect"

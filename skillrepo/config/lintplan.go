@@ -1,4 +1,4 @@
-package skillrepo
+package config
 
 import (
 	"errors"
@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/skillrepo/skillrepo/lint"
-	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
 // LintScope is a part of a tree linted under one set of settings: a
@@ -150,27 +149,27 @@ func isSkillFolder(fsys fs.FS, dir string) bool {
 
 // readConfigFS parses the config of the library at the slash path dir of
 // fsys (fsys's root is the folder root on disk).
-func readConfigFS(fsys fs.FS, root, dir string) (config.Config, error) {
-	name := joinSlash(dir, config.Path)
+func readConfigFS(fsys fs.FS, root, dir string) (Config, error) {
+	name := joinSlash(dir, Path)
 	fi, err := fs.Stat(fsys, name)
 	if err != nil {
-		return config.Config{}, fmt.Errorf("%s: %w", name, err)
+		return Config{}, fmt.Errorf("%s: %w", name, err)
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > config.Limit {
-		return config.Config{}, fmt.Errorf("%s: not a regular file of at most %d bytes", name, config.Limit)
+	if !fi.Mode().IsRegular() || fi.Size() > Limit {
+		return Config{}, fmt.Errorf("%s: not a regular file of at most %d bytes", name, Limit)
 	}
 	b, err := fs.ReadFile(fsys, name)
 	if err != nil {
-		return config.Config{}, fmt.Errorf("%s: %w", name, err)
+		return Config{}, fmt.Errorf("%s: %w", name, err)
 	}
-	cfg, err := config.Parse(b, filepath.Join(root, filepath.FromSlash(dir)))
-	var problems *config.Error
+	cfg, err := Parse(b, filepath.Join(root, filepath.FromSlash(dir)))
+	var problems *Error
 	if errors.As(err, &problems) {
 		problems.File = name // each problem names the file by its path in the tree
-		return config.Config{}, err
+		return Config{}, err
 	}
 	if err != nil && dir != "." {
-		return config.Config{}, fmt.Errorf("library %s: %w", dir, err)
+		return Config{}, fmt.Errorf("library %s: %w", dir, err)
 	}
 	return cfg, err
 }
@@ -197,4 +196,17 @@ func escapeMatch(p string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// isLibraryFS reports whether dir of fsys holds a library's config file.
+func isLibraryFS(fsys fs.FS, dir string) bool {
+	fi, err := fs.Stat(fsys, joinSlash(dir, Path))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func joinSlash(dir, p string) string {
+	if dir == "." || dir == "" {
+		return p
+	}
+	return dir + "/" + p
 }
