@@ -30,8 +30,8 @@ const pullRequestTimeout = 60 * time.Second
 // characters).
 const maxPullRequestBody = 60000
 
-// PullRequest is the text of a proposal's pull request.
-type PullRequest struct {
+// pullRequest is the text of a proposal's pull request.
+type pullRequest struct {
 	Title, Body string
 	// Head is the proposal's branch, Base the branch it merges into.
 	Head, Base string
@@ -202,12 +202,12 @@ func (r *Remote) pullRequestBase(ctx context.Context, g *remoteGit) (string, err
 // the summary (a review's, or the commit subjects), the skills touched,
 // the diff stats, the lint verdict, the provenance trailers, and the
 // command that approves it locally.
-func (r *Remote) pullRequestText(id, summary string) (*PullRequest, error) {
+func (r *Remote) pullRequestText(id, summary string) (*pullRequest, error) {
 	p, err := r.lib.Proposals().Get(id)
 	if err != nil {
 		return nil, err
 	}
-	pr := &PullRequest{Head: skillrepo.ProposalBranch(id), Base: r.lib.MainBranch()}
+	pr := &pullRequest{Head: skillrepo.ProposalBranch(id), Base: r.lib.MainBranch()}
 	subjects := make([]string, 0, len(p.Commits))
 	for i := len(p.Commits) - 1; i >= 0; i-- {
 		subjects = append(subjects, p.Commits[i].Subject)

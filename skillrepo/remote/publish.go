@@ -139,7 +139,7 @@ func (r *Remote) publishLocked(ctx context.Context, g *remoteGit, ids []string, 
 			failed++
 			r.noteRemote("publish", err)
 			// Kept as waiting: the next sync publishes it.
-			_ = r.remoteStore().updatePublished(func(m map[string]Publication) {
+			_ = r.remoteStore().updatePublished(func(m map[string]publication) {
 				p := m[id]
 				p.Pending, p.Branch = true, skillrepo.ProposalBranch(id)
 				if p.At.IsZero() {
@@ -177,11 +177,11 @@ func (r *Remote) publishLocked(ctx context.Context, g *remoteGit, ids []string, 
 				res.PullRequestNote = err.Error()
 			}
 		}
-		pubs[res.ID] = Publication{Tip: res.Tip.String(), At: r.d.Now().UTC(), Branch: res.Branch, PullRequest: res.PullRequest,
+		pubs[res.ID] = publication{Tip: res.Tip.String(), At: r.d.Now().UTC(), Branch: res.Branch, PullRequest: res.PullRequest,
 			Host: cmp.Or(prev.Host, hostIf(res.PullRequest, host))}
 	}
 	if len(done) > 0 {
-		if err := r.remoteStore().updatePublished(func(m map[string]Publication) {
+		if err := r.remoteStore().updatePublished(func(m map[string]publication) {
 			for _, res := range done {
 				m[res.ID] = pubs[res.ID]
 			}

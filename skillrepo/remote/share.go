@@ -388,7 +388,7 @@ func (r *Remote) settleRemoteProposals(ctx context.Context, g *remoteGit, res *S
 	}
 	slices.Sort(res.Settled)
 	if len(res.Settled) > 0 {
-		_ = r.remoteStore().updatePublished(func(m map[string]Publication) {
+		_ = r.remoteStore().updatePublished(func(m map[string]publication) {
 			for _, id := range res.Settled {
 				delete(m, id)
 			}

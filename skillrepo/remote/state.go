@@ -50,8 +50,8 @@ type remoteRecord struct {
 	Failures map[string]*Failure `json:"failures,omitempty"`
 }
 
-// Publication is what this clone published of one proposal.
-type Publication struct {
+// publication is what this clone published of one proposal.
+type publication struct {
 	// Tip is the commit pushed last; At when.
 	Tip string    `json:"tip"`
 	At  time.Time `json:"at"`
@@ -99,18 +99,18 @@ func (s remoteStore) record(fn func(r *remoteRecord)) error {
 	return err
 }
 
-func (s remoteStore) published() (map[string]Publication, error) {
-	m, err := readState(stateFile[map[string]Publication](s, remotePublishedFile))
+func (s remoteStore) published() (map[string]publication, error) {
+	m, err := readState(stateFile[map[string]publication](s, remotePublishedFile))
 	if m == nil {
-		m = map[string]Publication{}
+		m = map[string]publication{}
 	}
 	return m, err
 }
 
-func (s remoteStore) updatePublished(fn func(map[string]Publication)) error {
-	_, err := stateFile[map[string]Publication](s, remotePublishedFile).Update(func(m *map[string]Publication) error {
+func (s remoteStore) updatePublished(fn func(map[string]publication)) error {
+	_, err := stateFile[map[string]publication](s, remotePublishedFile).Update(func(m *map[string]publication) error {
 		if *m == nil {
-			*m = map[string]Publication{}
+			*m = map[string]publication{}
 		}
 		fn(*m)
 		return nil
