@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -429,7 +428,7 @@ func (room Remote) Transport(goGit bool) Transport {
 // GitTransport is the git binary's transport; ErrNoGit when git is not
 // on PATH.
 func (room Remote) GitTransport() (Transport, error) {
-	p, err := exec.LookPath("git")
+	p, err := gitstore.GitBinary()
 	if err != nil {
 		return Transport{}, fmt.Errorf("shared remote: %w", ErrNoGit)
 	}

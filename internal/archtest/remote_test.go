@@ -14,12 +14,14 @@ import (
 const remoteRoom = "skillrepo/remote"
 
 // TestRemoteRoomAboveTheDomain keeps the shared remote a room above the
-// domain that reaches git only through the domain: the domain does not
-// depend on it (the domain hands it a handle, skillrepo.Remote, and never
-// calls back), it imports neither the engine nor go-git, and it runs no
-// git of its own — no call of os/exec with the literal "git" (its network
-// commands, pushes and fetches are the engine's transports, through the
-// domain; it runs only the hosts' programs, gh and glab).
+// domain that reaches git only through it, and the domain reaching git
+// only through the engine. The domain does not depend on the room (it
+// hands the room a handle, skillrepo.Remote, and never calls back) and
+// imports no os/exec (it runs no program: the git binary is the
+// engine's transport, gitstore's transport_git.go). The room imports
+// neither the engine nor go-git and runs no git of its own: no call of
+// os/exec with the literal "git" (it runs only the hosts' programs, gh
+// and glab).
 func TestRemoteRoomAboveTheDomain(t *testing.T) {
 	pkgs := listPackages(t)
 	d, ok := pkgs[module+"/"+domain]
@@ -28,6 +30,9 @@ func TestRemoteRoomAboveTheDomain(t *testing.T) {
 	}
 	if slices.Contains(d.Deps, module+"/"+remoteRoom) {
 		t.Errorf("the domain %s depends on its remote room %s: the room sits above it and takes the skillrepo.Remote handle", domain, remoteRoom)
+	}
+	if slices.Contains(d.Imports, "os/exec") {
+		t.Errorf("the domain %s imports os/exec: it runs no program; git runs in the engine's transport (gitstore's transport_git.go)", domain)
 	}
 	p, ok := pkgs[module+"/"+remoteRoom]
 	if !ok {

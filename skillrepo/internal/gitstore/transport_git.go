@@ -18,6 +18,11 @@ import (
 // command runs in the work tree with the repository's environment
 // (GitEnv); the path of the git binary is the caller's (it looked it up).
 
+// GitBinary is the git binary on PATH, the one the git-binary transport
+// runs (an error wrapping exec.ErrNotFound when there is none): the
+// domain asks here, and runs no program itself.
+func GitBinary() (string, error) { return exec.LookPath("git") }
+
 // GitCommand runs the git binary at git in the work tree.
 func (l *Repo) GitCommand(ctx context.Context, git string, args ...string) (stdout, stderr []byte, err error) {
 	cmd := exec.CommandContext(ctx, git, args...)
