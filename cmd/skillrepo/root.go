@@ -15,6 +15,7 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/curatorcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/memorycmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/queuecmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/skillcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/usagecmd"
 )
@@ -103,7 +104,7 @@ archive, restore and rollback are git operations.`,
 		curatorcmd.NewCmdCurator(f),
 		newMCPCmd(f),
 		newGoalCmd(f),
-		newQueueCmd(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f), newWhatsnewCmd(f), newUICmd(f), newConfigCmd(f),
+		queuecmd.NewCmdQueue(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f), newWhatsnewCmd(f), newUICmd(f), newConfigCmd(f),
 	)
 	cmd.AddCommand(newCompletionCmd(cmd))
 	return cmd

@@ -346,11 +346,11 @@ func printStatus(f *cmdutil.Factory, st statusJSON, now time.Time) error {
 		}
 		if n := len(r.Failed); n > 0 {
 			e := r.Failed[len(r.Failed)-1]
-			fmt.Fprintf(w, "%s: %d review%s failed, the last: %s\n  fix it, then: skillrepo queue retry %s (skillrepo queue show %s for more)\n", f.IO.Red("reviews"), n, cmdutil.Plural(n, "", "s"), oneLine(e.LastError), e.ID, e.ID)
+			fmt.Fprintf(w, "%s: %d review%s failed, the last: %s\n  fix it, then: skillrepo queue retry %s (skillrepo queue show %s for more)\n", f.IO.Red("reviews"), n, cmdutil.Plural(n, "", "s"), cmdutil.OneLine(e.LastError), e.ID, e.ID)
 		}
 		if n := len(r.Retrying); n > 0 {
 			e := r.Retrying[len(r.Retrying)-1]
-			fmt.Fprintf(w, "%s: %d review%s failing, retried later: %s\n", f.IO.Red("reviews"), n, cmdutil.Plural(n, "", "s"), oneLine(e.LastError))
+			fmt.Fprintf(w, "%s: %d review%s failing, retried later: %s\n", f.IO.Red("reviews"), n, cmdutil.Plural(n, "", "s"), cmdutil.OneLine(e.LastError))
 		}
 	}
 	branch := st.Branch
@@ -386,7 +386,7 @@ func printStatus(f *cmdutil.Factory, st statusJSON, now time.Time) error {
 		fmt.Fprintf(w, "edited outside skillrepo, for git to record: %s (%s): %s\n  hint: %s\n", u.Path, u.Status, u.Reason, u.Hint)
 	}
 	if st.WorktreeError != "" {
-		fmt.Fprintf(w, "work tree: not compared: %s\n", oneLine(st.WorktreeError))
+		fmt.Fprintf(w, "work tree: not compared: %s\n", cmdutil.OneLine(st.WorktreeError))
 	} else if len(st.DirtySkills) == 0 && st.DirtyFiles == 0 {
 		fmt.Fprintln(w, "work tree: clean")
 	}
@@ -397,7 +397,7 @@ func printStatus(f *cmdutil.Factory, st statusJSON, now time.Time) error {
 	}
 	fmt.Fprintf(w, "review queue: %d queued, %d running, %d failed, %d done (%s)\n", st.Queue["queued"], st.Queue["running"], st.Queue["failed"]+st.Queue["corrupt"], st.Queue["done"], worker)
 	for _, e := range st.Failed {
-		fmt.Fprintf(w, "  %s %s: %s\n", f.IO.Red("failed"), e.ID, oneLine(e.LastError))
+		fmt.Fprintf(w, "  %s %s: %s\n", f.IO.Red("failed"), e.ID, cmdutil.OneLine(e.LastError))
 	}
 	if e := st.LastReview; e != nil {
 		outcome := string(e.State)
@@ -412,12 +412,12 @@ func printStatus(f *cmdutil.Factory, st statusJSON, now time.Time) error {
 				outcome += ", proposal " + e.Outcome.Proposal + " waits"
 			}
 			if summary != "" && summary != e.Outcome.Status {
-				outcome += ": " + oneLine(summary)
+				outcome += ": " + cmdutil.OneLine(summary)
 			}
 		} else if e.LastError != "" {
-			outcome += ": " + oneLine(e.LastError)
+			outcome += ": " + cmdutil.OneLine(e.LastError)
 		}
-		fmt.Fprintf(w, "last review: %s (%s, session %s): %s\n", orDash(e.ReviewID), cmdutil.RFC3339(*e.FinishedAt), orDash(e.SessionID), outcome)
+		fmt.Fprintf(w, "last review: %s (%s, session %s): %s\n", cmdutil.OrDash(e.ReviewID), cmdutil.RFC3339(*e.FinishedAt), cmdutil.OrDash(e.SessionID), outcome)
 	} else {
 		fmt.Fprintln(w, "last review: none yet")
 	}

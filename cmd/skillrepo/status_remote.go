@@ -73,7 +73,7 @@ func printRemoteStatus(f *cmdutil.Factory, r *remoteStatusJSON, now time.Time) {
 		return
 	}
 	w := f.IO.Out
-	fmt.Fprintf(w, "remote: %s %s (main: %s, proposals: %s, pull requests: %s)\n", r.Name, orDash(r.URL), r.Main, r.Proposals, r.PullRequest)
+	fmt.Fprintf(w, "remote: %s %s (main: %s, proposals: %s, pull requests: %s)\n", r.Name, cmdutil.OrDash(r.URL), r.Main, r.Proposals, r.PullRequest)
 	fetched := "never fetched"
 	if r.LastFetch != nil {
 		fetched = "last fetch " + cmdutil.Age(now, *r.LastFetch) + " ago"
@@ -86,7 +86,7 @@ func printRemoteStatus(f *cmdutil.Factory, r *remoteStatusJSON, now time.Time) {
 				fmt.Fprintf(w, "    … %d more (skillrepo proposal list)\n", len(r.Waiting)-5)
 				break
 			}
-			what := orDash(p.PullRequest)
+			what := cmdutil.OrDash(p.PullRequest)
 			if p.Pending {
 				what = "publishing failed; the next sync tries again"
 			}
@@ -94,7 +94,7 @@ func printRemoteStatus(f *cmdutil.Factory, r *remoteStatusJSON, now time.Time) {
 		}
 	}
 	for _, fl := range r.failures {
-		fmt.Fprintf(w, "  %s %s (%s, %s ago): %s\n    fix: %s\n", f.IO.Red("failed"), fl.Op, fl.Kind, cmdutil.Age(now, fl.At), oneLine(fl.Message), fl.Fix)
+		fmt.Fprintf(w, "  %s %s (%s, %s ago): %s\n    fix: %s\n", f.IO.Red("failed"), fl.Op, fl.Kind, cmdutil.Age(now, fl.At), cmdutil.OneLine(fl.Message), fl.Fix)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)

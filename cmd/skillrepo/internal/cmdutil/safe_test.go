@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"strings"
@@ -17,15 +17,15 @@ func TestTerminalSafe(t *testing.T) {
 		"a\u202eb":                             `a\u202eb`,
 		"café":                                 "café",
 	} {
-		got := orDash(in)
+		got := OrDash(in)
 		if got != want {
-			t.Errorf("orDash(%q) = %q, want %q", in, got, want)
+			t.Errorf("OrDash(%q) = %q, want %q", in, got, want)
 		}
 		if strings.ContainsAny(got, "\x1b\n\t\r") {
-			t.Errorf("orDash(%q) = %q still holds a control character", in, got)
+			t.Errorf("OrDash(%q) = %q still holds a control character", in, got)
 		}
 	}
-	if got := oneLine("failed: \x1b]0;pwned\x07 here"); got != `failed: \x1b]0;pwned\a here` {
+	if got := OneLine("failed: \x1b]0;pwned\x07 here"); got != `failed: \x1b]0;pwned\a here` {
 		t.Errorf("oneLine: %q", got)
 	}
 }
