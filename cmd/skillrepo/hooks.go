@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/lintcmd"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/lint"
@@ -247,7 +248,7 @@ func runHooksRun(cmd *cobra.Command, opts *hooksRunOptions) error {
 	if err != nil {
 		return cmdutil.UsageErrorf("--format: %v", err)
 	}
-	if opts.Profile != "" && !validProfile(lint.Profile(opts.Profile)) {
+	if opts.Profile != "" && !lintcmd.ValidProfile(lint.Profile(opts.Profile)) {
 		return cmdutil.UsageErrorf("--profile: unknown profile %q", opts.Profile)
 	}
 	rep, err := hooks.PreCommit(cmd.Context(), f.Dir, hooks.PreCommitOptions{Profile: lint.Profile(opts.Profile), Strict: opts.Strict})

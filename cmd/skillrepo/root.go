@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/curatorcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/lintcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/memorycmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/queuecmd"
@@ -22,7 +23,7 @@ import (
 
 // run is main without os.Exit, so tests and testscript call it directly.
 func run(args []string, io *cmdutil.IOStreams, getenv func(string) string) int {
-	f := &cmdutil.Factory{IO: io, Getenv: getenv, Now: time.Now}
+	f := &cmdutil.Factory{IO: io, Getenv: getenv, Now: time.Now, ToolVersion: toolVersion()}
 	defer f.Close()
 	root := newRootCmd(f)
 	finishCommandTree(f, root, args)
@@ -93,7 +94,7 @@ archive, restore and rollback are git operations.`,
 		newVersionCmd(f),
 		newHooksCmd(f),
 		newInitCmd(f),
-		newLintCmd(f),
+		lintcmd.NewCmdLint(f, nil),
 		skillcmd.NewCmdSkill(f),
 		newSyncCmd(f),
 		usagecmd.NewCmdUsage(f),

@@ -24,6 +24,9 @@ type Factory struct {
 	Getenv func(string) string
 	// Now is the clock; --now (hidden) fixes it for deterministic tests.
 	Now func() time.Time
+	// ToolVersion is this build's version as reports name it ("dev"
+	// outside a release).
+	ToolVersion string
 	// Dir is the library directory from -C, $SKILLREPO_LIBRARY or ".".
 	Dir  string
 	JSON bool

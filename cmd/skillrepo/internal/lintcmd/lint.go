@@ -1,4 +1,7 @@
-package main
+// Package lintcmd is `skillrepo lint`: an options struct, NewCmdLint that
+// only parses flags and arguments into it (handed a runF, a test checks
+// the parse without a file read) and lintRun (docs/architecture.md §6).
+package lintcmd
 
 import (
 	"cmp"
@@ -17,8 +20,9 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
 
-type lintOptions struct {
-	f          *cmdutil.Factory
+// Options is what `lint` was asked.
+type Options struct {
+	Factory    *cmdutil.Factory
 	Paths      []string
 	Profile    string
 	Format     string
@@ -30,8 +34,9 @@ type lintOptions struct {
 	Outputs []string
 }
 
-func newLintCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &lintOptions{f: f}
+// NewCmdLint is `lint`; runF, when not nil, runs instead of lintRun.
+func NewCmdLint(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "lint [<path>...] [--profile <profile>] [--format {text|json|github|sarif}] [--output <format>=<file>]... [--strict] [--allow-empty]",
 		Short: "Check SKILL.md packages against a runtime's rules",
@@ -71,16 +76,16 @@ Exit status: 0 no errors, 1 errors found (a path that does not exist is one),
   skillrepo lint --list-rules`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths = args
-			if opts.ListRules {
-				return listRules(f)
-			}
-			if f.JSON {
+			if f.JSON && !opts.ListRules {
 				if cmd.Flags().Changed("format") && opts.Format != "json" {
 					return cmdutil.UsageErrorf("--json and --format %s disagree", opts.Format)
 				}
 				opts.Format = "json"
 			}
-			return runLint(opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return lintRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Profile, "profile", "", "runtime rules for every library: "+profileNames()+" (default: each library's)")
@@ -128,8 +133,11 @@ func listRules(f *cmdutil.Factory) error {
 	return w.Flush()
 }
 
-func runLint(opts *lintOptions) error {
-	f := opts.f
+func lintRun(opts *Options) error {
+	f := opts.Factory
+	if opts.ListRules {
+		return listRules(f)
+	}
 	format, err := lint.ParseFormat(opts.Format)
 	if err != nil {
 		return cmdutil.UsageErrorf("--format: %v", err)
@@ -139,7 +147,7 @@ func runLint(opts *lintOptions) error {
 		return err
 	}
 	profile := lint.Profile(opts.Profile)
-	if profile != "" && !validProfile(profile) {
+	if profile != "" && !ValidProfile(profile) {
 		return cmdutil.UsageErrorf("--profile: unknown profile %q: want one of %s", opts.Profile, profileNames())
 	}
 	loc, err := skillrepo.Locate(f.Dir)
@@ -199,7 +207,7 @@ func runLint(opts *lintOptions) error {
 			Hint:    "a skill is a folder holding a SKILL.md; to accept no skills, pass --allow-empty",
 		})
 	}
-	wopts := lint.WriteOptions{ToolVersion: toolVersion()}
+	wopts := lint.WriteOptions{ToolVersion: f.ToolVersion}
 	for _, o := range outputs {
 		if err := writeLintFile(o.file, total, o.format, wopts); err != nil {
 			return err
@@ -371,7 +379,8 @@ func profileNames() string {
 	return strings.Join(names, ", ")
 }
 
-func validProfile(p lint.Profile) bool {
+// ValidProfile reports whether p names one of lint's profiles.
+func ValidProfile(p lint.Profile) bool {
 	for _, q := range lint.Profiles() {
 		if p == q {
 			return true
