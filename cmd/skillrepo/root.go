@@ -13,12 +13,15 @@ import (
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/curatorcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/indexcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/lintcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/memorycmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/queuecmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/skillcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/uicmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/usagecmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/whatsnewcmd"
 )
 
 // run is main without os.Exit, so tests and testscript call it directly.
@@ -101,11 +104,11 @@ archive, restore and rollback are git operations.`,
 		newReviewCmd(f),
 		memorycmd.NewCmdMemory(f),
 		proposalcmd.NewCmdProposal(f), newPushCmd(f), newPullCmd(f), newRemoteCmd(f),
-		newIndexCmd(f),
+		indexcmd.NewCmdIndex(f, nil),
 		curatorcmd.NewCmdCurator(f),
 		newMCPCmd(f),
 		newGoalCmd(f),
-		queuecmd.NewCmdQueue(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f), newWhatsnewCmd(f), newUICmd(f), newConfigCmd(f),
+		queuecmd.NewCmdQueue(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f), whatsnewcmd.NewCmdWhatsnew(f, nil), uicmd.NewCmdUI(f, nil), newConfigCmd(f),
 	)
 	cmd.AddCommand(newCompletionCmd(cmd))
 	return cmd

@@ -1,4 +1,8 @@
-package main
+// Package whatsnewcmd is `skillrepo whatsnew`, what the loop learned
+// since the last session: Options, NewCmdWhatsnew that only
+// parses flags and arguments into it (handed a runF, a test checks the
+// parse without a library) and whatsnewRun (docs/architecture.md §6).
+package whatsnewcmd
 
 import (
 	"cmp"
@@ -15,13 +19,15 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-type whatsnewOptions struct {
-	f     *cmdutil.Factory
-	Since string
+// Options is what `whatsnew` was asked.
+type Options struct {
+	Factory *cmdutil.Factory
+	Since   string
 }
 
-func newWhatsnewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &whatsnewOptions{f: f}
+// NewCmdWhatsnew is `whatsnew`; runF, when not nil, runs instead of whatsnewRun.
+func NewCmdWhatsnew(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "whatsnew [--since TIME]",
 		Short: "What the agent learned since a time or since the last session",
@@ -37,7 +43,10 @@ hand with 'skillrepo review' is in 'git log'). Nothing is written.`,
   skillrepo whatsnew --since 2026-12-01 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWhatsnew(opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return whatsnewRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Since, "since", "", "a duration back from now (2h, 3d) or a time (2026-12-07, RFC 3339); default: the last session's start")
@@ -69,8 +78,8 @@ type whatsnewProposal struct {
 	Updated string   `json:"updated"`
 }
 
-func runWhatsnew(opts *whatsnewOptions) error {
-	f := opts.f
+func whatsnewRun(opts *Options) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err

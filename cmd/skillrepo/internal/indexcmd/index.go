@@ -1,4 +1,8 @@
-package main
+// Package indexcmd is `skillrepo index`, the skill catalogue an agent
+// puts in its system prompt: Options, NewCmdIndex that only
+// parses flags and arguments into it (handed a runF, a test checks the
+// parse without a library) and indexRun (docs/architecture.md §6).
+package indexcmd
 
 import (
 	"fmt"
@@ -11,16 +15,18 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
-type indexOptions struct {
-	f      *cmdutil.Factory
-	Format string
-	States []string
-	Budget int
-	Rev    string
+// Options is what `index` was asked.
+type Options struct {
+	Factory *cmdutil.Factory
+	Format  string
+	States  []string
+	Budget  int
+	Rev     string
 }
 
-func newIndexCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &indexOptions{f: f}
+// NewCmdIndex is `index`; runF, when not nil, runs instead of indexRun.
+func NewCmdIndex(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "index [--format xml|markdown|hermes|json] [--state <state>...] [--budget <chars>]",
 		Short: "Print the skill catalogue an agent puts in its system prompt",
@@ -57,7 +63,10 @@ it fits, and the dropped names are reported on stderr.`,
 					return cmdutil.UsageErrorf("--state %q: want active or stale (archived skills are never listed)", s)
 				}
 			}
-			return runIndex(opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return indexRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", promptindex.XML, "xml, markdown, hermes or json")
@@ -67,8 +76,8 @@ it fits, and the dropped names are reported on stderr.`,
 	return cmd
 }
 
-func runIndex(opts *indexOptions) error {
-	f := opts.f
+func indexRun(opts *Options) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err

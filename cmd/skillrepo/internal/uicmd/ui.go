@@ -1,6 +1,11 @@
-package main
+// Package uicmd is `skillrepo ui`, the local web page over the library:
+// Options, NewCmdUI that only
+// parses flags and arguments into it (handed a runF, a test checks the
+// parse without a library) and uiRun (docs/architecture.md §6).
+package uicmd
 
 import (
+	"context"
 	"fmt"
 	"os/exec"
 	"runtime"
@@ -11,15 +16,18 @@ import (
 	"github.com/skillrepo/skillrepo/webui"
 )
 
-type uiOptions struct {
-	f    *cmdutil.Factory
-	Port int
-	Open bool
-	By   string
+// Options is what `ui` was asked.
+type Options struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+	Port    int
+	Open    bool
+	By      string
 }
 
-func newUICmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &uiOptions{f: f}
+// NewCmdUI is `ui`; runF, when not nil, runs instead of uiRun.
+func NewCmdUI(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "ui [--port N] [--open] [--by NAME]",
 		Short: "A local web page: proposals, skills, history and usage over time",
@@ -40,7 +48,14 @@ person may change it; Approved-By and Rejected-By record it).`,
   skillrepo ui --port 8123 --open --by "Ada <ada@example.com>"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runUI(cmd, opts)
+			if opts.Port < 0 || opts.Port > 65535 {
+				return cmdutil.UsageErrorf("--port %d: want 0–65535", opts.Port)
+			}
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return uiRun(opts)
 		},
 	}
 	cmd.Flags().IntVar(&opts.Port, "port", 0, "port on 127.0.0.1 (0: any free port)")
@@ -49,11 +64,8 @@ person may change it; Approved-By and Rejected-By record it).`,
 	return cmd
 }
 
-func runUI(cmd *cobra.Command, opts *uiOptions) error {
-	f := opts.f
-	if opts.Port < 0 || opts.Port > 65535 {
-		return cmdutil.UsageErrorf("--port %d: want 0–65535", opts.Port)
-	}
+func uiRun(opts *Options) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err
@@ -73,7 +85,7 @@ func runUI(cmd *cobra.Command, opts *uiOptions) error {
 			fmt.Fprintf(f.IO.ErrOut, "could not open a browser (%v); open the URL above\n", err)
 		}
 	}
-	return srv.Serve(cmd.Context(), ln)
+	return srv.Serve(opts.Ctx, ln)
 }
 
 // openBrowser opens url in the person's default browser.
