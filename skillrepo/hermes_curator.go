@@ -15,7 +15,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -66,10 +65,6 @@ func (room CuratorRuns) HermesState() (st hermes.CuratorState, ok bool) {
 	st, ok, err := hermes.ReadCuratorState(l.Root)
 	return st, ok && err == nil
 }
-
-// archivedDir matches a folder Hermes' archive_skill makes: the skill's
-// folder name, with "-YYYYMMDDHHMMSS" when that was taken.
-var archivedSuffix = regexp.MustCompile(`-\d{14}$`)
 
 // recordHermesCuratorRun records, as one commit with origin curator, the
 // skills Hermes' curator moved into .archive/ since its last run the
@@ -153,7 +148,7 @@ func archiveMoves(changes []FileChange) ([]FileChange, []string) {
 	for _, c := range changes {
 		if rest, ok := strings.CutPrefix(c.Path, ArchiveDir+"/"); ok && c.Status == "added" && path.Base(c.Path) == "SKILL.md" {
 			if dir := path.Dir(rest); !strings.Contains(dir, "/") {
-				archived[archivedSuffix.ReplaceAllString(dir, "")] = true
+				archived[hermes.ArchivedName(dir)] = true
 			}
 		}
 	}

@@ -14,11 +14,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
@@ -30,19 +30,6 @@ import (
 // housekeeping.
 const ActionUntrack = "untrack"
 
-// hermesHousekeeping are the .gitignore entries (library-relative) of the
-// files and folders Hermes writes into its skills folder for itself.
-var hermesHousekeeping = []string{
-	"/.curator_state",
-	"/.curator_backups/",
-	"/.curator_suppressed",
-	"/.curator_ledger.jsonl",
-	"/.bundled_manifest",
-	"/.hub/",
-	"/.locks/",
-	"/.usage_backups/",
-}
-
 // trackedUsageFiles are the usage sidecar's files (init's .gitignore
 // entries, gitignoreEntries) an earlier repository may have committed.
 var trackedUsageFiles = []string{"/" + usage.File, "/" + usage.File + ".lock"}
@@ -52,17 +39,6 @@ var trackedUsageFiles = []string{"/" + usage.File, "/" + usage.File + ".lock"}
 const maxGitignore = 4 << 20
 
 const housekeepingComment = "# skillrepo: Hermes' own housekeeping (curator state and backups, hub lock, bundled manifest): per clone, not versioned"
-
-// housekeepingPresent returns the housekeeping entries that exist under root.
-func housekeepingPresent(root string) []string {
-	var out []string
-	for _, e := range hermesHousekeeping {
-		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(strings.Trim(e, "/")))); err == nil {
-			out = append(out, e)
-		}
-	}
-	return out
-}
 
 // ignoreLines returns the .gitignore with the entries it lacks appended
 // after comment (never rewriting the user's lines), and whether it
@@ -98,9 +74,9 @@ func ignoreLines(existing []byte, comment string, entries []string) ([]byte, boo
 // runtime reads but Hermes wrote into).
 func housekeepingEntries(root string, runtime skill.Runtime) []string {
 	if runtime == skill.Hermes {
-		return hermesHousekeeping
+		return hermes.Housekeeping()
 	}
-	return housekeepingPresent(root)
+	return hermes.HousekeepingPresent(root)
 }
 
 // UntrackResult says what Library.untrackHousekeeping did.

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
@@ -207,7 +208,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (*InitResult, error
 	l.Config.MainBranch = branch
 	l.repo.DefaultBranch = branch
 	res.AgentSkills = agentSkillsFromUsage(sidecar, abs)
-	res.Ignored = housekeepingPresent(abs)
+	res.Ignored = hermes.HousekeepingPresent(abs)
 	// A library imported before housekeeping was ignored stops tracking it
 	// first, in a commit of its own.
 	if un, err := l.untrackHousekeeping(ctx, false); err != nil {
@@ -379,7 +380,8 @@ func initFiles(root, branch string, runtime skill.Runtime, sidecar *usage.Sideca
 		cfg := strings.Replace(config.DefaultYAML, "main_branch: main", "main_branch: "+branch, 1)
 		cfg = strings.Replace(cfg, "runtime: generic", "runtime: "+string(runtime), 1)
 		if hermesHome != "" {
-			cfg = hermesConfigLines(cfg, hermesHome)
+			def := config.Default().Memory
+			cfg = hermes.LibraryConfig(cfg, hermesHome, def.MemoryCharLimit, def.UserCharLimit)
 		}
 		plan[config.Path] = []byte(cfg)
 	}

@@ -15,52 +15,22 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
-	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
-// hermesHomeIgnore is the .gitignore of a repository init makes at a
-// Hermes home: only skills/ and memories/ are versioned, and of
-// memories/ only the stores (not Hermes' lock, temp and drift-backup
-// files beside them).
-const hermesHomeIgnore = `# skillrepo: this repository versions Hermes' skills and memories; the
-# rest of the Hermes home (sessions, logs, keys, config) stays Hermes' own.
-/*
-!/.gitignore
-!/skills/
-!/memories/
-/memories/*
-!/memories/MEMORY.md
-!/memories/USER.md
-`
-
 // hermesLayout says whether abs (a Hermes home, or its skills folder) is
-// a Hermes home init should make one repository of: it returns the home
-// and the skills folder. A skills folder with a repository of its own (an
-// earlier import), or a home inside another work tree, keeps its layout.
+// a Hermes home init should make one repository of (hermes.LibraryAt):
+// the home and the skills folder. A library asked for in a repository of
+// its own keeps its layout.
 func hermesLayout(abs string, ownRepo bool) (home, skills string, ok bool) {
 	if ownRepo {
 		return "", "", false
 	}
-	switch {
-	case hermes.IsHome(abs):
-		home, skills = abs, filepath.Join(abs, hermes.SkillsDir)
-	default:
-		h, isHome := hermes.HomeOf(abs)
-		if !isHome {
-			return "", "", false
-		}
-		home, skills = h, abs
-	}
-	if exists(filepath.Join(skills, ".git")) {
-		return "", "", false
-	}
-	return home, skills, true
+	return hermes.LibraryAt(abs)
 }
 
 // initHermesHome makes the repository at home (when there is none) with
@@ -75,7 +45,7 @@ func initHermesHome(home string) (created bool, err error) {
 	}
 	gi := filepath.Join(home, ".gitignore")
 	if _, err := os.Stat(gi); errors.Is(err, fs.ErrNotExist) {
-		if err := atomicfile.Write(gi, []byte(hermesHomeIgnore), 0o644, false); err != nil {
+		if err := atomicfile.Write(gi, []byte(hermes.HomeIgnore), 0o644, false); err != nil {
 			return false, fmt.Errorf("write %s: %w", gi, err)
 		}
 	}
@@ -83,45 +53,6 @@ func initHermesHome(home string) (created bool, err error) {
 		return false, err
 	}
 	return true, nil
-}
-
-// hermesConfigLines are the settings a Hermes library's config starts
-// with: its memory folder, the curator's schedule from Hermes' config and
-// who runs it (docs/hermes.md §4, §5).
-func hermesConfigLines(cfg string, home string) string {
-	cfg = strings.Replace(cfg, "  dir: .memory", "  dir: ../"+hermes.MemoriesDir, 1)
-	hc, err := hermes.ReadConfig(home)
-	if err != nil {
-		return cfg
-	}
-	for key, v := range map[string]int{"interval_hours": hc.Curator.IntervalHours, "stale_after_days": hc.Curator.StaleAfterDays, "archive_after_days": hc.Curator.ArchiveAfterDays} {
-		cfg = replaceYAMLValue(cfg, key, strconv.Itoa(v))
-	}
-	if !hc.Curator.Enabled {
-		cfg = replaceYAMLValue(cfg, "enabled", "false")
-	} else {
-		// Hermes' curator runs: skillrepo's scheduled runs stand aside and
-		// record Hermes' (docs/hermes.md §5). Set owner: skillrepo (and
-		// curator.enabled: false in Hermes' config.yaml) to swap.
-		cfg = strings.Replace(cfg, "  archive_after_days: "+strconv.Itoa(hc.Curator.ArchiveAfterDays)+"\n",
-			"  archive_after_days: "+strconv.Itoa(hc.Curator.ArchiveAfterDays)+"\n  # whose curator runs: hermes (Hermes' own; its runs are recorded) or skillrepo\n  owner: hermes\n", 1)
-	}
-	if hc.Memory.MemoryCharLimit != config.Default().Memory.MemoryCharLimit || hc.Memory.UserCharLimit != config.Default().Memory.UserCharLimit {
-		cfg = strings.Replace(cfg, "  dir: ../"+hermes.MemoriesDir, fmt.Sprintf("  dir: ../%s\n  memory_char_limit: %d\n  user_char_limit: %d", hermes.MemoriesDir, hc.Memory.MemoryCharLimit, hc.Memory.UserCharLimit), 1)
-	}
-	return cfg
-}
-
-// replaceYAMLValue sets "  key: value" in the default config's text.
-func replaceYAMLValue(cfg, key, value string) string {
-	lines := strings.Split(cfg, "\n")
-	for i, l := range lines {
-		if k, _, ok := strings.Cut(strings.TrimSpace(l), ":"); ok && k == key && strings.HasPrefix(l, "  ") {
-			lines[i] = "  " + key + ": " + value
-			break
-		}
-	}
-	return strings.Join(lines, "\n")
 }
 
 // recordHermesHome records what init made at the Hermes home besides the

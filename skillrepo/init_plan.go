@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -75,7 +76,7 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 	res.Writes = sortedKeys(plan)
 	res.AgentSkills = agentSkillsFromUsage(sidecar, abs)
 
-	res.Ignored = housekeepingPresent(abs)
+	res.Ignored = hermes.HousekeepingPresent(abs)
 	ignored := append(append([]string{}, gitignoreEntries...), housekeepingEntries(abs, opts.runtime(abs))...)
 	files, err := gitstore.ScanFolder(abs, gitDir, ignored)
 	if err != nil {
