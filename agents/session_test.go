@@ -71,6 +71,10 @@ func TestSkillTools(t *testing.T) {
 		{agent.Gemini, "activate_skill", `{"name":""}`, out{"", false, true}},
 		{agent.Gemini, "read_file", `{"path":"x/SKILL.md"}`, out{"", false, false}},
 		{agent.Copilot, "view", `{"path":"x/SKILL.md"}`, out{"", true, false}},
+		{agent.Copilot, "Read", `{"path":"x/SKILL.md"}`, out{"", true, false}},
+		{agent.Copilot, "Bash", `{"command":"cat x/SKILL.md","description":"read"}`, out{"", true, false}},
+		{agent.Copilot, "skill", `{"skill":"ci-debugging"}`, out{"ci-debugging", false, false}},
+		{agent.Copilot, "skill", `{"skill":`, out{"", false, true}},
 		{agent.Copilot, "bash", `{"command":"cat x/SKILL.md"}`, out{"", true, false}},
 		{agent.Copilot, "edit", `{"path":"x/SKILL.md"}`, out{"", false, false}},
 	}

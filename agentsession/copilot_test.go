@@ -31,14 +31,19 @@ func TestCopilotDocumentedPayloads(t *testing.T) {
 	start["source"], start["initial_prompt"] = "new", "fix the build"
 	f.run(copilot.Name, "SessionStart", start)
 
-	// The view tool reads a library SKILL.md by path; bash by command; a
-	// tool that reads no SKILL.md counts nothing.
+	// The skill tool loads a skill by name; the view tool reads a library
+	// SKILL.md by path, bash by command (named Read and Bash in the
+	// payloads Copilot CLI 1.0.102 sends a PascalCase hook); a tool that
+	// reads no SKILL.md counts nothing.
 	for _, call := range []struct {
 		tool  string
 		input map[string]any
 	}{
 		{"view", map[string]any{"path": skill}},
 		{"bash", map[string]any{"command": "sed -n 1,40p " + skill, "description": "read the skill"}},
+		{"Read", map[string]any{"path": skill}},
+		{"Bash", map[string]any{"command": "cat " + skill, "description": "read"}},
+		{"skill", map[string]any{"skill": "ci-debugging"}},
 		{"grep", map[string]any{"pattern": "SKILL.md", "path": f.lib.Root}},
 		{"edit", map[string]any{"path": skill, "old_str": "a", "new_str": "b"}},
 	} {
@@ -47,8 +52,8 @@ func TestCopilotDocumentedPayloads(t *testing.T) {
 		ev["tool_result"] = map[string]any{"result_type": "success", "text_result_for_llm": "…"}
 		f.run(copilot.Name, "PostToolUse", ev)
 	}
-	if use, view := f.uses("ci-debugging"); use != 2 || view != 2 {
-		t.Errorf("ci-debugging: %d uses, %d views; want the view and the bash read, 2 and 2", use, view)
+	if use, view := f.uses("ci-debugging"); use != 5 || view != 4 {
+		t.Errorf("ci-debugging: %d uses, %d views; want the four reads and the skill tool's load, 5 and 4", use, view)
 	}
 
 	prompt := base("UserPromptSubmit")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end runs of the REAL agent programs (Claude Code, Codex, Gemini CLI,
-# OpenCode) with
+# OpenCode, GitHub Copilot CLI) with
 # skillrepo's hooks and MCP server, against scripted model servers on
 # 127.0.0.1 (internal/fakemodel: Anthropic Messages, OpenAI Responses and
 # Google's streamGenerateContent, OpenAI chat completions, with
@@ -10,10 +10,10 @@
 # what .ci/run runs after it.
 #
 # The programs come from npm (@anthropic-ai/claude-code, @openai/codex,
-# @google/gemini-cli, opencode-ai),
+# @google/gemini-cli, opencode-ai, @github/copilot),
 # installed into a cache folder outside the repository:
 #   SKILLREPO_AGENTS_CACHE   the cache (default ${XDG_CACHE_HOME:-~/.cache}/skillrepo-agents)
-#   SKILLREPO_AGENTS_BIN     a folder that already holds claude, codex, gemini and opencode: no install
+#   SKILLREPO_AGENTS_BIN     a folder that already holds claude, codex, gemini, opencode and copilot: no install
 #   SKILLREPO_E2E=off        skip everything
 #   SKILLREPO_E2E_KEEP=1     keep each scenario's sandbox, and print where
 #   E2E_JOBS=N               scenarios run N at a time (default 2; 1: one by one)
@@ -46,30 +46,31 @@ claude_pkg="@anthropic-ai/claude-code@2.1.332"
 codex_pkg="@openai/codex@0.169.1"
 gemini_pkg="@google/gemini-cli@0.61.0"
 opencode_pkg="opencode-ai@1.18.33"
+copilot_pkg="@github/copilot@1.0.102"
 
 bin_dir="${SKILLREPO_AGENTS_BIN:-}"
 if [ -z "$bin_dir" ]; then
   cache="${SKILLREPO_AGENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/skillrepo-agents}"
   bin_dir="$cache/node_modules/.bin"
-  if [ ! -x "$bin_dir/claude" ] || [ ! -x "$bin_dir/codex" ] || [ ! -x "$bin_dir/gemini" ] || [ ! -x "$bin_dir/opencode" ]; then
+  if [ ! -x "$bin_dir/claude" ] || [ ! -x "$bin_dir/codex" ] || [ ! -x "$bin_dir/gemini" ] || [ ! -x "$bin_dir/opencode" ] || [ ! -x "$bin_dir/copilot" ]; then
     if ! command -v npm >/dev/null 2>&1; then
-      echo "agents-e2e: SKIPPED: npm is not installed, so Claude Code, Codex, Gemini CLI and OpenCode cannot be installed"
-      echo "  (install Node.js and npm, or point SKILLREPO_AGENTS_BIN at a folder holding claude, codex, gemini and opencode)"
+      echo "agents-e2e: SKIPPED: npm is not installed, so Claude Code, Codex, Gemini CLI, OpenCode and Copilot CLI cannot be installed"
+      echo "  (install Node.js and npm, or point SKILLREPO_AGENTS_BIN at a folder holding claude, codex, gemini, opencode and copilot)"
       exit 0
     fi
     if ! timeout 20 npm view "$claude_pkg" version >/dev/null 2>&1; then
       echo "agents-e2e: SKIPPED: the npm registry is not reachable ($(npm config get registry))"
       exit 0
     fi
-    echo "agents-e2e: installing $claude_pkg, $codex_pkg, $gemini_pkg and $opencode_pkg into $cache" >&2
+    echo "agents-e2e: installing $claude_pkg, $codex_pkg, $gemini_pkg, $opencode_pkg and $copilot_pkg into $cache" >&2
     mkdir -p "$cache"
-    if ! (cd "$cache" && npm install --no-audit --no-fund --loglevel=error "$claude_pkg" "$codex_pkg" "$gemini_pkg" "$opencode_pkg" >"$cache/install.log" 2>&1); then
+    if ! (cd "$cache" && npm install --no-audit --no-fund --loglevel=error "$claude_pkg" "$codex_pkg" "$gemini_pkg" "$opencode_pkg" "$copilot_pkg" >"$cache/install.log" 2>&1); then
       echo "agents-e2e: FAILED to install the agent programs; see $cache/install.log" >&2
       exit 1
     fi
   fi
 fi
-export E2E_CLAUDE="$bin_dir/claude" E2E_CODEX="$bin_dir/codex" E2E_GEMINI="$bin_dir/gemini" E2E_OPENCODE="$bin_dir/opencode"
+export E2E_CLAUDE="$bin_dir/claude" E2E_CODEX="$bin_dir/codex" E2E_GEMINI="$bin_dir/gemini" E2E_OPENCODE="$bin_dir/opencode" E2E_COPILOT="$bin_dir/copilot"
 if ! command -v rg >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   echo "agents-e2e: installing ripgrep with apt-get (OpenCode's skill tool runs rg)" >&2
   DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -q --no-install-recommends ripgrep >/dev/null 2>&1 || true

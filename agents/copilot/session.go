@@ -11,13 +11,23 @@ import (
 // Copilot CLI's hook events as the hook runner (package agentsession)
 // reads and answers them.
 
-// SkillTool: Copilot CLI has no skill tool of its own in its hook
-// payloads; the model reads a SKILL.md with its bash tool
-// (tool_input.command) or its view tool (tool_input.path), both looked at
-// as a read of the library's files.
-func (Agent) SkillTool(tool string, _ json.RawMessage) (string, bool, error) {
+// SkillTool: Copilot CLI's skill tool loads a skill by name
+// ({"skill": …}); a SKILL.md read with its shell or its view tool is
+// looked at as a read of the library's files. A hook configured under the
+// PascalCase event names gets the shell and view tools by Claude Code's
+// names, Bash and Read (1.0.102, recorded in scripts/e2e/copilot-session.sh);
+// the reference's camelCase payloads name them bash and view.
+func (Agent) SkillTool(tool string, input json.RawMessage) (string, bool, error) {
 	switch tool {
-	case "bash", "view":
+	case "skill":
+		var in struct {
+			Skill string `json:"skill"`
+		}
+		if err := json.Unmarshal(input, &in); err != nil {
+			return "", false, err
+		}
+		return in.Skill, false, nil
+	case "Bash", "Read", "bash", "view":
 		return "", true, nil
 	}
 	return "", false, nil

@@ -3,7 +3,8 @@
 #
 # Set by the driver: E2E_DIR (this scenario's folder), E2E_NAME, E2E_BIN
 # (skillrepo and fakemodel), E2E_ROOT (the repository), E2E_CLAUDE,
-# E2E_CODEX, E2E_GEMINI and E2E_OPENCODE (the programs; maybe missing).
+# E2E_CODEX, E2E_GEMINI, E2E_OPENCODE and E2E_COPILOT (the programs; maybe
+# missing).
 
 # e2e_sandbox makes the scenario's world: a temporary HOME with nothing of
 # the person running the tests, git identity, a project folder (a git
@@ -15,7 +16,7 @@ e2e_sandbox() {
   export GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME="E2E Person" GIT_AUTHOR_EMAIL=e2e@example.com
   export GIT_COMMITTER_NAME="E2E Person" GIT_COMMITTER_EMAIL=e2e@example.com NO_COLOR=1
   local v
-  for v in $(env | sed -n 's/^\(OPENAI_[A-Z_]*\|ANTHROPIC_[A-Z_]*\|SKILLREPO_[A-Z_]*\|CLAUDE_[A-Z_]*\|CODEX_[A-Z_]*\|GEMINI_[A-Z_]*\|GOOGLE_[A-Z_]*\|OPENCODE_[A-Z_]*\)=.*/\1/p'); do
+  for v in $(env | sed -n 's/^\(OPENAI_[A-Z_]*\|ANTHROPIC_[A-Z_]*\|SKILLREPO_[A-Z_]*\|CLAUDE_[A-Z_]*\|CODEX_[A-Z_]*\|GEMINI_[A-Z_]*\|GOOGLE_[A-Z_]*\|OPENCODE_[A-Z_]*\|COPILOT_[A-Z_]*\)=.*/\1/p'); do
     unset "$v"
   done
   unset HTTPS_PROXY HTTP_PROXY https_proxy http_proxy ALL_PROXY all_proxy NO_PROXY no_proxy
@@ -34,6 +35,7 @@ e2e_sandbox() {
   [ -x "${E2E_CODEX:-}" ] && ln -sf "$E2E_CODEX" "$E2E_DIR/agentbin/codex"
   [ -x "${E2E_GEMINI:-}" ] && ln -sf "$E2E_GEMINI" "$E2E_DIR/agentbin/gemini"
   [ -x "${E2E_OPENCODE:-}" ] && ln -sf "$E2E_OPENCODE" "$E2E_DIR/agentbin/opencode"
+  [ -x "${E2E_COPILOT:-}" ] && ln -sf "$E2E_COPILOT" "$E2E_DIR/agentbin/copilot"
   export PATH="$E2E_BIN:$E2E_DIR/agentbin:$(dirname "$(command -v node 2>/dev/null || echo /usr/bin/node)"):/usr/bin:/bin"
   E2E_PIDS=()
   trap e2e_stop EXIT
@@ -65,7 +67,7 @@ sr_exit() {
 }
 
 # need PROGRAM…: skip unless each agent program (claude, codex, gemini,
-# opencode) is
+# opencode, copilot) is
 # there.
 need() {
   local p
@@ -200,6 +202,16 @@ JSON
   echo '{"name": "", "lockfileVersion": 3, "packages": {"": {"dependencies": {"@opencode-ai/plugin": "*"}}}}' >"$dir/package-lock.json"
   echo '{"dependencies": {"@opencode-ai/plugin": "*"}}' >"$dir/package.json"
   export OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1
+}
+
+# copilot_env [MODEL]: Copilot CLI talks to the fake only, with no GitHub
+# sign-in: its own-provider mode (COPILOT_PROVIDER_BASE_URL, chat
+# completions, streamed) and COPILOT_OFFLINE, which keeps it from GitHub's
+# servers and turns its telemetry off.
+copilot_env() {
+  export COPILOT_PROVIDER_BASE_URL="$FAKE_OPENAI" COPILOT_PROVIDER_API_KEY=e2e-dummy-key COPILOT_MODEL="${1:-fake-model}" COPILOT_OFFLINE=true
+  export COPILOT_HOME="$HOME/.copilot"
+  unset GH_TOKEN GITHUB_TOKEN
 }
 
 # gemini_trust DIR: trust DIR as the person does in Gemini CLI's trust
