@@ -406,125 +406,65 @@ type RefPush struct {
 	Old, New Hash
 }
 
-// Transport is one of the engine's two ways to a remote: the git
-// binary's (where git is on PATH: go-git's push costs 4.5 s for one
-// commit where git takes 25 ms) or go-git's.
-type Transport struct {
-	l   *Library
-	git string // "" for go-git's
-}
+// Transport is one of the engine's two ways to a remote, the git
+// binary's or go-git's (the engine chooses: gitstore's
+// transport_choice.go).
+type Transport struct{ t gitstore.Transport }
 
 // Transport is the git binary's transport when git is on PATH and goGit
 // is not set, else go-git's.
-func (room Remote) Transport(goGit bool) Transport {
-	if !goGit {
-		if t, err := room.GitTransport(); err == nil {
-			return t
-		}
-	}
-	return Transport{l: room.l}
-}
+func (room Remote) Transport(goGit bool) Transport { return Transport{room.l.repo.Transport(goGit)} }
 
 // GitTransport is the git binary's transport; ErrNoGit when git is not
 // on PATH.
 func (room Remote) GitTransport() (Transport, error) {
-	p, err := gitstore.GitBinary()
+	t, err := room.l.repo.GitTransport()
 	if err != nil {
 		return Transport{}, fmt.Errorf("shared remote: %w", ErrNoGit)
 	}
-	return Transport{l: room.l, git: p}, nil
+	return Transport{t}, nil
 }
 
 // Name is "git" or "go-git".
-func (t Transport) Name() string {
-	if t.git == "" {
-		return "go-git"
-	}
-	return "git"
-}
+func (t Transport) Name() string { return t.t.Name() }
 
 // List returns the remote's branches and rejection records.
 func (t Transport) List(ctx context.Context, remote string) (map[string]Hash, error) {
-	if t.git != "" {
-		return t.l.repo.GitRemoteRefs(ctx, t.git, remote, "refs/heads/*", RejectedRefPrefix+"*")
-	}
-	refs, err := t.l.repo.RemoteRefs(ctx, remote)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]Hash{}
-	for name, h := range refs {
-		if strings.HasPrefix(name, "refs/heads/") || strings.HasPrefix(name, RejectedRefPrefix) {
-			out[name] = h
-		}
-	}
-	return out, nil
+	return t.t.List(ctx, remote, "refs/heads/", RejectedRefPrefix)
 }
 
 // Push sends the updates (atomic: all or none) and returns the remote's
-// reason for each one it refused. go-git's refuses the whole push, so
-// each ref of a refused one gets the reason; its dry run sends nothing.
+// reason for each one it refused.
 func (t Transport) Push(ctx context.Context, remote string, updates []RefPush, atomic, dryRun bool) (map[string]string, error) {
 	pu := make([]gitstore.PushUpdate, len(updates))
 	for i, u := range updates {
 		pu[i] = gitstore.PushUpdate{Ref: u.Ref, Old: u.Old, New: u.New}
 	}
-	if t.git != "" {
-		return t.l.repo.GitPush(ctx, t.git, remote, pu, atomic, dryRun)
-	}
-	if dryRun {
-		return nil, nil
-	}
-	err := t.l.repo.RemotePush(ctx, remote, pu, atomic)
-	switch {
-	case err == nil:
-		return nil, nil
-	case errors.Is(err, gitstore.ErrPushRejected):
-		reason := strings.TrimPrefix(err.Error(), gitstore.ErrPushRejected.Error()+": ")
-		rejected := map[string]string{}
-		for _, u := range updates {
-			rejected[u.Ref] = reason
-		}
-		return rejected, nil
-	}
-	return nil, err
+	return t.t.Push(ctx, remote, pu, atomic, dryRun)
 }
 
 // Fetch updates the remote-tracking refs (pruning deleted ones).
 func (t Transport) Fetch(ctx context.Context, remote string, refspecs []string) error {
-	if t.git != "" {
-		return t.l.repo.GitFetch(ctx, t.git, remote, refspecs)
-	}
-	return t.l.repo.RemoteFetch(ctx, remote, refspecs)
+	return t.t.Fetch(ctx, remote, refspecs)
 }
 
 // Network runs a network git command of the shared remote (fetch, push,
 // ls-remote) that never prompts and never outlives ctx, git's helpers
-// included (the engine's GitNetwork). The git binary's transport only.
+// included. The git binary's transport only.
 func (t Transport) Network(ctx context.Context, stdin []byte, args ...string) (stdout, stderr []byte, err error) {
-	if t.git == "" {
-		return nil, nil, fmt.Errorf("git %s: %w", strings.Join(args, " "), ErrNoGit)
-	}
-	return t.l.repo.GitNetwork(ctx, t.git, stdin, args...)
+	return t.t.Network(ctx, stdin, args...)
 }
 
 // Command runs git in the library's work tree with its environment. The
 // git binary's transport only.
 func (t Transport) Command(ctx context.Context, args ...string) (stdout, stderr []byte, err error) {
-	if t.git == "" {
-		return nil, nil, fmt.Errorf("git %s: %w", strings.Join(args, " "), ErrNoGit)
-	}
-	return t.l.repo.GitCommand(ctx, t.git, args...)
+	return t.t.Command(ctx, args...)
 }
 
-// Bare runs git on the bare repository at dir (a remote on this machine),
-// with the library's environment less what would point git at the
-// library's own repository, and returns its trimmed output.
+// Bare runs git on the bare repository at dir (a remote on this machine)
+// and returns its trimmed output. The git binary's transport only.
 func (t Transport) Bare(ctx context.Context, dir string, args ...string) (string, error) {
-	if t.git == "" {
-		return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), ErrNoGit)
-	}
-	return t.l.repo.GitBare(ctx, t.git, dir, args...)
+	return t.t.Bare(ctx, dir, args...)
 }
 
 // LintVerdict lints the skills proposal p touches at its tip against
