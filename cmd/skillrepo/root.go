@@ -18,10 +18,12 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/memorycmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/queuecmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/reviewcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/skillcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/uicmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/usagecmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/whatsnewcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/workercmd"
 )
 
 // run is main without os.Exit, so tests and testscript call it directly.
@@ -101,14 +103,14 @@ archive, restore and rollback are git operations.`,
 		skillcmd.NewCmdSkill(f),
 		newSyncCmd(f),
 		usagecmd.NewCmdUsage(f),
-		newReviewCmd(f),
+		reviewcmd.NewCmdReview(f, nil),
 		memorycmd.NewCmdMemory(f),
 		proposalcmd.NewCmdProposal(f), newPushCmd(f), newPullCmd(f), newRemoteCmd(f),
 		indexcmd.NewCmdIndex(f, nil),
 		curatorcmd.NewCmdCurator(f),
 		newMCPCmd(f),
 		newGoalCmd(f),
-		queuecmd.NewCmdQueue(f), newWorkerCmd(f), newStatusCmd(f), newDoctorCmd(f), whatsnewcmd.NewCmdWhatsnew(f, nil), uicmd.NewCmdUI(f, nil), newConfigCmd(f),
+		queuecmd.NewCmdQueue(f), workercmd.NewCmdWorker(f, nil), newStatusCmd(f), newDoctorCmd(f), whatsnewcmd.NewCmdWhatsnew(f, nil), uicmd.NewCmdUI(f, nil), newConfigCmd(f),
 	)
 	cmd.AddCommand(newCompletionCmd(cmd))
 	return cmd

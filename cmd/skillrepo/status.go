@@ -17,6 +17,7 @@ import (
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/reviewcmd"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -184,7 +185,7 @@ func runStatus(cmd *cobra.Command, f *cmdutil.Factory) error {
 	}
 	// A review run outside the queue (skillrepo review) leaves its own
 	// record, failed ones included.
-	if e, err := lastReviewFile(lib).Read(); err == nil && e.FinishedAt != nil {
+	if e, err := reviewcmd.LastReviewFile(lib).Read(); err == nil && e.FinishedAt != nil {
 		reviews = append(reviews, e)
 	}
 	sort.Slice(reviews, func(i, j int) bool { return reviews[i].FinishedAt.Before(*reviews[j].FinishedAt) })

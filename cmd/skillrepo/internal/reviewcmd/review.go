@@ -1,7 +1,12 @@
-package main
+// Package reviewcmd is `skillrepo review`, a finished conversation
+// reviewed as the background review does: Options, NewCmdReview that only
+// parses flags and arguments into it (handed a runF, a test checks the
+// parse without a library) and reviewRun (docs/architecture.md §6).
+package reviewcmd
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,8 +30,10 @@ import (
 	"github.com/skillrepo/skillrepo/worker"
 )
 
-type reviewOptions struct {
-	f          *cmdutil.Factory
+// Options is what `review` was asked.
+type Options struct {
+	Factory    *cmdutil.Factory
+	Ctx        context.Context
 	Transcript string
 	Format     string
 	Focus      string
@@ -43,8 +50,9 @@ type reviewOptions struct {
 	RetryBackoff time.Duration
 }
 
-func newReviewCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &reviewOptions{f: f}
+// NewCmdReview is `review`; runF, when not nil, runs instead of reviewRun.
+func NewCmdReview(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "review {<transcript> | --session <id>|current} [--format {auto|openai|claude-code|codex|gemini}] [--focus <text>] [--if-due]",
 		Short: "Learn from a finished conversation: skill and memory writes on a proposal branch",
@@ -98,7 +106,11 @@ $OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
 			case opts.Session == "":
 				return cmdutil.UsageErrorf("name the conversation: a TRANSCRIPT file, or --session ID (current: the session this command runs in)")
 			}
-			return runReview(cmd, opts)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return reviewRun(opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -139,8 +151,8 @@ func jsonLine(w io.Writer, messageType string, v any) error {
 	return err
 }
 
-func runReview(cmd *cobra.Command, opts *reviewOptions) error {
-	f := opts.f
+func reviewRun(opts *Options) error {
+	f := opts.Factory
 	format, err := review.ParseFormat(opts.Format)
 	if err != nil {
 		return cmdutil.UsageErrorf("--format: %v", err)
@@ -257,7 +269,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		}
 	}
 	started := f.Now()
-	sum, err := review.Run(cmd.Context(), review.Open(lib), ropts)
+	sum, err := review.Run(opts.Ctx, review.Open(lib), ropts)
 	recordLastReview(f, lib, session, ropts.ReviewID, started, sum, err)
 	if err != nil {
 		return err
@@ -272,7 +284,7 @@ func runReview(cmd *cobra.Command, opts *reviewOptions) error {
 		return err
 	}
 	switch {
-	case sum.Status == review.StatusFailed && cmd.Context().Err() != nil:
+	case sum.Status == review.StatusFailed && opts.Ctx.Err() != nil:
 		return &cmdutil.SilentError{Code: cmdutil.ExitInterrupted}
 	case sum.Status == review.StatusFailed:
 		return &cmdutil.SilentError{Code: cmdutil.ExitFailure}
@@ -409,11 +421,11 @@ func recordLastReview(f *cmdutil.Factory, lib *skillrepo.Library, session, revie
 	} else {
 		lib.UsageHistory().AppendReview(session, e.ReviewID, review.StatusFailed, e.LastError)
 	}
-	_ = lastReviewFile(lib).Write(e)
+	_ = LastReviewFile(lib).Write(e)
 }
 
-// lastReviewFile is the record of the last review run outside the queue,
+// LastReviewFile is the record of the last review run outside the queue,
 // a queue entry that status reads beside the queue's.
-func lastReviewFile(lib *skillrepo.Library) statefile.File[queue.Entry] {
+func LastReviewFile(lib *skillrepo.Library) statefile.File[queue.Entry] {
 	return statefile.File[queue.Entry]{Path: lib.State().LastReview(), Limit: 1 << 20, Version: 1, Perm: 0o600}
 }

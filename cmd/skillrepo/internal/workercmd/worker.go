@@ -1,6 +1,11 @@
-package main
+// Package workercmd is `skillrepo worker`, the process that drains the
+// queue: Options, NewCmdWorker that only
+// parses flags and arguments into it (handed a runF, a test checks the
+// parse without a library) and workerRun (docs/architecture.md §6).
+package workercmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -15,8 +20,10 @@ import (
 	"github.com/skillrepo/skillrepo/worker"
 )
 
-type workerOptions struct {
-	f       *cmdutil.Factory
+// Options is what `worker` was asked.
+type Options struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
 	Once    bool
 	Verbose bool
 }
@@ -29,8 +36,9 @@ type workerJSON struct {
 	Recovered      int  `json:"recovered"`
 }
 
-func newWorkerCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &workerOptions{f: f}
+// NewCmdWorker is `worker`; runF, when not nil, runs instead of workerRun.
+func NewCmdWorker(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "worker [--once] [--verbose]",
 		Short: "Drain the review queue: run queued reviews and curator runs",
@@ -54,7 +62,11 @@ also prints it).`,
   skillrepo -C ~/.claude/skills worker`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWorker(cmd, opts)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return workerRun(opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.Once, "once", false, "drain the queue, then exit")
@@ -62,8 +74,8 @@ also prints it).`,
 	return cmd
 }
 
-func runWorker(cmd *cobra.Command, opts *workerOptions) error {
-	f := opts.f
+func workerRun(opts *Options) error {
+	f := opts.Factory
 	// Everything this process starts (git, a model behind an agent's own
 	// CLI) sees the guard, so a review never fires agent hooks.
 	os.Setenv(queue.EnvInReview, "1")
@@ -71,7 +83,7 @@ func runWorker(cmd *cobra.Command, opts *workerOptions) error {
 	if opts.Verbose {
 		echo = f.IO.ErrOut
 	}
-	res, err := worker.Run(cmd.Context(), worker.Options{Dir: f.Dir, Getenv: f.Getenv, Now: f.Now, Once: opts.Once, Echo: echo, Self: cmdutil.SelfExecutable(), Serve: mcpserver.ServeSession,
+	res, err := worker.Run(opts.Ctx, worker.Options{Dir: f.Dir, Getenv: f.Getenv, Now: f.Now, Once: opts.Once, Echo: echo, Self: cmdutil.SelfExecutable(), Serve: mcpserver.ServeSession,
 		Unattended: agents.Implementing[curator.Unattended]()})
 	if err != nil {
 		return err
