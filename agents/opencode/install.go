@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -47,12 +48,27 @@ func (Agent) PluginFile(scope agent.Scope, homes agent.Homes, project string) (s
 }
 
 // DefaultLibrary: OpenCode's own skills folder, ~/.config/opencode/skills,
-// or the project's .opencode/skills.
+// or the project's .opencode/skills. OpenCode reads skill/ as well: a
+// person's existing skill/ is the library when there is no skills/.
 func (Agent) DefaultLibrary(scope agent.Scope, homes agent.Homes, project string) string {
+	dir := configDir(homes)
 	if scope == agent.ScopeProject {
-		return filepath.Join(filepath.Clean(project), ".opencode", "skills")
+		dir = filepath.Join(filepath.Clean(project), ".opencode")
 	}
-	return filepath.Join(configDir(homes), "skills")
+	return skillsFolder(dir)
+}
+
+// skillsFolder is dir's skills/, or its skill/ when only that one is a
+// folder.
+func skillsFolder(dir string) string {
+	plural := filepath.Join(dir, "skills")
+	if _, err := os.Stat(plural); err == nil {
+		return plural
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "skill")); err == nil && fi.IsDir() {
+		return filepath.Join(dir, "skill")
+	}
+	return plural
 }
 
 // PluginSource is the module with command and library filled in (a

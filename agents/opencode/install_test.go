@@ -1,9 +1,12 @@
 package opencode
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/hooks"
 )
 
@@ -38,5 +41,34 @@ func TestPluginSourceRoundTrip(t *testing.T) {
 	}
 	if _, _, ok := PluginCommands([]byte("export const Other = async () => ({});\n"), "/p"); ok {
 		t.Error("a module without the SKILLREPO line was read as ours")
+	}
+}
+
+// The default library is OpenCode's skills/ folder, or a skill/ folder
+// the person already has (OpenCode reads both) when there is no skills/.
+func TestDefaultLibrary(t *testing.T) {
+	home := t.TempDir()
+	h := agent.Homes{Home: home, Getenv: func(string) string { return "" }}
+	project := t.TempDir()
+	cfg := filepath.Join(home, ".config", "opencode")
+	if got := (Agent{}).DefaultLibrary(agent.ScopeUser, h, project); got != filepath.Join(cfg, "skills") {
+		t.Errorf("nothing there: %s", got)
+	}
+	for _, d := range []string{filepath.Join(cfg, "skill"), filepath.Join(project, ".opencode", "skill")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := (Agent{}).DefaultLibrary(agent.ScopeUser, h, project); got != filepath.Join(cfg, "skill") {
+		t.Errorf("skill/ only: %s", got)
+	}
+	if got := (Agent{}).DefaultLibrary(agent.ScopeProject, h, project); got != filepath.Join(project, ".opencode", "skill") {
+		t.Errorf("project skill/ only: %s", got)
+	}
+	if err := os.MkdirAll(filepath.Join(cfg, "skills"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := (Agent{}).DefaultLibrary(agent.ScopeUser, h, project); got != filepath.Join(cfg, "skills") {
+		t.Errorf("both: %s", got)
 	}
 }
