@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/graph"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -591,7 +592,7 @@ func (tx *writeTx) mergeTip(base, tip Hash, theirs string) ([]merge.PathConflict
 		return nil, err
 	}
 	labels := merge.Labels{Ours: tx.gtx.Branch(), Base: "merge base", Theirs: theirs}
-	merged, err := mergeTrees(tx.gtx.Store(), baseTree, tx.gtx.Tree(), tipTree, labels)
+	merged, err := graph.MergeTrees(tx.gtx.Store(), baseTree, tx.gtx.Tree(), tipTree, labels)
 	if err != nil {
 		return nil, err
 	}

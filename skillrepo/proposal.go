@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/graph"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -258,14 +259,14 @@ func (r *proposalReader) get(id string) (*Proposal, error) {
 type proposalReader struct {
 	l        *Library
 	store    *gitstore.Store
-	hist     *commitGraph
+	hist     *graph.Graph
 	main     Hash
 	mainTree Hash
 }
 
 func (l *Library) newProposalReader() (*proposalReader, error) {
 	store := l.repo.NewStore(true)
-	r := &proposalReader{l: l, store: store, hist: newHistory(store)}
+	r := &proposalReader{l: l, store: store, hist: graph.New(store)}
 	main, err := l.repo.ResolveBranch(l.MainBranch())
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err
@@ -306,7 +307,7 @@ func (r *proposalReader) readProposal(id, ref string, tip Hash, checkMerge bool)
 	var own []Hash
 	if !r.main.IsZero() {
 		var err error
-		if p.Base, own, err = r.hist.mergeBase(r.main, p.Tip); err != nil {
+		if p.Base, own, err = r.hist.MergeBase(r.main, p.Tip); err != nil {
 			return nil, err
 		}
 	} else {
@@ -330,7 +331,7 @@ func (r *proposalReader) readProposal(id, ref string, tip Hash, checkMerge bool)
 		return nil, err
 	}
 	if checkMerge && p.State == ProposalOpen && !r.main.IsZero() {
-		res, err := mergeTrees(r.store, baseTree, r.mainTree, tipTree, proposalLabels(r.l, id))
+		res, err := graph.MergeTrees(r.store, baseTree, r.mainTree, tipTree, proposalLabels(r.l, id))
 		if err != nil {
 			return nil, err
 		}
@@ -438,7 +439,7 @@ type FileDiff struct {
 // fileDiffs compares two trees file by file, sorted by path; with
 // context < 0 it counts lines without producing hunks.
 func (r *proposalReader) fileDiffs(before, after Hash, context int) ([]FileDiff, error) {
-	trees, err := differingFiles(r.store, before, after)
+	trees, err := graph.DifferingFiles(r.store, before, after)
 	if err != nil {
 		return nil, err
 	}

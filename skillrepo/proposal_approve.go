@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillrepo/skillrepo/skillrepo/graph"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
@@ -117,8 +118,8 @@ func (l *Library) approveProposal(ctx context.Context, id string, opts ApproveOp
 			return err
 		}
 		out.Tip = tip
-		hist := newHistory(tx.gtx.Store())
-		base, own, err := hist.mergeBase(tx.gtx.Base(), tip)
+		hist := graph.New(tx.gtx.Store())
+		base, own, err := hist.MergeBase(tx.gtx.Base(), tip)
 		if err != nil {
 			return err
 		}
@@ -151,7 +152,7 @@ func (l *Library) approveProposal(ctx context.Context, id string, opts ApproveOp
 			}
 		}
 		mainTree := tx.gtx.Tree()
-		merged, err := mergeTrees(tx.gtx.Store(), baseTree, mainTree, tipTree, proposalLabels(l, id))
+		merged, err := graph.MergeTrees(tx.gtx.Store(), baseTree, mainTree, tipTree, proposalLabels(l, id))
 		if err != nil {
 			return err
 		}
@@ -342,7 +343,7 @@ func (l *Library) rejectProposal(ctx context.Context, id string, opts RejectOpti
 	}
 	store := l.repo.NewStore(opts.DryRun)
 	if main, err := l.repo.ResolveBranch(l.MainBranch()); err == nil {
-		if base, _, err := newHistory(store).mergeBase(main, tip); err != nil {
+		if base, _, err := graph.New(store).MergeBase(main, tip); err != nil {
 			return nil, err
 		} else if base == tip {
 			return nil, refusedf("proposal %s is already merged into %s; revert it there instead of rejecting it", id, l.MainBranch())
@@ -400,4 +401,24 @@ func (l *Library) rejectProposal(ctx context.Context, id string, opts RejectOpti
 func isUsageFile(p string) bool {
 	base := path.Base(p)
 	return base == usage.File || strings.HasPrefix(base, usage.File+".")
+}
+
+// stageMerge stages a clean merge's changes on top of the transaction's
+// tree (which must be "ours").
+func stageMerge(tx *writeTx, changes []merge.Change) error {
+	for _, c := range changes {
+		switch {
+		case c.Deleted:
+			tx.gtx.Stage(c.Path, gitstore.Change{Delete: true})
+		case c.Entry.ID == "":
+			h, err := tx.gtx.Store().Put(gitstore.BlobObject, c.Content)
+			if err != nil {
+				return err
+			}
+			tx.gtx.Stage(c.Path, gitstore.Change{Hash: h, Mode: gitstore.FileMode(c.Entry.Mode)})
+		default:
+			tx.gtx.Stage(c.Path, gitstore.Change{Hash: NewHash(c.Entry.ID), Mode: gitstore.FileMode(c.Entry.Mode)})
+		}
+	}
+	return nil
 }

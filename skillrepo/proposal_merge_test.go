@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillrepo/skillrepo/skillrepo/graph"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 )
@@ -56,10 +57,10 @@ func testMergeBase(t *testing.T, skew bool) {
 		}
 		commits = append(commits, strings.TrimSpace(string(out)))
 	}
-	hist := newHistory(l.repo.NewStore(true))
+	hist := graph.New(l.repo.NewStore(true))
 	for range 60 {
 		a, b := commits[r.IntN(len(commits))], commits[r.IntN(len(commits))]
-		base, onlyB, err := hist.mergeBase(NewHash(a), NewHash(b))
+		base, onlyB, err := hist.MergeBase(NewHash(a), NewHash(b))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +157,7 @@ func testDifferingFiles(t *testing.T, seed uint64) {
 			t.Fatal(err)
 		}
 	}
-	got, err := differingFiles(store, trees...)
+	got, err := graph.DifferingFiles(store, trees...)
 	if err != nil {
 		t.Fatal(err)
 	}

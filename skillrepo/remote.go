@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/skillrepo/graph"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 )
@@ -108,16 +109,16 @@ func (room Remote) SameOutsideFolder(a, b Hash) (bool, error) {
 // once and cached.
 type Graph struct {
 	l *Library
-	g *commitGraph
+	g *graph.Graph
 }
 
 // Graph is a fresh commit graph.
-func (room Remote) Graph() Graph { return Graph{l: room.l, g: newHistory(room.l.repo.NewStore(true))} }
+func (room Remote) Graph() Graph { return Graph{l: room.l, g: graph.New(room.l.repo.NewStore(true))} }
 
 // MergeBase is the best common ancestor of a and b, and the number of
 // commits b has that a lacks.
 func (g Graph) MergeBase(a, b Hash) (Hash, int, error) {
-	base, onlyB, err := g.g.mergeBase(a, b)
+	base, onlyB, err := g.g.MergeBase(a, b)
 	return base, len(onlyB), err
 }
 
@@ -130,7 +131,7 @@ func (g Graph) Contains(a, b Hash) bool {
 	if a.IsZero() || !g.l.repo.ObjectExists(b) {
 		return false
 	}
-	base, _, err := g.g.mergeBase(a, b)
+	base, _, err := g.g.MergeBase(a, b)
 	return err == nil && base == b
 }
 
@@ -219,7 +220,7 @@ func (room Remote) FastForwardMain(ctx context.Context, theirs Hash, from, reflo
 // git's fsck checks them (treecheck.go).
 func fastForward(tx *writeTx, to Hash, from string) error {
 	store := tx.gtx.Store()
-	news, err := incoming(newHistory(store), store, tx.gtx.Base(), to)
+	news, err := incoming(graph.New(store), store, tx.gtx.Base(), to)
 	if err != nil {
 		return err
 	}
@@ -235,7 +236,7 @@ func fastForward(tx *writeTx, to Hash, from string) error {
 	if err != nil {
 		return err
 	}
-	files, err := differingFiles(tx.gtx.Store(), tx.gtx.Tree(), tree)
+	files, err := graph.DifferingFiles(tx.gtx.Store(), tx.gtx.Tree(), tree)
 	if err != nil {
 		return err
 	}
@@ -269,8 +270,8 @@ func (room Remote) MergeMain(ctx context.Context, theirs Hash, remote string) (s
 	_, err := l.update(ctx, updateOptions{Reflog: "skillrepo: remote sync: bring in " + from}, func(tx *writeTx) error {
 		outcome = MergeNone
 		ours := tx.gtx.Base()
-		hist := newHistory(tx.gtx.Store())
-		base, _, err := hist.mergeBase(ours, theirs)
+		hist := graph.New(tx.gtx.Store())
+		base, _, err := hist.MergeBase(ours, theirs)
 		if err != nil {
 			return err
 		}
@@ -302,7 +303,7 @@ func (room Remote) MergeMain(ctx context.Context, theirs Hash, remote string) (s
 			return err
 		}
 		mainTree := tx.gtx.Tree()
-		merged, err := mergeTrees(tx.gtx.Store(), baseTree, mainTree, theirTree,
+		merged, err := graph.MergeTrees(tx.gtx.Store(), baseTree, mainTree, theirTree,
 			merge.Labels{Ours: l.MainBranch(), Base: "merge base", Theirs: from})
 		if err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/skillrepo/skillrepo/skillrepo/graph"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -57,9 +58,9 @@ func checkIncoming(store *gitstore.Store, from string, commits []Hash) error {
 
 // incoming returns the commits reachable from theirs and not from ours
 // (every ancestor of theirs when ours is zero).
-func incoming(hist *commitGraph, store *gitstore.Store, ours, theirs Hash) ([]Hash, error) {
+func incoming(hist *graph.Graph, store *gitstore.Store, ours, theirs Hash) ([]Hash, error) {
 	if !ours.IsZero() {
-		_, only, err := hist.mergeBase(ours, theirs)
+		_, only, err := hist.MergeBase(ours, theirs)
 		return only, err
 	}
 	var out []Hash

@@ -20,7 +20,7 @@ const domain = "skillrepo"
 // (docs/architecture.md §1), as go-git's plumbing sits below its
 // Repository: each builds on the engine (or on internal helpers), and the
 // domain opens it and hands it what only the domain knows.
-var rooms = []string{"skillrepo/history", "skillrepo/usage", "skillrepo/catalog"}
+var rooms = []string{"skillrepo/history", "skillrepo/usage", "skillrepo/catalog", "skillrepo/graph"}
 
 // TestOnlyTheDomainUsesTheEngine keeps the engine a library of the domain
 // (docs/architecture.md §1): no package but the domain and its rooms

@@ -1,5 +1,8 @@
-package skillrepo
-
+// Package graph is the domain's room for commit ancestry and tree
+// merges (docs/architecture.md §1), read from the engine's store and
+// never written: the merge base, the commits one tip has that another
+// lacks, the files trees differ in, and their three-way merge.
+//
 // Approving a proposal is a three-way merge of trees (docs/architecture.md §3, docs/git-format.md §8):
 // go-git only fast-forwards, so the merge base, the per-path merge and the
 // merge commit are ours. The merge base is found by git's own walk
@@ -7,6 +10,8 @@ package skillrepo
 // path from them meets), which visits only the commits since the fork.
 // The trees are compared level by level by hash, so a 10,000-skill tree
 // costs the directories that differ, not the whole tree.
+
+package graph
 
 import (
 	"bytes"
@@ -21,21 +26,23 @@ import (
 
 // commitMeta is what ancestry walks need from a commit.
 type commitMeta struct {
-	parents []Hash
+	parents []gitstore.Hash
 	time    int64 // committer time, seconds
 }
 
-// commitGraph reads commit headers, caching them for one operation.
-type commitGraph struct {
+// Graph reads commit headers, caching them for one operation. It is
+// not safe for concurrent use.
+type Graph struct {
 	store *gitstore.Store
-	metas map[Hash]commitMeta
+	metas map[gitstore.Hash]commitMeta
 }
 
-func newHistory(store *gitstore.Store) *commitGraph {
-	return &commitGraph{store: store, metas: map[Hash]commitMeta{}}
+// New is a graph over store.
+func New(store *gitstore.Store) *Graph {
+	return &Graph{store: store, metas: map[gitstore.Hash]commitMeta{}}
 }
 
-func (h *commitGraph) meta(c Hash) (commitMeta, error) {
+func (h *Graph) meta(c gitstore.Hash) (commitMeta, error) {
 	if m, ok := h.metas[c]; ok {
 		return m, nil
 	}
@@ -50,7 +57,7 @@ func (h *commitGraph) meta(c Hash) (commitMeta, error) {
 		}
 		switch {
 		case bytes.HasPrefix(line, []byte("parent ")) && len(line) >= 47:
-			m.parents = append(m.parents, NewHash(string(line[7:47])))
+			m.parents = append(m.parents, gitstore.NewHash(string(line[7:47])))
 		case bytes.HasPrefix(line, []byte("committer ")):
 			// "committer Name <email> 1764500000 +0000"
 			f := strings.Fields(string(line[bytes.LastIndexByte(line, '>')+1:]))
@@ -71,22 +78,22 @@ const (
 	found
 )
 
-// mergeBase returns the best common ancestor of a and b (zero when they
+// MergeBase returns the best common ancestor of a and b (zero when they
 // share no history) and the commits reachable from b but not from a (b's
 // own commits since the fork, newest first). When there are several best
 // ancestors (criss-cross merges) the first one met is used.
-func (h *commitGraph) mergeBase(a, b Hash) (base Hash, onlyB []Hash, err error) {
+func (h *Graph) MergeBase(a, b gitstore.Hash) (base gitstore.Hash, onlyB []gitstore.Hash, err error) {
 	if a == b {
 		return a, nil, nil
 	}
-	w := &paintWalk{h: h, flags: map[Hash]uint8{}}
+	w := &paintWalk{h: h, flags: map[gitstore.Hash]uint8{}}
 	if err := w.paint(a, fromOurs); err != nil {
-		return ZeroHash, nil, err
+		return gitstore.ZeroHash, nil, err
 	}
 	if err := w.paint(b, fromTheirs); err != nil {
-		return ZeroHash, nil, err
+		return gitstore.ZeroHash, nil, err
 	}
-	var bases []Hash
+	var bases []gitstore.Hash
 	for w.hasNonStale() {
 		c := heap.Pop(&w.q).(queued).hash
 		f := w.flags[c] & (fromOurs | fromTheirs | stale)
@@ -101,7 +108,7 @@ func (h *commitGraph) mergeBase(a, b Hash) (base Hash, onlyB []Hash, err error) 
 			onlyB = append(onlyB, c)
 		}
 		if err := w.paintParents(c, f); err != nil {
-			return ZeroHash, nil, err
+			return gitstore.ZeroHash, nil, err
 		}
 	}
 	// A commit first reached from b alone can still be an ancestor of a
@@ -117,7 +124,7 @@ func (h *commitGraph) mergeBase(a, b Hash) (base Hash, onlyB []Hash, err error) 
 		for w.q.Len() > 0 && w.q[0].time >= oldest {
 			c := heap.Pop(&w.q).(queued).hash
 			if err := w.paintParents(c, w.flags[c]&(fromOurs|fromTheirs|stale)); err != nil {
-				return ZeroHash, nil, err
+				return gitstore.ZeroHash, nil, err
 			}
 		}
 	}
@@ -128,11 +135,11 @@ func (h *commitGraph) mergeBase(a, b Hash) (base Hash, onlyB []Hash, err error) 
 		}
 	}
 	if len(bases) == 0 {
-		return ZeroHash, kept, nil
+		return gitstore.ZeroHash, kept, nil
 	}
 	best, err := h.removeRedundant(bases)
 	if err != nil {
-		return ZeroHash, nil, err
+		return gitstore.ZeroHash, nil, err
 	}
 	return best[0], kept, nil
 }
@@ -140,13 +147,13 @@ func (h *commitGraph) mergeBase(a, b Hash) (base Hash, onlyB []Hash, err error) 
 // paintWalk is the state of one merge-base walk: paint flags and the queue
 // of commits to visit, newest first.
 type paintWalk struct {
-	h     *commitGraph
-	flags map[Hash]uint8
+	h     *Graph
+	flags map[gitstore.Hash]uint8
 	q     commitQueue
 }
 
 // paint adds flags f to commit c and queues it when that is news.
-func (w *paintWalk) paint(c Hash, f uint8) error {
+func (w *paintWalk) paint(c gitstore.Hash, f uint8) error {
 	if w.flags[c]&f == f {
 		return nil
 	}
@@ -159,7 +166,7 @@ func (w *paintWalk) paint(c Hash, f uint8) error {
 	return nil
 }
 
-func (w *paintWalk) paintParents(c Hash, f uint8) error {
+func (w *paintWalk) paintParents(c gitstore.Hash, f uint8) error {
 	m, err := w.h.meta(c)
 	if err != nil {
 		return err
@@ -184,8 +191,8 @@ func (w *paintWalk) hasNonStale() bool {
 // removeRedundant drops the candidates that are ancestors of another: the
 // walk can meet an older common ancestor before a newer one when commit
 // times tie or lie.
-func (h *commitGraph) removeRedundant(bases []Hash) ([]Hash, error) {
-	var best []Hash
+func (h *Graph) removeRedundant(bases []gitstore.Hash) ([]gitstore.Hash, error) {
+	var best []gitstore.Hash
 	for i, c := range bases {
 		redundant := false
 		for j, d := range bases {
@@ -211,9 +218,9 @@ func (h *commitGraph) removeRedundant(bases []Hash) ([]Hash, error) {
 // reaches reports whether target is an ancestor of from. It walks the
 // whole history below from when it must (commit times can lie, so no
 // cut-off is safe); it runs only when the walk met several candidates.
-func (h *commitGraph) reaches(from, target Hash) (bool, error) {
-	seen := map[Hash]bool{from: true}
-	todo := []Hash{from}
+func (h *Graph) reaches(from, target gitstore.Hash) (bool, error) {
+	seen := map[gitstore.Hash]bool{from: true}
+	todo := []gitstore.Hash{from}
 	for len(todo) > 0 {
 		c := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
@@ -235,7 +242,7 @@ func (h *commitGraph) reaches(from, target Hash) (bool, error) {
 }
 
 type queued struct {
-	hash Hash
+	hash gitstore.Hash
 	time int64
 }
 
@@ -253,18 +260,18 @@ func (q *commitQueue) Pop() any {
 	return x
 }
 
-// differingFiles returns the files of each tree that lie in directories
+// DifferingFiles returns the files of each tree that lie in directories
 // whose hashes are not equal in all of them: exactly what a merge or a
 // diff needs (a subtree equal everywhere is skipped unread, and the store
 // decodes each tree once, so proposals forked from the same main share
 // the work).
-func differingFiles(store *gitstore.Store, roots ...Hash) ([]merge.Tree, error) {
+func DifferingFiles(store *gitstore.Store, roots ...gitstore.Hash) ([]merge.Tree, error) {
 	out := make([]merge.Tree, len(roots))
 	for i := range out {
 		out[i] = merge.Tree{}
 	}
-	var walk func(dir string, trees []Hash) error
-	walk = func(dir string, trees []Hash) error {
+	var walk func(dir string, trees []gitstore.Hash) error
+	walk = func(dir string, trees []gitstore.Hash) error {
 		if allEqual(trees) {
 			return nil
 		}
@@ -316,7 +323,7 @@ func differingFiles(store *gitstore.Store, roots ...Hash) ([]merge.Tree, error) 
 				}
 				continue
 			}
-			subtrees := make([]Hash, len(trees))
+			subtrees := make([]gitstore.Hash, len(trees))
 			for i, e := range cur {
 				if e != nil {
 					subtrees[i] = e.Hash
@@ -333,7 +340,7 @@ func differingFiles(store *gitstore.Store, roots ...Hash) ([]merge.Tree, error) 
 	return out, nil
 }
 
-func allEqual(hs []Hash) bool {
+func allEqual(hs []gitstore.Hash) bool {
 	for _, h := range hs[1:] {
 		if h != hs[0] {
 			return false
@@ -346,34 +353,14 @@ func allEqual(hs []Hash) bool {
 type blobReader struct{ store *gitstore.Store }
 
 func (b blobReader) ReadBlob(id string) ([]byte, error) {
-	return b.store.Blob(NewHash(id))
+	return b.store.Blob(gitstore.NewHash(id))
 }
 
-// mergeTrees merges theirs into ours from base, all given as root trees.
-func mergeTrees(store *gitstore.Store, base, ours, theirs Hash, labels merge.Labels) (merge.TreeResult, error) {
-	trees, err := differingFiles(store, base, ours, theirs)
+// MergeTrees merges theirs into ours from base, all given as root trees.
+func MergeTrees(store *gitstore.Store, base, ours, theirs gitstore.Hash, labels merge.Labels) (merge.TreeResult, error) {
+	trees, err := DifferingFiles(store, base, ours, theirs)
 	if err != nil {
 		return merge.TreeResult{}, err
 	}
 	return merge.MergeTrees(trees[0], trees[1], trees[2], blobReader{store}, labels)
-}
-
-// stageMerge stages a clean merge's changes on top of the transaction's
-// tree (which must be "ours").
-func stageMerge(tx *writeTx, changes []merge.Change) error {
-	for _, c := range changes {
-		switch {
-		case c.Deleted:
-			tx.gtx.Stage(c.Path, gitstore.Change{Delete: true})
-		case c.Entry.ID == "":
-			h, err := tx.gtx.Store().Put(gitstore.BlobObject, c.Content)
-			if err != nil {
-				return err
-			}
-			tx.gtx.Stage(c.Path, gitstore.Change{Hash: h, Mode: gitstore.FileMode(c.Entry.Mode)})
-		default:
-			tx.gtx.Stage(c.Path, gitstore.Change{Hash: NewHash(c.Entry.ID), Mode: gitstore.FileMode(c.Entry.Mode)})
-		}
-	}
-	return nil
 }
