@@ -26,6 +26,7 @@ const (
 	FormatCodex      Format = Format(agent.Codex)      // a Codex rollout file (JSON Lines)
 	FormatGemini     Format = Format(agent.Gemini)     // a Gemini CLI session file (JSON Lines)
 	FormatOpenCode   Format = Format(agent.OpenCode)   // an OpenCode session as its API exports it (JSON)
+	FormatCopilot    Format = Format(agent.Copilot)    // a GitHub Copilot CLI session file (events.jsonl)
 )
 
 // MaxTranscriptBytes bounds a transcript: [Read] refuses a larger one
@@ -38,10 +39,10 @@ func ParseFormat(s string) (Format, error) {
 	switch f := Format(s); f {
 	case "", FormatAuto:
 		return FormatAuto, nil
-	case FormatOpenAI, FormatClaudeCode, FormatCodex, FormatGemini, FormatOpenCode:
+	case FormatOpenAI, FormatClaudeCode, FormatCodex, FormatGemini, FormatOpenCode, FormatCopilot:
 		return f, nil
 	}
-	return "", fmt.Errorf("unknown transcript format %q: use auto, openai, claude-code, codex, gemini or opencode", s)
+	return "", fmt.Errorf("unknown transcript format %q: use auto, openai, claude-code, codex, gemini, opencode or copilot", s)
 }
 
 // Message is one message of a conversation, in chat-completions shape.
@@ -194,6 +195,8 @@ func Read(r io.Reader, name string, format Format) (*Transcript, error) {
 		t, err = readGemini(data, name)
 	case FormatOpenCode:
 		t, err = readOpenCode(data, name)
+	case FormatCopilot:
+		t, err = readCopilot(data, name)
 	default:
 		return nil, fmt.Errorf("read transcript %s: unknown format %q", name, format)
 	}
@@ -222,6 +225,9 @@ func Detect(data []byte) Format {
 	}
 	if isGeminiSession(first) || isLegacyGemini(bytes.TrimSpace(data)) {
 		return FormatGemini
+	}
+	if isCopilotFirstLine(first) {
+		return FormatCopilot
 	}
 	if isOpenCode(data) {
 		return FormatOpenCode

@@ -46,9 +46,9 @@ func (Agent) StopReply(block bool, reason, _, _ string) map[string]any {
 // ReloadSkills: Copilot CLI processes no SessionStart output.
 func (Agent) ReloadSkills() bool { return false }
 
-// TranscriptFormat: skillrepo has no reader of Copilot CLI's session
-// files yet; the review tells the format from the file (docs/agents.md).
-func (Agent) TranscriptFormat() review.Format { return review.FormatAuto }
+// TranscriptFormat: Copilot CLI's session file,
+// session-state/<id>/events.jsonl (review.FormatCopilot).
+func (Agent) TranscriptFormat() review.Format { return review.FormatCopilot }
 
 // TranscriptRoots: Copilot CLI keeps sessions in its folder's
 // session-state/.

@@ -8,7 +8,8 @@
 # the run shows of Copilot CLI's session file: Stop names
 # session-state/<id>/events.jsonl before Copilot CLI has written the turn
 # to it (a headless run writes it out as it exits), and SessionEnd names
-# none, so no review is queued (docs/agents.md, "GitHub Copilot CLI").
+# none, so no review is queued (docs/agents.md, "GitHub Copilot CLI");
+# the file it leaves is one skillrepo reads.
 need copilot
 lib="$HOME/.copilot/skills"
 fake_start - <<JSON
@@ -45,4 +46,8 @@ session=$(ls -d "$COPILOT_HOME"/session-state/*/ | head -n 1)
 [ -f "$session/events.jsonl" ] || fail "Copilot CLI left no session file in $session"
 must "$session/events.jsonl" '"type":"tool.execution_start"'
 must "$session/events.jsonl" '"type":"session.shutdown"'
+# skillrepo reads it (review/transcript_copilot.go): the prompt, the model
+# call of two tool calls, the final answer.
+sr -C "$lib" review "$session/events.jsonl" --dry-run >"$E2E_DIR/review.txt"
+must "$E2E_DIR/review.txt" 'transcript: copilot, .*1 user turn, 2 model iterations'
 no_egress

@@ -114,7 +114,7 @@ $OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Format, "format", "auto", "transcript format: auto, openai, claude-code, codex, gemini or opencode")
+	fl.StringVar(&opts.Format, "format", "auto", "transcript format: auto, openai, claude-code, codex, gemini, opencode or copilot")
 	fl.StringVar(&opts.Focus, "focus", "", "review now, giving this text priority (the manual /refine)")
 	fl.StringVar(&opts.Session, "session", "", "session `id` to review, found in the agents' folders (current: this command's session); with a TRANSCRIPT, the id its counters use")
 	fl.BoolVar(&opts.IfDue, "if-due", false, "review only when the session's counters say a review is due")
