@@ -49,6 +49,9 @@ export const SkillrepoPlugin = async ({ client, directory }) => {
   };
   const library = path.resolve(cwd, SKILLREPO.library);
   const context = new Map();
+  // A session's start, until it answered: its first system prompt waits
+  // for the memory (OpenCode does not wait for the event's handler).
+  const starting = new Map();
   const models = new Map();
 
   const run = (event, payload) =>
@@ -103,9 +106,13 @@ export const SkillrepoPlugin = async ({ client, directory }) => {
       case "session.created": {
         const id = p.info && p.info.id;
         if (!id) return;
-        const r = reply(await run("SessionStart", { session_id: id, source: "startup" }));
-        const extra = r.hookSpecificOutput && r.hookSpecificOutput.additionalContext;
-        if (extra) context.set(id, extra);
+        const started = run("SessionStart", { session_id: id, source: "startup" }).then((out) => {
+          const r = reply(out);
+          const extra = r.hookSpecificOutput && r.hookSpecificOutput.additionalContext;
+          if (extra) context.set(id, extra);
+        });
+        starting.set(id, started);
+        await started;
         return;
       }
       case "session.idle": {
@@ -119,6 +126,7 @@ export const SkillrepoPlugin = async ({ client, directory }) => {
         if (!id) return;
         const transcript_path = transcripts.get(id) || "";
         context.delete(id);
+        starting.delete(id);
         models.delete(id);
         transcripts.delete(id);
         await run("SessionEnd", { session_id: id, reason: "deleted", transcript_path });
@@ -150,6 +158,11 @@ export const SkillrepoPlugin = async ({ client, directory }) => {
       });
     },
     "experimental.chat.system.transform": async (input, output) => {
+      const started = input.sessionID && starting.get(input.sessionID);
+      if (started) {
+        await started;
+        starting.delete(input.sessionID);
+      }
       const extra = input.sessionID && context.get(input.sessionID);
       if (extra) output.system.push(extra);
     },

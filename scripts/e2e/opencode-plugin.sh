@@ -37,7 +37,9 @@ node --input-type=module -e '
   ];
   const client = { session: { messages: async ({ path }) => ({ data: path.id === sessionID ? messages : [] }) } };
   const hooks = await SkillrepoPlugin({ client, directory: project, worktree: project });
-  await hooks.event({ event: { type: "session.created", properties: { info: { id: sessionID, directory: project, title: "e2e" } } } });
+  // OpenCode does not wait for the session start either: its first
+  // system prompt comes at once, and waits for the memory.
+  hooks.event({ event: { type: "session.created", properties: { info: { id: sessionID, directory: project, title: "e2e" } } } });
   const system = { system: ["You are OpenCode."] };
   await hooks["experimental.chat.system.transform"]({ sessionID, model: {} }, system);
   await hooks["chat.message"]({ sessionID, model: { providerID: "fake", modelID: "fake-model" } }, { message: {}, parts: [{ type: "text", text: "Use the ci-debugging skill: why does CI fail?" }] });
