@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 )
 
 // YAMLSummary is the structured summary the model ends with
@@ -69,12 +70,12 @@ func gitEvidence(lib *skillrepo.Library, commits []string) (map[string]archiveEv
 			return nil, err
 		}
 		tr := ci.Trailers()
-		if skillrepo.TrailerValue(tr, skillrepo.TrailerAction) != skillrepo.ActionArchive {
+		if trailer.Value(tr, skillrepo.TrailerAction) != skillrepo.ActionArchive {
 			continue
 		}
-		into := skillrepo.TrailerValue(tr, skillrepo.TrailerAbsorbedInto)
-		pruned := strings.HasPrefix(skillrepo.TrailerValue(tr, skillrepo.TrailerReason), "pruned")
-		for _, n := range skillrepo.TrailerValues(tr, skillrepo.TrailerName) {
+		into := trailer.Value(tr, skillrepo.TrailerAbsorbedInto)
+		pruned := strings.HasPrefix(trailer.Value(tr, skillrepo.TrailerReason), "pruned")
+		for _, n := range trailer.Values(tr, skillrepo.TrailerName) {
 			out[n] = archiveEvent{name: n, into: into, commit: c, pruned: pruned && into == ""}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
@@ -148,12 +149,12 @@ func (c *Curator) findMerge(id string) (skillrepo.Hash, error) {
 	err := c.Lib.History().WalkMain(stop, func(ci *skillrepo.CommitInfo) (bool, error) {
 		tr := ci.Trailers()
 		// A run that waited as a proposal landed through its approval.
-		if len(ci.Parents) == 2 && skillrepo.TrailerValue(tr, skillrepo.TrailerProposalID) == ProposalPrefix+id {
+		if len(ci.Parents) == 2 && trailer.Value(tr, skillrepo.TrailerProposalID) == ProposalPrefix+id {
 			merge = ci.Hash
 			return true, nil
 		}
-		if skillrepo.TrailerValue(tr, skillrepo.TrailerCuratorRun) == id {
-			switch skillrepo.TrailerValue(tr, skillrepo.TrailerAction) {
+		if trailer.Value(tr, skillrepo.TrailerCuratorRun) == id {
+			switch trailer.Value(tr, skillrepo.TrailerAction) {
 			case ActionRollback:
 				return true, fmt.Errorf("run %s: %w by %s", id, ErrRolledBack, short(ci.Hash.String()))
 			case ActionMerge:

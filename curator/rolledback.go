@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 )
 
 // RolledBackFile, inside the state directory, remembers the skills a
@@ -77,12 +78,12 @@ func rolledBackFromHistory(lib *skillrepo.Library) (map[string]RolledBackSkill, 
 	out := map[string]RolledBackSkill{}
 	err := lib.History().WalkMain(skillrepo.ZeroHash, func(ci *skillrepo.CommitInfo) (bool, error) {
 		tr := ci.Trailers()
-		run := skillrepo.TrailerValue(tr, skillrepo.TrailerCuratorRun)
-		if run == "" || skillrepo.TrailerValue(tr, skillrepo.TrailerAction) != ActionRollback {
+		run := trailer.Value(tr, skillrepo.TrailerCuratorRun)
+		if run == "" || trailer.Value(tr, skillrepo.TrailerAction) != ActionRollback {
 			return false, nil
 		}
 		var snap *skillrepo.Snapshot
-		for _, name := range skillrepo.TrailerValues(tr, skillrepo.TrailerName) {
+		for _, name := range trailer.Values(tr, skillrepo.TrailerName) {
 			if _, seen := out[name]; seen {
 				continue // a newer rollback of it was met first
 			}

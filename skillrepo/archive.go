@@ -22,6 +22,7 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
@@ -37,7 +38,7 @@ type CommitInfo struct {
 }
 
 // Trailers parses the commit message's trailer block.
-func (c *CommitInfo) Trailers() []Trailer { return parseTrailers(c.Message) }
+func (c *CommitInfo) Trailers() []Trailer { return trailer.Parse(c.Message) }
 
 // Commit reads a commit's parents, message and time. Error wraps
 // ErrNotFound for a missing commit.
@@ -303,7 +304,7 @@ func (room History) ArchivedFrom(rev, dir string) (from string, at Hash, err err
 func (l *Library) sourceOf(r *treeReader, commit, ptree, want Hash, dir string) (string, error) {
 	var candidates []string
 	if c, err := l.History().Commit(commit); err == nil {
-		candidates = append(candidates, TrailerValues(c.Trailers(), TrailerFrom)...)
+		candidates = append(candidates, trailer.Values(c.Trailers(), TrailerFrom)...)
 	}
 	candidates = append(candidates, ArchivedName(dir))
 	for _, c := range candidates {
@@ -356,7 +357,7 @@ func (room History) ArchiveMoves(h Hash) ([]ArchivedMove, error) {
 	}
 	var froms []string
 	if c, err := l.History().Commit(h); err == nil {
-		froms = TrailerValues(c.Trailers(), TrailerFrom)
+		froms = trailer.Values(c.Trailers(), TrailerFrom)
 	}
 	used := map[string]bool{}
 	var out []ArchivedMove

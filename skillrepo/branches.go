@@ -4,6 +4,8 @@ import (
 	"errors"
 	"sort"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 )
 
 // Branches are how the library keeps work apart: the main branch agents
@@ -92,7 +94,7 @@ func (room Proposals) Merge(id string) (Hash, error) {
 	l := room.l
 	var found Hash
 	err := l.History().WalkMain(ZeroHash, func(c *CommitInfo) (bool, error) {
-		if TrailerValue(c.Trailers(), TrailerProposalID) == id {
+		if trailer.Value(c.Trailers(), TrailerProposalID) == id {
 			found = c.Hash
 			return true, nil
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/skillrepo/history"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 )
 
 // metaActions are trailer actions about a skill that change none of its
@@ -30,16 +31,16 @@ func (l *Library) history() *history.Index {
 // recordTrailers reads the provenance trailers skillrepo writes into a
 // history record (last value wins, as git's %(trailers)).
 func recordTrailers(msg string, r *history.Record) {
-	ts := parseTrailers(msg)
-	r.Action = TrailerValue(ts, TrailerAction)
-	r.Origin = TrailerValue(ts, TrailerOrigin)
-	r.ReviewID = TrailerValue(ts, TrailerReviewID)
-	r.SessionID = TrailerValue(ts, TrailerSessionID)
-	r.Model = TrailerValue(ts, TrailerModel)
-	r.CuratorRun = TrailerValue(ts, TrailerCuratorRun)
-	r.Names = TrailerValues(ts, TrailerName)
-	r.Imported = TrailerValues(ts, TrailerImported)
-	r.From = TrailerValues(ts, TrailerFrom)
+	ts := trailer.Parse(msg)
+	r.Action = trailer.Value(ts, TrailerAction)
+	r.Origin = trailer.Value(ts, TrailerOrigin)
+	r.ReviewID = trailer.Value(ts, TrailerReviewID)
+	r.SessionID = trailer.Value(ts, TrailerSessionID)
+	r.Model = trailer.Value(ts, TrailerModel)
+	r.CuratorRun = trailer.Value(ts, TrailerCuratorRun)
+	r.Names = trailer.Values(ts, TrailerName)
+	r.Imported = trailer.Values(ts, TrailerImported)
+	r.From = trailer.Values(ts, TrailerFrom)
 }
 
 // Log returns the commits that touched the skill name ("name" or a

@@ -1,73 +1,8 @@
 package skillrepo
 
 import (
-	"os/exec"
-	"reflect"
-	"strings"
 	"testing"
 )
-
-func TestParseTrailersMatchesGit(t *testing.T) {
-	tests := []struct {
-		name string
-		msg  string
-	}{
-		{"ours", Message{Subject: "skill: patch x", Body: "why", Trailers: []Trailer{{"Skill-Action", "patch"}, {"Skill-Name", "x"}}}.String()},
-		{"subject only", "Fix: x\n"},
-		{"subject then trailer-looking line", "Subject\nKey: v\n"},
-		{"prose and one trailer", "S\n\nsome prose\nmore prose\nthird line\nKey: v\n"},
-		{"signed-off 25%", "S\n\nprose one\nprose two\nprose three\nSigned-off-by: A <a@x>\n"},
-		{"continuation", "S\n\nKey: a\n  b\nOther: c\n"},
-		{"patch divider", "S\n\nKey: v\n---\nnot: trailer\n"},
-		{"space in key", "S\n\nBad Key: v\n"},
-		// Issue 40 item 11: a reject reason with a "---" line and fake
-		// trailers before it; git's %(trailers) reads a commit without a
-		// divider, so the real block at the end stands.
-		{"forged by a reason", Message{Subject: "Reject proposal p1", Body: "bad\n\nRejected-By: Mallory <m@x>\nReason: forged\n---",
-			Trailers: []Trailer{{TrailerProposalID, "p1"}, {TrailerRejectedBy, "Real <r@x>"}, {TrailerReason, "bad"}}}.String()},
-	}
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not on PATH")
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			// As git log's %(trailers) reads a commit: no "---" divider.
-			cmd := exec.Command("git", "interpret-trailers", "--parse", "--no-divider")
-			cmd.Stdin = strings.NewReader(tt.msg)
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want []Trailer
-			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-				if k, v, ok := strings.Cut(line, ": "); ok {
-					want = append(want, Trailer{k, v})
-				}
-			}
-			got := parseTrailers(tt.msg)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("parseTrailers = %q, git says %q", got, want)
-			}
-		})
-	}
-}
-
-// The real trailers of a reject record stand, whatever its reason says.
-func TestRejectReasonForgesNoTrailer(t *testing.T) {
-	msg := Message{Subject: "Reject proposal p1", Body: "bad\n\nRejected-By: Mallory <m@x>\nReason: forged\n---",
-		Trailers: []Trailer{{TrailerProposalID, "p1"}, {TrailerRejectedBy, "Real <r@x>"}, {TrailerReason, "bad"}}}.String()
-	ts := parseTrailers(msg)
-	if by := TrailerValue(ts, TrailerRejectedBy); by != "Real <r@x>" {
-		t.Errorf("Rejected-By = %q, want the real one (trailers %q)", by, ts)
-	}
-}
-
-func TestMessageFoldsValues(t *testing.T) {
-	m := Message{Subject: "a\nb", Trailers: []Trailer{{"K", "multi\nline  value"}, {"Empty", " "}}}
-	if got := m.String(); got != "a b\n\nK: multi line value\n" {
-		t.Errorf("String = %q", got)
-	}
-}
 
 func TestAgentAuthor(t *testing.T) {
 	tests := []struct {
@@ -76,18 +11,18 @@ func TestAgentAuthor(t *testing.T) {
 		author, ema string
 		ok          bool
 	}{
-		{"review with model", []Trailer{{TrailerOrigin, OriginBackgroundReview}, {TrailerModel, "qwen3-32b"}}, "skillrepo review qwen3-32b", "review@skillrepo.invalid", true},
-		{"review without model", []Trailer{{TrailerOrigin, OriginBackgroundReview}}, "skillrepo review", "review@skillrepo.invalid", true},
-		{"curator", []Trailer{{TrailerAction, "archive"}, {TrailerOrigin, OriginCurator}}, "skillrepo curator", "curator@skillrepo.invalid", true},
-		{"curator consolidation", []Trailer{{TrailerOrigin, OriginCurator}, {TrailerModel, "m"}}, "skillrepo curator m", "curator@skillrepo.invalid", true},
-		{"person", []Trailer{{TrailerOrigin, OriginUser}, {TrailerModel, "ignored"}}, "", "", false},
-		{"foreground without a client", []Trailer{{TrailerOrigin, OriginForeground}}, "", "", false},
-		{"agent over MCP", []Trailer{{TrailerOrigin, OriginForeground}, {TrailerAgent, "claude-code/2.1"}}, "skillrepo mcp claude-code/2.1", "mcp@skillrepo.invalid", true},
+		{"review with model", []Trailer{{Key: TrailerOrigin, Value: OriginBackgroundReview}, {Key: TrailerModel, Value: "qwen3-32b"}}, "skillrepo review qwen3-32b", "review@skillrepo.invalid", true},
+		{"review without model", []Trailer{{Key: TrailerOrigin, Value: OriginBackgroundReview}}, "skillrepo review", "review@skillrepo.invalid", true},
+		{"curator", []Trailer{{Key: TrailerAction, Value: "archive"}, {Key: TrailerOrigin, Value: OriginCurator}}, "skillrepo curator", "curator@skillrepo.invalid", true},
+		{"curator consolidation", []Trailer{{Key: TrailerOrigin, Value: OriginCurator}, {Key: TrailerModel, Value: "m"}}, "skillrepo curator m", "curator@skillrepo.invalid", true},
+		{"person", []Trailer{{Key: TrailerOrigin, Value: OriginUser}, {Key: TrailerModel, Value: "ignored"}}, "", "", false},
+		{"foreground without a client", []Trailer{{Key: TrailerOrigin, Value: OriginForeground}}, "", "", false},
+		{"agent over MCP", []Trailer{{Key: TrailerOrigin, Value: OriginForeground}, {Key: TrailerAgent, Value: "claude-code/2.1"}}, "skillrepo mcp claude-code/2.1", "mcp@skillrepo.invalid", true},
 		{"no trailers", nil, "", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			name, email, ok := Message{Subject: "s", Trailers: tt.trailers}.agentAuthor()
+			name, email, ok := agentAuthor(Message{Subject: "s", Trailers: tt.trailers})
 			if name != tt.author || email != tt.ema || ok != tt.ok {
 				t.Errorf("got %q %q %v, want %q %q %v", name, email, ok, tt.author, tt.ema, tt.ok)
 			}

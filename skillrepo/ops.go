@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 )
 
 // Skill actions (the reference skill_manage vocabulary plus ours).
@@ -763,7 +764,7 @@ func batchMessage(ops []Op, results []OpResult, prov Provenance) Message {
 	}
 	for _, op := range ops {
 		if op.ForceNew {
-			m.Add(TrailerForceNew, oneLine(op.Reason))
+			m.Add(TrailerForceNew, trailer.OneLine(op.Reason))
 		}
 	}
 	for _, r := range results {

@@ -26,6 +26,7 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 )
 
 // Where proposals live.
@@ -385,13 +386,13 @@ func (r *proposalReader) readCommits(p *Proposal, own []Hash) error {
 			Message:  c.Message,
 			Author:   c.Author.Name + " <" + c.Author.Email + ">",
 			When:     c.Author.When,
-			Trailers: parseTrailers(c.Message),
+			Trailers: trailer.Parse(c.Message),
 		}
 		p.Commits = append(p.Commits, pc)
-		if o := TrailerValue(pc.Trailers, TrailerOrigin); o != "" && !slices.Contains(origins, o) {
+		if o := trailer.Value(pc.Trailers, TrailerOrigin); o != "" && !slices.Contains(origins, o) {
 			origins = append(origins, o)
 		}
-		if v := TrailerValue(pc.Trailers, TrailerReviewID); v != "" {
+		if v := trailer.Value(pc.Trailers, TrailerReviewID); v != "" {
 			p.ReviewID = v // own is newest first: the oldest commit's id wins
 		}
 		if p.Updated.IsZero() || pc.When.After(p.Updated) {
@@ -569,11 +570,11 @@ func (r *proposalReader) readRejection(record Hash) (*Rejection, Hash, error) {
 	if len(c.ParentHashes) == 0 {
 		return nil, ZeroHash, fmt.Errorf("rejection record %s has no parent", record)
 	}
-	ts := parseTrailers(c.Message)
+	ts := trailer.Parse(c.Message)
 	rej := &Rejection{
 		Record:       record,
-		By:           TrailerValue(ts, TrailerRejectedBy),
-		Reason:       TrailerValue(ts, TrailerReason),
+		By:           trailer.Value(ts, TrailerRejectedBy),
+		Reason:       trailer.Value(ts, TrailerReason),
 		When:         c.Committer.When,
 		PreviousTips: c.ParentHashes[1:],
 	}

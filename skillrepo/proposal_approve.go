@@ -12,6 +12,7 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
+	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
 
@@ -276,7 +277,7 @@ func (l *Library) approvalMessage(id, by string, own []Hash) Message {
 		}
 		body = append(body, "- "+strings.SplitN(c.Message, "\n", 2)[0])
 		if reviewID == "" {
-			reviewID = TrailerValue(parseTrailers(c.Message), TrailerReviewID)
+			reviewID = trailer.Value(trailer.Parse(c.Message), TrailerReviewID)
 		}
 	}
 	m.Body = strings.Join(body, "\n")

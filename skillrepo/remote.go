@@ -27,6 +27,7 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/graph"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
+	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 )
 
 // TrailerRemote marks the merge commit that brought a remote's main in.
@@ -96,7 +97,7 @@ func (room Remote) Origin(h Hash) string {
 	if err != nil {
 		return ""
 	}
-	return TrailerValue(parseTrailers(c.Message), TrailerOrigin)
+	return trailer.Value(trailer.Parse(c.Message), TrailerOrigin)
 }
 
 // SameOutsideFolder reports whether commits a and b have the same files

@@ -12,6 +12,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 )
 
 // ActionPurge is the Skill-Action of the commit that removes archived
@@ -55,8 +57,8 @@ func (l *Library) findPurged(rev, name string) (*PurgedArchive, error) {
 		}
 		parent := c.Parents[0]
 		tr := c.Trailers()
-		if TrailerValue(tr, TrailerAction) == ActionPurge {
-			for _, from := range TrailerValues(tr, TrailerFrom) {
+		if trailer.Value(tr, TrailerAction) == ActionPurge {
+			for _, from := range trailer.Values(tr, TrailerFrom) {
 				if from == exact || ArchivedName(from) == name {
 					return &PurgedArchive{Dir: from, Removed: h, Parent: parent}, nil
 				}
@@ -69,7 +71,7 @@ func (l *Library) findPurged(rev, name string) (*PurgedArchive, error) {
 		// A restore or rollback moves the folder back out: that is no
 		// purge, and what it restored is in the tree (or was moved on).
 		moved := false
-		switch TrailerValue(tr, TrailerAction) {
+		switch trailer.Value(tr, TrailerAction) {
 		case ActionRestore, "rollback", ActionMove, ActionRename:
 			moved = true
 		}

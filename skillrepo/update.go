@@ -69,7 +69,7 @@ func (tx *writeTx) commit(msg Message, allowEmpty bool) (Hash, error) {
 	if err := secretsInTrailers(msg); err != nil {
 		return ZeroHash, err
 	}
-	if name, email, ok := msg.agentAuthor(); ok {
+	if name, email, ok := agentAuthor(msg); ok {
 		return tx.gtx.CommitAs(msg.String(), gitstore.Author{Name: name, Email: email}, allowEmpty)
 	}
 	if allowEmpty {
