@@ -212,8 +212,8 @@ func runAgentHooks(f *cmdutil.Factory, o *agentHooksOptions, install bool) error
 	var verdict error
 	label := target.Name().Label()
 	if install && !o.DryRun {
-		findings = checkAfterInstall(f, target.Name(), scope, project, "hooks", res.Settings)
-		verdict = installVerdict(findings, label+" hooks")
+		findings = cmdutil.CheckAfterInstall(f, target.Name(), scope, project, "hooks", res.Settings)
+		verdict = cmdutil.InstallVerdict(findings, label+" hooks")
 	}
 	if f.JSON {
 		out := agentHooksJSON{Agent: string(target.Name()), Scope: string(scope), Settings: res.Settings, Library: res.Library,
@@ -281,7 +281,7 @@ func runAgentHooks(f *cmdutil.Factory, o *agentHooksOptions, install bool) error
 		if !skillrepo.IsLibrary(lib) {
 			fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
 		}
-		return reportAfterInstall(f, findings, label+" hooks")
+		return cmdutil.ReportAfterInstall(f, findings, label+" hooks")
 	}
 	return nil
 }
@@ -314,8 +314,8 @@ func runFileHooks(f *cmdutil.Factory, o *agentHooksOptions, t hooks.FileTarget, 
 	var findings []doctor.Finding
 	var verdict error
 	if install && !o.DryRun {
-		findings = checkAfterInstall(f, t.Name(), scope, project, "hooks", res.Path)
-		verdict = installVerdict(findings, label+" hooks")
+		findings = cmdutil.CheckAfterInstall(f, t.Name(), scope, project, "hooks", res.Path)
+		verdict = cmdutil.InstallVerdict(findings, label+" hooks")
 	}
 	if f.JSON {
 		out := agentHooksJSON{Agent: string(t.Name()), Scope: string(scope), Settings: res.Path, Library: res.Library, Changed: res.Changed, DryRun: o.DryRun, Checks: findings}
@@ -363,7 +363,7 @@ func runFileHooks(f *cmdutil.Factory, o *agentHooksOptions, t hooks.FileTarget, 
 	if !skillrepo.IsLibrary(lib) {
 		fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
 	}
-	return reportAfterInstall(f, findings, label+" hooks")
+	return cmdutil.ReportAfterInstall(f, findings, label+" hooks")
 }
 
 // trustCodexPlugin is --trust beside skillrepo's Codex plugin: its
@@ -385,8 +385,8 @@ func trustCodexPlugin(f *cmdutil.Factory, p hooks.Plugin, homes agent.Homes, pro
 	var findings []doctor.Finding
 	var verdict error
 	if !dryRun {
-		findings = checkAfterInstall(f, agent.Codex, agent.ScopeUser, project, "plugin", "")
-		verdict = installVerdict(findings, label)
+		findings = cmdutil.CheckAfterInstall(f, agent.Codex, agent.ScopeUser, project, "plugin", "")
+		verdict = cmdutil.InstallVerdict(findings, label)
 	}
 	if f.JSON {
 		out := agentHooksJSON{Agent: string(agent.Codex), Scope: string(agent.ScopeUser), Settings: filepath.Join(p.Dir, "hooks", "hooks.json"),
@@ -417,7 +417,7 @@ func trustCodexPlugin(f *cmdutil.Factory, p hooks.Plugin, homes agent.Homes, pro
 	if dryRun {
 		return nil
 	}
-	return reportAfterInstall(f, findings, label)
+	return cmdutil.ReportAfterInstall(f, findings, label)
 }
 
 // runAgentHookEvent runs an agent hook. It always succeeds (exit 0): what

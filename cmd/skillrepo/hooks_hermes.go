@@ -107,7 +107,7 @@ func runHermesHooks(f *cmdutil.Factory, o *hermesHooksOptions, library string, d
 	var verdict error
 	if install && !dryRun {
 		findings = hermesDoctor(f, home)
-		verdict = installVerdict(findings, agent.Hermes.Label()+" hooks")
+		verdict = cmdutil.InstallVerdict(findings, agent.Hermes.Label()+" hooks")
 	}
 	if f.JSON {
 		if st == nil {
@@ -138,7 +138,7 @@ func runHermesHooks(f *cmdutil.Factory, o *hermesHooksOptions, library string, d
 			fmt.Fprintf(w, "  your consent is recorded in %s\n", filepath.Join(home, hermes.AllowlistFile))
 		}
 		if !dryRun {
-			return reportAfterInstall(f, findings, agent.Hermes.Label()+" hooks")
+			return cmdutil.ReportAfterInstall(f, findings, agent.Hermes.Label()+" hooks")
 		}
 	}
 	return nil
@@ -147,7 +147,7 @@ func runHermesHooks(f *cmdutil.Factory, o *hermesHooksOptions, library string, d
 // hermesDoctor is doctor's verdict on the Hermes home's hooks: the same
 // checks 'skillrepo doctor' and status make.
 func hermesDoctor(f *cmdutil.Factory, home string) []doctor.Finding {
-	env, err := doctorEnv(f, string(agent.Hermes), "", "")
+	env, err := cmdutil.DoctorEnv(f, string(agent.Hermes), "", "")
 	if err != nil {
 		return nil
 	}

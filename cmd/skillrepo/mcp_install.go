@@ -247,8 +247,8 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 	label := hooksLabel(o.Client) + "'s MCP set-up"
 	if !opts.uninstall && !opts.DryRun && o.Client != mcpserver.ClientCursor {
 		if a, err := agents.Parse(o.Client); err == nil {
-			findings = checkAfterInstall(f, a, agent.Scope(o.Scope), o.Project, "mcp", plan.Path)
-			verdict, checked = installVerdict(findings, label), findings != nil
+			findings = cmdutil.CheckAfterInstall(f, a, agent.Scope(o.Scope), o.Project, "mcp", plan.Path)
+			verdict, checked = cmdutil.InstallVerdict(findings, label), findings != nil
 		}
 	}
 	if f.JSON {
@@ -306,7 +306,7 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 			fmt.Fprintln(w, "tools: Gemini CLI asks before each call of an untrusted server (a headless session cannot ask): run again with --allow-tools to trust it")
 		}
 		if checked {
-			return reportAfterInstall(f, findings, label)
+			return cmdutil.ReportAfterInstall(f, findings, label)
 		}
 	}
 	return nil

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/skillrepo/skillrepo/skillrepo/remote"
 	"github.com/spf13/cobra"
+
+	"github.com/skillrepo/skillrepo/skillrepo/remote"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/curatorcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/doctorcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/indexcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/lintcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/memorycmd"
@@ -110,7 +111,7 @@ archive, restore and rollback are git operations.`,
 		curatorcmd.NewCmdCurator(f),
 		newMCPCmd(f),
 		newGoalCmd(f),
-		queuecmd.NewCmdQueue(f), workercmd.NewCmdWorker(f, nil), newStatusCmd(f), newDoctorCmd(f), whatsnewcmd.NewCmdWhatsnew(f, nil), uicmd.NewCmdUI(f, nil), newConfigCmd(f),
+		queuecmd.NewCmdQueue(f), workercmd.NewCmdWorker(f, nil), newStatusCmd(f), doctorcmd.NewCmdDoctor(f, nil), whatsnewcmd.NewCmdWhatsnew(f, nil), uicmd.NewCmdUI(f, nil), newConfigCmd(f),
 	)
 	cmd.AddCommand(newCompletionCmd(cmd))
 	return cmd

@@ -225,7 +225,7 @@ func runStatus(cmd *cobra.Command, f *cmdutil.Factory) error {
 			st.Reviews.NoModel = worker.CheckHealth(nil, lib.Config.Review, h.Agent, f.Getenv).NoModel
 		}
 	}
-	if env, err := doctorEnv(f, "", "", cwd); err == nil {
+	if env, err := cmdutil.DoctorEnv(f, "", "", cwd); err == nil {
 		// Cached: the checks run every installed command (seconds with
 		// four agents); they run again when what they read changes.
 		st.Setups = doctor.Cached(cmd.Context(), env, lib.State().SetupChecks(), filepath.Join(lib.Root, filepath.FromSlash(config.Path))).Findings
@@ -518,7 +518,7 @@ func printSetups(f *cmdutil.Factory, w io.Writer, fs []doctor.Finding) {
 		default:
 			fmt.Fprintf(w, "%s set-up: %s\n", label, f.IO.Green("ok"))
 		}
-		printFindings(f, w, by[a], false, "  ")
+		cmdutil.PrintFindings(f, w, by[a], false, "  ")
 	}
 }
 
