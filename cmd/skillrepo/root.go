@@ -16,6 +16,7 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/doctorcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/indexcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/lintcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/mcpcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/memorycmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/queuecmd"
@@ -109,7 +110,7 @@ archive, restore and rollback are git operations.`,
 		proposalcmd.NewCmdProposal(f), newPushCmd(f), newPullCmd(f), newRemoteCmd(f),
 		indexcmd.NewCmdIndex(f, nil),
 		curatorcmd.NewCmdCurator(f),
-		newMCPCmd(f),
+		mcpcmd.NewCmdMCP(f, nil),
 		newGoalCmd(f),
 		queuecmd.NewCmdQueue(f), workercmd.NewCmdWorker(f, nil), newStatusCmd(f), doctorcmd.NewCmdDoctor(f, nil), whatsnewcmd.NewCmdWhatsnew(f, nil), uicmd.NewCmdUI(f, nil), newConfigCmd(f),
 	)

@@ -1,4 +1,8 @@
-package main
+// Package mcpcmd is `skillrepo mcp` (serve the library to an agent over
+// MCP) and `mcp install`/`uninstall`: per verb an options struct, a
+// NewCmd… that only parses flags into it (handed a runF, a test checks the
+// parse without a server) and a run function (docs/architecture.md §6).
+package mcpcmd
 
 import (
 	"cmp"
@@ -17,8 +21,10 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-type mcpOptions struct {
-	f            *cmdutil.Factory
+// ServeOptions is what `mcp` was asked.
+type ServeOptions struct {
+	Factory      *cmdutil.Factory
+	Ctx          context.Context
 	Library      string
 	Origin       string
 	Propose      bool
@@ -28,8 +34,9 @@ type mcpOptions struct {
 	Relay        string
 }
 
-func newMCPCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &mcpOptions{f: f}
+// NewCmdMCP is `mcp`; runF, when not nil, runs instead of serveRun.
+func NewCmdMCP(f *cmdutil.Factory, runF func(*ServeOptions) error) *cobra.Command {
+	opts := &ServeOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "mcp [--library DIR] [--origin foreground] [--propose] [--allow-approve]",
 		Short: "Serve the library to an agent over MCP (stdio)",
@@ -71,7 +78,11 @@ consolidation held by the program) serves that pass's tools.`,
 				}
 				f.Dir = skillrepo.ResolveLibraryPath(wd, opts.Library)
 			}
-			return runMCP(cmd, opts)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return serveRun(opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -82,14 +93,14 @@ consolidation held by the program) serves that pass's tools.`,
 	fl.StringVar(&opts.SessionID, "session-id", "", "Session-Id of writes whose client passes none in _meta (default: $CLAUDE_CODE_SESSION_ID, which Claude Code sets)")
 	fl.DurationVar(&opts.Poll, "poll", time.Second, "how often to check for commits made by others (0 or less: never)")
 	fl.StringVar(&opts.Relay, "relay", "", "copy the protocol to and from this Unix `socket` (an agent pass's tools, served by the skillrepo that started the agent)")
-	cmd.AddCommand(newMCPInstallCmd(f), newMCPUninstallCmd(f))
+	cmd.AddCommand(NewCmdInstall(f, nil), NewCmdUninstall(f, nil))
 	return cmd
 }
 
-func runMCP(cmd *cobra.Command, opts *mcpOptions) error {
-	f := opts.f
+func serveRun(opts *ServeOptions) error {
+	f := opts.Factory
 	if opts.Relay != "" {
-		return relayMCP(cmd.Context(), opts.Relay, f.IO.In, f.IO.Out)
+		return relayMCP(opts.Ctx, opts.Relay, f.IO.In, f.IO.Out)
 	}
 	lib, err := f.Library()
 	if err != nil {
@@ -105,7 +116,7 @@ func runMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	session := cmp.Or(opts.SessionID, f.Getenv("CLAUDE_CODE_SESSION_ID"))
 	mopts := mcpserver.Options{
 		Origin: opts.Origin, Propose: opts.Propose, AllowApprove: opts.AllowApprove,
-		SessionID: session, Version: toolVersion(), Poll: poll,
+		SessionID: session, Version: f.ToolVersion, Poll: poll,
 		// Standard output is the protocol's; diagnostics go to stderr.
 		Logger: slog.New(slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
@@ -113,7 +124,7 @@ func runMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	return srv.Serve(cmd.Context(), f.IO.In, f.IO.Out)
+	return srv.Serve(opts.Ctx, f.IO.In, f.IO.Out)
 }
 
 // relayMCP copies the protocol between in/out (the agent's stdio) and the

@@ -1,4 +1,4 @@
-package main
+package mcpcmd
 
 import (
 	"errors"
@@ -18,9 +18,10 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-type mcpInstallOptions struct {
-	f                                 *cmdutil.Factory
-	uninstall                         bool
+// InstallOptions is what `mcp install` or `mcp uninstall` was asked.
+type InstallOptions struct {
+	Factory                           *cmdutil.Factory
+	Uninstall                         bool
 	ClaudeCode, Codex, Cursor, Gemini bool
 	// AllowTools lets the agent call our tools without asking: Claude
 	// Code's permissions.allow rule in the settings file of the scope,
@@ -35,8 +36,9 @@ type mcpInstallOptions struct {
 	DryRun                bool
 }
 
-func newMCPInstallCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &mcpInstallOptions{f: f}
+// NewCmdInstall is `mcp install`; runF, when not nil, runs instead of installRun.
+func NewCmdInstall(f *cmdutil.Factory, runF func(*InstallOptions) error) *cobra.Command {
+	opts := &InstallOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "install {--claude-code | --codex | --cursor | --gemini} [--scope SCOPE] [--library DIR] [--allow-tools] [--dry-run]",
 		Short: "Register the MCP server with Claude Code, Codex, Cursor or Gemini CLI",
@@ -74,7 +76,12 @@ as the agent starts it, and every problem is named with its fix.`,
   skillrepo mcp install --codex --library ~/.agents/skills
   skillrepo mcp install --cursor --dry-run`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runMCPInstall(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return installRun(opts)
+		},
 	}
 	addMCPInstallFlags(cmd, opts)
 	fl := cmd.Flags()
@@ -86,8 +93,9 @@ as the agent starts it, and every problem is named with its fix.`,
 	return cmd
 }
 
-func newMCPUninstallCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &mcpInstallOptions{f: f, uninstall: true}
+// NewCmdUninstall is `mcp uninstall`; runF, when not nil, runs instead of installRun.
+func NewCmdUninstall(f *cmdutil.Factory, runF func(*InstallOptions) error) *cobra.Command {
+	opts := &InstallOptions{Factory: f, Uninstall: true}
 	cmd := &cobra.Command{
 		Use:   "uninstall {--claude-code | --codex | --cursor} [--scope SCOPE] [--dry-run]",
 		Short: "Remove the MCP server's entry from an agent's configuration",
@@ -95,13 +103,18 @@ func newMCPUninstallCmd(f *cmdutil.Factory) *cobra.Command {
 (see 'skillrepo mcp install --help'); everything else in the file stays.`,
 		Example: `  skillrepo mcp uninstall --claude-code --scope user`,
 		Args:    cobra.NoArgs,
-		RunE:    func(cmd *cobra.Command, args []string) error { return runMCPInstall(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return installRun(opts)
+		},
 	}
 	addMCPInstallFlags(cmd, opts)
 	return cmd
 }
 
-func addMCPInstallFlags(cmd *cobra.Command, opts *mcpInstallOptions) {
+func addMCPInstallFlags(cmd *cobra.Command, opts *InstallOptions) {
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.ClaudeCode, string(agent.ClaudeCode), false, "Claude Code")
 	fl.BoolVar(&opts.Codex, string(agent.Codex), false, "OpenAI Codex")
@@ -132,8 +145,8 @@ type mcpInstallJSON struct {
 	WillRun *bool            `json:"will_run,omitempty"`
 }
 
-func runMCPInstall(opts *mcpInstallOptions) error {
-	f := opts.f
+func installRun(opts *InstallOptions) error {
+	f := opts.Factory
 	o := mcpserver.InstallOptions{Scope: opts.Scope, Home: f.Getenv("HOME"), CodexHome: f.Getenv("CODEX_HOME"),
 		ClaudeConfigDir: f.Getenv("CLAUDE_CONFIG_DIR"), AllowTools: opts.AllowTools}
 	if v := f.Getenv("GEMINI_CLI_HOME"); v != "" {
@@ -173,7 +186,7 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 	}
 
 	var plan *mcpserver.InstallPlan
-	if opts.uninstall {
+	if opts.Uninstall {
 		plan, err = mcpserver.PlanUninstall(o)
 	} else {
 		if opts.Library != "" {
@@ -226,8 +239,8 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 	// Claude Code's permission rule lives in its settings file of the
 	// same scope: added with --allow-tools, taken out with the entry.
 	var perms *mcpserver.InstallPlan
-	if o.Client == mcpserver.ClientClaudeCode && (opts.AllowTools || opts.uninstall) {
-		if perms, err = mcpserver.PlanAllowTools(o, opts.uninstall); err != nil {
+	if o.Client == mcpserver.ClientClaudeCode && (opts.AllowTools || opts.Uninstall) {
+		if perms, err = mcpserver.PlanAllowTools(o, opts.Uninstall); err != nil {
 			return skillrepo.WithHint(err, "nothing was written; fix or move the file and run again")
 		}
 	}
@@ -245,7 +258,7 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 	var verdict error
 	checked := false
 	label := hooksLabel(o.Client) + "'s MCP set-up"
-	if !opts.uninstall && !opts.DryRun && o.Client != mcpserver.ClientCursor {
+	if !opts.Uninstall && !opts.DryRun && o.Client != mcpserver.ClientCursor {
 		if a, err := agents.Parse(o.Client); err == nil {
 			findings = cmdutil.CheckAfterInstall(f, a, agent.Scope(o.Scope), o.Project, "mcp", plan.Path)
 			verdict, checked = cmdutil.InstallVerdict(findings, label), findings != nil
@@ -253,7 +266,7 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 	}
 	if f.JSON {
 		out := mcpInstallJSON{Client: o.Client, Scope: o.Scope, Path: plan.Path, Changed: plan.Changed || (perms != nil && perms.Changed),
-			DryRun: opts.DryRun, Installed: !opts.uninstall, Entry: plan.Entry, Checks: findings}
+			DryRun: opts.DryRun, Installed: !opts.Uninstall, Entry: plan.Entry, Checks: findings}
 		if checked {
 			out.WillRun = new(verdict == nil)
 		}
@@ -274,11 +287,11 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 	}
 	w := f.IO.ErrOut
 	verb := "installed the skillrepo MCP server in"
-	if opts.uninstall {
+	if opts.Uninstall {
 		verb = "removed the skillrepo MCP server from"
 	}
 	switch {
-	case !plan.Changed && opts.uninstall:
+	case !plan.Changed && opts.Uninstall:
 		fmt.Fprintf(w, "the skillrepo MCP server is not in %s; nothing to do\n", plan.Path)
 	case !plan.Changed:
 		fmt.Fprintf(w, "the skillrepo MCP server is already in %s; nothing to do\n", plan.Path)
@@ -286,18 +299,18 @@ func runMCPInstall(opts *mcpInstallOptions) error {
 		fmt.Fprintf(w, "dry run: would write %s (%s, scope %s); nothing written\n", plan.Path, o.Client, o.Scope)
 	default:
 		fmt.Fprintf(w, "%s %s %s (%s, scope %s)\n", f.IO.Green("✓"), verb, plan.Path, o.Client, o.Scope)
-		if !opts.uninstall {
+		if !opts.Uninstall {
 			fmt.Fprintln(w, "restart the agent (or reload its MCP servers) to use it")
 		}
 	}
 	if perms != nil && perms.Changed && !opts.DryRun {
-		if opts.uninstall {
+		if opts.Uninstall {
 			fmt.Fprintf(w, "%s removed %q from permissions.allow in %s\n", f.IO.Green("✓"), mcpserver.ClaudePermissionRule, perms.Path)
 		} else {
 			fmt.Fprintf(w, "%s allowed the tools: %q in permissions.allow of %s\n", f.IO.Green("✓"), mcpserver.ClaudePermissionRule, perms.Path)
 		}
 	}
-	if !opts.uninstall && !opts.DryRun {
+	if !opts.Uninstall && !opts.DryRun {
 		switch {
 		case o.Client == mcpserver.ClientClaudeCode && !opts.AllowTools:
 			fmt.Fprintf(w, "tools: Claude Code asks before each call in an interactive session, and 'claude -p' refuses them unless allowed:\n  run again with --allow-tools to add %q to permissions.allow in %s, or pass --allowedTools %s to claude -p\n",
