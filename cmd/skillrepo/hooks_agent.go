@@ -16,6 +16,7 @@ import (
 	"github.com/skillrepo/skillrepo/agents/codex"
 	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/goalcmd"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
@@ -436,8 +437,8 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		ropts := agentsession.Options{
 			Agent: sa, Event: opts.Event, Library: library,
 			In: f.IO.In, Out: f.IO.Out, Getenv: f.Getenv, Now: f.Now,
-			StopJudge: goalStopJudge(f),
-			Goals:     goalHooks{f: f},
+			StopJudge: goalcmd.StopJudge(f),
+			Goals:     goalcmd.Hooks{F: f},
 		}
 		// SKILLREPO_WORKER=off: hooks start no background process. The
 		// queue waits for a worker you run yourself (cron: skillrepo

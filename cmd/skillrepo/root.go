@@ -14,6 +14,7 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/curatorcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/doctorcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/goalcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/indexcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/lintcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/mcpcmd"
@@ -111,7 +112,7 @@ archive, restore and rollback are git operations.`,
 		indexcmd.NewCmdIndex(f, nil),
 		curatorcmd.NewCmdCurator(f),
 		mcpcmd.NewCmdMCP(f, nil),
-		newGoalCmd(f),
+		goalcmd.NewCmdGoal(f),
 		queuecmd.NewCmdQueue(f), workercmd.NewCmdWorker(f, nil), newStatusCmd(f), doctorcmd.NewCmdDoctor(f, nil), whatsnewcmd.NewCmdWhatsnew(f, nil), uicmd.NewCmdUI(f, nil), newConfigCmd(f),
 	)
 	cmd.AddCommand(newCompletionCmd(cmd))

@@ -1,4 +1,9 @@
-package main
+// Package goalcmd is `skillrepo goal` (set, show, list, pause, resume,
+// clear: per verb an options struct, a NewCmd… that only parses flags
+// and arguments into it, handed a runF in tests, and a run function) and
+// the goal loop's place in the agent hooks (hook.go: the Stop hook's
+// judge and the other events' goal handling; docs/architecture.md §6).
+package goalcmd
 
 import (
 	"bytes"
@@ -18,7 +23,8 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-func newGoalCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmdGoal is the goal command group.
+func NewCmdGoal(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "goal <command>",
 		Short: "Keep the agent working until a judge says a standing goal is met",
@@ -34,8 +40,8 @@ review's model.
 Set a goal before starting the agent: the next session that starts in this
 library takes it. Goal state lives in .git/skillrepo/goals/.`,
 	}
-	cmd.AddCommand(newGoalSetCmd(f), newGoalShowCmd(f), newGoalListCmd(f),
-		newGoalStatusCmd(f, "pause"), newGoalStatusCmd(f, "resume"), newGoalStatusCmd(f, "clear"))
+	cmd.AddCommand(NewCmdSet(f, nil), NewCmdShow(f, nil), NewCmdList(f, nil),
+		NewCmdStatus(f, "pause", nil), NewCmdStatus(f, "resume", nil), NewCmdStatus(f, "clear", nil))
 	return cmd
 }
 
@@ -47,7 +53,9 @@ func goalStore(f *cmdutil.Factory) (goals.Store, *skillrepo.Library, error) {
 	return goals.Store{Dir: lib.State().Goals()}, lib, nil
 }
 
-type goalSetOptions struct {
+// SetOptions is what `goal set` was asked.
+type SetOptions struct {
+	Factory  *cmdutil.Factory
 	Text     string
 	Session  string
 	MaxTurns int
@@ -56,8 +64,9 @@ type goalSetOptions struct {
 	DryRun   bool
 }
 
-func newGoalSetCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &goalSetOptions{}
+// NewCmdSet is `goal set`; runF, when not nil, runs instead of setRun.
+func NewCmdSet(f *cmdutil.Factory, runF func(*SetOptions) error) *cobra.Command {
+	opts := &SetOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "set <goal> [--session <id>] [--max-turns <n>] [--contract <file>]",
 		Short: "Set a standing goal for the next (or a given) agent session",
@@ -73,7 +82,10 @@ verification holds. --subgoal adds a criterion that must also hold.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Text = args[0]
-			return runGoalSet(f, opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return setRun(opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -85,7 +97,8 @@ verification holds. --subgoal adds a criterion that must also hold.`,
 	return cmd
 }
 
-func runGoalSet(f *cmdutil.Factory, opts *goalSetOptions) error {
+func setRun(opts *SetOptions) error {
+	f := opts.Factory
 	if opts.MaxTurns < 0 {
 		return cmdutil.UsageErrorf("--max-turns must be positive")
 	}
@@ -214,8 +227,17 @@ func pickGoal(store goals.Store, session string, flagSet bool) (goals.State, err
 	return goals.State{}, cmdutil.UsageErrorf("%d goals are live (%s); name one with --session", len(live), strings.Join(names, ", "))
 }
 
-func newGoalShowCmd(f *cmdutil.Factory) *cobra.Command {
-	var session string
+// ShowOptions is what `goal show` was asked.
+type ShowOptions struct {
+	Factory *cmdutil.Factory
+	Session string
+	// HasSession: --session was given (its value may name the next session).
+	HasSession bool
+}
+
+// NewCmdShow is `goal show`; runF, when not nil, runs instead of showRun.
+func NewCmdShow(f *cmdutil.Factory, runF func(*ShowOptions) error) *cobra.Command {
+	opts := &ShowOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "show [--session <id>]",
 		Short: "Show a goal: status, turns, the judge's last verdict",
@@ -223,79 +245,103 @@ func newGoalShowCmd(f *cmdutil.Factory) *cobra.Command {
   skillrepo goal show --session 00893aaf --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			store, _, err := goalStore(f)
-			if err != nil {
-				return err
+			opts.HasSession = cmd.Flags().Changed("session")
+			if runF != nil {
+				return runF(opts)
 			}
-			st, err := pickGoal(store, session, cmd.Flags().Changed("session"))
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return cmdutil.PrintJSON(f.IO.Out, st)
-			}
-			w := f.IO.Out
-			fmt.Fprintf(w, "goal:     %s\n", st.Goal)
-			fmt.Fprintf(w, "id:       %s\n", st.ID)
-			fmt.Fprintf(w, "session:  %s\n", sessionLabel(st.Session))
-			fmt.Fprintf(w, "status:   %s\n", st.Status)
-			fmt.Fprintf(w, "turns:    %d of %d\n", st.TurnsUsed, st.MaxTurns)
-			if st.LastVerdict != "" {
-				fmt.Fprintf(w, "verdict:  %s: %s\n", st.LastVerdict, st.LastReason)
-			}
-			if st.PausedReason != "" && st.Status == goals.Paused {
-				fmt.Fprintf(w, "paused:   %s\n", st.PausedReason)
-			}
-			if st.Waiting != nil {
-				fmt.Fprintf(w, "waiting:  pid %d until %s (%s)\n", st.Waiting.PID, cmdutil.RFC3339(st.Waiting.Until), st.Waiting.Reason)
-			}
-			if st.JudgeFailures > 0 {
-				fmt.Fprintf(w, "judge failures: %d (the agent went on each time, within the turn budget)\n", st.JudgeFailures)
-			}
-			return nil
+			return showRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&session, "session", "", "the agent session `id`")
+	cmd.Flags().StringVar(&opts.Session, "session", "", "the agent session `id`")
 	return cmd
 }
 
-func newGoalListCmd(f *cmdutil.Factory) *cobra.Command {
+func showRun(opts *ShowOptions) error {
+	f := opts.Factory
+	store, _, err := goalStore(f)
+	if err != nil {
+		return err
+	}
+	st, err := pickGoal(store, opts.Session, opts.HasSession)
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return cmdutil.PrintJSON(f.IO.Out, st)
+	}
+	w := f.IO.Out
+	fmt.Fprintf(w, "goal:     %s\n", st.Goal)
+	fmt.Fprintf(w, "id:       %s\n", st.ID)
+	fmt.Fprintf(w, "session:  %s\n", sessionLabel(st.Session))
+	fmt.Fprintf(w, "status:   %s\n", st.Status)
+	fmt.Fprintf(w, "turns:    %d of %d\n", st.TurnsUsed, st.MaxTurns)
+	if st.LastVerdict != "" {
+		fmt.Fprintf(w, "verdict:  %s: %s\n", st.LastVerdict, st.LastReason)
+	}
+	if st.PausedReason != "" && st.Status == goals.Paused {
+		fmt.Fprintf(w, "paused:   %s\n", st.PausedReason)
+	}
+	if st.Waiting != nil {
+		fmt.Fprintf(w, "waiting:  pid %d until %s (%s)\n", st.Waiting.PID, cmdutil.RFC3339(st.Waiting.Until), st.Waiting.Reason)
+	}
+	if st.JudgeFailures > 0 {
+		fmt.Fprintf(w, "judge failures: %d (the agent went on each time, within the turn budget)\n", st.JudgeFailures)
+	}
+	return nil
+}
+
+// ListOptions is what `goal list` was asked.
+type ListOptions struct {
+	Factory *cmdutil.Factory
+}
+
+// NewCmdList is `goal list`; runF, when not nil, runs instead of listRun.
+func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
+	opts := &ListOptions{Factory: f}
 	return &cobra.Command{
 		Use:     "list",
 		Short:   "List every goal of this library",
 		Example: `  skillrepo goal list --json`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			store, _, err := goalStore(f)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			all, errs := store.List()
-			for _, err := range errs {
-				fmt.Fprintf(f.IO.ErrOut, "warning: %v\n", err)
-			}
-			if f.JSON {
-				if all == nil {
-					all = []goals.State{}
-				}
-				return cmdutil.PrintJSON(f.IO.Out, all)
-			}
-			if len(all) == 0 {
-				fmt.Fprintln(f.IO.ErrOut, "no goals")
-				return nil
-			}
-			t := cmdutil.NewTable(f.IO.Out)
-			t.Header(f.IO, "SESSION", "STATUS", "TURNS", "GOAL")
-			for _, st := range all {
-				s := st.Session
-				if s == "" {
-					s = "(next)"
-				}
-				fmt.Fprintf(t, "%s\t%s\t%d/%d\t%s\n", s, st.Status, st.TurnsUsed, st.MaxTurns, goalLine(st.Goal, 60))
-			}
-			return t.Flush()
+			return listRun(opts)
 		},
 	}
+}
+
+func listRun(opts *ListOptions) error {
+	f := opts.Factory
+	store, _, err := goalStore(f)
+	if err != nil {
+		return err
+	}
+	all, errs := store.List()
+	for _, err := range errs {
+		fmt.Fprintf(f.IO.ErrOut, "warning: %v\n", err)
+	}
+	if f.JSON {
+		if all == nil {
+			all = []goals.State{}
+		}
+		return cmdutil.PrintJSON(f.IO.Out, all)
+	}
+	if len(all) == 0 {
+		fmt.Fprintln(f.IO.ErrOut, "no goals")
+		return nil
+	}
+	t := cmdutil.NewTable(f.IO.Out)
+	t.Header(f.IO, "SESSION", "STATUS", "TURNS", "GOAL")
+	for _, st := range all {
+		s := st.Session
+		if s == "" {
+			s = "(next)"
+		}
+		fmt.Fprintf(t, "%s\t%s\t%d/%d\t%s\n", s, st.Status, st.TurnsUsed, st.MaxTurns, goalLine(st.Goal, 60))
+	}
+	return t.Flush()
 }
 
 // goalLine is a goal folded onto one line of at most n characters.
@@ -307,9 +353,20 @@ func goalLine(s string, n int) string {
 	return s
 }
 
-func newGoalStatusCmd(f *cmdutil.Factory, verb string) *cobra.Command {
-	var session string
-	var maxTurns int
+// StatusOptions is what `goal pause`, `resume` or `clear` was asked (Verb
+// says which).
+type StatusOptions struct {
+	Factory    *cmdutil.Factory
+	Verb       string
+	Session    string
+	HasSession bool
+	MaxTurns   int // resume: a new turn budget
+}
+
+// NewCmdStatus is `goal pause`, `goal resume` or `goal clear` (verb);
+// runF, when not nil, runs instead of statusRun.
+func NewCmdStatus(f *cmdutil.Factory, verb string, runF func(*StatusOptions) error) *cobra.Command {
+	opts := &StatusOptions{Factory: f, Verb: verb}
 	short := map[string]string{
 		"pause":  "Pause a goal: the agent may stop, nothing is judged",
 		"resume": "Resume a paused or parked goal with a fresh turn budget",
@@ -321,50 +378,59 @@ func newGoalStatusCmd(f *cmdutil.Factory, verb string) *cobra.Command {
 		Example: "  skillrepo goal " + verb,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			store, _, err := goalStore(f)
-			if err != nil {
-				return err
+			opts.HasSession = cmd.Flags().Changed("session")
+			if runF != nil {
+				return runF(opts)
 			}
-			st, err := pickGoal(store, session, cmd.Flags().Changed("session"))
-			if err != nil {
-				return err
-			}
-			st, err = store.Update(st.Session, func(cur *goals.State) error {
-				switch verb {
-				case "pause":
-					if cur.Status != goals.Active {
-						return fmt.Errorf("the goal is %s, not active", cur.Status)
-					}
-					cur.Status, cur.PausedReason, cur.ContinuationPending = goals.Paused, "paused by the user", false
-				case "resume":
-					if cur.Status == goals.Done || cur.Status == goals.Cleared {
-						return fmt.Errorf("the goal is %s; set a new one with 'skillrepo goal set'", cur.Status)
-					}
-					cur.Status, cur.PausedReason, cur.Waiting = goals.Active, "", nil
-					cur.ConsecutiveParseFailures, cur.TurnsUsed = 0, 0
-					if maxTurns > 0 {
-						cur.MaxTurns = maxTurns
-					}
-				case "clear":
-					cur.Status, cur.ContinuationPending, cur.Waiting = goals.Cleared, false, nil
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return cmdutil.PrintJSON(f.IO.Out, st)
-			}
-			fmt.Fprintf(f.IO.ErrOut, "%s goal of %s is %s\n", f.IO.Green("✓"), sessionLabel(st.Session), st.Status)
-			return nil
+			return statusRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&session, "session", "", "the agent session `id`")
+	cmd.Flags().StringVar(&opts.Session, "session", "", "the agent session `id`")
 	if verb == "resume" {
-		cmd.Flags().IntVar(&maxTurns, "max-turns", 0, "a new turn `budget`")
+		cmd.Flags().IntVar(&opts.MaxTurns, "max-turns", 0, "a new turn `budget`")
 	}
 	return cmd
+}
+
+func statusRun(opts *StatusOptions) error {
+	f := opts.Factory
+	store, _, err := goalStore(f)
+	if err != nil {
+		return err
+	}
+	st, err := pickGoal(store, opts.Session, opts.HasSession)
+	if err != nil {
+		return err
+	}
+	st, err = store.Update(st.Session, func(cur *goals.State) error {
+		switch opts.Verb {
+		case "pause":
+			if cur.Status != goals.Active {
+				return fmt.Errorf("the goal is %s, not active", cur.Status)
+			}
+			cur.Status, cur.PausedReason, cur.ContinuationPending = goals.Paused, "paused by the user", false
+		case "resume":
+			if cur.Status == goals.Done || cur.Status == goals.Cleared {
+				return fmt.Errorf("the goal is %s; set a new one with 'skillrepo goal set'", cur.Status)
+			}
+			cur.Status, cur.PausedReason, cur.Waiting = goals.Active, "", nil
+			cur.ConsecutiveParseFailures, cur.TurnsUsed = 0, 0
+			if opts.MaxTurns > 0 {
+				cur.MaxTurns = opts.MaxTurns
+			}
+		case "clear":
+			cur.Status, cur.ContinuationPending, cur.Waiting = goals.Cleared, false, nil
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return cmdutil.PrintJSON(f.IO.Out, st)
+	}
+	fmt.Fprintf(f.IO.ErrOut, "%s goal of %s is %s\n", f.IO.Green("✓"), sessionLabel(st.Session), st.Status)
+	return nil
 }
 
 // newGoalEvaluator builds the Stop hook's evaluator. The judge's backend

@@ -1,4 +1,4 @@
-package main
+package goalcmd
 
 import (
 	"context"
@@ -19,11 +19,11 @@ import (
 
 func goalDir(lib *skillrepo.Library) string { return lib.State().Goals() }
 
-// goalStopJudge is the Stop hook's judge. A session without a goal costs
+// StopJudge is the Stop hook's judge. A session without a goal costs
 // one stat; a judge that fails or cannot be reached means continue
 // (goals.Evaluator fails open, bounded by the turn budget), and every
 // failure is written to the hooks log.
-func goalStopJudge(f *cmdutil.Factory) agentsession.StopJudge {
+func StopJudge(f *cmdutil.Factory) agentsession.StopJudge {
 	return func(ctx context.Context, name agent.Name, in *agentsession.Input, lib *skillrepo.Library) (*agentsession.StopDecision, error) {
 		if !(goals.Store{Dir: goalDir(lib)}).HasGoal(in.SessionID) {
 			return nil, nil
@@ -58,22 +58,22 @@ func goalStopJudge(f *cmdutil.Factory) agentsession.StopJudge {
 	}
 }
 
-// goalHooks binds and pauses goals from the other hook events.
-type goalHooks struct{ f *cmdutil.Factory }
+// Hooks binds and pauses goals from the other hook events.
+type Hooks struct{ F *cmdutil.Factory }
 
-func (g goalHooks) evaluator(lib *skillrepo.Library) *goals.Evaluator {
-	return &goals.Evaluator{Store: goals.Store{Dir: goalDir(lib)}, Now: g.f.Now}
+func (g Hooks) evaluator(lib *skillrepo.Library) *goals.Evaluator {
+	return &goals.Evaluator{Store: goals.Store{Dir: goalDir(lib)}, Now: g.F.Now}
 }
 
 // SessionStarted gives the session the goal set for the next session,
 // wakes a parked goal whose barrier has passed, and tells the agent of
 // its standing goal.
-func (g goalHooks) SessionStarted(lib *skillrepo.Library, session string) (string, error) {
+func (g Hooks) SessionStarted(lib *skillrepo.Library, session string) (string, error) {
 	ev := g.evaluator(lib)
 	if goals.ValidSession(session) != nil {
 		return "", nil
 	}
-	if _, err := ev.Store.BindPending(session, g.f.Now()); err != nil {
+	if _, err := ev.Store.BindPending(session, g.F.Now()); err != nil {
 		return "", err
 	}
 	active, err := ev.Wake(session)
@@ -90,7 +90,7 @@ func (g goalHooks) SessionStarted(lib *skillrepo.Library, session string) (strin
 
 // UserPrompt pauses a goal whose pending continuation the user's prompt
 // interrupted, and says so.
-func (g goalHooks) UserPrompt(lib *skillrepo.Library, session string) (string, error) {
+func (g Hooks) UserPrompt(lib *skillrepo.Library, session string) (string, error) {
 	paused, err := g.evaluator(lib).UserPrompt(session)
 	if err != nil || !paused {
 		return "", err
