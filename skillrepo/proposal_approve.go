@@ -152,47 +152,18 @@ func (l *Library) approveProposal(ctx context.Context, id string, opts ApproveOp
 					"merge it with git in the project (git merge "+ProposalBranch(id)+"), or drop those changes from the branch")
 			}
 		}
-		mainTree := tx.gtx.Tree()
-		merged, err := graph.MergeTrees(tx.gtx.Store(), baseTree, mainTree, tipTree, proposalLabels(l, id))
-		if err != nil {
-			return err
-		}
-		if !merged.Clean() {
-			return &ProposalConflictError{ID: id, Conflicts: merged.Conflicts}
-		}
-		if err := stageMerge(tx, merged.Changes); err != nil {
-			return err
-		}
-		tx.gtx.AddParent(tip)
-		commit, err := tx.Commit(l.approvalMessage(id, by, own))
+		commit, gateErr, err := commitMerge(tx, baseTree, tip, tipTree, proposalLabels(l, id), l.approvalMessage(id, by, own),
+			func(c []merge.PathConflict) error { return &ProposalConflictError{ID: id, Conflicts: c} })
 		if err != nil {
 			return err
 		}
 		out.Commit = commit
-		changed := make([]string, len(merged.Changes))
-		for i, c := range merged.Changes {
-			changed[i] = c.Path
-		}
-		snap := &Snapshot{l: l, store: tx.gtx.Store(), commit: commit, tree: tx.gtx.Tree()}
-		if invalid := invalidSkills(snap, changed); len(invalid) > 0 {
-			return &ProposalConflictError{ID: id, Conflicts: invalid}
-		}
-		// The active skills the merge changes are gated, as a write's
-		// are; an archived one is no agent's to load (a curator run
-		// moves files out of what it archives).
-		var dirs []string
-		for _, p := range changed {
-			if d := skillDirOf(l, tx.gtx.Store(), p, tx.gtx.Tree(), mainTree); d != "" && !strings.HasPrefix(d, ArchiveDir+"/") && !slices.Contains(dirs, d) {
-				dirs = append(dirs, d)
-			}
-		}
-		before := &Snapshot{l: l, store: tx.gtx.Store(), commit: tx.Base(), tree: mainTree}
-		if err := l.gateAgainst(snap.FS(), before.FS, dirs); err != nil {
+		if gateErr != nil {
 			var ge *GateError
-			if errors.As(err, &ge) {
+			if errors.As(gateErr, &ge) {
 				ge.hint = fmt.Sprintf("fix the proposal on its branch (skillrepo skill patch NAME --proposal %s …), or reject it", id)
 			}
-			return fmt.Errorf("approval of %s refused: %w", id, err)
+			return fmt.Errorf("approval of %s refused: %w", id, gateErr)
 		}
 		return nil
 	})
@@ -422,4 +393,47 @@ func stageMerge(tx *writeTx, changes []merge.Change) error {
 		}
 	}
 	return nil
+}
+
+// commitMerge commits, on the branch under tx, the three-way merge of
+// theirs (its tree theirTree) from their merge base's tree baseTree, as
+// an approval makes it: a conflict, or a merged skill that is no longer
+// valid, is conflict's error; the active skills the merge changes are
+// gated as a write's are, against the branch's tree before it (an
+// archived one is no agent's to load: a curator run moves files out of
+// what it archives), and the gate's refusal is gateErr. An approval and
+// a remote sync bringing in the remote's main merge this way.
+func commitMerge(tx *writeTx, baseTree, theirs, theirTree Hash, labels merge.Labels, msg Message, conflict func([]merge.PathConflict) error) (commit Hash, gateErr, err error) {
+	l, store, mainTree := tx.l, tx.gtx.Store(), tx.gtx.Tree()
+	merged, err := graph.MergeTrees(store, baseTree, mainTree, theirTree, labels)
+	if err != nil {
+		return ZeroHash, nil, err
+	}
+	if !merged.Clean() {
+		return ZeroHash, nil, conflict(merged.Conflicts)
+	}
+	if err := stageMerge(tx, merged.Changes); err != nil {
+		return ZeroHash, nil, err
+	}
+	tx.gtx.AddParent(theirs)
+	commit, err = tx.Commit(msg)
+	if err != nil {
+		return ZeroHash, nil, err
+	}
+	changed := make([]string, len(merged.Changes))
+	for i, c := range merged.Changes {
+		changed[i] = c.Path
+	}
+	snap := &Snapshot{l: l, store: store, commit: commit, tree: tx.gtx.Tree()}
+	if invalid := invalidSkills(snap, changed); len(invalid) > 0 {
+		return commit, nil, conflict(invalid)
+	}
+	var dirs []string
+	for _, p := range changed {
+		if d := skillDirOf(l, store, p, tx.gtx.Tree(), mainTree); d != "" && !strings.HasPrefix(d, ArchiveDir+"/") && !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	before := &Snapshot{l: l, store: store, commit: tx.Base(), tree: mainTree}
+	return commit, l.gateAgainst(snap.FS(), before.FS, dirs), nil
 }

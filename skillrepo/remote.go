@@ -20,7 +20,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -303,46 +302,19 @@ func (room Remote) MergeMain(ctx context.Context, theirs Hash, remote string) (s
 		if err != nil {
 			return err
 		}
-		mainTree := tx.gtx.Tree()
-		merged, err := graph.MergeTrees(tx.gtx.Store(), baseTree, mainTree, theirTree,
-			merge.Labels{Ours: l.MainBranch(), Base: "merge base", Theirs: from})
-		if err != nil {
-			return err
-		}
-		if !merged.Clean() {
-			return fmt.Errorf("%w: %s", ErrMainDiverged, conflictPaths(merged.Conflicts))
-		}
-		if err := stageMerge(tx, merged.Changes); err != nil {
-			return err
-		}
-		tx.gtx.AddParent(theirs)
 		m := Message{Subject: fmt.Sprintf("Merge %s into %s", from, l.MainBranch())}
 		m.Add(TrailerRemote, remote)
-		commit, err := tx.Commit(m)
+		_, gateErr, err := commitMerge(tx, baseTree, theirs, theirTree, merge.Labels{Ours: l.MainBranch(), Base: "merge base", Theirs: from}, m,
+			func(c []merge.PathConflict) error { return fmt.Errorf("%w: %s", ErrMainDiverged, conflictPaths(c)) })
 		if err != nil {
 			return err
 		}
-		changed := make([]string, len(merged.Changes))
-		for i, c := range merged.Changes {
-			changed[i] = c.Path
+		var ge *GateError
+		if errors.As(gateErr, &ge) {
+			return fmt.Errorf("%w: the merge adds lint errors: %v", ErrMainDiverged, gateErr)
 		}
-		snap := &Snapshot{l: l, store: tx.gtx.Store(), commit: commit, tree: tx.gtx.Tree()}
-		if invalid := invalidSkills(snap, changed); len(invalid) > 0 {
-			return fmt.Errorf("%w: %s", ErrMainDiverged, conflictPaths(invalid))
-		}
-		var dirs []string
-		for _, p := range changed {
-			if d := skillDirOf(l, tx.gtx.Store(), p, tx.gtx.Tree(), mainTree); d != "" && !strings.HasPrefix(d, ArchiveDir+"/") && !slices.Contains(dirs, d) {
-				dirs = append(dirs, d)
-			}
-		}
-		before := &Snapshot{l: l, store: tx.gtx.Store(), commit: ours, tree: mainTree}
-		if err := l.gateAgainst(snap.FS(), before.FS, dirs); err != nil {
-			var ge *GateError
-			if errors.As(err, &ge) {
-				return fmt.Errorf("%w: the merge adds lint errors: %v", ErrMainDiverged, err)
-			}
-			return err
+		if gateErr != nil {
+			return gateErr
 		}
 		outcome = MergeMerged
 		return nil
