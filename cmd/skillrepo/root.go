@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/configcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/curatorcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/doctorcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/goalcmd"
@@ -113,7 +114,7 @@ archive, restore and rollback are git operations.`,
 		curatorcmd.NewCmdCurator(f),
 		mcpcmd.NewCmdMCP(f, nil),
 		goalcmd.NewCmdGoal(f),
-		queuecmd.NewCmdQueue(f), workercmd.NewCmdWorker(f, nil), newStatusCmd(f), doctorcmd.NewCmdDoctor(f, nil), whatsnewcmd.NewCmdWhatsnew(f, nil), uicmd.NewCmdUI(f, nil), newConfigCmd(f),
+		queuecmd.NewCmdQueue(f), workercmd.NewCmdWorker(f, nil), newStatusCmd(f), doctorcmd.NewCmdDoctor(f, nil), whatsnewcmd.NewCmdWhatsnew(f, nil), uicmd.NewCmdUI(f, nil), configcmd.NewCmdConfig(f),
 	)
 	cmd.AddCommand(newCompletionCmd(cmd))
 	return cmd
