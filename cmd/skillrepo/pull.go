@@ -6,9 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/skillrepo/skillrepo/skillrepo/remote"
-
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+	"github.com/skillrepo/skillrepo/skillrepo/remote"
 )
 
 type pullOptions struct {
