@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -33,10 +34,15 @@ func (Agent) Check(ctx context.Context, env *doctor.Env) []doctor.Finding {
 		case data == nil:
 			continue
 		default:
-			cmds, _, ok := PluginCommands(data, env.Project)
+			cmds, lib, ok := PluginCommands(data, env.Project)
 			if !ok {
 				in.Err = fmt.Errorf("%w: its SKILLREPO line does not name a command and a library", hooks.ErrMalformed)
 				break
+			}
+			if !readsSkills(lib, env.Homes, env.Project) {
+				out = append(out, doctor.Finding{Agent: string(Name), Scope: string(s), Part: "hooks", Check: "library", Level: doctor.Warning, Path: lib,
+					Message: fmt.Sprintf("OpenCode loads no skill from %s: it reads its own skill/ and skills/ folders, ~/.claude/skills, ~/.agents/skills (and a project's) and the skills.paths of opencode.json, so the library's skills never reach its model", lib),
+					Fix:     fmt.Sprintf("add %q to \"skills\": {\"paths\": […]} in %s, or install with the library in one of those folders", lib, filepath.Join(configDir(env.Homes), "opencode.json"))})
 			}
 			for _, e := range Events {
 				in.Handlers = append(in.Handlers, hooks.InstalledHandler{Event: e, Command: cmds[e]})
