@@ -430,7 +430,7 @@ func folderOfUsageKey(root string) func(key string) string {
 		}
 		dir := filepath.Base(filepath.Dir(p))
 		if data, err := boundedread.ReadFile(p, maxStateFile); err == nil { // a FIFO or /dev/zero is refused
-			if n := frontmatterNameOf(data); n != "" && n != dir {
+			if n := usage.FrontmatterName(data); n != "" && n != dir {
 				if _, taken := byName[n]; !taken {
 					byName[n] = dir
 				}

@@ -12,61 +12,9 @@ package skillrepo
 // rules.
 
 import (
-	"strings"
-
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
-
-// frontmatterNameLimit is how much of SKILL.md the reference reads for the
-// name (tools/skill_usage._read_skill_name).
-const frontmatterNameLimit = 4000
-
-// frontmatterNameOf reads the name field of SKILL.md as the reference's
-// curator does: the first "name:" line inside the leading "---" fence,
-// within the first 4,000 characters, quotes stripped; "" when there is
-// none.
-func frontmatterNameOf(data []byte) string {
-	if len(data) > frontmatterNameLimit*4 {
-		data = data[:frontmatterNameLimit*4]
-	}
-	text := string(data)
-	if r := []rune(text); len(r) > frontmatterNameLimit {
-		text = string(r[:frontmatterNameLimit])
-	}
-	in := false
-	for _, line := range strings.Split(text, "\n") {
-		s := strings.TrimSpace(line)
-		if s == "---" {
-			if in {
-				break
-			}
-			in = true
-			continue
-		}
-		if in && strings.HasPrefix(s, "name:") {
-			if v := strings.Trim(yamlValueText(s[len("name:"):]), `"'`); v != "" {
-				return v
-			}
-		}
-	}
-	return ""
-}
-
-// yamlValueText is a plain scalar's text without the YAML anchor (&n) or
-// tag (!!str) written before it: the value a YAML loader, and so the
-// reference's skill_view, reads, where a line scan would keep "&n fm-test".
-func yamlValueText(v string) string {
-	v = strings.TrimSpace(v)
-	for strings.HasPrefix(v, "&") || strings.HasPrefix(v, "!") {
-		i := strings.IndexAny(v, " \t")
-		if i < 0 {
-			return ""
-		}
-		v = strings.TrimSpace(v[i:])
-	}
-	return v
-}
 
 // UsageKeys reads the frontmatter name of every skill in skills (from the
 // snapshot's tree) and returns its keys.
@@ -162,7 +110,7 @@ func (s *Snapshot) frontmatterName(si SkillInfo) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return frontmatterNameOf(data), nil
+	return usage.FrontmatterName(data), nil
 }
 
 func path2(category, name string) string {
