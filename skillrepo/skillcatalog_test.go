@@ -182,6 +182,7 @@ func (c *churn) step() {
 // processes (a library opened anew reads the file) and a damaged file.
 func TestSkillCatalogMatchesWalk(t *testing.T) {
 	c := newChurn(t, 1)
+	written := 0
 	check := func(l *Library, what string) {
 		t.Helper()
 		snap, err := l.Snapshot("")
@@ -218,6 +219,20 @@ func TestSkillCatalogMatchesWalk(t *testing.T) {
 				t.Fatalf("%s, step %d: finding %q gives %v (%v), the walk %v (%v)", what, c.n, name, got, gerr, want, werr)
 			}
 		}
+		// The skill a write changed, found from its paths, is what the
+		// lookup finds (usage.go, writtenSkill).
+		for _, si := range want {
+			for _, paths := range [][]string{{si.Dir + "/SKILL.md"}, {si.Dir + "/references/x.md", "other/SKILL.md"}} {
+				got, ok := snap.writtenSkill(si.Name, paths)
+				if !ok {
+					continue
+				}
+				if found, err := snap.FindSkill(si.Name); err != nil || found != got {
+					t.Fatalf("%s, step %d: the written skill %q is %v, the lookup finds %v (%v)", what, c.n, si.Name, got, found, err)
+				}
+				written++
+			}
+		}
 		for _, si := range want {
 			n := 0
 			for _, o := range want {
@@ -241,6 +256,9 @@ func TestSkillCatalogMatchesWalk(t *testing.T) {
 			check(l, "new process")
 			l.repo.Close()
 		}
+	}
+	if written == 0 {
+		t.Fatal("no written skill was found from its paths: the comparison proves nothing")
 	}
 	// A damaged or foreign file is never trusted.
 	p := c.l.catalogPath()
@@ -368,6 +386,51 @@ func TestOverlapIndexMatchesFullComparison(t *testing.T) {
 		l.repo.Close()
 		if x := indexfile.Open(p, maxCacheFile); x == nil {
 			t.Errorf("byte %d flipped: the index was not rebuilt", at)
+		}
+	}
+}
+
+// TestWrittenSkillLeavesSharedNamesToTheLookup: two skills with one folder
+// name in two categories; the written one is not taken from the write's
+// paths (the lookup decides which the name means), a name only one folder
+// has is, and what is taken is what the lookup finds.
+func TestWrittenSkillLeavesSharedNamesToTheLookup(t *testing.T) {
+	l, env := newTestLibrary(t)
+	ctx := context.Background()
+	// The engine refuses a second skill of one name: the person makes it.
+	for _, cat := range []string{"devops", "writing"} {
+		p := filepath.Join(l.Root, cat, "twin", "SKILL.md")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("---\nname: twin\ndescription: Use when twins.\n---\n# Twin\n\n1. Step.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitCmd(t, l, env, "add", "-A")
+	gitCmd(t, l, env, "commit", "-q", "-m", "twins")
+	if _, err := l.apply(ctx, applyOptions{Ops: []Op{{Action: ActionCreate, Name: "single", Category: "writing", Content: strp("---\nname: single\ndescription: Use when alone.\n---\n# Single\n\n1. Step.\n"), ForceNew: true, Reason: "test"}}}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := l.Snapshot("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si, ok := snap.writtenSkill("twin", []string{"writing/twin/SKILL.md"}); ok {
+		t.Errorf("a folder name two skills share was taken from the paths: %v", si)
+	}
+	si, ok := snap.writtenSkill("single", []string{"writing/single/references/a.md"})
+	found, err := snap.FindSkill("single")
+	if !ok || err != nil || si != found || si.Dir != "writing/single" {
+		t.Errorf("single: from the paths %v (%v), the lookup %v (%v)", si, ok, found, err)
+	}
+	for _, tt := range []struct{ name, path string }{
+		{"single", "writing/other/SKILL.md"}, // not among the paths
+		{"writing/single", "writing/single/SKILL.md"},
+		{".archive", ".archive/single/SKILL.md"},
+	} {
+		if si, ok := snap.writtenSkill(tt.name, []string{tt.path}); ok {
+			t.Errorf("%s from %s: taken (%v)", tt.name, tt.path, si)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -177,9 +178,12 @@ func (l *Library) keyEvents(res *UpdateResult, events []usage.Change) []usage.Ch
 	for i, e := range events {
 		out[i] = e
 		for _, s := range snaps {
-			si, err := s.FindSkill(e.Name)
-			if err != nil {
-				continue
+			si, ok := s.writtenSkill(e.Name, res.Paths)
+			if !ok {
+				var err error
+				if si, err = s.FindSkill(e.Name); err != nil {
+					continue
+				}
 			}
 			key, aliases, err := s.usageKeyOf(si, recs)
 			if err != nil {
@@ -197,6 +201,34 @@ func (l *Library) keyEvents(res *UpdateResult, events []usage.Change) []usage.Ch
 		}
 	}
 	return out
+}
+
+// writtenSkill is the skill folder called name among the folders of the
+// files a write changed (paths), when no other skill of s has that folder
+// name: then it is what FindSkill answers, without FindSkill's lookup
+// through the index — after a write, the index just written, which in a
+// 100,000-skill library is 40 MB read and scanned again (bench/README.md).
+// ok is false in every other case (a frontmatter name, a folder name two
+// skills share, an archived or removed skill), which FindSkill decides.
+func (s *Snapshot) writtenSkill(name string, paths []string) (SkillInfo, bool) {
+	if name == "" || strings.ContainsAny(name, "/") || strings.HasPrefix(name, ".") || s.tree.IsZero() {
+		return SkillInfo{}, false
+	}
+	for _, p := range paths {
+		for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
+			if path.Base(dir) != name {
+				continue
+			}
+			if strings.HasPrefix(dir, ArchiveDir+"/") || strings.HasPrefix(dir, ".") {
+				return SkillInfo{}, false
+			}
+			if h, _ := s.store.LookupPath(s.tree, dir+"/"+skill.FileName); h.IsZero() || !s.onlyFolderNamed(name) {
+				return SkillInfo{}, false
+			}
+			return skillInfoAt(dir), true
+		}
+	}
+	return SkillInfo{}, false
 }
 
 func (l *Library) pendingUsagePath(id string) string {
