@@ -98,7 +98,7 @@ func TestSessionFinders(t *testing.T) {
 	for _, f := range Implementing[agentsession.SessionFinder]() {
 		got = append(got, f.Name())
 	}
-	if want := []agent.Name{agent.ClaudeCode, agent.Codex, agent.Gemini, agent.OpenCode}; !reflect.DeepEqual(got, want) {
+	if want := []agent.Name{agent.ClaudeCode, agent.Codex, agent.Gemini, agent.Copilot, agent.OpenCode}; !reflect.DeepEqual(got, want) {
 		t.Errorf("session finders %v, want %v", got, want)
 	}
 }

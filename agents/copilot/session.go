@@ -3,8 +3,10 @@ package copilot
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/internal/agentid"
 	"github.com/skillrepo/skillrepo/review"
 )
 
@@ -55,3 +57,49 @@ func (Agent) TranscriptFormat() review.Format { return review.FormatCopilot }
 func (Agent) TranscriptRoots(h agent.Homes) []string {
 	return []string{filepath.Join(home(h), "session-state")}
 }
+
+// SessionFile: session-state/<id>/events.jsonl in Copilot CLI's folder, a
+// regular file ("" for an id that is not one, a link or a FIFO).
+func (Agent) SessionFile(h agent.Homes, id string) string {
+	if !agentid.Valid(id) || strings.Contains(id, "..") {
+		return ""
+	}
+	if f := review.SessionFiles(filepath.Join(home(h), "session-state", id, "events.jsonl")); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+// maxSessions bounds how many of the newest session files LatestSession
+// opens to find one of the folder's.
+const maxSessions = 200
+
+// LatestSession: the newest session file whose session.start (its first
+// line) names dir as the session's folder.
+func (Agent) LatestSession(h agent.Homes, dir string) (string, string) {
+	for i, f := range review.SessionFiles(filepath.Join(home(h), "session-state", "*", "events.jsonl")) {
+		if i == maxSessions {
+			break
+		}
+		var start struct {
+			Type string `json:"type"`
+			Data struct {
+				SessionID string `json:"sessionId"`
+				Context   struct {
+					Cwd string `json:"cwd"`
+				} `json:"context"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(review.SessionHead(f), &start) != nil || start.Type != "session.start" || !agentid.Valid(start.Data.SessionID) {
+			continue
+		}
+		if filepath.Clean(start.Data.Context.Cwd) == filepath.Clean(dir) {
+			return start.Data.SessionID, f
+		}
+	}
+	return "", ""
+}
+
+// InSession: Copilot CLI exports no session id to the commands it runs
+// that skillrepo knows of; the latest session of the folder is the one.
+func (Agent) InSession(func(string) string) (bool, string) { return false, "" }

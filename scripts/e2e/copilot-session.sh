@@ -47,7 +47,11 @@ session=$(ls -d "$COPILOT_HOME"/session-state/*/ | head -n 1)
 must "$session/events.jsonl" '"type":"tool.execution_start"'
 must "$session/events.jsonl" '"type":"session.shutdown"'
 # skillrepo reads it (review/transcript_copilot.go): the prompt, the model
-# call of two tool calls, the final answer.
-sr -C "$lib" review "$session/events.jsonl" --dry-run >"$E2E_DIR/review.txt"
+# call of two tool calls, the final answer,
+# found by its id, and as the project folder's latest session.
+id=$(basename "$session")
+sr -C "$lib" review --session "$id" --dry-run >"$E2E_DIR/review.txt"
 must "$E2E_DIR/review.txt" 'transcript: copilot, .*1 user turn, 2 model iterations'
+sr -C "$lib" review --session current --dry-run >"$E2E_DIR/review-current.txt"
+must "$E2E_DIR/review-current.txt" 'transcript: copilot, .*1 user turn, 2 model iterations'
 no_egress
