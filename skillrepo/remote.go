@@ -220,7 +220,7 @@ func (room Remote) FastForwardMain(ctx context.Context, theirs Hash, from, reflo
 // git's fsck checks them (treecheck.go).
 func fastForward(tx *writeTx, to Hash, from string) error {
 	store := tx.gtx.Store()
-	news, err := incoming(graph.New(store), store, tx.gtx.Base(), to)
+	news, err := graph.New(store).Incoming(tx.gtx.Base(), to)
 	if err != nil {
 		return err
 	}
@@ -282,7 +282,7 @@ func (room Remote) MergeMain(ctx context.Context, theirs Hash, remote string) (s
 			outcome = MergeFastForward
 			return fastForward(tx, theirs, from)
 		}
-		news, err := incoming(hist, tx.gtx.Store(), ours, theirs)
+		news, err := hist.Incoming(ours, theirs)
 		if err != nil {
 			return err
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/skillrepo/skillrepo/skillrepo/graph"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -54,31 +53,4 @@ func checkIncoming(store *gitstore.Store, from string, commits []Hash) error {
 		}
 	}
 	return nil
-}
-
-// incoming returns the commits reachable from theirs and not from ours
-// (every ancestor of theirs when ours is zero).
-func incoming(hist *graph.Graph, store *gitstore.Store, ours, theirs Hash) ([]Hash, error) {
-	if !ours.IsZero() {
-		_, only, err := hist.MergeBase(ours, theirs)
-		return only, err
-	}
-	var out []Hash
-	seen := map[Hash]bool{theirs: true}
-	for queue := []Hash{theirs}; len(queue) > 0; {
-		h := queue[0]
-		queue = queue[1:]
-		out = append(out, h)
-		_, parents, err := store.CommitInfo(h)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range parents {
-			if !seen[p] {
-				seen[p] = true
-				queue = append(queue, p)
-			}
-		}
-	}
-	return out, nil
 }

@@ -364,3 +364,31 @@ func MergeTrees(store *gitstore.Store, base, ours, theirs gitstore.Hash, labels 
 	}
 	return merge.MergeTrees(trees[0], trees[1], trees[2], blobReader{store}, labels)
 }
+
+// Incoming returns the commits reachable from theirs and not from ours
+// (every ancestor of theirs when ours is zero): what a remote's main or a
+// proposal brings that this clone has not checked.
+func (h *Graph) Incoming(ours, theirs gitstore.Hash) ([]gitstore.Hash, error) {
+	if !ours.IsZero() {
+		_, only, err := h.MergeBase(ours, theirs)
+		return only, err
+	}
+	var out []gitstore.Hash
+	seen := map[gitstore.Hash]bool{theirs: true}
+	for queue := []gitstore.Hash{theirs}; len(queue) > 0; {
+		c := queue[0]
+		queue = queue[1:]
+		out = append(out, c)
+		_, parents, err := h.store.CommitInfo(c)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range parents {
+			if !seen[p] {
+				seen[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	return out, nil
+}
