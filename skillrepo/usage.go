@@ -5,15 +5,12 @@ package skillrepo
 // once, and a proposal's events held until it is approved.
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
-	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
@@ -235,28 +232,9 @@ func (l *Library) pendingUsagePath(id string) string {
 	return filepath.Join(l.State().dir, "usage", "pending", id+".json")
 }
 
-// addPendingUsage appends events to a proposal's pending file, under the
-// sidecar's lock (the file is written whole and renamed into place).
+// addPendingUsage appends events to a proposal's pending file.
 func (l *Library) addPendingUsage(id string, events []usage.Change) error {
-	u := l.Usage()
-	return u.WithLock(func() error {
-		old, err := readPendingUsage(l.pendingUsagePath(id))
-		if err != nil {
-			return err
-		}
-		return statefile.File[[]usage.Change]{Path: l.pendingUsagePath(id), Perm: 0o644}.Write(append(old, events...))
-	})
-}
-
-// readPendingUsage reads a pending file; a torn or foreign one is set
-// aside: telemetry, not worth failing for.
-func readPendingUsage(path string) ([]usage.Change, error) {
-	events, err := statefile.File[[]usage.Change]{Path: path, Limit: usage.MaxFile}.Load()
-	var ce *statefile.CorruptError
-	if errors.Is(err, fs.ErrNotExist) || errors.As(err, &ce) {
-		return nil, nil
-	}
-	return events, err
+	return l.Usage().AddPending(l.pendingUsagePath(id), events)
 }
 
 // settlePendingUsage records (approved) or drops a proposal's pending
@@ -264,7 +242,7 @@ func readPendingUsage(path string) ([]usage.Change, error) {
 func (l *Library) settlePendingUsage(id string, approved bool) {
 	path := l.pendingUsagePath(id)
 	if approved {
-		if events, err := readPendingUsage(path); err == nil && len(events) > 0 {
+		if events, err := usage.ReadPending(path); err == nil && len(events) > 0 {
 			if l.Usage().Apply(events) != nil {
 				return // keep them for the next try
 			}

@@ -602,3 +602,30 @@ func (u *Sidecar) aliasRecords(recs map[string]*Record, e Change) []*Record {
 // MaxFile bounds the usage sidecar and its pending events (10,000
 // skills' records are a few MB).
 const MaxFile = 256 << 20
+
+// A proposal's usage events wait in a pending file of the clone until the
+// proposal is approved (they are applied) or rejected (dropped): the
+// domain names the file.
+
+// AddPending appends events to the pending file at path, under the
+// sidecar's lock (the file is written whole and renamed into place).
+func (u *Sidecar) AddPending(path string, events []Change) error {
+	return u.WithLock(func() error {
+		old, err := ReadPending(path)
+		if err != nil {
+			return err
+		}
+		return statefile.File[[]Change]{Path: path, Perm: 0o644}.Write(append(old, events...))
+	})
+}
+
+// ReadPending reads a pending file; a missing one is no events, a torn or
+// foreign one is set aside: telemetry, not worth failing for.
+func ReadPending(path string) ([]Change, error) {
+	events, err := statefile.File[[]Change]{Path: path, Limit: MaxFile}.Load()
+	var ce *statefile.CorruptError
+	if errors.Is(err, fs.ErrNotExist) || errors.As(err, &ce) {
+		return nil, nil
+	}
+	return events, err
+}
