@@ -48,9 +48,11 @@ func (Agent) StopReply(block bool, reason, _, _ string) map[string]any {
 // ReloadSkills: Copilot CLI processes no SessionStart output.
 func (Agent) ReloadSkills() bool { return false }
 
-// TranscriptFormat: Copilot CLI's session file,
-// session-state/<id>/events.jsonl (review.FormatCopilot).
-func (Agent) TranscriptFormat() review.Format { return review.FormatCopilot }
+// TranscriptFormat: told from the file — Copilot CLI's session file,
+// session-state/<id>/events.jsonl, opens with its session.start line
+// (review.FormatCopilot), and a transcript in another format named by a
+// hook's payload is read as what it is.
+func (Agent) TranscriptFormat() review.Format { return review.FormatAuto }
 
 // TranscriptRoots: Copilot CLI keeps sessions in its folder's
 // session-state/.
