@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -41,24 +39,6 @@ func (o *hermesHooksOptions) flags(cmd *cobra.Command, install bool) {
 	fl.StringVar(&o.Home, "hermes-home", "", "with --hermes: the Hermes home (default $HERMES_HOME, else ~/.hermes)")
 }
 
-// hermesHome is the Hermes home Hermes itself would use.
-func hermesHome(f *cmdutil.Factory, flag string) (string, error) {
-	if flag != "" {
-		return filepath.Abs(flag)
-	}
-	if h := f.Getenv("HERMES_HOME"); h != "" {
-		return filepath.Abs(h)
-	}
-	home := f.Getenv("HOME")
-	if home == "" {
-		var err error
-		if home, err = os.UserHomeDir(); err != nil {
-			return "", err
-		}
-	}
-	return filepath.Join(home, ".hermes"), nil
-}
-
 type hermesHooksJSON struct {
 	Config    string             `json:"config"`
 	Library   string             `json:"library"`
@@ -73,7 +53,7 @@ type hermesHooksJSON struct {
 }
 
 func runHermesHooks(f *cmdutil.Factory, o *hermesHooksOptions, library string, dryRun, install bool) error {
-	home, err := hermesHome(f, o.Home)
+	home, err := cmdutil.HermesHome(f, o.Home)
 	if err != nil {
 		return err
 	}
@@ -184,28 +164,4 @@ func runHermesHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		agentsession.Log(library, f.Now(), agent.Hermes, opts.Event, lines...)
 	}
 	return nil
-}
-
-// hermesStatusLine says, for status, whether Hermes' hooks are installed
-// and whether Hermes will run them ("" when Hermes has none of ours).
-func hermesStatusLine(f *cmdutil.Factory) (string, []hooks.HermesHook) {
-	home, err := hermesHome(f, "")
-	if err != nil {
-		return "", nil
-	}
-	st, err := hooks.HermesStatus(home, f.Getenv)
-	if err != nil || len(st) == 0 {
-		return "", nil
-	}
-	var pending []string
-	for _, h := range st {
-		if h.Consent == hermes.ConsentPending {
-			pending = append(pending, h.Event)
-		}
-	}
-	line := fmt.Sprintf("Hermes: %d shell hooks in %s", len(st), filepath.Join(home, hermes.ConfigFile))
-	if len(pending) > 0 {
-		line += fmt.Sprintf("; consent not yet given for %s (Hermes asks at its next interactive start; 'skillrepo hooks install --hermes --accept' gives it)", strings.Join(pending, ", "))
-	}
-	return line, st
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/queuecmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/reviewcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/skillcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/statuscmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/uicmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/usagecmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/whatsnewcmd"
@@ -114,7 +115,7 @@ archive, restore and rollback are git operations.`,
 		curatorcmd.NewCmdCurator(f),
 		mcpcmd.NewCmdMCP(f, nil),
 		goalcmd.NewCmdGoal(f),
-		queuecmd.NewCmdQueue(f), workercmd.NewCmdWorker(f, nil), newStatusCmd(f), doctorcmd.NewCmdDoctor(f, nil), whatsnewcmd.NewCmdWhatsnew(f, nil), uicmd.NewCmdUI(f, nil), configcmd.NewCmdConfig(f),
+		queuecmd.NewCmdQueue(f), workercmd.NewCmdWorker(f, nil), statuscmd.NewCmdStatus(f, nil), doctorcmd.NewCmdDoctor(f, nil), whatsnewcmd.NewCmdWhatsnew(f, nil), uicmd.NewCmdUI(f, nil), configcmd.NewCmdConfig(f),
 	)
 	cmd.AddCommand(newCompletionCmd(cmd))
 	return cmd

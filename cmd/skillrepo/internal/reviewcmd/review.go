@@ -22,7 +22,6 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/internal/endpoint"
-	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/mcpserver"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
@@ -421,11 +420,5 @@ func recordLastReview(f *cmdutil.Factory, lib *skillrepo.Library, session, revie
 	} else {
 		lib.UsageHistory().AppendReview(session, e.ReviewID, review.StatusFailed, e.LastError)
 	}
-	_ = LastReviewFile(lib).Write(e)
-}
-
-// LastReviewFile is the record of the last review run outside the queue,
-// a queue entry that status reads beside the queue's.
-func LastReviewFile(lib *skillrepo.Library) statefile.File[queue.Entry] {
-	return statefile.File[queue.Entry]{Path: lib.State().LastReview(), Limit: 1 << 20, Version: 1, Perm: 0o600}
+	_ = cmdutil.LastReviewFile(lib).Write(e)
 }

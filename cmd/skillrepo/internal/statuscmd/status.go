@@ -1,7 +1,13 @@
-package main
+// Package statuscmd is `skillrepo status`, one screen of the library,
+// its proposals, the review queue, the curator, the agents' hooks and the
+// shared remote (remote.go): Options, NewCmdStatus that only parses flags
+// into it (handed a runF, a test checks the parse without a library) and
+// statusRun (docs/architecture.md §6).
+package statuscmd
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +23,6 @@ import (
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
-	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/reviewcmd"
 	"github.com/skillrepo/skillrepo/curator"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -68,7 +73,7 @@ type statusJSON struct {
 	// Setups are doctor's findings on every agent set up here (the
 	// same checks as `skillrepo doctor`).
 	Setups []doctor.Finding `json:"setups"`
-	// Remote is the shared remote (status_remote.go); absent when the
+	// Remote is the shared remote (remote.go); absent when the
 	// library shares nothing.
 	Remote *remoteStatusJSON `json:"remote,omitempty"`
 }
@@ -101,7 +106,15 @@ type hookStatus struct {
 	Command string `json:"command,omitempty"`
 }
 
-func newStatusCmd(f *cmdutil.Factory) *cobra.Command {
+// Options is what `status` was asked.
+type Options struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+}
+
+// NewCmdStatus is `status`; runF, when not nil, runs instead of statusRun.
+func NewCmdStatus(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	return &cobra.Command{
 		Use:   "status",
 		Short: "One screen: the library, proposals, the review queue, the curator, agent hooks",
@@ -116,12 +129,17 @@ branch).`,
 		Example: "  skillrepo status\n  skillrepo -C ~/.claude/skills status --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runStatus(cmd, f)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return statusRun(opts)
 		},
 	}
 }
 
-func runStatus(cmd *cobra.Command, f *cmdutil.Factory) error {
+func statusRun(opts *Options) error {
+	f := opts.Factory
 	homes, _ := cmdutil.AgentHomes(f)
 	cwd, _ := os.Getwd()
 	setups := hookStatuses(f, homes, cwd)
@@ -147,7 +165,7 @@ func runStatus(cmd *cobra.Command, f *cmdutil.Factory) error {
 	if st.Branch != "" {
 		// A dry run that failed (a merge in progress, the lock held) must
 		// not read as a clean work tree: say so, and show the rest.
-		if res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{DryRun: true, ReportUnconverted: true}); err != nil {
+		if res, err := lib.Sync(opts.Ctx, skillrepo.SyncOptions{DryRun: true, ReportUnconverted: true}); err != nil {
 			st.WorktreeError = err.Error()
 		} else {
 			st.DirtySkills = append(st.DirtySkills, res.Skills...)
@@ -185,7 +203,7 @@ func runStatus(cmd *cobra.Command, f *cmdutil.Factory) error {
 	}
 	// A review run outside the queue (skillrepo review) leaves its own
 	// record, failed ones included.
-	if e, err := reviewcmd.LastReviewFile(lib).Read(); err == nil && e.FinishedAt != nil {
+	if e, err := cmdutil.LastReviewFile(lib).Read(); err == nil && e.FinishedAt != nil {
 		reviews = append(reviews, e)
 	}
 	sort.Slice(reviews, func(i, j int) bool { return reviews[i].FinishedAt.Before(*reviews[j].FinishedAt) })
@@ -215,7 +233,7 @@ func runStatus(cmd *cobra.Command, f *cmdutil.Factory) error {
 		}
 	}
 	st.Hooks = append(st.Hooks, setups...)
-	st.HermesNote, st.HermesHooks = hermesStatusLine(f)
+	st.HermesNote, st.HermesHooks = cmdutil.HermesStatusLine(f)
 	// Reviews of the agents whose hooks serve this library: can a model
 	// backend run them, from this environment? (An agent set up for
 	// another library says nothing of this one's.)
@@ -228,7 +246,7 @@ func runStatus(cmd *cobra.Command, f *cmdutil.Factory) error {
 	if env, err := cmdutil.DoctorEnv(f, "", "", cwd); err == nil {
 		// Cached: the checks run every installed command (seconds with
 		// four agents); they run again when what they read changes.
-		st.Setups = doctor.Cached(cmd.Context(), env, lib.State().SetupChecks(), filepath.Join(lib.Root, filepath.FromSlash(config.Path))).Findings
+		st.Setups = doctor.Cached(opts.Ctx, env, lib.State().SetupChecks(), filepath.Join(lib.Root, filepath.FromSlash(config.Path))).Findings
 	}
 	if f.JSON {
 		return cmdutil.PrintJSON(f.IO.Out, st)
