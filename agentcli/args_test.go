@@ -26,6 +26,7 @@ var (
 	codexParser    = parser{valued: []string{"-c", "--config", "--disable", "--enable", "-m", "--model", "-i", "--image"}}
 	geminiParser   = parser{valued: []string{"--output-format", "--allowed-mcp-server-names", "-m", "--model", "--session-file"}}
 	opencodeParser = parser{valued: []string{"--format", "-s", "--session", "--agent", "-m", "--model", "--title", "-f", "--file"}}
+	copilotParser  = parser{valued: []string{"--output-format", "--additional-mcp-config", "--available-tools", "--allow-tool", "--model", "-p", "--prompt", "-r", "--resume"}}
 )
 
 // shape is what the parser makes of args: the options it sees, in order,
@@ -81,6 +82,8 @@ func argLists(session, model, provider, system string) map[string][]string {
 		"gemini nofork": geminiArgs(model, "", false),
 		"opencode fork": opencodeArgs(session, model),
 		"opencode ask":  opencodeArgs("", model),
+		"copilot run":   copilotArgs(model, []byte(`{"mcpServers":{}}`)),
+		"copilot ask":   copilotArgs(model, nil),
 	}
 }
 
@@ -92,6 +95,8 @@ func parserOf(name string) parser {
 		return codexParser
 	case strings.HasPrefix(name, "opencode"):
 		return opencodeParser
+	case strings.HasPrefix(name, "copilot"):
+		return copilotParser
 	}
 	return geminiParser
 }
@@ -158,7 +163,7 @@ func TestBackendRefusesBadSessionID(t *testing.T) {
 	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho \"$@\" > "+ran+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, agent := range []string{ClaudeCode, Codex, OpenCode} {
+	for _, agent := range []string{ClaudeCode, Codex, OpenCode, Copilot} {
 		for _, id := range []string{"--mcp-config=/tmp/pwn.json", "-cmcp_servers.pwn.command=/tmp/pwn", "../x", "a b"} {
 			b := Backend{Program: Program{Agent: agent, Path: prog, Self: "/bin/skillrepo", TempDir: dir}, Serve: func(context.Context, net.Listener, []agenttools.Definition, string, func(context.Context, string, string) (string, bool)) error {
 				return nil

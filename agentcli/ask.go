@@ -47,6 +47,9 @@ func (p Program) Ask(ctx context.Context, system, user string) (string, error) {
 		}
 		args = opencodeArgs("", p.Model)
 		p.Env = append(slices.Clone(p.Env), "OPENCODE_CONFIG_CONTENT="+string(cfg))
+	case Copilot:
+		args = copilotArgs(p.Model, nil)
+		prompt = system + "\n\n" + user
 	}
 	out, err := p.run(ctx, args, prompt)
 	if p.Agent == OpenCode {
@@ -63,6 +66,8 @@ func (p Program) Ask(ctx context.Context, system, user string) (string, error) {
 		o = parseGemini(out)
 	case OpenCode:
 		o = parseOpenCode(out)
+	case Copilot:
+		o = parseCopilot(out)
 	default:
 		o = parseCodex(out)
 	}

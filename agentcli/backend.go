@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -149,6 +150,15 @@ func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 		}
 		args = opencodeArgs(t.Resume, b.Model)
 		b.Env = append(slices.Clone(b.Env), "OPENCODE_CONFIG_CONTENT="+string(cfg))
+	case Copilot:
+		// No fork: a fresh pass, the instructions leading the
+		// conversation as text.
+		cfg, err := copilotMCPConfig(b.Self, relay)
+		if err != nil {
+			return modelcall.Outcome{Status: modelcall.StatusFailed, Reason: "agent run files: " + err.Error()}
+		}
+		prompt = strings.TrimSpace(t.System + "\n\n" + t.Text)
+		args = copilotArgs(b.Model, cfg)
 	}
 	out, err := b.run(ctx, args, prompt)
 	if b.Agent == OpenCode {
@@ -169,6 +179,8 @@ func (b Backend) Run(ctx context.Context, t modelcall.Task) modelcall.Outcome {
 		o = parseGemini(out)
 	case b.Agent == OpenCode:
 		o = parseOpenCode(out)
+	case b.Agent == Copilot:
+		o = parseCopilot(out)
 	default:
 		o = parseCodex(out)
 	}

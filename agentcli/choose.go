@@ -44,7 +44,7 @@ func Choose(w Want) (string, error) {
 		return BackendEndpoint, nil
 	case BackendAgent:
 		if ProgramName(w.Agent) == "" {
-			return "", fmt.Errorf("review.backend is agent, but %s has no program skillrepo can run as a model backend (Claude Code, Codex, Gemini CLI and OpenCode do)", agentLabel(w.Agent))
+			return "", fmt.Errorf("review.backend is agent, but %s has no program skillrepo can run as a model backend (Claude Code, Codex, Gemini CLI, OpenCode and Copilot CLI do)", agentLabel(w.Agent))
 		}
 		if w.Program == "" {
 			return "", fmt.Errorf("review.backend is agent, but no %s program was found on the session's PATH", ProgramName(w.Agent))

@@ -105,3 +105,42 @@ func TestOpenCodeRunSession(t *testing.T) {
 		}
 	}
 }
+
+// Copilot CLI's run: our server's tools alone (its own off, the built-in
+// MCP servers and custom instructions too), the judge's question with no
+// tool; the events of a run (1.0.102, recorded against internal/fakemodel)
+// read into an outcome.
+func TestCopilotRun(t *testing.T) {
+	cfg, err := copilotMCPConfig("/bin/skillrepo", []string{"mcp", "--relay", "/tmp/s/mcp.sock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(cfg), `"command":"/bin/skillrepo"`) || !strings.Contains(string(cfg), `"SKILLREPO_IN_REVIEW":"1"`) {
+		t.Errorf("mcp config %s", cfg)
+	}
+	run := strings.Join(copilotArgs("fake-model", cfg), " ")
+	for _, want := range []string{"-s --output-format json", "--disable-builtin-mcps", "--no-custom-instructions", "--available-tools=skillrepo --allow-tool=skillrepo", "--model=fake-model"} {
+		if !strings.Contains(run, want) {
+			t.Errorf("run args %q lack %q", run, want)
+		}
+	}
+	if ask := strings.Join(copilotArgs("", nil), " "); !strings.Contains(ask, "--available-tools="+copilotNoTool) || strings.Contains(ask, "mcp-config") {
+		t.Errorf("ask args %q", ask)
+	}
+	events := `{"type":"session.tools_updated","data":{"model":"fake-model"},"ephemeral":true}
+{"type":"assistant.message","data":{"content":"","toolRequests":[{"toolCallId":"call_1","name":"skillrepo-skills_list","arguments":{}}]}}
+{"type":"tool.execution_start","data":{"toolCallId":"call_1","toolName":"skillrepo-skills_list","arguments":{}}}
+{"type":"tool.execution_complete","data":{"toolCallId":"call_1","success":true,"result":{"content":"{}"}}}
+{"type":"assistant.message","data":{"content":"Nothing to save.","toolRequests":[]}}
+{"type":"result","timestamp":"2026-12-08T01:29:09.003Z","sessionId":"70e4a2b9","exitCode":0,"usage":{"premiumRequests":0}}
+`
+	if o := parseCopilot(output{stdout: []byte(events)}); o.Status != modelcall.StatusCompleted || o.Final != "Nothing to save." || o.Calls != 1 {
+		t.Errorf("run: %+v", o)
+	}
+	if o := parseCopilot(output{stdout: []byte(`{"type":"session.error","data":{"message":"Model not found"}}` + "\n"), exit: 1}); o.Status != modelcall.StatusFailed || !strings.Contains(o.Reason, "Model not found") {
+		t.Errorf("error: %+v", o)
+	}
+	if o := parseCopilot(output{}); o.Status != modelcall.StatusFailed {
+		t.Errorf("nothing: %+v", o)
+	}
+}

@@ -36,6 +36,8 @@ func ProgramName(agent string) string {
 		return "gemini"
 	case OpenCode:
 		return OpenCode // its program is named as the agent is
+	case Copilot:
+		return Copilot // its program is named as the agent is
 	}
 	return ""
 }
@@ -87,7 +89,7 @@ type Program struct {
 // Check reports a program that cannot run.
 func (p Program) Check() error {
 	if ProgramName(p.Agent) == "" {
-		return fmt.Errorf("agent %q has no program skillrepo can run as a model backend (Claude Code, Codex, Gemini CLI and OpenCode do)", p.Agent)
+		return fmt.Errorf("agent %q has no program skillrepo can run as a model backend (Claude Code, Codex, Gemini CLI, OpenCode and Copilot CLI do)", p.Agent)
 	}
 	if p.Path == "" {
 		return fmt.Errorf("no %s program found: install it on the PATH the agent's hooks see, or set review.backend: endpoint with an OpenAI-compatible endpoint", ProgramName(p.Agent))

@@ -28,7 +28,7 @@ type Dispatch func(ctx context.Context, call openai.ToolCall) string
 // the call cap or the input budget is reached, a call fails, or ctx ends.
 //
 // It runs against an OpenAI-compatible endpoint in this process. An
-// agent's own command-line program (Claude Code, Codex, Gemini CLI, OpenCode) runs the same
+// agent's own command-line program (Claude Code, Codex, Gemini CLI, OpenCode, Copilot CLI) runs the same
 // loop itself, calling our tools over MCP, and reports the same
 // [Outcome] (see docs/agents.md, "The model backend").
 type Loop struct {

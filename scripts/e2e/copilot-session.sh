@@ -16,7 +16,9 @@ fake_start - <<JSON
 [{"api": "chat", "unless": "\\"role\\":\\"tool\\"", "match": "ci-debugging", "tool_calls": [
    {"name": "skill", "arguments": {"skill": "ci-debugging"}},
    {"name": "bash", "arguments": {"command": "cat $lib/devops/docker-cleanup/SKILL.md", "description": "read the docker skill"}}]},
- {"api": "chat", "content": "Re-run the flaky test once.", "times": -1}]
+ {"api": "chat", "match": "is material to learn from", "unless": "flaky-test-triage", "tool_calls": [{"name": "skillrepo-skill_manage", "arguments": {"operations": [{"action": "create", "name": "flaky-test-triage", "category": "testing", "content": "---\\nname: flaky-test-triage\\ndescription: Use when a test fails only sometimes.\\n---\\n# Flaky test triage\\n\\n1. Re-run the test 50 times in a loop and count the failures.\\n"}]}}]},
+ {"api": "chat", "match": "is material to learn from", "content": "Created flaky-test-triage."},
+ {"api": "chat", "unless": "is material to learn from", "content": "Re-run the flaky test once.", "times": -1}]
 JSON
 copilot_env
 export SKILLREPO_MODEL=fake-model OPENAI_BASE_URL="$FAKE_OPENAI" OPENAI_API_KEY=e2e-dummy-key
@@ -37,10 +39,11 @@ for e in SessionStart Stop SessionEnd; do
   must "$log" "copilot $e" "Copilot CLI's $e did not reach skillrepo"
 done
 must_not "$log" 'error' "a hook failed"
-# Stop came before Copilot CLI had written the turn to its session file
-# (no file yet, or none of the conversation in it): nothing to count, no
-# review. The file is whole once Copilot CLI has exited.
-must "$log" 'copilot Stop nothing to count: the session (wrote no transcript|has no conversation yet)'
+# Stop came before Copilot CLI had written the whole turn to its session
+# file (no file yet, none of the conversation, or the turn without its
+# answer): no review. The file is whole once Copilot CLI has exited.
+must "$log" 'copilot Stop (nothing to count: the session (wrote no transcript|has no conversation yet)|a nudge fired, but the last turn has no final answer)'
+must_not "$log" 'copilot (Stop|SessionEnd) queued'
 must "$log" 'copilot SessionEnd the session has no transcript'
 session=$(ls -d "$COPILOT_HOME"/session-state/*/ | head -n 1)
 [ -f "$session/events.jsonl" ] || fail "Copilot CLI left no session file in $session"
@@ -54,4 +57,15 @@ sr -C "$lib" review --session "$id" --dry-run >"$E2E_DIR/review.txt"
 must "$E2E_DIR/review.txt" 'transcript: copilot, .*1 user turn, 2 model iterations'
 sr -C "$lib" review --session current --dry-run >"$E2E_DIR/review-current.txt"
 must "$E2E_DIR/review-current.txt" 'transcript: copilot, .*1 user turn, 2 model iterations'
+# Reviewed for real through Copilot CLI itself (no endpoint configured):
+# a fresh `copilot -s` run with skillrepo's tools alone (skillrepo-<tool>,
+# none of its own), whose skill_manage call lands a commit naming the
+# session and its model.
+unset SKILLREPO_MODEL OPENAI_BASE_URL OPENAI_API_KEY
+sr -C "$lib" review --session "$id" >"$E2E_DIR/review-run.txt" 2>&1 || fail "the review failed: $(cat "$E2E_DIR/review-run.txt")"
+review_landed "$id" fake-model flaky-test-triage
+grep -m 1 'is material to learn from' "$E2E_DIR/model.log" >"$E2E_DIR/review-request.json" || fail "no review request reached the model"
+must "$E2E_DIR/review-request.json" '"name":"skillrepo-skill_manage"' "the review was not offered our tools"
+must_not "$E2E_DIR/review-request.json" '"name":"(bash|view|edit|create|skill|glob|grep|task|sql)"' "the review kept a tool of Copilot CLI's own"
+must "$E2E_DIR/review-request.json" 'Re-run the flaky test once' "the review did not see the session's conversation"
 no_egress
