@@ -82,6 +82,14 @@ verification holds. --subgoal adds a criterion that must also hold.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Text = args[0]
+			if opts.MaxTurns < 0 {
+				return cmdutil.UsageErrorf("--max-turns must be positive")
+			}
+			if opts.Session != "" {
+				if err := goals.ValidSession(opts.Session); err != nil {
+					return cmdutil.UsageErrorf("--session: %v", err)
+				}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -99,17 +107,9 @@ verification holds. --subgoal adds a criterion that must also hold.`,
 
 func setRun(opts *SetOptions) error {
 	f := opts.Factory
-	if opts.MaxTurns < 0 {
-		return cmdutil.UsageErrorf("--max-turns must be positive")
-	}
 	store, lib, err := goalStore(f)
 	if err != nil {
 		return err
-	}
-	if opts.Session != "" {
-		if err := goals.ValidSession(opts.Session); err != nil {
-			return cmdutil.UsageErrorf("--session: %v", err)
-		}
 	}
 	maxTurns := opts.MaxTurns
 	if maxTurns == 0 {

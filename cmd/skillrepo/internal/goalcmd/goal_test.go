@@ -2,6 +2,7 @@ package goalcmd
 
 import (
 	"bytes"
+	"errors"
 	"reflect"
 	"testing"
 
@@ -37,6 +38,15 @@ func TestNewCmdSet(t *testing.T) {
 	}
 	if err := execute(NewCmdSet(testFactory(), func(*SetOptions) error { t.Error("ran"); return nil })); err == nil {
 		t.Error("set without a goal: no error")
+	}
+	// A bad turn budget or session id is a usage error before the library
+	// is opened.
+	for _, args := range [][]string{{"g", "--max-turns", "-1"}, {"g", "--session", "../x"}} {
+		err := execute(NewCmdSet(testFactory(), func(*SetOptions) error { t.Errorf("%q ran", args); return nil }), args...)
+		var fe *cmdutil.FlagError
+		if !errors.As(err, &fe) {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
 	}
 }
 
