@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -475,38 +474,4 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		agentsession.Log(library, f.Now(), name, opts.Event, lines...)
 	}
 	return nil
-}
-
-// hookLogWriter collects what a background command prints and hands it
-// to log one whole line at a time (Flush sends a last partial line).
-type hookLogWriter struct {
-	log func(lines ...string)
-	buf []byte
-}
-
-func (w *hookLogWriter) Write(p []byte) (int, error) {
-	w.buf = append(w.buf, p...)
-	var lines []string
-	for {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			break
-		}
-		if l := strings.TrimRight(string(w.buf[:i]), "\r"); strings.TrimSpace(l) != "" {
-			lines = append(lines, l)
-		}
-		w.buf = w.buf[i+1:]
-	}
-	if len(lines) > 0 {
-		w.log(lines...)
-	}
-	return len(p), nil
-}
-
-// Flush logs what is left of an unfinished line.
-func (w *hookLogWriter) Flush() {
-	if l := strings.TrimSpace(string(w.buf)); l != "" {
-		w.log(l)
-	}
-	w.buf = nil
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/reviewcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/skillcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/statuscmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/synccmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/uicmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/usagecmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/whatsnewcmd"
@@ -106,7 +107,7 @@ archive, restore and rollback are git operations.`,
 		newInitCmd(f),
 		lintcmd.NewCmdLint(f, nil),
 		skillcmd.NewCmdSkill(f),
-		newSyncCmd(f),
+		synccmd.NewCmdSync(f, nil),
 		usagecmd.NewCmdUsage(f),
 		reviewcmd.NewCmdReview(f, nil),
 		memorycmd.NewCmdMemory(f),

@@ -1,6 +1,13 @@
-package main
+// Package synccmd is `skillrepo sync`, which records edits made outside
+// skillrepo as one commit: Options, NewCmdSync that only parses flags
+// into it (handed a runF, a test checks the parse without a library) and
+// syncRun, or hookSyncRun for the sync a SessionStart hook starts in the
+// background (docs/architecture.md §6).
+package synccmd
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -14,8 +21,10 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
 
-type syncOptions struct {
-	f           *cmdutil.Factory
+// Options is what `sync` was asked.
+type Options struct {
+	Factory     *cmdutil.Factory
+	Ctx         context.Context
 	Origin      string
 	Message     string
 	DryRun      bool
@@ -26,8 +35,9 @@ type syncOptions struct {
 	HookLog string
 }
 
-func newSyncCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &syncOptions{f: f}
+// NewCmdSync is `sync`; runF, when not nil, runs instead of syncRun.
+func NewCmdSync(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "sync [--origin <o>] [-m <subject>] [--dry-run]",
 		Short: "Record edits made outside skillrepo as one commit",
@@ -49,10 +59,11 @@ committed are left for your own 'git commit' (agent hooks sync this way).`,
 			if opts.Origin != "" && !skillrepo.ValidOrigin(opts.Origin) {
 				return cmdutil.UsageErrorf("--origin %q: want user, foreground, background-review, curator or import", opts.Origin)
 			}
-			if opts.HookLog != "" {
-				return runSyncForHook(cmd, opts)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			return runSync(cmd, opts)
+			return syncRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Origin, "origin", "", "origin to record (default: inferred)")
@@ -64,11 +75,11 @@ committed are left for your own 'git commit' (agent hooks sync this way).`,
 	return cmd
 }
 
-// runSyncForHook is the sync a SessionStart hook starts in the
+// hookSyncRun is the sync a SessionStart hook starts in the
 // background: its report and its failure become lines of the hooks log
 // ("<time> <agent> SessionStart sync: …"), nothing is printed.
-func runSyncForHook(cmd *cobra.Command, opts *syncOptions) error {
-	f := opts.f
+func hookSyncRun(opts *Options) error {
+	f := opts.Factory
 	name := agent.Name(opts.HookLog)
 	lw := &hookLogWriter{log: func(lines ...string) {
 		for i := range lines {
@@ -77,7 +88,7 @@ func runSyncForHook(cmd *cobra.Command, opts *syncOptions) error {
 		agentsession.Log(f.Dir, f.Now(), name, agent.EventSessionStart, lines...)
 	}}
 	f.IO.ErrOut = lw
-	err := runSync(cmd, opts)
+	err := record(opts)
 	if err != nil {
 		fmt.Fprintf(lw, "failed: %v\n", err)
 	}
@@ -183,13 +194,21 @@ func reportHermesRecords(w io.Writer, f *cmdutil.Factory, res *skillrepo.SyncRes
 	return any
 }
 
-func runSync(cmd *cobra.Command, opts *syncOptions) error {
-	f := opts.f
+func syncRun(opts *Options) error {
+	if opts.HookLog != "" {
+		return hookSyncRun(opts)
+	}
+	return record(opts)
+}
+
+// record is the sync itself: the work tree's changes as one commit.
+func record(opts *Options) error {
+	f := opts.Factory
 	lib, err := f.Library()
 	if err != nil {
 		return err
 	}
-	res, err := lib.Sync(cmd.Context(), skillrepo.SyncOptions{Origin: opts.Origin, Message: opts.Message, DryRun: opts.DryRun, LeaveStaged: opts.LeaveStaged,
+	res, err := lib.Sync(opts.Ctx, skillrepo.SyncOptions{Origin: opts.Origin, Message: opts.Message, DryRun: opts.DryRun, LeaveStaged: opts.LeaveStaged,
 		Lint: true})
 	if err != nil {
 		return err
@@ -253,3 +272,37 @@ func runSync(cmd *cobra.Command, opts *syncOptions) error {
 // maxListedChanges is how many changed files (or lint errors) sync lists
 // on a terminal before it summarises the rest.
 const maxListedChanges = 20
+
+// hookLogWriter collects what a background command prints and hands it
+// to log one whole line at a time (Flush sends a last partial line).
+type hookLogWriter struct {
+	log func(lines ...string)
+	buf []byte
+}
+
+func (w *hookLogWriter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	var lines []string
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		if l := strings.TrimRight(string(w.buf[:i]), "\r"); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+		w.buf = w.buf[i+1:]
+	}
+	if len(lines) > 0 {
+		w.log(lines...)
+	}
+	return len(p), nil
+}
+
+// Flush logs what is left of an unfinished line.
+func (w *hookLogWriter) Flush() {
+	if l := strings.TrimSpace(string(w.buf)); l != "" {
+		w.log(l)
+	}
+	w.buf = nil
+}
