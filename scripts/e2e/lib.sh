@@ -321,6 +321,10 @@ review_request() {
 # agent backend; the fork queued nothing and fired none of our hooks; no
 # hook started two workers.
 one_agent_review() {
+  # The worker marks the entry done just after the review's commit lands:
+  # a moment a loaded machine makes long.
+  review_done() { sr -C "$lib" queue list --json | grep -Eq '"state": ?"done"'; }
+  wait_for 30 review_done
   sr -C "$lib" queue list --json >"$E2E_DIR/queue.json"
   [ "$(grep -Eo '"id": ?"q-' "$E2E_DIR/queue.json" | wc -l)" -eq 1 ] || fail "more than the session's one review was queued: $(cat "$E2E_DIR/queue.json")"
   must "$E2E_DIR/queue.json" '"backend": ?"agent"'
