@@ -466,14 +466,16 @@ func agentSkillsFromUsage(sidecar *usage.Sidecar, root string) []string {
 }
 
 // removeInitDebris removes the temp files a killed init may have left
-// beside the files it writes (atomicfile's ".<name>.tmp-*"): ours, never
-// content to commit.
+// beside the files it writes (atomicfile.TempPattern's, and the
+// ".<name>.tmp-*" of earlier versions): ours, never content to commit.
 func removeInitDebris(root string) {
 	for _, p := range []string{config.Path, ".gitignore", PinsFile} {
 		full := filepath.Join(root, filepath.FromSlash(p))
-		left, _ := filepath.Glob(filepath.Join(filepath.Dir(full), "."+filepath.Base(full)+".tmp-*"))
-		for _, f := range left {
-			os.Remove(f)
+		for _, pattern := range []string{atomicfile.TempPattern(full), "." + filepath.Base(full) + ".tmp-*"} {
+			left, _ := filepath.Glob(filepath.Join(filepath.Dir(full), pattern))
+			for _, f := range left {
+				os.Remove(f)
+			}
 		}
 	}
 }

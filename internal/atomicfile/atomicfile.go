@@ -7,6 +7,7 @@ package atomicfile
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Write replaces path with data. A new file gets perm; an existing one
@@ -18,7 +19,7 @@ func Write(path string, data []byte, perm os.FileMode, sync bool) (err error) {
 	if fi, err := os.Stat(path); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := os.CreateTemp(filepath.Dir(path), TempPattern(path))
 	if err != nil {
 		return err
 	}
@@ -44,4 +45,18 @@ func Write(path string, data []byte, perm os.FileMode, sync bool) (err error) {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// TempPattern is the [os.CreateTemp] pattern of path's temporary files:
+// hidden, named after the file, in its folder. A name hidden already is
+// not given a second dot, so that an ignore rule for the file's own
+// variants covers a temporary file a kill left behind: the library's
+// .gitignore has /.usage.json.* for the usage sidecar, and
+// "..usage.json.tmp-1" showed in git status after a killed write.
+func TempPattern(path string) string {
+	base := filepath.Base(path)
+	if !strings.HasPrefix(base, ".") {
+		base = "." + base
+	}
+	return base + ".tmp-*"
 }

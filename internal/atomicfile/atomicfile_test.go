@@ -2,7 +2,9 @@ package atomicfile
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +50,48 @@ func TestWrite(t *testing.T) {
 	// A failed write leaves the target and no temp file.
 	if err := Write(filepath.Join(dir, "missing-folder", "x"), []byte("x"), 0o644, false); err == nil {
 		t.Error("write into a missing folder succeeded")
+	}
+}
+
+// TestTempFilesUnderTheFilesIgnoreRule: a temporary file a kill leaves
+// beside a hidden file is covered by an ignore rule for the file's own
+// variants, as git status reads the rule (the library's .gitignore has
+// /.usage.json and /.usage.json.*); one beside a plain file is hidden.
+func TestTempFilesUnderTheFilesIgnoreRule(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	git("init", "-q")
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("/.usage.json\n/.usage.json.*\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{".usage.json", "notes.md"} {
+		pattern := TempPattern(filepath.Join(dir, name))
+		if !strings.HasPrefix(pattern, ".") || !strings.HasSuffix(pattern, ".tmp-*") {
+			t.Errorf("TempPattern(%s) = %q: not a hidden temp name", name, pattern)
+		}
+		f, err := os.CreateTemp(dir, pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	st := git("status", "--porcelain", "--untracked-files=all")
+	if strings.Contains(st, "usage.json") {
+		t.Errorf("a temp file of .usage.json shows in git status:\n%s", st)
+	}
+	if !strings.Contains(st, ".notes.md.tmp-") {
+		t.Errorf("git status does not list the plain file's temp (the check would pass vacuously):\n%s", st)
 	}
 }

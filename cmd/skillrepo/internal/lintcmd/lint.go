@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
+	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/lint"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
@@ -348,7 +349,7 @@ func parseLintOutputs(specs []string) ([]lintOutput, error) {
 // writeLintFile writes one report to file through a temporary file in the
 // same folder, so a reader never sees half a report.
 func writeLintFile(file string, rep *lint.Report, format lint.Format, opts lint.WriteOptions) error {
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".tmp-*")
+	tmp, err := os.CreateTemp(filepath.Dir(file), atomicfile.TempPattern(file))
 	if err != nil {
 		return fmt.Errorf("write %s: %w", file, err)
 	}
