@@ -15,6 +15,7 @@ import (
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/locate"
 )
 
 // Input is an agent hook's event JSON, as Claude Code, Codex and Gemini
@@ -273,7 +274,7 @@ func resolveLibrary(library, cwd string) (string, error) {
 		cwd = wd
 	}
 	for dir := filepath.Clean(cwd); ; {
-		if p := filepath.Join(dir, library); skillrepo.IsLibrary(p) {
+		if p := filepath.Join(dir, library); locate.IsLibrary(p) {
 			return p, nil
 		}
 		parent := filepath.Dir(dir)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/mcpserver"
-	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/locate"
 )
 
 // MCPEntry is our MCP server's entry in one of an agent's files.
@@ -58,7 +58,7 @@ func MCPRunCheck(ctx context.Context, env *Env, e MCPEntry) []Finding {
 	if _, err := os.Stat(e.Command); e.Command == "" || (err != nil && !lookable(e.Command)) {
 		return []Finding{e.Finding("binary", Problem, fmt.Sprintf("the MCP server's command %q does not exist", e.Command), reinstall)}
 	}
-	if lib := e.Library(); lib != "" && !skillrepo.IsLibrary(skillrepo.ResolveLibraryPath(env.Project, lib)) {
+	if lib := e.Library(); lib != "" && !locate.IsLibrary(locate.ResolvePath(env.Project, lib)) {
 		return []Finding{e.Finding("library", Problem, fmt.Sprintf("the MCP server serves %s, which is not a skillrepo library", lib), "skillrepo init "+lib+", or "+reinstall+" --library <folder>")}
 	}
 	tools, err := mcpserver.Probe(ctx, e.Command, e.Args, agentEnviron(), env.Project)

@@ -16,6 +16,7 @@ import (
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+	"github.com/skillrepo/skillrepo/skillrepo/locate"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
@@ -303,7 +304,7 @@ func initTarget(abs string, ownRepo bool) (repoRoot, prefix string, err error) {
 	if exists(filepath.Join(abs, ".git")) || ownRepo {
 		return abs, "", nil
 	}
-	loc, err := Locate(filepath.Dir(abs))
+	loc, err := locate.Find(filepath.Dir(abs))
 	if err != nil {
 		return "", "", err
 	}

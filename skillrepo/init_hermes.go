@@ -20,6 +20,7 @@ import (
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+	"github.com/skillrepo/skillrepo/skillrepo/locate"
 )
 
 // hermesLayout says whether abs (a Hermes home, or its skills folder) is
@@ -40,7 +41,7 @@ func initHermesHome(home string) (created bool, err error) {
 	if fi, err := os.Lstat(filepath.Join(home, ".git")); err == nil && fi.IsDir() && gitstore.IsRepository(home) {
 		return false, nil // the user's own repository of the home: kept
 	}
-	if loc, err := Locate(filepath.Dir(home)); err == nil && loc.Top != "" {
+	if loc, err := locate.Find(filepath.Dir(home)); err == nil && loc.Top != "" {
 		return false, nil // inside another work tree: a prefix library of it
 	}
 	gi := filepath.Join(home, ".gitignore")

@@ -11,6 +11,7 @@ import (
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+	"github.com/skillrepo/skillrepo/skillrepo/locate"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
 )
@@ -44,7 +45,7 @@ func planInit(abs string, opts InitOptions) (*InitResult, error) {
 	if isHermes {
 		res.HermesHome = home
 		if _, err := os.Stat(filepath.Join(home, ".git")); errors.Is(err, fs.ErrNotExist) {
-			if loc, err := Locate(filepath.Dir(home)); err == nil && loc.Top == "" {
+			if loc, err := locate.Find(filepath.Dir(home)); err == nil && loc.Top == "" {
 				res.HermesHomeCreated, res.RepoRoot, res.Prefix = true, home, "skills"
 			}
 		}

@@ -3,6 +3,8 @@ package skillrepo
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/skillrepo/skillrepo/skillrepo/locate"
 )
 
 // State names the places where a library keeps its per-clone state: files
@@ -62,7 +64,7 @@ func (s State) cache(name string) string { return filepath.Join(s.dir, "cache", 
 // work tree; a work tree without a library gets the state a library at its
 // root would have.
 func StateOf(dir string) (s State, ok bool) {
-	loc, err := Locate(dir)
+	loc, err := locate.Find(dir)
 	if err != nil || loc.Top == "" {
 		return State{}, false
 	}

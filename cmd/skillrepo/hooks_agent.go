@@ -20,6 +20,7 @@ import (
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/locate"
 	"github.com/skillrepo/skillrepo/worker"
 )
 
@@ -278,7 +279,7 @@ func runAgentHooks(f *cmdutil.Factory, o *agentHooksOptions, install bool) error
 		if lib == "" {
 			lib = target.DefaultLibrary(scope, homes, project)
 		}
-		if !skillrepo.IsLibrary(lib) {
+		if !locate.IsLibrary(lib) {
 			fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
 		}
 		return cmdutil.ReportAfterInstall(f, findings, label+" hooks")
@@ -360,7 +361,7 @@ func runFileHooks(f *cmdutil.Factory, o *agentHooksOptions, t hooks.FileTarget, 
 	if lib == "" {
 		lib = t.DefaultLibrary(scope, homes, project)
 	}
-	if !skillrepo.IsLibrary(lib) {
+	if !locate.IsLibrary(lib) {
 		fmt.Fprintf(w, "warning: %s is not a skillrepo library yet; the hooks do nothing until you run 'skillrepo init %s'\n", lib, lib)
 	}
 	return cmdutil.ReportAfterInstall(f, findings, label+" hooks")

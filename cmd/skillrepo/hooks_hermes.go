@@ -15,6 +15,7 @@ import (
 	"github.com/skillrepo/skillrepo/hermes"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/locate"
 )
 
 // Hermes Agent's shell hooks (docs/hermes.md §6): `hooks install --hermes`
@@ -64,7 +65,7 @@ func runHermesHooks(f *cmdutil.Factory, o *hermesHooksOptions, library string, d
 		return err
 	}
 	if install {
-		if !skillrepo.IsLibrary(library) {
+		if !locate.IsLibrary(library) {
 			return skillrepo.WithHint(fmt.Errorf("%s is not a skillrepo library", library), "run 'skillrepo init "+home+"' first: one repository then versions Hermes' skills and memory")
 		}
 	}

@@ -117,6 +117,21 @@ func TestDependencyArrows(t *testing.T) {
 				}
 			}
 		}
+		if rel == "skillrepo/locate" {
+			// Where a folder sits is read from the file system alone: no
+			// git, no library opened; of ours it knows only the config
+			// file's path.
+			for _, d := range p.Deps {
+				if d == module+"/skillrepo" || d == module+"/"+engine || strings.HasPrefix(d, "github.com/go-git/") || d == "os/exec" {
+					t.Errorf("skillrepo/locate depends on %s: it reads only the file system", d)
+				}
+			}
+			for _, imp := range p.Imports {
+				if strings.HasPrefix(imp, module+"/") && imp != module+"/skillrepo/config" {
+					t.Errorf("skillrepo/locate imports %s: it may import only skillrepo/config", imp)
+				}
+			}
+		}
 		if rel == "overlap" {
 			// Pure: text in, clusters out; at most the SKILL.md model.
 			for _, imp := range p.Imports {

@@ -17,8 +17,8 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/internal/atomicfile"
 	"github.com/skillrepo/skillrepo/lint"
-	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
+	"github.com/skillrepo/skillrepo/skillrepo/locate"
 )
 
 // Options is what `lint` was asked.
@@ -151,7 +151,7 @@ func lintRun(opts *Options) error {
 	if profile != "" && !ValidProfile(profile) {
 		return cmdutil.UsageErrorf("--profile: unknown profile %q: want one of %s", opts.Profile, profileNames())
 	}
-	loc, err := skillrepo.Locate(f.Dir)
+	loc, err := locate.Find(f.Dir)
 	if err != nil {
 		return err
 	}
@@ -244,7 +244,7 @@ type lintGroups struct {
 // by its nearest existing folder, so it becomes a target-missing finding
 // in the format asked for rather than a plain-text error. No argument
 // means base.
-func groupLintTargets(loc skillrepo.Location, base string, args []string) (lintGroups, error) {
+func groupLintTargets(loc locate.Location, base string, args []string) (lintGroups, error) {
 	gs := lintGroups{args: map[string]string{}}
 	byRoot := map[string]*lintGroup{}
 	add := func(root, abs string) {
@@ -280,7 +280,7 @@ func groupLintTargets(loc skillrepo.Location, base string, args []string) (lintG
 			}
 			near = filepath.Dir(near)
 		}
-		l, err := skillrepo.Locate(near)
+		l, err := locate.Find(near)
 		if err != nil {
 			return gs, err
 		}

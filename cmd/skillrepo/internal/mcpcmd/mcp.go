@@ -19,6 +19,7 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/mcpserver"
 	"github.com/skillrepo/skillrepo/skillrepo"
+	"github.com/skillrepo/skillrepo/skillrepo/locate"
 )
 
 // ServeOptions is what `mcp` was asked.
@@ -76,7 +77,7 @@ consolidation held by the program) serves that pass's tools.`,
 				if err != nil {
 					return err
 				}
-				f.Dir = skillrepo.ResolveLibraryPath(wd, opts.Library)
+				f.Dir = locate.ResolvePath(wd, opts.Library)
 			}
 			opts.Ctx = cmd.Context()
 			if runF != nil {

@@ -30,6 +30,7 @@ import (
 	"github.com/skillrepo/skillrepo/review"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
+	"github.com/skillrepo/skillrepo/skillrepo/locate"
 	"github.com/skillrepo/skillrepo/worker"
 )
 
@@ -317,7 +318,7 @@ func openStatusLibrary(f *cmdutil.Factory, setups []hookStatus) (*skillrepo.Libr
 	}
 	var libs []string
 	for _, h := range setups {
-		if h.Installed && h.Library != "" && skillrepo.IsLibrary(h.Library) && !slices.ContainsFunc(libs, func(l string) bool { return samePath(l, h.Library) }) {
+		if h.Installed && h.Library != "" && locate.IsLibrary(h.Library) && !slices.ContainsFunc(libs, func(l string) bool { return samePath(l, h.Library) }) {
 			libs = append(libs, h.Library)
 		}
 	}
