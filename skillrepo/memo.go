@@ -1,9 +1,9 @@
 package skillrepo
 
 import (
-	"container/list"
 	"sync"
 
+	"github.com/skillrepo/skillrepo/internal/lru"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 )
 
@@ -18,8 +18,8 @@ import (
 // Safe for concurrent use.
 type Memo struct {
 	mu        sync.Mutex
-	owners    lru[ownersKey, ownersMemo]
-	proposals lru[proposalKey, *Proposal]
+	owners    lru.Cache[ownersKey, ownersMemo]
+	proposals lru.Cache[proposalKey, *Proposal]
 	// refs keeps the loose refs the libraries listed (proposals,
 	// rejected proposals), each reused while a stat of its file is
 	// unchanged (the engine's RefCache).
@@ -36,7 +36,7 @@ const (
 
 // NewMemo returns an empty memo; give it to [Open] in [OpenOptions].Memo.
 func NewMemo() *Memo {
-	return &Memo{owners: newLRU[ownersKey, ownersMemo](memoOwners), proposals: newLRU[proposalKey, *Proposal](memoProposals), refs: gitstore.NewRefCache()}
+	return &Memo{owners: lru.New[ownersKey, ownersMemo](memoOwners), proposals: lru.New[proposalKey, *Proposal](memoProposals), refs: gitstore.NewRefCache()}
 }
 
 func (m *Memo) refCache() *gitstore.RefCache {
@@ -76,7 +76,7 @@ func (m *Memo) ownersOf(k ownersKey) (ownersMemo, bool) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.owners.get(k)
+	return m.owners.Get(k)
 }
 
 func (m *Memo) keepOwners(k ownersKey, v ownersMemo) {
@@ -85,7 +85,7 @@ func (m *Memo) keepOwners(k ownersKey, v ownersMemo) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.owners.put(k, v)
+	m.owners.Put(k, v)
 }
 
 // proposal returns a copy of the kept summary: the caller may set its
@@ -96,7 +96,7 @@ func (m *Memo) proposal(k proposalKey) (*Proposal, bool) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	p, ok := m.proposals.get(k)
+	p, ok := m.proposals.Get(k)
 	if !ok {
 		return nil, false
 	}
@@ -111,45 +111,5 @@ func (m *Memo) keepProposal(k proposalKey, p *Proposal) {
 	cp := *p
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.proposals.put(k, &cp)
-}
-
-// lru is a map bounded by count that drops the least recently used entry.
-type lru[K comparable, V any] struct {
-	max   int
-	order *list.List // of *lruEntry, most recent first
-	items map[K]*list.Element
-}
-
-type lruEntry[K comparable, V any] struct {
-	k K
-	v V
-}
-
-func newLRU[K comparable, V any](max int) lru[K, V] {
-	return lru[K, V]{max: max, order: list.New(), items: map[K]*list.Element{}}
-}
-
-func (c *lru[K, V]) get(k K) (V, bool) {
-	e, ok := c.items[k]
-	if !ok {
-		var zero V
-		return zero, false
-	}
-	c.order.MoveToFront(e)
-	return e.Value.(*lruEntry[K, V]).v, true
-}
-
-func (c *lru[K, V]) put(k K, v V) {
-	if e, ok := c.items[k]; ok {
-		e.Value.(*lruEntry[K, V]).v = v
-		c.order.MoveToFront(e)
-		return
-	}
-	c.items[k] = c.order.PushFront(&lruEntry[K, V]{k, v})
-	for c.order.Len() > c.max {
-		last := c.order.Back()
-		c.order.Remove(last)
-		delete(c.items, last.Value.(*lruEntry[K, V]).k)
-	}
+	m.proposals.Put(k, &cp)
 }
