@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -15,8 +14,6 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/remote"
 
 	"github.com/skillrepo/skillrepo/queue"
-	"github.com/skillrepo/skillrepo/skillrepo"
-	"github.com/skillrepo/skillrepo/worker"
 )
 
 func newRemoteCmd(f *cmdutil.Factory) *cobra.Command {
@@ -177,14 +174,6 @@ func printRemoteSync(f *cmdutil.Factory, res *remote.SyncResult, skipped string)
 	return nil
 }
 
-// startRemoteSync starts a background `remote sync` of the library,
-// detached (the caller never waits for the network), its output appended
-// to the remote log.
-func startRemoteSync(lib *skillrepo.Library) error {
-	env := append(os.Environ(), queue.EnvInReview+"=1")
-	return worker.StartDetached(cmdutil.SelfExecutable(), []string{"-C", lib.Root, "remote", "sync", "--background"}, lib.Root, lib.State().RemoteLog(), env)
-}
-
 // shareAfterWrite starts a background sync when the command left work
 // for the shared remote — it moved main and remote.main sends main out,
 // or it made or moved a proposal and remote.proposals publishes them — so
@@ -199,7 +188,7 @@ func shareAfterWrite(f *cmdutil.Factory) {
 	if lib == nil {
 		return
 	}
-	if err := startRemoteSync(lib); err != nil {
+	if err := cmdutil.StartRemoteSync(lib); err != nil {
 		f.Warn("could not start the background remote sync: " + err.Error() + "; run 'skillrepo remote sync'")
 	}
 }

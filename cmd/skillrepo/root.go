@@ -16,6 +16,7 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/curatorcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/doctorcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/goalcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/hookscmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/indexcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/lintcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/mcpcmd"
@@ -103,7 +104,7 @@ archive, restore and rollback are git operations.`,
 	cmd.SetVersionTemplate("{{.Version}}\n")
 	cmd.AddCommand(
 		newVersionCmd(f),
-		newHooksCmd(f),
+		hookscmd.NewCmdHooks(f),
 		newInitCmd(f),
 		lintcmd.NewCmdLint(f, nil),
 		skillcmd.NewCmdSkill(f),

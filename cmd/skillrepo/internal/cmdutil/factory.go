@@ -9,12 +9,15 @@ package cmdutil
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/skillrepo/skillrepo/queue"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/remote"
+	"github.com/skillrepo/skillrepo/worker"
 )
 
 // Factory hands commands their dependencies lazily, so nothing expensive
@@ -75,6 +78,15 @@ func (f *Factory) SharePending() *skillrepo.Library {
 		return nil
 	}
 	return lib
+}
+
+// StartRemoteSync starts a background `remote sync` of the library,
+// detached (the caller never waits for the network), its output appended
+// to the remote log: after a write that left work for the remote, and at
+// an agent's session start.
+func StartRemoteSync(lib *skillrepo.Library) error {
+	env := append(os.Environ(), queue.EnvInReview+"=1")
+	return worker.StartDetached(SelfExecutable(), []string{"-C", lib.Root, "remote", "sync", "--background"}, lib.Root, lib.State().RemoteLog(), env)
 }
 
 // sayInferred tells, once, which library a command run outside any

@@ -1,22 +1,19 @@
 // Package goalcmd is `skillrepo goal` (set, show, list, pause, resume,
 // clear: per verb an options struct, a NewCmd… that only parses flags
-// and arguments into it, handed a runF in tests, and a run function) and
-// the goal loop's place in the agent hooks (hook.go: the Stop hook's
-// judge and the other events' goal handling; docs/architecture.md §6).
+// and arguments into it, handed a runF in tests, and a run function;
+// docs/architecture.md §6). The goal loop's place in the agent hooks is
+// hookscmd's (goal.go there).
 package goalcmd
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/goals"
 	"github.com/skillrepo/skillrepo/internal/boundedread"
@@ -431,42 +428,4 @@ func statusRun(opts *StatusOptions) error {
 	}
 	fmt.Fprintf(f.IO.ErrOut, "%s goal of %s is %s\n", f.IO.Green("✓"), sessionLabel(st.Session), st.Status)
 	return nil
-}
-
-// newGoalEvaluator builds the Stop hook's evaluator. The judge's backend
-// is chosen as a review's is (agentcli.Choose, docs/agents.md "The model
-// backend"): goals.model / goals.base_url, falling back to the review's
-// settings and the environment, as an OpenAI-compatible endpoint (sent
-// with temperature 0); else the agent's own program, asked with the
-// session's model unless goals.model names another.
-func newGoalEvaluator(f *cmdutil.Factory, lib *skillrepo.Library, agent, cwd, sessionModel string) (*goals.Evaluator, error) {
-	cfg := lib.Config.Goals
-	model := cmp.Or(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
-	baseURL := cmp.Or(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
-	judge := &goals.Judge{Model: model, BaseURL: baseURL, Timeout: cfg.Timeout()}
-	program := agentcli.Running(agent)
-	if program == "" {
-		program = agentcli.Find(agent, f.Getenv("PATH"))
-	}
-	backend, err := agentcli.Choose(agentcli.Want{Setting: lib.Config.Review.Backend, Agent: agent, Model: model, BaseURL: baseURL,
-		APIKey: f.Getenv("OPENAI_API_KEY") != "", Program: program})
-	switch {
-	case err != nil:
-		// No backend: the judge says so when asked, and the goal goes on
-		// as the reference's does when its judge is missing.
-	case backend == agentcli.BackendAgent:
-		judge.Asker = agentcli.Program{Agent: agent, Path: program, Env: os.Environ(), Dir: cwd,
-			Model: cmp.Or(cfg.Model, sessionModel), Timeout: cfg.Timeout()}
-	default:
-		client, err := cmdutil.JudgeClient(f, baseURL)
-		if err != nil {
-			return nil, err
-		}
-		judge.Client = client
-	}
-	return &goals.Evaluator{
-		Store: goals.Store{Dir: lib.State().Goals()},
-		Judge: judge,
-		Now:   f.Now,
-	}, nil
 }

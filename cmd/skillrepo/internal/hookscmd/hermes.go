@@ -1,4 +1,4 @@
-package main
+package hookscmd
 
 import (
 	"cmp"
@@ -22,14 +22,14 @@ import (
 // writes them into ~/.hermes/config.yaml; `hooks run hermes <event>` is
 // what Hermes runs.
 
-// hermesHooksOptions are the Hermes flags of hooks install / uninstall.
-type hermesHooksOptions struct {
+// HermesOptions are the Hermes flags of hooks install / uninstall.
+type HermesOptions struct {
 	Hermes bool
 	Home   string
 	Accept bool
 }
 
-func (o *hermesHooksOptions) flags(cmd *cobra.Command, install bool) {
+func (o *HermesOptions) flags(cmd *cobra.Command, install bool) {
 	fl := cmd.Flags()
 	if install {
 		fl.BoolVar(&o.Hermes, string(agent.Hermes), false, "install Hermes Agent's shell hooks (~/.hermes/config.yaml)")
@@ -53,7 +53,7 @@ type hermesHooksJSON struct {
 	WillRun *bool            `json:"will_run,omitempty"`
 }
 
-func runHermesHooks(f *cmdutil.Factory, o *hermesHooksOptions, library string, dryRun, install bool) error {
+func runHermesHooks(f *cmdutil.Factory, o *HermesOptions, library string, dryRun, install bool) error {
 	home, err := cmdutil.HermesHome(f, o.Home)
 	if err != nil {
 		return err
@@ -144,10 +144,10 @@ func hermesDoctor(f *cmdutil.Factory, home string) []doctor.Finding {
 
 // runHermesHookEvent runs a Hermes hook event: always exit 0, what went
 // wrong in .git/skillrepo/logs/hooks.log and on stderr (Hermes logs it).
-func runHermesHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
-	f := opts.f
+func runHermesHookEvent(opts *RunOptions) error {
+	f := opts.Factory
 	library := cmp.Or(opts.Library, f.Dir)
-	rep, err := agentsession.RunHermes(cmd.Context(), agentsession.HermesOptions{
+	rep, err := agentsession.RunHermes(opts.Ctx, agentsession.HermesOptions{
 		Event: opts.Event, Library: library, In: f.IO.In, Out: f.IO.Out, Getenv: f.Getenv, Now: f.Now,
 	})
 	var lines []string

@@ -1,10 +1,13 @@
-package goalcmd
+package hookscmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/agentcli"
 	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/goals"
@@ -19,11 +22,11 @@ import (
 
 func goalDir(lib *skillrepo.Library) string { return lib.State().Goals() }
 
-// StopJudge is the Stop hook's judge. A session without a goal costs
+// stopJudge is the Stop hook's judge. A session without a goal costs
 // one stat; a judge that fails or cannot be reached means continue
 // (goals.Evaluator fails open, bounded by the turn budget), and every
 // failure is written to the hooks log.
-func StopJudge(f *cmdutil.Factory) agentsession.StopJudge {
+func stopJudge(f *cmdutil.Factory) agentsession.StopJudge {
 	return func(ctx context.Context, name agent.Name, in *agentsession.Input, lib *skillrepo.Library) (*agentsession.StopDecision, error) {
 		if !(goals.Store{Dir: goalDir(lib)}).HasGoal(in.SessionID) {
 			return nil, nil
@@ -58,22 +61,22 @@ func StopJudge(f *cmdutil.Factory) agentsession.StopJudge {
 	}
 }
 
-// Hooks binds and pauses goals from the other hook events.
-type Hooks struct{ F *cmdutil.Factory }
+// goalHooks binds and pauses goals from the other hook events.
+type goalHooks struct{ f *cmdutil.Factory }
 
-func (g Hooks) evaluator(lib *skillrepo.Library) *goals.Evaluator {
-	return &goals.Evaluator{Store: goals.Store{Dir: goalDir(lib)}, Now: g.F.Now}
+func (g goalHooks) evaluator(lib *skillrepo.Library) *goals.Evaluator {
+	return &goals.Evaluator{Store: goals.Store{Dir: goalDir(lib)}, Now: g.f.Now}
 }
 
 // SessionStarted gives the session the goal set for the next session,
 // wakes a parked goal whose barrier has passed, and tells the agent of
 // its standing goal.
-func (g Hooks) SessionStarted(lib *skillrepo.Library, session string) (string, error) {
+func (g goalHooks) SessionStarted(lib *skillrepo.Library, session string) (string, error) {
 	ev := g.evaluator(lib)
 	if goals.ValidSession(session) != nil {
 		return "", nil
 	}
-	if _, err := ev.Store.BindPending(session, g.F.Now()); err != nil {
+	if _, err := ev.Store.BindPending(session, g.f.Now()); err != nil {
 		return "", err
 	}
 	active, err := ev.Wake(session)
@@ -90,10 +93,48 @@ func (g Hooks) SessionStarted(lib *skillrepo.Library, session string) (string, e
 
 // UserPrompt pauses a goal whose pending continuation the user's prompt
 // interrupted, and says so.
-func (g Hooks) UserPrompt(lib *skillrepo.Library, session string) (string, error) {
+func (g goalHooks) UserPrompt(lib *skillrepo.Library, session string) (string, error) {
 	paused, err := g.evaluator(lib).UserPrompt(session)
 	if err != nil || !paused {
 		return "", err
 	}
 	return "⏸ Goal paused: you interrupted its continuation. Run `skillrepo goal resume` to pick it up again.", nil
+}
+
+// newGoalEvaluator builds the Stop hook's evaluator. The judge's backend
+// is chosen as a review's is (agentcli.Choose, docs/agents.md "The model
+// backend"): goals.model / goals.base_url, falling back to the review's
+// settings and the environment, as an OpenAI-compatible endpoint (sent
+// with temperature 0); else the agent's own program, asked with the
+// session's model unless goals.model names another.
+func newGoalEvaluator(f *cmdutil.Factory, lib *skillrepo.Library, agent, cwd, sessionModel string) (*goals.Evaluator, error) {
+	cfg := lib.Config.Goals
+	model := cmp.Or(cfg.Model, lib.Config.Review.Model, f.Getenv("SKILLREPO_MODEL"))
+	baseURL := cmp.Or(cfg.BaseURL, lib.Config.Review.BaseURL, f.Getenv("OPENAI_BASE_URL"))
+	judge := &goals.Judge{Model: model, BaseURL: baseURL, Timeout: cfg.Timeout()}
+	program := agentcli.Running(agent)
+	if program == "" {
+		program = agentcli.Find(agent, f.Getenv("PATH"))
+	}
+	backend, err := agentcli.Choose(agentcli.Want{Setting: lib.Config.Review.Backend, Agent: agent, Model: model, BaseURL: baseURL,
+		APIKey: f.Getenv("OPENAI_API_KEY") != "", Program: program})
+	switch {
+	case err != nil:
+		// No backend: the judge says so when asked, and the goal goes on
+		// as the reference's does when its judge is missing.
+	case backend == agentcli.BackendAgent:
+		judge.Asker = agentcli.Program{Agent: agent, Path: program, Env: os.Environ(), Dir: cwd,
+			Model: cmp.Or(cfg.Model, sessionModel), Timeout: cfg.Timeout()}
+	default:
+		client, err := cmdutil.JudgeClient(f, baseURL)
+		if err != nil {
+			return nil, err
+		}
+		judge.Client = client
+	}
+	return &goals.Evaluator{
+		Store: goals.Store{Dir: lib.State().Goals()},
+		Judge: judge,
+		Now:   f.Now,
+	}, nil
 }

@@ -1,6 +1,7 @@
-package main
+package hookscmd
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,37 +9,19 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
-	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/lintcmd"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
-	"github.com/skillrepo/skillrepo/lint"
 )
 
-func newHooksCmd(f *cmdutil.Factory) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "hooks <command>",
-		Short: "Install and run skillrepo's git and agent hooks",
-		Long: `Install a pre-commit hook that lints the staged skills and blocks a commit
-with lint errors; install Claude Code, Codex, Gemini CLI or Hermes Agent hooks
-that run the self-improvement loop beside the agent (count skill uses, hand the agent its
-memory, queue reviews for a background worker); and run hook entry points.`,
-		Example: `  skillrepo hooks install --claude-code
-  skillrepo hooks install --codex --scope project
-  skillrepo hooks install --git
-  skillrepo hooks uninstall --claude-code
-  skillrepo hooks run pre-commit`,
-	}
-	cmd.AddCommand(newHooksInstallCmd(f), newHooksUninstallCmd(f), newHooksRunCmd(f))
-	return cmd
-}
-
-type hooksInstallOptions struct {
-	f   *cmdutil.Factory
-	Git bool
-	agentHooksOptions
-	hermes hermesHooksOptions
+// InstallOptions is what `hooks install` was asked: the git hook, one
+// agent's hooks or Hermes'.
+type InstallOptions struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+	Git     bool
+	AgentOptions
+	Hermes HermesOptions
 }
 
 // hooksInstallJSON paths are relative to the folder given with -C when
@@ -80,8 +63,10 @@ type agentHooksJSON struct {
 	WillRun *bool            `json:"will_run,omitempty"`
 }
 
-func newHooksInstallCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &hooksInstallOptions{f: f}
+// NewCmdInstall is `hooks install`; runF, when not nil, runs instead of
+// installRun.
+func NewCmdInstall(f *cmdutil.Factory, runF func(*InstallOptions) error) *cobra.Command {
+	opts := &InstallOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "install {--git | --claude-code | --codex | --gemini | --copilot | --hermes} [--scope {user|project|local}] [--library <dir>] [--dry-run]",
 		Short: "Install the pre-commit hook, or Claude Code / Codex / Gemini / Hermes hooks",
@@ -120,7 +105,26 @@ allowlist (the same as 'hermes --accept-hooks'). See docs/hermes.md.`,
   skillrepo hooks install --hermes --accept`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runHooksInstall(cmd, opts)
+			kinds := opts.agentCount()
+			if opts.Git {
+				kinds++
+			}
+			switch {
+			case opts.Hermes.Hermes && kinds > 0:
+				return cmdutil.UsageErrorf("choose one of %s", agentChoices("--git", "--hermes"))
+			case opts.Hermes.Hermes:
+			case kinds > 1:
+				return cmdutil.UsageErrorf("choose one of %s", agentChoices("--git"))
+			case opts.agentCount() == 1:
+				if err := opts.checkScope(); err != nil {
+					return err
+				}
+			}
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return installRun(opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -131,33 +135,23 @@ allowlist (the same as 'hermes --accept-hooks'). See docs/hermes.md.`,
 	fl.StringVar(&opts.Library, "library", "", "the library the agent hooks serve (default the scope's skills folder)")
 	fl.StringVar(&opts.Project, "project", "", "the project folder for --scope project|local (default the current folder)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "say what would be written (agent hooks: print the file), write nothing")
-	opts.hermes.flags(cmd, true)
+	opts.Hermes.flags(cmd, true)
 	return cmd
 }
 
-func runHooksInstall(cmd *cobra.Command, opts *hooksInstallOptions) error {
-	f := opts.f
-	kinds := opts.agentCount()
-	if opts.Git {
-		kinds++
-	}
-	if opts.hermes.Hermes {
-		if kinds > 0 {
-			return cmdutil.UsageErrorf("choose one of %s", agentChoices("--git", "--hermes"))
-		}
-		return runHermesHooks(f, &opts.hermes, opts.Library, opts.DryRun, true)
-	}
-	if kinds > 1 {
-		return cmdutil.UsageErrorf("choose one of %s", agentChoices("--git"))
+func installRun(opts *InstallOptions) error {
+	f := opts.Factory
+	if opts.Hermes.Hermes {
+		return runHermesHooks(f, &opts.Hermes, opts.Library, opts.DryRun, true)
 	}
 	if opts.agentCount() == 1 {
-		return runAgentHooks(f, &opts.agentHooksOptions, true)
+		return runAgentHooks(f, &opts.AgentOptions, true)
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		exe = ""
 	}
-	res, err := hooks.InstallGit(cmd.Context(), f.Dir, hooks.InstallOptions{Executable: exe, DryRun: opts.DryRun})
+	res, err := hooks.InstallGit(opts.Ctx, f.Dir, hooks.InstallOptions{Executable: exe, DryRun: opts.DryRun})
 	if err != nil {
 		return err
 	}
@@ -183,88 +177,6 @@ func runHooksInstall(cmd *cobra.Command, opts *hooksInstallOptions) error {
 	}
 	if res.Chained != "" && !res.Unchanged {
 		fmt.Fprintf(w, "  your previous hook runs first: %s\n", chained)
-	}
-	return nil
-}
-
-type hooksRunOptions struct {
-	f       *cmdutil.Factory
-	Event   string
-	Profile string
-	Format  string
-	Strict  bool
-	// Agent hooks: hooks run <agent> <event> --library DIR.
-	Agent   string
-	Library string
-}
-
-func newHooksRunCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &hooksRunOptions{f: f}
-	cmd := &cobra.Command{
-		Use:   "run {pre-commit | <agent> <event>} [--library <dir>] [--profile <profile>] [--strict]",
-		Short: "Run a hook entry point (called by the installed hooks)",
-		Long: `Run a hook entry point. pre-commit lints the staged version of every skill
-the staged changes touch (read from git's index, not the work tree), each
-under the staged settings of the library holding it (as 'skillrepo lint'
-does), prints the findings on stderr and exits 1 when there are errors, which
-blocks the commit.
-
-'<agent> <event>' (agent claude-code, codex or gemini; event SessionStart,
-PostToolUse, UserPromptExpansion, Stop or SessionEnd) reads the event JSON the
-agent sends on standard input and does that event's part of the loop on the
-library (--library, else -C); see docs/agents.md. It always exits 0: a
-failure is written to .git/skillrepo/logs/hooks.log and stderr, never
-breaking the agent. With SKILLREPO_IN_REVIEW set (inside a review) it does
-nothing.`,
-		Example: `  skillrepo hooks run pre-commit
-  skillrepo hooks run pre-commit --profile hermes --strict
-  echo '{"session_id":"s1","hook_event_name":"SessionStart"}' | skillrepo hooks run claude-code SessionStart --library ~/.claude/skills`,
-		Args: cobra.RangeArgs(1, 2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 2 {
-				opts.Agent, opts.Event = args[0], args[1]
-				if opts.Agent == string(agent.Hermes) {
-					return runHermesHookEvent(cmd, opts)
-				}
-				return runAgentHookEvent(cmd, opts)
-			}
-			opts.Event = args[0]
-			return runHooksRun(cmd, opts)
-		},
-	}
-	cmd.Flags().StringVar(&opts.Library, "library", "", "the library an agent hook works on (default -C)")
-	cmd.Flags().StringVar(&opts.Profile, "profile", "", "runtime rules (default from config, else spec)")
-	cmd.Flags().StringVar(&opts.Format, "format", "text", "output: text, json, github or sarif")
-	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "treat warnings as errors")
-	return cmd
-}
-
-func runHooksRun(cmd *cobra.Command, opts *hooksRunOptions) error {
-	f := opts.f
-	if opts.Event != "pre-commit" {
-		return cmdutil.UsageErrorf("unknown hook event %q: want pre-commit", opts.Event)
-	}
-	format, err := lint.ParseFormat(opts.Format)
-	if err != nil {
-		return cmdutil.UsageErrorf("--format: %v", err)
-	}
-	if opts.Profile != "" && !lintcmd.ValidProfile(lint.Profile(opts.Profile)) {
-		return cmdutil.UsageErrorf("--profile: unknown profile %q", opts.Profile)
-	}
-	rep, err := hooks.PreCommit(cmd.Context(), f.Dir, hooks.PreCommitOptions{Profile: lint.Profile(opts.Profile), Strict: opts.Strict})
-	if err != nil {
-		return err
-	}
-	// A hook's output goes to stderr, where git shows it.
-	w := f.IO.ErrOut
-	if len(rep.Skills) > 0 || format != lint.FormatText {
-		if err := lint.Write(w, rep, format, lint.WriteOptions{ToolVersion: toolVersion()}); err != nil {
-			return err
-		}
-	}
-	if rep.HasErrors() {
-		fmt.Fprintf(w, "skillrepo: commit blocked by %d lint error(s) in the staged skills; fix them, or commit with --no-verify\n", rep.Count(lint.Error))
-		return &cmdutil.SilentError{Code: cmdutil.ExitFailure}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package hookscmd
 
 import (
 	"cmp"
@@ -15,7 +15,6 @@ import (
 	"github.com/skillrepo/skillrepo/agents/codex"
 	"github.com/skillrepo/skillrepo/agentsession"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
-	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/goalcmd"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
 	"github.com/skillrepo/skillrepo/queue"
@@ -24,8 +23,8 @@ import (
 	"github.com/skillrepo/skillrepo/worker"
 )
 
-// agentHooksOptions are the flags of an agent install or uninstall.
-type agentHooksOptions struct {
+// AgentOptions are the flags of an agent install or uninstall.
+type AgentOptions struct {
 	// Agents are the --<agent> flags, one per agent of the registry whose
 	// hooks live in a settings file (hooks.Target).
 	Agents map[agent.Name]*bool
@@ -37,14 +36,18 @@ type agentHooksOptions struct {
 	DryRun  bool
 }
 
-type hooksUninstallOptions struct {
-	f *cmdutil.Factory
-	agentHooksOptions
-	hermes hermesHooksOptions
+// UninstallOptions is what `hooks uninstall` was asked: one agent's
+// hooks or Hermes'.
+type UninstallOptions struct {
+	Factory *cmdutil.Factory
+	AgentOptions
+	Hermes HermesOptions
 }
 
-func newHooksUninstallCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &hooksUninstallOptions{f: f}
+// NewCmdUninstall is `hooks uninstall`; runF, when not nil, runs instead
+// of uninstallRun.
+func NewCmdUninstall(f *cmdutil.Factory, runF func(*UninstallOptions) error) *cobra.Command {
+	opts := &UninstallOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "uninstall {--claude-code | --codex | --gemini | --copilot | --opencode} [--scope {user|project|local}] [--dry-run]",
 		Short: "Remove skillrepo's Claude Code, Codex, Gemini CLI, Copilot CLI or OpenCode hooks",
@@ -55,19 +58,24 @@ resulting file and writes nothing.`,
   skillrepo hooks uninstall --codex --scope project`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.hermes.Hermes {
-				if opts.agentCount() != 0 {
-					return cmdutil.UsageErrorf("choose one of %s", agentChoices("--hermes"))
-				}
-				return runHermesHooks(opts.f, &opts.hermes, "", opts.DryRun, false)
-			}
-			if opts.agentCount() != 1 {
+			switch {
+			case opts.Hermes.Hermes && opts.agentCount() != 0:
 				return cmdutil.UsageErrorf("choose one of %s", agentChoices("--hermes"))
+			case opts.Hermes.Hermes:
+			case opts.agentCount() != 1:
+				return cmdutil.UsageErrorf("choose one of %s", agentChoices("--hermes"))
+			default:
+				if err := opts.checkScope(); err != nil {
+					return err
+				}
 			}
-			return runAgentHooks(opts.f, &opts.agentHooksOptions, false)
+			if runF != nil {
+				return runF(opts)
+			}
+			return uninstallRun(opts)
 		},
 	}
-	opts.hermes.flags(cmd, false)
+	opts.Hermes.flags(cmd, false)
 	fl := cmd.Flags()
 	opts.agentFlags(cmd, "remove")
 	fl.StringVar(&opts.Scope, "scope", "user", "agent settings scope: user, project or local")
@@ -76,9 +84,16 @@ resulting file and writes nothing.`,
 	return cmd
 }
 
+func uninstallRun(opts *UninstallOptions) error {
+	if opts.Hermes.Hermes {
+		return runHermesHooks(opts.Factory, &opts.Hermes, "", opts.DryRun, false)
+	}
+	return runAgentHooks(opts.Factory, &opts.AgentOptions, false)
+}
+
 // agentFlags adds a --<agent> flag for each agent of the registry whose
 // hooks live in a settings file.
-func (o *agentHooksOptions) agentFlags(cmd *cobra.Command, verb string) {
+func (o *AgentOptions) agentFlags(cmd *cobra.Command, verb string) {
 	o.Agents = map[agent.Name]*bool{}
 	for _, n := range hookAgents() {
 		o.Agents[n] = cmd.Flags().Bool(string(n), false, verb+" "+n.Label()+" hooks")
@@ -101,7 +116,7 @@ func hookAgents() []agent.Name {
 }
 
 // agent is the agent whose flag was given.
-func (o *agentHooksOptions) agent() agent.Name {
+func (o *AgentOptions) agent() agent.Name {
 	for n, on := range o.Agents {
 		if *on {
 			return n
@@ -111,7 +126,7 @@ func (o *agentHooksOptions) agent() agent.Name {
 }
 
 // agentCount is how many agent flags were given.
-func (o *agentHooksOptions) agentCount() int {
+func (o *AgentOptions) agentCount() int {
 	n := 0
 	for _, on := range o.Agents {
 		if *on {
@@ -132,13 +147,18 @@ func agentChoices(extra ...string) string {
 	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
 }
 
-func runAgentHooks(f *cmdutil.Factory, o *agentHooksOptions, install bool) error {
-	scope := agent.Scope(o.Scope)
-	switch scope {
+// checkScope is the agent hooks' --scope check, made when the flags are
+// parsed.
+func (o *AgentOptions) checkScope() error {
+	switch agent.Scope(o.Scope) {
 	case agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal:
-	default:
-		return cmdutil.UsageErrorf("--scope: want user, project or local, not %q", o.Scope)
+		return nil
 	}
+	return cmdutil.UsageErrorf("--scope: want user, project or local, not %q", o.Scope)
+}
+
+func runAgentHooks(f *cmdutil.Factory, o *AgentOptions, install bool) error {
+	scope := agent.Scope(o.Scope)
 	homes, err := cmdutil.AgentHomes(f)
 	if err != nil {
 		return err
@@ -290,7 +310,7 @@ func runAgentHooks(f *cmdutil.Factory, o *agentHooksOptions, install bool) error
 // runFileHooks installs or removes an agent's plugin file (OpenCode's
 // module): written whole, removed whole, and never a file that is not
 // skillrepo's.
-func runFileHooks(f *cmdutil.Factory, o *agentHooksOptions, t hooks.FileTarget, scope agent.Scope, homes agent.Homes, project, library string, install bool) error {
+func runFileHooks(f *cmdutil.Factory, o *AgentOptions, t hooks.FileTarget, scope agent.Scope, homes agent.Homes, project, library string, install bool) error {
 	if o.Trust {
 		return cmdutil.UsageErrorf("--trust is for Codex; %s runs its plugins without asking", t.Name().Label())
 	}
@@ -424,8 +444,8 @@ func trustCodexPlugin(f *cmdutil.Factory, p hooks.Plugin, homes agent.Homes, pro
 // runAgentHookEvent runs an agent hook. It always succeeds (exit 0): what
 // went wrong is logged to .git/skillrepo/logs/hooks.log and stderr, which
 // the agent keeps in its debug log.
-func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
-	f := opts.f
+func runAgentHookEvent(opts *RunOptions) error {
+	f := opts.Factory
 	library := cmp.Or(opts.Library, f.Dir)
 	name, err := agents.Parse(opts.Agent)
 	sa, ok := agents.Find[agentsession.Agent](name)
@@ -437,8 +457,8 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 		ropts := agentsession.Options{
 			Agent: sa, Event: opts.Event, Library: library,
 			In: f.IO.In, Out: f.IO.Out, Getenv: f.Getenv, Now: f.Now,
-			StopJudge: goalcmd.StopJudge(f),
-			Goals:     goalcmd.Hooks{F: f},
+			StopJudge: stopJudge(f),
+			Goals:     goalHooks{f: f},
 		}
 		// SKILLREPO_WORKER=off: hooks start no background process. The
 		// queue waits for a worker you run yourself (cron: skillrepo
@@ -456,9 +476,9 @@ func runAgentHookEvent(cmd *cobra.Command, opts *hooksRunOptions) error {
 					[]string{"-C", lib.Root, "sync", "--leave-staged", "--hook-log", string(name)}, lib.Root, agentsession.LogPath(lib.State().Hooks()), env)
 				return err
 			}
-			ropts.StartRemote = startRemoteSync
+			ropts.StartRemote = cmdutil.StartRemoteSync
 		}
-		rep, err = agentsession.Run(cmd.Context(), ropts)
+		rep, err = agentsession.Run(opts.Ctx, ropts)
 	}
 	var lines []string
 	if rep != nil {
