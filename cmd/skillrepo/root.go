@@ -18,6 +18,7 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/goalcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/hookscmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/indexcmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/initcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/lintcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/mcpcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/memorycmd"
@@ -105,7 +106,7 @@ archive, restore and rollback are git operations.`,
 	cmd.AddCommand(
 		newVersionCmd(f),
 		hookscmd.NewCmdHooks(f),
-		newInitCmd(f),
+		initcmd.NewCmdInit(f, nil),
 		lintcmd.NewCmdLint(f, nil),
 		skillcmd.NewCmdSkill(f),
 		synccmd.NewCmdSync(f, nil),

@@ -1,6 +1,11 @@
-package main
+// Package initcmd is `skillrepo init`, which turns a skills folder into a
+// library in place: Options, NewCmdInit that only parses flags and
+// arguments into it (handed a runF, a test checks the parse without a
+// folder) and initRun (docs/architecture.md §6).
+package initcmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -12,18 +17,24 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
 
-type initOptions struct {
-	f       *cmdutil.Factory
+// Options is what `init` was asked.
+type Options struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
 	Dir     string
 	Example bool
 	DryRun  bool
-	Runtime string
+	// Runtime is --runtime, parsed ("" when not given: detected from the
+	// path).
+	Runtime skill.Runtime
 	OwnRepo bool
 	Adopt   bool
 }
 
-func newInitCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &initOptions{f: f}
+// NewCmdInit is `init`; runF, when not nil, runs instead of initRun.
+func NewCmdInit(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{Factory: f}
+	var runtime string
 	cmd := &cobra.Command{
 		Use:   "init [<dir>] [--example | --dry-run]",
 		Short: "Turn a skills folder into a library, in place",
@@ -76,12 +87,22 @@ back.`,
 			if len(args) == 1 {
 				opts.Dir = args[0]
 			}
-			return runInit(cmd, opts)
+			if runtime != "" {
+				var err error
+				if opts.Runtime, err = skill.ParseRuntime(runtime); err != nil {
+					return cmdutil.UsageErrorf("--runtime: %v", err)
+				}
+			}
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return initRun(opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.Example, "example", false, "create a sample library first")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what init would do; change nothing")
-	cmd.Flags().StringVar(&opts.Runtime, "runtime", "", "the agent that reads the library: hermes, claude-code, codex, gemini or generic (default: detected from the path)")
+	cmd.Flags().StringVar(&runtime, "runtime", "", "the agent that reads the library: hermes, claude-code, codex, gemini or generic (default: detected from the path)")
 	cmd.Flags().BoolVar(&opts.OwnRepo, "own-repo", false, "make the folder a git repository of its own, even inside a project's work tree")
 	cmd.Flags().BoolVar(&opts.Adopt, "adopt", false, "hand every skill that is yours to the agent's reviews and curator (one adopt commit)")
 	cmd.MarkFlagsMutuallyExclusive("example", "dry-run")
@@ -124,20 +145,13 @@ type initJSON struct {
 	DryRun  bool     `json:"dry_run"`
 }
 
-func runInit(cmd *cobra.Command, opts *initOptions) error {
-	f := opts.f
-	var runtime skill.Runtime
-	if opts.Runtime != "" {
-		var err error
-		if runtime, err = skill.ParseRuntime(opts.Runtime); err != nil {
-			return cmdutil.UsageErrorf("--runtime: %v", err)
-		}
-	}
-	res, err := skillrepo.Init(cmd.Context(), opts.Dir, skillrepo.InitOptions{
+func initRun(opts *Options) error {
+	f := opts.Factory
+	res, err := skillrepo.Init(opts.Ctx, opts.Dir, skillrepo.InitOptions{
 		OpenOptions: skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Progress: f.LibraryProgress(), Warn: f.Warn},
 		Example:     opts.Example,
 		DryRun:      opts.DryRun,
-		Runtime:     runtime,
+		Runtime:     opts.Runtime,
 		OwnRepo:     opts.OwnRepo,
 	})
 	if err != nil {
@@ -146,7 +160,7 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 	var adopted []string
 	var adoptCommit skillrepo.Hash
 	if opts.Adopt && !res.DryRun {
-		if adopted, adoptCommit, err = adoptAll(cmd, f, res.Root); err != nil {
+		if adopted, adoptCommit, err = adoptAll(opts.Ctx, f, res.Root); err != nil {
 			return err
 		}
 	}
@@ -210,7 +224,7 @@ func runInit(cmd *cobra.Command, opts *initOptions) error {
 
 // adoptAll hands every skill still the person's to the agent, in one
 // commit on the library's main branch (init --adopt).
-func adoptAll(cmd *cobra.Command, f *cmdutil.Factory, root string) ([]string, skillrepo.Hash, error) {
+func adoptAll(ctx context.Context, f *cmdutil.Factory, root string) ([]string, skillrepo.Hash, error) {
 	lib, err := skillrepo.Open(root, skillrepo.OpenOptions{Getenv: f.Getenv, Now: f.Now, Warn: f.Warn})
 	if err != nil {
 		return nil, skillrepo.Hash{}, err
@@ -220,7 +234,7 @@ func adoptAll(cmd *cobra.Command, f *cmdutil.Factory, root string) ([]string, sk
 	if err != nil {
 		return nil, skillrepo.Hash{}, err
 	}
-	names, res, err := pol.AdoptAll(cmd.Context(), skillrepo.MetaOptions{Reason: "init --adopt"})
+	names, res, err := pol.AdoptAll(ctx, skillrepo.MetaOptions{Reason: "init --adopt"})
 	if err != nil {
 		return nil, skillrepo.Hash{}, fmt.Errorf("adopt: %w", err)
 	}
