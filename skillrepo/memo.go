@@ -5,6 +5,7 @@ import (
 
 	"github.com/skillrepo/skillrepo/internal/lru"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
+	"github.com/skillrepo/skillrepo/skillrepo/proposals"
 )
 
 // Memo keeps, across the libraries a long-running reader opens one per
@@ -19,7 +20,7 @@ import (
 type Memo struct {
 	mu        sync.Mutex
 	owners    lru.Cache[ownersKey, ownersMemo]
-	proposals lru.Cache[proposalKey, *Proposal]
+	proposals lru.Cache[proposals.Key, *Proposal]
 	// refs keeps the loose refs the libraries listed (proposals,
 	// rejected proposals), each reused while a stat of its file is
 	// unchanged (the engine's RefCache).
@@ -36,7 +37,7 @@ const (
 
 // NewMemo returns an empty memo; give it to [Open] in [OpenOptions].Memo.
 func NewMemo() *Memo {
-	return &Memo{owners: lru.New[ownersKey, ownersMemo](memoOwners), proposals: lru.New[proposalKey, *Proposal](memoProposals), refs: gitstore.NewRefCache()}
+	return &Memo{owners: lru.New[ownersKey, ownersMemo](memoOwners), proposals: lru.New[proposals.Key, *Proposal](memoProposals), refs: gitstore.NewRefCache()}
 }
 
 func (m *Memo) refCache() *gitstore.RefCache {
@@ -61,15 +62,6 @@ type ownersMemo struct {
 	states map[string]*ownState
 }
 
-// proposalKey is what a proposal's summary is a function of: its ref and
-// the commit the ref names, the main branch (its name labels conflicts) and
-// tip, whether the merge was tried.
-type proposalKey struct {
-	prefix, ref, mainBranch string
-	tip, main               Hash
-	checkMerge              bool
-}
-
 func (m *Memo) ownersOf(k ownersKey) (ownersMemo, bool) {
 	if m == nil {
 		return ownersMemo{}, false
@@ -88,9 +80,10 @@ func (m *Memo) keepOwners(k ownersKey, v ownersMemo) {
 	m.owners.Put(k, v)
 }
 
-// proposal returns a copy of the kept summary: the caller may set its
-// fields, but its slices are shared and read only.
-func (m *Memo) proposal(k proposalKey) (*Proposal, bool) {
+// Proposal returns a copy of the kept proposal summary (the proposal room's
+// [proposals.Cache]): the caller may set its fields, but its slices are
+// shared and read only.
+func (m *Memo) Proposal(k proposals.Key) (*Proposal, bool) {
 	if m == nil {
 		return nil, false
 	}
@@ -104,7 +97,8 @@ func (m *Memo) proposal(k proposalKey) (*Proposal, bool) {
 	return &cp, true
 }
 
-func (m *Memo) keepProposal(k proposalKey, p *Proposal) {
+// KeepProposal keeps a copy of a proposal summary.
+func (m *Memo) KeepProposal(k proposals.Key, p *Proposal) {
 	if m == nil {
 		return
 	}

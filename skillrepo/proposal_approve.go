@@ -11,6 +11,7 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/graph"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
+	"github.com/skillrepo/skillrepo/skillrepo/proposals"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 	"github.com/skillrepo/skillrepo/skillrepo/usage"
@@ -152,7 +153,7 @@ func (l *Library) approveProposal(ctx context.Context, id string, opts ApproveOp
 					"merge it with git in the project (git merge "+ProposalBranch(id)+"), or drop those changes from the branch")
 			}
 		}
-		commit, gateErr, err := commitMerge(tx, baseTree, tip, tipTree, proposalLabels(l, id), l.approvalMessage(id, by, own),
+		commit, gateErr, err := commitMerge(tx, baseTree, tip, tipTree, proposals.Labels(l.MainBranch(), id), l.approvalMessage(id, by, own),
 			func(c []merge.PathConflict) error { return &ProposalConflictError{ID: id, Conflicts: c} })
 		if err != nil {
 			return err
@@ -430,7 +431,7 @@ func commitMerge(tx *writeTx, baseTree, theirs, theirTree Hash, labels merge.Lab
 	}
 	var dirs []string
 	for _, p := range changed {
-		if d := skillDirOf(l, store, p, tx.gtx.Tree(), mainTree); d != "" && !strings.HasPrefix(d, ArchiveDir+"/") && !slices.Contains(dirs, d) {
+		if d := proposals.SkillDir(store, p, tx.gtx.Tree(), mainTree); d != "" && !strings.HasPrefix(d, ArchiveDir+"/") && !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)
 		}
 	}

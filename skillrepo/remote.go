@@ -26,6 +26,7 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/graph"
 	"github.com/skillrepo/skillrepo/skillrepo/internal/gitstore"
 	"github.com/skillrepo/skillrepo/skillrepo/merge"
+	"github.com/skillrepo/skillrepo/skillrepo/proposals"
 	"github.com/skillrepo/skillrepo/skillrepo/trailer"
 )
 
@@ -456,7 +457,7 @@ func (room Remote) LintVerdict(p *Proposal) string {
 	seen := map[string]bool{}
 	store := l.repo.NewStore(true)
 	for _, f := range p.Files {
-		if d := skillDirOf(l, store, f.Path, after.tree); d != "" && !strings.HasPrefix(d, ArchiveDir+"/") && !seen[d] {
+		if d := proposals.SkillDir(store, f.Path, after.tree); d != "" && !strings.HasPrefix(d, ArchiveDir+"/") && !seen[d] {
 			seen[d] = true
 			dirs = append(dirs, d)
 		}

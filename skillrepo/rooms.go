@@ -15,9 +15,10 @@ type History struct{ l *Library }
 func (l *Library) History() History { return History{l} }
 
 // Proposals are the library's proposal branches: listing, reading and
-// diffing them and the merge that approved one (publishing one to the
-// team's remote is skillrepo/remote's). Approving and rejecting are
-// writes: [Policy.ApproveProposal] and [Policy.RejectProposal].
+// diffing them and the merge that approved one, read by the room below
+// the domain skillrepo/proposals (publishing one to the team's remote is
+// skillrepo/remote's). Approving and rejecting are writes:
+// [Policy.ApproveProposal] and [Policy.RejectProposal].
 type Proposals struct{ l *Library }
 
 // Proposals is the library's proposals room.
