@@ -27,12 +27,6 @@ func stillRunning(pids []int) []int {
 	return live
 }
 
-// gitProcessesHere lists the git processes (other than this one) that
-// run in the work tree and started less than gitReaderAge ago.
-func (r *Repo) gitProcessesHere() []int {
-	return r.gitProcesses(nil, gitReaderAge)
-}
-
 // gitProcesses lists the git processes, other than this one and those it
 // runs under, that run in the work tree, whose arguments match (nil: any)
 // and, when maxAge is not zero, that started less than maxAge ago.

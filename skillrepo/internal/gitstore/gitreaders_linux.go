@@ -20,13 +20,6 @@ func stillRunning(pids []int) []int {
 	return live
 }
 
-// gitProcessesHere lists the git processes (other than this one) whose
-// current folder is inside the work tree and that started less than
-// gitReaderAge ago.
-func (r *Repo) gitProcessesHere() []int {
-	return r.gitProcesses(nil, gitReaderAge)
-}
-
 // gitProcesses lists the git processes, other than this one and those it
 // runs under, whose current folder is inside the work tree, whose
 // arguments match (nil: any) and, when maxAge is not zero, that started

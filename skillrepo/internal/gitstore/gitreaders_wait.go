@@ -102,3 +102,9 @@ func gitSubcommand(args []string) string {
 	}
 	return ""
 }
+
+// gitProcessesHere lists the git processes (other than this one) that run
+// in the work tree and started less than gitReaderAge ago.
+func (r *Repo) gitProcessesHere() []int {
+	return r.gitProcesses(nil, gitReaderAge)
+}

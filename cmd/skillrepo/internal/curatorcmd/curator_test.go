@@ -1,7 +1,6 @@
 package curatorcmd
 
 import (
-	"bytes"
 	"errors"
 	"reflect"
 	"testing"
@@ -9,25 +8,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdtest"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
 
 // parse runs cmd on args with its run function stubbed (the NewCmd was
 // handed a runF that records the options), so flag parsing is tested
 // without a library.
-func parse(cmd *cobra.Command, args ...string) error {
-	var out bytes.Buffer
-	cmd.SetArgs(args)
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	return cmd.Execute()
-}
-
-func testFactory() *cmdutil.Factory {
-	return &cmdutil.Factory{IO: &cmdutil.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
-}
-
 type outcome int
 
 const (
@@ -39,7 +26,7 @@ const (
 func check[O any](t *testing.T, args []string, newCmd func(runF func(*O) error) *cobra.Command, clear func(*O), want O, wantOutcome outcome) {
 	t.Helper()
 	var got *O
-	err := parse(newCmd(func(o *O) error { got = o; return nil }), args...)
+	err := cmdtest.Parse(newCmd(func(o *O) error { got = o; return nil }), args...)
 	switch wantOutcome {
 	case ran:
 		if err != nil {
@@ -66,7 +53,7 @@ func check[O any](t *testing.T, args []string, newCmd func(runF func(*O) error) 
 }
 
 func TestNewCmdRun(t *testing.T) {
-	mk := func(runF func(*RunOptions) error) *cobra.Command { return NewCmdRun(testFactory(), runF) }
+	mk := func(runF func(*RunOptions) error) *cobra.Command { return NewCmdRun(cmdtest.Factory(), runF) }
 	clear := func(o *RunOptions) { o.Factory, o.Ctx = nil, nil }
 	tests := []struct {
 		args    []string
@@ -85,27 +72,27 @@ func TestNewCmdRun(t *testing.T) {
 }
 
 func TestNewCmdPruneAndPurge(t *testing.T) {
-	mkPrune := func(runF func(*PruneOptions) error) *cobra.Command { return NewCmdPrune(testFactory(), runF) }
+	mkPrune := func(runF func(*PruneOptions) error) *cobra.Command { return NewCmdPrune(cmdtest.Factory(), runF) }
 	clearPrune := func(o *PruneOptions) { o.Factory, o.Ctx = nil, nil }
 	check(t, []string{"--days", "60", "--dry-run"}, mkPrune, clearPrune, PruneOptions{Days: 60, DryRun: true}, ran)
 	check(t, nil, mkPrune, clearPrune, PruneOptions{}, ran)
 	check(t, []string{"--days", "0"}, mkPrune, clearPrune, PruneOptions{}, usageErr)
 
-	mkPurge := func(runF func(*PurgeOptions) error) *cobra.Command { return NewCmdPurge(testFactory(), runF) }
+	mkPurge := func(runF func(*PurgeOptions) error) *cobra.Command { return NewCmdPurge(cmdtest.Factory(), runF) }
 	clearPurge := func(o *PurgeOptions) { o.Factory, o.Ctx = nil, nil }
 	check(t, []string{"--days", "90"}, mkPurge, clearPurge, PurgeOptions{Days: 90}, ran)
 	check(t, []string{"--days", "-1"}, mkPurge, clearPurge, PurgeOptions{}, usageErr)
 }
 
 func TestNewCmdRollback(t *testing.T) {
-	mk := func(runF func(*RollbackOptions) error) *cobra.Command { return NewCmdRollback(testFactory(), runF) }
+	mk := func(runF func(*RollbackOptions) error) *cobra.Command { return NewCmdRollback(cmdtest.Factory(), runF) }
 	clear := func(o *RollbackOptions) { o.Factory, o.Ctx = nil, nil }
 	check(t, []string{"20261130-120000", "--dry-run"}, mk, clear, RollbackOptions{Run: "20261130-120000", DryRun: true}, ran)
 	check(t, nil, mk, clear, RollbackOptions{}, failed)
 }
 
 func TestNewCmdOverlap(t *testing.T) {
-	mk := func(runF func(*OverlapOptions) error) *cobra.Command { return NewCmdOverlap(testFactory(), runF) }
+	mk := func(runF func(*OverlapOptions) error) *cobra.Command { return NewCmdOverlap(cmdtest.Factory(), runF) }
 	clear := func(o *OverlapOptions) { o.Factory = nil }
 	check(t, []string{"--threshold", "0.6"}, mk, clear, OverlapOptions{Threshold: 0.6}, ran)
 	check(t, []string{"--threshold", "1.5"}, mk, clear, OverlapOptions{}, usageErr)
@@ -114,16 +101,16 @@ func TestNewCmdOverlap(t *testing.T) {
 // TestNewCmdPauseResume: the two verbs share one run, each saying which.
 func TestNewCmdPauseResume(t *testing.T) {
 	clear := func(o *PauseOptions) { o.Factory = nil }
-	check(t, nil, func(runF func(*PauseOptions) error) *cobra.Command { return NewCmdPause(testFactory(), runF) }, clear, PauseOptions{Paused: true}, ran)
-	check(t, nil, func(runF func(*PauseOptions) error) *cobra.Command { return NewCmdResume(testFactory(), runF) }, clear, PauseOptions{Paused: false}, ran)
-	check(t, []string{"now"}, func(runF func(*PauseOptions) error) *cobra.Command { return NewCmdPause(testFactory(), runF) }, clear, PauseOptions{}, failed)
+	check(t, nil, func(runF func(*PauseOptions) error) *cobra.Command { return NewCmdPause(cmdtest.Factory(), runF) }, clear, PauseOptions{Paused: true}, ran)
+	check(t, nil, func(runF func(*PauseOptions) error) *cobra.Command { return NewCmdResume(cmdtest.Factory(), runF) }, clear, PauseOptions{Paused: false}, ran)
+	check(t, []string{"now"}, func(runF func(*PauseOptions) error) *cobra.Command { return NewCmdPause(cmdtest.Factory(), runF) }, clear, PauseOptions{}, failed)
 }
 
 func TestNewCmdReads(t *testing.T) {
-	check(t, nil, func(runF func(*StatusOptions) error) *cobra.Command { return NewCmdStatus(testFactory(), runF) },
+	check(t, nil, func(runF func(*StatusOptions) error) *cobra.Command { return NewCmdStatus(cmdtest.Factory(), runF) },
 		func(o *StatusOptions) { o.Factory = nil }, StatusOptions{}, ran)
 	check(t, []string{"x"}, func(runF func(*ListUnmanagedOptions) error) *cobra.Command {
-		return NewCmdListUnmanaged(testFactory(), runF)
+		return NewCmdListUnmanaged(cmdtest.Factory(), runF)
 	},
 		func(o *ListUnmanagedOptions) {}, ListUnmanagedOptions{}, failed)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/agent"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdtest"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
 
@@ -21,10 +22,6 @@ func parse(cmd *cobra.Command, args string) error {
 	cmd.SetErr(&out)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	return cmd.Execute()
-}
-
-func testFactory() *cmdutil.Factory {
-	return &cmdutil.Factory{IO: &cmdutil.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
 }
 
 func isUsage(err error) bool {
@@ -58,7 +55,7 @@ func TestNewCmdInstall(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			var got *InstallOptions
-			err := parse(NewCmdInstall(testFactory(), func(o *InstallOptions) error { got = o; return nil }), tt.args)
+			err := parse(NewCmdInstall(cmdtest.Factory(), func(o *InstallOptions) error { got = o; return nil }), tt.args)
 			if tt.usage {
 				if err == nil || got != nil {
 					t.Fatalf("err %v, ran %v: want a usage error and no run", err, got != nil)
@@ -93,7 +90,7 @@ func TestNewCmdUninstall(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			var got *UninstallOptions
-			err := parse(NewCmdUninstall(testFactory(), func(o *UninstallOptions) error { got = o; return nil }), tt.args)
+			err := parse(NewCmdUninstall(cmdtest.Factory(), func(o *UninstallOptions) error { got = o; return nil }), tt.args)
 			if tt.usage {
 				if !isUsage(err) || got != nil {
 					t.Fatalf("err %v, ran %v: want a usage error and no run", err, got != nil)
@@ -128,7 +125,7 @@ func TestNewCmdRun(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			var got *RunOptions
-			err := parse(NewCmdRun(testFactory(), func(o *RunOptions) error { got = o; return nil }), tt.args)
+			err := parse(NewCmdRun(cmdtest.Factory(), func(o *RunOptions) error { got = o; return nil }), tt.args)
 			if tt.usage {
 				if !isUsage(err) || got != nil {
 					t.Fatalf("err %v, ran %v: want a usage error and no run", err, got != nil)

@@ -1,30 +1,17 @@
 package memorycmd
 
 import (
-	"bytes"
 	"errors"
 	"reflect"
 	"testing"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdtest"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 	"github.com/skillrepo/skillrepo/skillrepo/memory"
 )
-
-func parse(cmd *cobra.Command, args ...string) error {
-	var out bytes.Buffer
-	cmd.SetArgs(args)
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	return cmd.Execute()
-}
-
-func testFactory() *cmdutil.Factory {
-	return &cmdutil.Factory{IO: &cmdutil.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
-}
 
 // TestNewCmdChange: add, replace and remove parse their arguments into
 // one change and --target into a checked target, with a stub runF.
@@ -47,7 +34,7 @@ func TestNewCmdChange(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got *ChangeOptions
-		err := parse(tt.newCmd(testFactory(), func(o *ChangeOptions) error { got = o; return nil }), tt.args...)
+		err := cmdtest.Parse(tt.newCmd(cmdtest.Factory(), func(o *ChangeOptions) error { got = o; return nil }), tt.args...)
 		var fe *cmdutil.FlagError
 		switch {
 		case tt.usage:
@@ -68,11 +55,11 @@ func TestNewCmdChange(t *testing.T) {
 
 func TestNewCmdShow(t *testing.T) {
 	var got *ShowOptions
-	if err := parse(NewCmdShow(testFactory(), func(o *ShowOptions) error { got = o; return nil }), "--target", "user"); err != nil || got.Target != memory.User {
+	if err := cmdtest.Parse(NewCmdShow(cmdtest.Factory(), func(o *ShowOptions) error { got = o; return nil }), "--target", "user"); err != nil || got.Target != memory.User {
 		t.Fatalf("show --target user: err %v, options %+v", err, got)
 	}
 	var fe *cmdutil.FlagError
-	if err := parse(NewCmdShow(testFactory(), func(*ShowOptions) error { t.Fatal("ran"); return nil }), "--target", "x"); !errors.As(err, &fe) {
+	if err := cmdtest.Parse(NewCmdShow(cmdtest.Factory(), func(*ShowOptions) error { t.Fatal("ran"); return nil }), "--target", "x"); !errors.As(err, &fe) {
 		t.Fatalf("show --target x: %v, want a usage error", err)
 	}
 }

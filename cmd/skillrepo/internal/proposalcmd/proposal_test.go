@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdtest"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo/config"
 )
@@ -24,10 +25,6 @@ func parse(t *testing.T, cmd *cobra.Command, args string) error {
 	cmd.SetErr(&out)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
 	return cmd.Execute()
-}
-
-func testFactory() *cmdutil.Factory {
-	return &cmdutil.Factory{IO: &cmdutil.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
 }
 
 // wantUsage: the error is a usage error (exit 2), typed where it arose.
@@ -54,7 +51,7 @@ func TestNewCmdApprove(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			var got *ApproveOptions
-			err := parse(t, NewCmdApprove(testFactory(), func(o *ApproveOptions) error { got = o; return nil }), tt.args)
+			err := parse(t, NewCmdApprove(cmdtest.Factory(), func(o *ApproveOptions) error { got = o; return nil }), tt.args)
 			if tt.usage {
 				wantUsage(t, err)
 				if got != nil {
@@ -87,7 +84,7 @@ func TestNewCmdReject(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			var got *RejectOptions
-			err := parse(t, NewCmdReject(testFactory(), func(o *RejectOptions) error { got = o; return nil }), tt.args)
+			err := parse(t, NewCmdReject(cmdtest.Factory(), func(o *RejectOptions) error { got = o; return nil }), tt.args)
 			if tt.wantErr {
 				if err == nil || got != nil {
 					t.Fatalf("err %v, runF called %v: want an error and no run", err, got != nil)
@@ -119,7 +116,7 @@ func TestNewCmdPublish(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			var got *PublishOptions
-			err := parse(t, NewCmdPublish(testFactory(), func(o *PublishOptions) error { got = o; return nil }), tt.args)
+			err := parse(t, NewCmdPublish(cmdtest.Factory(), func(o *PublishOptions) error { got = o; return nil }), tt.args)
 			if tt.usage {
 				wantUsage(t, err)
 				return
@@ -149,7 +146,7 @@ func TestNewCmdDiff(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			var got *DiffOptions
-			err := parse(t, NewCmdDiff(testFactory(), func(o *DiffOptions) error { got = o; return nil }), tt.args)
+			err := parse(t, NewCmdDiff(cmdtest.Factory(), func(o *DiffOptions) error { got = o; return nil }), tt.args)
 			if tt.usage {
 				wantUsage(t, err)
 				return
@@ -167,14 +164,14 @@ func TestNewCmdDiff(t *testing.T) {
 
 func TestNewCmdListAndShow(t *testing.T) {
 	var list *ListOptions
-	if err := parse(t, NewCmdList(testFactory(), func(o *ListOptions) error { list = o; return nil }), "--rejected"); err != nil || !list.Rejected {
+	if err := parse(t, NewCmdList(cmdtest.Factory(), func(o *ListOptions) error { list = o; return nil }), "--rejected"); err != nil || !list.Rejected {
 		t.Fatalf("list --rejected: err %v, options %+v", err, list)
 	}
-	if err := parse(t, NewCmdList(testFactory(), func(*ListOptions) error { t.Fatal("ran"); return nil }), "extra"); err == nil {
+	if err := parse(t, NewCmdList(cmdtest.Factory(), func(*ListOptions) error { t.Fatal("ran"); return nil }), "extra"); err == nil {
 		t.Fatal("list with an argument: no error")
 	}
 	var show *ShowOptions
-	if err := parse(t, NewCmdShow(testFactory(), func(o *ShowOptions) error { show = o; return nil }), "p-7"); err != nil || show.ID != "p-7" {
+	if err := parse(t, NewCmdShow(cmdtest.Factory(), func(o *ShowOptions) error { show = o; return nil }), "p-7"); err != nil || show.ID != "p-7" {
 		t.Fatalf("show p-7: err %v, options %+v", err, show)
 	}
 }

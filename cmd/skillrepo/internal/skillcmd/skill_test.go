@@ -1,13 +1,13 @@
 package skillcmd
 
 import (
-	"bytes"
 	"errors"
 	"reflect"
 	"testing"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdtest"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
@@ -15,19 +15,6 @@ import (
 // parse runs cmd on args with its run function stubbed (the NewCmd was
 // handed a runF that records the options), so flag parsing is tested
 // without a library.
-func parse(cmd *cobra.Command, args ...string) error {
-	var out bytes.Buffer
-	cmd.SetArgs(args)
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	return cmd.Execute()
-}
-
-func testFactory() *cmdutil.Factory {
-	return &cmdutil.Factory{IO: &cmdutil.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
-}
-
 // user is the write flags' defaults: a person writing to main.
 var user = cmdutil.WriteFlags{Origin: skillrepo.OriginUser}
 
@@ -47,7 +34,7 @@ const (
 func check[O any](t *testing.T, args []string, newCmd func(runF func(*O) error) *cobra.Command, clear func(*O), want O, wantOutcome outcome) {
 	t.Helper()
 	var got *O
-	err := parse(newCmd(func(o *O) error { got = o; return nil }), args...)
+	err := cmdtest.Parse(newCmd(func(o *O) error { got = o; return nil }), args...)
 	switch wantOutcome {
 	case ran:
 		if err != nil {
@@ -89,7 +76,7 @@ func TestNewCmdCreate(t *testing.T) {
 		{[]string{"--content-file", "s.md"}, CreateOptions{}, failed},
 	}
 	for _, tt := range tests {
-		check(t, tt.args, func(runF func(*CreateOptions) error) *cobra.Command { return NewCmdCreate(testFactory(), runF) },
+		check(t, tt.args, func(runF func(*CreateOptions) error) *cobra.Command { return NewCmdCreate(cmdtest.Factory(), runF) },
 			func(o *CreateOptions) { o.Factory, o.Ctx = nil, nil }, tt.want, tt.outcome)
 	}
 }
@@ -108,7 +95,7 @@ func TestNewCmdPatch(t *testing.T) {
 		{[]string{"x", "y", "--old", "a", "--new", "b"}, PatchOptions{}, failed},
 	}
 	for _, tt := range tests {
-		check(t, tt.args, func(runF func(*PatchOptions) error) *cobra.Command { return NewCmdPatch(testFactory(), runF) },
+		check(t, tt.args, func(runF func(*PatchOptions) error) *cobra.Command { return NewCmdPatch(cmdtest.Factory(), runF) },
 			func(o *PatchOptions) { o.Factory, o.Ctx = nil, nil }, tt.want, tt.outcome)
 	}
 }
@@ -126,26 +113,34 @@ func TestNewCmdDelete(t *testing.T) {
 		{[]string{}, DeleteOptions{}, failed},
 	}
 	for _, tt := range tests {
-		check(t, tt.args, func(runF func(*DeleteOptions) error) *cobra.Command { return NewCmdDelete(testFactory(), runF) },
+		check(t, tt.args, func(runF func(*DeleteOptions) error) *cobra.Command { return NewCmdDelete(cmdtest.Factory(), runF) },
 			func(o *DeleteOptions) { o.Factory, o.Ctx = nil, nil }, tt.want, tt.outcome)
 	}
 }
 
 func TestNewCmdFiles(t *testing.T) {
-	check(t, []string{"x", "references/r.md", "--content-file", "r.md"}, func(runF func(*WriteFileOptions) error) *cobra.Command { return NewCmdWriteFile(testFactory(), runF) },
+	check(t, []string{"x", "references/r.md", "--content-file", "r.md"}, func(runF func(*WriteFileOptions) error) *cobra.Command {
+		return NewCmdWriteFile(cmdtest.Factory(), runF)
+	},
 		func(o *WriteFileOptions) { o.Factory, o.Ctx = nil, nil }, WriteFileOptions{Name: "x", Path: "references/r.md", ContentFile: "r.md", W: user}, ran)
-	check(t, []string{"x", "references/r.md"}, func(runF func(*WriteFileOptions) error) *cobra.Command { return NewCmdWriteFile(testFactory(), runF) },
+	check(t, []string{"x", "references/r.md"}, func(runF func(*WriteFileOptions) error) *cobra.Command {
+		return NewCmdWriteFile(cmdtest.Factory(), runF)
+	},
 		func(o *WriteFileOptions) {}, WriteFileOptions{}, usageErr)
-	check(t, []string{"x", "references/r.md", "--session-id", "s-1"}, func(runF func(*RemoveFileOptions) error) *cobra.Command { return NewCmdRemoveFile(testFactory(), runF) },
+	check(t, []string{"x", "references/r.md", "--session-id", "s-1"}, func(runF func(*RemoveFileOptions) error) *cobra.Command {
+		return NewCmdRemoveFile(cmdtest.Factory(), runF)
+	},
 		func(o *RemoveFileOptions) { o.Factory, o.Ctx = nil, nil }, RemoveFileOptions{Name: "x", Path: "references/r.md", W: cmdutil.WriteFlags{Origin: skillrepo.OriginUser, SessionID: "s-1"}}, ran)
-	check(t, []string{"x"}, func(runF func(*RemoveFileOptions) error) *cobra.Command { return NewCmdRemoveFile(testFactory(), runF) },
+	check(t, []string{"x"}, func(runF func(*RemoveFileOptions) error) *cobra.Command {
+		return NewCmdRemoveFile(cmdtest.Factory(), runF)
+	},
 		func(o *RemoveFileOptions) {}, RemoveFileOptions{}, failed)
 }
 
 func TestNewCmdApply(t *testing.T) {
-	check(t, []string{"--ops", "-", "--review-id", "r-1", "--origin", "background-review"}, func(runF func(*ApplyOptions) error) *cobra.Command { return NewCmdApply(testFactory(), runF) },
+	check(t, []string{"--ops", "-", "--review-id", "r-1", "--origin", "background-review"}, func(runF func(*ApplyOptions) error) *cobra.Command { return NewCmdApply(cmdtest.Factory(), runF) },
 		func(o *ApplyOptions) { o.Factory, o.Ctx = nil, nil }, ApplyOptions{OpsFile: "-", W: cmdutil.WriteFlags{Origin: "background-review", ReviewID: "r-1"}}, ran)
-	check(t, nil, func(runF func(*ApplyOptions) error) *cobra.Command { return NewCmdApply(testFactory(), runF) },
+	check(t, nil, func(runF func(*ApplyOptions) error) *cobra.Command { return NewCmdApply(cmdtest.Factory(), runF) },
 		func(o *ApplyOptions) {}, ApplyOptions{}, usageErr)
 }
 
@@ -162,7 +157,7 @@ func TestNewCmdMove(t *testing.T) {
 		{[]string{"x"}, MoveOptions{}, usageErr},
 	}
 	for _, tt := range tests {
-		check(t, tt.args, func(runF func(*MoveOptions) error) *cobra.Command { return NewCmdMove(testFactory(), runF) },
+		check(t, tt.args, func(runF func(*MoveOptions) error) *cobra.Command { return NewCmdMove(cmdtest.Factory(), runF) },
 			func(o *MoveOptions) { o.Factory, o.Ctx = nil, nil }, tt.want, tt.outcome)
 	}
 }
@@ -173,7 +168,7 @@ func TestNewCmdMeta(t *testing.T) {
 	for action, newCmd := range map[string]func(*cmdutil.Factory, func(*MetaOptions) error) *cobra.Command{
 		skillrepo.ActionPin: NewCmdPin, skillrepo.ActionUnpin: NewCmdUnpin, skillrepo.ActionAdopt: NewCmdAdopt, skillrepo.ActionDisown: NewCmdDisown,
 	} {
-		mk := func(runF func(*MetaOptions) error) *cobra.Command { return newCmd(testFactory(), runF) }
+		mk := func(runF func(*MetaOptions) error) *cobra.Command { return newCmd(cmdtest.Factory(), runF) }
 		clear := func(o *MetaOptions) { o.Factory, o.Ctx = nil, nil }
 		check(t, []string{"x", "--reason", "why", "--propose"}, mk, clear, MetaOptions{Name: "x", Reason: "why", Action: action, W: cmdutil.WriteFlags{Origin: skillrepo.OriginUser, Propose: true}}, ran)
 		check(t, []string{}, mk, clear, MetaOptions{}, failed)
@@ -181,32 +176,32 @@ func TestNewCmdMeta(t *testing.T) {
 }
 
 func TestNewCmdArchiveRestore(t *testing.T) {
-	check(t, []string{"x", "--reason", "old", "--dry-run"}, func(runF func(*ArchiveOptions) error) *cobra.Command { return NewCmdArchive(testFactory(), runF) },
+	check(t, []string{"x", "--reason", "old", "--dry-run"}, func(runF func(*ArchiveOptions) error) *cobra.Command { return NewCmdArchive(cmdtest.Factory(), runF) },
 		func(o *ArchiveOptions) { o.Factory, o.Ctx = nil, nil }, ArchiveOptions{Name: "x", Reason: "old", DryRun: true}, ran)
-	check(t, []string{"x", "y"}, func(runF func(*ArchiveOptions) error) *cobra.Command { return NewCmdArchive(testFactory(), runF) },
+	check(t, []string{"x", "y"}, func(runF func(*ArchiveOptions) error) *cobra.Command { return NewCmdArchive(cmdtest.Factory(), runF) },
 		func(o *ArchiveOptions) {}, ArchiveOptions{}, failed)
-	check(t, []string{".archive/x-1", "--dry-run"}, func(runF func(*RestoreOptions) error) *cobra.Command { return NewCmdRestore(testFactory(), runF) },
+	check(t, []string{".archive/x-1", "--dry-run"}, func(runF func(*RestoreOptions) error) *cobra.Command { return NewCmdRestore(cmdtest.Factory(), runF) },
 		func(o *RestoreOptions) { o.Factory, o.Ctx = nil, nil }, RestoreOptions{Name: ".archive/x-1", DryRun: true}, ran)
 }
 
 func TestNewCmdReads(t *testing.T) {
 	clearList := func(o *ListOptions) { o.Factory = nil }
-	mkList := func(runF func(*ListOptions) error) *cobra.Command { return NewCmdList(testFactory(), runF) }
+	mkList := func(runF func(*ListOptions) error) *cobra.Command { return NewCmdList(cmdtest.Factory(), runF) }
 	check(t, []string{"--state", "stale", "--all"}, mkList, clearList, ListOptions{State: "stale", All: true}, ran)
 	check(t, []string{"--proposal", "p-1"}, mkList, clearList, ListOptions{Proposal: "p-1", Rev: skillrepo.ProposalBranch("p-1")}, ran)
 	check(t, []string{"--state", "asleep"}, mkList, clearList, ListOptions{}, usageErr)
 	check(t, []string{"--proposal", "p-1", "--rev", "main"}, mkList, clearList, ListOptions{}, usageErr)
 
 	clearView := func(o *ViewOptions) { o.Factory = nil }
-	mkView := func(runF func(*ViewOptions) error) *cobra.Command { return NewCmdView(testFactory(), runF) }
+	mkView := func(runF func(*ViewOptions) error) *cobra.Command { return NewCmdView(cmdtest.Factory(), runF) }
 	check(t, []string{"x", "references/r.md", "--rev", "abc"}, mkView, clearView, ViewOptions{Name: "x", File: "references/r.md", Rev: "abc"}, ran)
 	check(t, []string{"x", "--as-agent"}, mkView, clearView, ViewOptions{Name: "x", AsAgent: true}, ran)
 	check(t, []string{"x", "--proposal", "../bad"}, mkView, clearView, ViewOptions{}, usageErr)
 
-	mkLog := func(runF func(*LogOptions) error) *cobra.Command { return NewCmdLog(testFactory(), runF) }
+	mkLog := func(runF func(*LogOptions) error) *cobra.Command { return NewCmdLog(cmdtest.Factory(), runF) }
 	check(t, []string{"x", "-p", "-n", "3"}, mkLog, func(o *LogOptions) { o.Factory = nil }, LogOptions{Name: "x", Patch: true, MaxCount: 3}, ran)
 	check(t, []string{"x", "-n", "-1"}, mkLog, func(o *LogOptions) {}, LogOptions{}, usageErr)
 
-	mkBlame := func(runF func(*BlameOptions) error) *cobra.Command { return NewCmdBlame(testFactory(), runF) }
+	mkBlame := func(runF func(*BlameOptions) error) *cobra.Command { return NewCmdBlame(cmdtest.Factory(), runF) }
 	check(t, []string{"x", "SKILL.md", "--rev", "main"}, mkBlame, func(o *BlameOptions) { o.Factory = nil }, BlameOptions{Name: "x", File: "SKILL.md", Rev: "main"}, ran)
 }

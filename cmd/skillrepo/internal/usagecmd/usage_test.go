@@ -1,29 +1,14 @@
 package usagecmd
 
 import (
-	"bytes"
 	"errors"
 	"reflect"
 	"testing"
 
-	"github.com/spf13/cobra"
-
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdtest"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo"
 )
-
-func parse(cmd *cobra.Command, args ...string) error {
-	var out bytes.Buffer
-	cmd.SetArgs(args)
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	return cmd.Execute()
-}
-
-func testFactory() *cmdutil.Factory {
-	return &cmdutil.Factory{IO: &cmdutil.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
-}
 
 func TestNewCmdShow(t *testing.T) {
 	tests := []struct {
@@ -39,7 +24,7 @@ func TestNewCmdShow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got *ShowOptions
-		err := parse(NewCmdShow(testFactory(), func(o *ShowOptions) error { got = o; return nil }), tt.args...)
+		err := cmdtest.Parse(NewCmdShow(cmdtest.Factory(), func(o *ShowOptions) error { got = o; return nil }), tt.args...)
 		if tt.usage {
 			var fe *cmdutil.FlagError
 			if !errors.As(err, &fe) || got != nil {
@@ -74,7 +59,7 @@ func TestNewCmdBump(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got *BumpOptions
-		err := parse(NewCmdBump(testFactory(), func(o *BumpOptions) error { got = o; return nil }), tt.args...)
+		err := cmdtest.Parse(NewCmdBump(cmdtest.Factory(), func(o *BumpOptions) error { got = o; return nil }), tt.args...)
 		if tt.usage {
 			var fe *cmdutil.FlagError
 			if !errors.As(err, &fe) || got != nil {
