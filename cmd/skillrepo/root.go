@@ -24,6 +24,7 @@ import (
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/memorycmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/queuecmd"
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/remotecmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/reviewcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/skillcmd"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/statuscmd"
@@ -48,7 +49,7 @@ func run(args []string, io *cmdutil.IOStreams, getenv func(string) string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	err := root.ExecuteContext(ctx)
-	shareAfterWrite(f)
+	f.ShareAfterWrite()
 	if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
 		err = fmt.Errorf("interrupted: %w", err) // Ctrl-C: exit 130
 	}
@@ -113,7 +114,7 @@ archive, restore and rollback are git operations.`,
 		usagecmd.NewCmdUsage(f),
 		reviewcmd.NewCmdReview(f, nil),
 		memorycmd.NewCmdMemory(f),
-		proposalcmd.NewCmdProposal(f), newPushCmd(f), newPullCmd(f), newRemoteCmd(f),
+		proposalcmd.NewCmdProposal(f), remotecmd.NewCmdPush(f, nil), remotecmd.NewCmdPull(f, nil), remotecmd.NewCmdRemote(f),
 		indexcmd.NewCmdIndex(f, nil),
 		curatorcmd.NewCmdCurator(f),
 		mcpcmd.NewCmdMCP(f, nil),

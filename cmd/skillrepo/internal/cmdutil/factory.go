@@ -37,7 +37,7 @@ type Factory struct {
 	// $SKILLREPO_LIBRARY named one.
 	DirDefault bool
 	// NoShare: this command shares with the remote by itself, so the
-	// background sync after a write (SharePending) is not started.
+	// background sync after a write (ShareAfterWrite) is not started.
 	NoShare bool
 
 	lib *skillrepo.Library
@@ -65,19 +65,28 @@ func (f *Factory) Library() (*skillrepo.Library, error) {
 	return lib, nil
 }
 
-// SharePending is the library the command opened, when it has a shared
-// remote and the command left it work: what the remote would be sent
-// differs from when the library was opened. Nil when there is nothing
-// to share or the command shares by itself (NoShare).
-func (f *Factory) SharePending() *skillrepo.Library {
+// ShareAfterWrite starts a background sync when the command left work
+// for the shared remote — it moved main and remote.main sends main out,
+// or it made or moved a proposal and remote.proposals publishes them
+// (what the remote would be sent differs from when the library was
+// opened) — so a write made here reaches the team as a worker's does.
+// Not when the command shares by itself (NoShare); SKILLREPO_WORKER=off
+// (no background processes) leaves it to the next session start or
+// 'skillrepo remote sync'.
+func (f *Factory) ShareAfterWrite() {
 	lib := f.lib
 	if lib == nil || f.NoShare || !lib.Config.Remote.Enabled() {
-		return nil
+		return
+	}
+	if f.Getenv("SKILLREPO_WORKER") == "off" || f.Getenv(queue.EnvInReview) != "" {
+		return
 	}
 	if !f.shareMark.Differs(remote.New(lib).ShareMark()) {
-		return nil
+		return
 	}
-	return lib
+	if err := StartRemoteSync(lib); err != nil {
+		f.Warn("could not start the background remote sync: " + err.Error() + "; run 'skillrepo remote sync'")
+	}
 }
 
 // StartRemoteSync starts a background `remote sync` of the library,

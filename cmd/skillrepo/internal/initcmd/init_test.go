@@ -1,11 +1,11 @@
 package initcmd
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdtest"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/skillrepo/skill"
 )
@@ -25,14 +25,10 @@ func TestNewCmdInit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
-			f := &cmdutil.Factory{Dir: "lib-of-C", IO: &cmdutil.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+			f := cmdtest.Factory()
+			f.Dir = "lib-of-C"
 			var got *Options
-			cmd := NewCmdInit(f, func(o *Options) error { got = o; return nil })
-			cmd.SetArgs(strings.Fields(tt.args))
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			cmd.SilenceErrors, cmd.SilenceUsage = true, true
-			err := cmd.Execute()
+			err := cmdtest.Parse(NewCmdInit(f, func(o *Options) error { got = o; return nil }), strings.Fields(tt.args)...)
 			if tt.usage {
 				var fe *cmdutil.FlagError
 				if !errors.As(err, &fe) || got != nil {

@@ -2,7 +2,6 @@ package proposalcmd
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -79,48 +78,8 @@ func publishRun(opts *PublishOptions) error {
 		return err
 	}
 	if f.JSON {
-		return cmdutil.PrintJSON(f.IO.Out, NewPublishJSON(res))
+		return cmdutil.PrintJSON(f.IO.Out, cmdutil.NewPublishJSON(res))
 	}
-	ReportPublished(f, res)
+	cmdutil.ReportPublished(f, res)
 	return nil
-}
-
-// PublishJSON is a published proposal in `proposal publish --json` and
-// `remote sync --json` (docs/json.md).
-type PublishJSON struct {
-	ID              string `json:"id"`
-	Remote          string `json:"remote"`
-	Branch          string `json:"branch"`
-	Tip             string `json:"tip"`
-	Pushed          bool   `json:"pushed"`
-	PullRequest     string `json:"pull_request"`
-	PullRequestNote string `json:"pull_request_note,omitempty"`
-	DryRun          bool   `json:"dry_run"`
-}
-
-// NewPublishJSON is r as JSON.
-func NewPublishJSON(r *remote.PublishResult) PublishJSON {
-	return PublishJSON{ID: r.ID, Remote: r.Remote, Branch: r.Branch, Tip: cmdutil.HashString(r.Tip), Pushed: r.Pushed,
-		PullRequest: r.PullRequest, PullRequestNote: r.PullRequestNote, DryRun: r.DryRun}
-}
-
-// ReportPublished says on stderr where a publish left the proposal.
-func ReportPublished(f *cmdutil.Factory, r *remote.PublishResult) {
-	w := f.IO.ErrOut
-	switch {
-	case r.DryRun && r.Pushed:
-		fmt.Fprintf(w, "dry run: would push %s to %s at %s\n", r.Branch, r.Remote, cmdutil.Short(r.Tip))
-	case r.DryRun:
-		fmt.Fprintf(w, "dry run: %s already has %s at %s\n", r.Remote, r.Branch, cmdutil.Short(r.Tip))
-	case r.Pushed:
-		fmt.Fprintf(w, "%s published proposal %s: %s on %s at %s\n", f.IO.Green("✓"), r.ID, r.Branch, r.Remote, cmdutil.Short(r.Tip))
-	default:
-		fmt.Fprintf(w, "proposal %s: %s already has %s at %s\n", r.ID, r.Remote, r.Branch, cmdutil.Short(r.Tip))
-	}
-	switch {
-	case r.PullRequest != "":
-		fmt.Fprintf(w, "  pull request: %s\n", r.PullRequest)
-	case r.PullRequestNote != "" && !r.DryRun:
-		fmt.Fprintf(w, "  no pull request: %s\n", r.PullRequestNote)
-	}
 }

@@ -1,6 +1,7 @@
-package main
+package remotecmd
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -10,14 +11,17 @@ import (
 	"github.com/skillrepo/skillrepo/skillrepo/remote"
 )
 
-type pushOptions struct {
-	f      *cmdutil.Factory
-	Remote string
-	DryRun bool
+// PushOptions is what `push` was asked.
+type PushOptions struct {
+	Factory *cmdutil.Factory
+	Ctx     context.Context
+	Remote  string
+	DryRun  bool
 }
 
-func newPushCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &pushOptions{f: f}
+// NewCmdPush is `push`; runF, when not nil, runs instead of pushRun.
+func NewCmdPush(f *cmdutil.Factory, runF func(*PushOptions) error) *cobra.Command {
+	opts := &PushOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "push [--remote <name>] [--dry-run]",
 		Short: "Share main, proposals and rejections with a git remote",
@@ -37,35 +41,44 @@ The git binary does the transport when it is on PATH; otherwise go-git does
   skillrepo push --remote team --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lib, err := f.Library()
-			if err != nil {
-				return err
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
 			}
-			res, err := remote.New(lib).Push(cmd.Context(), remoteOptions(f, opts.Remote, opts.DryRun))
-			if res != nil {
-				if f.JSON {
-					out := remoteJSON{Remote: res.Remote, Transport: res.Transport, DryRun: res.DryRun, Updates: refUpdatesJSON(res.Updates), HEAD: res.HEAD}
-					if perr := cmdutil.PrintJSON(f.IO.Out, out); perr != nil {
-						return perr
-					}
-					return err
-				}
-				if perr := reportRefUpdates(f, res.Remote, res.Transport, res.Updates, res.DryRun, "pushed to"); perr != nil {
-					return perr
-				}
-				switch h := res.HEAD; {
-				case h != nil && h.Set:
-					fmt.Fprintf(f.IO.ErrOut, "set %s's HEAD to %s (it named %s, which does not exist), so clones check out %s\n", res.Remote, lib.MainBranch(), h.Was, lib.MainBranch())
-				case h != nil && h.Hint != "":
-					fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", h.Hint)
-				}
-			}
-			return err
+			return pushRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Remote, "remote", "origin", "remote to push to")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would be pushed, push nothing")
 	return cmd
+}
+
+func pushRun(opts *PushOptions) error {
+	f := opts.Factory
+	lib, err := f.Library()
+	if err != nil {
+		return err
+	}
+	res, err := remote.New(lib).Push(opts.Ctx, remoteOptions(f, opts.Remote, opts.DryRun))
+	if res != nil {
+		if f.JSON {
+			out := remoteJSON{Remote: res.Remote, Transport: res.Transport, DryRun: res.DryRun, Updates: refUpdatesJSON(res.Updates), HEAD: res.HEAD}
+			if perr := cmdutil.PrintJSON(f.IO.Out, out); perr != nil {
+				return perr
+			}
+			return err
+		}
+		if perr := printRefUpdates(f, res.Remote, res.Transport, res.Updates, res.DryRun, "pushed to"); perr != nil {
+			return perr
+		}
+		switch h := res.HEAD; {
+		case h != nil && h.Set:
+			fmt.Fprintf(f.IO.ErrOut, "set %s's HEAD to %s (it named %s, which does not exist), so clones check out %s\n", res.Remote, lib.MainBranch(), h.Was, lib.MainBranch())
+		case h != nil && h.Hint != "":
+			fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", h.Hint)
+		}
+	}
+	return err
 }
 
 // remoteOptions builds the transport options shared by push and pull.
@@ -117,12 +130,8 @@ func refUpdatesJSON(us []remote.RefUpdate) []refUpdateJSON {
 	return out
 }
 
-// reportRefUpdates prints push results: JSON on stdout, or one line per
-// ref on stderr.
-func reportRefUpdates(f *cmdutil.Factory, remote, transport string, us []remote.RefUpdate, dryRun bool, verb string) error {
-	if f.JSON {
-		return cmdutil.PrintJSON(f.IO.Out, remoteJSON{Remote: remote, Transport: transport, DryRun: dryRun, Updates: refUpdatesJSON(us)})
-	}
+// printRefUpdates prints push results on stderr, one line per ref.
+func printRefUpdates(f *cmdutil.Factory, remote, transport string, us []remote.RefUpdate, dryRun bool, verb string) error {
 	w := f.IO.ErrOut
 	if len(us) == 0 {
 		fmt.Fprintf(w, "%s is up to date\n", remote)

@@ -1,4 +1,9 @@
-package main
+// Package remotecmd is how the library travels through a git remote:
+// `push`, `pull` and `remote sync` (the shared remote of remote.md), per
+// verb an options struct, a NewCmd… that only parses flags into it
+// (handed a runF, a test checks the parse without a library) and a run
+// function over skillrepo/remote (docs/architecture.md §6).
+package remotecmd
 
 import (
 	"context"
@@ -9,14 +14,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
-	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/proposalcmd"
 	"github.com/skillrepo/skillrepo/internal/statefile"
 	"github.com/skillrepo/skillrepo/skillrepo/remote"
-
-	"github.com/skillrepo/skillrepo/queue"
 )
 
-func newRemoteCmd(f *cmdutil.Factory) *cobra.Command {
+// NewCmdRemote is the remote command group.
+func NewCmdRemote(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "remote <command>",
 		Short: "Share the library through its git host (the remote: settings)",
@@ -36,12 +39,14 @@ shows how it went.`,
 		Example: `  skillrepo remote sync
   skillrepo remote sync --json`,
 	}
-	cmd.AddCommand(newRemoteSyncCmd(f))
+	cmd.AddCommand(NewCmdSync(f, nil))
 	return cmd
 }
 
-type remoteSyncOptions struct {
-	f          *cmdutil.Factory
+// SyncOptions is what `remote sync` was asked.
+type SyncOptions struct {
+	Factory    *cmdutil.Factory
+	Ctx        context.Context
 	Background bool
 	Attempts   int
 }
@@ -50,8 +55,10 @@ type remoteSyncOptions struct {
 // remote lock and the network both end by then.
 const remoteBudget = 2 * time.Minute
 
-func newRemoteSyncCmd(f *cmdutil.Factory) *cobra.Command {
-	opts := &remoteSyncOptions{f: f}
+// NewCmdSync is `remote sync`; runF, when not nil, runs instead of
+// syncRun.
+func NewCmdSync(f *cmdutil.Factory, runF func(*SyncOptions) error) *cobra.Command {
+	opts := &SyncOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "sync [--json]",
 		Short: "Fetch, bring main in and send it out, settle and publish proposals",
@@ -75,7 +82,11 @@ their fix (credentials, the host unreachable, a protected branch).`,
   skillrepo remote sync --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRemoteSync(cmd.Context(), opts)
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return syncRun(opts)
 		},
 	}
 	cmd.Flags().IntVar(&opts.Attempts, "attempts", remote.DefaultShareAttempts, "pushes of main to try when other clones win the race")
@@ -85,24 +96,24 @@ their fix (credentials, the host unreachable, a protected branch).`,
 }
 
 type remoteSyncJSON struct {
-	Remote    string                    `json:"remote"`
-	Fetched   bool                      `json:"fetched"`
-	Main      string                    `json:"main"`
-	Before    string                    `json:"before"`
-	After     string                    `json:"after"`
-	Pushes    int                       `json:"pushes"`
-	Rounds    int                       `json:"rounds"`
-	Proposal  string                    `json:"proposal,omitempty"`
-	Reason    string                    `json:"reason,omitempty"`
-	Settled   []string                  `json:"settled"`
-	Published []proposalcmd.PublishJSON `json:"published"`
-	Notes     []string                  `json:"notes"`
+	Remote    string                `json:"remote"`
+	Fetched   bool                  `json:"fetched"`
+	Main      string                `json:"main"`
+	Before    string                `json:"before"`
+	After     string                `json:"after"`
+	Pushes    int                   `json:"pushes"`
+	Rounds    int                   `json:"rounds"`
+	Proposal  string                `json:"proposal,omitempty"`
+	Reason    string                `json:"reason,omitempty"`
+	Settled   []string              `json:"settled"`
+	Published []cmdutil.PublishJSON `json:"published"`
+	Notes     []string              `json:"notes"`
 	// Skipped says why a background sync did nothing (one was waiting).
 	Skipped string `json:"skipped,omitempty"`
 }
 
-func runRemoteSync(ctx context.Context, opts *remoteSyncOptions) error {
-	f := opts.f
+func syncRun(opts *SyncOptions) error {
+	f, ctx := opts.Factory, opts.Ctx
 	f.NoShare = true // this command is the share
 	lib, err := f.Library()
 	if err != nil {
@@ -141,9 +152,9 @@ func printRemoteSync(f *cmdutil.Factory, res *remote.SyncResult, skipped string)
 	if f.JSON {
 		out := remoteSyncJSON{Remote: res.Remote, Fetched: res.Fetched, Main: res.Main, Before: cmdutil.HashString(res.Before), After: cmdutil.HashString(res.After),
 			Pushes: res.Pushes, Rounds: res.Rounds, Proposal: res.Proposal, Reason: res.Reason, Settled: cmdutil.NonNil(res.Settled),
-			Published: []proposalcmd.PublishJSON{}, Notes: cmdutil.NonNil(res.Notes), Skipped: skipped}
+			Published: []cmdutil.PublishJSON{}, Notes: cmdutil.NonNil(res.Notes), Skipped: skipped}
 		for _, p := range res.Published {
-			out.Published = append(out.Published, proposalcmd.NewPublishJSON(p))
+			out.Published = append(out.Published, cmdutil.NewPublishJSON(p))
 		}
 		return cmdutil.PrintJSON(f.IO.Out, out)
 	}
@@ -166,29 +177,10 @@ func printRemoteSync(f *cmdutil.Factory, res *remote.SyncResult, skipped string)
 		fmt.Fprintf(w, "settled proposal %s (approved on the host)\n", id)
 	}
 	for _, p := range res.Published {
-		proposalcmd.ReportPublished(f, p)
+		cmdutil.ReportPublished(f, p)
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	return nil
-}
-
-// shareAfterWrite starts a background sync when the command left work
-// for the shared remote — it moved main and remote.main sends main out,
-// or it made or moved a proposal and remote.proposals publishes them — so
-// a write made here reaches the team as a worker's does.
-// SKILLREPO_WORKER=off (no background processes) leaves it to the next
-// session start or 'skillrepo remote sync'.
-func shareAfterWrite(f *cmdutil.Factory) {
-	if f.Getenv("SKILLREPO_WORKER") == "off" || f.Getenv(queue.EnvInReview) != "" {
-		return
-	}
-	lib := f.SharePending()
-	if lib == nil {
-		return
-	}
-	if err := cmdutil.StartRemoteSync(lib); err != nil {
-		f.Warn("could not start the background remote sync: " + err.Error() + "; run 'skillrepo remote sync'")
-	}
 }
