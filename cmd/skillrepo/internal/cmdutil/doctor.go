@@ -15,7 +15,7 @@ import (
 )
 
 // DoctorEnv is the world doctor looks at from this process.
-func DoctorEnv(f *Factory, name, scope, project string) (*doctor.Env, error) {
+func DoctorEnv(f *Factory, name agent.Name, scope agent.Scope, project string) (*doctor.Env, error) {
 	homes, err := AgentHomes(f)
 	if err != nil {
 		return nil, err
@@ -26,19 +26,9 @@ func DoctorEnv(f *Factory, name, scope, project string) (*doctor.Env, error) {
 	if project, err = filepath.Abs(project); err != nil {
 		return nil, err
 	}
-	env := &doctor.Env{Homes: homes, Project: project, Getenv: f.Getenv, Now: f.Now, Checkers: agents.Implementing[doctor.Checker]()}
+	env := &doctor.Env{Homes: homes, Project: project, Getenv: f.Getenv, Now: f.Now, Checkers: agents.Implementing[doctor.Checker](), Scope: scope}
 	if name != "" {
-		a, err := agents.Parse(name)
-		if err != nil {
-			return nil, UsageErrorf("--agent: %v", err)
-		}
-		env.Agents = []agent.Name{a}
-	}
-	switch agent.Scope(scope) {
-	case "", agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal:
-		env.Scope = agent.Scope(scope)
-	default:
-		return nil, UsageErrorf("--scope: want user, project or local, not %q", scope)
+		env.Agents = []agent.Name{name}
 	}
 	return env, nil
 }
@@ -82,7 +72,7 @@ func PrintFindings(f *Factory, w io.Writer, fs []doctor.Finding, verbose bool, i
 // doctor runs a project's commands only once they are; other project
 // files stay as trusted as they were).
 func CheckAfterInstall(f *Factory, name agent.Name, scope agent.Scope, project, part, written string) []doctor.Finding {
-	env, err := DoctorEnv(f, string(name), string(scope), project)
+	env, err := DoctorEnv(f, name, scope, project)
 	if err != nil {
 		return nil
 	}

@@ -41,6 +41,19 @@ func AddWriteFlags(cmd *cobra.Command, w *WriteFlags) {
 	fl.BoolVar(&w.Force, "force", false, "write even when the result has lint errors under the library's profile or a likely secret (--origin user only)")
 }
 
+// Check is the flags' own rules, checked when they are parsed (before
+// the library opens): a known --origin, and --force for a person's
+// writes only.
+func (w *WriteFlags) Check() error {
+	if !skillrepo.ValidOrigin(w.Origin) {
+		return UsageErrorf("--origin %q: want user, foreground, background-review, curator or import", w.Origin)
+	}
+	if w.Force && w.Origin != skillrepo.OriginUser {
+		return UsageErrorf("--force is for a person's writes (--origin user), not --origin %s", w.Origin)
+	}
+	return nil
+}
+
 // Policy is the library's write policy for this command's writer: its
 // origin and trailers, --force, and where it asked to land (--propose,
 // --proposal, --branch; else main, or a proposal for a non-user origin
@@ -48,13 +61,10 @@ func AddWriteFlags(cmd *cobra.Command, w *WriteFlags) {
 // rules every write passes live there; a contradiction between the
 // flags is a usage error.
 func (w *WriteFlags) Policy(lib *skillrepo.Library) (*skillrepo.Policy, error) {
-	prov, err := w.Provenance()
-	if err != nil {
+	if err := w.Check(); err != nil {
 		return nil, err
 	}
-	if w.Force && w.Origin != skillrepo.OriginUser {
-		return nil, UsageErrorf("--force is for a person's writes (--origin user), not --origin %s", w.Origin)
-	}
+	prov := skillrepo.Provenance{Origin: w.Origin, ReviewID: w.ReviewID, SessionID: w.SessionID, Model: w.Model}
 	pol, err := lib.Policy(skillrepo.Writer{Provenance: prov, Force: w.Force, Branch: w.Branch, Proposal: w.Proposal, Propose: w.Propose})
 	if errors.Is(err, skill.ErrInvalid) {
 		return nil, &FlagError{Err: err}
@@ -70,15 +80,6 @@ func (w *WriteFlags) WriteTarget(lib *skillrepo.Library) (*skillrepo.Policy, ski
 		return nil, skillrepo.Route{}, err
 	}
 	return pol, pol.Route(), nil
-}
-
-// Provenance is the writer the flags name; an unknown --origin is a
-// usage error.
-func (w *WriteFlags) Provenance() (skillrepo.Provenance, error) {
-	if !skillrepo.ValidOrigin(w.Origin) {
-		return skillrepo.Provenance{}, UsageErrorf("--origin %q: want user, foreground, background-review, curator or import", w.Origin)
-	}
-	return skillrepo.Provenance{Origin: w.Origin, ReviewID: w.ReviewID, SessionID: w.SessionID, Model: w.Model}, nil
 }
 
 // InputError names the flag an unreadable input came from and says what

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agent"
 	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/doctor"
@@ -22,8 +23,10 @@ import (
 type Options struct {
 	Factory *cmdutil.Factory
 	Ctx     context.Context
-	Agent   string
-	Scope   string
+	// Agent and Scope narrow the checks to one agent, one scope ("":
+	// every one), checked when the flags are parsed.
+	Agent   agent.Name
+	Scope   agent.Scope
 	Project string
 	All     bool
 	Trust   bool
@@ -32,6 +35,7 @@ type Options struct {
 // NewCmdDoctor is `doctor`; runF, when not nil, runs instead of doctorRun.
 func NewCmdDoctor(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{Factory: f}
+	var name, scope string
 	cmd := &cobra.Command{
 		Use:   "doctor [--agent claude-code|codex|gemini|hermes] [--scope user|project|local] [--json]",
 		Short: "Check that every agent set up for skillrepo will really run it",
@@ -61,6 +65,18 @@ a problem, 0 otherwise (warnings and ok lines are there to read). With
   skillrepo doctor --trust`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if name != "" {
+				a, err := agents.Parse(name)
+				if err != nil {
+					return cmdutil.UsageErrorf("--agent: %v", err)
+				}
+				opts.Agent = a
+			}
+			switch opts.Scope = agent.Scope(scope); opts.Scope {
+			case "", agent.ScopeUser, agent.ScopeProject, agent.ScopeLocal:
+			default:
+				return cmdutil.UsageErrorf("--scope: want user, project or local, not %q", scope)
+			}
 			opts.Ctx = cmd.Context()
 			if runF != nil {
 				return runF(opts)
@@ -69,8 +85,8 @@ a problem, 0 otherwise (warnings and ok lines are there to read). With
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Agent, "agent", "", "check one agent: claude-code, codex, gemini or hermes")
-	fl.StringVar(&opts.Scope, "scope", "", "check one scope: user, project or local")
+	fl.StringVar(&name, "agent", "", "check one agent: claude-code, codex, gemini or hermes")
+	fl.StringVar(&scope, "scope", "", "check one scope: user, project or local")
 	fl.StringVar(&opts.Project, "project", "", "the project `folder` whose settings are checked and where the synthetic sessions run (default: the current folder)")
 	fl.BoolVar(&opts.All, "verbose", false, "list the checks that passed too")
 	fl.BoolVar(&opts.Trust, "trust", false, "trust the project's agent settings files as they are now, so their hook commands and MCP server run (read them first: they came with the project)")

@@ -128,7 +128,7 @@ func runHermesHooks(f *cmdutil.Factory, o *HermesOptions, library string, dryRun
 // hermesDoctor is doctor's verdict on the Hermes home's hooks: the same
 // checks 'skillrepo doctor' and status make.
 func hermesDoctor(f *cmdutil.Factory, home string) []doctor.Finding {
-	env, err := cmdutil.DoctorEnv(f, string(agent.Hermes), "", "")
+	env, err := cmdutil.DoctorEnv(f, agent.Hermes, "", "")
 	if err != nil {
 		return nil
 	}

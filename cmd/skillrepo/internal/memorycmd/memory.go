@@ -144,6 +144,9 @@ func newCmdChange(f *cmdutil.Factory, runF func(*ChangeOptions) error, cmd *cobr
 			return cmdutil.UsageErrorf("--target: %v", err)
 		}
 		opts.Target, opts.Change, opts.Ctx = t, change(args), cmd.Context()
+		if err := opts.W.Check(); err != nil {
+			return err
+		}
 		if runF != nil {
 			return runF(opts)
 		}
@@ -206,9 +209,6 @@ type memoryChangeJSON struct {
 
 func changeRun(o *ChangeOptions) error {
 	f, t, opts := o.Factory, o.Target, o.Change
-	if _, err := o.W.Provenance(); err != nil {
-		return err
-	}
 	lib, err := f.Library()
 	if err != nil {
 		return err

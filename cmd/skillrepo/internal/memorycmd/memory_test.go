@@ -30,6 +30,8 @@ func TestNewCmdChange(t *testing.T) {
 		{newCmd: NewCmdReplace, args: []string{"npm", "uses pnpm 9", "--dry-run"}, want: skillrepo.MemoryOptions{Action: "replace", OldText: "npm", Content: "uses pnpm 9"}, wantTarget: memory.Memory, wantW: cmdutil.WriteFlags{Origin: skillrepo.OriginUser, DryRun: true}},
 		{newCmd: NewCmdRemove, args: []string{"Buildkite", "--origin", "foreground"}, want: skillrepo.MemoryOptions{Action: "remove", OldText: "Buildkite"}, wantTarget: memory.Memory, wantW: cmdutil.WriteFlags{Origin: "foreground"}},
 		{newCmd: NewCmdAdd, args: []string{"x", "--target", "soul"}, usage: true},
+		{newCmd: NewCmdAdd, args: []string{"x", "--origin", "robot"}, usage: true},
+		{newCmd: NewCmdRemove, args: []string{"x", "--origin", "foreground", "--force"}, usage: true},
 		{newCmd: NewCmdReplace, args: []string{"only-old"}, fails: true},
 	}
 	for _, tt := range tests {

@@ -48,6 +48,9 @@ accepted too. delete must be the only operation of its batch.`,
 				return cmdutil.UsageErrorf("--ops is required (a JSON file, or - for standard input)")
 			}
 			opts.Ctx = cmd.Context()
+			if err := opts.W.Check(); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -55,6 +55,9 @@ person's create only warns.`,
 			if !opts.ForceNew && opts.Reason != "" {
 				return cmdutil.UsageErrorf("--reason goes with --force-new")
 			}
+			if err := opts.W.Check(); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -97,6 +100,9 @@ func NewCmdEdit(f *cmdutil.Factory, runF func(*EditOptions) error) *cobra.Comman
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name, opts.Ctx = args[0], cmd.Context()
 			if err := requireContentFile(opts.ContentFile); err != nil {
+				return err
+			}
+			if err := opts.W.Check(); err != nil {
 				return err
 			}
 			if runF != nil {

@@ -36,6 +36,9 @@ skill to .archive/<name>/ instead of deleting it.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name, opts.Ctx = args[0], cmd.Context()
 			opts.HasAbsorbedInto = cmd.Flags().Changed("absorbed-into")
+			if err := opts.W.Check(); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -33,6 +33,9 @@ func NewCmdWriteFile(f *cmdutil.Factory, runF func(*WriteFileOptions) error) *co
 			if err := requireContentFile(opts.ContentFile); err != nil {
 				return err
 			}
+			if err := opts.W.Check(); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -71,6 +74,9 @@ func NewCmdRemoveFile(f *cmdutil.Factory, runF func(*RemoveFileOptions) error) *
 		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name, opts.Path, opts.Ctx = args[0], args[1], cmd.Context()
+			if err := opts.W.Check(); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

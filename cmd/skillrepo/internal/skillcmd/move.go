@@ -42,6 +42,9 @@ keeps its history (skill log and blame follow it), its owner and its pin.`,
 			if !opts.Flat && opts.Category == "" && opts.NewName == "" {
 				return cmdutil.UsageErrorf("give --category <category> or --flat (and/or --name <new-name>)")
 			}
+			if err := opts.W.Check(); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -58,9 +61,6 @@ keeps its history (skill log and blame follow it), its owner and its pin.`,
 
 func moveRun(opts *MoveOptions) error {
 	f := opts.Factory
-	if _, err := opts.W.Provenance(); err != nil {
-		return err
-	}
 	lib, err := f.Library()
 	if err != nil {
 		return err

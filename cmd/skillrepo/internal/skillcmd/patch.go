@@ -45,6 +45,9 @@ must still be valid.`,
 				return cmdutil.UsageErrorf("--new is required (use --new \"\" to delete the match)")
 			}
 			opts.Name, opts.Ctx = args[0], cmd.Context()
+			if err := opts.W.Check(); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -87,6 +87,9 @@ func newCmdMeta(f *cmdutil.Factory, runF func(*MetaOptions) error, action, short
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name, opts.Ctx = args[0], cmd.Context()
+			if err := opts.W.Check(); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -101,9 +104,6 @@ func newCmdMeta(f *cmdutil.Factory, runF func(*MetaOptions) error, action, short
 func metaRun(opts *MetaOptions) error {
 	ctx := opts.Ctx
 	f := opts.Factory
-	if _, err := opts.W.Provenance(); err != nil {
-		return err
-	}
 	lib, err := f.Library()
 	if err != nil {
 		return err

@@ -73,6 +73,9 @@ func TestNewCmdCreate(t *testing.T) {
 		{[]string{"x"}, CreateOptions{}, usageErr},
 		{[]string{"x", "--content-file", "s.md", "--force-new"}, CreateOptions{}, usageErr},
 		{[]string{"x", "--content-file", "s.md", "--reason", "r"}, CreateOptions{}, usageErr},
+		// The write flags' own rules, checked before the library opens.
+		{[]string{"x", "--content-file", "s.md", "--origin", "robot"}, CreateOptions{}, usageErr},
+		{[]string{"x", "--content-file", "s.md", "--origin", "curator", "--force"}, CreateOptions{}, usageErr},
 		{[]string{"--content-file", "s.md"}, CreateOptions{}, failed},
 	}
 	for _, tt := range tests {
@@ -92,6 +95,7 @@ func TestNewCmdPatch(t *testing.T) {
 			PatchOptions{Name: "x", Old: "a", File: "references/r.md", ReplaceAll: true, W: cmdutil.WriteFlags{Origin: skillrepo.OriginUser, DryRun: true}}, ran},
 		{[]string{"x", "--new", "b"}, PatchOptions{}, usageErr},
 		{[]string{"x", "--old", "a"}, PatchOptions{}, usageErr},
+		{[]string{"x", "--old", "a", "--new", "b", "--origin", "robot"}, PatchOptions{}, usageErr},
 		{[]string{"x", "y", "--old", "a", "--new", "b"}, PatchOptions{}, failed},
 	}
 	for _, tt := range tests {
@@ -172,6 +176,7 @@ func TestNewCmdMeta(t *testing.T) {
 		clear := func(o *MetaOptions) { o.Factory, o.Ctx = nil, nil }
 		check(t, []string{"x", "--reason", "why", "--propose"}, mk, clear, MetaOptions{Name: "x", Reason: "why", Action: action, W: cmdutil.WriteFlags{Origin: skillrepo.OriginUser, Propose: true}}, ran)
 		check(t, []string{}, mk, clear, MetaOptions{}, failed)
+		check(t, []string{"x", "--origin", "robot"}, mk, clear, MetaOptions{}, usageErr)
 	}
 }
 
