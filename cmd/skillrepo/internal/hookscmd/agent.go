@@ -311,9 +311,6 @@ func runAgentHooks(f *cmdutil.Factory, o *AgentOptions, install bool) error {
 // module): written whole, removed whole, and never a file that is not
 // skillrepo's.
 func runFileHooks(f *cmdutil.Factory, o *AgentOptions, t hooks.FileTarget, scope agent.Scope, homes agent.Homes, project, library string, install bool) error {
-	if o.Trust {
-		return cmdutil.UsageErrorf("--trust is for Codex; %s runs its plugins without asking", t.Name().Label())
-	}
 	opts := hooks.FileOptions{Agent: t, Scope: scope, Homes: homes, Project: project, Library: library, DryRun: o.DryRun}
 	if scope != agent.ScopeProject {
 		opts.Executable = cmdutil.SelfExecutable()

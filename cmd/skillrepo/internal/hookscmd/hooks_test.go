@@ -47,6 +47,7 @@ func TestNewCmdInstall(t *testing.T) {
 		// Hermes has no scope: a bad one is not its error.
 		{args: "--hermes --scope nowhere", check: func(o *InstallOptions) bool { return o.Hermes.Hermes }},
 		{args: "--claude-code --scope nowhere", usage: true},
+		{args: "--opencode --trust", usage: true},
 		{args: "--git --codex", usage: true},
 		{args: "--codex --gemini", usage: true},
 		{args: "--hermes --git", usage: true},

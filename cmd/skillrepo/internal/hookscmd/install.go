@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillrepo/skillrepo/agents"
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 	"github.com/skillrepo/skillrepo/doctor"
 	"github.com/skillrepo/skillrepo/hooks"
@@ -118,6 +119,9 @@ allowlist (the same as 'hermes --accept-hooks'). See docs/hermes.md.`,
 			case opts.agentCount() == 1:
 				if err := opts.checkScope(); err != nil {
 					return err
+				}
+				if _, file := agents.Find[hooks.FileTarget](opts.agent()); file && opts.Trust {
+					return cmdutil.UsageErrorf("--trust is for Codex; %s runs its plugins without asking", opts.agent().Label())
 				}
 			}
 			opts.Ctx = cmd.Context()

@@ -35,13 +35,15 @@ type Options struct {
 	Ctx        context.Context
 	Transcript string
 	Format     string
-	Focus      string
-	Session    string
-	IfDue      bool
-	Model      string
-	BaseURL    string
-	Timeout    time.Duration
-	DryRun     bool
+	// format is Format parsed, when the flags are.
+	format  review.Format
+	Focus   string
+	Session string
+	IfDue   bool
+	Model   string
+	BaseURL string
+	Timeout time.Duration
+	DryRun  bool
 
 	// hidden, for tests
 	ReviewID     string
@@ -105,6 +107,13 @@ $OPENAI_BASE_URL; the key: $OPENAI_API_KEY.`,
 			case opts.Session == "":
 				return cmdutil.UsageErrorf("name the conversation: a TRANSCRIPT file, or --session ID (current: the session this command runs in)")
 			}
+			var err error
+			if opts.format, err = review.ParseFormat(opts.Format); err != nil {
+				return cmdutil.UsageErrorf("--format: %v", err)
+			}
+			if opts.IfDue && opts.Focus != "" {
+				return cmdutil.UsageErrorf("--focus always runs; it cannot be combined with --if-due")
+			}
 			opts.Ctx = cmd.Context()
 			if runF != nil {
 				return runF(opts)
@@ -151,14 +160,7 @@ func jsonLine(w io.Writer, messageType string, v any) error {
 }
 
 func reviewRun(opts *Options) error {
-	f := opts.Factory
-	format, err := review.ParseFormat(opts.Format)
-	if err != nil {
-		return cmdutil.UsageErrorf("--format: %v", err)
-	}
-	if opts.IfDue && opts.Focus != "" {
-		return cmdutil.UsageErrorf("--focus always runs; it cannot be combined with --if-due")
-	}
+	f, format := opts.Factory, opts.format
 	lib, err := f.Library()
 	if err != nil {
 		return err

@@ -28,6 +28,9 @@ func TestNewCmdReview(t *testing.T) {
 		}},
 		{args: []string{"chat.json", "--session", "current"}, usage: true},
 		{args: nil, usage: true},
+		// Checked when the flags are parsed, before the library opens.
+		{args: []string{"chat.json", "--format", "irc"}, usage: true},
+		{args: []string{"s.jsonl", "--session", "3f2a", "--if-due", "--focus", "deploy"}, usage: true},
 	}
 	for _, tt := range tests {
 		var got *Options
