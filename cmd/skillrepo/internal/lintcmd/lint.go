@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -33,6 +34,10 @@ type Options struct {
 	// Outputs are extra reports of the same run, "format=file" each, so
 	// CI lints once and writes SARIF, JSON and text side by side.
 	Outputs []string
+	// format and outputs are Format and Outputs parsed, when the flags
+	// are.
+	format  lint.Format
+	outputs []lintOutput
 }
 
 // NewCmdLint is `lint`; runF, when not nil, runs instead of lintRun.
@@ -82,6 +87,18 @@ Exit status: 0 no errors, 1 errors found (a path that does not exist is one),
 					return cmdutil.UsageErrorf("--json and --format %s disagree", opts.Format)
 				}
 				opts.Format = "json"
+			}
+			if !opts.ListRules {
+				var err error
+				if opts.format, err = lint.ParseFormat(opts.Format); err != nil {
+					return cmdutil.UsageErrorf("--format: %v", err)
+				}
+				if opts.outputs, err = parseLintOutputs(opts.Outputs); err != nil {
+					return err
+				}
+				if opts.Profile != "" && !slices.Contains(lint.Profiles(), lint.Profile(opts.Profile)) {
+					return cmdutil.UsageErrorf("--profile: unknown profile %q: want one of %s", opts.Profile, profileNames())
+				}
 			}
 			if runF != nil {
 				return runF(opts)
@@ -139,18 +156,7 @@ func lintRun(opts *Options) error {
 	if opts.ListRules {
 		return listRules(f)
 	}
-	format, err := lint.ParseFormat(opts.Format)
-	if err != nil {
-		return cmdutil.UsageErrorf("--format: %v", err)
-	}
-	outputs, err := parseLintOutputs(opts.Outputs)
-	if err != nil {
-		return err
-	}
-	profile := lint.Profile(opts.Profile)
-	if profile != "" && !ValidProfile(profile) {
-		return cmdutil.UsageErrorf("--profile: unknown profile %q: want one of %s", opts.Profile, profileNames())
-	}
+	format, outputs, profile := opts.format, opts.outputs, lint.Profile(opts.Profile)
 	loc, err := locate.Find(f.Dir)
 	if err != nil {
 		return err
@@ -378,16 +384,6 @@ func profileNames() string {
 		names = append(names, string(p))
 	}
 	return strings.Join(names, ", ")
-}
-
-// ValidProfile reports whether p names one of lint's profiles.
-func ValidProfile(p lint.Profile) bool {
-	for _, q := range lint.Profiles() {
-		if p == q {
-			return true
-		}
-	}
-	return false
 }
 
 // checkFolder lints inside root. lint follows a symbolic link only after

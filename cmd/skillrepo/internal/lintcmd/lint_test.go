@@ -24,6 +24,11 @@ func TestNewCmdLint(t *testing.T) {
 		{args: nil, json: true, want: Options{Format: "json"}},
 		{args: []string{"--list-rules"}, json: true, want: Options{Format: "text", ListRules: true}},
 		{args: []string{"--format", "sarif"}, json: true, usage: true},
+		// Checked when the flags are parsed, before any folder is read.
+		{args: []string{"--format", "xml"}, usage: true},
+		{args: []string{"--output", "lint.sarif"}, usage: true},
+		{args: []string{"--output", "xml=lint.xml"}, usage: true},
+		{args: []string{"--profile", "emacs"}, usage: true},
 	}
 	for _, tt := range tests {
 		f := &cmdutil.Factory{IO: &cmdutil.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, JSON: tt.json}
@@ -45,7 +50,7 @@ func TestNewCmdLint(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tt.args, err)
 		}
-		got.Factory = nil
+		got.Factory, got.format, got.outputs = nil, "", nil
 		if len(got.Paths) == 0 {
 			got.Paths = nil
 		}
