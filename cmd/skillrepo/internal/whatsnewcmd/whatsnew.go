@@ -23,6 +23,8 @@ import (
 type Options struct {
 	Factory *cmdutil.Factory
 	Since   string
+	// since is Since parsed when the flags are (zero when not given).
+	since time.Time
 }
 
 // NewCmdWhatsnew is `whatsnew`; runF, when not nil, runs instead of whatsnewRun.
@@ -43,6 +45,12 @@ hand with 'skillrepo review' is in 'git log'). Nothing is written.`,
   skillrepo whatsnew --since 2026-12-01 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Since != "" {
+				var err error
+				if opts.since, err = parseSince(opts.Since, f.Now()); err != nil {
+					return err
+				}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -84,17 +92,13 @@ func whatsnewRun(opts *Options) error {
 	if err != nil {
 		return err
 	}
-	now := f.Now()
-	since, err := parseSince(opts.Since, now)
-	if err != nil {
-		return err
-	}
+	since := opts.since
 	what := "since " + cmdutil.RFC3339(since)
 	if opts.Since == "" {
 		since = agentsession.LastSessionStart(lib.State().Hooks())
 		what = "since the last session started (" + cmdutil.RFC3339(since) + ")"
 		if since.IsZero() {
-			since, what = now.Add(-24*time.Hour), "in the last 24 hours (no session has started yet)"
+			since, what = f.Now().Add(-24*time.Hour), "in the last 24 hours (no session has started yet)"
 		}
 	}
 	entries, err := queue.New(lib.State().Queue()).List()

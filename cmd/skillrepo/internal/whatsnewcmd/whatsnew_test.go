@@ -2,7 +2,9 @@ package whatsnewcmd
 
 import (
 	"bytes"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/skillrepo/skillrepo/cmd/skillrepo/internal/cmdutil"
 )
@@ -20,8 +22,15 @@ func TestNewCmdWhatsnew(t *testing.T) {
 		cmd.SilenceErrors, cmd.SilenceUsage = true, true
 		return got, cmd.Execute()
 	}
-	if got, err := run("--since", "3d"); err != nil || got.Since != "3d" {
+	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	f.Now = func() time.Time { return now }
+	if got, err := run("--since", "3d"); err != nil || got.Since != "3d" || !got.since.Equal(now.Add(-72*time.Hour)) {
 		t.Errorf("--since 3d: err %v, options %+v", err, got)
+	}
+	// --since is checked when the flags are parsed, before the library opens.
+	var fe *cmdutil.FlagError
+	if got, err := run("--since", "yesterday"); !errors.As(err, &fe) || got != nil {
+		t.Errorf("--since yesterday: err %v, ran %v; want a usage error and no run", err, got != nil)
 	}
 	if got, err := run("yesterday"); err == nil || got != nil {
 		t.Errorf("an argument: err %v, ran %v", err, got != nil)
