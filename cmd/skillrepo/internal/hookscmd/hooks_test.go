@@ -136,7 +136,7 @@ func TestNewCmdRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got.Factory, got.Ctx = nil, nil
+			got.Factory, got.Ctx, got.format = nil, nil, ""
 			if *got != tt.want {
 				t.Errorf("got %+v, want %+v", *got, tt.want)
 			}

@@ -25,6 +25,8 @@ type RunOptions struct {
 	// Agent hooks: hooks run <agent> <event> --library DIR.
 	Agent   string
 	Library string
+	// format is Format parsed, when the flags are (pre-commit).
+	format lint.Format
 }
 
 // NewCmdRun is `hooks run`; runF, when not nil, runs instead of runRun.
@@ -60,7 +62,8 @@ nothing.`,
 				if opts.Event != "pre-commit" {
 					return cmdutil.UsageErrorf("unknown hook event %q: want pre-commit", opts.Event)
 				}
-				if _, err := lint.ParseFormat(opts.Format); err != nil {
+				var err error
+				if opts.format, err = lint.ParseFormat(opts.Format); err != nil {
 					return cmdutil.UsageErrorf("--format: %v", err)
 				}
 				if opts.Profile != "" && !slices.Contains(lint.Profiles(), lint.Profile(opts.Profile)) {
@@ -94,11 +97,7 @@ func runRun(opts *RunOptions) error {
 // preCommitRun is `hooks run pre-commit`: lint the staged skills, block
 // the commit on errors.
 func preCommitRun(opts *RunOptions) error {
-	f := opts.Factory
-	format, err := lint.ParseFormat(opts.Format)
-	if err != nil {
-		return cmdutil.UsageErrorf("--format: %v", err)
-	}
+	f, format := opts.Factory, opts.format
 	rep, err := hooks.PreCommit(opts.Ctx, f.Dir, hooks.PreCommitOptions{Profile: lint.Profile(opts.Profile), Strict: opts.Strict})
 	if err != nil {
 		return err
