@@ -195,11 +195,7 @@ func parseCodex(out output) modelcall.Outcome {
 	var o modelcall.Outcome
 	var failure string
 	completed := false
-	for _, line := range bytes.Split(out.stdout, []byte("\n")) {
-		var ev codexEvent
-		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &ev) != nil {
-			continue
-		}
+	for ev := range jsonLines[codexEvent](out.stdout) {
 		switch ev.Type {
 		case "item.completed":
 			switch ev.Item.Type {

@@ -1,7 +1,6 @@
 package agentcli
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -67,11 +66,7 @@ func parseCopilot(out output) modelcall.Outcome {
 	var o modelcall.Outcome
 	var failure string
 	result := false
-	for _, line := range bytes.Split(out.stdout, []byte("\n")) {
-		var ev copilotEvent
-		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &ev) != nil {
-			continue
-		}
+	for ev := range jsonLines[copilotEvent](out.stdout) {
 		switch ev.Type {
 		case "assistant.message":
 			if ev.Data.Content != "" {

@@ -82,11 +82,11 @@ func opencodeArgs(session, model string) []string {
 // opencodeRunSession is the session a run wrote its events under (the
 // fork, or the fresh pass's session): "" when none, or not an id.
 func opencodeRunSession(out output) string {
-	for _, line := range bytes.Split(out.stdout, []byte("\n")) {
-		var ev struct {
-			SessionID string `json:"sessionID"`
-		}
-		if json.Unmarshal(line, &ev) == nil && ev.SessionID != "" {
+	type event struct {
+		SessionID string `json:"sessionID"`
+	}
+	for ev := range jsonLines[event](out.stdout) {
+		if ev.SessionID != "" {
 			if agentid.Valid(ev.SessionID) {
 				return ev.SessionID
 			}
@@ -135,11 +135,7 @@ type opencodeEvent struct {
 func parseOpenCode(out output) modelcall.Outcome {
 	var o modelcall.Outcome
 	steps := 0
-	for _, line := range bytes.Split(out.stdout, []byte("\n")) {
-		var ev opencodeEvent
-		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &ev) != nil {
-			continue
-		}
+	for ev := range jsonLines[opencodeEvent](out.stdout) {
 		switch ev.Type {
 		case "text":
 			if ev.Part.Text != "" {
